@@ -1,0 +1,54 @@
+// Lint = the rule sets of eslint-plugin-n8n-nodes-base (community, credentials, nodes) plus the
+// rules n8n's verification scanner applies to community packages (@n8n/eslint-plugin-community-nodes).
+import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+const parser = {
+	languageOptions: {
+		parser: tseslint.parser,
+		parserOptions: { sourceType: 'module', extraFileExtensions: ['.json'] },
+	},
+};
+
+export default [
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+	{ files: ['**/*.ts', 'package.json'], ...parser },
+	{
+		files: ['package.json'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			// "Only applicable to nodes in the main repository": community credentials link a URL.
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			// These predate NodeConnectionTypes, which n8n 2.x and the scanner expect instead of 'main'.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+		},
+	},
+	// The verification scanner's rules, on everything that ships (and package.json).
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
+		...n8nCommunityNodes.configs.recommended,
+	},
+	// The scanner's rule set is for shipped code; tests and scripts may use Node's globals.
+	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
+	{
+		files: ['**/*.ts'],
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+		},
+	},
+];

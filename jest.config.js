@@ -1,0 +1,13 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+	},
+	// n8n-core is heavy to load; two workers fit the 2-core machines this runs on.
+	maxWorkers: 2,
+	testTimeout: 30000,
+	setupFiles: ['<rootDir>/test/harness/env.ts'],
+};

@@ -1,0 +1,51 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { API_BASE_URL } from '../../credentials/PhpRankApi.credentials';
+import * as project from './descriptions/project/Project.resource';
+import * as report from './descriptions/report/Report.resource';
+import { searchProjects, searchReports } from './methods/listSearch';
+
+export class PhpRank implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'phpRank',
+		name: 'phpRank',
+		icon: { light: 'file:phprank.svg', dark: 'file:phprank.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Create, list, re-run and delete SEO reports of a self-hosted phpRank instance',
+		defaults: { name: 'phpRank' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'phpRankApi', required: true }],
+		// Every operation routes its request through transport/routing.ts (retries, errors, paging).
+		requestDefaults: {
+			baseURL: API_BASE_URL,
+			headers: {
+				Accept: 'application/json',
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Project', value: 'project' },
+					{ name: 'Report', value: 'report' },
+				],
+				default: 'report',
+			},
+			...report.description,
+			...project.description,
+		],
+	};
+
+	methods = {
+		listSearch: { searchProjects, searchReports },
+	};
+}

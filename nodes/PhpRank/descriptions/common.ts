@@ -1,0 +1,158 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { PAGE_SIZES } from '../helpers/preSend';
+
+/** Return All / Limit, as every n8n list operation offers them. Paging itself is in transport/routing.ts. */
+export function returnAllOrLimit(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			hint: `Fetches as few pages of ${what} as the limit needs`,
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}
+
+export const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'options',
+	options: PAGE_SIZES.map((size) => ({ name: String(size), value: size })),
+	default: 100,
+	description:
+		'How many results each request asks for. By default the node picks the size that needs the fewest requests.',
+	routing: { send: { type: 'query', property: 'per_page' } },
+};
+
+export const sortDirectionOption: INodeProperties = {
+	displayName: 'Sort Direction',
+	name: 'sortDirection',
+	type: 'options',
+	options: [
+		{ name: 'Descending', value: 'desc' },
+		{ name: 'Ascending', value: 'asc' },
+	],
+	default: 'desc',
+	routing: { send: { type: 'query', property: 'sort' } },
+};
+
+export function sortByOption(options: INodePropertyOptions[], defaultValue: string, note?: string): INodeProperties {
+	return {
+		displayName: 'Sort By',
+		name: 'sortBy',
+		type: 'options',
+		options,
+		default: defaultValue,
+		description: note,
+		routing: { send: { type: 'query', property: 'sort_by' } },
+	};
+}
+
+export function searchFilters(
+	searchByOptions: INodePropertyOptions[],
+	searchByDefault: string,
+	placeholder: string,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder,
+			description: 'Text the results must contain',
+			routing: { send: { type: 'query', property: 'search' } },
+		},
+		{
+			displayName: 'Search By',
+			name: 'searchBy',
+			type: 'options',
+			options: searchByOptions,
+			default: searchByDefault,
+			description: 'The field Search looks in',
+			routing: { send: { type: 'query', property: 'search_by' } },
+		},
+	];
+}
+
+export const simplifyParameter: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a compact report (ID, URL, project, score, class, failed checks, privacy, dates) instead of the full record with every check result',
+};
+
+/** The project picker: wherever a project is chosen. */
+export function projectLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Project',
+		name: 'project',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description: 'A project is the group of your reports that share a host, e.g. example.com',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchProjects', searchable: true },
+			},
+			{
+				displayName: 'By Name',
+				name: 'name',
+				type: 'string',
+				placeholder: 'example.com',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '.*\\S.*', errorMessage: 'Enter a project name' },
+					},
+				],
+			},
+		],
+		...overrides,
+	};
+}
+
+/** The report picker: Get, Update and Delete. The ID is checked and put in the path by preSend. */
+export const reportLocator: INodeProperties = {
+	displayName: 'Report',
+	name: 'reportId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchReports', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: '42',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*[1-9][0-9]*\\s*$', errorMessage: 'A report ID is a positive whole number' },
+				},
+			],
+		},
+	],
+};

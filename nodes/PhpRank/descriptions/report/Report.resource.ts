@@ -1,0 +1,63 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { shapeReports, reportDeleted, unwrapData } from '../../helpers/output';
+import { buildUpdateBody, checkCreateBody, reportPath } from '../../helpers/preSend';
+import { listRoute, singleRoute } from '../../transport/routing';
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as update from './update.operation';
+
+const reportOutput = { postReceive: [unwrapData, shapeReports] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['report'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a report',
+				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
+				routing: singleRoute({ method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a report',
+				routing: singleRoute({ method: 'DELETE' }, { preSend: [reportPath], postReceive: [reportDeleted] }),
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a report',
+				routing: singleRoute({ method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many reports',
+				description: 'List reports, with search, filters and sorting',
+				routing: listRoute('/reports', { postReceive: [shapeReports] }),
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a report',
+				description: 'Change the privacy of a report, or re-run its SEO analysis',
+				routing: singleRoute({ method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
+			},
+		],
+		default: 'getAll',
+	},
+	...create.description,
+	...del.description,
+	...get.description,
+	...getAll.description,
+	...update.description,
+];

@@ -1,0 +1,11 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { reportLocator, simplifyParameter } from '../common';
+
+const properties: INodeProperties[] = [reportLocator, simplifyParameter];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['get'] } },
+	properties,
+);

@@ -1,0 +1,116 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+export type ResultClass = 'good' | 'decent' | 'bad';
+
+const RESULT_CLASSES: readonly string[] = ['good', 'decent', 'bad'];
+const PRIVACY_LABELS = ['public', 'private', 'password'] as const;
+const IMPORTANCE_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };
+
+/**
+ * phpRank stores a score from 0 to 100; the seed spec and the list filter speak of classes.
+ * good > 79, decent 49-79, bad < 49 (the thresholds of phpRank's own `result` filter).
+ */
+export function classify(result: unknown): { score: number | null; result_class: ResultClass | null } {
+	if (typeof result === 'string' && RESULT_CLASSES.includes(result.toLowerCase())) {
+		return { score: null, result_class: result.toLowerCase() as ResultClass };
+	}
+	const score = typeof result === 'number' ? result : Number.parseFloat(String(result));
+	if (result === null || result === '' || !Number.isFinite(score)) return { score: null, result_class: null };
+	return { score, result_class: score > 79 ? 'good' : score >= 49 ? 'decent' : 'bad' };
+}
+
+export interface FailedCheck {
+	check: string;
+	importance: string;
+}
+
+/** The checks of a report's `results` that did not pass, most important first. */
+export function failedChecks(results: unknown): FailedCheck[] {
+	if (!results || typeof results !== 'object') return [];
+	return Object.entries(results as Record<string, IDataObject>)
+		.filter(([, check]) => check && typeof check === 'object' && check.passed === false)
+		.map(([name, check]) => ({ check: name, importance: String(check.importance ?? 'unknown') }))
+		.sort((a, b) => (IMPORTANCE_ORDER[a.importance] ?? 3) - (IMPORTANCE_ORDER[b.importance] ?? 3));
+}
+
+/** A report as the node outputs it: the API record with its score and class, or the compact form. */
+export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
+	const classified = classify(record.result);
+	if (!simplify) return { ...record, ...classified };
+	const privacy = Number(record.privacy);
+	return {
+		id: record.id,
+		url: record.url,
+		project: record.project,
+		...classified,
+		failed_checks: failedChecks(record.results),
+		privacy: PRIVACY_LABELS[privacy] ?? record.privacy ?? null,
+		generated_at: record.generated_at ?? null,
+		created_at: record.created_at ?? null,
+		updated_at: record.updated_at ?? null,
+	};
+}
+
+/** Output step: single-record answers wrap the record in `data`. */
+export async function unwrapData(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return items.map((item) => {
+		const { data } = item.json;
+		return { json: data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : item.json };
+	});
+}
+
+/** Output step for every operation that returns reports. */
+export async function shapeReports(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const simplify = this.getNodeParameter('simplify', true) as boolean;
+	return items.map((item) => ({ json: shapeReport(item.json, simplify) }));
+}
+
+/** Output step of Report → Delete: `{ deleted: true, id }`, whatever shape the instance answers with. */
+export async function reportDeleted(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = (response.body ?? {}) as IDataObject;
+	const id = Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
+	return [{ json: { deleted: body.deleted !== false, id } }];
+}
+
+/** Output step of Project → Delete: `{ deleted: true, project }`. */
+export async function projectDeleted(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = (response.body ?? {}) as IDataObject;
+	const project = String(this.getNodeParameter('project', undefined, { extractValue: true }));
+	return [{ json: { deleted: body.deleted !== false, project } }];
+}
+
+/**
+ * Output step of Project → Get Many. phpRank's `result` of a project is the sum of its reports'
+ * scores; the average, with its class, is what a digest needs.
+ */
+export async function shapeProjects(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return items.map(({ json }) => {
+		const reports = Number(json.reports);
+		const total = Number(json.result);
+		const average = reports > 0 && Number.isFinite(total) ? Math.round((total / reports) * 10) / 10 : null;
+		const { result_class } = classify(average);
+		return { json: { ...json, average_score: average, result_class } };
+	});
+}

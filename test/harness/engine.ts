@@ -1,0 +1,227 @@
+import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	IDataObject,
+	IExecuteData,
+	INode,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	ExecutionError,
+} from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+
+import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
+import { credentialTypes, TestCredentialsHelper } from './credentials';
+
+export const NODE_TYPE = 'n8n-nodes-phprank.phpRank';
+
+/** The node types as n8n's loader prepares them (it adds "Request Options" to declarative nodes). */
+function loadNodeType<T extends INodeType>(nodeType: T): T {
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
+const registry: Record<string, INodeType> = {
+	[NODE_TYPE]: loadNodeType(new PhpRank()),
+};
+
+/** Lets other test modules (the trigger) add their node types. */
+export function registerNodeType(name: string, nodeType: INodeType): void {
+	registry[name] = loadNodeType(nodeType);
+}
+
+export const nodeTypes: INodeTypes = {
+	getByName: (type: string) => registry[type] as INodeType | IVersionedNodeType,
+	getByNameAndVersion: (type: string) => registry[type],
+	getKnownTypes: () => ({}),
+};
+
+export interface TestCredential {
+	baseUrl: string;
+	apiKey: string;
+}
+
+export function additionalDataFor(credential: TestCredential | undefined, workflowData?: IWorkflowBase) {
+	const helper = new TestCredentialsHelper(
+		credential ? { phpRankApi: credential as unknown as ICredentialDataDecryptedObject } : {},
+	);
+	const urls = 'http://localhost:5678';
+	return {
+		credentialsHelper: helper,
+		hooks: workflowData ? new ExecutionLifecycleHooks('manual', 'test-execution', workflowData) : undefined,
+		executeWorkflow: async () => {
+			throw new Error('not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: urls,
+		instanceBaseUrl: urls,
+		formBaseUrl: urls,
+		formWaitingBaseUrl: urls,
+		formTestBaseUrl: urls,
+		webhookBaseUrl: urls,
+		webhookWaitingBaseUrl: urls,
+		webhookTestBaseUrl: urls,
+		mcpBaseUrl: urls,
+		mcpTestBaseUrl: urls,
+		variables: {},
+		logAiEvent: () => {},
+		userId: 'test-user',
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export function makeNode(parameters: INodeParameters, options: { type?: string; name?: string; continueOnFail?: boolean; credentials?: boolean } = {}): INode {
+	return {
+		id: 'node-1',
+		name: options.name ?? 'phpRank',
+		type: options.type ?? NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		...(options.credentials === false ? {} : { credentials: { phpRankApi: { id: 'cred-1', name: 'phpRank account' } } }),
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+}
+
+export interface RunResult {
+	/** The node's first output. */
+	items: INodeExecutionData[];
+	/** The error that stopped the execution, if any. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+/**
+ * Runs one phpRank node through n8n-core's WorkflowExecute (→ RoutingNode, since the node has no
+ * execute()), with `items` as its input, as if an upstream node had produced them.
+ */
+export async function runNode(
+	parameters: INodeParameters,
+	credential: TestCredential | undefined,
+	options: { items?: IDataObject[]; continueOnFail?: boolean } = {},
+): Promise<RunResult> {
+	const node = makeNode(parameters, { continueOnFail: options.continueOnFail });
+	const workflowData: IWorkflowBase = {
+		id: 'wf-1',
+		name: 'test',
+		active: false,
+		isArchived: false,
+		nodes: [node],
+		connections: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as unknown as IWorkflowBase;
+	const workflow = new Workflow({ id: 'wf-1', nodes: [node], connections: {}, active: false, nodeTypes });
+	const inputItems = (options.items ?? [{}]).map((json, index) => ({ json, pairedItem: { item: index } }));
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null }],
+		},
+	});
+	const execute = new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual', runExecutionData);
+	const run = await execute.processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error ?? taskData?.error,
+		run,
+	};
+}
+
+/**
+ * n8n's credential test for a credential type with a declarative `test` request, as the app's
+ * CredentialsTester runs it: a temporary node built from the node type that uses the credential,
+ * its only parameter routed to the test request, run by RoutingNode; then the test's rules.
+ */
+export async function testCredential(credential: TestCredential): Promise<INodeCredentialTestResult> {
+	const { test } = credentialTypes.phpRankApi as { test: ICredentialTestRequest };
+	const nodeType = registry[NODE_TYPE];
+	const nodeTypeCopy: INodeType = {
+		description: {
+			...nodeType.description,
+			credentials: [{ name: 'phpRankApi', required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+		},
+	};
+	const node = makeNode({}, { name: 'Temp-Node' });
+	// As in the app, the workflow sees the temporary node type, so its parameter defaults apply.
+	const tempNodeTypes: INodeTypes = { ...nodeTypes, getByNameAndVersion: () => nodeTypeCopy };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: tempNodeTypes });
+	const runExecutionData = createRunExecutionData();
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(credential),
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const routingNode = new RoutingNode(context, nodeTypeCopy, {
+		id: 'cred-1',
+		name: 'phpRank account',
+		type: 'phpRankApi',
+		data: credential as unknown as ICredentialDataDecryptedObject,
+	});
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await routingNode.runNode();
+	} catch (caught) {
+		const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+		if (error.cause?.response) {
+			const { status, statusText } = error.cause.response;
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === status) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+		}
+		if (error.cause?.code) return { status: 'Error', message: error.cause.code };
+		return { status: 'Error', message: error.message };
+	}
+	for (const rule of test.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && getPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/** A resource locator's "From List" search, as the editor calls it. */
+export async function listSearch(
+	method: 'searchReports' | 'searchProjects',
+	credential: TestCredential,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const node = makeNode({});
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credential), 'parameters');
+	const nodeType = registry[NODE_TYPE] as INodeType & {
+		methods: { listSearch: Record<string, (this: unknown, f?: string, t?: string) => Promise<INodeListSearchResult>> };
+	};
+	return await nodeType.methods.listSearch[method].call(context, filter, paginationToken);
+}
+
+function getPath(value: unknown, path: string): unknown {
+	return path.split('.').reduce<unknown>(
+		(current, key) => (current !== null && typeof current === 'object' ? (current as IDataObject)[key] : undefined),
+		value,
+	);
+}

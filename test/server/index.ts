@@ -1,0 +1,11 @@
+export {
+	NO_API_PLAN_KEY,
+	OTHER_USER_KEY,
+	PhpRankServer,
+	SERVER_ERROR_BODY,
+	TEST_API_KEY,
+	USER_IDS,
+	cleanUrl,
+} from './server';
+export { CHECK_NAMES } from './analysis';
+export type { CheckResult, Fault, Importance, RecordedRequest, ReportRecord, ServerOptions, ThrottleOptions } from './types';

@@ -1,0 +1,201 @@
+// What the Laravel framework under phpRank adds to every answer: JSON encoding, date format,
+// content negotiation, the paginator and the framework's HTML pages.
+import { STATUS_CODES, type IncomingHttpHeaders } from 'http';
+
+/** PHP's json_encode defaults: slashes escaped as \/ and every non-ASCII character as \uXXXX. */
+export function phpJson(value: unknown): string {
+	return JSON.stringify(value).replace(/[/\u0080-\uffff]/g, (char) =>
+		char === '/' ? '\\/' : '\\u' + char.charCodeAt(0).toString(16).padStart(4, '0'),
+	);
+}
+
+/** Laravel's serialised date: ISO 8601 UTC with microseconds (MySQL keeps whole seconds). */
+export function formatDate(date: Date): string {
+	return date.toISOString().replace(/\.\d{3}Z$/, '.000000Z');
+}
+
+/** Laravel's Request::expectsJson(): decides between a JSON error and a redirect / HTML page. */
+export function expectsJson(headers: IncomingHttpHeaders): boolean {
+	const types = String(headers.accept ?? '')
+		.split(',')
+		.map((part, index) => {
+			const [type, ...params] = part.trim().split(';');
+			const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+			return { type: type.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1, index };
+		})
+		.filter((entry) => entry.type !== '')
+		.sort((a, b) => b.q - a.q || a.index - b.index);
+	const first = types[0]?.type;
+	if (first !== undefined && (first.includes('/json') || first.includes('+json'))) return true;
+	const ajax = String(headers['x-requested-with'] ?? '') === 'XMLHttpRequest';
+	return ajax && (first === undefined || first === '*/*' || first === '*');
+}
+
+/** rawurlencode(), which Laravel's Arr::query() uses for paginator URLs. */
+function rawUrlEncode(value: string): string {
+	return encodeURIComponent(value).replace(/[!'()*]/g, (char) => '%' + char.charCodeAt(0).toString(16).toUpperCase());
+}
+
+export interface PaginatorLink {
+	url: string | null;
+	label: string;
+	active: boolean;
+}
+
+export interface Paginated<T> {
+	data: T[];
+	links: { first: string; last: string; prev: string | null; next: string | null };
+	meta: {
+		current_page: number;
+		from: number | null;
+		last_page: number;
+		links: PaginatorLink[];
+		path: string;
+		per_page: number;
+		to: number | null;
+		total: number;
+	};
+	status: 200;
+}
+
+/** Laravel's LengthAwarePaginator::resolveCurrentPage: anything but a positive integer means page 1. */
+export function resolvePage(raw: string | undefined): number {
+	const text = (raw ?? '').trim();
+	if (!/^[+-]?(0|[1-9]\d*)$/.test(text)) return 1;
+	const page = Number(text);
+	return page >= 1 && Number.isSafeInteger(page) ? page : 1;
+}
+
+/** The page numbers Laravel's UrlWindow shows (onEachSide 3), null standing for "...". */
+function pageWindow(current: number, last: number): (number | null)[] {
+	const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+	const onEachSide = 3;
+	if (last < onEachSide * 2 + 8) return range(1, last);
+	const window = onEachSide + 4;
+	if (current <= window) return [...range(1, window + onEachSide), null, ...range(last - 1, last)];
+	if (current > last - window) return [...range(1, 2), null, ...range(last - (window + onEachSide - 1), last)];
+	return [...range(1, 2), null, ...range(current - onEachSide, current + onEachSide), null, ...range(last - 1, last)];
+}
+
+/**
+ * One page of `items` as phpRank's API resources serialise it. `path` is the absolute URL of the
+ * list; `rawQuery` is echoed into every link with `page` replaced (or appended).
+ */
+export function paginate<T>(items: T[], page: number, perPage: number, path: string, rawQuery: string): Paginated<T> {
+	const query = new Map<string, string>();
+	for (const [key, value] of new URLSearchParams(rawQuery)) query.set(key, value);
+	const urlFor = (target: number): string => {
+		const params = new Map(query).set('page', String(target));
+		return path + '?' + [...params].map(([key, value]) => `${rawUrlEncode(key)}=${rawUrlEncode(value)}`).join('&');
+	};
+
+	const total = items.length;
+	const lastPage = Math.max(Math.ceil(total / perPage), 1);
+	const data = items.slice((page - 1) * perPage, page * perPage);
+	const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+	const prev = page > 1 ? urlFor(page - 1) : null;
+	const next = page < lastPage ? urlFor(page + 1) : null;
+
+	return {
+		data,
+		links: { first: urlFor(1), last: urlFor(lastPage), prev, next },
+		meta: {
+			current_page: page,
+			from,
+			last_page: lastPage,
+			links: [
+				{ url: prev, label: '&laquo; Previous', active: false },
+				...pageWindow(page, lastPage).map((n) =>
+					n === null ? { url: null, label: '...', active: false } : { url: urlFor(n), label: String(n), active: n === page },
+				),
+				{ url: next, label: 'Next &raquo;', active: false },
+			],
+			path,
+			per_page: perPage,
+			to: from === null ? null : from + data.length - 1,
+			total,
+		},
+		status: 200,
+	};
+}
+
+function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The body Symfony's RedirectResponse sends along with a Location header. */
+export function redirectPage(target: string): string {
+	const url = escapeHtml(target);
+	return `<!DOCTYPE html>
+<html>
+    <head>
+        <meta charset="UTF-8" />
+        <meta http-equiv="refresh" content="0;url='${url}'" />
+
+        <title>Redirecting to ${url}</title>
+    </head>
+    <body>
+        Redirecting to <a href="${url}">${url}</a>.
+    </body>
+</html>`;
+}
+
+/** Laravel's minimal error view (used when the client did not ask for JSON). */
+export function errorPage(status: number, message = STATUS_CODES[status] ?? 'Error'): string {
+	return `<!DOCTYPE html>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>${escapeHtml(message)}</title>
+    </head>
+    <body class="antialiased">
+        <div class="flex items-center pt-8 sm:justify-start sm:pt-0">
+            <div class="px-4 text-lg text-gray-500 border-r border-gray-400 tracking-wider">${status}</div>
+            <div class="ml-4 text-lg text-gray-500 uppercase tracking-wider">${escapeHtml(message)}</div>
+        </div>
+    </body>
+</html>`;
+}
+
+/** What nginx answers itself, e.g. a 502 when PHP-FPM is down or a 404 outside the app. */
+export function proxyErrorPage(status: number): string {
+	const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+	return `<html>
+<head><title>${title}</title></head>
+<body>
+<center><h1>${title}</h1></center>
+<hr><center>nginx</center>
+</body>
+</html>
+`;
+}
+
+export function loginPage(action: string): string {
+	return `<!DOCTYPE html>
+<html lang="en">
+<head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Login - phpRank</title>
+</head>
+<body>
+    <form method="POST" action="${escapeHtml(action)}">
+        <input type="hidden" name="_token" value="GkH1p2cS9c6mT0XjV2i8rQfzJb3Wn5aYdLuE4oKx">
+        <label for="i-email">Email address</label>
+        <input id="i-email" type="text" name="email" autofocus>
+        <label for="i-password">Password</label>
+        <input id="i-password" type="password" name="password">
+        <button type="submit">Login</button>
+    </form>
+</body>
+</html>`;
+}
+
+export function homePage(): string {
+	return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>phpRank - SEO Reports</title></head>
+<body><h1>Boost your website's SEO</h1><a href="login">Login</a></body>
+</html>`;
+}

@@ -1,0 +1,740 @@
+import {
+	CHECK_NAMES,
+	NO_API_PLAN_KEY,
+	OTHER_USER_KEY,
+	PhpRankServer,
+	TEST_API_KEY,
+	USER_IDS,
+	type ServerOptions,
+} from './index';
+import { SAMPLE_HOSTS, startSampleServer } from './sample';
+
+interface ReportBody {
+	id: number;
+	url: string;
+	project: string;
+	result: number;
+	results: Record<string, { passed: boolean; importance: string; value: unknown; errors?: Record<string, unknown> }>;
+	privacy: number;
+	password: boolean;
+	generated_at: string;
+	created_at: string;
+	updated_at: string;
+}
+
+interface ProjectBody {
+	project: string;
+	reports: number;
+	result: number;
+	created_at: string;
+}
+
+interface ListBody<T> {
+	data: T[];
+	links: { first: string; last: string; prev: string | null; next: string | null };
+	meta: {
+		current_page: number;
+		from: number | null;
+		last_page: number;
+		links: { url: string | null; label: string; active: boolean }[];
+		path: string;
+		per_page: number;
+		to: number | null;
+		total: number;
+	};
+	status: number;
+}
+
+const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+let server: PhpRankServer;
+
+async function boot(options: ServerOptions = {}): Promise<PhpRankServer> {
+	server = new PhpRankServer(options);
+	await server.start();
+	return server;
+}
+
+afterEach(async () => {
+	await server?.stop();
+});
+
+interface CallOptions extends RequestInit {
+	/** API key to send; null sends no Authorization header. */
+	key?: string | null;
+	/** Send Accept: application/json (default true). */
+	json?: boolean;
+}
+
+function call(path: string, { key = TEST_API_KEY, json = true, ...init }: CallOptions = {}): Promise<Response> {
+	const headers = new Headers(init.headers);
+	if (key !== null) headers.set('Authorization', `Bearer ${key}`);
+	if (json) headers.set('Accept', 'application/json');
+	return fetch(`${server.url}/api/v1${path}`, { redirect: 'manual', ...init, headers });
+}
+
+function send(method: string, path: string, fields: Record<string, string>, options: CallOptions = {}): Promise<Response> {
+	return call(path, { ...options, method, body: new URLSearchParams(fields) });
+}
+
+async function list<T = ReportBody>(path: string, options?: CallOptions): Promise<ListBody<T>> {
+	const res = await call(path, options);
+	expect(res.status).toBe(200);
+	return (await res.json()) as ListBody<T>;
+}
+
+describe('authentication', () => {
+	beforeEach(() => boot());
+
+	it('answers a missing or wrong key with 401 JSON when the client accepts JSON', async () => {
+		for (const key of [null, 'wrong', TEST_API_KEY.toLowerCase()]) {
+			const res = await call('/reports', { key });
+			expect(res.status).toBe(401);
+			expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
+		}
+	});
+
+	it('only reads the exact "Bearer " scheme', async () => {
+		const res = await call('/reports', { key: null, headers: { Authorization: `bearer ${TEST_API_KEY}` } });
+		expect(res.status).toBe(401);
+	});
+
+	it('redirects to the HTML login page without Accept: application/json', async () => {
+		const res = await call('/reports', { key: 'wrong', json: false });
+		expect(res.status).toBe(302);
+		expect(res.headers.get('location')).toBe(`${server.url}/login`);
+		expect(res.headers.get('content-type')).toContain('text/html');
+		expect(await res.text()).toContain('Redirecting to');
+
+		const login = await fetch(`${server.url}/login`);
+		expect(login.status).toBe(200);
+		expect(await login.text()).toContain('<form');
+	});
+
+	it('a followed redirect ends on a 200 HTML page (the trap a client must avoid)', async () => {
+		const res = await fetch(`${server.url}/api/v1/reports`);
+		expect(res.status).toBe(200);
+		expect(res.url).toBe(`${server.url}/login`);
+		expect(res.headers.get('content-type')).toContain('text/html');
+	});
+
+	it('rejects a user whose plan has no API access with 403', async () => {
+		const res = await call('/projects', { key: NO_API_PLAN_KEY });
+		expect(res.status).toBe(403);
+		expect(await res.json()).toEqual({ message: "You don't have access to this feature.", status: 403 });
+	});
+
+	it('accepts a valid key, with rate limit headers', async () => {
+		const res = await call('/reports');
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('application/json');
+		expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+		expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
+	});
+});
+
+describe('routing', () => {
+	it('serves the API under a sub-path and nothing outside it', async () => {
+		await boot({ basePath: '/phprank/' });
+		expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/phprank$/);
+		expect((await call('/reports')).status).toBe(200);
+		const outside = await fetch(server.url.replace('/phprank', '/api/v1/reports'), { headers: { Accept: 'application/json' } });
+		expect(outside.status).toBe(404);
+		expect(outside.headers.get('content-type')).toContain('text/html');
+		const res = await call('/reports', { key: null, json: false });
+		expect(res.headers.get('location')).toBe(`${server.url}/login`);
+	});
+
+	it('answers unknown API routes with the JSON 404, before authentication', async () => {
+		await boot();
+		for (const path of ['/nope', '/reports/abc', '/reports/1/extra', '/api/v1/reports']) {
+			const res = await call(path, { key: null });
+			expect(res.status).toBe(404);
+			expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
+		}
+		const v2 = await fetch(`${server.url}/api/v2/reports`, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
+		expect(await v2.json()).toEqual({ message: 'Resource not found.', status: 404 });
+	});
+
+	it('tolerates one trailing slash and answers a wrong method with 405', async () => {
+		await boot();
+		expect((await call('/reports/')).status).toBe(200);
+		const res = await call('/reports', { method: 'PATCH' });
+		expect(res.status).toBe(405);
+		expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+	});
+});
+
+describe('report list', () => {
+	beforeEach(() => boot());
+
+	it('paginates like Laravel: meta, absolute links, query echoed with page replaced', async () => {
+		server.seedReports(23);
+		const body = await list('/reports?search=&per_page=10&page=2&sort=desc');
+		expect(body.status).toBe(200);
+		expect(body.data.map((r) => r.id)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+		const base = `${server.url}/api/v1/reports`;
+		expect(body.meta).toMatchObject({ current_page: 2, from: 11, to: 20, last_page: 3, per_page: 10, total: 23, path: base });
+		expect(body.links).toEqual({
+			first: `${base}?search=&per_page=10&page=1&sort=desc`,
+			last: `${base}?search=&per_page=10&page=3&sort=desc`,
+			prev: `${base}?search=&per_page=10&page=1&sort=desc`,
+			next: `${base}?search=&per_page=10&page=3&sort=desc`,
+		});
+		expect(body.meta.links.map((l) => [l.label, l.active])).toEqual([
+			['&laquo; Previous', false],
+			['1', false],
+			['2', true],
+			['3', false],
+			['Next &raquo;', false],
+		]);
+	});
+
+	it('appends page when the query has none and encodes like rawurlencode', async () => {
+		server.seedReports(12, { hosts: ['a b.example'] });
+		const body = await list('/reports?search=a+b');
+		expect(body.links.next).toBe(`${server.url}/api/v1/reports?search=a%20b&page=2`);
+		expect(body.links.prev).toBeNull();
+	});
+
+	it('ends with next null, and a page beyond the last is empty with from/to null', async () => {
+		server.seedReports(23);
+		const last = await list('/reports?page=3');
+		expect(last.data).toHaveLength(3);
+		expect(last.links.next).toBeNull();
+		const beyond = await list('/reports?page=9');
+		expect(beyond.data).toEqual([]);
+		expect(beyond.meta).toMatchObject({ current_page: 9, from: null, to: null, last_page: 3, total: 23 });
+		expect(beyond.links.next).toBeNull();
+		expect(beyond.links.prev).toContain('page=8');
+	});
+
+	it('falls back to page 1 and the default per_page for values it does not accept', async () => {
+		server.seedReports(30);
+		for (const query of ['page=abc&per_page=7', 'page=0&per_page=1000', 'page=-2&per_page=', 'page=01']) {
+			const body = await list(`/reports?${query}`);
+			expect(body.meta.current_page).toBe(1);
+			expect(body.meta.per_page).toBe(10);
+		}
+		expect((await list('/reports?per_page=25')).data).toHaveLength(25);
+		expect((await list('/reports?per_page=100')).meta.last_page).toBe(1);
+	});
+
+	it('uses the instance default per_page', async () => {
+		await server.stop();
+		await boot({ defaultPerPage: 25 });
+		server.seedReports(30);
+		expect((await list('/reports?per_page=3')).meta.per_page).toBe(25);
+	});
+
+	it('shows an empty list with last_page 1', async () => {
+		const body = await list('/reports');
+		expect(body.data).toEqual([]);
+		expect(body.meta).toMatchObject({ current_page: 1, from: null, to: null, last_page: 1, total: 0 });
+		expect(body.links.last).toContain('page=1');
+	});
+
+	it('windows meta.links like Laravel for many pages', async () => {
+		server.seedReports(300);
+		const body = await list('/reports?page=15');
+		expect(body.meta.last_page).toBe(30);
+		expect(body.meta.links.map((l) => l.label)).toEqual(
+			['&laquo; Previous', '1', '2', '...', '12', '13', '14', '15', '16', '17', '18', '...', '29', '30', 'Next &raquo;'],
+		);
+	});
+
+	it('writes links on another host when nextLinkHost is set', async () => {
+		await server.stop();
+		await boot({ nextLinkHost: 'https://evil.example:8443', basePath: '/phprank' });
+		server.seedReports(11);
+		const body = await list('/reports');
+		expect(body.links.next).toBe('https://evil.example:8443/phprank/api/v1/reports?page=2');
+		expect(body.meta.path).toBe('https://evil.example:8443/phprank/api/v1/reports');
+	});
+
+	it('searches the cleaned url case-insensitively and filters project exactly', async () => {
+		server.addReport({ url: 'https://www.Example.com/Blog/SEO-Tips/' });
+		server.addReport({ url: 'https://example.com/pricing' });
+		server.addReport({ url: 'http://blog.example.com/seo' });
+		const search = await list('/reports?search=seo&search_by=url');
+		expect(search.data.map((r) => r.url)).toEqual(['blog.example.com/seo', 'example.com/Blog/SEO-Tips']);
+		expect((await list('/reports?search=https')).data).toEqual([]);
+		const project = await list('/reports?project=example.com');
+		expect(project.data.map((r) => r.url)).toEqual(['example.com/pricing', 'example.com/Blog/SEO-Tips']);
+		expect((await list('/reports?project=example')).data).toEqual([]);
+	});
+
+	it('maps result classes to score ranges: good > 79, decent 49-79, bad < 49', async () => {
+		for (const [i, result] of [80, 79, 49, 48, 100, 0].entries()) server.addReport({ url: `https://s${i}.example.com`, result });
+		const scores = async (cls: string) => (await list(`/reports?result=${cls}&sort_by=result&sort=asc`)).data.map((r) => r.result);
+		expect(await scores('good')).toEqual([80, 100]);
+		expect(await scores('decent')).toEqual([49, 79]);
+		expect(await scores('bad')).toEqual([0, 48]);
+		expect(await scores('excellent')).toHaveLength(6);
+	});
+
+	it('sorts by id, url and result only; generated_at and unknown values fall back to id', async () => {
+		server.addReport({ url: 'https://b.example', result: 10, generated_at: '2026-03-01T00:00:00Z' });
+		server.addReport({ url: 'https://c.example', result: 90, generated_at: '2026-01-01T00:00:00Z' });
+		server.addReport({ url: 'https://a.example', result: 50, generated_at: '2026-02-01T00:00:00Z' });
+		const ids = async (query: string) => (await list(`/reports?${query}`)).data.map((r) => r.id);
+		expect(await ids('')).toEqual([3, 2, 1]);
+		expect(await ids('sort=asc')).toEqual([1, 2, 3]);
+		expect(await ids('sort_by=url&sort=asc')).toEqual([3, 1, 2]);
+		expect(await ids('sort_by=result')).toEqual([2, 3, 1]);
+		expect(await ids('sort_by=generated_at&sort=asc')).toEqual([1, 2, 3]);
+		expect(await ids('sort_by=created_at')).toEqual([3, 2, 1]);
+		expect(await ids('sort=ASC')).toEqual([3, 2, 1]);
+	});
+
+	it('shows each user only their own reports', async () => {
+		server.seedReports(3);
+		server.seedReports(2, { userId: USER_IDS.other });
+		expect((await list('/reports')).meta.total).toBe(3);
+		expect((await list('/reports', { key: OTHER_USER_KEY })).meta.total).toBe(2);
+	});
+});
+
+describe('report record', () => {
+	beforeEach(() => boot());
+
+	it('has the phpRank fields, never the password or the owner', async () => {
+		const added = server.addReport({ url: 'https://example.com/a', privacy: 2, password: 's3cret-pass' });
+		const res = await call(`/reports/${added.id}`);
+		const raw = await res.text();
+		expect(raw).not.toContain('s3cret-pass');
+		const { data, status } = JSON.parse(raw) as { data: ReportBody; status: number };
+		expect(status).toBe(200);
+		expect(Object.keys(data)).toEqual(['id', 'url', 'project', 'result', 'results', 'privacy', 'password', 'generated_at', 'created_at', 'updated_at']);
+		expect(data).toMatchObject({ id: added.id, url: 'example.com/a', project: 'example.com', privacy: 2, password: true });
+		expect(Number.isInteger(data.result) && data.result >= 0 && data.result <= 100).toBe(true);
+		expect(Object.keys(data.results)).toEqual(CHECK_NAMES);
+		for (const check of Object.values(data.results)) {
+			expect(typeof check.passed).toBe('boolean');
+			expect(['high', 'medium', 'low']).toContain(check.importance);
+			if (check.passed) expect(check.errors).toBeUndefined();
+			else expect(check.errors).toEqual(expect.any(Object));
+		}
+		for (const date of [data.generated_at, data.created_at, data.updated_at]) expect(date).toMatch(DATE);
+	});
+
+	it('encodes JSON like PHP: escaped slashes and \\u escapes', async () => {
+		server.addReport({ url: 'https://bücher.example/a/b' });
+		const raw = await (await call('/reports')).text();
+		expect(raw).toContain('"url":"b\\u00fccher.example\\/a\\/b"');
+		expect((JSON.parse(raw) as ListBody<ReportBody>).data[0].url).toBe('bücher.example/a/b');
+	});
+
+	it('answers 404 for an unknown id or another user\'s report', async () => {
+		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
+		for (const id of [theirs.id, 999]) {
+			const res = await call(`/reports/${id}`);
+			expect(res.status).toBe(404);
+			expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
+		}
+		expect((await call(`/reports/${theirs.id}`, { key: OTHER_USER_KEY })).status).toBe(200);
+	});
+
+	it('generates the same data on every run', () => {
+		const a = new PhpRankServer().seedReports(5);
+		const b = new PhpRankServer().seedReports(5);
+		expect(a).toEqual(b);
+		expect(new Set(a.map((r) => r.result)).size).toBeGreaterThan(1);
+	});
+});
+
+describe('create', () => {
+	it('stores a cleaned url and its project, and answers 201', async () => {
+		await boot();
+		const res = await send('POST', '/reports', { url: 'https://www.example.com/blog/' });
+		expect(res.status).toBe(201);
+		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
+		expect(status).toBe(201);
+		expect(data).toMatchObject({ url: 'example.com/blog', project: 'example.com', privacy: 0, password: false });
+		expect(data.created_at).toBe(data.generated_at);
+		expect(server.getReport(data.id)).toMatchObject({ user_id: USER_IDS.default, password: null });
+		expect(server.createdCount).toBe(1);
+		const recorded = server.requests[0];
+		expect(recorded.form).toEqual({ url: 'https://www.example.com/blog/' });
+		expect(recorded.rawBody).toBe('url=https%3A%2F%2Fwww.example.com%2Fblog%2F');
+	});
+
+	it('accepts a JSON body, privacy and a password', async () => {
+		await boot();
+		const res = await call('/reports', {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url: 'http://shop.example.org/cart?x=1', privacy: 2, password: ' spaces kept ' }),
+		});
+		expect(res.status).toBe(201);
+		const { data } = (await res.json()) as { data: ReportBody };
+		expect(data).toMatchObject({ url: 'shop.example.org/cart?x=1', privacy: 2, password: true });
+		expect(server.getReport(data.id)?.password).toBe(' spaces kept ');
+		expect(server.requests[0].form).toEqual({});
+	});
+
+	it.each([
+		[{}, { url: ['The url field is required.'] }],
+		[{ url: '   ' }, { url: ['The url field is required.'] }],
+		[{ url: 'example.com' }, { url: ['The url must be a valid URL.'] }],
+		[{ url: 'ftp://example.com' }, { url: ['The url must be a valid URL.'] }],
+		[{ url: 'https://exa mple.com' }, { url: ['The url must be a valid URL.'] }],
+		[{ url: 'https://example.com', privacy: '5' }, { privacy: ['The selected privacy is invalid.'] }],
+		[{ url: 'https://example.com', privacy: '' }, { privacy: ['The selected privacy is invalid.'] }],
+		[{ url: 'https://example.com', privacy: '2' }, { password: ['The password field is required when privacy is 2.'] }],
+		[{ url: 'https://example.com', privacy: '2', password: 'x'.repeat(129) }, { password: ['The password must not be greater than 128 characters.'] }],
+	])('rejects %j with 422 and the field map in message', async (fields: Record<string, string>, message) => {
+		await boot();
+		const res = await send('POST', '/reports', fields);
+		expect(res.status).toBe(422);
+		expect(await res.json()).toEqual({ message, status: 422 });
+		expect(server.createdCount).toBe(0);
+	});
+
+	it('accepts a 128-character password and a unicode host', async () => {
+		await boot();
+		const res = await send('POST', '/reports', { url: 'https://bäckerei-müller.de/', privacy: '2', password: 'é'.repeat(128) });
+		expect(res.status).toBe(201);
+		expect(((await res.json()) as { data: ReportBody }).data.project).toBe('bäckerei-müller.de');
+	});
+
+	it('answers 422 when the site cannot be fetched', async () => {
+		await boot();
+		const res = await send('POST', '/reports', { url: 'https://down.invalid/' });
+		expect(res.status).toBe(422);
+		expect(await res.json()).toEqual({ message: { url: ['Could not fetch the url.'] }, status: 422 });
+		expect(server.listReports()).toEqual([]);
+	});
+
+	it('takes analysisDelayMs to answer and still creates the report when the client gives up', async () => {
+		await boot({ analysisDelayMs: 150 });
+		const started = Date.now();
+		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+
+		await expect(send('POST', '/reports', { url: 'https://example.com' }, { signal: AbortSignal.timeout(30) })).rejects.toThrow();
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(server.createdCount).toBe(2);
+	});
+
+	it('ignores a multipart body on PUT, as PHP does, but reads it on POST', async () => {
+		await boot();
+		const body = new FormData();
+		body.set('url', 'https://multipart.example.com');
+		const created = await call('/reports', { method: 'POST', body });
+		expect(created.status).toBe(201);
+		const { data } = (await created.json()) as { data: ReportBody };
+		const update = new FormData();
+		update.set('privacy', '1');
+		const res = await call(`/reports/${data.id}`, { method: 'PUT', body: update });
+		expect(((await res.json()) as { data: ReportBody }).data.privacy).toBe(0);
+	});
+});
+
+describe('update', () => {
+	beforeEach(() => boot());
+
+	it('changes only what is sent', async () => {
+		const report = server.addReport({ url: 'https://example.com', created_at: '2026-01-02T03:04:05Z' });
+		expect(report.updated_at).toBe('2026-01-02T03:04:05.000000Z');
+		const unchanged = await send('PUT', `/reports/${report.id}`, {});
+		expect(((await unchanged.json()) as { data: ReportBody }).data).toMatchObject({ privacy: 0, updated_at: report.updated_at });
+
+		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2', password: 'hunter2' });
+		expect(res.status).toBe(200);
+		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
+		expect(status).toBe(200);
+		expect(data).toMatchObject({ privacy: 2, password: true, result: report.result, generated_at: report.generated_at });
+		expect(data.updated_at).not.toBe(report.updated_at);
+		expect(server.getReport(report.id)?.password).toBe('hunter2');
+
+		const privacyOnly = await send('PUT', `/reports/${report.id}`, { privacy: '1' });
+		expect(((await privacyOnly.json()) as { data: ReportBody }).data).toMatchObject({ privacy: 1, password: true });
+	});
+
+	it('re-runs the analysis with results=1', async () => {
+		const report = server.addReport({ url: 'https://example.com', created_at: '2026-01-02T03:04:05Z' });
+		const res = await send('PUT', `/reports/${report.id}`, { results: '1' });
+		const { data } = (await res.json()) as { data: ReportBody };
+		expect(data.generated_at).not.toBe(report.generated_at);
+		expect(data.created_at).toBe(report.created_at);
+		expect(data.results).not.toEqual(report.results);
+		expect(server.getReport(report.id)?.results).toEqual(data.results);
+
+		const again = await send('PUT', `/reports/${report.id}`, { results: '0' });
+		expect(((await again.json()) as { data: ReportBody }).data.results).toEqual(data.results);
+	});
+
+	it('validates privacy and password like create', async () => {
+		const report = server.addReport({ url: 'https://example.com', privacy: 2, password: 'old' });
+		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2' });
+		expect(res.status).toBe(422);
+		expect(await res.json()).toEqual({ message: { password: ['The password field is required when privacy is 2.'] }, status: 422 });
+		expect((await send('PUT', `/reports/${report.id}`, { privacy: 'public' })).status).toBe(422);
+	});
+
+	it('answers 403 for a report that is not yours or does not exist, before validating', async () => {
+		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
+		for (const id of [theirs.id, 4242]) {
+			const res = await send('PUT', `/reports/${id}`, { privacy: 'bad' });
+			expect(res.status).toBe(403);
+			expect(await res.json()).toEqual({ message: 'This action is unauthorized.' });
+		}
+		expect(server.getReport(theirs.id)?.privacy).toBe(0);
+	});
+});
+
+describe('delete', () => {
+	beforeEach(() => boot());
+
+	it('deletes one report', async () => {
+		const report = server.addReport({ url: 'https://example.com' });
+		const res = await call(`/reports/${report.id}`, { method: 'DELETE' });
+		expect(await res.json()).toEqual({ id: report.id, object: 'report', deleted: true, status: 200 });
+		expect((await call(`/reports/${report.id}`, { method: 'DELETE' })).status).toBe(404);
+		expect(server.getReport(report.id)).toBeUndefined();
+	});
+
+	it('does not delete another user\'s report', async () => {
+		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
+		expect((await call(`/reports/${theirs.id}`, { method: 'DELETE' })).status).toBe(404);
+		expect(server.getReport(theirs.id)).toBeDefined();
+	});
+
+	it('deletes every report of a project, only the caller\'s', async () => {
+		server.addReport({ url: 'https://example.com/a' });
+		server.addReport({ url: 'https://www.example.com/b' });
+		server.addReport({ url: 'https://other.example.com' });
+		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
+		const res = await call('/projects/example.com', { method: 'DELETE' });
+		expect(await res.json()).toEqual({ id: 'example.com', object: 'report', deleted: true, status: 200 });
+		expect(server.listReports(USER_IDS.default).map((r) => r.project)).toEqual(['other.example.com']);
+		expect(server.getReport(theirs.id)).toBeDefined();
+
+		const again = await call('/projects/example.com', { method: 'DELETE' });
+		expect(again.status).toBe(404);
+		expect(await again.json()).toEqual({ message: 'Resource not found.', status: 404 });
+	});
+
+	it.each(['a/b', 'my project', 'bäckerei-müller.de', 'a%2Fb', '50% off?#'])(
+		'matches the project %j from its single percent-encoded path segment',
+		async (name) => {
+			server.addReport({ url: 'https://example.com', project: name });
+			server.addReport({ url: 'https://example.com', project: name === 'a/b' ? 'a' : 'a/b' });
+			const path = `/projects/${encodeURIComponent(name)}`;
+			const res = await call(path, { method: 'DELETE' });
+			expect(res.status).toBe(200);
+			expect(((await res.json()) as { id: string }).id).toBe(name);
+			expect(server.listReports()).toHaveLength(1);
+			expect(server.requests[0].path).toBe(`/api/v1${path}`);
+		},
+	);
+
+	it('does not decode a project segment twice, nor match an unencoded slash', async () => {
+		server.addReport({ url: 'https://example.com', project: 'a/b' });
+		expect((await call('/projects/a%252Fb', { method: 'DELETE' })).status).toBe(404);
+		expect((await call('/projects/a/b', { method: 'DELETE' })).status).toBe(404);
+		expect(server.listReports()).toHaveLength(1);
+	});
+});
+
+describe('project list', () => {
+	beforeEach(() => boot());
+
+	it('groups a user\'s reports by project with count, score sum and earliest date', async () => {
+		server.addReport({ url: 'https://example.com/a', result: 80, created_at: '2026-01-03T00:00:00Z' });
+		server.addReport({ url: 'https://www.example.com/b', result: 30, created_at: '2026-01-01T00:00:00Z' });
+		server.addReport({ url: 'https://blog.acme.io', result: 55, created_at: '2026-01-02T00:00:00Z' });
+		server.addReport({ url: 'https://zeta.example', user_id: USER_IDS.other });
+		const body = await list<ProjectBody>('/projects');
+		expect(body.data).toEqual([
+			{ project: 'blog.acme.io', reports: 1, result: 55, created_at: '2026-01-02T00:00:00.000000Z' },
+			{ project: 'example.com', reports: 2, result: 110, created_at: '2026-01-01T00:00:00.000000Z' },
+		]);
+		expect(body.meta).toMatchObject({ total: 2, path: `${server.url}/api/v1/projects` });
+	});
+
+	it('searches names and sorts by created_at or project only', async () => {
+		for (const host of ['b.example', 'c.example', 'a.example', 'acme.io']) server.addReport({ url: `https://${host}` });
+		const names = async (query: string) => (await list<ProjectBody>(`/projects?${query}`)).data.map((p) => p.project);
+		expect(await names('sort_by=project&sort=asc')).toEqual(['a.example', 'acme.io', 'b.example', 'c.example']);
+		expect(await names('search=EXAMPLE&search_by=project&sort_by=project')).toEqual(['c.example', 'b.example', 'a.example']);
+		const byDate = await names('sort_by=reports&sort=asc');
+		expect(byDate).toEqual(await names('sort_by=created_at&sort=asc'));
+		expect((await list<ProjectBody>('/projects?per_page=10&page=2')).data).toEqual([]);
+	});
+});
+
+describe('throttle', () => {
+	it('answers 429 with Retry-After past the limit, without processing the request', async () => {
+		await boot({ throttle: { limit: 3, windowMs: 600 } });
+		const remaining: (string | null)[] = [];
+		for (let i = 0; i < 3; i++) remaining.push((await call('/reports')).headers.get('x-ratelimit-remaining'));
+		expect(remaining).toEqual(['2', '1', '0']);
+
+		const res = await send('POST', '/reports', { url: 'https://example.com' });
+		expect(res.status).toBe(429);
+		expect(await res.json()).toEqual({ message: 'Too Many Attempts.' });
+		expect(res.headers.get('retry-after')).toBe('1');
+		expect(res.headers.get('x-ratelimit-limit')).toBe('3');
+		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+		expect(server.createdCount).toBe(0);
+		expect(server.requests).toHaveLength(4);
+
+		// Other users and unauthenticated requests have their own (or no) budget.
+		expect((await call('/reports', { key: OTHER_USER_KEY })).status).toBe(200);
+		expect((await call('/reports', { key: null })).status).toBe(401);
+
+		await new Promise((resolve) => setTimeout(resolve, 650));
+		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
+	});
+
+	it('computes Retry-After from the window start and can be changed or disabled', async () => {
+		await boot({ throttle: { limit: 1, windowMs: 5_000 } });
+		await call('/reports');
+		expect((await call('/reports')).headers.get('retry-after')).toBe('5');
+		server.setThrottle(false);
+		const res = await call('/reports');
+		expect(res.status).toBe(200);
+		expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+		server.setThrottle({ limit: 2, windowMs: 1_000 });
+		expect((await call('/reports')).headers.get('x-ratelimit-remaining')).toBe('1');
+	});
+
+	it('counts requests of a user without API access, who still gets 403', async () => {
+		await boot({ throttle: { limit: 1, windowMs: 1_000 } });
+		expect((await call('/reports', { key: NO_API_PLAN_KEY })).status).toBe(403);
+		expect((await call('/reports', { key: NO_API_PLAN_KEY })).status).toBe(429);
+	});
+
+	it('renders 429 as HTML for clients that do not ask for JSON', async () => {
+		await boot({ throttle: { limit: 1, windowMs: 1_000 } });
+		await call('/reports', { json: false });
+		const res = await call('/reports', { json: false });
+		expect(res.status).toBe(429);
+		expect(res.headers.get('content-type')).toContain('text/html');
+		expect(res.headers.get('retry-after')).toBe('1');
+	});
+});
+
+describe('faults', () => {
+	beforeEach(() => boot());
+
+	it('status: phpRank\'s 500 body by default, or any status, body and headers', async () => {
+		server.failNext({ type: 'status', status: 500 });
+		const res = await call('/reports');
+		expect(res.status).toBe(500);
+		expect(await res.json()).toEqual({ message: 'An unexpected error has occurred, please try again.', status: 500 });
+
+		server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '7' } });
+		const throttled = await call('/reports');
+		expect(throttled.status).toBe(429);
+		expect(throttled.headers.get('retry-after')).toBe('7');
+		expect((await call('/reports')).status).toBe(200);
+	});
+
+	it('html: a proxy error page', async () => {
+		server.failNext({ type: 'html', status: 502 });
+		const res = await call('/projects');
+		expect(res.status).toBe(502);
+		expect(res.headers.get('content-type')).toContain('text/html');
+		expect(await res.text()).toContain('502 Bad Gateway');
+	});
+
+	it('truncated: a 200 JSON response that does not parse', async () => {
+		server.failNext({ type: 'truncated' });
+		const res = await call('/reports');
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('application/json');
+		const text = await res.text();
+		expect(text.startsWith('{"data":[')).toBe(true);
+		expect(() => JSON.parse(text)).toThrow();
+	});
+
+	it('reset: the connection drops without an answer', async () => {
+		server.failNext({ type: 'reset' });
+		await expect(call('/reports')).rejects.toThrow('fetch failed');
+		expect((await call('/reports')).status).toBe(200);
+	});
+
+	it('hang: no answer until the client times out, or until stop()', async () => {
+		server.failNext({ type: 'hang' }, { times: 2 });
+		await expect(call('/reports', { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+		const pending = call('/reports');
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		await server.stop();
+		await expect(pending).rejects.toThrow();
+	});
+
+	it('redirect: 302 to the login page', async () => {
+		server.failNext({ type: 'redirect' });
+		const res = await call('/reports');
+		expect(res.status).toBe(302);
+		expect(res.headers.get('location')).toBe(`${server.url}/login`);
+	});
+
+	it('applies to matching requests only, times over, before auth and throttle, and records them', async () => {
+		server.setThrottle({ limit: 1, windowMs: 60_000 });
+		server.failNext({ type: 'status', status: 503 }, { times: 2, match: (req) => req.method === 'POST' });
+		expect((await call('/reports', { key: null })).status).toBe(401);
+		expect((await send('POST', '/reports', { url: 'https://example.com' }, { key: null })).status).toBe(503);
+		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(503);
+		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
+		expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST', 'POST']);
+		expect(server.createdCount).toBe(1);
+	});
+
+	it('leaves non-API pages alone by default', async () => {
+		server.failNext({ type: 'status', status: 500 });
+		expect((await fetch(`${server.url}/login`)).status).toBe(200);
+		expect((await call('/reports')).status).toBe(500);
+	});
+});
+
+describe('request log', () => {
+	beforeEach(() => boot());
+
+	it('records method, raw and decoded path, query, headers and body of every request', async () => {
+		await call('/projects/caf%C3%A9%20bar?per_page=25&search=a+b&search=c', {
+			method: 'DELETE',
+			headers: { 'X-Trace': 'abc' },
+		});
+		await fetch(`${server.url}/elsewhere`);
+		const [rec, other] = server.requests;
+		expect(rec).toMatchObject({
+			method: 'DELETE',
+			path: '/api/v1/projects/caf%C3%A9%20bar',
+			decodedPath: '/api/v1/projects/café bar',
+			query: { per_page: '25', search: 'c' },
+			rawQuery: 'per_page=25&search=a+b&search=c',
+			rawBody: '',
+			form: {},
+		});
+		expect(rec.headers['x-trace']).toBe('abc');
+		expect(rec.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+		expect(other.path).toBe('/elsewhere');
+		server.clearRequests();
+		expect(server.requests).toEqual([]);
+	});
+
+	it('handles 500 concurrent requests', async () => {
+		server.setThrottle(false);
+		server.seedReports(5);
+		const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => call(`/reports?page=${(i % 3) + 1}`).then((res) => res.status)));
+		expect(statuses.every((status) => status === 200)).toBe(true);
+		expect(server.requests).toHaveLength(500);
+	});
+});
+
+describe('sample server', () => {
+	it('holds about 30 reports over six hosts with good, decent and bad scores', async () => {
+		server = await startSampleServer();
+		const reports = server.listReports(USER_IDS.default);
+		expect(reports).toHaveLength(30);
+		expect(new Set(reports.map((r) => r.project))).toEqual(new Set(SAMPLE_HOSTS));
+		const classes = new Set(reports.map((r) => (r.result > 79 ? 'good' : r.result >= 49 ? 'decent' : 'bad')));
+		expect(classes).toEqual(new Set(['good', 'decent', 'bad']));
+		expect(server.listReports(USER_IDS.other).length).toBeGreaterThan(0);
+		expect((await list<ProjectBody>('/projects')).meta.total).toBe(6);
+	});
+});

@@ -1,0 +1,797 @@
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+
+import { analyse, createRng, hashSeed, hostOf, pick, randomInt, scoreOf } from './analysis';
+import {
+	errorPage,
+	expectsJson,
+	formatDate,
+	homePage,
+	loginPage,
+	paginate,
+	phpJson,
+	proxyErrorPage,
+	redirectPage,
+	resolvePage,
+} from './laravel';
+import type { Fault, RecordedRequest, ReportRecord, ServerOptions, ThrottleOptions } from './types';
+
+export const TEST_API_KEY = 'GtFwarinuVcFgM1V5F5oOfcoDtARtrawS4ip4y87D1rp0a1sQAvFXx2lFzP5fcCt';
+export const OTHER_USER_KEY = 'ZvY67PoGCKRRIIMvdFpknmPcMQ8axOVjYqBIoNvD7LoKzIxXKk3NJVuVg9pLhfkl';
+export const NO_API_PLAN_KEY = 'm3OkeEKk8M9XKC9ZBdethHU0Yn8GeVU44wI4nVWanKWQqn5A2mjWY0VH3UMzbWF1';
+
+export const USER_IDS: { readonly default: number; readonly other: number; readonly noApi: number } = {
+	default: 1,
+	other: 2,
+	noApi: 3,
+};
+
+interface User {
+	id: number;
+	key: string;
+	apiAccess: boolean;
+}
+
+const USERS: readonly User[] = [
+	{ id: USER_IDS.default, key: TEST_API_KEY, apiAccess: true },
+	{ id: USER_IDS.other, key: OTHER_USER_KEY, apiAccess: true },
+	{ id: USER_IDS.noApi, key: NO_API_PLAN_KEY, apiAccess: false },
+];
+
+export const SERVER_ERROR_BODY = { message: 'An unexpected error has occurred, please try again.', status: 500 };
+const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
+const DEFAULT_THROTTLE: ThrottleOptions = { limit: 60, windowMs: 60_000 };
+const PER_PAGE_VALUES = [10, 25, 50, 100];
+
+/** Six sites a small agency might audit; one IDN host because real users have them. */
+export const DEFAULT_HOSTS: readonly string[] = ['example.com', 'shop.example.org', 'blog.acme.io', 'docs.widgets.dev', 'news.sample.net', 'bäckerei-müller.de'];
+const SEED_PATHS = [
+	'',
+	'/',
+	'/about',
+	'/pricing',
+	'/contact',
+	'/blog/seo-basics',
+	'/blog/2025/12/product-launch',
+	'/products/widget-pro',
+	'/docs/getting-started?ref=home',
+	'/category/shoes/running',
+];
+
+const RESULT_CLASSES: Record<string, (score: number) => boolean> = {
+	good: (score) => score > 79,
+	decent: (score) => score >= 49 && score <= 79,
+	bad: (score) => score < 49,
+};
+
+type HeaderMap = Record<string, string>;
+
+type Reply =
+	| { kind: 'json'; status: number; body: unknown; headers?: HeaderMap }
+	| { kind: 'html'; status: number; html: string; headers?: HeaderMap }
+	| { kind: 'empty'; status: number; headers?: HeaderMap };
+
+type Input = Record<string, unknown>;
+
+interface ActionContext {
+	rec: RecordedRequest;
+	user: User;
+	/** The route parameter: a report id, or a project name decoded once. */
+	param: string;
+}
+
+type Action = (ctx: ActionContext) => Reply | Promise<Reply>;
+
+interface QueuedFault {
+	fault: Fault;
+	remaining: number;
+	match: (req: RecordedRequest) => boolean;
+}
+
+interface ReportJson {
+	id: number;
+	url: string;
+	project: string;
+	result: number;
+	results: ReportRecord['results'];
+	privacy: 0 | 1 | 2;
+	password: boolean;
+	generated_at: string;
+	created_at: string;
+	updated_at: string;
+}
+
+interface ProjectJson {
+	project: string;
+	reports: number;
+	result: number;
+	created_at: string;
+}
+
+const json = (status: number, body: unknown): Reply => ({ kind: 'json', status, body });
+const notFound = (): Reply => json(404, NOT_FOUND_BODY);
+
+function safeDecode(text: string): string | undefined {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function lastWins(params: URLSearchParams): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [key, value] of params) out[key] = value;
+	return out;
+}
+
+function contentType(rec: RecordedRequest): string {
+	return String(rec.headers['content-type'] ?? '').toLowerCase();
+}
+
+function isPlainObject(value: unknown): value is Input {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text fields of a multipart body (PHP only parses multipart for POST). */
+function parseMultipart(body: string, type: string): Input {
+	const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
+	if (!boundary) return {};
+	const fields: Input = {};
+	for (const part of body.split(`--${boundary[1] ?? boundary[2]}`)) {
+		const split = part.indexOf('\r\n\r\n');
+		if (split === -1) continue;
+		const head = part.slice(0, split);
+		const name = /name="([^"]*)"/i.exec(head);
+		if (!name || /filename=/i.test(head)) continue;
+		fields[name[1]] = part.slice(split + 4).replace(/\r\n$/, '');
+	}
+	return fields;
+}
+
+/**
+ * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the body
+ * (form or JSON) over the query string, strings trimmed (except passwords), empty strings as null.
+ */
+function requestInput(rec: RecordedRequest): Input {
+	const type = contentType(rec);
+	let body: Input = {};
+	if (type.includes('/json') || type.includes('+json')) {
+		try {
+			const parsed: unknown = JSON.parse(rec.rawBody);
+			if (isPlainObject(parsed)) body = parsed;
+		} catch {
+			// Laravel silently treats an unparsable JSON body as empty.
+		}
+	} else if (type.startsWith('application/x-www-form-urlencoded')) {
+		body = rec.form;
+	} else if (type.startsWith('multipart/form-data') && rec.method === 'POST') {
+		body = parseMultipart(rec.rawBody, type);
+	}
+	const input: Input = {};
+	for (const [key, raw] of Object.entries({ ...rec.query, ...body })) {
+		const value = typeof raw === 'string' && key !== 'password' ? raw.trim() : raw;
+		input[key] = value === '' ? null : value;
+	}
+	return input;
+}
+
+/** A query parameter after TrimStrings / ConvertEmptyStringsToNull. */
+function queryParam(rec: RecordedRequest, key: string): string | undefined {
+	const value = rec.query[key]?.trim();
+	return value === undefined || value === '' ? undefined : value;
+}
+
+/** How PHP turns a scalar into a string; undefined for arrays, objects and null. */
+function scalarString(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'boolean') return value ? '1' : '';
+	return undefined;
+}
+
+function phpTruthy(value: unknown): boolean {
+	if (typeof value === 'string') return value !== '' && value !== '0';
+	if (Array.isArray(value)) return value.length > 0;
+	return Boolean(value);
+}
+
+function isValidHttpUrl(text: string): boolean {
+	const match = /^https?:\/\/([^/?#\s]+)(?:[/?#]\S*)?$/i.exec(text);
+	if (!match) return false;
+	const hostPort = match[1].slice(match[1].lastIndexOf('@') + 1);
+	if (hostPort.startsWith('[')) return /^\[[0-9a-f:.]+\](?::\d{1,5})?$/i.test(hostPort);
+	const label = '[\\p{L}\\p{N}_](?:[\\p{L}\\p{N}_-]*[\\p{L}\\p{N}_])?';
+	return new RegExp(`^${label}(?:\\.${label})*\\.?(?::\\d{1,5})?$`, 'u').test(hostPort);
+}
+
+/** phpRank stores urls without scheme, leading www. and trailing slash (host lowercased here). */
+export function cleanUrl(url: string): string {
+	const bare = url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
+	const hostEnd = bare.search(/[/?#]/);
+	return hostEnd === -1 ? bare.toLowerCase() : bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
+}
+
+function projectOf(cleanedUrl: string): string {
+	return hostOf(cleanedUrl).replace(/^www\./, '');
+}
+
+function analysisSeed(url: string, id: number, run: number): number {
+	return hashSeed(`${url}|${id}|${run}`);
+}
+
+function normaliseDate(value: string | undefined): string | undefined {
+	if (value === undefined) return undefined;
+	const date = new Date(value);
+	return Number.isNaN(date.getTime()) ? value : formatDate(date);
+}
+
+function compareText(a: string, b: string): number {
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function toJson(report: ReportRecord): ReportJson {
+	return {
+		id: report.id,
+		url: report.url,
+		project: report.project,
+		result: report.result,
+		results: report.results,
+		privacy: report.privacy,
+		password: report.password !== null && report.password !== '',
+		generated_at: report.generated_at,
+		created_at: report.created_at,
+		updated_at: report.updated_at,
+	};
+}
+
+type FieldErrors = Record<string, string[]>;
+
+function validatePrivacy(input: Input, errors: FieldErrors): void {
+	if (!('privacy' in input)) return;
+	const value = scalarString(input.privacy);
+	if (value === undefined || !['0', '1', '2'].includes(value)) errors.privacy = ['The selected privacy is invalid.'];
+}
+
+function validatePassword(input: Input, errors: FieldErrors): void {
+	const password = input.password;
+	const blank = password === undefined || password === null || (typeof password === 'string' && password.trim() === '');
+	if (blank) {
+		if (scalarString(input.privacy) === '2') errors.password = ['The password field is required when privacy is 2.'];
+		return;
+	}
+	if (typeof password !== 'string') errors.password = ['The password must be a string.'];
+	else if ([...password].length > 128) errors.password = ['The password must not be greater than 128 characters.'];
+}
+
+export class PhpRankServer {
+	private readonly options: ServerOptions;
+	private readonly basePath: string;
+	private throttle: ThrottleOptions | false;
+	private readonly windows = new Map<number, { start: number; count: number }>();
+	private readonly reports = new Map<number, ReportRecord>();
+	private readonly analysisRuns = new Map<number, number>();
+	private readonly faults: QueuedFault[] = [];
+	private readonly timers = new Set<NodeJS.Timeout>();
+	private readonly recorded: RecordedRequest[] = [];
+	private server: Server | undefined;
+	private baseUrl: string | undefined;
+	private linkOrigin = '';
+	private nextId = 1;
+	private created = 0;
+
+	constructor(options: ServerOptions = {}) {
+		this.options = options;
+		const base = (options.basePath ?? '').trim().replace(/\/+$/, '');
+		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
+		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
+	}
+
+	get url(): string {
+		if (this.baseUrl === undefined) throw new Error('PhpRankServer: start() the server first');
+		return this.baseUrl;
+	}
+
+	get requests(): RecordedRequest[] {
+		return this.recorded;
+	}
+
+	get createdCount(): number {
+		return this.created;
+	}
+
+	start(): Promise<string> {
+		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
+		const server = http.createServer((req, res) => void this.handle(req, res));
+		this.server = server;
+		return new Promise((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.options.port ?? 0, '127.0.0.1', 1024, () => {
+				server.off('error', reject);
+				const { port } = server.address() as AddressInfo;
+				const origin = `http://127.0.0.1:${port}`;
+				this.linkOrigin = this.options.nextLinkHost ? PhpRankServer.originOf(this.options.nextLinkHost) : origin;
+				this.baseUrl = origin + this.basePath;
+				resolve(this.baseUrl);
+			});
+		});
+	}
+
+	/** Closes the listener and every connection, hanging ones included; pending analyses never finish. */
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	}
+
+	clearRequests(): void {
+		this.recorded.length = 0;
+	}
+
+	/**
+	 * Stores a report as if it had been created earlier. The url is cleaned and the project derived
+	 * like phpRank does; result and results are generated (seeded by url and id) unless given.
+	 * Returns a copy: change stored reports through the API or by adding them again.
+	 */
+	addReport(input: Partial<ReportRecord> & { url: string }): ReportRecord {
+		const id = input.id ?? this.nextId;
+		if (this.reports.has(id)) throw new Error(`PhpRankServer: report ${id} already exists`);
+		this.nextId = Math.max(this.nextId, id + 1);
+		const url = cleanUrl(input.url);
+		const analysis = input.results
+			? { results: input.results, result: input.result ?? scoreOf(input.results) }
+			: analyse(url, analysisSeed(url, id, 0), input.result);
+		const createdAt = normaliseDate(input.created_at) ?? formatDate(new Date());
+		const generatedAt = normaliseDate(input.generated_at) ?? createdAt;
+		const report: ReportRecord = {
+			id,
+			user_id: input.user_id ?? USER_IDS.default,
+			url,
+			project: input.project ?? projectOf(url),
+			result: input.result ?? analysis.result,
+			results: analysis.results,
+			privacy: input.privacy ?? 0,
+			password: input.password ?? null,
+			generated_at: generatedAt,
+			created_at: createdAt,
+			updated_at: normaliseDate(input.updated_at) ?? generatedAt,
+		};
+		this.reports.set(id, report);
+		return structuredClone(report);
+	}
+
+	/** Adds `count` varied reports, round-robin over `hosts`; the same call on a fresh server gives the same data. */
+	seedReports(count: number, options: { userId?: number; hosts?: string[]; startDate?: Date } = {}): ReportRecord[] {
+		const userId = options.userId ?? USER_IDS.default;
+		const hosts: readonly string[] = options.hosts && options.hosts.length > 0 ? options.hosts : DEFAULT_HOSTS;
+		const rng = createRng(hashSeed(`seed|${userId}|${this.nextId}|${count}|${hosts.join(',')}`));
+		let time = (options.startDate ?? new Date('2026-01-05T08:00:00Z')).getTime();
+		const added: ReportRecord[] = [];
+		for (let i = 0; i < count; i++) {
+			time += randomInt(rng, 1, 20) * 3_600_000 + randomInt(rng, 0, 3599) * 1000;
+			const scheme = rng() < 0.85 ? 'https://' : 'http://';
+			const www = rng() < 0.3 ? 'www.' : '';
+			const url = scheme + www + hosts[i % hosts.length] + pick(rng, SEED_PATHS);
+			const roll = rng();
+			const privacy = roll < 0.6 ? 0 : roll < 0.85 ? 1 : 2;
+			const generatedAt = formatDate(new Date(time + randomInt(rng, 2, 40) * 1000));
+			added.push(
+				this.addReport({
+					url,
+					user_id: userId,
+					privacy,
+					password: privacy === 2 ? `client-preview-${i + 1}` : null,
+					created_at: formatDate(new Date(time)),
+					generated_at: generatedAt,
+					updated_at: generatedAt,
+				}),
+			);
+		}
+		return added;
+	}
+
+	getReport(id: number): ReportRecord | undefined {
+		const report = this.reports.get(id);
+		return report && structuredClone(report);
+	}
+
+	/** The reports of one user, or of every user when no id is given, by id. */
+	listReports(userId?: number): ReportRecord[] {
+		return [...this.reports.values()]
+			.filter((report) => userId === undefined || report.user_id === userId)
+			.sort((a, b) => a.id - b.id)
+			.map((report) => structuredClone(report));
+	}
+
+	/** Ids keep counting up afterwards, like an auto-increment column. */
+	deleteAllReports(): void {
+		this.reports.clear();
+	}
+
+	failNext(fault: Fault, options: { times?: number; match?: (req: RecordedRequest) => boolean } = {}): void {
+		this.faults.push({
+			fault,
+			remaining: options.times ?? 1,
+			match: options.match ?? ((req) => req.path.startsWith(`${this.basePath}/api/`)),
+		});
+	}
+
+	/** Replaces the throttle and forgets every user's current window. */
+	setThrottle(throttle: ThrottleOptions | false): void {
+		this.throttle = throttle;
+		this.windows.clear();
+	}
+
+	private static originOf(host: string): string {
+		return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`).origin;
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		let rawBody: string;
+		try {
+			rawBody = await new Promise<string>((resolve, reject) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (chunk: Buffer) => chunks.push(chunk));
+				req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+				req.on('error', reject);
+			});
+		} catch {
+			return; // The client went away mid-body.
+		}
+		const rec = this.record(req, rawBody);
+		const queued = this.faults.find((entry) => entry.match(rec));
+		if (queued) {
+			queued.remaining -= 1;
+			if (queued.remaining <= 0) this.faults.splice(this.faults.indexOf(queued), 1);
+			this.applyFault(queued.fault, req, res);
+			return;
+		}
+		let reply: Reply;
+		try {
+			reply = await this.dispatch(rec);
+		} catch (error) {
+			console.error('PhpRankServer: handler failed', error);
+			reply = json(500, SERVER_ERROR_BODY);
+		}
+		this.send(res, reply);
+	}
+
+	private record(req: IncomingMessage, rawBody: string): RecordedRequest {
+		const target = req.url ?? '/';
+		const queryStart = target.indexOf('?');
+		const path = queryStart === -1 ? target : target.slice(0, queryStart);
+		const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
+		const isForm = String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+		const rec: RecordedRequest = {
+			method: req.method ?? 'GET',
+			path,
+			decodedPath: safeDecode(path) ?? path,
+			query: lastWins(new URLSearchParams(rawQuery)),
+			rawQuery,
+			headers: req.headers,
+			rawBody,
+			form: isForm ? lastWins(new URLSearchParams(rawBody)) : {},
+		};
+		this.recorded.push(rec);
+		return rec;
+	}
+
+	private send(res: ServerResponse, reply: Reply): void {
+		if (res.headersSent || res.destroyed) return;
+		const headers: OutgoingHttpHeaders = { 'Cache-Control': 'no-cache, private', ...reply.headers };
+		let body = '';
+		if (reply.kind === 'json') {
+			body = phpJson(reply.body);
+			headers['Content-Type'] = 'application/json';
+		} else if (reply.kind === 'html') {
+			body = reply.html;
+			headers['Content-Type'] = 'text/html; charset=UTF-8';
+		}
+		headers['Content-Length'] = Buffer.byteLength(body);
+		res.writeHead(reply.status, headers).end(body);
+	}
+
+	private applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
+		switch (fault.type) {
+			case 'status': {
+				const body = fault.body === undefined ? SERVER_ERROR_BODY : fault.body;
+				res.writeHead(fault.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...fault.headers });
+				res.end(typeof body === 'string' ? body : phpJson(body));
+				return;
+			}
+			case 'html':
+				this.send(res, { kind: 'html', status: fault.status, html: proxyErrorPage(fault.status) });
+				return;
+			case 'truncated': {
+				const sample = analyse('example.com/blog/seo-basics', 1);
+				const full = phpJson({ data: [{ id: 1, url: 'example.com/blog/seo-basics', project: 'example.com', ...sample }], status: 200 });
+				res.writeHead(200, { 'Content-Type': 'application/json' });
+				res.end(full.slice(0, Math.floor(full.length / 2)));
+				return;
+			}
+			case 'reset':
+				req.socket.resetAndDestroy();
+				return;
+			case 'hang':
+				return;
+			case 'redirect':
+				this.send(res, this.redirectToLogin());
+				return;
+		}
+	}
+
+	private redirectToLogin(): Reply {
+		const target = `${this.url}/login`;
+		return { kind: 'html', status: 302, html: redirectPage(target), headers: { Location: target } };
+	}
+
+	/** The request path relative to the instance, or undefined when it is outside basePath. */
+	private relativePath(path: string): string | undefined {
+		if (this.basePath === '') return path;
+		if (path === this.basePath) return '/';
+		return path.startsWith(`${this.basePath}/`) ? path.slice(this.basePath.length) : undefined;
+	}
+
+	private async dispatch(rec: RecordedRequest): Promise<Reply> {
+		const relative = this.relativePath(rec.path);
+		// Outside the Laravel app the web server answers by itself.
+		if (relative === undefined) return { kind: 'html', status: 404, html: proxyErrorPage(404) };
+		const segments = relative.split('/').slice(1);
+		// Laravel ignores one trailing slash when matching routes.
+		if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+		if (segments[0] !== 'api') return this.webRoute(rec, segments);
+		if (segments[1] !== 'v1') return notFound();
+
+		const actions = this.apiRoute(segments.slice(2));
+		if (!actions) return notFound();
+		const method = rec.method === 'HEAD' ? 'GET' : rec.method;
+		const allowed = Object.keys(actions).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+		if (method === 'OPTIONS') return { kind: 'empty', status: 200, headers: { Allow: allowed.join(',') } };
+		const action = actions[method];
+		if (!action) {
+			const message = `The ${rec.method} method is not supported for route ${relative.slice(1)}. Supported methods: ${allowed.join(', ')}.`;
+			return { ...this.frameworkError(rec, 405, message), headers: { Allow: allowed.join(', ') } };
+		}
+
+		// The middleware order of phpRank's API routes: auth, then throttle, then the plan check.
+		const user = this.authenticate(rec);
+		if (!user) return expectsJson(rec.headers) ? json(401, { message: 'Unauthenticated.' }) : this.redirectToLogin();
+		const limit = this.hitThrottle(user.id);
+		if (limit?.exceeded) return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
+		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
+		const reply = user.apiAccess
+			? await action({ rec, user, param })
+			: json(403, { message: "You don't have access to this feature.", status: 403 });
+		return limit ? { ...reply, headers: { ...reply.headers, ...limit.headers } } : reply;
+	}
+
+	private apiRoute(segments: string[]): Partial<Record<string, Action>> | undefined {
+		const [resource, param, ...rest] = segments;
+		if (rest.length > 0) return undefined;
+		if (resource === 'reports') {
+			if (param === undefined) return { GET: (c) => this.listReportsAction(c), POST: (c) => this.createReport(c) };
+			if (/^\d+$/.test(param)) {
+				return { GET: (c) => this.showReport(c), PUT: (c) => this.updateReport(c), DELETE: (c) => this.deleteReport(c) };
+			}
+		}
+		if (resource === 'projects') {
+			if (param === undefined) return { GET: (c) => this.listProjects(c) };
+			if (param !== '' && safeDecode(param) !== undefined) return { DELETE: (c) => this.deleteProject(c) };
+		}
+		return undefined;
+	}
+
+	private webRoute(rec: RecordedRequest, segments: string[]): Reply {
+		const page = segments.join('/');
+		if (rec.method === 'GET' || rec.method === 'HEAD') {
+			if (page === 'login') return { kind: 'html', status: 200, html: loginPage(`${this.url}/login`) };
+			if (page === '') return { kind: 'html', status: 200, html: homePage() };
+		}
+		return this.frameworkError(rec, 404, 'Not Found');
+	}
+
+	/** Exceptions rendered by Laravel itself: JSON `{message}` for API clients, an HTML page otherwise. */
+	private frameworkError(rec: RecordedRequest, status: number, message: string): Reply {
+		return expectsJson(rec.headers) ? json(status, { message }) : { kind: 'html', status, html: errorPage(status) };
+	}
+
+	/** Laravel's Request::bearerToken(). */
+	private authenticate(rec: RecordedRequest): User | undefined {
+		const header = rec.headers.authorization ?? '';
+		const position = header.lastIndexOf('Bearer ');
+		if (position === -1) return undefined;
+		const token = header.slice(position + 7).split(',')[0];
+		return token === '' ? undefined : USERS.find((user) => user.key === token);
+	}
+
+	/** Laravel's fixed window: it opens at a user's first request; a rejected request does not count. */
+	private hitThrottle(userId: number): { exceeded: boolean; headers: HeaderMap } | undefined {
+		const throttle = this.throttle;
+		if (!throttle) return undefined;
+		const now = Date.now();
+		let window = this.windows.get(userId);
+		if (!window || now >= window.start + throttle.windowMs) {
+			window = { start: now, count: 0 };
+			this.windows.set(userId, window);
+		}
+		const limit = String(throttle.limit);
+		const resetAt = window.start + throttle.windowMs;
+		if (window.count >= throttle.limit) {
+			return {
+				exceeded: true,
+				headers: {
+					'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
+					'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+					'X-RateLimit-Limit': limit,
+					'X-RateLimit-Remaining': '0',
+				},
+			};
+		}
+		window.count += 1;
+		return { exceeded: false, headers: { 'X-RateLimit-Limit': limit, 'X-RateLimit-Remaining': String(throttle.limit - window.count) } };
+	}
+
+	private sleep(ms: number): Promise<void> {
+		if (ms <= 0) return Promise.resolve();
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				resolve();
+			}, ms);
+			this.timers.add(timer);
+		});
+	}
+
+	private ownReports(userId: number): ReportRecord[] {
+		return [...this.reports.values()].filter((report) => report.user_id === userId).sort((a, b) => a.id - b.id);
+	}
+
+	private ownReport(userId: number, id: string): ReportRecord | undefined {
+		const report = this.reports.get(Number(id));
+		return report?.user_id === userId ? report : undefined;
+	}
+
+	private perPage(rec: RecordedRequest): number {
+		const raw = queryParam(rec, 'per_page');
+		const value = raw === undefined ? NaN : Number(raw);
+		return PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
+	}
+
+	private listReportsAction({ rec, user }: ActionContext): Reply {
+		let items = this.ownReports(user.id);
+		// search_by only knows `url`; any other value searches the url as well.
+		const search = queryParam(rec, 'search')?.toLowerCase();
+		if (search !== undefined) items = items.filter((report) => report.url.toLowerCase().includes(search));
+		const project = queryParam(rec, 'project');
+		if (project !== undefined) items = items.filter((report) => report.project === project);
+		const resultClass = RESULT_CLASSES[queryParam(rec, 'result') ?? ''];
+		if (resultClass) items = items.filter((report) => resultClass(report.result));
+
+		// phpRank honours only these columns; generated_at (documented) falls back to id.
+		const sortBy = queryParam(rec, 'sort_by');
+		const direction = queryParam(rec, 'sort') === 'asc' ? 1 : -1;
+		const compare =
+			sortBy === 'url'
+				? (a: ReportRecord, b: ReportRecord) => compareText(a.url, b.url)
+				: sortBy === 'result'
+					? (a: ReportRecord, b: ReportRecord) => a.result - b.result
+					: () => 0;
+		items.sort((a, b) => direction * (compare(a, b) || a.id - b.id));
+
+		const page = paginate(items, resolvePage(rec.query.page), this.perPage(rec), `${this.linkOrigin}${this.basePath}/api/v1/reports`, rec.rawQuery);
+		return json(200, { ...page, data: page.data.map(toJson) });
+	}
+
+	private listProjects({ rec, user }: ActionContext): Reply {
+		const projects = new Map<string, ProjectJson>();
+		for (const report of this.ownReports(user.id)) {
+			const project = projects.get(report.project) ?? { project: report.project, reports: 0, result: 0, created_at: report.created_at };
+			project.reports += 1;
+			project.result += report.result;
+			if (report.created_at < project.created_at) project.created_at = report.created_at;
+			projects.set(report.project, project);
+		}
+		let items = [...projects.values()];
+		const search = queryParam(rec, 'search')?.toLowerCase();
+		if (search !== undefined) items = items.filter((project) => project.project.toLowerCase().includes(search));
+		const byName = queryParam(rec, 'sort_by') === 'project';
+		const direction = queryParam(rec, 'sort') === 'asc' ? 1 : -1;
+		items.sort(
+			(a, b) =>
+				direction *
+				(byName ? compareText(a.project, b.project) : compareText(a.created_at, b.created_at) || compareText(a.project, b.project)),
+		);
+		return json(200, paginate(items, resolvePage(rec.query.page), this.perPage(rec), `${this.linkOrigin}${this.basePath}/api/v1/projects`, rec.rawQuery));
+	}
+
+	private showReport({ user, param }: ActionContext): Reply {
+		const report = this.ownReport(user.id, param);
+		return report ? json(200, { data: toJson(report), status: 200 }) : notFound();
+	}
+
+	private async createReport({ rec, user }: ActionContext): Promise<Reply> {
+		const input = requestInput(rec);
+		const errors: FieldErrors = {};
+		if (input.url === undefined || input.url === null) errors.url = ['The url field is required.'];
+		else if (typeof input.url !== 'string' || !isValidHttpUrl(input.url)) errors.url = ['The url must be a valid URL.'];
+		validatePrivacy(input, errors);
+		validatePassword(input, errors);
+		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
+
+		await this.sleep(this.options.analysisDelayMs ?? 0);
+		const url = cleanUrl(String(input.url));
+		const host = hostOf(url).replace(/\.$/, '');
+		if (host === 'invalid' || host.endsWith('.invalid')) {
+			return json(422, { message: { url: ['Could not fetch the url.'] }, status: 422 });
+		}
+		const now = formatDate(new Date());
+		const report = this.addReport({
+			url,
+			user_id: user.id,
+			privacy: 'privacy' in input ? (Number(scalarString(input.privacy)) as 0 | 1 | 2) : 0,
+			password: typeof input.password === 'string' ? input.password : null,
+			created_at: now,
+		});
+		this.created += 1;
+		return json(201, { data: toJson(report), status: 201 });
+	}
+
+	private async updateReport({ rec, user, param }: ActionContext): Promise<Reply> {
+		// The policy runs before validation, and it does not tell "not yours" from "does not exist".
+		if (!this.ownReport(user.id, param)) return this.frameworkError(rec, 403, 'This action is unauthorized.');
+		const input = requestInput(rec);
+		const errors: FieldErrors = {};
+		validatePrivacy(input, errors);
+		validatePassword(input, errors);
+		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
+
+		const rerun = phpTruthy(input.results);
+		if (rerun) await this.sleep(this.options.analysisDelayMs ?? 0);
+		const report = this.ownReport(user.id, param);
+		if (!report) return notFound(); // deleted while it was being analysed
+
+		let dirty = false;
+		if ('privacy' in input) {
+			const privacy = Number(scalarString(input.privacy)) as 0 | 1 | 2;
+			dirty ||= privacy !== report.privacy;
+			report.privacy = privacy;
+		}
+		if ('password' in input) {
+			const password = typeof input.password === 'string' ? input.password : null;
+			dirty ||= password !== report.password;
+			report.password = password;
+		}
+		const now = formatDate(new Date());
+		if (rerun) {
+			const run = (this.analysisRuns.get(report.id) ?? 0) + 1;
+			this.analysisRuns.set(report.id, run);
+			Object.assign(report, analyse(report.url, analysisSeed(report.url, report.id, run)));
+			report.generated_at = now;
+			dirty = true;
+		}
+		if (dirty) report.updated_at = now;
+		return json(200, { data: toJson(report), status: 200 });
+	}
+
+	private deleteReport({ user, param }: ActionContext): Reply {
+		const report = this.ownReport(user.id, param);
+		if (!report) return notFound();
+		this.reports.delete(report.id);
+		return json(200, { id: report.id, object: 'report', deleted: true, status: 200 });
+	}
+
+	private deleteProject({ user, param }: ActionContext): Reply {
+		const doomed = this.ownReports(user.id).filter((report) => report.project === param);
+		if (doomed.length === 0) return notFound();
+		for (const report of doomed) this.reports.delete(report.id);
+		return json(200, { id: param, object: 'report', deleted: true, status: 200 });
+	}
+}
