@@ -3,6 +3,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	IDataObject,
+	IConnections,
 	IExecuteData,
 	INode,
 	INodeCredentialTestResult,
@@ -82,7 +83,7 @@ export function additionalDataFor(credential: TestCredential | undefined, workfl
 
 export function makeNode(parameters: INodeParameters, options: { type?: string; name?: string; continueOnFail?: boolean; credentials?: boolean } = {}): INode {
 	return {
-		id: 'node-1',
+		id: `node-${options.name ?? 'phpRank'}`,
 		name: options.name ?? 'phpRank',
 		type: options.type ?? NODE_TYPE,
 		typeVersion: 1,
@@ -111,32 +112,50 @@ export async function runNode(
 	options: { items?: IDataObject[]; continueOnFail?: boolean } = {},
 ): Promise<RunResult> {
 	const node = makeNode(parameters, { continueOnFail: options.continueOnFail });
-	const workflowData: IWorkflowBase = {
-		id: 'wf-1',
-		name: 'test',
-		active: false,
-		isArchived: false,
-		nodes: [node],
-		connections: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as unknown as IWorkflowBase;
-	const workflow = new Workflow({ id: 'wf-1', nodes: [node], connections: {}, active: false, nodeTypes });
-	const inputItems = (options.items ?? [{}]).map((json, index) => ({ json, pairedItem: { item: index } }));
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null }],
-		},
-	});
-	const execute = new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual', runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
+	const { run } = await runWorkflow([node], {}, credential, options.items);
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
 	};
+}
+
+/**
+ * Runs a workflow through n8n-core's WorkflowExecute, starting at its first node with `items` as
+ * that node's input. Returns the run and each node's first output.
+ */
+export async function runWorkflow(
+	nodes: INode[],
+	connections: IConnections,
+	credential: TestCredential | undefined,
+	items: IDataObject[] = [{}],
+): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]> }> {
+	const workflowData = {
+		id: 'wf-1',
+		name: 'test',
+		active: false,
+		isArchived: false,
+		nodes,
+		connections,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as unknown as IWorkflowBase;
+	const workflow = new Workflow({ id: 'wf-1', nodes, connections, active: false, nodeTypes });
+	const inputItems = items.map((json, index) => ({ json, pairedItem: { item: index } }));
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: workflow.getNode(nodes[0].name)!, data: { main: [inputItems] }, source: null }],
+		},
+	});
+	const execute = new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual', runExecutionData);
+	const run = await execute.processRunExecutionData(workflow);
+	const outputs: Record<string, INodeExecutionData[]> = {};
+	for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
+		outputs[name] = tasks[0]?.data?.main?.[0] ?? [];
+	}
+	return { run, outputs };
 }
 
 /**

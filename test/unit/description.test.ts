@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { API_BASE_URL, PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { apiBaseUrl } from '../../nodes/PhpRank/transport/baseUrl';
+import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
+import { makeNode, nodeTypes } from '../harness/engine';
+
+const { description } = new PhpRank();
+const root = join(__dirname, '../..');
+
+function operationsOf(resource: string): INodePropertyOptions[] {
+	const operation = description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	) as INodeProperties;
+	return operation.options as INodePropertyOptions[];
+}
+
+describe('node description', () => {
+	it('offers Report and Project with one operation per endpoint of the spec', () => {
+		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'delete', 'get', 'getAll', 'update']);
+		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll']);
+	});
+
+	it('gives every operation a sentence-case action and routes it through the transport', () => {
+		for (const option of [...operationsOf('report'), ...operationsOf('project')]) {
+			expect(option.action).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
+			expect(option.routing?.send?.paginate).toBe(true);
+			expect(typeof option.routing?.operations?.pagination).toBe('function');
+		}
+	});
+
+	it('is usable as an AI tool and uses the phpRank credential', () => {
+		expect(description.usableAsTool).toBe(true);
+		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true }]);
+		expect(description.requestDefaults?.headers).toMatchObject({ Accept: 'application/json' });
+	});
+
+	it('ships distinct light and dark icons that exist', () => {
+		const icon = description.icon as { light: string; dark: string };
+		const light = readFileSync(join(root, 'nodes/PhpRank', icon.light.replace('file:', '')), 'utf8');
+		const dark = readFileSync(join(root, 'nodes/PhpRank', icon.dark.replace('file:', '')), 'utf8');
+		expect(light).toMatch(/^<svg/);
+		expect(dark).toMatch(/^<svg/);
+		expect(light).not.toBe(dark);
+	});
+
+	it('marks the API key as a password and tests the credential against the API', () => {
+		const credential = new PhpRankApi();
+		const apiKey = credential.properties.find((p) => p.name === 'apiKey');
+		expect(apiKey?.typeOptions?.password).toBe(true);
+		expect(credential.test.request.url).toBe('/projects');
+		expect(credential.authenticate.properties.headers).toEqual({ Authorization: '=Bearer {{$credentials.apiKey}}' });
+	});
+});
+
+describe('Base URL normalisation', () => {
+	const workflow = new Workflow({ nodes: [makeNode({})], connections: {}, active: false, nodeTypes });
+	const viaExpression = (baseUrl: string) =>
+		workflow.expression.getSimpleParameterValue(makeNode({}), API_BASE_URL, 'internal', {
+			$credentials: { baseUrl },
+		});
+
+	it.each([
+		['https://seo.example.com', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com//', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/api/v1', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/api/v1/', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/API/V1', 'https://seo.example.com/api/v1'],
+		['https://example.com/phprank', 'https://example.com/phprank/api/v1'],
+		['https://example.com/phprank/api/v1/', 'https://example.com/phprank/api/v1'],
+		['  https://seo.example.com  ', 'https://seo.example.com/api/v1'],
+		['', '/api/v1'],
+	])('%j → %j, the same in the credential expression and in code', (input, expected) => {
+		expect(viaExpression(input)).toBe(expected);
+		expect(apiBaseUrl(input)).toBe(expected);
+	});
+});
