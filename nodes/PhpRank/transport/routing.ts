@@ -32,7 +32,8 @@ export async function sendRequest(
 	routing: RoutingData,
 ): Promise<INodeExecutionData[]> {
 	const response = await send.call(this, routing.options);
-	return await applyOutputSteps.call(this, routing, [{ json: response.body as IDataObject }], response);
+	const items = await applyOutputSteps.call(this, routing, [{ json: response.body as IDataObject }], response);
+	return pairedWithInput.call(this, items);
 }
 
 /**
@@ -65,7 +66,16 @@ export async function fetchPages(
 			: records.length < Number(meta.per_page ?? qs.per_page);
 		if (isLast || records.length === 0) break;
 	}
-	return results.slice(0, limit);
+	return pairedWithInput.call(this, results.slice(0, limit));
+}
+
+/**
+ * n8n pairs output to input items by itself only when their counts match; a list operation run
+ * for several input items returns any number of items per input, so each is paired explicitly.
+ */
+function pairedWithInput(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+	const item = this.getItemIndex();
+	return items.map((output) => ({ ...output, pairedItem: { item } }));
 }
 
 /** The smallest page size that holds `limit` results in one page, or the largest one. */

@@ -1,0 +1,298 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+
+const reportKeys = ['id', 'url', 'project', 'score', 'result_class', 'failed_checks', 'privacy', 'generated_at', 'created_at', 'updated_at'];
+
+describe('Report → Get Many', () => {
+	// 250 reports over 5 hosts: three pages of 100 when nothing narrows the list.
+	const api = useServer({ seed: (server) => server.seedReports(250) });
+	const getAll = (parameters: IDataObject) => runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
+	const queries = () => api.apiRequests().map((request) => request.query);
+
+	it('Return All fetches every page with per_page=100', async () => {
+		const { items, error } = await getAll({ returnAll: true });
+
+		expect(error).toBeUndefined();
+		expect(queries()).toEqual([
+			{ per_page: '100', page: '1' },
+			{ per_page: '100', page: '2' },
+			{ per_page: '100', page: '3' },
+		]);
+		expect(items).toHaveLength(250);
+		const ids = items.map((item) => item.json.id);
+		expect(new Set(ids).size).toBe(250);
+		expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
+		expect(Object.keys(items[0].json)).toEqual(reportKeys);
+	});
+
+	it('keeps every filter and the sort on every page', async () => {
+		const project = api.server.listReports()[0].project;
+		const expectedCount = api.server.listReports().filter((r) => r.project === project && r.result < 80).length;
+		const { items, error } = await getAll({
+			returnAll: true,
+			filters: { project: locator('name', project), search: project.slice(0, 4), searchBy: 'url' },
+			options: { pageSize: 10, sortBy: 'result', sortDirection: 'asc' },
+		});
+
+		expect(error).toBeUndefined();
+		const allOfProject = api.server.listReports().filter((r) => r.project === project).length;
+		expect(items).toHaveLength(allOfProject);
+		expect(expectedCount).toBeLessThan(allOfProject + 1);
+		expect(queries().length).toBe(Math.ceil(allOfProject / 10));
+		expect(queries().length).toBeGreaterThanOrEqual(3);
+		queries().forEach((query, index) =>
+			expect(query).toEqual({
+				project,
+				search: project.slice(0, 4),
+				search_by: 'url',
+				per_page: '10',
+				sort_by: 'result',
+				sort: 'asc',
+				page: String(index + 1),
+			}),
+		);
+		const scores = items.map((item) => item.json.score as number);
+		expect(scores).toEqual([...scores].sort((a, b) => a - b));
+	});
+
+	it.each([
+		[1, 10, 1],
+		[10, 10, 1],
+		[11, 25, 1],
+		[100, 100, 1],
+		[101, 100, 2],
+		[250, 100, 3],
+	])('Limit %i returns exactly that many with per_page=%i in %i request(s)', async (limit, perPage, requests) => {
+		const { items } = await getAll({ returnAll: false, limit });
+
+		expect(items).toHaveLength(limit);
+		expect(queries()).toHaveLength(requests);
+		expect(queries().every((query) => query.per_page === String(perPage))).toBe(true);
+		expect(items.map((item) => item.json.id)).toEqual(
+			api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, limit),
+		);
+	});
+
+	it('Limit above the total returns all reports, without asking for an empty page', async () => {
+		const bad = api.server.listReports().filter((r) => r.result < 49).length;
+		const { items } = await getAll({ limit: 1000, filters: { result: 'bad' } });
+
+		expect(items).toHaveLength(bad);
+		expect(queries()).toHaveLength(Math.ceil(bad / 100));
+		expect(items.every((item) => item.json.result_class === 'bad' && (item.json.score as number) < 49)).toBe(true);
+	});
+
+	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
+		await getAll({ returnAll: true, options: { pageSize: 50 } });
+		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
+			['50', '1'], ['50', '2'], ['50', '3'], ['50', '4'], ['50', '5'],
+		]);
+
+		api.server.clearRequests();
+		const { items } = await getAll({ limit: 60, options: { pageSize: 25 } });
+		expect(items).toHaveLength(60);
+		expect(queries().map((q) => [q.per_page, q.page])).toEqual([['25', '1'], ['25', '2'], ['25', '3']]);
+	});
+
+	it.each([
+		['good', (score: number) => score > 79],
+		['decent', (score: number) => score >= 49 && score <= 79],
+		['bad', (score: number) => score < 49],
+	])('filters by result %s, each report carrying its score and class', async (result, inClass) => {
+		const { items } = await getAll({ returnAll: true, filters: { result } });
+
+		expect(queries()[0]).toMatchObject({ result });
+		expect(items.length).toBeGreaterThan(0);
+		for (const { json } of items) {
+			expect(json.result_class).toBe(result);
+			expect(inClass(json.score as number)).toBe(true);
+		}
+	});
+
+	it('sends each sort option as the spec names it', async () => {
+		for (const sortBy of ['id', 'generated_at', 'url', 'result']) {
+			for (const sortDirection of ['asc', 'desc']) {
+				api.server.clearRequests();
+				await getAll({ limit: 5, options: { sortBy, sortDirection } });
+				expect(queries()).toEqual([{ sort_by: sortBy, sort: sortDirection, per_page: '10', page: '1' }]);
+			}
+		}
+	});
+
+	it('returns no items, after one request, when nothing matches', async () => {
+		const { items, error } = await getAll({ returnAll: true, filters: { search: 'no-such-site' } });
+
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+		expect(queries()).toEqual([{ search: 'no-such-site', per_page: '100', page: '1' }]);
+	});
+
+	it('returns full records with Simplify off', async () => {
+		const { items } = await getAll({ limit: 1, simplify: false });
+		const record = api.server.listReports().sort((a, b) => b.id - a.id)[0];
+
+		expect(items[0].json).toMatchObject({ id: record.id, url: record.url, result: record.result, score: record.result });
+		expect(Object.keys(items[0].json.results as object)).toEqual(Object.keys(record.results));
+		expect(items[0].json.password).toBe(record.password !== null);
+	});
+
+	it('takes every parameter from expressions, per input item', async () => {
+		const [first] = api.server.listReports();
+		const { items } = await runNode(
+			{
+				resource: 'report',
+				operation: 'getAll',
+				returnAll: false,
+				limit: '={{ $json.howMany }}',
+				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
+			},
+			api.credential,
+			{ items: [{ howMany: 2, site: first.project, grade: 'good' }, { howMany: 1, site: first.project, grade: 'bad' }] },
+		);
+
+		expect(queries()).toEqual([
+			{ project: first.project, result: 'good', per_page: '10', page: '1' },
+			{ project: first.project, result: 'bad', per_page: '10', page: '1' },
+		]);
+		expect(items.map((i) => [i.json.result_class, i.pairedItem])).toEqual([
+			['good', { item: 0 }], ['good', { item: 0 }], ['bad', { item: 1 }],
+		]);
+	});
+});
+
+describe('Report → Get, Create, Update, Delete', () => {
+	const api = useServer({ seed: (server) => server.seedReports(5) });
+	const run = (parameters: IDataObject, items?: IDataObject[]) =>
+		runNode({ resource: 'report', ...parameters }, api.credential, { items });
+	const wire = () =>
+		api.apiRequests().map(({ method, path, rawQuery, rawBody, headers }) => ({
+			method,
+			path,
+			rawQuery,
+			rawBody,
+			contentType: headers['content-type'],
+		}));
+
+	it('Get fetches one report by ID and unwraps it', async () => {
+		const record = api.server.listReports()[2];
+		const { items } = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
+
+		expect(wire()).toEqual([expect.objectContaining({ method: 'GET', path: `/api/v1/reports/${record.id}`, rawQuery: '', rawBody: '' })]);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id: record.id, url: record.url, project: record.project, score: record.result });
+		expect(items[0].json).not.toHaveProperty('data');
+	});
+
+	it('Get accepts the ID picked from the list', async () => {
+		const record = api.server.listReports()[0];
+		const { items } = await run({ operation: 'get', reportId: locator('list', String(record.id)), simplify: false });
+
+		expect(items[0].json).toMatchObject({ id: record.id, results: expect.any(Object), score: record.result });
+	});
+
+	it('Create sends a url-encoded form with the default Private privacy, and returns the new report', async () => {
+		const before = api.server.createdCount;
+		const { items, error } = await run({ operation: 'create', url: 'https://www.shop.example.org/pricing' });
+
+		expect(error).toBeUndefined();
+		expect(wire()).toEqual([
+			{
+				method: 'POST',
+				path: '/api/v1/reports',
+				rawQuery: '',
+				rawBody: 'url=https%3A%2F%2Fwww.shop.example.org%2Fpricing&privacy=1',
+				contentType: 'application/x-www-form-urlencoded',
+			},
+		]);
+		expect(api.server.createdCount).toBe(before + 1);
+		expect(items[0].json).toMatchObject({ url: 'shop.example.org/pricing', project: 'shop.example.org', privacy: 'private' });
+		expect(typeof items[0].json.score).toBe('number');
+	});
+
+	it('Create with Password privacy sends the password, and never outputs it', async () => {
+		const secret = 'S3cret-Report-Pass';
+		const { items } = await run({ operation: 'create', url: 'http://example.com', privacy: 2, password: secret, simplify: false });
+
+		expect(api.apiRequests()[0].form).toEqual({ url: 'http://example.com', privacy: '2', password: secret });
+		expect(items[0].json).toMatchObject({ privacy: 2, password: true });
+		expect(JSON.stringify(items)).not.toContain(secret);
+	});
+
+	it('Create takes the URL from an expression, one report per input item', async () => {
+		const { items } = await run({ operation: 'create', url: '={{ $json.page }}', privacy: 0 }, [
+			{ page: 'https://blog.acme.io/a' },
+			{ page: 'https://blog.acme.io/b' },
+		]);
+
+		expect(api.apiRequests().map((r) => r.form)).toEqual(
+			expect.arrayContaining([
+				{ url: 'https://blog.acme.io/a', privacy: '0' },
+				{ url: 'https://blog.acme.io/b', privacy: '0' },
+			]),
+		);
+		expect(items.map((i) => [i.json.url, i.pairedItem])).toEqual([
+			['blog.acme.io/a', { item: 0 }],
+			['blog.acme.io/b', { item: 1 }],
+		]);
+	});
+
+	it('Update sends only the fields the user added', async () => {
+		const record = api.server.listReports()[1];
+		const { items } = await run({ operation: 'update', reportId: locator('id', record.id), updateFields: { privacy: 0 } });
+
+		expect(wire()).toEqual([
+			{
+				method: 'PUT',
+				path: `/api/v1/reports/${record.id}`,
+				rawQuery: '',
+				rawBody: 'privacy=0',
+				contentType: 'application/x-www-form-urlencoded',
+			},
+		]);
+		expect(items[0].json).toMatchObject({ id: record.id, privacy: 'public', generated_at: record.generated_at });
+	});
+
+	it('Update with Re-Run Analysis sends results=1 and returns the fresh analysis', async () => {
+		const record = api.server.listReports()[3];
+		const { items } = await run({
+			operation: 'update',
+			reportId: locator('id', record.id),
+			updateFields: { rerunAnalysis: true },
+			simplify: false,
+		});
+
+		expect(wire()[0]).toMatchObject({ method: 'PUT', rawBody: 'results=1' });
+		expect(items[0].json.generated_at).not.toBe(record.generated_at);
+		expect(items[0].json.privacy).toBe(record.privacy);
+	});
+
+	it('Update to Password privacy sends privacy and password together', async () => {
+		const record = api.server.listReports()[4];
+		await run({ operation: 'update', reportId: locator('id', record.id), updateFields: { privacy: 2, password: 'pw-123' } });
+
+		expect(api.apiRequests()[0].form).toEqual({ privacy: '2', password: 'pw-123' });
+		expect(api.server.getReport(record.id)?.password).toBe('pw-123');
+	});
+
+	it('Delete returns { deleted: true, id }', async () => {
+		const record = api.server.addReport({ url: 'https://example.com/old' });
+		const { items } = await run({ operation: 'delete', reportId: locator('id', String(record.id)) });
+
+		expect(wire()).toEqual([expect.objectContaining({ method: 'DELETE', path: `/api/v1/reports/${record.id}`, rawBody: '' })]);
+		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: record.id }]);
+		expect(api.server.getReport(record.id)).toBeUndefined();
+	});
+
+	it('keeps a result class when the instance answers with a class instead of a score', async () => {
+		api.server.failNext({
+			type: 'status',
+			status: 200,
+			body: { data: { id: 9, url: 'example.com', project: 'example.com', result: 'decent', results: {}, privacy: 1 }, status: 200 },
+		});
+		const { items } = await run({ operation: 'get', reportId: locator('id', '9') });
+
+		expect(items[0].json).toMatchObject({ id: 9, score: null, result_class: 'decent', privacy: 'private' });
+	});
+});
