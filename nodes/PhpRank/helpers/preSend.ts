@@ -74,6 +74,11 @@ export async function projectPath(
 	if (!name) {
 		fail(this, 'The project name is empty', 'Choose a project from the list, or enter its name (the site’s host, e.g. example.com).');
 	}
+	// URL parsers resolve a `.` or `..` segment (even as %2e%2e) against the path: the request
+	// would reach another route. Such a name cannot be a host, so it is refused.
+	if (name === '.' || name === '..') {
+		fail(this, `"${name}" cannot be a project name`, 'A project is named after its host, e.g. example.com.');
+	}
 	return { ...requestOptions, url: `/projects/${encodeURIComponent(name)}` };
 }
 

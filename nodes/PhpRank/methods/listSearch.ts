@@ -66,7 +66,7 @@ export async function searchProjects(
 		name:
 			project.reports === undefined
 				? String(project.project)
-				: `${String(project.project)} (${String(project.reports)} reports)`,
+				: `${String(project.project)} (${String(project.reports)} report${Number(project.reports) === 1 ? '' : 's'})`,
 		value: String(project.project),
 	}));
 	return { results, paginationToken: next };

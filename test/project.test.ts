@@ -1,0 +1,191 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { USER_IDS } from './server';
+import { listSearch, runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+
+const hosts = Array.from({ length: 230 }, (_, i) => `site-${String(i + 1).padStart(3, '0')}.example.com`);
+
+describe('Project → Get Many', () => {
+	// 230 projects (one per host), the first 30 with two reports.
+	const api = useServer({
+		seed: (server) => {
+			server.seedReports(230, { hosts });
+			server.seedReports(30, { hosts: hosts.slice(0, 30) });
+		},
+	});
+	const getAll = (parameters: IDataObject) => runNode({ resource: 'project', operation: 'getAll', ...parameters }, api.credential);
+	const queries = () => api.apiRequests().map((request) => request.query);
+
+	it('Return All fetches every page with per_page=100, one item per project', async () => {
+		const { items, error } = await getAll({ returnAll: true });
+
+		expect(error).toBeUndefined();
+		expect(queries()).toEqual([1, 2, 3].map((page) => ({ per_page: '100', page: String(page) })));
+		expect(items).toHaveLength(230);
+		expect(new Set(items.map((i) => i.json.project)).size).toBe(230);
+		const twice = items.find((i) => i.json.project === hosts[0])!.json;
+		expect(twice).toMatchObject({ project: hosts[0], reports: 2 });
+		expect(twice.average_score).toBeCloseTo((twice.result as number) / 2, 1);
+		expect(['good', 'decent', 'bad']).toContain(twice.result_class);
+	});
+
+	it('keeps search and sort on every page', async () => {
+		const { items } = await getAll({
+			returnAll: true,
+			filters: { search: 'site-1', searchBy: 'project' },
+			options: { sortBy: 'project', sortDirection: 'asc', pageSize: 25 },
+		});
+
+		const expected = hosts.filter((h) => h.includes('site-1')).sort();
+		expect(items.map((i) => i.json.project)).toEqual(expected);
+		expect(queries()).toHaveLength(Math.ceil(expected.length / 25));
+		queries().forEach((query, index) =>
+			expect(query).toEqual({ search: 'site-1', search_by: 'project', sort_by: 'project', sort: 'asc', per_page: '25', page: String(index + 1) }),
+		);
+	});
+
+	it.each([
+		[1, 10, 1],
+		[11, 25, 1],
+		[101, 100, 2],
+		[250, 100, 3],
+	])('Limit %i asks per_page=%i in %i request(s) and returns min(limit, total)', async (limit, perPage, requests) => {
+		const { items } = await getAll({ limit });
+
+		expect(items).toHaveLength(Math.min(limit, 230));
+		expect(queries()).toHaveLength(requests);
+		expect(new Set(queries().map((q) => q.per_page))).toEqual(new Set([String(perPage)]));
+	});
+
+	it('sends Date Created sorting as created_at', async () => {
+		await getAll({ limit: 3, options: { sortBy: 'created_at', sortDirection: 'desc' } });
+		expect(queries()).toEqual([{ sort_by: 'created_at', sort: 'desc', per_page: '10', page: '1' }]);
+	});
+});
+
+describe('Project → Delete', () => {
+	const awkwardNames = [
+		['a slash', 'a/b'],
+		['dots', 'a..b'],
+		['a dot segment and a slash', '../b'],
+		['a question mark', 'what?x=1'],
+		['a hash', 'anchor#top'],
+		['a percent sign', '50%off'],
+		['an encoded slash', 'a%2Fb'],
+		['spaces', 'my site'],
+		['non-ASCII', 'bäckerei-müller.de'],
+		['reports/1 look-alike', '../reports/1'],
+	];
+	const api = useServer();
+
+	it.each(awkwardNames)('a name with %s reaches exactly DELETE /api/v1/projects/<encoded name>', async (_what, name) => {
+		api.server.addReport({ url: 'https://keep.example.com/' });
+		api.server.addReport({ url: `https://${encodeURIComponent(name)}.invalid/`, project: name });
+		api.server.addReport({ url: 'https://twin.example.com/', project: name });
+		const before = api.server.listReports().length;
+
+		const { items, error } = await runNode(
+			{ resource: 'project', operation: 'delete', project: locator('name', name) },
+			api.credential,
+		);
+
+		expect(error).toBeUndefined();
+		expect(api.apiRequests().map((r) => [r.method, r.path])).toEqual([
+			['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`],
+		]);
+		expect(items.map((i) => i.json)).toEqual([{ deleted: true, project: name }]);
+		expect(api.server.listReports().filter((r) => r.project === name)).toEqual([]);
+		expect(api.server.listReports()).toHaveLength(before - 2);
+	});
+
+	it('deletes the project picked from the list, with all its reports', async () => {
+		api.server.seedReports(3, { hosts: ['gone.example.net'] });
+		const { items } = await runNode(
+			{ resource: 'project', operation: 'delete', project: locator('list', 'gone.example.net') },
+			api.credential,
+		);
+
+		expect(items[0].json).toEqual({ deleted: true, project: 'gone.example.net' });
+		expect(api.server.listReports().some((r) => r.project === 'gone.example.net')).toBe(false);
+	});
+
+	it.each([
+		['an empty', '={{ "" }}'],
+		['a blank', '={{ "   " }}'],
+		['an object', '={{ { name: "example.com" } }}'],
+		['a dot-segment', '..'],
+		['a single-dot', '.'],
+	])('refuses %s project name before sending anything', async (_what, value) => {
+		const { error } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', value) }, api.credential);
+
+		expect(error?.message).toMatch(
+			/^(The project name is empty|Project must be text, but the expression gave an object|"\.\.?" cannot be a project name)$/,
+		);
+		expect(error?.description).toBeTruthy();
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
+	it('names the project that was not found', async () => {
+		const { error } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', 'nope.example') }, api.credential);
+
+		expect(error?.message).toBe('Project "nope.example" was not found (HTTP 404)');
+		expect(error?.description).toMatch(/Check the project name/);
+	});
+});
+
+describe('Pickers (From List)', () => {
+	const api = useServer({
+		seed: (server) => {
+			server.seedReports(130, { hosts });
+			server.seedReports(2, { userId: USER_IDS.other, hosts: ['not-mine.example'] });
+		},
+	});
+
+	it('lists reports newest first, 100 a page, with a token for the next page', async () => {
+		const first = await listSearch('searchReports', api.credential);
+		const ids = api.server.listReports(USER_IDS.default).map((r) => r.id).sort((a, b) => b - a);
+
+		expect(first.results).toHaveLength(100);
+		expect(first.results.map((r) => r.value)).toEqual(ids.slice(0, 100).map(String));
+		expect(first.results[0].name).toMatch(new RegExp(`^site-\\d{3}\\.example\\.com.* \\(#${ids[0]}, \\d+, (good|decent|bad)\\)$`));
+		expect(first.paginationToken).toBe('2');
+
+		const second = await listSearch('searchReports', api.credential, undefined, first.paginationToken);
+		expect(second.results.map((r) => r.value)).toEqual(ids.slice(100).map(String));
+		expect(second.paginationToken).toBeUndefined();
+		expect(api.apiRequests().map((r) => r.query)).toEqual([
+			{ sort_by: 'id', sort: 'desc', per_page: '100', page: '1' },
+			{ sort_by: 'id', sort: 'desc', per_page: '100', page: '2' },
+		]);
+	});
+
+	it('searches reports by URL', async () => {
+		const found = await listSearch('searchReports', api.credential, ' site-007 ');
+
+		expect(api.apiRequests()[0].query).toMatchObject({ search: 'site-007', search_by: 'url' });
+		expect(found.results.length).toBeGreaterThan(0);
+		expect(found.results.every((r) => r.name.includes('site-007'))).toBe(true);
+	});
+
+	it('lists and searches projects by name, paging through more than one page', async () => {
+		const pages = [];
+		let token: string | undefined;
+		do {
+			const page = await listSearch('searchProjects', api.credential, undefined, token);
+			pages.push(...page.results);
+			token = page.paginationToken;
+		} while (token);
+
+		const projects = hosts.slice(0, 130).sort();
+		expect(pages.map((p) => p.value)).toEqual(projects);
+		expect(pages[0].name).toBe(`${projects[0]} (1 report)`);
+		expect(api.apiRequests()).toHaveLength(2);
+
+		api.server.clearRequests();
+		const found = await listSearch('searchProjects', api.credential, 'site-12');
+		expect(api.apiRequests()[0].query).toMatchObject({ search: 'site-12', search_by: 'project', sort_by: 'project', sort: 'asc' });
+		expect(found.results.map((p) => p.value)).toEqual(projects.filter((h) => h.includes('site-12')));
+		expect(found.results).toHaveLength(10);
+	});
+});
