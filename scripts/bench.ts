@@ -1,0 +1,134 @@
+/*
+ * npm run bench: Report → Get Many with Return All over 10,000 reports, against the bundled test
+ * server, compared with a plain `fetch` loop over the same 100 pages, measured in the same run.
+ * Each measurement runs in a fresh child process (so module caches and heaps do not leak between
+ * them), alternating the two, and the medians are compared. Figures, not assertions: this
+ * machine is noisy, so no threshold fails the run; only a wrong request count does.
+ */
+import { fork } from 'node:child_process';
+
+import { PhpRankServer, TEST_API_KEY } from '../test/server';
+
+const REPORTS = 10_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+type Variant = 'node' | 'nodeFull' | 'fetch';
+interface Sample {
+	items: number;
+	wallMs: number;
+	peakHeapMb: number;
+	rssGrowthMb: number;
+}
+
+function measure(variant: Variant, baseUrl: string): Promise<Sample> {
+	return new Promise((resolve, reject) => {
+		const child = fork(__filename, ['--worker', variant, baseUrl], {
+			execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
+			env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
+		});
+		child.once('message', (sample: Sample) => resolve(sample));
+		child.once('error', reject);
+		child.once('exit', (code) => code !== 0 && reject(new Error(`${variant} worker exited with ${code}`)));
+	});
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+	const server = new PhpRankServer({ throttle: false });
+	server.seedReports(REPORTS);
+	const baseUrl = await server.start();
+	const samples: Record<Variant, Sample[]> = { node: [], nodeFull: [], fetch: [] };
+	const requests: Record<Variant, number[]> = { node: [], nodeFull: [], fetch: [] };
+	try {
+		for (let round = 0; round < ROUNDS; round++) {
+			const order: Variant[] = ['node', 'nodeFull', 'fetch'];
+			for (const variant of round % 2 ? order.reverse() : order) {
+				server.clearRequests();
+				samples[variant].push(await measure(variant, baseUrl));
+				requests[variant].push(server.requests.length);
+			}
+		}
+	} finally {
+		await server.stop();
+	}
+
+	const row = (variant: Variant) => ({
+		items: samples[variant][0].items,
+		requests: requests[variant][0],
+		'wall ms (median)': Math.round(median(samples[variant].map((s) => s.wallMs))),
+		'peak heap MB (median)': +median(samples[variant].map((s) => s.peakHeapMb)).toFixed(1),
+		'RSS growth MB (median)': +median(samples[variant].map((s) => s.rssGrowthMb)).toFixed(1),
+	});
+	const node = row('node');
+	const nodeFull = row('nodeFull');
+	const plain = row('fetch');
+	const ratio = (a: number, b: number) => (a / b).toFixed(2);
+	console.log(`Return All over ${REPORTS} reports, ${ROUNDS} rounds, Node ${process.version}`);
+	console.table({
+		'phpRank node, Simplify on (default)': node,
+		'phpRank node, Simplify off': nodeFull,
+		'plain fetch loop (full records)': plain,
+	});
+	console.log(`requests by the node: ${node.requests} (expected ${Math.ceil(REPORTS / 100)})`);
+	console.log(`wall time ratio vs fetch: Simplify on ${ratio(node['wall ms (median)'], plain['wall ms (median)'])}, off ${ratio(nodeFull['wall ms (median)'], plain['wall ms (median)'])}`);
+	console.log(`peak heap ratio vs fetch: Simplify on ${ratio(node['peak heap MB (median)'], plain['peak heap MB (median)'])}, off ${ratio(nodeFull['peak heap MB (median)'], plain['peak heap MB (median)'])}`);
+	const expected = Math.ceil(REPORTS / 100);
+	if ([...requests.node, ...requests.nodeFull].some((n) => n !== expected) || node.items !== REPORTS || nodeFull.items !== REPORTS) {
+		console.error('unexpected request or item count');
+		process.exitCode = 1;
+	}
+}
+
+/** One measurement, in its own process: peak = highest heap in use above the post-GC baseline. */
+async function worker(variant: Variant, baseUrl: string) {
+	await import('../test/harness/env');
+	const { runNode } = await import('../test/harness/engine');
+	const gc = (globalThis as { gc?: () => void }).gc!;
+	const run = async (): Promise<number> => {
+		if (variant !== 'fetch') {
+			const { items, error } = await runNode(
+				{ resource: 'report', operation: 'getAll', returnAll: true, simplify: variant === 'node' },
+				{ baseUrl, apiKey: TEST_API_KEY },
+			);
+			if (error) throw error;
+			return items.length;
+		}
+		const all: unknown[] = [];
+		for (let page = 1; ; page++) {
+			const response = await fetch(`${baseUrl}/api/v1/reports?per_page=100&page=${page}`, {
+				headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
+			});
+			const body = (await response.json()) as { data: unknown[]; meta: { current_page: number; last_page: number } };
+			all.push(...body.data);
+			if (body.meta.current_page >= body.meta.last_page) break;
+		}
+		return all.length;
+	};
+	gc();
+	const baseline = process.memoryUsage();
+	let peak = baseline.heapUsed;
+	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 1);
+	const started = performance.now();
+	const items = await run();
+	const wallMs = performance.now() - started;
+	clearInterval(sampler);
+	const end = process.memoryUsage();
+	peak = Math.max(peak, end.heapUsed);
+	const mb = (bytes: number) => bytes / 1024 / 1024;
+	process.send!({ items, wallMs, peakHeapMb: mb(peak - baseline.heapUsed), rssGrowthMb: mb(end.rss - baseline.rss) });
+}
+
+if (process.argv[2] === '--worker') {
+	worker(process.argv[3] as Variant, process.argv[4]).then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+} else {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
