@@ -107,11 +107,11 @@ export interface RunResult {
  * execute()), with `items` as its input, as if an upstream node had produced them.
  */
 export async function runNode(
-	parameters: INodeParameters,
+	parameters: INodeParameters | IDataObject,
 	credential: TestCredential | undefined,
 	options: { items?: IDataObject[]; continueOnFail?: boolean } = {},
 ): Promise<RunResult> {
-	const node = makeNode(parameters, { continueOnFail: options.continueOnFail });
+	const node = makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail });
 	const { run } = await runWorkflow([node], {}, credential, options.items);
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {

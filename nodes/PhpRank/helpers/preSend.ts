@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { inputError } from '../transport/errors';
+import { redactedNode } from '../transport/redact';
 
 /*
  * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops
@@ -13,7 +14,7 @@ const PRIVACY_VALUES = [0, 1, 2];
 const PASSWORD_PRIVACY = 2;
 
 function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex: ctx.getItemIndex() });
+	throw inputError(redactedNode(ctx.getNode()), message, description, ctx.getItemIndex());
 }
 
 function describeValue(value: unknown): string {

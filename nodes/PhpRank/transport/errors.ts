@@ -172,6 +172,15 @@ function messageOf(error: unknown): string {
 }
 
 /**
+ * Bad input, refused before anything is sent. A NodeApiError although no request was made:
+ * RoutingNode re-wraps any other error of a request in a NodeApiError built on the node as the
+ * workflow holds it, report passwords included; this one keeps the redacted node it is given.
+ */
+export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
+	return new NodeApiError(node, {} as JsonObject, { message, description, itemIndex, httpCode: 'none' });
+}
+
+/**
  * Built from plain data only: the errors thrown by n8n's HTTP helpers carry the request
  * (headers included, so the API key) in their cause, and n8n stores errors with the execution.
  */

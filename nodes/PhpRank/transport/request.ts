@@ -5,14 +5,16 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import {
 	describeBadBody,
 	describeHttpError,
 	describeNetworkError,
+	inputError,
 	type ErrorContext,
 } from './errors';
+import { redactedNode } from './redact';
 
 export const CREDENTIAL_TYPE = 'phpRankApi';
 
@@ -20,7 +22,7 @@ export const CREDENTIAL_TYPE = 'phpRankApi';
 export type RequestContext = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** How often one request is sent again after HTTP 429 before the item fails. */
-export const MAX_RATE_LIMIT_RETRIES = 12;
+export const MAX_RATE_LIMIT_RETRIES = 30;
 /** Wait used when a 429 carries no usable Retry-After header (seconds). */
 const DEFAULT_RETRY_AFTER_S = 10;
 /** Longest single wait honoured, so a broken header cannot stall a run for hours (seconds). */
@@ -36,7 +38,7 @@ export async function phpRankRequest(
 	this: RequestContext,
 	options: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
-	const node = this.getNode();
+	const node = redactedNode(this.getNode());
 	const ctx = errorContext(options);
 	const request: IHttpRequestOptions = {
 		...options,
@@ -81,10 +83,11 @@ export async function phpRankRequest(
 /** The API root resolved from the credential, checked before anything is sent. */
 export function assertBaseUrl(this: RequestContext, baseURL: string | undefined) {
 	if (!baseURL || !/^https?:\/\/[^/?#]+/i.test(baseURL)) {
-		throw new NodeOperationError(this.getNode(), 'The Base URL of the phpRank credential is invalid', {
-			description:
-				'Open the phpRank credential and enter the full address of your instance, starting with https:// (or http://), e.g. https://seo.example.com',
-		});
+		throw inputError(
+			redactedNode(this.getNode()),
+			'The Base URL of the phpRank credential is invalid',
+			'Open the phpRank credential and enter the full address of your instance, starting with https:// (or http://), e.g. https://seo.example.com',
+		);
 	}
 }
 
