@@ -156,3 +156,20 @@ export const reportLocator: INodeProperties = {
 		},
 	],
 };
+
+/** The Result filter: phpRank's classes of the 0-100 score. */
+export function resultFilter(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Result',
+		name: 'result',
+		type: 'options',
+		options: [
+			{ name: 'Bad', value: 'bad', description: 'Score below 49' },
+			{ name: 'Decent', value: 'decent', description: 'Score from 49 to 79' },
+			{ name: 'Good', value: 'good', description: 'Score above 79' },
+		],
+		default: 'bad',
+		description: 'Only reports of this result class',
+		...overrides,
+	};
+}

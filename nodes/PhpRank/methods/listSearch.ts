@@ -6,8 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { classify } from '../helpers/output';
-import { apiBaseUrl } from '../transport/baseUrl';
-import { assertBaseUrl, CREDENTIAL_TYPE, phpRankRequest } from '../transport/request';
+import { getListPage } from '../transport/request';
 
 /** One page of a list for a picker; the page number is the picker's pagination token. */
 async function listPage(
@@ -16,21 +15,10 @@ async function listPage(
 	qs: IDataObject,
 	paginationToken: string | undefined,
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const baseURL = apiBaseUrl(credentials.baseUrl);
-	assertBaseUrl.call(ctx, baseURL);
 	const page = Math.max(1, Number(paginationToken) || 1);
-	const query: IDataObject = { ...qs, per_page: 100, page };
-	const { body } = await phpRankRequest.call(ctx, {
-		baseURL,
-		url,
-		method: 'GET',
-		qs: query,
-		headers: { Accept: 'application/json' },
-	});
-	const { data, meta } = body as { data?: IDataObject[]; meta?: IDataObject };
-	const more = meta ? Number(meta.current_page) < Number(meta.last_page) : false;
-	return { records: data ?? [], paginationToken: more ? String(page + 1) : undefined };
+	const { records, meta } = await getListPage.call(ctx, url, { ...qs, per_page: 100, page });
+	const more = Number(meta.current_page) < Number(meta.last_page);
+	return { records, paginationToken: more ? String(page + 1) : undefined };
 }
 
 /** Report picker: newest first, searchable by URL. */

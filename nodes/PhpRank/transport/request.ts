@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -14,6 +15,7 @@ import {
 	inputError,
 	type ErrorContext,
 } from './errors';
+import { apiBaseUrl } from './baseUrl';
 import { redactedNode } from './redact';
 
 export const CREDENTIAL_TYPE = 'phpRankApi';
@@ -78,6 +80,29 @@ export async function phpRankRequest(
 		}
 		return { ...response, body };
 	}
+}
+
+/**
+ * One page of a list endpoint, for the callers RoutingNode does not serve (pickers, the trigger):
+ * the credential's API root, checked, and the same request path as every operation.
+ */
+export async function getListPage(
+	this: RequestContext,
+	url: string,
+	qs: IDataObject,
+): Promise<{ records: IDataObject[]; meta: IDataObject }> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const baseURL = apiBaseUrl(credentials.baseUrl);
+	assertBaseUrl.call(this, baseURL);
+	const { body } = await phpRankRequest.call(this, {
+		baseURL,
+		url,
+		method: 'GET',
+		qs,
+		headers: { Accept: 'application/json' },
+	});
+	const { data, meta } = body as { data?: unknown; meta?: IDataObject };
+	return { records: Array.isArray(data) ? (data as IDataObject[]) : [], meta: meta ?? {} };
 }
 
 /** The API root resolved from the credential, checked before anything is sent. */

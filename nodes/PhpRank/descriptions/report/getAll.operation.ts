@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	pageSizeOption,
 	projectLocator,
+	resultFilter,
 	returnAllOrLimit,
 	searchFilters,
 	simplifyParameter,
@@ -24,19 +25,7 @@ const properties: INodeProperties[] = [
 				description: 'Only reports of this project (the site’s host, e.g. example.com)',
 				routing: { send: { type: 'query', property: 'project' } },
 			}),
-			{
-				displayName: 'Result',
-				name: 'result',
-				type: 'options',
-				options: [
-					{ name: 'Bad', value: 'bad', description: 'Score below 49' },
-					{ name: 'Decent', value: 'decent', description: 'Score from 49 to 79' },
-					{ name: 'Good', value: 'good', description: 'Score above 79' },
-				],
-				default: 'bad',
-				description: 'Only reports of this result class',
-				routing: { send: { type: 'query', property: 'result' } },
-			},
+			resultFilter({ routing: { send: { type: 'query', property: 'result' } } }),
 			...searchFilters([{ name: 'URL', value: 'url' }], 'url', 'e.g. /blog'),
 		],
 	},

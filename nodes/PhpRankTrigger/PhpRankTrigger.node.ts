@@ -1,0 +1,86 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
+import { searchProjects } from '../PhpRank/methods/listSearch';
+import { pollReports } from './poll';
+
+export class PhpRankTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'phpRank Trigger',
+		name: 'phpRankTrigger',
+		icon: { light: 'file:../PhpRank/phprank.svg', dark: 'file:../PhpRank/phprank.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] === "resultChanged" ? "Report result changed" : "New report" }}',
+		description: 'Starts the workflow when a phpRank report is created or its result changes',
+		defaults: { name: 'phpRank Trigger' },
+		// n8n's loader adds "Poll Times" (every minute by default) to polling nodes.
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'phpRankApi', required: true }],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'New Report',
+						value: 'newReport',
+						description: 'A report was created since the last poll',
+					},
+					{
+						name: 'Report Result Changed',
+						value: 'resultChanged',
+						description:
+							'A report’s result moved to another class (good, decent, bad) since the last poll, e.g. after it was re-run',
+					},
+				],
+				default: 'newReport',
+				description: 'What in phpRank starts the workflow',
+			},
+			{
+				displayName: 'Only When Worse',
+				name: 'onlyWorse',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to fire only when the result drops (good to decent or bad, decent to bad)',
+				displayOptions: { show: { event: ['resultChanged'] } },
+			},
+			{
+				displayName:
+					'Each poll reads every report it watches: one request per 100 reports (phpRank allows 60 a minute by default). Pick a project to watch fewer.',
+				name: 'costNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['resultChanged'] } },
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					projectLocator({ description: 'Only reports of this project (the site’s host, e.g. example.com)' }),
+					resultFilter({
+						description:
+							'Only reports of this result class. For Report Result Changed: only changes into this class.',
+					}),
+				],
+			},
+			simplifyParameter,
+		],
+	};
+
+	methods = {
+		listSearch: { searchProjects },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollReports.call(this);
+	}
+}

@@ -1,0 +1,395 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { PhpRankServer, RecordedRequest, ReportRecord } from '../server';
+import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
+import { locator, useServer } from '../harness/setup';
+
+const fixture = useServer();
+
+beforeEach(() => fixture.server.deleteAllReports());
+
+/** The test server has no single-report edit: rewrite its store the way phpRank's database would change. */
+function rewriteStore(server: PhpRankServer, edit: (reports: ReportRecord[]) => ReportRecord[]): void {
+	const reports = edit(server.listReports());
+	server.deleteAllReports();
+	for (const report of reports) server.addReport(report);
+}
+const setResult = (id: number, result: number) =>
+	rewriteStore(fixture.server, (reports) => reports.map((report) => (report.id === id ? { ...report, result } : report)));
+const removeReport = (id: number) =>
+	rewriteStore(fixture.server, (reports) => reports.filter((report) => report.id !== id));
+
+/** Changes the store once, when a request `when` accepts arrives and before it is answered. */
+function onceWhenRequested(when: (request: RecordedRequest) => boolean, change: () => void): void {
+	let done = false;
+	// A fault whose matcher never matches: the server's only hook that runs before it answers.
+	fixture.server.failNext(
+		{ type: 'status', status: 500 },
+		{
+			match: (request) => {
+				if (!done && when(request)) {
+					done = true;
+					change();
+				}
+				return false;
+			},
+		},
+	);
+}
+
+let pages = 0;
+function addReports(count: number, result?: number): ReportRecord[] {
+	return Array.from({ length: count }, (_, i) =>
+		fixture.server.addReport({ url: `https://site${i % 3}.example.com/page-${++pages}`, result }),
+	);
+}
+
+/** Runs a poll and returns it with the API requests it sent. */
+async function polled(run: () => Promise<PollOutcome>): Promise<PollOutcome & { requests: RecordedRequest[] }> {
+	fixture.server.clearRequests();
+	const outcome = await run();
+	return { ...outcome, requests: fixture.apiRequests() };
+}
+
+const ids = (outcome: PollOutcome) => outcome.items?.map((item) => item.json.id) ?? null;
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const listQuery = (perPage: number, page: number, filters: Record<string, string> = {}) => ({
+	sort_by: 'id',
+	sort: 'desc',
+	per_page: String(perPage),
+	page: String(page),
+	...filters,
+});
+
+describe('New Report', () => {
+	const newReport = (extra: INodeParameters = {}) =>
+		new PolledWorkflow({ event: 'newReport', ...extra }, fixture.credential);
+
+	/** An activated New Report trigger over `count` existing reports. */
+	async function activeOver(count: number): Promise<{ workflow: PolledWorkflow; seeded: ReportRecord[] }> {
+		const seeded = fixture.server.seedReports(count);
+		const workflow = newReport();
+		await workflow.activate();
+		return { workflow, seeded };
+	}
+
+	it('starts quietly on activation: one request, no items, the newest ID remembered', async () => {
+		const seeded = fixture.server.seedReports(30);
+		const workflow = newReport();
+
+		const activation = await polled(() => workflow.activate());
+
+		expect(activation.items).toBeNull();
+		expect(activation.error).toBeUndefined();
+		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(10, 1)]);
+		expect(activation.requests[0].path).toBe('/api/v1/reports');
+		expect(activation.requests[0].headers.accept).toBe('application/json');
+		expect(workflow.savedState).toEqual({ version: 1, watch: '["newReport","",""]', lastId: seeded[29].id });
+	});
+
+	it('emits each report created since the last poll once, oldest first, in one request', async () => {
+		const { workflow } = await activeOver(30);
+		const created = addReports(3);
+
+		const first = await polled(() => workflow.poll());
+		const second = await polled(() => workflow.poll());
+
+		expect(ids(first)).toEqual(created.map((report) => report.id));
+		expect(first.requests.map((r) => r.query)).toEqual([listQuery(10, 1)]);
+		const report = created[0];
+		expect(first.items?.[0].json).toEqual({
+			event: 'newReport',
+			id: report.id,
+			url: report.url,
+			project: report.project,
+			score: report.result,
+			result_class: report.result > 79 ? 'good' : report.result >= 49 ? 'decent' : 'bad',
+			failed_checks: expect.any(Array),
+			privacy: 'public',
+			generated_at: report.generated_at,
+			created_at: report.created_at,
+			updated_at: report.updated_at,
+		});
+		expect(second.items).toBeNull();
+		expect(second.requests).toHaveLength(1);
+	});
+
+	it('reads a backlog larger than a page again by 100s, down to the first report already seen', async () => {
+		const { workflow } = await activeOver(30);
+		const created = addReports(150);
+
+		const poll = await polled(() => workflow.poll());
+
+		expect(ids(poll)).toEqual(created.map((report) => report.id));
+		expect(poll.requests.map((r) => r.query)).toEqual([listQuery(10, 1), listQuery(100, 1), listQuery(100, 2)]);
+		expect(workflow.savedState.lastId).toBe(created[149].id);
+		expect((await workflow.poll()).items).toBeNull();
+	});
+
+	it('loses nothing when the newest seen report was deleted meanwhile', async () => {
+		const { workflow, seeded } = await activeOver(5);
+		removeReport(seeded[4].id);
+		removeReport(seeded[3].id);
+		const created = addReports(2);
+
+		const poll = await polled(() => workflow.poll());
+
+		expect(ids(poll)).toEqual(created.map((report) => report.id));
+		expect(poll.requests).toHaveLength(1);
+	});
+
+	it('reads the list again when a report is deleted while it pages, so none slips past a page boundary', async () => {
+		const { workflow } = await activeOver(5);
+		const created = addReports(120);
+		// Between page 1 and page 2 (per_page=100) a user deletes one of the 100 newest reports.
+		onceWhenRequested(
+			(request) => request.query.per_page === '100' && request.query.page === '2',
+			() => removeReport(created[60].id),
+		);
+
+		const poll = await polled(() => workflow.poll());
+
+		const expected = created.map((report) => report.id);
+		// Report 61 of the backlog was read on page 1 before it was deleted; it fired, as it existed.
+		expect(ids(poll)).toEqual(expected);
+		expect(poll.requests.map((r) => r.query)).toEqual([
+			listQuery(10, 1),
+			listQuery(100, 1),
+			listQuery(100, 2),
+			listQuery(100, 1),
+			listQuery(100, 2),
+		]);
+	});
+
+	it('keeps its place across a failed poll: the next poll emits what the failed one could not', async () => {
+		const { workflow } = await activeOver(5);
+		const before = workflow.savedState;
+		const created = addReports(20);
+		fixture.server.failNext({ type: 'status', status: 500 }, { match: (request) => request.query.per_page === '100' });
+
+		const failed = await polled(() => workflow.poll());
+
+		expect(failed.items).toBeNull();
+		expect(failed.error?.message).toMatch(/^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)/);
+		expect(workflow.savedState).toEqual(before);
+		const next = await polled(() => workflow.poll());
+		expect(ids(next)).toEqual(created.map((report) => report.id));
+		expect(workflow.savedState).toEqual({ ...before, lastId: created[19].id });
+	});
+
+	it('after a restart, continues from the saved state and emits what was created while n8n was down', async () => {
+		const { workflow } = await activeOver(5);
+		const first = addReports(1);
+		expect(ids(await workflow.poll())).toEqual([first[0].id]);
+		const whileDown = addReports(2);
+
+		// n8n starts again: a new Workflow object from the saved workflow, and its activation poll.
+		const restart = await polled(() => workflow.activate('init'));
+
+		expect(ids(restart)).toEqual(whileDown.map((report) => report.id));
+		expect(restart.requests).toHaveLength(1);
+		expect((await workflow.poll()).items).toBeNull();
+	});
+
+	it('filters by project and result in the request, and starts over quietly when the filters change', async () => {
+		fixture.server.addReport({ url: 'https://example.com/a', result: 90 });
+		fixture.server.addReport({ url: 'https://example.com/b', result: 20 });
+		fixture.server.addReport({ url: 'https://other.org/c', result: 95 });
+		const parameters = { event: 'newReport', filters: { project: locator('list', 'example.com'), result: 'good' } };
+		const workflow = new PolledWorkflow(parameters, fixture.credential);
+
+		const activation = await polled(() => workflow.activate());
+		fixture.server.addReport({ url: 'https://example.com/d', result: 30 });
+		fixture.server.addReport({ url: 'https://other.org/e', result: 99 });
+		const goodOne = fixture.server.addReport({ url: 'https://www.example.com/f', result: 88 });
+		const poll = await polled(() => workflow.poll());
+
+		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(10, 1, { project: 'example.com', result: 'good' })]);
+		expect(workflow.savedState.lastId).toBe(goodOne.id);
+		expect(ids(poll)).toEqual([goodOne.id]);
+
+		// Same saved state, other filters (the user edited the node and re-activated): no replay.
+		const edited = new PolledWorkflow({ event: 'newReport', filters: { result: 'good' } }, fixture.credential);
+		edited.stored = workflow.stored;
+		expect((await edited.activate()).items).toBeNull();
+		expect(edited.savedState.watch).toBe('["newReport","","good"]');
+	});
+});
+
+describe('Report Result Changed', () => {
+	const resultChanged = (extra: INodeParameters = {}) =>
+		new PolledWorkflow({ event: 'resultChanged', ...extra }, fixture.credential);
+
+	it('notes every report’s result on activation without firing', async () => {
+		const reports = [...addReports(2, 90), ...addReports(1, 30)];
+		const workflow = resultChanged();
+
+		const activation = await polled(() => workflow.activate());
+
+		expect(activation.items).toBeNull();
+		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
+		expect(workflow.savedState).toEqual({
+			version: 1,
+			watch: '["resultChanged","",""]',
+			results: { [reports[0].id]: 90, [reports[1].id]: 90, [reports[2].id]: 30 },
+		});
+	});
+
+	it('fires once when a report’s class changes, with the previous score and class', async () => {
+		const [a, b, c] = addReports(3, 85);
+		const workflow = resultChanged();
+		await workflow.activate();
+		setResult(b.id, 40);
+		setResult(c.id, 82); // same class: no event
+
+		const poll = await polled(() => workflow.poll());
+		const again = await workflow.poll();
+
+		expect(poll.items?.map((item) => item.json)).toEqual([
+			expect.objectContaining({
+				event: 'resultChanged',
+				id: b.id,
+				url: b.url,
+				score: 40,
+				result_class: 'bad',
+				previous_score: 85,
+				previous_result_class: 'good',
+			}),
+		]);
+		expect(Object.keys(poll.items![0].json).slice(-2)).toEqual(['previous_score', 'previous_result_class']);
+		expect(again.items).toBeNull();
+		expect(workflow.savedState.results).toEqual({ [a.id]: 85, [b.id]: 40, [c.id]: 82 });
+	});
+
+	it('with Only When Worse, fires on drops only', async () => {
+		const [up, down, slightlyDown] = [...addReports(1, 30), ...addReports(1, 90), ...addReports(1, 80)];
+		const workflow = resultChanged({ onlyWorse: true });
+		await workflow.activate();
+		setResult(up.id, 95);
+		setResult(down.id, 10);
+		setResult(slightlyDown.id, 60);
+
+		const poll = await workflow.poll();
+
+		expect(poll.items?.map((item) => [item.json.id, item.json.previous_result_class, item.json.result_class])).toEqual([
+			[down.id, 'good', 'bad'],
+			[slightlyDown.id, 'good', 'decent'],
+		]);
+	});
+
+	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
+		const [toDecent, toBad] = addReports(2, 90);
+		const workflow = resultChanged({ filters: { result: 'bad' } });
+		await workflow.activate();
+		setResult(toDecent.id, 60);
+		setResult(toBad.id, 20);
+
+		const first = await polled(() => workflow.poll());
+		setResult(toDecent.id, 30);
+		const second = await workflow.poll();
+
+		expect(first.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
+		expect(ids(first)).toEqual([toBad.id]);
+		expect(second.items?.map((item) => [item.json.id, item.json.previous_result_class])).toEqual([[toDecent.id, 'decent']]);
+	});
+
+	it('forgets deleted reports and learns new ones without firing', async () => {
+		const [kept, deleted] = addReports(2, 90);
+		const workflow = resultChanged();
+		await workflow.activate();
+		removeReport(deleted.id);
+		const [created] = addReports(1, 10);
+
+		const poll = await workflow.poll();
+
+		expect(poll.items).toBeNull();
+		// Nothing was emitted, so n8n keeps the new state in memory and saves it with the next execution.
+		expect(workflow.savedState.results).toEqual({ [kept.id]: 90, [deleted.id]: 90 });
+		setResult(kept.id, 10);
+		const next = await workflow.poll();
+		expect(ids(next)).toEqual([kept.id]);
+		expect(workflow.savedState.results).toEqual({ [kept.id]: 10, [created.id]: 10 });
+	});
+
+	it('keeps the last result of a report a moving list skipped, so its change still fires on the next poll', async () => {
+		const reports = addReports(250, 90);
+		const workflow = resultChanged();
+		await workflow.activate();
+		const boundary = reports[149]; // first on page 2 (newest first, 100 a page)
+		setResult(boundary.id, 10);
+		// While page 2 is requested, a report of page 1 is deleted: the boundary report moves to page 1 unread.
+		onceWhenRequested((request) => request.query.page === '2', () => removeReport(reports[200].id));
+
+		const skipped = await workflow.poll();
+		const next = await workflow.poll();
+
+		expect(skipped.items).toBeNull();
+		expect(next.items?.map((item) => [item.json.id, item.json.previous_score, item.json.score])).toEqual([
+			[boundary.id, 90, 10],
+		]);
+		expect(workflow.savedState.results).not.toHaveProperty(String(reports[200].id));
+	});
+
+	it('reads 1,000 reports in 10 requests a poll, within phpRank’s 60 a minute at a 1-minute interval', async () => {
+		addReports(1000, 90);
+		const workflow = resultChanged();
+		await workflow.activate();
+		setResult(fixture.server.listReports()[500].id, 5);
+
+		const poll = await polled(() => workflow.poll());
+
+		expect(poll.requests.map((r) => r.query)).toEqual(range(1, 10).map((page) => listQuery(100, page)));
+		expect(poll.items).toHaveLength(1);
+	});
+
+	it('watches one project with the project filter of the list', async () => {
+		fixture.server.addReport({ url: 'https://example.com/a', result: 90 });
+		const workflow = resultChanged({ filters: { project: locator('name', ' example.com ') } });
+
+		const activation = await polled(() => workflow.activate());
+
+		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(100, 1, { project: 'example.com' })]);
+	});
+});
+
+describe('manual test run', () => {
+	it('returns the most recent matching report in the shape of an event, and leaves the state alone', async () => {
+		fixture.server.addReport({ url: 'https://example.com/old', result: 90 });
+		const newest = fixture.server.addReport({ url: 'https://example.com/new', result: 91 });
+		fixture.server.addReport({ url: 'https://example.com/bad', result: 12 });
+		const staticData: IDataObject = { 'node:phpRank Trigger': { version: 1, watch: '["newReport","",""]', lastId: 1 } };
+		fixture.server.clearRequests();
+
+		const run = await runManually({ event: 'newReport', filters: { result: 'good' } }, fixture.credential, staticData);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.event, item.json.id])).toEqual([['newReport', newest.id]]);
+		expect(fixture.apiRequests().map((r) => r.query)).toEqual([listQuery(10, 1, { result: 'good' })]);
+		expect(run.staticData).toEqual(staticData);
+	});
+
+	it('shows a change sample with empty previous fields for Report Result Changed', async () => {
+		const newest = addReports(2, 70)[1];
+
+		const run = await runManually({ event: 'resultChanged', simplify: false }, fixture.credential);
+
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({
+			event: 'resultChanged',
+			id: newest.id,
+			result: 70,
+			score: 70,
+			result_class: 'decent',
+			previous_score: null,
+			previous_result_class: null,
+		});
+		expect(run.items[0].json.results).toEqual(expect.any(Object));
+	});
+
+	it('outputs nothing when there is no report yet', async () => {
+		const run = await runManually({ event: 'newReport' }, fixture.credential);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([]);
+	});
+});
