@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
+import { filtersCollection, projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
 import { searchProjects } from '../PhpRank/methods/listSearch';
 import { pollReports } from './poll';
 
@@ -58,20 +58,13 @@ export class PhpRankTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { event: ['resultChanged'] } },
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
+			filtersCollection([
 					projectLocator({ description: 'Only reports of this project (the site’s host, e.g. example.com)' }),
 					resultFilter({
 						description:
 							'Only reports of this result class. For Report Result Changed: only changes into this class.',
 					}),
-				],
-			},
+			]),
 			simplifyParameter,
 		],
 	};

@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { PAGE_SIZES } from '../helpers/preSend';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging itself is in transport/routing.ts. */
-export function returnAllOrLimit(what: string): INodeProperties[] {
+function returnAllOrLimit(what: string): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -25,7 +25,7 @@ export function returnAllOrLimit(what: string): INodeProperties[] {
 	];
 }
 
-export const pageSizeOption: INodeProperties = {
+const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',
 	name: 'pageSize',
 	type: 'options',
@@ -36,7 +36,7 @@ export const pageSizeOption: INodeProperties = {
 	routing: { send: { type: 'query', property: 'per_page' } },
 };
 
-export const sortDirectionOption: INodeProperties = {
+const sortDirectionOption: INodeProperties = {
 	displayName: 'Sort Direction',
 	name: 'sortDirection',
 	type: 'options',
@@ -48,7 +48,7 @@ export const sortDirectionOption: INodeProperties = {
 	routing: { send: { type: 'query', property: 'sort' } },
 };
 
-export function sortByOption(options: INodePropertyOptions[], defaultValue: string, note?: string): INodeProperties {
+function sortByOption(options: INodePropertyOptions[], defaultValue: string, note?: string): INodeProperties {
 	return {
 		displayName: 'Sort By',
 		name: 'sortBy',
@@ -170,6 +170,63 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 		],
 		default: 'bad',
 		description: 'Only reports of this result class',
+		...overrides,
+	};
+}
+
+/** The Filters collection: each filter is sent only once the user adds it. */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+/** The parameters of a list operation: Return All / Limit, its filters, page size and sorting. */
+export function listParameters(
+	what: string,
+	filters: INodeProperties[],
+	sort: { options: INodePropertyOptions[]; default: string; note?: string },
+): INodeProperties[] {
+	return [
+		...returnAllOrLimit(what),
+		filtersCollection(filters),
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [pageSizeOption, sortByOption(sort.options, sort.default, sort.note), sortDirectionOption],
+		},
+	];
+}
+
+const PRIVACY_OPTIONS = [
+	{ name: 'Public', value: 0, description: 'Anyone with the link can open the report' },
+	{ name: 'Private', value: 1, description: 'Only you can open the report' },
+	{ name: 'Password', value: 2, description: 'Visitors need a password to open the report' },
+];
+
+/** A report's privacy, on Create and among Update's fields. */
+export function privacyField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Privacy',
+		name: 'privacy',
+		type: 'options',
+		options: PRIVACY_OPTIONS,
+		default: 1,
+		description: 'Who can open the report in phpRank',
+		...overrides,
+	};
+}
+
+/** A report's password (masked), on Create and among Update's fields. */
+export function passwordField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'The password visitors must enter to open the report (at most 128 characters)',
 		...overrides,
 	};
 }

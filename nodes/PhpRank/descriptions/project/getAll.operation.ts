@@ -1,43 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	pageSizeOption,
-	returnAllOrLimit,
-	searchFilters,
-	sortByOption,
-	sortDirectionOption,
-} from '../common';
+import { listParameters, searchFilters } from '../common';
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit('projects'),
+const properties: INodeProperties[] = listParameters(
+	'projects',
+	searchFilters([{ name: 'Name', value: 'project' }], 'project', 'e.g. example.com'),
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: searchFilters([{ name: 'Name', value: 'project' }], 'project', 'e.g. example.com'),
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
 		options: [
-			pageSizeOption,
-			sortByOption(
-				[
-					{ name: 'Date Created', value: 'created_at' },
-					{ name: 'Name', value: 'project' },
-				],
-				'created_at',
-			),
-			sortDirectionOption,
+			{ name: 'Date Created', value: 'created_at' },
+			{ name: 'Name', value: 'project' },
 		],
+		default: 'created_at',
 	},
-];
+);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['project'], operation: ['getAll'] } },

@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { reportLocator, simplifyParameter } from '../common';
-import { passwordDescription, privacyOptions } from './create.operation';
+import { passwordField, privacyField, reportLocator, simplifyParameter } from '../common';
 
 const properties: INodeProperties[] = [
 	reportLocator,
@@ -14,22 +13,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent; the others stay as they are',
 		options: [
-			{
-				displayName: 'Password',
-				name: 'password',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description: `${passwordDescription}. Needed when Privacy is Password.`,
-			},
-			{
-				displayName: 'Privacy',
-				name: 'privacy',
-				type: 'options',
-				options: privacyOptions,
-				default: 1,
-				description: 'Who can open the report in phpRank',
-			},
+			passwordField({
+				description:
+					'The password visitors must enter to open the report (at most 128 characters). Needed when Privacy is Password.',
+			}),
+			privacyField(),
 			{
 				displayName: 'Re-Run Analysis',
 				name: 'rerunAnalysis',
