@@ -9,5 +9,7 @@ module.exports = {
 	// n8n-core is heavy to load; two workers fit the 2-core machines this runs on.
 	maxWorkers: 2,
 	testTimeout: 30000,
+	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
 	setupFiles: ['<rootDir>/test/harness/env.ts'],
 };

@@ -45,7 +45,7 @@ export class PhpRankApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'In phpRank: Account → API. Your plan must include API access.',
+			description: 'The API key shown on the API page of your phpRank account. Your plan must include API access.',
 		},
 	];
 
@@ -75,7 +75,7 @@ export class PhpRankApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The API key was rejected (HTTP 401). Copy it again from phpRank: Account → API.',
+						'The API key was rejected (HTTP 401). Copy it again from the API page of your phpRank account.',
 				},
 			},
 			{

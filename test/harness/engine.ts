@@ -160,15 +160,22 @@ export async function runWorkflow(
 
 /**
  * n8n's credential test for a credential type with a declarative `test` request, as the app's
- * CredentialsTester runs it: a temporary node built from the node type that uses the credential,
- * its only parameter routed to the test request, run by RoutingNode; then the test's rules.
+ * CredentialsTester runs it: a temporary node type built on n8n's No Operation node (so none of
+ * the phpRank node's requestDefaults apply: the test request must carry everything itself), its
+ * only parameter routed to the test request, run by RoutingNode; then the test's rules.
  */
 export async function testCredential(credential: TestCredential): Promise<INodeCredentialTestResult> {
 	const { test } = credentialTypes.phpRankApi as { test: ICredentialTestRequest };
-	const nodeType = registry[NODE_TYPE];
 	const nodeTypeCopy: INodeType = {
 		description: {
-			...nodeType.description,
+			displayName: 'No Operation, do nothing',
+			name: 'noOp',
+			group: ['organization'],
+			version: 1,
+			description: 'No Operation',
+			defaults: { name: 'No Operation, do nothing' },
+			inputs: ['main'],
+			outputs: ['main'],
 			credentials: [{ name: 'phpRankApi', required: true }],
 			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
 		},

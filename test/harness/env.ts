@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { setup, teardown } from './userFolder';
 
-// n8n-core writes its instance settings below N8N_USER_FOLDER (default ~/.n8n) as soon as it loads.
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-phprank-test-'));
+// Under jest the global setup has set the folder; scripts (demo, bench) get their own here.
+if (!process.env.N8N_USER_FOLDER) {
+	setup();
+	process.once('exit', teardown);
+}
 process.env.N8N_LOG_LEVEL ??= 'silent';

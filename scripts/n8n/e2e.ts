@@ -1,0 +1,697 @@
+/**
+ * `npm run test:e2e`: the package proven inside a REAL n8n (2.41.1 on Node 24), the way users run it.
+ *
+ *   build (npm run build) -> npm pack -> tarball installed into a fresh sandbox's ~/.n8n/nodes
+ *   -> n8n's own loader (export:nodes) -> n8n CLI import of a credential + every examples/*.json
+ *   -> `n8n execute` of the examples against the bundled phpRank test server (in-process), checking
+ *      both what came out and what the server received
+ *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
+ *      test through the app's own endpoint, the trigger example run like the editor's "Execute workflow",
+ *      then activated (published) like in production.
+ *
+ * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
+ * scripts/n8n/install.sh). Prints a summary and a last line "<N> passed, <M> failed"; exit 1 on any failure.
+ *
+ * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging),
+ *      E2E_SKIP_ACTIVATION=1 (skip the ~1-2 min wait for a scheduled poll of the activated trigger).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import { createRequire } from 'module';
+import * as os from 'os';
+import * as path from 'path';
+
+import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
+import type { RecordedRequest } from '../../test/server';
+import {
+	createSandbox,
+	executeWorkflow,
+	exportNodes,
+	getRuntime,
+	importCredentials,
+	importWorkflows,
+	installPackage,
+	packPackage,
+	removeSandbox,
+	setupOwner,
+	startServer,
+	type ExecuteResult,
+	type ExecutionItem,
+	type ExecutionRun,
+	type N8nRuntime,
+	type N8nSandbox,
+	type N8nServer,
+	type RestSession,
+} from './n8n';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const EXAMPLES_DIR = path.join(REPO, 'examples');
+const PACKAGE = 'n8n-nodes-phprank';
+const NODE_TYPE = `${PACKAGE}.phpRank`;
+const TRIGGER_TYPE = `${PACKAGE}.phpRankTrigger`;
+const CRED_ID = 'phprank-e2e';
+const CRED_NAME = 'phpRank (test server)';
+const WRONG_CRED_ID = 'phprank-e2e-wrong';
+const WRONG_KEY = 'x'.repeat(64);
+const DAY = 86_400_000;
+
+/** What the app shows: the credential test rules of credentials/PhpRankApi.credentials.ts. */
+const testRules = (new PhpRankApi().test.rules ?? []) as Array<{ type: string; properties: { value?: unknown; message: string } }>;
+const ruleMessage = (status: number) => testRules.find((rule) => rule.type === 'responseCode' && rule.properties.value === status)!.properties.message;
+const MSG_CRED_401 = ruleMessage(401);
+const MSG_CRED_403 = ruleMessage(403);
+const MSG_CRED_404 = ruleMessage(404);
+/** What a workflow run shows for a wrong key (nodes/PhpRank/transport/errors.ts). */
+const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
+
+// ---------------------------------------------------------------------------------------------
+// reporting
+// ---------------------------------------------------------------------------------------------
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+const timings: Array<[string, number]> = [];
+let currentSection = '';
+
+function section(name: string): void {
+	currentSection = name;
+	console.log(`\n== ${name}`);
+}
+
+function check(name: string, ok: unknown, detail?: unknown): boolean {
+	if (ok) {
+		passed++;
+		console.log(`  ok   ${name}`);
+	} else {
+		failed++;
+		const d = detail === undefined ? '' : `\n         ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 2000);
+		failures.push(`[${currentSection}] ${name}`);
+		console.log(`  FAIL ${name}${d}`);
+	}
+	return Boolean(ok);
+}
+
+function note(text: string): void {
+	console.log(`       ${text}`);
+}
+
+async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<T> {
+	const t = Date.now();
+	try {
+		return await fn();
+	} finally {
+		const s = (Date.now() - t) / 1000;
+		timings.push([label, s]);
+		note(`(${label}: ${s.toFixed(1)} s)`);
+	}
+}
+
+class Fatal extends Error {}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+// ---------------------------------------------------------------------------------------------
+
+interface WorkflowJson {
+	id: string;
+	name: string;
+	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	connections: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+function loadExamples(): Map<string, WorkflowJson> {
+	const map = new Map<string, WorkflowJson>();
+	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+		map.set(file, JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson);
+	}
+	return map;
+}
+
+function run(cmd: string, args: string[], cwd: string): { code: number | null; output: string } {
+	const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+	return { code: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+function apiRequests(server: PhpRankServer): RecordedRequest[] {
+	return server.requests.filter((r) => r.path.includes('/api/'));
+}
+
+function describeRequests(reqs: RecordedRequest[]): string {
+	return reqs.map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`).join(' | ');
+}
+
+function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
+	return (items ?? []).map((i) => i.json);
+}
+
+function failureDetail(res: ExecuteResult): string {
+	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */
+function seedServer(server: PhpRankServer, now: number): void {
+	const add = (id: number, url: string, result: number, ageDays: number, userId: number = USER_IDS.default) =>
+		server.addReport({ id, url, result, user_id: userId, created_at: new Date(now - ageDays * DAY).toISOString(), privacy: 0 });
+	add(1, 'https://example.com/', 31, 200);
+	add(2, 'https://example.com/pricing', 88, 200);
+	add(3, 'https://shop.example.org/', 62, 150);
+	add(4, 'https://blog.acme.io/seo-basics', 12, 120);
+	add(5, 'https://blog.acme.io/', 45, 10);
+	add(6, 'https://docs.widgets.dev/', 91, 5);
+	add(7, 'https://news.sample.net/', 70, 3);
+	add(8, 'https://shop.example.org/cart', 20, 1);
+	add(9, 'https://example.com/other-user', 15, 300, USER_IDS.other);
+	add(10, 'https://competitor.example.net/', 30, 200, USER_IDS.other);
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST helpers for the running app
+// ---------------------------------------------------------------------------------------------
+
+type Flatted = { parse: (text: string) => unknown };
+
+function flattedFrom(runtime: N8nRuntime): Flatted {
+	// n8n stores/returns execution data as "flatted" JSON; use the copy n8n itself ships.
+	return createRequire(path.join(runtime.cacheDir, 'node_modules', 'n8n', 'package.json'))('flatted') as Flatted;
+}
+
+interface StoredExecution {
+	id: string;
+	status: string;
+	mode: string;
+	finished?: boolean;
+	run?: ExecutionRun;
+}
+
+async function getExecution(session: RestSession, flatted: Flatted, id: string): Promise<StoredExecution | undefined> {
+	const res = await session.request<{ data: { id: string; status: string; mode: string; finished?: boolean; data?: string } }>(
+		'GET',
+		`/rest/executions/${id}`,
+	);
+	if (res.status !== 200 || !res.body?.data) return undefined;
+	const e = res.body.data;
+	const data = typeof e.data === 'string' ? (flatted.parse(e.data) as ExecutionRun['data']) : undefined;
+	return { id: e.id, status: e.status, mode: e.mode, finished: e.finished, run: { status: e.status, data } };
+}
+
+async function waitForExecution(session: RestSession, flatted: Flatted, id: string, timeoutMs = 60_000): Promise<StoredExecution | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	let last: StoredExecution | undefined;
+	while (Date.now() < deadline) {
+		last = await getExecution(session, flatted, id);
+		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
+		await sleep(300);
+	}
+	return last;
+}
+
+async function listExecutions(session: RestSession, workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const res = await session.request<{ data: { results: Array<{ id: string; status: string; mode: string }> } }>(
+		'GET',
+		`/rest/executions?filter=${filter}&limit=50`,
+	);
+	return res.body?.data?.results ?? [];
+}
+
+function outputsOf(run: ExecutionRun | undefined): Record<string, ExecutionItem[]> {
+	const out: Record<string, ExecutionItem[]> = {};
+	for (const [nodeName, runs] of Object.entries(run?.data?.resultData?.runData ?? {})) {
+		const main = runs?.[runs.length - 1]?.data?.main;
+		if (main) out[nodeName] = main[0] ?? [];
+	}
+	return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the test
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-'));
+	let sb: N8nSandbox | undefined;
+	let n8n: N8nServer | undefined;
+	const api = new PhpRankServer({ throttle: false });
+	const examples = loadExamples();
+	const example = (file: string): WorkflowJson => {
+		const wf = examples.get(file);
+		if (!wf) throw new Fatal(`examples/${file} is missing`);
+		return wf;
+	};
+
+	try {
+		// ------------------------------------------------------------------ build + pack
+		section('build and pack');
+		fs.rmSync(path.join(REPO, 'dist'), { recursive: true, force: true });
+		const build = await timed('npm run build', () => run('npm', ['run', 'build'], REPO));
+		if (!check('npm run build succeeds', build.code === 0, build.output.slice(-4000))) throw new Fatal('build failed');
+		const tgz = await timed('npm pack', async () => await packPackage(REPO, work));
+		const files = run('tar', ['-tzf', tgz], work).output.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+		const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+			check(`tarball contains ${entry}`, files.includes(entry));
+		}
+		check(
+			'tarball holds only dist/, package.json, README, LICENSE',
+			files.every((f) => f.startsWith('dist/') || ['package.json', 'README.md', 'LICENSE'].includes(f)),
+			files.filter((f) => !f.startsWith('dist/')),
+		);
+		check('tarball has no test code or source maps', !files.some((f) => /(^|\/)test\/|\.map$|\.test\.js$/.test(f)), files.filter((f) => /test|\.map$/.test(f)));
+		note(`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`);
+
+		// ------------------------------------------------------------------ n8n runtime + install
+		section('n8n runtime and package install');
+		const runtime = await timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
+		sb = await createSandbox({ runtime });
+		const installed = await installPackage(sb, tgz);
+		check(`tarball installed into ${path.relative(sb.userFolder, installed.dir)}`, installed.name === PACKAGE);
+
+		const allNodes = await timed('n8n export:nodes', async () => await exportNodes(sb as N8nSandbox));
+		knownTypes = new Map();
+		for (const n of allNodes) {
+			const versions = Array.isArray(n.version) ? n.version : [n.version];
+			knownTypes.set(n.name, [...(knownTypes.get(n.name) ?? []), ...versions]);
+		}
+		const nodes = allNodes.filter((n) => n.name.startsWith(`${PACKAGE}.`));
+		const names = nodes.map((n) => n.name);
+		note(`loaded node types: ${names.join(', ')}`);
+		const action = nodes.find((n) => n.name === NODE_TYPE);
+		const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
+		check('export:nodes lists phpRank', action);
+		check('export:nodes lists phpRankTrigger', trigger);
+		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true }]), action?.credentials);
+		check('phpRankTrigger uses the phpRankApi credential', trigger?.credentials?.some((c) => c.name === 'phpRankApi'), trigger?.credentials);
+		check('phpRankTrigger is a polling trigger', trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'), {
+			polling: trigger?.polling,
+			group: trigger?.group,
+		});
+		for (const n of nodes.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) {
+			const icons = iconFiles(n);
+			check(`${n.name} has light and dark icons`, icons.length === 2, { icon: n.icon, iconUrl: n.iconUrl });
+			for (const rel of icons) check(`${n.name} icon ${rel} is in the installed package`, fs.existsSync(path.join(installed.dir, rel)));
+		}
+
+		// ------------------------------------------------------------------ test server + imports
+		section('import credential and examples with the n8n CLI');
+		const now = Date.now();
+		seedServer(api, now);
+		await api.start();
+		note(`phpRank test server: ${api.url}`);
+		await timed('n8n import:credentials', async () =>
+			await importCredentials(sb as N8nSandbox, [
+				{ id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+				{ id: WRONG_CRED_ID, name: 'phpRank (wrong key)', type: 'phpRankApi', data: { baseUrl: api.url, apiKey: WRONG_KEY } },
+			]),
+		);
+		check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [...examples.keys()]);
+		for (const [file, wf] of examples) {
+			const creds = wf.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`)).map((n) => n.credentials?.phpRankApi?.id);
+			check(`${file}: every phpRank node uses credential "${CRED_ID}"`, creds.length > 0 && creds.every((id) => id === CRED_ID), creds);
+			const unknown = wf.nodes.filter((n) => !knownType(n.type, n.typeVersion)).map((n) => `${n.type}@${n.typeVersion}`);
+			check(`${file}: only node types and versions that this n8n has`, unknown.length === 0, unknown);
+		}
+		// The digest once more, with the wrong key: what a user sees when the key is wrong.
+		const digest = example('weekly-bad-reports-digest.json');
+		const wrongKeyDigest: WorkflowJson = JSON.parse(JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`)) as WorkflowJson;
+		wrongKeyDigest.id = 'phprankE2eWrongK';
+		wrongKeyDigest.name = 'e2e: digest with a wrong key';
+		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [...examples.values(), wrongKeyDigest]));
+		check('import:workflow accepted every example', true);
+
+		// ------------------------------------------------------------------ digest
+		section('example: weekly digest of bad reports (n8n execute)');
+		api.clearRequests();
+		const dig = await timed('n8n execute digest', async () => await executeWorkflow(sb as N8nSandbox, digest.id));
+		if (check('execution succeeds', dig.ok, failureDetail(dig))) {
+			const got = json(dig.outputs['Get bad reports']);
+			check('Get Many returns exactly the bad reports, worst first', same(got.map((r) => r.id), [4, 8, 1, 5]), got.map((r) => [r.id, r.score]));
+			check('every item is a simplified bad report', got.every((r) => r.result_class === 'bad' && Number(r.score) < 49 && Array.isArray(r.failed_checks) && !('results' in r)), got[0]);
+			const out = json(dig.outputs['Format digest']);
+			const d = out[0] ?? {};
+			check('the summary is one item', out.length === 1, out.length);
+			check('summary subject', d.subject === 'phpRank weekly digest: 4 bad reports', d.subject);
+			check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), { count: d.count, ids: d.report_ids });
+			const lines = String(d.text ?? '').split('\n');
+			check(
+				'summary text: one line per bad report, with url and score',
+				lines.length === 4 &&
+					lines[0].startsWith('- blog.acme.io/seo-basics: score 12 (bad), ') &&
+					lines[1].startsWith('- shop.example.org/cart: score 20 (bad), ') &&
+					lines[2].startsWith('- example.com: score 31 (bad), ') &&
+					lines[3].startsWith('- blog.acme.io: score 45 (bad), '),
+				d.text,
+			);
+			check('the notification step received the summary', same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out));
+		}
+		const digReqs = apiRequests(api);
+		check(
+			'server got one GET /api/v1/reports with result=bad, sort_by=result, sort=asc',
+			digReqs.length === 1 &&
+				digReqs[0].method === 'GET' &&
+				digReqs[0].path === '/api/v1/reports' &&
+				digReqs[0].query.result === 'bad' &&
+				digReqs[0].query.sort_by === 'result' &&
+				digReqs[0].query.sort === 'asc',
+			describeRequests(digReqs),
+		);
+		check(
+			'sent with the Bearer key and Accept: application/json',
+			digReqs.every((r) => r.headers.authorization === `Bearer ${TEST_API_KEY}` && String(r.headers.accept).includes('application/json')),
+			digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
+		);
+
+		// ------------------------------------------------------------------ wrong key
+		section('a wrong API key in a workflow (n8n execute)');
+		api.clearRequests();
+		const bad = await timed('n8n execute with wrong key', async () => await executeWorkflow(sb as N8nSandbox, wrongKeyDigest.id));
+		check('execution fails (exit code 1, status error)', !bad.ok && bad.code === 1 && bad.run?.status === 'error', { code: bad.code, status: bad.run?.status });
+		check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
+		const badReqs = apiRequests(api);
+		check('only GET /api/v1/reports was sent (no writes)', badReqs.length >= 1 && badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'), describeRequests(badReqs));
+		note(`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`);
+
+		// ------------------------------------------------------------------ creation
+		section('example: scheduled report creation (n8n execute)');
+		const creation = example('scheduled-report-creation.json');
+		api.clearRequests();
+		const before = api.listReports(USER_IDS.default).map((r) => r.id);
+		const cre = await timed('n8n execute creation', async () => await executeWorkflow(sb as N8nSandbox, creation.id));
+		const urls = ['https://example.com/', 'https://example.com/pricing', 'https://shop.example.org/products/widget-pro'];
+		if (check('execution succeeds', cre.ok, failureDetail(cre))) {
+			const got = json(cre.outputs['Create report']);
+			check(
+				'three simplified reports come out, in order',
+				same(got.map((r) => [r.url, r.project, r.privacy]), [
+					['example.com', 'example.com', 'private'],
+					['example.com/pricing', 'example.com', 'private'],
+					['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
+				]),
+				got.map((r) => [r.url, r.project, r.privacy]),
+			);
+			check('each has an id, score and class', got.every((r) => typeof r.id === 'number' && typeof r.score === 'number' && ['good', 'decent', 'bad'].includes(String(r.result_class))), got[0]);
+		}
+		const creReqs = apiRequests(api);
+		check('server got exactly 3 requests, all POST /api/v1/reports', creReqs.length === 3 && creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'), describeRequests(creReqs));
+		check(
+			// n8n sends the requests of all items at once: they arrive in any order.
+			'form bodies: url=<each URL>&privacy=1, nothing else (one per URL)',
+			same(creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)), [...urls].sort().map((url) => ({ url, privacy: '1' }))),
+			creReqs.map((r) => r.rawBody),
+		);
+		check('bodies are application/x-www-form-urlencoded', creReqs.every((r) => String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded')), creReqs.map((r) => r.headers['content-type']));
+		const after = api.listReports(USER_IDS.default);
+		const created = after.filter((r) => !before.includes(r.id));
+		check('the server stored 3 new private reports', created.length === 3 && created.every((r) => r.privacy === 1), created.map((r) => [r.id, r.url, r.privacy]));
+
+		// ------------------------------------------------------------------ housekeeping
+		section('example: delete reports older than 90 days (n8n execute)');
+		const cleanup = example('delete-old-reports.json');
+		api.clearRequests();
+		const keepIds = api.listReports(USER_IDS.default).map((r) => r.id).filter((id) => id > 4);
+		const cln = await timed('n8n execute housekeeping', async () => await executeWorkflow(sb as N8nSandbox, cleanup.id));
+		if (check('execution succeeds', cln.ok, failureDetail(cln))) {
+			check('the filter keeps exactly the reports older than 90 days', same(json(cln.outputs['Older than N days']).map((r) => r.id), [1, 2, 3, 4]), json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]));
+			check('Delete outputs { deleted: true, id } per report', same(json(cln.outputs['Delete report']), [1, 2, 3, 4].map((id) => ({ deleted: true, id }))), json(cln.outputs['Delete report']));
+			check('summary: deleted_ids [1,2,3,4]', same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]), json(cln.outputs['Deleted IDs']));
+		}
+		const clnReqs = apiRequests(api);
+		const deletes = clnReqs.filter((r) => r.method === 'DELETE');
+		check('server got exactly 4 DELETEs: /api/v1/reports/1..4', same(deletes.map((r) => r.path).sort(), [1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`)), describeRequests(deletes));
+		check('every other request was a GET of the report list', clnReqs.filter((r) => r.method !== 'DELETE').every((r) => r.method === 'GET' && r.path === '/api/v1/reports'), describeRequests(clnReqs));
+		check('the newer reports are all still there', same(api.listReports(USER_IDS.default).map((r) => r.id), keepIds), api.listReports(USER_IDS.default).map((r) => r.id));
+		check("the other user's (old) reports are untouched", same(api.listReports(USER_IDS.other).map((r) => r.id), [9, 10]));
+
+		// ------------------------------------------------------------------ the app
+		section('n8n start: owner, node and credential types, icons');
+		n8n = await timed('n8n start until ready', async () => await startServer(sb as N8nSandbox));
+		const session = await setupOwner(n8n);
+		check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
+		const nodeTypes = await session.request<Array<Record<string, unknown>>>('GET', '/types/nodes.json');
+		const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) => String(n.name).startsWith(`${PACKAGE}.`));
+		check('the editor\'s node list (/types/nodes.json) has phpRank and phpRankTrigger', [NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)), ours.map((n) => n.name));
+		const credTypes = await session.request<Array<Record<string, unknown>>>('GET', '/types/credentials.json');
+		const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find((c) => c.name === 'phpRankApi');
+		check('credential type phpRankApi is loaded (/types/credentials.json)', credType, credTypes.status);
+		const iconUrls = new Set<string>();
+		for (const n of ours.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) for (const u of iconUrlsOf(n)) iconUrls.add(u);
+		const credIcons = credType ? iconUrlsOf(credType) : [];
+		check('credential type has light and dark icons', credIcons.length === 2, { icon: credType?.icon, iconUrl: credType?.iconUrl });
+		for (const u of credIcons) iconUrls.add(u);
+		for (const u of iconUrls) {
+			const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
+			const body = await res.text();
+			check(`icon served: /${u.replace(/^\//, '')}`, res.status === 200 && /svg/.test(res.headers.get('content-type') ?? '') && body.includes('<svg'), `${res.status} ${res.headers.get('content-type')}`);
+		}
+
+		section('credential test through the app (POST /rest/credentials/test)');
+		api.clearRequests();
+		const ok = await session.testCredential({ id: CRED_ID });
+		check('right key -> OK "Connection successful!"', same(ok, { status: 'OK', message: 'Connection successful!' }), ok);
+		const okReqs = apiRequests(api);
+		check(
+			'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
+			okReqs.length === 1 &&
+				okReqs[0].method === 'GET' &&
+				okReqs[0].path === '/api/v1/projects' &&
+				okReqs[0].rawQuery === 'per_page=10' &&
+				okReqs[0].headers.authorization === `Bearer ${TEST_API_KEY}` &&
+				okReqs[0].headers.accept === 'application/json',
+			describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
+		);
+		note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
+		api.clearRequests();
+		const wrong = await session.testCredential({ id: CRED_ID, dataOverride: { apiKey: WRONG_KEY } });
+		check(`wrong key -> Error "${MSG_CRED_401}"`, same(wrong, { status: 'Error', message: MSG_CRED_401 }), wrong);
+		note(`requests for the wrong-key test: ${apiRequests(api).length}`);
+		const stored = await session.testCredential({ id: WRONG_CRED_ID });
+		check('stored credential with a wrong key -> the same Error', same(stored, { status: 'Error', message: MSG_CRED_401 }), stored);
+		const noPlan = await session.testCredential({ id: CRED_ID, dataOverride: { apiKey: NO_API_PLAN_KEY } });
+		check('key of a plan without API access -> 403 message', same(noPlan, { status: 'Error', message: MSG_CRED_403 }), noPlan);
+		const wrongPath = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: `${api.url}/not-phprank` } });
+		check('Base URL without a phpRank API -> 404 message', same(wrongPath, { status: 'Error', message: MSG_CRED_404 }), wrongPath);
+		for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
+			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
+			check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
+		}
+
+		// ------------------------------------------------------------------ trigger
+		await triggerChecks(session, runtime, api, examples);
+	} catch (error) {
+		if (error instanceof Fatal) {
+			check(`fatal: ${error.message}`, false);
+		} else {
+			check(`unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
+		}
+		if (n8n) console.log(`--- n8n server log (tail) ---\n${n8n.logs().slice(-6000)}`);
+	} finally {
+		if (n8n) await n8n.stop();
+		await api.stop();
+		if (sb && process.env.KEEP_SANDBOX) console.log(`\nsandbox kept: ${sb.userFolder}`);
+		else if (sb) await removeSandbox(sb);
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+
+	console.log('\n== summary');
+	for (const [label, s] of timings) console.log(`  ${label.padEnd(44)} ${s.toFixed(1).padStart(6)} s`);
+	console.log(`  ${'total'.padEnd(44)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
+	if (failures.length) {
+		console.log('\nfailed checks:');
+		for (const f of failures) console.log(`  - ${f}`);
+	}
+	console.log(`\n${passed} passed, ${failed} failed`);
+	process.exitCode = failed > 0 ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// trigger example
+// ---------------------------------------------------------------------------------------------
+
+async function triggerChecks(session: RestSession, runtime: N8nRuntime, api: PhpRankServer, examples: Map<string, WorkflowJson>): Promise<void> {
+	section('example: alert on a result drop (phpRank Trigger), run like the editor\'s "Execute workflow"');
+	const wf = examples.get('alert-on-score-drop.json');
+	if (!check('examples/alert-on-score-drop.json exists', wf) || !wf) return;
+	const flatted = flattedFrom(runtime);
+	const triggerName = wf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
+
+	// (a) Manual execution: n8n's WorkflowExecute calls poll() in "manual" mode (n8n execute cannot: its
+	// "cli" mode only starts at a Manual Trigger and passes poll nodes through). The trigger then shows
+	// the most recent matching report as a sample, and keeps no state.
+	api.clearRequests();
+	const latest = api.listReports(USER_IDS.default).at(-1);
+	const started = await session.request<{ data: { executionId?: string; waitingForWebhook?: boolean } }>('POST', `/rest/workflows/${wf.id}/run`, {
+		triggerToStartFrom: { name: triggerName },
+	});
+	const executionId = started.body?.data?.executionId;
+	check('POST /rest/workflows/:id/run starts an execution', started.status === 200 && executionId, started);
+	if (executionId) {
+		const exec = await timed('manual trigger execution', async () => await waitForExecution(session, flatted, executionId));
+		check('execution succeeds (mode manual)', exec?.status === 'success' && exec.mode === 'manual', { status: exec?.status, mode: exec?.mode, error: exec?.run?.data?.resultData?.error });
+		const out = outputsOf(exec?.run);
+		const items = json(out[triggerName]);
+		check(
+			`the trigger outputs the latest report (id ${latest?.id}) as a sample event`,
+			items.length === 1 && items[0].id === latest?.id && items[0].event === 'resultChanged' && items[0].previous_score === null,
+			items,
+		);
+		const alert = json(out['Format alert'])[0] ?? {};
+		check(
+			'Format alert builds the message from the event',
+			alert.title === `phpRank: ${latest?.url} dropped to ${items[0]?.result_class}` &&
+				String(alert.text).startsWith(`${latest?.url} went from unknown (?) to ${items[0]?.result_class} (${latest?.result}). Failed checks: `) &&
+				alert.report_id === latest?.id,
+			alert,
+		);
+		check('the notification step ran', json(out['Notify (replace with Slack)']).length === 1);
+	}
+	const manualReqs = apiRequests(api);
+	check(
+		'server got one GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1',
+		manualReqs.length === 1 && manualReqs[0].method === 'GET' && same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
+		describeRequests(manualReqs),
+	);
+
+	// (b) Activated (published) like in production: n8n polls on activation and then on its schedule.
+	section('example: alert on a result drop, activated (scheduled polls by n8n)');
+	if (process.env.E2E_SKIP_ACTIVATION) {
+		note('skipped (E2E_SKIP_ACTIVATION)');
+		return;
+	}
+	// Same workflow, polled at a fixed second of every minute so that the test knows when polls happen.
+	const second = (new Date().getUTCSeconds() + 25) % 60;
+	const copy = JSON.parse(JSON.stringify(wf)) as WorkflowJson;
+	const triggerNode = copy.nodes.find((n) => n.name === triggerName);
+	if (triggerNode) triggerNode.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] };
+	const created = await session.request<{ data: { id: string; versionId: string } }>('POST', '/rest/workflows', {
+		name: 'e2e: alert on a result drop (activated)',
+		nodes: copy.nodes,
+		connections: copy.connections,
+		settings: copy.settings ?? {},
+		active: false,
+	});
+	if (!check('workflow created through POST /rest/workflows', created.status === 200 && created.body?.data?.id, created)) return;
+	const { id, versionId } = created.body.data;
+	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.per_page === '100').length;
+	api.clearRequests();
+	const activated = await timed('activate (first poll)', async () => await session.request<{ data: { active?: boolean; activeVersionId?: string } }>('POST', `/rest/workflows/${id}/activate`, { versionId }));
+	check('POST /rest/workflows/:id/activate succeeds', activated.status === 200 && (activated.body?.data?.active === true || activated.body?.data?.activeVersionId), activated);
+	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
+		await timed(label, async () => {
+			const deadline = Date.now() + timeoutMs;
+			while (Date.now() < deadline && polls() < n) await sleep(100);
+			return polls() >= n;
+		});
+	// n8n runs a first poll while activating (in 2.41 it completes just after the HTTP answer).
+	check('n8n polled once on activation (reads all reports, per_page=100)', await waitPoll(1, 'wait for the activation poll', 15_000), describeRequests(apiRequests(api)));
+	await sleep(500);
+
+	// A drop after the activation poll, before the first scheduled poll.
+	await setResult(api, 6, 20); // docs.widgets.dev: 91 good -> 20 bad
+	check('n8n ran the first scheduled poll', await waitPoll(2, 'wait for scheduled poll 1'));
+	await sleep(4000);
+	const afterFirst = await triggerExecutions(session, flatted, id, triggerName);
+	const firstIds = afterFirst.map((e) => e.ids);
+	check(
+		'the first scheduled poll started one execution: the drop good -> bad of report 6 (state kept from the activation poll)',
+		same(firstIds, [[6]]) && afterFirst[0].mode === 'trigger' && afterFirst[0].status === 'success' && afterFirst[0].items[0]?.previous_result_class === 'good',
+		afterFirst.map((e) => ({ id: e.id, mode: e.mode, status: e.status, ids: e.ids })),
+	);
+
+	await setResult(api, 7, 10); // news.sample.net: 70 decent -> 10 bad
+	await setResult(api, 8, 85); // shop.example.org/cart: 20 bad -> 85 good (a rise: no alert)
+	check('n8n ran the second scheduled poll', await waitPoll(3, 'wait for scheduled poll 2'));
+	let all = afterFirst;
+	const deadline = Date.now() + 20_000;
+	while (Date.now() < deadline) {
+		all = await triggerExecutions(session, flatted, id, triggerName);
+		if (all.length > afterFirst.length && all.every((e) => e.status !== 'running' && e.status !== 'new')) break;
+		await sleep(500);
+	}
+	const fresh = all.slice(afterFirst.length);
+	check('the second scheduled poll started exactly one execution (mode trigger, success)', fresh.length === 1 && fresh[0].mode === 'trigger' && fresh[0].status === 'success', fresh.map((e) => [e.id, e.mode, e.status]));
+	const event = fresh[0]?.items ?? [];
+	check(
+		'it carries the drop decent -> bad of report 7, and not the rise of report 8',
+		event.length === 1 && event[0].id === 7 && event[0].previous_result_class === 'decent' && event[0].previous_score === 70 && event[0].result_class === 'bad' && event[0].score === 10,
+		event,
+	);
+	const alert = fresh[0]?.outputs['Format alert']?.[0]?.json ?? {};
+	check('the alert text', String(alert.text).startsWith('news.sample.net went from decent (70) to bad (10). Failed checks: '), alert.text);
+	check('no execution ever reported the rise of report 8', !all.some((e) => e.ids.includes(8)), all.map((e) => e.ids));
+	const deact = await session.request('POST', `/rest/workflows/${id}/deactivate`, {});
+	check('deactivated', deact.status === 200, deact.status);
+}
+
+/** Replaces a stored report by one with another score (the test server has no API for that). */
+async function setResult(api: PhpRankServer, id: number, result: number): Promise<void> {
+	const old = api.getReport(id);
+	if (!old) throw new Error(`report ${id} not found`);
+	const res = await fetch(`${api.url}/api/v1/reports/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' } });
+	if (res.status !== 200) throw new Error(`delete ${id}: ${res.status}`);
+	api.addReport({ id, url: `https://${old.url}`, user_id: old.user_id, result, privacy: old.privacy, created_at: old.created_at, generated_at: new Date().toISOString() });
+}
+
+async function triggerExecutions(
+	session: RestSession,
+	flatted: Flatted,
+	workflowId: string,
+	triggerName: string,
+): Promise<Array<{ id: string; mode: string; status: string; ids: unknown[]; items: Array<Record<string, unknown>>; outputs: Record<string, ExecutionItem[]> }>> {
+	const list = (await listExecutions(session, workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
+	const out = [];
+	for (const e of list) {
+		const full = await getExecution(session, flatted, e.id);
+		const outputs = outputsOf(full?.run);
+		const items = json(outputs[triggerName]);
+		out.push({ id: e.id, mode: e.mode, status: e.status, ids: items.map((i) => i.id), items, outputs });
+	}
+	return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let knownTypes: Map<string, number[]> | undefined;
+function knownType(type: string, version: number): boolean {
+	return knownTypes?.get(type)?.includes(version) ?? false;
+}
+
+/** Relative icon paths (inside the package) of an exported node type description. */
+function iconFiles(n: Record<string, unknown>): string[] {
+	const out: string[] = [];
+	const icon = n.icon as string | { light?: string; dark?: string } | undefined;
+	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
+	const prefix = `icons/${PACKAGE}/`;
+	for (const v of [iconUrl, icon]) {
+		if (!v) continue;
+		const values = typeof v === 'string' ? [v] : [v.light, v.dark];
+		for (const s of values) {
+			if (typeof s !== 'string') continue;
+			if (s.startsWith(prefix)) out.push(s.slice(prefix.length));
+		}
+		if (out.length) break;
+	}
+	return out;
+}
+
+function iconUrlsOf(n: Record<string, unknown>): string[] {
+	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
+	if (!iconUrl) return [];
+	return (typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark]).filter((s): s is string => typeof s === 'string');
+}
+
+main().catch((e: unknown) => {
+	console.error(e);
+	console.log(`\n${passed} passed, ${failed + 1} failed`);
+	process.exit(1);
+});
