@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './server';
-import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/request';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
@@ -63,15 +62,6 @@ describe('Errors the user can act on', () => {
 			api.credential,
 		);
 		expect(error?.message).toBe('phpRank rejected the request: url: Could not fetch the url. (HTTP 422)');
-	});
-
-	it('429 that never ends: says so and how to spread the load', async () => {
-		const attempts = MAX_RATE_LIMIT_RETRIES + 1;
-		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '0' } }, { times: attempts });
-		const { error } = await runNode(getReport(1), api.credential);
-		expect(error?.message).toMatch(/rate limiting requests and kept doing so after retries \(HTTP 429 from /);
-		expect(error?.description).toMatch(/60 requests a minute/);
-		expect(api.apiRequests()).toHaveLength(attempts);
 	});
 
 	it('connection refused: names the host and the cause', async () => {

@@ -147,7 +147,8 @@ function retryAfterMs(header: unknown): number {
 		seconds = (Date.parse(value) - Date.now()) / 1000;
 	}
 	if (!Number.isFinite(seconds) || seconds < 0) seconds = DEFAULT_RETRY_AFTER_S;
-	return Math.min(seconds, MAX_RETRY_AFTER_S) * 1000 + 50;
+	// Laravel counts in whole seconds: "0" means the window ends within this second, not now.
+	return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_S) * 1000 + 50;
 }
 
 function isEmpty(body: unknown): boolean {
