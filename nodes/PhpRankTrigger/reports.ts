@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/helpers/output';
 import { getListPage } from '../PhpRank/transport/request';
+import { isLastPage } from '../PhpRank/transport/routing';
 
 /** The reports a trigger watches: the list filters phpRank applies itself. */
 export interface ReportFilter {
@@ -49,9 +50,7 @@ export async function scanReports(
 			// A report created while paging pushes the list down: its neighbour shows up twice.
 			if (!byId.has(Number(record.id))) byId.set(Number(record.id), record);
 		}
-		const lastPage = Number(meta.last_page);
-		const atEnd = Number.isFinite(lastPage) ? Number(meta.current_page ?? page) >= lastPage : records.length < pageSize;
-		if (seenAt !== -1 || atEnd || records.length === 0) {
+		if (seenAt !== -1 || isLastPage(meta, page, records.length, pageSize)) {
 			return { records: [...byId.values()], complete: true, steady };
 		}
 	}

@@ -59,12 +59,7 @@ export async function fetchPages(
 		const items = records.map((json) => ({ json }));
 		results.push(...(await applyOutputSteps.call(this, routing, items, response)));
 
-		const meta = (body.meta ?? {}) as IDataObject;
-		const lastPage = Number(meta.last_page);
-		const isLast = Number.isFinite(lastPage)
-			? Number(meta.current_page ?? page) >= lastPage
-			: records.length < Number(meta.per_page ?? qs.per_page);
-		if (isLast || records.length === 0) break;
+		if (isLastPage((body.meta ?? {}) as IDataObject, page, records.length, Number(qs.per_page))) break;
 	}
 	return pairedWithInput.call(this, results.slice(0, limit));
 }
@@ -76,6 +71,18 @@ export async function fetchPages(
 function pairedWithInput(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	const item = this.getItemIndex();
 	return items.map((output) => ({ ...output, pairedItem: { item } }));
+}
+
+/**
+ * Whether a list page is the last: by the paginator's `meta` (real instances), else by a short
+ * page (instances that follow the seed spec, which does not show a paginator).
+ */
+export function isLastPage(meta: IDataObject, page: number, records: number, perPage: number): boolean {
+	if (records === 0) return true;
+	const lastPage = Number(meta.last_page);
+	return Number.isFinite(lastPage)
+		? Number(meta.current_page ?? page) >= lastPage
+		: records < Number(meta.per_page ?? perPage);
 }
 
 /** The smallest page size that holds `limit` results in one page, or the largest one. */
