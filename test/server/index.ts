@@ -1,4 +1,5 @@
 export {
+	FOREIGN_BODIES,
 	NO_API_PLAN_KEY,
 	OTHER_USER_KEY,
 	PhpRankServer,
@@ -8,4 +9,18 @@ export {
 	cleanUrl,
 } from './server';
 export { CHECK_NAMES } from './analysis';
-export type { CheckResult, Fault, Importance, RecordedRequest, ReportRecord, ServerOptions, ThrottleOptions } from './types';
+export type {
+	CheckResult,
+	Fault,
+	IgnorePage,
+	Importance,
+	ListHook,
+	ListRequest,
+	RecordedRequest,
+	RedirectStatus,
+	ReportRecord,
+	ResponseDelay,
+	ServerOptions,
+	ServerStats,
+	ThrottleOptions,
+} from './types';

@@ -1,10 +1,12 @@
 import {
 	CHECK_NAMES,
+	FOREIGN_BODIES,
 	NO_API_PLAN_KEY,
 	OTHER_USER_KEY,
 	PhpRankServer,
 	TEST_API_KEY,
 	USER_IDS,
+	type Fault,
 	type ServerOptions,
 } from './index';
 import { SAMPLE_HOSTS, startSampleServer } from './sample';
@@ -589,6 +591,43 @@ describe('throttle', () => {
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 	});
 
+	it('sends X-RateLimit-Limit and the remaining count on every answer past auth; 429 adds Retry-After and X-RateLimit-Reset', async () => {
+		await boot({ throttle: { limit: 9, windowMs: 30_000 } });
+		server.seedReports(2, { hosts: ['a.example', 'b.example'] });
+		const answers: [number, string | null, string | null][] = [];
+		const note = (res: Response): void => void answers.push([res.status, res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]);
+		note(await call('/reports'));
+		note(await call('/reports/1'));
+		note(await send('POST', '/reports', { url: 'https://example.com' }));
+		note(await send('PUT', '/reports/1', { privacy: '1' }));
+		note(await call('/reports/1', { method: 'DELETE' }));
+		note(await call('/projects'));
+		note(await call('/projects/b.example', { method: 'DELETE' }));
+		note(await call('/reports/1'));
+		note(await send('POST', '/reports', {}));
+		expect(answers).toEqual([
+			[200, '9', '8'],
+			[200, '9', '7'],
+			[201, '9', '6'],
+			[200, '9', '5'],
+			[200, '9', '4'],
+			[200, '9', '3'],
+			[200, '9', '2'],
+			[404, '9', '1'],
+			[422, '9', '0'],
+		]);
+		const before = Math.floor(Date.now() / 1000);
+		const res = await call('/projects');
+		expect(res.status).toBe(429);
+		expect(res.headers.get('x-ratelimit-limit')).toBe('9');
+		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+		const retryAfter = Number(res.headers.get('retry-after'));
+		expect(retryAfter).toBeGreaterThanOrEqual(29);
+		expect(retryAfter).toBeLessThanOrEqual(30);
+		expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeGreaterThanOrEqual(29);
+		expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeLessThanOrEqual(31);
+	});
+
 	it('computes Retry-After from the window start and can be changed or disabled', async () => {
 		await boot({ throttle: { limit: 1, windowMs: 5_000 } });
 		await call('/reports');
@@ -688,6 +727,212 @@ describe('faults', () => {
 		server.failNext({ type: 'status', status: 500 });
 		expect((await fetch(`${server.url}/login`)).status).toBe(200);
 		expect((await call('/reports')).status).toBe(500);
+	});
+});
+
+describe('moving lists', () => {
+	beforeEach(() => boot({ throttle: false }));
+
+	/** Every id of pages 1..3 of ten, in order. */
+	async function readThreePages(path: string): Promise<number[]> {
+		const ids: number[] = [];
+		for (let page = 1; page <= 3; page++) ids.push(...(await list(`${path}?per_page=10&page=${page}`)).data.map((r) => r.id));
+		return ids;
+	}
+
+	it('beforeList runs before each list page is answered, with what was asked', async () => {
+		server.seedReports(3);
+		const seen: unknown[] = [];
+		server.beforeList(({ resource, page, userId, request }) => {
+			seen.push([resource, page, userId, request.rawQuery]);
+		});
+		await list('/reports?page=2');
+		await list<ProjectBody>('/projects', { key: OTHER_USER_KEY });
+		await call('/reports/1');
+		expect(seen).toEqual([
+			['reports', 2, USER_IDS.default, 'page=2'],
+			['projects', 1, USER_IDS.other, ''],
+		]);
+		server.beforeList(undefined);
+		await list('/reports');
+		expect(seen).toHaveLength(2);
+	});
+
+	it('a report created before each page repeats a record on the next page', async () => {
+		server.seedReports(25);
+		server.beforeList(({ page }) => {
+			if (page > 1) server.addReport({ url: `https://new.example/${page}` });
+		});
+		const ids = await readThreePages('/reports');
+		expect(ids).toHaveLength(27);
+		expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([16, 7]);
+		expect(new Set(ids).size).toBe(25);
+	});
+
+	it('a read report deleted before each page moves a record across the page boundary', async () => {
+		server.seedReports(25);
+		const read: number[] = [];
+		server.beforeList(({ page }) => {
+			if (page > 1) expect(server.deleteReport(read[page - 2])).toBe(true);
+		});
+		for (let page = 1; page <= 3; page++) read.push(...(await list(`/reports?per_page=10&page=${page}`)).data.map((r) => r.id));
+		const missed = server.listReports(USER_IDS.default).filter((r) => !read.includes(r.id)).map((r) => r.id);
+		expect(missed).toEqual([4, 15]);
+		expect(server.deleteReport(999)).toBe(false);
+	});
+
+	it('moves the project list too', async () => {
+		server.seedReports(12, { hosts: Array.from({ length: 12 }, (_, i) => `p${i}.example`) });
+		server.beforeList(({ resource, page }) => {
+			if (resource === 'projects' && page === 2) server.addReport({ url: 'https://brand-new.example' });
+		});
+		const first = await list<ProjectBody>('/projects?per_page=10&page=1');
+		const second = await list<ProjectBody>('/projects?per_page=10&page=2');
+		expect(second.data.map((p) => p.project)).toEqual([first.data[9].project, 'p1.example', 'p0.example']);
+	});
+});
+
+describe('a server that ignores page', () => {
+	beforeEach(async () => {
+		await boot({ ignorePage: true });
+		server.seedReports(25);
+	});
+
+	it('answers page 1 with current_page 1 for every page, as a cache would', async () => {
+		const first = await list('/reports?per_page=10');
+		const third = await list('/reports?per_page=10&page=3');
+		expect(third.data).toEqual(first.data);
+		expect(third.meta).toMatchObject({ current_page: 1, from: 1, to: 10, last_page: 3 });
+		expect(third.links.next).toContain('page=2');
+		const projects = await list<ProjectBody>('/projects?per_page=10&page=2');
+		expect(projects.meta.current_page).toBe(1);
+		expect(projects.data).toHaveLength(6);
+	});
+
+	it("'echo' answers the meta of the page asked for with page 1's data; false restores paging", async () => {
+		const first = await list('/reports?per_page=10');
+		server.setIgnorePage('echo');
+		const third = await list('/reports?per_page=10&page=3');
+		expect(third.data).toEqual(first.data);
+		expect(third.meta).toMatchObject({ current_page: 3, from: 21, to: 25, last_page: 3 });
+		expect(third.links.next).toBeNull();
+		server.setIgnorePage(false);
+		expect((await list('/reports?per_page=10&page=3')).data.map((r) => r.id)).toEqual([5, 4, 3, 2, 1]);
+	});
+});
+
+describe('odd servers', () => {
+	beforeEach(() => boot());
+
+	it('foreign: JSON of another shape with 201 for POST and 200 otherwise, no rate-limit headers, nothing done', async () => {
+		server.seedReports(1);
+		const requests: [string, string][] = [
+			['GET', '/reports'],
+			['POST', '/reports'],
+			['GET', '/reports/1'],
+			['PUT', '/reports/1'],
+			['DELETE', '/reports/1'],
+			['GET', '/projects'],
+			['DELETE', '/projects/example.com'],
+		];
+		for (const [index, [method, path]] of requests.entries()) {
+			const body = Object.values(FOREIGN_BODIES)[index % Object.keys(FOREIGN_BODIES).length];
+			server.failNext({ type: 'foreign', body });
+			const res = method === 'POST' || method === 'PUT' ? await send(method, path, { url: 'https://example.com', privacy: '1' }) : await call(path, { method });
+			expect([method, path, res.status]).toEqual([method, path, method === 'POST' ? 201 : 200]);
+			expect(res.headers.get('content-type')).toBe('application/json');
+			expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+			expect(await res.json()).toEqual(body);
+		}
+		server.failNext({ type: 'foreign', body: FOREIGN_BODIES.emptyObject, status: 202 });
+		const res = await call('/reports/1', { method: 'DELETE' });
+		expect(res.status).toBe(202);
+		expect(await res.text()).toBe('{}');
+		expect(server.createdCount).toBe(0);
+		expect(server.getReport(1)?.privacy).toBe(server.listReports()[0].privacy);
+		expect(server.listReports()).toHaveLength(1);
+	});
+
+	it('redirect: to https on the same host and path, to another origin, to any URL, with the status asked for', async () => {
+		const { host } = new URL(server.url);
+		const cases: [Fault, number, string][] = [
+			[{ type: 'redirect', to: 'https', status: 301 }, 301, `https://${host}/api/v1/reports?page=2&per_page=10`],
+			[{ type: 'redirect', to: { origin: 'https://other.example:8443/ignored' }, status: 308 }, 308, 'https://other.example:8443/api/v1/reports?page=2&per_page=10'],
+			[{ type: 'redirect', to: { url: 'https://sso.example/auth?next=1' }, status: 307 }, 307, 'https://sso.example/auth?next=1'],
+			[{ type: 'redirect', status: 302 }, 302, `${server.url}/login`],
+			[{ type: 'redirect', to: 'login', status: 303 }, 303, `${server.url}/login`],
+		];
+		for (const [fault, status, location] of cases) {
+			server.failNext(fault);
+			const res = await call('/reports?page=2&per_page=10');
+			expect([res.status, res.headers.get('location')]).toEqual([status, location]);
+			expect(res.headers.get('content-type')).toContain('text/html');
+		}
+	});
+});
+
+describe('load and counters', () => {
+	async function until(condition: () => boolean): Promise<void> {
+		for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(condition()).toBe(true);
+	}
+
+	it('responseDelayMs delays every endpoint; stats count requests and connections in flight, and their peak', async () => {
+		await boot({ throttle: false, responseDelayMs: 400 });
+		server.seedReports(3);
+		const started = Date.now();
+		const statuses = await Promise.all([
+			...Array.from({ length: 8 }, () => call('/reports/1').then((res) => res.status)),
+			call('/projects/example.com', { method: 'DELETE' }).then((res) => res.status),
+			send('POST', '/reports', { url: 'https://example.com' }).then((res) => res.status),
+		]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+		expect(statuses).toEqual([...Array<number>(8).fill(200), 200, 201]);
+		const stats = server.stats;
+		expect(stats).toMatchObject({ inFlight: 0, peakInFlight: 10, hanging: 0, throttled: 0 });
+		expect(stats.peakConnections).toBe(10);
+		expect(stats.requests).toEqual({ 'GET /reports/:id': 8, 'DELETE /projects/:project': 1, 'POST /reports': 1 });
+		expect(stats.statuses).toEqual({ 200: 9, 201: 1 });
+
+		server.resetStats();
+		server.setResponseDelay({ POST: 300 });
+		for (let i = 0; i < 3; i++) await call('/reports');
+		expect(server.stats).toMatchObject({ peakInFlight: 1, requests: { 'GET /reports': 3 }, statuses: { 200: 3 } });
+		const post = Date.now();
+		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
+		expect(Date.now() - post).toBeGreaterThanOrEqual(290);
+	});
+
+	it('stats count 429s from the throttle apart from faults, and every request records its status', async () => {
+		await boot({ throttle: { limit: 2, windowMs: 60_000 } });
+		await call('/reports');
+		await call('/reports/7');
+		await call('/reports');
+		server.failNext({ type: 'status', status: 429 });
+		await call('/projects');
+		await fetch(`${server.url}/login`);
+		expect(server.stats).toMatchObject({
+			requests: { 'GET /reports': 2, 'GET /reports/:id': 1, 'GET /projects': 1, 'GET /login': 1 },
+			statuses: { 200: 2, 404: 1, 429: 2 },
+			throttled: 1,
+		});
+		expect(server.requests.map((r) => r.status)).toEqual([200, 404, 429, 429, 200]);
+	});
+
+	it('hang: counts hanging requests and releases every one on stop()', async () => {
+		await boot();
+		server.failNext({ type: 'hang' }, { times: 3 });
+		const pending = Array.from({ length: 3 }, () => call('/reports').then(
+			() => 'answered',
+			() => 'released',
+		));
+		await until(() => server.stats.hanging === 3);
+		expect(server.stats.inFlight).toBe(3);
+		expect(server.requests.map((r) => r.status)).toEqual([undefined, undefined, undefined]);
+		await server.stop();
+		expect(await Promise.all(pending)).toEqual(['released', 'released', 'released']);
+		await until(() => server.stats.hanging === 0);
+		expect(server.stats).toMatchObject({ hanging: 0, inFlight: 0, connections: 0 });
 	});
 });
 

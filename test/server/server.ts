@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'http';
-import type { AddressInfo } from 'net';
+import type { AddressInfo, Socket } from 'net';
 
 import { analyse, createRng, hashSeed, hostOf, pick, randomInt, scoreOf } from './analysis';
 import {
@@ -9,12 +9,23 @@ import {
 	homePage,
 	loginPage,
 	paginate,
+	type Paginated,
 	phpJson,
 	proxyErrorPage,
 	redirectPage,
 	resolvePage,
 } from './laravel';
-import type { Fault, RecordedRequest, ReportRecord, ServerOptions, ThrottleOptions } from './types';
+import type {
+	Fault,
+	IgnorePage,
+	ListHook,
+	RecordedRequest,
+	ReportRecord,
+	ResponseDelay,
+	ServerOptions,
+	ServerStats,
+	ThrottleOptions,
+} from './types';
 
 export const TEST_API_KEY = 'GtFwarinuVcFgM1V5F5oOfcoDtARtrawS4ip4y87D1rp0a1sQAvFXx2lFzP5fcCt';
 export const OTHER_USER_KEY = 'ZvY67PoGCKRRIIMvdFpknmPcMQ8axOVjYqBIoNvD7LoKzIxXKk3NJVuVg9pLhfkl';
@@ -40,6 +51,16 @@ const USERS: readonly User[] = [
 
 export const SERVER_ERROR_BODY = { message: 'An unexpected error has occurred, please try again.', status: 500 };
 const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
+
+/** Bodies a server that is not phpRank answers with 200 (for `{ type: 'foreign', body }`). */
+export const FOREIGN_BODIES: Readonly<Record<'ok' | 'nullData' | 'emptyData' | 'emptyArray' | 'emptyObject' | 'listWithoutData', unknown>> = {
+	ok: { ok: true },
+	nullData: { data: null },
+	emptyData: { data: {} },
+	emptyArray: [],
+	emptyObject: {},
+	listWithoutData: { items: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } },
+};
 const DEFAULT_THROTTLE: ThrottleOptions = { limit: 60, windowMs: 60_000 };
 const PER_PAGE_VALUES = [10, 25, 50, 100];
 
@@ -276,6 +297,10 @@ export class PhpRankServer {
 	private readonly faults: QueuedFault[] = [];
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private readonly recorded: RecordedRequest[] = [];
+	private listHook: ListHook | undefined;
+	private ignorePage: IgnorePage;
+	private responseDelay: ResponseDelay;
+	private counters: ServerStats = PhpRankServer.emptyStats();
 	private server: Server | undefined;
 	private baseUrl: string | undefined;
 	private linkOrigin = '';
@@ -287,6 +312,8 @@ export class PhpRankServer {
 		const base = (options.basePath ?? '').trim().replace(/\/+$/, '');
 		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
 		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
+		this.ignorePage = options.ignorePage ?? false;
+		this.responseDelay = options.responseDelayMs ?? 0;
 	}
 
 	get url(): string {
@@ -302,9 +329,26 @@ export class PhpRankServer {
 		return this.created;
 	}
 
+	/** A snapshot of the counters; see ServerStats. */
+	get stats(): ServerStats {
+		return structuredClone(this.counters);
+	}
+
+	/** Zeroes the counters; peaks restart from what is open now. */
+	resetStats(): void {
+		const { inFlight, connections, hanging } = this.counters;
+		this.counters = { ...PhpRankServer.emptyStats(), inFlight, peakInFlight: inFlight, connections, peakConnections: connections, hanging };
+	}
+
 	start(): Promise<string> {
 		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
 		const server = http.createServer((req, res) => void this.handle(req, res));
+		server.on('connection', (socket: Socket) => {
+			const stats = this.counters;
+			stats.connections += 1;
+			stats.peakConnections = Math.max(stats.peakConnections, stats.connections);
+			socket.once('close', () => (this.counters.connections -= 1));
+		});
 		this.server = server;
 		return new Promise((resolve, reject) => {
 			server.once('error', reject);
@@ -319,7 +363,10 @@ export class PhpRankServer {
 		});
 	}
 
-	/** Closes the listener and every connection, hanging ones included; pending analyses never finish. */
+	/**
+	 * Closes the listener and every connection, hanging and delayed ones included; pending analyses
+	 * never finish. The stats count the closed requests out a tick later.
+	 */
 	async stop(): Promise<void> {
 		const server = this.server;
 		if (!server) return;
@@ -411,6 +458,11 @@ export class PhpRankServer {
 			.map((report) => structuredClone(report));
 	}
 
+	/** Deletes one report of any user, as if done elsewhere; false when there is none. */
+	deleteReport(id: number): boolean {
+		return this.reports.delete(id);
+	}
+
 	/** Ids keep counting up afterwards, like an auto-increment column. */
 	deleteAllReports(): void {
 		this.reports.clear();
@@ -424,10 +476,30 @@ export class PhpRankServer {
 		});
 	}
 
+	/**
+	 * Runs `hook` before each GET /reports and GET /projects is answered (after auth and throttle),
+	 * so a test can add or delete reports between pages; undefined removes it.
+	 */
+	beforeList(hook: ListHook | undefined): void {
+		this.listHook = hook;
+	}
+
+	setIgnorePage(mode: IgnorePage): void {
+		this.ignorePage = mode;
+	}
+
+	setResponseDelay(delay: ResponseDelay): void {
+		this.responseDelay = delay;
+	}
+
 	/** Replaces the throttle and forgets every user's current window. */
 	setThrottle(throttle: ThrottleOptions | false): void {
 		this.throttle = throttle;
 		this.windows.clear();
+	}
+
+	private static emptyStats(): ServerStats {
+		return { inFlight: 0, peakInFlight: 0, connections: 0, peakConnections: 0, hanging: 0, requests: {}, statuses: {}, throttled: 0 };
 	}
 
 	private static originOf(host: string): string {
@@ -435,6 +507,10 @@ export class PhpRankServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const stats = this.counters;
+		stats.inFlight += 1;
+		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+		res.once('close', () => (this.counters.inFlight -= 1));
 		let rawBody: string;
 		try {
 			rawBody = await new Promise<string>((resolve, reject) => {
@@ -447,11 +523,19 @@ export class PhpRankServer {
 			return; // The client went away mid-body.
 		}
 		const rec = this.record(req, rawBody);
+		const route = `${rec.method} ${this.routeOf(rec.path)}`;
+		this.counters.requests[route] = (this.counters.requests[route] ?? 0) + 1;
+		res.once('finish', () => {
+			rec.status = res.statusCode;
+			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
+		});
+		const delay = typeof this.responseDelay === 'number' ? this.responseDelay : (this.responseDelay[rec.method] ?? 0);
+		await this.sleep(delay);
 		const queued = this.faults.find((entry) => entry.match(rec));
 		if (queued) {
 			queued.remaining -= 1;
 			if (queued.remaining <= 0) this.faults.splice(this.faults.indexOf(queued), 1);
-			this.applyFault(queued.fault, req, res);
+			this.applyFault(queued.fault, rec, req, res);
 			return;
 		}
 		let reply: Reply;
@@ -499,7 +583,7 @@ export class PhpRankServer {
 		res.writeHead(reply.status, headers).end(body);
 	}
 
-	private applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
+	private applyFault(fault: Fault, rec: RecordedRequest, req: IncomingMessage, res: ServerResponse): void {
 		switch (fault.type) {
 			case 'status': {
 				const body = fault.body === undefined ? SERVER_ERROR_BODY : fault.body;
@@ -521,16 +605,42 @@ export class PhpRankServer {
 				req.socket.resetAndDestroy();
 				return;
 			case 'hang':
+				this.counters.hanging += 1;
+				res.once('close', () => (this.counters.hanging -= 1));
 				return;
 			case 'redirect':
-				this.send(res, this.redirectToLogin());
+				this.send(res, this.redirect(fault, rec));
+				return;
+			case 'foreign':
+				this.send(res, json(fault.status ?? (rec.method === 'POST' ? 201 : 200), fault.body));
 				return;
 		}
 	}
 
-	private redirectToLogin(): Reply {
+	private redirectToLogin(status = 302): Reply {
 		const target = `${this.url}/login`;
-		return { kind: 'html', status: 302, html: redirectPage(target), headers: { Location: target } };
+		return { kind: 'html', status, html: redirectPage(target), headers: { Location: target } };
+	}
+
+	/** Login redirects come from Laravel; scheme and host redirects from the web server in front. */
+	private redirect(fault: Extract<Fault, { type: 'redirect' }>, rec: RecordedRequest): Reply {
+		const status = fault.status ?? 302;
+		const to = fault.to ?? 'login';
+		if (to === 'login') return this.redirectToLogin(status);
+		if (typeof to === 'object' && 'url' in to) return { kind: 'html', status, html: redirectPage(to.url), headers: { Location: to.url } };
+		const target = rec.path + (rec.rawQuery === '' ? '' : `?${rec.rawQuery}`);
+		const origin = to === 'https' ? `https://${rec.headers.host ?? new URL(this.url).host}` : PhpRankServer.originOf(to.origin);
+		return { kind: 'html', status, html: proxyErrorPage(status), headers: { Location: origin + target } };
+	}
+
+	/** 'GET /reports/:id' style names for API routes; other paths as received. */
+	private routeOf(path: string): string {
+		const relative = this.relativePath(path);
+		if (relative === undefined || !relative.startsWith('/api/v1/')) return path;
+		return relative
+			.slice('/api/v1'.length)
+			.replace(/^\/reports\/\d+$/, '/reports/:id')
+			.replace(/^\/projects\/[^/]+$/, '/projects/:project');
 	}
 
 	/** The request path relative to the instance, or undefined when it is outside basePath. */
@@ -565,6 +675,7 @@ export class PhpRankServer {
 		const user = this.authenticate(rec);
 		if (!user) return expectsJson(rec.headers) ? json(401, { message: 'Unauthenticated.' }) : this.redirectToLogin();
 		const limit = this.hitThrottle(user.id);
+		if (limit?.exceeded) this.counters.throttled += 1;
 		if (limit?.exceeded) return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
 		const reply = user.apiAccess
@@ -579,7 +690,7 @@ export class PhpRankServer {
 		if (resource === 'reports') {
 			if (param === undefined) return { GET: (c) => this.listReportsAction(c), POST: (c) => this.createReport(c) };
 			if (/^\d+$/.test(param)) {
-				return { GET: (c) => this.showReport(c), PUT: (c) => this.updateReport(c), DELETE: (c) => this.deleteReport(c) };
+				return { GET: (c) => this.showReport(c), PUT: (c) => this.updateReport(c), DELETE: (c) => this.deleteReportAction(c) };
 			}
 		}
 		if (resource === 'projects') {
@@ -665,7 +776,24 @@ export class PhpRankServer {
 		return PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
 	}
 
-	private listReportsAction({ rec, user }: ActionContext): Reply {
+	/** Runs the beforeList hook and returns the page asked for. */
+	private async beforeListPage(resource: 'reports' | 'projects', rec: RecordedRequest, userId: number): Promise<number> {
+		const page = resolvePage(rec.query.page);
+		await this.listHook?.({ resource, page, userId, request: rec });
+		return page;
+	}
+
+	/** One page as phpRank serialises it, or as a server that ignores `page` does. */
+	private listPage<T>(items: T[], page: number, rec: RecordedRequest, resource: 'reports' | 'projects'): Paginated<T> {
+		const perPage = this.perPage(rec);
+		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
+		if (this.ignorePage === false) return paginate(items, page, perPage, path, rec.rawQuery);
+		if (this.ignorePage === true) return paginate(items, 1, perPage, path, rec.rawQuery);
+		return { ...paginate(items, page, perPage, path, rec.rawQuery), data: items.slice(0, perPage) };
+	}
+
+	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {
+		const asked = await this.beforeListPage('reports', rec, user.id);
 		let items = this.ownReports(user.id);
 		// search_by only knows `url`; any other value searches the url as well.
 		const search = queryParam(rec, 'search')?.toLowerCase();
@@ -686,11 +814,12 @@ export class PhpRankServer {
 					: () => 0;
 		items.sort((a, b) => direction * (compare(a, b) || a.id - b.id));
 
-		const page = paginate(items, resolvePage(rec.query.page), this.perPage(rec), `${this.linkOrigin}${this.basePath}/api/v1/reports`, rec.rawQuery);
+		const page = this.listPage(items, asked, rec, 'reports');
 		return json(200, { ...page, data: page.data.map(toJson) });
 	}
 
-	private listProjects({ rec, user }: ActionContext): Reply {
+	private async listProjects({ rec, user }: ActionContext): Promise<Reply> {
+		const asked = await this.beforeListPage('projects', rec, user.id);
 		const projects = new Map<string, ProjectJson>();
 		for (const report of this.ownReports(user.id)) {
 			const project = projects.get(report.project) ?? { project: report.project, reports: 0, result: 0, created_at: report.created_at };
@@ -709,7 +838,7 @@ export class PhpRankServer {
 				direction *
 				(byName ? compareText(a.project, b.project) : compareText(a.created_at, b.created_at) || compareText(a.project, b.project)),
 		);
-		return json(200, paginate(items, resolvePage(rec.query.page), this.perPage(rec), `${this.linkOrigin}${this.basePath}/api/v1/projects`, rec.rawQuery));
+		return json(200, this.listPage(items, asked, rec, 'projects'));
 	}
 
 	private showReport({ user, param }: ActionContext): Reply {
@@ -781,7 +910,7 @@ export class PhpRankServer {
 		return json(200, { data: toJson(report), status: 200 });
 	}
 
-	private deleteReport({ user, param }: ActionContext): Reply {
+	private deleteReportAction({ user, param }: ActionContext): Reply {
 		const report = this.ownReport(user.id, param);
 		if (!report) return notFound();
 		this.reports.delete(report.id);

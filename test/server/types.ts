@@ -11,6 +11,8 @@ export interface RecordedRequest {
 	rawBody: string;
 	/** The body decoded as application/x-www-form-urlencoded (empty for any other content type). */
 	form: Record<string, string>;
+	/** The status answered; undefined while in flight or when no answer was sent (hang, reset). */
+	status?: number;
 }
 
 export type Importance = 'high' | 'medium' | 'low';
@@ -48,8 +50,57 @@ export type Fault =
 	| { type: 'reset' }
 	/** No answer until the client gives up or the server stops. */
 	| { type: 'hang' }
-	/** 302 to the login page with an HTML body. */
-	| { type: 'redirect' };
+	/**
+	 * A redirect with an HTML body (status default 302). `to`: 'login' (default) the instance's login
+	 * page; 'https' the same URL on https:// (an instance that is https-only); `{ origin }` the same
+	 * path and query on another origin; `{ url }` that URL verbatim.
+	 */
+	| { type: 'redirect'; status?: RedirectStatus; to?: 'login' | 'https' | { origin: string } | { url: string } }
+	/**
+	 * JSON of another shape from a server that is not phpRank (see FOREIGN_BODIES), without rate-limit
+	 * headers. `status` defaults to what phpRank answers on success: 201 for POST, 200 otherwise.
+	 */
+	| { type: 'foreign'; body: unknown; status?: number };
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+/** A list request about to be answered, as `beforeList` hooks see it. */
+export interface ListRequest {
+	resource: 'reports' | 'projects';
+	/** The page asked for, as the server resolves it (1 for a missing or invalid page). */
+	page: number;
+	userId: number;
+	request: RecordedRequest;
+}
+
+export type ListHook = (list: ListRequest) => void | Promise<void>;
+
+/**
+ * true: answer page 1 for every page, meta.current_page 1 (a cache or proxy keyed without the
+ * query); 'echo': meta and links of the page asked for, but page 1's data.
+ */
+export type IgnorePage = boolean | 'echo';
+
+/** Milliseconds before any request is handled: one figure, or one per method (others 0). */
+export type ResponseDelay = number | Partial<Record<string, number>>;
+
+export interface ServerStats {
+	/** Requests received whose answer is not sent yet (delayed, analysing and hanging ones included). */
+	inFlight: number;
+	/** The most requests in flight at once since start() or resetStats(). */
+	peakInFlight: number;
+	/** Open TCP connections, busy or idle (keep-alive). */
+	connections: number;
+	peakConnections: number;
+	/** Requests held by a hang fault and not released yet. */
+	hanging: number;
+	/** Requests received by 'METHOD route': API routes relative to /api/v1 ('GET /reports/:id', 'DELETE /projects/:project'), other paths as received. */
+	requests: Record<string, number>;
+	/** Answers sent, by status. */
+	statuses: Record<number, number>;
+	/** 429s answered by the throttle (not by faults). */
+	throttled: number;
+}
 
 export interface ThrottleOptions {
 	limit: number;
@@ -63,6 +114,10 @@ export interface ServerOptions {
 	throttle?: ThrottleOptions | false;
 	/** How long POST /reports and PUT with results=1 take to answer (default 0). */
 	analysisDelayMs?: number;
+	/** A slow instance: delay before every request is handled, on top of analysisDelayMs (default 0). */
+	responseDelayMs?: ResponseDelay;
+	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
+	ignorePage?: IgnorePage;
 	/** The instance's default per_page, used when per_page is missing or not 10/25/50/100 (default 10). */
 	defaultPerPage?: number;
 	/** Origin used in paginator URLs instead of the server's own (a misconfigured APP_URL / proxy). */
