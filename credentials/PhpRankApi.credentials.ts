@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../nodes/PhpRank/api';
+
 /**
  * The API root of the instance, from the Base URL the user pasted. Users paste it in every shape
  * (`https://seo.example.com`, with a trailing slash, with `/api/v1`, on a sub-path); all of them
@@ -13,7 +15,7 @@ import type {
  * with a clear message before sending anything (see nodes/PhpRank/transport/request.ts).
  */
 export const API_BASE_URL =
-	"={{ String($credentials.baseUrl ?? '').trim().replace(/\\/+$/, '').replace(/\\/api\\/v1$/i, '') + '/api/v1' }}";
+	"={{ String($credentials.baseUrl ?? '').trim().replace(/[?#].*$/, '').replace(/\\/+$/, '').replace(/\\/api\\/v1$/i, '') + '/api/v1' }}";
 
 export class PhpRankApi implements ICredentialType {
 	name = 'phpRankApi';
@@ -46,6 +48,15 @@ export class PhpRankApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'The API key shown on the API page of your phpRank account. Your plan must include API access.',
+		},
+		{
+			displayName: 'Concurrent Requests',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many requests n8n sends to this instance at once, for all workflows of one n8n process together. Raise it for an instance with many PHP workers.',
 		},
 	];
 

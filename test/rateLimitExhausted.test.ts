@@ -1,4 +1,4 @@
-import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/request';
+import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/send';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 

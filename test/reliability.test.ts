@@ -16,7 +16,7 @@ describe('Errors the user can act on', () => {
 	it.each<[string, Fault, RegExp, RegExp]>([
 		['an HTML 502 from a proxy', { type: 'html', status: 502 }, /^The phpRank server at .+ failed \(HTTP 502\)$/, /problem on the phpRank server/],
 		['a 500 from phpRank', { type: 'status', status: 500 }, /failed \(HTTP 500\): An unexpected error has occurred/, /Try again later/],
-		['a 302 to the login page', { type: 'redirect' }, /did not answer like a phpRank API: it redirected to a login page$/, /Base URL/],
+		['a 302 to the login page', { type: 'redirect' }, /did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/, /Base URL/],
 		['a cut-off JSON body', { type: 'truncated' }, /did not answer like a phpRank API: its answer was not complete JSON/, /Base URL/],
 		['an HTML page with status 200', { type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' }, /it sent an HTML page instead of JSON$/, /Base URL/],
 		['a reset connection', { type: 'reset' }, /^Could not reach phpRank at .+: the connection was reset before an answer came$/, /reachable from n8n/],

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/helpers/output';
 import { getListPage } from '../PhpRank/transport/request';
-import { isLastPage } from '../PhpRank/transport/routing';
+import { isLastPage } from '../PhpRank/transport/paging';
 
 /** The reports a trigger watches: the list filters phpRank applies itself. */
 export interface ReportFilter {

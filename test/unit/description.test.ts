@@ -74,6 +74,9 @@ describe('Base URL normalisation', () => {
 		['https://example.com/phprank', 'https://example.com/phprank/api/v1'],
 		['https://example.com/phprank/api/v1/', 'https://example.com/phprank/api/v1'],
 		['  https://seo.example.com  ', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/?tab=reports', 'https://seo.example.com/api/v1'],
+		['https://seo.example.com/dashboard#x', 'https://seo.example.com/dashboard/api/v1'],
+		['https://seo.example.com/api/v1?x=1#y', 'https://seo.example.com/api/v1'],
 		['', '/api/v1'],
 	])('%j → %j, the same in the credential expression and in code', (input, expected) => {
 		expect(viaExpression(input)).toBe(expected);

@@ -1,4 +1,5 @@
-import { isLastPage, pageSizeFor } from '../../nodes/PhpRank/transport/routing';
+import { isLastPage } from '../../nodes/PhpRank/transport/paging';
+import { pageSizeFor } from '../../nodes/PhpRank/transport/routing';
 
 describe('paging rules', () => {
 	it.each([

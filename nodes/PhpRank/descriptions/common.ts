@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { PAGE_SIZES } from '../helpers/preSend';
+import { MAX_PASSWORD_LENGTH, PAGE_SIZES } from '../api';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging itself is in transport/routing.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
@@ -226,7 +226,7 @@ export function passwordField(overrides: Partial<INodeProperties> = {}): INodePr
 		type: 'string',
 		typeOptions: { password: true },
 		default: '',
-		description: 'The password visitors must enter to open the report (at most 128 characters)',
+		description: `The password visitors must enter to open the report (at most ${MAX_PASSWORD_LENGTH} characters). Needed, and sent, only with Password privacy.`,
 		...overrides,
 	};
 }

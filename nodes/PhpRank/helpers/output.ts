@@ -1,9 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { projectName } from './preSend';
 
 export type ResultClass = 'good' | 'decent' | 'bad';
 
@@ -56,17 +53,6 @@ export function shapeReport(record: IDataObject, simplify: boolean): IDataObject
 	};
 }
 
-/** Output step: single-record answers wrap the record in `data`. */
-export async function unwrapData(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return items.map((item) => {
-		const { data } = item.json;
-		return { json: data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : item.json };
-	});
-}
-
 /** Output step for every operation that returns reports. */
 export async function shapeReports(
 	this: IExecuteSingleFunctions,
@@ -76,26 +62,25 @@ export async function shapeReports(
 	return items.map((item) => ({ json: shapeReport(item.json, simplify) }));
 }
 
-/** Output step of Report → Delete: `{ deleted: true, id }`, whatever shape the instance answers with. */
+/** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */
 export async function reportDeleted(
 	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const body = (response.body ?? {}) as IDataObject;
-	const id = Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
-	return [{ json: { deleted: body.deleted !== false, id } }];
+	const { id } = items[0]?.json ?? {};
+	// Instances that answer 204 confirm nothing: the ID is the one the request named.
+	const confirmed = /^\d+$/.test(String(id)) ? Number(id) : Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
+	return [{ json: { deleted: true, id: confirmed } }];
 }
 
-/** Output step of Project → Delete: `{ deleted: true, project }`. */
+/** Output step of Project → Delete: `{ deleted: true, project }`, the name the request used. */
 export async function projectDeleted(
 	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const body = (response.body ?? {}) as IDataObject;
-	const project = String(this.getNodeParameter('project', undefined, { extractValue: true }));
-	return [{ json: { deleted: body.deleted !== false, project } }];
+	const { id } = items[0]?.json ?? {};
+	const project = typeof id === 'string' && id ? id : projectName(this);
+	return [{ json: { deleted: true, project } }];
 }
 
 /**

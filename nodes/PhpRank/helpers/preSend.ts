@@ -1,20 +1,19 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY } from '../api';
 import { inputError } from '../transport/errors';
 import { redactedNode } from '../transport/redact';
+import { stopOnInputError } from '../transport/run';
 
 /*
  * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops
  * bad input with an error that says which field to fix, so nothing reaches phpRank.
  */
 
-/** The page sizes phpRank accepts; anything else silently becomes the instance default. */
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const MAX_PASSWORD_LENGTH = 128;
-const PRIVACY_VALUES = [0, 1, 2];
-const PASSWORD_PRIVACY = 2;
-
 function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
-	throw inputError(redactedNode(ctx.getNode()), message, description, ctx.getItemIndex());
+	const error = inputError(redactedNode(ctx.getNode()), message, description, ctx.getItemIndex());
+	stopOnInputError(ctx, error);
+	throw error;
 }
 
 function describeValue(value: unknown): string {
@@ -66,32 +65,57 @@ export async function projectPath(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const name = textParameter(
-		this,
-		'project',
-		'Project',
-		this.getNodeParameter('project', undefined, { extractValue: true }),
-	);
+	return { ...requestOptions, url: `/projects/${encodeURIComponent(projectName(this))}` };
+}
+
+/** The project a Delete names, trimmed and checked. */
+export function projectName(ctx: IExecuteSingleFunctions): string {
+	const name = textParameter(ctx, 'project', 'Project', ctx.getNodeParameter('project', undefined, { extractValue: true }));
 	if (!name) {
-		fail(this, 'The project name is empty', 'Choose a project from the list, or enter its name (the site’s host, e.g. example.com).');
+		fail(ctx, 'The project name is empty', 'Choose a project from the list, or enter its name (the site’s host, e.g. example.com).');
 	}
 	// URL parsers resolve a `.` or `..` segment (even as %2e%2e) against the path: the request
 	// would reach another route. Such a name cannot be a host, so it is refused.
 	if (name === '.' || name === '..') {
-		fail(this, `"${name}" cannot be a project name`, 'A project is named after its host, e.g. example.com.');
+		fail(ctx, `"${name}" cannot be a project name`, 'A project is named after its host, e.g. example.com.');
 	}
-	return { ...requestOptions, url: `/projects/${encodeURIComponent(name)}` };
+	return name;
 }
 
-function checkPrivacy(ctx: IExecuteSingleFunctions, body: IDataObject): void {
-	if (body.privacy === undefined) return;
-	const privacy = Number(textParameter(ctx, 'privacy', 'Privacy', body.privacy));
-	if (!PRIVACY_VALUES.includes(privacy)) {
-		fail(ctx, `Privacy must be 0 (Public), 1 (Private) or 2 (Password), not ${describeValue(body.privacy)}`, 'Pick one of the Privacy options.');
+const PRIVACY_NAMES = Object.keys(PRIVACY) as Array<keyof typeof PRIVACY>;
+
+/**
+ * A privacy as the user gave it: 0/1/2, or its name (a sheet cell may say "private"). Nothing (a
+ * blank cell, an empty expression) is undefined; anything else is refused, never guessed: a
+ * wrong guess could publish a report.
+ */
+function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
+	const text = textParameter(ctx, 'privacy', 'Privacy', value).toLowerCase();
+	if (text === '') return undefined;
+	const privacy = /^\d$/.test(text) ? Number(text) : PRIVACY[text as keyof typeof PRIVACY];
+	if (!Object.values(PRIVACY).includes(privacy as 0 | 1 | 2)) {
+		fail(
+			ctx,
+			`Privacy must be ${PRIVACY_NAMES.map((name) => `${PRIVACY[name]} (${name})`).join(', ')}, not ${describeValue(value)}`,
+			'Pick one of the Privacy options, or make the expression return one of these values.',
+		);
+	}
+	return privacy;
+}
+
+/**
+ * Privacy and password of a body. The password is checked and sent only with Password privacy:
+ * with any other privacy it would only travel for nothing.
+ */
+function checkPrivacy(ctx: IExecuteSingleFunctions, body: IDataObject, privacy: number | undefined): void {
+	const password = body.password === undefined ? '' : textParameter(ctx, 'password', 'Password', body.password);
+	delete body.password;
+	if (privacy === undefined) {
+		delete body.privacy;
+		return;
 	}
 	body.privacy = privacy;
-	if (privacy !== PASSWORD_PRIVACY) return;
-	const password = body.password === undefined ? '' : textParameter(ctx, 'password', 'Password', body.password);
+	if (privacy !== PRIVACY.password) return;
 	if (!password) {
 		fail(ctx, 'Password privacy needs a password', 'Enter the password visitors must type to open the report, or choose another privacy.');
 	}
@@ -102,6 +126,7 @@ function checkPrivacy(ctx: IExecuteSingleFunctions, body: IDataObject): void {
 			`Shorten the password to ${MAX_PASSWORD_LENGTH} characters or fewer.`,
 		);
 	}
+	body.password = password;
 }
 
 /** Report → Create: an http(s) URL, and a password when privacy is Password. */
@@ -126,7 +151,8 @@ export async function checkCreateBody(
 		);
 	}
 	body.url = url;
-	checkPrivacy(this, body);
+	// Nothing given (a blank cell) means the default, Private: never wider than the user chose.
+	checkPrivacy(this, body, parsePrivacy(this, body.privacy) ?? DEFAULT_PRIVACY);
 	return { ...requestOptions, body };
 }
 
@@ -137,16 +163,17 @@ export async function buildUpdateBody(
 ): Promise<IHttpRequestOptions> {
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
 	const body: IDataObject = {};
-	if (fields.privacy !== undefined) body.privacy = fields.privacy;
+	// A Privacy that gives nothing leaves the report's privacy as it is.
+	const privacy = fields.privacy === undefined ? undefined : parsePrivacy(this, fields.privacy);
 	if (fields.password !== undefined && fields.password !== '') body.password = fields.password;
 	if (fields.rerunAnalysis !== undefined) body.results = fields.rerunAnalysis ? 1 : 0;
-	if (body.password !== undefined && body.privacy === undefined) {
+	if (body.password !== undefined && privacy === undefined) {
 		fail(this, 'A password only applies with Password privacy', 'Add Privacy to the update fields and set it to Password, or remove the Password field.');
 	}
+	checkPrivacy(this, body, privacy);
 	if (Object.keys(body).length === 0) {
 		fail(this, 'Nothing to update', 'Add at least one field under Update Fields: Privacy, Password or Re-Run Analysis.');
 	}
-	checkPrivacy(this, body);
 	return { ...requestOptions, body };
 }
 
@@ -163,7 +190,7 @@ export async function checkListQuery(
 	if (qs.per_page !== undefined) {
 		const size = Number(qs.per_page);
 		if (!(PAGE_SIZES as readonly number[]).includes(size)) {
-			fail(this, `The page size must be 10, 25, 50 or 100, not ${describeValue(qs.per_page)}`, 'phpRank accepts only these page sizes. Change the Page Size option.');
+			fail(this, `The page size must be ${PAGE_SIZES_TEXT}, not ${describeValue(qs.per_page)}`, 'phpRank accepts only these page sizes. Change the Page Size option.');
 		}
 		qs.per_page = size;
 	}

@@ -1,11 +1,24 @@
 /**
- * The API root of an instance from the Base URL a user pasted, in code, for the places that do not
- * go through `requestDefaults` (pickers, the trigger). It must agree with the `API_BASE_URL`
- * expression of the credential; test/unit/baseUrl.test.ts holds both to the same cases.
+ * The API root of an instance from the Base URL a user pasted: with or without a trailing slash
+ * or `/api/v1`, on a sub-path, or copied from the browser with a query or fragment (`?tab=1`,
+ * `#reports`), which would otherwise end up in front of every API path. It must agree with the
+ * `API_BASE_URL` expression of the credential's test; test/unit/baseUrl.test.ts holds both to the
+ * same cases.
  */
 export function apiBaseUrl(baseUrl: unknown): string {
 	return `${String(baseUrl ?? '')
 		.trim()
+		.replace(/[?#].*$/, '')
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '')}/api/v1`;
+}
+
+/** An absolute http(s) address with a host: anything else is refused before a request is made. */
+export function isApiBaseUrl(baseURL: string): boolean {
+	if (!/^https?:\/\/[^/?#]+/i.test(baseURL)) return false;
+	try {
+		return new URL(baseURL).hostname !== '';
+	} catch {
+		return false;
+	}
 }

@@ -1,17 +1,23 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { Failure, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import { DEFAULT_RATE_LIMIT } from '../api';
 
 /** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
 	message: string;
 	description: string;
+	/** Why, as data n8n reads (a poll backs off on a timed cause). */
+	failure?: Failure;
 }
 
 /** What a failed answer was about, so that the text can name it. */
 export interface ErrorContext {
 	host: string;
+	/** `http` or `https`: a redirect to https on the same host means the Base URL needs https. */
+	scheme?: string;
 	method: string;
-	/** `report 12` or `project "example.com"`, from the request path; undefined for lists. */
+	/** `report 12`, `project "example.com"` or `the report for <url>`; undefined for lists. */
 	target?: string;
 }
 
@@ -21,12 +27,12 @@ const PLAN_WITHOUT_API = "You don't have access to this feature.";
  * The friendly text of each HTTP status phpRank answers with. A status missing here falls back to
  * the generic 4xx/5xx texts at the end of `describeHttpError`.
  */
-const statusTexts: Record<number, (ctx: ErrorContext, apiMessage: string) => ErrorText> = {
-	302: (ctx) => notPhpRank(ctx, 'it redirected to a login page'),
+const statusTexts: Record<number, (ctx: ErrorContext, apiMessage: string, waitMs?: number) => ErrorText> = {
 	401: () => ({
 		message: 'The phpRank API key was rejected (HTTP 401)',
 		description:
 			'Open the phpRank credential and paste the API key again, as shown on your account’s API page in phpRank.',
+		failure: { cause: 'credential-invalid' },
 	}),
 	403: (ctx, apiMessage) =>
 		apiMessage === PLAN_WITHOUT_API
@@ -34,39 +40,85 @@ const statusTexts: Record<number, (ctx: ErrorContext, apiMessage: string) => Err
 					message: 'Your phpRank plan has no API access (HTTP 403)',
 					description:
 						'The key is valid, but the plan of its user does not include the API. Enable API access for the plan in phpRank, or use the key of another user.',
+					failure: { cause: 'credential-invalid' },
 				}
 			: {
 					message: `${capitalise(ctx.target ?? 'this resource')} does not exist or is not yours (HTTP 403)`,
 					description:
 						'phpRank only lets a user change their own reports. Check the report ID, and that the credential belongs to the report’s owner.',
+					failure: { cause: 'configuration-invalid' },
 				},
 	404: (ctx) => ({
 		message: `${capitalise(ctx.target ?? 'the requested resource')} was not found (HTTP 404)`,
 		description: ctx.target
 			? `Check the ${ctx.target.startsWith('project') ? 'project name' : 'report ID'}: it may have been deleted, or belong to another user.`
 			: 'The Base URL of the credential may not point to a phpRank instance.',
+		failure: { cause: 'configuration-invalid' },
 	}),
 	422: (_ctx, apiMessage) => ({
 		message: `phpRank rejected the request: ${apiMessage || 'invalid input'} (HTTP 422)`,
 		description: 'Correct the fields named above and run the node again.',
 	}),
-	429: (ctx) => ({
-		message: `phpRank is rate limiting requests and kept doing so after retries (HTTP 429 from ${ctx.host})`,
-		description:
-			'phpRank allows 60 requests a minute per user by default. Lower the number of items per run, or add batching under Request Options (for example 50 items per batch, 60000 ms interval).',
+	429: (ctx, _apiMessage, waitMs) => ({
+		message: `phpRank is rate limiting requests and kept doing so after retries (HTTP 429 from ${ctx.host})${waitMs ? `: it asks to wait ${Math.ceil(waitMs / 1000)} s` : ''}`,
+		description: `phpRank allows ${DEFAULT_RATE_LIMIT} requests a minute per user by default, shared by every workflow and n8n worker using the same API key. Try again after that wait, lower the number of items per run, or add batching under Request Options (for example 50 items per batch, 60000 ms interval).`,
+		failure: { cause: 'rate-limited', ...(waitMs ? { retryAfterMs: waitMs } : {}) },
 	}),
 };
+
+/** A failed create names its URL: with many items, the message says which one failed. */
+function creating(ctx: ErrorContext): string {
+	return ctx.method === 'POST' && ctx.target ? `Creating ${ctx.target} failed: ` : '';
+}
 
 function capitalise(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function notPhpRank(ctx: ErrorContext, what: string): ErrorText {
+const CHECK_BASE_URL =
+	'Check the Base URL of the phpRank credential: it must be the address you open phpRank with, e.g. https://seo.example.com (the node adds /api/v1).';
+
+function notPhpRank(ctx: ErrorContext, what: string, description = CHECK_BASE_URL): ErrorText {
 	return {
 		message: `${ctx.host} did not answer like a phpRank API: ${what}`,
-		description:
-			'Check the Base URL of the phpRank credential: it must be the address you open phpRank with, e.g. https://seo.example.com (the node adds /api/v1).',
+		description,
+		failure: { cause: 'configuration-invalid' },
 	};
+}
+
+/**
+ * A redirect is never part of phpRank's API, and the node does not follow one (it could carry the
+ * key to another host). Where it pointed says what is wrong.
+ */
+function redirectText(ctx: ErrorContext, status: number, location: unknown): ErrorText {
+	let target: URL | undefined;
+	try {
+		target = new URL(String(location ?? ''), `${ctx.scheme ?? 'http'}://${ctx.host}`);
+	} catch {
+		target = undefined;
+	}
+	if (target && target.host === ctx.host && target.protocol === 'https:' && ctx.scheme === 'http') {
+		return notPhpRank(
+			ctx,
+			`it redirects to https:// (HTTP ${status})`,
+			`The instance only answers over https. Change the Base URL of the phpRank credential to start with https://${ctx.host}.`,
+		);
+	}
+	if (target && target.host !== ctx.host) {
+		return notPhpRank(
+			ctx,
+			`it redirects to another host, ${target.host} (HTTP ${status})`,
+			`The node does not follow redirects to other hosts, so the API key is never sent there. If phpRank moved, set the Base URL of the phpRank credential to its new address (${target.protocol}//${target.host}).`,
+		);
+	}
+	if (target && /\/login\b/i.test(target.pathname)) {
+		return notPhpRank(
+			ctx,
+			`it redirected to a login page (HTTP ${status})`,
+			`phpRank sends the login page to requests it does not take for API calls. ${CHECK_BASE_URL}`,
+		);
+	}
+	return notPhpRank(ctx, `it redirected to ${target ? target.pathname : 'another address'} (HTTP ${status})`);
 }
 
 /**
@@ -91,25 +143,32 @@ export function describeHttpError(
 	status: number,
 	body: unknown,
 	ctx: ErrorContext,
+	extra: { location?: unknown; waitMs?: number } = {},
 ): NodeApiError {
 	const apiMessage = apiMessageOf(body);
 	const text =
-		statusTexts[status]?.(ctx, apiMessage) ??
+		statusTexts[status]?.(ctx, apiMessage, extra.waitMs) ??
 		(status >= 500
 			? {
-					message: `The phpRank server at ${ctx.host} failed (HTTP ${status})${apiMessage ? `: ${apiMessage}` : ''}`,
+					message: `${creating(ctx)}${creating(ctx) ? 'the' : 'The'} phpRank server at ${ctx.host} failed (HTTP ${status})${apiMessage ? `: ${apiMessage}` : ''}`,
 					description:
 						ctx.method === 'POST'
 							? 'The report may have been created anyway: check the report list before running the node again.'
 							: 'This is a problem on the phpRank server. Try again later, or ask its administrator to check the logs.',
+					failure: { cause: 'temporarily-unavailable' as const },
 				}
 			: status >= 300 && status < 400
-				? notPhpRank(ctx, `it redirected (HTTP ${status})`)
+				? redirectText(ctx, status, extra.location)
 				: {
 						message: `phpRank answered HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}`,
 						description: 'Check the parameters of the node.',
 					});
 	return apiError(node, { status, message: apiMessage }, text, String(status));
+}
+
+/** A success whose JSON is not what phpRank sends for this request (another service answered). */
+export function describeForeignBody(node: INode, status: number, ctx: ErrorContext, expected: string): NodeApiError {
+	return apiError(node, { status }, notPhpRank(ctx, `its answer has no ${expected}`), String(status));
 }
 
 /** A 2xx answer whose body is not the JSON phpRank sends (an HTML page, a cut-off body). */
@@ -148,11 +207,14 @@ export function describeNetworkError(node: INode, error: unknown, ctx: ErrorCont
 		node,
 		{ code: code ?? 'ENETWORK' },
 		{
-			message: `Could not reach phpRank at ${ctx.host}: ${cause}`,
+			message: `${creating(ctx)}${creating(ctx) ? 'c' : 'C'}ould not reach phpRank at ${ctx.host}: ${cause}`,
 			description:
 				ctx.method === 'POST' && (timedOut || code === 'ECONNRESET')
 					? 'phpRank may have created the report before the connection ended: check the report list before running the node again. Creating a report can take a while; raise the Timeout under Request Options if it keeps happening.'
-					: 'Check the Base URL of the phpRank credential and that the instance is online and reachable from n8n.',
+					: timedOut
+						? 'The instance did not answer in time. Check that it is online, or raise the Timeout under Request Options.'
+						: 'Check the Base URL of the phpRank credential and that the instance is online and reachable from n8n.',
+			failure: { cause: 'temporarily-unavailable' },
 		},
 		'none',
 	);
@@ -186,4 +248,10 @@ export function inputError(node: INode, message: string, description: string, it
  */
 function apiError(node: INode, response: IDataObject, text: ErrorText, httpCode: string) {
 	return new NodeApiError(node, response as JsonObject, { ...text, httpCode });
+}
+
+/** The wait a rate-limit error asks for, when it is one. */
+export function rateLimitWait(error: unknown): number | undefined {
+	const failure = (error as { failure?: Failure } | undefined)?.failure;
+	return failure?.cause === 'rate-limited' ? (failure.retryAfterMs ?? 0) : undefined;
 }

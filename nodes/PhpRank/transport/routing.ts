@@ -3,143 +3,142 @@ import type {
 	IDataObject,
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
-	IN8nHttpFullResponse,
 	INodeExecutionData,
-	INodePropertyRouting,
-	PostReceiveAction,
-	PreSendAction,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { checkListQuery, PAGE_SIZES } from '../helpers/preSend';
-import { assertBaseUrl, phpRankRequest } from './request';
+import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from '../api';
+import { describeNetworkError } from './errors';
+import { readPages } from './paging';
+import { redactedNode } from './redact';
+import { createdBefore, fingerprintOf, onTheWire, recordCreated, runOf, stopRun } from './run';
+import { connectionOf, errorContextOf, exchange, type Connection, requestOptionsFor, setPendingExchange } from './send';
 
 /*
- * RoutingNode sends a declarative node's request itself; the only hook that wraps the call is
- * `routing.operations.pagination`, used when `routing.send.paginate` is true. Every operation of
- * this node routes through one of the two functions below, so retries, error translation and
- * paging live here, and each operation's description still declares its method, path, fields
- * and output steps.
+ * RoutingNode builds each item's request from the operation's description and sends it; the only
+ * hook around the sending is `routing.operations.pagination` (used when `send.paginate` is true).
+ * Every operation uses one of the two hooks below, and each sends through n8n's own pipeline,
+ * `this.makeRoutingRequest` (authentication, n8n's HTTP client, the operation's output steps),
+ * adding what n8n does not do: the instance taken from the credential once per run (an
+ * expression in `requestDefaults` would be evaluated again for every item), the user's request
+ * budget, resends after 429, paging, and what happens to the other items when one fails.
  */
 
 type RoutingData = DeclarativeRestApiSettings.ResultOptions;
 
-const MAX_PAGE_SIZE = 100;
+/** Single-record operations: one request, its output steps, the item's pairing. */
+export async function sendRecord(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+	const run = runOf(this);
+	try {
+		const connection = await connectionOf(this);
+		const options = requestOptionsFor(connection, routing.options as IHttpRequestOptions, timeoutFor(this, routing.options));
+		const isCreate = options.method === 'POST';
+		const fingerprint = fingerprintOf(options.body);
+		const before = isCreate ? createdBefore(run, this.getItemIndex(), fingerprint) : undefined;
+		if (before) return paired.call(this, before);
 
-/** For single-record operations: one request, then the operation's output steps. */
-export async function sendRequest(
-	this: IExecutePaginationFunctions,
-	routing: RoutingData,
-): Promise<INodeExecutionData[]> {
-	const response = await send.call(this, routing.options);
-	const items = await applyOutputSteps.call(this, routing, [{ json: response.body as IDataObject }], response);
-	return pairedWithInput.call(this, items);
+		const { items } = await send.call(this, connection, routing, options, run.stop.signal, run);
+		if (isCreate) recordCreated(run, this.getItemIndex(), fingerprint, items);
+		return paired.call(this, items);
+	} catch (error) {
+		return await failed.call(this, run, error);
+	}
 }
 
 /**
- * For list operations: pages through `page=1..n` on the credential's own host (never following
- * `links.next`, which is an absolute URL and could carry the key elsewhere), with the filters and
- * sort of the first request kept on every page. Stops at the last page or once the limit is met,
- * so N results cost ceil(N / page size) requests.
+ * List operations: pages `page=1..n` on the credential's own host (never `links.next`, an absolute
+ * URL that could carry the key elsewhere) by the shared paging rule, with the filters and sort of
+ * the first request on every page, until the list or the limit ends.
  */
-export async function fetchPages(
-	this: IExecutePaginationFunctions,
-	routing: RoutingData,
-): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', 50) as number);
-	const qs = { ...(routing.options.qs ?? {}) } as IDataObject;
-	if (qs.per_page === undefined) qs.per_page = pageSizeFor(limit);
-	const results: INodeExecutionData[] = [];
+export async function fetchPages(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+	const run = runOf(this);
+	try {
+		const connection = await connectionOf(this);
+		const returnAll = this.getNodeParameter('returnAll', false) as boolean;
+		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', 50) as number);
+		const options = requestOptionsFor(connection, routing.options as IHttpRequestOptions, timeoutFor(this, routing.options));
+		const perPage = Number(options.qs?.per_page ?? pageSizeFor(limit));
+		const keyField = options.url.startsWith('/projects') ? 'project' : 'id';
 
-	for (let page = 1; results.length < limit; page++) {
-		const response = await send.call(this, { ...routing.options, qs: { ...qs, page } });
-		const body = response.body as IDataObject;
-		const records = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-		const items = records.map((json) => ({ json }));
-		results.push(...(await applyOutputSteps.call(this, routing, items, response)));
-
-		if (isLastPage((body.meta ?? {}) as IDataObject, page, records.length, Number(qs.per_page))) break;
+		const { items } = await readPages<INodeExecutionData>(
+			async (page) => {
+				const pageOptions = { ...options, qs: { ...options.qs, per_page: perPage, page } };
+				const { items: pageItems, meta } = await send.call(this, connection, routing, pageOptions, run.stop.signal, run);
+				return { records: pageItems.map(({ json }) => json), meta: meta ?? {} };
+			},
+			{ perPage, limit, keyOf: (record) => record[keyField] as string | number, map: (records) => records.map((json) => ({ json })) },
+		);
+		return paired.call(this, items);
+	} catch (error) {
+		return await failed.call(this, run, error);
 	}
-	return pairedWithInput.call(this, results.slice(0, limit));
+}
+
+/** One request of an item through n8n's pipeline, within the budget; the list's paginator with it. */
+async function send(
+	this: IExecutePaginationFunctions,
+	connection: Connection,
+	routing: RoutingData,
+	options: IHttpRequestOptions,
+	stop: AbortSignal,
+	run: ReturnType<typeof runOf>,
+): Promise<{ items: INodeExecutionData[]; meta?: IDataObject }> {
+	const errorContext = errorContextOf(connection, options.method ?? 'GET', options.url, options.body as IDataObject);
+	return await exchange(
+		this,
+		connection,
+		errorContext,
+		async (current) => {
+			setPendingExchange(this, current);
+			const items = await onTheWire(
+				run,
+				this.makeRoutingRequest({ ...routing, options: options as DeclarativeRestApiSettings.HttpRequestOptions }),
+			);
+			return { items, meta: current.meta };
+		},
+		stop,
+	);
+}
+
+/**
+ * A failed item. With On Error → Continue it becomes an error item paired to its input (n8n's
+ * error output then carries the input's fields); otherwise the node stops, see `stopRun`.
+ */
+async function failed(
+	this: IExecutePaginationFunctions,
+	run: ReturnType<typeof runOf>,
+	caught: unknown,
+): Promise<INodeExecutionData[]> {
+	const error =
+		caught instanceof NodeApiError
+			? caught
+			: describeNetworkError(redactedNode(this.getNode()), caught, { host: 'the phpRank server', method: 'GET' });
+	error.context.itemIndex = this.getItemIndex();
+	if (this.continueOnFail()) {
+		return [{ json: { error: error.message }, error, pairedItem: { item: this.getItemIndex() } }];
+	}
+	throw await stopRun(this, run, error);
 }
 
 /**
  * n8n pairs output to input items by itself only when their counts match; a list operation run
  * for several input items returns any number of items per input, so each is paired explicitly.
  */
-function pairedWithInput(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+function paired(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	const item = this.getItemIndex();
 	return items.map((output) => ({ ...output, pairedItem: { item } }));
 }
 
-/**
- * Whether a list page is the last: by the paginator's `meta` (real instances), else by a short
- * page (instances that follow the seed spec, which does not show a paginator).
- */
-export function isLastPage(meta: IDataObject, page: number, records: number, perPage: number): boolean {
-	if (records === 0) return true;
-	const lastPage = Number(meta.last_page);
-	return Number.isFinite(lastPage)
-		? Number(meta.current_page ?? page) >= lastPage
-		: records < Number(meta.per_page ?? perPage);
+/** Request Options → Timeout when set; else a timeout that fits what phpRank does for the request. */
+function timeoutFor(ctx: IExecutePaginationFunctions, options: DeclarativeRestApiSettings.HttpRequestOptions): number {
+	const chosen = Number(ctx.getNodeParameter('requestOptions.timeout', 0));
+	if (chosen > 0) return chosen;
+	const method = (options.method ?? 'GET').toUpperCase();
+	const analyses = method === 'POST' || (method === 'PUT' && Number((options.body as IDataObject | undefined)?.results) === 1);
+	return analyses ? ANALYSIS_TIMEOUT_MS : READ_TIMEOUT_MS;
 }
 
 /** The smallest page size that holds `limit` results in one page, or the largest one. */
 export function pageSizeFor(limit: number): number {
 	return PAGE_SIZES.find((size) => size >= limit) ?? MAX_PAGE_SIZE;
-}
-
-async function send(
-	this: IExecutePaginationFunctions,
-	options: DeclarativeRestApiSettings.HttpRequestOptions,
-): Promise<IN8nHttpFullResponse> {
-	assertBaseUrl.call(this, options.baseURL);
-	return await phpRankRequest.call(this, options as IHttpRequestOptions);
-}
-
-/**
- * Runs the operation's `routing.output.postReceive` steps, as RoutingNode does for requests it
- * sends itself. Only function steps are used in this node, so only those are supported.
- */
-async function applyOutputSteps(
-	this: IExecutePaginationFunctions,
-	routing: RoutingData,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	for (const { actions } of routing.postReceive) {
-		for (const action of actions) {
-			if (typeof action !== 'function') {
-				throw new NodeOperationError(this.getNode(), 'Only function output steps are supported');
-			}
-			items = await action.call(this, items, response);
-		}
-	}
-	return items;
-}
-
-type Steps = { preSend?: PreSendAction[]; postReceive?: PostReceiveAction[] };
-
-/** The routing of an operation on one record: its request, sent through `sendRequest`. */
-export function singleRoute(
-	request: DeclarativeRestApiSettings.HttpRequestOptions,
-	{ preSend = [], postReceive = [] }: Steps,
-): INodePropertyRouting {
-	return {
-		request,
-		send: { paginate: true, preSend },
-		operations: { pagination: sendRequest },
-		output: { postReceive },
-	};
-}
-
-/** The routing of a list operation: paged by `fetchPages`, its query checked first. */
-export function listRoute(url: string, { postReceive = [] }: Steps): INodePropertyRouting {
-	return {
-		request: { method: 'GET', url },
-		send: { paginate: true, preSend: [checkListQuery] },
-		operations: { pagination: fetchPages },
-		output: { postReceive },
-	};
 }

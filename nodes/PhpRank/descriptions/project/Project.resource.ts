@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { projectDeleted, shapeProjects } from '../../helpers/output';
 import { projectPath } from '../../helpers/preSend';
-import { listRoute, singleRoute } from '../../transport/routing';
+import { deleteRoute, listRoute } from '../routing';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 
@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a project and all its reports',
 				description: 'Delete a project together with every report in it',
-				routing: singleRoute({ method: 'DELETE' }, { preSend: [projectPath], postReceive: [projectDeleted] }),
+				routing: deleteRoute({ preSend: [projectPath], postReceive: [projectDeleted] }),
 			},
 			{
 				name: 'Get Many',

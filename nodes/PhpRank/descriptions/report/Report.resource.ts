@@ -1,15 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { shapeReports, reportDeleted, unwrapData } from '../../helpers/output';
+import { reportDeleted, shapeReports } from '../../helpers/output';
 import { buildUpdateBody, checkCreateBody, reportPath } from '../../helpers/preSend';
-import { listRoute, singleRoute } from '../../transport/routing';
+import { reportLocator } from '../common';
+import { deleteRoute, listRoute, recordRoute } from '../routing';
 import * as create from './create.operation';
-import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-const reportOutput = { postReceive: [unwrapData, shapeReports] };
+const reportOutput = { postReceive: [shapeReports] };
 
 export const description: INodeProperties[] = [
 	{
@@ -24,19 +24,19 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a report',
 				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
-				routing: singleRoute({ method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
+				routing: recordRoute({ method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a report',
-				routing: singleRoute({ method: 'DELETE' }, { preSend: [reportPath], postReceive: [reportDeleted] }),
+				routing: deleteRoute({ preSend: [reportPath], postReceive: [reportDeleted] }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a report',
-				routing: singleRoute({ method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
+				routing: recordRoute({ method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
 			},
 			{
 				name: 'Get Many',
@@ -50,13 +50,14 @@ export const description: INodeProperties[] = [
 				value: 'update',
 				action: 'Update a report',
 				description: 'Change the privacy of a report, or re-run its SEO analysis',
-				routing: singleRoute({ method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
+				routing: recordRoute({ method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
 			},
 		],
 		default: 'getAll',
 	},
+	// Declared once for the three operations: n8n resolves every declared parameter for every item.
+	{ ...reportLocator, displayOptions: { show: { resource: ['report'], operation: ['get', 'update', 'delete'] } } },
 	...create.description,
-	...del.description,
 	...get.description,
 	...getAll.description,
 	...update.description,

@@ -15,8 +15,8 @@ const properties: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'url' } },
 	},
 	privacyField({ routing: { send: { type: 'body', property: 'privacy' } } }),
+	// Not `required`: with Privacy set by an expression n8n shows the field for every privacy.
 	passwordField({
-		required: true,
 		displayOptions: { show: { privacy: [2] } },
 		routing: { send: { type: 'body', property: 'password' } },
 	}),

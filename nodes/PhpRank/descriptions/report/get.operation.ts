@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { reportLocator, simplifyParameter } from '../common';
+import { simplifyParameter } from '../common';
 
-const properties: INodeProperties[] = [reportLocator, simplifyParameter];
+const properties: INodeProperties[] = [simplifyParameter];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['get'] } },

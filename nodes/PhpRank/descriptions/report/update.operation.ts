@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { passwordField, privacyField, reportLocator, simplifyParameter } from '../common';
+import { passwordField, privacyField, simplifyParameter } from '../common';
 
 const properties: INodeProperties[] = [
-	reportLocator,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -13,10 +12,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent; the others stay as they are',
 		options: [
-			passwordField({
-				description:
-					'The password visitors must enter to open the report (at most 128 characters). Needed when Privacy is Password.',
-			}),
+			passwordField(),
 			privacyField(),
 			{
 				displayName: 'Re-Run Analysis',

@@ -1,0 +1,188 @@
+import { sleep } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY } from '../api';
+
+/*
+ * One request budget per phpRank user (host + API key), shared by every item, execution and
+ * workflow in this n8n process. phpRank counts requests per user in fixed windows (Laravel's
+ * throttle, 60 a minute by default) and says so on every answer (X-RateLimit-Limit,
+ * X-RateLimit-Remaining), so the node sends only what the window has left and waits for the next
+ * window instead of collecting 429s. Other processes (queue-mode workers) spend the same budget
+ * unseen: their share shows up in the server's count, and a 429 with Retry-After remains the
+ * fallback. It also bounds the requests in flight per user, so a run of many items does not open
+ * hundreds of connections to a PHP pool of a few workers.
+ */
+
+
+export interface Slot {
+	readonly epoch: number;
+	readonly sentAt: number;
+}
+
+interface Waiter {
+	grant: (slot: Slot) => void;
+	reject: (error: Error) => void;
+	signal?: AbortSignal;
+	onAbort?: () => void;
+}
+
+export class Budget {
+	/** Requests a window allows, as the server last said; undefined until it says (no pacing). */
+	private limit?: number;
+	private epoch = 0;
+	/** Requests this process sent in the current window. */
+	private sent = 0;
+	/** The server's own count for the current window (all processes), as last reported. */
+	private hits = 0;
+	private hitsSeenAt = 0;
+	/** A 429's Retry-After: nothing is sent before it. */
+	private blockedUntil = 0;
+	/** The one request sent into a spent window whose end is unknown, to learn it. */
+	private probe?: Slot;
+	private inFlight = 0;
+	private timerAt = 0;
+	private readonly waiters: Waiter[] = [];
+
+	constructor(public maxConcurrent = DEFAULT_CONCURRENCY) {}
+
+	/** Waits for a request slot; rejects when `signal` aborts (the execution was stopped). */
+	async acquire(signal?: AbortSignal, first = false): Promise<Slot> {
+		if (signal?.aborted) throw abortError();
+		if (this.waiters.length === 0) {
+			const can = this.canSend(Date.now());
+			if (can) return this.grant(can === 'probe');
+		}
+		return await new Promise<Slot>((grant, reject) => {
+			const waiter: Waiter = { grant, reject, signal };
+			if (signal) {
+				waiter.onAbort = () => {
+					const at = this.waiters.indexOf(waiter);
+					if (at !== -1) this.waiters.splice(at, 1);
+					reject(abortError());
+				};
+				signal.addEventListener('abort', waiter.onAbort, { once: true });
+			}
+			if (first) this.waiters.unshift(waiter);
+			else this.waiters.push(waiter);
+			this.pump();
+		});
+	}
+
+	/** The request of `slot` got an answer (any status): frees its place and reads the headers. */
+	settle(slot: Slot, headers: Record<string, unknown> | undefined): void {
+		this.release(slot);
+		const limit = headerNumber(headers, 'x-ratelimit-limit');
+		const remaining = headerNumber(headers, 'x-ratelimit-remaining');
+		if (limit !== undefined && limit > 0) this.limit = limit;
+		if (limit !== undefined && remaining !== undefined && slot.epoch === this.epoch) {
+			const serverHits = limit - remaining;
+			// Counted lower than an answer seen before this request was sent: the window was reset.
+			if (serverHits < this.hits && slot.sentAt > this.hitsSeenAt) this.rollover(serverHits);
+			if (serverHits >= this.hits) {
+				this.hits = serverHits;
+				this.hitsSeenAt = Date.now();
+			}
+		}
+		this.pump();
+	}
+
+	/** The request of `slot` was answered 429: nothing more is sent before the server's wait ends. */
+	throttled(slot: Slot, headers: Record<string, unknown> | undefined, waitMs: number): void {
+		this.blockedUntil = Math.max(this.blockedUntil, Date.now() + waitMs);
+		this.settle(slot, headers);
+	}
+
+	/** Frees the place of a request that got no answer (network error, abort). */
+	abandon(slot: Slot): void {
+		this.release(slot);
+		this.pump();
+	}
+
+	private release(slot: Slot): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		if (this.probe === slot) this.probe = undefined;
+	}
+
+	private canSend(now: number): boolean | 'probe' {
+		if (this.inFlight >= this.maxConcurrent) return false;
+		if (this.blockedUntil) {
+			if (now < this.blockedUntil) return false;
+			this.rollover(0);
+		}
+		if (this.limit === undefined || Math.max(this.sent, this.hits) < this.limit) return true;
+		// The window is spent, and only a 429 says when it ends (its Retry-After): one request finds
+		// out, or finds a new window already open.
+		return this.probe ? false : 'probe';
+	}
+
+	private grant(probe: boolean): Slot {
+		this.inFlight++;
+		this.sent++;
+		const slot = { epoch: this.epoch, sentAt: Date.now() };
+		if (probe) this.probe = slot;
+		return slot;
+	}
+
+	private rollover(hits: number): void {
+		this.epoch++;
+		this.sent = hits;
+		this.hits = hits;
+		this.hitsSeenAt = Date.now();
+		this.blockedUntil = 0;
+		this.probe = undefined;
+	}
+
+	private pump(): void {
+		while (this.waiters.length > 0) {
+			const can = this.canSend(Date.now());
+			if (!can) break;
+			const waiter = this.waiters.shift()!;
+			if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+			waiter.grant(this.grant(can === 'probe'));
+		}
+		if (this.waiters.length === 0 || this.inFlight >= this.maxConcurrent) return;
+		const wakeAt = this.blockedUntil;
+		if (!wakeAt || (this.timerAt && this.timerAt <= wakeAt)) return;
+		this.timerAt = wakeAt;
+		void sleep(Math.max(0, wakeAt - Date.now())).then(() => {
+			this.timerAt = 0;
+			this.pump();
+		});
+	}
+}
+
+function headerNumber(headers: Record<string, unknown> | undefined, name: string): number | undefined {
+	const raw = headers?.[name];
+	const value = Number(Array.isArray(raw) ? raw[0] : raw);
+	return raw === undefined || raw === null || raw === '' || !Number.isFinite(value) ? undefined : value;
+}
+
+function abortError(): Error {
+	const error = new Error('The execution was stopped');
+	error.name = 'AbortError';
+	return error;
+}
+
+const budgets = new Map<string, Budget>();
+
+/** The budget of one phpRank user of one instance, created on first use. */
+export function budgetFor(host: string, apiKey: string, maxConcurrent: number): Budget {
+	const key = `${host.toLowerCase()} ${fingerprint(apiKey)}`;
+	let budget = budgets.get(key);
+	if (!budget) {
+		budget = new Budget(maxConcurrent);
+		budgets.set(key, budget);
+	}
+	budget.maxConcurrent = maxConcurrent;
+	return budget;
+}
+
+/** FNV-1a: the key is not kept in memory as a map key; collisions only share a budget. */
+function fingerprint(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return `${hash.toString(16)}:${text.length}`;
+}

@@ -1,0 +1,129 @@
+import type { IDataObject, IExecuteData, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { redactedNode } from './redact';
+
+/*
+ * What the items of one node run share. RoutingNode sends every item at once and, with On Error →
+ * Stop, throws the first failure after all of them settled: the reports other items created are
+ * then missing from the output. With Retry On Fail, n8n runs the whole node again. So:
+ * - after a failure, items not yet sent are not sent, and the error lists the reports the run
+ *   created (they exist in phpRank; a re-run would create them again);
+ * - a retry of the node returns the reports its earlier tries created instead of creating them
+ *   again.
+ */
+
+interface Created {
+	fingerprint: string;
+	items: INodeExecutionData[];
+}
+
+interface RunState {
+	/** The per-item context of each item in the current try: a new context means a new try. */
+	contexts: Map<number, object>;
+	/** Aborted by the first failure of a try, with that failure as its reason. */
+	stop: AbortController;
+	/** The first failure of the try, once the requests then in flight have settled. */
+	final?: Promise<NodeApiError>;
+	/** Requests on the wire. */
+	sending: Set<Promise<unknown>>;
+	/** Reports created, by item, across tries. */
+	created: Map<number, Created>;
+}
+
+const runs = new WeakMap<IExecuteData, RunState>();
+
+/** The context RoutingNode made for this item and try (the pagination hook gets a child of it). */
+function itemContext(ctx: IExecuteSingleFunctions): object {
+	let current: object = ctx;
+	while (Object.prototype.hasOwnProperty.call(current, 'makeRoutingRequest')) {
+		current = Object.getPrototypeOf(current) as object;
+	}
+	return current;
+}
+
+/** The state of this node run, started afresh for each try. */
+export function runOf(ctx: IExecuteSingleFunctions): RunState {
+	const key = ctx.getExecuteData();
+	let run = runs.get(key);
+	if (!run) {
+		run = { contexts: new Map(), stop: new AbortController(), sending: new Set(), created: new Map() };
+		runs.set(key, run);
+	}
+	const item = ctx.getItemIndex();
+	const context = itemContext(ctx);
+	const known = run.contexts.get(item);
+	if (known !== undefined && known !== context) {
+		run.contexts = new Map();
+		run.stop = new AbortController();
+		run.final = undefined;
+	}
+	run.contexts.set(item, context);
+	return run;
+}
+
+/** Runs one request of an item, known as on the wire until it settles. */
+export async function onTheWire<T>(run: RunState, request: Promise<T>): Promise<T> {
+	run.sending.add(request);
+	try {
+		return await request;
+	} finally {
+		run.sending.delete(request);
+	}
+}
+
+export function fingerprintOf(body: unknown): string {
+	return JSON.stringify(body ?? null);
+}
+
+/** Reports an earlier try of this node run created for this item with the same input. */
+export function createdBefore(run: RunState, item: number, fingerprint: string): INodeExecutionData[] | undefined {
+	const created = run.created.get(item);
+	return created?.fingerprint === fingerprint ? created.items : undefined;
+}
+
+export function recordCreated(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[]): void {
+	run.created.set(item, { fingerprint, items });
+}
+
+/**
+ * An item failed and the node stops (On Error → Stop). The first failure stops the items not yet
+ * sent; every failure waits for the requests in flight, then names the reports the run created.
+ */
+export async function stopRun(ctx: IExecuteSingleFunctions, run: RunState, error: NodeApiError): Promise<NodeApiError> {
+	if (run.stop.signal.aborted && error === run.stop.signal.reason) return await refused(ctx, run);
+	return await stopAfter(run, error);
+}
+
+/** Bad input of an item (checked before sending) stops the run like a failed request. */
+export function stopOnInputError(ctx: IExecuteSingleFunctions, error: NodeApiError): void {
+	if (!ctx.continueOnFail()) void stopAfter(runOf(ctx), error);
+}
+
+function stopAfter(run: RunState, error: NodeApiError): Promise<NodeApiError> {
+	const first = !run.stop.signal.aborted;
+	if (first) run.stop.abort(error);
+	const settled = Promise.allSettled([...run.sending]).then(() => withCreatedReports(run, error));
+	if (first) run.final = settled;
+	return settled;
+}
+
+/** An item that was not sent because another item failed first. */
+async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<NodeApiError> {
+	const first = await run.final!;
+	return new NodeApiError(redactedNode(ctx.getNode()), {}, {
+		message: first.message,
+		description: `${first.description ?? ''} This item was not sent: another item failed first.`.trim(),
+		httpCode: first.httpCode ?? 'none',
+		itemIndex: ctx.getItemIndex(),
+	});
+}
+
+function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
+	const reports = [...run.created.values()].flatMap(({ items }) => items.map(({ json }) => json as IDataObject));
+	if (reports.length === 0) return error;
+	const list = reports.map((report) => `#${String(report.id)} ${String(report.url ?? '')}`.trim()).join(', ');
+	const note = `Before it stopped, this node created ${reports.length} report${reports.length === 1 ? '' : 's'} that exist${reports.length === 1 ? 's' : ''} in phpRank: ${list}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
+	if (!error.description?.includes(note)) error.description = `${error.description ?? ''} ${note}`.trim();
+	return error;
+}
