@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { API_BASE_URL } from '../../credentials/PhpRankApi.credentials';
+import { CREDENTIAL_TYPE } from './api';
 import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
 import { searchProjects, searchReports } from './methods/listSearch';
@@ -19,15 +19,10 @@ export class PhpRank implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'phpRankApi', required: true }],
-		// Every operation routes its request through transport/routing.ts (retries, errors, paging).
-		requestDefaults: {
-			baseURL: API_BASE_URL,
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-		},
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// No requestDefaults: n8n evaluates them for every item. Every operation routes through
+		// transport/routing.ts, which takes the instance from the credential once per run and sets
+		// the headers each request needs (requestOptionsFor in transport/send.ts).
 		properties: [
 			{
 				displayName: 'Resource',

@@ -109,9 +109,9 @@ export interface RunResult {
 export async function runNode(
 	parameters: INodeParameters | IDataObject,
 	credential: TestCredential | undefined,
-	options: { items?: IDataObject[]; continueOnFail?: boolean } = {},
+	options: { items?: IDataObject[]; continueOnFail?: boolean; settings?: Partial<INode> } = {},
 ): Promise<RunResult> {
-	const node = makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail });
+	const node = { ...makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail }), ...options.settings };
 	const { run } = await runWorkflow([node], {}, credential, options.items);
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {

@@ -36,7 +36,7 @@ describe('node description', () => {
 	it('is usable as an AI tool and uses the phpRank credential', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true }]);
-		expect(description.requestDefaults?.headers).toMatchObject({ Accept: 'application/json' });
+		expect(description.requestDefaults).toBeUndefined();
 	});
 
 	it('ships distinct light and dark icons that exist', () => {

@@ -101,8 +101,9 @@ async function send(
 }
 
 /**
- * A failed item. With On Error → Continue it becomes an error item paired to its input (n8n's
- * error output then carries the input's fields); otherwise the node stops, see `stopRun`.
+ * A failed item. With On Error → Continue it becomes an error item paired to its input (the error
+ * output then carries the input's fields, so it says which row failed); otherwise the node stops,
+ * see `stopRun`.
  */
 async function failed(
 	this: IExecutePaginationFunctions,
@@ -115,7 +116,8 @@ async function failed(
 			: describeNetworkError(redactedNode(this.getNode()), caught, { host: 'the phpRank server', method: 'GET' });
 	error.context.itemIndex = this.getItemIndex();
 	if (this.continueOnFail()) {
-		return [{ json: { error: error.message }, error, pairedItem: { item: this.getItemIndex() } }];
+		// Only `error` and `details`: n8n's error output then adds the input item's fields.
+		return [{ json: { error: error.message, details: error.description ?? '' }, pairedItem: { item: this.getItemIndex() } }];
 	}
 	throw await stopRun(this, run, error);
 }

@@ -1,0 +1,219 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { FOREIGN_BODIES, PhpRankServer } from './server';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+
+import { makeNode, registerNodeType, runNode, runWorkflow } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+
+/*
+ * Issue 11: nothing lost, nothing twice, nothing runaway. Each case was seen in a real n8n.
+ */
+
+/** An upstream node (a sheet): outputs its `rows` parameter, one item each. */
+const INPUT_NODE = 'test.rows';
+registerNodeType(INPUT_NODE, {
+	description: {
+		displayName: 'Rows',
+		name: 'rows',
+		group: ['input'],
+		version: 1,
+		description: 'Test rows',
+		defaults: { name: 'Rows' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Rows', name: 'rows', type: 'json', default: [] }],
+	},
+	async execute(this: IExecuteFunctions) {
+		const rows = this.getNodeParameter('rows', 0) as IDataObject[];
+		return [rows.map((json) => ({ json, pairedItem: { item: 0 } }))];
+	},
+} as INodeType);
+
+const create = (url: string, extra: IDataObject = {}) => ({ resource: 'report', operation: 'create', url, ...extra });
+const urlItems = (count: number, bad?: number) =>
+	Array.from({ length: count }, (_, i) => ({ url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}` }));
+const createFromItems = create('={{ $json.url }}');
+
+describe('Privacy is never wider than the user chose', () => {
+	const api = useServer();
+
+	it.each([
+		['an empty expression', '={{ "" }}'],
+		['an expression that gives nothing', '={{ $json.missing }}'],
+	])('%s creates a Private report and sends no password', async (_what, privacy) => {
+		const { items, error } = await runNode(create('https://example.com/a', { privacy, password: 'hunter2' }), api.credential);
+		expect(error).toBeUndefined();
+		const [post] = api.apiRequests();
+		expect(post.form).toEqual({ url: 'https://example.com/a', privacy: '1' });
+		expect(items[0].json.privacy).toBe('private');
+	});
+
+	it('a name from a sheet ("Public") works; a password travels only with Password privacy', async () => {
+		await runNode(create('https://example.com/b', { privacy: '={{ "Public" }}', password: 'hunter2' }), api.credential);
+		await runNode(create('https://example.com/c', { privacy: '={{ "password" }}', password: 'hunter2' }), api.credential);
+		const [publicPost, passwordPost] = api.apiRequests();
+		expect(publicPost.form).toEqual({ url: 'https://example.com/b', privacy: '0' });
+		expect(passwordPost.form).toEqual({ url: 'https://example.com/c', privacy: '2', password: 'hunter2' });
+	});
+
+	it('an unreadable privacy is refused before anything is sent', async () => {
+		const { error } = await runNode(create('https://example.com/d', { privacy: '={{ "secret" }}' }), api.credential);
+		expect(error?.message).toMatch(/^Privacy must be 0 \(public\), 1 \(private\), 2 \(password\), not "secret"$/);
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
+	it('an Update whose Privacy expression gives nothing leaves the privacy alone', async () => {
+		const [report] = api.server.listReports();
+		await runNode(
+			{ resource: 'report', operation: 'update', reportId: locator('id', report.id), updateFields: { privacy: '={{ "" }}', rerunAnalysis: true } },
+			api.credential,
+		);
+		expect(api.apiRequests()[0].form).toEqual({ results: '1' });
+	});
+});
+
+describe("n8n's retry and error settings", () => {
+	const api = useServer();
+	const failFifth = () =>
+		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' && r.form.url?.endsWith('/fail') });
+
+	it('Retry On Fail re-sends only the item that failed: every URL is created once', async () => {
+		failFifth();
+		const { items, error } = await runNode(createFromItems, api.credential, {
+			items: urlItems(5, 4),
+			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(error).toBeUndefined();
+		const posts = api.apiRequests().filter((r) => r.method === 'POST').map((r) => r.form.url);
+		expect(posts.sort()).toEqual([...urlItems(5, 4).map((i) => i.url), urlItems(5, 4)[4].url].sort());
+		expect(new Set(api.server.listReports().map((r) => r.url)).size).toBe(api.server.listReports().length);
+		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+	});
+
+	it('On Error → Stop names the reports created before the failure, and sends nothing after it', async () => {
+		failFifth();
+		const { error } = await runNode(createFromItems, api.credential, { items: urlItems(5, 4) });
+		expect(error?.message).toMatch(/^Creating the report for https:\/\/site4\.example\.com\/fail failed: the phpRank server/);
+		const created = api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201);
+		expect(created).toHaveLength(4);
+		expect(error?.description).toMatch(/this node created 4 reports that exist in phpRank: #\d+ site0\.example\.com\/ok/);
+		expect(error?.description).toMatch(/Running it again with the same input creates them again/);
+	});
+
+	it('an input error stops the run before any item is sent', async () => {
+		const items = [{ url: 'https://ok.example.com' }, { url: 'not a url' }, { url: 'https://ok2.example.com' }];
+		const { error } = await runNode(createFromItems, api.credential, { items });
+		expect(error?.message).toMatch(/The URL must be a full http/);
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
+	it('On Error → Continue (error output): the error item is paired, keeps the input fields, names the URL', async () => {
+		failFifth();
+		const rows = urlItems(5, 4).map((item, i) => ({ ...item, row: i }));
+		const { run } = await runWorkflow(
+			[
+				makeNode({ rows }, { type: INPUT_NODE, name: 'Sheet' }),
+				{ ...makeNode(createFromItems), onError: 'continueErrorOutput' },
+			],
+			{ Sheet: { main: [[{ node: 'phpRank', type: 'main', index: 0 }]] } },
+			api.credential,
+		);
+		const [ok, failed] = run.data.resultData.runData.phpRank[0].data!.main;
+		expect(ok).toHaveLength(4);
+		expect(failed).toHaveLength(1);
+		expect(failed![0].pairedItem).toEqual({ item: 4 });
+		expect(failed![0].json).toMatchObject({ row: 4, url: 'https://site4.example.com/fail' });
+		expect(String(failed![0].json.error)).toMatch(/site4\.example\.com\/fail/);
+	});
+});
+
+describe('Servers that are not phpRank', () => {
+	const api = useServer({ seed: (server) => server.seedReports(3) });
+	const getReport = { resource: 'report', operation: 'get', reportId: locator('id', 1) };
+
+	it.each([
+		['a Get answered with another JSON', 'GET', getReport, FOREIGN_BODIES.ok, /did not answer like a phpRank API: its answer has no report with an ID in "data"/],
+		['a Create answered with {"data": null}', 'POST', create('https://example.com'), FOREIGN_BODIES.nullData, /its answer has no report/],
+		['a Delete answered with {}', 'DELETE', { resource: 'report', operation: 'delete', reportId: locator('id', 2) }, FOREIGN_BODIES.emptyObject, /its answer has no "deleted": true/],
+		['a list without "data"', 'GET', { resource: 'report', operation: 'getAll', returnAll: true }, FOREIGN_BODIES.listWithoutData, /its answer has no list of records/],
+	])('%s is an error that says so', async (_what, method, parameters, body, message) => {
+		api.server.failNext({ type: 'foreign', body }, { match: (r) => r.method === method });
+		const { error, items } = await runNode(parameters, api.credential);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(message);
+	});
+
+	it('a redirect to https says to use https', async () => {
+		api.server.failNext({ type: 'redirect', to: 'https', status: 301 });
+		const { error } = await runNode(getReport, api.credential);
+		expect(error?.message).toMatch(/it redirects to https:\/\/ \(HTTP 301\)$/);
+		expect(error?.description).toMatch(/start with https:\/\//);
+	});
+
+	it('a redirect to another host names it, and the key never goes there', async () => {
+		const other = new PhpRankServer({ throttle: false });
+		await other.start();
+		try {
+			api.server.failNext({ type: 'redirect', to: { origin: other.url }, status: 307 });
+			const { error } = await runNode(getReport, api.credential);
+			expect(error?.message).toContain(`it redirects to another host, ${new URL(other.url).host} (HTTP 307)`);
+			expect(other.requests).toHaveLength(0);
+		} finally {
+			await other.stop();
+		}
+	});
+
+	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
+		const { error } = await runNode(getReport, { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` });
+		expect(error).toBeUndefined();
+		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
+	});
+
+	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
+		const [report] = api.server.listReports();
+		await runNode(getReport, api.credential);
+		const { items } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', `  ${report.project}  `) }, api.credential);
+		const [get, del] = api.apiRequests();
+		expect(get.headers['content-type']).toBeUndefined();
+		expect(del.headers['content-type']).toBeUndefined();
+		expect(del.decodedPath).toBe(`/api/v1/projects/${report.project}`);
+		expect(items[0].json).toEqual({ deleted: true, project: report.project });
+	});
+});
+
+describe('A polite client', () => {
+	const api = useServer({ seed: (server) => server.seedReports(300) });
+
+	it('300 Get items against a slow instance keep at most 5 requests in flight', async () => {
+		api.server.setResponseDelay(20);
+		api.server.resetStats();
+		const ids = api.server.listReports().map((r) => ({ id: r.id }));
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
+			api.credential,
+			{ items: ids },
+		);
+		api.server.setResponseDelay(0);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(300);
+		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
+	}, 60_000);
+
+	it('150 creates against a throttle send about 150 requests, not 270', async () => {
+		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
+		api.server.setThrottle({ limit: 50, windowMs: 1000 });
+		try {
+			const { items, error } = await runNode(createFromItems, { ...api.credential, apiKey: api.credential.apiKey }, { items: urlItems(150) });
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(150);
+			const posts = api.apiRequests().filter((r) => r.method === 'POST');
+			const throttled = posts.filter((r) => r.status === 429).length;
+			expect(posts.length - throttled).toBe(150);
+			// One request per window finds out when the window ends.
+			expect(throttled).toBeLessThanOrEqual(6);
+		} finally {
+			api.server.setThrottle(false);
+		}
+	}, 60_000);
+});
