@@ -1,5 +1,7 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { Failure, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import type { PagingProblem } from './paging';
 
 /** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
@@ -91,6 +93,7 @@ export function describeHttpError(
 	status: number,
 	body: unknown,
 	ctx: ErrorContext,
+	retryAfterMs?: number,
 ): NodeApiError {
 	const apiMessage = apiMessageOf(body);
 	const text =
@@ -109,7 +112,7 @@ export function describeHttpError(
 						message: `phpRank answered HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}`,
 						description: 'Check the parameters of the node.',
 					});
-	return apiError(node, { status, message: apiMessage }, text, String(status));
+	return apiError(node, { status, message: apiMessage }, text, String(status), failureOf(status, retryAfterMs));
 }
 
 /** A 2xx answer whose body is not the JSON phpRank sends (an HTML page, a cut-off body). */
@@ -120,7 +123,8 @@ export function describeBadBody(node: INode, status: number, body: unknown, ctx:
 		: text.trim()
 			? 'its answer was not complete JSON (cut off or malformed)'
 			: 'its answer was empty';
-	return apiError(node, { status }, notPhpRank(ctx, what), String(status));
+	const failure = /^\s*</.test(text) ? failureOf(404) : failureOf(0);
+	return apiError(node, { status }, notPhpRank(ctx, what), String(status), failure);
 }
 
 const networkCauses: Record<string, string> = {
@@ -155,6 +159,7 @@ export function describeNetworkError(node: INode, error: unknown, ctx: ErrorCont
 					: 'Check the Base URL of the phpRank credential and that the instance is online and reachable from n8n.',
 		},
 		'none',
+		failureOf(0),
 	);
 }
 
@@ -177,13 +182,60 @@ function messageOf(error: unknown): string {
  * workflow holds it, report passwords included; this one keeps the redacted node it is given.
  */
 export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
-	return new NodeApiError(node, {} as JsonObject, { message, description, itemIndex, httpCode: 'none' });
+	return new NodeApiError(node, {} as JsonObject, {
+		message,
+		description,
+		itemIndex,
+		httpCode: 'none',
+		failure: { cause: 'configuration-invalid' },
+	});
+}
+
+/**
+ * Why a request failed, as n8n reads it (NodeApiError's `failure`): n8n's poll scheduler backs a
+ * trigger off by it (waits out Retry-After, pauses polls that need the user). Status 0: no answer.
+ */
+export function failureOf(status: number, retryAfterMs?: number): Failure | undefined {
+	if (status === 429) return { cause: 'rate-limited', retryAfterMs };
+	if (status === 401) return { cause: 'credential-invalid' };
+	if (status === 0 || status >= 500) return { cause: 'temporarily-unavailable' };
+	if (status >= 300) return { cause: 'configuration-invalid' };
+	return undefined;
+}
+
+/** A list that could not be read to its end (transport/paging.ts). */
+export function describePagingError(node: INode, problem: PagingProblem): NodeApiError {
+	if (problem.reason === 'page-ignored') {
+		const { asked, answered } = problem;
+		return apiError(
+			node,
+			{},
+			{
+				message: `phpRank answered page ${answered}${answered < asked ? ' again' : ''} when asked for page ${asked}: a cache or proxy in front of it may ignore the page parameter`,
+				description:
+					'The node stopped rather than read the same page over and over. Make the cache or reverse proxy in front of phpRank pass the query string of /api/v1 requests through (or not cache them).',
+			},
+			'none',
+			{ cause: 'configuration-invalid' },
+		);
+	}
+	const { requests, total, perPage } = problem;
+	return apiError(
+		node,
+		{},
+		{
+			message: `The phpRank list kept changing while it was read: stopped after ${requests} requests`,
+			description: `It held ${total} records at the first page (${Math.ceil(total / perPage)} pages of ${perPage}). Reports were created or deleted faster than the list could be read to its end: run again later, or narrow the list with filters.`,
+		},
+		'none',
+		failureOf(0),
+	);
 }
 
 /**
  * Built from plain data only: the errors thrown by n8n's HTTP helpers carry the request
  * (headers included, so the API key) in their cause, and n8n stores errors with the execution.
  */
-function apiError(node: INode, response: IDataObject, text: ErrorText, httpCode: string) {
-	return new NodeApiError(node, response as JsonObject, { ...text, httpCode });
+function apiError(node: INode, response: IDataObject, text: ErrorText, httpCode: string, failure?: Failure) {
+	return new NodeApiError(node, response as JsonObject, { ...text, httpCode, failure });
 }
