@@ -217,3 +217,60 @@ describe('A polite client', () => {
 		}
 	}, 60_000);
 });
+
+describe('Return All on a list that moves', () => {
+	const api = useServer();
+	const getAll = { resource: 'report', operation: 'getAll', returnAll: true, simplify: true };
+
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		api.server.seedReports(1000);
+	});
+	afterEach(() => {
+		api.server.beforeList(undefined);
+		api.server.setIgnorePage(false);
+	});
+
+	it('a report created before each page: each of the 1,000 once, no duplicates', async () => {
+		const before = new Set(api.server.listReports().map((r) => r.id));
+		api.server.beforeList(({ page }) => {
+			if (page > 1) api.server.addReport({ url: `https://new.example.com/${page}` });
+		});
+		const { items, error } = await runNode(getAll, api.credential);
+		expect(error).toBeUndefined();
+		const ids = items.map((i) => i.json.id as number);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.filter((id) => before.has(id)).length).toBe(1000);
+	});
+
+	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
+		const ids = api.server.listReports().map((r) => r.id).sort((a, b) => b - a);
+		const deleted = new Set<number>();
+		api.server.beforeList(({ page }) => {
+			if (page > 1 && page <= 11) {
+				const id = ids[(page - 2) * 100];
+				api.server.deleteReport(id);
+				deleted.add(id);
+			}
+		});
+		const { items, error } = await runNode(getAll, api.credential);
+		expect(error).toBeUndefined();
+		const got = items.map((i) => i.json.id as number);
+		expect(new Set(got).size).toBe(got.length);
+		const survivors = ids.filter((id) => !deleted.has(id));
+		expect(survivors.every((id) => got.includes(id))).toBe(true);
+	});
+
+	it('a server that ignores ?page= ends at once with an error that says so', async () => {
+		api.server.setIgnorePage(true);
+		const { items, error } = await runNode(getAll, api.credential);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(/answered page 1 again when asked for page 2: a cache or proxy/);
+		expect(api.apiRequests().length).toBeLessThanOrEqual(2);
+	});
+
+	it('costs ceil(N/100) requests when nothing changes', async () => {
+		await runNode(getAll, api.credential);
+		expect(api.apiRequests()).toHaveLength(10);
+	});
+});

@@ -1,7 +1,127 @@
-import { isLastPage } from '../../nodes/PhpRank/transport/paging';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	PagingError,
+	readPages,
+	requestBound,
+	type ListPage,
+	type PagingCursor,
+	type PagingOptions,
+	type PagingProblem,
+} from '../../nodes/PhpRank/transport/paging';
 import { pageSizeFor } from '../../nodes/PhpRank/transport/routing';
 
-describe('paging rules', () => {
+interface Row extends IDataObject {
+	id: number;
+	name: string;
+}
+
+/**
+ * A list endpoint over an in-memory table, offset-paged as Laravel's paginator does. `before` runs
+ * before each request is answered (the n-th request, from 1), so a test can change the table the
+ * way another workflow or user would while the list is read.
+ */
+class FakeList {
+	rows: Row[];
+	readonly asked: number[] = [];
+	before?: (request: number, page: number) => void;
+	private nextId: number;
+
+	constructor(
+		count: number,
+		private readonly options: {
+			perPage?: number;
+			meta?: boolean;
+			/** Sort: newest first by id (default) or by name ascending. */
+			order?: 'id' | 'name';
+			ignorePage?: boolean | 'echo';
+			/** Overrides the total the paginator reports (a lying server). */
+			total?: (request: number, real: number) => number;
+		} = {},
+	) {
+		this.rows = Array.from({ length: count }, (_, i) => ({ id: i + 1, name: nameFor(i + 1) }));
+		this.nextId = count + 1;
+	}
+
+	get ids(): number[] {
+		return this.sorted().map((row) => row.id);
+	}
+
+	create(): Row {
+		const id = this.nextId++;
+		const row = { id, name: nameFor(id) };
+		this.rows.push(row);
+		return row;
+	}
+
+	remove(id: number): void {
+		this.rows = this.rows.filter((row) => row.id !== id);
+	}
+
+	fetch = async (page: number): Promise<ListPage> => {
+		this.asked.push(page);
+		const request = this.asked.length;
+		this.before?.(request, page);
+		const { perPage = 100, meta = true, ignorePage = false } = this.options;
+		const served = ignorePage ? 1 : page;
+		const rows = this.sorted();
+		const records = rows.slice((served - 1) * perPage, served * perPage).map((row) => ({ ...row }));
+		if (!meta) return { records, meta: {} };
+		const total = this.options.total?.(request, rows.length) ?? rows.length;
+		return {
+			records,
+			meta: {
+				current_page: ignorePage === true ? 1 : page,
+				last_page: Math.max(1, Math.ceil(total / perPage)),
+				per_page: perPage,
+				total,
+			},
+		};
+	};
+
+	private sorted(): Row[] {
+		return this.options.order === 'name'
+			? [...this.rows].sort((a, b) => a.name.localeCompare(b.name))
+			: [...this.rows].sort((a, b) => b.id - a.id);
+	}
+}
+
+/** Names whose order is unrelated to the id, so new rows land anywhere in a by-name list. */
+function nameFor(id: number): string {
+	return `site-${String((id * 7919) % 100003).padStart(6, '0')}-${id}`;
+}
+
+const byId: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
+	keyOf: (record) => Number(record.id),
+	newestFirst: true,
+};
+const byName: Pick<PagingOptions<IDataObject>, 'keyOf'> = { keyOf: (record) => String(record.name) };
+const idsOf = (items: IDataObject[]) => items.map((item) => Number(item.id));
+const sortedIds = (items: IDataObject[]) => idsOf(items).sort((a, b) => a - b);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** The problem readPages threw. */
+async function problemOf(run: Promise<unknown>): Promise<PagingProblem> {
+	const error = await run.then(
+		() => undefined,
+		(e: unknown) => e,
+	);
+	expect(error).toBeInstanceOf(PagingError);
+	return (error as PagingError).problem;
+}
+
+/** A seeded pseudo-random generator, so a failing run can be replayed. */
+function random(seed: number): () => number {
+	let state = seed >>> 0 || 1;
+	return () => {
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		return (state >>> 0) / 2 ** 32;
+	};
+}
+
+describe('page sizes', () => {
 	it.each([
 		[1, 10],
 		[10, 10],
@@ -13,17 +133,302 @@ describe('paging rules', () => {
 	])('a limit of %s asks for pages of %i', (limit, size) => {
 		expect(pageSizeFor(limit)).toBe(size);
 	});
+});
 
-	it('ends at the paginator’s last page (real instances)', () => {
-		expect(isLastPage({ current_page: 2, last_page: 3 }, 2, 100, 100)).toBe(false);
-		expect(isLastPage({ current_page: 3, last_page: 3 }, 3, 100, 100)).toBe(true);
-		// per_page silently replaced by the instance default: meta still says where the end is.
-		expect(isLastPage({ current_page: 1, last_page: 4, per_page: 10 }, 1, 10, 100)).toBe(false);
+describe('readPages on a list that does not change', () => {
+	it('returns 1,000 records in list order with 10 requests of 100 (meta.last_page ends it)', async () => {
+		const list = new FakeList(1000);
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
+		expect(list.asked).toEqual(range(1, 10));
+		expect(run).toMatchObject({ complete: true, steady: true, requests: 10 });
 	});
 
-	it('ends at a short or empty page when there is no paginator (seed-spec instances)', () => {
-		expect(isLastPage({}, 1, 100, 100)).toBe(false);
-		expect(isLastPage({}, 2, 99, 100)).toBe(true);
-		expect(isLastPage({ current_page: 5, last_page: 9 }, 5, 0, 100)).toBe(true);
+	it('without meta (seed-spec instances) ends at a short or empty page', async () => {
+		const short = new FakeList(950, { meta: false });
+		const exact = new FakeList(1000, { meta: false });
+
+		const shortRun = await readPages(short.fetch, { perPage: 100, ...byName });
+		const exactRun = await readPages(exact.fetch, { perPage: 100, ...byName });
+
+		expect(shortRun.items).toHaveLength(950);
+		expect(short.asked).toEqual(range(1, 10));
+		expect(exactRun.items).toHaveLength(1000);
+		// A full last page cannot be told from a middle one: one more request finds the end.
+		expect(exact.asked).toEqual(range(1, 11));
+	});
+
+	it('reads an empty list with one request', async () => {
+		const list = new FakeList(0);
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(run).toMatchObject({ items: [], complete: true, requests: 1 });
+	});
+
+	it('counts pages in meta.per_page when the instance replaced the page size asked for', async () => {
+		const list = new FakeList(35, { perPage: 10 });
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(run.items).toHaveLength(35);
+		expect(list.asked).toEqual([1, 2, 3, 4]);
+	});
+
+	it('stops at the limit: 250 records cost 3 requests and the last page is cut', async () => {
+		const list = new FakeList(1000);
+
+		const run = await readPages(list.fetch, { perPage: 100, limit: 250, ...byId });
+
+		expect(idsOf(run.items)).toEqual(range(751, 1000).reverse());
+		expect(run).toMatchObject({ complete: false, requests: 3 });
+	});
+
+	it('shapes each batch of new records with map, and never hands it a record twice', async () => {
+		const list = new FakeList(300);
+		list.before = (request) => {
+			if (request > 1) list.create();
+		};
+		const batches: number[][] = [];
+
+		const run = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			map: (records) => {
+				batches.push(idsOf(records));
+				return records.map((record) => `#${String(record.id)}`);
+			},
+		});
+
+		expect(run.items).toEqual(range(1, 300).reverse().map((id) => `#${id}`));
+		expect(batches.flat()).toEqual(range(1, 300).reverse());
+		expect(batches.map((batch) => batch.length)).toEqual([100, 99, 99, 2]);
+	});
+
+	it('ends at the first record stopAt accepts, without the records after it', async () => {
+		const list = new FakeList(1000);
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId, stopAt: (record) => Number(record.id) <= 850 });
+
+		expect(idsOf(run.items)).toEqual(range(851, 1000).reverse());
+		expect(run).toMatchObject({ complete: true, requests: 2 });
+	});
+
+	it('sends no more than maxPages requests, and resumes from the cursor it returns', async () => {
+		const list = new FakeList(1000);
+		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4 });
+		const second = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4, resume: first.cursor });
+		const third = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4, resume: second.cursor });
+
+		expect([first, second, third].map((run) => [run.items.length, run.complete, run.requests])).toEqual([
+			[400, false, 4],
+			[400, false, 4],
+			[200, true, 2],
+		]);
+		expect(idsOf([...first.items, ...second.items, ...third.items])).toEqual(range(1, 1000).reverse());
+		expect(list.asked).toEqual(range(1, 10));
+	});
+
+	it('asks stopEarly before each request after the first', async () => {
+		const list = new FakeList(1000);
+		let asked = 0;
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId, stopEarly: () => ++asked >= 3 });
+
+		expect(run).toMatchObject({ complete: false, requests: 3 });
+		expect(run.cursor.page).toBe(4);
+	});
+});
+
+describe('readPages on a list that changes while it is read (issue 11: 1,000 records)', () => {
+	it('one created before each page: exactly the 1,000 that existed throughout, in 11 requests', async () => {
+		const list = new FakeList(1000);
+		list.before = (request) => {
+			if (request > 1) list.create();
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
+		expect(run.requests).toBe(11);
+	});
+
+	it('one already-read record deleted before each page: every record once, about 2 requests a page', async () => {
+		const list = new FakeList(1000);
+		const returned: number[] = [];
+		list.before = (request) => {
+			if (request > 1) list.remove(returned[Math.floor(returned.length / 2)]);
+		};
+
+		const run = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			map: (records) => (returned.push(...idsOf(records)), records),
+		});
+
+		// The deleted ones were read before they went, so all 1,000 come out, none twice.
+		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
+		expect(run.requests).toBeLessThanOrEqual(20);
+	});
+
+	it('one not yet read record deleted before each page: every record that remained, once', async () => {
+		const list = new FakeList(1000);
+		const gone = new Set<number>();
+		list.before = (request) => {
+			if (request === 1) return;
+			const id = list.ids[list.ids.length - 1 - (request % 50)];
+			gone.add(id);
+			list.remove(id);
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		// A record deleted after it was read comes out too; one deleted before it was reached does not.
+		const ids = idsOf(run.items);
+		expect(ids.filter((id) => !gone.has(id))).toEqual(range(1, 1000).reverse().filter((id) => !gone.has(id)));
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(run.requests).toBeLessThanOrEqual(2 * 10);
+	});
+
+	it('sorted by name, new records landing anywhere: each original record once', async () => {
+		const list = new FakeList(1000, { order: 'name' });
+		const created = new Set<number>();
+		list.before = (request) => {
+			if (request > 1) for (let i = 0; i < 3; i++) created.add(list.create().id);
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byName });
+
+		const ids = idsOf(run.items);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.filter((id) => !created.has(id)).sort((a, b) => a - b)).toEqual(range(1, 1000));
+	});
+
+	it('sorted by name, read records deleted: each record once', async () => {
+		const list = new FakeList(1000, { order: 'name' });
+		const returned: number[] = [];
+		list.before = (request) => {
+			if (request > 1) list.remove(returned[request % returned.length]);
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byName, map: (r) => (returned.push(...idsOf(r)), r) });
+
+		expect(sortedIds(run.items)).toEqual(range(1, 1000));
+	});
+
+	it.each(range(1, 40))(
+		'random single changes between requests (seed %i): exactly the records that existed throughout, once',
+		async (seed) => {
+			const next = random(seed);
+			const perPage = [10, 25, 100][seed % 3];
+			const list = new FakeList(150 + Math.floor(next() * 400), { perPage, order: seed % 4 === 0 ? 'name' : 'id' });
+			const newestFirst = seed % 4 !== 0;
+			const initial = new Set(list.ids);
+			const everDeleted = new Set<number>();
+			const created = new Set<number>();
+			list.before = () => {
+				const roll = next();
+				if (roll < 0.3 && (newestFirst || created.size === 0 || everDeleted.size === 0)) {
+					// Only one kind of change for other orders: mixing them is best effort there.
+					if (!newestFirst && everDeleted.size > 0) return;
+					created.add(list.create().id);
+				} else if (roll < 0.7 && list.rows.length > 0 && (newestFirst || created.size === 0)) {
+					const id = list.ids[Math.floor(next() * list.rows.length)];
+					everDeleted.add(id);
+					list.remove(id);
+				}
+			};
+
+			const run = await readPages(list.fetch, { perPage, keyOf: (r) => (newestFirst ? Number(r.id) : String(r.name)), newestFirst });
+
+			const ids = idsOf(run.items);
+			expect(new Set(ids).size).toBe(ids.length);
+			const throughout = [...initial].filter((id) => !everDeleted.has(id));
+			expect(ids.filter((id) => throughout.includes(id)).sort((a, b) => a - b)).toEqual(throughout.sort((a, b) => a - b));
+			expect(ids.every((id) => initial.has(id) || created.has(id))).toBe(true);
+			expect(run.complete).toBe(true);
+		},
+	);
+
+	it.each(range(1, 20))(
+		'random bursts of creations and deletions (seed %i): never a record twice, and the run ends',
+		async (seed) => {
+			const next = random(1000 + seed);
+			const list = new FakeList(300, { perPage: 25, order: seed % 2 ? 'id' : 'name' });
+			list.before = () => {
+				for (let i = Math.floor(next() * 4); i > 0; i--) {
+					if (next() < 0.5) list.create();
+					else if (list.rows.length > 0) list.remove(list.ids[Math.floor(next() * list.rows.length)]);
+				}
+			};
+
+			const run = await readPages(list.fetch, {
+				perPage: 25,
+				keyOf: (r) => Number(r.id),
+				newestFirst: seed % 2 === 1,
+			});
+
+			const ids = idsOf(run.items);
+			expect(new Set(ids).size).toBe(ids.length);
+			expect(run.complete).toBe(true);
+		},
+	);
+
+	it('resumed across polls while the list moves: the 1,000 that existed throughout, once', async () => {
+		const list = new FakeList(1000);
+		const items: IDataObject[] = [];
+		let cursor: PagingCursor | undefined;
+		for (let poll = 0; poll < 20; poll++) {
+			// Between polls (minutes apart) much changes: 5 created, 5 read ones deleted.
+			for (let i = 0; i < 5 && poll > 0; i++) list.create();
+			for (let i = 0; i < 5 && items.length > 0; i++) list.remove(Number(items[(poll * 37 + i * 11) % items.length].id));
+			const run = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 2, resume: cursor });
+			items.push(...run.items);
+			cursor = run.cursor;
+			if (run.complete) break;
+		}
+
+		expect(idsOf(items)).toEqual(range(1, 1000).reverse());
+	});
+});
+
+describe('readPages against servers that do not page', () => {
+	it('stops at page 2 when the server answers page 1 again (meta.current_page)', async () => {
+		const list = new FakeList(1000, { ignorePage: true });
+
+		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+
+		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
+		expect(list.asked).toEqual([1, 2]);
+	});
+
+	it('stops at page 2 when meta echoes the page asked for but the records repeat page 1', async () => {
+		const list = new FakeList(1000, { ignorePage: 'echo' });
+
+		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+
+		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
+	});
+
+	it('stops at page 2 without meta when the records repeat page 1', async () => {
+		const list = new FakeList(1000, { ignorePage: true, meta: false });
+
+		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byName }));
+
+		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
+		expect(list.asked).toEqual([1, 2]);
+	});
+
+	it('ends a run that does not converge at the bound set by the first page’s total', async () => {
+		// A total that falls and rises between every two requests: each page looks like records slipped past it.
+		const list = new FakeList(1000, { total: (request, real) => (request % 2 ? real : real - 100) });
+
+		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+
+		expect(requestBound(1000, 100)).toBe(30);
+		expect(problem).toEqual({ reason: 'not-converging', requests: 30, total: 900, perPage: 100 });
+		expect(list.asked).toHaveLength(30);
 	});
 });

@@ -6,19 +6,20 @@ import type {
 } from 'n8n-workflow';
 
 import { classify } from '../helpers/output';
-import { getListPage } from '../transport/request';
+import { cursorFromToken, readList } from '../helpers/lists';
+import type { PagingOptions } from '../transport/paging';
 
-/** One page of a list for a picker; the page number is the picker's pagination token. */
+/** One page of a list for a picker; the paging cursor is the picker's pagination token. */
 async function listPage(
 	ctx: ILoadOptionsFunctions,
 	url: string,
 	qs: IDataObject,
+	order: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'>,
 	paginationToken: string | undefined,
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
-	const page = Math.max(1, Number(paginationToken) || 1);
-	const { records, meta } = await getListPage.call(ctx, url, { ...qs, per_page: 100, page });
-	const more = Number(meta.current_page) < Number(meta.last_page);
-	return { records, paginationToken: more ? String(page + 1) : undefined };
+	const resume = cursorFromToken(paginationToken);
+	const page = await readList(ctx, url, qs, { perPage: 100, maxPages: 1, resume, ...order });
+	return { records: page.items, paginationToken: page.complete ? undefined : JSON.stringify(page.cursor) };
 }
 
 /** Report picker: newest first, searchable by URL. */
@@ -29,7 +30,13 @@ export async function searchReports(
 ): Promise<INodeListSearchResult> {
 	const qs: IDataObject = { sort_by: 'id', sort: 'desc' };
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'url' });
-	const { records, paginationToken: next } = await listPage(this, '/reports', qs, paginationToken);
+	const { records, paginationToken: next } = await listPage(
+		this,
+		'/reports',
+		qs,
+		{ keyOf: (report) => Number(report.id), newestFirst: true },
+		paginationToken,
+	);
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
 		const grade = [score, result_class].filter((part) => part !== null).join(', ');
@@ -49,7 +56,13 @@ export async function searchProjects(
 ): Promise<INodeListSearchResult> {
 	const qs: IDataObject = { sort_by: 'project', sort: 'asc' };
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'project' });
-	const { records, paginationToken: next } = await listPage(this, '/projects', qs, paginationToken);
+	const { records, paginationToken: next } = await listPage(
+		this,
+		'/projects',
+		qs,
+		{ keyOf: (project) => String(project.project) },
+		paginationToken,
+	);
 	const results: INodeListSearchItems[] = records.map((project) => ({
 		name:
 			project.reports === undefined

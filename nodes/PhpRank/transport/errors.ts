@@ -2,6 +2,7 @@ import type { Failure, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT } from '../api';
+import type { PagingProblem } from './paging';
 
 /** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
@@ -239,7 +240,42 @@ function messageOf(error: unknown): string {
  * workflow holds it, report passwords included; this one keeps the redacted node it is given.
  */
 export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
-	return new NodeApiError(node, {} as JsonObject, { message, description, itemIndex, httpCode: 'none' });
+	return new NodeApiError(node, {} as JsonObject, {
+		message,
+		description,
+		itemIndex,
+		httpCode: 'none',
+		failure: { cause: 'configuration-invalid' },
+	});
+}
+
+/** A list that could not be read to its end (transport/paging.ts). */
+export function describePagingError(node: INode, problem: PagingProblem): NodeApiError {
+	if (problem.reason === 'page-ignored') {
+		const { asked, answered } = problem;
+		return apiError(
+			node,
+			{},
+			{
+				message: `phpRank answered page ${answered}${answered < asked ? ' again' : ''} when asked for page ${asked}: a cache or proxy in front of it may ignore the page parameter`,
+				description:
+					'The node stopped rather than read the same page over and over. Make the cache or reverse proxy in front of phpRank pass the query string of /api/v1 requests through (or not cache them).',
+				failure: { cause: 'configuration-invalid' },
+			},
+			'none',
+		);
+	}
+	const { requests, total, perPage } = problem;
+	return apiError(
+		node,
+		{},
+		{
+			message: `The phpRank list kept changing while it was read: stopped after ${requests} requests`,
+			description: `It held ${total} records at the first page (${Math.ceil(total / perPage)} pages of ${perPage}). Reports were created or deleted faster than the list could be read to its end: run again later, or narrow the list with filters.`,
+			failure: { cause: 'temporarily-unavailable' },
+		},
+		'none',
+	);
 }
 
 /**

@@ -1,42 +1,263 @@
-// INTERIM: replaced by the shared paging rule from branch htrigger before landing.
 import type { IDataObject } from 'n8n-workflow';
 
+/*
+ * phpRank's lists are offset-paged: page p holds records (p-1)·k … p·k-1 of the list as it is when
+ * that request arrives. A list that changes while it is read shifts under the reader: a record
+ * created above the reader's position pushes the rest down (the next page repeats a record), one
+ * deleted above it pulls the rest up (a record crosses the page boundary unread).
+ *
+ * The rule here: `frontier` is the last record returned and `above` a lower bound on how many
+ * records stand at or above it. Between two requests meta.total moves by (created - deleted); when
+ * records are only created at the top of the list, the records at or above the frontier moved by
+ * at least that much, so `above` follows the total. A page that starts at or before position
+ * `above` (or shows a record at or above the frontier) continues the run: its records below the
+ * frontier are new and returned, in list order. A page that may start past it (the total fell) is
+ * held back as an island, and the reader steps back to the page holding position `above`. The
+ * island is returned once a re-read page reaches into it, or when the page just before it, read
+ * right after it, ends at the frontier and the total did not grow in between (nothing was created
+ * that could have pushed a missed record down out of the re-read page).
+ *
+ * Exact (every record that exists for the whole run returned once, none twice) while records are
+ * only created or only deleted during the run, for any stable order. With `newestFirst` (sorted by
+ * key, highest first, records created only at the top: reports with sort_by=id&sort=desc) also
+ * while both happen, unless reports were both created and deleted between an island's request and
+ * the next one; records created during such a run are not returned. Otherwise
+ * best effort: for other orders a record created below the reader can hide a deletion above it
+ * (the total does not fall); equal sort values (url, result) have no stable order between
+ * requests; a Result filter lets a re-run move a report into the list mid-way.
+ * phpRank counts the total and reads the page in two queries: a deletion between the two, within
+ * one request, goes unseen.
+ *
+ * Without meta (instances that follow the seed spec) there is no total: the list is read forward
+ * and ends at a short or empty page.
+ */
+
+/** One answer of a list endpoint: its records, and Laravel's paginator meta ({} when absent). */
 export interface ListPage {
 	records: IDataObject[];
 	meta: IDataObject;
 }
 
-export interface PagingOptions<T> {
+type Key = string | number;
+
+/** Where a run stopped by `maxPages` or `stopEarly` resumes (plain JSON, for static data or a token). */
+export interface PagingCursor {
 	perPage: number;
-	limit?: number;
-	keyOf: (record: IDataObject) => string | number;
-	map?: (records: IDataObject[]) => T[];
-	stopAt?: (record: IDataObject) => boolean;
-	maxPages?: number;
+	/** The page to ask for next. */
+	page: number;
+	/** Key of the last record returned; null before the first. */
+	frontier: Key | null;
+	/** At least this many records stood at or above the frontier at the last request. */
+	above: number;
+	/** meta.total at the last request; null when the server sends none. */
+	total: number | null;
 }
 
+export interface PagingOptions<T> {
+	/** The page size asked for (10, 25, 50 or 100). */
+	perPage: number;
+	/** Stop once this many records were returned (default: no limit). */
+	limit?: number;
+	/** Identifies a record: report ID, project name. */
+	keyOf: (record: IDataObject) => Key;
+	/** Shapes each batch of new records as it is accepted, so raw pages are not held. */
+	map?: (records: IDataObject[]) => T[];
+	/** A record it accepts ends the list: it and the records after it are not returned. */
+	stopAt?: (record: IDataObject) => boolean;
+	/** Requests this run may send; it then ends with `complete: false` and a cursor. */
+	maxPages?: number;
+	/** Asked before each request after the first; true ends the run as `maxPages` does. */
+	stopEarly?: () => boolean;
+	/** Sorted by key, highest first, with new records only at the top: makes the run exact. */
+	newestFirst?: boolean;
+	/** Continue a run that ended with a cursor (same perPage; otherwise it starts over). */
+	resume?: PagingCursor;
+}
+
+export interface PagingResult<T> {
+	items: T[];
+	/** The run reached the end of the list or a `stopAt` record (not a limit, maxPages or stopEarly). */
+	complete: boolean;
+	/** A complete run returned every record that existed throughout: always with `newestFirst`, else when the total never moved. */
+	steady: boolean;
+	/** Requests sent by this run. */
+	requests: number;
+	/** Where the run stopped; also after a complete run (its frontier is the lowest key returned). */
+	cursor: PagingCursor;
+}
+
+export type PagingProblem =
+	/** The server answered another page than the one asked for (a cache or proxy dropping `?page=`). */
+	| { reason: 'page-ignored'; asked: number; answered: number }
+	/** The run reached its bound without reaching the end of the list. */
+	| { reason: 'not-converging'; requests: number; total: number; perPage: number };
+
+/** Thrown by `readPages`; callers turn it into a node error (transport/errors.ts: describePagingError). */
+export class PagingError extends Error {
+	constructor(readonly problem: PagingProblem) {
+		super(
+			problem.reason === 'page-ignored'
+				? `Asked for page ${problem.asked}, got page ${problem.answered}`
+				: `No end of the list after ${problem.requests} requests`,
+		);
+		this.name = 'PagingError';
+	}
+}
+
+/** Requests a run may send: twice the pages the first total calls for (step-backs), plus growth. */
+export function requestBound(total: number, perPage: number): number {
+	return 2 * Math.ceil(total / perPage) + 10;
+}
+
+interface Island {
+	/** The request that read it. */
+	request: number;
+	page: number;
+	offset: number;
+	records: IDataObject[];
+	keys: Key[];
+	total: number | null;
+	end: boolean;
+}
+
+function finite(value: unknown): number | undefined {
+	const number = Number(value);
+	return value !== undefined && value !== null && value !== '' && Number.isFinite(number) ? number : undefined;
+}
+
+/**
+ * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the rule above, and returns
+ * its records in list order, each once. When nothing changes, N records cost ceil(N / perPage)
+ * requests (one more without meta when N is a multiple of perPage).
+ */
 export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
 	options: PagingOptions<T>,
-): Promise<{ items: T[]; complete: boolean; steady: boolean; requests: number }> {
-	const { perPage, limit = Infinity, keyOf, map = (r) => r as unknown as T[] } = options;
-	const seen = new Set<string | number>();
-	const items: T[] = [];
-	let requests = 0;
-	for (let page = 1; items.length < limit; page++) {
-		const { records, meta } = await fetchPage(page);
-		requests++;
-		const fresh = records.filter((r) => !seen.has(keyOf(r)));
-		fresh.forEach((r) => seen.add(keyOf(r)));
-		items.push(...map(fresh));
-		const lastPage = Number(meta.last_page);
-		if (records.length === 0 || (Number.isFinite(lastPage) ? page >= lastPage : records.length < perPage)) break;
-	}
-	return { items: items.slice(0, limit), complete: true, steady: true, requests };
-}
+): Promise<PagingResult<T>> {
+	const { perPage, limit = Infinity, keyOf, stopAt, maxPages = Infinity, stopEarly, newestFirst = false } = options;
+	const map = options.map ?? ((records: IDataObject[]) => records as unknown as T[]);
+	const resume = options.resume?.perPage === perPage ? options.resume : undefined;
 
-export function isLastPage(meta: IDataObject, page: number, records: number, perPage: number): boolean {
-	if (records === 0) return true;
-	const lastPage = Number(meta.last_page);
-	return Number.isFinite(lastPage) ? page >= lastPage : records < Number(meta.per_page ?? perPage);
+	let page = resume?.page ?? 1;
+	let frontier: Key | null = resume?.frontier ?? null;
+	let above = resume?.above ?? 0;
+	let total: number | null = resume?.total ?? null;
+	const returned = new Set<Key>(); // only without newestFirst: there, `frontier` alone tells what was returned
+	const items: T[] = [];
+	let count = 0;
+	let island: Island | undefined;
+	let previous: { page: number; keys: Key[] } | undefined;
+	let requests = 0;
+	let bound = Infinity;
+	let steady = true;
+
+	const isNew = newestFirst
+		? (key: Key) => frontier === null || Number(key) < Number(frontier)
+		: (key: Key) => !returned.has(key);
+	const accept = (records: IDataObject[], keys: Key[]) => {
+		const fresh = records.filter((_, i) => isNew(keys[i])).slice(0, limit - count);
+		if (fresh.length === 0) return;
+		if (!newestFirst) for (const record of fresh) returned.add(keyOf(record));
+		count += fresh.length;
+		items.push(...map(fresh));
+	};
+	const startsAtFrontier = (keys: Key[]) =>
+		frontier !== null &&
+		(newestFirst ? keys.length > 0 && Number(keys[0]) >= Number(frontier) : keys.includes(frontier));
+	const joins = (target: Island, keys: Key[], at: number, size: number) =>
+		keys.length > 0 &&
+		((newestFirst
+			? Number(keys[keys.length - 1]) <= Number(target.keys[0])
+			: target.keys.some((key) => keys.includes(key))) ||
+			(requests === target.request + 1 &&
+				at === target.page - 1 &&
+				keys.length === size &&
+				keys[keys.length - 1] === frontier &&
+				total !== null &&
+				target.total !== null &&
+				total <= target.total));
+	const result = (complete: boolean): PagingResult<T> => ({
+		items,
+		complete,
+		steady: complete && (newestFirst || steady),
+		requests,
+		cursor: { perPage, page, frontier, above, total },
+	});
+
+	for (;;) {
+		if (requests >= maxPages || (requests > 0 && stopEarly?.())) return result(false);
+		if (requests >= bound) {
+			throw new PagingError({ reason: 'not-converging', requests, total: total ?? 0, perPage });
+		}
+
+		const { records: answered, meta } = await fetchPage(page);
+		requests++;
+		const current = finite(meta.current_page);
+		if (current !== undefined && current !== page) {
+			throw new PagingError({ reason: 'page-ignored', asked: page, answered: current });
+		}
+		let keys = answered.map(keyOf);
+		// 'echo' proxies rewrite meta but not the data: a page that repeats the one before it.
+		if (previous && page > previous.page && keys.length > 0 && keys.join('\n') === previous.keys.join('\n')) {
+			throw new PagingError({ reason: 'page-ignored', asked: page, answered: previous.page });
+		}
+		previous = { page, keys };
+
+		const size = finite(meta.per_page) ?? perPage;
+		const offset = (page - 1) * size;
+		const pageTotal = finite(meta.total) ?? null;
+		if (pageTotal !== null) {
+			if (bound === Infinity) bound = requestBound(pageTotal, size);
+			if (total !== null && pageTotal !== total) {
+				steady = false;
+				above = Math.max(0, above + pageTotal - total);
+			}
+			total = pageTotal;
+		}
+
+		let records = answered;
+		const lastPage = finite(meta.last_page);
+		let end = records.length === 0 || (lastPage !== undefined ? page >= lastPage : records.length < size);
+		const stop = stopAt ? records.findIndex(stopAt) : -1;
+		if (stop !== -1) {
+			records = records.slice(0, stop);
+			keys = keys.slice(0, stop);
+			end = true;
+		}
+
+		if (above < offset && !startsAtFrontier(keys)) {
+			// Records may have crossed the boundary before this page unread: keep it, read back from `above`.
+			island = records.length > 0 ? { request: requests, page, offset, records, keys, total: pageTotal, end } : undefined;
+			page = Math.max(1, Math.floor(above / size) + 1);
+			continue;
+		}
+		if (island && page >= island.page) island = undefined;
+
+		accept(records, keys);
+		const last = keys[keys.length - 1];
+		if (records.length > 0 && (isNew(last) || last === frontier || !newestFirst)) {
+			frontier = last;
+			above = offset + records.length;
+		} else {
+			above = Math.max(above, offset + records.length);
+		}
+
+		if (island && stop === -1 && joins(island, keys, page, size)) {
+			const joined = island;
+			island = undefined;
+			accept(joined.records, joined.keys);
+			const bottom = joined.keys[joined.keys.length - 1];
+			if (newestFirst ? isNew(bottom) : !keys.includes(bottom)) {
+				frontier = bottom;
+				const moved = total !== null && joined.total !== null ? total - joined.total : 0;
+				above = Math.max(above, joined.offset + joined.records.length + moved);
+				page = joined.page;
+				end = joined.end;
+			}
+		}
+
+		if (count >= limit) return result(end);
+		if (end) return result(true);
+		page++;
+	}
 }

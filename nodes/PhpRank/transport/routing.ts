@@ -8,8 +8,8 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from '../api';
-import { describeNetworkError } from './errors';
-import { readPages } from './paging';
+import { describeNetworkError, describePagingError } from './errors';
+import { PagingError, readPages } from './paging';
 import { redactedNode } from './redact';
 import { createdBefore, fingerprintOf, onTheWire, recordCreated, runOf, stopRun } from './run';
 import { connectionOf, errorContextOf, exchange, type Connection, requestOptionsFor, setPendingExchange } from './send';
@@ -59,6 +59,9 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 		const options = requestOptionsFor(connection, routing.options as IHttpRequestOptions, timeoutFor(this, routing.options));
 		const perPage = Number(options.qs?.per_page ?? pageSizeFor(limit));
 		const keyField = options.url.startsWith('/projects') ? 'project' : 'id';
+		const qs = options.qs ?? {};
+		// Reports sorted newest first (phpRank's default) make the paging rule exact on a moving list.
+		const newestFirst = keyField === 'id' && (qs.sort_by ?? 'id') === 'id' && (qs.sort ?? 'desc') === 'desc';
 
 		const { items } = await readPages<INodeExecutionData>(
 			async (page) => {
@@ -66,11 +69,17 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 				const { items: pageItems, meta } = await send.call(this, connection, routing, pageOptions, run.stop.signal, run);
 				return { records: pageItems.map(({ json }) => json), meta: meta ?? {} };
 			},
-			{ perPage, limit, keyOf: (record) => record[keyField] as string | number, map: (records) => records.map((json) => ({ json })) },
+			{
+				perPage,
+				limit,
+				newestFirst,
+				keyOf: (record) => record[keyField] as string | number,
+				map: (records) => records.map((json) => ({ json })),
+			},
 		);
 		return paired.call(this, items);
 	} catch (error) {
-		return await failed.call(this, run, error);
+		return await failed.call(this, run, error instanceof PagingError ? describePagingError(redactedNode(this.getNode()), error.problem) : error);
 	}
 }
 
