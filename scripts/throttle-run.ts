@@ -1,7 +1,8 @@
 /*
  * npm run bench:throttle: 200 Create items through the node with its default settings, against
  * a test server enforcing phpRank's default throttle (60 requests a minute per user, fixed
- * window). Prints the wall time next to the floor the limit implies, and checks that exactly 200
+ * window). Prints requests sent, 429s received and the wall time next to the floor the limit
+ * implies, and checks that exactly 200
  * reports were created, none twice, no item failed. Takes about three minutes.
  */
 import '../test/harness/env';
@@ -26,6 +27,7 @@ async function main() {
 		);
 		const wallS = (Date.now() - started) / 1000;
 		const posts = server.requests.filter((r) => r.method === 'POST').length;
+		const throttled = server.requests.filter((r) => r.method === 'POST' && r.status === 429).length;
 		const created = server.listReports().map((r) => r.url);
 		const floorS = (Math.ceil(ITEMS / LIMIT) - 1) * (WINDOW_MS / 1000);
 		console.table({
@@ -35,8 +37,11 @@ async function main() {
 			'reports created': server.createdCount,
 			'distinct URLs created': new Set(created).size,
 			'POST requests (429s included)': posts,
+			'answered 429': throttled,
+			'peak requests in flight': server.stats.peakInFlight,
 			'wall time s': +wallS.toFixed(1),
 			'floor s (first window at once, then 60 per window)': floorS,
+			'wall / floor': +(wallS / floorS).toFixed(3),
 		});
 		if (error || server.createdCount !== ITEMS || new Set(created).size !== ITEMS) process.exitCode = 1;
 	} finally {

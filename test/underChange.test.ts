@@ -274,3 +274,4 @@ describe('Return All on a list that moves', () => {
 		expect(api.apiRequests()).toHaveLength(10);
 	});
 });
+

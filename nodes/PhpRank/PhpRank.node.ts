@@ -20,9 +20,10 @@ export class PhpRank implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// No requestDefaults: n8n evaluates them for every item. Every operation routes through
-		// transport/routing.ts, which takes the instance from the credential once per run and sets
-		// the headers each request needs (requestOptionsFor in transport/send.ts).
+		// Empty, but present: n8n knows declarative nodes by it. Its values would be evaluated for
+		// every item; every operation routes through transport/routing.ts instead, which takes the
+		// instance from the credential once per run and sets the headers each request needs.
+		requestDefaults: {},
 		properties: [
 			{
 				displayName: 'Resource',

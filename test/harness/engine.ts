@@ -130,6 +130,8 @@ export async function runWorkflow(
 	connections: IConnections,
 	credential: TestCredential | undefined,
 	items: IDataObject[] = [{}],
+	/** Called with the running execution's cancel function (n8n's Stop). */
+	onStart?: (cancel: () => void) => void,
 ): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]> }> {
 	const workflowData = {
 		id: 'wf-1',
@@ -150,7 +152,9 @@ export async function runWorkflow(
 		},
 	});
 	const execute = new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual', runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
+	const running = execute.processRunExecutionData(workflow);
+	onStart?.(() => running.cancel());
+	const run = await running;
 	const outputs: Record<string, INodeExecutionData[]> = {};
 	for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
 		outputs[name] = tasks[0]?.data?.main?.[0] ?? [];

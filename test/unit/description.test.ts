@@ -36,7 +36,7 @@ describe('node description', () => {
 	it('is usable as an AI tool and uses the phpRank credential', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true }]);
-		expect(description.requestDefaults).toBeUndefined();
+		expect(description.requestDefaults).toEqual({});
 	});
 
 	it('ships distinct light and dark icons that exist', () => {

@@ -22,8 +22,7 @@ export interface Slot {
 interface Waiter {
 	grant: (slot: Slot) => void;
 	reject: (error: Error) => void;
-	signal?: AbortSignal;
-	onAbort?: () => void;
+	signals: AbortSignal[];
 }
 
 export class Budget {
@@ -42,30 +41,53 @@ export class Budget {
 	private inFlight = 0;
 	private timerAt = 0;
 	private readonly waiters: Waiter[] = [];
+	/** One listener per signal (an execution's Stop), not one per waiting item. */
+	private readonly watched = new WeakMap<AbortSignal, Set<Waiter>>();
 
 	constructor(public maxConcurrent = DEFAULT_CONCURRENCY) {}
 
-	/** Waits for a request slot; rejects when `signal` aborts (the execution was stopped). */
-	async acquire(signal?: AbortSignal, first = false): Promise<Slot> {
-		if (signal?.aborted) throw abortError();
+	/** Waits for a request slot; rejects as soon as one of `signals` aborts (Stop, a failed run). */
+	async acquire(signals: Array<AbortSignal | undefined>, first = false): Promise<Slot> {
+		const watching = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+		const aborted = watching.find((signal) => signal.aborted);
+		if (aborted) throw abortError(aborted);
 		if (this.waiters.length === 0) {
 			const can = this.canSend(Date.now());
 			if (can) return this.grant(can === 'probe');
 		}
 		return await new Promise<Slot>((grant, reject) => {
-			const waiter: Waiter = { grant, reject, signal };
-			if (signal) {
-				waiter.onAbort = () => {
-					const at = this.waiters.indexOf(waiter);
-					if (at !== -1) this.waiters.splice(at, 1);
-					reject(abortError());
-				};
-				signal.addEventListener('abort', waiter.onAbort, { once: true });
-			}
+			const waiter: Waiter = { grant, reject, signals: watching };
+			for (const signal of watching) this.watch(signal).add(waiter);
 			if (first) this.waiters.unshift(waiter);
 			else this.waiters.push(waiter);
 			this.pump();
 		});
+	}
+
+	private watch(signal: AbortSignal): Set<Waiter> {
+		let waiting = this.watched.get(signal);
+		if (!waiting) {
+			const set = new Set<Waiter>();
+			waiting = set;
+			this.watched.set(signal, set);
+			signal.addEventListener(
+				'abort',
+				() => {
+					for (const waiter of set) {
+						this.forget(waiter);
+						const at = this.waiters.indexOf(waiter);
+						if (at !== -1) this.waiters.splice(at, 1);
+						waiter.reject(abortError(signal));
+					}
+				},
+				{ once: true },
+			);
+		}
+		return waiting;
+	}
+
+	private forget(waiter: Waiter): void {
+		for (const signal of waiter.signals) this.watched.get(signal)?.delete(waiter);
 	}
 
 	/** The request of `slot` got an answer (any status): frees its place and reads the headers. */
@@ -137,7 +159,7 @@ export class Budget {
 			const can = this.canSend(Date.now());
 			if (!can) break;
 			const waiter = this.waiters.shift()!;
-			if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+			this.forget(waiter);
 			waiter.grant(this.grant(can === 'probe'));
 		}
 		if (this.waiters.length === 0 || this.inFlight >= this.maxConcurrent) return;
@@ -157,8 +179,8 @@ function headerNumber(headers: Record<string, unknown> | undefined, name: string
 	return raw === undefined || raw === null || raw === '' || !Number.isFinite(value) ? undefined : value;
 }
 
-function abortError(): Error {
-	const error = new Error('The execution was stopped');
+function abortError(signal: AbortSignal): Error {
+	const error = new Error('The execution was stopped', { cause: signal.reason });
 	error.name = 'AbortError';
 	return error;
 }

@@ -131,11 +131,10 @@ export async function exchange<T>(
 ): Promise<T> {
 	const node = redactedNode(ctx.getNode());
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	const signal = cancel && stop ? AbortSignal.any([cancel, stop]) : (cancel ?? stop);
 	for (let retry = 0; ; retry++) {
 		let slot: Slot;
 		try {
-			slot = await connection.budget.acquire(signal, retry > 0);
+			slot = await connection.budget.acquire([cancel, stop], retry > 0);
 		} catch (error) {
 			throw stop?.aborted ? (stop.reason as Error) : describeNetworkError(node, { code: 'ERR_CANCELED', cause: error }, errorContext);
 		}
@@ -150,7 +149,7 @@ export async function exchange<T>(
 			connection.budget.abandon(slot);
 			throw describeNetworkError(node, failure, errorContext);
 		}
-		if (rateLimitWait(failure) !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !signal?.aborted) continue;
+		if (rateLimitWait(failure) !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !cancel?.aborted) continue;
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		throw failure as NodeApiError;
 	}
