@@ -117,8 +117,13 @@ function parseOptions(argv: string[]): Options {
 // ---------------------------------------------------------------------------------------------
 
 type ServerCommand = { cmd: 'seed'; reports: number } | { cmd: 'reset' } | { cmd: 'stats' };
-interface ServerStats {
+interface ServerCounts {
 	requests: number;
+	/** the most requests in flight at once */
+	peakInFlight: number;
+	/** answers other than 2xx */
+	failed: number;
+	/** CPU time of the server process */
 	cpuMs: number;
 }
 
@@ -141,12 +146,18 @@ async function serve(): Promise<void> {
 			process.send?.({ firstId: ids[0] });
 		} else if (message.cmd === 'reset') {
 			server.clearRequests();
+			server.resetStats();
 			cpu = process.cpuUsage();
 			process.send?.({});
 		} else {
 			const used = process.cpuUsage(cpu);
-			const requests = server.requests.filter((request) => request.path.startsWith('/api/')).length;
-			process.send?.({ requests, cpuMs: (used.user + used.system) / 1000 } satisfies ServerStats);
+			const { peakInFlight, statuses } = server.stats;
+			process.send?.({
+				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
+				peakInFlight,
+				failed: Object.entries(statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? 0 : n), 0),
+				cpuMs: (used.user + used.system) / 1000,
+			} satisfies ServerCounts);
 		}
 	});
 	process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
@@ -519,6 +530,7 @@ interface Samples {
 	ms: number[];
 	parts: Record<string, number[]>;
 	requests: number[];
+	peakInFlight: number[];
 	serverCpuMs: number[];
 }
 
@@ -534,7 +546,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 	const samples = new Map<string, Samples>();
 	const sample = (key: string): Samples => {
 		let s = samples.get(key);
-		if (!s) samples.set(key, (s = { ms: [], parts: {}, requests: [], serverCpuMs: [] }));
+		if (!s) samples.set(key, (s = { ms: [], parts: {}, requests: [], peakInFlight: [], serverCpuMs: [] }));
 		return s;
 	};
 	type Entry = { kind: 'n8n'; c: N8nContender } | { kind: 'fetch'; c: FetchContender };
@@ -566,9 +578,11 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				}
 				s.ms.push(total);
 			}
-			const stats = await bench.server.send<ServerStats>({ cmd: 'stats' });
-			s.requests.push(stats.requests);
-			s.serverCpuMs.push(stats.cpuMs);
+			const counts = await bench.server.send<ServerCounts>({ cmd: 'stats' });
+			if (counts.failed > 0) throw new BrokenRun(`${entry.c.label}: the test server answered ${counts.failed} requests with an error status`);
+			s.requests.push(counts.requests);
+			s.peakInFlight.push(counts.peakInFlight);
+			s.serverCpuMs.push(counts.cpuMs);
 			line.push(`${entry.c.key} ${int(s.ms[s.ms.length - 1])}`);
 		}
 		console.log(`  round ${round + 1}/${options.rounds} (ms): ${line.join(', ')}`);
@@ -621,14 +635,14 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 			],
 		),
 	);
-	console.log('\nSpread over the rounds (ms) and the test server\'s own CPU time per run (median):\n');
+	console.log('\nSpread over the rounds, most requests in flight at once, and the test server\'s own CPU time per run (medians):\n');
 	const keys = [...FETCH_CONTENDERS, ...N8N_CONTENDERS].sort((a, b) => (a.row === b.row ? 0 : a.row === 'list' ? -1 : 1));
 	console.log(
 		table(
-			['contender', 'median', 'min', 'max', 'requests', 'server CPU'],
+			['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
 			keys.map((c) => {
 				const s = samples.get(c.key)!;
-				return [c.label, ms(median(s.ms)), ms(Math.min(...s.ms)), ms(Math.max(...s.ms)), req(c.key), ms(median(s.serverCpuMs))];
+				return [c.label, ms(median(s.ms)), ms(Math.min(...s.ms)), ms(Math.max(...s.ms)), req(c.key), int(median(s.peakInFlight)), ms(median(s.serverCpuMs))];
 			}),
 		),
 	);
