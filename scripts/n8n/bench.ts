@@ -816,7 +816,7 @@ async function main(): Promise<void> {
 		N8N_VERSION = (JSON.parse(fs.readFileSync(path.join(runtime.cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
 		const outDir = path.join(work, 'hook');
 		fs.mkdirSync(outDir);
-		sb = await createSandbox({ runtime, env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir } });
+		sb = await createSandbox({ runtime, userFolder: path.join(work, 'n8n'), env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir } });
 		await installPackage(sb, tgz);
 
 		server = await ServerProcess.start();
