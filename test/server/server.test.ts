@@ -9,6 +9,7 @@ import {
 	type Fault,
 	type ServerOptions,
 } from './index';
+import { phpJson } from './laravel';
 import { SAMPLE_HOSTS, startSampleServer } from './sample';
 
 interface ReportBody {
@@ -325,6 +326,20 @@ describe('report record', () => {
 		const raw = await (await call('/reports')).text();
 		expect(raw).toContain('"url":"b\\u00fccher.example\\/a\\/b"');
 		expect((JSON.parse(raw) as ListBody<ReportBody>).data[0].url).toBe('bücher.example/a/b');
+	});
+
+	it('sends a list page exactly as phpJson encodes it, with each report as it is now', async () => {
+		const [first] = server.seedReports(3, { hosts: ['bäckerei.example'] });
+		const before = await (await call('/reports?sort=asc')).text();
+		expect(phpJson(JSON.parse(before))).toBe(before);
+		expect(await (await call('/reports?sort=asc')).text()).toBe(before);
+		expect((await send('PUT', `/reports/${first.id}`, { privacy: '1', results: '1' })).status).toBe(200);
+		const after = await (await call('/reports?sort=asc')).text();
+		expect(phpJson(JSON.parse(after))).toBe(after);
+		const { data } = JSON.parse(after) as ListBody<ReportBody>;
+		expect(data[0]).toEqual(JSON.parse(await (await call(`/reports/${first.id}`)).text()).data);
+		expect(data[0].privacy).toBe(1);
+		expect(after).not.toBe(before);
 	});
 
 	it('answers 404 for an unknown id or another user\'s report', async () => {

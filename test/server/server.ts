@@ -89,6 +89,8 @@ type HeaderMap = Record<string, string>;
 
 type Reply =
 	| { kind: 'json'; status: number; body: unknown; headers?: HeaderMap }
+	/** JSON already encoded like phpJson does. */
+	| { kind: 'encoded'; status: number; text: string; headers?: HeaderMap }
 	| { kind: 'html'; status: number; html: string; headers?: HeaderMap }
 	| { kind: 'empty'; status: number; headers?: HeaderMap };
 
@@ -301,6 +303,8 @@ export class PhpRankServer {
 	private ignorePage: IgnorePage;
 	private responseDelay: ResponseDelay;
 	private counters: ServerStats = PhpRankServer.emptyStats();
+	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
+	private readonly encoded = new WeakMap<ReportRecord, string>();
 	private server: Server | undefined;
 	private baseUrl: string | undefined;
 	private linkOrigin = '';
@@ -572,8 +576,8 @@ export class PhpRankServer {
 		if (res.headersSent || res.destroyed) return;
 		const headers: OutgoingHttpHeaders = { 'Cache-Control': 'no-cache, private', ...reply.headers };
 		let body = '';
-		if (reply.kind === 'json') {
-			body = phpJson(reply.body);
+		if (reply.kind === 'json' || reply.kind === 'encoded') {
+			body = reply.kind === 'json' ? phpJson(reply.body) : reply.text;
 			headers['Content-Type'] = 'application/json';
 		} else if (reply.kind === 'html') {
 			body = reply.html;
@@ -815,7 +819,15 @@ export class PhpRankServer {
 		items.sort((a, b) => direction * (compare(a, b) || a.id - b.id));
 
 		const page = this.listPage(items, asked, rec, 'reports');
-		return json(200, { ...page, data: page.data.map(toJson) });
+		// phpJson({ ...page, data: page.data.map(toJson) }), with each report encoded once.
+		const rest = phpJson({ ...page, data: [] }).slice('{"data":['.length);
+		return { kind: 'encoded', status: 200, text: `{"data":[${page.data.map((report) => this.encode(report)).join(',')}${rest}` };
+	}
+
+	private encode(report: ReportRecord): string {
+		let text = this.encoded.get(report);
+		if (text === undefined) this.encoded.set(report, (text = phpJson(toJson(report))));
+		return text;
 	}
 
 	private async listProjects({ rec, user }: ActionContext): Promise<Reply> {
@@ -907,6 +919,7 @@ export class PhpRankServer {
 			dirty = true;
 		}
 		if (dirty) report.updated_at = now;
+		this.encoded.delete(report);
 		return json(200, { data: toJson(report), status: 200 });
 	}
 
