@@ -1,19 +1,25 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { classify, shapeReport, type ResultClass } from '../PhpRank/helpers/output';
+import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
 import { type ReportFilter, scanReports } from './reports';
 import { newReports, readState, resultChanges, type TriggerState, writeState } from './state';
 
 export type TriggerEvent = 'newReport' | 'resultChanged';
 
 /*
- * Cost per poll (GET /reports; phpRank allows 60 requests a minute per user by default):
- * - New Report: 1 request with per_page=10 while fewer than 10 reports are new. A larger backlog
- *   is read again with per_page=100 down to the first report already seen: 1 + ceil((new + 1) / 100).
- * - Report Result Changed: every watched report, per_page=100: ceil(reports / 100), e.g. 10 requests
- *   for 1,000 reports. The Project filter narrows what is read; the Result filter does not (a report
- *   must be read while it is good to see it turn bad).
+ * Requests per poll (GET /reports; phpRank allows 60 a minute per user by default): at most
+ * MAX_REQUESTS_PER_POLL, a sixth of that budget at the default one-minute interval, and no more
+ * requests once half the poll's time budget (n8n's getPollBudgetMs) is spent. A read that needs
+ * more continues at the next poll from a cursor in the state.
+ * - New Report: 1 request (per_page=10) while fewer than 10 reports are new. A larger backlog is
+ *   read again by 100s down to the first report already seen: 1 + ceil((new + 1) / 100), the
+ *   newest 900 a poll.
+ * - Report Result Changed: ceil(reports / 100) requests per round over the watched reports,
+ *   1,000 reports a poll: 10,000 reports take 10 polls a round. The Project filter narrows what is
+ *   read; the Result filter does not (a report must be read while it is good to see it turn bad).
  */
+export const MAX_REQUESTS_PER_POLL = 10;
 const FIRST_PAGE_SIZE = 10;
 const PAGE_SIZE = 100;
 
@@ -64,44 +70,75 @@ async function sample(this: IPollFunctions, settings: Settings): Promise<INodeEx
 	return records.length > 0 ? [[eventItem(settings, records[0])]] : null;
 }
 
+interface Budget {
+	requests: number;
+	stopEarly: () => boolean;
+}
+
 type Poller = (
 	this: IPollFunctions,
 	settings: Settings,
 	state: TriggerState | undefined,
 	watch: string,
+	budget: Budget,
 ) => Promise<{ items: INodeExecutionData[]; next: TriggerState }>;
 
 /** New Report. The first poll only notes the newest report, so activating does not replay every report. */
-const pollNewReports: Poller = async function (settings, state, watch) {
+const pollNewReports: Poller = async function (settings, state, watch, budget) {
 	const filter = listFilter(settings);
 	const lastId = state?.lastId ?? 0;
 	const isSeen = (id: number) => id <= lastId;
-	let scan = await scanReports.call(this, { filter, pageSize: FIRST_PAGE_SIZE, maxPages: 1, isSeen });
-	if (state && !scan.complete) scan = await scanReports.call(this, { filter, pageSize: PAGE_SIZE, isSeen });
-	if (state && !scan.steady) {
-		// A report deleted while paging may have pushed an unseen one past a page boundary: read again.
-		const again = await scanReports.call(this, { filter, pageSize: PAGE_SIZE, isSeen });
-		scan = { ...again, records: [...scan.records, ...again.records] };
+	let pending = state?.scan;
+	if (!state || !pending) {
+		const peek = await scanReports.call(this, { filter, pageSize: FIRST_PAGE_SIZE, maxPages: 1, isSeen });
+		const found = newReports(peek.records, lastId);
+		if (!state) return { items: [], next: { version: 1, watch, lastId: found.lastId } };
+		if (peek.complete) {
+			return { items: found.fresh.map((record) => eventItem(settings, record)), next: { version: 1, watch, lastId: found.lastId } };
+		}
+		pending = { cursor: { perPage: PAGE_SIZE, page: 1, frontier: null, above: 0, total: null } };
 	}
-	const found = newReports(scan.records, lastId);
+	const scan = await scanReports.call(this, {
+		filter,
+		pageSize: PAGE_SIZE,
+		maxPages: budget.requests - (state.scan ? 0 : 1),
+		isSeen,
+		resume: pending.cursor,
+		stopEarly: budget.stopEarly,
+	});
+	const found = newReports(scan.records, pending.top ?? lastId);
 	return {
-		items: state ? found.fresh.map((record) => eventItem(settings, record)) : [],
-		next: { version: 1, watch, lastId: found.lastId },
+		items: found.fresh.map((record) => eventItem(settings, record)),
+		next: scan.complete
+			? { version: 1, watch, lastId: found.lastId }
+			: { version: 1, watch, lastId, scan: { cursor: scan.cursor, top: found.lastId } },
 	};
 };
 
-/** Report Result Changed. The first poll only notes every report's result. */
-const pollResultChanges: Poller = async function (settings, state, watch) {
-	const scan = await scanReports.call(this, { filter: listFilter(settings), pageSize: PAGE_SIZE });
+/** Report Result Changed. The first round only notes every report's result. */
+const pollResultChanges: Poller = async function (settings, state, watch, budget) {
+	const resume = state?.scan?.cursor;
+	const scan = await scanReports.call(this, {
+		filter: listFilter(settings),
+		pageSize: PAGE_SIZE,
+		maxPages: budget.requests,
+		resume,
+		stopEarly: budget.stopEarly,
+	});
+	const { frontier } = scan.cursor;
+	const covered = {
+		from: scan.complete ? -Infinity : frontier === null ? Infinity : Number(frontier),
+		below: resume?.frontier === null || resume === undefined ? Infinity : Number(resume.frontier),
+	};
 	const { changes, results } = resultChanges(
 		scan.records,
 		state?.results ?? {},
 		{ to: settings.result, onlyWorse: settings.onlyWorse },
-		scan.complete && scan.steady,
+		covered,
 	);
 	return {
 		items: state ? changes.map(({ record, previous }) => eventItem(settings, record, previous)) : [],
-		next: { version: 1, watch, results },
+		next: { version: 1, watch, results, ...(scan.complete ? {} : { scan: { cursor: scan.cursor } }) },
 	};
 };
 
@@ -116,10 +153,26 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 
 	const { event, project, result } = settings;
 	const watch = JSON.stringify([event, project ?? '', event === 'newReport' ? (result ?? '') : '']);
-	const staticData = this.getWorkflowStaticData('node');
-	const state = readState(staticData, watch);
-	const poller = event === 'newReport' ? pollNewReports : pollResultChanges;
-	const { items, next } = await poller.call(this, settings, state, watch);
-	writeState(staticData, next);
-	return items.length > 0 ? [items] : null;
+	const node = this.getNode();
+	const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+	const budgetMs = this.getPollBudgetMs();
+	const turn = beginPoll(key, budgetMs);
+	// Another poll of this trigger is still running; it reports what this one would.
+	if (!turn) return null;
+	try {
+		const staticData = this.getWorkflowStaticData('node');
+		const saved = readState(staticData, watch);
+		const state = saved ?? (recallBaseline(key, watch) as TriggerState | undefined);
+		const started = Date.now();
+		const budget = { requests: MAX_REQUESTS_PER_POLL, stopEarly: () => Date.now() - started > budgetMs / 2 };
+		const poller = event === 'newReport' ? pollNewReports : pollResultChanges;
+		const { items, next } = await poller.call(this, settings, state, watch, budget);
+		if (!commitPoll(turn)) return null;
+		writeState(staticData, next);
+		if (saved) keepBaseline(key, undefined);
+		else if (!state) keepBaseline(key, next as unknown as IDataObject);
+		return items.length > 0 ? [items] : null;
+	} finally {
+		endPoll(turn);
+	}
 }

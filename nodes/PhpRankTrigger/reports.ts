@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/helpers/output';
 import { readList } from '../PhpRank/helpers/lists';
+import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /** The reports a trigger watches: the list filters phpRank applies itself. */
 export interface ReportFilter {
@@ -14,20 +15,29 @@ export interface ReportScan {
 	records: IDataObject[];
 	/** The scan reached a report already seen, or the end of the list (not `maxPages`). */
 	complete: boolean;
-	/** A complete scan read every report that existed while it ran (transport/paging.ts). */
-	steady: boolean;
+	/** Where the scan stopped: the next scan resumes here; its frontier is the lowest ID returned. */
+	cursor: PagingCursor;
+}
+
+export interface ScanOptions {
+	filter: ReportFilter;
+	pageSize: number;
+	maxPages?: number;
+	/** A report already handled: the scan ends there. */
+	isSeen?: (id: number) => boolean;
+	resume?: PagingCursor;
+	stopEarly?: () => boolean;
 }
 
 /**
  * Reads `GET /reports` newest first until a report `isSeen` accepts, the end of the list, or
- * `maxPages` requests. phpRank honours `sort_by=id` but silently ignores `sort_by=generated_at`,
- * and IDs only grow, so "newest first" is by ID, which makes the paging rule exact.
+ * `maxPages` requests (or `stopEarly`). phpRank honours `sort_by=id` but silently ignores
+ * `sort_by=generated_at`, and IDs only grow, so "newest first" is by ID, which makes the paging
+ * rule exact: each report that exists while the scan runs (across polls when resumed) is
+ * returned once.
  */
-export async function scanReports(
-	this: IPollFunctions,
-	options: { filter: ReportFilter; pageSize: number; maxPages?: number; isSeen?: (id: number) => boolean },
-): Promise<ReportScan> {
-	const { filter, pageSize, maxPages, isSeen } = options;
+export async function scanReports(this: IPollFunctions, options: ScanOptions): Promise<ReportScan> {
+	const { filter, pageSize, maxPages, isSeen, resume, stopEarly } = options;
 	const query: IDataObject = { sort_by: 'id', sort: 'desc' };
 	if (filter.project) query.project = filter.project;
 	if (filter.result) query.result = filter.result;
@@ -38,6 +48,8 @@ export async function scanReports(
 		newestFirst: true,
 		maxPages,
 		stopAt: isSeen && ((record) => isSeen(Number(record.id))),
+		resume,
+		stopEarly,
 	});
-	return { records: scan.items, complete: scan.complete, steady: scan.steady };
+	return { records: scan.items, complete: scan.complete, cursor: scan.cursor };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify, type ResultClass } from '../PhpRank/helpers/output';
+import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /**
  * What the trigger keeps in the workflow's static data between polls. n8n stores it as JSON with
@@ -12,13 +13,21 @@ export interface TriggerState {
 	watch: string;
 	/** New Report: the highest report ID seen. IDs only grow, so every report above it is new. */
 	lastId?: number;
-	/** Report Result Changed: the `result` each watched report had at the last poll, by report ID. */
+	/** Report Result Changed: the `result` each watched report had when it was last read, by report ID. */
 	results?: Record<string, unknown>;
+	/** A read of the list spread over several polls: where the next poll continues it. */
+	scan?: {
+		cursor: PagingCursor;
+		/** New Report: the highest report ID the scan returned; it becomes `lastId` when the scan ends. */
+		top?: number;
+	};
 }
 
-/** The state of the current watch, or undefined on the first poll (or after the filters changed). */
+/** A copy of the state of the current watch, or undefined on the first poll (or after the filters changed). */
 export function readState(staticData: IDataObject, watch: string): TriggerState | undefined {
-	return staticData.version === 1 && staticData.watch === watch ? (staticData as unknown as TriggerState) : undefined;
+	return staticData.version === 1 && staticData.watch === watch
+		? (JSON.parse(JSON.stringify(staticData)) as TriggerState)
+		: undefined;
 }
 
 /** Replaces the stored state; an unchanged state is not written, so n8n has nothing to save. */
@@ -30,10 +39,9 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 
 const byId = (a: IDataObject, b: IDataObject) => Number(a.id) - Number(b.id);
 
-/** New Report: the reports above the last ID seen, each once, oldest first, and the new highest ID. */
+/** Reports oldest first, and the highest ID among them and `lastId`. */
 export function newReports(records: IDataObject[], lastId: number): { fresh: IDataObject[]; lastId: number } {
-	const unique = new Map(records.map((record) => [Number(record.id), record]));
-	const fresh = [...unique.values()].filter((record) => Number(record.id) > lastId).sort(byId);
+	const fresh = [...records].sort(byId);
 	return { fresh, lastId: fresh.reduce((max, record) => Math.max(max, Number(record.id)), lastId) };
 }
 
@@ -53,18 +61,21 @@ export interface ResultChange {
 }
 
 /**
- * Report Result Changed: the reports whose class differs from the last poll's, oldest first, and
- * the results to remember. A report seen for the first time is remembered without firing. A report
- * that was not read is forgotten (deleted) only when `complete`; otherwise it may just have been
- * skipped by a list that moved while it was paged, and its last result is kept.
+ * Report Result Changed: the reports whose class differs from when they were last read, oldest
+ * first, and the results to remember. A report seen for the first time is remembered without
+ * firing. `covered` are the IDs a scan read completely (every report that existed while it ran
+ * was returned): a remembered report in it that was not returned was deleted, and is forgotten.
  */
 export function resultChanges(
 	records: IDataObject[],
 	previous: Record<string, unknown>,
 	rule: ChangeRule,
-	complete: boolean,
+	covered: { from: number; below: number },
 ): { changes: ResultChange[]; results: Record<string, unknown> } {
-	const results: Record<string, unknown> = complete ? {} : { ...previous };
+	const results: Record<string, unknown> = {};
+	for (const [id, result] of Object.entries(previous)) {
+		if (Number(id) < covered.from || Number(id) >= covered.below) results[id] = result;
+	}
 	const changes: ResultChange[] = [];
 	for (const record of [...records].sort(byId)) {
 		const id = String(record.id);

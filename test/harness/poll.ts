@@ -1,3 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { isDeepStrictEqual } from 'node:util';
+
 import { Container } from '@n8n/di';
 import { DirectoryLoader, PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
 import type {
@@ -16,6 +19,7 @@ import { additionalDataFor, makeNode, nodeTypes, registerNodeType, type TestCred
 
 export const TRIGGER_TYPE = 'n8n-nodes-phprank.phpRankTrigger';
 const WORKFLOW_ID = 'wf-trigger';
+let workflows = 0;
 
 // What n8n's loader does to a polling node (it adds "Poll Times"); the method is private in n8n-core.
 const trigger = new PhpRankTrigger();
@@ -30,38 +34,65 @@ export interface PollOutcome {
 	error?: Error;
 }
 
+export interface PolledWorkflowOptions {
+	/** The workflow's ID (default: a new one, as each workflow in n8n has its own). */
+	id?: string;
+	/**
+	 * n8n's durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED with the scheduler): each poll
+	 * works on a copy of the cursor row, committed with the execution it starts or, when it emits
+	 * nothing, on its own; never for the activation poll.
+	 */
+	durable?: boolean;
+	/** What the poll's getPollBudgetMs() answers (n8n: 5 minutes; with durable cursors 45 s less the margin, 36 s). */
+	pollBudgetMs?: number;
+}
+
 /**
- * An active workflow with one phpRank Trigger, polled the way n8n 2.x runs pollers without the
- * durable-cursor scheduler (ActiveWorkflowTriggers + PollTriggerExecutor + PollContext):
+ * An active workflow with one phpRank Trigger, polled the way n8n 2.x runs pollers
+ * (ActiveWorkflowTriggers + PollTriggerExecutor + PollContext):
  * - `activate()`: a Workflow built from the stored workflow (its static data included), one
  *   activation poll (`executePollTrigger(true)`: errors throw), then the static data is saved;
  * - `poll()`: one scheduled poll; its static data lives on in the Workflow object and is saved
- *   when the poll emits (as the app's `__emit` does), a thrown error goes to `__emitError`;
+ *   when the poll emits (as the app's `__emit` does), a thrown error goes to `__emitError`.
+ *   Polls may overlap, as n8n starts one on every tick whether or not the last one ended;
  * - a restart is `activate()` again: a new Workflow from what was saved.
  * `stored` stands for the database row: JSON, written only when `staticData.__dataChanged`.
+ * With `durable`, `cursor` stands for the poller_state row, and the poll functions stage it as
+ * n8n's TriggerExecutionContextFactory.getExecutePollFunctions does (packages/cli/src/workflows/
+ * triggers/trigger-execution-context.factory.ts): `__runPoll` resolves the row (created from the
+ * node's static data the first time) into a per-poll copy, the node's static data is that copy,
+ * `__emit` commits it with the execution and `__commitCursor` on its own; PollTriggerExecutor
+ * calls the latter only for a scheduled poll that emitted nothing.
  */
 export class PolledWorkflow {
 	stored: IDataObject = {};
+	/** The durable cursor row (undefined until the first poll creates it). */
+	cursor: IDataObject | undefined;
 	readonly node: INode;
+	readonly id: string;
 	private workflow: Workflow | undefined;
 	private execute: ((testingTrigger?: boolean) => Promise<void>) | undefined;
-	private outcome: PollOutcome = { items: null };
+	private readonly outcomes = new AsyncLocalStorage<PollOutcome>();
+	private provisioned = false;
 
 	constructor(
 		parameters: INodeParameters,
 		private readonly credential: TestCredential,
+		private readonly options: PolledWorkflowOptions = {},
 	) {
 		this.node = makeNode(parameters, { type: TRIGGER_TYPE, name: 'phpRank Trigger' });
+		this.id = options.id ?? `${WORKFLOW_ID}-${++workflows}`;
 	}
 
-	/** The node's state as the database holds it. */
+	/** The node's state as the database holds it (the cursor row with durable cursors). */
 	get savedState(): IDataObject {
+		if (this.options.durable) return this.cursor ?? {};
 		return (this.stored[`node:${this.node.name}`] as IDataObject | undefined) ?? {};
 	}
 
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
 		const workflow = new Workflow({
-			id: WORKFLOW_ID,
+			id: this.id,
 			nodes: [this.node],
 			connections: {},
 			active: true,
@@ -69,6 +100,26 @@ export class PolledWorkflow {
 			staticData: JSON.parse(JSON.stringify(this.stored)) as IDataObject,
 		});
 		this.workflow = workflow;
+		const staged = new AsyncLocalStorage<{ snapshot: IDataObject; seed: IDataObject }>();
+		const takeStaged = (): IDataObject | null => {
+			const store = staged.getStore();
+			if (!store || isDeepStrictEqual(store.snapshot, store.seed)) return null;
+			store.seed = JSON.parse(JSON.stringify(store.snapshot)) as IDataObject;
+			return store.seed;
+		};
+		const durable = this.options.durable
+			? {
+					commitCursor: async () => {
+						this.cursor = takeStaged() ?? this.cursor;
+					},
+					runPoll: async <T>(poll: () => Promise<T>) => {
+						this.cursor ??= JSON.parse(JSON.stringify(workflow.getStaticData('node', this.node))) as IDataObject;
+						const snapshot = JSON.parse(JSON.stringify(this.cursor)) as IDataObject;
+						return await staged.run({ snapshot, seed: JSON.parse(JSON.stringify(snapshot)) as IDataObject }, poll);
+					},
+					staticData: () => staged.getStore()!.snapshot,
+				}
+			: undefined;
 		const pollFunctions = new PollContext(
 			workflow,
 			this.node,
@@ -76,14 +127,25 @@ export class PolledWorkflow {
 			'trigger',
 			activation,
 			(data) => {
-				this.outcome.items = data[0];
+				if (durable) this.cursor = takeStaged() ?? this.cursor;
+				const outcome = this.outcomes.getStore();
+				if (outcome) outcome.items = data[0];
 				this.save();
 			},
 			(error) => {
-				this.outcome.error = error;
+				const outcome = this.outcomes.getStore();
+				if (outcome) outcome.error = error;
 			},
+			durable?.commitCursor,
+			durable?.runPoll,
+			durable?.staticData,
+			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
 		this.execute = Container.get(PollTriggerExecutor).create(workflow, this.node, pollFunctions, () => true);
+		// The durable scheduler runs the activation poll only when it provisions the node's poll jobs
+		// (ActiveWorkflowTriggers.activatePollTrigger: `inserted`), not when n8n starts again.
+		if (durable && this.provisioned) return { items: null };
+		this.provisioned = true;
 		const outcome = await this.run(true);
 		this.save();
 		return outcome;
@@ -94,10 +156,11 @@ export class PolledWorkflow {
 	}
 
 	private async run(testingTrigger: boolean): Promise<PollOutcome> {
-		if (!this.execute) throw new Error('activate() the workflow first');
-		this.outcome = { items: null };
-		await this.execute(testingTrigger);
-		return this.outcome;
+		const execute = this.execute;
+		if (!execute) throw new Error('activate() the workflow first');
+		const outcome: PollOutcome = { items: null };
+		await this.outcomes.run(outcome, async () => await execute(testingTrigger));
+		return outcome;
 	}
 
 	private save(): void {

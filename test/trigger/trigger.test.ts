@@ -209,7 +209,7 @@ describe('New Report', () => {
 		expect(ids(poll)).toEqual([goodOne.id]);
 
 		// Same saved state, other filters (the user edited the node and re-activated): no replay.
-		const edited = new PolledWorkflow({ event: 'newReport', filters: { result: 'good' } }, fixture.credential);
+		const edited = new PolledWorkflow({ event: 'newReport', filters: { result: 'good' } }, fixture.credential, { id: workflow.id });
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.watch).toBe('["newReport","","good"]');
@@ -390,5 +390,197 @@ describe('manual test run', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toEqual([]);
+	});
+});
+
+/** Resolves once `condition` holds (checked every 10 ms). */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** The next list request is answered 429 with Retry-After: 1, so the poll that sends it waits a second. */
+const slowNextRequest = () =>
+	fixture.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '1' } });
+
+describe('polls that overlap (a poll outlasting its interval)', () => {
+	it('fires each event once: a poll that starts while the last one runs returns nothing and sends nothing', async () => {
+		fixture.server.seedReports(5);
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
+		await workflow.activate();
+		const created = addReports(3);
+		slowNextRequest();
+		fixture.server.clearRequests();
+
+		const first = workflow.poll();
+		await until(() => fixture.apiRequests().length === 1);
+		const second = await workflow.poll();
+
+		expect(second).toEqual({ items: null });
+		expect(fixture.apiRequests()).toHaveLength(1);
+		expect(ids(await first)).toEqual(created.map((report) => report.id));
+		expect(fixture.apiRequests()).toHaveLength(2);
+		expect((await workflow.poll()).items).toBeNull();
+	});
+
+	it('a poll that outlived its lease drops its result when a later poll has fired meanwhile', async () => {
+		fixture.server.seedReports(5);
+		// A short poll budget: the lease of the first poll expires while it waits.
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { pollBudgetMs: 300 });
+		await workflow.activate();
+		const [changed] = fixture.server.listReports();
+		setResult(changed.id, changed.result > 48 ? 10 : 95);
+		slowNextRequest();
+		fixture.server.clearRequests();
+
+		const first = workflow.poll();
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const second = await workflow.poll();
+		const late = await first;
+
+		expect(ids(second)).toEqual([changed.id]);
+		expect(late).toEqual({ items: null });
+		expect(fixture.apiRequests()).toHaveLength(3);
+		expect((await workflow.poll()).items).toBeNull();
+	});
+});
+
+describe('a share of the request budget per poll', () => {
+	it('reads 2,500 watched reports over 3 polls of at most 10 requests, and fires each change once', async () => {
+		const reports = addReports(2500, 90);
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential);
+
+		const activation = await polled(() => workflow.activate());
+		setResult(reports[2400].id, 10); // newest pages: read again only in the next round
+		setResult(reports[100].id, 10); // oldest pages: not read yet in the first round
+		const second = await polled(() => workflow.poll());
+		const third = await polled(() => workflow.poll());
+		const nextRound = await polled(() => workflow.poll());
+
+		expect(activation.requests.map((r) => r.query.page)).toEqual(range(1, 10).map(String));
+		expect(second.requests.map((r) => r.query.page)).toEqual(range(11, 20).map(String));
+		expect(third.requests.map((r) => r.query.page)).toEqual(range(21, 25).map(String));
+		expect(nextRound.requests.map((r) => r.query.page)).toEqual(range(1, 10).map(String));
+		// The oldest report was first read after its change: that reading is its starting point.
+		expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
+		expect(ids(nextRound)).toEqual([reports[2400].id]);
+		setResult(reports[100].id, 90);
+		const rest = [await workflow.poll(), await workflow.poll()];
+		expect(rest.map(ids)).toEqual([null, [reports[100].id]]);
+	});
+
+	it('spreads a backlog of 2,000 new reports over polls of 10 requests, each report once', async () => {
+		fixture.server.seedReports(5);
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
+		await workflow.activate();
+		const backlog = addReports(2000);
+
+		const first = await polled(() => workflow.poll());
+		const meanwhile = addReports(5);
+		const second = await polled(() => workflow.poll());
+		const third = await polled(() => workflow.poll());
+		const fourth = await polled(() => workflow.poll());
+
+		expect([first, second, third, fourth].map((poll) => poll.requests.length)).toEqual([10, 10, 2, 1]);
+		// Each poll fires oldest first; a backlog spread over polls comes newest part first. The 5
+		// created meanwhile pushed the list down: the second poll read 5 of the first's again.
+		expect(ids(first)).toEqual(backlog.slice(1100).map((report) => report.id));
+		expect(ids(second)).toEqual(backlog.slice(105, 1100).map((report) => report.id));
+		expect(ids(third)).toEqual(backlog.slice(0, 105).map((report) => report.id));
+		expect(ids(fourth)).toEqual(meanwhile.map((report) => report.id));
+		expect((await workflow.poll()).items).toBeNull();
+	});
+});
+
+describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
+	it('fires the reports created between activation and the first scheduled poll', async () => {
+		fixture.server.seedReports(5);
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
+
+		await workflow.activate();
+		// n8n ran the activation poll as a test and did not commit its state.
+		expect(workflow.cursor).toEqual({});
+		const created = addReports(2);
+		const first = await workflow.poll();
+
+		expect(ids(first)).toEqual(created.map((report) => report.id));
+		expect(workflow.cursor).toMatchObject({ version: 1, lastId: created[1].id });
+		expect((await workflow.poll()).items).toBeNull();
+		const later = addReports(1);
+		expect(ids(await workflow.poll())).toEqual([later[0].id]);
+	});
+
+	it('fires a result change made right after activation', async () => {
+		const [report] = addReports(3, 90);
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { durable: true });
+
+		await workflow.activate();
+		setResult(report.id, 20);
+		const first = await workflow.poll();
+
+		expect(ids(first)).toEqual([report.id]);
+		expect((await workflow.poll()).items).toBeNull();
+		expect((workflow.cursor?.results as IDataObject)[report.id]).toBe(20);
+	});
+
+	it('commits the state of a poll that fires nothing on its own, so a restart continues from it', async () => {
+		fixture.server.seedReports(5);
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
+		await workflow.activate();
+		expect((await workflow.poll()).items).toBeNull();
+		expect(workflow.cursor).toMatchObject({ lastId: expect.any(Number) });
+
+		const created = addReports(1);
+		// n8n starts again: no activation poll (the poll jobs exist); the next poll reads the cursor row.
+		expect((await workflow.activate('init')).items).toBeNull();
+
+		expect(ids(await workflow.poll())).toEqual([created[0].id]);
+	});
+});
+
+describe('failures n8n’s poll scheduler backs off by', () => {
+	const failure = (outcome: PollOutcome) => (outcome.error as { failure?: unknown } | undefined)?.failure;
+
+	it.each([
+		[401, { cause: 'credential-invalid' }],
+		[403, { cause: 'configuration-invalid' }],
+		[404, { cause: 'configuration-invalid' }],
+		[500, { cause: 'temporarily-unavailable' }],
+		[503, { cause: 'temporarily-unavailable' }],
+	])('HTTP %i is declared %j, and the state is kept', async (status, declared) => {
+		fixture.server.seedReports(5);
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
+		await workflow.activate();
+		const before = workflow.savedState;
+		fixture.server.failNext({ type: 'status', status, body: { message: 'x' } });
+
+		const outcome = await workflow.poll();
+
+		expect(failure(outcome)).toEqual(declared);
+		expect(workflow.savedState).toEqual(before);
+	});
+
+	it('an instance that cannot be reached is temporarily unavailable', async () => {
+		const workflow = new PolledWorkflow({ event: 'newReport' }, { ...fixture.credential, baseUrl: 'http://127.0.0.1:9' });
+		fixture.server.seedReports(1);
+
+		await expect(workflow.activate()).rejects.toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
+	});
+
+	it('an instance that answers page 1 again is a configuration to fix, said so', async () => {
+		addReports(150, 90);
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential);
+		await workflow.activate();
+		const pageOne = await fetch(`${fixture.server.url}/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1`, {
+			headers: { Authorization: `Bearer ${fixture.credential.apiKey}`, Accept: 'application/json' },
+		}).then(async (response) => (await response.json()) as unknown);
+		fixture.server.failNext({ type: 'status', status: 200, body: pageOne }, { match: (request) => request.query.page === '2' });
+
+		const outcome = await polled(() => workflow.poll());
+
+		expect(outcome.error?.message).toBe(
+			'phpRank answered page 1 again when asked for page 2: a cache or proxy in front of it may ignore the page parameter',
+		);
+		expect(failure(outcome)).toEqual({ cause: 'configuration-invalid' });
+		expect(outcome.requests).toHaveLength(2);
 	});
 });

@@ -1,0 +1,68 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/*
+ * n8n starts a poll on every tick of Poll Times whether or not the node's previous poll has ended
+ * (n8n-core's TriggersAndPollers.runPollFunction only counts overlaps), and without durable poll
+ * cursors every poll of a node shares one static data object: two polls that read the same state
+ * would both fire its events. Per trigger node, in this process:
+ * - a lease: a poll that starts while another one holds an unexpired lease returns nothing (the
+ *   running poll reports the same events). It lasts the poll's time budget, so a poll that hangs
+ *   does not silence the trigger;
+ * - a generation: a poll that ends after another one committed (its lease had expired) drops its
+ *   result and leaves the state alone; the next poll starts from the newer state.
+ * It also bridges the activation poll under durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED):
+ * n8n runs that poll as a test and does not commit what it staged (n8n-core's PollTriggerExecutor
+ * commits only when `!testingTrigger`), so the first scheduled poll would find no state and take
+ * its own starting point, losing what was created in between. The state of a poll that found none
+ * is kept here until the static data has one.
+ */
+
+interface Slot {
+	holder?: object;
+	expiresAt: number;
+	generation: number;
+	/** The state a poll that found none wrote, until a poll finds one in static data. */
+	baseline?: IDataObject;
+}
+
+const slots = new Map<string, Slot>();
+
+export interface PollTurn {
+	key: string;
+	holder: object;
+	generation: number;
+}
+
+/** A poll's turn on the node `key`, or undefined while another poll holds one. */
+export function beginPoll(key: string, leaseMs: number, now = Date.now()): PollTurn | undefined {
+	const slot = slots.get(key) ?? { expiresAt: 0, generation: 0 };
+	slots.set(key, slot);
+	if (slot.holder && slot.expiresAt > now) return undefined;
+	slot.holder = {};
+	slot.expiresAt = now + leaseMs;
+	return { key, holder: slot.holder, generation: slot.generation };
+}
+
+/** Whether the poll may write its state and emit: no other poll committed since it began. */
+export function commitPoll(turn: PollTurn): boolean {
+	const slot = slots.get(turn.key);
+	if (!slot || slot.generation !== turn.generation) return false;
+	slot.generation++;
+	return true;
+}
+
+export function endPoll(turn: PollTurn): void {
+	const slot = slots.get(turn.key);
+	if (slot?.holder === turn.holder) slot.holder = undefined;
+}
+
+/** The kept state for `watch`, as a copy. */
+export function recallBaseline(key: string, watch: string): IDataObject | undefined {
+	const baseline = slots.get(key)?.baseline;
+	return baseline?.watch === watch ? (JSON.parse(JSON.stringify(baseline)) as IDataObject) : undefined;
+}
+
+export function keepBaseline(key: string, state: IDataObject | undefined): void {
+	const slot = slots.get(key);
+	if (slot) slot.baseline = state && (JSON.parse(JSON.stringify(state)) as IDataObject);
+}
