@@ -21,7 +21,7 @@ import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 
-import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
 import type { RecordedRequest } from '../../test/server';
 import {
@@ -56,12 +56,10 @@ const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
 const DAY = 86_400_000;
 
-/** What the app shows: the credential test rules of credentials/PhpRankApi.credentials.ts. */
-const testRules = (new PhpRankApi().test.rules ?? []) as Array<{ type: string; properties: { value?: unknown; message: string } }>;
-const ruleMessage = (status: number) => testRules.find((rule) => rule.type === 'responseCode' && rule.properties.value === status)!.properties.message;
-const MSG_CRED_401 = ruleMessage(401);
-const MSG_CRED_403 = ruleMessage(403);
-const MSG_CRED_404 = ruleMessage(404);
+/** What the app shows: the credential test of nodes/PhpRank/methods/credentialTest.ts. */
+const MSG_CRED_401 = CREDENTIAL_TEST_MESSAGES[401];
+const MSG_CRED_403 = CREDENTIAL_TEST_MESSAGES[403];
+const MSG_CRED_404 = CREDENTIAL_TEST_MESSAGES[404];
 /** What a workflow run shows for a wrong key (nodes/PhpRank/transport/errors.ts). */
 const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
 
