@@ -28,6 +28,7 @@ import {
 	createSandbox,
 	executeWorkflow,
 	exportNodes,
+	getFreePort,
 	getRuntime,
 	importCredentials,
 	importWorkflows,
@@ -289,7 +290,7 @@ async function main(): Promise<void> {
 		const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
 		check('export:nodes lists phpRank', action);
 		check('export:nodes lists phpRankTrigger', trigger);
-		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true }]), action?.credentials);
+		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]), action?.credentials);
 		check('phpRankTrigger uses the phpRankApi credential', trigger?.credentials?.some((c) => c.name === 'phpRankApi'), trigger?.credentials);
 		check('phpRankTrigger is a polling trigger', trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'), {
 			polling: trigger?.polling,
@@ -482,6 +483,16 @@ async function main(): Promise<void> {
 		for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
 			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
 			check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
+		}
+		// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
+		const closedPort = await getFreePort();
+		for (const [baseUrl, expected] of [
+			[`http://127.0.0.1:${closedPort}`, `Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`],
+			['https://seo.phprank-e2e.invalid', 'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved'],
+			[api.url.replace(/^https?:\/\//, ''), CREDENTIAL_TEST_MESSAGES.noScheme],
+		]) {
+			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
+			check(`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`, r.status === 'Error' && r.message.startsWith(expected), r);
 		}
 
 		// ------------------------------------------------------------------ trigger
