@@ -38,11 +38,13 @@ export default [
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
-	// The verification scanner's rules, on everything that ships (and package.json).
+	// The verification scanner's rules, on everything that ships (and package.json). `npm run scan` runs
+	// the scanner itself (its own plugin versions) on the source and the tarball.
 	{
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
 		...n8nCommunityNodes.configs.recommended,
 	},
+	{ files: ['credentials/**/*.ts', 'nodes/**/*.ts'], rules: { 'no-console': 'error' } },
 	// The scanner's rule set is for shipped code; tests and scripts may use Node's globals.
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
 	{

@@ -1,21 +1,11 @@
 import type {
 	IAuthenticateGeneric,
-	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../nodes/PhpRank/api';
-
-/**
- * The API root of the instance, from the Base URL the user pasted. Users paste it in every shape
- * (`https://seo.example.com`, with a trailing slash, with `/api/v1`, on a sub-path); all of them
- * end up as `<instance>/api/v1`. A URL without a scheme is left as it is: the node rejects it
- * with a clear message before sending anything (see nodes/PhpRank/transport/request.ts).
- */
-export const API_BASE_URL =
-	"={{ String($credentials.baseUrl ?? '').trim().replace(/[?#].*$/, '').replace(/\\/+$/, '').replace(/\\/api\\/v1$/i, '') + '/api/v1' }}";
 
 export class PhpRankApi implements ICredentialType {
 	name = 'phpRankApi';
@@ -27,6 +17,7 @@ export class PhpRankApi implements ICredentialType {
 		dark: 'file:../nodes/PhpRank/phprank.dark.svg',
 	};
 
+	// A literal for the lint; test/unit/docs.test.ts holds it to docsUrl('credentials').
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-phprank#credentials';
 
 	properties: INodeProperties[] = [
@@ -69,51 +60,6 @@ export class PhpRankApi implements ICredentialType {
 		},
 	};
 
-	// The cheapest read of the spec. Without `Accept: application/json` phpRank answers a bad key
-	// with a 302 to its HTML login page, which would look like a success.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: API_BASE_URL,
-			url: '/projects',
-			method: 'GET',
-			qs: { per_page: 10 },
-			headers: { Accept: 'application/json' },
-		},
-		// n8n checks the two rule kinds in one loop; its type only allows one kind per array.
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key was rejected (HTTP 401). Copy it again from the API page of your phpRank account.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is valid, but your phpRank plan has no API access (HTTP 403). Enable the API feature for your plan in phpRank.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No phpRank API at this Base URL (HTTP 404). Use the address you open phpRank with, e.g. https://seo.example.com.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'data',
-					value: undefined,
-					message:
-						'This Base URL answers, but not like a phpRank API (no JSON list came back). Use the address you open phpRank with, e.g. https://seo.example.com.',
-				},
-			},
-		] as unknown as ICredentialTestRequest['rules'],
-	};
+	// Tested by the nodes (`testedBy: 'phpRankApiTest'`, nodes/PhpRank/methods/credentialTest.ts), not by a
+	// declarative `test`: n8n would prefer a `test` and show a failed connection as a bare code.
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { CREDENTIAL_TEST_MESSAGES } from '../nodes/PhpRank/methods/credentialTest';
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY } from './server';
 import { runNode, testCredential } from './harness/engine';
 import { locator, useServer } from './harness/setup';
@@ -8,7 +9,7 @@ import { locator, useServer } from './harness/setup';
 describe('phpRank API credential', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
 
-	it('passes the credential test with the right key, through n8n’s routing engine', async () => {
+	it('passes the credential test with the right key, as the app runs it', async () => {
 		const result = await testCredential(api.credential);
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
@@ -19,11 +20,12 @@ describe('phpRank API credential', () => {
 		expect(request.headers.accept).toBe('application/json');
 	});
 
-	it('says the key was rejected when it is wrong', async () => {
+	it('says the key was rejected when it is wrong, after one request', async () => {
 		const result = await testCredential({ ...api.credential, apiKey: 'not-the-key' });
 
-		expect(result.status).toBe('Error');
+		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES[401] });
 		expect(result.message).toMatch(/API key was rejected \(HTTP 401\)/);
+		expect(api.apiRequests()).toHaveLength(1);
 	});
 
 	it('says the plan has no API access when phpRank answers 403', async () => {
@@ -47,7 +49,7 @@ describe('phpRank API credential', () => {
 		expect(api.apiRequests().map((r) => r.path)).toEqual(['/api/v1/projects']);
 	});
 
-	it('says when nothing answers at the Base URL', async () => {
+	it('says what to fix when nothing answers at the Base URL (a closed port)', async () => {
 		const closed = http.createServer();
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const { port } = closed.address() as AddressInfo;
@@ -55,7 +57,66 @@ describe('phpRank API credential', () => {
 
 		const result = await testCredential({ ...api.credential, baseUrl: `http://127.0.0.1:${port}` });
 
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Could not reach phpRank at 127.0.0.1:${port}: the connection was refused (nothing listens at that address and port). Check the port in the Base URL (without one, https:// means 443 and http:// 80) and that phpRank is running.`,
+		});
+	});
+
+	it('says what to fix when the host name does not resolve', async () => {
+		const result = await testCredential({ ...api.credential, baseUrl: 'https://seo.phprank-test.invalid' });
+
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^Could not reach phpRank at seo\.phprank-test\.invalid: the host name could not be resolved.*\. Check the host name in the Base URL for typos\.$/,
+			),
+		});
+	});
+
+	it.each(['seo.example.com', '127.0.0.1:8787', 'ftp://seo.example.com', ''])(
+		'says the Base URL needs https:// when it is %j, before sending anything',
+		async (baseUrl) => {
+			const result = await testCredential({ ...api.credential, baseUrl });
+
+			expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES.noScheme });
+			expect(result.message).toMatch(/^The Base URL must start with https:\/\/ \(or http:\/\/\)/);
+			expect(api.server.requests).toHaveLength(0);
+		},
+	);
+
+	it('says when the Base URL is no web address at all', async () => {
+		const result = await testCredential({ ...api.credential, baseUrl: 'https://seo example.com' });
+
+		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES.invalidUrl });
+	});
+
+	it('says where the Base URL redirects to, without following it', async () => {
+		api.server.failNext({ type: 'redirect' });
+
+		const result = await testCredential(api.credential);
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			`This Base URL redirects (HTTP 302) to ${api.server.url}, and the phpRank node does not follow redirects. Enter the address phpRank answers at, e.g. ${api.server.url} if that is your instance.`,
+		);
+		expect(api.server.requests.map((r) => r.path)).toEqual(['/api/v1/projects']);
+	});
+
+	it.each([
+		[{ type: 'status', status: 500 } as const, /^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)\. Try again later/],
+		[{ type: 'html', status: 502 } as const, /^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 502\)/],
+		[{ type: 'status', status: 429, headers: { 'Retry-After': '30' } } as const, /^phpRank is rate limiting this API key \(HTTP 429\)/],
+		[{ type: 'status', status: 418, body: { message: 'teapot' } } as const, /^phpRank at 127\.0\.0\.1:\d+ answered HTTP 418 I'm a Teapot\.$/i],
+		[{ type: 'truncated' } as const, /^This Base URL answers, but not like a phpRank API/],
+		[{ type: 'reset' } as const, /^Could not reach phpRank at 127\.0\.0\.1:\d+: the connection was reset before an answer came\. Check the Base URL, and that phpRank is online/],
+	])('says what happened when phpRank answers with %j', async (fault, message) => {
+		api.server.failNext(fault);
+
+		const result = await testCredential(api.credential);
+
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expect(result.message).not.toContain(TEST_API_KEY);
 	});
 
 	it('says when the Base URL answers with a web page instead of the API', async () => {

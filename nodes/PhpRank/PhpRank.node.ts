@@ -1,9 +1,10 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './api';
 import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
+import { docsUrl } from './docs';
+import { phpRankApiTest } from './methods/credentialTest';
 import { searchProjects, searchReports } from './methods/listSearch';
 
 export class PhpRank implements INodeType {
@@ -16,10 +17,12 @@ export class PhpRank implements INodeType {
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Create, list, re-run and delete SEO reports of a self-hosted phpRank instance',
 		defaults: { name: 'phpRank' },
+		documentationUrl: docsUrl('operations'),
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// Literal names: the scanner's credential-test-required rule reads them from the source.
+		credentials: [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }],
 		// Empty, but present: n8n knows declarative nodes by it. Its values would be evaluated for
 		// every item; every operation routes through transport/routing.ts instead, which takes the
 		// instance from the credential once per run and sets the headers each request needs.
@@ -43,5 +46,6 @@ export class PhpRank implements INodeType {
 
 	methods = {
 		listSearch: { searchProjects, searchReports },
+		credentialTest: { phpRankApiTest },
 	};
 }

@@ -2,6 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { filtersCollection, projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
+import { docsUrl } from '../PhpRank/docs';
+import { phpRankApiTest } from '../PhpRank/methods/credentialTest';
 import { searchProjects } from '../PhpRank/methods/listSearch';
 import { pollReports } from './poll';
 
@@ -15,11 +17,12 @@ export class PhpRankTrigger implements INodeType {
 		subtitle: '={{ $parameter["event"] === "resultChanged" ? "Report result changed" : "New report" }}',
 		description: 'Starts the workflow when a phpRank report is created or its result changes',
 		defaults: { name: 'phpRank Trigger' },
+		documentationUrl: docsUrl('trigger'),
 		// n8n's loader adds "Poll Times" (every minute by default) to polling nodes.
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'phpRankApi', required: true }],
+		credentials: [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }],
 		properties: [
 			{
 				displayName: 'Event',
@@ -71,6 +74,7 @@ export class PhpRankTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchProjects },
+		credentialTest: { phpRankApiTest },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { classify, shapeReport, type ResultClass } from '../PhpRank/helpers/output';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
+import { noSampleError } from './noSample';
 import { type ReportFilter, scanReports } from './reports';
 import { newReports, readState, resultChanges, type TriggerState, writeState } from './state';
 
@@ -67,7 +68,8 @@ function eventItem(settings: Settings, record: IDataObject, previous?: unknown):
 async function sample(this: IPollFunctions, settings: Settings): Promise<INodeExecutionData[][] | null> {
 	const { project, result } = settings;
 	const { records } = await scanReports.call(this, { filter: { project, result }, pageSize: FIRST_PAGE_SIZE, maxPages: 1 });
-	return records.length > 0 ? [[eventItem(settings, records[0])]] : null;
+	if (records.length === 0) throw noSampleError(this.getNode(), { project, result });
+	return [[eventItem(settings, records[0])]];
 }
 
 interface Budget {

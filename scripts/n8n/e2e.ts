@@ -21,13 +21,14 @@ import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 
-import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
 import type { RecordedRequest } from '../../test/server';
 import {
 	createSandbox,
 	executeWorkflow,
 	exportNodes,
+	getFreePort,
 	getRuntime,
 	importCredentials,
 	importWorkflows,
@@ -56,12 +57,10 @@ const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
 const DAY = 86_400_000;
 
-/** What the app shows: the credential test rules of credentials/PhpRankApi.credentials.ts. */
-const testRules = (new PhpRankApi().test.rules ?? []) as Array<{ type: string; properties: { value?: unknown; message: string } }>;
-const ruleMessage = (status: number) => testRules.find((rule) => rule.type === 'responseCode' && rule.properties.value === status)!.properties.message;
-const MSG_CRED_401 = ruleMessage(401);
-const MSG_CRED_403 = ruleMessage(403);
-const MSG_CRED_404 = ruleMessage(404);
+/** What the app shows: the credential test of nodes/PhpRank/methods/credentialTest.ts. */
+const MSG_CRED_401 = CREDENTIAL_TEST_MESSAGES[401];
+const MSG_CRED_403 = CREDENTIAL_TEST_MESSAGES[403];
+const MSG_CRED_404 = CREDENTIAL_TEST_MESSAGES[404];
 /** What a workflow run shows for a wrong key (nodes/PhpRank/transport/errors.ts). */
 const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
 
@@ -291,7 +290,7 @@ async function main(): Promise<void> {
 		const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
 		check('export:nodes lists phpRank', action);
 		check('export:nodes lists phpRankTrigger', trigger);
-		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true }]), action?.credentials);
+		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]), action?.credentials);
 		check('phpRankTrigger uses the phpRankApi credential', trigger?.credentials?.some((c) => c.name === 'phpRankApi'), trigger?.credentials);
 		check('phpRankTrigger is a polling trigger', trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'), {
 			polling: trigger?.polling,
@@ -484,6 +483,16 @@ async function main(): Promise<void> {
 		for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
 			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
 			check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
+		}
+		// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
+		const closedPort = await getFreePort();
+		for (const [baseUrl, expected] of [
+			[`http://127.0.0.1:${closedPort}`, `Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`],
+			['https://seo.phprank-e2e.invalid', 'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved'],
+			[api.url.replace(/^https?:\/\//, ''), CREDENTIAL_TEST_MESSAGES.noScheme],
+		]) {
+			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
+			check(`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`, r.status === 'Error' && r.message.startsWith(expected), r);
 		}
 
 		// ------------------------------------------------------------------ trigger

@@ -1,10 +1,8 @@
-import { DirectoryLoader, ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { CredentialTestContext, DirectoryLoader, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	IDataObject,
 	IConnections,
-	IExecuteData,
 	INode,
 	INodeCredentialTestResult,
 	INodeExecutionData,
@@ -21,6 +19,7 @@ import type {
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
+import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import { credentialTypes, TestCredentialsHelper } from './credentials';
 
 export const NODE_TYPE = 'n8n-nodes-phprank.phpRank';
@@ -163,74 +162,27 @@ export async function runWorkflow(
 }
 
 /**
- * n8n's credential test for a credential type with a declarative `test` request, as the app's
- * CredentialsTester runs it: a temporary node type built on n8n's No Operation node (so none of
- * the phpRank node's requestDefaults apply: the test request must carry everything itself), its
- * only parameter routed to the test request, run by RoutingNode; then the test's rules.
+ * n8n's credential test as the app's CredentialsTester runs it for this package. The credential has
+ * no declarative `test` (the app would prefer one), so the app walks the nodes that use the
+ * credential in the order the package lists them, takes the first one's `testedBy` function from
+ * its `methods.credentialTest`, and calls it with a CredentialTestContext.
  */
 export async function testCredential(credential: TestCredential): Promise<INodeCredentialTestResult> {
-	const { test } = credentialTypes.phpRankApi as { test: ICredentialTestRequest };
-	const nodeTypeCopy: INodeType = {
-		description: {
-			displayName: 'No Operation, do nothing',
-			name: 'noOp',
-			group: ['organization'],
-			version: 1,
-			description: 'No Operation',
-			defaults: { name: 'No Operation, do nothing' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: 'phpRankApi', required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
-		},
-	};
-	const node = makeNode({}, { name: 'Temp-Node' });
-	// As in the app, the workflow sees the temporary node type, so its parameter defaults apply.
-	const tempNodeTypes: INodeTypes = { ...nodeTypes, getByNameAndVersion: () => nodeTypeCopy };
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: tempNodeTypes });
-	const runExecutionData = createRunExecutionData();
-	const executeData: IExecuteData = { node, data: {}, source: null };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalDataFor(credential),
-		'internal',
-		runExecutionData,
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		executeData,
-		[],
-	);
-	const routingNode = new RoutingNode(context, nodeTypeCopy, {
-		id: 'cred-1',
-		name: 'phpRank account',
-		type: 'phpRankApi',
-		data: credential as unknown as ICredentialDataDecryptedObject,
-	});
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await routingNode.runNode();
-	} catch (caught) {
-		const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
-		if (error.cause?.response) {
-			const { status, statusText } = error.cause.response;
-			for (const rule of test.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === status) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
-		}
-		if (error.cause?.code) return { status: 'Error', message: error.cause.code };
-		return { status: 'Error', message: error.message };
+	if ('test' in credentialTypes.phpRankApi) throw new Error('The app would run the declarative test, not testedBy');
+	for (const nodeType of [new PhpRank(), new PhpRankTrigger()] as INodeType[]) {
+		const entry = nodeType.description.credentials?.find((c) => c.name === 'phpRankApi');
+		if (typeof entry?.testedBy !== 'string') continue;
+		const test = nodeType.methods?.credentialTest?.[entry.testedBy];
+		if (!test) throw new Error(`${nodeType.description.name} names ${entry.testedBy} but has no such method`);
+		const context = new CredentialTestContext(additionalDataFor(credential));
+		return await test.call(context, {
+			id: 'cred-1',
+			name: 'phpRank account',
+			type: 'phpRankApi',
+			data: { ...credential } as unknown as ICredentialDataDecryptedObject,
+		});
 	}
-	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && getPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
-			return { status: 'Error', message: rule.properties.message };
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	throw new Error('No node of the package names a test for phpRankApi');
 }
 
 /** A resource locator's "From List" search, as the editor calls it. */
@@ -247,11 +199,4 @@ export async function listSearch(
 		methods: { listSearch: Record<string, (this: unknown, f?: string, t?: string) => Promise<INodeListSearchResult>> };
 	};
 	return await nodeType.methods.listSearch[method].call(context, filter, paginationToken);
-}
-
-function getPath(value: unknown, path: string): unknown {
-	return path.split('.').reduce<unknown>(
-		(current, key) => (current !== null && typeof current === 'object' ? (current as IDataObject)[key] : undefined),
-		value,
-	);
 }

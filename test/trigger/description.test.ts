@@ -20,7 +20,7 @@ describe('trigger description', () => {
 	it('is a polling trigger on the phpRank credential, not an AI tool', () => {
 		expect(description).toMatchObject({ name: 'phpRankTrigger', displayName: 'phpRank Trigger', group: ['trigger'], polling: true, inputs: [] });
 		expect(description.usableAsTool).toBeUndefined();
-		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true }]);
+		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]);
 		expect(typeof trigger.poll).toBe('function');
 		expect(Object.keys(trigger.methods.listSearch)).toEqual(['searchProjects']);
 	});

@@ -385,11 +385,26 @@ describe('manual test run', () => {
 		expect(run.items[0].json.results).toEqual(expect.any(Object));
 	});
 
-	it('outputs nothing when there is no report yet', async () => {
+	it('says there is no report yet, instead of n8n\'s generic "No phpRank data found"', async () => {
 		const run = await runManually({ event: 'newReport' }, fixture.credential);
 
-		expect(run.error).toBeUndefined();
 		expect(run.items).toEqual([]);
+		expect(run.error?.message).toBe('phpRank has no reports yet, so there is no event to show');
+		expect((run.error as { description?: string }).description).toMatch(/^Create a report in phpRank/);
+	});
+
+	it('names the filters that matched no report', async () => {
+		fixture.server.addReport({ url: 'https://example.com/good', result: 90 });
+		fixture.server.addReport({ url: 'https://other.example/bad', result: 10 });
+
+		const run = await runManually(
+			{ event: 'resultChanged', filters: { project: locator('name', 'example.com'), result: 'bad' } },
+			fixture.credential,
+		);
+
+		expect(run.items).toEqual([]);
+		expect(run.error?.message).toBe('No phpRank report matches the filters (Project: example.com, Result: Bad)');
+		expect((run.error as { description?: string }).description).toMatch(/^Fetch Test Event shows the newest report that matches the filters\. Change or remove the filters/);
 	});
 });
 

@@ -2,12 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
 
-import { API_BASE_URL, PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
 import { apiBaseUrl } from '../../nodes/PhpRank/transport/baseUrl';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
-import { makeNode, nodeTypes } from '../harness/engine';
 
 const { description } = new PhpRank();
 const root = join(__dirname, '../..');
@@ -35,7 +33,7 @@ describe('node description', () => {
 
 	it('is usable as an AI tool and uses the phpRank credential', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true }]);
+		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]);
 		expect(description.requestDefaults).toEqual({});
 	});
 
@@ -48,22 +46,17 @@ describe('node description', () => {
 		expect(light).not.toBe(dark);
 	});
 
-	it('marks the API key as a password and tests the credential against the API', () => {
+	it('marks the API key as a password and leaves the credential test to the nodes', () => {
 		const credential = new PhpRankApi();
 		const apiKey = credential.properties.find((p) => p.name === 'apiKey');
 		expect(apiKey?.typeOptions?.password).toBe(true);
-		expect(credential.test.request.url).toBe('/projects');
+		// n8n would run a declarative `test` instead of the nodes' testedBy function.
+		expect(credential).not.toHaveProperty('test');
 		expect(credential.authenticate.properties.headers).toEqual({ Authorization: '=Bearer {{$credentials.apiKey}}' });
 	});
 });
 
 describe('Base URL normalisation', () => {
-	const workflow = new Workflow({ nodes: [makeNode({})], connections: {}, active: false, nodeTypes });
-	const viaExpression = (baseUrl: string) =>
-		workflow.expression.getSimpleParameterValue(makeNode({}), API_BASE_URL, 'internal', {
-			$credentials: { baseUrl },
-		});
-
 	it.each([
 		['https://seo.example.com', 'https://seo.example.com/api/v1'],
 		['https://seo.example.com/', 'https://seo.example.com/api/v1'],
@@ -78,8 +71,7 @@ describe('Base URL normalisation', () => {
 		['https://seo.example.com/dashboard#x', 'https://seo.example.com/dashboard/api/v1'],
 		['https://seo.example.com/api/v1?x=1#y', 'https://seo.example.com/api/v1'],
 		['', '/api/v1'],
-	])('%j → %j, the same in the credential expression and in code', (input, expected) => {
-		expect(viaExpression(input)).toBe(expected);
+	])('%j → %j', (input, expected) => {
 		expect(apiBaseUrl(input)).toBe(expected);
 	});
 });

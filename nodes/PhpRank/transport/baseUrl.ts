@@ -1,9 +1,8 @@
 /**
  * The API root of an instance from the Base URL a user pasted: with or without a trailing slash
  * or `/api/v1`, on a sub-path, or copied from the browser with a query or fragment (`?tab=1`,
- * `#reports`), which would otherwise end up in front of every API path. It must agree with the
- * `API_BASE_URL` expression of the credential's test; test/unit/baseUrl.test.ts holds both to the
- * same cases.
+ * `#reports`), which would otherwise end up in front of every API path. The one rule for the
+ * nodes and the credential test.
  */
 export function apiBaseUrl(baseUrl: unknown): string {
 	return `${String(baseUrl ?? '')

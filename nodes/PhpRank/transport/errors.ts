@@ -188,6 +188,8 @@ const networkCauses: Record<string, string> = {
 	ECONNRESET: 'the connection was reset before an answer came',
 	EPIPE: 'the connection was closed while sending',
 	ENOTFOUND: 'the host name could not be resolved',
+	EHOSTUNREACH: 'there is no route to the host',
+	ENETUNREACH: 'the network of the host is unreachable',
 	EAI_AGAIN: 'the host name could not be resolved (DNS lookup failed)',
 	ETIMEDOUT: 'the connection timed out',
 	ECONNABORTED: 'no answer came before the timeout',
@@ -195,15 +197,23 @@ const networkCauses: Record<string, string> = {
 	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
 	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate could not be verified',
+	SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is signed by an unknown authority',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
 };
 
-/** A request that got no HTTP answer at all. */
-export function describeNetworkError(node: INode, error: unknown, ctx: ErrorContext): NodeApiError {
+/** Why a request got no HTTP answer at all, in words, from the error n8n's HTTP helpers threw. */
+export function networkCause(error: unknown): { code?: string; cause: string; timedOut: boolean } {
 	const code = findCode(error);
 	const timedOut = code === 'ECONNABORTED' || /timeout/i.test(messageOf(error));
 	const cause = timedOut
 		? networkCauses.ECONNABORTED
 		: ((code && networkCauses[code]) ?? (code ? `network error ${code}` : 'network error'));
+	return { code, cause, timedOut };
+}
+
+/** A request that got no HTTP answer at all. */
+export function describeNetworkError(node: INode, error: unknown, ctx: ErrorContext): NodeApiError {
+	const { code, cause, timedOut } = networkCause(error);
 	return apiError(
 		node,
 		{ code: code ?? 'ENETWORK' },

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { docsUrl, type DocsSection } from '../../nodes/PhpRank/docs';
+import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
+import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
+
+const root = join(__dirname, '../..');
+const codex = (file: string) =>
+	JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+		resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+	};
+
+/** The anchors GitHub and npm give README headings: lower case, spaces to dashes, punctuation dropped. */
+const readmeAnchors = readFileSync(join(root, 'README.md'), 'utf8')
+	.split('\n')
+	.filter((line) => /^#{1,6} /.test(line))
+	.map((line) =>
+		line
+			.replace(/^#+ /, '')
+			.trim()
+			.toLowerCase()
+			.replace(/[^\w\- ]/g, '')
+			.replace(/ /g, '-'),
+	);
+
+describe('Docs links in the editor', () => {
+	it.each<[string, string | undefined, DocsSection]>([
+		['phpRank', new PhpRank().description.documentationUrl, 'operations'],
+		['phpRank Trigger', new PhpRankTrigger().description.documentationUrl, 'trigger'],
+		['phpRank API credential', new PhpRankApi().documentationUrl, 'credentials'],
+	])('%s opens its README section as it is (n8n appends no query to an http URL)', (_name, url, section) => {
+		expect(url).toBe(docsUrl(section));
+		expect(url).toMatch(/^https:\/\/[^?]+#[a-z-]+$/);
+		expect(readmeAnchors).toContain(section);
+	});
+
+	it.each([
+		['nodes/PhpRank/PhpRank.node.json', 'operations'],
+		['nodes/PhpRankTrigger/PhpRankTrigger.node.json', 'trigger'],
+	] as const)('%s names the same pages', (file, section) => {
+		const { resources } = codex(file);
+		expect(resources.primaryDocumentation).toEqual([{ url: docsUrl(section) }]);
+		expect(resources.credentialDocumentation).toEqual([{ url: docsUrl('credentials') }]);
+	});
+});
