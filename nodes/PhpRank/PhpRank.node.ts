@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './api';
 import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
+import { toolDescription } from './descriptions/tool';
 import { searchProjects, searchReports } from './methods/listSearch';
 
 export class PhpRank implements INodeType {
@@ -24,6 +25,7 @@ export class PhpRank implements INodeType {
 		// transport/routing.ts, which takes the instance from the credential once per run and sets
 		// the headers each request needs (requestOptionsFor in transport/send.ts).
 		properties: [
+			...toolDescription,
 			{
 				displayName: 'Resource',
 				name: 'resource',
