@@ -1,4 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
 import { shapeReport, toolReport } from '../nodes/PhpRank/helpers/output';
 import { runNode } from './harness/engine';
@@ -178,6 +181,29 @@ describe('phpRank as an AI tool', () => {
 
 		const failed = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 999) }, api.credential);
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
+	});
+});
+
+describe('descriptions', () => {
+	const { description } = new PhpRank();
+	const operations = description.properties
+		.filter((p): p is INodeProperties & { options: INodePropertyOptions[] } => p.name === 'operation')
+		.flatMap((p) => p.options.map((o) => ({ resource: String(p.displayOptions?.show?.resource?.[0]), operation: o })));
+	const parameters = (nodeType: INodeTypeDescription, values: IDataObject) =>
+		NodeHelpers.getNodeParameters(nodeType.properties, values as never, true, false, null, nodeType) as IDataObject;
+
+	it.each(operations.map(({ resource, operation }) => [`${resource} ${operation.name}`, operation]))(
+		'%s has a description line in the Operation list',
+		(_name, operation) => expect((operation as INodePropertyOptions).description?.length).toBeGreaterThan(10),
+	);
+
+	it('every operation has a tool description, shown only on the tool', () => {
+		const tool = { ...description, name: 'phpRankTool' };
+		for (const { resource, operation } of operations) {
+			const values = { resource, operation: operation.value };
+			expect(parameters(tool, values).toolDescription).toMatch(/^[A-Z].{30,}\. .*\b[Uu]se it\b/);
+			expect(parameters(description, values)).not.toHaveProperty('toolDescription');
+		}
 	});
 });
 
