@@ -21,7 +21,7 @@ function phpRankToolType(): INodeType {
 		description: { ...base.description, name: 'phpRankTool', displayName: 'phpRank Tool', inputs: [], outputs: [NodeConnectionTypes.AiTool] },
 	};
 	tool.execute = async function (this: IExecuteFunctions) {
-		return (await new RoutingNode(this, tool).runNode()) ?? [];
+		return (await new RoutingNode(this as unknown as ConstructorParameters<typeof RoutingNode>[0], tool).runNode()) ?? [];
 	};
 	return tool;
 }
