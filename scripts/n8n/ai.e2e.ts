@@ -262,6 +262,17 @@ function parsed(result: ToolResult): Array<Record<string, unknown>> {
 	}
 }
 
+/** Calls a tool as a client would; returns what the client got and what phpRank received. */
+function callerOf(client: Client, api: PhpRankServer) {
+	return async (name: string, args: Record<string, unknown>) => {
+		api.clearRequests();
+		const started = Date.now();
+		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+		note(`${name}(${JSON.stringify(args)}) -> ${textOf(result).length} chars in ${Date.now() - started} ms${result.isError ? ' (isError)' : ''}: ${textOf(result).slice(0, 300)}`);
+		return { result, requests: apiRequests(api) };
+	};
+}
+
 async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const url = new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
 	const auth = { Authorization: `Bearer ${MCP_TOKEN}` };
@@ -298,13 +309,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	check('no tool falls back to n8n\'s "… in phpRank"', tools.every((t) => !/ in phpRank$/.test(String(t.description))));
 
 	section('MCP: each tool called, checked on both ends');
-	const call = async (name: string, args: Record<string, unknown>) => {
-		api.clearRequests();
-		const started = Date.now();
-		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-		note(`${name}(${JSON.stringify(args)}) -> ${textOf(result).length} chars in ${Date.now() - started} ms${result.isError ? ' (isError)' : ''}: ${textOf(result).slice(0, 300)}`);
-		return { result, requests: apiRequests(api) };
-	};
+	const call = callerOf(client, api);
 
 	const worst = await call('list_worst_reports', { limit: 3, site: '' });
 	check('list_worst_reports: the 3 worst reports, compact', same(parsed(worst.result).map((r) => [r.id, r.score]), [[4, 12], [8, 20], [1, 31]]) && parsed(worst.result).every((r) => same(Object.keys(r), ['id', 'url', 'score', 'result_class', 'generated_at'])), textOf(worst.result));
@@ -349,20 +354,6 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const wrongType = await call('get_failed_checks', { report_id: 'the worst one' });
 	check('a report_id that is not a number is refused by n8n\'s schema check before the node runs', wrongType.result.isError === true && wrongType.requests.length === 0, textOf(wrongType.result));
 
-	section('MCP: phpRank throttling');
-	api.setThrottle({ limit: 1, windowMs: 60_000 });
-	await call('get_failed_checks', { report_id: 2 });
-	const throttled = await call('get_failed_checks', { report_id: 2 });
-	const wait = /try again in (\d+) seconds\.$/.exec(String(parsed(throttled.result)[0]?.error))?.[1];
-	check('a long throttle: answered at once, saying when to retry', /^phpRank is rate limiting requests \(HTTP 429; by default it allows 60 a minute\): try again in \d+ seconds\.$/.test(String(parsed(throttled.result)[0]?.error)) && Number(wait) >= 55 && Number(wait) <= 60, textOf(throttled.result));
-	check('  phpRank got one request, answered 429', throttled.requests.length === 1, describe(throttled.requests));
-	api.setThrottle({ limit: 1, windowMs: 3_000 });
-	await call('get_failed_checks', { report_id: 2 });
-	const started = Date.now();
-	const waited = await call('get_failed_checks', { report_id: 2 });
-	check('a short throttle: waited out, then the report', parsed(waited.result)[0]?.id === 2 && Date.now() - started >= 1_000, textOf(waited.result));
-	check('  phpRank got the request twice (429, then 200)', same(describe(waited.requests), ['GET /api/v1/reports/2', 'GET /api/v1/reports/2']), describe(waited.requests));
-	api.setThrottle(false);
 	await client.close();
 
 	section('MCP over SSE (the older transport n8n also serves)');
@@ -382,6 +373,33 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 }
 
 const sizes: string[] = [];
+
+/**
+ * Last: a 429's Retry-After holds back every later request of this phpRank user in n8n's process
+ * (transport/budget.ts), the AI Agent's too.
+ */
+async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
+	section('MCP: phpRank throttling');
+	const client = new Client({ name: 'e2e-throttled', version: '1.0.0' });
+	await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/phprank-seo`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }));
+	const call = callerOf(client, api);
+	api.setThrottle({ limit: 1, windowMs: 3_000 });
+	await call('get_failed_checks', { report_id: 2 });
+	const started = Date.now();
+	const waited = await call('get_failed_checks', { report_id: 2 });
+	check('a short throttle: waited out, then the report', parsed(waited.result)[0]?.id === 2 && Date.now() - started >= 1_000, textOf(waited.result));
+	check('  phpRank got the request twice (429, then 200)', same(describe(waited.requests), ['GET /api/v1/reports/2', 'GET /api/v1/reports/2']), describe(waited.requests));
+	api.setThrottle({ limit: 1, windowMs: 60_000 });
+	await call('get_failed_checks', { report_id: 2 });
+	const throttled = await call('get_failed_checks', { report_id: 2 });
+	const wait = /try again in (\d+) seconds\.$/.exec(String(parsed(throttled.result)[0]?.error))?.[1];
+	check('a long throttle: answered at once, saying when to retry', /^phpRank is rate limiting requests \(HTTP 429; by default it allows 60 a minute\): try again in \d+ seconds\.$/.test(String(parsed(throttled.result)[0]?.error)) && Number(wait) >= 55 && Number(wait) <= 60, textOf(throttled.result));
+	check('  phpRank got one request, answered 429', throttled.requests.length === 1, describe(throttled.requests));
+	const blocked = await call('list_worst_reports', { limit: 1 });
+	check('while that wait lasts, the next call answers at once, without a request', /try again in \d+ seconds\.$/.test(String(parsed(blocked.result)[0]?.error)) && blocked.requests.length === 0, describe(blocked.requests));
+	api.setThrottle(false);
+	await client.close();
+}
 
 // ---------------------------------------------------------------------------------- AI Agent
 
@@ -494,6 +512,7 @@ async function main(): Promise<void> {
 
 		await mcpChecks(n8n, api);
 		await agentChecks(n8n, api, model);
+		await throttleChecks(n8n, api);
 		for (const size of sizes) note(`result size, ${size}`);
 	} catch (error) {
 		check(`unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
