@@ -21,9 +21,12 @@ export class PhpRank implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// No requestDefaults: n8n evaluates them for every item. Every operation routes through
+		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through
 		// transport/routing.ts, which takes the instance from the credential once per run and sets
-		// the headers each request needs (requestOptionsFor in transport/send.ts).
+		// the headers each request needs (requestOptionsFor in transport/send.ts). Defined all the
+		// same: n8n gives a declarative node with `methods` the `execute` that AI tool calls use
+		// (MCP Server Trigger) only when requestDefaults exist (n8n 2.41, cli shouldAssignExecuteMethod).
+		requestDefaults: {},
 		properties: [
 			...toolDescription,
 			{

@@ -11,7 +11,8 @@ const CALLER_TYPE = 'test.toolCaller';
 /**
  * The tool type as n8n 2.41's NodeTypes builds it for a `usableAsTool` declarative node
  * (packages/cli: node-types.ts `getByNameAndVersion`, tool-generation `convertNodeToAiTool`):
- * `execute` runs RoutingNode, the name gets "Tool", the only output is `ai_tool`. The node
+ * `execute` runs RoutingNode (given under n8n's own condition), the name gets "Tool", the only
+ * output is `ai_tool`. The node
  * declares its own `toolDescription`, so n8n adds no description parameters of its own.
  */
 function phpRankToolType(): INodeType {
@@ -20,9 +21,13 @@ function phpRankToolType(): INodeType {
 		...base,
 		description: { ...base.description, name: 'phpRankTool', displayName: 'phpRank Tool', inputs: [], outputs: [NodeConnectionTypes.AiTool] },
 	};
-	tool.execute = async function (this: IExecuteFunctions) {
-		return (await new RoutingNode(this as unknown as ConstructorParameters<typeof RoutingNode>[0], tool).runNode()) ?? [];
-	};
+	// n8n's shouldAssignExecuteMethod: a node with `methods` counts as declarative only with requestDefaults.
+	const declarative = base.description.requestDefaults !== undefined;
+	if (!(base as INodeType).execute && (!base.methods || declarative)) {
+		tool.execute = async function (this: IExecuteFunctions) {
+			return (await new RoutingNode(this as unknown as ConstructorParameters<typeof RoutingNode>[0], tool).runNode()) ?? [];
+		};
+	}
 	return tool;
 }
 
