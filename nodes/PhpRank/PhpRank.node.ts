@@ -5,6 +5,7 @@ import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
 import { docsUrl } from './docs';
 import { phpRankApiTest } from './methods/credentialTest';
+import { toolDescription } from './descriptions/tool';
 import { searchProjects, searchReports } from './methods/listSearch';
 
 export class PhpRank implements INodeType {
@@ -23,11 +24,15 @@ export class PhpRank implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// Literal names: the scanner's credential-test-required rule reads them from the source.
 		credentials: [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }],
-		// Empty, but present: n8n knows declarative nodes by it. Its values would be evaluated for
-		// every item; every operation routes through transport/routing.ts instead, which takes the
-		// instance from the credential once per run and sets the headers each request needs.
+		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through
+		// transport/routing.ts, which takes the instance from the credential once per run and sets
+		// the headers each request needs (requestOptionsFor in transport/send.ts). Defined all the
+		// same: n8n knows declarative nodes by it, and gives a declarative node with `methods` the
+		// `execute` that AI tool calls use (MCP Server Trigger) only when it exists (n8n 2.41, cli
+		// shouldAssignExecuteMethod).
 		requestDefaults: {},
 		properties: [
+			...toolDescription,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { projectName } from './preSend';
+import { isToolRun } from './tool';
 
 export type ResultClass = 'good' | 'decent' | 'bad';
 
@@ -35,21 +36,61 @@ export function failedChecks(results: unknown): FailedCheck[] {
 		.sort((a, b) => (IMPORTANCE_ORDER[a.importance] ?? 3) - (IMPORTANCE_ORDER[b.importance] ?? 3));
 }
 
+function privacyLabel(record: IDataObject): IDataObject[string] {
+	return PRIVACY_LABELS[Number(record.privacy)] ?? record.privacy ?? null;
+}
+
 /** A report as the node outputs it: the API record with its score and class, or the compact form. */
 export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
-	const privacy = Number(record.privacy);
 	return {
 		id: record.id,
 		url: record.url,
 		project: record.project,
 		...classified,
 		failed_checks: failedChecks(record.results),
-		privacy: PRIVACY_LABELS[privacy] ?? record.privacy ?? null,
+		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
 		updated_at: record.updated_at ?? null,
+	};
+}
+
+/** `title: too_long (max 60)`: a failed check and what phpRank found wrong, in a few words. */
+function describeCheck(name: string, check: IDataObject): string {
+	const problems = Object.entries((check.errors ?? {}) as IDataObject).map(([problem, detail]) => {
+		const limits = detail && typeof detail === 'object' && !Array.isArray(detail) ? Object.entries(detail) : [];
+		const scalar = limits.length > 0 && limits.every(([, value]) => typeof value === 'number' || typeof value === 'string');
+		return scalar ? `${problem} (${limits.map(([key, value]) => `${key} ${String(value)}`).join(', ')})` : problem;
+	});
+	return problems.length ? `${name}: ${problems.join(', ')}` : name;
+}
+
+/** The checks that did not pass, as words grouped by importance (high first); empty groups left out. */
+function failedChecksByImportance(results: unknown): Record<string, string[]> {
+	const groups: Record<string, string[]> = {};
+	for (const { check } of failedChecks(results)) {
+		const result = (results as Record<string, IDataObject>)[check];
+		(groups[String(result.importance ?? 'unknown')] ??= []).push(describeCheck(check, result));
+	}
+	return groups;
+}
+
+/**
+ * A report as an AI model gets it from the tool with Simplify on: in a list, what it takes to
+ * pick a report (a quarter of the workflow's Simplify output); one report adds what failed and
+ * why, in words, still smaller than Simplify (test/tool.test.ts prints the sizes).
+ */
+export function toolReport(record: IDataObject, inList: boolean): IDataObject {
+	const summary = { id: record.id, url: record.url, ...classify(record.result) };
+	if (inList) return { ...summary, generated_at: record.generated_at ?? null };
+	return {
+		...summary,
+		project: record.project,
+		failed_checks: failedChecksByImportance(record.results),
+		privacy: privacyLabel(record),
+		generated_at: record.generated_at ?? null,
 	};
 }
 
@@ -59,6 +100,10 @@ export async function shapeReports(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
+	if (simplify && isToolRun(this)) {
+		const inList = this.getNodeParameter('operation') === 'getAll';
+		return items.map((item) => ({ json: toolReport(item.json, inList) }));
+	}
 	return items.map((item) => ({ json: shapeReport(item.json, simplify) }));
 }
 

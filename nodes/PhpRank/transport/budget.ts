@@ -108,6 +108,11 @@ export class Budget {
 		this.pump();
 	}
 
+	/** How long a 429's Retry-After still holds every request back. */
+	blockedForMs(): number {
+		return Math.max(0, this.blockedUntil - Date.now());
+	}
+
 	/** The request of `slot` was answered 429: nothing more is sent before the server's wait ends. */
 	throttled(slot: Slot, headers: Record<string, unknown> | undefined, waitMs: number): void {
 		this.blockedUntil = Math.max(this.blockedUntil, Date.now() + waitMs);

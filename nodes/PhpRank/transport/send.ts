@@ -11,6 +11,7 @@ import type {
 import type { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, DEFAULT_CONCURRENCY } from '../api';
+import { isToolRun, TOOL_RATE_LIMIT_WAIT_MS } from '../helpers/tool';
 import { apiBaseUrl, isApiBaseUrl } from './baseUrl';
 import { type Budget, budgetFor, type Slot } from './budget';
 import {
@@ -131,7 +132,11 @@ export async function exchange<T>(
 ): Promise<T> {
 	const node = redactedNode(ctx.getNode());
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	// An AI tool answers within a client's timeout: it waits out only short rate limits.
+	const deadline = isToolRun(ctx) ? Date.now() + TOOL_RATE_LIMIT_WAIT_MS : Infinity;
 	for (let retry = 0; ; retry++) {
+		const blockedMs = connection.budget.blockedForMs();
+		if (Date.now() + blockedMs > deadline) throw describeHttpError(node, 429, undefined, errorContext, { waitMs: blockedMs });
 		let slot: Slot;
 		try {
 			slot = await connection.budget.acquire([cancel, stop], retry > 0);
@@ -149,7 +154,8 @@ export async function exchange<T>(
 			connection.budget.abandon(slot);
 			throw describeNetworkError(node, failure, errorContext);
 		}
-		if (rateLimitWait(failure) !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !cancel?.aborted) continue;
+		const waitMs = rateLimitWait(failure);
+		if (waitMs !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !cancel?.aborted && Date.now() + waitMs <= deadline) continue;
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		throw failure as NodeApiError;
 	}

@@ -30,12 +30,14 @@ export const description: INodeProperties[] = [
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a report',
+				description: 'Delete a report by its ID (cannot be undone)',
 				routing: deleteRoute({ preSend: [reportPath], postReceive: [reportDeleted] }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a report',
+				description: 'Get one report by its ID, with its score and checks',
 				routing: recordRoute({ method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
 			},
 			{

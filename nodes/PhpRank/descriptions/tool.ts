@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/*
+ * What an AI model reads about each operation when the node is used as a tool (phpRank Tool).
+ * n8n's own fallback is the operation's action plus " in phpRank" ("Get many reports in phpRank"),
+ * which says neither what comes back nor when to call it. A node that declares `toolDescription`
+ * itself keeps n8n from adding its own; '@tool' shows these only on the tool.
+ */
+const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
+	report: {
+		create:
+			'Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and the checks that failed, grouped by importance. Use it when asked to audit, check or analyse a page. Every call creates a new report.',
+		delete:
+			'Delete one phpRank SEO report by its ID. It cannot be undone: use it only when the user asks to delete that report.',
+		get: 'Get one phpRank SEO report by its ID: URL, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and the checks it failed, grouped by importance, with what was wrong. Use it to explain what is wrong with a page and what to fix first.',
+		getAll:
+			'List phpRank SEO reports: ID, URL, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and analysis date of each, without check details. Use it to find reports or compare pages, e.g. the worst pages of a site; then get one report by its ID for its failed checks.',
+		update:
+			'Change a phpRank report by its ID: re-run its SEO analysis (a few seconds; new score and checks) or change who can open it. Returns the updated report. Use it after a page was fixed, to see the new score.',
+	},
+	project: {
+		delete:
+			'Delete a phpRank project: every report of one site (host, e.g. example.com). It cannot be undone: use it only when the user asks to delete all reports of that site.',
+		getAll:
+			'List phpRank projects, one per site host (e.g. example.com), with their number of reports and average score from 0 to 100. Use it to see which sites are audited and how each one scores overall.',
+	},
+};
+
+export const toolDescription: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(([resource, operations]) =>
+	Object.entries(operations).map(([operation, text]) => ({
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string' as const,
+		typeOptions: { rows: 4 },
+		default: text,
+		description: 'What the AI model reads about this tool: what it does and when to use it',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	})),
+);

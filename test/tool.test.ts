@@ -1,0 +1,228 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
+
+import { shapeReport, toolReport } from '../nodes/PhpRank/helpers/output';
+import { runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+import { runTools, toolNode } from './harness/tool';
+
+/*
+ * The node as an AI tool, through n8n-core's own tool path (createNodeAsTool and its invocation
+ * handler, the path of the MCP Server Trigger): what the model reads about each tool, what a call
+ * returns, and what went over the wire.
+ */
+
+const fromAI = (key: string, description: string, type = 'string', fallback?: string | number) =>
+	`={{ $fromAI('${key}', '${description}', '${type}'${fallback === undefined ? '' : `, ${JSON.stringify(fallback)}`}) }}`;
+
+const audit = toolNode('audit_url', {
+	resource: 'report',
+	operation: 'create',
+	url: fromAI('url', 'Full address of the page', 'string'),
+	privacy: fromAI('privacy', '0 public, 1 private', 'number', 1),
+});
+const worst = toolNode('list_worst_reports', {
+	resource: 'report',
+	operation: 'getAll',
+	limit: fromAI('limit', 'How many reports', 'number', 10),
+	filters: { project: locator('name', fromAI('site', 'Host of one site, or empty for all', 'string', '')) },
+	options: { sortBy: 'result', sortDirection: 'asc' },
+});
+const failedChecks = toolNode('get_failed_checks', {
+	resource: 'report',
+	operation: 'get',
+	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
+});
+const rerun = toolNode('rerun_report', {
+	resource: 'report',
+	operation: 'update',
+	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
+	updateFields: { rerunAnalysis: true },
+});
+
+describe('phpRank as an AI tool', () => {
+	const api = useServer({
+		seed: (server) => {
+			server.addReport({ id: 1, url: 'https://example.com/', result: 31, privacy: 1 });
+			server.addReport({ id: 2, url: 'https://example.com/pricing', result: 88, privacy: 0 });
+			server.addReport({ id: 3, url: 'https://shop.example.org/', result: 20, privacy: 1 });
+		},
+	});
+	const requests = () => api.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+
+	it('each operation tells the model what it does and when to use it, and takes the $fromAI parameters', async () => {
+		const { tools, error } = await runTools([audit, worst, failedChecks, rerun], [], api.credential);
+
+		expect(error).toBeUndefined();
+		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+		expect(Object.keys(byName).sort()).toEqual(['audit_url', 'get_failed_checks', 'list_worst_reports', 'rerun_report']);
+		expect(byName.audit_url.parameters).toEqual(['url', 'privacy']);
+		expect(byName.list_worst_reports.parameters).toEqual(['limit', 'site']);
+		expect(byName.get_failed_checks.parameters).toEqual(['report_id']);
+		expect(byName.rerun_report.parameters).toEqual(['report_id']);
+		const [create, list, get, update] = ['audit_url', 'list_worst_reports', 'get_failed_checks', 'rerun_report'].map((name) => byName[name].description);
+		expect(create).toMatch(/^Audit the SEO of one web page with phpRank: .* Use it when asked to audit/);
+		expect(list).toMatch(/^List phpRank SEO reports: .* Use it to find reports/);
+		expect(get).toMatch(/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/);
+		expect(update).toMatch(/^Change a phpRank report by its ID: re-run its SEO analysis/);
+		expect(requests()).toEqual([]);
+	});
+
+	it('a list comes back compact: ID, URL, score, class and date per report, worst first', async () => {
+		const { results } = await runTools([worst], [{ node: 'list_worst_reports', args: { limit: 2, site: '' } }], api.credential);
+
+		expect(JSON.parse(results[0])).toEqual([
+			{ id: 3, url: 'shop.example.org', score: 20, result_class: 'bad', generated_at: expect.any(String) },
+			{ id: 1, url: 'example.com', score: 31, result_class: 'bad', generated_at: expect.any(String) },
+		]);
+		expect(requests()).toEqual(['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']);
+	});
+
+	it('the site filter goes to phpRank as the project', async () => {
+		const { results } = await runTools([worst], [{ node: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }], api.credential);
+
+		expect(JSON.parse(results[0]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
+		expect(requests()).toEqual(['GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1']);
+	});
+
+	it('one report lists its failed checks by importance, in words', async () => {
+		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 1 } }], api.credential);
+		const [report] = JSON.parse(results[0]) as IDataObject[];
+
+		const record = api.server.getReport(1)!;
+		const failed = Object.entries(record.results).filter(([, check]) => !check.passed);
+		expect(Object.keys(report)).toEqual(['id', 'url', 'score', 'result_class', 'project', 'failed_checks', 'privacy', 'generated_at']);
+		expect(report).toMatchObject({ id: 1, url: 'example.com', score: 31, result_class: 'bad', project: 'example.com', privacy: 'private' });
+		const groups = report.failed_checks as Record<string, string[]>;
+		expect(Object.keys(groups)).toEqual(['high', 'medium', 'low'].filter((importance) => failed.some(([, c]) => c.importance === importance)));
+		expect(Object.values(groups).flat()).toHaveLength(failed.length);
+		for (const [name, check] of failed) {
+			expect(groups[check.importance].some((text) => text === name || text.startsWith(`${name}: `))).toBe(true);
+		}
+		expect(requests()).toEqual(['GET /api/v1/reports/1']);
+	});
+
+	it('audit creates one report with the URL and privacy the model gave', async () => {
+		const { results } = await runTools(
+			[audit],
+			[{ node: 'audit_url', args: { url: 'https://blog.example.net/post', privacy: 0 } }],
+			api.credential,
+		);
+		const [report] = JSON.parse(results[0]) as IDataObject[];
+
+		expect(report).toMatchObject({ url: 'blog.example.net/post', project: 'blog.example.net', privacy: 'public' });
+		const posts = api.apiRequests().filter((r) => r.method === 'POST');
+		expect(posts).toHaveLength(1);
+		expect(posts[0].form).toMatchObject({ url: 'https://blog.example.net/post', privacy: '0' });
+		expect(posts[0].form.password ?? '').toBe('');
+	});
+
+	it('re-run sends results=1 for the report the model named', async () => {
+		const { results } = await runTools([rerun], [{ node: 'rerun_report', args: { report_id: 2 } }], api.credential);
+
+		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing' });
+		const puts = api.apiRequests().filter((r) => r.method === 'PUT');
+		expect(puts.map((r) => [r.path, r.form])).toEqual([['/api/v1/reports/2', { results: '1' }]]);
+	});
+
+	it('bad input comes back as a sentence naming the input, and nothing is sent', async () => {
+		const { results, error } = await runTools(
+			[audit, failedChecks],
+			[
+				{ node: 'audit_url', args: { url: 'example.com/no-scheme', privacy: 1 } },
+				{ node: 'get_failed_checks', args: { report_id: -3 } },
+			],
+			api.credential,
+		);
+
+		expect(error).toBeUndefined();
+		expect(results.map((r) => JSON.parse(r))).toEqual([
+			[{ error: 'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.' }],
+			[{ error: 'The report ID must be a positive whole number, not "-3". Choose the report from the list, or enter its numeric ID (e.g. 42), as shown in the report’s address in phpRank.' }],
+		]);
+		expect(results.join(' ')).not.toMatch(/Error:/);
+		expect(requests()).toEqual([]);
+	});
+
+	it('an unknown report comes back as a sentence, after one request', async () => {
+		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 999 } }], api.credential);
+
+		expect(JSON.parse(results[0])).toEqual([
+			{ error: 'Report 999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.' },
+		]);
+		expect(requests()).toEqual(['GET /api/v1/reports/999']);
+	});
+
+	it('a short throttle is waited out and the call succeeds', async () => {
+		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '1' } });
+		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 2 } }], api.credential);
+
+		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing', score: expect.any(Number) });
+		expect(requests()).toEqual(['GET /api/v1/reports/2', 'GET /api/v1/reports/2']);
+	});
+
+	it('the workflow node keeps its Simplify output and its errors', async () => {
+		const { items } = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 1) }, api.credential);
+		expect(items[0].json).toEqual(shapeReport(api.server.getReport(1)! as unknown as IDataObject, true));
+
+		const failed = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 999) }, api.credential);
+		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
+	});
+	// Last: the 429's wait holds back this user's later requests in the process (transport/budget.ts).
+	it('while phpRank throttles for long, the tool answers at once with when to retry', async () => {
+		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '42' } });
+		const started = Date.now();
+		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 1 } }], api.credential);
+
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(JSON.parse(results[0])).toEqual([
+			{ error: 'phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in 42 seconds.' },
+		]);
+		expect(requests()).toEqual(['GET /api/v1/reports/1']);
+	});
+
+});
+
+describe('descriptions', () => {
+	const { description } = new PhpRank();
+	const operations = description.properties
+		.filter((p): p is INodeProperties & { options: INodePropertyOptions[] } => p.name === 'operation')
+		.flatMap((p) => p.options.map((o) => ({ resource: String(p.displayOptions?.show?.resource?.[0]), operation: o })));
+	const parameters = (nodeType: INodeTypeDescription, values: IDataObject) =>
+		NodeHelpers.getNodeParameters(nodeType.properties, values as never, true, false, null, nodeType) as IDataObject;
+
+	it.each(operations.map(({ resource, operation }) => [`${resource} ${operation.name}`, operation]))(
+		'%s has a description line in the Operation list',
+		(_name, operation) => expect((operation as INodePropertyOptions).description?.length).toBeGreaterThan(10),
+	);
+
+	it('every operation has a tool description, shown only on the tool', () => {
+		const tool = { ...description, name: 'phpRankTool' };
+		for (const { resource, operation } of operations) {
+			const values = { resource, operation: (operation as INodePropertyOptions).value };
+			expect(parameters(tool, values).toolDescription).toMatch(/^[A-Z].{30,}\. .*\b[Uu]se it\b/);
+			expect(parameters(description, values)).not.toHaveProperty('toolDescription');
+		}
+	});
+});
+
+describe('size of what a model reads', () => {
+	const api = useServer({ seed: (server) => server.seedReports(100) });
+
+	it('the tool forms are a fraction of the Simplify output (printed)', () => {
+		const reports = api.server.listReports() as unknown as IDataObject[];
+		const size = (value: unknown) => JSON.stringify(value).length;
+		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const one = median(reports.map((r) => size(shapeReport(r, true))));
+		const oneTool = median(reports.map((r) => size(toolReport(r, false))));
+		const list = size(reports.slice(0, 10).map((r) => shapeReport(r, true)));
+		const listTool = size(reports.slice(0, 10).map((r) => toolReport(r, true)));
+		process.stdout.write(
+			`one report: ${one} chars with Simplify, ${oneTool} as a tool; 10 reports: ${list} with Simplify, ${listTool} as a tool\n`,
+		);
+		expect(oneTool).toBeLessThan(one);
+		expect(listTool * 4).toBeLessThan(list);
+	});
+});
