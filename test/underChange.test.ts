@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FOREIGN_BODIES, PhpRankServer } from './server';
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { makeNode, registerNodeType, runNode, runWorkflow } from './harness/engine';
 import { locator, useServer } from './harness/setup';
@@ -275,3 +276,26 @@ describe('Return All on a list that moves', () => {
 	});
 });
 
+
+describe('Stop', () => {
+	const api = useServer();
+
+	it('ends a rate-limit wait within a second', async () => {
+		// One request a minute: the other items wait for the next window (a minute) until Stop.
+		api.server.setThrottle({ limit: 1, windowMs: 60_000 });
+		try {
+			let stoppedAt = 0;
+			await runWorkflow([makeNode(createFromItems)], {}, api.credential, urlItems(3), (cancel) => {
+				void sleep(1500).then(() => {
+					stoppedAt = Date.now();
+					cancel();
+				});
+			});
+			expect(stoppedAt).toBeGreaterThan(0);
+			expect(Date.now() - stoppedAt).toBeLessThan(1000);
+			expect(api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(1);
+		} finally {
+			api.server.setThrottle(false);
+		}
+	}, 30_000);
+});

@@ -1,5 +1,7 @@
-import { CredentialTestContext, DirectoryLoader, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { CredentialTestContext, DirectoryLoader, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import type { ExecuteContext } from 'n8n-core';
 import type {
+	IExecuteFunctions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IConnections,
@@ -27,6 +29,14 @@ export const NODE_TYPE = 'n8n-nodes-phprank.phpRank';
 /** The node types as n8n's loader prepares them (it adds "Request Options" to declarative nodes). */
 function loadNodeType<T extends INodeType>(nodeType: T): T {
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	// As n8n's NodeTypes does (cli node-types.js, shouldAssignExecuteMethod): a declarative node
+	// runs as an `execute` around RoutingNode, whose context carries the execution's Stop signal.
+	const { description } = nodeType;
+	if (!nodeType.execute && !nodeType.poll && !nodeType.trigger && description.requestDefaults !== undefined) {
+		nodeType.execute = async function (this: IExecuteFunctions) {
+			return (await new RoutingNode(this as unknown as ExecuteContext, nodeType).runNode()) ?? [];
+		};
+	}
 	return nodeType;
 }
 
