@@ -46,13 +46,14 @@ describe('node description', () => {
 		expect(light).not.toBe(dark);
 	});
 
-	it('marks the API key as a password and leaves the credential test to the nodes', () => {
+	it('marks the API key as a password, signs requests with it, and leaves the credential test to the nodes', async () => {
 		const credential = new PhpRankApi();
 		const apiKey = credential.properties.find((p) => p.name === 'apiKey');
 		expect(apiKey?.typeOptions?.password).toBe(true);
 		// n8n would run a declarative `test` instead of the nodes' testedBy function.
 		expect(credential).not.toHaveProperty('test');
-		expect(credential.authenticate.properties.headers).toEqual({ Authorization: '=Bearer {{$credentials.apiKey}}' });
+		const signed = await credential.authenticate({ baseUrl: 'https://x', apiKey: 'k3y' }, { url: '/reports', headers: { Accept: 'application/json' } });
+		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer k3y' });
 	});
 });
 
