@@ -128,10 +128,11 @@ const pollResultChanges: Poller = async function (settings, state, watch, budget
 		resume,
 		stopEarly: budget.stopEarly,
 	});
-	const { frontier } = scan.cursor;
+	// The IDs this poll read completely: below where the last poll stopped, down to where this one did.
+	const [lowest, above] = [scan.cursor.frontier, resume?.frontier ?? null];
 	const covered = {
-		from: scan.complete ? -Infinity : frontier === null ? Infinity : Number(frontier),
-		below: resume?.frontier === null || resume === undefined ? Infinity : Number(resume.frontier),
+		from: scan.complete ? -Infinity : lowest === null ? Infinity : Number(lowest),
+		below: above === null ? Infinity : Number(above),
 	};
 	const { changes, results } = resultChanges(
 		scan.records,
@@ -160,8 +161,10 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 	const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
 	const budgetMs = this.getPollBudgetMs();
 	const turn = beginPoll(key, budgetMs);
-	// Another poll of this trigger is still running; it reports what this one would.
-	if (!turn) return null;
+	if (!turn) {
+		this.logger.debug('phpRank Trigger: the previous poll is still running, this one is skipped');
+		return null;
+	}
 	try {
 		const staticData = this.getWorkflowStaticData('node');
 		const saved = readState(staticData, watch);

@@ -503,6 +503,28 @@ describe('a share of the request budget per poll', () => {
 });
 
 describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
+	it('forgets a deleted report in the poll that reads its part of the list, and keeps the others', async () => {
+		const reports = addReports(1200, 90);
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { durable: true });
+		await workflow.activate();
+		expect((await workflow.poll()).items).toBeNull(); // pages 11-12: the first round is complete
+		const remembered = () => Object.keys(workflow.cursor?.results as IDataObject).map(Number);
+		expect(remembered()).toHaveLength(1200);
+		removeReport(reports[0].id); // oldest: read by the second poll of a round
+		removeReport(reports[1150].id); // newest: read by the first
+
+		await workflow.poll();
+		const afterFirst = remembered();
+		await workflow.poll();
+		const afterSecond = remembered();
+
+		expect(afterFirst).toHaveLength(1199);
+		expect(afterFirst).not.toContain(reports[1150].id);
+		expect(afterFirst).toContain(reports[0].id);
+		expect(afterSecond).toHaveLength(1198);
+		expect(afterSecond).not.toContain(reports[0].id);
+	});
+
 	it('fires the reports created between activation and the first scheduled poll', async () => {
 		fixture.server.seedReports(5);
 		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
