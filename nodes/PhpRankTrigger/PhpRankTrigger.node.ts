@@ -5,7 +5,8 @@ import { filtersCollection, projectLocator, resultFilter, simplifyParameter } fr
 import { docsUrl } from '../PhpRank/docs';
 import { phpRankApiTest } from '../PhpRank/methods/credentialTest';
 import { searchProjects } from '../PhpRank/methods/listSearch';
-import { pollReports } from './poll';
+import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../PhpRank/api';
+import { MAX_REQUESTS_PER_POLL, pollReports } from './poll';
 
 export class PhpRankTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,8 +55,7 @@ export class PhpRankTrigger implements INodeType {
 				displayOptions: { show: { event: ['resultChanged'] } },
 			},
 			{
-				displayName:
-					'Each poll reads every report it watches: one request per 100 reports (phpRank allows 60 a minute by default). Pick a project to watch fewer.',
+				displayName: `Each poll reads up to ${(MAX_REQUESTS_PER_POLL * MAX_PAGE_SIZE).toLocaleString('en-US')} of the reports it watches, ${MAX_REQUESTS_PER_POLL} requests (phpRank allows ${DEFAULT_RATE_LIMIT} a minute per user by default); more are read over several polls, so a change may take that many polls to fire. Pick a project to watch fewer.`,
 				name: 'costNotice',
 				type: 'notice',
 				default: '',

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE, PAGE_SIZES } from '../PhpRank/api';
 import { classify, shapeReport, type ResultClass } from '../PhpRank/helpers/output';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
 import { noSampleError } from './noSample';
@@ -21,8 +22,8 @@ export type TriggerEvent = 'newReport' | 'resultChanged';
  *   read; the Result filter does not (a report must be read while it is good to see it turn bad).
  */
 export const MAX_REQUESTS_PER_POLL = 10;
-const FIRST_PAGE_SIZE = 10;
-const PAGE_SIZE = 100;
+const FIRST_PAGE_SIZE = PAGE_SIZES[0];
+const PAGE_SIZE = MAX_PAGE_SIZE;
 
 interface Settings {
 	event: TriggerEvent;
@@ -90,25 +91,27 @@ const pollNewReports: Poller = async function (settings, state, watch, budget) {
 	const filter = listFilter(settings);
 	const lastId = state?.lastId ?? 0;
 	const isSeen = (id: number) => id <= lastId;
-	let pending = state?.scan;
-	if (!state || !pending) {
+	let requests = budget.requests;
+	if (!state?.scan) {
 		const peek = await scanReports.call(this, { filter, pageSize: FIRST_PAGE_SIZE, maxPages: 1, isSeen });
 		const found = newReports(peek.records, lastId);
-		if (!state) return { items: [], next: { version: 1, watch, lastId: found.lastId } };
-		if (peek.complete) {
-			return { items: found.fresh.map((record) => eventItem(settings, record)), next: { version: 1, watch, lastId: found.lastId } };
+		if (!state || peek.complete) {
+			return {
+				items: state ? found.fresh.map((record) => eventItem(settings, record)) : [],
+				next: { version: 1, watch, lastId: found.lastId },
+			};
 		}
-		pending = { cursor: { perPage: PAGE_SIZE, page: 1, frontier: null, above: 0, total: null } };
+		requests--;
 	}
 	const scan = await scanReports.call(this, {
 		filter,
 		pageSize: PAGE_SIZE,
-		maxPages: budget.requests - (state.scan ? 0 : 1),
+		maxPages: requests,
 		isSeen,
-		resume: pending.cursor,
+		resume: state.scan?.cursor,
 		stopEarly: budget.stopEarly,
 	});
-	const found = newReports(scan.records, pending.top ?? lastId);
+	const found = newReports(scan.records, state.scan?.top ?? lastId);
 	return {
 		items: found.fresh.map((record) => eventItem(settings, record)),
 		next: scan.complete
@@ -127,10 +130,11 @@ const pollResultChanges: Poller = async function (settings, state, watch, budget
 		resume,
 		stopEarly: budget.stopEarly,
 	});
-	const { frontier } = scan.cursor;
+	// The IDs this poll read completely: below where the last poll stopped, down to where this one did.
+	const [lowest, above] = [scan.cursor.frontier, resume?.frontier ?? null];
 	const covered = {
-		from: scan.complete ? -Infinity : frontier === null ? Infinity : Number(frontier),
-		below: resume?.frontier === null || resume === undefined ? Infinity : Number(resume.frontier),
+		from: scan.complete ? -Infinity : lowest === null ? Infinity : Number(lowest),
+		below: above === null ? Infinity : Number(above),
 	};
 	const { changes, results } = resultChanges(
 		scan.records,
@@ -159,8 +163,10 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 	const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
 	const budgetMs = this.getPollBudgetMs();
 	const turn = beginPoll(key, budgetMs);
-	// Another poll of this trigger is still running; it reports what this one would.
-	if (!turn) return null;
+	if (!turn) {
+		this.logger.debug('phpRank Trigger: the previous poll is still running, this one is skipped');
+		return null;
+	}
 	try {
 		const staticData = this.getWorkflowStaticData('node');
 		const saved = readState(staticData, watch);

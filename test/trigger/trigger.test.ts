@@ -408,32 +408,41 @@ describe('manual test run', () => {
 	});
 });
 
-/** Resolves once `condition` holds (checked every 10 ms). */
-async function until(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+/** Holds the next list request before it is answered, until `release()`: a poll that runs long. */
+function holdNextListRequest(): { held: Promise<void>; release: () => void } {
+	let release = () => {};
+	let reached = () => {};
+	const held = new Promise<void>((resolve) => (reached = resolve));
+	const gate = new Promise<void>((resolve) => (release = resolve));
+	let used = false;
+	fixture.server.beforeList(async () => {
+		if (used) return;
+		used = true;
+		reached();
+		await gate;
+	});
+	return { held, release };
 }
 
-/** The next list request is answered 429 with Retry-After: 1, so the poll that sends it waits a second. */
-const slowNextRequest = () =>
-	fixture.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '1' } });
-
 describe('polls that overlap (a poll outlasting its interval)', () => {
+	afterEach(() => fixture.server.beforeList(undefined));
+
 	it('fires each event once: a poll that starts while the last one runs returns nothing and sends nothing', async () => {
 		fixture.server.seedReports(5);
 		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
 		await workflow.activate();
 		const created = addReports(3);
-		slowNextRequest();
+		const slow = holdNextListRequest();
 		fixture.server.clearRequests();
 
 		const first = workflow.poll();
-		await until(() => fixture.apiRequests().length === 1);
+		await slow.held;
 		const second = await workflow.poll();
+		slow.release();
 
 		expect(second).toEqual({ items: null });
-		expect(fixture.apiRequests()).toHaveLength(1);
 		expect(ids(await first)).toEqual(created.map((report) => report.id));
-		expect(fixture.apiRequests()).toHaveLength(2);
+		expect(fixture.apiRequests()).toHaveLength(1);
 		expect((await workflow.poll()).items).toBeNull();
 	});
 
@@ -444,17 +453,19 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		await workflow.activate();
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
-		slowNextRequest();
+		const slow = holdNextListRequest();
 		fixture.server.clearRequests();
 
 		const first = workflow.poll();
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await slow.held;
+		await new Promise((resolve) => setTimeout(resolve, 400));
 		const second = await workflow.poll();
+		slow.release();
 		const late = await first;
 
 		expect(ids(second)).toEqual([changed.id]);
 		expect(late).toEqual({ items: null });
-		expect(fixture.apiRequests()).toHaveLength(3);
+		expect(fixture.apiRequests()).toHaveLength(2);
 		expect((await workflow.poll()).items).toBeNull();
 	});
 });
@@ -507,6 +518,28 @@ describe('a share of the request budget per poll', () => {
 });
 
 describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
+	it('forgets a deleted report in the poll that reads its part of the list, and keeps the others', async () => {
+		const reports = addReports(1200, 90);
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { durable: true });
+		await workflow.activate();
+		expect((await workflow.poll()).items).toBeNull(); // pages 11-12: the first round is complete
+		const remembered = () => Object.keys(workflow.cursor?.results as IDataObject).map(Number);
+		expect(remembered()).toHaveLength(1200);
+		removeReport(reports[0].id); // oldest: read by the second poll of a round
+		removeReport(reports[1150].id); // newest: read by the first
+
+		await workflow.poll();
+		const afterFirst = remembered();
+		await workflow.poll();
+		const afterSecond = remembered();
+
+		expect(afterFirst).toHaveLength(1199);
+		expect(afterFirst).not.toContain(reports[1150].id);
+		expect(afterFirst).toContain(reports[0].id);
+		expect(afterSecond).toHaveLength(1198);
+		expect(afterSecond).not.toContain(reports[0].id);
+	});
+
 	it('fires the reports created between activation and the first scheduled poll', async () => {
 		fixture.server.seedReports(5);
 		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
