@@ -6,6 +6,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
 import { apiBaseUrl } from '../../nodes/PhpRank/transport/baseUrl';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
+import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
+import { CREDENTIAL_TYPE } from '../../nodes/PhpRank/api';
 
 const { description } = new PhpRank();
 const root = join(__dirname, '../..');
@@ -54,6 +56,14 @@ describe('node description', () => {
 		expect(credential).not.toHaveProperty('test');
 		const signed = await credential.authenticate({ baseUrl: 'https://x', apiKey: 'k3y' }, { url: '/reports', headers: { Accept: 'application/json' } });
 		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer k3y' });
+	});
+});
+
+describe('one credential name', () => {
+	// The scanner reads the nodes' credential names as literals; they must stay the transport's.
+	it('is the same in the credential, both nodes and the transport', () => {
+		const names = [new PhpRankApi().name, ...[new PhpRank(), new PhpRankTrigger()].map((n) => n.description.credentials?.[0].name)];
+		expect(names).toEqual([CREDENTIAL_TYPE, CREDENTIAL_TYPE, CREDENTIAL_TYPE]);
 	});
 });
 
