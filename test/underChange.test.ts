@@ -92,6 +92,20 @@ describe("n8n's retry and error settings", () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
 	});
 
+	it('Retry On Fail does not delete twice: reports deleted by the first try are not "not found" in the second', async () => {
+		api.server.seedReports(5);
+		const ids = api.server.listReports().slice(-5).map((r) => ({ id: r.id }));
+		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) });
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'delete', reportId: locator('id', '={{ $json.id }}') },
+			api.credential,
+			{ items: ids, settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual(ids.map(({ id }) => ({ deleted: true, id })));
+		expect(api.apiRequests().filter((r) => r.method === 'DELETE')).toHaveLength(6);
+	});
+
 	it('On Error → Stop names the reports created before the failure, and sends nothing after it', async () => {
 		failFifth();
 		const { error } = await runNode(createFromItems, api.credential, { items: urlItems(5, 4) });

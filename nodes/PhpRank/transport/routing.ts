@@ -11,7 +11,7 @@ import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from 
 import { describeNetworkError, describePagingError } from './errors';
 import { PagingError, readPages } from './paging';
 import { redactedNode } from './redact';
-import { createdBefore, fingerprintOf, onTheWire, recordCreated, runOf, stopRun } from './run';
+import { doneBefore, fingerprintOf, onTheWire, recordDone, runOf, stopRun } from './run';
 import { connectionOf, errorContextOf, exchange, type Connection, requestOptionsFor, setPendingExchange } from './send';
 
 /*
@@ -32,13 +32,13 @@ export async function sendRecord(this: IExecutePaginationFunctions, routing: Rou
 	try {
 		const connection = await connectionOf(this);
 		const options = requestOptionsFor(connection, routing.options as IHttpRequestOptions, timeoutFor(this, routing.options));
-		const isCreate = options.method === 'POST';
-		const fingerprint = fingerprintOf(options.body);
-		const before = isCreate ? createdBefore(run, this.getItemIndex(), fingerprint) : undefined;
+		const changes = options.method !== 'GET';
+		const fingerprint = fingerprintOf([options.method, options.url, options.body]);
+		const before = changes ? doneBefore(run, this.getItemIndex(), fingerprint) : undefined;
 		if (before) return paired.call(this, before);
 
 		const { items } = await send.call(this, connection, routing, options, run.stop.signal, run);
-		if (isCreate) recordCreated(run, this.getItemIndex(), fingerprint, items);
+		if (changes) recordDone(run, this.getItemIndex(), fingerprint, items, options.method === 'POST');
 		return paired.call(this, items);
 	} catch (error) {
 		return await failed.call(this, run, error);

@@ -9,13 +9,15 @@ import { redactedNode } from './redact';
  * then missing from the output. With Retry On Fail, n8n runs the whole node again. So:
  * - after a failure, items not yet sent are not sent, and the error lists the reports the run
  *   created (they exist in phpRank; a re-run would create them again);
- * - a retry of the node returns the reports its earlier tries created instead of creating them
- *   again.
+ * - a retry of the node returns what its earlier tries did (a report created, updated or deleted)
+ *   instead of doing it again: no duplicate report, no "not found" for a report it deleted.
  */
 
-interface Created {
+interface Done {
 	fingerprint: string;
 	items: INodeExecutionData[];
+	/** A create: its report is named when the run stops. */
+	created: boolean;
 }
 
 interface RunState {
@@ -27,8 +29,8 @@ interface RunState {
 	final?: Promise<NodeApiError>;
 	/** Requests on the wire. */
 	sending: Set<Promise<unknown>>;
-	/** Reports created, by item, across tries. */
-	created: Map<number, Created>;
+	/** Changes made (creates, updates, deletes), by item, across tries. */
+	done: Map<number, Done>;
 }
 
 const runs = new WeakMap<IExecuteData, RunState>();
@@ -47,7 +49,7 @@ export function runOf(ctx: IExecuteSingleFunctions): RunState {
 	const key = ctx.getExecuteData();
 	let run = runs.get(key);
 	if (!run) {
-		run = { contexts: new Map(), stop: new AbortController(), sending: new Set(), created: new Map() };
+		run = { contexts: new Map(), stop: new AbortController(), sending: new Set(), done: new Map() };
 		runs.set(key, run);
 	}
 	const item = ctx.getItemIndex();
@@ -76,14 +78,14 @@ export function fingerprintOf(body: unknown): string {
 	return JSON.stringify(body ?? null);
 }
 
-/** Reports an earlier try of this node run created for this item with the same input. */
-export function createdBefore(run: RunState, item: number, fingerprint: string): INodeExecutionData[] | undefined {
-	const created = run.created.get(item);
-	return created?.fingerprint === fingerprint ? created.items : undefined;
+/** What an earlier try of this node run did for this item with the same request, if it did. */
+export function doneBefore(run: RunState, item: number, fingerprint: string): INodeExecutionData[] | undefined {
+	const done = run.done.get(item);
+	return done?.fingerprint === fingerprint ? done.items : undefined;
 }
 
-export function recordCreated(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[]): void {
-	run.created.set(item, { fingerprint, items });
+export function recordDone(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[], created: boolean): void {
+	run.done.set(item, { fingerprint, items, created });
 }
 
 /**
@@ -120,7 +122,9 @@ async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<Nod
 }
 
 function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
-	const reports = [...run.created.values()].flatMap(({ items }) => items.map(({ json }) => json as IDataObject));
+	const reports = [...run.done.values()]
+		.filter(({ created }) => created)
+		.flatMap(({ items }) => items.map(({ json }) => json as IDataObject));
 	if (reports.length === 0) return error;
 	const list = reports.map((report) => `#${String(report.id)} ${String(report.url ?? '')}`.trim()).join(', ');
 	const note = `Before it stopped, this node created ${reports.length} report${reports.length === 1 ? '' : 's'} that exist${reports.length === 1 ? 's' : ''} in phpRank: ${list}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
