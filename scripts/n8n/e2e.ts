@@ -13,7 +13,9 @@
  * scripts/n8n/install.sh). Prints a summary and a last line "<N> passed, <M> failed"; exit 1 on any failure.
  *
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging),
- *      E2E_SKIP_ACTIVATION=1 (skip the ~1-2 min wait for a scheduled poll of the activated trigger).
+ *      E2E_SKIP_ACTIVATION=1 (skip the ~1-2 min wait for a scheduled poll of the activated trigger),
+ *      E2E_DURABLE_CURSORS=1 (n8n with its durable scheduler and poll cursors, which commit no state
+ *      of the activation poll: the trigger checks then prove it still fires from the first poll on).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -56,6 +58,13 @@ const CRED_NAME = 'phpRank (test server)';
 const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
 const DAY = 86_400_000;
+/** What n8n 2.41 needs for durable poll cursors (PollCursorService warns when one is missing). */
+const DURABLE_CURSORS_ENV = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
 
 /** What the app shows: the credential test of nodes/PhpRank/methods/credentialTest.ts. */
 const MSG_CRED_401 = CREDENTIAL_TEST_MESSAGES[401];
@@ -434,7 +443,7 @@ async function main(): Promise<void> {
 
 		// ------------------------------------------------------------------ the app
 		section('n8n start: owner, node and credential types, icons');
-		n8n = await timed('n8n start until ready', async () => await startServer(sb as N8nSandbox));
+		n8n = await timed('n8n start until ready', async () => await startServer(sb as N8nSandbox, { env: process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {} }));
 		const session = await setupOwner(n8n);
 		check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
 		const nodeTypes = await session.request<Array<Record<string, unknown>>>('GET', '/types/nodes.json');
