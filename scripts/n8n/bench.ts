@@ -69,22 +69,28 @@ interface Options {
 	cpuProfRow: 'get' | 'list';
 }
 
+class UsageError extends Error {}
+
+const OPTIONS = {
+	quick: { type: 'boolean', default: false },
+	rounds: { type: 'string' },
+	reports: { type: 'string' },
+	gets: { type: 'string' },
+	'mem-reports': { type: 'string' },
+	'mem-rounds': { type: 'string' },
+	'skip-build': { type: 'boolean', default: false },
+	'cpu-prof': { type: 'string' },
+	'cpu-prof-row': { type: 'string', default: 'get' },
+	help: { type: 'boolean', default: false },
+} as const;
+
 function parseOptions(argv: string[]): Options {
-	const { values } = parseArgs({
-		args: argv,
-		options: {
-			quick: { type: 'boolean', default: false },
-			rounds: { type: 'string' },
-			reports: { type: 'string' },
-			gets: { type: 'string' },
-			'mem-reports': { type: 'string' },
-			'mem-rounds': { type: 'string' },
-			'skip-build': { type: 'boolean', default: false },
-			'cpu-prof': { type: 'string' },
-			'cpu-prof-row': { type: 'string', default: 'get' },
-			help: { type: 'boolean', default: false },
-		},
-	});
+	let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS }>>['values'];
+	try {
+		({ values } = parseArgs({ args: argv, options: OPTIONS }));
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
 	if (values.help) {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
 		process.exit(0);
@@ -92,12 +98,12 @@ function parseOptions(argv: string[]): Options {
 	const count = (name: string, value: string | undefined, fallback: number, min: number): number => {
 		if (value === undefined) return fallback;
 		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
-		if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+		if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
 		return n;
 	};
 	const quick = values.quick === true;
 	const row = values['cpu-prof-row'];
-	if (row !== 'get' && row !== 'list') throw new Error(`--cpu-prof-row must be get or list, got "${row}"`);
+	if (row !== 'get' && row !== 'list') throw new UsageError(`--cpu-prof-row must be get or list, got "${row}"`);
 	const options: Options = {
 		rounds: count('rounds', values.rounds, quick ? 1 : 5, 1),
 		reports: count('reports', values.reports, quick ? 1_000 : 10_000, 1),
@@ -108,7 +114,7 @@ function parseOptions(argv: string[]): Options {
 		cpuProf: values['cpu-prof'] === undefined ? undefined : path.resolve(values['cpu-prof']),
 		cpuProfRow: row,
 	};
-	if (options.gets > options.reports) throw new Error(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
+	if (options.gets > options.reports) throw new UsageError(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
 	return options;
 }
 
@@ -646,6 +652,14 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 			}),
 		),
 	);
+	const perRound = (key: string, peer: string) => samples.get(key)!.ms.map((t, i) => t / samples.get(peer)!.ms[i]);
+	console.log('\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):\n');
+	const pairs: Array<[string, number[]]> = [
+		['Return All, Simplify on', perRound('listPhpRank', 'listHttp')],
+		['Return All, Simplify off', perRound('listPhpRankFull', 'listHttp')],
+		[`${int(options.gets)} Get items`, perRound('getPhpRank', 'getHttp')],
+	];
+	console.log(table(['work', 'median', 'rounds'], pairs.map(([work, ratios]) => [work, `${median(ratios).toFixed(2)}×`, ratios.map((r) => r.toFixed(2)).join(', ')])));
 	checkRequests(samples, options);
 }
 
@@ -855,7 +869,8 @@ if (process.argv.includes('--serve')) {
 	void serve();
 } else {
 	main().catch((error: unknown) => {
-		console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
+		if (error instanceof UsageError) console.error(`${error.message} (see npm run bench:n8n -- --help)`);
+		else console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
 		process.exit(1);
 	});
 }
