@@ -607,6 +607,24 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 		expect(workflow.savedState).toEqual(before);
 	});
 
+	it('a rate limit longer than half the poll budget ends the poll as rate-limited, with the wait', async () => {
+		fixture.server.seedReports(5);
+		// By another host name: the 30 s wait then holds back only this test's requests (the budget
+		// is per user and instance, for the whole process).
+		const credential = { ...fixture.credential, baseUrl: fixture.server.url.replace('127.0.0.1', 'localhost') };
+		const workflow = new PolledWorkflow({ event: 'newReport' }, credential, { pollBudgetMs: 4_000 });
+		await workflow.activate();
+		const before = workflow.savedState;
+		fixture.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '30' } });
+
+		const started = Date.now();
+		const outcome = await workflow.poll();
+
+		expect(Date.now() - started).toBeLessThan(2_000);
+		expect(failure(outcome)).toEqual({ cause: 'rate-limited', retryAfterMs: 30_050 });
+		expect(workflow.savedState).toEqual(before);
+	});
+
 	it('an instance that cannot be reached is temporarily unavailable', async () => {
 		const workflow = new PolledWorkflow({ event: 'newReport' }, { ...fixture.credential, baseUrl: 'http://127.0.0.1:9' });
 		fixture.server.seedReports(1);

@@ -132,8 +132,7 @@ export async function exchange<T>(
 ): Promise<T> {
 	const node = redactedNode(ctx.getNode());
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	// An AI tool answers within a client's timeout: it waits out only short rate limits.
-	const deadline = isToolRun(ctx) ? Date.now() + TOOL_RATE_LIMIT_WAIT_MS : Infinity;
+	const deadline = rateLimitDeadline(ctx);
 	for (let retry = 0; ; retry++) {
 		const blockedMs = connection.budget.blockedForMs();
 		if (Date.now() + blockedMs > deadline) throw describeHttpError(node, 429, undefined, errorContext, { waitMs: blockedMs });
@@ -159,6 +158,17 @@ export async function exchange<T>(
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		throw failure as NodeApiError;
 	}
+}
+
+/**
+ * How long a rate limit is waited out before the request fails as rate-limited. An AI tool answers
+ * within a client's timeout; a poll within its time budget (n8n abandons it after that, and backs
+ * the next polls off by the error's Retry-After). Everything else waits as long as phpRank asks.
+ */
+function rateLimitDeadline(ctx: RequestContext): number {
+	if (isToolRun(ctx)) return Date.now() + TOOL_RATE_LIMIT_WAIT_MS;
+	if ('getPollBudgetMs' in ctx) return Date.now() + ctx.getPollBudgetMs() / 2;
+	return Infinity;
 }
 
 /**
