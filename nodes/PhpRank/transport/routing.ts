@@ -59,6 +59,7 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 		const options = requestOptionsFor(connection, routing.options as IHttpRequestOptions, timeoutFor(this, routing.options));
 		const perPage = Number(options.qs?.per_page ?? pageSizeFor(limit));
 		const keyField = options.url.startsWith('/projects') ? 'project' : 'id';
+		const item = this.getItemIndex();
 		const qs = options.qs ?? {};
 		// Reports sorted newest first (phpRank's default) make the paging rule exact on a moving list.
 		const newestFirst = keyField === 'id' && (qs.sort_by ?? 'id') === 'id' && (qs.sort ?? 'desc') === 'desc';
@@ -74,10 +75,11 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 				limit,
 				newestFirst,
 				keyOf: (record) => record[keyField] as string | number,
-				map: (records) => records.map((json) => ({ json })),
+				// Paired as they arrive: one object per result, not a copy per step.
+				map: (records) => records.map((json) => ({ json, pairedItem: { item } })),
 			},
 		);
-		return paired.call(this, items);
+		return items;
 	} catch (error) {
 		return await failed.call(this, run, error instanceof PagingError ? describePagingError(redactedNode(this.getNode()), error.problem) : error);
 	}
