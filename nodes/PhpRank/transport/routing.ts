@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from '../api';
 import { describeNetworkError, describePagingError } from './errors';
-import { PagingError, readPages } from './paging';
+import { type ListPage, PagingError, readPages } from './paging';
 import { redactedNode } from './redact';
 import { doneBefore, fingerprintOf, onTheWire, recordDone, runOf, stopRun } from './run';
 import { connectionOf, errorContextOf, exchange, type Connection, requestOptionsFor, setPendingExchange } from './send';
@@ -64,11 +64,37 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 		// Reports sorted newest first (phpRank's default) make the paging rule exact on a moving list.
 		const newestFirst = keyField === 'id' && (qs.sort_by ?? 'id') === 'id' && (qs.sort ?? 'desc') === 'desc';
 
+		/*
+		 * Reading ahead: once a page is answered (before n8n runs its output steps), the next one is
+		 * asked for, so phpRank prepares it while this one is shaped. Its request comes at the same
+		 * point of the list's life as it would after the shaping; when the paging rule asks for
+		 * another page instead (the list moved), it is dropped.
+		 */
+		let ahead: { page: number; result: Promise<ListPage> } | undefined;
+		let asked = 0;
+		const dropped: Array<Promise<unknown>> = [];
+		const request = (page: number): Promise<ListPage> => {
+			const pageOptions = { ...options, qs: { ...options.qs, per_page: perPage, page } };
+			const readAhead = (meta: IDataObject) => {
+				const more =
+					page === asked && Number(meta.current_page ?? page) === page && page < Number(meta.last_page) && page * perPage < limit;
+				if (!more) return;
+				const result = request(page + 1);
+				result.catch(() => undefined);
+				ahead = { page: page + 1, result };
+			};
+			return send
+				.call(this, connection, routing, pageOptions, run.stop.signal, run, readAhead)
+				.then(({ items: pageItems, meta }) => ({ records: pageItems.map(({ json }) => json), meta: meta ?? {} }));
+		};
+
 		const { items } = await readPages<INodeExecutionData>(
 			async (page) => {
-				const pageOptions = { ...options, qs: { ...options.qs, per_page: perPage, page } };
-				const { items: pageItems, meta } = await send.call(this, connection, routing, pageOptions, run.stop.signal, run);
-				return { records: pageItems.map(({ json }) => json), meta: meta ?? {} };
+				asked = page;
+				if (ahead && ahead.page !== page) dropped.push(ahead.result);
+				const next = ahead?.page === page ? ahead.result : request(page);
+				ahead = undefined;
+				return await next;
 			},
 			{
 				perPage,
@@ -78,7 +104,11 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 				// Paired as they arrive: one object per result, not a copy per step.
 				map: (records) => records.map((json) => ({ json, pairedItem: { item } })),
 			},
-		);
+		).finally(async () => {
+			// Nothing of this run may still be on its way when the node has finished.
+			if (ahead) dropped.push(ahead.result);
+			await Promise.allSettled(dropped);
+		});
 		return items;
 	} catch (error) {
 		return await failed.call(this, run, error instanceof PagingError ? describePagingError(redactedNode(this.getNode()), error.problem) : error);
@@ -93,6 +123,7 @@ async function send(
 	options: IHttpRequestOptions,
 	stop: AbortSignal,
 	run: ReturnType<typeof runOf>,
+	onListPage?: (meta: IDataObject) => void,
 ): Promise<{ items: INodeExecutionData[]; meta?: IDataObject }> {
 	const errorContext = errorContextOf(connection, options.method ?? 'GET', options.url, options.body as IDataObject);
 	return await exchange(
@@ -100,6 +131,7 @@ async function send(
 		connection,
 		errorContext,
 		async (current) => {
+			current.onListPage = onListPage;
 			setPendingExchange(this, current);
 			const items = await onTheWire(
 				run,

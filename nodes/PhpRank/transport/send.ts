@@ -63,6 +63,8 @@ export interface Exchange {
 	answered: boolean;
 	/** The paginator of a list answer. */
 	meta?: IDataObject;
+	/** Called with a list page's paginator as soon as it is known to be good (before output steps). */
+	onListPage?: (meta: IDataObject) => void;
 }
 
 const connections = new WeakMap<IExecuteData, Promise<Connection>>();
@@ -199,6 +201,7 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 	if (expect === 'list') {
 		if (!Array.isArray(json.data)) throw describeForeignBody(node, status, ctx, 'list of records in "data"');
 		current.meta = json.meta && typeof json.meta === 'object' ? (json.meta as IDataObject) : {};
+		current.onListPage?.(current.meta);
 	} else if (expect === 'record') {
 		const record = json.data as IDataObject | undefined;
 		if (!record || typeof record !== 'object' || Array.isArray(record) || !/^\d+$/.test(String(record.id))) {
@@ -275,10 +278,12 @@ function parseBody(body: unknown): unknown {
 
 /*
  * n8n runs an operation's output steps inside `makeRoutingRequest`, where only the answer is
- * passed on. The exchange it answers is left here for the step that inspects it (one request at a
- * time per item, so one place per item is enough).
+ * passed on. The exchanges of an item are queued here in the order they were sent, and the step
+ * that inspects an answer takes the oldest: an item's requests are sent one after the other
+ * (a list's next page at the earliest when the page before it is answered), so answers come
+ * back in that order.
  */
-const pending = new WeakMap<IExecuteData, Map<number, Exchange>>();
+const pending = new WeakMap<IExecuteData, Map<number, Exchange[]>>();
 
 export function setPendingExchange(ctx: IExecuteSingleFunctions, current: Exchange): void {
 	const key = ctx.getExecuteData();
@@ -287,9 +292,11 @@ export function setPendingExchange(ctx: IExecuteSingleFunctions, current: Exchan
 		byItem = new Map();
 		pending.set(key, byItem);
 	}
-	byItem.set(ctx.getItemIndex(), current);
+	const queue = byItem.get(ctx.getItemIndex());
+	if (queue) queue.push(current);
+	else byItem.set(ctx.getItemIndex(), [current]);
 }
 
 export function pendingExchange(ctx: IExecuteSingleFunctions): Exchange | undefined {
-	return pending.get(ctx.getExecuteData())?.get(ctx.getItemIndex());
+	return pending.get(ctx.getExecuteData())?.get(ctx.getItemIndex())?.shift();
 }
