@@ -16,6 +16,8 @@ export interface StoredExecution {
 	workflowId: string;
 	status: string;
 	mode: string;
+	startedAt?: Date;
+	stoppedAt?: Date;
 	/** execution_data.data as stored (flatted JSON text) */
 	rawData: string;
 	/** execution_data.data parsed: { resultData: { runData, error, ... }, executionData, ... } */
@@ -24,7 +26,7 @@ export interface StoredExecution {
 	outputs: Record<string, ExecutionItem[]>;
 }
 
-const SQL = `SELECT e.id, e."workflowId", e.status, e.mode, d.data FROM execution_entity e
+const SQL = `SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data FROM execution_entity e
 	LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id`;
 
 /** Every stored execution of a workflow, oldest first. */
@@ -39,7 +41,8 @@ export async function storedExecutions(sb: N8nSandbox, workflowId: string): Prom
 			const main = runs?.[runs.length - 1]?.data?.main;
 			if (main) outputs[node] = main[0] ?? [];
 		}
-		return { id: String(r.id), workflowId: r.workflowId, status: r.status, mode: r.mode, rawData, data, outputs };
+		const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(v as string));
+		return { id: String(r.id), workflowId: r.workflowId, status: r.status, mode: r.mode, startedAt: date(r.startedAt), stoppedAt: date(r.stoppedAt), rawData, data, outputs };
 	});
 }
 
@@ -60,6 +63,8 @@ interface Row {
 	workflowId: string;
 	status: string;
 	mode: string;
+	startedAt: unknown;
+	stoppedAt: unknown;
 	data: string | null;
 }
 

@@ -60,7 +60,7 @@ const THROTTLED_CRED = { id: 'phprank-q-60min', name: 'phpRank (60 a minute)' };
 const WF = { create: 'phprankQCreate01', failed: 'phprankQFailCr01', throttle: 'phprankQThrottle' };
 const HOOK = { create: 'phprank-queue-create', failed: 'phprank-queue-failed-create', throttle: 'phprank-queue-throttle' };
 /** seconds after importing at which the examples' schedules fire once each (the cluster starts meanwhile) */
-const SCHEDULE_AT_S = { digest: 110, creation: 125, housekeeping: 140 };
+const SCHEDULE_AT_S = { digest: 100, creation: 115, housekeeping: 130 };
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -373,8 +373,9 @@ async function scheduleChecks(cluster: QueueCluster, api: PhpRankServer, schedul
 	}
 }
 
-/** The trigger's scan of every report (Report Result Changed): GET /api/v1/reports?sort_by=id with no filter. */
-const isPoll = (r: RecordedRequest): boolean => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.sort_by === 'id' && r.query.result === undefined;
+/** The trigger's scan of every report (Report Result Changed): newest first by ID, no filter (housekeeping reads oldest first). */
+const isPoll = (r: RecordedRequest): boolean =>
+	r.method === 'GET' && r.path === '/api/v1/reports' && r.query.sort_by === 'id' && r.query.sort === 'desc' && r.query.result === undefined;
 const pollLine = (name: string): RegExp => new RegExp(`Poll trigger initiated for workflow "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g');
 
 async function triggerChecks(cluster: QueueCluster, api: PhpRankServer, wf: WorkflowJson, pollSecond: number): Promise<void> {
@@ -425,7 +426,9 @@ async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): 
 	const runs = await timed('both runs finished', async () => await waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000));
 	const wall = (Date.now() - t0) / 1000;
 	const workers = runs.map((e) => cluster.ranBy(e.id)[0]);
-	check('the two runs ran at the same time on different workers', runs.length === 2 && new Set(workers).size === 2 && workers.every(Boolean), workers);
+	check('the two runs ran on different workers', runs.length === 2 && new Set(workers).size === 2 && workers.every(Boolean), workers);
+	const [a, b] = runs.map((e) => [e.startedAt?.getTime() ?? NaN, e.stoppedAt?.getTime() ?? NaN]);
+	check('…at the same time (their start-stop intervals overlap)', a && b && a[0] < b[1] && b[0] < a[1], runs.map((e) => [e.startedAt, e.stoppedAt]));
 	for (const e of runs) {
 		const items = e.outputs['Create report'] ?? [];
 		check(`execution ${e.id} (${cluster.ranBy(e.id)[0]}): success, ${ITEMS_PER_WORKER} items, none failed`, e.status === 'success' && items.length === ITEMS_PER_WORKER && items.every((i) => !i.error && typeof i.json.id === 'number'), {
