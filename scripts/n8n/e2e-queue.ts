@@ -40,7 +40,7 @@ import {
 } from './checks';
 import { importCredentials, importWorkflows, publishWorkflows } from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
-import { sleep, stopAllDaemons } from './proc';
+import { onInterrupt, sleep, stopAllDaemons } from './proc';
 import { createQueueCluster, type QueueCluster } from './queue';
 import { Fatal, Report, same } from './report';
 import { getRuntime } from './runtime';
@@ -65,6 +65,7 @@ const SCHEDULE_AT_S = { digest: 100, creation: 115, housekeeping: 130 };
 async function main(): Promise<void> {
 	const started = Date.now();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-queue-'));
+	const forgetWork = onInterrupt(async () => fs.rmSync(work, { recursive: true, force: true }));
 	const api = new PhpRankServer({ throttle: false });
 	const throttled = new PhpRankServer(); // phpRank's default: 60 requests a minute per user
 	let cluster: QueueCluster | undefined;
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
 		await api.stop();
 		await throttled.stop();
 		fs.rmSync(work, { recursive: true, force: true });
+		forgetWork();
 	}
 	if (figures) console.log(`\ncross-worker rate limit: ${figures}`);
 	console.log(`queue-mode e2e wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
