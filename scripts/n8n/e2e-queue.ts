@@ -135,7 +135,6 @@ async function main(): Promise<void> {
 			api,
 			webhookUrl: `${main.baseUrl}/webhook/${HOOK.failed}`,
 			workflowId: WF.failed,
-			apiHost: new URL(api.url).host,
 		});
 		for (const e of failedRuns) checkRanOnAWorker(cluster, e, 'failed Create');
 

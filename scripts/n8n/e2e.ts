@@ -410,7 +410,6 @@ async function main(): Promise<void> {
 			api,
 			webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
 			workflowId: FAILED_CREATE_ID,
-			apiHost: new URL(api.url).host,
 		});
 
 		// ------------------------------------------------------------------ trigger
