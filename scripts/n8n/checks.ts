@@ -154,6 +154,7 @@ export async function callWebhook(url: string, body: unknown, timeoutMs = 60_000
 
 /** Literal on purpose: an expression would keep it out of the node's parameters. */
 export const LITERAL_PASSWORD = 'Lit3ral-report-Passw0rd';
+const FAILED_CREATE_URL = 'https://example.com/members';
 
 /** Webhook (answers at once) → phpRank Create with Password privacy and a literal password. */
 export function failedCreateWorkflow(opts: { id: string; webhookPath: string; credential: { id: string; name: string } }): WorkflowJson {
@@ -178,7 +179,7 @@ export function failedCreateWorkflow(opts: { id: string; webhookPath: string; cr
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: { resource: 'report', operation: 'create', url: 'https://example.com/members', privacy: 2, password: LITERAL_PASSWORD, simplify: true },
+				parameters: { resource: 'report', operation: 'create', url: FAILED_CREATE_URL, privacy: 2, password: LITERAL_PASSWORD, simplify: true },
 				credentials: { phpRankApi: opts.credential },
 			},
 		],
@@ -221,7 +222,7 @@ export async function checkFailedCreate(
 	const done: StoredExecution[] = [];
 	for (const { status, fault } of CREATE_FAULTS) {
 		const seen = opts.api.requests.length;
-		opts.api.failNext(fault, { match: (r) => r.method === 'POST' && r.path === '/api/v1/reports' });
+		opts.api.failNext(fault, { match: (r) => r.method === 'POST' && r.path === '/api/v1/reports' && r.form.url === FAILED_CREATE_URL });
 		const before = (await storedExecutions(opts.sb, opts.workflowId)).length;
 		const res = await callWebhook(opts.webhookUrl, {});
 		report.check(`HTTP ${status}: the webhook accepted the call`, res.status === 200, `${res.status} ${res.body}`);
@@ -232,7 +233,7 @@ export async function checkFailedCreate(
 		const posts = opts.api.requests.slice(seen).filter((r) => r.method === 'POST' && r.path === '/api/v1/reports' && r.form.password !== undefined);
 		report.check(
 			`HTTP ${status}: one POST /api/v1/reports with privacy=2 and the password (phpRank is the one place it goes)`,
-			posts.length === 1 && posts[0].form.privacy === '2' && posts[0].form.password === LITERAL_PASSWORD && posts[0].form.url === 'https://example.com/members',
+			posts.length === 1 && posts[0].form.privacy === '2' && posts[0].form.password === LITERAL_PASSWORD && posts[0].form.url === FAILED_CREATE_URL,
 			describeRequests(posts),
 		);
 		const error = exec.data.resultData?.error as { httpCode?: string; message?: string; node?: { parameters?: Record<string, unknown> } } | undefined;
