@@ -118,7 +118,7 @@ async function main(): Promise<void> {
 		await timed('n8n publish:workflow', async () => await publishWorkflows(sb, workflows.map((w) => w.id)));
 		note(`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`);
 
-		section('queue mode: n8n start (main), then two n8n worker side by side');
+		section('queue mode: n8n start (main), then two n8n workers side by side');
 		await timed('main + 2 workers ready', async () => await (cluster as QueueCluster).start());
 		const main = cluster.main!;
 		for (const w of cluster.workers) check(`${w.name} is ready (n8n worker is now ready)`, w.logs().includes('n8n worker is now ready'), w.logs().slice(-500));
