@@ -246,6 +246,22 @@ async function activate(session: RestSession, workflowId: string): Promise<boole
 	return check(`workflow ${workflowId} activated`, res.status === 200 && (res.body?.data?.active || res.body?.data?.activeVersionId), res);
 }
 
+/**
+ * Until each URL's POST is registered (30 s at most): probed without side effects, as the MCP trigger refuses a
+ * request without its token (403) and a POST-only webhook answers GET with "not registered for GET requests".
+ */
+async function waitRegistered(probes: Array<{ url: string; method: 'POST' | 'GET' }>): Promise<void> {
+	const deadline = Date.now() + 30_000;
+	for (const { url, method } of probes) {
+		while (Date.now() < deadline) {
+			const res = await fetch(url, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+			const text = await res.text();
+			if (res.status !== 404 || (method === 'GET' && /not registered for GET/.test(text))) break;
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	}
+}
+
 // ------------------------------------------------------------------------------------ MCP
 
 type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -509,6 +525,11 @@ async function main(): Promise<void> {
 		note(`n8n ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 		const session = await setupOwner(n8n);
 		if (!(await activate(session, example.id)) || !(await activate(session, 'phprankE2eAgent1'))) return;
+		// n8n registers a published workflow's webhooks just after the activation call has answered (~0.5 s)
+		await waitRegistered([
+			{ url: `${n8n.baseUrl}/mcp/phprank-seo`, method: 'POST' },
+			{ url: `${n8n.baseUrl}/webhook/seo-agent`, method: 'GET' },
+		]);
 
 		await mcpChecks(n8n, api);
 		await agentChecks(n8n, api, model);

@@ -1,13 +1,15 @@
 /**
  * `npm run test:e2e`: the package proven inside a REAL n8n (2.41.1 on Node 24), the way users run it.
  *
- *   build (npm run build) -> npm pack -> tarball installed into a fresh sandbox's ~/.n8n/nodes
- *   -> n8n's own loader (export:nodes) -> n8n CLI import of a credential + every examples/*.json
+ *   build (npm run build) -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes, as README's
+ *      "Manually with npm" says (one n8n-workflow: n8n's own) -> n8n's own loader (export:nodes) -> n8n CLI import of a credential + every examples/*.json
  *   -> `n8n execute` of the examples against the bundled phpRank test server (in-process), checking
  *      both what came out and what the server received
  *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
- *      test through the app's own endpoint, the trigger example run like the editor's "Execute workflow",
- *      then activated (published) like in production.
+ *      test through the app's own endpoint, a webhook-started Create with a literal password that phpRank
+ *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
+ *      "Execute workflow", then activated (published) like in production.
+ * Queue mode (main + workers, Redis, Postgres) is e2e-queue.ts.
  *
  * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
  * scripts/n8n/install.sh). Prints a summary and a last line "<N> passed, <M> failed"; exit 1 on any failure.
@@ -17,7 +19,6 @@
  *      E2E_DURABLE_CURSORS=1 (n8n with its durable scheduler and poll cursors, which commit no state
  *      of the activation poll: the trigger checks then prove it still fires from the first poll on).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
@@ -25,7 +26,22 @@ import * as path from 'path';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
-import type { RecordedRequest } from '../../test/server';
+import {
+	apiRequests,
+	buildAndPack,
+	checkFailedCreate,
+	describeRequests,
+	failedCreateWorkflow,
+	installAsReadmeSays,
+	json,
+	loadExamples,
+	NODE_TYPE,
+	PACKAGE,
+	seedServer,
+	setResult,
+	TRIGGER_TYPE,
+	type WorkflowJson,
+} from './checks';
 import {
 	createSandbox,
 	executeWorkflow,
@@ -34,8 +50,7 @@ import {
 	getRuntime,
 	importCredentials,
 	importWorkflows,
-	installPackage,
-	packPackage,
+	publishWorkflows,
 	removeSandbox,
 	setupOwner,
 	startServer,
@@ -47,17 +62,13 @@ import {
 	type N8nServer,
 	type RestSession,
 } from './n8n';
+import { sleep } from './proc';
+import { Fatal, Report, same } from './report';
 
-const REPO = path.resolve(__dirname, '..', '..');
-const EXAMPLES_DIR = path.join(REPO, 'examples');
-const PACKAGE = 'n8n-nodes-phprank';
-const NODE_TYPE = `${PACKAGE}.phpRank`;
-const TRIGGER_TYPE = `${PACKAGE}.phpRankTrigger`;
 const CRED_ID = 'phprank-e2e';
 const CRED_NAME = 'phpRank (test server)';
 const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
-const DAY = 86_400_000;
 /** What n8n 2.41 needs for durable poll cursors (PollCursorService warns when one is missing). */
 const DURABLE_CURSORS_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -65,6 +76,8 @@ const DURABLE_CURSORS_ENV = {
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 };
+const FAILED_CREATE_ID = 'phprankE2eFailCr';
+const FAILED_CREATE_PATH = 'phprank-e2e-failed-create';
 
 /** What the app shows: the credential test of nodes/PhpRank/methods/credentialTest.ts. */
 const MSG_CRED_401 = CREDENTIAL_TEST_MESSAGES[401];
@@ -73,112 +86,18 @@ const MSG_CRED_404 = CREDENTIAL_TEST_MESSAGES[404];
 /** What a workflow run shows for a wrong key (nodes/PhpRank/transport/errors.ts). */
 const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
 
-// ---------------------------------------------------------------------------------------------
-// reporting
-// ---------------------------------------------------------------------------------------------
-
-let passed = 0;
-let failed = 0;
-const failures: string[] = [];
-const timings: Array<[string, number]> = [];
-let currentSection = '';
-
-function section(name: string): void {
-	currentSection = name;
-	console.log(`\n== ${name}`);
-}
-
-function check(name: string, ok: unknown, detail?: unknown): boolean {
-	if (ok) {
-		passed++;
-		console.log(`  ok   ${name}`);
-	} else {
-		failed++;
-		const d = detail === undefined ? '' : `\n         ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 2000);
-		failures.push(`[${currentSection}] ${name}`);
-		console.log(`  FAIL ${name}${d}`);
-	}
-	return Boolean(ok);
-}
-
-function note(text: string): void {
-	console.log(`       ${text}`);
-}
-
-async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<T> {
-	const t = Date.now();
-	try {
-		return await fn();
-	} finally {
-		const s = (Date.now() - t) / 1000;
-		timings.push([label, s]);
-		note(`(${label}: ${s.toFixed(1)} s)`);
-	}
-}
-
-class Fatal extends Error {}
-
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const report = new Report();
+const check = report.check.bind(report);
+const section = report.section.bind(report);
+const note = report.note.bind(report);
+const timed = report.timed.bind(report);
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
 
-interface WorkflowJson {
-	id: string;
-	name: string;
-	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
-	connections: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
-function loadExamples(): Map<string, WorkflowJson> {
-	const map = new Map<string, WorkflowJson>();
-	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
-		map.set(file, JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson);
-	}
-	return map;
-}
-
-function run(cmd: string, args: string[], cwd: string): { code: number | null; output: string } {
-	const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
-	return { code: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
-}
-
-function apiRequests(server: PhpRankServer): RecordedRequest[] {
-	return server.requests.filter((r) => r.path.includes('/api/'));
-}
-
-function describeRequests(reqs: RecordedRequest[]): string {
-	return reqs.map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`).join(' | ');
-}
-
-function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
-	return (items ?? []).map((i) => i.json);
-}
-
 function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-/** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */
-function seedServer(server: PhpRankServer, now: number): void {
-	const add = (id: number, url: string, result: number, ageDays: number, userId: number = USER_IDS.default) =>
-		server.addReport({ id, url, result, user_id: userId, created_at: new Date(now - ageDays * DAY).toISOString(), privacy: 0 });
-	add(1, 'https://example.com/', 31, 200);
-	add(2, 'https://example.com/pricing', 88, 200);
-	add(3, 'https://shop.example.org/', 62, 150);
-	add(4, 'https://blog.acme.io/seo-basics', 12, 120);
-	add(5, 'https://blog.acme.io/', 45, 10);
-	add(6, 'https://docs.widgets.dev/', 91, 5);
-	add(7, 'https://news.sample.net/', 70, 3);
-	add(8, 'https://shop.example.org/cart', 20, 1);
-	add(9, 'https://example.com/other-user', 15, 300, USER_IDS.other);
-	add(10, 'https://competitor.example.net/', 30, 200, USER_IDS.other);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +164,6 @@ function outputsOf(run: ExecutionRun | undefined): Record<string, ExecutionItem[
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-	const started = Date.now();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-'));
 	let sb: N8nSandbox | undefined;
 	let n8n: N8nServer | undefined;
@@ -258,33 +176,13 @@ async function main(): Promise<void> {
 	};
 
 	try {
-		// ------------------------------------------------------------------ build + pack
-		section('build and pack');
-		fs.rmSync(path.join(REPO, 'dist'), { recursive: true, force: true });
-		const build = await timed('npm run build', () => run('npm', ['run', 'build'], REPO));
-		if (!check('npm run build succeeds', build.code === 0, build.output.slice(-4000))) throw new Fatal('build failed');
-		const tgz = await timed('npm pack', async () => await packPackage(REPO, work));
-		const files = run('tar', ['-tzf', tgz], work).output.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-		const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
-			n8n: { nodes: string[]; credentials: string[] };
-		};
-		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
-			check(`tarball contains ${entry}`, files.includes(entry));
-		}
-		check(
-			'tarball holds only dist/, package.json, README, LICENSE',
-			files.every((f) => f.startsWith('dist/') || ['package.json', 'README.md', 'LICENSE'].includes(f)),
-			files.filter((f) => !f.startsWith('dist/')),
-		);
-		check('tarball has no test code or source maps', !files.some((f) => /(^|\/)test\/|\.map$|\.test\.js$/.test(f)), files.filter((f) => /test|\.map$/.test(f)));
-		note(`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`);
+		const tgz = await buildAndPack(report, work);
 
 		// ------------------------------------------------------------------ n8n runtime + install
-		section('n8n runtime and package install');
+		section('n8n runtime and package install (README: "Manually with npm")');
 		const runtime = await timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
 		sb = await createSandbox({ runtime });
-		const installed = await installPackage(sb, tgz);
-		check(`tarball installed into ${path.relative(sb.userFolder, installed.dir)}`, installed.name === PACKAGE);
+		const installedDir = await timed('npm install in ~/.n8n/nodes', async () => await installAsReadmeSays(report, sb as N8nSandbox, tgz));
 
 		const allNodes = await timed('n8n export:nodes', async () => await exportNodes(sb as N8nSandbox));
 		knownTypes = new Map();
@@ -308,7 +206,7 @@ async function main(): Promise<void> {
 		for (const n of nodes.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) {
 			const icons = iconFiles(n);
 			check(`${n.name} has light and dark icons`, icons.length === 2, { icon: n.icon, iconUrl: n.iconUrl });
-			for (const rel of icons) check(`${n.name} icon ${rel} is in the installed package`, fs.existsSync(path.join(installed.dir, rel)));
+			for (const rel of icons) check(`${n.name} icon ${rel} is in the installed package`, fs.existsSync(path.join(installedDir, rel)));
 		}
 
 		// ------------------------------------------------------------------ test server + imports
@@ -335,8 +233,10 @@ async function main(): Promise<void> {
 		const wrongKeyDigest: WorkflowJson = JSON.parse(JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`)) as WorkflowJson;
 		wrongKeyDigest.id = 'phprankE2eWrongK';
 		wrongKeyDigest.name = 'e2e: digest with a wrong key';
-		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [...examples.values(), wrongKeyDigest]));
+		const failedCreate = failedCreateWorkflow({ id: FAILED_CREATE_ID, webhookPath: FAILED_CREATE_PATH, credential: { id: CRED_ID, name: CRED_NAME } });
+		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [...examples.values(), wrongKeyDigest, failedCreate]));
 		check('import:workflow accepted every example', true);
+		await timed('n8n publish:workflow', async () => await publishWorkflows(sb as N8nSandbox, [FAILED_CREATE_ID]));
 
 		// ------------------------------------------------------------------ digest
 		section('example: weekly digest of bad reports (n8n execute)');
@@ -504,6 +404,14 @@ async function main(): Promise<void> {
 			check(`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`, r.status === 'Error' && r.message.startsWith(expected), r);
 		}
 
+		section('a failed Create with a literal password, started by a webhook (production execution)');
+		await checkFailedCreate(report, {
+			sb,
+			api,
+			webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
+			workflowId: FAILED_CREATE_ID,
+		});
+
 		// ------------------------------------------------------------------ trigger
 		await triggerChecks(session, runtime, api, examples);
 	} catch (error) {
@@ -521,15 +429,7 @@ async function main(): Promise<void> {
 		fs.rmSync(work, { recursive: true, force: true });
 	}
 
-	console.log('\n== summary');
-	for (const [label, s] of timings) console.log(`  ${label.padEnd(44)} ${s.toFixed(1).padStart(6)} s`);
-	console.log(`  ${'total'.padEnd(44)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
-	if (failures.length) {
-		console.log('\nfailed checks:');
-		for (const f of failures) console.log(`  - ${f}`);
-	}
-	console.log(`\n${passed} passed, ${failed} failed`);
-	process.exitCode = failed > 0 ? 1 : 0;
+	report.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -651,15 +551,6 @@ async function triggerChecks(session: RestSession, runtime: N8nRuntime, api: Php
 	check('deactivated', deact.status === 200, deact.status);
 }
 
-/** Replaces a stored report by one with another score (the test server has no API for that). */
-async function setResult(api: PhpRankServer, id: number, result: number): Promise<void> {
-	const old = api.getReport(id);
-	if (!old) throw new Error(`report ${id} not found`);
-	const res = await fetch(`${api.url}/api/v1/reports/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' } });
-	if (res.status !== 200) throw new Error(`delete ${id}: ${res.status}`);
-	api.addReport({ id, url: `https://${old.url}`, user_id: old.user_id, result, privacy: old.privacy, created_at: old.created_at, generated_at: new Date().toISOString() });
-}
-
 async function triggerExecutions(
 	session: RestSession,
 	flatted: Flatted,
@@ -710,6 +601,6 @@ function iconUrlsOf(n: Record<string, unknown>): string[] {
 
 main().catch((e: unknown) => {
 	console.error(e);
-	console.log(`\n${passed} passed, ${failed + 1} failed`);
+	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
 	process.exit(1);
 });

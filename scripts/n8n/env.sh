@@ -32,13 +32,10 @@ n8n() {
 }
 
 n8n_install_tgz() {
-  local tgz="$1" staging name
-  staging="$(mktemp -d "$N8N_USER_FOLDER/tmp/pkg-XXXXXX")"
-  tar -xzf "$tgz" -C "$staging" || return 1
-  name="$("$N8N_NODE_BIN" -p "require('$staging/package/package.json').name")"
-  rm -rf "$N8N_USER_FOLDER/.n8n/nodes/node_modules/$name"
-  mkdir -p "$(dirname "$N8N_USER_FOLDER/.n8n/nodes/node_modules/$name")"
-  mv "$staging/package" "$N8N_USER_FOLDER/.n8n/nodes/node_modules/$name" && rm -rf "$staging"
-  echo "installed $name -> $N8N_USER_FOLDER/.n8n/nodes/node_modules/$name"
+  # README's route: npm install in ~/.n8n/nodes, with the Node that runs n8n
+  local tgz
+  tgz="$(realpath "$1")" || return 1
+  ( cd "$N8N_USER_FOLDER/.n8n/nodes" && npm install "$tgz" --no-audit --no-fund ) || return 1
+  echo "installed $tgz -> $N8N_USER_FOLDER/.n8n/nodes/node_modules" >&2
 }
 echo "n8n env: N8N_USER_FOLDER=$N8N_USER_FOLDER node=$("$N8N_NODE_BIN" -v) n8n=$N8N_BIN" >&2

@@ -1,0 +1,223 @@
+/**
+ * n8n's command line (Node 24, cwd = the sandbox's user folder): export:nodes, import:credentials,
+ * import:workflow, publish:workflow, execute. Imports and publishes take effect when n8n (re)starts.
+ */
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { getFreePort, killGroup, tail } from './proc';
+import type { N8nSandbox } from './sandbox';
+
+export interface CliResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+	durationMs: number;
+}
+
+/**
+ * Run `n8n <args>` with Node 24 in the sandbox. stdout/stderr go to files, not pipes
+ * (n8n exits with process.exit(); large outputs written to a pipe get truncated).
+ * A fresh task-runner broker port is picked per call, so several n8n processes can coexist.
+ */
+export async function runCli(
+	sb: N8nSandbox,
+	args: string[],
+	opts: { timeoutMs?: number; env?: Record<string, string>; check?: boolean } = {},
+): Promise<CliResult> {
+	const logDir = await fs.promises.mkdtemp(path.join(sb.userFolder, 'cli-'));
+	const outFile = path.join(logDir, 'stdout.txt');
+	const errFile = path.join(logDir, 'stderr.txt');
+	const out = fs.openSync(outFile, 'w');
+	const err = fs.openSync(errFile, 'w');
+	const started = Date.now();
+	const env: NodeJS.ProcessEnv = {
+		...sb.env,
+		N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
+		...opts.env,
+	};
+	const child = spawn(sb.runtime.nodeBin, [sb.runtime.n8nBin, ...args], {
+		cwd: sb.userFolder,
+		env,
+		stdio: ['ignore', out, err],
+		detached: true, // own process group: the timeout kills n8n and its task runners
+	});
+	fs.closeSync(out);
+	fs.closeSync(err);
+	const timeoutMs = opts.timeoutMs ?? 120_000;
+	const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+		(resolve, reject) => {
+			const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
+			child.on('error', (e) => {
+				clearTimeout(timer);
+				reject(e);
+			});
+			child.on('exit', (c, s) => {
+				clearTimeout(timer);
+				resolve({ code: c, signal: s });
+			});
+		},
+	);
+	const result: CliResult = {
+		code,
+		signal,
+		stdout: await fs.promises.readFile(outFile, 'utf8'),
+		stderr: await fs.promises.readFile(errFile, 'utf8'),
+		durationMs: Date.now() - started,
+	};
+	await fs.promises.rm(logDir, { recursive: true, force: true });
+	if (opts.check && code !== 0) {
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${code ?? signal}\n--- stdout ---\n${tail(result.stdout)}\n--- stderr ---\n${tail(result.stderr)}`,
+		);
+	}
+	return result;
+}
+
+export interface ExportedNodeType {
+	name: string; // e.g. "n8n-nodes-phprank.phpRank" (package name + "." + description.name)
+	displayName: string;
+	version: number | number[];
+	credentials?: Array<{ name: string; required?: boolean }>;
+	properties: Array<Record<string, unknown>>;
+	[key: string]: unknown;
+}
+
+/** `n8n export:nodes` → every node type n8n loaded (922 built-in + yours; ~3-4 s, 17 MB JSON). */
+export async function exportNodes(sb: N8nSandbox, filter?: string): Promise<ExportedNodeType[]> {
+	const file = path.join(sb.userFolder, `nodes-${Date.now()}.json`);
+	await runCli(sb, ['export:nodes', `--output=${file}`], { check: true });
+	const all = JSON.parse(await fs.promises.readFile(file, 'utf8')) as ExportedNodeType[];
+	await fs.promises.rm(file, { force: true });
+	return filter ? all.filter((n) => n.name.startsWith(filter)) : all;
+}
+
+export interface CredentialImport {
+	/** any unique string; workflows reference it in nodes[].credentials.<type>.id */
+	id: string;
+	name: string;
+	/** credential type name, e.g. "phpRankApi" */
+	type: string;
+	/** PLAIN (unencrypted) data; n8n encrypts it with the sandbox key on import */
+	data: Record<string, unknown>;
+}
+
+export async function importCredentials(sb: N8nSandbox, credentials: CredentialImport[]): Promise<void> {
+	const file = path.join(sb.userFolder, `credentials-${Date.now()}.json`);
+	await fs.promises.writeFile(file, JSON.stringify(credentials));
+	try {
+		await runCli(sb, ['import:credentials', `--input=${file}`], { check: true });
+	} finally {
+		await fs.promises.rm(file, { force: true });
+	}
+}
+
+/** Workflows need `id`, `name`, `nodes`, `connections` (and ideally `settings: {}`, `active: false`). */
+export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Promise<void> {
+	const file = path.join(sb.userFolder, `workflows-${Date.now()}.json`);
+	await fs.promises.writeFile(file, JSON.stringify(workflows));
+	try {
+		await runCli(sb, ['import:workflow', `--input=${file}`], { check: true });
+	} finally {
+		await fs.promises.rm(file, { force: true });
+	}
+}
+
+export interface ExecutionItem {
+	json: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface ExecutionRun {
+	status?: string; // "success" | "error" | ...
+	mode?: string; // "cli"
+	startedAt?: string;
+	stoppedAt?: string;
+	data?: {
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{ data?: { main?: ExecutionItem[][] }; error?: { message?: string; description?: string } }>
+			>;
+			error?: { message?: string; description?: string; [key: string]: unknown };
+			lastNodeExecuted?: string;
+		};
+	};
+	[key: string]: unknown;
+}
+
+export interface ExecuteResult {
+	/** exit code 0 and status "success" */
+	ok: boolean;
+	code: number | null;
+	/** the IRun JSON n8n prints (undefined if it could not be found in stdout) */
+	run: ExecutionRun | undefined;
+	/** runData[nodeName][0].data.main[0] items per node (successful nodes only) */
+	outputs: Record<string, ExecutionItem[]>;
+	/** resultData.error.message, when the execution failed */
+	errorMessage?: string;
+	stdout: string;
+	stderr: string;
+	durationMs: number;
+}
+
+/**
+ * Parse the execution JSON out of `n8n execute --rawOutput` stdout. Log lines come first; on success the
+ * JSON is printed by this.log(), on failure n8n logs "Execution was NOT successful ... ====" followed by
+ * the same JSON and then the error + stack. In both cases the JSON starts at a line that is exactly "{"
+ * and ends at the next line that is exactly "}".
+ */
+export function parseExecuteOutput(stdout: string): ExecutionRun | undefined {
+	const lines = stdout.split(/\r?\n/);
+	const start = lines.indexOf('{');
+	if (start < 0) return undefined;
+	const end = lines.indexOf('}', start);
+	if (end < 0) return undefined;
+	try {
+		return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionRun;
+	} catch {
+		return undefined;
+	}
+}
+
+/** `n8n execute --id=<id> --rawOutput` (~2 s per run). Starts at the workflow's Manual Trigger. */
+export async function executeWorkflow(
+	sb: N8nSandbox,
+	workflowId: string,
+	opts: { timeoutMs?: number } = {},
+): Promise<ExecuteResult> {
+	const r = await runCli(sb, ['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs: opts.timeoutMs });
+	const run = parseExecuteOutput(r.stdout);
+	const outputs: Record<string, ExecutionItem[]> = {};
+	const runData = run?.data?.resultData?.runData ?? {};
+	for (const [nodeName, runs] of Object.entries(runData)) {
+		const main = runs?.[runs.length - 1]?.data?.main;
+		if (main) outputs[nodeName] = main[0] ?? [];
+	}
+	const error = run?.data?.resultData?.error;
+	return {
+		ok: r.code === 0 && run?.status === 'success',
+		code: r.code,
+		run,
+		outputs,
+		errorMessage: error?.message,
+		stdout: r.stdout,
+		stderr: r.stderr,
+		durationMs: r.durationMs,
+	};
+}
+
+
+/**
+ * `n8n publish:workflow --id=<id>` for each id (2.x's "activate"): the workflow runs in production (schedules,
+ * webhooks, polling triggers) from the next start of n8n on. Up to 3 at a time (each is a ~3 s n8n start).
+ */
+export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<void> {
+	const queue = [...ids];
+	const lane = async (): Promise<void> => {
+		for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
+	};
+	await Promise.all([lane(), lane(), lane()]);
+}

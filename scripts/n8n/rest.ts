@@ -1,0 +1,144 @@
+/**
+ * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job: the owner
+ * account, the editor's credential test, reading stored executions and manual runs as the editor does.
+ */
+import { randomBytes } from 'crypto';
+
+import type { N8nServer } from './server';
+
+export interface RestResponse<T = unknown> {
+	status: number;
+	/** parsed JSON body; n8n wraps successful payloads as { data: ... } */
+	body: T;
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/** A logged-in REST session (cookie `n8n-auth`, bound to the `browser-id` header it was issued with). */
+export class RestSession {
+	constructor(
+		readonly baseUrl: string,
+		readonly cookie: string,
+		readonly browserId: string,
+	) {}
+
+	async request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<RestResponse<T>> {
+		return await restRequest<T>(this.baseUrl, method, urlPath, body, {
+			cookie: this.cookie,
+			'browser-id': this.browserId,
+		});
+	}
+
+	/** POST /rest/credentials → the created credential ({ id, name, type, ... }). */
+	async createCredential(cred: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string; type: string }> {
+		const res = await this.request<{ data: { id: string; name: string; type: string } }>('POST', '/rest/credentials', cred);
+		if (res.status !== 200) throw new Error(`create credential failed: ${res.status} ${JSON.stringify(res.body)}`);
+		return res.body.data;
+	}
+
+	/** GET /rest/credentials/:id?includeData=true (password fields come back redacted). */
+	async getCredential(id: string): Promise<{ id: string; name: string; type: string; data: Record<string, unknown> }> {
+		const res = await this.request<{ data: { id: string; name: string; type: string; data: Record<string, unknown> } }>(
+			'GET',
+			`/rest/credentials/${encodeURIComponent(id)}?includeData=true`,
+		);
+		if (res.status !== 200) throw new Error(`get credential failed: ${res.status} ${JSON.stringify(res.body)}`);
+		return res.body.data;
+	}
+
+	/**
+	 * The editor's "Test" button: POST /rest/credentials/test { credentials: { id, name, type, data } }.
+	 * In 2.41 `id` must be a STORED credential the user can read (owner: also '' is allowed). `data` is merged
+	 * over the stored data (redacted values are restored), so pass `dataOverride` to test e.g. a wrong key
+	 * without saving it. HTTP 200 in both cases; the outcome is in { status: 'OK'|'Error', message }.
+	 */
+	async testCredential(cred: { id: string; dataOverride?: Record<string, unknown> }): Promise<CredentialTestResult> {
+		const stored = await this.getCredential(cred.id);
+		const res = await this.request<{ data: CredentialTestResult }>('POST', '/rest/credentials/test', {
+			credentials: {
+				id: stored.id,
+				name: stored.name,
+				type: stored.type,
+				data: { ...stored.data, ...cred.dataOverride },
+			},
+		});
+		if (res.status !== 200) throw new Error(`credential test call failed: ${res.status} ${JSON.stringify(res.body)}`);
+		return res.body.data;
+	}
+}
+
+async function restRequest<T>(
+	baseUrl: string,
+	method: string,
+	urlPath: string,
+	body: unknown,
+	headers: Record<string, string>,
+): Promise<RestResponse<T> & { setCookie: string[] }> {
+	const res = await fetch(`${baseUrl}${urlPath}`, {
+		method,
+		headers: {
+			accept: 'application/json',
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			...headers,
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(60_000),
+	});
+	const text = await res.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		/* not JSON */
+	}
+	return { status: res.status, body: parsed as T, setCookie: res.headers.getSetCookie() };
+}
+
+function authCookie(setCookie: string[]): string {
+	const c = setCookie.find((h) => h.startsWith('n8n-auth='));
+	if (!c) throw new Error(`no n8n-auth cookie in response (got: ${setCookie.join(' | ') || 'none'})`);
+	return c.split(';')[0];
+}
+
+export interface OwnerInfo {
+	email: string;
+	firstName: string;
+	lastName: string;
+	/** 8-64 chars, at least one digit and one uppercase letter */
+	password: string;
+}
+
+export const DEFAULT_OWNER: OwnerInfo = {
+	email: 'owner@example.com',
+	firstName: 'Test',
+	lastName: 'Owner',
+	password: 'Passw0rd-Test',
+};
+
+/** POST /rest/owner/setup (skipAuth, only once per instance) → session logged in as the owner. */
+export async function setupOwner(server: N8nServer, owner: OwnerInfo = DEFAULT_OWNER): Promise<RestSession> {
+	const browserId = randomBytes(16).toString('hex');
+	const res = await restRequest(server.baseUrl, 'POST', '/rest/owner/setup', owner, { 'browser-id': browserId });
+	if (res.status !== 200) throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.body)}`);
+	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
+}
+
+/** POST /rest/login { emailOrLdapLoginId, password } → session. */
+export async function login(
+	server: N8nServer,
+	creds: { email: string; password: string } = DEFAULT_OWNER,
+): Promise<RestSession> {
+	const browserId = randomBytes(16).toString('hex');
+	const res = await restRequest(
+		server.baseUrl,
+		'POST',
+		'/rest/login',
+		{ emailOrLdapLoginId: creds.email, password: creds.password },
+		{ 'browser-id': browserId },
+	);
+	if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
+}

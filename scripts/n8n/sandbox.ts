@@ -1,0 +1,97 @@
+/**
+ * A sandbox is one n8n installation's home: an isolated N8N_USER_FOLDER (own data, own ~/.n8n/nodes, own
+ * encryption key unless given), configured to stay quiet and offline (no telemetry, version checks,
+ * templates, banners, license renewals). In queue mode each process (main, every worker) has its own, as
+ * separate machines would.
+ */
+import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { getRuntime, type N8nRuntime } from './runtime';
+
+export { getFreePort } from './proc';
+
+export interface N8nSandbox {
+	runtime: N8nRuntime;
+	/** N8N_USER_FOLDER; n8n keeps its data in `${userFolder}/.n8n` */
+	userFolder: string;
+	/** `${userFolder}/.n8n` */
+	n8nDir: string;
+	/** community packages root: `${userFolder}/.n8n/nodes/node_modules` */
+	nodeModulesDir: string;
+	encryptionKey: string;
+	/** environment used for every n8n process of this sandbox (without per-process ports) */
+	env: NodeJS.ProcessEnv;
+}
+
+/** Environment variables that keep n8n quiet, offline and deterministic (all verified on 2.41.1). */
+export const QUIET_OFFLINE_ENV: Readonly<Record<string, string>> = {
+	N8N_DIAGNOSTICS_ENABLED: 'false', // telemetry (rudderstack/posthog)
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+	N8N_TEMPLATES_ENABLED: 'false',
+	N8N_PERSONALIZATION_ENABLED: 'false',
+	N8N_HIRING_BANNER_ENABLED: 'false',
+	N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+	N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+	N8N_AI_ENABLED: 'false',
+	N8N_PUBLIC_API_DISABLED: 'true',
+	N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+	N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true', // explicit: silences a deprecation warning
+	N8N_DISABLED_MODULES: 'mcp-registry', // its startup task fetches https://api.n8n.io/api/mcp-servers
+	N8N_REINSTALL_MISSING_PACKAGES: 'false',
+	N8N_SSRF_PROTECTION_ENABLED: 'false', // default already false; nodes must reach 127.0.0.1
+	N8N_SECURE_COOKIE: 'false', // plain http on loopback
+	N8N_LISTEN_ADDRESS: '127.0.0.1',
+	N8N_HOST: '127.0.0.1',
+	N8N_PROTOCOL: 'http',
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+	N8N_LOG_LEVEL: 'info',
+	N8N_LOG_OUTPUT: 'console',
+	DB_TYPE: 'sqlite',
+	GENERIC_TIMEZONE: 'UTC',
+	TZ: 'UTC',
+	NODE_ENV: 'production',
+	CI: 'true',
+};
+
+/** Variables inherited from the caller that could redirect n8n away from the sandbox. */
+const STRIPPED_PREFIXES = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'WEBHOOK_URL', 'NODE_OPTIONS', 'NODE_PATH'];
+
+export async function createSandbox(
+	opts: { runtime?: N8nRuntime; userFolder?: string; env?: Record<string, string> } = {},
+): Promise<N8nSandbox> {
+	const runtime = opts.runtime ?? getRuntime();
+	const userFolder =
+		opts.userFolder ?? (await fs.promises.mkdtemp(path.join(os.tmpdir(), 'n8n-phprank-')));
+	const n8nDir = path.join(userFolder, '.n8n');
+	const nodeModulesDir = path.join(n8nDir, 'nodes', 'node_modules');
+	await fs.promises.mkdir(nodeModulesDir, { recursive: true });
+	const tmpDir = path.join(userFolder, 'tmp');
+	await fs.promises.mkdir(tmpDir, { recursive: true });
+	const encryptionKey = opts.env?.N8N_ENCRYPTION_KEY ?? randomBytes(24).toString('hex');
+
+	const base: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (!STRIPPED_PREFIXES.some((p) => k.startsWith(p))) base[k] = v;
+	}
+	const env: NodeJS.ProcessEnv = {
+		...base,
+		...QUIET_OFFLINE_ENV,
+		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME ?? userFolder,
+		N8N_USER_FOLDER: userFolder,
+		TMPDIR: tmpDir, // n8n creates e.g. $TMPDIR/n8nDataTableUploads at start; keep it inside the sandbox
+		N8N_USER_MANAGEMENT_JWT_SECRET: randomBytes(24).toString('hex'),
+		...opts.env,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+	};
+	return { runtime, userFolder, n8nDir, nodeModulesDir, encryptionKey, env };
+}
+
+export async function removeSandbox(sb: N8nSandbox): Promise<void> {
+	await fs.promises.rm(sb.userFolder, { recursive: true, force: true });
+}
