@@ -20,6 +20,16 @@ function operationsOf(resource: string): INodePropertyOptions[] {
 }
 
 describe('node description', () => {
+	it('does not mark Password required: with Privacy as an expression n8n would ask for it for every privacy', () => {
+		const passwords = description.properties.filter((p) => p.name === 'password');
+		expect(passwords.length).toBeGreaterThan(0);
+		expect(passwords.every((p) => !p.required)).toBe(true);
+	});
+
+	it('declares each parameter the items of a Get resolve once (n8n resolves every declaration per item)', () => {
+		expect(description.properties.filter((p) => p.name === 'reportId')).toHaveLength(1);
+	});
+
 	it('offers Report and Project with one operation per endpoint of the spec', () => {
 		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'delete', 'get', 'getAll', 'update']);
 		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll']);
