@@ -8,7 +8,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from '../api';
-import { describeNetworkError, describePagingError } from './errors';
+import { describePagingError, inputError } from './errors';
 import { type ListPage, PagingError, readPages } from './paging';
 import { redactedNode } from './redact';
 import { doneBefore, fingerprintOf, onTheWire, recordDone, runOf, stopRun } from './run';
@@ -153,10 +153,17 @@ async function failed(
 	run: ReturnType<typeof runOf>,
 	caught: unknown,
 ): Promise<INodeExecutionData[]> {
+	// Every request error is a NodeApiError already; anything else (n8n's own, e.g. a missing
+	// credential) keeps its text, on the node with report passwords masked.
 	const error =
 		caught instanceof NodeApiError
 			? caught
-			: describeNetworkError(redactedNode(this.getNode()), caught, { host: 'the phpRank server', method: 'GET' });
+			: inputError(
+					redactedNode(this.getNode()),
+					caught instanceof Error ? caught.message : String(caught),
+					(caught as { description?: string } | undefined)?.description ?? '',
+					this.getItemIndex(),
+				);
 	error.context.itemIndex = this.getItemIndex();
 	if (this.continueOnFail()) {
 		// Only `error` and `details`: n8n's error output then adds the input item's fields.
