@@ -8,8 +8,9 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, MAX_PAGE_SIZE, PAGE_SIZES, READ_TIMEOUT_MS } from '../api';
-import { describePagingError, inputError } from './errors';
-import { type ListPage, PagingError, readPages } from './paging';
+import { readListPages } from '../helpers/lists';
+import { inputError } from './errors';
+import type { ListPage } from './paging';
 import { redactedNode } from './redact';
 import { doneBefore, fingerprintOf, onTheWire, recordDone, runOf, stopRun } from './run';
 import { connectionOf, errorContextOf, exchange, type Connection, requestOptionsFor, setPendingExchange } from './send';
@@ -88,7 +89,8 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 				.then(({ items: pageItems, meta }) => ({ records: pageItems.map(({ json }) => json), meta: meta ?? {} }));
 		};
 
-		const { items } = await readPages<INodeExecutionData>(
+		const { items } = await readListPages<INodeExecutionData>(
+			this,
 			async (page) => {
 				asked = page;
 				if (ahead && ahead.page !== page) dropped.push(ahead.result);
@@ -111,7 +113,7 @@ export async function fetchPages(this: IExecutePaginationFunctions, routing: Rou
 		});
 		return items;
 	} catch (error) {
-		return await failed.call(this, run, error instanceof PagingError ? describePagingError(redactedNode(this.getNode()), error.problem) : error);
+		return await failed.call(this, run, error);
 	}
 }
 
