@@ -8,6 +8,8 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { DEFAULT_RATE_LIMIT } from '../api';
+
 /*
  * The node used as an AI tool (an AI Agent's tool, or a tool of the MCP Server Trigger).
  * n8n builds the tool from this node's description as a second type named `phpRankTool`; the
@@ -34,7 +36,7 @@ export function toolErrorText(error: unknown): string {
 	const { message, description, httpCode, failure } = (error ?? {}) as ToolError;
 	if (failure?.cause === 'rate-limited' || httpCode === '429') {
 		const seconds = Math.max(1, Math.round((failure?.retryAfterMs ?? 60_000) / 1000));
-		return `phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in ${seconds} seconds.`;
+		return `phpRank is rate limiting requests (HTTP 429; by default it allows ${DEFAULT_RATE_LIMIT} a minute): try again in ${seconds} seconds.`;
 	}
 	const sentence = (text: unknown) => String(text ?? '').trim().replace(/[.:]?$/, '.');
 	const text = [message, description].filter((part) => typeof part === 'string' && part.trim() !== '').map(sentence);
