@@ -1,4 +1,4 @@
-import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/send';
+import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/rateLimit';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 

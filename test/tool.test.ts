@@ -3,7 +3,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
-import { shapeReport, toolReport } from '../nodes/PhpRank/helpers/output';
+import { shapeReport, toolReport } from '../nodes/PhpRank/operations/output';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
@@ -170,7 +170,7 @@ describe('phpRank as an AI tool', () => {
 		const failed = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 999) }, api.credential);
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
 	});
-	// Last: the 429's wait holds back this user's later requests in the process (transport/budget.ts).
+	// Last: the 429's wait holds back this user's later requests in the process (transport/rateLimit.ts).
 	it('while phpRank throttles for long, the tool answers at once with when to retry', async () => {
 		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '42' } });
 		const started = Date.now();

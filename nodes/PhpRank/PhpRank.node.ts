@@ -24,9 +24,9 @@ export class PhpRank implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// Literal names: the scanner's credential-test-required rule reads them from the source.
 		credentials: [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }],
-		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through
-		// transport/routing.ts, which takes the instance from the credential once per run and sets
-		// the headers each request needs (requestOptionsFor in transport/send.ts). Defined all the
+		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through a step
+		// of operations/, which takes the instance from the credential once per run and sets the
+		// headers each request needs (requestOptionsFor in transport/request.ts). Defined all the
 		// same: n8n knows declarative nodes by it, and gives a declarative node with `methods` the
 		// `execute` that AI tool calls use (MCP Server Trigger) only when it exists (n8n 2.41, cli
 		// shouldAssignExecuteMethod).

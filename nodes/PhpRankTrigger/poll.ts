@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../PhpRank/api';
-import { classify, shapeReport, type ResultClass } from '../PhpRank/helpers/output';
+import { classify, shapeReport, type ResultClass } from '../PhpRank/operations/output';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
 import { noSampleError } from './noSample';
 import { type ReportFilter, scanReports } from './reports';

@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { ResultClass } from '../PhpRank/helpers/output';
-import { readList } from '../PhpRank/helpers/lists';
+import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
+import type { ResultClass } from '../PhpRank/operations/output';
+import { readList } from '../PhpRank/transport/paging';
 import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /** The reports a trigger watches: the list filters phpRank applies itself. */
@@ -42,10 +43,9 @@ export async function scanReports(this: IPollFunctions, options: ScanOptions): P
 	if (filter.project) query.project = filter.project;
 	if (filter.result) query.result = filter.result;
 
-	const scan = await readList(this, '/reports', query, {
+	const scan = await readList(this, reportSpec, query, {
 		perPage: pageSize,
 		keyOf: (record) => Number(record.id),
-		newestFirst: true,
 		maxPages,
 		stopAt: isSeen && ((record) => isSeen(Number(record.id))),
 		resume,

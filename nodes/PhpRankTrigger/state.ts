@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { classify, type ResultClass } from '../PhpRank/helpers/output';
+import { classify, type ResultClass } from '../PhpRank/operations/output';
 import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /**

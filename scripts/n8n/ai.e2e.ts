@@ -23,7 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { shapeReport } from '../../nodes/PhpRank/helpers/output';
+import { shapeReport } from '../../nodes/PhpRank/operations/output';
 import { PhpRankServer, TEST_API_KEY, USER_IDS, type RecordedRequest } from '../../test/server';
 import {
 	createSandbox,
@@ -392,7 +392,7 @@ const sizes: string[] = [];
 
 /**
  * Last: a 429's Retry-After holds back every later request of this phpRank user in n8n's process
- * (transport/budget.ts), the AI Agent's too.
+ * (transport/rateLimit.ts), the AI Agent's too.
  */
 async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	section('MCP: phpRank throttling');

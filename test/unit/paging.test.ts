@@ -9,7 +9,7 @@ import {
 	type PagingOptions,
 	type PagingProblem,
 } from '../../nodes/PhpRank/transport/paging';
-import { pageSizeFor } from '../../nodes/PhpRank/transport/routing';
+import { pageSizeFor } from '../../nodes/PhpRank/transport/paging';
 
 interface Row extends IDataObject {
 	id: number;

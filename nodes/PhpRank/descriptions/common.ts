@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_PASSWORD_LENGTH, PAGE_SIZES } from '../api';
 
-/** Return All / Limit, as every n8n list operation offers them. Paging itself is in transport/routing.ts. */
+/** Return All / Limit, as every n8n list operation offers them. Paging itself is in operations/list.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
 	return [
 		{

@@ -5,20 +5,21 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { classify } from '../helpers/output';
-import { cursorFromToken, readList } from '../helpers/lists';
-import type { PagingOptions } from '../transport/paging';
+import { projectSpec } from '../descriptions/project/project.spec';
+import { reportSpec } from '../descriptions/report/report.spec';
+import { classify } from '../operations/output';
+import { cursorFromToken, readList } from '../transport/paging';
+import type { ResourceSpec } from '../transport/resource';
 
 /** One page of a list for a picker; the paging cursor is the picker's pagination token. */
 async function listPage(
 	ctx: ILoadOptionsFunctions,
-	url: string,
+	spec: ResourceSpec,
 	qs: IDataObject,
-	order: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'>,
 	paginationToken: string | undefined,
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
 	const resume = cursorFromToken(paginationToken);
-	const page = await readList(ctx, url, qs, { perPage: 100, maxPages: 1, resume, ...order });
+	const page = await readList(ctx, spec, qs, { perPage: 100, maxPages: 1, resume });
 	return { records: page.items, paginationToken: page.complete ? undefined : JSON.stringify(page.cursor) };
 }
 
@@ -32,9 +33,8 @@ export async function searchReports(
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'url' });
 	const { records, paginationToken: next } = await listPage(
 		this,
-		'/reports',
+		reportSpec,
 		qs,
-		{ keyOf: (report) => Number(report.id), newestFirst: true },
 		paginationToken,
 	);
 	const results: INodeListSearchItems[] = records.map((report) => {
@@ -58,9 +58,8 @@ export async function searchProjects(
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'project' });
 	const { records, paginationToken: next } = await listPage(
 		this,
-		'/projects',
+		projectSpec,
 		qs,
-		{ keyOf: (project) => String(project.project) },
 		paginationToken,
 	);
 	const results: INodeListSearchItems[] = records.map((project) => ({

@@ -3,6 +3,13 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT } from '../api';
 import type { PagingProblem } from './paging';
+import { nameRecord, type ResourceSpec } from './resource';
+
+/*
+ * Every error text of the node, kept as data: what happened and what to do, by HTTP status, by
+ * network cause, for answers that are not phpRank's, and for lists that cannot be read. The nouns
+ * come from the resource the request was about (its ResourceSpec).
+ */
 
 /** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
@@ -18,9 +25,22 @@ export interface ErrorContext {
 	/** `http` or `https`: a redirect to https on the same host means the Base URL needs https. */
 	scheme?: string;
 	method: string;
+	/** The resource the request was about. */
+	spec?: ResourceSpec;
 	/** `report 12`, `project "example.com"` or `the report for <url>`; undefined for lists. */
 	target?: string;
 }
+
+/** What a request was about, in words: the record its path names, or the one a create names. */
+export function targetOf(spec: ResourceSpec | undefined, method: string, key: string | undefined, body?: IDataObject): string | undefined {
+	if (!spec) return undefined;
+	if (key !== undefined) return nameRecord(spec, key);
+	const created = spec.createdFrom && body?.[spec.createdFrom];
+	if (method === 'POST' && typeof created === 'string') return `the ${spec.noun} for ${created}`;
+	return undefined;
+}
+
+const nounOf = (ctx: ErrorContext) => ctx.spec?.noun ?? 'record';
 
 const PLAN_WITHOUT_API = "You don't have access to this feature.";
 
@@ -45,14 +65,13 @@ const statusTexts: Record<number, (ctx: ErrorContext, apiMessage: string, waitMs
 				}
 			: {
 					message: `${capitalise(ctx.target ?? 'this resource')} does not exist or is not yours (HTTP 403)`,
-					description:
-						'phpRank only lets a user change their own reports. Check the report ID, and that the credential belongs to the report’s owner.',
+					description: `phpRank only lets a user change their own ${ctx.spec?.plural ?? 'records'}. Check the ${ctx.spec?.keyName ?? 'ID'}, and that the credential belongs to the ${nounOf(ctx)}’s owner.`,
 					failure: { cause: 'configuration-invalid' },
 				},
 	404: (ctx) => ({
 		message: `${capitalise(ctx.target ?? 'the requested resource')} was not found (HTTP 404)`,
 		description: ctx.target
-			? `Check the ${ctx.target.startsWith('project') ? 'project name' : 'report ID'}: it may have been deleted, or belong to another user.`
+			? `Check the ${ctx.spec?.keyName ?? 'ID'}: it may have been deleted, or belong to another user.`
 			: 'The Base URL of the credential may not point to a phpRank instance.',
 		failure: { cause: 'configuration-invalid' },
 	}),
@@ -154,7 +173,7 @@ export function describeHttpError(
 					message: `${creating(ctx)}${creating(ctx) ? 'the' : 'The'} phpRank server at ${ctx.host} failed (HTTP ${status})${apiMessage ? `: ${apiMessage}` : ''}`,
 					description:
 						ctx.method === 'POST'
-							? 'The report may have been created anyway: check the report list before running the node again.'
+							? `The ${nounOf(ctx)} may have been created anyway: check the ${nounOf(ctx)} list before running the node again.`
 							: 'This is a problem on the phpRank server. Try again later, or ask its administrator to check the logs.',
 					failure: { cause: 'temporarily-unavailable' as const },
 				}
@@ -221,7 +240,7 @@ export function describeNetworkError(node: INode, error: unknown, ctx: ErrorCont
 			message: `${creating(ctx)}${creating(ctx) ? 'c' : 'C'}ould not reach phpRank at ${ctx.host}: ${cause}`,
 			description:
 				ctx.method === 'POST' && (timedOut || code === 'ECONNRESET')
-					? 'phpRank may have created the report before the connection ended: check the report list before running the node again. Creating a report can take a while; raise the Timeout under Request Options if it keeps happening.'
+					? `phpRank may have created the ${nounOf(ctx)} before the connection ended: check the ${nounOf(ctx)} list before running the node again. Creating a ${nounOf(ctx)} can take a while; raise the Timeout under Request Options if it keeps happening.`
 					: timedOut
 						? 'The instance did not answer in time. Check that it is online, or raise the Timeout under Request Options.'
 						: 'Check the Base URL of the phpRank credential and that the instance is online and reachable from n8n.',
@@ -247,7 +266,7 @@ function messageOf(error: unknown): string {
 /**
  * Bad input, refused before anything is sent. A NodeApiError although no request was made:
  * RoutingNode re-wraps any other error of a request in a NodeApiError built on the node as the
- * workflow holds it, report passwords included; this one keeps the redacted node it is given.
+ * workflow holds it, secret parameters included; this one keeps the redacted node it is given.
  */
 export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
 	return new NodeApiError(node, {} as JsonObject, {
@@ -281,7 +300,7 @@ export function describePagingError(node: INode, problem: PagingProblem): NodeAp
 		{},
 		{
 			message: `The phpRank list kept changing while it was read: stopped after ${requests} requests`,
-			description: `It held ${total} records at the first page (${Math.ceil(total / perPage)} pages of ${perPage}). Reports were created or deleted faster than the list could be read to its end: run again later, or narrow the list with filters.`,
+			description: `It held ${total} records at the first page (${Math.ceil(total / perPage)} pages of ${perPage}). Records were created or deleted faster than the list could be read to its end: run again later, or narrow the list with filters.`,
 			failure: { cause: 'temporarily-unavailable' },
 		},
 		'none',
@@ -294,10 +313,4 @@ export function describePagingError(node: INode, problem: PagingProblem): NodeAp
  */
 function apiError(node: INode, response: IDataObject, text: ErrorText, httpCode: string) {
 	return new NodeApiError(node, response as JsonObject, { ...text, httpCode });
-}
-
-/** The wait a rate-limit error asks for, when it is one. */
-export function rateLimitWait(error: unknown): number | undefined {
-	const failure = (error as { failure?: Failure } | undefined)?.failure;
-	return failure?.cause === 'rate-limited' ? (failure.retryAfterMs ?? 0) : undefined;
 }

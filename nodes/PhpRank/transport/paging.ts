@@ -1,4 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE, PAGE_SIZES } from '../api';
+import { describePagingError } from './errors';
+import { getListPage, type RequestContext } from './request';
+import type { ResourceSpec } from './resource';
+import type { RunState } from './retries';
+import { redactedNode } from './secrets';
 
 /*
  * phpRank's lists are offset-paged: page p holds records (p-1)·k … p·k-1 of the list as it is when
@@ -260,4 +268,61 @@ export async function readPages<T = IDataObject>(
 		if (end) return result(true);
 		page++;
 	}
+}
+
+/*
+ * The paging rule's entry points for the node: every list is read through `readListPages`, so a
+ * paging problem becomes a node error in one place (Get Many, pickers, the trigger, and the list
+ * reads of operations that are more than one request).
+ */
+
+/** A list read by the paging rule above, its failures as node errors. */
+export async function readListPages<T = IDataObject>(
+	ctx: RequestContext,
+	fetchPage: (page: number) => Promise<ListPage>,
+	options: PagingOptions<T>,
+): Promise<PagingResult<T>> {
+	try {
+		return await readPages(fetchPage, options);
+	} catch (error) {
+		const node = redactedNode(ctx.getNode());
+		if (error instanceof PagingError) throw describePagingError(node, error.problem);
+		// Hands back the error itself when it is one already (every request error is).
+		throw new NodeApiError(node, error as JsonObject);
+	}
+}
+
+/**
+ * A resource's list, read with n8n's HTTP helper (pickers, the trigger, operation steps): `qs` and
+ * `per_page` on every page; records keyed and ordered as the resource declares.
+ */
+export async function readList<T = IDataObject>(
+	ctx: RequestContext,
+	spec: ResourceSpec,
+	qs: IDataObject,
+	options: Omit<PagingOptions<T>, 'keyOf'> & { keyOf?: PagingOptions<T>['keyOf'] },
+	run?: RunState,
+): Promise<PagingResult<T>> {
+	return await readListPages(ctx, (page) => getListPage(ctx, spec, { ...qs, per_page: options.perPage, page }, run), {
+		keyOf: (record) => record[spec.key] as Key,
+		newestFirst: spec.newestFirst?.(qs) ?? false,
+		...options,
+	});
+}
+
+/** A cursor handed out as a picker's pagination token, or undefined for anything else. */
+export function cursorFromToken(token: string | undefined): PagingCursor | undefined {
+	try {
+		const cursor = JSON.parse(token ?? '') as PagingCursor;
+		return typeof cursor === 'object' && cursor !== null && Number.isSafeInteger(cursor.page) && cursor.page >= 1
+			? cursor
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The smallest page size that holds `limit` results in one page, or the largest one. */
+export function pageSizeFor(limit: number): number {
+	return PAGE_SIZES.find((size) => size >= limit) ?? MAX_PAGE_SIZE;
 }

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { projectDeleted, shapeProjects } from '../../helpers/output';
-import { projectPath } from '../../helpers/preSend';
-import { deleteRoute, listRoute } from '../routing';
+import { projectPath } from '../../operations/input';
+import { projectDeleted, shapeProjects } from '../../operations/output';
+import { deleteRoute, listRoute } from '../../operations/routes';
+import { projectSpec } from './project.spec';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 
@@ -19,14 +20,14 @@ export const description: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a project and all its reports',
 				description: 'Delete a project together with every report in it',
-				routing: deleteRoute({ preSend: [projectPath], postReceive: [projectDeleted] }),
+				routing: deleteRoute(projectSpec, { preSend: [projectPath], postReceive: [projectDeleted] }),
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many projects',
 				description: 'List projects (sites) with their number of reports and average score',
-				routing: listRoute('/projects', { postReceive: [shapeProjects] }),
+				routing: listRoute(projectSpec, { postReceive: [shapeProjects] }),
 			},
 		],
 		default: 'getAll',

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { reportDeleted, shapeReports } from '../../helpers/output';
-import { buildUpdateBody, checkCreateBody, reportPath } from '../../helpers/preSend';
+import { buildUpdateBody, checkCreateBody, reportPath } from '../../operations/input';
+import { reportDeleted, shapeReports } from '../../operations/output';
+import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
 import { reportLocator } from '../common';
-import { deleteRoute, listRoute, recordRoute } from '../routing';
+import { reportSpec } from './report.spec';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
@@ -24,35 +25,35 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a report',
 				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
-				routing: recordRoute({ method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
+				routing: recordRoute(reportSpec, { method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a report',
 				description: 'Delete a report by its ID (cannot be undone)',
-				routing: deleteRoute({ preSend: [reportPath], postReceive: [reportDeleted] }),
+				routing: deleteRoute(reportSpec, { preSend: [reportPath], postReceive: [reportDeleted] }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a report',
 				description: 'Get one report by its ID, with its score and checks',
-				routing: recordRoute({ method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
+				routing: recordRoute(reportSpec, { method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many reports',
 				description: 'List reports, with search, filters and sorting',
-				routing: listRoute('/reports', { postReceive: [shapeReports] }),
+				routing: listRoute(reportSpec, { postReceive: [shapeReports] }),
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a report',
 				description: 'Change the privacy of a report, or re-run its SEO analysis',
-				routing: recordRoute({ method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
+				routing: recordRoute(reportSpec, { method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
 			},
 		],
 		default: 'getAll',

@@ -1,7 +1,10 @@
-import type { IDataObject, IExecuteData, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteData, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { redactedNode } from './redact';
+import { inputError } from './errors';
+import { itemContextOf } from './n8nInternals';
+import type { ResourceSpec } from './resource';
+import { redactedNode } from './secrets';
 
 /*
  * What the items of one node run share. RoutingNode sends every item at once and, with On Error →
@@ -16,11 +19,11 @@ import { redactedNode } from './redact';
 interface Done {
 	fingerprint: string;
 	items: INodeExecutionData[];
-	/** A create: its report is named when the run stops. */
-	created: boolean;
+	/** A create, of this resource: its record is named when the run stops. */
+	created?: ResourceSpec;
 }
 
-interface RunState {
+export interface RunState {
 	/** The per-item context of each item in the current try: a new context means a new try. */
 	contexts: Map<number, object>;
 	/** Aborted by the first failure of a try, with that failure as its reason. */
@@ -35,15 +38,6 @@ interface RunState {
 
 const runs = new WeakMap<IExecuteData, RunState>();
 
-/** The context RoutingNode made for this item and try (the pagination hook gets a child of it). */
-function itemContext(ctx: IExecuteSingleFunctions): object {
-	let current: object = ctx;
-	while (Object.prototype.hasOwnProperty.call(current, 'makeRoutingRequest')) {
-		current = Object.getPrototypeOf(current) as object;
-	}
-	return current;
-}
-
 /** The state of this node run, started afresh for each try. */
 export function runOf(ctx: IExecuteSingleFunctions): RunState {
 	const key = ctx.getExecuteData();
@@ -53,7 +47,7 @@ export function runOf(ctx: IExecuteSingleFunctions): RunState {
 		runs.set(key, run);
 	}
 	const item = ctx.getItemIndex();
-	const context = itemContext(ctx);
+	const context = itemContextOf(ctx);
 	const known = run.contexts.get(item);
 	if (known !== undefined && known !== context) {
 		run.contexts = new Map();
@@ -84,7 +78,7 @@ export function doneBefore(run: RunState, item: number, fingerprint: string): IN
 	return done?.fingerprint === fingerprint ? done.items : undefined;
 }
 
-export function recordDone(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[], created: boolean): void {
+export function recordDone(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[], created?: ResourceSpec): void {
 	run.done.set(item, { fingerprint, items, created });
 }
 
@@ -122,12 +116,39 @@ async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<Nod
 }
 
 function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
-	const reports = [...run.done.values()]
-		.filter(({ created }) => created)
-		.flatMap(({ items }) => items.map(({ json }) => json as IDataObject));
-	if (reports.length === 0) return error;
-	const list = reports.map((report) => `#${String(report.id)} ${String(report.url ?? '')}`.trim()).join(', ');
-	const note = `Before it stopped, this node created ${reports.length} report${reports.length === 1 ? '' : 's'} that exist${reports.length === 1 ? 's' : ''} in phpRank: ${list}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
+	const made = [...run.done.values()].filter(({ created }) => created);
+	if (made.length === 0) return error;
+	const { noun, plural } = made[0].created!;
+	const records = made.flatMap(({ items, created }) =>
+		items.map(({ json }) => `#${String(json[created!.key])} ${String(json[created!.createdFrom ?? ''] ?? '')}`.trim()),
+	);
+	const one = records.length === 1;
+	const note = `Before it stopped, this node created ${records.length} ${one ? noun : plural} that exist${one ? 's' : ''} in phpRank: ${records.join(', ')}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
 	if (!error.description?.includes(note)) error.description = `${error.description ?? ''} ${note}`.trim();
 	return error;
+}
+
+/**
+ * A failed item. With On Error → Continue it becomes an error item paired to its input (the error
+ * output then carries the input's fields, so it says which row failed); otherwise the node stops,
+ * see `stopRun`.
+ */
+export async function itemFailed(ctx: IExecuteSingleFunctions, run: RunState, caught: unknown): Promise<INodeExecutionData[]> {
+	// Every request error is a NodeApiError already; anything else (n8n's own, e.g. a missing
+	// credential) keeps its text, on the node with secret parameters masked.
+	const error =
+		caught instanceof NodeApiError
+			? caught
+			: inputError(
+					redactedNode(ctx.getNode()),
+					caught instanceof Error ? caught.message : String(caught),
+					(caught as { description?: string } | undefined)?.description ?? '',
+					ctx.getItemIndex(),
+				);
+	error.context.itemIndex = ctx.getItemIndex();
+	if (ctx.continueOnFail()) {
+		// Only `error` and `details`: n8n's error output then adds the input item's fields.
+		return [{ json: { error: error.message, details: error.description ?? '' }, pairedItem: { item: ctx.getItemIndex() } }];
+	}
+	throw await stopRun(ctx, run, error);
 }

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 
 import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY } from '../api';
 import { inputError } from '../transport/errors';
-import { redactedNode } from '../transport/redact';
-import { stopOnInputError } from '../transport/run';
+import { redactedNode } from '../transport/secrets';
+import { stopOnInputError } from '../transport/retries';
 
 /*
  * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops

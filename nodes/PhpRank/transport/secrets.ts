@@ -1,16 +1,17 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
-/** Node parameters that hold report passwords. */
-const SECRET_PARAMETERS = [['password'], ['updateFields', 'password']];
+import { secretParameterPaths } from './resource';
+
 const HIDDEN = '[hidden]';
 
 /**
  * The node as errors carry it. n8n stores a failed execution's error with the node it names,
- * parameters included; report passwords are parameters, so they are masked there.
+ * parameters included; the parameters that resources declare secret (report passwords) are masked
+ * there. The API key is never a parameter: it stays in the credential.
  */
 export function redactedNode(node: INode): INode {
 	const parameters = structuredClone(node.parameters);
-	for (const path of SECRET_PARAMETERS) {
+	for (const path of secretParameterPaths()) {
 		const parent = path.slice(0, -1).reduce<INodeParameters | undefined>(
 			(at, key) => (at?.[key] && typeof at[key] === 'object' ? (at[key] as INodeParameters) : undefined),
 			parameters,

@@ -9,20 +9,15 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT } from '../api';
+import { isToolRun } from '../transport/n8nInternals';
 
 /*
- * The node used as an AI tool (an AI Agent's tool, or a tool of the MCP Server Trigger).
- * n8n builds the tool from this node's description as a second type named `phpRankTool`; the
- * node itself runs unchanged, so it tells the two apart by its type name.
+ * The node used as an AI tool (an AI Agent's tool, or a tool of the MCP Server Trigger): its
+ * errors answered as items the model reads. How long a tool waits out a rate limit is in
+ * transport/rateLimit.ts.
  */
 
-/** Whether the node runs as an AI tool rather than as a workflow step. */
-export function isToolRun(ctx: { getNode(): { type: string } }): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
-
-/** The longest an AI tool waits out phpRank's rate limit before it answers (MCP clients time out at 60 s). */
-export const TOOL_RATE_LIMIT_WAIT_MS = 15_000;
+export { isToolRun };
 
 interface ToolError {
 	message?: unknown;

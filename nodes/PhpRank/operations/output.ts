@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { projectName } from './preSend';
+import { projectName } from './input';
 import { isToolRun } from './tool';
 
 export type ResultClass = 'good' | 'decent' | 'bad';

@@ -1,8 +1,15 @@
+import type { Failure } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../api';
+import { isToolRun } from './n8nInternals';
 
 /*
+ * Everything about phpRank's rate limit, in one place: the request budget per user, how a 429 is
+ * read (Retry-After), how long each kind of run waits it out, and how often a request is resent.
+ * The resend loop itself is `exchange` in request.ts; the texts of a rate-limit error are in
+ * errors.ts.
+ *
  * One request budget per phpRank user (host + API key), shared by every item, execution and
  * workflow in this n8n process. phpRank counts requests per user in fixed windows (Laravel's
  * throttle, 60 a minute by default) and says so on every answer (X-RateLimit-Limit,
@@ -212,4 +219,42 @@ function fingerprint(text: string): string {
 		hash = Math.imul(hash, 0x01000193) >>> 0;
 	}
 	return `${hash.toString(16)}:${text.length}`;
+}
+
+/** How often one request is sent again after HTTP 429 before the item fails. */
+export const MAX_RATE_LIMIT_RETRIES = 30;
+/** Wait used when a 429 carries no usable Retry-After header (seconds). */
+const DEFAULT_RETRY_AFTER_S = 10;
+/** Longest single wait honoured, so a broken header cannot stall a run for hours (seconds). */
+const MAX_RETRY_AFTER_S = 120;
+/** The longest an AI tool waits out phpRank's rate limit before it answers (MCP clients time out at 60 s). */
+export const TOOL_RATE_LIMIT_WAIT_MS = 15_000;
+
+/** The wait a 429's Retry-After asks for (seconds or an HTTP date), bounded, in ms. */
+export function retryAfterMs(header: unknown): number {
+	const value = Array.isArray(header) ? header[0] : header;
+	let seconds = Number(value);
+	if (!Number.isFinite(seconds) && typeof value === 'string') {
+		seconds = (Date.parse(value) - Date.now()) / 1000;
+	}
+	if (value === undefined || !Number.isFinite(seconds) || seconds < 0) seconds = DEFAULT_RETRY_AFTER_S;
+	// Laravel counts in whole seconds: "0" means the window ends within this second, not now.
+	return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_S) * 1000 + 50;
+}
+
+/**
+ * How long a rate limit is waited out before the request fails as rate-limited. An AI tool answers
+ * within a client's timeout; a poll within its time budget (n8n abandons it after that, and backs
+ * the next polls off by the error's Retry-After). Everything else waits as long as phpRank asks.
+ */
+export function rateLimitDeadline(ctx: { getNode(): { type: string } }): number {
+	if (isToolRun(ctx)) return Date.now() + TOOL_RATE_LIMIT_WAIT_MS;
+	if ('getPollBudgetMs' in ctx) return Date.now() + (ctx as { getPollBudgetMs(): number }).getPollBudgetMs() / 2;
+	return Infinity;
+}
+
+/** The wait a rate-limit error asks for, when it is one. */
+export function rateLimitWait(error: unknown): number | undefined {
+	const failure = (error as { failure?: Failure } | undefined)?.failure;
+	return failure?.cause === 'rate-limited' ? (failure.retryAfterMs ?? 0) : undefined;
 }
