@@ -5,7 +5,7 @@ import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
 import { docsUrl } from './docs';
 import { phpRankApiTest } from './methods/credentialTest';
-import { toolDescription } from './descriptions/tool';
+import { toolDescription } from './descriptions/toolDescriptions';
 import { searchProjects, searchReports } from './methods/listSearch';
 
 export class PhpRank implements INodeType {

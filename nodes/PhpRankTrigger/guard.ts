@@ -17,7 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
  * is kept here until the static data has one.
  */
 
-interface Slot {
+interface Lease {
 	holder?: object;
 	expiresAt: number;
 	generation: number;
@@ -25,7 +25,7 @@ interface Slot {
 	baseline?: IDataObject;
 }
 
-const slots = new Map<string, Slot>();
+const leases = new Map<string, Lease>();
 
 export interface PollTurn {
 	key: string;
@@ -35,34 +35,34 @@ export interface PollTurn {
 
 /** A poll's turn on the node `key`, or undefined while another poll holds one. */
 export function beginPoll(key: string, leaseMs: number, now = Date.now()): PollTurn | undefined {
-	const slot = slots.get(key) ?? { expiresAt: 0, generation: 0 };
-	slots.set(key, slot);
-	if (slot.holder && slot.expiresAt > now) return undefined;
-	slot.holder = {};
-	slot.expiresAt = now + leaseMs;
-	return { key, holder: slot.holder, generation: slot.generation };
+	const lease = leases.get(key) ?? { expiresAt: 0, generation: 0 };
+	leases.set(key, lease);
+	if (lease.holder && lease.expiresAt > now) return undefined;
+	lease.holder = {};
+	lease.expiresAt = now + leaseMs;
+	return { key, holder: lease.holder, generation: lease.generation };
 }
 
 /** Whether the poll may write its state and emit: no other poll committed since it began. */
 export function commitPoll(turn: PollTurn): boolean {
-	const slot = slots.get(turn.key);
-	if (!slot || slot.generation !== turn.generation) return false;
-	slot.generation++;
+	const lease = leases.get(turn.key);
+	if (!lease || lease.generation !== turn.generation) return false;
+	lease.generation++;
 	return true;
 }
 
 export function endPoll(turn: PollTurn): void {
-	const slot = slots.get(turn.key);
-	if (slot?.holder === turn.holder) slot.holder = undefined;
+	const lease = leases.get(turn.key);
+	if (lease?.holder === turn.holder) lease.holder = undefined;
 }
 
 /** The kept state for `watch`, as a copy. */
 export function recallBaseline(key: string, watch: string): IDataObject | undefined {
-	const baseline = slots.get(key)?.baseline;
+	const baseline = leases.get(key)?.baseline;
 	return baseline?.watch === watch ? (JSON.parse(JSON.stringify(baseline)) as IDataObject) : undefined;
 }
 
 export function keepBaseline(key: string, state: IDataObject | undefined): void {
-	const slot = slots.get(key);
-	if (slot) slot.baseline = state && (JSON.parse(JSON.stringify(state)) as IDataObject);
+	const lease = leases.get(key);
+	if (lease) lease.baseline = state && (JSON.parse(JSON.stringify(state)) as IDataObject);
 }

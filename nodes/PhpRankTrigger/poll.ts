@@ -73,7 +73,7 @@ async function sample(this: IPollFunctions, settings: Settings): Promise<INodeEx
 	return [[eventItem(settings, records[0])]];
 }
 
-interface Budget {
+interface PollAllowance {
 	requests: number;
 	stopEarly: () => boolean;
 }
@@ -83,15 +83,15 @@ type Poller = (
 	settings: Settings,
 	state: TriggerState | undefined,
 	watch: string,
-	budget: Budget,
+	allowance: PollAllowance,
 ) => Promise<{ items: INodeExecutionData[]; next: TriggerState }>;
 
 /** New Report. The first poll only notes the newest report, so activating does not replay every report. */
-const pollNewReports: Poller = async function (settings, state, watch, budget) {
+const pollNewReports: Poller = async function (settings, state, watch, allowance) {
 	const filter = listFilter(settings);
 	const lastId = state?.lastId ?? 0;
 	const isSeen = (id: number) => id <= lastId;
-	let requests = budget.requests;
+	let requests = allowance.requests;
 	if (!state?.scan) {
 		const peek = await scanReports.call(this, { filter, pageSize: FIRST_PAGE_SIZE, maxPages: 1, isSeen });
 		const found = newReports(peek.records, lastId);
@@ -109,7 +109,7 @@ const pollNewReports: Poller = async function (settings, state, watch, budget) {
 		maxPages: requests,
 		isSeen,
 		resume: state.scan?.cursor,
-		stopEarly: budget.stopEarly,
+		stopEarly: allowance.stopEarly,
 	});
 	const found = newReports(scan.records, state.scan?.top ?? lastId);
 	return {
@@ -121,14 +121,14 @@ const pollNewReports: Poller = async function (settings, state, watch, budget) {
 };
 
 /** Report Result Changed. The first round only notes every report's result. */
-const pollResultChanges: Poller = async function (settings, state, watch, budget) {
+const pollResultChanges: Poller = async function (settings, state, watch, allowance) {
 	const resume = state?.scan?.cursor;
 	const scan = await scanReports.call(this, {
 		filter: listFilter(settings),
 		pageSize: PAGE_SIZE,
-		maxPages: budget.requests,
+		maxPages: allowance.requests,
 		resume,
-		stopEarly: budget.stopEarly,
+		stopEarly: allowance.stopEarly,
 	});
 	// The IDs this poll read completely: below where the last poll stopped, down to where this one did.
 	const [lowest, above] = [scan.cursor.frontier, resume?.frontier ?? null];
@@ -172,9 +172,9 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 		const saved = readState(staticData, watch);
 		const state = saved ?? (recallBaseline(key, watch) as TriggerState | undefined);
 		const started = Date.now();
-		const budget = { requests: MAX_REQUESTS_PER_POLL, stopEarly: () => Date.now() - started > budgetMs / 2 };
+		const allowance = { requests: MAX_REQUESTS_PER_POLL, stopEarly: () => Date.now() - started > budgetMs / 2 };
 		const poller = event === 'newReport' ? pollNewReports : pollResultChanges;
-		const { items, next } = await poller.call(this, settings, state, watch, budget);
+		const { items, next } = await poller.call(this, settings, state, watch, allowance);
 		if (!commitPoll(turn)) return null;
 		writeState(staticData, next);
 		if (saved) keepBaseline(key, undefined);
