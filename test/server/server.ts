@@ -777,7 +777,9 @@ export class PhpRankServer {
 	private perPage(rec: RecordedRequest): number {
 		const raw = queryParam(rec, 'per_page');
 		const value = raw === undefined ? NaN : Number(raw);
-		return PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
+		const perPage = PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
+		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
+		return maxPerPage !== undefined && maxPerPageBy === 'instance' ? Math.min(perPage, maxPerPage) : perPage;
 	}
 
 	/** Runs the beforeList hook and returns the page asked for. */
@@ -791,9 +793,14 @@ export class PhpRankServer {
 	private listPage<T>(items: T[], page: number, rec: RecordedRequest, resource: 'reports' | 'projects'): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		if (this.ignorePage === false) return paginate(items, page, perPage, path, rec.rawQuery);
-		if (this.ignorePage === true) return paginate(items, 1, perPage, path, rec.rawQuery);
-		return { ...paginate(items, page, perPage, path, rec.rawQuery), data: items.slice(0, perPage) };
+		const answer =
+			this.ignorePage === false
+				? paginate(items, page, perPage, path, rec.rawQuery)
+				: this.ignorePage === true
+					? paginate(items, 1, perPage, path, rec.rawQuery)
+					: { ...paginate(items, page, perPage, path, rec.rawQuery), data: items.slice(0, perPage) };
+		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
+		return maxPerPage !== undefined && maxPerPageBy === 'proxy' ? { ...answer, data: answer.data.slice(0, maxPerPage) } : answer;
 	}
 
 	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {

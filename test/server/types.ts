@@ -120,6 +120,13 @@ export interface ServerOptions {
 	ignorePage?: IgnorePage;
 	/** The instance's default per_page, used when per_page is missing or not 10/25/50/100 (default 10). */
 	defaultPerPage?: number;
+	/**
+	 * At most this many records on a list page, whatever per_page asks (default: no cap). By the
+	 * instance (an admin's setting, default): its meta says the capped per_page. By a proxy: each page
+	 * is cut to this many records and its meta still describes the page asked for.
+	 */
+	maxPerPage?: number;
+	maxPerPageBy?: 'instance' | 'proxy';
 	/** Origin used in paginator URLs instead of the server's own (a misconfigured APP_URL / proxy). */
 	nextLinkHost?: string;
 	/** Port to listen on (default 0: a random free port). */

@@ -37,6 +37,10 @@ class FakeList {
 			ignorePage?: boolean | 'echo';
 			/** Overrides the total the paginator reports (a lying server). */
 			total?: (request: number, real: number) => number;
+			/** A proxy that cuts every page to this many records and leaves the meta as it was. */
+			truncate?: number;
+			/** The meta fields sent (default: current_page, last_page, per_page and total). */
+			fields?: ReadonlyArray<'current_page' | 'last_page' | 'per_page' | 'total' | 'from' | 'to'>;
 		} = {},
 	) {
 		this.rows = Array.from({ length: count }, (_, i) => ({ id: i + 1, name: nameFor(i + 1) }));
@@ -62,21 +66,22 @@ class FakeList {
 		this.asked.push(page);
 		const request = this.asked.length;
 		this.before?.(request, page);
-		const { perPage = 100, meta = true, ignorePage = false } = this.options;
+		const { perPage = 100, meta = true, ignorePage = false, truncate = Infinity } = this.options;
+		const { fields = ['current_page', 'last_page', 'per_page', 'total'] } = this.options;
 		const served = ignorePage ? 1 : page;
 		const rows = this.sorted();
 		const records = rows.slice((served - 1) * perPage, served * perPage).map((row) => ({ ...row }));
-		if (!meta) return { records, meta: {} };
+		if (!meta) return { records: records.slice(0, truncate), meta: {} };
 		const total = this.options.total?.(request, rows.length) ?? rows.length;
-		return {
-			records,
-			meta: {
-				current_page: ignorePage === true ? 1 : page,
-				last_page: Math.max(1, Math.ceil(total / perPage)),
-				per_page: perPage,
-				total,
-			},
+		const all: IDataObject = {
+			current_page: ignorePage === true ? 1 : page,
+			last_page: Math.max(1, Math.ceil(total / perPage)),
+			per_page: perPage,
+			total,
+			from: records.length > 0 ? (served - 1) * perPage + 1 : null,
+			to: records.length > 0 ? (served - 1) * perPage + records.length : null,
 		};
+		return { records: records.slice(0, truncate), meta: Object.fromEntries(fields.map((field) => [field, all[field]])) };
 	};
 
 	private sorted(): Row[] {
@@ -239,6 +244,128 @@ describe('readPages on a list that does not change', () => {
 
 		expect(run).toMatchObject({ complete: false, requests: 3 });
 		expect(run.cursor.page).toBe(4);
+	});
+});
+
+describe('readPages follows the page size the server answers with (issue 18)', () => {
+	it.each([
+		['meta.per_page', undefined],
+		['meta.from and meta.to (no per_page)', ['current_page', 'last_page', 'total', 'from', 'to'] as const],
+		['its fullest page (meta without per_page, from or to)', ['current_page', 'last_page', 'total'] as const],
+	])('an instance that caps pages at 50 when 100 are asked: every record, 5 requests for 250, positions from %s', async (_how, fields) => {
+		const list = new FakeList(250, { perPage: 50, fields });
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
+		expect(list.asked).toEqual(range(1, 5));
+		expect(run).toMatchObject({ complete: true, steady: true, requests: 5 });
+	});
+
+	it('a capped instance while reports are created: still exactly the records that existed throughout', async () => {
+		const list = new FakeList(250, { perPage: 50, fields: ['current_page', 'last_page', 'total'] });
+		list.before = (request) => {
+			if (request > 1) list.create();
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+
+		expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
+	});
+
+	it('without meta, a page shorter than the one asked for does not end the list: the empty page does', async () => {
+		const capped = new FakeList(250, { perPage: 50, meta: false });
+		const small = new FakeList(35, { perPage: 100, meta: false });
+
+		const cappedRun = await readPages(capped.fetch, { perPage: 100, ...byName });
+		const smallRun = await readPages(small.fetch, { perPage: 100, ...byName });
+
+		expect(sortedIds(cappedRun.items)).toEqual(range(1, 250));
+		expect(capped.asked).toEqual(range(1, 6));
+		// The server's page size is not known until a page is answered: a short first page may be a cap.
+		expect(smallRun.items).toHaveLength(35);
+		expect(small.asked).toEqual([1, 2]);
+	});
+
+	it('without meta, a short page after full ones ends the list', async () => {
+		const list = new FakeList(230, { perPage: 50, meta: false });
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byName });
+
+		expect(run.items).toHaveLength(230);
+		expect(list.asked).toEqual(range(1, 5));
+	});
+
+	it.each([
+		[0, 100, 100],
+		[1, 100, 100],
+		[99, 100, 100],
+		[100, 100, 100],
+		[101, 100, 100],
+		[1000, 100, 100],
+		[250, 10, 10],
+		[250, 25, 25],
+		[250, 50, 50],
+		[250, 100, 50],
+		[249, 100, 10],
+	])('a list of %i that does not change, %i asked and %i a page answered: ceil(N / page) requests', async (count, asked, size) => {
+		const list = new FakeList(count, { perPage: size });
+
+		const run = await readPages(list.fetch, { perPage: asked, ...byId });
+
+		expect(run.items).toHaveLength(count);
+		expect(run.requests).toBe(Math.max(1, Math.ceil(count / size)));
+	});
+
+	it.each([
+		['says per_page 100 but cuts every page to 50', { truncate: 50 }],
+		['says per_page 100 and from/to of 100 but cuts every page to 50', { truncate: 50, fields: ['current_page', 'last_page', 'per_page', 'total', 'from', 'to'] as const }],
+	])('a proxy that %s: the run fails instead of returning 150 of 250', async (_what, options) => {
+		const list = new FakeList(250, options);
+
+		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+
+		expect(problem).toEqual({ reason: 'short', total: 250, returned: 150, requests: 3, perPage: 100 });
+		expect(list.asked).toEqual([1, 2, 3]);
+	});
+
+	it('a server that pages by 50 but says per_page 100: fails instead of returning part of the list', async () => {
+		// Pages of 50 with the meta of pages of 100: last_page 3 ends the run after 150 records.
+		const list = new FakeList(250, { perPage: 50 });
+		const lying: typeof list.fetch = async (page) => {
+			const answer = await list.fetch(page);
+			return { ...answer, meta: { ...answer.meta, per_page: 100, last_page: 3 } };
+		};
+
+		const problem = await problemOf(readPages(lying, { perPage: 100, ...byName }));
+
+		expect(problem).toMatchObject({ reason: 'short', total: 250, returned: 150 });
+	});
+
+	it('a short run is not an error when it was limited, stopped at a record, or resumed', async () => {
+		const list = new FakeList(250, { truncate: 50 });
+
+		const limited = await readPages(list.fetch, { perPage: 100, limit: 200, ...byId });
+		const stopped = await readPages(list.fetch, { perPage: 100, ...byId, stopAt: (record) => Number(record.id) <= 10 });
+		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 1 });
+		const resumed = await readPages(list.fetch, { perPage: 100, ...byId, resume: first.cursor });
+
+		expect(limited).toMatchObject({ complete: true, requests: 3 });
+		expect(limited.items).toHaveLength(150);
+		expect(stopped.complete).toBe(true);
+		expect(first.complete).toBe(false);
+		expect(resumed).toMatchObject({ complete: true, requests: 2 });
+	});
+
+	it('a short run while the total moves is returned as it is (it is not steady)', async () => {
+		const list = new FakeList(250, { truncate: 50 });
+		list.before = (request) => {
+			if (request === 2) list.create();
+		};
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byName });
+
+		expect(run).toMatchObject({ complete: true, steady: false });
 	});
 });
 

@@ -294,6 +294,19 @@ export function describePagingError(node: INode, problem: PagingProblem): NodeAp
 			'none',
 		);
 	}
+	if (problem.reason === 'short') {
+		const { total, returned, perPage } = problem;
+		return apiError(
+			node,
+			{},
+			{
+				message: `phpRank's list said it holds ${total} records, but its pages ended after ${returned}`,
+				description: `The list did not change while it was read, yet its pages held fewer records than their page information announced (pages of ${perPage}). A reverse proxy, cache or server setting in front of phpRank may cut list pages to fewer records: make it pass /api/v1 list answers through whole, or (in Get Many) choose a smaller Page Size under Options. When a list is sorted by a field that several records share (URL, score, date), records with equal values can also change places between pages: sort by ID or name. The node stopped rather than return part of the list.`,
+				failure: { cause: 'configuration-invalid' },
+			},
+			'none',
+		);
+	}
 	const { requests, total, perPage } = problem;
 	return apiError(
 		node,

@@ -36,8 +36,17 @@ import { redactedNode } from './secrets';
  * phpRank counts the total and reads the page in two queries: a deletion between the two, within
  * one request, goes unseen.
  *
+ * Positions come from the server's answer, never from the page size asked for: an instance may
+ * cap it (an admin's setting) and a proxy may cut pages. The page size is meta.per_page, else the
+ * fullest page answered; page p starts at meta.from when sent, else at (p-1)·that size; it covers
+ * meta.from…meta.to when sent, else a whole page when it is not the last one (a page holding fewer
+ * records than that is counted as its span: the records it left out are not returned), and the
+ * list ends at meta.last_page. A complete, unlimited run from page 1 whose total never moved and
+ * that returned fewer records than meta.total fails ('short') rather than return part of the list.
+ *
  * Without meta (instances that follow the seed spec) there is no total: the list is read forward
- * and ends at a short or empty page.
+ * and ends at an empty page, or at one shorter than a page before it (a first page shorter than
+ * the size asked for may be a cap, so the next one is asked for).
  */
 
 /** One answer of a list endpoint: its records, and Laravel's paginator meta ({} when absent). */
@@ -59,6 +68,8 @@ export interface PagingCursor {
 	above: number;
 	/** meta.total at the last request; null when the server sends none. */
 	total: number | null;
+	/** The page size the server answers with, when known (meta.per_page, else its fullest page); absent in older cursors. */
+	served?: number;
 }
 
 export interface PagingOptions<T> {
@@ -98,7 +109,12 @@ export type PagingProblem =
 	/** The server answered another page than the one asked for (a cache or proxy dropping `?page=`). */
 	| { reason: 'page-ignored'; asked: number; answered: number }
 	/** The run reached its bound without reaching the end of the list. */
-	| { reason: 'not-converging'; requests: number; total: number; perPage: number };
+	| { reason: 'not-converging'; requests: number; total: number; perPage: number }
+	/**
+	 * A complete, unlimited run over a list whose total never moved returned fewer records than
+	 * meta.total (`perPage`: the page size the server said it answered with, else the one asked for).
+	 */
+	| { reason: 'short'; total: number; returned: number; requests: number; perPage: number };
 
 /** Thrown by `readPages`; callers turn it into a node error (transport/errors.ts: describePagingError). */
 export class PagingError extends Error {
@@ -106,7 +122,9 @@ export class PagingError extends Error {
 		super(
 			problem.reason === 'page-ignored'
 				? `Asked for page ${problem.asked}, got page ${problem.answered}`
-				: `No end of the list after ${problem.requests} requests`,
+				: problem.reason === 'short'
+					? `The list holds ${problem.total} records, its pages ended after ${problem.returned}`
+					: `No end of the list after ${problem.requests} requests`,
 		);
 		this.name = 'PagingError';
 	}
@@ -122,6 +140,8 @@ interface Island {
 	request: number;
 	page: number;
 	offset: number;
+	/** Positions the page covers by its meta (at least its records). */
+	span: number;
 	records: IDataObject[];
 	keys: Key[];
 	total: number | null;
@@ -133,10 +153,16 @@ function finite(value: unknown): number | undefined {
 	return value !== undefined && value !== null && value !== '' && Number.isFinite(number) ? number : undefined;
 }
 
+function positive(value: unknown): number | undefined {
+	const number = finite(value);
+	return number !== undefined && number >= 1 ? Math.floor(number) : undefined;
+}
+
 /**
  * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the rule above, and returns
- * its records in list order, each once. When nothing changes, N records cost ceil(N / perPage)
- * requests (one more without meta when N is a multiple of perPage).
+ * its records in list order, each once. When nothing changes, N records cost ceil(N / k) requests
+ * for the server's page size k (without meta one more when N is a multiple of k, or fewer than the
+ * size asked for).
  */
 export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
@@ -150,6 +176,9 @@ export async function readPages<T = IDataObject>(
 	let frontier: Key | null = resume?.frontier ?? null;
 	let above = resume?.above ?? 0;
 	let total: number | null = resume?.total ?? null;
+	/** The server's page size: meta.per_page, else the fullest page it answered (0: not known yet). */
+	let served = positive(resume?.served) ?? 0;
+	let stopped = false;
 	const returned = new Set<Key>(); // only without newestFirst: there, `frontier` alone tells what was returned
 	const items: T[] = [];
 	let count = 0;
@@ -189,7 +218,7 @@ export async function readPages<T = IDataObject>(
 		complete,
 		steady: complete && (newestFirst || steady),
 		requests,
-		cursor: { perPage, page, frontier, above, total },
+		cursor: { perPage, page, frontier, above, total, ...(served > 0 ? { served } : {}) },
 	});
 
 	for (;;) {
@@ -211,8 +240,14 @@ export async function readPages<T = IDataObject>(
 		}
 		previous = { page, keys };
 
-		const size = finite(meta.per_page) ?? perPage;
-		const offset = (page - 1) * size;
+		// Positions from the answer: an instance or proxy may answer fewer records than asked for.
+		const metaSize = positive(meta.per_page);
+		const known = metaSize ?? (served > 0 ? served : undefined);
+		served = metaSize ?? Math.max(served, answered.length);
+		const size = served > 0 ? served : perPage;
+		const from = positive(meta.from);
+		const to = finite(meta.to);
+		const offset = from !== undefined ? from - 1 : (page - 1) * size;
 		const pageTotal = finite(meta.total) ?? null;
 		if (pageTotal !== null) {
 			if (bound === Infinity) bound = requestBound(pageTotal, size);
@@ -225,17 +260,34 @@ export async function readPages<T = IDataObject>(
 
 		let records = answered;
 		const lastPage = finite(meta.last_page);
-		let end = records.length === 0 || (lastPage !== undefined ? page >= lastPage : records.length < size);
+		let end =
+			records.length === 0 ||
+			(lastPage !== undefined
+				? page >= lastPage
+				: to !== undefined && pageTotal !== null
+					? to >= pageTotal
+					: known !== undefined && records.length < known);
+		// The positions this page covers by its meta; a cut page still moves the reader past them.
+		let span = Math.max(
+			records.length,
+			from !== undefined && to !== undefined
+				? to - from + 1
+				: metaSize !== undefined && lastPage !== undefined && page < lastPage
+					? metaSize
+					: 0,
+		);
 		const stop = stopAt ? records.findIndex(stopAt) : -1;
 		if (stop !== -1) {
 			records = records.slice(0, stop);
 			keys = keys.slice(0, stop);
+			span = records.length;
 			end = true;
+			stopped = true;
 		}
 
 		if (above < offset && !startsAtFrontier(keys)) {
 			// Records may have crossed the boundary before this page unread: keep it, read back from `above`.
-			island = records.length > 0 ? { request: requests, page, offset, records, keys, total: pageTotal, end } : undefined;
+			island = records.length > 0 ? { request: requests, page, offset, span, records, keys, total: pageTotal, end } : undefined;
 			page = Math.max(1, Math.floor(above / size) + 1);
 			continue;
 		}
@@ -245,9 +297,9 @@ export async function readPages<T = IDataObject>(
 		const last = keys[keys.length - 1];
 		if (records.length > 0 && (isNew(last) || last === frontier || !newestFirst)) {
 			frontier = last;
-			above = offset + records.length;
+			above = offset + span;
 		} else {
-			above = Math.max(above, offset + records.length);
+			above = Math.max(above, offset + span);
 		}
 
 		if (island && stop === -1 && joins(island, keys, page, size)) {
@@ -258,14 +310,20 @@ export async function readPages<T = IDataObject>(
 			if (newestFirst ? isNew(bottom) : !keys.includes(bottom)) {
 				frontier = bottom;
 				const moved = total !== null && joined.total !== null ? total - joined.total : 0;
-				above = Math.max(above, joined.offset + joined.records.length + moved);
+				above = Math.max(above, joined.offset + joined.span + moved);
 				page = joined.page;
 				end = joined.end;
 			}
 		}
 
 		if (count >= limit) return result(end);
-		if (end) return result(true);
+		if (end) {
+			// Every page read, nothing created or deleted, and still records missing: not the whole list.
+			if (limit === Infinity && !resume && !stopped && steady && total !== null && count < total) {
+				throw new PagingError({ reason: 'short', total, returned: count, requests, perPage: metaSize ?? perPage });
+			}
+			return result(true);
+		}
 		page++;
 	}
 }
