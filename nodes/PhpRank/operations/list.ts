@@ -37,7 +37,7 @@ export function listStep(spec: ResourceSpec) {
 				const pageOptions = { ...options, qs: { ...options.qs, per_page: perPage, page } };
 				const readAhead = (meta: IDataObject) => {
 					const more =
-						page === asked && Number(meta.current_page ?? page) === page && page < Number(meta.last_page) && page * perPage < limit;
+						page === asked && Number(meta.current_page ?? page) === page && page < Number(meta.last_page) && page * Number(meta.per_page ?? perPage) < limit;
 					if (!more) return;
 					const result = request(page + 1);
 					result.catch(() => undefined);
