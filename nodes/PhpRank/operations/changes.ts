@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { classify, type ResultClass } from './output';
+import { classify, type ResultClass } from './score';
 
 /*
  * What changed between two analyses of one report: the `changes` object of every re-run (Create or

@@ -1,26 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { changesText, type ReportChanges } from './changes';
 import { projectName } from './input';
+import { classify } from './score';
 import { isToolRun } from './tool';
 
-export type ResultClass = 'good' | 'decent' | 'bad';
+export { classify, type ResultClass } from './score';
 
-const RESULT_CLASSES: readonly string[] = ['good', 'decent', 'bad'];
 const PRIVACY_LABELS = ['public', 'private', 'password'] as const;
 const IMPORTANCE_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };
-
-/**
- * phpRank stores a score from 0 to 100; the seed spec and the list filter speak of classes.
- * good > 79, decent 49-79, bad < 49 (the thresholds of phpRank's own `result` filter).
- */
-export function classify(result: unknown): { score: number | null; result_class: ResultClass | null } {
-	if (typeof result === 'string' && RESULT_CLASSES.includes(result.toLowerCase())) {
-		return { score: null, result_class: result.toLowerCase() as ResultClass };
-	}
-	const score = typeof result === 'number' ? result : Number.parseFloat(String(result));
-	if (result === null || result === '' || !Number.isFinite(score)) return { score: null, result_class: null };
-	return { score, result_class: score > 79 ? 'good' : score >= 49 ? 'decent' : 'bad' };
-}
 
 export interface FailedCheck {
 	check: string;
@@ -44,6 +32,7 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
 export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
+	const changes = record.changes === undefined ? {} : { changes: record.changes };
 	return {
 		id: record.id,
 		url: record.url,
@@ -54,6 +43,7 @@ export function shapeReport(record: IDataObject, simplify: boolean): IDataObject
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
 		updated_at: record.updated_at ?? null,
+		...changes,
 	};
 }
 
@@ -102,7 +92,11 @@ export async function shapeReports(
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
 	if (simplify && isToolRun(this)) {
 		const inList = this.getNodeParameter('operation') === 'getAll';
-		return items.map((item) => ({ json: toolReport(item.json, inList) }));
+		return items.map(({ json }) => {
+			const report = toolReport(json, inList);
+			const changes = json.changes as ReportChanges | undefined;
+			return { json: changes ? { ...report, changes: changesText(changes, report.score as number | null) } : report };
+		});
 	}
 	return items.map((item) => ({ json: shapeReport(item.json, simplify) }));
 }

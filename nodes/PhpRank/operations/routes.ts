@@ -9,7 +9,7 @@ import { answerCheck } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { checkListQuery } from './input';
 import { listStep } from './list';
-import { recordStep } from './record';
+import { type BeforeSending, recordStep } from './record';
 import { forTools } from './tool';
 
 /*
@@ -29,11 +29,12 @@ export function recordRoute(
 	spec: ResourceSpec,
 	request: DeclarativeRestApiSettings.HttpRequestOptions,
 	{ preSend = [], postReceive = [] }: Steps,
+	beforeSending?: BeforeSending,
 ): INodePropertyRouting {
 	return forTools({
 		request,
 		send: { paginate: true, preSend },
-		operations: { pagination: recordStep(spec) },
+		operations: { pagination: recordStep(spec, beforeSending) },
 		output: { postReceive: [answerCheck('record'), unwrapData, ...postReceive] },
 	});
 }

@@ -119,9 +119,14 @@ function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
 	const made = [...run.done.values()].filter(({ created }) => created);
 	if (made.length === 0) return error;
 	const { noun, plural } = made[0].created!;
-	const records = made.flatMap(({ items, created }) =>
-		items.map(({ json }) => `#${String(json[created!.key])} ${String(json[created!.createdFrom ?? ''] ?? '')}`.trim()),
-	);
+	// Items that share one record (Create or Re-Run of one URL) name it once.
+	const records = [
+		...new Set(
+			made.flatMap(({ items, created }) =>
+				items.map(({ json }) => `#${String(json[created!.key])} ${String(json[created!.createdFrom ?? ''] ?? '')}`.trim()),
+			),
+		),
+	];
 	const one = records.length === 1;
 	const note = `Before it stopped, this node created ${records.length} ${one ? noun : plural} that exist${one ? 's' : ''} in phpRank: ${records.join(', ')}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
 	if (!error.description?.includes(note)) error.description = `${error.description ?? ''} ${note}`.trim();

@@ -1,11 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { createOrRerunRoute } from '../../operations/createOrRerun';
 import { buildUpdateBody, checkCreateBody, reportPath } from '../../operations/input';
 import { reportDeleted, shapeReports } from '../../operations/output';
+import { readBeforeRerun, withChanges } from '../../operations/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
 import { reportLocator } from '../common';
 import { reportSpec } from './report.spec';
 import * as create from './create.operation';
+import * as createOrRerun from './createOrRerun.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
@@ -26,6 +29,16 @@ export const description: INodeProperties[] = [
 				action: 'Create a report',
 				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
 				routing: recordRoute(reportSpec, { method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
+			},
+			{
+				name: 'Create or Re-Run',
+				value: 'createOrRerun',
+				// "URL" is an acronym: the lint's sentence case would write "url".
+				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
+				action: 'Create or re-run a report for a URL',
+				description:
+					'Re-run the analysis of your report of a URL, or create one if you have none (never a second report), and see what changed',
+				routing: createOrRerunRoute(reportSpec, [checkCreateBody]),
 			},
 			{
 				name: 'Delete',
@@ -53,7 +66,12 @@ export const description: INodeProperties[] = [
 				value: 'update',
 				action: 'Update a report',
 				description: 'Change the privacy of a report, or re-run its SEO analysis',
-				routing: recordRoute(reportSpec, { method: 'PUT' }, { preSend: [reportPath, buildUpdateBody], ...reportOutput }),
+				routing: recordRoute(
+					reportSpec,
+					{ method: 'PUT' },
+					{ preSend: [reportPath, buildUpdateBody], postReceive: [withChanges, shapeReports] },
+					readBeforeRerun(reportSpec),
+				),
 			},
 		],
 		default: 'getAll',
@@ -61,6 +79,7 @@ export const description: INodeProperties[] = [
 	// Declared once for the three operations: n8n resolves every declared parameter for every item.
 	{ ...reportLocator, displayOptions: { show: { resource: ['report'], operation: ['get', 'update', 'delete'] } } },
 	...create.description,
+	...createOrRerun.description,
 	...get.description,
 	...getAll.description,
 	...update.description,

@@ -3,27 +3,30 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { passwordField, privacyField, simplifyParameter } from '../common';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://example.com/pricing',
-		description: 'The page to analyse, starting with http:// or https://',
-		routing: { send: { type: 'body', property: 'url' } },
-	},
-	privacyField({ routing: { send: { type: 'body', property: 'privacy' } } }),
-	// Not `required`: with Privacy set by an expression n8n shows the field for every privacy.
-	passwordField({
-		displayOptions: { show: { privacy: [2] } },
-		routing: { send: { type: 'body', property: 'password' } },
-	}),
-	simplifyParameter,
-];
+/** The fields of a report to create: Create, and Create or Re-Run. */
+export function createFields(texts: { urlDescription?: string; privacyDescription?: string } = {}): INodeProperties[] {
+	return [
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/pricing',
+			description: texts.urlDescription ?? 'The page to analyse, starting with http:// or https://',
+			routing: { send: { type: 'body', property: 'url' } },
+		},
+		privacyField({
+			routing: { send: { type: 'body', property: 'privacy' } },
+			...(texts.privacyDescription ? { description: texts.privacyDescription } : {}),
+		}),
+		// Not `required`: with Privacy set by an expression n8n shows the field for every privacy.
+		passwordField({
+			displayOptions: { show: { privacy: [2] } },
+			routing: { send: { type: 'body', property: 'password' } },
+		}),
+		simplifyParameter,
+	];
+}
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['report'], operation: ['create'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['create'] } }, createFields());

@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { createFields } from './create.operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Re-runs the analysis of the report you already have for this URL, or creates one when you have none: never a second report. The output says which (<code>action</code>) and what changed since the last analysis (<code>changes</code>).',
+		name: 'createOrRerunNotice',
+		type: 'notice',
+		default: '',
+	},
+	...createFields({
+		urlDescription:
+			'The page to analyse, starting with http:// or https://. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
+		privacyDescription: 'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
+	}),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['createOrRerun'] } },
+	properties,
+);
