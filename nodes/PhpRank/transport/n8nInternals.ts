@@ -49,24 +49,3 @@ export function queueForOutputSteps<T>(ctx: IExecuteSingleFunctions, value: T): 
 export function takeFromOutputQueue<T>(ctx: IExecuteSingleFunctions): T | undefined {
 	return pending.get(ctx.getExecuteData())?.get(ctx.getItemIndex())?.shift() as T | undefined;
 }
-
-const shared = new WeakMap<IExecuteData, Map<string, unknown>>();
-
-/**
- * Hands a value to the output steps of this item's next request through n8n (e.g. the report as it
- * was before a re-run). One value per item and name; a resend after 429 finds it again.
- */
-export function shareWithOutputSteps(ctx: IExecuteSingleFunctions, name: string, value: unknown): void {
-	const key = ctx.getExecuteData();
-	let values = shared.get(key);
-	if (!values) {
-		values = new Map();
-		shared.set(key, values);
-	}
-	values.set(`${ctx.getItemIndex()} ${name}`, value);
-}
-
-/** In an output step: the value the item's step shared under `name`, if any. */
-export function sharedWithOutputSteps<T>(ctx: IExecuteSingleFunctions, name: string): T | undefined {
-	return shared.get(ctx.getExecuteData())?.get(`${ctx.getItemIndex()} ${name}`) as T | undefined;
-}
