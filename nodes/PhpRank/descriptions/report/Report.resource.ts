@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { buildUpdateBody, checkCreateBody, reportPath } from '../../operations/input';
 import { reportDeleted, shapeReports } from '../../operations/output';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
+import { checkScoreRange, scoreKeep } from '../../operations/scoreRange';
 import { reportLocator } from '../common';
 import { reportSpec } from './report.spec';
 import * as create from './create.operation';
@@ -46,7 +47,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many reports',
 				description: 'List reports, with search, filters and sorting',
-				routing: listRoute(reportSpec, { postReceive: [shapeReports] }),
+				routing: listRoute(reportSpec, { preSend: [checkScoreRange], postReceive: [shapeReports], keep: scoreKeep }),
 			},
 			{
 				name: 'Update',
