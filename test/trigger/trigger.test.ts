@@ -363,6 +363,10 @@ describe('manual test run', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => [item.json.event, item.json.id])).toEqual([['newReport', newest.id]]);
+		expect(run.items[0].json).toMatchObject({
+			sample: true,
+			note: `Sample event built from report #${newest.id}, the newest report that matches the filters`,
+		});
 		expect(fixture.apiRequests().map((r) => r.query)).toEqual([listQuery(10, 1, { result: 'good' })]);
 		expect(run.staticData).toEqual(staticData);
 	});
