@@ -455,14 +455,15 @@ async function triggerChecks(session: RestSession, runtime: N8nRuntime, api: Php
 		const items = json(out[triggerName]);
 		check(
 			`the trigger outputs the latest report (id ${latest?.id}) as a sample event`,
-			items.length === 1 && items[0].id === latest?.id && items[0].event === 'resultChanged' && items[0].previous_score === null,
+			// A sample says so, and fills the change fields so the next node can map them.
+			items.length === 1 && items[0].id === latest?.id && items[0].event === 'resultChanged' && items[0].sample === true && typeof items[0].previous_score === 'number' && typeof items[0].previous_result_class === 'string',
 			items,
 		);
 		const alert = json(out['Format alert'])[0] ?? {};
 		check(
 			'Format alert builds the message from the event',
 			alert.title === `phpRank: ${latest?.url} dropped to ${items[0]?.result_class}` &&
-				String(alert.text).startsWith(`${latest?.url} went from unknown (?) to ${items[0]?.result_class} (${latest?.result}). Failed checks: `) &&
+				String(alert.text).startsWith(`${latest?.url} went from ${String(items[0]?.previous_result_class)} (${String(items[0]?.previous_score)}) to ${items[0]?.result_class} (${latest?.result}). Failed checks: `) &&
 				alert.report_id === latest?.id,
 			alert,
 		);
