@@ -2,7 +2,6 @@ import type { Failure, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT } from '../api';
-import type { PagingProblem } from './paging';
 import { nameRecord, type ResourceSpec } from './resource';
 
 /*
@@ -281,6 +280,18 @@ export function inputError(node: INode, message: string, description: string, it
 	error.messages = [];
 	return error;
 }
+
+/** Why a list could not be read to its end (the paging rule in paging.ts). */
+export type PagingProblem =
+	/** The server answered another page than the one asked for (a cache or proxy dropping `?page=`). */
+	| { reason: 'page-ignored'; asked: number; answered: number }
+	/** The run reached its bound without reaching the end of the list. */
+	| { reason: 'not-converging'; requests: number; total: number; perPage: number }
+	/**
+	 * A complete, unlimited run over a list whose total never moved returned fewer records than
+	 * meta.total (`perPage`: the page size the server said it answered with, else the one asked for).
+	 */
+	| { reason: 'short'; total: number; returned: number; requests: number; perPage: number };
 
 /** A list that could not be read to its end (transport/paging.ts). */
 export function describePagingError(node: INode, problem: PagingProblem): NodeApiError {

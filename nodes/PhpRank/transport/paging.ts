@@ -2,7 +2,7 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../api';
-import { describePagingError } from './errors';
+import { describePagingError, type PagingProblem } from './errors';
 import { getListPage, type RequestContext } from './request';
 import type { ResourceSpec } from './resource';
 import type { RunState } from './retries';
@@ -110,16 +110,7 @@ export interface PagingResult<T> {
 	cursor: PagingCursor;
 }
 
-export type PagingProblem =
-	/** The server answered another page than the one asked for (a cache or proxy dropping `?page=`). */
-	| { reason: 'page-ignored'; asked: number; answered: number }
-	/** The run reached its bound without reaching the end of the list. */
-	| { reason: 'not-converging'; requests: number; total: number; perPage: number }
-	/**
-	 * A complete, unlimited run over a list whose total never moved returned fewer records than
-	 * meta.total (`perPage`: the page size the server said it answered with, else the one asked for).
-	 */
-	| { reason: 'short'; total: number; returned: number; requests: number; perPage: number };
+export type { PagingProblem };
 
 /** Thrown by `readPages`; callers turn it into a node error (transport/errors.ts: describePagingError). */
 export class PagingError extends Error {
