@@ -42,7 +42,6 @@ async function main() {
 				score: json.score,
 				class: json.result_class,
 				'failed high/medium/low': `${String(json.failed_high)}/${String(json.failed_medium)}/${String(json.failed_low)}`,
-				'failed (high)': json.failed_high_checks,
 			})),
 		);
 		console.log('\nRequests the server received:');

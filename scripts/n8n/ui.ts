@@ -91,6 +91,9 @@ const CHROMIUM_ARGS = [
  * Selectors: the data-test-id attributes of n8n's editor (2.41.1, checked in its bundle
  * node_modules/n8n-editor-ui/dist/assets), never CSS classes (hashed per build).
  */
+/** The phpRank test server of this run, for checks that look at what the node sent. */
+let testServer: PhpRankServer | undefined;
+
 const SEL = {
 	signinForm: '[data-test-id="signin-form"]',
 	email: 'input[name="emailOrLdapLoginId"]',
@@ -475,7 +478,19 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await input.waitFor({ timeout: TIMEOUT });
 		const value = await input.inputValue();
 		await ui.screenshot(page, 'filter-result-added');
-		const pass = check('the Result filter, just added, has no value picked', value.trim() === '', `it shows "${value}"`);
+		// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
+		const nothing = value.trim() === '' || /^any$/i.test(value.trim());
+		let pass = check('the Result filter, just added, has no value picked (empty or "Any")', nothing, `it shows "${value}"`);
+		// And it changes nothing: the list request carries no result filter.
+		testServer?.clearRequests();
+		await execute(page);
+		const list = (testServer?.requests ?? []).filter((r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'));
+		pass =
+			check(
+				'executing with the filter just added sends no result filter',
+				list.length > 0 && list.every((r) => !('result' in r.query)),
+				list.map((r) => r.rawQuery).join(' | ') || 'no list request',
+			) && pass;
 		if (!pass) await ui.evidence(page, 'filter');
 		await page.close();
 	},
@@ -546,6 +561,7 @@ async function main(): Promise<void> {
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-pack-'));
 	const api = new PhpRankServer({ throttle: false });
+	testServer = api;
 	let sb: N8nSandbox | undefined;
 	let n8n: N8nServer | undefined;
 	let browser: Browser | undefined;

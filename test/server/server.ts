@@ -675,17 +675,8 @@ export class PhpRankServer {
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
 		res.once('close', () => (this.counters.inFlight -= 1));
-		let rawBody: string;
-		try {
-			rawBody = await new Promise<string>((resolve, reject) => {
-				const chunks: Buffer[] = [];
-				req.on('data', (chunk: Buffer) => chunks.push(chunk));
-				req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-				req.on('error', reject);
-			});
-		} catch {
-			return; // The client went away mid-body.
-		}
+		const rawBody = await readBody(req);
+		if (rawBody === undefined) return; // The client went away mid-body.
 		const rec = this.record(req, rawBody);
 		const route = `${rec.method} ${this.routeOf(rec.path)}`;
 		this.counters.requests[route] = (this.counters.requests[route] ?? 0) + 1;
@@ -723,17 +714,8 @@ export class PhpRankServer {
 	 * throttled or faulted, so they do not disturb what a test asserts about the API traffic.
 	 */
 	private async handleControl(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		let rawBody: string;
-		try {
-			rawBody = await new Promise<string>((resolve, reject) => {
-				const chunks: Buffer[] = [];
-				req.on('data', (chunk: Buffer) => chunks.push(chunk));
-				req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-				req.on('error', reject);
-			});
-		} catch {
-			return;
-		}
+		const rawBody = await readBody(req);
+		if (rawBody === undefined) return;
 		const target = new URL(req.url ?? '/', 'http://control');
 		let status = 200;
 		let body: unknown;
@@ -1270,5 +1252,19 @@ export class PhpRankServer {
 		if (doomed.length === 0) return notFound();
 		for (const report of doomed) this.removeReport(report);
 		return json(200, { id: param, object: 'report', deleted: true, status: 200 });
+	}
+}
+
+/** A request's body as text, or undefined when the client went away mid-body. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+	try {
+		return await new Promise<string>((resolve, reject) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+			req.on('error', reject);
+		});
+	} catch {
+		return undefined;
 	}
 }

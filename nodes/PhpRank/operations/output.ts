@@ -29,18 +29,11 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
 }
 
 /**
- * The names of the failed checks of one importance, as text: `title, meta_description`. Kept to
- * the high ones in a simplified report, so a Table row stays one or two lines high; every check
- * is in `results` (Simplify off).
+ * How many checks failed, by importance: the columns a table filters and sorts on. The checks'
+ * names stay out of the simplified report: a list of names wraps a Table row to many lines (the
+ * browser check in CI measures it); they are in `results` (Simplify off), in what a re-run says
+ * changed, and in the AI tool's answer.
  */
-function checkNames(checks: FailedCheck[], importance: string): string {
-	return checks
-		.filter((check) => check.importance === importance)
-		.map(({ check }) => check)
-		.join(', ');
-}
-
-/** How many checks failed, by importance: the columns a table filters and sorts on. */
 function failedCounts(checks: FailedCheck[]): IDataObject {
 	const count = (importance: string) => checks.filter((check) => check.importance === importance).length;
 	return { failed_high: count('high'), failed_medium: count('medium'), failed_low: count('low') };
@@ -76,7 +69,6 @@ export function shapeReport(record: IDataObject, simplify: boolean): IDataObject
 		project: record.project,
 		...classified,
 		...changeColumns(record.changes),
-		failed_high_checks: checkNames(failed, 'high'),
 		...failedCounts(failed),
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
