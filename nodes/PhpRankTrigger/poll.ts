@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { pollBudgetMs } from '../PhpRank/transport/n8nInternals';
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../PhpRank/api';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
 import { eventItem, sampleEvent } from './items';
@@ -160,7 +161,7 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 	const watch = watchOf(settings);
 	const node = this.getNode();
 	const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
-	const budgetMs = this.getPollBudgetMs();
+	const budgetMs = pollBudgetMs(this);
 	const turn = beginPoll(key, budgetMs);
 	if (!turn) {
 		this.logger.debug('phpRank Trigger: the previous poll is still running, this one is skipped');

@@ -14,6 +14,8 @@ import type { IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
  *    one request, output steps (`postReceive`) included, and hands those steps only the answer. The
  *    answer check (the first output step) finds its request through the queue below: an item's
  *    requests are sent one after the other, so their answers come back in that order.
+ * 4. A poll's time budget (`getPollBudgetMs` of the poll context) exists from n8n 2.41 on; older
+ *    2.x releases have none, and the trigger then takes `FALLBACK_POLL_BUDGET_MS`. `pollBudgetMs`.
  */
 
 /** Whether the node runs as an AI tool rather than as a workflow step. */
@@ -48,4 +50,13 @@ export function queueForOutputSteps<T>(ctx: IExecuteSingleFunctions, value: T): 
 /** In an output step: what was queued for the oldest request of this item not yet answered. */
 export function takeFromOutputQueue<T>(ctx: IExecuteSingleFunctions): T | undefined {
 	return pending.get(ctx.getExecuteData())?.get(ctx.getItemIndex())?.shift() as T | undefined;
+}
+
+/** The time a poll may take on an n8n without `getPollBudgetMs` (before 2.41): one minute, the shortest poll interval. */
+export const FALLBACK_POLL_BUDGET_MS = 60_000;
+
+/** How long a poll may take: as n8n says (2.41+), or the fallback on older n8n. */
+export function pollBudgetMs(ctx: { getPollBudgetMs?: () => number }): number {
+	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	return typeof budget === 'number' && budget > 0 ? budget : FALLBACK_POLL_BUDGET_MS;
 }
