@@ -1,0 +1,282 @@
+/**
+ * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24).
+ *
+ *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
+ *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
+ *   local SMTP catcher) -> the example imported with ONE node swapped: its Google Sheets "URLs to watch"
+ *   becomes an HTTP Request node of the same name reading the same `url` rows from a local JSON server;
+ *   every other node is the file's own -> `n8n execute` twice:
+ *     run 1: every watched URL is new: each created (the server holds exactly that many more reports),
+ *            no email;
+ *     run 2: the test server's next analyses make some pages worse (a drop of 20, of exactly 5, a
+ *            high-importance check newly failed), some not (unchanged, better, a drop of 4 with a low
+ *            check failed): no report created, one re-run (PUT results=1) per URL, and an email for each
+ *            page made worse and for no other, naming the URL, the score before → now and the checks.
+ *
+ * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
+ * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
+ */
+import { randomUUID } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type ReportRecord } from '../../test/server';
+import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
+import { apiRequests, buildAndPack, describeRequests, installAsReadmeSays, json, loadExamples, NODE_TYPE, type WorkflowJson } from './checks';
+import { createSandbox, executeWorkflow, getRuntime, importCredentials, importWorkflows, removeSandbox, type ExecuteResult, type ExecutionItem, type N8nSandbox } from './n8n';
+import { Fatal, Report, same } from './report';
+
+const EXAMPLE_FILE = 'weekly-seo-monitor.json';
+const PHPRANK_CRED = { id: 'phprank-e2e', name: 'phpRank (test server)' };
+const SMTP_CRED_ID = 'phprank-e2e-smtp';
+/** the example's node names */
+const SHEET = 'URLs to watch';
+const RERUN = 'Create or re-run report';
+const IF = 'Got worse?';
+const EMAIL = 'Email the SEO team';
+const TO = 'seo-team@example.com';
+const FROM = 'seo-monitor@example.com';
+
+const report = new Report();
+const check = report.check.bind(report);
+const section = report.section.bind(report);
+const note = report.note.bind(report);
+const timed = report.timed.bind(report);
+
+/** What a test server analysis is asked to return (test/server's setNextAnalysis). */
+interface AnalysisSpec {
+	score?: number;
+	failed?: string[];
+	passed?: string[];
+	others?: 'pass' | 'fail' | 'keep' | 'random';
+}
+type WithNextAnalysis = PhpRankServer & { setNextAnalysis?: (url: string, spec: AnalysisSpec) => number };
+
+function setNextAnalysis(api: PhpRankServer, url: string, spec: AnalysisSpec): void {
+	const server = api as WithNextAnalysis;
+	if (typeof server.setNextAnalysis !== 'function') throw new Fatal('the test server has no setNextAnalysis() (test/server): cannot script the next analyses');
+	server.setNextAnalysis(url, spec);
+}
+
+/** The pages watched, and what run 2's analysis does to each (scores relative to run 1's 80). */
+interface Page {
+	url: string;
+	what: string;
+	/** run 2's analysis, given the checks picked by importance */
+	next: (c: { high: string; medium: string; low: string }) => AnalysisSpec;
+	delta: number;
+	email: boolean;
+}
+const BASE_SCORE = 80;
+/** The one check failing after run 1 (every other passes). */
+const BASE_FAILED = 'favicon';
+const PAGES: Page[] = [
+	{ url: 'https://example.com/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
+	{ url: 'https://example.com/pricing', what: 'dropped by 20, a medium check newly failed', next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }), delta: -20, email: true },
+	{ url: 'https://www.example.com/blog/', what: 'better by 15, a check fixed', next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }), delta: 15, email: false },
+	{ url: 'https://example.com/contact', what: 'down 1 only, but a high-importance check newly failed', next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }), delta: -1, email: true },
+	{ url: 'https://example.com/about', what: 'dropped by 4, a low check newly failed', next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }), delta: -4, email: false },
+	{ url: 'https://shop.example.org/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
+	{ url: 'https://shop.example.org/cart', what: 'dropped by exactly 5', next: () => ({ score: 75, others: 'keep' }), delta: -5, email: true },
+];
+
+function failureDetail(res: ExecuteResult): string {
+	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
+}
+
+/** The IF node's two outputs: [true, false]. */
+function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
+	const runs = res.run?.data?.resultData?.runData?.[node];
+	const main = runs?.[runs.length - 1]?.data?.main ?? [];
+	return [main[0] ?? [], main[1] ?? []];
+}
+
+/**
+ * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name
+ * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`.
+ */
+export function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
+	const wf = structuredClone(example);
+	const at = wf.nodes.findIndex((n) => n.name === SHEET);
+	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets') throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
+	wf.nodes[at] = {
+		id: randomUUID(),
+		name: SHEET,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: wf.nodes[at].position,
+		parameters: { url: listUrl, options: {} },
+	};
+	wf.name = `e2e: ${example.name}`;
+	return wf;
+}
+
+function reportsOf(api: PhpRankServer): ReportRecord[] {
+	return api.listReports(USER_IDS.default);
+}
+
+function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
+	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
+}
+
+async function main(): Promise<void> {
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-monitor-'));
+	let sb: N8nSandbox | undefined;
+	let smtp: SmtpCatcher | undefined;
+	let list: JsonServer | undefined;
+	const api = new PhpRankServer({ throttle: false });
+	const example = loadExamples().get(EXAMPLE_FILE);
+	try {
+		if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+		const tgz = await buildAndPack(report, work);
+
+		section('n8n runtime and package install (README: "Manually with npm")');
+		const runtime = await timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
+		sb = await createSandbox({ runtime });
+		await timed('npm install in ~/.n8n/nodes', async () => await installAsReadmeSays(report, sb as N8nSandbox, tgz));
+
+		section('test server, SMTP catcher, credentials and the example with the n8n CLI');
+		// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
+		api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
+		const untouched = [
+			api.addReport({ url: 'https://example.com/archive/2019', result: 40 }),
+			api.addReport({ url: 'https://example.com/archive/2020', result: 50 }),
+			api.addReport({ url: 'https://example.com/pricing', user_id: USER_IDS.other, result: 90 }),
+		];
+		await api.start();
+		smtp = await startSmtpCatcher();
+		list = await startJsonServer('/urls-to-watch', PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })));
+		note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
+		await timed('n8n import:credentials', async () =>
+			await importCredentials(sb as N8nSandbox, [
+				{ id: PHPRANK_CRED.id, name: PHPRANK_CRED.name, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+				{
+					id: SMTP_CRED_ID,
+					name: 'SMTP (local catcher)',
+					type: 'smtp',
+					data: { user: '', password: '', host: smtp?.host, port: smtp?.port, secure: false, disableStartTls: true },
+				},
+			]),
+		);
+		const wf = monitorWorkflow(example, list.url);
+		const kept = example.nodes.filter((n) => n.name !== SHEET);
+		check(
+			'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
+			kept.every((n) => same(wf.nodes.find((m) => m.name === n.name), n)) && wf.nodes.length === example.nodes.length && same(wf.connections, example.connections),
+			wf.nodes.map((n) => n.name),
+		);
+		check('the example has no Code node', !example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)), example.nodes.map((n) => n.type));
+		const phpRankNode = example.nodes.find((n) => n.name === RERUN);
+		check(
+			'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
+			phpRankNode?.type === NODE_TYPE && phpRankNode.parameters.operation === 'createOrRerun' && phpRankNode.parameters.url === '={{ $json.url }}' && phpRankNode.parameters.privacy === 1,
+			phpRankNode,
+		);
+		check('the example emails through an SMTP credential', example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED_ID);
+		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [wf]));
+
+		// ------------------------------------------------------------------ run 1: every URL new
+		section('run 1 (n8n execute): every watched URL is new');
+		const before = reportsOf(api);
+		for (const page of PAGES) setNextAnalysis(api, page.url, { score: BASE_SCORE, failed: [BASE_FAILED], others: 'pass' });
+		api.clearRequests();
+		const run1 = await timed('n8n execute, run 1', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		const created = new Map<string, ReportRecord>();
+		if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
+		const out1 = json(run1.outputs[RERUN]);
+		check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
+		check('every item says action "created", changes null, other_reports 0', out1.every((r) => r.action === 'created' && r.changes === null && r.other_reports === 0), out1.map((r) => [r.url, r.action, r.changes]));
+		check('the items are the watched URLs, in order, private', same(out1.map((r) => r.url), PAGES.map((p) => cleanUrl(p.url))) && out1.every((r) => r.privacy === 'private'), out1.map((r) => [r.url, r.privacy]));
+		const after1 = reportsOf(api);
+		const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
+		check(`the server holds exactly ${PAGES.length} more reports of the user`, after1.length === before.length + PAGES.length, { before: before.length, after: after1.length });
+		check('the new reports are the watched URLs, private, scored 80', same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) && newOnes.every((r) => r.privacy === 1 && r.result === BASE_SCORE), newOnes.map((r) => [r.url, r.privacy, r.result]));
+		for (const r of newOnes) created.set(r.url, r);
+		const reqs1 = apiRequests(api);
+		const lists1 = reqs1.filter((r) => r.method === 'GET');
+		check(`${PAGES.length} POSTs, no PUT`, reqs1.filter((r) => r.method === 'POST').length === PAGES.length && !reqs1.some((r) => r.method === 'PUT'), describeRequests(reqs1));
+		check('one list read per site (project filter), not one per URL', same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']), describeRequests(lists1));
+		const [worse1, rest1] = branches(run1, IF);
+		check('IF: no item is "worse" (nothing to compare with yet)', worse1.length === 0 && rest1.length === PAGES.length, { true: worse1.length, false: rest1.length });
+		check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
+		check('no email was sent', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+		check('the URL list was read once', list.hits() === 1, list.hits());
+
+		// ------------------------------------------------------------------ run 2: some pages worse
+		section('run 2 (n8n execute): some pages worse, some not');
+		const sample = [...created.values()][0];
+		const byImportance = (importance: string) => CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
+		const picked = { high: byImportance('high')[0], medium: byImportance('medium')[0], low: byImportance('low')[0] };
+		if (!picked.high || !picked.medium || !picked.low) throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
+		for (const page of PAGES) {
+			setNextAnalysis(api, page.url, page.next(picked));
+			note(`${cleanUrl(page.url)}: ${page.what}`);
+		}
+		api.clearRequests();
+		smtp.clear();
+		const run2 = await timed('n8n execute, run 2', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+		const out2 = json(run2.outputs[RERUN]);
+		const after2 = reportsOf(api);
+		check('no report created: the user has as many reports as after run 1', after2.length === after1.length && same(after2.map((r) => r.id), after1.map((r) => r.id)), { after1: after1.length, after2: after2.length });
+		check('every item says action "rerun" of the report run 1 created', out2.length === PAGES.length && out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id), out2.map((r) => [r.url, r.action, r.id]));
+		const reqs2 = apiRequests(api);
+		const puts = reqs2.filter((r) => r.method === 'PUT');
+		check('no POST; one PUT results=1 per URL, to its report', !reqs2.some((r) => r.method === 'POST') && puts.length === PAGES.length && same(puts.map((r) => r.path).sort(), [...created.values()].map((r) => `/api/v1/reports/${r.id}`).sort()) && puts.every((r) => r.form.results === '1'), describeRequests(reqs2));
+		check('the other reports were left alone (same site, another user of a watched URL)', untouched.every((u) => same(api.getReport(u.id), u)), untouched.map((u) => [u.id, u.url, u.user_id]));
+		for (const page of PAGES) {
+			const item = out2.find((r) => r.url === cleanUrl(page.url));
+			const changes = item?.changes as { scoreDelta?: number; previous?: { result?: number }; failed?: Array<{ check: string; importance: string }>; fixed?: Array<{ check: string }> } | undefined;
+			check(`${cleanUrl(page.url)} (${page.what}): changes.scoreDelta ${page.delta}, previous 80`, changes?.scoreDelta === page.delta && changes?.previous?.result === BASE_SCORE, changes);
+		}
+		const contact = out2.find((r) => r.url === 'example.com/contact')?.changes as { failed?: unknown } | undefined;
+		check(`example.com/contact: changes.failed is [{ check: ${picked.high}, importance: high }]`, same(contact?.failed, [{ check: picked.high, importance: 'high' }]), contact);
+		const [worse2, rest2] = branches(run2, IF);
+		const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
+		check(`IF: exactly the pages made worse go to the email (${expected.join(', ')})`, same(json(worse2).map((r) => r.url), expected) && rest2.length === PAGES.length - expected.length, { true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) });
+		const mails = await smtp.waitFor(expected.length, 10_000);
+		check(`${expected.length} emails, no more`, mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length, mails.map((m) => m.subject));
+		check(`each from ${FROM} to ${TO}`, mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)), mails.map((m) => [m.from, m.to, m.headers.from]));
+		if (mails[0]) note(`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`);
+		for (const page of PAGES) {
+			const url = cleanUrl(page.url);
+			const got = mailFor(mails, page.url);
+			if (!page.email) {
+				check(`no email for ${url} (${page.what})`, got.length === 0, got.map((m) => m.subject));
+				continue;
+			}
+			const now = BASE_SCORE + page.delta;
+			const mail = got[0];
+			check(`one email for ${url}, subject names the URL and "80 → ${now}"`, got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${BASE_SCORE} → ${now}`, got.map((m) => m.subject));
+			const spec = page.next(picked);
+			const failedText = spec.failed?.length ? spec.failed.map((c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`).join(', ') : 'none';
+			check(
+				`its text: the URL, "Score: 80 (good) → ${now}", ${page.delta} points, newly failed: ${failedText}`,
+				mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
+					mail.text.includes(`Score: ${BASE_SCORE} (good) → ${now} (`) &&
+					mail.text.includes(`, ${page.delta} points.`) &&
+					mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
+					mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
+				mail?.text,
+			);
+		}
+	} catch (e) {
+		if (e instanceof Fatal) check(e.message, false);
+		else throw e;
+	} finally {
+		await smtp?.stop();
+		await list?.stop();
+		await api.stop();
+		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
+		else if (sb) note(`sandbox kept: ${sb.userFolder}`);
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	report.finish();
+}
+
+main().catch((e: unknown) => {
+	console.error(e);
+	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
+	process.exit(1);
+});
