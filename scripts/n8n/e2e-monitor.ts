@@ -12,6 +12,11 @@
  *            high-importance check newly failed), some not (unchanged, better, a drop of 4 with a low
  *            check failed): no report created, one re-run (PUT results=1) per URL, and an email for each
  *            page made worse and for no other, naming the URL, the score before → now and the checks.
+ *   then the trigger half, `n8n start`: a published workflow phpRank Trigger (Score Changed, Minimum Change 5,
+ *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
+ *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
+ *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
+ *   for the drop of 10. Skipped, with a note, when the installed trigger has no Score Changed event.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -23,8 +28,24 @@ import * as path from 'path';
 
 import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type ReportRecord } from '../../test/server';
 import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
-import { apiRequests, buildAndPack, describeRequests, installAsReadmeSays, json, loadExamples, NODE_TYPE, type WorkflowJson } from './checks';
-import { createSandbox, executeWorkflow, getRuntime, importCredentials, importWorkflows, removeSandbox, type ExecuteResult, type ExecutionItem, type N8nSandbox } from './n8n';
+import { apiRequests, buildAndPack, describeRequests, installAsReadmeSays, json, loadExamples, NODE_TYPE, TRIGGER_TYPE, type WorkflowJson } from './checks';
+import { waitForExecutions } from './db';
+import {
+	createSandbox,
+	executeWorkflow,
+	exportNodes,
+	getRuntime,
+	importCredentials,
+	importWorkflows,
+	publishWorkflows,
+	removeSandbox,
+	startServer,
+	type ExecuteResult,
+	type ExecutionItem,
+	type N8nSandbox,
+	type N8nServer,
+} from './n8n';
+import { sleep } from './proc';
 import { Fatal, Report, same } from './report';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
@@ -261,6 +282,8 @@ async function main(): Promise<void> {
 				mail?.text,
 			);
 		}
+
+		await triggerChecks(sb, api, smtp, example, picked.high);
 	} catch (e) {
 		if (e instanceof Fatal) check(e.message, false);
 		else throw e;
@@ -273,6 +296,118 @@ async function main(): Promise<void> {
 		fs.rmSync(work, { recursive: true, force: true });
 	}
 	report.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// the trigger half: phpRank Trigger, Score Changed, firing on a scripted drop in a running n8n
+// ---------------------------------------------------------------------------------------------
+
+const TRIGGER_WF_ID = 'phprankE2eScoreCh';
+const TRIGGER = 'phpRank Trigger';
+
+/** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
+async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
+	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
+		method: 'PUT',
+		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+		body: 'results=1',
+	});
+	if (res.status !== 200) throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
+}
+
+async function triggerChecks(sb: N8nSandbox, api: PhpRankServer, smtp: SmtpCatcher, example: WorkflowJson, highCheck: string): Promise<void> {
+	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
+	const trigger = (await exportNodes(sb, `${TRIGGER_TYPE}`)).find((n) => n.name === TRIGGER_TYPE);
+	const events = (trigger?.properties.find((p) => p.name === 'event')?.options as Array<{ value: string }> | undefined)?.map((o) => o.value) ?? [];
+	if (!events.includes('scoreChanged')) {
+		note(`skipped: the installed phpRank Trigger has no Score Changed event (events: ${events.join(', ')})`);
+		return;
+	}
+	const email = example.nodes.find((n) => n.name === EMAIL);
+	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
+	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
+	const second = (new Date().getUTCSeconds() + 40) % 60;
+	const wf: WorkflowJson = {
+		id: TRIGGER_WF_ID,
+		name: 'e2e: phpRank Trigger (Score Changed) → the example\'s email',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
+					event: 'scoreChanged',
+					minChange: 5,
+					onlyDrops: true,
+					filters: { project: { __rl: true, mode: 'name', value: 'example.com' } },
+					simplify: true,
+				},
+				credentials: { phpRankApi: PHPRANK_CRED },
+			},
+			{ ...structuredClone(email), id: randomUUID(), position: [240, 0] },
+		],
+		connections: { [TRIGGER]: { main: [[{ node: EMAIL, type: 'main', index: 0 }]] } },
+	};
+	await timed('n8n import:workflow + publish:workflow (trigger)', async () => {
+		await importWorkflows(sb, [wf]);
+		await publishWorkflows(sb, [TRIGGER_WF_ID]);
+	});
+	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
+	const home = byUrl('example.com');
+	const contact = byUrl('example.com/contact');
+	const about = byUrl('example.com/about');
+	if (!home || !contact || !about) throw new Fatal('the monitored reports of example.com are missing');
+	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com').length;
+	const waitPoll = async (n: number, label: string, timeoutMs: number): Promise<boolean> =>
+		await timed(label, async () => {
+			const deadline = Date.now() + timeoutMs;
+			while (Date.now() < deadline && polls() < n) await sleep(100);
+			return polls() >= n;
+		});
+	api.clearRequests();
+	smtp.clear();
+	let n8n: N8nServer | undefined;
+	try {
+		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
+		if (!check('n8n polled phpRank (the first poll notes every score of example.com)', await waitPoll(1, 'wait for the first poll', 130_000), describeRequests(apiRequests(api)))) return;
+		await sleep(3000); // the poll's state is saved after its request
+		const seen = polls();
+		check('the first poll fired nothing (no email)', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+
+		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
+		// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
+		setNextAnalysis(api, home.url, { score: 70, failed: [highCheck], others: 'keep' });
+		setNextAnalysis(api, contact.url, { score: 77, others: 'keep' });
+		setNextAnalysis(api, about.url, { score: 90, others: 'keep' });
+		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
+		note(`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`);
+
+		check('n8n polled again', await waitPoll(seen + 1, 'wait for the next poll', 130_000), describeRequests(apiRequests(api)));
+		const mails = await smtp.waitFor(1, 30_000);
+		await sleep(3000); // time for a wrong second email
+		check('exactly one email', mails.length === 1, mails.map((m) => m.subject));
+		const mail = mails[0];
+		check(`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`, mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`, mail?.subject);
+		check(
+			`its text: "Score: 80 (good) → 70 (decent), -10 points", newly failed ${highCheck} (high)`,
+			mail?.text.includes('Score: 80 (good) → 70 (decent), -10 points.') && mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) && mail.text.includes(`phpRank report ID: ${home.id}`),
+			mail?.text,
+		);
+		const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter((e) => e.mode === 'trigger');
+		const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
+		check('one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
+			execs.length === 1 && execs[0].status === 'success' && items.length === 1 && items[0].id === home.id && items[0].event === 'scoreChanged' && items[0].reason === 'moved' &&
+				(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
+			execs.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]) })),
+		);
+	} finally {
+		await n8n?.stop();
+	}
 }
 
 main().catch((e: unknown) => {
