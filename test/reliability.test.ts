@@ -111,7 +111,8 @@ describe('Continue On Fail', () => {
 		expect(items).toHaveLength(4);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.id).toBe(ids[0]);
-		expect(items[1].json.error).toBe('The report ID must be a positive whole number, not "abc"');
+		// Several input items: the message names the item, as n8n's error panel does.
+		expect(items[1].json.error).toBe('The report ID must be a positive whole number, not "abc" [item 1]');
 		expect(items[2].json.error).toBe('Report 9999 was not found (HTTP 404)');
 		expect(items[3].json.id).toBe(ids[1]);
 		// The bad ID never reached the server.

@@ -19,7 +19,7 @@ const fromAI = (key: string, description: string, type = 'string', fallback?: st
 
 const audit = toolNode('audit_url', {
 	resource: 'report',
-	operation: 'create',
+	operation: 'createOrRerun',
 	url: fromAI('url', 'Full address of the page', 'string'),
 	privacy: fromAI('privacy', '0 public, 1 private', 'number', 1),
 });
@@ -63,7 +63,7 @@ describe('phpRank as an AI tool', () => {
 		expect(byName.get_failed_checks.parameters).toEqual(['report_id']);
 		expect(byName.rerun_report.parameters).toEqual(['report_id']);
 		const [create, list, get, update] = ['audit_url', 'list_worst_reports', 'get_failed_checks', 'rerun_report'].map((name) => byName[name].description);
-		expect(create).toMatch(/^Audit the SEO of one web page with phpRank: .* Use it when asked to audit/);
+		expect(create).toMatch(/^Audit the SEO of one web page with phpRank, re-using its report: .* Use it when asked to audit/);
 		expect(list).toMatch(/^List phpRank SEO reports: .* Use it to find reports/);
 		expect(get).toMatch(/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/);
 		expect(update).toMatch(/^Change a phpRank report by its ID: re-run its SEO analysis/);
@@ -104,7 +104,7 @@ describe('phpRank as an AI tool', () => {
 		expect(requests()).toEqual(['GET /api/v1/reports/1']);
 	});
 
-	it('audit creates one report with the URL and privacy the model gave', async () => {
+	it('audit creates one report with the URL and privacy the model gave, and re-runs it the next time', async () => {
 		const { results } = await runTools(
 			[audit],
 			[{ node: 'audit_url', args: { url: 'https://blog.example.net/post', privacy: 0 } }],
@@ -112,17 +112,25 @@ describe('phpRank as an AI tool', () => {
 		);
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
-		expect(report).toMatchObject({ url: 'blog.example.net/post', project: 'blog.example.net', privacy: 'public' });
+		expect(report).toMatchObject({ action: 'created', url: 'blog.example.net/post', project: 'blog.example.net', privacy: 'public', changes: null });
 		const posts = api.apiRequests().filter((r) => r.method === 'POST');
 		expect(posts).toHaveLength(1);
 		expect(posts[0].form).toMatchObject({ url: 'https://blog.example.net/post', privacy: '0' });
 		expect(posts[0].form.password ?? '').toBe('');
+
+		api.server.clearRequests();
+		const again = await runTools([audit], [{ node: 'audit_url', args: { url: 'https://www.blog.example.net/post/', privacy: 1 } }], api.credential);
+		const [rerun] = JSON.parse(again.results[0]) as IDataObject[];
+		expect(rerun).toMatchObject({ action: 'rerun', id: report.id });
+		// What changed, in words an agent can read aloud.
+		expect(rerun.changes).toMatch(/^score \d+(\.\d+)? → \d+(\.\d+)?; (newly failed: |fixed: |no check changed)/);
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'PUT']);
 	});
 
 	it('re-run sends results=1 for the report the model named', async () => {
 		const { results } = await runTools([rerun], [{ node: 'rerun_report', args: { report_id: 2 } }], api.credential);
 
-		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing' });
+		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing', changes: expect.stringMatching(/^score 88 → /) });
 		const puts = api.apiRequests().filter((r) => r.method === 'PUT');
 		expect(puts.map((r) => [r.path, r.form])).toEqual([['/api/v1/reports/2', { results: '1' }]]);
 	});
@@ -223,6 +231,6 @@ describe('size of what a model reads', () => {
 			`one report: ${one} chars with Simplify, ${oneTool} as a tool; 10 reports: ${list} with Simplify, ${listTool} as a tool\n`,
 		);
 		expect(oneTool).toBeLessThan(one);
-		expect(listTool * 4).toBeLessThan(list);
+		expect(listTool * 3).toBeLessThan(list);
 	});
 });

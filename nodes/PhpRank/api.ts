@@ -32,3 +32,6 @@ export const DEFAULT_CONCURRENCY = 5;
  */
 export const ANALYSIS_TIMEOUT_MS = 120_000;
 export const READ_TIMEOUT_MS = 30_000;
+
+/** A report page's link as users copy it (any scheme or none, a sub-path, a slash, query or fragment after); its group is the report ID. */
+export const REPORT_LINK = '^\\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:\\/\\/)?[^\\s/?#]+(?:\\/[^\\s?#]*)?\\/reports\\/([1-9][0-9]*)\\/?(?:[?#]\\S*)?\\s*$';

@@ -31,13 +31,14 @@ describe('node description', () => {
 	});
 
 	it('offers Report and Project with one operation per endpoint of the spec', () => {
-		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'delete', 'get', 'getAll', 'update']);
+		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'createOrRerun', 'delete', 'get', 'getAll', 'update']);
 		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll']);
 	});
 
 	it('gives every operation a sentence-case action and routes it through the transport', () => {
 		for (const option of [...operationsOf('report'), ...operationsOf('project')]) {
-			expect(option.action).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
+			// Sentence case; URL stays an acronym.
+			expect(option.action).toMatch(/^[A-Z][a-z-]+( ([a-z-]+|URL))+$/);
 			expect(option.routing?.send?.paginate).toBe(true);
 			expect(typeof option.routing?.operations?.pagination).toBe('function');
 		}

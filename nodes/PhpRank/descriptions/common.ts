@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_PASSWORD_LENGTH, PAGE_SIZES } from '../api';
+import { MAX_PASSWORD_LENGTH, PAGE_SIZES, REPORT_LINK } from '../api';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging itself is in operations/list.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
@@ -96,6 +96,15 @@ export const simplifyParameter: INodeProperties = {
 		'Whether to return a compact report (ID, URL, project, score, class, failed checks, privacy, dates) instead of the full record with every check result',
 };
 
+export const projectSimplifyParameter: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return each project as a site’s health (name, number of reports, average score and its class, first report’s date) instead of phpRank’s record (whose result is the sum of the scores)',
+};
+
 /** The project picker: wherever a project is chosen. */
 export function projectLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
@@ -141,6 +150,24 @@ export const reportLocator: INodeProperties = {
 			name: 'list',
 			type: 'list',
 			typeOptions: { searchListMethod: 'searchReports', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'https://seo.example.com/reports/42',
+			// The link of a report page as it is copied: any scheme or none, a sub-path, a trailing
+			// slash, a query or a fragment. The node checks that it is on the credential's instance.
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: REPORT_LINK,
+						errorMessage: 'Paste the link of a report page in phpRank, e.g. https://seo.example.com/reports/42',
+					},
+				},
+			],
+			extractValue: { type: 'regex', regex: REPORT_LINK },
 		},
 		{
 			displayName: 'By ID',

@@ -9,7 +9,9 @@ import type { INodeProperties } from 'n8n-workflow';
 const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	report: {
 		create:
-			'Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and the checks that failed, grouped by importance. Use it when asked to audit, check or analyse a page. Every call creates a new report.',
+			'Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and the checks that failed, grouped by importance. Use it only when the user wants a new, separate report: every call creates one.',
+		createOrRerun:
+			'Audit the SEO of one web page with phpRank, re-using its report: when the page already has a report, its analysis is re-run and "changes" says what changed since the last analysis (e.g. "score 72 → 61; newly failed: title (high)"); otherwise a report is created (changes is null). Returns the report: ID, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and its failed checks by importance. Use it when asked to audit, check or re-check a page, or whether it got worse.',
 		delete:
 			'Delete one phpRank SEO report by its ID. It cannot be undone: use it only when the user asks to delete that report.',
 		get: 'Get one phpRank SEO report by its ID: URL, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and the checks it failed, grouped by importance, with what was wrong. Use it to explain what is wrong with a page and what to fix first.',

@@ -9,6 +9,7 @@ import { projectSpec } from '../descriptions/project/project.spec';
 import { reportSpec } from '../descriptions/report/report.spec';
 import { classify } from '../operations/output';
 import { cursorFromToken, readList } from '../transport/paging';
+import { connectionOf } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 
 /** One page of a list for a picker; the paging cursor is the picker's pagination token. */
@@ -37,12 +38,16 @@ export async function searchReports(
 		qs,
 		paginationToken,
 	);
+	const { baseURL } = await connectionOf(this);
+	const instance = baseURL.replace(/\/api\/v1$/, '');
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
-		const grade = [score, result_class].filter((part) => part !== null).join(', ');
+		const grade = score !== null ? `score ${score}${result_class ? `, ${result_class}` : ''}` : (result_class ?? '');
 		return {
-			name: `${String(report.url)} (#${String(report.id)}${grade ? `, ${grade}` : ''})`,
+			name: `${String(report.url)} (${grade ? `${grade} · ` : ''}#${String(report.id)})`,
 			value: String(report.id),
+			// The report's page in phpRank, for the picker's "open" link.
+			url: `${instance}/reports/${encodeURIComponent(String(report.id))}`,
 		};
 	});
 	return { results, paginationToken: next };

@@ -140,7 +140,7 @@ function outputOf(ctx: IExecuteSingleFunctions, outcome: Outcome): IDataObject {
 		const report = toolReport(record, false);
 		return { action, ...report, changes: changes ? changesText(changes, report.score as number | null) : null, other_reports: others };
 	}
-	return { action, ...shapeReport(record, simplify), changes, other_reports: others };
+	return { action, ...shapeReport({ ...record, changes: changes as IDataObject | null }, simplify), other_reports: others };
 }
 
 export function createOrRerunStep(spec: ResourceSpec) {

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY } from '../api';
+import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY, REPORT_LINK } from '../api';
 import { inputError } from '../transport/errors';
+import { connectionOf } from '../transport/request';
 import { redactedNode } from '../transport/secrets';
 import { stopOnInputError } from '../transport/retries';
 
@@ -11,9 +12,18 @@ import { stopOnInputError } from '../transport/retries';
  */
 
 function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
-	const error = inputError(redactedNode(ctx.getNode()), message, description, ctx.getItemIndex());
+	const error = inputError(redactedNode(ctx.getNode()), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
 	stopOnInputError(ctx, error);
 	throw error;
+}
+
+/**
+ * ` [item 2]` when the node has several input items, in the form n8n's error panel uses (it then
+ * adds none of its own); nothing for one item.
+ */
+function itemSuffix(ctx: IExecuteSingleFunctions): string {
+	const items = ctx.getExecuteData().data.main?.[0]?.length ?? 0;
+	return items > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
 }
 
 function describeValue(value: unknown): string {
@@ -53,8 +63,41 @@ export async function reportPath(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	const picked = this.getNodeParameter('reportId', undefined) as { mode?: string; value?: unknown } | undefined;
+	if (picked?.mode === 'url') await checkReportLink(this, picked.value);
 	const id = parseReportId(this, this.getNodeParameter('reportId', undefined, { extractValue: true }));
 	return { ...requestOptions, url: `/reports/${id}` };
+}
+
+/**
+ * A report link pasted By URL must be on the credential's instance: the same ID on another
+ * instance is another report.
+ */
+async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Promise<void> {
+	const link = textParameter(ctx, 'url', 'Report', value);
+	const match = new RegExp(REPORT_LINK).exec(link);
+	if (!match) {
+		fail(
+			ctx,
+			`Report (By URL): ${describeValue(link)} is not the link of a report page`,
+			'Paste the address of the report’s page in phpRank, e.g. https://seo.example.com/reports/42, or choose the report From List.',
+		);
+	}
+	let host = '';
+	try {
+		host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(link) ? link : `https://${link}`).host;
+	} catch {
+		host = '';
+	}
+	const { host: instance } = await connectionOf(ctx);
+	const bare = (name: string) => name.toLowerCase().replace(/^www\./, '');
+	if (bare(host) !== bare(instance)) {
+		fail(
+			ctx,
+			`Report (By URL): the link is to ${host || 'another site'}, but the phpRank credential is for ${instance}`,
+			`Paste the link of a report on ${instance}, or choose the credential of the instance the link is from.`,
+		);
+	}
 }
 
 /**

@@ -28,22 +28,63 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
 	return PRIVACY_LABELS[Number(record.privacy)] ?? record.privacy ?? null;
 }
 
-/** A report as the node outputs it: the API record with its score and class, or the compact form. */
+/**
+ * Failed checks as one line of text, grouped by importance: `high: title, meta_description;
+ * medium: language`. A table row stays one line high; the full structure is in `results` (Simplify off).
+ */
+export function failedChecksText(checks: FailedCheck[]): string {
+	const groups = new Map<string, string[]>();
+	for (const { check, importance } of checks) {
+		const names = groups.get(importance);
+		if (names) names.push(check);
+		else groups.set(importance, [check]);
+	}
+	return [...groups].map(([importance, names]) => `${importance}: ${names.join(', ')}`).join('; ');
+}
+
+/** How many checks failed, by importance: the columns a table filters and sorts on. */
+function failedCounts(checks: FailedCheck[]): IDataObject {
+	const count = (importance: string) => checks.filter((check) => check.importance === importance).length;
+	return { failed_high: count('high'), failed_medium: count('medium'), failed_low: count('low') };
+}
+
+/**
+ * What changed, flat, for tables and IF nodes: the score before, the change, and the checks newly
+ * failed or fixed as text. The `changes` object beside them keeps the structure.
+ */
+function changeColumns(changes: unknown): IDataObject {
+	if (changes === undefined) return {};
+	if (changes === null) return { previous_score: null, score_change: null, newly_failed: '', newly_fixed: '' };
+	const { previous, scoreDelta, failed, fixed } = changes as ReportChanges;
+	return {
+		previous_score: previous.result,
+		score_change: scoreDelta,
+		newly_failed: failedChecksText(failed),
+		newly_fixed: failedChecksText(fixed),
+	};
+}
+
+/**
+ * A report as the node outputs it: the API record with its score and class, or the compact form,
+ * where every field a user filters or maps on is a top-level value.
+ */
 export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
-	const changes = record.changes === undefined ? {} : { changes: record.changes };
+	const failed = failedChecks(record.results);
 	return {
 		id: record.id,
 		url: record.url,
 		project: record.project,
 		...classified,
-		failed_checks: failedChecks(record.results),
+		...changeColumns(record.changes),
+		failed_checks: failedChecksText(failed),
+		...failedCounts(failed),
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
 		updated_at: record.updated_at ?? null,
-		...changes,
+		...(record.changes === undefined ? {} : { changes: record.changes }),
 	};
 }
 
@@ -54,7 +95,9 @@ function describeCheck(name: string, check: IDataObject): string {
 		const scalar = limits.length > 0 && limits.every(([, value]) => typeof value === 'number' || typeof value === 'string');
 		return scalar ? `${problem} (${limits.map(([key, value]) => `${key} ${String(value)}`).join(', ')})` : problem;
 	});
-	return problems.length ? `${name}: ${problems.join(', ')}` : name;
+	// phpRank names some problems after their check (`title: {title: …}`): the name alone says it.
+	const told = problems.filter((problem) => problem !== name);
+	return told.length ? `${name}: ${told.join(', ')}` : name;
 }
 
 /** The checks that did not pass, as words grouped by importance (high first); empty groups left out. */
@@ -123,18 +166,30 @@ export async function projectDeleted(
 }
 
 /**
- * Output step of Project → Get Many. phpRank's `result` of a project is the sum of its reports'
- * scores; the average, with its class, is what a digest needs.
+ * Output step of Project → Get Many: a project reads as a site's health. phpRank's `result` of a
+ * project is the sum of its reports' scores; the average, with its class, is what a digest needs.
+ * Simplify keeps the name, the number of reports, the average and its class, and the first
+ * report's date; off, phpRank's record with the average and class added.
  */
 export async function shapeProjects(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const simplify = this.getNodeParameter('simplify', true) as boolean;
 	return items.map(({ json }) => {
 		const reports = Number(json.reports);
 		const total = Number(json.result);
 		const average = reports > 0 && Number.isFinite(total) ? Math.round((total / reports) * 10) / 10 : null;
 		const { result_class } = classify(average);
-		return { json: { ...json, average_score: average, result_class } };
+		if (!simplify) return { json: { ...json, average_score: average, result_class } };
+		return {
+			json: {
+				project: json.project,
+				reports: Number.isFinite(reports) ? reports : null,
+				average_score: average,
+				result_class,
+				first_created_at: json.created_at ?? null,
+			},
+		};
 	});
 }

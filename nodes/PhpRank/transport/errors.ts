@@ -267,15 +267,19 @@ function messageOf(error: unknown): string {
  * Bad input, refused before anything is sent. A NodeApiError although no request was made:
  * RoutingNode re-wraps any other error of a request in a NodeApiError built on the node as the
  * workflow holds it, secret parameters included; this one keeps the redacted node it is given.
+ * It carries no HTTP code and no raw messages, so n8n's error panel shows no "From phpRank"
+ * details, only the message and what to do.
  */
 export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
-	return new NodeApiError(node, {} as JsonObject, {
+	const error = new NodeApiError(node, {} as JsonObject, {
 		message,
 		description,
 		itemIndex,
-		httpCode: 'none',
 		failure: { cause: 'configuration-invalid' },
 	});
+	error.httpCode = null;
+	error.messages = [];
+	return error;
 }
 
 /** A list that could not be read to its end (transport/paging.ts). */

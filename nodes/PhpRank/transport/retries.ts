@@ -110,7 +110,7 @@ async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<Nod
 	return new NodeApiError(redactedNode(ctx.getNode()), {}, {
 		message: first.message,
 		description: `${first.description ?? ''} This item was not sent: another item failed first.`.trim(),
-		httpCode: first.httpCode ?? 'none',
+		...(first.httpCode ? { httpCode: first.httpCode } : {}),
 		itemIndex: ctx.getItemIndex(),
 	});
 }
