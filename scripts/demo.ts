@@ -41,7 +41,8 @@ async function main() {
 				url: json.url,
 				score: json.score,
 				class: json.result_class,
-				'failed checks': (json.failed_checks as unknown[]).length,
+				'failed (high)': json.failed_high,
+				'failed checks': json.failed_checks,
 			})),
 		);
 		console.log('\nRequests the server received:');

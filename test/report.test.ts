@@ -1,8 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { INodeProperties } from 'n8n-workflow';
+
+import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
+const description: INodeProperties[] = getAllDescription;
 const reportKeys = ['id', 'url', 'project', 'score', 'result_class', 'failed_checks', 'failed_high', 'failed_medium', 'failed_low', 'privacy', 'generated_at', 'created_at', 'updated_at'];
 
 describe('Report → Get Many', () => {
@@ -112,7 +116,7 @@ describe('Report → Get Many', () => {
 	});
 
 	it('sends each sort option as the spec names it', async () => {
-		for (const sortBy of ['id', 'generated_at', 'url', 'result']) {
+		for (const sortBy of ['id', 'url', 'result']) {
 			for (const sortDirection of ['asc', 'desc']) {
 				api.server.clearRequests();
 				await getAll({ limit: 5, options: { sortBy, sortDirection } });
@@ -121,12 +125,51 @@ describe('Report → Get Many', () => {
 		}
 	});
 
+	it('runs a workflow saved with the former Sort By: Date Generated as Date Created, which phpRank used anyway', async () => {
+		const { items, error } = await getAll({ limit: 5, options: { sortBy: 'generated_at', sortDirection: 'desc' } });
+
+		expect(error).toBeUndefined();
+		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
+		expect(items.map((item) => item.json.id)).toEqual(api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, 5));
+	});
+
+	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
+		await getAll({ limit: 5, filters: { search: 'blog' } });
+		await getAll({ limit: 5, filters: { searchBy: 'url' } });
+		await getAll({ limit: 5, filters: { search: '  ', searchBy: 'url' } });
+
+		expect(queries()).toEqual([
+			{ search: 'blog', search_by: 'url', per_page: '10', page: '1' },
+			{ per_page: '10', page: '1' },
+			{ per_page: '10', page: '1' },
+		]);
+	});
+
+	it('changes nothing when Result, Page Size or the score filters are added and left as they start', async () => {
+		const filters = [
+			description.find((p) => p.name === 'filters')?.options as INodeProperties[],
+			description.find((p) => p.name === 'options')?.options as INodeProperties[],
+		];
+		const defaults = filters.map((options) => Object.fromEntries(options.map((p) => [p.name, p.default])));
+		expect(defaults[0]).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
+		expect(defaults[1]).toMatchObject({ pageSize: '' });
+
+		const { items } = await getAll({
+			limit: 7,
+			filters: { result: defaults[0].result, minScore: defaults[0].minScore, maxScore: defaults[0].maxScore },
+			options: { pageSize: defaults[1].pageSize },
+		});
+
+		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
+		expect(items.map((item) => item.json.id)).toEqual(api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, 7));
+	});
+
 	it('returns no items, after one request, when nothing matches', async () => {
 		const { items, error } = await getAll({ returnAll: true, filters: { search: 'no-such-site' } });
 
 		expect(error).toBeUndefined();
 		expect(items).toEqual([]);
-		expect(queries()).toEqual([{ search: 'no-such-site', per_page: '100', page: '1' }]);
+		expect(queries()).toEqual([{ search: 'no-such-site', search_by: 'url', per_page: '100', page: '1' }]);
 	});
 
 	it('returns full records with Simplify off', async () => {
@@ -159,6 +202,112 @@ describe('Report → Get Many', () => {
 		expect(items.map((i) => [i.json.result_class, i.pairedItem])).toEqual([
 			['good', { item: 0 }], ['good', { item: 0 }], ['bad', { item: 1 }],
 		]);
+	});
+});
+
+describe('Report → Get Many by score range', () => {
+	// 250 reports with scores spread over 10-100, all three classes.
+	const api = useServer({ seed: (server) => server.seedReports(250) });
+	const getAll = (parameters: IDataObject) => runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
+	const queries = () => api.apiRequests().map((request) => request.query);
+	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
+	const scoring = (min: number, max: number) => newestFirst().filter((r) => r.result >= min && r.result <= max);
+	const CLASS_SCORES: Record<string, [number, number]> = { good: [80, 100], decent: [49, 79], bad: [0, 48] };
+	/** The pages of 100 a list of one class takes. */
+	const classPages = (result: string) =>
+		Array.from({ length: Math.ceil(scoring(...CLASS_SCORES[result]).length / 100) }, (_, i) => ({ result, per_page: '100', page: String(i + 1) }));
+
+	it.each([
+		[80, 90, 'good'],
+		[49, 79, 'decent'],
+		[0, 48, 'bad'],
+		[10, 20, 'bad'],
+	])('a range within one class (%i to %i) sends result=%s and returns only the reports in the range', async (minScore, maxScore, result) => {
+		const { items, error } = await getAll({ returnAll: true, filters: { minScore, maxScore } });
+
+		expect(error).toBeUndefined();
+		expect(queries()).toEqual(classPages(result));
+		expect(items.map((item) => item.json.id)).toEqual(scoring(minScore, maxScore).map((r) => r.id));
+		expect(items.length).toBeGreaterThan(0);
+	});
+
+	it('a range across classes sends no result filter, and Return All returns every report in it', async () => {
+		const { items, error } = await getAll({ returnAll: true, filters: { minScore: 45, maxScore: 85 } });
+
+		expect(error).toBeUndefined();
+		expect(queries()).toEqual([
+			{ per_page: '100', page: '1' },
+			{ per_page: '100', page: '2' },
+			{ per_page: '100', page: '3' },
+		]);
+		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
+		expect(items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85)).toBe(true);
+	});
+
+	it('Minimum Score alone keeps the class it lies in when Maximum Score stays at 100', async () => {
+		const { items } = await getAll({ returnAll: true, filters: { minScore: 95 } });
+
+		expect(queries()).toEqual(classPages('good'));
+		expect(items.map((item) => item.json.id)).toEqual(scoring(95, 100).map((r) => r.id));
+	});
+
+	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
+		const decent = newestFirst().filter((r) => r.result >= 49 && r.result <= 79);
+		const matching = decent.filter((r) => r.result >= 60 && r.result <= 64);
+		const pages = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
+		expect(pages).toBeGreaterThan(1);
+
+		const { items, error } = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 }, options: { pageSize: 10 } });
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual(matching.slice(0, 5).map((r) => r.id));
+		expect(queries()).toEqual(Array.from({ length: pages }, (_, i) => ({ result: 'decent', per_page: '10', page: String(i + 1) })));
+	});
+
+	it('without a Page Size, a Limit with a range asks for pages of 100', async () => {
+		const { items } = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 } });
+
+		expect(items.map((item) => item.json.id)).toEqual(scoring(60, 64).slice(0, 5).map((r) => r.id));
+		expect(queries()).toEqual([{ result: 'decent', per_page: '100', page: '1' }]);
+	});
+
+	it('keeps the Result chosen by the user, with the range inside it', async () => {
+		const { items } = await getAll({ returnAll: true, filters: { result: 'good', minScore: 70, maxScore: 85 } });
+
+		expect(queries()).toEqual(classPages('good'));
+		expect(items.map((item) => item.json.id)).toEqual(scoring(80, 85).map((r) => r.id));
+	});
+
+	it('keeps a report known only by its class when the range holds its whole class', async () => {
+		const answer = (result: string) => ({
+			type: 'status' as const,
+			status: 200,
+			body: { data: [{ id: 2, url: 'a.example', result }, { id: 1, url: 'b.example', result: 55 }], status: 200 },
+		});
+		api.server.failNext(answer('good'));
+		const inside = await getAll({ limit: 10, filters: { minScore: 50 } });
+		api.server.failNext(answer('good'));
+		const across = await getAll({ limit: 10, filters: { minScore: 50, maxScore: 90 } });
+
+		expect(inside.items.map((item) => item.json.id)).toEqual([2, 1]);
+		expect(across.items.map((item) => item.json.id)).toEqual([1]);
+	});
+
+	it.each([
+		[{ minScore: 70, maxScore: 30 }, /^Minimum Score 70 is above Maximum Score 30$/],
+		[{ minScore: -1 }, /^Minimum Score must be a number from 0 to 100, not "-1"$/],
+		[{ maxScore: 150 }, /^Maximum Score must be a number from 0 to 100, not "150"$/],
+		[{ maxScore: '={{ "lots" }}' }, /^Maximum Score must be a number from 0 to 100, not "lots"$/],
+		[{ result: 'bad', minScore: 80 }, /^Minimum Score 80 is above what Result: Bad allows \(below 49\)$/],
+		[{ result: 'decent', minScore: 85 }, /^Minimum Score 85 is above what Result: Decent allows \(49 to 79\)$/],
+		[{ result: 'decent', maxScore: 40 }, /^Maximum Score 40 is below what Result: Decent allows \(49 to 79\)$/],
+		[{ result: 'good', minScore: 10, maxScore: 79 }, /^Maximum Score 79 is below what Result: Good allows \(above 79\)$/],
+	])('refuses %j before any request', async (filters, message) => {
+		const { error } = await getAll({ returnAll: true, filters });
+
+		expect(error?.message).toMatch(message);
+		expect(error?.description).toMatch(/Score|Result/);
+		expect(api.apiRequests()).toHaveLength(0);
 	});
 });
 

@@ -87,6 +87,29 @@ describe('phpRank as an AI tool', () => {
 		expect(requests()).toEqual(['GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1']);
 	});
 
+	it('a score range the model gives narrows the list as in a workflow, and a range that cannot match is a sentence', async () => {
+		const range = toolNode('list_by_score', {
+			resource: 'report',
+			operation: 'getAll',
+			limit: 1,
+			filters: { minScore: fromAI('min_score', 'Lowest score', 'number', 0), maxScore: fromAI('max_score', 'Highest score', 'number', 100) },
+		});
+		const { results } = await runTools(
+			[range],
+			[
+				{ node: 'list_by_score', args: { min_score: 25, max_score: 40 } },
+				{ node: 'list_by_score', args: { min_score: 60, max_score: 10 } },
+			],
+			api.credential,
+		);
+
+		expect(JSON.parse(results[0])).toEqual([{ id: 1, url: 'example.com', score: 31, result_class: 'bad', generated_at: expect.any(String) }]);
+		expect(JSON.parse(results[1])).toEqual([
+			{ error: 'Minimum Score 60 is above Maximum Score 10. Set Minimum Score to at most Maximum Score under Filters: both are included in the range.' },
+		]);
+		expect(requests()).toEqual(['GET /api/v1/reports?result=bad&per_page=100&page=1']);
+	});
+
 	it('one report lists its failed checks by importance, in words', async () => {
 		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 1 } }], api.credential);
 		const [report] = JSON.parse(results[0]) as IDataObject[];

@@ -352,13 +352,18 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const audit = await call('audit_url', { url: 'https://docs.widgets.dev/getting-started', privacy: 1 });
 	const created = parsed(audit.result)[0] ?? {};
 	const newIds = api.listReports(USER_IDS.default).map((r) => r.id).filter((id) => !before.includes(id));
-	check('audit_url: one new private report, returned with its checks', newIds.length === 1 && created.id === newIds[0] && created.url === 'docs.widgets.dev/getting-started' && created.privacy === 'private' && typeof created.failed_checks === 'object', created);
-	check('  phpRank got one POST /api/v1/reports with url and privacy=1', audit.requests.length === 1 && audit.requests[0].method === 'POST' && audit.requests[0].form.url === 'https://docs.widgets.dev/getting-started' && audit.requests[0].form.privacy === '1' && !audit.requests[0].form.password, describe(audit.requests));
+	check('audit_url: one new private report, returned with its checks', newIds.length === 1 && created.id === newIds[0] && created.action === 'created' && created.changes === null && created.url === 'docs.widgets.dev/getting-started' && created.privacy === 'private' && typeof created.failed_checks === 'object', created);
+	const post = audit.requests.find((r) => r.method === 'POST');
+	check('  phpRank got the site\'s reports (one GET with project=) and one POST /api/v1/reports with url and privacy=1', audit.requests.length === 2 && audit.requests[0].method === 'GET' && audit.requests[0].query.project === 'docs.widgets.dev' && post?.form.url === 'https://docs.widgets.dev/getting-started' && post?.form.privacy === '1' && !post?.form.password, describe(audit.requests));
+	const again = await call('audit_url', { url: 'https://www.docs.widgets.dev/getting-started/', privacy: 1 });
+	const rechecked = parsed(again.result)[0] ?? {};
+	check('audit_url again on the same page: its report is re-run, not duplicated, and changes is a sentence', rechecked.action === 'rerun' && rechecked.id === created.id && /^score \d+(\.\d+)? → \d+(\.\d+)?; /.test(String(rechecked.changes)) && api.listReports(USER_IDS.default).length === before.length + 1, rechecked);
+	check('  phpRank got GET (project=) and PUT results=1, no POST', same(describe(again.requests).map((line) => line.replace(/\?.*$/, '')), ['GET /api/v1/reports', `PUT /api/v1/reports/${String(created.id)} <results=1>`]), describe(again.requests));
 
 	const generatedBefore = api.getReport(5)!.generated_at;
 	const rerun = await call('rerun_report', { report_id: 5 });
-	check('rerun_report: report 5 analysed again', parsed(rerun.result)[0]?.id === 5 && api.getReport(5)!.generated_at !== generatedBefore, textOf(rerun.result));
-	check('  phpRank got PUT /api/v1/reports/5 with results=1', same(describe(rerun.requests), ['PUT /api/v1/reports/5 <results=1>']), describe(rerun.requests));
+	check('rerun_report: report 5 analysed again, with what changed in words', parsed(rerun.result)[0]?.id === 5 && api.getReport(5)!.generated_at !== generatedBefore && /^score \d+(\.\d+)? → /.test(String(parsed(rerun.result)[0]?.changes)), textOf(rerun.result));
+	check('  phpRank got GET /api/v1/reports/5 (the report before) and PUT /api/v1/reports/5 with results=1', same(describe(rerun.requests), ['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>']), describe(rerun.requests));
 
 	section('MCP: failing calls');
 	const badUrl = await call('audit_url', { url: 'example.com/no-scheme', privacy: 1 });

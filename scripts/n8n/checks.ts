@@ -8,17 +8,21 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { TEST_API_KEY, USER_IDS, type PhpRankServer, type RecordedRequest } from '../../test/server';
-import type { ExecutionItem } from './cli';
+import { exportNodes, type CredentialImport, type ExecutionItem, type ExportedNodeType } from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
 import { installPackage, packPackage, resolveWorkflowPackage } from './packages';
 import { Fatal, type Report } from './report';
-import type { N8nSandbox } from './sandbox';
+import { getRuntime, type N8nRuntime } from './runtime';
+import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
 export const PACKAGE = 'n8n-nodes-phprank';
 export const NODE_TYPE = `${PACKAGE}.phpRank`;
 export const TRIGGER_TYPE = `${PACKAGE}.phpRankTrigger`;
+/** The credential every example and test workflow uses: the bundled phpRank test server's key. */
+export const CRED_ID = 'phprank-e2e';
+export const CRED_NAME = 'phpRank (test server)';
 const DAY = 86_400_000;
 
 export interface WorkflowJson {
@@ -110,6 +114,38 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	report.check('tarball has no test code or source maps', !files.some((f) => /(^|\/)test\/|\.map$|\.test\.js$/.test(f)), files.filter((f) => /test|\.map$/.test(f)));
 	report.note(`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`);
 	return tgz;
+}
+
+/** The phpRank credential (id CRED_ID) for `n8n import:credentials`, pointing at a running test server. */
+export function testServerCredential(api: PhpRankServer): CredentialImport {
+	return { id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } };
+}
+
+export interface SandboxWithPackage {
+	runtime: N8nRuntime;
+	sb: N8nSandbox;
+	/** the installed package folder (~/.n8n/nodes/node_modules/n8n-nodes-phprank) */
+	installedDir: string;
+	/** every node type the sandbox's n8n loads (`n8n export:nodes`), ours included */
+	allNodes: ExportedNodeType[];
+}
+
+/**
+ * The cached n8n (installed on first use), a fresh sandbox with the tarball installed as README says (checked
+ * by installAsReadmeSays), and the node types n8n loads from it. The sandbox is removed again if a step fails.
+ */
+export async function sandboxWithPackage(report: Report, tarball: string): Promise<SandboxWithPackage> {
+	report.section('n8n runtime and package install (README: "Manually with npm")');
+	const runtime = await report.timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
+	const sb = await createSandbox({ runtime });
+	try {
+		const installedDir = await report.timed('npm install in ~/.n8n/nodes', async () => await installAsReadmeSays(report, sb, tarball));
+		const allNodes = await report.timed('n8n export:nodes', async () => await exportNodes(sb));
+		return { runtime, sb, installedDir, allNodes };
+	} catch (error) {
+		await removeSandbox(sb);
+		throw error;
+	}
 }
 
 /**

@@ -8,6 +8,12 @@ export class Report {
 	readonly timings: Array<[string, number]> = [];
 	private current = '';
 	private readonly started = Date.now();
+	private readonly passLabel: string;
+
+	/** `pass`: the word a passed check is printed with ("ok" by default; the browser check says "PASS"). */
+	constructor(opts: { pass?: string } = {}) {
+		this.passLabel = (opts.pass ?? 'ok').padEnd(4);
+	}
 
 	section(name: string): void {
 		this.current = name;
@@ -17,7 +23,7 @@ export class Report {
 	check(name: string, ok: unknown, detail?: unknown): boolean {
 		if (ok) {
 			this.passed++;
-			console.log(`  ok   ${name}`);
+			console.log(`  ${this.passLabel} ${name}`);
 		} else {
 			this.failed++;
 			const d = detail === undefined ? '' : `\n         ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 2000);

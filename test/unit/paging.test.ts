@@ -221,6 +221,31 @@ describe('readPages on a list that does not change', () => {
 		expect(run).toMatchObject({ complete: true, requests: 2 });
 	});
 
+	it('returns only the records keep accepts, counts them against the limit, and reads on past the others', async () => {
+		const list = new FakeList(1000);
+		const keep = (record: IDataObject) => Number(record.id) % 50 === 0;
+
+		const limited = await readPages(list.fetch, { perPage: 100, ...byId, keep, limit: 5 });
+		expect(idsOf(limited.items)).toEqual([1000, 950, 900, 850, 800]);
+		expect(list.asked).toEqual([1, 2, 3]);
+		expect(limited.complete).toBe(false);
+
+		list.asked.length = 0;
+		const all = await readPages(list.fetch, { perPage: 100, ...byId, keep });
+		expect(idsOf(all.items)).toEqual(range(1, 20).map((n) => n * 50).reverse());
+		expect(all).toMatchObject({ complete: true, steady: true, requests: 10 });
+	});
+
+	it('with keep and a list in another order, reads every page once and ends complete (no "short" list)', async () => {
+		const list = new FakeList(250, { order: 'name' });
+		const keep = (record: IDataObject) => Number(record.id) <= 10;
+
+		const run = await readPages(list.fetch, { perPage: 100, ...byName, keep });
+
+		expect(sortedIds(run.items)).toEqual(range(1, 10));
+		expect(run).toMatchObject({ complete: true, requests: 3 });
+	});
+
 	it('sends no more than maxPages requests, and resumes from the cursor it returns', async () => {
 		const list = new FakeList(1000);
 		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4 });

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_PASSWORD_LENGTH, PAGE_SIZES, REPORT_LINK } from '../api';
+import { searchIn } from '../operations/input';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging itself is in operations/list.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
@@ -19,7 +20,7 @@ function returnAllOrLimit(what: string): INodeProperties[] {
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			hint: `Fetches as few pages of ${what} as the limit needs`,
+			hint: `The first ${what} in the sort order that match the filters, up to this many`,
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
@@ -29,10 +30,12 @@ const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',
 	name: 'pageSize',
 	type: 'options',
-	options: PAGE_SIZES.map((size) => ({ name: String(size), value: size })),
-	default: 100,
-	description:
-		'How many results each request asks for. By default the node picks the size that needs the fewest requests.',
+	options: [
+		{ name: 'Automatic', value: '', description: 'The node picks the size that needs the fewest requests' },
+		...PAGE_SIZES.map((size) => ({ name: String(size), value: size })),
+	],
+	default: '',
+	description: 'How many results each request to phpRank asks for',
 	routing: { send: { type: 'query', property: 'per_page' } },
 };
 
@@ -48,43 +51,29 @@ const sortDirectionOption: INodeProperties = {
 	routing: { send: { type: 'query', property: 'sort' } },
 };
 
-function sortByOption(options: INodePropertyOptions[], defaultValue: string, note?: string): INodeProperties {
+/** `value`: an expression of `$value` that sends something else than the choice (see report Get Many). */
+function sortByOption(options: INodePropertyOptions[], defaultValue: string, value?: string): INodeProperties {
 	return {
 		displayName: 'Sort By',
 		name: 'sortBy',
 		type: 'options',
 		options,
 		default: defaultValue,
-		description: note,
-		routing: { send: { type: 'query', property: 'sort_by' } },
+		routing: { send: { type: 'query', property: 'sort_by', ...(value ? { value } : {}) } },
 	};
 }
 
-export function searchFilters(
-	searchByOptions: INodePropertyOptions[],
-	searchByDefault: string,
-	placeholder: string,
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			placeholder,
-			description: 'Text the results must contain',
-			routing: { send: { type: 'query', property: 'search' } },
-		},
-		{
-			displayName: 'Search By',
-			name: 'searchBy',
-			type: 'options',
-			options: searchByOptions,
-			default: searchByDefault,
-			description: 'The field Search looks in',
-			routing: { send: { type: 'query', property: 'search_by' } },
-		},
-	];
+/** Search: phpRank searches one field per list; `searchBy` is sent with it (search_by), never alone. */
+export function searchFilter(searchBy: string, placeholder: string, description: string): INodeProperties {
+	return {
+		displayName: 'Search',
+		name: 'search',
+		type: 'string',
+		default: '',
+		placeholder,
+		description,
+		routing: { send: { type: 'query', property: 'search', preSend: [searchIn(searchBy)] } },
+	};
 }
 
 export const simplifyParameter: INodeProperties = {
@@ -191,15 +180,36 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 		name: 'result',
 		type: 'options',
 		options: [
+			{ name: 'Any', value: '', description: 'Every report, whatever its score' },
 			{ name: 'Bad', value: 'bad', description: 'Score below 49' },
 			{ name: 'Decent', value: 'decent', description: 'Score from 49 to 79' },
 			{ name: 'Good', value: 'good', description: 'Score above 79' },
 		],
-		default: 'bad',
+		default: '',
 		description: 'Only reports of this result class',
 		...overrides,
 	};
 }
+
+/** Minimum Score / Maximum Score of Report → Get Many (checked and applied in operations/scoreRange.ts). */
+export const scoreFilters: INodeProperties[] = [
+	{
+		displayName: 'Minimum Score',
+		name: 'minScore',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 0,
+		description: 'Only reports that scored at least this (0 to 100)',
+	},
+	{
+		displayName: 'Maximum Score',
+		name: 'maxScore',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 100,
+		description: 'Only reports that scored at most this (0 to 100)',
+	},
+];
 
 /** The Filters collection: each filter is sent only once the user adds it. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
@@ -210,7 +220,7 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 export function listParameters(
 	what: string,
 	filters: INodeProperties[],
-	sort: { options: INodePropertyOptions[]; default: string; note?: string },
+	sort: { options: INodePropertyOptions[]; default: string; value?: string },
 ): INodeProperties[] {
 	return [
 		...returnAllOrLimit(what),
@@ -221,7 +231,7 @@ export function listParameters(
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [pageSizeOption, sortByOption(sort.options, sort.default, sort.note), sortDirectionOption],
+			options: [pageSizeOption, sortByOption(sort.options, sort.default, sort.value), sortDirectionOption],
 		},
 	];
 }

@@ -18,7 +18,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		getAll:
 			'List phpRank SEO reports: ID, URL, score from 0 to 100, class (good above 79, decent 49-79, bad below 49) and analysis date of each, without check details. Use it to find reports or compare pages, e.g. the worst pages of a site; then get one report by its ID for its failed checks.',
 		update:
-			'Change a phpRank report by its ID: re-run its SEO analysis (a few seconds; new score and checks) or change who can open it. Returns the updated report. Use it after a page was fixed, to see the new score.',
+			'Change a phpRank report by its ID: re-run its SEO analysis (a few seconds; new score and checks) or change who can open it. Returns the updated report; after a re-run, "changes" says what changed (e.g. "score 72 → 61; newly failed: title (high)"). Use it after a page was fixed, to see the new score.',
 	},
 	project: {
 		delete:

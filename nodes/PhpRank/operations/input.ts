@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 
 import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY, REPORT_LINK } from '../api';
 import { inputError } from '../transport/errors';
@@ -11,7 +11,7 @@ import { stopOnInputError } from '../transport/retries';
  * bad input with an error that says which field to fix, so nothing reaches phpRank.
  */
 
-function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
+export function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
 	const error = inputError(redactedNode(ctx.getNode()), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
 	stopOnInputError(ctx, error);
 	throw error;
@@ -26,7 +26,7 @@ function itemSuffix(ctx: IExecuteSingleFunctions): string {
 	return items > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
 }
 
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
 	if (value === undefined || value === null || value === '') return 'nothing';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
@@ -244,4 +244,18 @@ export async function checkListQuery(
 		}
 	}
 	return { ...requestOptions, qs };
+}
+
+/**
+ * Search's field (`search_by`), sent with a search and only then. Workflows saved with the former
+ * Search By option keep it in their filters; nothing reads it.
+ */
+export function searchIn(field: string): PreSendAction {
+	return async function searchBy(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const qs = { ...(requestOptions.qs as IDataObject) };
+		const search = qs.search;
+		if (search === undefined || search === null || (typeof search === 'string' && search.trim() === '')) delete qs.search_by;
+		else qs.search_by = field;
+		return { ...requestOptions, qs };
+	};
 }

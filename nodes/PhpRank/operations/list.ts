@@ -1,5 +1,6 @@
 import type { DeclarativeRestApiSettings, IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE } from '../api';
 import { type ListPage, pageSizeFor, readListPages } from '../transport/paging';
 import type { ResourceSpec } from '../transport/resource';
 import { routedOptions, routedRequest } from '../transport/request';
@@ -10,16 +11,21 @@ import { itemFailed, runOf } from '../transport/retries';
  * `links.next`, an absolute URL that could carry the key elsewhere) by the shared paging rule
  * (transport/paging.ts), each page sent through n8n's own pipeline with the operation's output
  * steps, with the filters and sort of the first request on every page, until the list or the
- * limit ends.
+ * limit ends. `keepOf` gives the records a filter of the node keeps (one phpRank cannot apply),
+ * or undefined: the limit then counts those only.
  */
-export function listStep(spec: ResourceSpec) {
+export type KeepOf = (ctx: IExecutePaginationFunctions) => ((record: IDataObject) => boolean) | undefined;
+
+export function listStep(spec: ResourceSpec, keepOf?: KeepOf) {
 	return async function fetchPages(this: IExecutePaginationFunctions, routing: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
 		const run = runOf(this);
 		try {
 			const { connection, options } = await routedOptions(this, spec, routing);
 			const returnAll = this.getNodeParameter('returnAll', false) as boolean;
 			const limit = returnAll ? Infinity : (this.getNodeParameter('limit', 50) as number);
-			const perPage = Number(options.qs?.per_page ?? pageSizeFor(limit));
+			const keep = keepOf?.(this);
+			// A filter of the node's own may skip many records: the fewest requests are the largest pages.
+			const perPage = Number(options.qs?.per_page ?? (keep ? MAX_PAGE_SIZE : pageSizeFor(limit)));
 			const item = this.getItemIndex();
 			// A list sorted newest first (reports by default) makes the paging rule exact on a moving list.
 			const newestFirst = spec.newestFirst?.(options.qs ?? {}) ?? false;
@@ -59,6 +65,7 @@ export function listStep(spec: ResourceSpec) {
 				{
 					perPage,
 					limit,
+					keep,
 					newestFirst,
 					keyOf: (record) => record[spec.key] as string | number,
 					// Paired as they arrive: one object per result, not a copy per step.

@@ -8,7 +8,7 @@ import type {
 import { answerCheck } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { checkListQuery } from './input';
-import { listStep } from './list';
+import { type KeepOf, listStep } from './list';
 import { type BeforeSending, recordStep } from './record';
 import { forTools } from './tool';
 
@@ -49,12 +49,12 @@ export function deleteRoute(spec: ResourceSpec, { preSend = [], postReceive = []
 	});
 }
 
-/** A list operation: paged by the list step, its query checked first. */
-export function listRoute(spec: ResourceSpec, { postReceive = [] }: Steps): INodePropertyRouting {
+/** A list operation: paged by the list step, its query checked first; `keep`: see operations/list.ts. */
+export function listRoute(spec: ResourceSpec, { preSend = [], postReceive = [], keep }: Steps & { keep?: KeepOf }): INodePropertyRouting {
 	return forTools({
 		request: { method: 'GET', url: spec.path },
-		send: { paginate: true, preSend: [checkListQuery] },
-		operations: { pagination: listStep(spec) },
+		send: { paginate: true, preSend: [checkListQuery, ...preSend] },
+		operations: { pagination: listStep(spec, keep) },
 		output: { postReceive: [answerCheck('list'), unwrapData, ...postReceive] },
 	});
 }

@@ -77,6 +77,11 @@ export interface PagingOptions<T> {
 	perPage: number;
 	/** Stop once this many records were returned (default: no limit). */
 	limit?: number;
+	/**
+	 * Only the records it accepts are returned and counted against `limit`; the others are read
+	 * past as if returned (they move the reader on, and count as read for the 'short' check).
+	 */
+	keep?: (record: IDataObject) => boolean;
 	/** Identifies a record: report ID, project name. */
 	keyOf: (record: IDataObject) => Key;
 	/** Shapes each batch of new records as it is accepted, so raw pages are not held. */
@@ -168,7 +173,7 @@ export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
 	options: PagingOptions<T>,
 ): Promise<PagingResult<T>> {
-	const { perPage, limit = Infinity, keyOf, stopAt, maxPages = Infinity, stopEarly, newestFirst = false } = options;
+	const { perPage, limit = Infinity, keyOf, keep, stopAt, maxPages = Infinity, stopEarly, newestFirst = false } = options;
 	const map = options.map ?? ((records: IDataObject[]) => records as unknown as T[]);
 	const resume = options.resume?.perPage === perPage ? options.resume : undefined;
 
@@ -182,6 +187,8 @@ export async function readPages<T = IDataObject>(
 	const returned = new Set<Key>(); // only without newestFirst: there, `frontier` alone tells what was returned
 	const items: T[] = [];
 	let count = 0;
+	/** Records read and not kept (`keep`). */
+	let skipped = 0;
 	let island: Island | undefined;
 	let previous: { page: number; keys: Key[] } | undefined;
 	let requests = 0;
@@ -192,7 +199,14 @@ export async function readPages<T = IDataObject>(
 		? (key: Key) => frontier === null || Number(key) < Number(frontier)
 		: (key: Key) => !returned.has(key);
 	const accept = (records: IDataObject[], keys: Key[]) => {
-		const fresh = records.filter((_, i) => isNew(keys[i])).slice(0, limit - count);
+		let fresh = records.filter((_, i) => isNew(keys[i]));
+		if (keep) {
+			const kept = fresh.filter(keep);
+			skipped += fresh.length - kept.length;
+			if (!newestFirst) for (const record of fresh) if (!kept.includes(record)) returned.add(keyOf(record));
+			fresh = kept;
+		}
+		fresh = fresh.slice(0, limit - count);
 		if (fresh.length === 0) return;
 		if (!newestFirst) for (const record of fresh) returned.add(keyOf(record));
 		count += fresh.length;
@@ -319,8 +333,8 @@ export async function readPages<T = IDataObject>(
 		if (count >= limit) return result(end);
 		if (end) {
 			// Every page read, nothing created or deleted, and still records missing: not the whole list.
-			if (limit === Infinity && !resume && !stopped && steady && total !== null && count < total) {
-				throw new PagingError({ reason: 'short', total, returned: count, requests, perPage: metaSize ?? perPage });
+			if (limit === Infinity && !resume && !stopped && steady && total !== null && count + skipped < total) {
+				throw new PagingError({ reason: 'short', total, returned: count + skipped, requests, perPage: metaSize ?? perPage });
 			}
 			return result(true);
 		}

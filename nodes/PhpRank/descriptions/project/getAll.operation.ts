@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listParameters, projectSimplifyParameter, searchFilters } from '../common';
+import { listParameters, projectSimplifyParameter, searchFilter } from '../common';
 
 const properties: INodeProperties[] = [
 	...listParameters(
 		'projects',
-		searchFilters([{ name: 'Name', value: 'project' }], 'project', 'e.g. example.com'),
+		[searchFilter('project', 'e.g. example.com', 'Only projects whose name contains this text')],
 		{
 			options: [
 				{ name: 'Date Created', value: 'created_at' },

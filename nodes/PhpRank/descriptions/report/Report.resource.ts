@@ -5,6 +5,7 @@ import { buildUpdateBody, checkCreateBody, reportPath } from '../../operations/i
 import { reportDeleted, shapeReports } from '../../operations/output';
 import { readBeforeRerun, withChanges } from '../../operations/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
+import { checkScoreRange, scoreKeep } from '../../operations/scoreRange';
 import { reportLocator } from '../common';
 import { reportSpec } from './report.spec';
 import * as create from './create.operation';
@@ -59,7 +60,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many reports',
 				description: 'List reports, with search, filters and sorting',
-				routing: listRoute(reportSpec, { postReceive: [shapeReports] }),
+				routing: listRoute(reportSpec, { preSend: [checkScoreRange], postReceive: [shapeReports], keep: scoreKeep }),
 			},
 			{
 				name: 'Update',

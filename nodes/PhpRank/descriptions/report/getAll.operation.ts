@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listParameters, projectLocator, resultFilter, searchFilters, simplifyParameter } from '../common';
+import { listParameters, projectLocator, resultFilter, scoreFilters, searchFilter, simplifyParameter } from '../common';
 
 const properties: INodeProperties[] = [
 	...listParameters(
@@ -12,17 +12,19 @@ const properties: INodeProperties[] = [
 				routing: { send: { type: 'query', property: 'project' } },
 			}),
 			resultFilter({ routing: { send: { type: 'query', property: 'result' } } }),
-			...searchFilters([{ name: 'URL', value: 'url' }], 'url', 'e.g. /blog'),
+			...scoreFilters,
+			searchFilter('url', 'e.g. /blog', 'Only reports whose URL contains this text'),
 		],
 		{
 			options: [
 				{ name: 'Date Created', value: 'id' },
-				{ name: 'Date Generated', value: 'generated_at' },
 				{ name: 'Result', value: 'result' },
 				{ name: 'URL', value: 'url' },
 			],
 			default: 'id',
-			note: 'Note: phpRank instances sort by Date Created when asked for Date Generated',
+			// Date Generated (generated_at) was offered once, but phpRank sorts it by Date Created:
+			// workflows saved with it get what phpRank gave them, sorted by ID (newest first by default).
+			value: '={{ $value === "generated_at" ? "id" : $value }}',
 		},
 	),
 	simplifyParameter,

@@ -1,0 +1,627 @@
+/**
+ * `npm run test:ui`: the package in the REAL n8n editor (2.41.1), driven by a headless Chromium.
+ *
+ *   build -> npm pack -> README's install in a fresh sandbox (the e2e's harness: checks.ts) -> the bundled
+ *   phpRank test server + a credential for it -> `n8n start`, owner -> one workflow with a phpRank node per
+ *   operation and a phpRank Trigger per event (read from the node descriptions n8n loaded, so new operations
+ *   and events are covered without editing this file) -> Chromium (Debian's, /usr/bin/chromium, through
+ *   playwright-core; never a downloaded browser), window 1400x900, signed in as the owner.
+ *
+ * Checks (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`):
+ *   panels  every operation's panel and the trigger's panel for every event opens (one screenshot each)
+ *   rows    Report Get Many (Limit 10, Simplify on) run in its panel: 10 items, and all 10 rows fit in the
+ *           output's Table view in the 1400x900 window
+ *   get     Report Get (By ID) run in its panel: the report comes out, its row fits in the Table view
+ *   error   a local input error (Create with URL "not a url"): the message shows, and no "From phpRank"
+ *           section / "Error code: none" (nothing came from phpRank)
+ *   filter  adding the Result filter to Get Many's Filters picks no value
+ *   byurl   the Report picker's "By URL" mode: a report link `<base URL>/reports/12` resolves and Get returns report 12
+ *   sample  Fetch Test Event of the trigger (Report Result Changed): no null/empty change fields
+ *
+ * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
+ * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
+ * exit 1 on any failure.
+ *
+ * Options: --only <check>[,<check>…]   --list (the checks and the operations/events found, then exit)
+ * Env: CHROMIUM_PATH (default /usr/bin/chromium), N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder and
+ *      leave n8n running until Ctrl+C, to look at it with a browser), UI_TIMEOUT_MS (one wait, default 30000).
+ */
+import { randomUUID } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+import { PhpRankServer, USER_IDS } from '../../test/server';
+import {
+	buildAndPack,
+	CRED_ID,
+	CRED_NAME,
+	NODE_TYPE,
+	sandboxWithPackage,
+	seedServer,
+	testServerCredential,
+	TRIGGER_TYPE,
+	type WorkflowJson,
+} from './checks';
+import {
+	DEFAULT_OWNER,
+	importCredentials,
+	removeSandbox,
+	setupOwner,
+	startServer,
+	type ExportedNodeType,
+	type N8nSandbox,
+	type N8nServer,
+	type RestSession,
+} from './n8n';
+import { Fatal, Report } from './report';
+
+const CHECKS = {
+	panels: "every operation's panel and the trigger's panel for every event open",
+	rows: 'Get Many (Limit 10, Simplify): ten reports fit on one screen in the Table view',
+	get: 'Get (By ID) returns the report; its row fits in the Table view',
+	error: 'a local input error shows no "From phpRank" section',
+	filter: 'an added Result filter picks no value',
+	byurl: 'the Report picker resolves a report link (By URL)',
+	sample: "the trigger's test event has no empty change fields",
+} as const;
+type CheckName = keyof typeof CHECKS;
+
+const WINDOW = { width: 1400, height: 900 };
+const ROWS_WANTED = 10;
+/** The report the By URL check links to (seeded below for the test server's default user). */
+const LINKED_REPORT = 12;
+const GET_REPORT = 2;
+const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+/**
+ * Selectors: the data-test-id attributes of n8n's editor (2.41.1, checked in its bundle
+ * node_modules/n8n-editor-ui/dist/assets), never CSS classes (hashed per build).
+ */
+const SEL = {
+	signinForm: '[data-test-id="signin-form"]',
+	email: 'input[name="emailOrLdapLoginId"]',
+	password: 'input[name="password"]',
+	submit: '[data-test-id="form-submit-button"]',
+	ndv: '[data-test-id="ndv"]',
+	/** "Execute step" / "Fetch Test Event" in the panel's parameter pane */
+	execute: '[data-test-id="node-execute-button"]',
+	output: '[data-test-id="output-panel"]',
+	itemsCount: '[data-test-id="ndv-items-count"]',
+	dataContainer: '[data-test-id="ndv-data-container"]',
+	tableMode: '[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-table"]',
+	errorMessage: '[data-test-id="node-error-message"]',
+	param: (name: string) => `[data-test-id="parameter-input-${name}"]`,
+	/** a `collection` parameter's "Add Filter"/"Add Option" dropdown, and its options (rendered in a popper) */
+	collectionAdd: '[data-test-id="collection-parameter-add"]',
+	collectionOption: '[data-test-id="collection-parameter-option"]:visible',
+	/** a resourceLocator parameter, its mode dropdown and its value input */
+	locator: (name: string) => `[data-test-id="resource-locator-${name}"]`,
+	locatorMode: '[data-test-id="rlc-mode-selector"]',
+	locatorInput: '[data-test-id="rlc-input"]',
+	/** the modes in the open mode dropdown: data-test-id="mode-<mode name>" (mode-list, mode-id, …) */
+	locatorModes: '[data-test-id^="mode-"]:visible',
+	/** a node error's "Error details" sections (<details><summary>From phpRank</summary>…) */
+	errorSection: 'details',
+	parameterIssues: '[data-test-id="parameter-issues"]',
+} as const;
+
+const report = new Report({ pass: 'PASS' });
+const check = report.check.bind(report);
+const section = report.section.bind(report);
+const note = report.note.bind(report);
+const timed = report.timed.bind(report);
+
+// ---------------------------------------------------------------------------------------------
+// arguments
+// ---------------------------------------------------------------------------------------------
+
+function parseOnly(argv: string[]): CheckName[] {
+	const all = Object.keys(CHECKS) as CheckName[];
+	const i = argv.indexOf('--only');
+	const inline = argv.find((a) => a.startsWith('--only='));
+	const value = inline ? inline.slice('--only='.length) : i === -1 ? undefined : argv[i + 1];
+	if (i !== -1 && value === undefined) usage('--only needs a check name');
+	if (!value) return all;
+	const picked = value.split(',').map((s) => s.trim()).filter(Boolean);
+	const unknown = picked.filter((p) => !all.includes(p as CheckName));
+	if (unknown.length || !picked.length) usage(`unknown check: ${unknown.join(', ') || '(none)'}`);
+	return all.filter((c) => picked.includes(c));
+}
+
+function usage(message: string): never {
+	console.error(`${message}\nusage: npm run test:ui -- [--only <check>[,<check>...]] [--list]\nchecks:`);
+	for (const [name, what] of Object.entries(CHECKS)) console.error(`  ${name.padEnd(7)} ${what}`);
+	process.exit(2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// what to open: read from the node descriptions n8n loaded
+// ---------------------------------------------------------------------------------------------
+
+interface Option {
+	name: string;
+	value: string;
+}
+
+interface Panel {
+	/** node name on the canvas, e.g. "Report Get Many", "phpRank Trigger: Report Result Changed" */
+	node: string;
+	type: string;
+	/** what the panel must show: the parameter (operation / event) and the option's display name */
+	shows: { param: string; option: string };
+	parameters: Record<string, unknown>;
+	file: string;
+}
+
+function optionsOf(prop: Record<string, unknown> | undefined): Option[] {
+	const opts = (prop?.options ?? []) as Array<{ name?: unknown; value?: unknown }>;
+	return opts.filter((o) => typeof o.name === 'string' && (typeof o.value === 'string' || typeof o.value === 'number')).map((o) => ({ name: String(o.name), value: String(o.value) }));
+}
+
+function slug(s: string): string {
+	return s.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+}
+
+/** One panel per (resource, operation) of phpRank and per event of the trigger. */
+export function panelsFrom(nodes: ExportedNodeType[]): Panel[] {
+	const action = nodes.find((n) => n.name === NODE_TYPE);
+	const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
+	if (!action || !trigger) throw new Fatal(`n8n did not load ${NODE_TYPE} and ${TRIGGER_TYPE}`);
+	const panels: Panel[] = [];
+	const resources = optionsOf(action.properties.find((p) => p.name === 'resource'));
+	for (const resource of resources) {
+		const operationProps = action.properties.filter((p) => {
+			const show = (p.displayOptions as { show?: { resource?: unknown[] } } | undefined)?.show;
+			return p.name === 'operation' && Array.isArray(show?.resource) && show.resource.includes(resource.value);
+		});
+		for (const op of operationProps.flatMap(optionsOf)) {
+			const node = `${resource.name} ${op.name}`;
+			panels.push({
+				node,
+				type: NODE_TYPE,
+				shows: { param: 'operation', option: op.name },
+				parameters: { resource: resource.value, operation: op.value },
+				file: `panel-${slug(node)}.png`,
+			});
+		}
+	}
+	const triggerName = String((trigger.defaults as { name?: string } | undefined)?.name ?? trigger.displayName);
+	for (const ev of optionsOf(trigger.properties.find((p) => p.name === 'event'))) {
+		const node = `${triggerName}: ${ev.name}`;
+		panels.push({ node, type: TRIGGER_TYPE, shows: { param: 'event', option: ev.name }, parameters: { event: ev.value }, file: `panel-trigger-${slug(ev.value)}.png` });
+	}
+	return panels;
+}
+
+const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
+/**
+ * Nodes of the single-purpose checks. Each has a workflow of its own: a tab that changed a workflow holds
+ * n8n's edit lock on it for a while after it closed, and the next tab would get the workflow read-only.
+ */
+const CHECK_NODES = {
+	rows: 'Check: Get Many, Limit 10',
+	get: 'Check: Get by ID',
+	error: 'Check: Create with a bad URL',
+	filter: 'Check: Get Many filters',
+	byurl: 'Check: Get by URL',
+	sample: 'Check: trigger sample',
+} as const;
+
+interface NewWorkflow {
+	name: string;
+	nodes: WorkflowJson['nodes'];
+	connections: WorkflowJson['connections'];
+	settings: Record<string, unknown>;
+	active: false;
+}
+
+/** A workflow: a Manual Trigger wired to every phpRank node, and the given trigger nodes on their own. */
+function workflowOf(name: string, nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>): NewWorkflow {
+	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
+	const all: WorkflowJson['nodes'] = [{ id: randomUUID(), name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }];
+	nodes.forEach((n, i) => all.push({ id: randomUUID(), name: n.name, type: n.type, typeVersion: 1, position: n.type === TRIGGER_TYPE ? [0, 200 * (i + 1)] : [300, 200 * i], parameters: n.parameters, credentials }));
+	const actions = nodes.filter((n) => n.type === NODE_TYPE).map((n) => ({ node: n.name, type: 'main', index: 0 }));
+	return { name, nodes: all, connections: actions.length ? { [TRIGGER_NAME]: { main: [actions] } } : {}, settings: { executionOrder: 'v1' }, active: false };
+}
+
+/** The workflows to create: every panel in one, each check's node in its own. */
+function buildWorkflows(panels: Panel[]): NewWorkflow[] {
+	const report = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'report', operation, ...extra });
+	const checkNodes: Record<CheckName, { type: string; parameters: Record<string, unknown> } | undefined> = {
+		panels: undefined,
+		rows: { type: NODE_TYPE, parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }) },
+		get: { type: NODE_TYPE, parameters: report('get', { reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) }, simplify: true }) },
+		error: { type: NODE_TYPE, parameters: report('create', { url: 'not a url' }) },
+		filter: { type: NODE_TYPE, parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }) },
+		byurl: { type: NODE_TYPE, parameters: report('get', { simplify: true }) },
+		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
+	};
+	const out = [workflowOf('phpRank: every panel (test:ui)', panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })))];
+	for (const [check, node] of Object.entries(checkNodes)) {
+		if (node) out.push(workflowOf(`phpRank test:ui: ${check}`, [{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node }]));
+	}
+	return out;
+}
+
+/** Where a node lives: its workflow's id and its own. */
+type NodeTargets = Map<string, { workflowId: string; nodeId: string }>;
+
+// ---------------------------------------------------------------------------------------------
+// the browser
+// ---------------------------------------------------------------------------------------------
+
+class Ui {
+	private shot = 0;
+	constructor(
+		readonly context: BrowserContext,
+		readonly baseUrl: string,
+		/** the phpRank test server */
+		readonly apiUrl: string,
+		readonly targets: NodeTargets,
+		readonly shots: string,
+	) {}
+
+	/** A fresh tab with the node's panel open (n8n's route /workflow/:id/:nodeId opens it). */
+	async openPanel(node: string, page?: Page): Promise<Page> {
+		const target = this.targets.get(node);
+		if (!target) throw new Error(`no node "${node}" in the test workflows`);
+		const p = page ?? (await this.context.newPage());
+		await p.goto(`${this.baseUrl}/workflow/${target.workflowId}/${target.nodeId}`);
+		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
+		// the parameters render after the node type is fetched
+		await p.locator(`${SEL.ndv} [data-test-id="parameter-item"]`).first().waitFor({ timeout: TIMEOUT });
+		return p;
+	}
+
+	/** Screenshot of the window into the shots folder; returns the file name. */
+	async screenshot(page: Page, file: string): Promise<string> {
+		const name = file.endsWith('.png') ? file : `${String(++this.shot).padStart(2, '0')}-${file}.png`;
+		await page.screenshot({ path: path.join(this.shots, name) });
+		return name;
+	}
+
+	/** Screenshot + HTML of the page, for a failed check. */
+	async evidence(page: Page, label: string): Promise<void> {
+		try {
+			const png = await this.screenshot(page, `${slug(label)}-failed`);
+			const html = png.replace(/\.png$/, '.html');
+			fs.writeFileSync(path.join(this.shots, html), await page.content());
+			note(`evidence: ${png}, ${html}`);
+		} catch (e) {
+			note(`no evidence: ${(e as Error).message}`);
+		}
+	}
+}
+
+async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
+	const page = await context.newPage();
+	await page.goto(`${baseUrl}/signin`);
+	await page.locator(SEL.signinForm).waitFor({ timeout: TIMEOUT });
+	await page.fill(SEL.email, DEFAULT_OWNER.email);
+	await page.fill(SEL.password, DEFAULT_OWNER.password);
+	await page.click(SEL.submit);
+	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: TIMEOUT });
+	await page.close();
+}
+
+/** Runs the panel's Execute step / Fetch Test Event and waits for the output (items or an error). */
+async function execute(page: Page): Promise<Locator> {
+	await page.locator(`${SEL.ndv} ${SEL.execute}`).first().click();
+	const out = page.locator(SEL.output);
+	await out.locator(`${SEL.itemsCount}, ${SEL.errorMessage}`).first().waitFor({ timeout: TIMEOUT });
+	return out;
+}
+
+async function itemsShown(out: Locator): Promise<number | undefined> {
+	const text = await out.locator(SEL.itemsCount).first().innerText().catch(() => '');
+	const m = /(\d+)\s+items?/.exec(text);
+	return m ? Number(m[1]) : undefined;
+}
+
+interface TableMeasure {
+	/** visible part of the output's data area (in the window) */
+	visible: { top: number; bottom: number };
+	rows: Array<{ top: number; bottom: number; cells: string[] }>;
+	headers: string[];
+	fullyVisible: number;
+}
+
+/** What the measuring code uses of the page's elements (the repo's tsconfig has no DOM types). */
+interface DomElement {
+	textContent: string | null;
+	getBoundingClientRect(): { top: number; bottom: number };
+	querySelector(selector: string): DomElement | null;
+	querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+/** Switches the output to Table and measures its rows (the top-level table's body rows) in the window. */
+async function measureTable(page: Page): Promise<TableMeasure> {
+	const out = page.locator(SEL.output);
+	await out.locator(SEL.tableMode).click();
+	await out.locator(`${SEL.dataContainer} table`).first().waitFor({ timeout: TIMEOUT });
+	await page.waitForTimeout(300); // layout settles (column widths)
+	return await out.locator(SEL.dataContainer).first().evaluate((el: unknown, height) => {
+		const container = el as DomElement;
+		const box = container.getBoundingClientRect();
+		const visible = { top: Math.max(box.top, 0), bottom: Math.min(box.bottom, height) };
+		const table = container.querySelector('table');
+		const rows = table ? Array.from(table.querySelectorAll(':scope > tbody > tr')) : [];
+		const headers = table ? Array.from(table.querySelectorAll(':scope > thead > tr > th')).map((th) => (th.textContent ?? '').trim()) : [];
+		const measured = rows.map((r) => {
+			const b = r.getBoundingClientRect();
+			const cells = Array.from(r.querySelectorAll(':scope > td')).map((td) => (td.textContent ?? '').trim().slice(0, 80));
+			return { top: Math.round(b.top), bottom: Math.round(b.bottom), cells };
+		});
+		const fullyVisible = measured.filter((r) => r.top >= visible.top - 1 && r.bottom <= visible.bottom + 1).length;
+		return { visible: { top: Math.round(visible.top), bottom: Math.round(visible.bottom) }, rows: measured, headers, fullyVisible };
+	}, WINDOW.height);
+}
+
+/**
+ * The output's items as the Table view shows them: column -> cell text. (The JSON view renders only the
+ * lines in sight: a virtual list.) An empty value shows as an empty cell, null as "null".
+ */
+async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
+	const m = await measureTable(page);
+	return m.rows.map((r) => Object.fromEntries(m.headers.map((h, i) => [h, r.cells[i] ?? ''] as const).filter(([h]) => h !== '')));
+}
+
+// ---------------------------------------------------------------------------------------------
+// the checks
+// ---------------------------------------------------------------------------------------------
+
+type CheckFn = (ui: Ui) => Promise<void>;
+
+const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
+	async panels(ui) {
+		const page = await ui.context.newPage();
+		for (const p of panels) {
+			try {
+				await ui.openPanel(p.node, page);
+				const value = await page.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`).first().inputValue({ timeout: TIMEOUT });
+				await ui.screenshot(page, p.file);
+				check(`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`, value === p.shows.option, `shown: "${value}"`);
+			} catch (e) {
+				check(`panel "${p.node}" opens`, false, (e as Error).message.split('\n')[0]);
+				await ui.evidence(page, `panel ${p.node}`);
+			}
+		}
+		await page.close();
+	},
+
+	async rows(ui) {
+		const page = await ui.openPanel(CHECK_NODES.rows);
+		const out = await execute(page);
+		const items = await itemsShown(out);
+		check(`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`, items === ROWS_WANTED, `output shows ${items ?? 'no'} items`);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-get-many-table');
+		const heights = m.rows.map((r) => r.bottom - r.top);
+		note(`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`);
+		note(`columns: ${m.headers.join(', ')}`);
+		const pass = check(
+			`Table view: all ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_WANTED})`,
+			m.fullyVisible >= ROWS_WANTED,
+			`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+		);
+		if (!pass) await ui.evidence(page, 'rows');
+		await page.close();
+	},
+
+	async get(ui) {
+		const page = await ui.openPanel(CHECK_NODES.get);
+		const out = await execute(page);
+		const items = await itemsShown(out);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'get-table');
+		const idColumn = m.headers.indexOf('id');
+		const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
+		const ok = check(`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`, items === 1 && id === String(GET_REPORT), { items, id, columns: m.headers });
+		const row = m.rows[0];
+		const fits = check('Table view: its row is fully visible', m.fullyVisible === 1, row ? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}` : 'no row');
+		if (!ok || !fits) await ui.evidence(page, 'get');
+		await page.close();
+	},
+
+	async error(ui) {
+		const page = await ui.openPanel(CHECK_NODES.error);
+		const out = await execute(page);
+		const message = await out.locator(SEL.errorMessage).first().innerText({ timeout: TIMEOUT }).catch(() => '');
+		check('Create with URL "not a url" stops with the node\'s own message', /not a url/i.test(message) && /URL/.test(message), message);
+		// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
+		// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
+		const sections = out.locator(SEL.errorSection);
+		await sections.filter({ hasText: 'Other info' }).first().waitFor({ state: 'attached', timeout: TIMEOUT });
+		const found = await sections.evaluateAll((els) =>
+			els.map((el) => {
+				const d = el as unknown as DomElement;
+				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) => (p.textContent ?? '').trim());
+				return { summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(), body: parts.join(' ').replace(/\s+/g, ' ') };
+			}),
+		);
+		const from = found.find((f) => /^From\s/.test(f.summary));
+		if (from) await sections.filter({ hasText: from.summary }).locator('summary').first().click().catch(() => undefined);
+		await ui.screenshot(page, 'error-local-input');
+		note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
+		const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
+		const pass = check(
+			'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
+			!from && code === undefined,
+			from ? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}` : undefined,
+		);
+		if (!pass) await ui.evidence(page, 'error');
+		await page.close();
+	},
+
+	async filter(ui) {
+		const page = await ui.openPanel(CHECK_NODES.filter);
+		await page.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' }).locator(SEL.collectionAdd).first().click();
+		await page.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ }).first().click();
+		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
+		await input.waitFor({ timeout: TIMEOUT });
+		const value = await input.inputValue();
+		await ui.screenshot(page, 'filter-result-added');
+		const pass = check('the Result filter, just added, has no value picked', value.trim() === '', `it shows "${value}"`);
+		if (!pass) await ui.evidence(page, 'filter');
+		await page.close();
+	},
+
+	async byurl(ui) {
+		const page = await ui.openPanel(CHECK_NODES.byurl);
+		const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
+		await picker.locator(SEL.locatorMode).click();
+		const options = page.locator(SEL.locatorModes);
+		await options.first().waitFor({ timeout: TIMEOUT });
+		const modes = (await options.allInnerTexts()).map((t) => t.trim());
+		const byUrl = page.locator('[data-test-id="mode-url"]:visible').or(options.filter({ hasText: /\bURL\b/i }));
+		await ui.screenshot(page, 'byurl-modes');
+		if (!check('the Report picker has a "By URL" mode', (await byUrl.count()) > 0, `its modes: ${modes.join(', ')}`)) {
+			await ui.evidence(page, 'byurl');
+			await page.close();
+			return;
+		}
+		await byUrl.first().click();
+		const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
+		await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
+		await page.keyboard.press('Tab');
+		await page.waitForTimeout(300);
+		const issues = await picker.locator(SEL.parameterIssues).count();
+		check(`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`, issues === 0, `${issues} issue markers`);
+		const out = await execute(page);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'byurl-resolved');
+		const id = m.rows[0]?.cells[m.headers.indexOf('id')];
+		const pass = check(`Get by that link returns report ${LINKED_REPORT}`, (await itemsShown(out)) === 1 && id === String(LINKED_REPORT), { id, error: await out.locator(SEL.errorMessage).first().innerText().catch(() => undefined) });
+		if (!pass) await ui.evidence(page, 'byurl');
+		await page.close();
+	},
+
+	async sample(ui) {
+		const page = await ui.openPanel(CHECK_NODES.sample);
+		const out = await execute(page);
+		const items = await itemsShown(out);
+		const list = await tableItems(page);
+		await ui.screenshot(page, 'sample-result-changed');
+		if (!check('Fetch Test Event (Report Result Changed) shows a sample event', items !== undefined && items > 0 && list.length > 0, { items, rows: list.length })) {
+			await ui.evidence(page, 'sample');
+			await page.close();
+			return;
+		}
+		note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
+		// the change fields: previous_score and previous_result_class, and every previous_* / changes column
+		const wanted = [...new Set(['previous_score', 'previous_result_class', ...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k))])];
+		const empty = (v: string | undefined): boolean => v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+		const bad = list.flatMap((item, i) => wanted.filter((k) => empty(item[k])).map((k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`));
+		const pass = check(`the sample has no null/empty change fields (${wanted.join(', ')})`, bad.length === 0, bad.join('; '));
+		if (!pass) await ui.evidence(page, 'sample');
+		await page.close();
+	},
+});
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const argv = process.argv.slice(2);
+	const only = parseOnly(argv);
+	const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-'));
+	console.log(`screenshots: ${shots}`);
+	console.log(`checks: ${only.join(', ')}`);
+	if (!argv.includes('--list') && !fs.existsSync(CHROMIUM)) {
+		throw new Fatal(`no Chromium at ${CHROMIUM}: apt-get install chromium (Debian), or set CHROMIUM_PATH`);
+	}
+
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-pack-'));
+	const api = new PhpRankServer({ throttle: false });
+	let sb: N8nSandbox | undefined;
+	let n8n: N8nServer | undefined;
+	let browser: Browser | undefined;
+	try {
+		const tgz = await buildAndPack(report, work);
+		const installed = await sandboxWithPackage(report, tgz);
+		sb = installed.sb;
+		const panels = panelsFrom(installed.allNodes.filter((n) => n.name === NODE_TYPE || n.name === TRIGGER_TYPE));
+		note(`panels (from the node descriptions n8n loaded): ${panels.map((p) => p.node).join(', ')}`);
+		if (argv.includes('--list')) return;
+
+		section('phpRank test server, credential, n8n, owner, test workflow');
+		seedServer(api, Date.now());
+		// ten and more reports for Get Many's Limit 10, among them the one the By URL check links to
+		for (const [id, url, result] of [
+			[11, 'https://example.com/about', 77],
+			[LINKED_REPORT, 'https://example.com/contact', 54],
+			[13, 'https://blog.acme.io/guides', 83],
+			[14, 'https://docs.widgets.dev/start', 66],
+		] as const) {
+			api.addReport({ id, url, result, user_id: USER_IDS.default, created_at: new Date().toISOString(), privacy: 0 });
+		}
+		await api.start();
+		note(`phpRank test server: ${api.url}`);
+		await timed('n8n import:credentials', async () => await importCredentials(sb as N8nSandbox, [testServerCredential(api)]));
+		n8n = await timed('n8n start', async () => await startServer(sb as N8nSandbox));
+		note(`n8n: ${n8n.baseUrl}`);
+		const session: RestSession = await setupOwner(n8n);
+		const targets: NodeTargets = new Map();
+		for (const workflow of buildWorkflows(panels)) {
+			const created = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', workflow);
+			if (!check(`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`, created.status === 200 && created.body?.data?.id, created)) throw new Fatal('no test workflow');
+			for (const n of workflow.nodes) targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
+		}
+
+		section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
+		browser = await timed('launch Chromium', async () => await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+		note(`browser ${browser.version()}`);
+		const context = await browser.newContext({ viewport: WINDOW });
+		await timed('sign in as the owner', async () => await signIn(context, (n8n as N8nServer).baseUrl));
+		check('signed in to the editor as the owner', true);
+		const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
+
+		const all = checks(panels);
+		for (const name of only) {
+			section(`${name}: ${CHECKS[name]}`);
+			try {
+				await timed(name, async () => await all[name](ui));
+			} catch (e) {
+				check(`${name}: ${(e as Error).message.split('\n')[0]}`, false, (e as Error).message.split('\n').slice(1, 6).join(' '));
+				for (const page of context.pages()) {
+					await ui.evidence(page, name);
+					await page.close();
+				}
+			}
+		}
+		if (process.env.KEEP_SANDBOX) {
+			console.log(`\nKEEP_SANDBOX: n8n stays up at ${n8n.baseUrl} (${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}), folder ${sb.userFolder}; Ctrl+C to stop`);
+			await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+		}
+	} catch (error) {
+		check(error instanceof Fatal ? `fatal: ${error.message}` : `unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
+		if (n8n) console.log(`--- n8n server log (tail) ---\n${n8n.logs().slice(-4000)}`);
+	} finally {
+		await browser?.close();
+		if (n8n) await n8n.stop();
+		await api.stop();
+		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	console.log(`\nscreenshots: ${shots}`);
+	report.finish();
+}
+
+main().catch((e: unknown) => {
+	console.error(e);
+	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
+	process.exit(1);
+});
