@@ -28,13 +28,23 @@ import * as path from 'path';
 
 import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type ReportRecord } from '../../test/server';
 import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
-import { apiRequests, buildAndPack, describeRequests, installAsReadmeSays, json, loadExamples, NODE_TYPE, TRIGGER_TYPE, type WorkflowJson } from './checks';
+import {
+	apiRequests,
+	buildAndPack,
+	CRED_ID,
+	CRED_NAME,
+	describeRequests,
+	json,
+	loadExamples,
+	NODE_TYPE,
+	sandboxWithPackage,
+	testServerCredential,
+	TRIGGER_TYPE,
+	type WorkflowJson,
+} from './checks';
 import { waitForExecutions } from './db';
 import {
-	createSandbox,
 	executeWorkflow,
-	exportNodes,
-	getRuntime,
 	importCredentials,
 	importWorkflows,
 	publishWorkflows,
@@ -42,6 +52,7 @@ import {
 	startServer,
 	type ExecuteResult,
 	type ExecutionItem,
+	type ExportedNodeType,
 	type N8nSandbox,
 	type N8nServer,
 } from './n8n';
@@ -49,7 +60,7 @@ import { sleep } from './proc';
 import { Fatal, Report, same } from './report';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
-const PHPRANK_CRED = { id: 'phprank-e2e', name: 'phpRank (test server)' };
+const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 const SMTP_CRED_ID = 'phprank-e2e-smtp';
 /** the example's node names */
 const SHEET = 'URLs to watch';
@@ -152,10 +163,9 @@ async function main(): Promise<void> {
 		if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
 		const tgz = await buildAndPack(report, work);
 
-		section('n8n runtime and package install (README: "Manually with npm")');
-		const runtime = await timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
-		sb = await createSandbox({ runtime });
-		await timed('npm install in ~/.n8n/nodes', async () => await installAsReadmeSays(report, sb as N8nSandbox, tgz));
+		const installed = await sandboxWithPackage(report, tgz);
+		sb = installed.sb;
+		const nodeTypes = installed.allNodes;
 
 		section('test server, SMTP catcher, credentials and the example with the n8n CLI');
 		// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
@@ -171,7 +181,7 @@ async function main(): Promise<void> {
 		note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
 		await timed('n8n import:credentials', async () =>
 			await importCredentials(sb as N8nSandbox, [
-				{ id: PHPRANK_CRED.id, name: PHPRANK_CRED.name, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+				testServerCredential(api),
 				{
 					id: SMTP_CRED_ID,
 					name: 'SMTP (local catcher)',
@@ -187,6 +197,8 @@ async function main(): Promise<void> {
 			kept.every((n) => same(wf.nodes.find((m) => m.name === n.name), n)) && wf.nodes.length === example.nodes.length && same(wf.connections, example.connections),
 			wf.nodes.map((n) => n.name),
 		);
+		const unknown = wf.nodes.filter((n) => !nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion))).map((n) => `${n.type}@${n.typeVersion}`);
+		check('every node type and version of the e2e workflow is one this n8n has', unknown.length === 0, unknown);
 		check('the example has no Code node', !example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)), example.nodes.map((n) => n.type));
 		const phpRankNode = example.nodes.find((n) => n.name === RERUN);
 		check(
@@ -283,7 +295,7 @@ async function main(): Promise<void> {
 			);
 		}
 
-		await triggerChecks(sb, api, smtp, example, picked.high);
+		await triggerChecks(sb, nodeTypes, api, smtp, example, picked.high);
 	} catch (e) {
 		if (e instanceof Fatal) check(e.message, false);
 		else throw e;
@@ -315,9 +327,16 @@ async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
 	if (res.status !== 200) throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
 }
 
-async function triggerChecks(sb: N8nSandbox, api: PhpRankServer, smtp: SmtpCatcher, example: WorkflowJson, highCheck: string): Promise<void> {
+async function triggerChecks(
+	sb: N8nSandbox,
+	nodeTypes: ExportedNodeType[],
+	api: PhpRankServer,
+	smtp: SmtpCatcher,
+	example: WorkflowJson,
+	highCheck: string,
+): Promise<void> {
 	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
-	const trigger = (await exportNodes(sb, `${TRIGGER_TYPE}`)).find((n) => n.name === TRIGGER_TYPE);
+	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
 	const events = (trigger?.properties.find((p) => p.name === 'event')?.options as Array<{ value: string }> | undefined)?.map((o) => o.value) ?? [];
 	if (!events.includes('scoreChanged')) {
 		note(`skipped: the installed phpRank Trigger has no Score Changed event (events: ${events.join(', ')})`);
