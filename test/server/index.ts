@@ -10,6 +10,7 @@ export {
 } from './server';
 export { CHECK_NAMES } from './analysis';
 export type {
+	AnalysisSpec,
 	CheckResult,
 	Fault,
 	IgnorePage,
@@ -20,6 +21,7 @@ export type {
 	RedirectStatus,
 	ReportRecord,
 	ResponseDelay,
+	SeedOptions,
 	ServerOptions,
 	ServerStats,
 	ThrottleOptions,

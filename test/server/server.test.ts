@@ -6,8 +6,10 @@ import {
 	PhpRankServer,
 	TEST_API_KEY,
 	USER_IDS,
+	type AnalysisSpec,
 	type Fault,
 	type ServerOptions,
+	type ServerStats,
 } from './index';
 import { phpJson } from './laravel';
 import { SAMPLE_HOSTS, startSampleServer } from './sample';
@@ -983,6 +985,329 @@ describe('request log', () => {
 		const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => call(`/reports?page=${(i % 3) + 1}`).then((res) => res.status)));
 		expect(statuses.every((status) => status === 200)).toBe(true);
 		expect(server.requests).toHaveLength(500);
+	});
+});
+
+describe('setting what an analysis returns', () => {
+	beforeEach(() => boot({ throttle: false }));
+
+	const rerun = async (id: number): Promise<ReportBody> =>
+		((await (await send('PUT', `/reports/${id}`, { results: '1' })).json()) as { data: ReportBody }).data;
+	const failing = (report: { results: ReportBody['results'] }): string[] =>
+		Object.entries(report.results)
+			.filter(([, check]) => !check.passed)
+			.map(([name]) => name);
+	/** The weighted share of passed checks, worked out here rather than with the server's scoreOf. */
+	const expectedScore = (results: ReportBody['results']): number => {
+		const weight = { high: 10, medium: 6, low: 3 } as Record<string, number>;
+		const checks = Object.values(results);
+		const total = checks.reduce((sum, check) => sum + weight[check.importance], 0);
+		const earned = checks.filter((check) => check.passed).reduce((sum, check) => sum + weight[check.importance], 0);
+		return Math.round((earned / total) * 100);
+	};
+
+	it('the next re-run of exactly that url, whatever its scheme, www. or trailing slash, and only once', async () => {
+		const page = server.addReport({ url: 'https://example.com/blog', generated_at: '2026-01-01T00:00:00Z' });
+		const deeper = server.addReport({ url: 'https://example.com/blog/more' });
+		const sub = server.addReport({ url: 'https://shop.example.com/blog' });
+		expect(server.setNextAnalysis('http://WWW.Example.com/blog/', { score: 42, failed: ['title', 'robots'] })).toBe(1);
+		expect(server.pendingAnalyses()).toEqual({ next: { 'example.com/blog': 1 }, persistent: [] });
+
+		for (const other of [deeper, sub]) expect(failing(await rerun(other.id))).not.toEqual(['title', 'robots']);
+		expect((await send('PUT', `/reports/${page.id}`, { privacy: '1' })).status).toBe(200); // no re-run, nothing used
+		expect(server.pendingAnalyses().next).toEqual({ 'example.com/blog': 1 });
+
+		const data = await rerun(page.id);
+		expect(data.result).toBe(42);
+		expect(Object.keys(data.results)).toEqual(CHECK_NAMES);
+		expect(failing(data)).toEqual(['title', 'robots']);
+		expect(data.results.title.errors).toEqual(expect.any(Object));
+		expect(data.results.robots.errors).toEqual(expect.any(Object));
+		expect(data.results.favicon).toEqual({ passed: true, importance: 'medium', value: 'https://example.com/favicon.ico' });
+		expect(data.generated_at).not.toBe(page.generated_at);
+		expect(data.generated_at).toMatch(DATE);
+		expect(data.updated_at).toBe(data.generated_at);
+		expect(server.getReport(page.id)).toMatchObject({ result: 42, results: data.results, generated_at: data.generated_at });
+		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
+
+		const next = await rerun(page.id);
+		expect(failing(next)).not.toEqual(['title', 'robots']);
+		expect(next.result).toBe(expectedScore(next.results));
+	});
+
+	it('the next create of that url; a create that cannot fetch the site leaves it queued', async () => {
+		server.setNextAnalysis('example.com/new', { failed: [] });
+		server.setNextAnalysis('https://down.invalid/', { score: 5 });
+		expect((await send('POST', '/reports', { url: 'https://down.invalid' })).status).toBe(422);
+		const res = await send('POST', '/reports', { url: 'https://www.example.com/new/' });
+		expect(res.status).toBe(201);
+		const { data } = (await res.json()) as { data: ReportBody };
+		expect(data).toMatchObject({ url: 'example.com/new', result: 100 });
+		expect(failing(data)).toEqual([]);
+		expect(data.generated_at).toBe(data.created_at);
+		expect(server.pendingAnalyses().next).toEqual({ 'down.invalid': 1 });
+	});
+
+	it('without a score, computes result from the checks; failed alone passes the rest, passed alone fails it, both keep it', async () => {
+		const report = server.addReport({ url: 'https://example.com/' });
+		server.setNextAnalysis(report.url, { failed: ['title', 'dom_size'] });
+		const one = await rerun(report.id);
+		expect(failing(one)).toEqual(['title', 'dom_size']);
+		expect(one.result).toBe(expectedScore(one.results));
+		expect(one.result).toBe(Math.round(((expectedTotal(one) - 13) / expectedTotal(one)) * 100));
+
+		server.setNextAnalysis(report.url, { passed: ['title'] });
+		const two = await rerun(report.id);
+		expect(failing(two)).toEqual(CHECK_NAMES.filter((name) => name !== 'title'));
+		expect(two.result).toBe(Math.round((10 / expectedTotal(two)) * 100));
+
+		server.setNextAnalysis(report.url, { failed: ['headings'], passed: ['title', 'favicon'] });
+		const three = await rerun(report.id);
+		expect(failing(three)).toEqual(CHECK_NAMES.filter((name) => !['title', 'favicon'].includes(name)));
+		expect(three.results.headings).toEqual(two.results.headings);
+		expect(three.results.robots).toEqual(two.results.robots);
+		expect(three.results.favicon.passed).toBe(true);
+		expect(three.results.favicon.errors).toBeUndefined();
+
+		// Fixed: title newly fails; nothing else moves (the precise "changes" a monitor reports).
+		server.setNextAnalysis(report.url, { failed: [] });
+		const before = await rerun(report.id);
+		server.setNextAnalysis(report.url, { failed: ['title'], others: 'keep' });
+		const after = await rerun(report.id);
+		expect(failing(after)).toEqual(['title']);
+		for (const name of CHECK_NAMES.filter((check) => check !== 'title')) expect(after.results[name]).toEqual(before.results[name]);
+		expect(before.result - after.result).toBe(before.result - expectedScore(after.results));
+
+		server.setNextAnalysis(report.url, { failed: ['title'], others: 'random' });
+		const random = await rerun(report.id);
+		expect(random.results.title.passed).toBe(false);
+		expect(failing(random).length).toBeGreaterThan(1);
+	});
+
+	function expectedTotal(report: ReportBody): number {
+		const weight = { high: 10, medium: 6, low: 3 } as Record<string, number>;
+		return Object.values(report.results).reduce((sum, check) => sum + weight[check.importance], 0);
+	}
+
+	it('queues next analyses in order before a persistent one, which applies to every run until cleared', async () => {
+		const report = server.addReport({ url: 'https://example.com/pricing' });
+		server.setAnalysis('https://www.example.com/pricing', { score: 70, failed: ['favicon'] });
+		expect(server.setNextAnalysis(report.url, { score: 90 })).toBe(1);
+		expect(server.setNextAnalysis(report.url, { score: 10 })).toBe(2);
+		expect(server.pendingAnalyses()).toEqual({ next: { 'example.com/pricing': 2 }, persistent: ['example.com/pricing'] });
+		const scores: number[] = [];
+		for (let i = 0; i < 4; i++) scores.push((await rerun(report.id)).result);
+		expect(scores).toEqual([90, 10, 70, 70]);
+		// A create of the url uses the persistent one too.
+		const created = (await (await send('POST', '/reports', { url: 'http://example.com/pricing' })).json()) as { data: ReportBody };
+		expect(created.data.result).toBe(70);
+		expect(failing(created.data)).toEqual(['favicon']);
+
+		expect(server.clearAnalyses('example.com/pricing/')).toBe(1);
+		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
+		const free = await rerun(report.id);
+		expect(free.result).toBe(expectedScore(free.results));
+		server.setNextAnalysis('a.example', {});
+		server.setAnalysis('b.example', {});
+		expect(server.clearAnalyses()).toBe(2);
+	});
+
+	it('score alone fixes result; results are used as given with failed/passed on top; generatedAt sets generated_at', async () => {
+		const report = server.addReport({ url: 'https://example.com/x' });
+		server.setNextAnalysis(report.url, { score: 63 });
+		expect((await rerun(report.id)).result).toBe(63);
+
+		const results = {
+			title: { passed: true, importance: 'high' as const, value: 'Home' },
+			custom_check: { passed: true, importance: 'low' as const, value: 1 },
+		};
+		server.setNextAnalysis(report.url, { results, failed: ['custom_check'], generatedAt: '2026-02-01T10:00:00Z' });
+		results.title.passed = false; // the spec was copied when it was set
+		const data = await rerun(report.id);
+		expect(data.results).toEqual({
+			title: { passed: true, importance: 'high', value: 'Home' },
+			custom_check: { passed: false, importance: 'low', value: 1, errors: { failed: null } },
+		});
+		expect(data.result).toBe(Math.round((10 / 13) * 100));
+		expect(data.generated_at).toBe('2026-02-01T10:00:00.000000Z');
+		expect(data.updated_at).not.toBe(data.generated_at);
+	});
+
+	it('rejects a spec a run could not honour, and queues nothing', () => {
+		const bad: unknown[] = [
+			{ failed: ['titel'] },
+			{ passed: ['title'], failed: ['title'] },
+			{ failed: 'title' },
+			{ score: 101 },
+			{ score: 49.5 },
+			{ others: 'some' },
+			{ results: { title: { passed: 'yes', importance: 'high', value: 1 } } },
+			{ generatedAt: 'yesterday' },
+		];
+		for (const spec of bad) {
+			expect(() => server.setNextAnalysis('example.com', spec as AnalysisSpec)).toThrow(/PhpRankServer: /);
+			expect(() => server.setAnalysis('example.com', spec as AnalysisSpec)).toThrow(/PhpRankServer: /);
+		}
+		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
+	});
+
+	it('the list, the report and the project sum agree after a set run', async () => {
+		const report = server.addReport({ url: 'https://example.com/a' });
+		const other = server.addReport({ url: 'https://example.com/b', result: 20 });
+		server.setNextAnalysis(report.url, { score: 77, failed: ['robots'] });
+		const data = await rerun(report.id);
+		const listed = (await list('/reports?project=example.com&sort_by=id&sort=asc')).data;
+		expect(listed[0]).toEqual(data);
+		expect((await list<ProjectBody>('/projects')).data).toEqual([expect.objectContaining({ project: 'example.com', reports: 2, result: 77 + other.result })]);
+	});
+});
+
+describe('control endpoints', () => {
+	const control = (path: string, init: RequestInit & { body?: string } = {}): Promise<Response> =>
+		fetch(`${server.controlUrl}${path}`, { ...init, headers: { 'Content-Type': 'application/json' } });
+	const post = (path: string, body: unknown): Promise<Response> => control(path, { method: 'POST', body: JSON.stringify(body) });
+
+	it('are off unless the server is started with control: /__control is then an unknown path', async () => {
+		await boot();
+		expect(() => server.controlUrl).toThrow(/control/);
+		const origin = new URL(server.url).origin;
+		const res = await fetch(`${origin}/__control/next-analysis`, { method: 'POST', body: JSON.stringify({ url: 'example.com', score: 1 }) });
+		expect(res.status).toBe(404);
+		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
+		expect(server.requests.map((r) => r.path)).toEqual(['/__control/next-analysis']);
+	});
+
+	it('set the next analysis over HTTP, outside basePath and never under /api/v1, without being recorded', async () => {
+		await boot({ control: true, basePath: '/phprank' });
+		const origin = new URL(server.url).origin;
+		expect(server.controlUrl).toBe(`${origin}/__control`);
+		const report = server.addReport({ url: 'https://example.com/a' });
+
+		const res = await post('/next-analysis', { url: 'https://www.example.com/a', score: 55, failed: ['title'], generated_at: '2026-03-04T05:06:07Z' });
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('application/json');
+		expect(await res.json()).toEqual({ url: 'example.com/a', pending: 1 });
+		expect(await (await control('/analysis')).json()).toEqual({ next: { 'example.com/a': 1 }, persistent: [] });
+
+		for (const path of [`${server.url}/api/v1/__control/next-analysis`, `${server.url}/__control/next-analysis`]) {
+			const wrong = await fetch(path, { method: 'POST', headers: { Accept: 'application/json' }, body: '{"url":"example.com/a"}' });
+			expect(wrong.status).toBe(404);
+		}
+		expect(server.pendingAnalyses().next).toEqual({ 'example.com/a': 1 });
+
+		const { data } = (await (await send('PUT', `/reports/${report.id}`, { results: '1' })).json()) as { data: ReportBody };
+		expect(data).toMatchObject({ result: 55, generated_at: '2026-03-04T05:06:07.000000Z' });
+		expect(Object.entries(data.results).filter(([, check]) => !check.passed).map(([name]) => name)).toEqual(['title']);
+		expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /phprank/api/v1/__control/next-analysis',
+			'POST /phprank/__control/next-analysis',
+			`PUT /phprank/api/v1/reports/${report.id}`,
+		]);
+	});
+
+	it('set a persistent analysis and clear it, answer errors as {error}, read and reset the counters, seed reports', async () => {
+		await boot({ control: true });
+		expect(await (await post('/analysis', { url: 'example.com/b', score: 30 })).json()).toEqual({ url: 'example.com/b' });
+		expect(server.pendingAnalyses().persistent).toEqual(['example.com/b']);
+		const cleared = await control(`/analysis?url=${encodeURIComponent('https://www.example.com/b')}`, { method: 'DELETE' });
+		expect(await cleared.json()).toEqual({ cleared: 1 });
+
+		const bad = await post('/next-analysis', { url: 'example.com/b', failed: ['nope'] });
+		expect(bad.status).toBe(422);
+		expect(((await bad.json()) as { error: string }).error).toMatch(/unknown check "nope"/);
+		expect((await post('/next-analysis', { score: 3 })).status).toBe(422);
+		expect((await control('/next-analysis', { method: 'POST', body: '{oops' })).status).toBe(400);
+		expect((await control('/nothing-here')).status).toBe(404);
+		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
+
+		await call('/reports');
+		await call('/reports/1');
+		await call('/reports');
+		const stats = (await (await control('/stats')).json()) as ServerStats;
+		expect(stats.requests).toEqual({ 'GET /reports': 2, 'GET /reports/:id': 1 });
+		expect(stats.statuses).toEqual({ 200: 2, 404: 1 });
+		expect(((await (await control('/stats/reset', { method: 'POST' })).json()) as ServerStats).requests).toEqual({});
+
+		const seeded = (await (await post('/seed', { count: 50, hosts: ['big.example'], unique_urls: true })).json()) as { count: number; ids: number[] };
+		expect(seeded.count).toBe(50);
+		expect(seeded.ids).toHaveLength(50);
+		const listed = await list('/reports?project=big.example&per_page=100');
+		expect(listed.meta.total).toBe(50);
+		expect(new Set(listed.data.map((r) => r.url)).size).toBe(50);
+		expect((await post('/seed', { count: -1 })).status).toBe(422);
+		expect(server.stats.requests).toEqual({ 'GET /reports': 1 });
+	});
+});
+
+describe('report list for monitoring', () => {
+	beforeEach(() => boot({ throttle: false }));
+
+	it('carries each report\'s full results, as stored', async () => {
+		server.seedReports(30);
+		const body = await list('/reports?per_page=100');
+		expect(body.data).toHaveLength(30);
+		for (const report of body.data) {
+			expect(Object.keys(report.results)).toEqual(CHECK_NAMES);
+			expect(report.results).toEqual(server.getReport(report.id)?.results);
+		}
+	});
+
+	it('combines an exact project with search, result class, sort_by=id and paging, and follows deletes', async () => {
+		const hosts = ['example.com', 'blog.example.com', 'example.com.au'];
+		server.seedReports(600, { hosts });
+		server.seedReports(5, { hosts, userId: USER_IDS.other });
+		const expected = server
+			.listReports(USER_IDS.default)
+			.filter((r) => r.project === 'example.com' && r.url.includes('blog') && r.result > 79)
+			.map((r) => r.id);
+		expect(expected.length).toBeGreaterThan(10);
+		const query = 'project=example.com&search=blog&result=good&sort_by=id&sort=asc&per_page=10';
+		const first = await list(`/reports?${query}`);
+		expect(first.meta).toMatchObject({ total: expected.length, per_page: 10, last_page: Math.ceil(expected.length / 10) });
+		expect(first.links.next).toBe(`${server.url}/api/v1/reports?${query}&page=2`);
+		const ids: number[] = [];
+		for (let page = 1; page <= first.meta.last_page; page++) ids.push(...(await list(`/reports?${query}&page=${page}`)).data.map((r) => r.id));
+		expect(ids).toEqual(expected);
+
+		server.deleteReport(expected[0]);
+		expect((await list(`/reports?${query}`)).meta.total).toBe(expected.length - 1);
+		expect((await call('/projects/example.com', { method: 'DELETE' })).status).toBe(200);
+		expect((await list('/reports?project=example.com')).meta.total).toBe(0);
+		expect((await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total).toBeGreaterThan(0);
+		server.seedReports(2, { hosts: ['example.com'] });
+		expect((await list('/reports?project=example.com')).meta.total).toBe(2);
+		server.deleteAllReports();
+		expect((await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total).toBe(0);
+	});
+
+	it('seeds 10,000 reports over many hosts and 500 urls of one host in well under a few seconds, and lists a project fast', async () => {
+		const hosts = Array.from({ length: 2000 }, (_, i) => `site-${i}.example.net`);
+		const started = Date.now();
+		server.seedReports(10_000, { hosts });
+		const big = server.seedReports(500, { hosts: ['big.example.com'], uniqueUrls: true });
+		const seeding = Date.now() - started;
+		expect(seeding).toBeLessThan(3000);
+		expect(big.map((r) => r.url)).toEqual(big.map((r) => `big.example.com/page-${r.id}`));
+
+		const listing = Date.now();
+		const ids: number[] = [];
+		for (let page = 1; page <= 5; page++) {
+			const body = await list(`/reports?project=big.example.com&per_page=100&page=${page}`);
+			expect(body.meta.total).toBe(500);
+			ids.push(...body.data.map((r) => r.id));
+		}
+		expect(new Set(ids)).toEqual(new Set(big.map((r) => r.id)));
+		expect(Date.now() - listing).toBeLessThan(3000);
+		expect((await list('/reports?project=site-7.example.net')).meta.total).toBe(5);
+	});
+
+	it('returns copies from seedReports: changing one does not change the store', () => {
+		const [report] = server.seedReports(1);
+		const stored = server.getReport(report.id);
+		report.results.title.passed = !report.results.title.passed;
+		report.results = {};
+		expect(server.getReport(report.id)).toEqual(stored);
+		expect(new PhpRankServer().seedReports(1)[0].results).toEqual(stored?.results);
 	});
 });
 

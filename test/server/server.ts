@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'http';
 import type { AddressInfo, Socket } from 'net';
 
-import { analyse, createRng, hashSeed, hostOf, pick, randomInt, scoreOf } from './analysis';
+import { analyse, CHECK_NAMES, createRng, hashSeed, hostOf, pick, randomInt, scoreOf } from './analysis';
 import {
 	errorPage,
 	expectsJson,
@@ -16,12 +16,15 @@ import {
 	resolvePage,
 } from './laravel';
 import type {
+	AnalysisSpec,
+	CheckResult,
 	Fault,
 	IgnorePage,
 	ListHook,
 	RecordedRequest,
 	ReportRecord,
 	ResponseDelay,
+	SeedOptions,
 	ServerOptions,
 	ServerStats,
 	ThrottleOptions,
@@ -272,6 +275,15 @@ function toJson(report: ReportRecord): ReportJson {
 
 type FieldErrors = Record<string, string[]>;
 
+class ControlError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
 function validatePrivacy(input: Input, errors: FieldErrors): void {
 	if (!('privacy' in input)) return;
 	const value = scalarString(input.privacy);
@@ -289,12 +301,122 @@ function validatePassword(input: Input, errors: FieldErrors): void {
 	else if ([...password].length > 128) errors.password = ['The password must not be greater than 128 characters.'];
 }
 
+type Results = Record<string, CheckResult>;
+
+/**
+ * A copy of a stored report whose `results` are copied when first read: seeding thousands of
+ * reports does not pay for copies nobody looks at. (Stored results are never changed in place, a
+ * run replaces them, so reading them late gives what was stored.)
+ */
+function lazyCopy(report: ReportRecord): ReportRecord {
+	const stored = report.results;
+	let copy: Results | undefined;
+	return Object.defineProperty({ ...report }, 'results', {
+		get: () => (copy ??= structuredClone(stored)),
+		set: (value: Results) => (copy = value),
+		enumerable: true,
+		configurable: true,
+	});
+}
+
+const CONTROL_PATH = '/__control';
+const OTHERS = ['pass', 'fail', 'keep', 'random'];
+const IMPORTANCES = ['high', 'medium', 'low'];
+
+function specError(message: string): Error {
+	return new Error(`PhpRankServer: ${message}`);
+}
+
+/** A checked, private copy of an AnalysisSpec; throws on anything a run could not honour. */
+function checkSpec(spec: AnalysisSpec): AnalysisSpec {
+	const raw: unknown = spec;
+	if (!isPlainObject(raw)) throw specError('an analysis must be an object');
+	const { score, failed, passed, others, results, generatedAt } = spec;
+	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100)) {
+		throw specError(`score must be an integer 0-100, not ${JSON.stringify(score)}`);
+	}
+	if (others !== undefined && !OTHERS.includes(others)) throw specError(`others must be one of ${OTHERS.join(', ')}`);
+	if (results !== undefined) {
+		if (!isPlainObject(results)) throw specError('results must be an object keyed by check name');
+		for (const [name, check] of Object.entries(results)) {
+			if (!isPlainObject(check) || typeof check.passed !== 'boolean' || !IMPORTANCES.includes(check.importance as string) || !('value' in check)) {
+				throw specError(`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`);
+			}
+		}
+	}
+	const known = new Set([...CHECK_NAMES, ...Object.keys(results ?? {})]);
+	for (const [field, names] of [['failed', failed], ['passed', passed]] as const) {
+		if (names === undefined) continue;
+		if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) throw specError(`${field} must be a list of check names`);
+		for (const name of names) {
+			if (!known.has(name)) throw specError(`unknown check "${name}" in ${field} (known: CHECK_NAMES and the names in results)`);
+			if (field === 'passed' && failed?.includes(name)) throw specError(`check "${name}" is both failed and passed`);
+		}
+	}
+	if (generatedAt !== undefined && (typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))) {
+		throw specError(`generatedAt must be a date, not ${JSON.stringify(generatedAt)}`);
+	}
+	return structuredClone({ score, failed, passed, others, results, generatedAt });
+}
+
+/**
+ * The analysis `spec` asks for (see AnalysisSpec). `seed` draws what the spec leaves open;
+ * `previous` is the report's results before this run, if any.
+ */
+function specAnalysis(url: string, seed: number, spec: AnalysisSpec, previous: Results | undefined): { result: number; results: Results } {
+	const states = new Map<string, boolean>();
+	for (const name of spec.failed ?? []) states.set(name, false);
+	for (const name of spec.passed ?? []) states.set(name, true);
+	const others =
+		spec.others ??
+		(spec.results !== undefined
+			? 'keep'
+			: spec.failed !== undefined && spec.passed === undefined
+				? 'pass'
+				: spec.passed !== undefined && spec.failed === undefined
+					? 'fail'
+					: spec.failed !== undefined
+						? 'keep'
+						: 'random');
+	const otherState = others === 'pass' ? true : others === 'fail' ? false : undefined;
+	const forced: Record<string, boolean> = {};
+	if (otherState !== undefined) for (const name of CHECK_NAMES) forced[name] = otherState;
+	for (const [name, state] of states) forced[name] = state;
+	const generated = analyse(url, seed, spec.score, forced).results;
+
+	const base = spec.results ?? (others === 'keep' ? previous : undefined);
+	let results: Results;
+	if (base === undefined) {
+		results = generated;
+	} else {
+		results = {};
+		for (const name of new Set([...Object.keys(base), ...states.keys()])) {
+			const check = base[name] as CheckResult | undefined;
+			const wanted = states.get(name) ?? otherState;
+			if (others === 'random' && !states.has(name) && Object.hasOwn(generated, name)) results[name] = generated[name];
+			else if (check !== undefined && (wanted === undefined || check.passed === wanted)) results[name] = check;
+			else if (Object.hasOwn(generated, name)) results[name] = generated[name];
+			else if (check !== undefined) {
+				const { errors, ...rest } = check;
+				results[name] = wanted ? { ...rest, passed: true } : { ...rest, passed: false, errors: errors ?? { failed: null } };
+			}
+		}
+	}
+	return { result: spec.score ?? scoreOf(results), results };
+}
+
 export class PhpRankServer {
 	private readonly options: ServerOptions;
 	private readonly basePath: string;
 	private throttle: ThrottleOptions | false;
 	private readonly windows = new Map<number, { start: number; count: number }>();
 	private readonly reports = new Map<number, ReportRecord>();
+	/** Every user's reports by project, so `?project=` does not scan the whole store. */
+	private readonly byProject = new Map<string, Set<ReportRecord>>();
+	/** setNextAnalysis(): per cleaned url, used one each in order, before the persistent one. */
+	private readonly nextAnalyses = new Map<string, AnalysisSpec[]>();
+	/** setAnalysis(): per cleaned url, for every run until cleared. */
+	private readonly fixedAnalyses = new Map<string, AnalysisSpec>();
 	private readonly analysisRuns = new Map<number, number>();
 	private readonly faults: QueuedFault[] = [];
 	private readonly timers = new Set<NodeJS.Timeout>();
@@ -307,6 +429,7 @@ export class PhpRankServer {
 	private readonly encoded = new WeakMap<ReportRecord, string>();
 	private server: Server | undefined;
 	private baseUrl: string | undefined;
+	private origin: string | undefined;
 	private linkOrigin = '';
 	private nextId = 1;
 	private created = 0;
@@ -323,6 +446,13 @@ export class PhpRankServer {
 	get url(): string {
 		if (this.baseUrl === undefined) throw new Error('PhpRankServer: start() the server first');
 		return this.baseUrl;
+	}
+
+	/** Where the control endpoints are (servers started with `control: true` only). */
+	get controlUrl(): string {
+		if (!this.options.control) throw new Error('PhpRankServer: control endpoints are off (start with { control: true })');
+		if (this.origin === undefined) throw new Error('PhpRankServer: start() the server first');
+		return this.origin + CONTROL_PATH;
 	}
 
 	get requests(): RecordedRequest[] {
@@ -361,6 +491,7 @@ export class PhpRankServer {
 				const { port } = server.address() as AddressInfo;
 				const origin = `http://127.0.0.1:${port}`;
 				this.linkOrigin = this.options.nextLinkHost ? PhpRankServer.originOf(this.options.nextLinkHost) : origin;
+				this.origin = origin;
 				this.baseUrl = origin + this.basePath;
 				resolve(this.baseUrl);
 			});
@@ -393,34 +524,15 @@ export class PhpRankServer {
 	 * Returns a copy: change stored reports through the API or by adding them again.
 	 */
 	addReport(input: Partial<ReportRecord> & { url: string }): ReportRecord {
-		const id = input.id ?? this.nextId;
-		if (this.reports.has(id)) throw new Error(`PhpRankServer: report ${id} already exists`);
-		this.nextId = Math.max(this.nextId, id + 1);
-		const url = cleanUrl(input.url);
-		const analysis = input.results
-			? { results: input.results, result: input.result ?? scoreOf(input.results) }
-			: analyse(url, analysisSeed(url, id, 0), input.result);
-		const createdAt = normaliseDate(input.created_at) ?? formatDate(new Date());
-		const generatedAt = normaliseDate(input.generated_at) ?? createdAt;
-		const report: ReportRecord = {
-			id,
-			user_id: input.user_id ?? USER_IDS.default,
-			url,
-			project: input.project ?? projectOf(url),
-			result: input.result ?? analysis.result,
-			results: analysis.results,
-			privacy: input.privacy ?? 0,
-			password: input.password ?? null,
-			generated_at: generatedAt,
-			created_at: createdAt,
-			updated_at: normaliseDate(input.updated_at) ?? generatedAt,
-		};
-		this.reports.set(id, report);
-		return structuredClone(report);
+		return structuredClone(this.insertReport(input));
 	}
 
-	/** Adds `count` varied reports, round-robin over `hosts`; the same call on a fresh server gives the same data. */
-	seedReports(count: number, options: { userId?: number; hosts?: string[]; startDate?: Date } = {}): ReportRecord[] {
+	/**
+	 * Adds `count` varied reports, round-robin over `hosts`; the same call on a fresh server gives
+	 * the same data. Returns copies, like addReport; fast enough for benchmarks (10,000 reports in
+	 * about a second), because a copy's `results` is only made when it is read.
+	 */
+	seedReports(count: number, options: SeedOptions = {}): ReportRecord[] {
 		const userId = options.userId ?? USER_IDS.default;
 		const hosts: readonly string[] = options.hosts && options.hosts.length > 0 ? options.hosts : DEFAULT_HOSTS;
 		const rng = createRng(hashSeed(`seed|${userId}|${this.nextId}|${count}|${hosts.join(',')}`));
@@ -430,21 +542,21 @@ export class PhpRankServer {
 			time += randomInt(rng, 1, 20) * 3_600_000 + randomInt(rng, 0, 3599) * 1000;
 			const scheme = rng() < 0.85 ? 'https://' : 'http://';
 			const www = rng() < 0.3 ? 'www.' : '';
-			const url = scheme + www + hosts[i % hosts.length] + pick(rng, SEED_PATHS);
+			const path = pick(rng, SEED_PATHS);
+			const url = scheme + www + hosts[i % hosts.length] + (options.uniqueUrls ? `/page-${this.nextId}` : path);
 			const roll = rng();
 			const privacy = roll < 0.6 ? 0 : roll < 0.85 ? 1 : 2;
 			const generatedAt = formatDate(new Date(time + randomInt(rng, 2, 40) * 1000));
-			added.push(
-				this.addReport({
-					url,
-					user_id: userId,
-					privacy,
-					password: privacy === 2 ? `client-preview-${i + 1}` : null,
-					created_at: formatDate(new Date(time)),
-					generated_at: generatedAt,
-					updated_at: generatedAt,
-				}),
-			);
+			const report = this.insertReport({
+				url,
+				user_id: userId,
+				privacy,
+				password: privacy === 2 ? `client-preview-${i + 1}` : null,
+				created_at: formatDate(new Date(time)),
+				generated_at: generatedAt,
+				updated_at: generatedAt,
+			});
+			added.push(lazyCopy(report));
 		}
 		return added;
 	}
@@ -464,12 +576,59 @@ export class PhpRankServer {
 
 	/** Deletes one report of any user, as if done elsewhere; false when there is none. */
 	deleteReport(id: number): boolean {
-		return this.reports.delete(id);
+		const report = this.reports.get(id);
+		if (report) this.removeReport(report);
+		return report !== undefined;
 	}
 
 	/** Ids keep counting up afterwards, like an auto-increment column. */
 	deleteAllReports(): void {
 		this.reports.clear();
+		this.byProject.clear();
+	}
+
+	/**
+	 * What the next analysis of `url` returns: the next POST /reports of that url, or the next
+	 * PUT /reports/{id} with results=1 of a report of that url, whoever's it is. The url is matched
+	 * as phpRank stores it (cleanUrl: no scheme, no leading www., no trailing slash, host in lower
+	 * case), so `https://www.example.com/a/` and `example.com/a` are the same. Used once; several
+	 * calls queue up, in order, and go before a setAnalysis() of the url. Throws on a spec a run
+	 * could not honour (unknown check, score outside 0-100...). Returns how many are queued now.
+	 */
+	setNextAnalysis(url: string, spec: AnalysisSpec): number {
+		const key = cleanUrl(url);
+		const checked = checkSpec(spec);
+		const queue = this.nextAnalyses.get(key) ?? [];
+		queue.push(checked);
+		this.nextAnalyses.set(key, queue);
+		return queue.length;
+	}
+
+	/** Like setNextAnalysis, for every later analysis of `url` until clearAnalyses(); replaces an earlier one. */
+	setAnalysis(url: string, spec: AnalysisSpec): void {
+		this.fixedAnalyses.set(cleanUrl(url), checkSpec(spec));
+	}
+
+	/** Forgets queued and persistent analyses of `url`, or of every url; returns how many there were. */
+	clearAnalyses(url?: string): number {
+		if (url === undefined) {
+			const count = [...this.nextAnalyses.values()].reduce((sum, queue) => sum + queue.length, 0) + this.fixedAnalyses.size;
+			this.nextAnalyses.clear();
+			this.fixedAnalyses.clear();
+			return count;
+		}
+		const key = cleanUrl(url);
+		const count = (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
+		this.nextAnalyses.delete(key);
+		this.fixedAnalyses.delete(key);
+		return count;
+	}
+
+	/** Analyses set and not used yet: queued ones by cleaned url, and the urls with a persistent one. */
+	pendingAnalyses(): { next: Record<string, number>; persistent: string[] } {
+		const next: Record<string, number> = {};
+		for (const [url, queue] of this.nextAnalyses) next[url] = queue.length;
+		return { next, persistent: [...this.fixedAnalyses.keys()] };
 	}
 
 	failNext(fault: Fault, options: { times?: number; match?: (req: RecordedRequest) => boolean } = {}): void {
@@ -511,6 +670,7 @@ export class PhpRankServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		if (this.options.control && PhpRankServer.isControlPath(req.url ?? '/')) return this.handleControl(req, res);
 		const stats = this.counters;
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
@@ -550,6 +710,112 @@ export class PhpRankServer {
 			reply = json(500, SERVER_ERROR_BODY);
 		}
 		this.send(res, reply);
+	}
+
+	private static isControlPath(target: string): boolean {
+		const path = target.split('?', 1)[0];
+		return path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`);
+	}
+
+	/**
+	 * The test-only control endpoints (listed at controlAction): JSON in (body, or query for simple
+	 * fields) and out, no auth, errors as {error} with 400/404/422. Never recorded, counted, delayed,
+	 * throttled or faulted, so they do not disturb what a test asserts about the API traffic.
+	 */
+	private async handleControl(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		let rawBody: string;
+		try {
+			rawBody = await new Promise<string>((resolve, reject) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (chunk: Buffer) => chunks.push(chunk));
+				req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+				req.on('error', reject);
+			});
+		} catch {
+			return;
+		}
+		const target = new URL(req.url ?? '/', 'http://control');
+		let status = 200;
+		let body: unknown;
+		try {
+			let input: Input = {};
+			if (rawBody.trim() !== '') {
+				const parsed: unknown = JSON.parse(rawBody);
+				if (!isPlainObject(parsed)) throw new ControlError(400, 'the body must be a JSON object');
+				input = parsed;
+			}
+			for (const [key, value] of target.searchParams) if (!(key in input)) input[key] = value;
+			body = this.controlAction(req.method ?? 'GET', target.pathname.slice(CONTROL_PATH.length).replace(/\/+$/, ''), input);
+		} catch (error) {
+			status = error instanceof ControlError ? error.status : error instanceof SyntaxError ? 400 : 422;
+			body = { error: error instanceof Error ? error.message.replace(/^PhpRankServer: /, '') : String(error) };
+		}
+		if (res.destroyed) return;
+		const text = JSON.stringify(body);
+		res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' }).end(text);
+	}
+
+	/**
+	 * POST /__control/next-analysis  {url, score?, failed?, passed?, others?, results?, generated_at?}  → {url, pending}
+	 * POST /__control/analysis       same body, persistent (setAnalysis)                           → {url}
+	 * DELETE /__control/analysis     {url?} (or ?url=)                                              → {cleared}
+	 * GET /__control/analysis                                                                       → {next: {url: n}, persistent: [url]}
+	 * GET /__control/stats                                                                          → ServerStats
+	 * POST /__control/stats/reset                                                                   → ServerStats (after the reset)
+	 * POST /__control/seed           {count, hosts?, user_id?, start_date?, unique_urls?}           → {count, ids}
+	 */
+	private controlAction(method: string, path: string, input: Input): unknown {
+		const route = `${method} ${path}`;
+		switch (route) {
+			case 'POST /next-analysis':
+			case 'POST /analysis': {
+				if (typeof input.url !== 'string' || input.url.trim() === '') throw new ControlError(422, 'url is required');
+				const spec: AnalysisSpec = {
+					score: input.score as number | undefined,
+					failed: input.failed as string[] | undefined,
+					passed: input.passed as string[] | undefined,
+					others: input.others as AnalysisSpec['others'],
+					results: input.results as AnalysisSpec['results'],
+					generatedAt: (input.generated_at ?? input.generatedAt) as string | undefined,
+				};
+				for (const key of Object.keys(spec) as (keyof AnalysisSpec)[]) if (spec[key] === undefined || spec[key] === null) delete spec[key];
+				if (route === 'POST /analysis') {
+					this.setAnalysis(input.url, spec);
+					return { url: cleanUrl(input.url) };
+				}
+				return { url: cleanUrl(input.url), pending: this.setNextAnalysis(input.url, spec) };
+			}
+			case 'DELETE /analysis':
+				return { cleared: this.clearAnalyses(typeof input.url === 'string' ? input.url : undefined) };
+			case 'GET /analysis':
+				return this.pendingAnalyses();
+			case 'GET /stats':
+				return this.stats;
+			case 'POST /stats/reset':
+				this.resetStats();
+				return this.stats;
+			case 'POST /seed': {
+				const count = Number(input.count);
+				if (!Number.isInteger(count) || count < 0 || count > 1_000_000) throw new ControlError(422, 'count must be an integer 0-1000000');
+				const hosts = input.hosts;
+				if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string'))) {
+					throw new ControlError(422, 'hosts must be a list of host names');
+				}
+				const startDate = input.start_date === undefined ? undefined : new Date(String(input.start_date));
+				if (startDate && Number.isNaN(startDate.getTime())) throw new ControlError(422, 'start_date must be a date');
+				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
+				if (userId !== undefined && !Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
+				const ids = this.seedReports(count, {
+					userId,
+					hosts: hosts as string[] | undefined,
+					startDate,
+					uniqueUrls: input.unique_urls === true || input.unique_urls === 'true' || input.unique_urls === '1',
+				}).map((report) => report.id);
+				return { count: ids.length, ids };
+			}
+			default:
+				throw new ControlError(404, `no control endpoint ${route}`);
+		}
 	}
 
 	private record(req: IncomingMessage, rawBody: string): RecordedRequest {
@@ -765,6 +1031,58 @@ export class PhpRankServer {
 		});
 	}
 
+	/** addReport without the copy; `spec` sets the analysis (see setNextAnalysis). */
+	private insertReport(input: Partial<ReportRecord> & { url: string }, spec?: AnalysisSpec): ReportRecord {
+		const id = input.id ?? this.nextId;
+		if (this.reports.has(id)) throw new Error(`PhpRankServer: report ${id} already exists`);
+		this.nextId = Math.max(this.nextId, id + 1);
+		const url = cleanUrl(input.url);
+		const seed = analysisSeed(url, id, 0);
+		const analysis = spec
+			? specAnalysis(url, seed, spec, undefined)
+			: input.results
+				? { results: structuredClone(input.results), result: input.result ?? scoreOf(input.results) }
+				: analyse(url, seed, input.result);
+		const createdAt = normaliseDate(input.created_at) ?? formatDate(new Date());
+		const generatedAt = normaliseDate(spec?.generatedAt ?? input.generated_at) ?? createdAt;
+		const report: ReportRecord = {
+			id,
+			user_id: input.user_id ?? USER_IDS.default,
+			url,
+			project: input.project ?? projectOf(url),
+			result: spec ? analysis.result : (input.result ?? analysis.result),
+			results: analysis.results,
+			privacy: input.privacy ?? 0,
+			password: input.password ?? null,
+			generated_at: generatedAt,
+			created_at: createdAt,
+			updated_at: normaliseDate(input.updated_at) ?? generatedAt,
+		};
+		this.reports.set(id, report);
+		const project = this.byProject.get(report.project);
+		if (project) project.add(report);
+		else this.byProject.set(report.project, new Set([report]));
+		return report;
+	}
+
+	private removeReport(report: ReportRecord): void {
+		this.reports.delete(report.id);
+		const project = this.byProject.get(report.project);
+		project?.delete(report);
+		if (project?.size === 0) this.byProject.delete(report.project);
+	}
+
+	/** The analysis set for the next run of `url`, if any (a queued one is used up). */
+	private takeAnalysis(url: string): AnalysisSpec | undefined {
+		const queue = this.nextAnalyses.get(url);
+		if (queue) {
+			const spec = queue.shift();
+			if (queue.length === 0) this.nextAnalyses.delete(url);
+			return spec;
+		}
+		return this.fixedAnalyses.get(url);
+	}
+
 	private ownReports(userId: number): ReportRecord[] {
 		return [...this.reports.values()].filter((report) => report.user_id === userId).sort((a, b) => a.id - b.id);
 	}
@@ -805,12 +1123,15 @@ export class PhpRankServer {
 
 	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {
 		const asked = await this.beforeListPage('reports', rec, user.id);
-		let items = this.ownReports(user.id);
+		// `project` is an exact match: the index gives its reports without a pass over every report.
+		const project = queryParam(rec, 'project');
+		let items =
+			project === undefined
+				? this.ownReports(user.id)
+				: [...(this.byProject.get(project) ?? [])].filter((report) => report.user_id === user.id);
 		// search_by only knows `url`; any other value searches the url as well.
 		const search = queryParam(rec, 'search')?.toLowerCase();
 		if (search !== undefined) items = items.filter((report) => report.url.toLowerCase().includes(search));
-		const project = queryParam(rec, 'project');
-		if (project !== undefined) items = items.filter((report) => report.project === project);
 		const resultClass = RESULT_CLASSES[queryParam(rec, 'result') ?? ''];
 		if (resultClass) items = items.filter((report) => resultClass(report.result));
 
@@ -881,13 +1202,16 @@ export class PhpRankServer {
 			return json(422, { message: { url: ['Could not fetch the url.'] }, status: 422 });
 		}
 		const now = formatDate(new Date());
-		const report = this.addReport({
-			url,
-			user_id: user.id,
-			privacy: 'privacy' in input ? (Number(scalarString(input.privacy)) as 0 | 1 | 2) : 0,
-			password: typeof input.password === 'string' ? input.password : null,
-			created_at: now,
-		});
+		const report = this.insertReport(
+			{
+				url,
+				user_id: user.id,
+				privacy: 'privacy' in input ? (Number(scalarString(input.privacy)) as 0 | 1 | 2) : 0,
+				password: typeof input.password === 'string' ? input.password : null,
+				created_at: now,
+			},
+			this.takeAnalysis(url),
+		);
 		this.created += 1;
 		return json(201, { data: toJson(report), status: 201 });
 	}
@@ -921,8 +1245,12 @@ export class PhpRankServer {
 		if (rerun) {
 			const run = (this.analysisRuns.get(report.id) ?? 0) + 1;
 			this.analysisRuns.set(report.id, run);
-			Object.assign(report, analyse(report.url, analysisSeed(report.url, report.id, run)));
-			report.generated_at = now;
+			const seed = analysisSeed(report.url, report.id, run);
+			const spec = this.takeAnalysis(report.url);
+			const analysis = spec ? specAnalysis(report.url, seed, spec, report.results) : analyse(report.url, seed);
+			report.result = analysis.result;
+			report.results = analysis.results;
+			report.generated_at = normaliseDate(spec?.generatedAt) ?? now;
 			dirty = true;
 		}
 		if (dirty) report.updated_at = now;
@@ -933,14 +1261,14 @@ export class PhpRankServer {
 	private deleteReportAction({ user, param }: ActionContext): Reply {
 		const report = this.ownReport(user.id, param);
 		if (!report) return notFound();
-		this.reports.delete(report.id);
+		this.removeReport(report);
 		return json(200, { id: report.id, object: 'report', deleted: true, status: 200 });
 	}
 
 	private deleteProject({ user, param }: ActionContext): Reply {
-		const doomed = this.ownReports(user.id).filter((report) => report.project === param);
+		const doomed = [...(this.byProject.get(param) ?? [])].filter((report) => report.user_id === user.id);
 		if (doomed.length === 0) return notFound();
-		for (const report of doomed) this.reports.delete(report.id);
+		for (const report of doomed) this.removeReport(report);
 		return json(200, { id: param, object: 'report', deleted: true, status: 200 });
 	}
 }

@@ -131,4 +131,53 @@ export interface ServerOptions {
 	nextLinkHost?: string;
 	/** Port to listen on (default 0: a random free port). */
 	port?: number;
+	/**
+	 * Test-only control endpoints under /__control on the server's origin (outside basePath and
+	 * /api/v1; see PhpRankServer.controlUrl). Default false: those paths are answered like any
+	 * unknown path. Control requests are not recorded, counted, delayed, throttled or faulted.
+	 */
+	control?: boolean;
+}
+
+/**
+ * What an analysis of one URL returns, set by tests with setNextAnalysis() / setAnalysis().
+ *
+ * Which checks pass: the ones in `failed` fail, the ones in `passed` pass. The others (`others`):
+ * - 'pass' / 'fail': every other check passes / fails;
+ * - 'keep': as in `results` when given, otherwise as in the report before this run (a new report
+ *   has nothing to keep: its other checks are drawn at random);
+ * - 'random': drawn like an ordinary analysis (steered by `score` when given).
+ * Default: 'keep' when `results` is given; otherwise 'pass' when only `failed` is given, 'fail'
+ * when only `passed` is given, 'keep' when both are, 'random' when neither is.
+ * Checks whose state is set get a value (and errors when failing) like a real check of that state.
+ *
+ * `result` is `score` when given, otherwise computed from the checks like every analysis
+ * (weighted share of passed checks: high 10, medium 6, low 3).
+ */
+export interface AnalysisSpec {
+	/** The report's `result`, an integer 0-100. */
+	score?: number;
+	/** Names of checks that fail (CHECK_NAMES, or names in `results`). */
+	failed?: readonly string[];
+	/** Names of checks that pass. */
+	passed?: readonly string[];
+	others?: 'pass' | 'fail' | 'keep' | 'random';
+	/** A complete `results` object to start from (copied; `failed`/`passed` still apply on top). */
+	results?: Record<string, CheckResult>;
+	/** `generated_at` of the run (any date Date parses; default: the time of the run). */
+	generatedAt?: string;
+}
+
+export interface SeedOptions {
+	/** Owner of the reports (default USER_IDS.default). */
+	userId?: number;
+	/** Hosts used round-robin (default DEFAULT_HOSTS). */
+	hosts?: readonly string[];
+	/** Time before the first report; each next one is 1-20 hours later. */
+	startDate?: Date;
+	/**
+	 * Give every report its own URL, `{host}/page-{id}` (default false: paths from a list of ten,
+	 * so a host's reports repeat URLs).
+	 */
+	uniqueUrls?: boolean;
 }
