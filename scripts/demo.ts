@@ -41,8 +41,8 @@ async function main() {
 				url: json.url,
 				score: json.score,
 				class: json.result_class,
-				'failed (high)': json.failed_high,
-				'failed checks': json.failed_checks,
+				'failed high/medium/low': `${String(json.failed_high)}/${String(json.failed_medium)}/${String(json.failed_low)}`,
+				'failed (high)': json.failed_high_checks,
 			})),
 		);
 		console.log('\nRequests the server received:');

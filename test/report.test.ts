@@ -7,7 +7,7 @@ import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
-const reportKeys = ['id', 'url', 'project', 'score', 'result_class', 'failed_checks', 'failed_high', 'failed_medium', 'failed_low', 'privacy', 'generated_at', 'created_at', 'updated_at'];
+const reportKeys = ['id', 'url', 'project', 'score', 'result_class', 'failed_high_checks', 'failed_high', 'failed_medium', 'failed_low', 'privacy', 'generated_at', 'created_at', 'updated_at'];
 
 describe('Report → Get Many', () => {
 	// 250 reports over 5 hosts: three pages of 100 when nothing narrows the list.

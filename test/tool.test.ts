@@ -242,18 +242,21 @@ describe('descriptions', () => {
 describe('size of what a model reads', () => {
 	const api = useServer({ seed: (server) => server.seedReports(100) });
 
-	it('the tool forms are a fraction of the Simplify output (printed)', () => {
+	it('the tool forms are a fraction of the full record, and a list a fraction of the Simplify output (printed)', () => {
 		const reports = api.server.listReports() as unknown as IDataObject[];
 		const size = (value: unknown) => JSON.stringify(value).length;
 		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		const one = median(reports.map((r) => size(shapeReport(r, true))));
+		const full = median(reports.map((r) => size(shapeReport(r, false))));
 		const oneTool = median(reports.map((r) => size(toolReport(r, false))));
 		const list = size(reports.slice(0, 10).map((r) => shapeReport(r, true)));
 		const listTool = size(reports.slice(0, 10).map((r) => toolReport(r, true)));
 		process.stdout.write(
-			`one report: ${one} chars with Simplify, ${oneTool} as a tool; 10 reports: ${list} with Simplify, ${listTool} as a tool\n`,
+			`one report: ${full} chars in full, ${one} with Simplify, ${oneTool} as a tool (which names every failed check and why); 10 reports: ${list} with Simplify, ${listTool} as a tool\n`,
 		);
-		expect(oneTool).toBeLessThan(one);
-		expect(listTool * 3).toBeLessThan(list);
+		// One report as a tool names every failed check and what was wrong: more than Simplify's
+		// counts, a fraction of the full record.
+		expect(oneTool * 5).toBeLessThan(full);
+		expect(listTool * 2).toBeLessThan(list);
 	});
 });

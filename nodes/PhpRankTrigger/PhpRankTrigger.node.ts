@@ -15,8 +15,9 @@ export class PhpRankTrigger implements INodeType {
 		icon: { light: 'file:../PhpRank/phprank.svg', dark: 'file:../PhpRank/phprank.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "resultChanged" ? "Report result changed" : "New report" }}',
-		description: 'Starts the workflow when a phpRank report is created or its result changes',
+		subtitle:
+			'={{ {"newReport": "New report", "resultChanged": "Report result changed", "scoreChanged": "Score changed"}[$parameter["event"]] }}',
+		description: 'Starts the workflow when a phpRank report is created, or its result or score changes',
 		defaults: { name: 'phpRank Trigger' },
 		documentationUrl: docsUrl('trigger'),
 		// n8n's loader adds "Poll Times" (every minute by default) to polling nodes.
@@ -42,6 +43,12 @@ export class PhpRankTrigger implements INodeType {
 						description:
 							'A report’s result moved to another class (good, decent, bad) since the last poll, e.g. after it was re-run',
 					},
+					{
+						name: 'Score Changed',
+						value: 'scoreChanged',
+						description:
+							'A report’s score moved by at least Minimum Change points, or fell below Below Score, e.g. after it was re-run. Each event says which checks failed and were fixed.',
+					},
 				],
 				default: 'newReport',
 				description: 'What in phpRank starts the workflow',
@@ -55,18 +62,52 @@ export class PhpRankTrigger implements INodeType {
 				displayOptions: { show: { event: ['resultChanged'] } },
 			},
 			{
-				displayName: `Each poll reads up to ${(MAX_REQUESTS_PER_POLL * MAX_PAGE_SIZE).toLocaleString('en-US')} of the reports it watches, ${MAX_REQUESTS_PER_POLL} requests (phpRank allows ${DEFAULT_RATE_LIMIT} a minute per user by default); more are read over several polls, so a change may take that many polls to fire. Pick a project to watch fewer.`,
+				displayName: 'Minimum Change',
+				name: 'minChange',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100 },
+				default: 5,
+				description:
+					'Fire when a report’s score moved by at least this many points (0-100) since the trigger last fired for it, or first saw it, so slow drifts add up. Analyses are noisy: a few points is usually no real change. 0: off (Below Score only).',
+				displayOptions: { show: { event: ['scoreChanged'] } },
+			},
+			{
+				displayName: 'Only When Worse',
+				name: 'onlyDrops',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether Minimum Change fires only when the score drops. A rise does not fire; the higher score becomes the point a later drop is measured from.',
+				displayOptions: { show: { event: ['scoreChanged'] } },
+			},
+			{
+				displayName: 'Below Score',
+				name: 'belowScore',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100 },
+				default: 0,
+				description:
+					'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
+				displayOptions: { show: { event: ['scoreChanged'] } },
+			},
+			{
+				displayName: [
+					`Each poll reads up to ${(MAX_REQUESTS_PER_POLL * MAX_PAGE_SIZE).toLocaleString('en-US')} watched reports (${MAX_REQUESTS_PER_POLL} requests).`,
+					`phpRank allows ${DEFAULT_RATE_LIMIT} requests a minute per user.`,
+					'More reports are read over several polls, so a change may take that many polls to fire.',
+					'Pick a project to watch fewer.',
+				].join('<br>'),
 				name: 'costNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { event: ['resultChanged'] } },
+				displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } },
 			},
 			filtersCollection([
-					projectLocator({ description: 'Only reports of this project (the site’s host, e.g. example.com)' }),
-					resultFilter({
-						description:
-							'Only reports of this result class. For Report Result Changed: only changes into this class.',
-					}),
+				projectLocator({ description: 'Only reports of this project (the site’s host, e.g. example.com)' }),
+				resultFilter({
+					description:
+						'Only reports of this result class. For Report Result Changed: only changes into this class. For Score Changed: only reports now in this class.',
+				}),
 			]),
 			simplifyParameter,
 		],

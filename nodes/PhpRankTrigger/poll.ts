@@ -1,13 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../PhpRank/api';
-import { classify, shapeReport, type ResultClass } from '../PhpRank/operations/output';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
-import { noSampleError } from './noSample';
-import { type ReportFilter, scanReports } from './reports';
-import { newReports, readState, resultChanges, type TriggerState, writeState } from './state';
-
-export type TriggerEvent = 'newReport' | 'resultChanged';
+import { eventItem, sampleEvent } from './items';
+import { scanReports } from './reports';
+import { scoreChanges } from './scoreChanges';
+import { listFilter, type Settings, settingsOf, type TriggerEvent, watchOf } from './settings';
+import { type Covered, newReports, readState, resultChanges, type TriggerState, writeState } from './state';
 
 /*
  * Requests per poll (GET /reports; phpRank allows 60 a minute per user by default): at most
@@ -17,61 +16,14 @@ export type TriggerEvent = 'newReport' | 'resultChanged';
  * - New Report: 1 request (per_page=10) while fewer than 10 reports are new. A larger backlog is
  *   read again by 100s down to the first report already seen: 1 + ceil((new + 1) / 100), the
  *   newest 900 a poll.
- * - Report Result Changed: ceil(reports / 100) requests per round over the watched reports,
- *   1,000 reports a poll: 10,000 reports take 10 polls a round. The Project filter narrows what is
- *   read; the Result filter does not (a report must be read while it is good to see it turn bad).
+ * - Report Result Changed and Score Changed: ceil(reports / 100) requests per round over the
+ *   watched reports (`watchRound`), 1,000 reports a poll: 10,000 reports take 10 polls a round.
+ *   The Project filter narrows what is read; the Result filter does not (a report must be read
+ *   while it is good to see it turn bad).
  */
 export const MAX_REQUESTS_PER_POLL = 10;
 const FIRST_PAGE_SIZE = PAGE_SIZES[0];
 const PAGE_SIZE = MAX_PAGE_SIZE;
-
-interface Settings {
-	event: TriggerEvent;
-	project?: string;
-	result?: ResultClass;
-	onlyWorse: boolean;
-	simplify: boolean;
-}
-
-function settingsOf(ctx: IPollFunctions): Settings {
-	const event = ctx.getNodeParameter('event') as TriggerEvent;
-	const project = String(ctx.getNodeParameter('filters.project', '', { extractValue: true }) ?? '').trim();
-	const result = ctx.getNodeParameter('filters.result', '') as ResultClass | '';
-	return {
-		event,
-		project: project || undefined,
-		result: result || undefined,
-		onlyWorse: event === 'resultChanged' && (ctx.getNodeParameter('onlyWorse', false) as boolean),
-		simplify: ctx.getNodeParameter('simplify', true) as boolean,
-	};
-}
-
-/** The list each event reads. Result Changed filters by class itself, after comparing. */
-function listFilter({ event, project, result }: Settings): ReportFilter {
-	return event === 'newReport' ? { project, result } : { project };
-}
-
-/** One output item: the report as the action node outputs it, with the event and, for a change, the class before. */
-function eventItem(settings: Settings, record: IDataObject, previous?: unknown): INodeExecutionData {
-	const json: IDataObject = { event: settings.event, ...shapeReport(record, settings.simplify) };
-	if (settings.event === 'resultChanged') {
-		const before = classify(previous);
-		json.previous_score = before.score;
-		json.previous_result_class = before.result_class;
-	}
-	return { json };
-}
-
-/**
- * A manual test run shows the most recent matching report in the shape events have, and leaves the
- * state alone: n8n does not save static data after a manual execution.
- */
-async function sample(this: IPollFunctions, settings: Settings): Promise<INodeExecutionData[][] | null> {
-	const { project, result } = settings;
-	const { records } = await scanReports.call(this, { filter: { project, result }, pageSize: FIRST_PAGE_SIZE, maxPages: 1 });
-	if (records.length === 0) throw noSampleError(this.getNode(), { project, result });
-	return [[eventItem(settings, records[0])]];
-}
 
 interface PollAllowance {
 	requests: number;
@@ -120,8 +72,26 @@ const pollNewReports: Poller = async function (settings, state, watch, allowance
 	};
 };
 
-/** Report Result Changed. The first round only notes every report's result. */
-const pollResultChanges: Poller = async function (settings, state, watch, allowance) {
+interface WatchRound {
+	/** The reports this poll read. */
+	records: IDataObject[];
+	/** The IDs it read completely (see `keepUncovered`). */
+	covered: Covered;
+	/** Where the next poll continues the round; empty when this poll ended it. */
+	scan: Pick<TriggerState, 'scan'>;
+}
+
+/**
+ * The change events' reading: rounds over every watched report (the Project filter's or all),
+ * newest first, at most `allowance.requests` pages a poll; a round that needs more continues at
+ * the next poll from the cursor in the state, and the poll after a round's end starts the next.
+ */
+async function watchRound(
+	this: IPollFunctions,
+	settings: Settings,
+	state: TriggerState | undefined,
+	allowance: PollAllowance,
+): Promise<WatchRound> {
 	const resume = state?.scan?.cursor;
 	const scan = await scanReports.call(this, {
 		filter: listFilter(settings),
@@ -132,20 +102,50 @@ const pollResultChanges: Poller = async function (settings, state, watch, allowa
 	});
 	// The IDs this poll read completely: below where the last poll stopped, down to where this one did.
 	const [lowest, above] = [scan.cursor.frontier, resume?.frontier ?? null];
-	const covered = {
-		from: scan.complete ? -Infinity : lowest === null ? Infinity : Number(lowest),
-		below: above === null ? Infinity : Number(above),
+	return {
+		records: scan.records,
+		covered: {
+			from: scan.complete ? -Infinity : lowest === null ? Infinity : Number(lowest),
+			below: above === null ? Infinity : Number(above),
+		},
+		scan: scan.complete ? {} : { scan: { cursor: scan.cursor } },
 	};
+}
+
+/** Report Result Changed. The first round only notes every report's result. */
+const pollResultChanges: Poller = async function (settings, state, watch, allowance) {
+	const round = await watchRound.call(this, settings, state, allowance);
 	const { changes, results } = resultChanges(
-		scan.records,
+		round.records,
 		state?.results ?? {},
 		{ to: settings.result, onlyWorse: settings.onlyWorse },
-		covered,
+		round.covered,
 	);
 	return {
-		items: state ? changes.map(({ record, previous }) => eventItem(settings, record, previous)) : [],
-		next: { version: 1, watch, results, ...(scan.complete ? {} : { scan: { cursor: scan.cursor } }) },
+		items: state ? changes.map(({ record, previous }) => eventItem(settings, record, { previous })) : [],
+		next: { version: 1, watch, results, ...round.scan },
 	};
+};
+
+/** Score Changed. The first round only notes every report's baseline. */
+const pollScoreChanges: Poller = async function (settings, state, watch, allowance) {
+	const round = await watchRound.call(this, settings, state, allowance);
+	const { changes, memory } = scoreChanges(
+		round.records,
+		{ checks: state?.checks, baselines: state?.baselines },
+		{ minChange: settings.minChange, onlyDrops: settings.onlyDrops, belowScore: settings.belowScore, to: settings.result },
+		round.covered,
+	);
+	return {
+		items: state ? changes.map(({ record, reason, changes }) => eventItem(settings, record, { reason, changes })) : [],
+		next: { version: 1, watch, ...memory, ...round.scan },
+	};
+};
+
+const POLLERS: Record<TriggerEvent, Poller> = {
+	newReport: pollNewReports,
+	resultChanged: pollResultChanges,
+	scoreChanged: pollScoreChanges,
 };
 
 /**
@@ -155,10 +155,9 @@ const pollResultChanges: Poller = async function (settings, state, watch, allowa
  */
 export async function pollReports(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(this);
-	if (this.getMode() === 'manual') return await sample.call(this, settings);
+	if (this.getMode() === 'manual') return await sampleEvent.call(this, settings);
 
-	const { event, project, result } = settings;
-	const watch = JSON.stringify([event, project ?? '', event === 'newReport' ? (result ?? '') : '']);
+	const watch = watchOf(settings);
 	const node = this.getNode();
 	const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
 	const budgetMs = this.getPollBudgetMs();
@@ -173,7 +172,7 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 		const state = saved ?? (recallBaseline(key, watch) as TriggerState | undefined);
 		const started = Date.now();
 		const allowance = { requests: MAX_REQUESTS_PER_POLL, stopEarly: () => Date.now() - started > budgetMs / 2 };
-		const poller = event === 'newReport' ? pollNewReports : pollResultChanges;
+		const poller = POLLERS[settings.event];
 		const { items, next } = await poller.call(this, settings, state, watch, allowance);
 		if (!commitPoll(turn)) return null;
 		writeState(staticData, next);

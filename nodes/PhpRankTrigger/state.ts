@@ -15,6 +15,13 @@ export interface TriggerState {
 	lastId?: number;
 	/** Report Result Changed: the `result` each watched report had when it was last read, by report ID. */
 	results?: Record<string, unknown>;
+	/**
+	 * Score Changed: the check names the baselines' bitmasks index, in the order first seen (only
+	 * ever appended to).
+	 */
+	checks?: string[];
+	/** Score Changed: each watched report's baseline as a short string (see baseline.ts), by report ID. */
+	baselines?: Record<string, string>;
 	/** A read of the list spread over several polls: where the next poll continues it. */
 	scan?: {
 		cursor: PagingCursor;
@@ -60,24 +67,41 @@ export interface ResultChange {
 	previous: unknown;
 }
 
+/** The IDs a scan read completely: every report among them that existed while it ran was returned. */
+export interface Covered {
+	from: number;
+	below: number;
+}
+
+/**
+ * What the change events remember of the reports a scan did not cover. A remembered report in
+ * `covered` that the scan did not return was deleted: it is left out, so it is forgotten.
+ */
+export function keepUncovered<T>(remembered: Record<string, T>, covered: Covered): Record<string, T> {
+	const kept: Record<string, T> = {};
+	for (const [id, value] of Object.entries(remembered)) {
+		if (Number(id) < covered.from || Number(id) >= covered.below) kept[id] = value;
+	}
+	return kept;
+}
+
+/** Reports oldest first (events fire in that order). */
+export const oldestFirst = (records: IDataObject[]): IDataObject[] => [...records].sort(byId);
+
 /**
  * Report Result Changed: the reports whose class differs from when they were last read, oldest
  * first, and the results to remember. A report seen for the first time is remembered without
- * firing. `covered` are the IDs a scan read completely (every report that existed while it ran
- * was returned): a remembered report in it that was not returned was deleted, and is forgotten.
+ * firing; a deleted one is forgotten (`keepUncovered`).
  */
 export function resultChanges(
 	records: IDataObject[],
 	previous: Record<string, unknown>,
 	rule: ChangeRule,
-	covered: { from: number; below: number },
+	covered: Covered,
 ): { changes: ResultChange[]; results: Record<string, unknown> } {
-	const results: Record<string, unknown> = {};
-	for (const [id, result] of Object.entries(previous)) {
-		if (Number(id) < covered.from || Number(id) >= covered.below) results[id] = result;
-	}
+	const results = keepUncovered(previous, covered);
 	const changes: ResultChange[] = [];
-	for (const record of [...records].sort(byId)) {
+	for (const record of oldestFirst(records)) {
 		const id = String(record.id);
 		results[id] = record.result ?? null;
 		if (!(id in previous)) continue;

@@ -277,7 +277,7 @@ const idItems = (firstId: number, count: number): WorkflowNode[] => [
 
 type Row = 'list' | 'get';
 
-const SIMPLIFIED = { text: 'a simplified report (failed_checks as text, no results)', ok: (item: Record<string, unknown>) => typeof item.failed_checks === 'string' && !('results' in item) };
+const SIMPLIFIED = { text: 'a simplified report (failed checks as text and counts, no results)', ok: (item: Record<string, unknown>) => typeof item.failed_high_checks === 'string' && typeof item.failed_high === 'number' && !('results' in item) };
 const FULL_RECORD = { text: 'a full report (results)', ok: (item: Record<string, unknown>) => typeof item.id === 'number' && typeof item.results === 'object' };
 
 interface N8nContender {

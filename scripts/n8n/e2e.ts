@@ -240,7 +240,7 @@ async function main(): Promise<void> {
 		if (check('execution succeeds', dig.ok, failureDetail(dig))) {
 			const got = json(dig.outputs['Get bad reports']);
 			check('Get Many returns exactly the bad reports, worst first', same(got.map((r) => r.id), [4, 8, 1, 5]), got.map((r) => [r.id, r.score]));
-			check('every item is a simplified bad report', got.every((r) => r.result_class === 'bad' && Number(r.score) < 49 && typeof r.failed_checks === 'string' && typeof r.failed_high === 'number' && !('results' in r)), got[0]);
+			check('every item is a simplified bad report', got.every((r) => r.result_class === 'bad' && Number(r.score) < 49 && typeof r.failed_high_checks === 'string' && typeof r.failed_high === 'number' && !('results' in r)), got[0]);
 			const out = json(dig.outputs['Format digest']);
 			const d = out[0] ?? {};
 			check('the summary is one item', out.length === 1, out.length);

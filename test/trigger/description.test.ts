@@ -48,4 +48,23 @@ describe('trigger description', () => {
 		expect(existsSync(codexPath)).toBe(true);
 		expect(JSON.parse(readFileSync(codexPath, 'utf8')).node).toBe('n8n-nodes-phprank.phpRankTrigger');
 	});
+
+	it('offers Score Changed with its fields, and the cost notice in short lines for both change events', () => {
+		const event = description.properties.find((property) => property.name === 'event')!;
+		expect((event.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toContainEqual(['Score Changed', 'scoreChanged']);
+		const byName = (name: string) => description.properties.find((property) => property.name === name)!;
+		expect(byName('minChange')).toMatchObject({ displayName: 'Minimum Change', type: 'number', default: 5, typeOptions: { minValue: 0, maxValue: 100 } });
+		expect(byName('onlyDrops')).toMatchObject({ displayName: 'Only When Worse', type: 'boolean', default: false });
+		expect(byName('belowScore')).toMatchObject({ displayName: 'Below Score', type: 'number', default: 0, typeOptions: { minValue: 0, maxValue: 100 } });
+		for (const name of ['minChange', 'onlyDrops', 'belowScore']) expect(byName(name).displayOptions).toEqual({ show: { event: ['scoreChanged'] } });
+
+		const notice = byName('costNotice');
+		expect(notice.displayOptions).toEqual({ show: { event: ['resultChanged', 'scoreChanged'] } });
+		expect(notice.displayName.split('<br>')).toEqual([
+			'Each poll reads up to 1,000 watched reports (10 requests).',
+			'phpRank allows 60 requests a minute per user.',
+			'More reports are read over several polls, so a change may take that many polls to fire.',
+			'Pick a project to watch fewer.',
+		]);
+	});
 });

@@ -104,7 +104,7 @@ describe('New Report', () => {
 			project: report.project,
 			score: report.result,
 			result_class: report.result > 79 ? 'good' : report.result >= 49 ? 'decent' : 'bad',
-			failed_checks: expect.any(String),
+			failed_high_checks: expect.any(String),
 			failed_high: expect.any(Number),
 			failed_medium: expect.any(Number),
 			failed_low: expect.any(Number),
@@ -366,26 +366,34 @@ describe('manual test run', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => [item.json.event, item.json.id])).toEqual([['newReport', newest.id]]);
+		expect(run.items[0].json).toMatchObject({
+			sample: true,
+			note: `Sample event built from report #${newest.id}, the newest report that matches the filters`,
+		});
 		expect(fixture.apiRequests().map((r) => r.query)).toEqual([listQuery(10, 1, { result: 'good' })]);
 		expect(run.staticData).toEqual(staticData);
 	});
 
-	it('shows a change sample with empty previous fields for Report Result Changed', async () => {
+	it('shows a Report Result Changed sample with every field filled, marked as a sample', async () => {
 		const newest = addReports(2, 70)[1];
 
 		const run = await runManually({ event: 'resultChanged', simplify: false }, fixture.credential);
 
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({
+			sample: true,
+			note: `Sample event built from report #${newest.id}: the previous values are made up so you can map them`,
 			event: 'resultChanged',
 			id: newest.id,
 			result: 70,
 			score: 70,
 			result_class: 'decent',
-			previous_score: null,
-			previous_result_class: null,
+			// A class other than the report's own, so the fields can be mapped.
+			previous_score: 85,
+			previous_result_class: 'good',
 		});
 		expect(run.items[0].json.results).toEqual(expect.any(Object));
+		expect(Object.keys(run.items[0].json).slice(0, 2)).toEqual(['sample', 'note']);
 	});
 
 	it('says there is no report yet, instead of n8n\'s generic "No phpRank data found"', async () => {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { changesText, type ReportChanges } from './changes';
+import { changesText, checkList, type ReportChanges } from './changes';
 import { projectName } from './input';
 import { classify } from './score';
 import { isToolRun } from './tool';
@@ -29,17 +29,15 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
 }
 
 /**
- * Failed checks as one line of text, grouped by importance: `high: title, meta_description;
- * medium: language`. A table row stays one line high; the full structure is in `results` (Simplify off).
+ * The names of the failed checks of one importance, as text: `title, meta_description`. Kept to
+ * the high ones in a simplified report, so a Table row stays one or two lines high; every check
+ * is in `results` (Simplify off).
  */
-export function failedChecksText(checks: FailedCheck[]): string {
-	const groups = new Map<string, string[]>();
-	for (const { check, importance } of checks) {
-		const names = groups.get(importance);
-		if (names) names.push(check);
-		else groups.set(importance, [check]);
-	}
-	return [...groups].map(([importance, names]) => `${importance}: ${names.join(', ')}`).join('; ');
+function checkNames(checks: FailedCheck[], importance: string): string {
+	return checks
+		.filter((check) => check.importance === importance)
+		.map(({ check }) => check)
+		.join(', ');
 }
 
 /** How many checks failed, by importance: the columns a table filters and sorts on. */
@@ -59,8 +57,8 @@ function changeColumns(changes: unknown): IDataObject {
 	return {
 		previous_score: previous.result,
 		score_change: scoreDelta,
-		newly_failed: failedChecksText(failed),
-		newly_fixed: failedChecksText(fixed),
+		newly_failed: checkList(failed),
+		newly_fixed: checkList(fixed),
 	};
 }
 
@@ -78,7 +76,7 @@ export function shapeReport(record: IDataObject, simplify: boolean): IDataObject
 		project: record.project,
 		...classified,
 		...changeColumns(record.changes),
-		failed_checks: failedChecksText(failed),
+		failed_high_checks: checkNames(failed, 'high'),
 		...failedCounts(failed),
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
@@ -112,8 +110,8 @@ function failedChecksByImportance(results: unknown): Record<string, string[]> {
 
 /**
  * A report as an AI model gets it from the tool with Simplify on: in a list, what it takes to
- * pick a report (a quarter of the workflow's Simplify output); one report adds what failed and
- * why, in words, still smaller than Simplify (test/tool.test.ts prints the sizes).
+ * pick a report (a third of the workflow's Simplify output, which is flat since 0.2); one report adds what failed and
+ * why, in words, a fraction of the full record (test/tool.test.ts prints the sizes).
  */
 export function toolReport(record: IDataObject, inList: boolean): IDataObject {
 	const summary = { id: record.id, url: record.url, ...classify(record.result) };

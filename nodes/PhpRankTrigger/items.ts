@@ -1,0 +1,101 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { PAGE_SIZES } from '../PhpRank/api';
+import { changesBetween, checkStates, type ReportChanges } from '../PhpRank/operations/changes';
+import { classify, shapeReport, type ResultClass } from '../PhpRank/operations/output';
+import { phpRankDate } from './baseline';
+import { noSampleError } from './noSample';
+import { scanReports } from './reports';
+import type { ScoreChangeReason } from './scoreChanges';
+import type { Settings } from './settings';
+
+/** What an event says besides the report: the result before (Report Result Changed), or why and what changed (Score Changed). */
+export interface EventDetail {
+	previous?: unknown;
+	reason?: ScoreChangeReason;
+	changes?: ReportChanges;
+}
+
+/**
+ * One output item: the report as the action node outputs it (Simplify as set), with the event and
+ * - Report Result Changed: `previous_score`, `previous_result_class`;
+ * - Score Changed: `reason` ('moved' or 'belowScore') and `changes`, the object the action node's
+ *   re-runs output (`changesBetween`): the baseline's result, class and generated_at, scoreDelta,
+ *   and the checks failed and fixed since.
+ */
+export function eventItem(settings: Settings, record: IDataObject, detail: EventDetail = {}): INodeExecutionData {
+	const json: IDataObject = { event: settings.event, ...shapeReport(record, settings.simplify) };
+	if (settings.event === 'resultChanged') {
+		const before = classify(detail.previous);
+		json.previous_score = before.score;
+		json.previous_result_class = before.result_class;
+	}
+	if (settings.event === 'scoreChanged') {
+		json.reason = detail.reason ?? 'moved';
+		json.changes = detail.changes as unknown as IDataObject;
+	}
+	return { json };
+}
+
+const SAMPLE_SCORE: Record<ResultClass, number> = { good: 85, decent: 65, bad: 35 };
+/** For a sample change: a class the report could have come from (a better one where there is one). */
+const SAMPLE_PREVIOUS_CLASS: Record<ResultClass, ResultClass> = { bad: 'decent', decent: 'good', good: 'decent' };
+const WEEK_SECONDS = 7 * 24 * 3600;
+
+/** Seven days before the report's analysis, in phpRank's format. */
+function weekBefore(generatedAt: unknown): string {
+	const time = typeof generatedAt === 'string' ? Date.parse(generatedAt) : Number.NaN;
+	const seconds = Math.floor((Number.isFinite(time) ? time : Date.now()) / 1000);
+	return phpRankDate(seconds - WEEK_SECONDS);
+}
+
+/**
+ * Score Changed's sample: the report as if its previous reading had a score Minimum Change
+ * points higher (lower when that passes 100), with up to two of its failed checks passing then
+ * and one of its passed checks failing, so `changes` has entries in `failed` and `fixed`.
+ */
+function sampleScoreChange(settings: Settings, record: IDataObject): EventDetail {
+	const { score } = classify(record.result);
+	const step = settings.minChange > 0 ? settings.minChange : 5;
+	const current = score ?? 50;
+	let previous = current + step <= 100 ? current + step : Math.max(0, current - step);
+	const reason: ScoreChangeReason =
+		settings.belowScore > 0 && (current < settings.belowScore || settings.minChange === 0) ? 'belowScore' : 'moved';
+	if (reason === 'belowScore') previous = Math.min(100, Math.max(previous, settings.belowScore));
+	const states = [...checkStates(record.results)];
+	const flipped = [
+		...states.filter(([, state]) => !state.passed).slice(0, 2),
+		...states.filter(([, state]) => state.passed).slice(0, 1),
+	];
+	const results: IDataObject = { ...(record.results as IDataObject) };
+	for (const [check, state] of flipped) results[check] = { ...(results[check] as IDataObject), passed: !state.passed };
+	const changes = changesBetween({ result: previous, results, generated_at: weekBefore(record.generated_at) }, record);
+	return { reason, changes };
+}
+
+function sampleDetail(settings: Settings, record: IDataObject): EventDetail {
+	if (settings.event === 'resultChanged') {
+		const now = classify(record.result).result_class ?? 'decent';
+		return { previous: SAMPLE_SCORE[SAMPLE_PREVIOUS_CLASS[now]] };
+	}
+	if (settings.event === 'scoreChanged') return sampleScoreChange(settings, record);
+	return {};
+}
+
+/**
+ * Fetch Test Event (a manual run): an event built from the newest report that matches the
+ * filters, every field an event carries filled, marked `sample: true` with a `note` saying which
+ * values are made up. The state is left alone: n8n does not save static data after a manual run.
+ */
+export async function sampleEvent(this: IPollFunctions, settings: Settings): Promise<INodeExecutionData[][]> {
+	const { project, result } = settings;
+	const { records } = await scanReports.call(this, { filter: { project, result }, pageSize: PAGE_SIZES[0], maxPages: 1 });
+	if (records.length === 0) throw noSampleError(this.getNode(), { project, result });
+	const record = records[0];
+	const note =
+		settings.event === 'newReport'
+			? `Sample event built from report #${String(record.id)}, the newest report that matches the filters`
+			: `Sample event built from report #${String(record.id)}: the previous values are made up so you can map them`;
+	const { json } = eventItem(settings, record, sampleDetail(settings, record));
+	return [[{ json: { sample: true, note, ...json } }]];
+}
