@@ -16,7 +16,7 @@
  *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
  *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
  *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
- *   for the drop of 10. Skipped, with a note, when the installed trigger has no Score Changed event.
+ *   for the drop of 10.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -338,10 +338,7 @@ async function triggerChecks(
 	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
 	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
 	const events = (trigger?.properties.find((p) => p.name === 'event')?.options as Array<{ value: string }> | undefined)?.map((o) => o.value) ?? [];
-	if (!events.includes('scoreChanged')) {
-		note(`skipped: the installed phpRank Trigger has no Score Changed event (events: ${events.join(', ')})`);
-		return;
-	}
+	if (!check('the installed phpRank Trigger has the Score Changed event', events.includes('scoreChanged'), events)) return;
 	const email = example.nodes.find((n) => n.name === EMAIL);
 	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
 	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
