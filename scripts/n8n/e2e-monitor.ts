@@ -26,7 +26,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type ReportRecord } from '../../test/server';
+import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type AnalysisSpec, type ReportRecord } from '../../test/server';
 import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
 import {
 	apiRequests,
@@ -75,21 +75,6 @@ const check = report.check.bind(report);
 const section = report.section.bind(report);
 const note = report.note.bind(report);
 const timed = report.timed.bind(report);
-
-/** What a test server analysis is asked to return (test/server's setNextAnalysis). */
-interface AnalysisSpec {
-	score?: number;
-	failed?: string[];
-	passed?: string[];
-	others?: 'pass' | 'fail' | 'keep' | 'random';
-}
-type WithNextAnalysis = PhpRankServer & { setNextAnalysis?: (url: string, spec: AnalysisSpec) => number };
-
-function setNextAnalysis(api: PhpRankServer, url: string, spec: AnalysisSpec): void {
-	const server = api as WithNextAnalysis;
-	if (typeof server.setNextAnalysis !== 'function') throw new Fatal('the test server has no setNextAnalysis() (test/server): cannot script the next analyses');
-	server.setNextAnalysis(url, spec);
-}
 
 /** The pages watched, and what run 2's analysis does to each (scores relative to run 1's 80). */
 interface Page {
@@ -212,7 +197,7 @@ async function main(): Promise<void> {
 		// ------------------------------------------------------------------ run 1: every URL new
 		section('run 1 (n8n execute): every watched URL is new');
 		const before = reportsOf(api);
-		for (const page of PAGES) setNextAnalysis(api, page.url, { score: BASE_SCORE, failed: [BASE_FAILED], others: 'pass' });
+		for (const page of PAGES) api.setNextAnalysis(page.url, { score: BASE_SCORE, failed: [BASE_FAILED], others: 'pass' });
 		api.clearRequests();
 		const run1 = await timed('n8n execute, run 1', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
 		const created = new Map<string, ReportRecord>();
@@ -243,7 +228,7 @@ async function main(): Promise<void> {
 		const picked = { high: byImportance('high')[0], medium: byImportance('medium')[0], low: byImportance('low')[0] };
 		if (!picked.high || !picked.medium || !picked.low) throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
 		for (const page of PAGES) {
-			setNextAnalysis(api, page.url, page.next(picked));
+			api.setNextAnalysis(page.url, page.next(picked));
 			note(`${cleanUrl(page.url)}: ${page.what}`);
 		}
 		api.clearRequests();
@@ -397,9 +382,9 @@ async function triggerChecks(
 
 		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
 		// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
-		setNextAnalysis(api, home.url, { score: 70, failed: [highCheck], others: 'keep' });
-		setNextAnalysis(api, contact.url, { score: 77, others: 'keep' });
-		setNextAnalysis(api, about.url, { score: 90, others: 'keep' });
+		api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
+		api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
+		api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
 		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
 		note(`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`);
 
