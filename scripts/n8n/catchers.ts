@@ -1,0 +1,255 @@
+/**
+ * Local stand-ins for the outside services of the examples, so that a real n8n can run them offline:
+ *   startSmtpCatcher()  an SMTP server speaking just enough for n8n's Send Email node (nodemailer):
+ *                       EHLO/HELO, MAIL FROM, RCPT TO, DATA, RSET, NOOP, QUIT; it records every message
+ *                       (envelope, headers, subject and text decoded) and never relays anything.
+ *   startJsonServer()   an HTTP server answering GET <path> with a fixed JSON body (e.g. the URLs a
+ *                       Google Sheets node would have read), for an HTTP Request node.
+ * Both listen on 127.0.0.1 and a free port.
+ */
+import * as http from 'http';
+import * as net from 'net';
+import type { AddressInfo } from 'net';
+
+export interface CaughtMail {
+	/** MAIL FROM address */
+	from: string;
+	/** RCPT TO addresses */
+	to: string[];
+	/** header names in lower case; a header given twice keeps the last */
+	headers: Record<string, string>;
+	/** Subject header, RFC 2047 encoded words decoded */
+	subject: string;
+	/** the text body (quoted-printable or base64 decoded); for multipart mail, the text/plain part */
+	text: string;
+	/** the DATA as received (dot-unstuffed) */
+	raw: string;
+}
+
+export interface SmtpCatcher {
+	host: string;
+	port: number;
+	readonly messages: CaughtMail[];
+	/** SMTP commands as received, one line each (DATA content left out) */
+	readonly commands: string[];
+	clear(): void;
+	/** waits until `count` messages are in (or the timeout ends); returns the messages */
+	waitFor(count: number, timeoutMs?: number): Promise<CaughtMail[]>;
+	stop(): Promise<void>;
+}
+
+/** Decodes RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`); whitespace between two of them is dropped. */
+export function decodeWords(value: string): string {
+	return value
+		.replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?)/g, '$1')
+		.replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, charset: string, enc: string, data: string) => {
+			const bytes = enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : qpBytes(data.replace(/_/g, ' '));
+			return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
+		});
+}
+
+function qpBytes(text: string): Buffer {
+	const bytes: number[] = [];
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c === '=' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
+			bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
+			i += 2;
+		} else {
+			bytes.push(...Buffer.from(c, 'utf8'));
+		}
+	}
+	return Buffer.from(bytes);
+}
+
+/** Quoted-printable body: soft line breaks removed, =XX decoded (UTF-8). */
+export function decodeQuotedPrintable(body: string): string {
+	return qpBytes(body.replace(/=\r?\n/g, '')).toString('utf8');
+}
+
+function parseHeaders(block: string): Record<string, string> {
+	const headers: Record<string, string> = {};
+	const unfolded = block.replace(/\r?\n[ \t]+/g, ' ');
+	for (const line of unfolded.split(/\r?\n/)) {
+		const colon = line.indexOf(':');
+		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+	}
+	return headers;
+}
+
+function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
+	const match = /\r?\n\r?\n/.exec(raw);
+	if (!match) return { headers: parseHeaders(raw), body: '' };
+	return { headers: parseHeaders(raw.slice(0, match.index)), body: raw.slice(match.index + match[0].length) };
+}
+
+function decodeBody(headers: Record<string, string>, body: string): string {
+	const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+	if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+	if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+	return body;
+}
+
+/** The text/plain content of a message (the first text/plain part of a multipart one). */
+function textOf(headers: Record<string, string>, body: string): string {
+	const type = headers['content-type'] ?? 'text/plain';
+	const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+	if (/^multipart\//i.test(type) && boundary) {
+		for (const part of body.split(`--${boundary}`).slice(1)) {
+			if (part.startsWith('--')) break;
+			const entity = splitEntity(part.replace(/^\r?\n/, ''));
+			const text = textOf(entity.headers, entity.body);
+			if (text || /text\/plain/i.test(entity.headers['content-type'] ?? '')) return text;
+		}
+		return '';
+	}
+	return /^text\/plain/i.test(type) ? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '') : '';
+}
+
+export function parseMail(from: string, to: string[], raw: string): CaughtMail {
+	const { headers, body } = splitEntity(raw);
+	return { from, to, headers, subject: decodeWords(headers.subject ?? ''), text: textOf(headers, body), raw };
+}
+
+const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim();
+
+export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+	const messages: CaughtMail[] = [];
+	const commands: string[] = [];
+	const sockets = new Set<net.Socket>();
+	const server = net.createServer((socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+		socket.on('error', () => socket.destroy());
+		socket.setEncoding('utf8');
+		let buffer = '';
+		let inData = false;
+		let data: string[] = [];
+		let from = '';
+		let to: string[] = [];
+		const reply = (line: string) => socket.write(`${line}\r\n`);
+		const command = (line: string) => {
+			commands.push(line);
+			const verb = line.split(' ', 1)[0].toUpperCase();
+			const arg = line.slice(verb.length).trim();
+			switch (verb) {
+				case 'EHLO':
+					reply('250-localhost greets you');
+					reply('250-8BITMIME');
+					reply('250 SMTPUTF8');
+					break;
+				case 'HELO':
+					reply('250 localhost');
+					break;
+				case 'MAIL':
+					from = address(arg.replace(/^FROM:/i, ''));
+					to = [];
+					reply('250 OK');
+					break;
+				case 'RCPT':
+					to.push(address(arg.replace(/^TO:/i, '')));
+					reply('250 OK');
+					break;
+				case 'DATA':
+					if (to.length === 0) {
+						reply('503 RCPT first');
+						break;
+					}
+					inData = true;
+					data = [];
+					reply('354 End data with <CR><LF>.<CR><LF>');
+					break;
+				case 'RSET':
+					from = '';
+					to = [];
+					reply('250 OK');
+					break;
+				case 'NOOP':
+					reply('250 OK');
+					break;
+				case 'QUIT':
+					reply('221 Bye');
+					socket.end();
+					break;
+				default:
+					reply('502 Command not implemented');
+			}
+		};
+		socket.on('data', (chunk: string) => {
+			buffer += chunk;
+			for (let end = buffer.indexOf('\r\n'); end !== -1; end = buffer.indexOf('\r\n')) {
+				const line = buffer.slice(0, end);
+				buffer = buffer.slice(end + 2);
+				if (!inData) {
+					command(line);
+				} else if (line === '.') {
+					inData = false;
+					messages.push(parseMail(from, to, data.join('\r\n')));
+					reply(`250 OK queued as ${messages.length}`);
+				} else {
+					data.push(line.startsWith('.') ? line.slice(1) : line);
+				}
+			}
+		});
+		reply('220 localhost ESMTP catcher');
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		host: '127.0.0.1',
+		port,
+		messages,
+		commands,
+		clear() {
+			messages.length = 0;
+			commands.length = 0;
+		},
+		async waitFor(count, timeoutMs = 30_000) {
+			const deadline = Date.now() + timeoutMs;
+			while (messages.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+			return messages;
+		},
+		async stop() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+export interface JsonServer {
+	url: string;
+	/** how many times the body was fetched */
+	hits(): number;
+	stop(): Promise<void>;
+}
+
+/** GET `path` answers `body` as JSON; anything else 404. */
+export async function startJsonServer(path: string, body: unknown): Promise<JsonServer> {
+	let hits = 0;
+	const server = http.createServer((req, res) => {
+		if (req.method === 'GET' && req.url === path) {
+			hits += 1;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
+			return;
+		}
+		res.writeHead(404, { 'content-type': 'application/json' });
+		res.end('{"message":"not found"}');
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}${path}`,
+		hits: () => hits,
+		async stop() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}

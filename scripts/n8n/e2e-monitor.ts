@@ -1,0 +1,418 @@
+/**
+ * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24).
+ *
+ *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
+ *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
+ *   local SMTP catcher) -> the example imported with ONE node swapped: its Google Sheets "URLs to watch"
+ *   becomes an HTTP Request node of the same name reading the same `url` rows from a local JSON server;
+ *   every other node is the file's own -> `n8n execute` twice:
+ *     run 1: every watched URL is new: each created (the server holds exactly that many more reports),
+ *            no email;
+ *     run 2: the test server's next analyses make some pages worse (a drop of 20, of exactly 5, a
+ *            high-importance check newly failed), some not (unchanged, better, a drop of 4 with a low
+ *            check failed): no report created, one re-run (PUT results=1) per URL, and an email for each
+ *            page made worse and for no other, naming the URL, the score before → now and the checks.
+ *   then the trigger half, `n8n start`: a published workflow phpRank Trigger (Score Changed, Minimum Change 5,
+ *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
+ *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
+ *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
+ *   for the drop of 10.
+ *
+ * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
+ * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
+ */
+import { randomUUID } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type AnalysisSpec, type ReportRecord } from '../../test/server';
+import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
+import {
+	apiRequests,
+	buildAndPack,
+	CRED_ID,
+	CRED_NAME,
+	describeRequests,
+	json,
+	loadExamples,
+	NODE_TYPE,
+	sandboxWithPackage,
+	testServerCredential,
+	TRIGGER_TYPE,
+	type WorkflowJson,
+} from './checks';
+import { waitForExecutions } from './db';
+import {
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	publishWorkflows,
+	removeSandbox,
+	startServer,
+	type ExecuteResult,
+	type ExecutionItem,
+	type ExportedNodeType,
+	type N8nSandbox,
+	type N8nServer,
+} from './n8n';
+import { sleep } from './proc';
+import { Fatal, Report, same } from './report';
+
+const EXAMPLE_FILE = 'weekly-seo-monitor.json';
+const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
+const SMTP_CRED_ID = 'phprank-e2e-smtp';
+/** the example's node names */
+const SHEET = 'URLs to watch';
+const RERUN = 'Create or re-run report';
+const IF = 'Got worse?';
+const EMAIL = 'Email the SEO team';
+const TO = 'seo-team@example.com';
+const FROM = 'seo-monitor@example.com';
+
+const report = new Report();
+const check = report.check.bind(report);
+const section = report.section.bind(report);
+const note = report.note.bind(report);
+const timed = report.timed.bind(report);
+
+/** The pages watched, and what run 2's analysis does to each (scores relative to run 1's 80). */
+interface Page {
+	url: string;
+	what: string;
+	/** run 2's analysis, given the checks picked by importance */
+	next: (c: { high: string; medium: string; low: string }) => AnalysisSpec;
+	delta: number;
+	email: boolean;
+}
+const BASE_SCORE = 80;
+/** The one check failing after run 1 (every other passes). */
+const BASE_FAILED = 'favicon';
+const PAGES: Page[] = [
+	{ url: 'https://example.com/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
+	{ url: 'https://example.com/pricing', what: 'dropped by 20, a medium check newly failed', next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }), delta: -20, email: true },
+	{ url: 'https://www.example.com/blog/', what: 'better by 15, a check fixed', next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }), delta: 15, email: false },
+	{ url: 'https://example.com/contact', what: 'down 1 only, but a high-importance check newly failed', next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }), delta: -1, email: true },
+	{ url: 'https://example.com/about', what: 'dropped by 4, a low check newly failed', next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }), delta: -4, email: false },
+	{ url: 'https://shop.example.org/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
+	{ url: 'https://shop.example.org/cart', what: 'dropped by exactly 5', next: () => ({ score: 75, others: 'keep' }), delta: -5, email: true },
+];
+
+function failureDetail(res: ExecuteResult): string {
+	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
+}
+
+/** The IF node's two outputs: [true, false]. */
+function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
+	const runs = res.run?.data?.resultData?.runData?.[node];
+	const main = runs?.[runs.length - 1]?.data?.main ?? [];
+	return [main[0] ?? [], main[1] ?? []];
+}
+
+/**
+ * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name
+ * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`.
+ */
+export function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
+	const wf = structuredClone(example);
+	const at = wf.nodes.findIndex((n) => n.name === SHEET);
+	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets') throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
+	wf.nodes[at] = {
+		id: randomUUID(),
+		name: SHEET,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: wf.nodes[at].position,
+		parameters: { url: listUrl, options: {} },
+	};
+	wf.name = `e2e: ${example.name}`;
+	return wf;
+}
+
+function reportsOf(api: PhpRankServer): ReportRecord[] {
+	return api.listReports(USER_IDS.default);
+}
+
+function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
+	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
+}
+
+async function main(): Promise<void> {
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-monitor-'));
+	let sb: N8nSandbox | undefined;
+	let smtp: SmtpCatcher | undefined;
+	let list: JsonServer | undefined;
+	const api = new PhpRankServer({ throttle: false });
+	const example = loadExamples().get(EXAMPLE_FILE);
+	try {
+		if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+		const tgz = await buildAndPack(report, work);
+
+		const installed = await sandboxWithPackage(report, tgz);
+		sb = installed.sb;
+		const nodeTypes = installed.allNodes;
+
+		section('test server, SMTP catcher, credentials and the example with the n8n CLI');
+		// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
+		api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
+		const untouched = [
+			api.addReport({ url: 'https://example.com/archive/2019', result: 40 }),
+			api.addReport({ url: 'https://example.com/archive/2020', result: 50 }),
+			api.addReport({ url: 'https://example.com/pricing', user_id: USER_IDS.other, result: 90 }),
+		];
+		await api.start();
+		smtp = await startSmtpCatcher();
+		list = await startJsonServer('/urls-to-watch', PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })));
+		note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
+		await timed('n8n import:credentials', async () =>
+			await importCredentials(sb as N8nSandbox, [
+				testServerCredential(api),
+				{
+					id: SMTP_CRED_ID,
+					name: 'SMTP (local catcher)',
+					type: 'smtp',
+					data: { user: '', password: '', host: smtp?.host, port: smtp?.port, secure: false, disableStartTls: true },
+				},
+			]),
+		);
+		const wf = monitorWorkflow(example, list.url);
+		const kept = example.nodes.filter((n) => n.name !== SHEET);
+		check(
+			'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
+			kept.every((n) => same(wf.nodes.find((m) => m.name === n.name), n)) && wf.nodes.length === example.nodes.length && same(wf.connections, example.connections),
+			wf.nodes.map((n) => n.name),
+		);
+		const unknown = wf.nodes.filter((n) => !nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion))).map((n) => `${n.type}@${n.typeVersion}`);
+		check('every node type and version of the e2e workflow is one this n8n has', unknown.length === 0, unknown);
+		check('the example has no Code node', !example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)), example.nodes.map((n) => n.type));
+		const phpRankNode = example.nodes.find((n) => n.name === RERUN);
+		check(
+			'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
+			phpRankNode?.type === NODE_TYPE && phpRankNode.parameters.operation === 'createOrRerun' && phpRankNode.parameters.url === '={{ $json.url }}' && phpRankNode.parameters.privacy === 1,
+			phpRankNode,
+		);
+		check('the example emails through an SMTP credential', example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED_ID);
+		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [wf]));
+
+		// ------------------------------------------------------------------ run 1: every URL new
+		section('run 1 (n8n execute): every watched URL is new');
+		const before = reportsOf(api);
+		for (const page of PAGES) api.setNextAnalysis(page.url, { score: BASE_SCORE, failed: [BASE_FAILED], others: 'pass' });
+		api.clearRequests();
+		const run1 = await timed('n8n execute, run 1', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		const created = new Map<string, ReportRecord>();
+		if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
+		const out1 = json(run1.outputs[RERUN]);
+		check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
+		check('every item says action "created", changes null, other_reports 0', out1.every((r) => r.action === 'created' && r.changes === null && r.other_reports === 0), out1.map((r) => [r.url, r.action, r.changes]));
+		check('the items are the watched URLs, in order, private', same(out1.map((r) => r.url), PAGES.map((p) => cleanUrl(p.url))) && out1.every((r) => r.privacy === 'private'), out1.map((r) => [r.url, r.privacy]));
+		const after1 = reportsOf(api);
+		const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
+		check(`the server holds exactly ${PAGES.length} more reports of the user`, after1.length === before.length + PAGES.length, { before: before.length, after: after1.length });
+		check('the new reports are the watched URLs, private, scored 80', same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) && newOnes.every((r) => r.privacy === 1 && r.result === BASE_SCORE), newOnes.map((r) => [r.url, r.privacy, r.result]));
+		for (const r of newOnes) created.set(r.url, r);
+		const reqs1 = apiRequests(api);
+		const lists1 = reqs1.filter((r) => r.method === 'GET');
+		check(`${PAGES.length} POSTs, no PUT`, reqs1.filter((r) => r.method === 'POST').length === PAGES.length && !reqs1.some((r) => r.method === 'PUT'), describeRequests(reqs1));
+		check('one list read per site (project filter), not one per URL', same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']), describeRequests(lists1));
+		const [worse1, rest1] = branches(run1, IF);
+		check('IF: no item is "worse" (nothing to compare with yet)', worse1.length === 0 && rest1.length === PAGES.length, { true: worse1.length, false: rest1.length });
+		check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
+		check('no email was sent', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+		check('the URL list was read once', list.hits() === 1, list.hits());
+
+		// ------------------------------------------------------------------ run 2: some pages worse
+		section('run 2 (n8n execute): some pages worse, some not');
+		const sample = [...created.values()][0];
+		const byImportance = (importance: string) => CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
+		const picked = { high: byImportance('high')[0], medium: byImportance('medium')[0], low: byImportance('low')[0] };
+		if (!picked.high || !picked.medium || !picked.low) throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
+		for (const page of PAGES) {
+			api.setNextAnalysis(page.url, page.next(picked));
+			note(`${cleanUrl(page.url)}: ${page.what}`);
+		}
+		api.clearRequests();
+		smtp.clear();
+		const run2 = await timed('n8n execute, run 2', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+		const out2 = json(run2.outputs[RERUN]);
+		const after2 = reportsOf(api);
+		check('no report created: the user has as many reports as after run 1', after2.length === after1.length && same(after2.map((r) => r.id), after1.map((r) => r.id)), { after1: after1.length, after2: after2.length });
+		check('every item says action "rerun" of the report run 1 created', out2.length === PAGES.length && out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id), out2.map((r) => [r.url, r.action, r.id]));
+		const reqs2 = apiRequests(api);
+		const puts = reqs2.filter((r) => r.method === 'PUT');
+		check('no POST; one PUT results=1 per URL, to its report', !reqs2.some((r) => r.method === 'POST') && puts.length === PAGES.length && same(puts.map((r) => r.path).sort(), [...created.values()].map((r) => `/api/v1/reports/${r.id}`).sort()) && puts.every((r) => r.form.results === '1'), describeRequests(reqs2));
+		check('the other reports were left alone (same site, another user of a watched URL)', untouched.every((u) => same(api.getReport(u.id), u)), untouched.map((u) => [u.id, u.url, u.user_id]));
+		for (const page of PAGES) {
+			const item = out2.find((r) => r.url === cleanUrl(page.url));
+			const changes = item?.changes as { scoreDelta?: number; previous?: { result?: number }; failed?: Array<{ check: string; importance: string }>; fixed?: Array<{ check: string }> } | undefined;
+			check(`${cleanUrl(page.url)} (${page.what}): changes.scoreDelta ${page.delta}, previous 80`, changes?.scoreDelta === page.delta && changes?.previous?.result === BASE_SCORE, changes);
+		}
+		const contact = out2.find((r) => r.url === 'example.com/contact')?.changes as { failed?: unknown } | undefined;
+		check(`example.com/contact: changes.failed is [{ check: ${picked.high}, importance: high }]`, same(contact?.failed, [{ check: picked.high, importance: 'high' }]), contact);
+		const [worse2, rest2] = branches(run2, IF);
+		const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
+		check(`IF: exactly the pages made worse go to the email (${expected.join(', ')})`, same(json(worse2).map((r) => r.url), expected) && rest2.length === PAGES.length - expected.length, { true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) });
+		const mails = await smtp.waitFor(expected.length, 10_000);
+		check(`${expected.length} emails, no more`, mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length, mails.map((m) => m.subject));
+		check(`each from ${FROM} to ${TO}`, mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)), mails.map((m) => [m.from, m.to, m.headers.from]));
+		if (mails[0]) note(`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`);
+		for (const page of PAGES) {
+			const url = cleanUrl(page.url);
+			const got = mailFor(mails, page.url);
+			if (!page.email) {
+				check(`no email for ${url} (${page.what})`, got.length === 0, got.map((m) => m.subject));
+				continue;
+			}
+			const now = BASE_SCORE + page.delta;
+			const mail = got[0];
+			check(`one email for ${url}, subject names the URL and "80 → ${now}"`, got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${BASE_SCORE} → ${now}`, got.map((m) => m.subject));
+			const spec = page.next(picked);
+			const failedText = spec.failed?.length ? spec.failed.map((c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`).join(', ') : 'none';
+			check(
+				`its text: the URL, "Score: 80 (good) → ${now}", ${page.delta} points, newly failed: ${failedText}`,
+				mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
+					mail.text.includes(`Score: ${BASE_SCORE} (good) → ${now} (`) &&
+					mail.text.includes(`, ${page.delta} points.`) &&
+					mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
+					mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
+				mail?.text,
+			);
+		}
+
+		await triggerChecks(sb, nodeTypes, api, smtp, example, picked.high);
+	} catch (e) {
+		if (e instanceof Fatal) check(e.message, false);
+		else throw e;
+	} finally {
+		await smtp?.stop();
+		await list?.stop();
+		await api.stop();
+		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
+		else if (sb) note(`sandbox kept: ${sb.userFolder}`);
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	report.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// the trigger half: phpRank Trigger, Score Changed, firing on a scripted drop in a running n8n
+// ---------------------------------------------------------------------------------------------
+
+const TRIGGER_WF_ID = 'phprankE2eScoreCh';
+const TRIGGER = 'phpRank Trigger';
+
+/** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
+async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
+	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
+		method: 'PUT',
+		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+		body: 'results=1',
+	});
+	if (res.status !== 200) throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
+}
+
+async function triggerChecks(
+	sb: N8nSandbox,
+	nodeTypes: ExportedNodeType[],
+	api: PhpRankServer,
+	smtp: SmtpCatcher,
+	example: WorkflowJson,
+	highCheck: string,
+): Promise<void> {
+	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
+	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
+	const events = (trigger?.properties.find((p) => p.name === 'event')?.options as Array<{ value: string }> | undefined)?.map((o) => o.value) ?? [];
+	if (!check('the installed phpRank Trigger has the Score Changed event', events.includes('scoreChanged'), events)) return;
+	const email = example.nodes.find((n) => n.name === EMAIL);
+	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
+	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
+	const second = (new Date().getUTCSeconds() + 40) % 60;
+	const wf: WorkflowJson = {
+		id: TRIGGER_WF_ID,
+		name: 'e2e: phpRank Trigger (Score Changed) → the example\'s email',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: TRIGGER,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
+					event: 'scoreChanged',
+					minChange: 5,
+					onlyDrops: true,
+					filters: { project: { __rl: true, mode: 'name', value: 'example.com' } },
+					simplify: true,
+				},
+				credentials: { phpRankApi: PHPRANK_CRED },
+			},
+			{ ...structuredClone(email), id: randomUUID(), position: [240, 0] },
+		],
+		connections: { [TRIGGER]: { main: [[{ node: EMAIL, type: 'main', index: 0 }]] } },
+	};
+	await timed('n8n import:workflow + publish:workflow (trigger)', async () => {
+		await importWorkflows(sb, [wf]);
+		await publishWorkflows(sb, [TRIGGER_WF_ID]);
+	});
+	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
+	const home = byUrl('example.com');
+	const contact = byUrl('example.com/contact');
+	const about = byUrl('example.com/about');
+	if (!home || !contact || !about) throw new Fatal('the monitored reports of example.com are missing');
+	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com').length;
+	const waitPoll = async (n: number, label: string, timeoutMs: number): Promise<boolean> =>
+		await timed(label, async () => {
+			const deadline = Date.now() + timeoutMs;
+			while (Date.now() < deadline && polls() < n) await sleep(100);
+			return polls() >= n;
+		});
+	api.clearRequests();
+	smtp.clear();
+	let n8n: N8nServer | undefined;
+	try {
+		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
+		if (!check('n8n polled phpRank (the first poll notes every score of example.com)', await waitPoll(1, 'wait for the first poll', 130_000), describeRequests(apiRequests(api)))) return;
+		await sleep(3000); // the poll's state is saved after its request
+		const seen = polls();
+		check('the first poll fired nothing (no email)', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+
+		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
+		// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
+		api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
+		api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
+		api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
+		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
+		note(`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`);
+
+		check('n8n polled again', await waitPoll(seen + 1, 'wait for the next poll', 130_000), describeRequests(apiRequests(api)));
+		const mails = await smtp.waitFor(1, 30_000);
+		await sleep(3000); // time for a wrong second email
+		check('exactly one email', mails.length === 1, mails.map((m) => m.subject));
+		const mail = mails[0];
+		check(`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`, mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`, mail?.subject);
+		check(
+			`its text: "Score: 80 (good) → 70 (decent), -10 points", newly failed ${highCheck} (high)`,
+			mail?.text.includes('Score: 80 (good) → 70 (decent), -10 points.') && mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) && mail.text.includes(`phpRank report ID: ${home.id}`),
+			mail?.text,
+		);
+		const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter((e) => e.mode === 'trigger');
+		const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
+		check('one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
+			execs.length === 1 && execs[0].status === 'success' && items.length === 1 && items[0].id === home.id && items[0].event === 'scoreChanged' && items[0].reason === 'moved' &&
+				(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
+			execs.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]) })),
+		);
+	} finally {
+		await n8n?.stop();
+	}
+}
+
+main().catch((e: unknown) => {
+	console.error(e);
+	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
+	process.exit(1);
+});
