@@ -16,15 +16,24 @@
  * one-item run. Figures only: no threshold fails the run; it exits 1 only when a run is broken (an execution
  * fails, or returns the wrong number of items).
  *
+ * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
+ * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
+ * Report → Create of the same pages as the baseline; requests by kind, reports created, and the node's wall
+ * time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60
+ * requests per --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
+ *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
  * records the run data's timings and the process's peak RSS when the execution ends, and drops the items
  * before n8n prints them.
  *
- *   npm run bench:n8n -- [--quick] [--rounds 5] [--reports 10000] [--gets 1000] [--mem-reports 20000]
- *                        [--mem-rounds 3] [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
+ *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
+ *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
+ *                        [--monitor-window-ms 6000] [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
  *
- * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports (a smoke run).
- * --mem-reports 0 skips the memory table. --skip-build packs the current dist/ as it is.
+ * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
+ * 1,000 other reports (a smoke run).
+ * --only: the tables to make (default all three); `--only monitor` is the monitoring table alone.
+ * --mem-reports 0 or --monitor-urls 0 skips that table. --skip-build packs the current dist/ as it is.
  * --cpu-prof <dir>: instead of the tables, runs the phpRank workflow of one row (default: the Get row) once
  * under `node --cpu-prof`, writes the .cpuprofile into <dir> and prints the functions with the most self
  * time (and total time) while the phpRank node ran.
@@ -35,7 +44,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
-import { PhpRankServer, TEST_API_KEY } from '../../test/server';
+import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
+import { monitorCommand, type MonitorCommand, type MonitorCounts, spelledUrls, throttleFloorMs } from './bench-monitor';
 import {
 	createSandbox,
 	executeWorkflow,
@@ -48,6 +58,8 @@ import {
 	runCli,
 	type N8nSandbox,
 } from './n8n';
+
+import { DEFAULT_RATE_LIMIT } from '../../nodes/PhpRank/api';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const HOOK_FILE = path.join(__dirname, 'bench-hook.js');
@@ -67,7 +79,14 @@ interface Options {
 	build: boolean;
 	cpuProf?: string;
 	cpuProfRow: 'get' | 'list';
+	jobs: Set<Job>;
+	monitorUrls: number;
+	monitorOthers: number;
+	monitorWindowMs: number;
 }
+
+const JOBS = ['speed', 'memory', 'monitor'] as const;
+type Job = (typeof JOBS)[number];
 
 class UsageError extends Error {}
 
@@ -81,6 +100,10 @@ const OPTIONS = {
 	'skip-build': { type: 'boolean', default: false },
 	'cpu-prof': { type: 'string' },
 	'cpu-prof-row': { type: 'string', default: 'get' },
+	only: { type: 'string' },
+	'monitor-urls': { type: 'string' },
+	'monitor-others': { type: 'string' },
+	'monitor-window-ms': { type: 'string' },
 	help: { type: 'boolean', default: false },
 } as const;
 
@@ -104,6 +127,9 @@ function parseOptions(argv: string[]): Options {
 	const quick = values.quick === true;
 	const row = values['cpu-prof-row'];
 	if (row !== 'get' && row !== 'list') throw new UsageError(`--cpu-prof-row must be get or list, got "${row}"`);
+	const only = values.only === undefined ? [...JOBS] : values.only.split(',').map((job) => job.trim());
+	const unknown = only.filter((job) => !(JOBS as readonly string[]).includes(job));
+	if (unknown.length || only.length === 0) throw new UsageError(`--only takes ${JOBS.join(', ')} (comma-separated), got "${values.only}"`);
 	const options: Options = {
 		rounds: count('rounds', values.rounds, quick ? 1 : 5, 1),
 		reports: count('reports', values.reports, quick ? 1_000 : 10_000, 1),
@@ -113,6 +139,10 @@ function parseOptions(argv: string[]): Options {
 		build: values['skip-build'] !== true,
 		cpuProf: values['cpu-prof'] === undefined ? undefined : path.resolve(values['cpu-prof']),
 		cpuProfRow: row,
+		jobs: new Set(only as Job[]),
+		monitorUrls: count('monitor-urls', values['monitor-urls'], quick ? 100 : 500, 0),
+		monitorOthers: count('monitor-others', values['monitor-others'], quick ? 1_000 : 10_000, 0),
+		monitorWindowMs: count('monitor-window-ms', values['monitor-window-ms'], 6_000, 1_000),
 	};
 	if (options.gets > options.reports) throw new UsageError(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
 	return options;
@@ -122,7 +152,11 @@ function parseOptions(argv: string[]): Options {
 // the test server, in a child process
 // ---------------------------------------------------------------------------------------------
 
-type ServerCommand = { cmd: 'seed'; reports: number } | { cmd: 'reset' } | { cmd: 'stats' };
+type ServerCommand =
+	| { cmd: 'seed'; reports: number }
+	| { cmd: 'reset' }
+	| { cmd: 'stats' }
+	| MonitorCommand;
 interface ServerCounts {
 	requests: number;
 	/** the most requests in flight at once */
@@ -150,6 +184,8 @@ async function serve(): Promise<void> {
 			}
 			server.clearRequests();
 			process.send?.({ firstId: ids[0] });
+		} else if (message.cmd !== 'reset' && message.cmd !== 'stats') {
+			process.send?.(monitorCommand(server, message));
 		} else if (message.cmd === 'reset') {
 			server.clearRequests();
 			server.resetStats();
@@ -201,6 +237,11 @@ class ServerProcess {
 		const reply = ServerProcess.reply<T>(this.child);
 		this.child.send(command);
 		return await reply;
+	}
+
+	/** A monitoring command (bench-monitor.ts) and its answer. */
+	async monitor<T = object>(command: MonitorCommand): Promise<T> {
+		return await this.send<T>(command);
 	}
 
 	/** Replaces every report with `reports` seeded ones; returns the first id. */
@@ -275,7 +316,7 @@ const idItems = (firstId: number, count: number): WorkflowNode[] => [
 	splitOutNode('One item per ID', 'ids', 'id'),
 ];
 
-type Row = 'list' | 'get';
+type Row = 'list' | 'get' | 'monitor';
 
 const SIMPLIFIED = { text: 'a simplified report (failed checks as counts, no results)', ok: (item: Record<string, unknown>) => typeof item.failed_high === 'number' && !('results' in item) };
 const FULL_RECORD = { text: 'a full report (results)', ok: (item: Record<string, unknown>) => typeof item.id === 'number' && typeof item.results === 'object' };
@@ -393,6 +434,40 @@ const BASELINE: N8nContender = {
 		]),
 };
 
+/** The site watched in the monitoring table; none of the seeded other reports is of it. */
+const MONITOR_SITE = 'pages.example.net';
+
+/** `urls` as items `{ url }`: Edit Fields (JSON) + Split Out, like a sheet with a `url` column. */
+const urlItems = (urls: string[]): WorkflowNode[] => [
+	{ name: 'Pages', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ urls }), options: {} } },
+	splitOutNode('One item per page', 'urls', 'url'),
+];
+
+/** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
+function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender } {
+	const contender = (key: string, label: string, workflowId: string, operation: string, shape: N8nContender['shape']): N8nContender => ({
+		key,
+		row: 'monitor',
+		label,
+		workflowId,
+		measured: ['phpRank'],
+		output: 'phpRank',
+		shape,
+		build: () =>
+			workflow(workflowId, `bench: ${label}`, [
+				...urlItems(urls),
+				phpRankNode('phpRank', { resource: 'report', operation, url: '={{ $json.url }}', simplify: true }),
+			]),
+	});
+	return {
+		createOrRerun: contender('monitorCreateOrRerun', 'phpRank Create or Re-Run', 'benchMonitorCoR1', 'createOrRerun', {
+			text: 'a Create or Re-Run answer (action, id)',
+			ok: (item) => (item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
+		}),
+		create: contender('monitorCreate', 'phpRank Create', 'benchMonitorNew1', 'create', SIMPLIFIED),
+	};
+}
+
 // ---------------------------------------------------------------------------------------------
 // fetch loops (this process)
 // ---------------------------------------------------------------------------------------------
@@ -480,18 +555,24 @@ interface Bench {
 }
 
 /** `n8n execute` of one workflow; the hook's record of it. Throws BrokenRun unless it succeeded with `expectItems` items. */
-async function executeN8n(bench: Bench, contender: N8nContender, expectItems: number, env?: Record<string, string>): Promise<HookOutput> {
+async function executeN8n(
+	bench: Bench,
+	contender: N8nContender,
+	expectItems: number,
+	env?: Record<string, string>,
+	timeoutMs = EXECUTE_TIMEOUT_MS,
+): Promise<HookOutput> {
 	const outFile = path.join(bench.outDir, `${contender.workflowId}.json`);
 	fs.rmSync(outFile, { force: true });
 	let code: number | null;
 	let errorMessage: string | undefined;
 	let stdout = '';
 	if (env) {
-		const r = await runCli(bench.sb, ['execute', `--id=${contender.workflowId}`, '--rawOutput'], { timeoutMs: EXECUTE_TIMEOUT_MS, env });
+		const r = await runCli(bench.sb, ['execute', `--id=${contender.workflowId}`, '--rawOutput'], { timeoutMs, env });
 		code = r.code;
 		stdout = r.stdout;
 	} else {
-		const r = await executeWorkflow(bench.sb, contender.workflowId, { timeoutMs: EXECUTE_TIMEOUT_MS });
+		const r = await executeWorkflow(bench.sb, contender.workflowId, { timeoutMs });
 		code = r.code;
 		errorMessage = r.errorMessage;
 		stdout = r.stdout;
@@ -716,6 +797,114 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// the monitoring table
+// ---------------------------------------------------------------------------------------------
+
+interface MonitorCase {
+	label: string;
+	contender: N8nContender;
+	/** what the first output item's `action` must be (Create or Re-Run) */
+	action?: 'rerun' | 'created';
+	/** before the run: the state of the site it needs */
+	prepare?: () => Promise<void>;
+	expect: { list: number; put: number; post: number; created: number };
+}
+
+async function monitor(bench: Bench, options: Options): Promise<void> {
+	const n = options.monitorUrls;
+	const throttle: ThrottleOptions = { limit: DEFAULT_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const { urls: stored } = await bench.server.monitor<{ urls: string[] }>({
+		cmd: 'monitor-seed',
+		others: options.monitorOthers,
+		site: MONITOR_SITE,
+		siteReports: n,
+	});
+	const urls = spelledUrls(stored);
+	const { createOrRerun, create } = monitorContenders(urls);
+	await importWorkflows(bench.sb, [createOrRerun.build(bench.api, 0, 0), create.build(bench.api, 0, 0)]);
+	console.log(`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`);
+
+	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
+	const cases: MonitorCase[] = [
+		{
+			label: `Create or Re-Run, every page has a report (a week after the first)`,
+			contender: createOrRerun,
+			action: 'rerun',
+			expect: { list: pages, put: n, post: 0, created: 0 },
+		},
+		{
+			label: 'Create or Re-Run, the first run (the site has no report)',
+			contender: createOrRerun,
+			action: 'created',
+			prepare: async () => void (await bench.server.monitor({ cmd: 'delete-site', site: MONITOR_SITE })),
+			expect: { list: 1, put: 0, post: n, created: n },
+		},
+		{
+			label: 'baseline: Create every week (the pages have their reports)',
+			contender: create,
+			expect: { list: 0, put: 0, post: n, created: n },
+		},
+	];
+	const rows: string[][] = [];
+	const broken: string[] = [];
+	for (const c of cases) {
+		await c.prepare?.();
+		const before = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
+		await bench.server.monitor({ cmd: 'throttle', throttle });
+		const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
+		const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000);
+		const out = await executeN8n(bench, c.contender, n, undefined, timeoutMs);
+		const wallMs = nodeMs(out, 'phpRank');
+		const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
+		const action = out.nodes.phpRank[0].first?.action;
+		if (c.action && action !== c.action) broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
+		if (after.failed > 0) broken.push(`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`);
+		const created = after.createdTotal - before.createdTotal;
+		const got = { list: after.list, put: after.put, post: after.post, created };
+		for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
+			if (got[key] !== c.expect[key]) console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
+		}
+		const requests = after.list + after.otherList + after.put + after.post + after.other;
+		const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
+		const duplicates = after.siteReports - n;
+		rows.push([
+			c.label,
+			`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
+			int(after.throttled),
+			`${int(created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
+			ms(wallMs),
+			`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
+			floorMs > 0 ? times(wallMs, floorMs) : '',
+			`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+		]);
+		console.log(`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`);
+	}
+	await bench.server.monitor({ cmd: 'throttle', throttle: false });
+
+	console.log(
+		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ` +
+			`phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
+	);
+	console.log(
+		table(
+			['case', 'requests answered', '429s', 'reports created', 'wall time (the node)', "throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"],
+			rows,
+		),
+	);
+	console.log(
+		`\nThe floor: a fixed window opens at the first request and lets ${throttle.limit} through; the last request cannot go before the ` +
+			`window ceil(requests / ${throttle.limit}) opens, ${ms(throttle.windowMs)} after the one before (the requests' own time not counted). ` +
+			`The node learns a window's end from the 429 of one probe request (Retry-After, whole seconds).`,
+	);
+	console.log(
+		`Not run, counted: by hand, per page a Get Many with Search + an Update with Re-Run Analysis (which reads the report first) ` +
+			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
+	);
+	if (broken.length) throw new BrokenRun(broken.join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------
 // CPU profile
 // ---------------------------------------------------------------------------------------------
 
@@ -835,8 +1024,9 @@ async function main(): Promise<void> {
 
 		server = await ServerProcess.start();
 		const api = `${server.url}/api/v1`;
-		const firstId = await server.seed(options.reports);
-		step(`test server ${server.url}, ${int(options.reports)} reports; importing credentials and workflows`);
+		const speedRun = options.cpuProf !== undefined || options.jobs.has('speed');
+		const firstId = speedRun ? await server.seed(options.reports) : 1;
+		step(`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`);
 		await importCredentials(sb, [
 			{ ...PHPRANK_CRED, type: 'phpRankApi', data: { baseUrl: server.url, apiKey: TEST_API_KEY } },
 			{ ...HEADER_CRED, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${TEST_API_KEY}` } },
@@ -848,13 +1038,19 @@ async function main(): Promise<void> {
 			step(`CPU profile of the phpRank node, ${options.cpuProfRow} row`);
 			await cpuProfile(bench, options);
 		} else {
-			step(`speed: ${plural(options.rounds, 'round')}`);
-			await speed(bench, options, firstId);
-			if (options.memReports > 0) {
+			if (options.jobs.has('speed')) {
+				step(`speed: ${plural(options.rounds, 'round')}`);
+				await speed(bench, options, firstId);
+			}
+			if (options.jobs.has('memory') && options.memReports > 0) {
 				const memFirstId = await server.seed(options.memReports);
 				await importWorkflows(sb, [BASELINE.build(api, memFirstId, 1)]);
 				step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
 				await memory(bench, options);
+			}
+			if (options.jobs.has('monitor') && options.monitorUrls > 0) {
+				step(`monitoring: ${plural(options.monitorUrls, 'page')} among ${int(options.monitorOthers)} other reports, throttled`);
+				await monitor(bench, options);
 			}
 		}
 		step(`done; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
