@@ -24,15 +24,16 @@ export interface EventDetail {
  *   and the checks failed and fixed since.
  */
 export function eventItem(settings: Settings, record: IDataObject, detail: EventDetail = {}): INodeExecutionData {
+	if (settings.event === 'scoreChanged') {
+		// The same change columns and `changes` as the action node's re-runs.
+		const changed = { ...record, changes: (detail.changes ?? null) as unknown as IDataObject };
+		return { json: { event: settings.event, reason: detail.reason ?? 'moved', ...shapeReport(changed, settings.simplify) } };
+	}
 	const json: IDataObject = { event: settings.event, ...shapeReport(record, settings.simplify) };
 	if (settings.event === 'resultChanged') {
 		const before = classify(detail.previous);
 		json.previous_score = before.score;
 		json.previous_result_class = before.result_class;
-	}
-	if (settings.event === 'scoreChanged') {
-		json.reason = detail.reason ?? 'moved';
-		json.changes = detail.changes as unknown as IDataObject;
 	}
 	return { json };
 }

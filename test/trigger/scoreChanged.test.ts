@@ -92,7 +92,9 @@ describe('Score Changed', () => {
 		expect((item.changes as IDataObject).failed).toHaveLength(fail.length);
 		// The very object the action node's re-runs output for these two analyses.
 		expect(item.changes).toEqual(changesBetween(report, after));
-		expect(Object.keys(item).slice(-2)).toEqual(['reason', 'changes']);
+		expect(Object.keys(item).slice(0, 2)).toEqual(['event', 'reason']);
+		expect(item).toMatchObject({ previous_score: report.result, score_change: (item.changes as IDataObject).scoreDelta });
+		expect(Object.keys(item).slice(-1)).toEqual(['changes']);
 		expect(again.items).toBeNull();
 
 		// The event is the new baseline: 58 → 55 is 3 points from it.
