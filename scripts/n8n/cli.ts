@@ -1,6 +1,7 @@
 /**
  * n8n's command line (Node 24, cwd = the sandbox's user folder): export:nodes, import:credentials,
- * import:workflow, publish:workflow, execute. Imports and publishes take effect when n8n (re)starts.
+ * import:workflow, publish:workflow / unpublish:workflow, list:workflow, execute. Imports and publishes take
+ * effect when n8n (re)starts.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -220,4 +221,20 @@ export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<v
 		for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
 	};
 	await Promise.all([lane(), lane(), lane()]);
+}
+
+/**
+ * `n8n unpublish:workflow --id=<id>` (2.x's "deactivate"): the workflow stops running in production from the next
+ * start of n8n on.
+ */
+export async function unpublishWorkflow(sb: N8nSandbox, id: string): Promise<void> {
+	await runCli(sb, ['unpublish:workflow', `--id=${id}`], { check: true });
+}
+
+/** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */
+export async function listWorkflowIds(sb: N8nSandbox, opts: { active?: boolean } = {}): Promise<string[]> {
+	const args = ['list:workflow', '--onlyId', ...(opts.active === undefined ? [] : [`--active=${opts.active}`])];
+	const r = await runCli(sb, args, { check: true });
+	// one id per line; log lines (N8N_LOG_OUTPUT=console) have spaces
+	return r.stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/\s/.test(l));
 }
