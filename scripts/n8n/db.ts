@@ -35,7 +35,8 @@ export async function storedExecutions(sb: N8nSandbox, workflowId: string): Prom
 	const flatted = requireFromN8n<{ parse(text: string): unknown }>(sb.runtime, 'flatted');
 	return rows.map((r) => {
 		const rawData = r.data ?? '';
-		const data = (rawData ? flatted.parse(rawData) : {}) as StoredExecution['data'];
+		// an execution that has only just started may have no run data yet (flatted parses it to undefined)
+		const data = ((rawData ? flatted.parse(rawData) : undefined) ?? {}) as StoredExecution['data'];
 		const outputs: Record<string, ExecutionItem[]> = {};
 		for (const [node, runs] of Object.entries(data.resultData?.runData ?? {})) {
 			const main = runs?.[runs.length - 1]?.data?.main;
