@@ -4,9 +4,11 @@
  * effect when n8n (re)starts.
  */
 import { spawn } from 'child_process';
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { addMissingWorkflowVersions } from './db';
 import { getFreePort, killGroup, tail } from './proc';
 import type { N8nSandbox } from './sandbox';
 
@@ -115,14 +117,27 @@ export async function importCredentials(sb: N8nSandbox, credentials: CredentialI
 	}
 }
 
-/** Workflows need `id`, `name`, `nodes`, `connections` (and ideally `settings: {}`, `active: false`). */
+/**
+ * Workflows need `id`, `name`, `nodes`, `connections` (and ideally `settings: {}`, `active: false`). One without
+ * a `versionId` gets a fresh one, as `n8n export:workflow` writes it: n8n 2.0 stores the JSON as it is and its
+ * database refuses a workflow without one (`NOT NULL constraint failed: workflow_entity.versionId`).
+ */
 export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Promise<void> {
 	const file = path.join(sb.userFolder, `workflows-${Date.now()}.json`);
-	await fs.promises.writeFile(file, JSON.stringify(workflows));
+	const withVersions = workflows.map((w) => ('versionId' in w && w.versionId ? w : { ...w, versionId: randomUUID() }));
+	await fs.promises.writeFile(file, JSON.stringify(withVersions));
 	try {
 		await runCli(sb, ['import:workflow', `--input=${file}`], { check: true });
 	} finally {
 		await fs.promises.rm(file, { force: true });
+	}
+	const ids = withVersions.map((w) => (w as { id?: string }).id).filter((id): id is string => typeof id === 'string');
+	const added = addMissingWorkflowVersions(sb, ids);
+	if (added.length) {
+		console.log(
+			`       note: n8n ${sb.runtime.n8nVersion}'s import:workflow stored no version of ${added.join(', ')}; added the ` +
+				'workflow_history row later n8n writes on import, so that publish:workflow works (db.ts addMissingWorkflowVersions)',
+		);
 	}
 }
 
