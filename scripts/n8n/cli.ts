@@ -8,7 +8,7 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { addMissingWorkflowVersions } from './db';
+import { addMissingWorkflowVersions, storedExecutions } from './db';
 import { getFreePort, killGroup, tail } from './proc';
 import type { N8nSandbox } from './sandbox';
 
@@ -211,6 +211,12 @@ export async function executeWorkflow(
 	for (const [nodeName, runs] of Object.entries(runData)) {
 		const main = runs?.[runs.length - 1]?.data?.main;
 		if (main) outputs[nodeName] = main[0] ?? [];
+	}
+	// n8n 2.0 prints the run before its final status is set ("running"); the status it stored is the outcome.
+	// Newer n8n print the final status, and this changes nothing there.
+	if (run && run.status === 'running' && r.code !== null) {
+		const stored = (await storedExecutions(sb, workflowId)).at(-1);
+		if (stored && stored.mode === 'cli' && !['new', 'running'].includes(stored.status)) run.status = stored.status;
 	}
 	const error = run?.data?.resultData?.error;
 	return {

@@ -432,7 +432,12 @@ async function triggerManualChecks(session: RestSession, sb: N8nSandbox, api: Ph
 	// The trigger then shows the most recent matching report as a sample, and keeps no state.
 	api.clearRequests();
 	const latest = api.listReports(USER_IDS.default).at(-1);
+	// n8n 2.41 runs the stored workflow; n8n 2.0 only runs the one the editor sends along (body.workflowData, else
+	// 500 "Cannot read properties of undefined (reading 'id')"): older versions get it, as their editor sends it.
+	const sendsWorkflow = n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
+	if (sendsWorkflow) note(`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`);
 	const started = await session.request<{ data: { executionId?: string; waitingForWebhook?: boolean } }>('POST', `/rest/workflows/${wf.id}/run`, {
+		...(sendsWorkflow ? { workflowData: wf } : {}),
 		triggerToStartFrom: { name: triggerName },
 	});
 	const executionId = started.body?.data?.executionId;
@@ -495,6 +500,16 @@ async function triggerActivatedChecks(
 	section('example: alert on a result drop, published (scheduled polls by n8n)');
 	if (process.env.E2E_SKIP_ACTIVATION) {
 		note('skipped (E2E_SKIP_ACTIVATION)');
+		return;
+	}
+	if (n8nOlderThan(sb.runtime, 2, 41)) {
+		// A known incompatibility of the package, not of the harness: remove this skip once poll.ts falls back.
+		note(
+			`SKIPPED on n8n ${sb.runtime.n8nVersion}: the published trigger's checks. nodes/PhpRankTrigger/poll.ts calls ` +
+				'this.getPollBudgetMs(), which n8n-core has only from 2.41.0 on: here n8n cannot activate the trigger ' +
+				'("There was a problem activating the workflow: "this.getPollBudgetMs is not a function""), so the ' +
+				'phpRank Trigger polls only on n8n 2.41+ (README, Compatibility).',
+		);
 		return;
 	}
 	const copy = JSON.parse(JSON.stringify(wf)) as WorkflowJson;
