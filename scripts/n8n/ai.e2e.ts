@@ -1,8 +1,9 @@
 /**
  * `npm run test:e2e:ai`: the phpRank Tool inside a REAL n8n 2.41.1, as AI clients use it.
  *
- *   build -> npm pack -> tarball installed into a fresh n8n sandbox -> `n8n start`
- *   (a) examples/seo-assistant-mcp.json activated: the official MCP TypeScript SDK connects to its
+ *   build -> npm pack -> tarball installed into a fresh n8n sandbox -> the workflows imported and published
+ *   with n8n's CLI -> `n8n start` (no REST: webhooks and the MCP endpoint only)
+ *   (a) examples/seo-assistant-mcp.json published: the official MCP TypeScript SDK connects to its
  *       MCP Server Trigger (streamable HTTP, and SSE), lists the tools, calls each one, a failing
  *       call and throttled ones; checked on both ends (what the client got, what phpRank received).
  *   (b) the same tool nodes under n8n's AI Agent, whose OpenAI Chat Model talks to a scripted
@@ -31,13 +32,13 @@ import {
 	importCredentials,
 	importWorkflows,
 	installPackage,
+	listWorkflowIds,
 	packPackage,
+	publishWorkflows,
 	removeSandbox,
-	setupOwner,
 	startServer,
 	type N8nSandbox,
 	type N8nServer,
-	type RestSession,
 } from './n8n';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -236,14 +237,6 @@ function agentWorkflow(example: Workflow): Workflow {
 			...Object.fromEntries(tools.map((t) => [t.name, { ai_tool: [[{ node: 'SEO agent', type: 'ai_tool', index: 0 }]] }])),
 		},
 	};
-}
-
-async function activate(session: RestSession, workflowId: string): Promise<boolean> {
-	const wf = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
-	const res = await session.request<{ data: { active?: boolean; activeVersionId?: string } }>('POST', `/rest/workflows/${workflowId}/activate`, {
-		versionId: wf.body?.data?.versionId,
-	});
-	return check(`workflow ${workflowId} activated`, res.status === 200 && (res.body?.data?.active || res.body?.data?.activeVersionId), res);
 }
 
 /**
@@ -524,13 +517,16 @@ async function main(): Promise<void> {
 			{ id: 'phprank-mcp-token', name: 'phpRank MCP token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
 			{ id: 'e2e-openai', name: 'Scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-real-key', url: model.url } },
 		]);
-		await importWorkflows(sb, [example, agentWorkflow(example)]);
+		const agent = agentWorkflow(example);
+		await importWorkflows(sb, [example, agent]);
+		// Published with the CLI, as an operator would: in production from the start below on.
+		await publishWorkflows(sb, [example.id, agent.id]);
+		const published = await listWorkflowIds(sb, { active: true });
+		if (!check('both workflows published (n8n list:workflow --active=true)', [example.id, agent.id].every((id) => published.includes(id)), published)) return;
 		const t = Date.now();
 		n8n = await startServer(sb);
 		note(`n8n ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-		const session = await setupOwner(n8n);
-		if (!(await activate(session, example.id)) || !(await activate(session, 'phprankE2eAgent1'))) return;
-		// n8n registers a published workflow's webhooks just after the activation call has answered (~0.5 s)
+		// n8n answers readiness before it has registered the published workflows' webhooks
 		await waitRegistered([
 			{ url: `${n8n.baseUrl}/mcp/phprank-seo`, method: 'POST' },
 			{ url: `${n8n.baseUrl}/webhook/seo-agent`, method: 'GET' },

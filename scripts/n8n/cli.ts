@@ -1,11 +1,14 @@
 /**
  * n8n's command line (Node 24, cwd = the sandbox's user folder): export:nodes, import:credentials,
- * import:workflow, publish:workflow, execute. Imports and publishes take effect when n8n (re)starts.
+ * import:workflow, publish:workflow / unpublish:workflow, list:workflow, execute. Imports and publishes take
+ * effect when n8n (re)starts.
  */
 import { spawn } from 'child_process';
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { addMissingWorkflowVersions, storedExecutions } from './db';
 import { getFreePort, killGroup, tail } from './proc';
 import type { N8nSandbox } from './sandbox';
 
@@ -114,14 +117,27 @@ export async function importCredentials(sb: N8nSandbox, credentials: CredentialI
 	}
 }
 
-/** Workflows need `id`, `name`, `nodes`, `connections` (and ideally `settings: {}`, `active: false`). */
+/**
+ * Workflows need `id`, `name`, `nodes`, `connections` (and ideally `settings: {}`, `active: false`). One without
+ * a `versionId` gets a fresh one, as `n8n export:workflow` writes it: n8n 2.0 stores the JSON as it is and its
+ * database refuses a workflow without one (`NOT NULL constraint failed: workflow_entity.versionId`).
+ */
 export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Promise<void> {
 	const file = path.join(sb.userFolder, `workflows-${Date.now()}.json`);
-	await fs.promises.writeFile(file, JSON.stringify(workflows));
+	const withVersions = workflows.map((w) => ('versionId' in w && w.versionId ? w : { ...w, versionId: randomUUID() }));
+	await fs.promises.writeFile(file, JSON.stringify(withVersions));
 	try {
 		await runCli(sb, ['import:workflow', `--input=${file}`], { check: true });
 	} finally {
 		await fs.promises.rm(file, { force: true });
+	}
+	const ids = withVersions.map((w) => (w as { id?: string }).id).filter((id): id is string => typeof id === 'string');
+	const added = addMissingWorkflowVersions(sb, ids);
+	if (added.length) {
+		console.log(
+			`       note: n8n ${sb.runtime.n8nVersion}'s import:workflow stored no version of ${added.join(', ')}; added the ` +
+				'workflow_history row later n8n writes on import, so that publish:workflow works (db.ts addMissingWorkflowVersions)',
+		);
 	}
 }
 
@@ -196,6 +212,12 @@ export async function executeWorkflow(
 		const main = runs?.[runs.length - 1]?.data?.main;
 		if (main) outputs[nodeName] = main[0] ?? [];
 	}
+	// n8n 2.0 prints the run before its final status is set ("running"); the status it stored is the outcome.
+	// Newer n8n print the final status, and this changes nothing there.
+	if (run && run.status === 'running' && r.code !== null) {
+		const stored = (await storedExecutions(sb, workflowId)).at(-1);
+		if (stored && stored.mode === 'cli' && !['new', 'running'].includes(stored.status)) run.status = stored.status;
+	}
 	const error = run?.data?.resultData?.error;
 	return {
 		ok: r.code === 0 && run?.status === 'success',
@@ -220,4 +242,20 @@ export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<v
 		for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
 	};
 	await Promise.all([lane(), lane(), lane()]);
+}
+
+/**
+ * `n8n unpublish:workflow --id=<id>` (2.x's "deactivate"): the workflow stops running in production from the next
+ * start of n8n on.
+ */
+export async function unpublishWorkflow(sb: N8nSandbox, id: string): Promise<void> {
+	await runCli(sb, ['unpublish:workflow', `--id=${id}`], { check: true });
+}
+
+/** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */
+export async function listWorkflowIds(sb: N8nSandbox, opts: { active?: boolean } = {}): Promise<string[]> {
+	const args = ['list:workflow', '--onlyId', ...(opts.active === undefined ? [] : [`--active=${opts.active}`])];
+	const r = await runCli(sb, args, { check: true });
+	// one id per line; log lines (N8N_LOG_OUTPUT=console) have spaces
+	return r.stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/\s/.test(l));
 }

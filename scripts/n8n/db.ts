@@ -35,7 +35,8 @@ export async function storedExecutions(sb: N8nSandbox, workflowId: string): Prom
 	const flatted = requireFromN8n<{ parse(text: string): unknown }>(sb.runtime, 'flatted');
 	return rows.map((r) => {
 		const rawData = r.data ?? '';
-		const data = (rawData ? flatted.parse(rawData) : {}) as StoredExecution['data'];
+		// an execution that has only just started may have no run data yet (flatted parses it to undefined)
+		const data = ((rawData ? flatted.parse(rawData) : undefined) ?? {}) as StoredExecution['data'];
 		const outputs: Record<string, ExecutionItem[]> = {};
 		for (const [node, runs] of Object.entries(data.resultData?.runData ?? {})) {
 			const main = runs?.[runs.length - 1]?.data?.main;
@@ -85,22 +86,55 @@ async function queryPostgres(sb: N8nSandbox, workflowId: string): Promise<Row[]>
 	}
 }
 
-/** n8n's sqlite3 is built for Node 24, so the query runs there. */
 function querySqlite(sb: N8nSandbox, workflowId: string): Row[] {
+	return sqlite<Row>(sb, SQL, [workflowId], 'reading executions from SQLite');
+}
+
+/** One statement on the sandbox's SQLite database (n8n's sqlite3 is built for Node 24, so it runs there). */
+function sqlite<T>(sb: N8nSandbox, sql: string, params: string[], what: string, write = false): T[] {
 	const script = `
-		const [n8nDir, file, sql, id] = process.argv.slice(1);
+		const [n8nDir, file, sql, mode, ...params] = process.argv.slice(1);
 		const sqlite3 = require(require.resolve('sqlite3', { paths: [n8nDir] }));
-		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
-		db.all(sql, [id], (err, rows) => {
+		const db = new sqlite3.Database(file, mode === 'write' ? sqlite3.OPEN_READWRITE : sqlite3.OPEN_READONLY);
+		db.all(sql, params, (err, rows) => {
 			if (err) { console.error(err.message); process.exit(1); }
-			process.stdout.write(JSON.stringify(rows));
+			process.stdout.write(JSON.stringify(rows ?? []));
 			db.close();
 		});`;
 	const n8nDir = path.join(sb.runtime.cacheDir, 'node_modules', 'n8n');
-	const r = spawnSync(sb.runtime.nodeBin, ['-e', script, n8nDir, path.join(sb.n8nDir, 'database.sqlite'), SQL, workflowId], {
-		encoding: 'utf8',
-		maxBuffer: 512 * 1024 * 1024,
-	});
-	if (r.status !== 0) throw new Error(`reading executions from SQLite failed:\n${r.stderr}`);
-	return JSON.parse(r.stdout || '[]') as Row[];
+	const args = ['-e', script, n8nDir, path.join(sb.n8nDir, 'database.sqlite'), sql, write ? 'write' : 'read', ...params];
+	const r = spawnSync(sb.runtime.nodeBin, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+	if (r.status !== 0) throw new Error(`${what} failed:\n${r.stderr}`);
+	return JSON.parse(r.stdout || '[]') as T[];
+}
+
+/**
+ * The workflow_history row (the "version" `publish:workflow` publishes) of each imported workflow that has none.
+ * n8n 2.0.0 to 2.4.0 `import:workflow` writes none (from 2.4.8 on, and in 2.41, its import service inserts one
+ * per workflow: versionId, workflowId, nodes, connections, authors "import"), so `publish:workflow` there fails
+ * with `Version "<versionId>" not found for workflow "<id>"`. This adds the row later versions write, from the
+ * imported workflow itself; returns the ids that needed it (none on a current n8n). SQLite only: queue mode
+ * (PostgreSQL) runs on the newest n8n.
+ */
+export function addMissingWorkflowVersions(sb: N8nSandbox, workflowIds: string[]): string[] {
+	if (sb.env.DB_TYPE === 'postgresdb' || workflowIds.length === 0) return [];
+	const unversioned = sqlite<{ id: string }>(
+		sb,
+		`SELECT w.id FROM workflow_entity w WHERE NOT EXISTS
+			(SELECT 1 FROM workflow_history h WHERE h."versionId" = w."versionId" AND h."workflowId" = w.id)`,
+		[],
+		'reading workflow_history',
+	).map((r) => r.id);
+	const missing = workflowIds.filter((id) => unversioned.includes(id));
+	for (const id of missing) {
+		sqlite(
+			sb,
+			`INSERT INTO workflow_history ("versionId", "workflowId", authors, nodes, connections)
+				SELECT "versionId", id, 'import', nodes, connections FROM workflow_entity WHERE id = $1`,
+			[id],
+			'adding a workflow_history row',
+			true,
+		);
+	}
+	return missing;
 }

@@ -1,10 +1,16 @@
-# Source me (bash): puts the cached Node 24 + n8n 2.41.1 on PATH with a quiet/offline, isolated config.
+# Source me (bash): puts the cached Node 24 + n8n 2.41.1 (or N8N_VERSION) on PATH with a quiet/offline, isolated config.
 #   source scripts/n8n/env.sh [USER_FOLDER]     # default: a fresh mktemp -d folder
 #   n8n export:nodes --output=/tmp/nodes.json   # `n8n` is a shell function using Node 24
 #   n8n_install_tgz ./n8n-nodes-phprank-0.1.0.tgz
 # Requires scripts/n8n/install.sh to have run (it is called here if the runtime is missing).
 _n8n_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export N8N_CACHE_DIR="${N8N_CACHE_DIR:-${HOME:-/root}/.cache/n8n-nodes-phprank}"
+# The cache folder rule of install.sh: N8N_VERSION (default 2.41.1) other than the default → "<folder>-n8n-<version>".
+_n8n_default_version=2.41.1
+if [[ -z ${N8N_CACHE_DIR:-} ]]; then
+  N8N_CACHE_DIR="${HOME:-/root}/.cache/n8n-nodes-phprank"
+  if [[ ${N8N_VERSION:-$_n8n_default_version} != "$_n8n_default_version" ]]; then N8N_CACHE_DIR="$N8N_CACHE_DIR-n8n-$N8N_VERSION"; fi
+fi
+export N8N_CACHE_DIR
 if [[ ! -f "$N8N_CACHE_DIR/.install-complete" ]]; then
   eval "$(bash "$_n8n_here/install.sh")" || return 1
 fi
@@ -23,6 +29,9 @@ export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N
   N8N_DISABLED_MODULES=mcp-registry N8N_SSRF_PROTECTION_ENABLED=false N8N_SECURE_COOKIE=false \
   N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 N8N_PROTOCOL=http N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=true \
   N8N_LOG_LEVEL=info N8N_LOG_OUTPUT=console DB_TYPE=sqlite GENERIC_TIMEZONE=UTC
+# n8n 2.0 has no mcp-registry module and refuses to start when it is named (see sandbox.ts knownModules)
+grep -q "'mcp-registry'" "$N8N_CACHE_DIR/node_modules/@n8n/backend-common/dist/modules/modules.config.js" 2>/dev/null \
+  || unset N8N_DISABLED_MODULES
 export N8N_ENCRYPTION_KEY="${N8N_ENCRYPTION_KEY:-phprank-local-test-key}"
 export N8N_PORT="${N8N_PORT:-5678}" N8N_RUNNERS_BROKER_PORT="${N8N_RUNNERS_BROKER_PORT:-5679}"
 

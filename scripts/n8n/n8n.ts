@@ -5,7 +5,8 @@
  *   runtime.ts   the cached Node 24 + n8n (install.sh)
  *   sandbox.ts   one n8n home (N8N_USER_FOLDER) with a quiet, offline environment
  *   packages.ts  npm pack, README's npm install route, which n8n-workflow the package loads
- *   cli.ts       export:nodes, import:*, publish:workflow, execute
+ *   cli.ts       export:nodes, import:*, publish:workflow / unpublish:workflow, list:workflow, execute
+ *   db.ts        stored executions, read from n8n's database
  *   server.ts    `n8n start` and `n8n worker` processes
  *   rest.ts      owner, login, credential test (internal REST, only where nothing stable does the job)
  *   proc.ts      free ports, daemons that never outlive the script
@@ -27,7 +28,17 @@
  *   await server.stop();
  *   await removeSandbox(sb);
  */
-export { defaultCacheDir, getRuntime, INSTALL_SCRIPT, isRuntimeInstalled, requireFromN8n, type N8nRuntime } from './runtime';
+export {
+	DEFAULT_N8N_VERSION,
+	defaultCacheDir,
+	getRuntime,
+	INSTALL_SCRIPT,
+	isRuntimeInstalled,
+	n8nOlderThan,
+	requireFromN8n,
+	wantedN8nVersion,
+	type N8nRuntime,
+} from './runtime';
 export { createSandbox, getFreePort, QUIET_OFFLINE_ENV, removeSandbox, type N8nSandbox } from './sandbox';
 export { installPackage, packPackage, README_INSTALL, resolveWorkflowPackage, type WorkflowResolution } from './packages';
 export {
@@ -35,9 +46,11 @@ export {
 	exportNodes,
 	importCredentials,
 	importWorkflows,
+	listWorkflowIds,
 	parseExecuteOutput,
 	publishWorkflows,
 	runCli,
+	unpublishWorkflow,
 	type CliResult,
 	type CredentialImport,
 	type ExecuteResult,
@@ -45,6 +58,7 @@ export {
 	type ExecutionRun,
 	type ExportedNodeType,
 } from './cli';
+export { storedExecutions, waitForExecutions, type StoredExecution } from './db';
 export { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
 export {
 	DEFAULT_OWNER,

@@ -1,6 +1,11 @@
 /**
- * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job: the owner
- * account, the editor's credential test, reading stored executions and manual runs as the editor does.
+ * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job:
+ *   - the owner account (POST /rest/owner/setup, /rest/login): the sign-in the editor's calls need;
+ *   - the editor's credential "Test" button (POST /rest/credentials/test): no CLI command tests a credential;
+ *   - a manual run at a polling trigger, the editor's "Execute workflow" (e2e.ts calls POST /rest/workflows/:id/run
+ *     through RestSession.request): `n8n execute` starts only at a Manual Trigger and never polls.
+ * Everything else goes through stable interfaces: the CLI (import, publish/unpublish, list, execute; cli.ts),
+ * production webhooks, the environment, and executions as stored in n8n's database (db.ts).
  */
 import { randomBytes } from 'crypto';
 

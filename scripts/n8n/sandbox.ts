@@ -58,6 +58,33 @@ export const QUIET_OFFLINE_ENV: Readonly<Record<string, string>> = {
 	CI: 'true',
 };
 
+/**
+ * The modules this n8n knows (`MODULE_NAMES` of @n8n/backend-common), or undefined when the list cannot be read.
+ * N8N_DISABLED_MODULES may name only known modules: n8n 2.0 has no "mcp-registry" and stops every command
+ * with `Error: Unknown module "mcp-registry"`.
+ */
+export function knownModules(runtime: N8nRuntime): string[] | undefined {
+	const file = path.join(runtime.cacheDir, 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+	try {
+		const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(fs.readFileSync(file, 'utf8'))?.[1];
+		return list ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** QUIET_OFFLINE_ENV for this n8n: without N8N_DISABLED_MODULES entries it does not know. */
+function quietOfflineEnv(runtime: N8nRuntime): Record<string, string> {
+	const env = { ...QUIET_OFFLINE_ENV };
+	const known = knownModules(runtime);
+	if (known) {
+		const disabled = env.N8N_DISABLED_MODULES.split(',').filter((m) => known.includes(m));
+		if (disabled.length) env.N8N_DISABLED_MODULES = disabled.join(',');
+		else delete env.N8N_DISABLED_MODULES;
+	}
+	return env;
+}
+
 /** Variables inherited from the caller that could redirect n8n away from the sandbox. */
 const STRIPPED_PREFIXES = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'WEBHOOK_URL', 'NODE_OPTIONS', 'NODE_PATH'];
 
@@ -80,7 +107,7 @@ export async function createSandbox(
 	}
 	const env: NodeJS.ProcessEnv = {
 		...base,
-		...QUIET_OFFLINE_ENV,
+		...quietOfflineEnv(runtime),
 		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 		HOME: process.env.HOME ?? userFolder,
 		N8N_USER_FOLDER: userFolder,

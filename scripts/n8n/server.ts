@@ -30,7 +30,7 @@ export interface N8nWorker {
 
 /**
  * `n8n start` on 127.0.0.1:<port> (free port by default) and wait until GET /healthz/readiness is 200
- * (DB connected + migrated + server fully ready). Cold start of a fresh sandbox takes ~10 s.
+ * (DB connected + migrated + server fully ready) and the log says "Editor is now accessible via". Cold start of a fresh sandbox takes ~10 s.
  * Killed when the calling script exits.
  */
 export async function startServer(
@@ -54,7 +54,11 @@ export async function startServer(
 			...opts.env,
 		},
 	});
-	await waitReady(daemon, () => httpReady(`${baseUrl}/healthz/readiness`), opts.readyTimeoutMs ?? 90_000, `readiness on ${baseUrl}`);
+	const timeoutMs = opts.readyTimeoutMs ?? 90_000;
+	await waitReady(daemon, () => httpReady(`${baseUrl}/healthz/readiness`), timeoutMs, `readiness on ${baseUrl}`);
+	// n8n 2.0 answers readiness as soon as the database is migrated, before its REST API and webhooks are set
+	// up (POST /rest/owner/setup then gets 404); `n8n start` prints this line once they are, in 2.0 and in 2.41.
+	await waitReady(daemon, async () => await Promise.resolve(daemon.logs().includes('Editor is now accessible via')), timeoutMs, 'the editor line in the log');
 	return { baseUrl, port, pid: daemon.pid, sandbox: sb, logs: daemon.logs, stop: daemon.stop };
 }
 
