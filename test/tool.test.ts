@@ -239,6 +239,25 @@ describe('descriptions', () => {
 	});
 });
 
+describe('failed checks in words', () => {
+	it('a problem named after its check reads as the check alone, never "title: title"', () => {
+		const report = toolReport(
+			{
+				id: 1,
+				url: 'example.com',
+				result: 40,
+				results: {
+					title: { passed: false, importance: 'high', value: null, errors: { title: null } },
+					meta_description: { passed: false, importance: 'high', value: null, errors: { missing: null, title: null } },
+					load_time: { passed: false, importance: 'medium', value: 3.1, errors: { too_slow: { max: 1 } } },
+				},
+			},
+			false,
+		);
+		expect(report.failed_checks).toEqual({ high: ['title', 'meta_description: missing, title'], medium: ['load_time: too_slow (max 1)'] });
+	});
+});
+
 describe('size of what a model reads', () => {
 	const api = useServer({ seed: (server) => server.seedReports(100) });
 
