@@ -324,6 +324,26 @@ describe('Report → Get, Create, Update, Delete', () => {
 			contentType: headers['content-type'],
 		}));
 
+	it.each([
+		['the link of its page', (base: string, id: number) => `${base}/reports/${id}`],
+		['with a trailing slash, a query and a fragment', (base: string, id: number) => `${base}/reports/${id}/?tab=checks#title`],
+		['without the scheme', (base: string, id: number) => `${base.replace(/^https?:\/\//, '')}/reports/${id}`],
+		['as an expression', (base: string, id: number) => `={{ "${base}/reports/${id}" }}`],
+	])('Get By URL: %s resolves to the report', async (_what, link) => {
+		const [record] = api.server.listReports();
+		const { items, error } = await run({ operation: 'get', reportId: locator('url', link(api.server.url, record.id)) });
+		expect(error).toBeUndefined();
+		expect(items[0].json.id).toBe(record.id);
+		expect(wire().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/reports/${record.id}`]);
+	});
+
+	it('Get By URL: a link to another instance is refused before any request (the same ID there is another report)', async () => {
+		const { error } = await run({ operation: 'get', reportId: locator('url', 'https://seo.other-agency.com/reports/1') });
+		expect(error?.message).toMatch(/^Report \(By URL\): the link is to seo\.other-agency\.com, but the phpRank credential is for 127\.0\.0\.1:\d+$/);
+		expect(error?.description).toMatch(/Paste the link of a report on 127\.0\.0\.1:\d+/);
+		expect(wire()).toEqual([]);
+	});
+
 	it('Get fetches one report by ID and unwraps it', async () => {
 		const record = api.server.listReports()[2];
 		const { items } = await run({ operation: 'get', reportId: locator('id', String(record.id)) });

@@ -63,8 +63,9 @@ export async function reportPath(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const picked = this.getNodeParameter('reportId', undefined) as { mode?: string; value?: unknown } | undefined;
-	if (picked?.mode === 'url') await checkReportLink(this, picked.value);
+	// The mode as stored (not evaluated): n8n evaluates an expression of the value on every read.
+	const mode = (this.getNode().parameters.reportId as { mode?: unknown } | undefined)?.mode;
+	if (mode === 'url') await checkReportLink(this, (this.getNodeParameter('reportId', undefined) as { value?: unknown }).value);
 	const id = parseReportId(this, this.getNodeParameter('reportId', undefined, { extractValue: true }));
 	return { ...requestOptions, url: `/reports/${id}` };
 }
