@@ -34,9 +34,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create or Re-Run',
 				value: 'createOrRerun',
-				// "URL" is an acronym: the lint's sentence case would write "url".
-				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
-				action: 'Create or re-run a report for a URL',
+				// "rerun", not "re-run": n8n's community scanner (sentence case) rejects a hyphen here.
+				action: 'Create or rerun a report for a URL',
 				description:
 					'Re-run the analysis of your report of a URL, or create one if you have none (never a second report), and see what changed',
 				routing: createOrRerunRoute(reportSpec, [checkCreateBody]),
