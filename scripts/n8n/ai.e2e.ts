@@ -305,14 +305,15 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	check('four tools, named after their nodes', same(tools.map((t) => t.name).sort(), TOOL_NAMES), tools.map((t) => t.name));
 	for (const tool of tools) note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
 	const schema = (name: string) => byName[name]?.inputSchema as { properties?: Record<string, { type?: string; description?: string; default?: unknown }>; required?: string[] };
-	const props = (name: string) => Object.fromEntries(Object.entries(schema(name)?.properties ?? {}).map(([k, v]) => [k, v.type]));
-	check('audit_url takes url (string), privacy (number) and password (string)', same(props('audit_url'), { url: 'string', privacy: 'number', password: 'string' }), schema('audit_url'));
+	// By name, in a fixed order: which parameter n8n lists first is not what is checked.
+	const props = (name: string) => Object.fromEntries(Object.entries(schema(name)?.properties ?? {}).map(([k, v]) => [k, v.type]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+	check('audit_url takes url (string), privacy (number) and password (string)', same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }), schema('audit_url'));
 	check('list_worst_reports takes limit (number) and site (string)', same(props('list_worst_reports'), { limit: 'number', site: 'string' }), schema('list_worst_reports'));
 	check('get_failed_checks and rerun_report take report_id (number)', same(props('get_failed_checks'), { report_id: 'number' }) && same(props('rerun_report'), { report_id: 'number' }));
 	check('url and report_id are required', schema('audit_url')?.required?.includes('url') && schema('get_failed_checks')?.required?.includes('report_id'), [schema('audit_url')?.required, schema('get_failed_checks')?.required]);
 	check('defaults reach the schema (privacy 1, limit 10, site "")', schema('audit_url')?.properties?.privacy?.default === 1 && schema('list_worst_reports')?.properties?.limit?.default === 10 && schema('list_worst_reports')?.properties?.site?.default === '');
 	check('every parameter has its description', TOOL_NAMES.every((n) => Object.values(schema(n)?.properties ?? {}).every((p) => (p.description ?? '').length > 20)));
-	check('audit_url: the operation\'s tool description (what and when)', /^Audit the SEO of one web page with phpRank: .*Use it when asked to audit/.test(String(byName.audit_url?.description)));
+	check('audit_url: the operation\'s tool description (what and when)', /^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/.test(String(byName.audit_url?.description)));
 	check('list_worst_reports: the example\'s own description', String(byName.list_worst_reports?.description).startsWith('List phpRank SEO reports, worst score first'));
 	check('get_failed_checks / rerun_report: the operations\' descriptions', /^Get one phpRank SEO report by its ID/.test(String(byName.get_failed_checks?.description)) && /^Change a phpRank report by its ID/.test(String(byName.rerun_report?.description)));
 	check('no tool falls back to n8n\'s "… in phpRank"', tools.every((t) => !/ in phpRank$/.test(String(t.description))));
@@ -436,7 +437,7 @@ async function agentChecks(n8n: N8nServer, api: PhpRankServer, model: ScriptedMo
 	check('the model got the four tools', same(Object.keys(tools).sort(), TOOL_NAMES), Object.keys(tools));
 	note(`tools as the model got them: ${JSON.stringify(first?.tools)}`);
 	const params = (name: string) => tools[name]?.parameters as { properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
-	check('their JSON schemas: audit_url {url: string, privacy: number, password: string}', same(Object.fromEntries(Object.entries(params('audit_url')?.properties ?? {}).map(([k, v]) => [k, v.type])), { url: 'string', privacy: 'number', password: 'string' }), params('audit_url'));
+	check('their JSON schemas: audit_url {url: string, privacy: number, password: string}', same(Object.fromEntries(Object.entries(params('audit_url')?.properties ?? {}).map(([k, v]) => [k, v.type]).sort(([x], [y]) => String(x).localeCompare(String(y)))), { password: 'string', privacy: 'number', url: 'string' }), params('audit_url'));
 	check('their JSON schemas: get_failed_checks {report_id: number}, required', params('get_failed_checks')?.properties?.report_id?.type === 'number' && params('get_failed_checks')?.required?.includes('report_id'), params('get_failed_checks'));
 	check('their descriptions: what and when', /Use it to explain what is wrong/.test(String(tools.get_failed_checks?.description)) && String(tools.list_worst_reports?.description).startsWith('List phpRank SEO reports, worst score first'));
 	check('the question reached the model', JSON.stringify(first?.messages).includes('Which page of example.com needs SEO work most'));
