@@ -58,8 +58,9 @@ export class PhpRankTrigger implements INodeType {
 				name: 'onlyWorse',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to fire only when the result drops (good to decent or bad, decent to bad)',
-				displayOptions: { show: { event: ['resultChanged'] } },
+				description:
+					'Whether to fire only on drops: a class that drops (good to decent or bad, decent to bad), or a score that drops by Minimum Change (a rise then becomes the point a later drop is measured from)',
+				displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } },
 			},
 			{
 				displayName: 'Minimum Change',
@@ -69,15 +70,6 @@ export class PhpRankTrigger implements INodeType {
 				default: 5,
 				description:
 					'Fire when a report’s score moved by at least this many points (0-100) since the trigger last fired for it, or first saw it, so slow drifts add up. Analyses are noisy: a few points is usually no real change. 0: off (Below Score only).',
-				displayOptions: { show: { event: ['scoreChanged'] } },
-			},
-			{
-				displayName: 'Only When Worse',
-				name: 'onlyDrops',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether Minimum Change fires only when the score drops. A rise does not fire; the higher score becomes the point a later drop is measured from.',
 				displayOptions: { show: { event: ['scoreChanged'] } },
 			},
 			{

@@ -53,7 +53,7 @@ export function settingsOf(ctx: IPollFunctions): Settings {
 		result: result || undefined,
 		onlyWorse: event === 'resultChanged' && (ctx.getNodeParameter('onlyWorse', false) as boolean),
 		minChange,
-		onlyDrops: scoreChanged && (ctx.getNodeParameter('onlyDrops', false) as boolean),
+		onlyDrops: scoreChanged && (ctx.getNodeParameter('onlyWorse', false) as boolean),
 		belowScore,
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 	};

@@ -344,7 +344,7 @@ async function triggerChecks(
 					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
 					event: 'scoreChanged',
 					minChange: 5,
-					onlyDrops: true,
+					onlyWorse: true,
 					filters: { project: { __rl: true, mode: 'name', value: 'example.com' } },
 					simplify: true,
 				},

@@ -54,9 +54,11 @@ describe('trigger description', () => {
 		expect((event.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toContainEqual(['Score Changed', 'scoreChanged']);
 		const byName = (name: string) => description.properties.find((property) => property.name === name)!;
 		expect(byName('minChange')).toMatchObject({ displayName: 'Minimum Change', type: 'number', default: 5, typeOptions: { minValue: 0, maxValue: 100 } });
-		expect(byName('onlyDrops')).toMatchObject({ displayName: 'Only When Worse', type: 'boolean', default: false });
+		// One Only When Worse for both change events.
+		expect(description.properties.filter((property) => property.displayName === 'Only When Worse')).toHaveLength(1);
+		expect(byName('onlyWorse')).toMatchObject({ type: 'boolean', default: false, displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } } });
 		expect(byName('belowScore')).toMatchObject({ displayName: 'Below Score', type: 'number', default: 0, typeOptions: { minValue: 0, maxValue: 100 } });
-		for (const name of ['minChange', 'onlyDrops', 'belowScore']) expect(byName(name).displayOptions).toEqual({ show: { event: ['scoreChanged'] } });
+		for (const name of ['minChange', 'belowScore']) expect(byName(name).displayOptions).toEqual({ show: { event: ['scoreChanged'] } });
 
 		const notice = byName('costNotice');
 		expect(notice.displayOptions).toEqual({ show: { event: ['resultChanged', 'scoreChanged'] } });

@@ -146,7 +146,7 @@ describe('Score Changed', () => {
 
 	it('with Only When Worse, ignores rises and measures a later drop from the higher score', async () => {
 		const [rising, falling] = addReports(2, 50);
-		const workflow = scoreChanged({ onlyDrops: true });
+		const workflow = scoreChanged({ onlyWorse: true });
 		await workflow.activate();
 		setScore(rising.id, 70);
 		setScore(falling.id, 40);
