@@ -65,7 +65,7 @@ const CHECKS = {
 	error: 'a local input error shows no "From phpRank" section',
 	filter: 'an added Result filter picks no value',
 	byurl: 'the Report picker resolves a report link (By URL)',
-	sample: "the trigger's test event has no empty change fields",
+	sample: "the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
 } as const;
 type CheckName = keyof typeof CHECKS;
 
@@ -223,6 +223,8 @@ const CHECK_NODES = {
 	byurl: 'Check: Get by URL',
 	sample: 'Check: trigger sample',
 } as const;
+/** The sample check's second trigger, in the same workflow: Score Changed. */
+const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
 
 interface NewWorkflow {
 	name: string;
@@ -255,7 +257,10 @@ function buildWorkflows(panels: Panel[]): NewWorkflow[] {
 	};
 	const out = [workflowOf('phpRank: every panel (test:ui)', panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })))];
 	for (const [check, node] of Object.entries(checkNodes)) {
-		if (node) out.push(workflowOf(`phpRank test:ui: ${check}`, [{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node }]));
+		if (!node) continue;
+		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node }];
+		if (check === 'sample') nodes.push({ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } });
+		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
 	}
 	return out;
 }
@@ -526,24 +531,31 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	},
 
 	async sample(ui) {
-		const page = await ui.openPanel(CHECK_NODES.sample);
-		const out = await execute(page);
-		const items = await itemsShown(out);
-		const list = await tableItems(page);
-		await ui.screenshot(page, 'sample-result-changed');
-		if (!check('Fetch Test Event (Report Result Changed) shows a sample event', items !== undefined && items > 0 && list.length > 0, { items, rows: list.length })) {
-			await ui.evidence(page, 'sample');
+		// Both change events: every field an event carries is filled in the sample.
+		const events = [
+			{ node: CHECK_NODES.sample, event: 'Report Result Changed', shot: 'sample-result-changed', always: ['previous_score', 'previous_result_class'] },
+			{ node: SCORE_SAMPLE_NODE, event: 'Score Changed', shot: 'sample-score-changed', always: ['previous_score', 'score_change', 'newly_failed', 'changes'] },
+		];
+		for (const { node, event, shot, always } of events) {
+			const page = await ui.openPanel(node);
+			const out = await execute(page);
+			const items = await itemsShown(out);
+			const list = await tableItems(page);
+			await ui.screenshot(page, shot);
+			if (!check(`Fetch Test Event (${event}) shows a sample event`, items !== undefined && items > 0 && list.length > 0, { items, rows: list.length })) {
+				await ui.evidence(page, `sample ${event}`);
+				await page.close();
+				continue;
+			}
+			note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
+			// the change fields, and every previous_* / changes column the table shows
+			const wanted = [...new Set([...always, ...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k))])];
+			const empty = (v: string | undefined): boolean => v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+			const bad = list.flatMap((item, i) => wanted.filter((k) => empty(item[k])).map((k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`));
+			const pass = check(`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`, bad.length === 0, bad.join('; '));
+			if (!pass) await ui.evidence(page, `sample ${event}`);
 			await page.close();
-			return;
 		}
-		note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
-		// the change fields: previous_score and previous_result_class, and every previous_* / changes column
-		const wanted = [...new Set(['previous_score', 'previous_result_class', ...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k))])];
-		const empty = (v: string | undefined): boolean => v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
-		const bad = list.flatMap((item, i) => wanted.filter((k) => empty(item[k])).map((k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`));
-		const pass = check(`the sample has no null/empty change fields (${wanted.join(', ')})`, bad.length === 0, bad.join('; '));
-		if (!pass) await ui.evidence(page, 'sample');
-		await page.close();
 	},
 });
 
