@@ -108,29 +108,28 @@ export async function connectionOf(ctx: RequestContext): Promise<Connection> {
 }
 
 /** What a failed request was about, so that its error can name it. */
-export function errorContextOf(
-	connection: Connection,
-	spec: ResourceSpec | undefined,
-	method: string,
-	url: string,
-	body?: IDataObject,
-): ErrorContext {
-	const key = spec && keyInPath(spec, url);
-	return { host: connection.host, scheme: connection.scheme, method, spec, target: targetOf(spec, method, key, body) };
+function errorContextOf(connection: Connection, spec: ResourceSpec | undefined, options: IHttpRequestOptions): ErrorContext {
+	const method = options.method ?? 'GET';
+	const key = spec && keyInPath(spec, options.url);
+	return { host: connection.host, scheme: connection.scheme, method, spec, target: targetOf(spec, method, key, options.body as IDataObject) };
 }
 
 /**
  * Sends one request (`attempt`) within the user's budget, resending it after HTTP 429, and turns
  * a request that got no answer into an error that says why. `attempt` must hand the answer to
- * `inspect` with the exchange it is given.
+ * `inspect` with the exchange it is given. With a node run's `run`, each attempt counts as in
+ * flight for it, and its Stop ends the wait for a place in the budget.
  */
-export async function exchange<T>(
+async function exchange<T>(
 	ctx: RequestContext,
 	connection: Connection,
-	errorContext: ErrorContext,
+	spec: ResourceSpec | undefined,
+	options: IHttpRequestOptions,
+	run: RunState | undefined,
 	attempt: (current: Exchange) => Promise<T>,
-	stop?: AbortSignal,
 ): Promise<T> {
+	const errorContext = errorContextOf(connection, spec, options);
+	const stop = run?.stop.signal;
 	const node = redactedNode(ctx.getNode());
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	const deadline = rateLimitDeadline(ctx);
@@ -146,7 +145,7 @@ export async function exchange<T>(
 		const current: Exchange = { node, errorContext, budget: connection.budget, slot, answered: false };
 		let failure: unknown;
 		try {
-			return await attempt(current);
+			return await (run ? onTheWire(run, attempt(current)) : attempt(current));
 		} catch (error) {
 			failure = error;
 		}
@@ -268,19 +267,11 @@ export async function phpRankRequest(
 ): Promise<{ body: IDataObject; meta?: IDataObject }> {
 	const connection = await connectionOf(ctx);
 	const request = requestOptionsFor(connection, options, options.timeout ?? timeoutFor(spec, options));
-	const errorContext = errorContextOf(connection, spec, request.method ?? 'GET', request.url, request.body as IDataObject);
-	return await exchange(
-		ctx,
-		connection,
-		errorContext,
-		async (current) => {
-			const sending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request);
-			const response = await (run ? onTheWire(run, sending) : sending);
-			const body = inspect(current, response as IN8nHttpFullResponse, expect);
-			return { body, meta: current.meta };
-		},
-		run?.stop.signal,
-	);
+	return await exchange(ctx, connection, spec, request, run, async (current) => {
+		const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request);
+		const body = inspect(current, response as IN8nHttpFullResponse, expect);
+		return { body, meta: current.meta };
+	});
 }
 
 /** One page of a list endpoint: its records and Laravel paginator `meta` ({} when there is none). */
@@ -323,22 +314,12 @@ export async function routedRequest(
 	run: RunState,
 	onListPage?: (meta: IDataObject) => void,
 ): Promise<{ items: INodeExecutionData[]; meta?: IDataObject }> {
-	const errorContext = errorContextOf(connection, spec, options.method ?? 'GET', options.url, options.body as IDataObject);
-	return await exchange(
-		ctx,
-		connection,
-		errorContext,
-		async (current) => {
-			current.onListPage = onListPage;
-			queueForOutputSteps(ctx, current);
-			const items = await onTheWire(
-				run,
-				ctx.makeRoutingRequest({ ...routing, options: options as DeclarativeRestApiSettings.HttpRequestOptions }),
-			);
-			return { items, meta: current.meta };
-		},
-		run.stop.signal,
-	);
+	return await exchange(ctx, connection, spec, options, run, async (current) => {
+		current.onListPage = onListPage;
+		queueForOutputSteps(ctx, current);
+		const items = await ctx.makeRoutingRequest({ ...routing, options: options as DeclarativeRestApiSettings.HttpRequestOptions });
+		return { items, meta: current.meta };
+	});
 }
 
 /**
