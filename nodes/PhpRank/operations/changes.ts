@@ -25,6 +25,11 @@ export interface ReportChanges {
 
 const IMPORTANCE_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };
 
+/** high before medium before low, then anything else: how checks are listed everywhere. */
+export function importanceRank(importance: string): number {
+	return IMPORTANCE_ORDER[importance] ?? 3;
+}
+
 /** The pass/fail state of each check of a report's `results` (checks without a boolean `passed` left out). */
 export function checkStates(results: unknown): Map<string, { passed: boolean; importance: string }> {
 	const states = new Map<string, { passed: boolean; importance: string }>();
@@ -39,7 +44,7 @@ export function checkStates(results: unknown): Map<string, { passed: boolean; im
 }
 
 const byImportance = (a: CheckChange, b: CheckChange) =>
-	(IMPORTANCE_ORDER[a.importance] ?? 3) - (IMPORTANCE_ORDER[b.importance] ?? 3) || a.check.localeCompare(b.check);
+	importanceRank(a.importance) - importanceRank(b.importance) || a.check.localeCompare(b.check);
 
 /**
  * The changes from `before` to `after` (two records of one report, as phpRank answers them). A

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { changesText, checkList, type ReportChanges } from './changes';
+import { changesText, checkList, importanceRank, type ReportChanges } from './changes';
 import { projectName } from './input';
 import { classify } from './score';
 import { isToolRun } from './tool';
@@ -8,7 +8,6 @@ import { isToolRun } from './tool';
 export { classify, type ResultClass } from './score';
 
 const PRIVACY_LABELS = ['public', 'private', 'password'] as const;
-const IMPORTANCE_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };
 
 export interface FailedCheck {
 	check: string;
@@ -21,7 +20,7 @@ export function failedChecks(results: unknown): FailedCheck[] {
 	return Object.entries(results as Record<string, IDataObject>)
 		.filter(([, check]) => check && typeof check === 'object' && check.passed === false)
 		.map(([name, check]) => ({ check: name, importance: String(check.importance ?? 'unknown') }))
-		.sort((a, b) => (IMPORTANCE_ORDER[a.importance] ?? 3) - (IMPORTANCE_ORDER[b.importance] ?? 3));
+		.sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance));
 }
 
 function privacyLabel(record: IDataObject): IDataObject[string] {
