@@ -134,7 +134,7 @@ const pollScoreChanges: Poller = async function (settings, state, watch, allowan
 	const { changes, memory } = scoreChanges(
 		round.records,
 		{ checks: state?.checks, baselines: state?.baselines },
-		{ minChange: settings.minChange, onlyDrops: settings.onlyDrops, belowScore: settings.belowScore, to: settings.result },
+		{ minChange: settings.minChange, onlyWorse: settings.onlyWorse, belowScore: settings.belowScore, to: settings.result },
 		round.covered,
 	);
 	return {

@@ -23,7 +23,7 @@ export interface ScoreRule {
 	/** Points; 0: off. */
 	minChange: number;
 	/** Only drops fire as "moved". */
-	onlyDrops: boolean;
+	onlyWorse: boolean;
 	/** Score; 0: off. */
 	belowScore: number;
 	/** Only reports now in this class. */
@@ -67,13 +67,13 @@ export function scoreChanges(
 		// A reading without a score says nothing about Below Score: the flag stays.
 		const below = score === null ? baseline.below : isBelow;
 		const delta = score === null ? 0 : score - baseline.score;
-		const moved = rule.minChange > 0 && Math.abs(delta) >= rule.minChange && !(rule.onlyDrops && delta > 0);
+		const moved = rule.minChange > 0 && Math.abs(delta) >= rule.minChange && !(rule.onlyWorse && delta > 0);
 		const crossed = below && !baseline.below;
 		const fires = (moved || crossed) && (!rule.to || result_class === rule.to);
 		if (fires) {
 			changes.push({ record, reason: crossed ? 'belowScore' : 'moved', changes: changesBetween(baselineRecord(baseline), record) });
 			baselines[id] = encodeBaseline(record, checks, below);
-		} else if (rule.onlyDrops && delta > 0) {
+		} else if (rule.onlyWorse && delta > 0) {
 			baselines[id] = encodeBaseline(record, checks, below);
 		} else {
 			baselines[id] = withBelowFlag(remembered[id], below);

@@ -10,10 +10,10 @@ export interface Settings {
 	event: TriggerEvent;
 	project?: string;
 	result?: ResultClass;
+	/** The change events: only drops fire (a class that drops; a score that drops by Minimum Change). */
 	onlyWorse: boolean;
 	/** Score Changed: points; 0 off. */
 	minChange: number;
-	onlyDrops: boolean;
 	/** Score Changed: score; 0 off. */
 	belowScore: number;
 	simplify: boolean;
@@ -51,9 +51,8 @@ export function settingsOf(ctx: IPollFunctions): Settings {
 		event,
 		project: project || undefined,
 		result: result || undefined,
-		onlyWorse: event === 'resultChanged' && (ctx.getNodeParameter('onlyWorse', false) as boolean),
+		onlyWorse: event !== 'newReport' && (ctx.getNodeParameter('onlyWorse', false) as boolean),
 		minChange,
-		onlyDrops: scoreChanged && (ctx.getNodeParameter('onlyWorse', false) as boolean),
 		belowScore,
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 	};
