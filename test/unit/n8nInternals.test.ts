@@ -1,10 +1,42 @@
-import { FALLBACK_POLL_BUDGET_MS, isToolRun, pollBudgetMs } from '../../nodes/PhpRank/transport/n8nInternals';
+import { PollContext } from 'n8n-core';
+import type { INode, IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
+
+import { FALLBACK_POLL_BUDGET_MS, isPollRun, isToolRun, pollBudgetMs } from '../../nodes/PhpRank/transport/n8nInternals';
+import { rateLimitDeadline } from '../../nodes/PhpRank/transport/rateLimit';
+
+const node = { id: 'n', name: 'phpRank Trigger', type: 'n8n-nodes-phprank.phpRankTrigger', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+
+/** n8n-core's own poll context; `undefined` budget as n8n before 2.41 gives none. */
+function pollContext(): PollContext {
+	return new PollContext({} as Workflow, node, {} as IWorkflowExecuteAdditionalData, 'trigger', 'activate', () => undefined, () => undefined);
+}
 
 describe('what the node relies on beyond n8n’s public API', () => {
 	it('a poll takes n8n’s time budget when n8n gives one (2.41+), a minute on older n8n', () => {
 		expect(pollBudgetMs({ getPollBudgetMs: () => 45_000 })).toBe(45_000);
 		expect(pollBudgetMs({})).toBe(FALLBACK_POLL_BUDGET_MS);
 		expect(FALLBACK_POLL_BUDGET_MS).toBe(60_000);
+	});
+
+	it('a poll’s context is known by n8n’s own PollContext, with or without getPollBudgetMs', () => {
+		const poll = pollContext();
+		expect(isPollRun(poll)).toBe(true);
+		// n8n 2.0 has no getPollBudgetMs: the poll is still a poll.
+		Object.defineProperty(poll, 'getPollBudgetMs', { value: undefined });
+		expect(isPollRun(poll)).toBe(true);
+		expect(isPollRun({ getNode: () => node })).toBe(false);
+	});
+
+	it('a poll waits out a rate limit for at most half its budget, on n8n 2.0 (no getPollBudgetMs) as on 2.41', () => {
+		const poll = pollContext();
+		Object.defineProperty(poll, 'getPollBudgetMs', { value: undefined });
+		const before = Date.now();
+		const deadline = rateLimitDeadline(poll);
+		expect(deadline - before).toBeGreaterThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 - 5);
+		expect(deadline - before).toBeLessThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 + 50);
+		const withBudget = new PollContext({} as Workflow, node, {} as IWorkflowExecuteAdditionalData, 'trigger', 'activate', () => undefined, () => undefined, undefined, undefined, undefined, () => 10_000);
+		expect(rateLimitDeadline(withBudget) - Date.now()).toBeLessThanOrEqual(5_000);
+		expect(rateLimitDeadline({ getNode: () => node })).toBe(Infinity);
 	});
 
 	it('an AI tool is the node type with "Tool" appended', () => {

@@ -16,6 +16,8 @@ import type { IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
  *    requests are sent one after the other, so their answers come back in that order.
  * 4. A poll's time budget (`getPollBudgetMs` of the poll context) exists from n8n 2.41 on; older
  *    2.x releases have none, and the trigger then takes `FALLBACK_POLL_BUDGET_MS`. `pollBudgetMs`.
+ *    A poll's context is known by its emit function (`__emit`, n8n-core's PollContext in 2.0 and
+ *    2.41), so every wait of a poll is bounded by that budget on every version. `isPollRun`.
  */
 
 /** Whether the node runs as an AI tool rather than as a workflow step. */
@@ -50,6 +52,11 @@ export function queueForOutputSteps<T>(ctx: IExecuteSingleFunctions, value: T): 
 /** In an output step: what was queued for the oldest request of this item not yet answered. */
 export function takeFromOutputQueue<T>(ctx: IExecuteSingleFunctions): T | undefined {
 	return pending.get(ctx.getExecuteData())?.get(ctx.getItemIndex())?.shift() as T | undefined;
+}
+
+/** Whether the context is a poll's (the trigger), on n8n with or without `getPollBudgetMs`. */
+export function isPollRun(ctx: object): boolean {
+	return typeof (ctx as { __emit?: unknown }).__emit === 'function' && typeof (ctx as { getActivationMode?: unknown }).getActivationMode === 'function';
 }
 
 /** The time a poll may take on an n8n without `getPollBudgetMs` (before 2.41): one minute, the shortest poll interval. */

@@ -2,7 +2,7 @@ import type { Failure } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../api';
-import { isToolRun } from './n8nInternals';
+import { isPollRun, isToolRun, pollBudgetMs } from './n8nInternals';
 
 /*
  * Everything about phpRank's rate limit, in one place: the request budget per user, how a 429 is
@@ -249,7 +249,7 @@ export function retryAfterMs(header: unknown): number {
  */
 export function rateLimitDeadline(ctx: { getNode(): { type: string } }): number {
 	if (isToolRun(ctx)) return Date.now() + TOOL_RATE_LIMIT_WAIT_MS;
-	if ('getPollBudgetMs' in ctx) return Date.now() + (ctx as { getPollBudgetMs(): number }).getPollBudgetMs() / 2;
+	if (isPollRun(ctx)) return Date.now() + pollBudgetMs(ctx) / 2;
 	return Infinity;
 }
 
