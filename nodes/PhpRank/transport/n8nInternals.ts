@@ -63,7 +63,8 @@ export function isPollRun(ctx: object): boolean {
 export const FALLBACK_POLL_BUDGET_MS = 60_000;
 
 /** How long a poll may take: as n8n says (2.41+), or the fallback on older n8n. */
-export function pollBudgetMs(ctx: { getPollBudgetMs?: () => number }): number {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+export function pollBudgetMs(ctx: object): number {
+	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => unknown };
+	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : undefined;
 	return typeof budget === 'number' && budget > 0 ? budget : FALLBACK_POLL_BUDGET_MS;
 }
