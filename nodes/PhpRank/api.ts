@@ -1,6 +1,6 @@
 /*
- * What phpRank's API accepts and how the node talks to it, each named once. Descriptions, checks
- * and transport build their texts and rules from these.
+ * What phpRank's API accepts and how the node talks to it, each named once. Descriptions, checks,
+ * output, tool texts, transport and the trigger build their texts and rules from these.
  */
 
 /** The credential type of every phpRank request. */
@@ -14,10 +14,47 @@ export const PAGE_SIZES_TEXT = `${PAGE_SIZES.slice(0, -1).join(', ')} or ${MAX_P
 /** A report password: 1 to 128 characters (phpRank's validation). */
 export const MAX_PASSWORD_LENGTH = 128;
 
-/** `privacy` on create and update. */
-export const PRIVACY = { public: 0, private: 1, password: 2 } as const;
+/** `privacy` on create and update: each value, its key (as a sheet cell may say it), label and meaning. */
+export const PRIVACY_CHOICES = [
+	{ value: 0, key: 'public', label: 'Public', description: 'Anyone with the link can open the report' },
+	{ value: 1, key: 'private', label: 'Private', description: 'Only you can open the report' },
+	{ value: 2, key: 'password', label: 'Password', description: 'Visitors need a password to open the report' },
+] as const;
+export type PrivacyName = (typeof PRIVACY_CHOICES)[number]['key'];
+export type Privacy = (typeof PRIVACY_CHOICES)[number]['value'];
+export const PRIVACY = Object.fromEntries(PRIVACY_CHOICES.map(({ key, value }) => [key, value])) as Record<PrivacyName, Privacy>;
 /** The seed spec's default, and the narrowest choice that needs no password. */
 export const DEFAULT_PRIVACY = PRIVACY.private;
+
+/*
+ * phpRank stores a score from 0 to 100; the seed spec and the list filter (`result`) speak of
+ * classes. The thresholds of phpRank's own filter: good > 79, decent 49-79, bad < 49. Best first: a
+ * score is in the first class it reaches. Everything else (classify, the score range, the Result
+ * filter's texts, the tool texts, the trigger's order of classes) is derived from this table.
+ */
+export const RESULT_CLASSES = [
+	{ value: 'good', label: 'Good', from: 79, fromIncluded: false },
+	{ value: 'decent', label: 'Decent', from: 49, fromIncluded: true },
+	{ value: 'bad', label: 'Bad', from: 0, fromIncluded: true },
+] as const;
+export type ResultClass = (typeof RESULT_CLASSES)[number]['value'];
+
+/** The lowest and highest whole score of each class, and its range in words (`above 79`, `49 to 79`, `below 49`). */
+export const RESULT_CLASS_RANGES = Object.fromEntries(
+	RESULT_CLASSES.map(({ value, label, from, fromIncluded }, index) => {
+		const low = fromIncluded ? from : from + 1;
+		const better = RESULT_CLASSES[index - 1];
+		const high = better ? (better.fromIncluded ? better.from - 1 : better.from) : 100;
+		const text = !better ? `above ${low - 1}` : index === RESULT_CLASSES.length - 1 ? `below ${high + 1}` : `${low} to ${high}`;
+		return [value, { label, low, high, text }];
+	}),
+) as Record<ResultClass, { label: string; low: number; high: number; text: string }>;
+
+/** `good above 79, decent 49-79, bad below 49`: the classes as AI tool texts say them. */
+export const RESULT_CLASSES_TEXT = RESULT_CLASSES.map(({ value }) => {
+	const { low, high, text } = RESULT_CLASS_RANGES[value];
+	return `${value} ${text.includes(' to ') ? `${low}-${high}` : text}`;
+}).join(', ');
 
 /** phpRank's default throttle: requests a minute per user. */
 export const DEFAULT_RATE_LIMIT = 60;

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../PhpRank/api';
-import { changesBetween, checkStates, type ReportChanges } from '../PhpRank/operations/changes';
-import { classify, shapeReport, type ResultClass } from '../PhpRank/operations/output';
+import type { ResultClass } from '../PhpRank/api';
+import { shapeReport } from '../PhpRank/operations/output';
+import { changesBetween, checkStates, classify, type ReportChanges } from '../PhpRank/operations/report';
 import { phpRankDate } from './baseline';
 import { noSampleError } from './noSample';
 import { scanReports } from './reports';

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-const RESULT_NAMES: Record<string, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
+import { RESULT_CLASS_RANGES, type ResultClass } from '../PhpRank/api';
 
 /**
  * Fetch Test Event when no report matches: returning nothing makes n8n show its generic "No phpRank
@@ -10,7 +10,7 @@ const RESULT_NAMES: Record<string, string> = { good: 'Good', decent: 'Decent', b
 export function noSampleError(node: INode, filters: { project?: string; result?: string }): NodeOperationError {
 	const named = [
 		filters.project ? `Project: ${filters.project}` : '',
-		filters.result ? `Result: ${RESULT_NAMES[filters.result] ?? filters.result}` : '',
+		filters.result ? `Result: ${RESULT_CLASS_RANGES[filters.result as ResultClass]?.label ?? filters.result}` : '',
 	].filter(Boolean);
 	if (named.length === 0) {
 		return new NodeOperationError(node, 'phpRank has no reports yet, so there is no event to show', {

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
-import type { ResultClass } from '../PhpRank/operations/output';
+import type { ResultClass } from '../PhpRank/api';
 import { readList } from '../PhpRank/transport/paging';
 import type { PagingCursor } from '../PhpRank/transport/paging';
 
@@ -39,13 +39,12 @@ export interface ScanOptions {
  */
 export async function scanReports(this: IPollFunctions, options: ScanOptions): Promise<ReportScan> {
 	const { filter, pageSize, maxPages, isSeen, resume, stopEarly } = options;
-	const query: IDataObject = { sort_by: 'id', sort: 'desc' };
+	const query: IDataObject = { ...reportSpec.newestFirst };
 	if (filter.project) query.project = filter.project;
 	if (filter.result) query.result = filter.result;
 
 	const scan = await readList(this, reportSpec, query, {
 		perPage: pageSize,
-		keyOf: (record) => Number(record.id),
 		maxPages,
 		stopAt: isSeen && ((record) => isSeen(Number(record.id))),
 		resume,

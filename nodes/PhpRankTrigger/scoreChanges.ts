@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changesBetween, type ReportChanges } from '../PhpRank/operations/changes';
-import { classify, type ResultClass } from '../PhpRank/operations/output';
+import { changesBetween, classify, type ReportChanges, type ResultClass } from '../PhpRank/operations/report';
 import { baselineRecord, decodeBaseline, encodeBaseline, withBelowFlag } from './baseline';
 import { type Covered, keepUncovered, oldestFirst } from './state';
 

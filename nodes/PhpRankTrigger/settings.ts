@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ResultClass } from '../PhpRank/operations/output';
+import type { ResultClass } from '../PhpRank/api';
 import type { ReportFilter } from './reports';
 
 export type TriggerEvent = 'newReport' | 'resultChanged' | 'scoreChanged';

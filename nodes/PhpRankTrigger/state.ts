@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { classify, type ResultClass } from '../PhpRank/operations/output';
+import type { ResultClass } from '../PhpRank/api';
+import { classify, classRank } from '../PhpRank/operations/report';
 import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /**
@@ -51,8 +52,6 @@ export function newReports(records: IDataObject[], lastId: number): { fresh: IDa
 	const fresh = [...records].sort(byId);
 	return { fresh, lastId: fresh.reduce((max, record) => Math.max(max, Number(record.id)), lastId) };
 }
-
-const CLASS_RANK: Record<ResultClass, number> = { bad: 0, decent: 1, good: 2 };
 
 export interface ChangeRule {
 	/** Only changes into this class. */
@@ -109,7 +108,7 @@ export function resultChanges(
 		const after = classify(record.result).result_class;
 		if (!before || !after || before === after) continue;
 		if (rule.to && after !== rule.to) continue;
-		if (rule.onlyWorse && CLASS_RANK[after] > CLASS_RANK[before]) continue;
+		if (rule.onlyWorse && classRank(after) > classRank(before)) continue;
 		changes.push({ record, previous: previous[id] });
 	}
 	return { changes, results };

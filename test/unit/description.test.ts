@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
-import { apiBaseUrl } from '../../nodes/PhpRank/transport/baseUrl';
+import { apiBaseUrl } from '../../nodes/PhpRank/transport/connection';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import { CREDENTIAL_TYPE } from '../../nodes/PhpRank/api';

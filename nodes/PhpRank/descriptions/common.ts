@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_PASSWORD_LENGTH, PAGE_SIZES, REPORT_LINK } from '../api';
+import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PRIVACY_CHOICES, REPORT_LINK, RESULT_CLASS_RANGES, RESULT_CLASSES } from '../api';
 import { searchIn } from '../operations/input';
+import type { ResourceSpec } from '../transport/resource';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging itself is in operations/list.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
@@ -63,8 +64,8 @@ function sortByOption(options: INodePropertyOptions[], defaultValue: string, val
 	};
 }
 
-/** Search: phpRank searches one field per list; `searchBy` is sent with it (search_by), never alone. */
-export function searchFilter(searchBy: string, placeholder: string, description: string): INodeProperties {
+/** Search: phpRank searches one field per list (the spec's `searchBy`), sent with it (search_by), never alone. */
+export function searchFilter(spec: ResourceSpec, placeholder: string, description: string): INodeProperties {
 	return {
 		displayName: 'Search',
 		name: 'search',
@@ -72,7 +73,7 @@ export function searchFilter(searchBy: string, placeholder: string, description:
 		default: '',
 		placeholder,
 		description,
-		routing: { send: { type: 'query', property: 'search', preSend: [searchIn(searchBy)] } },
+		routing: { send: { type: 'query', property: 'search', preSend: [searchIn(spec.searchBy ?? '')] } },
 	};
 }
 
@@ -181,9 +182,11 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 		type: 'options',
 		options: [
 			{ name: 'Any', value: '', description: 'Every report, whatever its score' },
-			{ name: 'Bad', value: 'bad', description: 'Score below 49' },
-			{ name: 'Decent', value: 'decent', description: 'Score from 49 to 79' },
-			{ name: 'Good', value: 'good', description: 'Score above 79' },
+			// Worst first, as the editor has always listed them.
+			...[...RESULT_CLASSES].reverse().map(({ value }) => {
+				const { label, text } = RESULT_CLASS_RANGES[value];
+				return { name: label, value, description: `Score ${text.includes(' to ') ? `from ${text}` : text}` };
+			}),
 		],
 		default: '',
 		description: 'Only reports of this result class',
@@ -236,11 +239,7 @@ export function listParameters(
 	];
 }
 
-const PRIVACY_OPTIONS = [
-	{ name: 'Public', value: 0, description: 'Anyone with the link can open the report' },
-	{ name: 'Private', value: 1, description: 'Only you can open the report' },
-	{ name: 'Password', value: 2, description: 'Visitors need a password to open the report' },
-];
+const PRIVACY_OPTIONS = PRIVACY_CHOICES.map(({ label, value, description }) => ({ name: label, value, description }));
 
 /** A report's privacy, on Create and among Update's fields. */
 export function privacyField(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -249,7 +248,7 @@ export function privacyField(overrides: Partial<INodeProperties> = {}): INodePro
 		name: 'privacy',
 		type: 'options',
 		options: PRIVACY_OPTIONS,
-		default: 1,
+		default: DEFAULT_PRIVACY,
 		description: 'Who can open the report in phpRank',
 		...overrides,
 	};

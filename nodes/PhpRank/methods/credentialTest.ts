@@ -5,7 +5,9 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { apiBaseUrl, isApiBaseUrl } from '../transport/baseUrl';
+import { PAGE_SIZES } from '../api';
+import { projectSpec } from '../descriptions/project/project.spec';
+import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 
 const EXAMPLE = 'Use the address you open phpRank with, e.g. https://seo.example.com.';
@@ -36,7 +38,7 @@ const TEST_TIMEOUT_MS = 30_000;
  * The phpRank credential's Test button (the nodes name it in `testedBy`). n8n tests a credential
  * with a declarative `test` request when it has one, and then reports a failed connection as a bare
  * code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL); this function says what happened and what to fix.
- * It sends the cheapest read of the API, as the nodes do: GET /projects with the key as Bearer token.
+ * It sends the cheapest read of the API, as the nodes do: the first page of the project list with the key as Bearer token.
  */
 export async function phpRankApiTest(
 	this: ICredentialTestFunctions,
@@ -56,8 +58,8 @@ export async function phpRankApiTest(
 	try {
 		response = await request({
 			method: 'GET',
-			uri: `${apiRoot}/projects`,
-			qs: { per_page: 10 },
+			uri: `${apiRoot}${projectSpec.path}`,
+			qs: { per_page: PAGE_SIZES[0] },
 			// Without Accept: application/json phpRank answers a wrong key with a 302 to its login page.
 			headers: { Accept: 'application/json', Authorization: `Bearer ${String(data.apiKey ?? '')}` },
 			resolveWithFullResponse: true,

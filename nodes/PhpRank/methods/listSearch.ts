@@ -1,26 +1,26 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE } from '../api';
 import { projectSpec } from '../descriptions/project/project.spec';
 import { reportSpec } from '../descriptions/report/report.spec';
-import { classify } from '../operations/output';
+import { classify } from '../operations/report';
+import { connectionOf } from '../transport/connection';
 import { cursorFromToken, readList } from '../transport/paging';
-import { connectionOf } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 
-/** One page of a list for a picker; the paging cursor is the picker's pagination token. */
+/**
+ * One page of a resource's list for a picker, in the spec's picker order, searched in its search
+ * field; the paging cursor is the picker's pagination token.
+ */
 async function listPage(
 	ctx: ILoadOptionsFunctions,
 	spec: ResourceSpec,
-	qs: IDataObject,
+	filter: string | undefined,
 	paginationToken: string | undefined,
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
-	const resume = cursorFromToken(paginationToken);
-	const page = await readList(ctx, spec, qs, { perPage: 100, maxPages: 1, resume });
+	const qs: IDataObject = { ...spec.pickerOrder };
+	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: spec.searchBy });
+	const page = await readList(ctx, spec, qs, { perPage: MAX_PAGE_SIZE, maxPages: 1, resume: cursorFromToken(paginationToken) });
 	return { records: page.items, paginationToken: page.complete ? undefined : JSON.stringify(page.cursor) };
 }
 
@@ -30,14 +30,7 @@ export async function searchReports(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const qs: IDataObject = { sort_by: 'id', sort: 'desc' };
-	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'url' });
-	const { records, paginationToken: next } = await listPage(
-		this,
-		reportSpec,
-		qs,
-		paginationToken,
-	);
+	const { records, paginationToken: next } = await listPage(this, reportSpec, filter, paginationToken);
 	const { baseURL } = await connectionOf(this);
 	const instance = baseURL.replace(/\/api\/v1$/, '');
 	const results: INodeListSearchItems[] = records.map((report) => {
@@ -47,7 +40,7 @@ export async function searchReports(
 			name: `${String(report.url)} (${grade ? `${grade} · ` : ''}#${String(report.id)})`,
 			value: String(report.id),
 			// The report's page in phpRank, for the picker's "open" link.
-			url: `${instance}/reports/${encodeURIComponent(String(report.id))}`,
+			url: `${instance}${reportSpec.path}/${encodeURIComponent(String(report.id))}`,
 		};
 	});
 	return { results, paginationToken: next };
@@ -59,14 +52,7 @@ export async function searchProjects(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const qs: IDataObject = { sort_by: 'project', sort: 'asc' };
-	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: 'project' });
-	const { records, paginationToken: next } = await listPage(
-		this,
-		projectSpec,
-		qs,
-		paginationToken,
-	);
+	const { records, paginationToken: next } = await listPage(this, projectSpec, filter, paginationToken);
 	const results: INodeListSearchItems[] = records.map((project) => ({
 		name:
 			project.reports === undefined

@@ -1,10 +1,24 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 
-import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PAGE_SIZES_TEXT, PRIVACY, REPORT_LINK } from '../api';
+import {
+	DEFAULT_PRIVACY,
+	MAX_PASSWORD_LENGTH,
+	PAGE_SIZES,
+	PAGE_SIZES_TEXT,
+	PRIVACY,
+	PRIVACY_CHOICES,
+	REPORT_LINK,
+	RESULT_CLASS_RANGES,
+	RESULT_CLASSES,
+	type ResultClass,
+} from '../api';
+import { connectionOf } from '../transport/connection';
 import { inputError } from '../transport/errors';
-import { connectionOf } from '../transport/request';
-import { redactedNode } from '../transport/secrets';
-import { stopOnInputError } from '../transport/retries';
+import { inputItemCount } from '../transport/n8nInternals';
+import { recordPath } from '../transport/request';
+import type { ResourceSpec } from '../transport/resource';
+import { runOf, stopOnInputError } from '../transport/run';
+import { classify, inScoreRange, type ScoreRange } from './report';
 
 /*
  * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops
@@ -12,7 +26,7 @@ import { stopOnInputError } from '../transport/retries';
  */
 
 export function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
-	const error = inputError(redactedNode(ctx.getNode()), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
+	const error = inputError(runOf(ctx).nodeForErrors(ctx), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
 	stopOnInputError(ctx, error);
 	throw error;
 }
@@ -22,8 +36,7 @@ export function fail(ctx: IExecuteSingleFunctions, message: string, description:
  * adds none of its own); nothing for one item.
  */
 function itemSuffix(ctx: IExecuteSingleFunctions): string {
-	const items = ctx.getExecuteData().data.main?.[0]?.length ?? 0;
-	return items > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
+	return inputItemCount(ctx) > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
 }
 
 export function describeValue(value: unknown): string {
@@ -58,16 +71,15 @@ export function parseReportId(ctx: IExecuteSingleFunctions, value: unknown): num
 	return Number(text);
 }
 
-/** Sets the path of operations on one report, with a checked ID. */
-export async function reportPath(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	// The mode as stored (not evaluated): n8n evaluates an expression of the value on every read.
-	const mode = (this.getNode().parameters.reportId as { mode?: unknown } | undefined)?.mode;
-	if (mode === 'url') await checkReportLink(this, (this.getNodeParameter('reportId', undefined) as { value?: unknown }).value);
-	const id = parseReportId(this, this.getNodeParameter('reportId', undefined, { extractValue: true }));
-	return { ...requestOptions, url: `/reports/${id}` };
+/** Sets the path of operations on one report (`spec`: reports), with a checked ID. */
+export function reportPath(spec: ResourceSpec): PreSendAction {
+	return async function reportPath(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		// The mode as stored (not evaluated): n8n evaluates an expression of the value on every read.
+		const mode = (this.getNode().parameters.reportId as { mode?: unknown } | undefined)?.mode;
+		if (mode === 'url') await checkReportLink(this, (this.getNodeParameter('reportId', undefined) as { value?: unknown }).value);
+		const id = parseReportId(this, this.getNodeParameter('reportId', undefined, { extractValue: true }));
+		return { ...requestOptions, url: recordPath(spec, id) };
+	};
 }
 
 /**
@@ -102,14 +114,13 @@ async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Pr
 }
 
 /**
- * Sets the path of operations on one project. The name always travels as one encoded path
- * segment, so `a/b`, `..`, `?`, `#` or `%` can never reach another route.
+ * Sets the path of operations on one project (`spec`: projects). The name always travels as one
+ * encoded path segment, so `a/b`, `..`, `?`, `#` or `%` can never reach another route.
  */
-export async function projectPath(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	return { ...requestOptions, url: `/projects/${encodeURIComponent(projectName(this))}` };
+export function projectPath(spec: ResourceSpec): PreSendAction {
+	return async function projectPath(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return { ...requestOptions, url: recordPath(spec, projectName(this)) };
+	};
 }
 
 /** The project a Delete names, trimmed and checked. */
@@ -126,8 +137,6 @@ export function projectName(ctx: IExecuteSingleFunctions): string {
 	return name;
 }
 
-const PRIVACY_NAMES = Object.keys(PRIVACY) as Array<keyof typeof PRIVACY>;
-
 /**
  * A privacy as the user gave it: 0/1/2, or its name (a sheet cell may say "private"). Nothing (a
  * blank cell, an empty expression) is undefined; anything else is refused, never guessed: a
@@ -136,15 +145,15 @@ const PRIVACY_NAMES = Object.keys(PRIVACY) as Array<keyof typeof PRIVACY>;
 function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
 	const text = textParameter(ctx, 'privacy', 'Privacy', value).toLowerCase();
 	if (text === '') return undefined;
-	const privacy = /^\d$/.test(text) ? Number(text) : PRIVACY[text as keyof typeof PRIVACY];
-	if (!Object.values(PRIVACY).includes(privacy as 0 | 1 | 2)) {
+	const choice = PRIVACY_CHOICES.find(({ value: number, key }) => text === String(number) || text === key);
+	if (!choice) {
 		fail(
 			ctx,
-			`Privacy must be ${PRIVACY_NAMES.map((name) => `${PRIVACY[name]} (${name})`).join(', ')}, not ${describeValue(value)}`,
+			`Privacy must be ${PRIVACY_CHOICES.map(({ value: number, key }) => `${number} (${key})`).join(', ')}, not ${describeValue(value)}`,
 			'Pick one of the Privacy options, or make the expression return one of these values.',
 		);
 	}
-	return privacy;
+	return choice.value;
 }
 
 /**
@@ -259,4 +268,91 @@ export function searchIn(field: string): PreSendAction {
 		else qs.search_by = field;
 		return { ...requestOptions, qs };
 	};
+}
+
+/*
+ * Report → Get Many's Minimum Score / Maximum Score: phpRank filters by class only (`result`), so
+ * the node sends the class the range lies in, when it lies in one, and keeps the reports of the
+ * range itself as the pages arrive (`scoreKeep`, handed to the list reader, so a Limit counts
+ * matching reports).
+ */
+
+const LOWEST_SCORE = 0;
+const HIGHEST_SCORE = 100;
+
+function scoreBound(value: unknown, fallback: number): number | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return fallback;
+	const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+	return Number.isFinite(number) && number >= LOWEST_SCORE && number <= HIGHEST_SCORE ? number : undefined;
+}
+
+/** The range the Filters set, or undefined when they leave every score in (0 to 100, the defaults). */
+function scoreRange(filters: IDataObject): ScoreRange | undefined {
+	const min = scoreBound(filters.minScore, LOWEST_SCORE);
+	const max = scoreBound(filters.maxScore, HIGHEST_SCORE);
+	if (min === undefined || max === undefined || (min <= LOWEST_SCORE && max >= HIGHEST_SCORE)) return undefined;
+	return { min, max };
+}
+
+/** What an added Result filter leaves of the range: nothing is an error naming the field to change. */
+function conflict(range: ScoreRange, result: ResultClass): { message: string; field: string } | undefined {
+	const { label, text } = RESULT_CLASS_RANGES[result];
+	const allows = `what Result: ${label} allows (${text})`;
+	const index = RESULT_CLASSES.findIndex(({ value }) => value === result);
+	const { from, fromIncluded } = RESULT_CLASSES[index];
+	const better = RESULT_CLASSES[index - 1];
+	if (better && (better.fromIncluded ? range.min >= better.from : range.min > better.from)) {
+		return { message: `Minimum Score ${range.min} is above ${allows}`, field: 'Minimum Score' };
+	}
+	if (index < RESULT_CLASSES.length - 1 && (fromIncluded ? range.max < from : range.max <= from)) {
+		return { message: `Maximum Score ${range.max} is below ${allows}`, field: 'Maximum Score' };
+	}
+	return undefined;
+}
+
+/**
+ * Report → Get Many: checks Minimum Score and Maximum Score before anything is sent, and sends
+ * the class the range lies in (`result`) when the user chose none.
+ */
+export async function checkScoreRange(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const filters = this.getNodeParameter('filters', {}) as IDataObject;
+	for (const [name, label, fallback] of [['minScore', 'Minimum Score', LOWEST_SCORE], ['maxScore', 'Maximum Score', HIGHEST_SCORE]] as const) {
+		if (scoreBound(filters[name], fallback) === undefined) {
+			fail(
+				this,
+				`${label} must be a number from ${LOWEST_SCORE} to ${HIGHEST_SCORE}, not ${describeValue(filters[name])}`,
+				`Set ${label} under Filters to a score from ${LOWEST_SCORE} to ${HIGHEST_SCORE}, or remove it.`,
+			);
+		}
+	}
+	const range = scoreRange(filters);
+	if (range === undefined) return requestOptions;
+	if (range.min > range.max) {
+		fail(
+			this,
+			`Minimum Score ${range.min} is above Maximum Score ${range.max}`,
+			'Set Minimum Score to at most Maximum Score under Filters: both are included in the range.',
+		);
+	}
+	const qs = { ...(requestOptions.qs as IDataObject) };
+	const chosen = typeof qs.result === 'string' ? qs.result.toLowerCase() : '';
+	if (chosen in RESULT_CLASS_RANGES) {
+		const problem = conflict(range, chosen as ResultClass);
+		if (problem) {
+			fail(this, problem.message, `No report can match both. Change ${problem.field}, or set Result to Any.`);
+		}
+		return requestOptions;
+	}
+	const lowest = classify(range.min).result_class;
+	if (qs.result === undefined && lowest !== null && lowest === classify(range.max).result_class) qs.result = lowest;
+	return { ...requestOptions, qs };
+}
+
+/** Get Many's filter of the list (the list reader's `keep`): the reports of the range, once checkScoreRange let it through. */
+export function scoreKeep(ctx: IExecutePaginationFunctions): ((record: IDataObject) => boolean) | undefined {
+	const range = scoreRange(ctx.getNodeParameter('filters', {}) as IDataObject);
+	return range && ((record) => inScoreRange(range, record));
 }

@@ -1,30 +1,17 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { changesText, checkList, importanceRank, type ReportChanges } from './changes';
+import { PRIVACY_CHOICES } from '../api';
+import { isToolRun } from '../transport/n8nInternals';
 import { projectName } from './input';
-import { classify } from './score';
-import { isToolRun } from './tool';
+import { changesText, checkList, classify, type CheckChange, failedChecks, type ReportChanges } from './report';
 
-export { classify, type ResultClass } from './score';
-
-const PRIVACY_LABELS = ['public', 'private', 'password'] as const;
-
-export interface FailedCheck {
-	check: string;
-	importance: string;
-}
-
-/** The checks of a report's `results` that did not pass, most important first. */
-export function failedChecks(results: unknown): FailedCheck[] {
-	if (!results || typeof results !== 'object') return [];
-	return Object.entries(results as Record<string, IDataObject>)
-		.filter(([, check]) => check && typeof check === 'object' && check.passed === false)
-		.map(([name, check]) => ({ check: name, importance: String(check.importance ?? 'unknown') }))
-		.sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance));
-}
+/*
+ * How the node outputs what phpRank answered: reports (Simplify on or off, or as an AI tool reads
+ * them), deletions and projects. Every operation that returns reports goes through `reportOutput`.
+ */
 
 function privacyLabel(record: IDataObject): IDataObject[string] {
-	return PRIVACY_LABELS[Number(record.privacy)] ?? record.privacy ?? null;
+	return PRIVACY_CHOICES.find(({ value }) => value === Number(record.privacy))?.key ?? record.privacy ?? null;
 }
 
 /**
@@ -33,7 +20,7 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
  * browser check in CI measures it); they are in `results` (Simplify off), in what a re-run says
  * changed, and in the AI tool's answer.
  */
-function failedCounts(checks: FailedCheck[]): IDataObject {
+function failedCounts(checks: CheckChange[]): IDataObject {
 	const count = (importance: string) => checks.filter((check) => check.importance === importance).length;
 	return { failed_high: count('high'), failed_medium: count('medium'), failed_low: count('low') };
 }
@@ -61,14 +48,13 @@ function changeColumns(changes: unknown): IDataObject {
 export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
-	const failed = failedChecks(record.results);
 	return {
 		id: record.id,
 		url: record.url,
 		project: record.project,
 		...classified,
 		...changeColumns(record.changes),
-		...failedCounts(failed),
+		...failedCounts(failedChecks(record.results)),
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
@@ -92,10 +78,7 @@ function describeCheck(name: string, check: IDataObject): string {
 /** The checks that did not pass, as words grouped by importance (high first); empty groups left out. */
 function failedChecksByImportance(results: unknown): Record<string, string[]> {
 	const groups: Record<string, string[]> = {};
-	for (const { check } of failedChecks(results)) {
-		const result = (results as Record<string, IDataObject>)[check];
-		(groups[String(result.importance ?? 'unknown')] ??= []).push(describeCheck(check, result));
-	}
+	for (const { check, importance, detail } of failedChecks(results)) (groups[importance] ??= []).push(describeCheck(check, detail));
 	return groups;
 }
 
@@ -116,21 +99,36 @@ export function toolReport(record: IDataObject, inList: boolean): IDataObject {
 	};
 }
 
-/** Output step for every operation that returns reports. */
+/**
+ * The output choice of every operation that returns a report: as an AI tool reads it (Simplify on,
+ * in a tool run; `changes` in words), else shaped as Simplify says. `changes`: what a re-run changed
+ * (null for a report just created); `inList`: one report among many (Get Many).
+ */
+export function reportOutput(
+	ctx: IExecuteSingleFunctions,
+	record: IDataObject,
+	changes: ReportChanges | null | undefined,
+	inList = false,
+): IDataObject {
+	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
+	if (simplify && isToolRun(ctx)) {
+		const report = toolReport(record, inList);
+		if (changes === undefined) return report;
+		return { ...report, changes: changes ? changesText(changes, report.score as number | null) : null };
+	}
+	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, simplify);
+}
+
+/** Output step for every operation that returns reports (a re-run's `changes` already on the record). */
 export async function shapeReports(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const simplify = this.getNodeParameter('simplify', true) as boolean;
-	if (simplify && isToolRun(this)) {
-		const inList = this.getNodeParameter('operation') === 'getAll';
-		return items.map(({ json }) => {
-			const report = toolReport(json, inList);
-			const changes = json.changes as ReportChanges | undefined;
-			return { json: changes ? { ...report, changes: changesText(changes, report.score as number | null) } : report };
-		});
-	}
-	return items.map((item) => ({ json: shapeReport(item.json, simplify) }));
+	const inList = isToolRun(this) && this.getNodeParameter('operation') === 'getAll';
+	return items.map(({ json }) => {
+		const { changes, ...record } = json;
+		return { json: reportOutput(this, changes === undefined ? json : record, changes as ReportChanges | undefined, inList) };
+	});
 }
 
 /** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */

@@ -1,28 +1,119 @@
 import type {
 	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
 	INodePropertyRouting,
 	PostReceiveAction,
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { answerCheck } from '../transport/request';
+import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../api';
+import { isToolRun } from '../transport/n8nInternals';
+import { type ListPage, pageSizeFor, readList } from '../transport/paging';
+import { answerCheck, routedRequest } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
+import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
 import { checkListQuery } from './input';
-import { type KeepOf, listStep } from './list';
-import { type BeforeSending, recordStep } from './record';
-import { forTools } from './tool';
 
 /*
- * The routing of each kind of operation, for the descriptions. Every request goes through a step
- * in `routing.operations.pagination` (operations/record.ts, operations/list.ts, or an operation of
- * its own), which sends it with n8n's `makeRoutingRequest`; the output steps below run there, the
- * answer's check first. `forTools` makes them answer AI tool calls' errors as items.
+ * The routing of each kind of operation, for the descriptions, and the step each runs. Every
+ * request goes through a step in `routing.operations.pagination` (the record step, the list step,
+ * or an operation of its own such as Create or Re-Run), which sends it with n8n's
+ * `makeRoutingRequest`; the output steps run there, the answer's check first. `operationRouting`
+ * tells the run its resource and makes the operation answer AI tool calls' errors as items.
  */
 
 type Steps = { preSend?: PreSendAction[]; postReceive?: PostReceiveAction[] };
+type RoutingData = DeclarativeRestApiSettings.ResultOptions;
+type Pagination = (this: IExecutePaginationFunctions, routing: RoutingData) => Promise<INodeExecutionData[]>;
 
 /** `data` of phpRank's answer, one item per record (n8n's own declarative step). */
 const unwrapData: PostReceiveAction = { type: 'rootProperty', properties: { property: 'data' } };
+
+/** Work a step does before its request, e.g. reading the record as it is before a re-run: what it returns, the output steps read (`forOutputSteps`). */
+export type BeforeSending = (ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, run: Run) => Promise<IDataObject | undefined>;
+
+/**
+ * n8n pairs output to input items by itself only when their counts match; an operation run for
+ * several input items may return any number of items per input, so each is paired explicitly.
+ */
+export function paired(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+	const item = ctx.getItemIndex();
+	return items.map((output) => ({ ...output, pairedItem: { item } }));
+}
+
+/*
+ * The step of an operation that is one request on one record (Create, Get, Update, Delete): sent
+ * through n8n's own pipeline, within the user's budget. A change (anything but GET) that an
+ * earlier try of this node run made for the item is returned as it was, not made again.
+ */
+function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Pagination {
+	return async function sendRecord(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+		const run = runOf(this);
+		try {
+			const options = routing.options as IHttpRequestOptions;
+			const changes = options.method !== 'GET';
+			const fingerprint = fingerprintOf([options.method, options.url, options.body]);
+			const before = changes ? doneBefore(run, this.getItemIndex(), fingerprint) : undefined;
+			if (before) return paired(this, before);
+
+			const note = await beforeSending?.(this, options, run);
+			const { items } = await routedRequest(this, spec, routing, run, { note });
+			if (changes) recordDone(run, this.getItemIndex(), fingerprint, items, options.method === 'POST' ? spec : undefined);
+			return paired(this, items);
+		} catch (error) {
+			return await itemFailed(this, run, error);
+		}
+	};
+}
+
+/** Gives the records a filter of the node keeps (one phpRank cannot apply), or undefined: the limit then counts those only. */
+export type KeepOf = (ctx: IExecutePaginationFunctions) => ((record: IDataObject) => boolean) | undefined;
+
+/*
+ * The step of a list operation (Get Many): the list reader (transport/paging.ts), reading ahead,
+ * each page sent through n8n's own pipeline with the operation's output steps, with the filters and
+ * sort of the first request on every page, until the list or the limit ends.
+ */
+function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
+	return async function fetchPages(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+		const run = runOf(this);
+		try {
+			const qs = (routing.options.qs ?? {}) as IDataObject;
+			const returnAll = this.getNodeParameter('returnAll', false) as boolean;
+			const limit = returnAll ? Infinity : (this.getNodeParameter('limit', 50) as number);
+			const keep = keepOf?.(this);
+			// A filter of the node's own may skip many records: the fewest requests are the largest pages.
+			const perPage = Number(qs.per_page ?? (keep ? MAX_PAGE_SIZE : pageSizeFor(limit)));
+			const item = this.getItemIndex();
+			const throughPipeline = async (pageQs: IDataObject, onListPage?: (meta: IDataObject) => void): Promise<ListPage> => {
+				const { items, meta } = await routedRequest(this, spec, routing, run, { options: { qs: pageQs }, onListPage });
+				return { records: items.map(({ json }) => json), meta: meta ?? {} };
+			};
+			const { items } = await readList<INodeExecutionData>(
+				this,
+				spec,
+				qs,
+				{
+					perPage,
+					limit,
+					keep,
+					readAhead: true,
+					// Paired as they arrive: one object per result, not a copy per step.
+					map: (records) => records.map((json) => ({ json, pairedItem: { item } })),
+				},
+				run,
+				throughPipeline,
+			);
+			return items;
+		} catch (error) {
+			return await itemFailed(this, run, error);
+		}
+	};
+}
 
 /** An operation on one record that answers with it. */
 export function recordRoute(
@@ -31,7 +122,7 @@ export function recordRoute(
 	{ preSend = [], postReceive = [] }: Steps,
 	beforeSending?: BeforeSending,
 ): INodePropertyRouting {
-	return forTools({
+	return operationRouting(spec, {
 		request,
 		send: { paginate: true, preSend },
 		operations: { pagination: recordStep(spec, beforeSending) },
@@ -41,7 +132,7 @@ export function recordRoute(
 
 /** A delete. */
 export function deleteRoute(spec: ResourceSpec, { preSend = [], postReceive = [] }: Steps): INodePropertyRouting {
-	return forTools({
+	return operationRouting(spec, {
 		request: { method: 'DELETE' },
 		send: { paginate: true, preSend },
 		operations: { pagination: recordStep(spec) },
@@ -49,12 +140,82 @@ export function deleteRoute(spec: ResourceSpec, { preSend = [], postReceive = []
 	});
 }
 
-/** A list operation: paged by the list step, its query checked first; `keep`: see operations/list.ts. */
+/** A list operation: paged by the list step, its query checked first; `keep`: see `KeepOf`. */
 export function listRoute(spec: ResourceSpec, { preSend = [], postReceive = [], keep }: Steps & { keep?: KeepOf }): INodePropertyRouting {
-	return forTools({
+	return operationRouting(spec, {
 		request: { method: 'GET', url: spec.path },
 		send: { paginate: true, preSend: [checkListQuery, ...preSend] },
 		operations: { pagination: listStep(spec, keep) },
 		output: { postReceive: [answerCheck('list'), unwrapData, ...postReceive] },
 	});
+}
+
+/*
+ * The node used as an AI tool (an AI Agent's tool, or a tool of the MCP Server Trigger): its
+ * errors answered as items the model reads. How long a tool waits out a rate limit is in
+ * transport/rateLimit.ts.
+ */
+
+interface ToolError {
+	message?: unknown;
+	description?: unknown;
+	httpCode?: unknown;
+	failure?: { cause?: string; retryAfterMs?: number };
+}
+
+/** The text an AI model reads for a failed call: what went wrong and what to do, in one line. */
+export function toolErrorText(error: unknown): string {
+	const { message, description, httpCode, failure } = (error ?? {}) as ToolError;
+	if (failure?.cause === 'rate-limited' || httpCode === '429') {
+		const seconds = Math.max(1, Math.round((failure?.retryAfterMs ?? 60_000) / 1000));
+		return `phpRank is rate limiting requests (HTTP 429; by default it allows ${DEFAULT_RATE_LIMIT} a minute): try again in ${seconds} seconds.`;
+	}
+	const sentence = (text: unknown) => String(text ?? '').trim().replace(/[.:]?$/, '.');
+	const text = [message, description].filter((part) => typeof part === 'string' && part.trim() !== '').map(sentence);
+	return text.length ? text.join(' ') : 'The phpRank call failed for an unknown reason.';
+}
+
+const INPUT_ERROR = Symbol('phpRank input error');
+type DeferredOptions = IHttpRequestOptions & { [INPUT_ERROR]?: unknown };
+
+/**
+ * An operation's routing as the node runs it:
+ * - its run learns the resource first (its errors mask that resource's secret parameters);
+ * - in an AI tool call it answers `{ error }` instead of throwing: n8n hands a thrown error to MCP
+ *   clients as "NodeOperationError: …" (and an AI Agent sees the message alone), while an item
+ *   reaches the model as it is. A refused input waits on the request until the operation can
+ *   answer with it. Workflow runs are unchanged.
+ */
+export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouting): INodePropertyRouting {
+	const pagination = routing.operations?.pagination as Pagination;
+	async function enterRun(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		runOf(this).resource = spec;
+		return options;
+	}
+	const deferInToolRuns = (action: PreSendAction): PreSendAction =>
+		async function deferredPreSend(this: IExecuteSingleFunctions, options: DeferredOptions) {
+			if (!isToolRun(this)) return await action.call(this, options);
+			if (options[INPUT_ERROR] !== undefined) return options;
+			try {
+				return await action.call(this, options);
+			} catch (error) {
+				return { ...options, [INPUT_ERROR]: error } as DeferredOptions;
+			}
+		};
+	async function answerToolErrors(this: IExecutePaginationFunctions, routingData: RoutingData): Promise<INodeExecutionData[]> {
+		if (!isToolRun(this)) return await pagination.call(this, routingData);
+		const answer = (error: unknown) => [{ json: { error: toolErrorText(error) }, pairedItem: { item: this.getItemIndex() } }];
+		const refused = (routingData.options as DeferredOptions)[INPUT_ERROR];
+		if (refused !== undefined) return answer(refused);
+		try {
+			return await pagination.call(this, routingData);
+		} catch (error) {
+			return answer(error);
+		}
+	}
+	return {
+		...routing,
+		send: { ...routing.send, preSend: [enterRun, ...(routing.send?.preSend ?? []).map(deferInToolRuns)] },
+		operations: { ...routing.operations, pagination: answerToolErrors },
+	};
 }

@@ -1,14 +1,54 @@
-import type { Failure, IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { Failure, IDataObject, INode, INodeParameters, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT } from '../api';
-import { nameRecord, type ResourceSpec } from './resource';
+import type { ResourceSpec } from './resource';
 
 /*
- * Every error text of the node, kept as data: what happened and what to do, by HTTP status, by
- * network cause, for answers that are not phpRank's, and for lists that cannot be read. The nouns
- * come from the resource the request was about (its ResourceSpec).
+ * Every error of the node is made here, and only when something failed (a request that works
+ * runs none of this): the node it carries, with secret parameters masked, and every text, kept as
+ * data: what happened and what to do, by HTTP status, by network cause, for answers that are not
+ * phpRank's, and for lists that cannot be read. The nouns come from the resource the request was
+ * about (its ResourceSpec).
  */
+
+const HIDDEN = '[hidden]';
+
+/**
+ * The node as errors carry it. n8n stores a failed execution's error with the node it names,
+ * parameters included; the parameters the resource declares secret (report passwords) are masked
+ * there. The API key is never a parameter: it stays in the credential.
+ */
+export function redactedNode(node: INode, spec: ResourceSpec | undefined): INode {
+	const parameters = structuredClone(node.parameters);
+	for (const path of spec?.secretParameters ?? []) {
+		const parent = path.slice(0, -1).reduce<INodeParameters | undefined>(
+			(at, key) => (at?.[key] && typeof at[key] === 'object' ? (at[key] as INodeParameters) : undefined),
+			parameters,
+		);
+		const key = path[path.length - 1];
+		if (parent && parent[key] !== undefined && parent[key] !== '') parent[key] = HIDDEN;
+	}
+	return { ...node, parameters };
+}
+
+/** `report 12`, `project "example.com"`. */
+function nameRecord(spec: ResourceSpec, key: unknown): string {
+	return spec.quoteKey ? `${spec.noun} "${String(key)}"` : `${spec.noun} ${String(key)}`;
+}
+
+/** The record a request path names (`/reports/12` → `12`), decoded, or undefined for the collection. */
+function keyInPath(spec: ResourceSpec, url: string): string | undefined {
+	const path = url.split(/[?#]/)[0];
+	if (!path.startsWith(`${spec.path}/`)) return undefined;
+	const segment = path.slice(spec.path.length + 1).split('/')[0];
+	if (!segment) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
 
 /** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
@@ -30,9 +70,21 @@ export interface ErrorContext {
 	target?: string;
 }
 
+/** What a request to `host` was about, so that its error can name it. */
+export function errorContextOf(
+	host: string,
+	scheme: string,
+	spec: ResourceSpec | undefined,
+	request: { method?: string; url: string; body?: unknown },
+): ErrorContext {
+	const method = request.method ?? 'GET';
+	return { host, scheme, method, spec, target: targetOf(spec, method, request.url, request.body as IDataObject | undefined) };
+}
+
 /** What a request was about, in words: the record its path names, or the one a create names. */
-export function targetOf(spec: ResourceSpec | undefined, method: string, key: string | undefined, body?: IDataObject): string | undefined {
+function targetOf(spec: ResourceSpec | undefined, method: string, url: string, body?: IDataObject): string | undefined {
 	if (!spec) return undefined;
+	const key = keyInPath(spec, url);
 	if (key !== undefined) return nameRecord(spec, key);
 	const created = spec.createdFrom && body?.[spec.createdFrom];
 	if (method === 'POST' && typeof created === 'string') return `the ${spec.noun} for ${created}`;

@@ -2,11 +2,10 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../api';
-import { describePagingError, type PagingProblem } from './errors';
-import { getListPage, type RequestContext } from './request';
+import { describePagingError, type PagingProblem, redactedNode } from './errors';
+import { phpRankRequest, type RequestContext } from './request';
 import type { ResourceSpec } from './resource';
-import type { RunState } from './retries';
-import { redactedNode } from './secrets';
+import type { Run } from './run';
 
 /*
  * phpRank's lists are offset-paged: page p holds records (p-1)·k … p·k-1 of the list as it is when
@@ -334,43 +333,95 @@ export async function readPages<T = IDataObject>(
 }
 
 /*
- * The paging rule's entry points for the node: every list is read through `readListPages`, so a
- * paging problem becomes a node error in one place (Get Many, pickers, the trigger, and the list
- * reads of operations that are more than one request).
+ * The one list reader of the node: Get Many, the pickers, the trigger and the list reads of
+ * operations that are more than one request all read a resource's list through `readList`, so a
+ * paging problem becomes a node error in one place.
  */
 
-/** A list read by the paging rule above, its failures as node errors. */
-export async function readListPages<T = IDataObject>(
-	ctx: RequestContext,
-	fetchPage: (page: number) => Promise<ListPage>,
-	options: PagingOptions<T>,
-): Promise<PagingResult<T>> {
-	try {
-		return await readPages(fetchPage, options);
-	} catch (error) {
-		const node = redactedNode(ctx.getNode());
-		if (error instanceof PagingError) throw describePagingError(node, error.problem);
-		// Hands back the error itself when it is one already (every request error is).
-		throw new NodeApiError(node, error as JsonObject);
-	}
+/**
+ * Fetches one page of a list (its query with `page` and `per_page` set). By default n8n's HTTP
+ * helper (`phpRankRequest`); Get Many sends each page through the operation's own pipeline
+ * instead. `onListPage` is to be called with the page's paginator as soon as it is known to be good.
+ */
+export type PageFetcher = (qs: IDataObject, onListPage?: (meta: IDataObject) => void) => Promise<ListPage>;
+
+export interface ListOptions<T> extends Omit<PagingOptions<T>, 'keyOf' | 'newestFirst'> {
+	keyOf?: PagingOptions<T>['keyOf'];
+	/**
+	 * Once a page is answered (before n8n runs an operation's output steps on it), the next one is
+	 * asked for, so phpRank prepares it while this one is shaped. Its request comes at the same
+	 * point of the list's life as it would after the shaping; when the paging rule asks for another
+	 * page instead (the list moved), it is dropped.
+	 */
+	readAhead?: boolean;
 }
 
 /**
- * A resource's list, read with n8n's HTTP helper (pickers, the trigger, operation steps): `qs` and
- * `per_page` on every page; records keyed and ordered as the resource declares.
+ * A resource's list, read by the paging rule above on the credential's own host (`page=1..n`, never
+ * `links.next`, an absolute URL that could carry the key elsewhere): `qs` and `per_page` on every
+ * page; records keyed by the spec's key, the rule exact when `qs` sorts the list newest first.
  */
 export async function readList<T = IDataObject>(
 	ctx: RequestContext,
 	spec: ResourceSpec,
 	qs: IDataObject,
-	options: Omit<PagingOptions<T>, 'keyOf'> & { keyOf?: PagingOptions<T>['keyOf'] },
-	run?: RunState,
+	options: ListOptions<T>,
+	run?: Run,
+	fetcher?: PageFetcher,
 ): Promise<PagingResult<T>> {
-	return await readListPages(ctx, (page) => getListPage(ctx, spec, { ...qs, per_page: options.perPage, page }, run), {
-		keyOf: (record) => record[spec.key] as Key,
-		newestFirst: spec.newestFirst?.(qs) ?? false,
-		...options,
-	});
+	const { perPage, limit = Infinity, readAhead = false } = options;
+	const fetch: PageFetcher =
+		fetcher ??
+		(async (pageQs) => {
+			const { body, meta } = await phpRankRequest(ctx, spec, { url: spec.path, method: 'GET', qs: pageQs }, 'list', run);
+			return { records: body.data as IDataObject[], meta: meta ?? {} };
+		});
+	let ahead: { page: number; result: Promise<ListPage> } | undefined;
+	let asked = 0;
+	const dropped: Array<Promise<unknown>> = [];
+	const request = (page: number): Promise<ListPage> =>
+		fetch(
+			{ ...qs, per_page: perPage, page },
+			readAhead
+				? (meta) => {
+						const more =
+							page === asked &&
+							Number(meta.current_page ?? page) === page &&
+							page < Number(meta.last_page) &&
+							page * Number(meta.per_page ?? perPage) < limit;
+						if (!more) return;
+						const result = request(page + 1);
+						result.catch(() => undefined);
+						ahead = { page: page + 1, result };
+					}
+				: undefined,
+		);
+	const order = spec.newestFirst;
+	try {
+		return await readPages(
+			async (page) => {
+				asked = page;
+				if (ahead && ahead.page !== page) dropped.push(ahead.result);
+				const next = ahead?.page === page ? ahead.result : request(page);
+				ahead = undefined;
+				return await next;
+			},
+			{
+				keyOf: (record) => record[spec.key] as Key,
+				newestFirst: order !== undefined && Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
+				...options,
+			},
+		);
+	} catch (error) {
+		const node = redactedNode(ctx.getNode(), spec);
+		if (error instanceof PagingError) throw describePagingError(node, error.problem);
+		// Hands back the error itself when it is one already (every request error is).
+		throw new NodeApiError(node, error as JsonObject);
+	} finally {
+		// Nothing of this read may still be on its way when it has ended.
+		if (ahead) dropped.push(ahead.result);
+		await Promise.allSettled(dropped);
+	}
 }
 
 /** A cursor handed out as a picker's pagination token, or undefined for anything else. */

@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 /*
  * What the request layer needs to know about a resource, declared by the resource itself beside
- * its descriptions (descriptions/<resource>/<resource>.spec.ts) and handed to every request as
- * data. Nothing in transport/ names a resource or a path: messages, answer checks, list order and
- * secrets all come from here.
+ * its descriptions (descriptions/<resource>/<resource>.spec.ts) as data, and handed to every
+ * request and list read. Nothing in transport/ or operations/ names a resource, a path, a key or
+ * a list order: messages, answer checks, list order, timeouts and secrets all come from here.
  */
 export interface ResourceSpec {
 	/** The noun in messages: `report`, `project`. */
@@ -24,49 +24,26 @@ export interface ResourceSpec {
 	/** The body field a create names its record by (`url`): a failed create says which one. */
 	createdFrom?: string;
 	/**
-	 * Node parameters that hold secrets (paths into the parameters, e.g. ['updateFields',
-	 * 'password']). They are masked wherever n8n would carry the node: errors, logs.
+	 * The node's parameters that hold secrets (paths into the parameters, e.g. ['updateFields',
+	 * 'password']). They are masked wherever n8n would carry the node: errors, logs. Every resource
+	 * of a node lists all of the node's, so that an error about one resource masks the others' too.
 	 */
 	secretParameters?: string[][];
 	/**
-	 * Whether a list read with this query returns records sorted by key, highest first, with new
-	 * records created only at the top. The paging rule is then exact on a list that moves.
+	 * The list query that sorts records by key, highest first, with new records created only at the
+	 * top, when phpRank does that with these values or without them (its default order). The paging
+	 * rule is then exact on a list that moves; readers that want the newest records send it.
 	 */
-	newestFirst?: (qs: IDataObject) => boolean;
-	/** Whether a request makes phpRank work for seconds (an analysis): it gets the longer timeout. */
-	isSlow?: (method: string, body: IDataObject | undefined) => boolean;
+	newestFirst?: IDataObject;
+	/** The order a picker lists records in. */
+	pickerOrder?: IDataObject;
+	/** The field phpRank's `search` looks in (`search_by`). */
+	searchBy?: string;
+	/** Requests that make phpRank work for seconds (an analysis): a method, and body values it sends. They get the longer timeout. */
+	slowRequests?: Array<{ method: string; body?: IDataObject }>;
 }
 
-const declared = new Set<ResourceSpec>();
-
-/**
- * Declares a resource. Its secret parameters are masked on every error of the node from then on,
- * also where a request is not about that resource (a picker of another field, a credential error).
- */
+/** A resource's spec, typed as one (a plain object: nothing is registered). */
 export function defineResource<T extends ResourceSpec>(spec: T): T {
-	declared.add(spec);
 	return spec;
-}
-
-/** Every node parameter declared secret by some resource. */
-export function secretParameterPaths(): string[][] {
-	return [...declared].flatMap((spec) => spec.secretParameters ?? []);
-}
-
-/** `report 12`, `project "example.com"`. */
-export function nameRecord(spec: ResourceSpec, key: unknown): string {
-	return spec.quoteKey ? `${spec.noun} "${String(key)}"` : `${spec.noun} ${String(key)}`;
-}
-
-/** The record a request path names (`/reports/12` → `12`), decoded, or undefined for the collection. */
-export function keyInPath(spec: ResourceSpec, url: string): string | undefined {
-	const path = url.split(/[?#]/)[0];
-	if (!path.startsWith(`${spec.path}/`)) return undefined;
-	const segment = path.slice(spec.path.length + 1).split('/')[0];
-	if (!segment) return undefined;
-	try {
-		return decodeURIComponent(segment);
-	} catch {
-		return segment;
-	}
 }

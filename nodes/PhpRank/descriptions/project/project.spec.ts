@@ -1,4 +1,5 @@
 import { defineResource } from '../../transport/resource';
+import { NODE_SECRETS } from '../secrets';
 
 /** What the request layer knows of projects (see transport/resource.ts). */
 export const projectSpec = defineResource({
@@ -8,4 +9,7 @@ export const projectSpec = defineResource({
 	key: 'project',
 	keyName: 'project name',
 	quoteKey: true,
+	pickerOrder: { sort_by: 'project', sort: 'asc' },
+	searchBy: 'project',
+	secretParameters: NODE_SECRETS,
 });

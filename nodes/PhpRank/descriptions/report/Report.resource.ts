@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { createOrRerunRoute } from '../../operations/createOrRerun';
-import { buildUpdateBody, checkCreateBody, reportPath } from '../../operations/input';
+import { buildUpdateBody, checkCreateBody, checkScoreRange, reportPath, scoreKeep } from '../../operations/input';
 import { reportDeleted, shapeReports } from '../../operations/output';
 import { readBeforeRerun, withChanges } from '../../operations/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
-import { checkScoreRange, scoreKeep } from '../../operations/scoreRange';
 import { reportLocator } from '../common';
 import { reportSpec } from './report.spec';
 import * as create from './create.operation';
@@ -29,7 +28,7 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a report',
 				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
-				routing: recordRoute(reportSpec, { method: 'POST', url: '/reports' }, { preSend: [checkCreateBody], ...reportOutput }),
+				routing: recordRoute(reportSpec, { method: 'POST', url: reportSpec.path }, { preSend: [checkCreateBody], ...reportOutput }),
 			},
 			{
 				name: 'Create or Re-Run',
@@ -45,14 +44,14 @@ export const description: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a report',
 				description: 'Delete a report by its ID (cannot be undone)',
-				routing: deleteRoute(reportSpec, { preSend: [reportPath], postReceive: [reportDeleted] }),
+				routing: deleteRoute(reportSpec, { preSend: [reportPath(reportSpec)], postReceive: [reportDeleted] }),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a report',
 				description: 'Get one report by its ID, with its score and checks',
-				routing: recordRoute(reportSpec, { method: 'GET' }, { preSend: [reportPath], ...reportOutput }),
+				routing: recordRoute(reportSpec, { method: 'GET' }, { preSend: [reportPath(reportSpec)], ...reportOutput }),
 			},
 			{
 				name: 'Get Many',
@@ -69,7 +68,7 @@ export const description: INodeProperties[] = [
 				routing: recordRoute(
 					reportSpec,
 					{ method: 'PUT' },
-					{ preSend: [reportPath, buildUpdateBody], postReceive: [withChanges, shapeReports] },
+					{ preSend: [reportPath(reportSpec), buildUpdateBody], postReceive: [withChanges, shapeReports] },
 					readBeforeRerun(reportSpec),
 				),
 			},

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listParameters, projectLocator, resultFilter, scoreFilters, searchFilter, simplifyParameter } from '../common';
+import { reportSpec } from './report.spec';
 
 const properties: INodeProperties[] = [
 	...listParameters(
@@ -13,7 +14,7 @@ const properties: INodeProperties[] = [
 			}),
 			resultFilter({ routing: { send: { type: 'query', property: 'result' } } }),
 			...scoreFilters,
-			searchFilter('url', 'e.g. /blog', 'Only reports whose URL contains this text'),
+			searchFilter(reportSpec, 'e.g. /blog', 'Only reports whose URL contains this text'),
 		],
 		{
 			options: [

@@ -1,4 +1,5 @@
 import { defineResource } from '../../transport/resource';
+import { NODE_SECRETS } from '../secrets';
 
 /** What the request layer knows of reports (see transport/resource.ts). */
 export const reportSpec = defineResource({
@@ -9,10 +10,11 @@ export const reportSpec = defineResource({
 	keyName: 'report ID',
 	record: { describe: 'report with an ID in "data"', test: (data) => /^\d+$/.test(String(data.id)) },
 	createdFrom: 'url',
-	// Create's Password, and Update's.
-	secretParameters: [['password'], ['updateFields', 'password']],
+	secretParameters: NODE_SECRETS,
 	// IDs only grow, and phpRank sorts by ID, newest first, unless told otherwise.
-	newestFirst: (qs) => (qs.sort_by ?? 'id') === 'id' && (qs.sort ?? 'desc') === 'desc',
+	newestFirst: { sort_by: 'id', sort: 'desc' },
+	pickerOrder: { sort_by: 'id', sort: 'desc' },
+	searchBy: 'url',
 	// A create, or an update with results=1, analyses the page before phpRank answers.
-	isSlow: (method, body) => method === 'POST' || (method === 'PUT' && Number(body?.results) === 1),
+	slowRequests: [{ method: 'POST' }, { method: 'PUT', body: { results: 1 } }],
 });

@@ -1,19 +1,23 @@
-import type { IExecuteData, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { inputError } from './errors';
-import { itemContextOf } from './n8nInternals';
+import { inputError, redactedNode } from './errors';
+import { itemContextOf, runStateOf } from './n8nInternals';
 import type { ResourceSpec } from './resource';
-import { redactedNode } from './secrets';
 
 /*
- * What the items of one node run share. RoutingNode sends every item at once and, with On Error →
- * Stop, throws the first failure after all of them settled: the reports other items created are
- * then missing from the output. With Retry On Fail, n8n runs the whole node again. So:
+ * One node run of the action node, as one object (`runOf`): what its items share across their
+ * requests and across Retry On Fail tries. RoutingNode sends every item at once and, with On
+ * Error → Stop, throws the first failure after all of them settled: the reports other items
+ * created are then missing from the output. With Retry On Fail, n8n runs the whole node again. So:
  * - after a failure, items not yet sent are not sent, and the error lists the reports the run
  *   created (they exist in phpRank; a re-run would create them again);
  * - a retry of the node returns what its earlier tries did (a report created, updated or deleted)
  *   instead of doing it again: no duplicate report, no "not found" for a report it deleted.
+ * It also holds the credential's instance and budget (looked up once a run), the resource of the
+ * operation (whose secret parameters its errors mask), what items share (`once`: a site's
+ * reports read once, one analysis per URL), and what an item's output steps need to know of the
+ * request they read the answer of (`forOutputSteps`).
  */
 
 interface Done {
@@ -23,29 +27,69 @@ interface Done {
 	created?: ResourceSpec;
 }
 
-export interface RunState {
+export class Run {
 	/** The per-item context of each item in the current try: a new context means a new try. */
-	contexts: Map<number, object>;
+	contexts = new Map<number, object>();
 	/** Aborted by the first failure of a try, with that failure as its reason. */
-	stop: AbortController;
+	stop = new AbortController();
 	/** The first failure of the try, once the requests then in flight have settled. */
 	final?: Promise<NodeApiError>;
 	/** Requests on the wire. */
-	sending: Set<Promise<unknown>>;
+	readonly sending = new Set<Promise<unknown>>();
 	/** Changes made (creates, updates, deletes), by item, across tries. */
-	done: Map<number, Done>;
+	readonly done = new Map<number, Done>();
+	/** The resource of the operation: errors of the run mask its secret parameters. */
+	resource?: ResourceSpec;
+	private readonly shared = new Map<string, Promise<unknown>>();
+	private readonly queued = new Map<number, unknown[]>();
+	private readonly answering = new Map<number, unknown>();
+
+	/** The node as this run's errors carry it. */
+	nodeForErrors(ctx: { getNode(): INode }): INode {
+		return redactedNode(ctx.getNode(), this.resource);
+	}
+
+	/** What items of the run share: made once by the first item that asks, made again after it failed. */
+	once<T>(key: string, make: () => Promise<T>): Promise<T> {
+		let value = this.shared.get(key) as Promise<T> | undefined;
+		if (!value) {
+			value = make();
+			this.shared.set(key, value);
+			value.catch(() => {
+				if (this.shared.get(key) === value) this.shared.delete(key);
+			});
+		}
+		return value;
+	}
+
+	/** Makes the next `once(key)` make it again (what it holds may be out of date). */
+	forget(key: string): void {
+		this.shared.delete(key);
+	}
+
+	/** Queues what the output steps of the item's next request through n8n need to know of it. */
+	queueForOutputSteps(item: number, value: unknown): void {
+		const queue = this.queued.get(item);
+		if (queue) queue.push(value);
+		else this.queued.set(item, [value]);
+	}
+
+	/** In the first output step: what was queued for the oldest request of the item not yet answered. */
+	takeForOutputSteps<T>(item: number): T | undefined {
+		const value = this.queued.get(item)?.shift() as T | undefined;
+		this.answering.set(item, value);
+		return value;
+	}
+
+	/** In a later output step of the same answer: what the first one took. */
+	answeringFor<T>(item: number): T | undefined {
+		return this.answering.get(item) as T | undefined;
+	}
 }
 
-const runs = new WeakMap<IExecuteData, RunState>();
-
-/** The state of this node run, started afresh for each try. */
-export function runOf(ctx: IExecuteSingleFunctions): RunState {
-	const key = ctx.getExecuteData();
-	let run = runs.get(key);
-	if (!run) {
-		run = { contexts: new Map(), stop: new AbortController(), sending: new Set(), done: new Map() };
-		runs.set(key, run);
-	}
+/** The state of this node run; a new try of the node (Retry On Fail) starts its stop and failure afresh. */
+export function runOf(ctx: IExecuteSingleFunctions): Run {
+	const run = runStateOf(ctx, () => new Run());
 	const item = ctx.getItemIndex();
 	const context = itemContextOf(ctx);
 	const known = run.contexts.get(item);
@@ -58,8 +102,13 @@ export function runOf(ctx: IExecuteSingleFunctions): RunState {
 	return run;
 }
 
+/** The run of an output step's item, as the item's request left it. */
+export function runOfOutputStep(ctx: IExecuteSingleFunctions): Run {
+	return runStateOf(ctx, () => new Run());
+}
+
 /** Runs one request of an item, known as on the wire until it settles. */
-export async function onTheWire<T>(run: RunState, request: Promise<T>): Promise<T> {
+export async function onTheWire<T>(run: Run, request: Promise<T>): Promise<T> {
 	run.sending.add(request);
 	try {
 		return await request;
@@ -73,12 +122,12 @@ export function fingerprintOf(body: unknown): string {
 }
 
 /** What an earlier try of this node run did for this item with the same request, if it did. */
-export function doneBefore(run: RunState, item: number, fingerprint: string): INodeExecutionData[] | undefined {
+export function doneBefore(run: Run, item: number, fingerprint: string): INodeExecutionData[] | undefined {
 	const done = run.done.get(item);
 	return done?.fingerprint === fingerprint ? done.items : undefined;
 }
 
-export function recordDone(run: RunState, item: number, fingerprint: string, items: INodeExecutionData[], created?: ResourceSpec): void {
+export function recordDone(run: Run, item: number, fingerprint: string, items: INodeExecutionData[], created?: ResourceSpec): void {
 	run.done.set(item, { fingerprint, items, created });
 }
 
@@ -86,7 +135,7 @@ export function recordDone(run: RunState, item: number, fingerprint: string, ite
  * An item failed and the node stops (On Error → Stop). The first failure stops the items not yet
  * sent; every failure waits for the requests in flight, then names the reports the run created.
  */
-export async function stopRun(ctx: IExecuteSingleFunctions, run: RunState, error: NodeApiError): Promise<NodeApiError> {
+async function stopRun(ctx: IExecuteSingleFunctions, run: Run, error: NodeApiError): Promise<NodeApiError> {
 	if (run.stop.signal.aborted && error === run.stop.signal.reason) return await refused(ctx, run);
 	return await stopAfter(run, error);
 }
@@ -96,7 +145,7 @@ export function stopOnInputError(ctx: IExecuteSingleFunctions, error: NodeApiErr
 	if (!ctx.continueOnFail()) void stopAfter(runOf(ctx), error);
 }
 
-function stopAfter(run: RunState, error: NodeApiError): Promise<NodeApiError> {
+function stopAfter(run: Run, error: NodeApiError): Promise<NodeApiError> {
 	const first = !run.stop.signal.aborted;
 	if (first) run.stop.abort(error);
 	const settled = Promise.allSettled([...run.sending]).then(() => withCreatedReports(run, error));
@@ -105,9 +154,9 @@ function stopAfter(run: RunState, error: NodeApiError): Promise<NodeApiError> {
 }
 
 /** An item that was not sent because another item failed first. */
-async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<NodeApiError> {
+async function refused(ctx: IExecuteSingleFunctions, run: Run): Promise<NodeApiError> {
 	const first = await run.final!;
-	return new NodeApiError(redactedNode(ctx.getNode()), {}, {
+	return new NodeApiError(run.nodeForErrors(ctx), {}, {
 		message: first.message,
 		description: `${first.description ?? ''} This item was not sent: another item failed first.`.trim(),
 		...(first.httpCode ? { httpCode: first.httpCode } : {}),
@@ -115,7 +164,7 @@ async function refused(ctx: IExecuteSingleFunctions, run: RunState): Promise<Nod
 	});
 }
 
-function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
+function withCreatedReports(run: Run, error: NodeApiError): NodeApiError {
 	const made = [...run.done.values()].filter(({ created }) => created);
 	if (made.length === 0) return error;
 	const { noun, plural } = made[0].created!;
@@ -138,14 +187,14 @@ function withCreatedReports(run: RunState, error: NodeApiError): NodeApiError {
  * output then carries the input's fields, so it says which row failed); otherwise the node stops,
  * see `stopRun`.
  */
-export async function itemFailed(ctx: IExecuteSingleFunctions, run: RunState, caught: unknown): Promise<INodeExecutionData[]> {
+export async function itemFailed(ctx: IExecuteSingleFunctions, run: Run, caught: unknown): Promise<INodeExecutionData[]> {
 	// Every request error is a NodeApiError already; anything else (n8n's own, e.g. a missing
 	// credential) keeps its text, on the node with secret parameters masked.
 	const error =
 		caught instanceof NodeApiError
 			? caught
 			: inputError(
-					redactedNode(ctx.getNode()),
+					run.nodeForErrors(ctx),
 					caught instanceof Error ? caught.message : String(caught),
 					(caught as { description?: string } | undefined)?.description ?? '',
 					ctx.getItemIndex(),

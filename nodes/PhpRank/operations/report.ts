@@ -1,0 +1,150 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../api';
+
+/*
+ * What a report's record says, read the same way everywhere (output, the score range of Get Many,
+ * re-runs, the AI tool, the trigger): its score and class (by the table in api.ts), its checks, and
+ * what changed between two readings (the `changes` object of every re-run and of the trigger's Score
+ * Changed events).
+ */
+
+export type { ResultClass };
+
+/** A score's class; a record known only by its class (instances that follow the seed spec) keeps it. */
+export function classify(result: unknown): { score: number | null; result_class: ResultClass | null } {
+	if (typeof result === 'string') {
+		const named = RESULT_CLASSES.find(({ value }) => value === result.toLowerCase());
+		if (named) return { score: null, result_class: named.value };
+	}
+	const score = typeof result === 'number' ? result : Number.parseFloat(String(result));
+	if (result === null || result === '' || !Number.isFinite(score)) return { score: null, result_class: null };
+	const found = RESULT_CLASSES.find(({ from, fromIncluded }) => (fromIncluded ? score >= from : score > from));
+	return { score, result_class: (found ?? RESULT_CLASSES[RESULT_CLASSES.length - 1]).value };
+}
+
+/** Better classes rank higher: bad 0, decent 1, good 2. */
+export function classRank(resultClass: ResultClass): number {
+	return RESULT_CLASSES.length - 1 - RESULT_CLASSES.findIndex(({ value }) => value === resultClass);
+}
+
+export interface ScoreRange {
+	min: number;
+	max: number;
+}
+
+/** Whether a shaped report lies in the range; one known only by its class, when the range holds that whole class. */
+export function inScoreRange(range: ScoreRange, record: IDataObject): boolean {
+	if (typeof record.score === 'number') return record.score >= range.min && record.score <= range.max;
+	const known = RESULT_CLASS_RANGES[record.result_class as ResultClass];
+	return known !== undefined && range.min <= known.low && range.max >= known.high;
+}
+
+export interface CheckChange {
+	check: string;
+	importance: string;
+}
+
+export interface CheckState {
+	passed: boolean;
+	importance: string;
+	/** phpRank's record of the check (value, errors). */
+	detail: IDataObject;
+}
+
+const IMPORTANCE_ORDER: Record<string, number> = { high: 0, medium: 1, low: 2 };
+
+/** high before medium before low, then anything else: how checks are listed everywhere. */
+export function importanceRank(importance: string): number {
+	return IMPORTANCE_ORDER[importance] ?? 3;
+}
+
+const byImportance = (a: CheckChange, b: CheckChange) =>
+	importanceRank(a.importance) - importanceRank(b.importance) || a.check.localeCompare(b.check);
+
+/**
+ * The checks of a report's `results`, by name: passed or not, and their importance. Checks without
+ * a boolean `passed` are left out (phpRank's record of a check is `{ passed, importance, value, errors? }`).
+ */
+export function checkStates(results: unknown): Map<string, CheckState> {
+	const states = new Map<string, CheckState>();
+	if (!results || typeof results !== 'object' || Array.isArray(results)) return states;
+	for (const [name, check] of Object.entries(results as Record<string, unknown>)) {
+		if (!check || typeof check !== 'object') continue;
+		const { passed, importance } = check as IDataObject;
+		if (typeof passed !== 'boolean') continue;
+		states.set(name, { passed, importance: typeof importance === 'string' ? importance : 'unknown', detail: check as IDataObject });
+	}
+	return states;
+}
+
+/** The checks of a report's `results` that did not pass, most important first. */
+export function failedChecks(results: unknown): Array<CheckChange & { detail: IDataObject }> {
+	return [...checkStates(results)]
+		.filter(([, state]) => !state.passed)
+		.map(([check, { importance, detail }]) => ({ check, importance, detail }))
+		.sort((a, b) => importanceRank(a.importance) - importanceRank(b.importance));
+}
+
+export interface ReportChanges {
+	/** The report as it was before: its score (`result`), class and analysis date. */
+	previous: { result: number | null; class: ResultClass | null; generated_at: string | null };
+	/** New score minus previous score; null when either is unknown. */
+	scoreDelta: number | null;
+	/** Checks that passed before and fail now, most important first. */
+	failed: CheckChange[];
+	/** Checks that failed before and pass now, most important first. */
+	fixed: CheckChange[];
+}
+
+/**
+ * The changes from `before` to `after` (two records of one report, as phpRank answers them). A
+ * previous report without results (bad data) gives empty lists, never an error.
+ */
+export function changesBetween(
+	before: { result?: unknown; results?: unknown; generated_at?: unknown },
+	after: { result?: unknown; results?: unknown },
+): ReportChanges {
+	const previous = classify(before.result);
+	const current = classify(after.result);
+	const was = checkStates(before.results);
+	const now = checkStates(after.results);
+	const failed: CheckChange[] = [];
+	const fixed: CheckChange[] = [];
+	for (const [check, state] of now) {
+		const old = was.get(check);
+		if (!old || old.passed === state.passed) continue;
+		(state.passed ? fixed : failed).push({ check, importance: state.importance });
+	}
+	return {
+		previous: {
+			result: previous.score,
+			class: previous.result_class,
+			generated_at: typeof before.generated_at === 'string' ? before.generated_at : null,
+		},
+		scoreDelta: previous.score !== null && current.score !== null ? round(current.score - previous.score) : null,
+		failed: failed.sort(byImportance),
+		fixed: fixed.sort(byImportance),
+	};
+}
+
+function round(value: number): number {
+	return Math.round(value * 10) / 10;
+}
+
+/** `title (high), load_time (medium)`. */
+export function checkList(checks: CheckChange[]): string {
+	return checks.map(({ check, importance }) => `${check} (${importance})`).join(', ');
+}
+
+/**
+ * The changes in words an agent can read aloud: `score 72 → 61; newly failed: title (high),
+ * load_time (medium); fixed: favicon (low)`.
+ */
+export function changesText(changes: ReportChanges, score: number | null): string {
+	const parts = [`score ${changes.previous.result ?? 'unknown'} → ${score ?? 'unknown'}`];
+	if (changes.failed.length) parts.push(`newly failed: ${checkList(changes.failed)}`);
+	if (changes.fixed.length) parts.push(`fixed: ${checkList(changes.fixed)}`);
+	if (!changes.failed.length && !changes.fixed.length) parts.push('no check changed');
+	return parts.join('; ');
+}
