@@ -1,6 +1,9 @@
 import { defineResource } from '../../transport/resource';
 import { NODE_SECRETS } from '../secrets';
 
+// IDs only grow, and phpRank sorts by ID, newest first, unless told otherwise.
+const NEWEST_FIRST = { sort_by: 'id', sort: 'desc' };
+
 /** What the request layer knows of reports (see transport/resource.ts). */
 export const reportSpec = defineResource({
 	noun: 'report',
@@ -11,9 +14,8 @@ export const reportSpec = defineResource({
 	record: { describe: 'report with an ID in "data"', test: (data) => /^\d+$/.test(String(data.id)) },
 	createdFrom: 'url',
 	secretParameters: NODE_SECRETS,
-	// IDs only grow, and phpRank sorts by ID, newest first, unless told otherwise.
-	newestFirst: { sort_by: 'id', sort: 'desc' },
-	pickerOrder: { sort_by: 'id', sort: 'desc' },
+	newestFirst: NEWEST_FIRST,
+	pickerOrder: NEWEST_FIRST,
 	searchBy: 'url',
 	// A create, or an update with results=1, analyses the page before phpRank answers.
 	slowRequests: [{ method: 'POST' }, { method: 'PUT', body: { results: 1 } }],
