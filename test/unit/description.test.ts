@@ -30,9 +30,9 @@ describe('node description', () => {
 		expect(description.properties.filter((p) => p.name === 'reportId')).toHaveLength(1);
 	});
 
-	it('offers Report and Project with one operation per endpoint of the spec', () => {
+	it('offers Report and Project with one operation per endpoint of the spec, and a site’s health', () => {
 		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'createOrRerun', 'delete', 'get', 'getAll', 'update']);
-		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll']);
+		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll', 'getHealth']);
 	});
 
 	it('gives every operation a sentence-case action and routes it through the transport', () => {

@@ -25,6 +25,8 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	project: {
 		delete:
 			'Delete a phpRank project: every report of one site (host, e.g. example.com). It cannot be undone: use it only when the user asks to delete all reports of that site.',
+		getHealth:
+			'How a whole site is doing in phpRank (one project, e.g. example.com): a few lines with its average score and class, health score (share of pages without a failed high-importance check), how many pages are good, decent and bad, the top issues and the worst pages with links. Use it when asked how a site is doing or what to fix first across a site.',
 		getAll:
 			'List phpRank projects, one per site host (e.g. example.com), with their number of reports and average score from 0 to 100. Use it to see which sites are audited and how each one scores overall.',
 	},

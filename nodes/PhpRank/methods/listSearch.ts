@@ -4,8 +4,9 @@ import { MAX_PAGE_SIZE } from '../api';
 import { projectSpec } from '../descriptions/project/project.spec';
 import { reportSpec } from '../descriptions/report/report.spec';
 import { classify } from '../operations/report';
-import { connectionOf } from '../transport/connection';
+import { connectionOf, instanceUrl } from '../transport/connection';
 import { cursorFromToken, readList } from '../transport/paging';
+import { recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 
 /**
@@ -31,8 +32,7 @@ export async function searchReports(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const { records, paginationToken: next } = await listPage(this, reportSpec, filter, paginationToken);
-	const { baseURL } = await connectionOf(this);
-	const instance = baseURL.replace(/\/api\/v1$/, '');
+	const instance = instanceUrl(await connectionOf(this));
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
 		const grade = score !== null ? `score ${score}${result_class ? `, ${result_class}` : ''}` : (result_class ?? '');
@@ -40,7 +40,7 @@ export async function searchReports(
 			name: `${String(report.url)} (${grade ? `${grade} · ` : ''}#${String(report.id)})`,
 			value: String(report.id),
 			// The report's page in phpRank, for the picker's "open" link.
-			url: `${instance}${reportSpec.path}/${encodeURIComponent(String(report.id))}`,
+			url: `${instance}${recordPath(reportSpec, report.id)}`,
 		};
 	});
 	return { results, paginationToken: next };

@@ -8,14 +8,20 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { NodeApiError } from 'n8n-workflow';
+
 import { MAX_PAGE_SIZE } from '../api';
+import { connectionOf, instanceUrl } from '../transport/connection';
+import { inputItemCount } from '../transport/n8nInternals';
 import { readList } from '../transport/paging';
 import { phpRankRequest, recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
+import { checkSiteOptions, siteSettings } from './input';
 import { reportOutput } from './output';
-import { changesBetween, type ReportChanges } from './report';
+import { changesBetween, projectOfUrl, type ReportChanges, sameUrlKey } from './report';
 import { operationRouting, paired } from './routes';
+import { type RunPage, siteOutput, siteSummary } from './site';
 
 /*
  * Report → Create or Re-Run: monitoring a page over time without a new report every run. For each
@@ -29,26 +35,13 @@ import { operationRouting, paired } from './routes';
  *   the site's reports again, so it re-runs the report instead of creating a second one.
  * Cost: ceil(reports of the site / 100) list requests per site, plus one analysis per URL.
  * The record's URL field is the spec's `createdFrom`, its ID the spec's `key`.
+ *
+ * Output: One Item per Site gathers the run's items (`Run.gather`) and answers one item per site,
+ * paired to that site's input items, with its summary (operations/site.ts), from what the run
+ * already has: no request more. A page phpRank cannot analyse (422, 5xx, a timeout) is named in
+ * the summary's `failed_pages` instead of failing the audit; only a site of which no page could be
+ * analysed fails, with the first page's error.
  */
-
-/** How phpRank stores a URL: no scheme, no leading `www.`; compared without a trailing slash, host in lower case. */
-export function sameUrlKey(url: string): string {
-	const bare = url
-		.trim()
-		.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-		.replace(/^www\./i, '')
-		.replace(/[?#]$/, '')
-		.replace(/\/+$/, '');
-	const hostEnd = bare.search(/[/?#]/);
-	return hostEnd === -1 ? bare.toLowerCase() : bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
-}
-
-/** phpRank's project of a URL: its host without `www.` (and without a port). */
-export function projectOfUrl(url: string): string {
-	const key = sameUrlKey(url);
-	const host = key.split(/[/?#]/)[0];
-	return host.replace(/:\d+$/, '');
-}
 
 export type Action = 'created' | 'rerun';
 
@@ -90,6 +83,53 @@ async function analyse(ctx: IExecutePaginationFunctions, spec: ResourceSpec, run
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
 }
 
+/** Whether an analysis failed for the page alone (phpRank could not fetch or analyse it), not for the run. */
+function isPageFailure(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = String(error.httpCode ?? '');
+	return status === '422' || status.startsWith('5') || (status === 'none' && error.failure?.cause === 'temporarily-unavailable');
+}
+
+interface GatheredPage {
+	project: string;
+	page: RunPage;
+	error?: NodeApiError;
+}
+
+/** One Item per Site: the item's page joins the run's; the first item of each site answers for it. */
+async function siteItems(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	url: string,
+	analysis: Promise<Outcome>,
+): Promise<INodeExecutionData[]> {
+	const item = ctx.getItemIndex();
+	const project = projectOfUrl(url);
+	const gathered: GatheredPage = await analysis.then(
+		({ action, record, changes }) => {
+			// Named if the run stops (On Error → Stop), as Create's reports are.
+			if (action === 'created') recordDone(run, item, fingerprintOf(['createOrRerun', sameUrlKey(url)]), [{ json: record }], spec);
+			return { project, page: { url, action, record, changes } };
+		},
+		(error: unknown) => {
+			if (!isPageFailure(error)) return Promise.reject(error);
+			return { project, page: { url, failure: error.message }, error };
+		},
+	);
+	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
+	const mine = [...all].filter(([, { project: site }]) => site === project).sort(([a], [b]) => a - b);
+	if (mine[0][0] !== item) return [];
+	// Items of the same URL share its analysis: the site counts it once.
+	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
+	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
+	const instance = instanceUrl(await connectionOf(ctx));
+	const { worstPages, minChange } = siteSettings(ctx);
+	const summary = siteSummary(project, pages, { worstPages, minChange, link: (id) => `${instance}${recordPath(spec, id)}` });
+	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
+	return [{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) }];
+}
+
 export function createOrRerunStep(spec: ResourceSpec) {
 	return async function createOrRerun(
 		this: IExecutePaginationFunctions,
@@ -100,13 +140,15 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
 			const url = String(body[spec.createdFrom ?? 'url']);
 			const key = sameUrlKey(url);
+			const bySite = this.getNodeParameter('output', 'pages') === 'sites';
 			const fingerprint = fingerprintOf(['createOrRerun', key]);
-			const before = doneBefore(run, this.getItemIndex(), fingerprint);
+			const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
 			if (before) return paired(this, before);
 
 			const analysis = run.once(`createOrRerun analysis ${key}`, () => analyse(this, spec, run, url, body));
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+			if (bySite) return await siteItems(this, spec, run, url, analysis);
 			const { action, record, changes, others } = await analysis;
 			const items = [{ json: { action, ...reportOutput(this, record, changes), other_reports: others } }];
 			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);
@@ -121,7 +163,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 export function createOrRerunRoute(spec: ResourceSpec, preSend: PreSendAction[]): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
-		send: { paginate: true, preSend },
+		send: { paginate: true, preSend: [...preSend, checkSiteOptions] },
 		operations: { pagination: createOrRerunStep(spec) },
 	});
 }

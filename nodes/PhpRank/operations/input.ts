@@ -1,4 +1,11 @@
-import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	NodeApiError,
+	PreSendAction,
+} from 'n8n-workflow';
 
 import {
 	DEFAULT_PRIVACY,
@@ -25,8 +32,14 @@ import { classify, inScoreRange, type ScoreRange } from './report';
  * bad input with an error that says which field to fix, so nothing reaches phpRank.
  */
 
+/** Bad input of an item, as an error that names the item (when there are several) and what to fix. */
+export function inputProblem(ctx: IExecuteSingleFunctions, message: string, description: string): NodeApiError {
+	return inputError(runOf(ctx).nodeForErrors(ctx), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
+}
+
+/** Refuses bad input before anything is sent: the run stops as for a failed request (On Error → Stop). */
 export function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
-	const error = inputError(runOf(ctx).nodeForErrors(ctx), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
+	const error = inputProblem(ctx, message, description);
 	stopOnInputError(ctx, error);
 	throw error;
 }
@@ -355,4 +368,53 @@ export async function checkScoreRange(
 export function scoreKeep(ctx: IExecutePaginationFunctions): ((record: IDataObject) => boolean) | undefined {
 	const range = scoreRange(ctx.getNodeParameter('filters', {}) as IDataObject);
 	return range && ((record) => inScoreRange(range, record));
+}
+
+/** The options of a whole-site answer (Get Health, Create or Re-Run's One Item per Site), checked. */
+export interface SiteSettings {
+	worstPages: number;
+	minChange: number;
+}
+
+export const DEFAULT_WORST_PAGES = 5;
+export const DEFAULT_MIN_CHANGE = 5;
+
+/** A whole number within bounds, or the error that names the field and what to enter. */
+function boundedOption(ctx: IExecuteSingleFunctions, value: unknown, label: string, low: number, high: number, enter: string): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < low || number > high) {
+		fail(ctx, `${label} must be a number from ${low} to ${high}, not ${describeValue(value)}`, enter);
+	}
+	return number;
+}
+
+/** The site options (`siteOptions`) as the user set them, defaults filled in. */
+export function siteSettings(ctx: IExecuteSingleFunctions): SiteSettings {
+	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
+	return {
+		worstPages: Math.round(
+			boundedOption(ctx, options.worstPages ?? DEFAULT_WORST_PAGES, 'Worst Pages', 1, 100, 'Set Worst Pages under Site Options to how many of the lowest-scoring pages to list, from 1 to 100.'),
+		),
+		minChange: boundedOption(
+			ctx,
+			options.minChange ?? DEFAULT_MIN_CHANGE,
+			'Minimum Change',
+			0,
+			100,
+			'Set Minimum Change under Site Options to the points a page’s score must move to count as worse or better, from 0 to 100 (e.g. 5: analyses are noisy).',
+		),
+	};
+}
+
+/** Create or Re-Run with One Item per Site: its site options checked before anything is sent. */
+export async function checkSiteOptions(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
+	return requestOptions;
+}
+
+/** Project → Get Health: a project (unless All Projects) and its site options, checked before anything is sent. */
+export async function checkHealthInput(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (!(this.getNodeParameter('allProjects', false) as boolean)) projectName(this);
+	siteSettings(this);
+	return requestOptions;
 }

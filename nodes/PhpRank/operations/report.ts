@@ -11,6 +11,25 @@ import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../api';
 
 export type { ResultClass };
 
+/** How phpRank stores a URL: no scheme, no leading `www.`; compared without a trailing slash, host in lower case. */
+export function sameUrlKey(url: string): string {
+	const bare = url
+		.trim()
+		.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+		.replace(/^www\./i, '')
+		.replace(/[?#]$/, '')
+		.replace(/\/+$/, '');
+	const hostEnd = bare.search(/[/?#]/);
+	return hostEnd === -1 ? bare.toLowerCase() : bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
+}
+
+/** phpRank's project of a URL: its host without `www.` (and without a port). */
+export function projectOfUrl(url: string): string {
+	const key = sameUrlKey(url);
+	const host = key.split(/[/?#]/)[0];
+	return host.replace(/:\d+$/, '');
+}
+
 /** A score's class; a record known only by its class (instances that follow the seed spec) keeps it. */
 export function classify(result: unknown): { score: number | null; result_class: ResultClass | null } {
 	if (typeof result === 'string') {

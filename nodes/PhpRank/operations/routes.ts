@@ -184,7 +184,8 @@ type DeferredOptions = IHttpRequestOptions & { [INPUT_ERROR]?: unknown };
  * - in an AI tool call it answers `{ error }` instead of throwing: n8n hands a thrown error to MCP
  *   clients as "NodeOperationError: …" (and an AI Agent sees the message alone), while an item
  *   reaches the model as it is. A refused input waits on the request until the operation can
- *   answer with it. Workflow runs are unchanged.
+ *   answer with it. Workflow runs are unchanged;
+ * - an item whose input is refused is left out of what gathers the run's items (`Run.gather`).
  */
 export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouting): INodePropertyRouting {
 	const pagination = routing.operations?.pagination as Pagination;
@@ -192,15 +193,21 @@ export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouti
 		runOf(this).resource = spec;
 		return options;
 	}
-	const deferInToolRuns = (action: PreSendAction): PreSendAction =>
-		async function deferredPreSend(this: IExecuteSingleFunctions, options: DeferredOptions) {
-			if (!isToolRun(this)) return await action.call(this, options);
-			if (options[INPUT_ERROR] !== undefined) return options;
+	const inputStep = (action: PreSendAction): PreSendAction =>
+		async function checkInput(this: IExecuteSingleFunctions, options: DeferredOptions) {
+			const tool = isToolRun(this);
+			if (tool && options[INPUT_ERROR] !== undefined) return options;
+			let refused: unknown;
 			try {
 				return await action.call(this, options);
 			} catch (error) {
-				return { ...options, [INPUT_ERROR]: error } as DeferredOptions;
+				if (tool) return { ...options, [INPUT_ERROR]: error } as DeferredOptions;
+				refused = error;
 			}
+			// The item never reaches its step: nothing that gathers the run's items waits for it. The
+			// error is the check's own (a NodeApiError naming the field).
+			runOf(this).itemLeftOut(this.getItemIndex());
+			throw refused;
 		};
 	async function answerToolErrors(this: IExecutePaginationFunctions, routingData: RoutingData): Promise<INodeExecutionData[]> {
 		if (!isToolRun(this)) return await pagination.call(this, routingData);
@@ -215,7 +222,7 @@ export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouti
 	}
 	return {
 		...routing,
-		send: { ...routing.send, preSend: [enterRun, ...(routing.send?.preSend ?? []).map(deferInToolRuns)] },
+		send: { ...routing.send, preSend: [enterRun, ...(routing.send?.preSend ?? []).map(inputStep)] },
 		operations: { ...routing.operations, pagination: answerToolErrors },
 	};
 }

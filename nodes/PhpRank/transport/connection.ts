@@ -46,6 +46,11 @@ export function isApiBaseUrl(baseURL: string): boolean {
 	}
 }
 
+/** The instance's own address (the API root without `/api/v1`): where its pages are, e.g. a report's. */
+export function instanceUrl(connection: Connection): string {
+	return connection.baseURL.replace(/\/api\/v1$/, '');
+}
+
 /** Whether the context is an item of an action node run (it has a run; pickers and polls have none). */
 export function isActionItem(ctx: RequestContext): ctx is IExecuteSingleFunctions {
 	return 'getExecuteData' in ctx;

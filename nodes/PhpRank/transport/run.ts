@@ -20,6 +20,12 @@ import type { ResourceSpec } from './resource';
  * request they read the answer of (`forOutputSteps`).
  */
 
+interface Gathering {
+	expected: number;
+	values: Map<number, unknown>;
+	waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
+}
+
 interface Done {
 	fingerprint: string;
 	items: INodeExecutionData[];
@@ -41,6 +47,9 @@ export class Run {
 	/** The resource of the operation: errors of the run mask its secret parameters. */
 	resource?: ResourceSpec;
 	private readonly shared = new Map<string, Promise<unknown>>();
+	/** Items of this try that reached a `gather` point, by point; and items that failed before their step. */
+	private gatherings = new Map<string, Gathering>();
+	private leftOut = new Set<number>();
 	private readonly queued = new Map<number, unknown[]>();
 	private readonly answering = new Map<number, unknown>();
 
@@ -60,6 +69,53 @@ export class Run {
 			});
 		}
 		return value;
+	}
+
+	/** A new try of the node (Retry On Fail): its items start over. */
+	newTry(): void {
+		this.contexts = new Map();
+		this.stop = new AbortController();
+		this.final = undefined;
+		this.gatherings = new Map();
+		this.leftOut = new Set();
+	}
+
+	/**
+	 * Waits until each of the run's `expected` input items has reached this point (`key`) with its
+	 * value, or failed before its step (`itemLeftOut`), and gives every item all the values, by
+	 * item. Items of a node run start together (RoutingNode), so no item waits for one not started.
+	 * A Stop of the run (an item failed and On Error is Stop) ends the wait with that failure.
+	 */
+	async gather<T>(key: string, item: number, value: T, expected: number): Promise<Map<number, T>> {
+		let gathering = this.gatherings.get(key);
+		if (!gathering) {
+			const made: Gathering = { expected, values: new Map(), waiting: [] };
+			const { signal } = this.stop;
+			signal.addEventListener('abort', () => made.waiting.splice(0).forEach(({ reject }) => reject(signal.reason)), { once: true });
+			this.gatherings.set(key, made);
+			gathering = made;
+		}
+		if (this.stop.signal.aborted) throw this.stop.signal.reason;
+		gathering.values.set(item, value);
+		const { values, waiting } = gathering;
+		await new Promise<void>((resolve, reject) => {
+			waiting.push({ resolve, reject });
+			this.releaseGatherings();
+		});
+		return values as Map<number, T>;
+	}
+
+	/** An item failed before its step (its input was refused): no gathering waits for it. */
+	itemLeftOut(item: number): void {
+		this.leftOut.add(item);
+		this.releaseGatherings();
+	}
+
+	private releaseGatherings(): void {
+		for (const { expected, values, waiting } of this.gatherings.values()) {
+			const all = [...Array(expected).keys()].every((item) => values.has(item) || this.leftOut.has(item));
+			if (all) waiting.splice(0).forEach(({ resolve }) => resolve());
+		}
 	}
 
 	/** Makes the next `once(key)` make it again (what it holds may be out of date). */
@@ -93,11 +149,7 @@ export function runOf(ctx: IExecuteSingleFunctions): Run {
 	const item = ctx.getItemIndex();
 	const context = itemContextOf(ctx);
 	const known = run.contexts.get(item);
-	if (known !== undefined && known !== context) {
-		run.contexts = new Map();
-		run.stop = new AbortController();
-		run.final = undefined;
-	}
+	if (known !== undefined && known !== context) run.newTry();
 	run.contexts.set(item, context);
 	return run;
 }

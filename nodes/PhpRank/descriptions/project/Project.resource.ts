@@ -1,11 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { healthRoute } from '../../operations/health';
 import { projectPath } from '../../operations/input';
 import { projectDeleted, shapeProjects } from '../../operations/output';
 import { deleteRoute, listRoute } from '../../operations/routes';
 import { projectSpec } from './project.spec';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
+import * as getHealth from './getHealth.operation';
+import { reportSpec } from '../report/report.spec';
 
 export const description: INodeProperties[] = [
 	{
@@ -29,9 +32,18 @@ export const description: INodeProperties[] = [
 				description: 'List projects (sites) with their number of reports and average score',
 				routing: listRoute(projectSpec, { postReceive: [shapeProjects] }),
 			},
+			{
+				name: 'Get Health',
+				value: 'getHealth',
+				action: 'Get the health of a site',
+				description:
+					'A site’s health from its reports: average and median score, health score, failing checks, top issues and worst pages, with a summary to send',
+				routing: healthRoute(reportSpec),
+			},
 		],
 		default: 'getAll',
 	},
 	...del.description,
 	...getAll.description,
+	...getHealth.description,
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 
 const properties: INodeProperties[] = [
@@ -16,6 +17,23 @@ const properties: INodeProperties[] = [
 			'The page to analyse, starting with http:// or https://. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
 		privacyDescription: 'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'One Item per Page', value: 'pages', description: 'Each page’s report, with what was done and what changed' },
+			{
+				name: 'One Item per Site',
+				value: 'sites',
+				description:
+					'One summary per site of the run: scores before and after, pages worse and better, checks newly failing and fixed, the worst pages and biggest drops, and a message to send',
+			},
+		],
+		default: 'pages',
+		description: 'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
+	},
+	siteOptions(true, { displayOptions: { show: { output: ['sites'] } } }),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,0 +1,46 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/*
+ * The fields of a whole-site answer: Project → Get Health, and Create or Re-Run's One Item per
+ * Site (checked in operations/input.ts: siteSettings; computed in operations/site.ts).
+ */
+
+const worstPagesOption: INodeProperties = {
+	displayName: 'Worst Pages',
+	name: 'worstPages',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 100 },
+	default: 5,
+	description: 'How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), 1 to 100',
+};
+
+const minChangeOption: INodeProperties = {
+	displayName: 'Minimum Change',
+	name: 'minChange',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 100 },
+	default: 5,
+	description: 'Points a page’s score must move by to count as worse or better (0-100). Analyses are noisy: a few points is usually no real change.',
+};
+
+/** Site Options: Worst Pages, and for a re-run also Minimum Change. */
+export function siteOptions(forRerun: boolean, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Site Options',
+		name: 'siteOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: forRerun ? [minChangeOption, worstPagesOption] : [worstPagesOption],
+		...overrides,
+	};
+}
+
+export const siteSimplifyParameter: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return each site flat, for tables (lists as short text), instead of with its lists as arrays (every failing check, the worst pages with their links)',
+};
