@@ -18,7 +18,7 @@ import { phpRankRequest, recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
 import { checkSiteOptions, siteSettings } from './input';
-import { reportOutput } from './output';
+import { outputChoice, reportOutput } from './output';
 import { changesBetween, projectOfUrl, type ReportChanges, sameUrlKey } from './report';
 import { operationRouting, paired } from './routes';
 import { type RunPage, siteOutput, siteSummary } from './site';
@@ -150,7 +150,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
 			if (bySite) return await siteItems(this, spec, run, url, analysis);
 			const { action, record, changes, others } = await analysis;
-			const items = [{ json: { action, ...reportOutput(this, record, changes), other_reports: others } }];
+			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes), other_reports: others } }];
 			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);
 			return paired(this, items);
 		} catch (error) {

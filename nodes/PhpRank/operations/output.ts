@@ -99,24 +99,34 @@ export function toolReport(record: IDataObject, inList: boolean): IDataObject {
 	};
 }
 
+/** How a node run outputs reports: Simplify, and whether an AI tool (or a workflow) reads them. */
+export interface OutputChoice {
+	simplify: boolean;
+	tool: boolean;
+}
+
+/** Read once per node run's step, not per report. */
+export function outputChoice(ctx: IExecuteSingleFunctions): OutputChoice {
+	return { simplify: ctx.getNodeParameter('simplify', true) as boolean, tool: isToolRun(ctx) };
+}
+
 /**
  * The output choice of every operation that returns a report: as an AI tool reads it (Simplify on,
  * in a tool run; `changes` in words), else shaped as Simplify says. `changes`: what a re-run changed
  * (null for a report just created); `inList`: one report among many (Get Many).
  */
 export function reportOutput(
-	ctx: IExecuteSingleFunctions,
+	choice: OutputChoice,
 	record: IDataObject,
 	changes: ReportChanges | null | undefined,
 	inList = false,
 ): IDataObject {
-	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
-	if (simplify && isToolRun(ctx)) {
+	if (choice.simplify && choice.tool) {
 		const report = toolReport(record, inList);
 		if (changes === undefined) return report;
 		return { ...report, changes: changes ? changesText(changes, report.score as number | null) : null };
 	}
-	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, simplify);
+	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, choice.simplify);
 }
 
 /** Output step for every operation that returns reports (a re-run's `changes` already on the record). */
@@ -124,11 +134,9 @@ export async function shapeReports(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const inList = isToolRun(this) && this.getNodeParameter('operation') === 'getAll';
-	return items.map(({ json }) => {
-		const { changes, ...record } = json;
-		return { json: reportOutput(this, changes === undefined ? json : record, changes as ReportChanges | undefined, inList) };
-	});
+	const choice = outputChoice(this);
+	const inList = choice.tool && this.getNodeParameter('operation') === 'getAll';
+	return items.map(({ json }) => ({ json: reportOutput(choice, json, json.changes as ReportChanges | undefined, inList) }));
 }
 
 /** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */
