@@ -181,6 +181,22 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		expect(api.server.listReports()).toHaveLength(3);
 	});
 
+	it('with On Error → Continue, an item refused before sending or failing for the run is an error item, and its site is still summarised', async () => {
+		api.server.failNext(
+			{ type: 'status', status: 403, body: { message: 'This action is unauthorized.' } },
+			{ match: (req) => req.method === 'POST' && String((req.form as IDataObject | undefined)?.url) === 'https://blog.example.com/post' },
+		);
+		const { items, error } = await runNode(perSite(), api.credential, {
+			items: [...input, { url: 'not a url' }],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		const sites = items.filter((i) => i.json.project !== undefined);
+		expect(sites.map((i) => i.json.project)).toEqual(['shop.example.com']);
+		expect(sites[0].json.pages).toBe(3);
+		expect(items.filter((i) => i.json.error !== undefined)).toHaveLength(2);
+	});
+
 	it('Minimum Change outside 0-100 is refused before anything is sent, naming the item', async () => {
 		const { error } = await runNode(perSite({ siteOptions: { minChange: 101 } }), api.credential, { items: input });
 		expect(error?.message).toBe('Minimum Change must be a number from 0 to 100, not "101" [item 0]');

@@ -148,7 +148,11 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			const analysis = run.once(`createOrRerun analysis ${key}`, () => analyse(this, spec, run, url, body));
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
-			if (bySite) return await siteItems(this, spec, run, url, analysis);
+			// An item that fails before it joins its site (On Error → Continue) is not waited for.
+			if (bySite) return await siteItems(this, spec, run, url, analysis).catch((error: unknown) => {
+				run.itemLeftOut(this.getItemIndex());
+				return Promise.reject(error);
+			});
 			const { action, record, changes, others } = await analysis;
 			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes), other_reports: others } }];
 			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);

@@ -23,6 +23,8 @@ import type { ResourceSpec } from './resource';
 interface Gathering {
 	expected: number;
 	values: Map<number, unknown>;
+	/** Items that reached it or were left out. */
+	reached: Set<number>;
 	waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
@@ -89,7 +91,7 @@ export class Run {
 	async gather<T>(key: string, item: number, value: T, expected: number): Promise<Map<number, T>> {
 		let gathering = this.gatherings.get(key);
 		if (!gathering) {
-			const made: Gathering = { expected, values: new Map(), waiting: [] };
+			const made: Gathering = { expected, values: new Map(), reached: new Set(this.leftOut), waiting: [] };
 			const { signal } = this.stop;
 			signal.addEventListener('abort', () => made.waiting.splice(0).forEach(({ reject }) => reject(signal.reason)), { once: true });
 			this.gatherings.set(key, made);
@@ -97,6 +99,7 @@ export class Run {
 		}
 		if (this.stop.signal.aborted) throw this.stop.signal.reason;
 		gathering.values.set(item, value);
+		gathering.reached.add(item);
 		const { values, waiting } = gathering;
 		await new Promise<void>((resolve, reject) => {
 			waiting.push({ resolve, reject });
@@ -105,16 +108,16 @@ export class Run {
 		return values as Map<number, T>;
 	}
 
-	/** An item failed before its step (its input was refused): no gathering waits for it. */
+	/** An item failed before it reached a gathering (its input was refused, its request failed): none waits for it. */
 	itemLeftOut(item: number): void {
 		this.leftOut.add(item);
+		for (const { reached } of this.gatherings.values()) reached.add(item);
 		this.releaseGatherings();
 	}
 
 	private releaseGatherings(): void {
-		for (const { expected, values, waiting } of this.gatherings.values()) {
-			const all = [...Array(expected).keys()].every((item) => values.has(item) || this.leftOut.has(item));
-			if (all) waiting.splice(0).forEach(({ resolve }) => resolve());
+		for (const { expected, reached, waiting } of this.gatherings.values()) {
+			if (reached.size >= expected) waiting.splice(0).forEach(({ resolve }) => resolve());
 		}
 	}
 
