@@ -153,6 +153,51 @@ function positive(value: unknown): number | undefined {
 	return number !== undefined && number >= 1 ? Math.floor(number) : undefined;
 }
 
+/** Where a page stands in the list, by the server's answer (`meta`), and whether it is the last. */
+interface Place {
+	/** meta.per_page, when sent. */
+	metaSize?: number;
+	/** The server's page size as known after this answer (0: not known yet). */
+	served: number;
+	/** The page size positions are counted in. */
+	size: number;
+	/** Records before this page. */
+	offset: number;
+	/** meta.total; null when the server sends none. */
+	pageTotal: number | null;
+	/** Positions the page covers (at least its records): a cut page still moves the reader past them. */
+	span: number;
+	/** The list ends with this page. */
+	end: boolean;
+}
+
+/**
+ * Positions from the answer, never from the page size asked for: an instance or proxy may answer
+ * fewer records than asked for. `served`: the server's page size known before this answer.
+ */
+function placeOf(page: number, count: number, meta: IDataObject, served: number, perPage: number): Place {
+	const metaSize = positive(meta.per_page);
+	const known = metaSize ?? (served > 0 ? served : undefined);
+	const nowServed = metaSize ?? Math.max(served, count);
+	const size = nowServed > 0 ? nowServed : perPage;
+	const from = positive(meta.from);
+	const to = finite(meta.to);
+	const pageTotal = finite(meta.total) ?? null;
+	const lastPage = finite(meta.last_page);
+	const end =
+		count === 0 ||
+		(lastPage !== undefined
+			? page >= lastPage
+			: to !== undefined && pageTotal !== null
+				? to >= pageTotal
+				: known !== undefined && count < known);
+	const span = Math.max(
+		count,
+		from !== undefined && to !== undefined ? to - from + 1 : metaSize !== undefined && lastPage !== undefined && page < lastPage ? metaSize : 0,
+	);
+	return { metaSize, served: nowServed, size, offset: from !== undefined ? from - 1 : (page - 1) * size, pageTotal, span, end };
+}
+
 /**
  * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the rule above, and returns
  * its records in list order, each once. When nothing changes, N records cost ceil(N / k) requests
@@ -244,15 +289,9 @@ export async function readPages<T = IDataObject>(
 		}
 		previous = { page, keys };
 
-		// Positions from the answer: an instance or proxy may answer fewer records than asked for.
-		const metaSize = positive(meta.per_page);
-		const known = metaSize ?? (served > 0 ? served : undefined);
-		served = metaSize ?? Math.max(served, answered.length);
-		const size = served > 0 ? served : perPage;
-		const from = positive(meta.from);
-		const to = finite(meta.to);
-		const offset = from !== undefined ? from - 1 : (page - 1) * size;
-		const pageTotal = finite(meta.total) ?? null;
+		const place = placeOf(page, answered.length, meta, served, perPage);
+		const { metaSize, size, offset, pageTotal } = place;
+		served = place.served;
 		if (pageTotal !== null) {
 			if (bound === Infinity) bound = requestBound(pageTotal, size);
 			if (total !== null && pageTotal !== total) {
@@ -263,23 +302,7 @@ export async function readPages<T = IDataObject>(
 		}
 
 		let records = answered;
-		const lastPage = finite(meta.last_page);
-		let end =
-			records.length === 0 ||
-			(lastPage !== undefined
-				? page >= lastPage
-				: to !== undefined && pageTotal !== null
-					? to >= pageTotal
-					: known !== undefined && records.length < known);
-		// The positions this page covers by its meta; a cut page still moves the reader past them.
-		let span = Math.max(
-			records.length,
-			from !== undefined && to !== undefined
-				? to - from + 1
-				: metaSize !== undefined && lastPage !== undefined && page < lastPage
-					? metaSize
-					: 0,
-		);
+		let { end, span } = place;
 		const stop = stopAt ? records.findIndex(stopAt) : -1;
 		if (stop !== -1) {
 			records = records.slice(0, stop);
