@@ -213,3 +213,71 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		expect(html).not.toMatch(/href="[^"]*"><script/);
 	});
 });
+
+describe('Report → Create or Re-Run, Confirm Drops', () => {
+	const api = useServer();
+	beforeEach(() => api.server.deleteAllReports());
+	const url = 'https://shop.example.com/pricing';
+	const confirm = (extra: IDataObject = {}) => perSite({ output: 'pages', confirmDrops: true, ...extra });
+	const puts = () => api.apiRequests().filter((r) => r.method === 'PUT').length;
+
+	async function at72() {
+		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
+		await runNode(confirm(), api.credential, { items: [{ url }] });
+		api.server.clearRequests();
+	}
+
+	it('a noisy drop (72 → 60 → 71) is analysed once more and reported as noise', async () => {
+		await at72();
+		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
+		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
+		const { items, error } = await runNode(confirm(), api.credential, { items: [{ url }] });
+		expect(error).toBeUndefined();
+		expect(puts()).toBe(2);
+		expect(items[0].json).toMatchObject({ action: 'rerun', score: 71, previous_score: 72, score_change: -1, first_score: 60, confirmed: false });
+	});
+
+	it('a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis', async () => {
+		await at72();
+		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
+		api.server.setNextAnalysis(url, { score: 61, others: 'keep' });
+		const { items } = await runNode(confirm(), api.credential, { items: [{ url }] });
+		expect(puts()).toBe(2);
+		expect(items[0].json).toMatchObject({ score: 61, previous_score: 72, score_change: -11, first_score: 60, confirmed: true });
+	});
+
+	it('a newly failed high-importance check is a suspected drop too; no drop costs no request more', async () => {
+		await at72();
+		const high = Object.entries(api.server.listReports()[0].results).find(([, check]) => check.importance === 'high')![0];
+		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
+		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
+		const held = await runNode(confirm(), api.credential, { items: [{ url }] });
+		expect(puts()).toBe(2);
+		expect(held.items[0].json).toMatchObject({ confirmed: true, score_change: 0 });
+
+		api.server.clearRequests();
+		api.server.setNextAnalysis(url, { score: 75, passed: [high], others: 'keep' });
+		const better = await runNode(confirm(), api.credential, { items: [{ url }] });
+		expect(puts()).toBe(1);
+		expect(better.items[0].json).toMatchObject({ confirmed: null, first_score: null, score: 75 });
+	});
+
+	it('the site summary counts only confirmed drops as worse', async () => {
+		const other = 'https://shop.example.com/contact';
+		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
+		api.server.setNextAnalysis(other, { score: 72, failed: [], others: 'pass' });
+		await runNode(confirm(), api.credential, { items: [{ url }, { url: other }] });
+		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
+		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
+		api.server.setNextAnalysis(other, { score: 60, others: 'keep' });
+		api.server.setNextAnalysis(other, { score: 61, others: 'keep' });
+		const { items } = await runNode(confirm({ output: 'sites' }), api.credential, { items: [{ url }, { url: other }] });
+		expect(items[0].json).toMatchObject({ rerun: 2, worse_pages: 1 });
+	});
+
+	it('Drop Points outside 0-100 is refused before anything is sent', async () => {
+		const { error } = await runNode(confirm({ dropPoints: -1 }), api.credential, { items: [{ url }] });
+		expect(error?.message).toBe('Drop Points must be a number from 0 to 100, not "-1"');
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+});

@@ -17,9 +17,9 @@ import { readList } from '../transport/paging';
 import { phpRankRequest, recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
-import { checkSiteOptions, siteSettings } from './input';
+import { checkRerunOptions, confirmDropPoints, siteSettings } from './input';
 import { outputChoice, reportOutput } from './output';
-import { changesBetween, projectOfUrl, type ReportChanges, sameUrlKey } from './report';
+import { changesBetween, classify, projectOfUrl, type ReportChanges, sameUrlKey } from './report';
 import { operationRouting, paired } from './routes';
 import { type RunPage, siteOutput, siteSummary } from './site';
 
@@ -51,7 +51,22 @@ interface Outcome {
 	changes: ReportChanges | null;
 	/** Other reports of the same URL, left as they are. */
 	others: number;
+	/** Confirm Drops: a suspected drop analysed once more; whether it held, and the first re-run's score. */
+	confirmation?: { confirmed: boolean; first_score: number | null };
 }
+
+/**
+ * Confirm Drops. phpRank's load-time and page-size checks vary from one analysis to the next, so a
+ * drop is sometimes no change at all. A re-run whose score fell by at least `points` (any fall when
+ * 0), or in which a high-importance check newly failed, is suspected; the page is analysed once
+ * more right away (one request more, for suspected drops only), and the drop is confirmed when it
+ * holds in that second analysis, measured against the analysis before the first.
+ */
+function fell(changes: ReportChanges, points: number): boolean {
+	return changes.scoreDelta !== null && (points > 0 ? changes.scoreDelta <= -points : changes.scoreDelta < 0);
+}
+
+const newlyFailedHigh = (changes: ReportChanges) => changes.failed.filter(({ importance }) => importance === 'high').map(({ check }) => check);
 
 const siteKey = (project: string) => `createOrRerun site ${project}`;
 
@@ -70,14 +85,37 @@ function reportsOfSite(ctx: IExecutePaginationFunctions, spec: ResourceSpec, run
 	});
 }
 
-async function analyse(ctx: IExecutePaginationFunctions, spec: ResourceSpec, run: Run, url: string, body: IDataObject): Promise<Outcome> {
+async function analyse(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	url: string,
+	body: IDataObject,
+	confirmPoints: number | undefined,
+): Promise<Outcome> {
 	const reports = (await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
 	const newest = reports.reduce<IDataObject | undefined>((top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top), undefined);
 	if (newest) {
 		const request = { method: 'PUT' as const, url: recordPath(spec, newest[spec.key]), body: { results: 1 } };
-		const { body: answer } = await phpRankRequest(ctx, spec, request, 'record', run);
-		const record = answer.data as IDataObject;
-		return { action: 'rerun', record, changes: changesBetween(newest, record), others: reports.length - 1 };
+		const rerun = async () => (await phpRankRequest(ctx, spec, request, 'record', run)).body.data as IDataObject;
+		const first = await rerun();
+		const changes = changesBetween(newest, first);
+		const others = reports.length - 1;
+		const failedHigh = newlyFailedHigh(changes);
+		if (confirmPoints === undefined || !(fell(changes, confirmPoints) || failedHigh.length > 0)) return { action: 'rerun', record: first, changes, others };
+		const second = await rerun();
+		const confirmedChanges = changesBetween(newest, second);
+		// The drop holds: it fell again against the analysis before the first, or a check that newly failed fails still.
+		const held =
+			(fell(changes, confirmPoints) && fell(confirmedChanges, confirmPoints)) ||
+			failedHigh.some((check) => newlyFailedHigh(confirmedChanges).includes(check));
+		return {
+			action: 'rerun',
+			record: second,
+			changes: confirmedChanges,
+			others,
+			confirmation: { confirmed: held, first_score: classify(first.result).score },
+		};
 	}
 	const { body: answer } = await phpRankRequest(ctx, spec, { method: 'POST', url: spec.path, body }, 'record', run);
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
@@ -107,10 +145,10 @@ async function siteItems(
 	const item = ctx.getItemIndex();
 	const project = projectOfUrl(url);
 	const gathered: GatheredPage = await analysis.then(
-		({ action, record, changes }) => {
+		({ action, record, changes, confirmation }) => {
 			// Named if the run stops (On Error → Stop), as Create's reports are.
 			if (action === 'created') recordDone(run, item, fingerprintOf(['createOrRerun', sameUrlKey(url)]), [{ json: record }], spec);
-			return { project, page: { url, action, record, changes } };
+			return { project, page: { url, action, record, changes, confirmed: confirmation?.confirmed } };
 		},
 		(error: unknown) => {
 			if (!isPageFailure(error)) return Promise.reject(error);
@@ -145,7 +183,8 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
 			if (before) return paired(this, before);
 
-			const analysis = run.once(`createOrRerun analysis ${key}`, () => analyse(this, spec, run, url, body));
+			const confirmPoints = confirmDropPoints(this);
+			const analysis = run.once(`createOrRerun analysis ${key}`, () => analyse(this, spec, run, url, body, confirmPoints));
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
 			// An item that fails before it joins its site (On Error → Continue) is not waited for.
@@ -153,8 +192,9 @@ export function createOrRerunStep(spec: ResourceSpec) {
 				run.itemLeftOut(this.getItemIndex());
 				return Promise.reject(error);
 			});
-			const { action, record, changes, others } = await analysis;
-			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes), other_reports: others } }];
+			const { action, record, changes, others, confirmation } = await analysis;
+			const confirmed = confirmPoints === undefined ? {} : { confirmed: confirmation?.confirmed ?? null, first_score: confirmation?.first_score ?? null };
+			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes), other_reports: others, ...confirmed } }];
 			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);
 			return paired(this, items);
 		} catch (error) {
@@ -167,7 +207,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 export function createOrRerunRoute(spec: ResourceSpec, preSend: PreSendAction[]): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
-		send: { paginate: true, preSend: [...preSend, checkSiteOptions] },
+		send: { paginate: true, preSend: [...preSend, checkRerunOptions] },
 		operations: { pagination: createOrRerunStep(spec) },
 	});
 }

@@ -406,8 +406,24 @@ export function siteSettings(ctx: IExecuteSingleFunctions): SiteSettings {
 	};
 }
 
-/** Create or Re-Run with One Item per Site: its site options checked before anything is sent. */
-export async function checkSiteOptions(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export const DEFAULT_DROP_POINTS = 5;
+
+/** Create or Re-Run's Confirm Drops: the points a score must fall by to be confirmed, or undefined when off. */
+export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefined {
+	if (!(ctx.getNodeParameter('confirmDrops', false) as boolean)) return undefined;
+	return boundedOption(
+		ctx,
+		ctx.getNodeParameter('dropPoints', DEFAULT_DROP_POINTS),
+		'Drop Points',
+		0,
+		100,
+		'Set Drop Points (under Confirm Drops) to how many points a score must fall by to be analysed again, from 0 to 100 (e.g. 5).',
+	);
+}
+
+/** Create or Re-Run: Confirm Drops and, with One Item per Site, the site options, checked before anything is sent. */
+export async function checkRerunOptions(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	confirmDropPoints(this);
 	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
 	return requestOptions;
 }

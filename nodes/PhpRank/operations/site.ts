@@ -37,6 +37,8 @@ export interface RunPage {
 	changes?: ReportChanges | null;
 	/** Why phpRank could not analyse it (a page the run lost, not the audit). */
 	failure?: string;
+	/** Confirm Drops: false when a suspected drop was noise (it is then not counted as worse). */
+	confirmed?: boolean;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -133,7 +135,12 @@ export function siteSummary(project: string, pages: RunPage[], options: SiteOpti
 	const rerun = analysed.filter((page) => page.action === 'rerun' && page.changes);
 	const deltas = rerun.map(({ changes }) => changes!.scoreDelta).filter((delta): delta is number => delta !== null);
 	const previous = rerun.map(({ changes }) => changes!.previous.result).filter((score): score is number => score !== null);
-	const moved = (sign: 1 | -1) => deltas.filter((delta) => delta * sign >= Math.max(options.minChange, Number.EPSILON)).length;
+	// With Confirm Drops, a drop that did not hold in the second analysis is not worse.
+	const moved = (sign: 1 | -1) =>
+		rerun.filter(({ changes, confirmed }) => {
+			const delta = changes!.scoreDelta;
+			return delta !== null && delta * sign >= Math.max(options.minChange, Number.EPSILON) && !(sign < 0 && confirmed === false);
+		}).length;
 	const drops = rerun
 		.filter(({ changes }) => changes!.scoreDelta !== null && changes!.scoreDelta < 0)
 		.sort((a, b) => a.changes!.scoreDelta! - b.changes!.scoreDelta! || Number(a.record.id) - Number(b.record.id))

@@ -18,6 +18,23 @@ const properties: INodeProperties[] = [
 		privacyDescription: 'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),
 	{
+		displayName: 'Confirm Drops',
+		name: 'confirmDrops',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
+	},
+	{
+		displayName: 'Drop Points',
+		name: 'dropPoints',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 5,
+		description: 'How many points a score must fall by to be analysed again (0-100; 0: any fall)',
+		displayOptions: { show: { confirmDrops: [true] } },
+	},
+	{
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
