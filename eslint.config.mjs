@@ -4,6 +4,46 @@ import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Which folders a layer may not import from, as relative paths resolve from it. Type-only imports
+ * count too: a type from a higher layer ties the lower one to it as much as a value does.
+ */
+const LAYERS = [
+	{
+		files: ['nodes/PhpRank/transport/**/*.ts'],
+		forbidden: ['operations', 'descriptions', 'methods', 'PhpRank.node', 'PhpRankTrigger'],
+		rule: 'transport/ is the bottom layer: it may import only api.ts and other transport/ files',
+	},
+	{
+		files: ['nodes/PhpRank/operations/**/*.ts'],
+		forbidden: ['descriptions', 'methods', 'PhpRank.node', 'PhpRankTrigger'],
+		rule: 'operations/ may import transport/ and api.ts, never descriptions/, methods/ or the nodes above it',
+	},
+	{
+		files: ['nodes/PhpRank/descriptions/**/*.ts'],
+		forbidden: ['methods', 'PhpRank.node', 'PhpRankTrigger'],
+		rule: 'descriptions/ may import operations/, transport/ and api.ts, never methods/ or the nodes above it',
+	},
+];
+
+const layerRules = LAYERS.map(({ files, forbidden, rule }) => ({
+	files,
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{
+				patterns: [
+					{
+						// Any relative path that walks into a forbidden folder or file, however many `../` it takes.
+						regex: `^(\\.\\.?/)+(.*/)?(${forbidden.join('|')})(/|$)`,
+						message: `Upward import: ${rule} (ARCHITECTURE.md, Layers).`,
+					},
+				],
+			},
+		],
+	},
+}));
+
 const parser = {
 	languageOptions: {
 		parser: tseslint.parser,
@@ -45,6 +85,9 @@ export default [
 		...n8nCommunityNodes.configs.recommended,
 	},
 	{ files: ['credentials/**/*.ts', 'nodes/**/*.ts'], rules: { 'no-console': 'error' } },
+	// The layers (ARCHITECTURE.md): node → descriptions → operations → transport, each importing only
+	// the ones below it. An import that points up fails lint; test/layers.test.ts proves each rule.
+	...layerRules,
 	// The scanner's rule set is for shipped code; tests and scripts may use Node's globals.
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
 	{
