@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changesBetween } from '../nodes/PhpRank/operations/report';
+import { changesBetween } from '../nodes/PhpRank/operations/changes';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 

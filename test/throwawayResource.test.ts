@@ -20,7 +20,7 @@ const widgetSpec = defineResource({
 	key: 'slug',
 	keyName: 'widget slug',
 	quoteKey: true,
-	record: { describe: 'widget with a slug in "data"', test: (data) => typeof data.slug === 'string' },
+	record: { describe: 'widget with a slug in "data"', key: /^[a-z0-9-]+$/ },
 	secretParameters: [['widgetSecret']],
 });
 

@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { PAGE_SIZES } from '../PhpRank/api';
 import type { ResultClass } from '../PhpRank/api';
-import { shapeReport } from '../PhpRank/operations/output';
-import { changesBetween, checkStates, classify, type ReportChanges } from '../PhpRank/operations/report';
+import { changesBetween } from '../PhpRank/operations/changes';
+import { checkStates, classify, type ReportChanges, shapeReport } from '../PhpRank/operations/output';
 import { phpRankDate } from './baseline';
 import { noSampleError } from './noSample';
 import { scanReports } from './reports';

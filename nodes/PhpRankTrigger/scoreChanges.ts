@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changesBetween, classify, type ReportChanges, type ResultClass } from '../PhpRank/operations/report';
+import { changesBetween } from '../PhpRank/operations/changes';
+import { classify, type ReportChanges, type ResultClass } from '../PhpRank/operations/output';
 import { baselineRecord, decodeBaseline, encodeBaseline, withBelowFlag } from './baseline';
 import { type Covered, keepUncovered, oldestFirst } from './state';
 

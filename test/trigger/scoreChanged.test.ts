@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { changesBetween } from '../../nodes/PhpRank/operations/report';
+import { changesBetween } from '../../nodes/PhpRank/operations/changes';
 import { baselineRecord, decodeBaseline, encodeBaseline } from '../../nodes/PhpRankTrigger/baseline';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';

@@ -18,8 +18,8 @@ import { phpRankRequest, recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
 import { checkRerunOptions, confirmDropPoints, siteSettings } from './input';
-import { outputChoice, reportOutput } from './output';
-import { changesBetween, classify, projectOfUrl, type ReportChanges, sameUrlKey } from './report';
+import { changesBetween } from './changes';
+import { classify, outputChoice, projectOfUrl, type ReportChanges, reportOutput, sameUrlKey } from './output';
 import { operationRouting, paired } from './routes';
 import { type RunPage, siteOutput, siteSummary } from './site';
 

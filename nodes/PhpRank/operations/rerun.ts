@@ -3,7 +3,7 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 import { forOutputSteps, phpRankRequest } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import type { Run } from '../transport/run';
-import { changesBetween } from './report';
+import { changesBetween } from './changes';
 
 /*
  * Update with Re-Run Analysis says what changed: the report is read just before the re-run (one

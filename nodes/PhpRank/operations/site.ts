@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../api';
-import { type CheckChange, checkStates, classify, importanceRank, type ReportChanges, sameUrlKey } from './report';
+import { type CheckChange, checkStates, classify, importanceRank, type ReportChanges, sameUrlKey } from './output';
 
 /*
  * A whole site (one phpRank project) at a glance, from its reports alone: Project → Get Health, and

@@ -155,8 +155,10 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 		current.onListPage?.(current.meta);
 	} else if (expect === 'record') {
 		const record = json.data as IDataObject | undefined;
-		const shape = current.spec?.record;
-		if (!record || typeof record !== 'object' || Array.isArray(record) || (shape && !shape.test(record))) {
+		const spec = current.spec;
+		const shape = spec?.record;
+		const keyed = (data: IDataObject) => !shape || (data[spec!.key] !== undefined && data[spec!.key] !== null && shape.key.test(String(data[spec!.key])));
+		if (!record || typeof record !== 'object' || Array.isArray(record) || !keyed(record)) {
 			throw foreign(shape?.describe ?? 'record in "data"');
 		}
 	} else if (json.deleted !== true) {

@@ -19,8 +19,8 @@ export interface ResourceSpec {
 	keyName: string;
 	/** Whether messages quote the key: `project "example.com"` rather than `report 12`. */
 	quoteKey?: boolean;
-	/** What `data` of a single-record answer must be, in words and as a test. */
-	record?: { describe: string; test: (data: IDataObject) => boolean };
+	/** What `data` of a single-record answer must hold: its key, in a form this pattern matches; and that, in words. */
+	record?: { describe: string; key: RegExp };
 	/** The body field a create names its record by (`url`): a failed create says which one. */
 	createdFrom?: string;
 	/**

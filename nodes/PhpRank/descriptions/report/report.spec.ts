@@ -11,7 +11,7 @@ export const reportSpec = defineResource({
 	path: '/reports',
 	key: 'id',
 	keyName: 'report ID',
-	record: { describe: 'report with an ID in "data"', test: (data) => /^\d+$/.test(String(data.id)) },
+	record: { describe: 'report with an ID in "data"', key: /^\d+$/ },
 	createdFrom: 'url',
 	secretParameters: NODE_SECRETS,
 	newestFirst: NEWEST_FIRST,
