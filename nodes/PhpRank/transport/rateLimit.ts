@@ -1,4 +1,3 @@
-import type { Failure } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../api';
@@ -251,10 +250,4 @@ export function rateLimitDeadline(ctx: { getNode(): { type: string } }): number 
 	if (isToolRun(ctx)) return Date.now() + TOOL_RATE_LIMIT_WAIT_MS;
 	if (isPollRun(ctx)) return Date.now() + pollBudgetMs(ctx) / 2;
 	return Infinity;
-}
-
-/** The wait a rate-limit error asks for, when it is one. */
-export function rateLimitWait(error: unknown): number | undefined {
-	const failure = (error as { failure?: Failure } | undefined)?.failure;
-	return failure?.cause === 'rate-limited' ? (failure.retryAfterMs ?? 0) : undefined;
 }

@@ -7,9 +7,9 @@ import type {
 	IN8nHttpFullResponse,
 	INode,
 	INodeExecutionData,
+	NodeApiError,
 	PostReceiveAction,
 } from 'n8n-workflow';
-import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, CREDENTIAL_TYPE, READ_TIMEOUT_MS } from '../api';
@@ -23,7 +23,7 @@ import {
 	errorContextOf,
 	redactedNode,
 } from './errors';
-import { MAX_RATE_LIMIT_RETRIES, rateLimitDeadline, rateLimitWait, retryAfterMs, type Slot } from './rateLimit';
+import { MAX_RATE_LIMIT_RETRIES, rateLimitDeadline, retryAfterMs, type Slot } from './rateLimit';
 import type { ResourceSpec } from './resource';
 import { onTheWire, type Run, runOfOutputStep } from './run';
 
@@ -48,6 +48,11 @@ export interface Exchange {
 	slot: Slot;
 	/** The answer came (any status), so the budget has been told. */
 	answered: boolean;
+	/**
+	 * The answer was HTTP 429: the wait its Retry-After asks for. Kept here, not read back from the
+	 * error: n8n-workflow before 2.41 drops a NodeApiError's `failure`, where the wait is also told.
+	 */
+	throttledMs?: number;
 	/** The paginator of a list answer. */
 	meta?: IDataObject;
 	/** Called with a list page's paginator as soon as it is known to be good (before output steps). */
@@ -109,7 +114,7 @@ async function exchange<T>(
 			const { node, context } = failing();
 			throw describeNetworkError(node, failure, context);
 		}
-		const waitMs = rateLimitWait(failure);
+		const waitMs = current.throttledMs;
 		if (waitMs !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !cancel?.aborted && Date.now() + waitMs <= deadline) continue;
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		throw failure as NodeApiError;
@@ -128,6 +133,7 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 	current.answered = true;
 	if (status === 429) {
 		const waitMs = retryAfterMs(headers['retry-after']);
+		current.throttledMs = waitMs;
 		budget.throttled(slot, headers, waitMs);
 		const { node, context } = current.failing();
 		throw describeHttpError(node, status, parseBody(response.body), context, { waitMs });
