@@ -26,6 +26,9 @@ export interface StoredExecution {
 	outputs: Record<string, ExecutionItem[]>;
 }
 
+/** How n8n's SQLite stores a date: UTC without a zone, which `new Date` would read as local time. */
+const SQLITE_UTC = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/;
+
 const SQL = `SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data FROM execution_entity e
 	LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id`;
 
@@ -42,7 +45,7 @@ export async function storedExecutions(sb: N8nSandbox, workflowId: string): Prom
 			const main = runs?.[runs.length - 1]?.data?.main;
 			if (main) outputs[node] = main[0] ?? [];
 		}
-		const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(v as string));
+		const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(SQLITE_UTC.test(String(v)) ? `${String(v).replace(' ', 'T')}Z` : (v as string)));
 		return { id: String(r.id), workflowId: r.workflowId, status: r.status, mode: r.mode, startedAt: date(r.startedAt), stoppedAt: date(r.stoppedAt), rawData, data, outputs };
 	});
 }

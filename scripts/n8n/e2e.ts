@@ -10,7 +10,9 @@
  *      test through the app's own endpoint, a webhook-started Create with a literal password that phpRank
  *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
  *      "Execute workflow";
- *   -> the trigger example published with the CLI and n8n restarted: its polls as in production.
+ *   -> the trigger example published with the CLI and n8n restarted: its polls as in production;
+ *   -> a published trigger whose poll meets a rate limit that outlasts the poll's time budget: the poll ends
+ *      within half its budget with a rate-limit error, and a poll after the limit is lifted works.
  * Queue mode (main + workers, Redis, Postgres) is e2e-queue.ts.
  *
  * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
@@ -18,16 +20,18 @@
  *
  * Env: N8N_VERSION (the n8n to test, default 2.41.1; each version in its own cache folder, see install.sh),
  *      N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging),
- *      E2E_SKIP_ACTIVATION=1 (skip the ~1-2 min wait for a scheduled poll of the activated trigger),
+ *      E2E_SKIP_ACTIVATION=1 (skip the ~2-3 min of published triggers' scheduled polls),
  *      E2E_DURABLE_CURSORS=1 (n8n with its durable scheduler and poll cursors, which commit no state
  *      of the activation poll: the trigger checks then prove it still fires from the first poll on).
  */
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
-import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
+import { FALLBACK_POLL_BUDGET_MS } from '../../nodes/PhpRank/transport/n8nInternals';
+import { NO_API_PLAN_KEY, OTHER_USER_KEY, PhpRankServer, TEST_API_KEY, USER_IDS, type RecordedRequest } from '../../test/server';
 import {
 	apiRequests,
 	buildAndPack,
@@ -73,16 +77,35 @@ import { Fatal, Report, same } from './report';
 
 const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
-/** What n8n 2.41 needs for durable poll cursors (PollCursorService warns when one is missing). */
-const DURABLE_CURSORS_ENV = {
+/** n8n 2.41's durable scheduler running the polls (PollJobProvider: all three, else polls stay in memory). */
+const DURABLE_POLLS_ENV = {
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 };
+/** What n8n 2.41 needs for durable poll cursors (PollCursorService warns when one is missing). */
+const DURABLE_CURSORS_ENV = { ...DURABLE_POLLS_ENV, N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true' };
 const FAILED_CREATE_ID = 'phprankE2eFailCr';
 const FAILED_CREATE_PATH = 'phprank-e2e-failed-create';
 const ACTIVATED_TRIGGER_ID = 'phprankE2eAlertP';
+const RATE_LIMITED_ID = 'phprankE2eRateLm';
+/** The other test user's key: its own rate-limit budget in the node and in the test server. */
+const OTHER_CRED = { id: 'phprank-e2e-other', name: 'phpRank (other user)' };
+/**
+ * What phpRank's 429s ask for while the limit holds. The node keeps a Retry-After (at most 120 s) for every
+ * later request of the key, so the poll after the one that met the 429 (30 s later) starts with 35 s of it
+ * left: more than a poll may wait on either n8n (half its budget: 30 s on 2.0, 18 s on 2.41 below). That
+ * poll must end at once; before the fix, n8n 2.0's waited it out. The poll after it (5 s left) waits and
+ * works. 600 s would make the node hold the key for its 120 s cap: a minute more before a poll can work.
+ */
+const RATE_LIMIT_RETRY_AFTER_S = 65;
+/** The trigger polls twice a minute: every poll (at most half its budget, 30 s) ends before the next begins. */
+const POLL_EVERY_S = 30;
+/** n8n 2.41's poll time budget is set only where its durable scheduler runs the poll; these are its defaults, pinned. */
+const POLL_TIMEOUT_S = 45;
+const SCHEDULER_LEASE_S = 60;
+/** The node's rate-limit error (nodes/PhpRank/transport/errors.ts), as a poll that gave up reports it. */
+const RATE_LIMIT_ERROR = /^phpRank is rate limiting requests .*\(HTTP 429 from 127\.0\.0\.1:\d+\): it asks to wait \d+ s$/;
 /** The n8n the e2e checks fully (install.sh's default, the newest that installs); older ones skip what they lack. */
 const [DEFAULT_MAJOR, DEFAULT_MINOR] = DEFAULT_N8N_VERSION.split('.').map(Number);
 /**
@@ -175,6 +198,7 @@ async function main(): Promise<void> {
 			await importCredentials(sb as N8nSandbox, [
 				testServerCredential(api),
 				{ id: WRONG_CRED_ID, name: 'phpRank (wrong key)', type: 'phpRankApi', data: { baseUrl: api.url, apiKey: WRONG_KEY } },
+				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
 			]),
 		);
 		check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [...examples.keys()]);
@@ -394,6 +418,14 @@ async function main(): Promise<void> {
 			const active = await listWorkflowIds(box, { active: true });
 			check('unpublished: n8n list:workflow --active=true no longer lists the copy', !active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID), active);
 		}
+
+		// ------------------------------------------------------------------ production: a poll meets a long rate limit
+		await rateLimitedPollChecks(box, api, serverEnv, firstStartS, async (env) => (n8n = await startServer(box, { env })));
+		const last = n8n as N8nServer | undefined; // set by the start callback above
+		if (last) {
+			await timed('n8n stop', async () => await last.stop());
+			n8n = undefined;
+		}
 	} catch (error) {
 		if (error instanceof Fatal) {
 			check(`fatal: ${error.message}`, false);
@@ -565,6 +597,204 @@ async function triggerActivatedChecks(
 	const alert = fresh[0]?.outputs['Format alert']?.[0]?.json ?? {};
 	check('the alert text', String(alert.text).startsWith('news.sample.net went from decent (70) to bad (10). Failed checks: '), alert.text);
 	check('no execution ever reported the rise of report 8', !all.some((e) => ids(e).includes(8)), all.map(ids));
+}
+
+// ---------------------------------------------------------------------------------------------
+// a poll that meets a rate limit
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A poll's time budget where n8n 2.41's durable scheduler runs it (n8n's trigger-execution-context.factory.js,
+ * getExecutePollFunctions): the shorter of the poll timeout and the scheduler's lease, less a margin of a
+ * fifth (5 s at least, half at most). Polls n8n runs in memory (its default) get PollContext's fixed 5 minutes.
+ */
+function durablePollBudgetMs(pollTimeoutS: number, leaseS: number): number {
+	const ceilingMs = Math.min(pollTimeoutS, leaseS) * 1000;
+	return ceilingMs - Math.min(Math.max(0.2 * ceilingMs, 5_000), ceilingMs / 2);
+}
+
+/** A trigger alone (New Report, the other user's key), polling at these seconds of every minute. */
+function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
+	return {
+		id: RATE_LIMITED_ID,
+		name: 'e2e: a poll meets a long rate limit (published)',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'phpRank Trigger',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: seconds.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+					event: 'newReport',
+					filters: {},
+					simplify: true,
+				},
+				credentials: { phpRankApi: OTHER_CRED },
+			},
+		],
+		connections: {},
+	};
+}
+
+/** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
+async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, stepMs = 100): Promise<T | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = await probe();
+		if (found !== undefined || Date.now() >= deadline) return found;
+		await sleep(stepMs);
+	}
+}
+
+/**
+ * (c) Every wait of a poll is bounded by half its time budget, on every n8n. A published trigger (the other
+ * user's key: its rate limit is its own in the node and in the test server) polls every POLL_EVERY_S at fixed
+ * seconds. After its activation poll the test server holds that user at a rate limit (every request 429,
+ * Retry-After RATE_LIMIT_RETRY_AFTER_S, until lifted) and a report is created:
+ * - the poll that meets the 429 ends at once with the node's rate-limit error, which n8n stores as a failed
+ *   execution (2.0 and 2.41 alike: ExecutionService.createErrorExecution, stoppedAt = the poll's end); the
+ *   test then lifts the limit;
+ * - the next poll starts while the node still holds phpRank's wait for longer than the poll may wait: it must
+ *   end at once with the same error, sending nothing (n8n 2.0 before the fix waited it out, 35 s);
+ * - the poll after that waits the rest (5 s) and reports the report created under the limit (a failed poll
+ *   keeps the state); no request goes out before phpRank's wait has passed.
+ * A poll starts at its tick (the seconds it is scheduled at; n8n 2.41's scheduler may start it a few seconds
+ * late) and ends when n8n stores its failure or starts the execution it emits. On n8n 2.41
+ * the poll runs under the durable scheduler, the one place n8n sets a poll's budget (36 s here); n8n 2.0 has
+ * none and the node takes one minute. With E2E_DURABLE_CURSORS n8n itself backs the trigger off for the
+ * error's Retry-After: no poll runs during the wait.
+ */
+async function rateLimitedPollChecks(
+	sb: N8nSandbox,
+	api: PhpRankServer,
+	baseEnv: Record<string, string>,
+	firstStartS: number,
+	start: (env: Record<string, string>) => Promise<N8nServer>,
+): Promise<void> {
+	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
+	section(`a published trigger's polls meet a rate limit that outlasts them (429, Retry-After ${RATE_LIMIT_RETRY_AFTER_S} s, until lifted)`);
+	if (process.env.E2E_SKIP_ACTIVATION) {
+		note('skipped (E2E_SKIP_ACTIVATION)');
+		return;
+	}
+	const phaseStart = Date.now();
+	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
+	const budgetMs = givesBudget ? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S) : FALLBACK_POLL_BUDGET_MS;
+	const boundMs = budgetMs / 2;
+	const boundS = boundMs / 1000;
+	const backsOff = givesBudget && Boolean(process.env.E2E_DURABLE_CURSORS);
+	const env = givesBudget
+		? { ...DURABLE_POLLS_ENV, N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S), N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S), ...baseEnv }
+		: baseEnv;
+	note(
+		givesBudget
+			? `n8n ${sb.runtime.n8nVersion}: polls run by its durable scheduler (N8N_SCHEDULER_POLL_TIMEOUT=${POLL_TIMEOUT_S}, N8N_SCHEDULER_LEASE_DURATION=${SCHEDULER_LEASE_S}): getPollBudgetMs() = ${budgetMs / 1000} s, a poll waits at most ${boundS} s`
+			: `n8n ${sb.runtime.n8nVersion}: no getPollBudgetMs(); the node's fallback budget is ${budgetMs / 1000} s, a poll waits at most ${boundS} s`,
+	);
+	// The first tick after this import, publish and start (a poll before the limit finds nothing new).
+	const first = (new Date().getUTCSeconds() + Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) % 60;
+	const seconds = Array.from({ length: 60 / POLL_EVERY_S }, (_, i) => (first + i * POLL_EVERY_S) % 60).sort((a, b) => a - b);
+	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
+	const tickOf = (ms: number): number => {
+		let tick = Math.floor(ms / 1000) * 1000;
+		while (!seconds.includes(new Date(tick).getUTCSeconds())) tick -= 1000;
+		return tick;
+	};
+	await timed('n8n import:workflow (rate-limited trigger)', async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(seconds)]));
+	await timed('n8n publish:workflow (rate-limited trigger)', async () => await publishWorkflows(sb, [RATE_LIMITED_ID]));
+	note(`the trigger polls at seconds ${seconds.join(' and ')} of every minute`);
+
+	const other = `Bearer ${OTHER_USER_KEY}`;
+	const polls = (): RecordedRequest[] => api.requests.filter((r) => r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports');
+	const seenBefore = polls().length;
+	await timed('n8n start until ready (rate-limited trigger)', async () => await start(env));
+	const activation = await timed('wait for the activation poll', async () => await waitFor(() => polls().slice(seenBefore).find((r) => r.status !== undefined), 30_000));
+	check('n8n polled once on activation, answered 200 (before the limit)', activation?.status === 200, activation && describeRequests([activation]));
+
+	// The limit, and a report created while it holds: a poll after it must still report that one.
+	api.holdRateLimit(USER_IDS.other, RATE_LIMIT_RETRY_AFTER_S);
+	const created = api.addReport({ url: 'https://competitor.example.net/pricing', user_id: USER_IDS.other, result: 52, privacy: 0 });
+	const heldFrom = polls().length;
+	const met = await timed('wait for a poll to meet the 429', async () => await waitFor(() => polls().slice(heldFrom).find((r) => r.status === 429), (POLL_EVERY_S + 15) * 1000));
+	check('a scheduled poll met the rate limit (429)', met, describeRequests(polls()));
+	if (!met) return;
+	const stored = async (): Promise<StoredExecution[]> => await storedExecutions(sb, RATE_LIMITED_ID);
+	const failures = async (): Promise<StoredExecution[]> => (await stored()).filter((e) => e.status === 'error');
+	// Long enough to see a poll that waits past its bound (it would end one Retry-After later, or never).
+	const failed = (await timed('wait for the poll to end', async () => await waitFor(async () => (await failures())[0], boundMs + retryAfterMs, 250)));
+	const lifted = api.liftRateLimit(USER_IDS.other);
+
+	// n8n stores a failed poll's error through its toJSON (message, name, description...: no httpCode), on both versions.
+	const errorOf = (e: StoredExecution | undefined) => e?.data.resultData?.error as { message?: string; name?: string } | undefined;
+	const isRateLimitError = (e: StoredExecution | undefined): boolean => errorOf(e)?.name === 'NodeApiError' && RATE_LIMIT_ERROR.test(errorOf(e)?.message ?? '');
+	const firstTook = failed?.stoppedAt && failed.stoppedAt.getTime() - met.receivedAt;
+	check(
+		`the poll that met it ended within ${boundS} s (half its ${budgetMs / 1000} s budget) with the node's rate-limit error, stored as a failed execution (mode trigger)`,
+		failed?.mode === 'trigger' && firstTook !== undefined && firstTook >= 0 && firstTook <= boundMs && isRateLimitError(failed),
+		failed ? { id: failed.id, mode: failed.mode, tookMs: firstTook, error: errorOf(failed) } : 'no failed execution',
+	);
+	note(`it ended ${firstTook === undefined ? '?' : (firstTook / 1000).toFixed(2)} s after its request; error: ${errorOf(failed)?.message}`);
+	check('the limit was lifted', lifted === 1);
+
+	const tick = tickOf(met.receivedAt);
+	const nextTick = tick + POLL_EVERY_S * 1000;
+	const waitLeftS = (met.receivedAt + retryAfterMs - nextTick) / 1000;
+	if (backsOff) {
+		note(`n8n backs the trigger off for the error's Retry-After (durable cursors): no poll at the next tick, ${POLL_EVERY_S} s later`);
+	} else {
+		const next = await timed('wait for the next poll to end', async () =>
+			await waitFor(async () => (await failures()).find((e) => e.stoppedAt && tickOf(e.stoppedAt.getTime()) === nextTick), nextTick - Date.now() + boundMs + 5_000, 250),
+		);
+		const nextTook = next?.stoppedAt && next.stoppedAt.getTime() - nextTick;
+		check(
+			`the next poll, ${POLL_EVERY_S} s later with ${waitLeftS.toFixed(0)} s of phpRank's wait left, ended within ${boundS} s with the same error, instead of waiting it out`,
+			next?.mode === 'trigger' && nextTook !== undefined && nextTook <= boundMs && isRateLimitError(next),
+			next ? { id: next.id, tookMs: nextTook, error: errorOf(next) } : 'no failed execution of that poll',
+		);
+		note(`it ended ${nextTook === undefined ? '?' : (nextTook / 1000).toFixed(2)} s after its tick`);
+	}
+
+	const worked = await timed('wait for a poll to work after the wait', async () =>
+		await waitFor(async () => (await stored()).find((e) => e.status === 'success'), met.receivedAt + retryAfterMs + 2 * POLL_EVERY_S * 1000 - Date.now(), 500),
+	);
+	const items = json(worked?.outputs['phpRank Trigger']);
+	// A poll ends when the execution it emits starts. Every tick before this one has a poll that ended (checked
+	// above), and a trigger polls one at a time, so the tick before its end is its own.
+	const workedEnd = worked?.startedAt?.getTime();
+	const workedTook = workedEnd === undefined ? undefined : workedEnd - tickOf(workedEnd);
+	check(
+		`a later poll waited out the rest and worked within ${boundS} s of its tick: an execution (mode trigger, success) with the report created under the limit (id ${created.id})`,
+		worked?.mode === 'trigger' &&
+			items.length === 1 &&
+			items[0].id === created.id &&
+			items[0].event === 'newReport' &&
+			workedEnd !== undefined &&
+			tickOf(workedEnd) > (backsOff ? tick : nextTick) &&
+			workedTook !== undefined &&
+			workedTook <= boundMs,
+		worked ? { id: worked.id, mode: worked.mode, startedAt: worked.startedAt, tookMs: workedTook, items } : 'no successful execution',
+	);
+	const after = polls().filter((r) => r.receivedAt > met.receivedAt);
+	check(
+		`no request reached phpRank before its ${RATE_LIMIT_RETRY_AFTER_S} s had passed`,
+		after.length > 0 && after.every((r) => r.receivedAt - met.receivedAt >= retryAfterMs),
+		after.map((r) => [r.receivedAt - met.receivedAt, r.status]),
+	);
+	const all = await stored();
+	check(
+		'every failed poll failed with the rate-limit error',
+		all.filter((e) => e.status === 'error').every(isRateLimitError),
+		all.filter((e) => e.status === 'error').map((e) => errorOf(e)?.message),
+	);
+	const at = (ms: number): string => `${((ms - tick) / 1000).toFixed(1)} s`;
+	note(`requests (s after the tick of the poll that met the 429): ${polls().slice(heldFrom).map((r) => `${at(r.receivedAt)} ${r.status ?? '-'}`).join(', ')}`);
+	const endOf = (e: StoredExecution): number | undefined => (e.status === 'error' ? e.stoppedAt : e.startedAt)?.getTime();
+	note(`polls that ended: ${all.map((e) => [e.status, endOf(e)] as const).map(([status, end]) => (end === undefined ? `${status} at ?` : `${status} at ${at(end)} (${((end - tickOf(end)) / 1000).toFixed(2)} s after its tick)`)).join(', ')}`);
+	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -663,6 +663,41 @@ describe('throttle', () => {
 		expect((await call('/reports', { key: NO_API_PLAN_KEY })).status).toBe(429);
 	});
 
+	it('holds a user at a rate limit until lifted: the Retry-After asked for, whatever the throttle says, not counted in its window', async () => {
+		await boot({ throttle: { limit: 2, windowMs: 60_000 } });
+		expect((await call('/reports', { key: OTHER_USER_KEY })).headers.get('x-ratelimit-remaining')).toBe('1');
+		server.holdRateLimit(USER_IDS.other, 600);
+		const before = Math.floor(Date.now() / 1000);
+		for (const res of [await call('/reports', { key: OTHER_USER_KEY }), await call('/projects', { key: OTHER_USER_KEY })]) {
+			expect(res.status).toBe(429);
+			expect(await res.json()).toEqual({ message: 'Too Many Attempts.' });
+			expect(res.headers.get('retry-after')).toBe('600');
+			expect(res.headers.get('x-ratelimit-limit')).toBe('2');
+			expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeGreaterThanOrEqual(600);
+			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeLessThanOrEqual(601);
+		}
+		expect(server.stats.throttled).toBe(2);
+		expect((await call('/reports')).status).toBe(200);
+		expect((await call('/reports', { key: null })).status).toBe(401);
+
+		expect(server.liftRateLimit(USER_IDS.other)).toBe(1);
+		expect(server.liftRateLimit(USER_IDS.other)).toBe(0);
+		const lifted = await call('/reports', { key: OTHER_USER_KEY });
+		expect(lifted.status).toBe(200);
+		expect(lifted.headers.get('x-ratelimit-remaining')).toBe('0');
+
+		server.setThrottle(false);
+		server.holdRateLimit(USER_IDS.default, 0);
+		const unthrottled = await call('/reports');
+		expect(unthrottled.status).toBe(429);
+		expect(unthrottled.headers.get('retry-after')).toBe('0');
+		expect(unthrottled.headers.get('x-ratelimit-limit')).toBe('60');
+		expect(server.liftRateLimit()).toBe(1);
+		expect((await call('/reports')).status).toBe(200);
+		expect(() => server.holdRateLimit(USER_IDS.default, 1.5)).toThrow(/whole number/);
+	});
+
 	it('renders 429 as HTML for clients that do not ask for JSON', async () => {
 		await boot({ throttle: { limit: 1, windowMs: 1_000 } });
 		await call('/reports', { json: false });
@@ -1236,6 +1271,15 @@ describe('control endpoints', () => {
 		expect(new Set(listed.data.map((r) => r.url)).size).toBe(50);
 		expect((await post('/seed', { count: -1 })).status).toBe(422);
 		expect(server.stats.requests).toEqual({ 'GET /reports': 1 });
+
+		expect(await (await post('/rate-limit', { user_id: USER_IDS.default, retry_after: 600 })).json()).toEqual({ user_id: USER_IDS.default, retry_after: 600 });
+		const held = await call('/reports');
+		expect([held.status, held.headers.get('retry-after')]).toEqual([429, '600']);
+		expect((await post('/rate-limit', { user_id: USER_IDS.default, retry_after: -1 })).status).toBe(422);
+		expect((await post('/rate-limit', { retry_after: 5 })).status).toBe(422);
+		expect(await (await control(`/rate-limit?user_id=${USER_IDS.default}`, { method: 'DELETE' })).json()).toEqual({ lifted: 1 });
+		expect((await call('/reports')).status).toBe(200);
+		expect(await (await control('/rate-limit', { method: 'DELETE' })).json()).toEqual({ lifted: 0 });
 	});
 });
 

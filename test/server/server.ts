@@ -410,6 +410,8 @@ export class PhpRankServer {
 	private readonly basePath: string;
 	private throttle: ThrottleOptions | false;
 	private readonly windows = new Map<number, { start: number; count: number }>();
+	/** holdRateLimit(): the users every API request of whom is answered 429, with the Retry-After (s) it asks for. */
+	private readonly held = new Map<number, number>();
 	private readonly reports = new Map<number, ReportRecord>();
 	/** Every user's reports by project, so `?project=` does not scan the whole store. */
 	private readonly byProject = new Map<string, Set<ReportRecord>>();
@@ -661,6 +663,25 @@ export class PhpRankServer {
 		this.windows.clear();
 	}
 
+	/**
+	 * A rate limit that does not end when its Retry-After says: every API request of the user is
+	 * answered with the throttle's 429 (Too Many Attempts., Retry-After `retryAfterS`, X-RateLimit-Reset,
+	 * -Limit, -Remaining 0) until liftRateLimit(), throttle on or off. As when other clients keep
+	 * spending the user's budget. Held requests do not count in the throttle's window.
+	 */
+	holdRateLimit(userId: number, retryAfterS: number): void {
+		if (!Number.isInteger(retryAfterS) || retryAfterS < 0) throw new Error('PhpRankServer: retryAfterS must be a whole number of seconds, 0 or more');
+		this.held.set(userId, retryAfterS);
+	}
+
+	/** Ends holdRateLimit() for the user, or for every user; returns how many users it ended for. */
+	liftRateLimit(userId?: number): number {
+		if (userId !== undefined) return this.held.delete(userId) ? 1 : 0;
+		const count = this.held.size;
+		this.held.clear();
+		return count;
+	}
+
 	private static emptyStats(): ServerStats {
 		return { inFlight: 0, peakInFlight: 0, connections: 0, peakConnections: 0, hanging: 0, requests: {}, statuses: {}, throttled: 0 };
 	}
@@ -745,6 +766,8 @@ export class PhpRankServer {
 	 * GET /__control/stats                                                                          → ServerStats
 	 * POST /__control/stats/reset                                                                   → ServerStats (after the reset)
 	 * POST /__control/seed           {count, hosts?, user_id?, start_date?, unique_urls?}           → {count, ids}
+	 * POST /__control/rate-limit     {user_id, retry_after} (holdRateLimit)                          → {user_id, retry_after}
+	 * DELETE /__control/rate-limit   {user_id?} (or ?user_id=; liftRateLimit)                        → {lifted}
 	 */
 	private controlAction(method: string, path: string, input: Input): unknown {
 		const route = `${method} ${path}`;
@@ -795,6 +818,19 @@ export class PhpRankServer {
 				}).map((report) => report.id);
 				return { count: ids.length, ids };
 			}
+			case 'POST /rate-limit': {
+				const userId = Number(input.user_id);
+				const retryAfter = Number(input.retry_after);
+				if (!Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
+				if (!Number.isInteger(retryAfter) || retryAfter < 0) throw new ControlError(422, 'retry_after must be a whole number of seconds, 0 or more');
+				this.holdRateLimit(userId, retryAfter);
+				return { user_id: userId, retry_after: retryAfter };
+			}
+			case 'DELETE /rate-limit': {
+				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
+				if (userId !== undefined && !Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
+				return { lifted: this.liftRateLimit(userId) };
+			}
 			default:
 				throw new ControlError(404, `no control endpoint ${route}`);
 		}
@@ -815,6 +851,7 @@ export class PhpRankServer {
 			headers: req.headers,
 			rawBody,
 			form: isForm ? lastWins(new URLSearchParams(rawBody)) : {},
+			receivedAt: Date.now(),
 		};
 		this.recorded.push(rec);
 		return rec;
@@ -926,7 +963,7 @@ export class PhpRankServer {
 		// The middleware order of phpRank's API routes: auth, then throttle, then the plan check.
 		const user = this.authenticate(rec);
 		if (!user) return expectsJson(rec.headers) ? json(401, { message: 'Unauthenticated.' }) : this.redirectToLogin();
-		const limit = this.hitThrottle(user.id);
+		const limit = this.heldLimit(user.id) ?? this.hitThrottle(user.id);
 		if (limit?.exceeded) this.counters.throttled += 1;
 		if (limit?.exceeded) return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
@@ -973,6 +1010,21 @@ export class PhpRankServer {
 		if (position === -1) return undefined;
 		const token = header.slice(position + 7).split(',')[0];
 		return token === '' ? undefined : USERS.find((user) => user.key === token);
+	}
+
+	/** The 429 headers of a user held at a rate limit (holdRateLimit), as the throttle words them. */
+	private heldLimit(userId: number): { exceeded: true; headers: HeaderMap } | undefined {
+		const retryAfterS = this.held.get(userId);
+		if (retryAfterS === undefined) return undefined;
+		return {
+			exceeded: true,
+			headers: {
+				'Retry-After': String(retryAfterS),
+				'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfterS),
+				'X-RateLimit-Limit': String((this.throttle || DEFAULT_THROTTLE).limit),
+				'X-RateLimit-Remaining': '0',
+			},
+		};
 	}
 
 	/** Laravel's fixed window: it opens at a user's first request; a rejected request does not count. */

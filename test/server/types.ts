@@ -13,6 +13,8 @@ export interface RecordedRequest {
 	form: Record<string, string>;
 	/** The status answered; undefined while in flight or when no answer was sent (hang, reset). */
 	status?: number;
+	/** When the request was received (its body read), in ms since the epoch. */
+	receivedAt: number;
 }
 
 export type Importance = 'high' | 'medium' | 'low';
@@ -98,7 +100,7 @@ export interface ServerStats {
 	requests: Record<string, number>;
 	/** Answers sent, by status. */
 	statuses: Record<number, number>;
-	/** 429s answered by the throttle (not by faults). */
+	/** 429s answered by the throttle or a held rate limit (not by faults). */
 	throttled: number;
 }
 
