@@ -76,12 +76,21 @@ const section = report.section.bind(report);
 const note = report.note.bind(report);
 const timed = report.timed.bind(report);
 
-/** The pages watched, and what run 2's analysis does to each (scores relative to run 1's 80). */
+/**
+ * The pages watched, and what run 2's analysis does to each (scores relative to run 1's, 80 unless
+ * `base`). The example turns Confirm Drops on (5 points): a suspected drop (5 points or more, or a
+ * high-importance check newly failed) is analysed once more, by `confirm` (default: `next` again,
+ * the drop holds); `delta` is the change the item reports, against run 1's analysis.
+ */
 interface Page {
 	url: string;
 	what: string;
+	base?: number;
 	/** run 2's analysis, given the checks picked by importance */
 	next: (c: { high: string; medium: string; low: string }) => AnalysisSpec;
+	/** a suspected drop: the second analysis of run 2 */
+	confirm?: (c: { high: string; medium: string; low: string }) => AnalysisSpec;
+	suspected?: boolean;
 	delta: number;
 	email: boolean;
 }
@@ -90,13 +99,16 @@ const BASE_SCORE = 80;
 const BASE_FAILED = 'favicon';
 const PAGES: Page[] = [
 	{ url: 'https://example.com/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
-	{ url: 'https://example.com/pricing', what: 'dropped by 20, a medium check newly failed', next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }), delta: -20, email: true },
+	{ url: 'https://example.com/pricing', what: 'dropped by 20, a medium check newly failed (confirmed)', next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }), suspected: true, delta: -20, email: true },
 	{ url: 'https://www.example.com/blog/', what: 'better by 15, a check fixed', next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }), delta: 15, email: false },
-	{ url: 'https://example.com/contact', what: 'down 1 only, but a high-importance check newly failed', next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }), delta: -1, email: true },
+	{ url: 'https://example.com/contact', what: 'down 1 only, but a high-importance check newly failed (confirmed)', next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }), suspected: true, delta: -1, email: true },
 	{ url: 'https://example.com/about', what: 'dropped by 4, a low check newly failed', next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }), delta: -4, email: false },
 	{ url: 'https://shop.example.org/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
-	{ url: 'https://shop.example.org/cart', what: 'dropped by exactly 5', next: () => ({ score: 75, others: 'keep' }), delta: -5, email: true },
+	{ url: 'https://shop.example.org/cart', what: 'dropped by exactly 5 (confirmed)', next: () => ({ score: 75, others: 'keep' }), suspected: true, delta: -5, email: true },
+	{ url: 'https://example.com/noisy', what: 'noise: 72 → 60, then 71 when analysed again', base: 72, next: () => ({ score: 60, others: 'keep' }), confirm: () => ({ score: 71, others: 'keep' }), suspected: true, delta: -1, email: false },
+	{ url: 'https://example.com/dropped', what: 'a real drop: 72 → 60, then 61 when analysed again', base: 72, next: () => ({ score: 60, others: 'keep' }), confirm: () => ({ score: 61, others: 'keep' }), suspected: true, delta: -11, email: true },
 ];
+const baseOf = (page: Page) => page.base ?? BASE_SCORE;
 
 function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
@@ -197,7 +209,7 @@ async function main(): Promise<void> {
 		// ------------------------------------------------------------------ run 1: every URL new
 		section('run 1 (n8n execute): every watched URL is new');
 		const before = reportsOf(api);
-		for (const page of PAGES) api.setNextAnalysis(page.url, { score: BASE_SCORE, failed: [BASE_FAILED], others: 'pass' });
+		for (const page of PAGES) api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 		api.clearRequests();
 		const run1 = await timed('n8n execute, run 1', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
 		const created = new Map<string, ReportRecord>();
@@ -209,7 +221,7 @@ async function main(): Promise<void> {
 		const after1 = reportsOf(api);
 		const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
 		check(`the server holds exactly ${PAGES.length} more reports of the user`, after1.length === before.length + PAGES.length, { before: before.length, after: after1.length });
-		check('the new reports are the watched URLs, private, scored 80', same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) && newOnes.every((r) => r.privacy === 1 && r.result === BASE_SCORE), newOnes.map((r) => [r.url, r.privacy, r.result]));
+		check('the new reports are the watched URLs, private, scored as scripted', same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) && newOnes.every((r) => r.privacy === 1 && r.result === baseOf(PAGES.find((p) => cleanUrl(p.url) === r.url)!)), newOnes.map((r) => [r.url, r.privacy, r.result]));
 		for (const r of newOnes) created.set(r.url, r);
 		const reqs1 = apiRequests(api);
 		const lists1 = reqs1.filter((r) => r.method === 'GET');
@@ -229,6 +241,7 @@ async function main(): Promise<void> {
 		if (!picked.high || !picked.medium || !picked.low) throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
 		for (const page of PAGES) {
 			api.setNextAnalysis(page.url, page.next(picked));
+			if (page.suspected) api.setNextAnalysis(page.url, (page.confirm ?? page.next)(picked));
 			note(`${cleanUrl(page.url)}: ${page.what}`);
 		}
 		api.clearRequests();
@@ -241,12 +254,18 @@ async function main(): Promise<void> {
 		check('every item says action "rerun" of the report run 1 created', out2.length === PAGES.length && out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id), out2.map((r) => [r.url, r.action, r.id]));
 		const reqs2 = apiRequests(api);
 		const puts = reqs2.filter((r) => r.method === 'PUT');
-		check('no POST; one PUT results=1 per URL, to its report', !reqs2.some((r) => r.method === 'POST') && puts.length === PAGES.length && same(puts.map((r) => r.path).sort(), [...created.values()].map((r) => `/api/v1/reports/${r.id}`).sort()) && puts.every((r) => r.form.results === '1'), describeRequests(reqs2));
+		const expectedPuts = PAGES.flatMap((page) => Array<string>(page.suspected ? 2 : 1).fill(`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`)).sort();
+		check('no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other', !reqs2.some((r) => r.method === 'POST') && same(puts.map((r) => r.path).sort(), expectedPuts) && puts.every((r) => r.form.results === '1'), describeRequests(reqs2));
+		for (const page of PAGES) {
+			const item = out2.find((r) => r.url === cleanUrl(page.url));
+			const expected = page.suspected ? page.email : null;
+			check(`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`, item?.confirmed === expected && (!page.suspected || item?.first_score === page.next(picked).score), item && { confirmed: item.confirmed, first_score: item.first_score });
+		}
 		check('the other reports were left alone (same site, another user of a watched URL)', untouched.every((u) => same(api.getReport(u.id), u)), untouched.map((u) => [u.id, u.url, u.user_id]));
 		for (const page of PAGES) {
 			const item = out2.find((r) => r.url === cleanUrl(page.url));
 			const changes = item?.changes as { scoreDelta?: number; previous?: { result?: number }; failed?: Array<{ check: string; importance: string }>; fixed?: Array<{ check: string }> } | undefined;
-			check(`${cleanUrl(page.url)} (${page.what}): changes.scoreDelta ${page.delta}, previous 80`, changes?.scoreDelta === page.delta && changes?.previous?.result === BASE_SCORE, changes);
+			check(`${cleanUrl(page.url)} (${page.what}): changes.scoreDelta ${page.delta}, previous ${baseOf(page)}`, changes?.scoreDelta === page.delta && changes?.previous?.result === baseOf(page), changes);
 		}
 		const contact = out2.find((r) => r.url === 'example.com/contact')?.changes as { failed?: unknown } | undefined;
 		check(`example.com/contact: changes.failed is [{ check: ${picked.high}, importance: high }]`, same(contact?.failed, [{ check: picked.high, importance: 'high' }]), contact);
@@ -264,15 +283,16 @@ async function main(): Promise<void> {
 				check(`no email for ${url} (${page.what})`, got.length === 0, got.map((m) => m.subject));
 				continue;
 			}
-			const now = BASE_SCORE + page.delta;
+			const base = baseOf(page);
+			const now = base + page.delta;
 			const mail = got[0];
-			check(`one email for ${url}, subject names the URL and "80 → ${now}"`, got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${BASE_SCORE} → ${now}`, got.map((m) => m.subject));
+			check(`one email for ${url}, subject names the URL and "${base} → ${now}"`, got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`, got.map((m) => m.subject));
 			const spec = page.next(picked);
 			const failedText = spec.failed?.length ? spec.failed.map((c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`).join(', ') : 'none';
 			check(
-				`its text: the URL, "Score: 80 (good) → ${now}", ${page.delta} points, newly failed: ${failedText}`,
+				`its text: the URL, "Score: ${base} (${base > 79 ? 'good' : 'decent'}) → ${now}", ${page.delta} points, newly failed: ${failedText}`,
 				mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
-					mail.text.includes(`Score: ${BASE_SCORE} (good) → ${now} (`) &&
+					mail.text.includes(`Score: ${base} (${base > 79 ? 'good' : 'decent'}) → ${now} (`) &&
 					mail.text.includes(`, ${page.delta} points.`) &&
 					mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
 					mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
