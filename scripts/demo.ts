@@ -1,53 +1,67 @@
 /*
- * npm run demo: the node doing its job with nothing else installed. Starts the bundled phpRank
- * test server with sample reports, runs a two-node workflow through n8n-core's real engine
- * (phpRank: Create a report → phpRank: Get Many reports whose result is bad) and prints what
- * the nodes returned and what went over the wire.
+ * npm run demo: the job people bring the node to, with nothing else installed. Starts the bundled
+ * phpRank test server and audits a small site twice through n8n-core's real engine, as a weekly
+ * workflow would: phpRank → Report → Create or Re-Run over the site's pages, with Confirm Drops and
+ * Output: One Item per Site. Between the two runs the server is scripted to change two pages (one
+ * drops for real, with a high-importance check newly failing; one gets better). It prints the
+ * second run's site summary (`summary_text`, what a Slack message would carry) and what each run
+ * cost in requests, and exits non-zero when the summary is not what the server did.
  */
 import '../test/harness/env';
 
-import { makeNode, runWorkflow } from '../test/harness/engine';
-import { startSampleServer } from '../test/server/sample';
-import { TEST_API_KEY } from '../test/server';
+import { runNode } from '../test/harness/engine';
+import { PhpRankServer, TEST_API_KEY } from '../test/server';
+
+const SITE = 'https://shop.example.com';
+const PAGES = ['/', '/pricing', '/contact', '/blog', '/blog/first-post', '/about'].map((path) => `${SITE}${path}`);
+
+function fail(message: string): never {
+	throw new Error(`demo: ${message}`);
+}
 
 async function main() {
-	const server = await startSampleServer({ throttle: false });
+	const server = new PhpRankServer({ throttle: false });
+	await server.start();
 	try {
 		const credential = { baseUrl: server.url, apiKey: TEST_API_KEY };
-		const create = makeNode(
-			{ resource: 'report', operation: 'create', url: '={{ $json.url }}', privacy: 0 },
-			{ name: 'Create report' },
-		);
-		const listBad = makeNode(
-			{ resource: 'report', operation: 'getAll', returnAll: true, filters: { result: 'bad' } },
-			{ name: 'Bad reports' },
-		);
-		const { run, outputs } = await runWorkflow(
-			[create, listBad],
-			{ 'Create report': { main: [[{ node: 'Bad reports', type: 'main', index: 0 }]] } },
-			credential,
-			[{ url: 'https://www.n8n.io/pricing' }],
-		);
-		if (run.data.resultData.error) throw run.data.resultData.error;
+		const audit = async () => {
+			server.clearRequests();
+			const { items, error } = await runNode(
+				{ resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', privacy: 1, confirmDrops: true, output: 'sites' },
+				credential,
+				{ items: PAGES.map((url) => ({ url })) },
+			);
+			if (error) fail(`the audit failed: ${error.message}`);
+			const counts = new Map<string, number>();
+			for (const { method } of server.requests) counts.set(method, (counts.get(method) ?? 0) + 1);
+			return { summary: items[0]?.json ?? fail('no site summary'), counts };
+		};
+		const cost = (counts: Map<string, number>) =>
+			[`${counts.get('GET') ?? 0} list read`, `${counts.get('POST') ?? 0} creates`, `${counts.get('PUT') ?? 0} re-runs`].join(' + ');
 
-		console.log(`phpRank test server: ${server.url} (30 sample reports)\n`);
-		console.log('1. phpRank → Report → Create  (url: https://www.n8n.io/pricing)');
-		console.log(JSON.stringify(outputs['Create report'][0].json, null, 2));
-		const bad = outputs['Bad reports'];
-		console.log(`\n2. phpRank → Report → Get Many  (Result: Bad, Return All): ${bad.length} reports`);
-		console.table(
-			bad.map(({ json }) => ({
-				id: json.id,
-				url: json.url,
-				score: json.score,
-				class: json.result_class,
-				'failed high/medium/low': `${String(json.failed_high)}/${String(json.failed_medium)}/${String(json.failed_low)}`,
-			})),
-		);
-		console.log('\nRequests the server received:');
-		for (const request of server.requests) {
-			console.log(`  ${request.method} ${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''}${request.rawBody ? `  body: ${request.rawBody}` : ''}`);
-		}
+		console.log(`phpRank test server: ${server.url}\n`);
+		for (const url of PAGES) server.setNextAnalysis(url, { score: 85, failed: ['favicon'], others: 'pass' });
+		const first = await audit();
+		console.log(`Run 1 (the site is new): ${String(first.summary.created)} reports created; requests: ${cost(first.counts)}`);
+
+		// A week later: the pricing page really drops (confirmed when analysed again), the blog gets better.
+		const high = Object.entries(server.listReports()[0].results).find(([, check]) => check.importance === 'high')?.[0] ?? fail('no high check');
+		const drop = { score: 61, failed: [high], others: 'keep' as const };
+		server.setNextAnalysis(`${SITE}/pricing`, drop);
+		server.setNextAnalysis(`${SITE}/pricing`, drop);
+		server.setNextAnalysis(`${SITE}/blog`, { score: 95, passed: ['favicon'], others: 'keep' });
+		for (const url of PAGES.filter((page) => !/\/(pricing|blog)$/.test(page))) server.setNextAnalysis(url, { score: 85, others: 'keep' });
+		const second = await audit();
+		console.log(`Run 2 (a week later): ${String(second.summary.rerun)} pages re-run, none created; requests: ${cost(second.counts)} (one re-run more: the suspected drop, analysed again and confirmed)\n`);
+		console.log('The site summary (summary_text), as a Slack or Teams message would carry it:\n');
+		console.log(String(second.summary.summary_text).replace(/^/gm, '  '));
+		console.log(`\n(summary_html, an e-mail body of ${String(second.summary.summary_html).length.toLocaleString('en-US')} characters, comes with it.)`);
+
+		const { summary, counts } = second;
+		if (summary.created !== 0 || summary.rerun !== PAGES.length) fail(`expected ${PAGES.length} re-runs and no create, got ${String(summary.rerun)} / ${String(summary.created)}`);
+		if (summary.worse_pages !== 1 || summary.better_pages !== 1) fail(`expected 1 worse and 1 better page, got ${String(summary.worse_pages)} / ${String(summary.better_pages)}`);
+		if ((counts.get('PUT') ?? 0) !== PAGES.length + 1 || (counts.get('POST') ?? 0) !== 0) fail(`unexpected requests: ${cost(counts)}`);
+		if (!String(summary.summary_text).includes('shop.example.com/pricing')) fail('the summary does not name the page that dropped');
 	} finally {
 		await server.stop();
 	}

@@ -168,6 +168,9 @@ export function siteSummary(project: string, pages: RunPage[], options: SiteOpti
 	};
 }
 
+/** The worst pages a message names: those below the best class (a good page is nothing to fix). */
+const toFix = (pages: IDataObject[]) => pages.filter((page) => page.result_class !== RESULT_CLASSES[0].value);
+
 const signed = (value: number) => (value > 0 ? `+${value}` : value < 0 ? `−${Math.abs(value)}` : '±0');
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
@@ -182,7 +185,7 @@ export function summaryText(site: IDataObject): string {
 	lines.push(`${plural(Number(site.pages), 'page')} (${split})${moves}`);
 	const issues = site.top_issues as string[];
 	if (issues.length) lines.push(`Top issues: ${issues.join('; ')}`);
-	const worst = site.worst_pages as IDataObject[];
+	const worst = toFix(site.worst_pages as IDataObject[]);
 	if (worst.length) lines.push(`Worst pages: ${worst.map((page) => `${String(page.url)} ${String(page.score)} (${String(page.link)})`).join('; ')}`);
 	const drops = (site.biggest_drops ?? []) as IDataObject[];
 	if (drops.length) lines.push(`Biggest drops: ${drops.map((page) => `${String(page.url)} ${signed(Number(page.score_change))} to ${String(page.score)} (${String(page.link)})`).join('; ')}`);
@@ -238,7 +241,7 @@ export function summaryHtml(site: IDataObject): string {
 		`<p style="margin:0 0 4px">Health ${escapeHtml(site.health_score ?? '–')}/100 · ${escapeHtml(plural(pages, 'page'))}: ${escapeHtml(site.good_pages)} good, ${escapeHtml(site.decent_pages)} decent, ${escapeHtml(site.bad_pages)} bad${moves}</p>`,
 		bar ? `<table role="presentation" style="width:100%;border-collapse:collapse;border-radius:6px;overflow:hidden"><tr>${bar}</tr></table>` : '',
 		issues ? `<h3 style="font-size:15px;margin:16px 0 4px">Top issues</h3><ul style="margin:0;padding-left:20px">${issues}</ul>` : '',
-		pageLinks('Worst pages', site.worst_pages as IDataObject[], (page) => `${escapeHtml(page.score)} (${escapeHtml(page.result_class)})`),
+		pageLinks('Worst pages', toFix(site.worst_pages as IDataObject[]), (page) => `${escapeHtml(page.score)} (${escapeHtml(page.result_class)})`),
 		pageLinks('Biggest drops', (site.biggest_drops ?? []) as IDataObject[], (page) => `${escapeHtml(signed(Number(page.score_change)))} to ${escapeHtml(page.score)}`),
 		failed ? `<h3 style="font-size:15px;margin:16px 0 4px">Not analysed</h3><ul style="margin:0;padding-left:20px">${failed}</ul>` : '',
 		`</div>`,
