@@ -44,7 +44,7 @@ import {
 const REPO = path.resolve(__dirname, '..', '..');
 const EXAMPLE = path.join(REPO, 'examples', 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
-const TOOL_NAMES = ['audit_url', 'get_failed_checks', 'list_worst_reports', 'rerun_report'];
+const TOOL_NAMES = ['audit_url', 'get_failed_checks', 'list_worst_reports', 'rerun_report', 'site_health'];
 
 // ------------------------------------------------------------------------------------ reporting
 
@@ -302,7 +302,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	check('the server instructions reach the client', String(client.getInstructions()).startsWith('These tools audit the SEO of web pages with phpRank.'), client.getInstructions());
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-	check('four tools, named after their nodes', same(tools.map((t) => t.name).sort(), TOOL_NAMES), tools.map((t) => t.name));
+	check('five tools, named after their nodes', same(tools.map((t) => t.name).sort(), TOOL_NAMES), tools.map((t) => t.name));
 	for (const tool of tools) note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
 	const schema = (name: string) => byName[name]?.inputSchema as { properties?: Record<string, { type?: string; description?: string; default?: unknown }>; required?: string[] };
 	// By name, in a fixed order: which parameter n8n lists first is not what is checked.
@@ -317,6 +317,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	check('list_worst_reports: the example\'s own description', String(byName.list_worst_reports?.description).startsWith('List phpRank SEO reports, worst score first'));
 	check('get_failed_checks / rerun_report: the operations\' descriptions', /^Get one phpRank SEO report by its ID/.test(String(byName.get_failed_checks?.description)) && /^Change a phpRank report by its ID/.test(String(byName.rerun_report?.description)));
 	check('no tool falls back to n8n\'s "… in phpRank"', tools.every((t) => !/ in phpRank$/.test(String(t.description))));
+	check('site_health takes site (string), required, and says what it answers', same(props('site_health'), { site: 'string' }) && schema('site_health')?.required?.includes('site') && /^How a whole site is doing in phpRank/.test(String(byName.site_health?.description)), [schema('site_health'), byName.site_health?.description]);
 
 	section('MCP: each tool called, checked on both ends');
 	const call = callerOf(client, api);
@@ -359,7 +360,25 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	check('rerun_report: report 5 analysed again, with what changed in words', parsed(rerun.result)[0]?.id === 5 && api.getReport(5)!.generated_at !== generatedBefore && /^score \d+(\.\d+)? → /.test(String(parsed(rerun.result)[0]?.changes)), textOf(rerun.result));
 	check('  phpRank got GET /api/v1/reports/5 (the report before) and PUT /api/v1/reports/5 with results=1', same(describe(rerun.requests), ['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>']), describe(rerun.requests));
 
+	// "How is shop.example.org doing?": Get Health, in a few lines an agent can read aloud.
+	const health = await call('site_health', { site: 'shop.example.org' });
+	const answer = parsed(health.result)[0] ?? {};
+	const shop = api.listReports(USER_IDS.default).filter((r) => r.project === 'shop.example.org');
+	const average = Math.round((shop.reduce((sum, r) => sum + r.result, 0) / shop.length) * 10) / 10;
+	const averageClass = average > 79 ? 'good' : average >= 49 ? 'decent' : 'bad';
+	const text = String(answer.health ?? '');
+	check(
+		`site_health: "how is shop.example.org doing?" answered in a few lines: its ${shop.length} pages, average ${average} (${averageClass}), health`,
+		answer.project === 'shop.example.org' && text.startsWith(`shop.example.org: score ${average} (${averageClass}), health `) && text.includes(`${shop.length} pages (`) && same(Object.keys(answer), ['project', 'health']),
+		answer,
+	);
+	check('  compact (under 800 characters) and no HTML', text.length < 800 && !/<[a-z]/i.test(text), text.length);
+	check('  phpRank got one GET /api/v1/reports with project=shop.example.org, 100 a page', same(describe(health.requests), ['GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1']), describe(health.requests));
+	sizes.push(`site health of ${shop.length} pages: ${textOf(health.result).length} chars`);
+
 	section('MCP: failing calls');
+	const noSite = await call('site_health', { site: 'nothing.example.net' });
+	check('a site without reports: a sentence the model can act on', /^There are no reports of project "nothing\.example\.net"\. Project → Get Many lists the projects that have reports/.test(String(parsed(noSite.result)[0]?.error)), textOf(noSite.result));
 	const badUrl = await call('audit_url', { url: 'example.com/no-scheme', privacy: 1 });
 	check('an invalid URL: one sentence naming the URL, no class name', same(parsed(badUrl.result), [{ error: 'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.' }]), textOf(badUrl.result));
 	check('  nothing reached phpRank', badUrl.requests.length === 0, describe(badUrl.requests));
@@ -380,7 +399,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 		}),
 	);
 	const sseTools = await sse.listTools();
-	check('SSE: the same four tools', same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES), sseTools.tools.map((t) => t.name));
+	check('SSE: the same five tools', same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES), sseTools.tools.map((t) => t.name));
 	api.clearRequests();
 	const sseCall = (await sse.callTool({ name: 'get_failed_checks', arguments: { report_id: 3 } })) as ToolResult;
 	check('SSE: a call returns the report', parsed(sseCall)[0]?.id === 3 && same(describe(apiRequests(api)), ['GET /api/v1/reports/3']), textOf(sseCall));
@@ -434,7 +453,7 @@ async function agentChecks(n8n: N8nServer, api: PhpRankServer, model: ScriptedMo
 
 	const first = model.requests[0];
 	const tools = Object.fromEntries((first?.tools ?? []).map((t) => [t.function.name, t.function]));
-	check('the model got the four tools', same(Object.keys(tools).sort(), TOOL_NAMES), Object.keys(tools));
+	check('the model got the five tools', same(Object.keys(tools).sort(), TOOL_NAMES), Object.keys(tools));
 	note(`tools as the model got them: ${JSON.stringify(first?.tools)}`);
 	const params = (name: string) => tools[name]?.parameters as { properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
 	check('their JSON schemas: audit_url {url: string, privacy: number, password: string}', same(Object.fromEntries(Object.entries(params('audit_url')?.properties ?? {}).map(([k, v]) => [k, v.type]).sort(([x], [y]) => String(x).localeCompare(String(y)))), { password: 'string', privacy: 'number', url: 'string' }), params('audit_url'));

@@ -17,6 +17,12 @@
  *   filter  adding the Result filter to Get Many's Filters picks no value
  *   byurl   the Report picker's "By URL" mode: a report link `<base URL>/reports/12` resolves and Get returns report 12
  *   sample  Fetch Test Event of the trigger (Report Result Changed): no null/empty change fields
+ *   rerun   Create or Re-Run of 10 pages (Simplify on) run twice in its panel: after the re-run, all 10 rows
+ *           fit in the Table view as Get Many's do; the site summary (Output: One Item per Site) of the same
+ *           pages: one row, fully visible
+ *   summary a site summary's summary_html (the node's own, with a page URL holding <script> and a quote)
+ *           rendered in Chromium: no raw markup in the text, every worst page and biggest drop a link to its
+ *           report (a screenshot of it in the folder)
  *
  * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
  * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
@@ -33,7 +39,8 @@ import * as path from 'path';
 
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { PhpRankServer, USER_IDS } from '../../test/server';
+import { runNode } from '../../test/harness/engine';
+import { PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
 import {
 	buildAndPack,
 	CRED_ID,
@@ -66,6 +73,8 @@ const CHECKS = {
 	filter: 'an added Result filter picks no value',
 	byurl: 'the Report picker resolves a report link (By URL)',
 	sample: "the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
+	rerun: 'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary fits too',
+	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 } as const;
 type CheckName = keyof typeof CHECKS;
 
@@ -222,7 +231,11 @@ const CHECK_NODES = {
 	filter: 'Check: Get Many filters',
 	byurl: 'Check: Get by URL',
 	sample: 'Check: trigger sample',
+	rerun: 'Check: Create or Re-Run, 10 pages',
+	summary: 'Check: Create or Re-Run, site summary',
 } as const;
+/** The rerun check's input: a Code node that makes ten page URLs of one site. */
+const TEN_URLS = 'Ten pages of a site';
 /** The sample check's second trigger, in the same workflow: Score Changed. */
 const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
 
@@ -254,6 +267,8 @@ function buildWorkflows(panels: Panel[]): NewWorkflow[] {
 		filter: { type: NODE_TYPE, parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }) },
 		byurl: { type: NODE_TYPE, parameters: report('get', { simplify: true }) },
 		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
+		rerun: undefined,
+		summary: undefined,
 	};
 	const out = [workflowOf('phpRank: every panel (test:ui)', panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })))];
 	for (const [check, node] of Object.entries(checkNodes)) {
@@ -262,7 +277,30 @@ function buildWorkflows(panels: Panel[]): NewWorkflow[] {
 		if (check === 'sample') nodes.push({ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } });
 		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
 	}
+	out.push(rerunWorkflow(report));
 	return out;
+}
+
+/** Manual Trigger → a Code node's ten URLs of one site → Create or Re-Run per page, and per site. */
+function rerunWorkflow(report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>): NewWorkflow {
+	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
+	const jsCode = `return Array.from({ length: ${ROWS_WANTED} }, (_, i) => ({ json: { url: 'https://rows.example.com/page-' + (i + 1) } }));`;
+	const url = '={{ $json.url }}';
+	return {
+		name: 'phpRank test:ui: rerun',
+		nodes: [
+			{ id: randomUUID(), name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: randomUUID(), name: TEN_URLS, type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode } },
+			{ id: randomUUID(), name: CHECK_NODES.rerun, type: NODE_TYPE, typeVersion: 1, position: [460, 0], parameters: report('createOrRerun', { url, privacy: 1, simplify: true }), credentials },
+			{ id: randomUUID(), name: CHECK_NODES.summary, type: NODE_TYPE, typeVersion: 1, position: [460, 200], parameters: report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }), credentials },
+		],
+		connections: {
+			[TRIGGER_NAME]: { main: [[{ node: TEN_URLS, type: 'main', index: 0 }]] },
+			[TEN_URLS]: { main: [[{ node: CHECK_NODES.rerun, type: 'main', index: 0 }, { node: CHECK_NODES.summary, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** Where a node lives: its workflow's id and its own. */
@@ -393,6 +431,10 @@ async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
 // ---------------------------------------------------------------------------------------------
 
 type CheckFn = (ui: Ui) => Promise<void>;
+
+function fail(message: string): never {
+	throw new Error(message);
+}
 
 const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	async panels(ui) {
@@ -556,6 +598,74 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 			if (!pass) await ui.evidence(page, `sample ${event}`);
 			await page.close();
 		}
+	},
+
+	async rerun(ui) {
+		const page = await ui.openPanel(CHECK_NODES.rerun);
+		const first = await itemsShown(await execute(page));
+		check(`Create or Re-Run of ${ROWS_WANTED} pages: ${ROWS_WANTED} items (the first run creates them)`, first === ROWS_WANTED, `output shows ${first ?? 'no'} items`);
+		await page.waitForTimeout(500);
+		const second = await itemsShown(await execute(page));
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-create-or-rerun-table');
+		const action = m.headers.indexOf('action');
+		const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
+		check(`run again: ${ROWS_WANTED} items, every one a re-run`, second === ROWS_WANTED && reruns === ROWS_WANTED, { items: second, reruns, columns: m.headers });
+		const heights = m.rows.map((r) => r.bottom - r.top);
+		note(`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`);
+		note(`columns: ${m.headers.join(', ')}`);
+		const pass = check(
+			`Table view after a re-run: all ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_WANTED})`,
+			m.fullyVisible >= ROWS_WANTED,
+			`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+		);
+		if (!pass) await ui.evidence(page, 'rerun rows');
+		await page.close();
+
+		const sites = await ui.openPanel(CHECK_NODES.summary);
+		const items = await itemsShown(await execute(sites));
+		const s = await measureTable(sites);
+		await ui.screenshot(sites, 'rows-site-summary-table');
+		const row = s.rows[0];
+		const height = row ? row.bottom - row.top : 0;
+		note(`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`);
+		const fits = check(
+			`the site summary: one item, its row fully visible and no taller than a tenth of the screen's data area (${Math.floor((s.visible.bottom - s.visible.top) / ROWS_WANTED)} px)`,
+			items === 1 && s.fullyVisible === 1 && height <= (s.visible.bottom - s.visible.top) / ROWS_WANTED,
+			{ items, height, visible: s.visible },
+		);
+		if (!fits) await ui.evidence(sites, 'site summary row');
+		await sites.close();
+	},
+
+	async summary(ui) {
+		// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
+		const api = testServer ?? fail('no test server');
+		const urls = ['https://render.example.com/', 'https://render.example.com/"><script>alert(1)</script>', 'https://render.example.com/pricing'];
+		const credential = { baseUrl: api.url, apiKey: TEST_API_KEY };
+		const audit = async () => {
+			const { items, error } = await runNode({ resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', privacy: 1, output: 'sites', simplify: false }, credential, { items: urls.map((url) => ({ url })) });
+			if (error) throw new Error(`the site audit failed: ${error.message}`);
+			return items[0].json;
+		};
+		for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
+		await audit();
+		api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
+		api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
+		const site = await audit();
+		const page = await ui.context.newPage();
+		await page.setContent(String(site.summary_html));
+		await ui.screenshot(page, 'summary-html');
+		const text = await page.locator('body').innerText();
+		const links = await page.locator('a[href]').evaluateAll((els) => els.map((el) => ({ href: String((el as unknown as { href: string }).href), text: (el as unknown as DomElement).textContent ?? '' })));
+		note(`summary_html rendered: ${text.split('\n').length} lines, ${links.length} links`);
+		check('the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#")', !/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(text), text);
+		check('the page URL with <script> and a quote shows as text, and no script ran', text.includes('render.example.com/"><script>alert(1)</script>') && (await page.locator('script').count()) === 0, text);
+		type Listed = { url: string; result_class?: string };
+		const pages = [...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'), ...(site.biggest_drops as Listed[])].map((p) => p.url);
+		const linked = (url: string) => links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
+		check(`every worst page below good and every biggest drop is a link to its report (${pages.length})`, pages.length >= 2 && pages.every(linked), { pages, links });
+		await page.close();
 	},
 });
 
