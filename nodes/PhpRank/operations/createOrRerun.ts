@@ -194,7 +194,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			});
 			const { action, record, changes, others, confirmation } = await analysis;
 			const confirmed = confirmPoints === undefined ? {} : { confirmed: confirmation?.confirmed ?? null, first_score: confirmation?.first_score ?? null };
-			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes), other_reports: others, ...confirmed } }];
+			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes, { flat: true }), other_reports: others, ...confirmed } }];
 			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);
 			return paired(this, items);
 		} catch (error) {

@@ -168,7 +168,7 @@ function changeColumns(changes: unknown): IDataObject {
  * A report as the node outputs it: the API record with its score and class, or the compact form,
  * where every field a user filters or maps on is a top-level value.
  */
-export function shapeReport(record: IDataObject, simplify: boolean): IDataObject {
+export function shapeReport(record: IDataObject, simplify: boolean, flat = false): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
 	return {
@@ -182,7 +182,8 @@ export function shapeReport(record: IDataObject, simplify: boolean): IDataObject
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
 		updated_at: record.updated_at ?? null,
-		...(record.changes === undefined ? {} : { changes: record.changes }),
+		// `flat`: only the change columns (Create or Re-Run's many rows stay one line high in the Table view).
+		...(record.changes === undefined || flat ? {} : { changes: record.changes }),
 	};
 }
 
@@ -236,20 +237,21 @@ export function outputChoice(ctx: IExecuteSingleFunctions): OutputChoice {
 /**
  * The output choice of every operation that returns a report: as an AI tool reads it (Simplify on,
  * in a tool run; `changes` in words), else shaped as Simplify says. `changes`: what a re-run changed
- * (null for a report just created); `inList`: one report among many (Get Many).
+ * (null for a report just created); `inList`: one report among many (Get Many); `flat`: Simplify
+ * keeps the change columns only, not the `changes` object (see `shapeReport`).
  */
 export function reportOutput(
 	choice: OutputChoice,
 	record: IDataObject,
 	changes: ReportChanges | null | undefined,
-	inList = false,
+	{ inList = false, flat = false }: { inList?: boolean; flat?: boolean } = {},
 ): IDataObject {
 	if (choice.simplify && choice.tool) {
 		const report = toolReport(record, inList);
 		if (changes === undefined) return report;
 		return { ...report, changes: changes ? changesText(changes, report.score as number | null) : null };
 	}
-	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, choice.simplify);
+	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, choice.simplify, flat);
 }
 
 /** Output step for every operation that returns reports (a re-run's `changes` already on the record). */
@@ -259,7 +261,7 @@ export async function shapeReports(
 ): Promise<INodeExecutionData[]> {
 	const choice = outputChoice(this);
 	const inList = choice.tool && this.getNodeParameter('operation') === 'getAll';
-	return items.map(({ json }) => ({ json: reportOutput(choice, json, json.changes as ReportChanges | undefined, inList) }));
+	return items.map(({ json }) => ({ json: reportOutput(choice, json, json.changes as ReportChanges | undefined, { inList }) }));
 }
 
 /** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */
