@@ -28,7 +28,7 @@
  *
  *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
  *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
- *                        [--monitor-window-ms 6000] [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
+ *                        [--monitor-window-ms 6000] [--health-pages 10000] [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
  * 1,000 other reports (a smoke run).
@@ -82,6 +82,8 @@ interface Options {
 	jobs: Set<Job>;
 	monitorUrls: number;
 	monitorOthers: number;
+	/** Get Health's site: how many pages (--health-pages). */
+	healthPages: number;
 	monitorWindowMs: number;
 }
 
@@ -103,6 +105,7 @@ const OPTIONS = {
 	only: { type: 'string' },
 	'monitor-urls': { type: 'string' },
 	'monitor-others': { type: 'string' },
+	'health-pages': { type: 'string' },
 	'monitor-window-ms': { type: 'string' },
 	help: { type: 'boolean', default: false },
 } as const;
@@ -142,6 +145,7 @@ function parseOptions(argv: string[]): Options {
 		jobs: new Set(only as Job[]),
 		monitorUrls: count('monitor-urls', values['monitor-urls'], quick ? 100 : 500, 0),
 		monitorOthers: count('monitor-others', values['monitor-others'], quick ? 1_000 : 10_000, 0),
+		healthPages: count('health-pages', values['health-pages'], quick ? 1_000 : 10_000, 1),
 		monitorWindowMs: count('monitor-window-ms', values['monitor-window-ms'], 6_000, 1_000),
 	};
 	if (options.gets > options.reports) throw new UsageError(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
@@ -444,7 +448,7 @@ const urlItems = (urls: string[]): WorkflowNode[] => [
 ];
 
 /** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
-function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender } {
+function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender; bySite: N8nContender; health: N8nContender } {
 	const contender = (key: string, label: string, workflowId: string, operation: string, shape: N8nContender['shape']): N8nContender => ({
 		key,
 		row: 'monitor',
@@ -465,8 +469,38 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 			ok: (item) => (item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
 		}),
 		create: contender('monitorCreate', 'phpRank Create', 'benchMonitorNew1', 'create', SIMPLIFIED),
+		bySite: {
+			key: 'monitorBySite',
+			row: 'monitor',
+			label: 'phpRank Create or Re-Run, One Item per Site',
+			workflowId: 'benchMonitorSite',
+			measured: ['phpRank'],
+			output: 'phpRank',
+			shape: { text: 'a site summary (project, pages, summary_text)', ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string' },
+			build: () =>
+				workflow('benchMonitorSite', 'bench: phpRank Create or Re-Run, One Item per Site', [
+					...urlItems(urls),
+					phpRankNode('phpRank', { resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', output: 'sites', simplify: true }),
+				]),
+		},
+		health: {
+			key: 'monitorHealth',
+			row: 'monitor',
+			label: 'phpRank Get Health',
+			workflowId: 'benchMonitorHlth',
+			measured: ['phpRank'],
+			output: 'phpRank',
+			shape: { text: "a site's health (project, pages, health_score)", ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number' },
+			build: () =>
+				workflow('benchMonitorHlth', 'bench: phpRank Get Health', [
+					phpRankNode('phpRank', { resource: 'project', operation: 'getHealth', project: { __rl: true, mode: 'name', value: HEALTH_SITE }, simplify: true }),
+				]),
+		},
 	};
 }
+
+/** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
+const HEALTH_SITE = 'big.example.net';
 
 // ---------------------------------------------------------------------------------------------
 // fetch loops (this process)
@@ -821,8 +855,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		siteReports: n,
 	});
 	const urls = spelledUrls(stored);
-	const { createOrRerun, create } = monitorContenders(urls);
-	await importWorkflows(bench.sb, [createOrRerun.build(bench.api, 0, 0), create.build(bench.api, 0, 0)]);
+	const { createOrRerun, create, bySite, health } = monitorContenders(urls);
+	await importWorkflows(bench.sb, [createOrRerun.build(bench.api, 0, 0), create.build(bench.api, 0, 0), bySite.build(bench.api, 0, 0), health.build(bench.api, 0, 0)]);
 	console.log(`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`);
 
 	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
@@ -839,6 +873,11 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			action: 'created',
 			prepare: async () => void (await bench.server.monitor({ cmd: 'delete-site', site: MONITOR_SITE })),
 			expect: { list: 1, put: 0, post: n, created: n },
+		},
+		{
+			label: 'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
+			contender: bySite,
+			expect: { list: pages, put: n, post: 0, created: 0 },
 		},
 		{
 			label: 'baseline: Create every week (the pages have their reports)',
@@ -859,12 +898,15 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
 		const action = out.nodes.phpRank[0].first?.action;
 		if (c.action && action !== c.action) broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
+		if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {})) broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
 		if (after.failed > 0) broken.push(`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`);
 		const created = after.createdTotal - before.createdTotal;
 		const got = { list: after.list, put: after.put, post: after.post, created };
 		for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
 			if (got[key] !== c.expect[key]) console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
 		}
+		// Whole sites: exact request counts are the claim (README, Whole sites).
+		if (c.contender === bySite && (got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)) broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
 		const requests = after.list + after.otherList + after.put + after.post + after.other;
 		const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
 		const duplicates = after.siteReports - n;
@@ -881,6 +923,28 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		console.log(`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`);
 	}
 	await bench.server.monitor({ cmd: 'throttle', throttle: false });
+
+	// Get Health of a big site: its report list alone, 100 a page, with the project filter.
+	const healthPages = options.healthPages;
+	await bench.server.monitor({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: healthPages });
+	const healthOut = await executeN8n(bench, health, healthPages, undefined, EXECUTE_TIMEOUT_MS);
+	const healthCounts = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
+	const healthItem = healthOut.nodes.phpRank[0].first ?? {};
+	const healthLists = Math.ceil(healthPages / PAGE_SIZE);
+	if (healthCounts.list !== healthLists || healthCounts.otherList + healthCounts.put + healthCounts.post + healthCounts.other !== 0 || healthItem.pages !== healthPages) {
+		broken.push(`Get Health of ${int(healthPages)} pages: ${JSON.stringify(healthCounts)}, pages ${String(healthItem.pages)}; expected ${healthLists} list requests and nothing else`);
+	}
+	console.log(`  Get Health of ${HEALTH_SITE}, ${int(healthPages)} pages: ${int(healthCounts.list)} list requests (project filter), nothing else; ${ms(nodeMs(healthOut, 'phpRank'))}`);
+	rows.push([
+		`Get Health of a site of ${int(healthPages)} pages (its report list alone)`,
+		`**${int(healthCounts.list)}**: ${int(healthCounts.list)} list (project filter)`,
+		int(healthCounts.throttled),
+		'0',
+		ms(nodeMs(healthOut, 'phpRank')),
+		'(unthrottled)',
+		'',
+		`≥ ${(throttleFloorMs(healthCounts.list, DEFAULT_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(healthCounts.list / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+	]);
 
 	console.log(
 		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ` +
