@@ -893,7 +893,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		await bench.server.monitor({ cmd: 'throttle', throttle });
 		const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
 		const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000);
-		const out = await executeN8n(bench, c.contender, n, undefined, timeoutMs);
+		// One item a page, or one for the site.
+		const out = await executeN8n(bench, c.contender, c.contender === bySite ? 1 : n, undefined, timeoutMs);
 		const wallMs = nodeMs(out, 'phpRank');
 		const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
 		const action = out.nodes.phpRank[0].first?.action;
@@ -927,7 +928,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	// Get Health of a big site: its report list alone, 100 a page, with the project filter.
 	const healthPages = options.healthPages;
 	await bench.server.monitor({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: healthPages });
-	const healthOut = await executeN8n(bench, health, healthPages, undefined, EXECUTE_TIMEOUT_MS);
+	const healthOut = await executeN8n(bench, health, 1, undefined, EXECUTE_TIMEOUT_MS);
 	const healthCounts = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
 	const healthItem = healthOut.nodes.phpRank[0].first ?? {};
 	const healthLists = Math.ceil(healthPages / PAGE_SIZE);
