@@ -14,6 +14,12 @@ export type MonitorCommand =
 	| { cmd: 'delete-site'; site: string }
 	/** A new throttle, every user's window forgotten; the request log and the counters cleared. */
 	| { cmd: 'throttle'; throttle: ThrottleOptions | false }
+	/**
+	 * Scripts the next analyses of every report of `site` for Confirm Drops: each page keeps its score, but one
+	 * page in `every` (among those scoring at least DROP + 1) drops by DROP points and comes back 1 below (noise),
+	 * and the next one drops by DROP and stays there (a real drop). Answers the URLs of each kind.
+	 */
+	| { cmd: 'script-drops'; site: string; every: number }
 	| { cmd: 'monitor-stats'; site: string };
 
 /** The API requests of one run, by kind; `list`, `put` and `post` count answered ones (2xx). */
@@ -67,6 +73,23 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			server.clearRequests();
 			server.resetStats();
 			return {};
+		case 'script-drops': {
+			const noisy: string[] = [];
+			const real: string[] = [];
+			const reports = server.listReports().filter((report) => report.project === message.site);
+			reports.forEach((report, i) => {
+				const score = report.result;
+				const turn = i % message.every;
+				if (score > SCRIPTED_DROP && turn < 2) {
+					server.setNextAnalysis(report.url, { score: score - SCRIPTED_DROP, others: 'keep' });
+					server.setNextAnalysis(report.url, { score: turn === 0 ? score - 1 : score - SCRIPTED_DROP + 1, others: 'keep' });
+					(turn === 0 ? noisy : real).push(report.url);
+				} else {
+					server.setNextAnalysis(report.url, { score, others: 'keep' });
+				}
+			});
+			return { noisy, real };
+		}
 		case 'monitor-stats': {
 			const counts: MonitorCounts = { list: 0, otherList: 0, put: 0, post: 0, other: 0, throttled: 0, failed: 0, createdTotal: server.createdCount, siteReports: 0, allReports: 0 };
 			for (const request of server.requests) {
@@ -88,6 +111,9 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 		}
 	}
 }
+
+/** The points a scripted drop falls by (script-drops): well over Confirm Drops' default of 5. */
+export const SCRIPTED_DROP = 12;
 
 /** results=1 in the form, the query or a JSON body. */
 function rerunAsked(request: RecordedRequest): boolean {

@@ -18,7 +18,8 @@
  *
  * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
  * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
- * Report → Create of the same pages as the baseline; requests by kind, reports created, and the node's wall
+ * Report → Create of the same pages as the baseline (plus One Item per Site, Confirm Drops over scripted drops, and Get Health of
+ * a --health-pages site); requests by kind, reports created, and the node's wall
  * time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60
  * requests per --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
  *
@@ -45,7 +46,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
-import { monitorCommand, type MonitorCommand, type MonitorCounts, spelledUrls, throttleFloorMs } from './bench-monitor';
+import { monitorCommand, type MonitorCommand, type MonitorCounts, SCRIPTED_DROP, spelledUrls, throttleFloorMs } from './bench-monitor';
 import {
 	createSandbox,
 	executeWorkflow,
@@ -438,6 +439,9 @@ const BASELINE: N8nContender = {
 		]),
 };
 
+/** Confirm Drops' case: one page in this many drops and comes back, the next drops and stays. */
+const CONFIRM_EVERY = 25;
+
 /** The site watched in the monitoring table; none of the seeded other reports is of it. */
 const MONITOR_SITE = 'pages.example.net';
 
@@ -448,7 +452,7 @@ const urlItems = (urls: string[]): WorkflowNode[] => [
 ];
 
 /** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
-function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender; bySite: N8nContender; health: N8nContender } {
+function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender; bySite: N8nContender; confirm: N8nContender; health: N8nContender } {
 	const contender = (key: string, label: string, workflowId: string, operation: string, shape: N8nContender['shape']): N8nContender => ({
 		key,
 		row: 'monitor',
@@ -481,6 +485,20 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 				workflow('benchMonitorSite', 'bench: phpRank Create or Re-Run, One Item per Site', [
 					...urlItems(urls),
 					phpRankNode('phpRank', { resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', output: 'sites', simplify: true }),
+				]),
+		},
+		confirm: {
+			key: 'monitorConfirm',
+			row: 'monitor',
+			label: 'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
+			workflowId: 'benchMonitorConf',
+			measured: ['phpRank'],
+			output: 'phpRank',
+			shape: { text: 'a site summary (project, worse_pages)', ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number' },
+			build: () =>
+				workflow('benchMonitorConf', 'bench: phpRank Create or Re-Run, Confirm Drops, One Item per Site', [
+					...urlItems(urls),
+					phpRankNode('phpRank', { resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', confirmDrops: true, output: 'sites', simplify: true }),
 				]),
 		},
 		health: {
@@ -855,8 +873,11 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		siteReports: n,
 	});
 	const urls = spelledUrls(stored);
-	const { createOrRerun, create, bySite, health } = monitorContenders(urls);
-	await importWorkflows(bench.sb, [createOrRerun.build(bench.api, 0, 0), create.build(bench.api, 0, 0), bySite.build(bench.api, 0, 0), health.build(bench.api, 0, 0)]);
+	const { createOrRerun, create, bySite, confirm, health } = monitorContenders(urls);
+	await importWorkflows(
+		bench.sb,
+		[createOrRerun, create, bySite, confirm, health].map((contender) => contender.build(bench.api, 0, 0)),
+	);
 	console.log(`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`);
 
 	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
@@ -880,11 +901,23 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			expect: { list: pages, put: n, post: 0, created: 0 },
 		},
 		{
+			label: `Create or Re-Run with Confirm Drops, One Item per Site: one page in ${CONFIRM_EVERY} drops by ${SCRIPTED_DROP} and comes back (noise), the next drops and stays`,
+			contender: confirm,
+			prepare: async () => {
+				const { noisy, real } = await bench.server.monitor<{ noisy: string[]; real: string[] }>({ cmd: 'script-drops', site: MONITOR_SITE, every: CONFIRM_EVERY });
+				scripted = { noisy: noisy.length, real: real.length };
+				confirmCase.expect = { list: pages, put: n + noisy.length + real.length, post: 0, created: 0 };
+			},
+			expect: { list: pages, put: n, post: 0, created: 0 },
+		},
+		{
 			label: 'baseline: Create every week (the pages have their reports)',
 			contender: create,
 			expect: { list: 0, put: 0, post: n, created: n },
 		},
 	];
+	let scripted = { noisy: 0, real: 0 };
+	const confirmCase = cases.find((c) => c.contender === confirm) as MonitorCase;
 	const rows: string[][] = [];
 	const broken: string[] = [];
 	for (const c of cases) {
@@ -894,7 +927,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
 		const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000);
 		// One item a page, or one for the site.
-		const out = await executeN8n(bench, c.contender, c.contender === bySite ? 1 : n, undefined, timeoutMs);
+		const out = await executeN8n(bench, c.contender, c.contender === bySite || c.contender === confirm ? 1 : n, undefined, timeoutMs);
 		const wallMs = nodeMs(out, 'phpRank');
 		const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
 		const action = out.nodes.phpRank[0].first?.action;
@@ -907,7 +940,17 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			if (got[key] !== c.expect[key]) console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
 		}
 		// Whole sites: exact request counts are the claim (README, Whole sites).
-		if (c.contender === bySite && (got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)) broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
+		if ((c.contender === bySite || c.contender === confirm) && (got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)) {
+			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
+		}
+		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
+		if (c.contender === confirm) {
+			const worse = out.nodes.phpRank[0].first?.worse_pages;
+			if (worse !== scripted.real) broken.push(`${c.label}: worse_pages ${String(worse)}, expected the ${scripted.real} drops that held`);
+			console.log(
+				`  Confirm Drops: ${scripted.noisy + scripted.real} suspected drops (${scripted.noisy} noise, ${scripted.real} real) cost ${got.put - n} requests more; worse_pages ${String(worse)}`,
+			);
+		}
 		const requests = after.list + after.otherList + after.put + after.post + after.other;
 		const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
 		const duplicates = after.siteReports - n;
