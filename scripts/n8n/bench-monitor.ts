@@ -14,6 +14,12 @@ export type MonitorCommand =
 	| { cmd: 'delete-site'; site: string }
 	/** A new throttle, every user's window forgotten; the request log and the counters cleared. */
 	| { cmd: 'throttle'; throttle: ThrottleOptions | false }
+	/**
+	 * Every later analysis of each of `urls` (create or re-run) gives the score `steadyScore(i)` and keeps the
+	 * checks of the analysis before: a week in which nothing changed, so Confirm Drops has no drop to confirm.
+	 */
+	| { cmd: 'steady-analyses'; urls: string[] }
+	| { cmd: 'clear-analyses' }
 	| { cmd: 'monitor-stats'; site: string };
 
 /** The API requests of one run, by kind; `list`, `put` and `post` count answered ones (2xx). */
@@ -62,6 +68,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			for (const report of doomed) server.deleteReport(report.id);
 			return { deleted: doomed.length };
 		}
+		case 'steady-analyses':
+			message.urls.forEach((url, i) => server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }));
+			return {};
+		case 'clear-analyses':
+			return { cleared: server.clearAnalyses() };
 		case 'throttle':
 			server.setThrottle(message.throttle);
 			server.clearRequests();
@@ -87,6 +98,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			return counts;
 		}
 	}
+}
+
+/** The score of the i-th page of a steady site: spread over the three classes (40-99). */
+export function steadyScore(i: number): number {
+	return 40 + ((i * 37) % 60);
 }
 
 /** results=1 in the form, the query or a JSON body. */

@@ -7,6 +7,7 @@
  *                       Google Sheets node would have read), for an HTTP Request node.
  *   startFileServer()   an HTTP server answering GET <path> with the body and content type set for that path
  *                       (e.g. a site's sitemap.xml and the sitemaps it lists); paths can be changed between runs.
+ *                       urlsetXml() and sitemapIndexXml() write sitemaps as sites publish them.
  * All listen on 127.0.0.1 and a free port.
  */
 import * as http from 'http';
@@ -303,4 +304,30 @@ export async function startFileServer(): Promise<FileServer> {
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+/**
+ * A sitemap (sitemaps.org's <urlset>) of `locs`, each written into <loc> as given (escape `&` as `&amp;`), with
+ * the <lastmod>, <changefreq> and <priority> CMSs write, and an image extension on the first URL.
+ */
+export function urlsetXml(locs: string[]): string {
+	const urls = locs.map(
+		(loc, i) =>
+			`  <url>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-0${(i % 9) + 1}</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.${8 - (i % 5)}</priority>\n` +
+			(i === 0 ? '    <image:image><image:loc>https://cdn.example.net/hero.jpg</image:loc></image:image>\n' : '') +
+			'  </url>',
+	);
+	return (
+		'<?xml version="1.0" encoding="UTF-8"?>\n' +
+		'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n' +
+		`${urls.join('\n')}\n</urlset>\n`
+	);
+}
+
+/** A sitemap index (<sitemapindex>) listing the sitemaps at `locs`. */
+export function sitemapIndexXml(locs: string[]): string {
+	const entries = locs.map((loc) => `  <sitemap>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-20T06:00:00+00:00</lastmod>\n  </sitemap>`);
+	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }

@@ -12,8 +12,9 @@
  *     run 2: scripted changes (a confirmed drop of 14, a drop of exactly 5, noise, a rise of 15, small moves):
  *            no report created, every page with a report re-run (and once more for each suspected drop), the
  *            refused page refused again; worse / better / averages as the server's reports say; one email;
- *     run 3: the same address now answers a plain <urlset> with a single <url> (the XML node's one-element quirk):
- *            one page re-run, one summary, one email.
+ *     run 3: the same address now answers a plain <urlset> with a single <url> (the XML node's one-element quirk),
+ *            as application/octet-stream (HTTP Request's Autodetect would make it a file): one page re-run, one
+ *            summary, one email.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -23,19 +24,19 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { PhpRankServer, USER_IDS, cleanUrl, type AnalysisSpec, type RecordedRequest, type ReportRecord } from '../../test/server';
-import { startFileServer, startSmtpCatcher, type CaughtMail, type FileServer, type SmtpCatcher } from './catchers';
-import { apiRequests, buildAndPack, CREATE_FAULTS, describeRequests, json, loadExamples, NODE_TYPE, sandboxWithPackage, testServerCredential, type WorkflowJson } from './checks';
+import { sitemapIndexXml, startFileServer, startSmtpCatcher, urlsetXml, XML_TYPE, type CaughtMail, type FileServer, type SmtpCatcher } from './catchers';
+import { apiRequests, buildAndPack, CREATE_FAULTS, describeRequests, json, loadExamples, NODE_TYPE, sandboxWithPackage, SITEMAP_EXAMPLE, testServerCredential, withSitemapUrl } from './checks';
 import { executeWorkflow, importCredentials, importWorkflows, removeSandbox, type ExecuteResult, type ExecutionItem, type N8nSandbox } from './n8n';
 import { Fatal, Report, same } from './report';
 
-const EXAMPLE_FILE = 'site-audit-from-sitemap.json';
+const EXAMPLE_FILE = SITEMAP_EXAMPLE.file;
 const SMTP_CRED_ID = 'phprank-e2e-smtp';
 /** the example's node names */
-const SITE = 'Site';
+const SITE = SITEMAP_EXAMPLE.site;
 const INDEX_IF = 'Sitemap index?';
 const PAGE_URL = 'Page URL';
-const AUDIT = 'Audit the site';
-const EMAIL = 'Email the site summary';
+const AUDIT = SITEMAP_EXAMPLE.audit;
+const EMAIL = SITEMAP_EXAMPLE.email;
 const TO = 'seo-team@example.com';
 const FROM = 'seo-monitor@example.com';
 
@@ -87,22 +88,6 @@ const REFUSED = PAGES.find((p) => p.refused)!;
 /** `failed_pages` with Simplify on: "<url> (<reason>)" per page, joined by "; ": here the refused page alone, phpRank's 422 as the reason. */
 const REFUSED_ENTRY = new RegExp(`^${urlOf(REFUSED).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\([^;]*Could not fetch the url\\.[^;]*HTTP 422[^;]*\\)$`);
 
-function urlset(pages: Array<{ loc: string }>): string {
-	const urls = pages.map(
-		(p, i) =>
-			`  <url>\n    <loc>${p.loc}</loc>\n    <lastmod>2026-11-0${(i % 9) + 1}</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.${8 - (i % 5)}</priority>\n` +
-			(i === 0 ? '    <image:image><image:loc>https://www.shop.example.com/img/hero.jpg</image:loc></image:image>\n' : '') +
-			'  </url>',
-	);
-	return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${urls.join('\n')}\n</urlset>\n`;
-}
-
-function sitemapIndex(origin: string, names: string[]): string {
-	const entries = names.map((name) => `  <sitemap>\n    <loc>${origin}/sitemap-${name}.xml</loc>\n    <lastmod>2026-11-20T06:00:00+00:00</lastmod>\n  </sitemap>`);
-	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
-}
-
-const XML = 'application/xml; charset=utf-8';
 
 function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
@@ -113,21 +98,6 @@ function branches(res: ExecuteResult, node: string): [ExecutionItem[], Execution
 	const runs = res.run?.data?.resultData?.runData?.[node];
 	const main = runs?.[runs.length - 1]?.data?.main ?? [];
 	return [main[0] ?? [], main[1] ?? []];
-}
-
-/**
- * The example as the e2e runs it: the Site node's `sitemap_url` is the local sitemap server's; every other
- * parameter, node and connection is the file's own.
- */
-export function sitemapWorkflow(example: WorkflowJson, sitemapUrl: string): WorkflowJson {
-	const wf = structuredClone(example);
-	const site = wf.nodes.find((n) => n.name === SITE);
-	const assignments = (site?.parameters.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)?.assignments;
-	const field = assignments?.find((a) => a.name === 'sitemap_url');
-	if (!field) throw new Fatal(`examples/${EXAMPLE_FILE}: no field "sitemap_url" in node "${SITE}"`);
-	field.value = sitemapUrl;
-	wf.name = `e2e: ${example.name}`;
-	return wf;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,9 +178,9 @@ async function main(): Promise<void> {
 		await api.start();
 		smtp = await startSmtpCatcher();
 		files = await startFileServer();
-		files.set('/sitemap.xml', { body: sitemapIndex(files.origin, ['pages', 'blog']), contentType: XML });
-		files.set('/sitemap-pages.xml', { body: urlset(PAGES.filter((p) => p.sitemap === 'pages')), contentType: XML });
-		files.set('/sitemap-blog.xml', { body: urlset(PAGES.filter((p) => p.sitemap === 'blog')), contentType: XML });
+		files.set('/sitemap.xml', { body: sitemapIndexXml(['pages', 'blog'].map((name) => `${files!.origin}/sitemap-${name}.xml`)), contentType: XML_TYPE });
+		files.set('/sitemap-pages.xml', { body: urlsetXml(PAGES.filter((p) => p.sitemap === 'pages').map((p) => p.loc)), contentType: XML_TYPE });
+		files.set('/sitemap-blog.xml', { body: urlsetXml(PAGES.filter((p) => p.sitemap === 'blog').map((p) => p.loc)), contentType: XML_TYPE });
 		const sitemapUrl = `${files.origin}/sitemap.xml`;
 		note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, sitemap ${sitemapUrl} (an index of 2 sitemaps, ${PAGES.length} pages)`);
 		await timed('n8n import:credentials', async () =>
@@ -219,7 +189,7 @@ async function main(): Promise<void> {
 				{ id: SMTP_CRED_ID, name: 'SMTP (local catcher)', type: 'smtp', data: { user: '', password: '', host: smtp?.host, port: smtp?.port, secure: false, disableStartTls: true } },
 			]),
 		);
-		const wf = sitemapWorkflow(example, sitemapUrl);
+		const wf = withSitemapUrl(example, sitemapUrl);
 		const changed = example.nodes.filter((n) => !same(wf.nodes.find((m) => m.name === n.name), n)).map((n) => n.name);
 		check('the e2e workflow is the example with only the Site node\'s sitemap_url swapped (same nodes, same connections)', same(changed, [SITE]) && wf.nodes.length === example.nodes.length && same(wf.connections, example.connections), changed);
 		const unknown = wf.nodes.filter((n) => !nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion))).map((n) => `${n.type}@${n.typeVersion}`);
@@ -336,9 +306,10 @@ async function main(): Promise<void> {
 		await checkMail(smtp, sum2 ?? {});
 
 		// ------------------------------------------------------------------ run 3: a plain sitemap of one page
-		section('run 3 (n8n execute): the same address answers a plain <urlset> with a single <url>');
+		section('run 3 (n8n execute): the same address answers a plain <urlset> with a single <url>, as application/octet-stream');
 		const contact = PAGES.find((p) => p.loc.endsWith('/contact'))!;
-		files.set('/sitemap.xml', { body: urlset([contact]), contentType: XML });
+		// served as a file download, as some static hosts do: the example reads the answer as text whatever its type
+		files.set('/sitemap.xml', { body: urlsetXml([contact.loc]), contentType: 'application/octet-stream' });
 		const contactReport = site2.find((r) => r.url === cleanUrl(urlOf(contact)))!;
 		api.setNextAnalysis(urlOf(contact), { score: 81, others: 'keep' });
 		api.clearRequests();
