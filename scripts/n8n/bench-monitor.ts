@@ -20,6 +20,12 @@ export type MonitorCommand =
 	 * and the next one drops by DROP and stays there (a real drop). Answers the URLs of each kind.
 	 */
 	| { cmd: 'script-drops'; site: string; every: number }
+	/**
+	 * Every later analysis of each of `urls` (create or re-run) gives the score `steadyScore(i)` and keeps the
+	 * checks of the analysis before: a week in which nothing changed, so Confirm Drops has no drop to confirm.
+	 */
+	| { cmd: 'steady-analyses'; urls: string[] }
+	| { cmd: 'clear-analyses' }
 	| { cmd: 'monitor-stats'; site: string };
 
 /** The API requests of one run, by kind; `list`, `put` and `post` count answered ones (2xx). */
@@ -68,6 +74,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			for (const report of doomed) server.deleteReport(report.id);
 			return { deleted: doomed.length };
 		}
+		case 'steady-analyses':
+			message.urls.forEach((url, i) => server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }));
+			return {};
+		case 'clear-analyses':
+			return { cleared: server.clearAnalyses() };
 		case 'throttle':
 			server.setThrottle(message.throttle);
 			server.clearRequests();
@@ -114,6 +125,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 
 /** The points a scripted drop falls by (script-drops): well over Confirm Drops' default of 5. */
 export const SCRIPTED_DROP = 12;
+
+/** The score of the i-th page of a steady site: spread over the three classes (40-99). */
+export function steadyScore(i: number): number {
+	return 40 + ((i * 37) % 60);
+}
 
 /** results=1 in the form, the query or a JSON body. */
 function rerunAsked(request: RecordedRequest): boolean {

@@ -23,18 +23,25 @@
  * time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60
  * requests per --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
  *
+ * Then the sitemap table (issue 25): examples/site-audit-from-sitemap.json itself, its Site pointed at a local
+ * sitemap server (an index of --sitemap-per-file URLs a sitemap, --sitemap-pages pages of one site) and its
+ * email at a local SMTP catcher, under the same scaled throttle: the first run (every page created) and the
+ * weekly run (every page re-run; a steady week, so Confirm Drops confirms nothing). Requests are counted by kind
+ * (phpRank list pages, writes, the sitemap reads) and must be exactly what README says.
+ *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
  * records the run data's timings and the process's peak RSS when the execution ends, and drops the items
  * before n8n prints them.
  *
- *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
+ *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor,sitemap] [--rounds 5] [--reports 10000] [--gets 1000]
  *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
- *                        [--monitor-window-ms 6000] [--health-pages 10000] [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
+ *                        [--monitor-window-ms 6000] [--health-pages 10000] [--sitemap-pages 500] [--sitemap-per-file 100]
+ *                        [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
  * 1,000 other reports (a smoke run).
- * --only: the tables to make (default all three); `--only monitor` is the monitoring table alone.
- * --mem-reports 0 or --monitor-urls 0 skips that table. --skip-build packs the current dist/ as it is.
+ * --only: the tables to make (default all four); `--only monitor` is the monitoring table alone.
+ * --mem-reports 0, --monitor-urls 0 or --sitemap-pages 0 skips that table. --skip-build packs the current dist/ as it is.
  * --cpu-prof <dir>: instead of the tables, runs the phpRank workflow of one row (default: the Get row) once
  * under `node --cpu-prof`, writes the .cpuprofile into <dir> and prints the functions with the most self
  * time (and total time) while the phpRank node ran.
@@ -46,7 +53,10 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
-import { monitorCommand, type MonitorCommand, type MonitorCounts, SCRIPTED_DROP, spelledUrls, throttleFloorMs } from './bench-monitor';
+import { monitorCommand, type MonitorCommand, type MonitorCounts, SCRIPTED_DROP, spelledUrls, steadyScore, throttleFloorMs } from './bench-monitor';
+import { sitemapIndexXml, startFileServer, startSmtpCatcher, urlsetXml, XML_TYPE } from './catchers';
+import { CRED_ID, CRED_NAME, loadExamples, SITEMAP_EXAMPLE, withSitemapUrl } from './checks';
+import { same } from './report';
 import {
 	createSandbox,
 	executeWorkflow,
@@ -86,9 +96,11 @@ interface Options {
 	/** Get Health's site: how many pages (--health-pages). */
 	healthPages: number;
 	monitorWindowMs: number;
+	sitemapPages: number;
+	sitemapPerFile: number;
 }
 
-const JOBS = ['speed', 'memory', 'monitor'] as const;
+const JOBS = ['speed', 'memory', 'monitor', 'sitemap'] as const;
 type Job = (typeof JOBS)[number];
 
 class UsageError extends Error {}
@@ -108,6 +120,8 @@ const OPTIONS = {
 	'monitor-others': { type: 'string' },
 	'health-pages': { type: 'string' },
 	'monitor-window-ms': { type: 'string' },
+	'sitemap-pages': { type: 'string' },
+	'sitemap-per-file': { type: 'string' },
 	help: { type: 'boolean', default: false },
 } as const;
 
@@ -148,6 +162,8 @@ function parseOptions(argv: string[]): Options {
 		monitorOthers: count('monitor-others', values['monitor-others'], quick ? 1_000 : 10_000, 0),
 		healthPages: count('health-pages', values['health-pages'], quick ? 1_000 : 10_000, 1),
 		monitorWindowMs: count('monitor-window-ms', values['monitor-window-ms'], 6_000, 1_000),
+		sitemapPages: count('sitemap-pages', values['sitemap-pages'], quick ? 100 : 500, 0),
+		sitemapPerFile: count('sitemap-per-file', values['sitemap-per-file'], 100, 1),
 	};
 	if (options.gets > options.reports) throw new UsageError(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
 	return options;
@@ -1013,6 +1029,124 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// the sitemap table
+// ---------------------------------------------------------------------------------------------
+
+/** The site of the sitemap table; none of the seeded other reports is of it. */
+const SITEMAP_SITE = 'audit.example.net';
+/** The example's nodes that are not the sitemap reading: their time is not the sitemap's. */
+const NOT_SITEMAP_NODES = new Set<string>([SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email, SITEMAP_EXAMPLE.site]);
+
+async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
+	const n = options.sitemapPages;
+	const throttle: ThrottleOptions = { limit: DEFAULT_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
+	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
+	// The others only: the site has no report before the first run.
+	await bench.server.monitor({ cmd: 'monitor-seed', others: options.monitorOthers, site: SITEMAP_SITE, siteReports: 0 });
+	const urls = Array.from({ length: n }, (_, i) => `https://${i % 2 ? 'www.' : ''}${SITEMAP_SITE}/${['products', 'blog', 'help'][i % 3]}/page-${i + 1}`);
+	await bench.server.monitor({ cmd: 'steady-analyses', urls });
+
+	const files = await startFileServer();
+	const smtp = await startSmtpCatcher();
+	try {
+		const sitemaps: string[] = [];
+		for (let at = 0; at < n; at += options.sitemapPerFile) {
+			const file = `/sitemap-${sitemaps.length + 1}.xml`;
+			files.set(file, { body: urlsetXml(urls.slice(at, at + options.sitemapPerFile)), contentType: XML_TYPE });
+			sitemaps.push(file);
+		}
+		files.set('/sitemap.xml', { body: sitemapIndexXml(sitemaps.map((file) => files.origin + file)), contentType: XML_TYPE });
+		await importCredentials(bench.sb, [
+			{ id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: bench.server.url, apiKey: TEST_API_KEY } },
+			{ id: 'phprank-e2e-smtp', name: 'SMTP (bench catcher)', type: 'smtp', data: { user: '', password: '', host: smtp.host, port: smtp.port, secure: false, disableStartTls: true } },
+		]);
+		const wf = withSitemapUrl(example, `${files.origin}/sitemap.xml`);
+		await importWorkflows(bench.sb, [wf]);
+		console.log(`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`);
+		const contender: N8nContender = {
+			key: 'sitemapAudit',
+			row: 'monitor',
+			label: 'the sitemap example',
+			workflowId: wf.id,
+			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
+			output: SITEMAP_EXAMPLE.audit,
+			shape: { text: `the summary of ${SITEMAP_SITE} (${n} pages)`, ok: (item) => item.project === SITEMAP_SITE && item.pages === n },
+			build: () => wf,
+		};
+		const listPages = Math.max(1, Math.ceil(n / PAGE_SIZE));
+		const reads = 1 + sitemaps.length;
+		const cases: Array<{ label: string; expect: { list: number; put: number; post: number; created: number; rerun: number } }> = [
+			{ label: 'the first run (the site has no report yet)', expect: { list: 1, put: 0, post: n, created: n, rerun: 0 } },
+			{ label: 'every week after (a steady week: no drop to confirm)', expect: { list: listPages, put: n, post: 0, created: 0, rerun: n } },
+		];
+		const rows: string[][] = [];
+		const broken: string[] = [];
+		for (const c of cases) {
+			const before = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: SITEMAP_SITE });
+			await bench.server.monitor({ cmd: 'throttle', throttle });
+			files.hits.length = 0;
+			smtp.clear();
+			const requests = c.expect.list + c.expect.put + c.expect.post;
+			const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000);
+			const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
+			const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: SITEMAP_SITE });
+			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
+			const mails = await smtp.waitFor(1, 10_000);
+			const got = {
+				list: after.list,
+				put: after.put,
+				post: after.post,
+				created: after.createdTotal - before.createdTotal,
+				rerun: Number(summary.rerun),
+			};
+			const answered = after.list + after.otherList + after.put + after.post + after.other;
+			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
+			if (!same(got, c.expect) || after.otherList + after.other + after.failed > 0) {
+				broken.push(`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`);
+			}
+			if (Number(summary.created) !== c.expect.created) broken.push(`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`);
+			if (files.hits.length !== reads || !same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())) broken.push(`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`);
+			if (mails.length !== 1 || mails[0].html !== summary.summary_html) broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
+			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
+			const sitemapMs = Object.keys(out.nodes).filter((name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name)).reduce((sum, name) => sum + nodeMs(out, name), 0);
+			const floorMs = throttleFloorMs(answered, throttle.limit, throttle.windowMs);
+			rows.push([
+				c.label,
+				`**${int(answered)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
+				`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
+				int(after.throttled),
+				int(got.created),
+				ms(nodeWall),
+				`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
+				floorMs > 0 ? times(nodeWall, floorMs) : '',
+				`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+			]);
+			console.log(`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`);
+		}
+		await bench.server.monitor({ cmd: 'throttle', throttle: false });
+		await bench.server.monitor({ cmd: 'clear-analyses' });
+		console.log(
+			`\n### A whole site from its sitemap (examples/${SITEMAP_EXAMPLE.file} as it is): ${plural(n, 'page')} of one site in an index of ${plural(sitemaps.length, 'sitemap')}, ` +
+				`among ${int(options.monitorOthers)} reports of other sites; phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
+		);
+		console.log(
+			table(
+				['run', 'phpRank requests answered', 'sitemap reads (the reading nodes\' time)', '429s', 'reports created', 'wall time (the phpRank node)', "throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"],
+				rows,
+			),
+		);
+		const scores = urls.map((_, i) => steadyScore(i));
+		console.log(`\nA steady week: each page keeps its score (${Math.min(...scores)}-${Math.max(...scores)}) and its checks, so Confirm Drops has nothing to confirm; each suspected drop costs one re-run more.`);
+		if (broken.length) throw new BrokenRun(broken.join('\n'));
+	} finally {
+		await files.stop();
+		await smtp.stop();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 // CPU profile
 // ---------------------------------------------------------------------------------------------
 
@@ -1159,6 +1293,10 @@ async function main(): Promise<void> {
 			if (options.jobs.has('monitor') && options.monitorUrls > 0) {
 				step(`monitoring: ${plural(options.monitorUrls, 'page')} among ${int(options.monitorOthers)} other reports, throttled`);
 				await monitor(bench, options);
+			}
+			if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
+				step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} among ${int(options.monitorOthers)} other reports, throttled`);
+				await sitemapAudit(bench, options);
 			}
 		}
 		step(`done; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);

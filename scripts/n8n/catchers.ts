@@ -5,7 +5,10 @@
  *                       (envelope, headers, subject and text decoded) and never relays anything.
  *   startJsonServer()   an HTTP server answering GET <path> with a fixed JSON body (e.g. the URLs a
  *                       Google Sheets node would have read), for an HTTP Request node.
- * Both listen on 127.0.0.1 and a free port.
+ *   startFileServer()   an HTTP server answering GET <path> with the body and content type set for that path
+ *                       (e.g. a site's sitemap.xml and the sitemaps it lists); paths can be changed between runs.
+ *                       urlsetXml() and sitemapIndexXml() write sitemaps as sites publish them.
+ * All listen on 127.0.0.1 and a free port.
  */
 import * as http from 'http';
 import * as net from 'net';
@@ -22,6 +25,8 @@ export interface CaughtMail {
 	subject: string;
 	/** the text body (quoted-printable or base64 decoded); for multipart mail, the text/plain part */
 	text: string;
+	/** the text/html body, decoded as `text` is; for multipart mail, the text/html part; '' when there is none */
+	html: string;
 	/** the DATA as received (dot-unstuffed) */
 	raw: string;
 }
@@ -90,25 +95,28 @@ function decodeBody(headers: Record<string, string>, body: string): string {
 	return body;
 }
 
-/** The text/plain content of a message (the first text/plain part of a multipart one). */
-function textOf(headers: Record<string, string>, body: string): string {
+/** The decoded content of the first part of type `wanted` (text/plain or text/html) of a message, or ''. */
+function partOf(headers: Record<string, string>, body: string, wanted: RegExp): string {
 	const type = headers['content-type'] ?? 'text/plain';
 	const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
 	if (/^multipart\//i.test(type) && boundary) {
 		for (const part of body.split(`--${boundary}`).slice(1)) {
 			if (part.startsWith('--')) break;
 			const entity = splitEntity(part.replace(/^\r?\n/, ''));
-			const text = textOf(entity.headers, entity.body);
-			if (text || /text\/plain/i.test(entity.headers['content-type'] ?? '')) return text;
+			const content = partOf(entity.headers, entity.body, wanted);
+			if (content || wanted.test(entity.headers['content-type'] ?? '')) return content;
 		}
 		return '';
 	}
-	return /^text\/plain/i.test(type) ? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '') : '';
+	return wanted.test(type) ? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '') : '';
 }
+
+const TEXT_PLAIN = /^text\/plain/i;
+const TEXT_HTML = /^text\/html/i;
 
 export function parseMail(from: string, to: string[], raw: string): CaughtMail {
 	const { headers, body } = splitEntity(raw);
-	return { from, to, headers, subject: decodeWords(headers.subject ?? ''), text: textOf(headers, body), raw };
+	return { from, to, headers, subject: decodeWords(headers.subject ?? ''), text: partOf(headers, body, TEXT_PLAIN), html: partOf(headers, body, TEXT_HTML), raw };
 }
 
 const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim();
@@ -252,4 +260,74 @@ export async function startJsonServer(path: string, body: unknown): Promise<Json
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+export interface FileServer {
+	/** the server's origin, `http://127.0.0.1:<port>` */
+	origin: string;
+	/** sets (or, with `undefined`, removes) what GET `path` answers */
+	set(path: string, file: { body: string; contentType: string } | undefined): void;
+	/** GET requests per path, in the order received (404s included) */
+	readonly hits: string[];
+	stop(): Promise<void>;
+}
+
+/** GET of a path that was `set` answers its body and content type; anything else 404. */
+export async function startFileServer(): Promise<FileServer> {
+	const files = new Map<string, { body: string; contentType: string }>();
+	const hits: string[] = [];
+	const server = http.createServer((req, res) => {
+		const file = req.method === 'GET' ? files.get(req.url ?? '') : undefined;
+		if (req.method === 'GET') hits.push(req.url ?? '');
+		if (!file) {
+			res.writeHead(404, { 'content-type': 'text/plain' });
+			res.end('not found');
+			return;
+		}
+		res.writeHead(200, { 'content-type': file.contentType });
+		res.end(file.body);
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		set(path, file) {
+			if (file) files.set(path, file);
+			else files.delete(path);
+		},
+		hits,
+		async stop() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+/**
+ * A sitemap (sitemaps.org's <urlset>) of `locs`, each written into <loc> as given (escape `&` as `&amp;`), with
+ * the <lastmod>, <changefreq> and <priority> CMSs write, and an image extension on the first URL.
+ */
+export function urlsetXml(locs: string[]): string {
+	const urls = locs.map(
+		(loc, i) =>
+			`  <url>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-0${(i % 9) + 1}</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.${8 - (i % 5)}</priority>\n` +
+			(i === 0 ? '    <image:image><image:loc>https://cdn.example.net/hero.jpg</image:loc></image:image>\n' : '') +
+			'  </url>',
+	);
+	return (
+		'<?xml version="1.0" encoding="UTF-8"?>\n' +
+		'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n' +
+		`${urls.join('\n')}\n</urlset>\n`
+	);
+}
+
+/** A sitemap index (<sitemapindex>) listing the sitemaps at `locs`. */
+export function sitemapIndexXml(locs: string[]): string {
+	const entries = locs.map((loc) => `  <sitemap>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-20T06:00:00+00:00</lastmod>\n  </sitemap>`);
+	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }

@@ -83,6 +83,24 @@ export function seedServer(server: PhpRankServer, now: number): void {
 	add(10, 'https://competitor.example.net/', 30, 200, USER_IDS.other);
 }
 
+/** examples/site-audit-from-sitemap.json: its file and the names of the nodes the e2e and the bench use. */
+export const SITEMAP_EXAMPLE = { file: 'site-audit-from-sitemap.json', site: 'Site', audit: 'Audit the site', email: 'Email the site summary' } as const;
+
+/**
+ * The sitemap example with its Site node's `sitemap_url` set to `sitemapUrl` (a local sitemap server's); every
+ * other parameter, node and connection is the file's own.
+ */
+export function withSitemapUrl(example: WorkflowJson, sitemapUrl: string): WorkflowJson {
+	const wf = structuredClone(example);
+	const site = wf.nodes.find((n) => n.name === SITEMAP_EXAMPLE.site);
+	const assignments = (site?.parameters.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)?.assignments;
+	const field = assignments?.find((a) => a.name === 'sitemap_url');
+	if (!field) throw new Fatal(`examples/${SITEMAP_EXAMPLE.file}: no field "sitemap_url" in node "${SITEMAP_EXAMPLE.site}"`);
+	field.value = sitemapUrl;
+	wf.name = `e2e: ${example.name}`;
+	return wf;
+}
+
 /** Replaces a stored report by one with another score (the test server has no API for that). */
 export async function setResult(api: PhpRankServer, id: number, result: number): Promise<void> {
 	const old = api.getReport(id);
