@@ -47,7 +47,7 @@ export class PhpRankTrigger implements INodeType {
 						name: 'Score Changed',
 						value: 'scoreChanged',
 						description:
-							'A report’s score moved by at least Minimum Change points, or fell below Below Score, e.g. after it was re-run. Each event says which checks failed and were fixed.',
+							'A report’s score moved by at least Minimum Change points, or fell below Below Score, e.g. after it was re-run. Each event says which checks failed and were fixed, and shows the score’s trend.',
 					},
 				],
 				default: 'newReport',
@@ -79,16 +79,35 @@ export class PhpRankTrigger implements INodeType {
 				typeOptions: { minValue: 0, maxValue: 100 },
 				default: 0,
 				description:
-					'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
+					'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it; the event’s changes are measured from a reading at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
 				displayOptions: { show: { event: ['scoreChanged'] } },
 			},
 			{
+				displayName: 'Notify on Recovery',
+				name: 'notifyRecovery',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fire once more, with reason "recovered", when a report that fired Below Score is back at or above it (whatever the Result filter)',
+				displayOptions: { show: { event: ['scoreChanged'] } },
+			},
+			{
+				displayName: 'Notify on Recovery',
+				name: 'notifyRecovery',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fire once more, with reason "recovered", when a report that dropped is back in the class it left or a better one (whatever the Result filter)',
+				displayOptions: { show: { event: ['resultChanged'], onlyWorse: [true] } },
+			},
+			{
+				// One paragraph: n8n's notice shows its text as one block, so sentences are joined by a space.
 				displayName: [
 					`Each poll reads up to ${(MAX_REQUESTS_PER_POLL * MAX_PAGE_SIZE).toLocaleString('en-US')} watched reports (${MAX_REQUESTS_PER_POLL} requests).`,
 					`phpRank allows ${DEFAULT_RATE_LIMIT} requests a minute per user.`,
 					'More reports are read over several polls, so a change may take that many polls to fire.',
 					'Pick a project to watch fewer.',
-				].join('<br>'),
+				].join(' '),
 				name: 'costNotice',
 				type: 'notice',
 				default: '',

@@ -4,16 +4,19 @@ import { checkStates, classify } from '../PhpRank/operations/output';
 
 /*
  * Score Changed keeps, per watched report, what `changesBetween` needs of the report as it was at
- * its baseline (the reading the trigger last fired for, or first saw), in one short string, so
- * that the static data n8n saves with the workflow on every poll stays small (28.5 bytes a
- * report with everything else in the state, measured at 10,000 seeded reports by
- * test/trigger/scoreChanged.test.ts, which fails above 40):
+ * its baseline (the reading the trigger last fired for, or first saw), and the scores it saw since
+ * for the trend, in one short string, so that the static data n8n saves with the workflow on every
+ * poll stays small (measured at 10,000 seeded reports by test/trigger/scoreChanged.test.ts, which
+ * fails above 40 bytes a report: 28.5 when no score changed, 38.9 with full trends):
  *
- *   "<score>[!],<generated_at>,<failed>,<checks>[-<absent>]"      e.g. "1o!,t9xkqe,2bk1,q"
+ *   "<score>[!|_][.<trend>],<generated_at>,<failed>,<checks>[-<absent>]"   e.g. "im!.2Edx,t9xkqe,2bk1,q"
  *
  * - score: the baseline's score in tenths, base 36 ('' when it had none); `!` when the report was
- *   below Below Score at its last reading (the flag that keeps Below Score from firing again until
- *   the report has been at or above it);
+ *   below Below Score at its last reading after a Below Score event (a recovery is due), `_` when
+ *   it was below without one (first seen below, or the event was filtered out): either keeps Below
+ *   Score from firing again until the report has been at or above it;
+ * - trend: the last up to 7 scores the trigger saw (see `encodeTrend`); left out while that is
+ *   only the baseline's score, so a report whose score never changed costs nothing more;
  * - generated_at: seconds since 1970 in base 36 when phpRank's format (`…:02.000000Z`) gives the
  *   same text back, else the text itself after `~` ('' when it had none);
  * - failed: a bitmask over the state's check table (`checks`, kept once per state and only ever
@@ -24,16 +27,55 @@ import { checkStates, classify } from '../PhpRank/operations/output';
  * Each check's importance is not kept: `changesBetween` takes it from the newer reading.
  */
 
+/**
+ * Where the report stood against Below Score at its last reading: not below (`no`), below after a
+ * Below Score event (`fired`: a recovery is due), below without one (`quiet`).
+ */
+export type Below = 'no' | 'fired' | 'quiet';
+const BELOW_MARK: Record<Below, string> = { no: '', fired: '!', quiet: '_' };
+
 export interface Baseline {
 	score: number | null;
 	generatedAt: string | null;
 	/** Pass or fail of each check the report had, by check name. */
 	passed: Map<string, boolean>;
-	/** The report was below Below Score at its last reading. */
-	below: boolean;
+	below: Below;
+	/** The last up to TREND_KEPT scores seen, oldest first, whole points: the baseline's alone until one differs. */
+	trend: number[];
 }
 
 const SEPARATOR = ',';
+/** Scores an event's trend shows; the state keeps one fewer (the event's own reading completes it). */
+export const TREND_LENGTH = 8;
+const TREND_KEPT = TREND_LENGTH - 1;
+/** A trend's scores (0-100) as digits 1-101 of one number: 7 scores stay below 2^53. */
+const TREND_BASE = 102;
+
+const DIGITS_62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * The scores as one number in base 102 (each score + 1 a digit, the newest most significant),
+ * written in base 62 (digits, then lower and upper case letters): 7 scores take at most 8
+ * characters instead of 14.
+ */
+export function encodeTrend(scores: readonly number[]): string {
+	let value = 0;
+	for (let index = scores.length - 1; index >= 0; index--) value = value * TREND_BASE + scores[index] + 1;
+	let text = '';
+	for (; value > 0; value = Math.floor(value / 62)) text = DIGITS_62[value % 62] + text;
+	return text;
+}
+
+export function decodeTrend(text: string): number[] {
+	let value = 0;
+	for (const char of text) value = value * 62 + DIGITS_62.indexOf(char);
+	const scores: number[] = [];
+	for (; value > 0; value = Math.floor(value / TREND_BASE)) scores.push((value % TREND_BASE) - 1);
+	return scores;
+}
+
+/** A score as the trend keeps it: whole points, 0-100. */
+export const trendScore = (score: number): number => Math.min(100, Math.max(0, Math.round(score)));
 
 function bitsOf(indexes: Iterable<number>): bigint {
 	let mask = BigInt(0);
@@ -71,11 +113,19 @@ function decodeDate(text: string): string | null {
 	return phpRankDate(Number.parseInt(text, 36));
 }
 
+/** The score field: the baseline's score, the Below Score mark, the trend when it says more than the score. */
+function scoreField(tenths: string, below: Below, trend: readonly number[]): string {
+	const kept = trend.slice(-TREND_KEPT);
+	const alone = tenths === '' ? kept.length === 0 : kept.length === 1 && kept[0] === trendScore(Number.parseInt(tenths, 36) / 10);
+	return tenths + BELOW_MARK[below] + (alone ? '' : `.${encodeTrend(kept)}`);
+}
+
 /**
- * One report's reading as a baseline string. New check names are appended to `table` (the
- * state's check table, changed in place).
+ * One report's reading as a baseline string, with the trend seen up to it (by default the
+ * reading's score alone). New check names are appended to `table` (the state's check table,
+ * changed in place).
  */
-export function encodeBaseline(record: IDataObject, table: string[], below: boolean): string {
+export function encodeBaseline(record: IDataObject, table: string[], below: Below, trend?: readonly number[]): string {
 	const { score } = classify(record.result);
 	const states = checkStates(record.results);
 	for (const name of states.keys()) if (!table.includes(name)) table.push(name);
@@ -87,19 +137,22 @@ export function encodeBaseline(record: IDataObject, table: string[], below: bool
 		else if (!state.passed) failed.push(index);
 	});
 	const checks = table.length.toString(36) + (absent.length ? `-${bitsOf(absent).toString(36)}` : '');
+	const tenths = score === null ? '' : Math.round(score * 10).toString(36);
 	return [
-		(score === null ? '' : Math.round(score * 10).toString(36)) + (below ? '!' : ''),
+		scoreField(tenths, below, trend ?? (score === null ? [] : [trendScore(score)])),
 		encodeDate(record.generated_at),
 		bitsOf(failed).toString(36),
 		checks,
 	].join(SEPARATOR);
 }
 
-/** The string with the Below Score flag set or cleared, the rest unchanged. */
-export function withBelowFlag(encoded: string, below: boolean): string {
+const SCORE_FIELD = /^([0-9a-z]*)([!_]?)(?:\.([0-9a-zA-Z]+))?$/;
+
+/** The same baseline with another Below Score mark and trend. */
+export function withBelowAndTrend(encoded: string, below: Below, trend: readonly number[]): string {
 	const split = encoded.indexOf(SEPARATOR);
-	const score = encoded.slice(0, split).replace('!', '');
-	return (below ? `${score}!` : score) + encoded.slice(split);
+	const tenths = SCORE_FIELD.exec(encoded.slice(0, split))?.[1] ?? '';
+	return scoreField(tenths, below, trend) + encoded.slice(split);
 }
 
 /** A baseline string read back; undefined when it is not one (the report then gets a new baseline). */
@@ -110,11 +163,12 @@ export function decodeBaseline(encoded: unknown, table: readonly string[]): Base
 	const [scoreText, failedText, checksText] = [fields[0], fields[fields.length - 2], fields[fields.length - 1]];
 	// A date kept as text (`~…`) may itself hold the separator.
 	const dateText = fields.slice(1, -2).join(SEPARATOR);
-	const below = scoreText.endsWith('!');
-	const tenths = scoreText.replace('!', '');
+	const scoreParts = SCORE_FIELD.exec(scoreText);
 	const [countText, absentText] = checksText.split('-');
 	const count = Number.parseInt(countText, 36);
-	if (!/^[0-9a-z]*$/.test(tenths) || !/^[0-9a-z]+$/.test(failedText) || !(count <= table.length)) return undefined;
+	if (!scoreParts || !/^[0-9a-z]+$/.test(failedText) || !(count <= table.length)) return undefined;
+	const [, tenths, mark, trendText] = scoreParts;
+	const score = tenths === '' ? null : Number.parseInt(tenths, 36) / 10;
 	const failed = parseBase36(failedText);
 	const absent = absentText ? parseBase36(absentText) : BigInt(0);
 	const passed = new Map<string, boolean>();
@@ -122,10 +176,11 @@ export function decodeBaseline(encoded: unknown, table: readonly string[]): Base
 		if (!hasBit(absent, index)) passed.set(table[index], !hasBit(failed, index));
 	}
 	return {
-		score: tenths === '' ? null : Number.parseInt(tenths, 36) / 10,
+		score,
 		generatedAt: decodeDate(dateText),
 		passed,
-		below,
+		below: mark === '!' ? 'fired' : mark === '_' ? 'quiet' : 'no',
+		trend: trendText ? decodeTrend(trendText) : score === null ? [] : [trendScore(score)],
 	};
 }
 

@@ -116,15 +116,15 @@ async function watchRound(
 /** Report Result Changed. The first round only notes every report's result. */
 const pollResultChanges: Poller = async function (settings, state, watch, allowance) {
 	const round = await watchRound.call(this, settings, state, allowance);
-	const { changes, results } = resultChanges(
+	const { changes, results, dropped } = resultChanges(
 		round.records,
-		state?.results ?? {},
-		{ to: settings.result, onlyWorse: settings.onlyWorse },
+		{ results: state?.results, dropped: state?.dropped },
+		{ to: settings.result, onlyWorse: settings.onlyWorse, notifyRecovery: settings.notifyRecovery },
 		round.covered,
 	);
 	return {
-		items: state ? changes.map(({ record, previous }) => eventItem(settings, record, { previous })) : [],
-		next: { version: 1, watch, results, ...round.scan },
+		items: state ? changes.map(({ record, previous, reason }) => eventItem(settings, record, { previous, reason })) : [],
+		next: { version: 1, watch, results, ...(Object.keys(dropped).length > 0 ? { dropped } : {}), ...round.scan },
 	};
 };
 
@@ -134,11 +134,17 @@ const pollScoreChanges: Poller = async function (settings, state, watch, allowan
 	const { changes, memory } = scoreChanges(
 		round.records,
 		{ checks: state?.checks, baselines: state?.baselines },
-		{ minChange: settings.minChange, onlyWorse: settings.onlyWorse, belowScore: settings.belowScore, to: settings.result },
+		{
+			minChange: settings.minChange,
+			onlyWorse: settings.onlyWorse,
+			belowScore: settings.belowScore,
+			notifyRecovery: settings.notifyRecovery,
+			to: settings.result,
+		},
 		round.covered,
 	);
 	return {
-		items: state ? changes.map(({ record, reason, changes }) => eventItem(settings, record, { reason, changes })) : [],
+		items: state ? changes.map(({ record, reason, changes, trend }) => eventItem(settings, record, { reason, changes, trend })) : [],
 		next: { version: 1, watch, ...memory, ...round.scan },
 	};
 };

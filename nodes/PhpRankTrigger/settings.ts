@@ -16,6 +16,8 @@ export interface Settings {
 	minChange: number;
 	/** Score Changed: score; 0 off. */
 	belowScore: number;
+	/** Score Changed: fire "recovered" after Below Score; Report Result Changed (Only When Worse): after a drop. */
+	notifyRecovery: boolean;
 	simplify: boolean;
 }
 
@@ -47,13 +49,15 @@ export function settingsOf(ctx: IPollFunctions): Settings {
 			description: 'Enter a Minimum Change (e.g. 5 points) or a Below Score (e.g. 50), or both.',
 		});
 	}
+	const onlyWorse = event !== 'newReport' && (ctx.getNodeParameter('onlyWorse', false) as boolean);
 	return {
 		event,
 		project: project || undefined,
 		result: result || undefined,
-		onlyWorse: event !== 'newReport' && (ctx.getNodeParameter('onlyWorse', false) as boolean),
+		onlyWorse,
 		minChange,
 		belowScore,
+		notifyRecovery: (scoreChanged || (event === 'resultChanged' && onlyWorse)) && (ctx.getNodeParameter('notifyRecovery', false) as boolean),
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 	};
 }

@@ -17,6 +17,11 @@ export interface TriggerState {
 	/** Report Result Changed: the `result` each watched report had when it was last read, by report ID. */
 	results?: Record<string, unknown>;
 	/**
+	 * Report Result Changed with Only When Worse: the class a report was in before a drop the
+	 * trigger fired for, by report ID, until it is back in that class or better (left out when none).
+	 */
+	dropped?: Record<string, ResultClass>;
+	/**
 	 * Score Changed: the check names the baselines' bitmasks index, in the order first seen (only
 	 * ever appended to).
 	 */
@@ -58,12 +63,17 @@ export interface ChangeRule {
 	to?: ResultClass;
 	/** Only changes to a worse class. */
 	onlyWorse: boolean;
+	/** With onlyWorse: fire "recovered" when a report that dropped is back in the class it left, or better. */
+	notifyRecovery: boolean;
 }
+
+export type ResultChangeReason = 'changed' | 'recovered';
 
 export interface ResultChange {
 	record: IDataObject;
 	/** The report's `result` at the previous poll. */
 	previous: unknown;
+	reason: ResultChangeReason;
 }
 
 /** The IDs a scan read completely: every report among them that existed while it ran was returned. */
@@ -90,26 +100,42 @@ export const oldestFirst = (records: IDataObject[]): IDataObject[] => [...record
 /**
  * Report Result Changed: the reports whose class differs from when they were last read, oldest
  * first, and the results to remember. A report seen for the first time is remembered without
- * firing; a deleted one is forgotten (`keepUncovered`).
+ * firing; a deleted one is forgotten (`keepUncovered`). With Only When Worse, a drop that fires
+ * is remembered in `dropped` (the class left, the first drop's when several follow) until the
+ * report is back in that class or better: with Notify on Recovery that reading fires once as
+ * "recovered", whatever the Result filter (it answers an event).
  */
 export function resultChanges(
 	records: IDataObject[],
-	previous: Record<string, unknown>,
+	previous: { results?: Record<string, unknown>; dropped?: Record<string, ResultClass> },
 	rule: ChangeRule,
 	covered: Covered,
-): { changes: ResultChange[]; results: Record<string, unknown> } {
-	const results = keepUncovered(previous, covered);
+): { changes: ResultChange[]; results: Record<string, unknown>; dropped: Record<string, ResultClass> } {
+	const before = previous.results ?? {};
+	const results = keepUncovered(before, covered);
+	const dropped = keepUncovered(previous.dropped ?? {}, covered);
 	const changes: ResultChange[] = [];
 	for (const record of oldestFirst(records)) {
 		const id = String(record.id);
 		results[id] = record.result ?? null;
-		if (!(id in previous)) continue;
-		const before = classify(previous[id]).result_class;
-		const after = classify(record.result).result_class;
-		if (!before || !after || before === after) continue;
-		if (rule.to && after !== rule.to) continue;
-		if (rule.onlyWorse && classRank(after) > classRank(before)) continue;
-		changes.push({ record, previous: previous[id] });
+		const left = previous.dropped?.[id];
+		if (left) dropped[id] = left;
+		if (!(id in before)) continue;
+		const was = classify(before[id]).result_class;
+		const now = classify(record.result).result_class;
+		if (!was || !now || was === now) continue;
+		if (left && classRank(now) >= classRank(left)) {
+			delete dropped[id];
+			if (rule.onlyWorse && rule.notifyRecovery) {
+				changes.push({ record, previous: before[id], reason: 'recovered' });
+				continue;
+			}
+		}
+		if (rule.to && now !== rule.to) continue;
+		const worse = classRank(now) < classRank(was);
+		if (rule.onlyWorse && !worse) continue;
+		changes.push({ record, previous: before[id], reason: 'changed' });
+		if (rule.onlyWorse && !left) dropped[id] = was;
 	}
-	return { changes, results };
+	return { changes, results, dropped };
 }

@@ -16,7 +16,10 @@
  *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
  *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
  *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
- *   for the drop of 10.
+ *   for the drop of 10. Beside it, a second published trigger (Score Changed, Below Score 75, Minimum Change 0,
+ *   Notify on Recovery, every project) fires once for the drop below 75 (reason belowScore), then, when the
+ *   test server's next analysis puts the page back at 80, once with reason recovered, and not again at the
+ *   poll after; its events carry the trend (80 → 70, then 80 → 70 → 80) and trend_text.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -42,7 +45,7 @@ import {
 	TRIGGER_TYPE,
 	type WorkflowJson,
 } from './checks';
-import { waitForExecutions } from './db';
+import { storedExecutions as storedExecutionsOf, waitForExecutions } from './db';
 import {
 	executeWorkflow,
 	importCredentials,
@@ -322,6 +325,9 @@ async function main(): Promise<void> {
 
 const TRIGGER_WF_ID = 'phprankE2eScoreCh';
 const TRIGGER = 'phpRank Trigger';
+const BELOW_WF_ID = 'phprankE2eBelowSc';
+const BELOW_TRIGGER = 'phpRank Trigger (Below Score)';
+const BELOW_SCORE = 75;
 
 /** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
 async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
@@ -375,9 +381,35 @@ async function triggerChecks(
 		],
 		connections: { [TRIGGER]: { main: [[{ node: EMAIL, type: 'main', index: 0 }]] } },
 	};
-	await timed('n8n import:workflow + publish:workflow (trigger)', async () => {
-		await importWorkflows(sb, [wf]);
-		await publishWorkflows(sb, [TRIGGER_WF_ID]);
+	// The second trigger, alone: Below Score and its recovery, over every project.
+	const belowWf: WorkflowJson = {
+		id: BELOW_WF_ID,
+		name: 'e2e: phpRank Trigger (Score Changed, Below Score, Notify on Recovery)',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: BELOW_TRIGGER,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
+					event: 'scoreChanged',
+					minChange: 0,
+					belowScore: BELOW_SCORE,
+					notifyRecovery: true,
+					simplify: true,
+				},
+				credentials: { phpRankApi: PHPRANK_CRED },
+			},
+		],
+		connections: {},
+	};
+	await timed('n8n import:workflow + publish:workflow (two triggers)', async () => {
+		await importWorkflows(sb, [wf, belowWf]);
+		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID]);
 	});
 	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
 	const home = byUrl('example.com');
@@ -385,20 +417,27 @@ async function triggerChecks(
 	const about = byUrl('example.com/about');
 	if (!home || !contact || !about) throw new Fatal('the monitored reports of example.com are missing');
 	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com').length;
-	const waitPoll = async (n: number, label: string, timeoutMs: number): Promise<boolean> =>
+	// The Below Score trigger reads every project: its polls are the first pages read without a project filter.
+	const belowPolls = () =>
+		apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === undefined && r.query.page === '1').length;
+	const waitPoll = async (n: number, label: string, timeoutMs: number, count = polls): Promise<boolean> =>
 		await timed(label, async () => {
 			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline && polls() < n) await sleep(100);
-			return polls() >= n;
+			while (Date.now() < deadline && count() < n) await sleep(100);
+			return count() >= n;
 		});
+	const belowEvents = async (count: number) =>
+		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000)).filter((e) => e.mode === 'trigger').flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
 	api.clearRequests();
 	smtp.clear();
 	let n8n: N8nServer | undefined;
 	try {
 		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
 		if (!check('n8n polled phpRank (the first poll notes every score of example.com)', await waitPoll(1, 'wait for the first poll', 130_000), describeRequests(apiRequests(api)))) return;
+		check('the Below Score trigger polled too (every project)', await waitPoll(1, 'wait for its first poll', 30_000, belowPolls), describeRequests(apiRequests(api)));
 		await sleep(3000); // the poll's state is saved after its request
 		const seen = polls();
+		const belowSeen = belowPolls();
 		check('the first poll fired nothing (no email)', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
 
 		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
@@ -427,6 +466,37 @@ async function triggerChecks(
 				(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
 			execs.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]) })),
 		);
+
+		// The Below Score trigger: the same poll saw the home page fall from 80 to 70, below 75.
+		check('the Below Score trigger polled again', await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls));
+		const drop = await belowEvents(1);
+		const trendOf = (item: (typeof drop)[number] | undefined) => item && { reason: item.reason, previous_score: item.previous_score, score: item.score, trend: item.trend, trend_text: item.trend_text };
+		check(
+			`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
+			drop.length === 1 && drop[0].id === home.id && drop[0].reason === 'belowScore' && drop[0].previous_score === 80 && drop[0].score === 70 &&
+				drop[0].newly_failed === `${highCheck} (high)` && same(drop[0].trend, [80, 70]) && drop[0].trend_text === '80 █▁ 70',
+			drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
+		);
+
+		// Back at 80: Notify on Recovery fires once; the Only When Worse trigger stays quiet on a rise.
+		api.setNextAnalysis(home.url, { score: 80, passed: [highCheck], others: 'keep' });
+		await rerunOnServer(api, home.id);
+		note(`re-run on the test server: ${home.url} 70 → 80 (${highCheck} fixed)`);
+		const before = belowPolls();
+		check('the Below Score trigger polled once more', await waitPoll(before + 1, 'wait for the poll after the recovery', 130_000, belowPolls));
+		const recovered = await belowEvents(2);
+		await sleep(3000);
+		check(
+			'then one more event: the home page back at 80, reason recovered (previous_score 70, newly fixed), trend [80, 70, 80], trend_text "80 █▁█ 80"',
+			recovered.length === 2 && recovered[1].id === home.id && recovered[1].reason === 'recovered' && recovered[1].previous_score === 70 && recovered[1].score === 80 &&
+				recovered[1].newly_fixed === `${highCheck} (high)` && same(recovered[1].trend, [80, 70, 80]) && recovered[1].trend_text === '80 █▁█ 80',
+			recovered.map((i) => ({ url: i.url, reason: i.reason, previous_score: i.previous_score, newly_fixed: i.newly_fixed, trend: i.trend, trend_text: i.trend_text })),
+		);
+		check('the Only When Worse trigger sent no email for the rise', smtp.messages.length === 1, smtp.messages.map((m) => m.subject));
+		check('and at the poll after, nothing more: recovered fires once', await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls));
+		await sleep(5000); // an execution it would start
+		const after = (await storedExecutionsOf(sb, BELOW_WF_ID)).filter((e) => e.mode === 'trigger');
+		check('the Below Score trigger ran exactly two executions (belowScore, recovered)', after.length === 2 && after.every((e) => e.status === 'success'), after.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]) })));
 	} finally {
 		await n8n?.stop();
 	}

@@ -8,7 +8,8 @@
  *   playwright-core; never a downloaded browser), window 1400x900, signed in as the owner.
  *
  * Checks (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`):
- *   panels  every operation's panel and the trigger's panel for every event opens (one screenshot each)
+ *   panels  every operation's panel and the trigger's panel for every event opens (one screenshot each); the
+ *           trigger's request notice (change events) reads as sentences separated by spaces
  *   rows    Report Get Many (Limit 10, Simplify on) run in its panel: 10 items, and all 10 rows fit in the
  *           output's Table view in the 1400x900 window
  *   get     Report Get (By ID) run in its panel: the report comes out, its row fits in the Table view
@@ -445,6 +446,15 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 				const value = await page.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`).first().inputValue({ timeout: TIMEOUT });
 				await ui.screenshot(page, p.file);
 				check(`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`, value === p.shows.option, `shown: "${value}"`);
+				if (p.type === TRIGGER_TYPE && p.parameters.event !== 'newReport') {
+					// n8n shows a notice as one block: its sentences must not run together ("…requests).phpRank allows…").
+					const notice = (await page.locator(`${SEL.ndv} .notice`, { hasText: 'Each poll reads' }).first().innerText({ timeout: TIMEOUT })).trim();
+					check(
+						`panel "${p.node}": the request notice's sentences are separated by spaces`,
+						notice.includes('(10 requests). phpRank allows 60 requests a minute per user. More reports') && !/[.)][A-Za-z]/.test(notice),
+						notice,
+					);
+				}
 			} catch (e) {
 				check(`panel "${p.node}" opens`, false, (e as Error).message.split('\n')[0]);
 				await ui.evidence(page, `panel ${p.node}`);

@@ -49,7 +49,7 @@ describe('trigger description', () => {
 		expect(JSON.parse(readFileSync(codexPath, 'utf8')).node).toBe('n8n-nodes-phprank.phpRankTrigger');
 	});
 
-	it('offers Score Changed with its fields, and the cost notice in short lines for both change events', () => {
+	it('offers Score Changed with its fields, Notify on Recovery, and the cost notice as one paragraph for both change events', () => {
 		const event = description.properties.find((property) => property.name === 'event')!;
 		expect((event.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toContainEqual(['Score Changed', 'scoreChanged']);
 		const byName = (name: string) => description.properties.find((property) => property.name === name)!;
@@ -62,11 +62,16 @@ describe('trigger description', () => {
 
 		const notice = byName('costNotice');
 		expect(notice.displayOptions).toEqual({ show: { event: ['resultChanged', 'scoreChanged'] } });
-		expect(notice.displayName.split('<br>')).toEqual([
-			'Each poll reads up to 1,000 watched reports (10 requests).',
-			'phpRank allows 60 requests a minute per user.',
-			'More reports are read over several polls, so a change may take that many polls to fire.',
-			'Pick a project to watch fewer.',
+		// One paragraph of sentences: n8n 2.41's notice runs lines joined by <br> together.
+		expect(notice.displayName).toBe(
+			'Each poll reads up to 1,000 watched reports (10 requests). phpRank allows 60 requests a minute per user. More reports are read over several polls, so a change may take that many polls to fire. Pick a project to watch fewer.',
+		);
+		expect(notice.displayName).not.toMatch(/<|\.[A-Za-z]/);
+
+		const recovery = description.properties.filter((property) => property.name === 'notifyRecovery');
+		expect(recovery.map((property) => [property.displayName, property.type, property.default, property.displayOptions])).toEqual([
+			['Notify on Recovery', 'boolean', false, { show: { event: ['scoreChanged'] } }],
+			['Notify on Recovery', 'boolean', false, { show: { event: ['resultChanged'], onlyWorse: [true] } }],
 		]);
 	});
 });

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { changesBetween } from '../../nodes/PhpRank/operations/changes';
-import { baselineRecord, decodeBaseline, encodeBaseline } from '../../nodes/PhpRankTrigger/baseline';
+import { baselineRecord, decodeBaseline, decodeTrend, encodeBaseline, encodeTrend, phpRankDate } from '../../nodes/PhpRankTrigger/baseline';
+import { trendText } from '../../nodes/PhpRankTrigger/items';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
 import { locator, useServer } from '../harness/setup';
@@ -175,12 +176,162 @@ describe('Score Changed', () => {
 			null,
 			null,
 			null,
-			// Measured from the last event's reading: 45.
-			[[report.id, 'belowScore', 45, 48]],
+			// Measured from the reading that re-armed it (55), not from the last event's (45).
+			[[report.id, 'belowScore', 55, 48]],
 			null,
 		]);
 		// A report first seen below the score did not fall while watched.
 		expect(outcomes.flatMap((outcome) => ids(outcome) ?? [])).not.toContain(alreadyLow.id);
+	});
+
+	it('measures a second Below Score event from the reading that re-armed it: 78 → 67 → 59 → 78 → 67', async () => {
+		const [report] = addReports(1, 78);
+		const workflow = scoreChanged({ minChange: 0, belowScore: 70 });
+		await workflow.activate();
+		const healthy = fixture.server.getReport(report.id)!;
+		const broken = passing(healthy).slice(0, 3);
+
+		const outcomes = [];
+		for (const change of [
+			{ score: 67, fail: broken },
+			{ score: 59 },
+			{ score: 78, pass: broken },
+			{ score: 67, fail: broken },
+		]) {
+			reanalyse(report.id, change);
+			outcomes.push(await workflow.poll());
+		}
+
+		expect(outcomes.map(summary)).toEqual([[[report.id, 'belowScore', 78, 67]], null, null, [[report.id, 'belowScore', 78, 67]]]);
+		const second = outcomes[3].items![0].json;
+		expect(second).toMatchObject({
+			previous_score: 78,
+			score_change: -11,
+			trend: [78, 67, 59, 78, 67],
+			trend_text: '78 █▄▁█▄ 67',
+		});
+		// The three checks that passed at 78 and fail again.
+		expect(String(second.newly_failed).split(', ').sort()).toEqual(broken.map((check) => `${check} (${healthy.results[check].importance})`).sort());
+		expect((second.changes as IDataObject).failed).toEqual(expect.arrayContaining(broken.map((check) => ({ check, importance: healthy.results[check].importance }))));
+		expect((second.changes as IDataObject).failed).toHaveLength(3);
+		expect((second.changes as IDataObject).previous).toEqual({
+			result: 78,
+			class: 'decent',
+			// The reading at 78 (the third re-analysis, three hours on), in phpRank's date format.
+			generated_at: new Date(Date.parse(healthy.generated_at) + 3 * 3_600_000).toISOString().replace(/Z$/, '000Z'),
+		});
+	});
+
+	it('with Notify on Recovery, fires "recovered" once when a report that fired Below Score is back at or above it', async () => {
+		const [report, firstSeenLow, filteredOut] = [...addReports(1, 78), ...addReports(1, 60), ...addReports(1, 90)];
+		const workflow = scoreChanged({ minChange: 0, belowScore: 70, notifyRecovery: true }, { durable: true });
+		await workflow.activate();
+		const broken = passing(report).slice(0, 2);
+
+		const steps: Array<() => void> = [
+			() => reanalyse(report.id, { score: 67, fail: broken }),
+			() => (reanalyse(report.id, { score: 59 }), setScore(firstSeenLow.id, 75)),
+			() => reanalyse(report.id, { score: 70, pass: broken }),
+			() => undefined,
+			() => reanalyse(report.id, { score: 74 }),
+			() => reanalyse(report.id, { score: 65 }),
+		];
+		const outcomes = [];
+		for (const step of steps) {
+			step();
+			outcomes.push(await workflow.poll());
+		}
+
+		expect(outcomes.map(summary)).toEqual([
+			[[report.id, 'belowScore', 78, 67]],
+			// firstSeenLow rose from 60 to 75 without having fired: no recovery.
+			null,
+			// Back at 70 (at Below Score): measured from the event it answers (67), with the checks fixed since.
+			[[report.id, 'recovered', 67, 70]],
+			// The same analysis read again.
+			null,
+			null,
+			// Below again: measured from the recovery's reading (70), the last reading at or above.
+			[[report.id, 'belowScore', 70, 65]],
+		]);
+		const recovered = outcomes[2].items![0].json;
+		expect(recovered).toMatchObject({
+			reason: 'recovered',
+			score_change: 3,
+			trend: [78, 67, 59, 70],
+			trend_text: '78 █▄▁▅ 70',
+		});
+		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(broken.map((check) => `${check} (${report.results[check].importance})`).sort());
+		expect(outcomes.flatMap((outcome) => ids(outcome) ?? [])).not.toContain(firstSeenLow.id);
+		expect(filteredOut.id).toBeGreaterThan(firstSeenLow.id);
+	});
+
+	it('without Notify on Recovery, stays silent on the way back', async () => {
+		const [report] = addReports(1, 78);
+		const workflow = scoreChanged({ minChange: 0, belowScore: 70 });
+		await workflow.activate();
+
+		const outcomes = [];
+		for (const score of [60, 80, 81]) {
+			setScore(report.id, score);
+			outcomes.push(await workflow.poll());
+		}
+
+		expect(outcomes.map(summary)).toEqual([[[report.id, 'belowScore', 78, 60]], null, null]);
+	});
+
+	it('with a Result filter and Notify on Recovery, the recovery of an event fires out of that class, one never fired does not', async () => {
+		const [fired, filtered] = addReports(2, 60);
+		const workflow = scoreChanged({ minChange: 0, belowScore: 50, notifyRecovery: true, filters: { result: 'bad' } });
+		await workflow.activate();
+		setScore(fired.id, 40);
+		// 49 is decent: below 50, but out of the Result filter, so no event and nothing to recover from.
+		setScore(filtered.id, 49);
+
+		const drop = await workflow.poll();
+		setScore(fired.id, 55);
+		setScore(filtered.id, 56);
+		const back = await workflow.poll();
+
+		expect(summary(drop)).toEqual([[fired.id, 'belowScore', 60, 40]]);
+		expect(summary(back)).toEqual([[fired.id, 'recovered', 40, 55]]);
+		expect(back.items![0].json.result_class).toBe('decent');
+	});
+
+	it('carries the trend: the last 8 scores seen, oldest first, a re-read or an equal score adding nothing', async () => {
+		const [report] = addReports(1, 81);
+		const workflow = scoreChanged({ minChange: 20 });
+		await workflow.activate();
+
+		const outcomes = [];
+		for (const score of [80, 80, 72, 65, 58]) {
+			setScore(report.id, score);
+			outcomes.push(await workflow.poll());
+			outcomes.push(await workflow.poll()); // the same analysis read again
+		}
+		const slide = outcomes[outcomes.length - 2].items![0].json;
+		const later = [];
+		for (const score of [60, 62, 61, 70, 77, 90]) {
+			setScore(report.id, score);
+			later.push(await workflow.poll());
+		}
+
+		expect(outcomes.map(ids)).toEqual([null, null, null, null, null, null, null, null, [report.id], null]);
+		expect(slide).toMatchObject({ reason: 'moved', previous_score: 81, score: 58, trend: [81, 80, 72, 65, 58], trend_text: '81 ██▅▃▁ 58' });
+		expect(Object.keys(slide).slice(-3)).toEqual(['trend', 'trend_text', 'changes']);
+		expect(summary(later[5])).toEqual([[report.id, 'moved', 58, 90]]);
+		expect(later.slice(0, 5).map(ids)).toEqual([null, null, null, null, null]);
+		// 81 80 72 65 58 60 62 61 70 77 90: the last 8.
+		expect(later[5].items![0].json).toMatchObject({ trend: [65, 58, 60, 62, 61, 70, 77, 90], trend_text: '65 ▃▁▁▂▂▄▅█ 90' });
+	});
+
+	it('draws trend_text from the lowest to the highest score, at least 10 points apart', () => {
+		expect(trendText([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
+		expect(trendText([40, 100])).toBe('40 ▁█ 100');
+		// Noise of a point or two stays flat; one score is a flat bar.
+		expect(trendText([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
+		expect(trendText([72])).toBe('72 ▅ 72');
+		expect(trendText([])).toBe('');
 	});
 
 	it('fires when either Minimum Change or Below Score holds, the reason saying which', async () => {
@@ -292,7 +443,15 @@ describe('Score Changed', () => {
 });
 
 describe('Score Changed state size', () => {
-	it('keeps under 40 bytes of static data per watched report at 10,000 reports', async () => {
+	const bytesPerReport = (state: IDataObject, reports: number, what: string): number => {
+		const bytes = Buffer.byteLength(JSON.stringify(state), 'utf8');
+		process.stdout.write(
+			`Score Changed static data at ${reports.toLocaleString('en-US')} watched reports, ${what}: ${bytes.toLocaleString('en-US')} bytes, ${(bytes / reports).toFixed(1)} bytes a report\n`,
+		);
+		return bytes / reports;
+	};
+
+	it('keeps at most 40 bytes of static data per watched report at 10,000 reports no score of which changed', async () => {
 		// Varied reports as phpRank holds them: 6 sites, full results, scores of every class.
 		const reports = fixture.server.seedReports(10_000);
 		const workflow = scoreChanged({ belowScore: 50 }, { durable: true });
@@ -303,12 +462,7 @@ describe('Score Changed state size', () => {
 		const state = workflow.cursor!;
 		expect(state.scan).toBeUndefined();
 		expect(Object.keys(state.baselines as IDataObject)).toHaveLength(10_000);
-		const bytes = Buffer.byteLength(JSON.stringify(state), 'utf8');
-		const perReport = bytes / reports.length;
-		process.stdout.write(
-			`Score Changed static data at ${reports.length.toLocaleString('en-US')} watched reports: ${bytes.toLocaleString('en-US')} bytes, ${perReport.toFixed(1)} bytes a report\n`,
-		);
-		expect(perReport).toBeLessThan(40);
+		expect(bytesPerReport(state, reports.length, 'no score changed')).toBeLessThanOrEqual(40);
 
 		// What is kept gives the same changes as the full records would.
 		const checks = state.checks as string[];
@@ -319,21 +473,70 @@ describe('Score Changed state size', () => {
 		}
 	}, 120_000);
 
+	it('keeps at most 40 bytes per watched report at 10,000 reports each re-analysed 7 times, with full trends', async () => {
+		const reports = fixture.server.seedReports(10_000);
+		const workflow = scoreChanged({ minChange: 5, belowScore: 50, notifyRecovery: true }, { durable: true });
+		await workflow.activate();
+		for (let poll = 0; poll < 9; poll++) await workflow.poll();
+		// Each round re-analyses every report (a new date, a score 1-12 points up or down, now and
+		// then a check flipped), as phpRank's database would hold them after weekly re-runs.
+		let seed = 7;
+		const random = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % below;
+		const seen = new Map(reports.map((report) => [report.id, [report.result]]));
+		let events = 0;
+		for (let week = 1; week <= 7; week++) {
+			const stored = fixture.server.listReports();
+			fixture.server.deleteAllReports();
+			for (const report of stored) {
+				const step = (1 + random(12)) * (random(2) === 0 ? -1 : 1);
+				const result = Math.min(100, Math.max(0, report.result + step === report.result ? report.result + 1 : report.result + step));
+				const checks = Object.keys(report.results);
+				const flip = random(4) === 0 ? checks[random(checks.length)] : undefined;
+				const results = flip ? { ...report.results, [flip]: { ...report.results[flip], passed: !report.results[flip].passed } } : report.results;
+				const generated = phpRankDate(Date.parse(report.generated_at) / 1000 + week * 7 * 24 * 3600);
+				fixture.server.addReport({ ...report, result, results, generated_at: generated, updated_at: generated });
+				seen.get(report.id)!.push(result);
+			}
+			const before = events;
+			for (let poll = 0; poll < 10; poll++) events += (await workflow.poll()).items?.length ?? 0;
+			expect(events).toBeGreaterThan(before);
+		}
+
+		const state = workflow.cursor!;
+		expect(state.scan).toBeUndefined();
+		const checks = state.checks as string[];
+		const baselines = state.baselines as Record<string, string>;
+		// Every report keeps a full trend: the last 7 of the 8 scores it had.
+		for (const report of reports) {
+			const scores = seen.get(report.id)!.filter((score, index, all) => index === 0 || score !== all[index - 1]);
+			expect(decodeBaseline(baselines[report.id], checks)!.trend).toEqual(scores.slice(-7));
+		}
+		expect(bytesPerReport(state, reports.length, `each re-analysed 7 times (${events.toLocaleString('en-US')} events), full trends`)).toBeLessThanOrEqual(40);
+	}, 300_000);
+
 	it('round-trips the odd record: no score, no results, a date in another format, checks missing or new', () => {
 		const table: string[] = [];
 		const odd = { result: null, results: null, generated_at: '2026-01-31 09:15:02' };
 		const full = { result: 72.5, generated_at: '2026-01-31T09:15:02.000000Z', results: { title: { passed: false }, favicon: { passed: true } } };
 		const partial = { result: 40, generated_at: null, results: { favicon: { passed: false }, robots: { passed: true } } };
 
-		const encoded = [encodeBaseline(odd, table, false), encodeBaseline(full, table, true), encodeBaseline(partial, table, false)];
+		const encoded = [
+			encodeBaseline(odd, table, 'no'),
+			encodeBaseline(full, table, 'fired', [90, 100, 0, 73]),
+			encodeBaseline(partial, table, 'quiet'),
+		];
 		table.push('a_check_phprank_adds_later');
 
 		expect(table).toEqual(['title', 'favicon', 'robots', 'a_check_phprank_adds_later']);
 		expect(encoded.map((text) => decodeBaseline(text, table))).toEqual([
-			{ score: null, generatedAt: '2026-01-31 09:15:02', passed: new Map(), below: false },
-			{ score: 72.5, generatedAt: '2026-01-31T09:15:02.000000Z', passed: new Map([['title', false], ['favicon', true]]), below: true },
-			{ score: 40, generatedAt: null, passed: new Map([['favicon', false], ['robots', true]]), below: false },
+			{ score: null, generatedAt: '2026-01-31 09:15:02', passed: new Map(), below: 'no', trend: [] },
+			{ score: 72.5, generatedAt: '2026-01-31T09:15:02.000000Z', passed: new Map([['title', false], ['favicon', true]]), below: 'fired', trend: [90, 100, 0, 73] },
+			{ score: 40, generatedAt: null, passed: new Map([['favicon', false], ['robots', true]]), below: 'quiet', trend: [40] },
 		]);
+		// A score alone needs no trend; 7 scores (the most kept) take at most 8 characters.
+		expect(encoded[2].split(',')[0]).toBe(`${(400).toString(36)}_`);
+		expect(encodeTrend([100, 100, 100, 100, 100, 100, 100])).toHaveLength(8);
+		expect(decodeTrend(encodeTrend([0, 5, 100, 42, 0, 0, 99]))).toEqual([0, 5, 100, 42, 0, 0, 99]);
 		expect(decodeBaseline('not a baseline', table)).toBeUndefined();
 	});
 });
@@ -369,7 +572,7 @@ describe('Fetch Test Event for Score Changed', () => {
 		const item = run.items[0].json;
 		expect(item).toMatchObject({
 			sample: true,
-			note: `Sample event built from report #${newest.id}: the previous values are made up so you can map them`,
+			note: `Sample event built from report #${newest.id}: the previous values and the trend are made up so you can map them; its reason can be "moved"`,
 			event: 'scoreChanged',
 			id: newest.id,
 			score: 70,
@@ -384,6 +587,8 @@ describe('Fetch Test Event for Score Changed', () => {
 		expect((changes.fixed as IDataObject[]).length).toBeGreaterThan(0);
 		for (const { check } of changes.failed as Array<{ check: string }>) expect(newest.results[check].passed).toBe(false);
 		for (const { check } of changes.fixed as Array<{ check: string }>) expect(newest.results[check].passed).toBe(true);
+		// A made-up slide from the previous score to this one.
+		expect(item).toMatchObject({ trend: [78, 75, 73, 70], trend_text: '78 ▇▅▄▂ 70' });
 	});
 
 	it('says the reason is Below Score when only Below Score is on', async () => {
@@ -391,6 +596,8 @@ describe('Fetch Test Event for Score Changed', () => {
 
 		const run = await runManually({ event: 'scoreChanged', minChange: 0, belowScore: 50 }, fixture.credential);
 
-		expect(run.items[0].json).toMatchObject({ reason: 'belowScore', changes: { previous: { result: 50 } } });
+		expect(run.items[0].json).toMatchObject({ reason: 'belowScore', changes: { previous: { result: 50 } }, trend: [50, 47, 43, 40] });
+		const recovery = await runManually({ event: 'scoreChanged', minChange: 5, belowScore: 50, notifyRecovery: true }, fixture.credential);
+		expect(recovery.items[0].json.note).toMatch(/; its reason can be "moved", "belowScore" or "recovered"$/);
 	});
 });

@@ -279,6 +279,73 @@ describe('Report Result Changed', () => {
 		]);
 	});
 
+	it('with Only When Worse and Notify on Recovery, fires "recovered" once when a report is back in the class it left', async () => {
+		const [slipping, firstSeenLow, quiet] = [...addReports(1, 85), ...addReports(1, 60), ...addReports(1, 90)];
+		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
+		const workflow = new PolledWorkflow({ event: 'resultChanged', onlyWorse: true, notifyRecovery: true }, fixture.credential, { durable: true });
+		await workflow.activate();
+		const events = (outcome: PollOutcome) =>
+			outcome.items?.map(({ json }) => [json.id, json.reason, json.previous_result_class, json.result_class]) ?? null;
+
+		const outcomes = [];
+		// good 85 → decent 65 → bad 30 → decent 60 → good 82 → good 81; the others rise or stay.
+		for (const [score, other] of [[65, 60], [30, 70], [60, 85], [82, 85], [81, 85]]) {
+			setResult(slipping.id, score);
+			setResult(firstSeenLow.id, other);
+			outcomes.push(await workflow.poll());
+			if (score === 82) outcomes.push(await workflow.poll()); // the same reading again
+		}
+
+		expect(outcomes.map(events)).toEqual([
+			[[slipping.id, 'changed', 'good', 'decent']],
+			[[slipping.id, 'changed', 'decent', 'bad']],
+			// Back in decent is not yet the class it left first (good); firstSeenLow rose to good: no drop, no recovery.
+			null,
+			[[slipping.id, 'recovered', 'decent', 'good']],
+			null,
+			null,
+		]);
+		expect(outcomes[3].items![0].json).toMatchObject({ event: 'resultChanged', score: 82, previous_score: 60 });
+		expect(Object.keys(outcomes[3].items![0].json).slice(0, 2)).toEqual(['event', 'reason']);
+		// Nothing is left to recover: the state keeps no `dropped` entry.
+		expect(workflow.savedState).toEqual({
+			version: 1,
+			watch: '["resultChanged","",""]',
+			results: { [slipping.id]: 81, [firstSeenLow.id]: 85, [quiet.id]: 90 },
+		});
+	});
+
+	it('with Only When Worse and no Notify on Recovery, stays silent on the way back and keeps nothing for it', async () => {
+		const [report] = addReports(1, 85);
+		const workflow = new PolledWorkflow({ event: 'resultChanged', onlyWorse: true }, fixture.credential, { durable: true });
+		await workflow.activate();
+
+		setResult(report.id, 40);
+		const drop = await workflow.poll();
+		const whileDown = workflow.savedState.dropped;
+		setResult(report.id, 90);
+		const back = await workflow.poll();
+
+		expect(drop.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class])).toEqual([['changed', 'good', 'bad']]);
+		expect(whileDown).toEqual({ [report.id]: 'good' });
+		expect(back.items).toBeNull();
+		expect(workflow.savedState.dropped).toBeUndefined();
+	});
+
+	it('with a Result filter and Notify on Recovery, fires the drop into that class and the recovery out of it', async () => {
+		const [report] = addReports(1, 70);
+		const workflow = resultChanged({ onlyWorse: true, notifyRecovery: true, filters: { result: 'bad' } });
+		await workflow.activate();
+
+		setResult(report.id, 30);
+		const drop = await workflow.poll();
+		setResult(report.id, 75);
+		const back = await workflow.poll();
+
+		expect(drop.items?.map(({ json }) => [json.reason, json.result_class])).toEqual([['changed', 'bad']]);
+		expect(back.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class])).toEqual([['recovered', 'bad', 'decent']]);
+	});
+
 	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
 		const [toDecent, toBad] = addReports(2, 90);
 		const workflow = resultChanged({ filters: { result: 'bad' } });
@@ -381,8 +448,9 @@ describe('manual test run', () => {
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({
 			sample: true,
-			note: `Sample event built from report #${newest.id}: the previous values are made up so you can map them`,
+			note: `Sample event built from report #${newest.id}: the previous values are made up so you can map them; its reason can be "changed"`,
 			event: 'resultChanged',
+			reason: 'changed',
 			id: newest.id,
 			result: 70,
 			score: 70,
