@@ -1,4 +1,4 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { filtersCollection, projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
@@ -7,6 +7,18 @@ import { phpRankApiTest } from '../PhpRank/methods/credentialTest';
 import { searchProjects } from '../PhpRank/methods/listSearch';
 import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../PhpRank/api';
 import { MAX_REQUESTS_PER_POLL, pollReports } from './poll';
+
+/** Notify on Recovery, one field for each event it serves (`when`: what a recovery is there). */
+function notifyRecoveryOption(when: string, show: IDisplayOptions['show']): INodeProperties {
+	return {
+		displayName: 'Notify on Recovery',
+		name: 'notifyRecovery',
+		type: 'boolean',
+		default: false,
+		description: `Whether to fire once more, with reason "recovered", when ${when} (whatever the Result filter)`,
+		displayOptions: { show },
+	};
+}
 
 export class PhpRankTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -82,24 +94,8 @@ export class PhpRankTrigger implements INodeType {
 					'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it; the event’s changes are measured from a reading at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
 				displayOptions: { show: { event: ['scoreChanged'] } },
 			},
-			{
-				displayName: 'Notify on Recovery',
-				name: 'notifyRecovery',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to fire once more, with reason "recovered", when a report that fired Below Score is back at or above it (whatever the Result filter)',
-				displayOptions: { show: { event: ['scoreChanged'] } },
-			},
-			{
-				displayName: 'Notify on Recovery',
-				name: 'notifyRecovery',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to fire once more, with reason "recovered", when a report that dropped is back in the class it left or a better one (whatever the Result filter)',
-				displayOptions: { show: { event: ['resultChanged'], onlyWorse: [true] } },
-			},
+			notifyRecoveryOption('a report that fired Below Score is back at or above it', { event: ['scoreChanged'] }),
+			notifyRecoveryOption('a report that dropped is back in the class it left or a better one', { event: ['resultChanged'], onlyWorse: [true] }),
 			{
 				// One paragraph: n8n's notice shows its text as one block, so sentences are joined by a space.
 				displayName: [

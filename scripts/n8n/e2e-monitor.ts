@@ -355,58 +355,39 @@ async function triggerChecks(
 	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
 	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
 	const second = (new Date().getUTCSeconds() + 40) % 60;
-	const wf: WorkflowJson = {
-		id: TRIGGER_WF_ID,
-		name: 'e2e: phpRank Trigger (Score Changed) → the example\'s email',
+	// A published Score Changed trigger polling at that second, `parameters` on top, its items to `then` (if any).
+	const triggerWorkflow = (id: string, name: string, node: string, parameters: Record<string, unknown>, then?: WorkflowJson['nodes'][number]): WorkflowJson => ({
+		id,
+		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			{
 				id: randomUUID(),
-				name: TRIGGER,
+				name: node,
 				type: TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
-					event: 'scoreChanged',
-					minChange: 5,
-					onlyWorse: true,
-					filters: { project: { __rl: true, mode: 'name', value: 'example.com' } },
-					simplify: true,
-				},
+				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] }, event: 'scoreChanged', simplify: true, ...parameters },
 				credentials: { phpRankApi: PHPRANK_CRED },
 			},
-			{ ...structuredClone(email), id: randomUUID(), position: [240, 0] },
+			...(then ? [{ ...structuredClone(then), id: randomUUID(), position: [240, 0] as [number, number] }] : []),
 		],
-		connections: { [TRIGGER]: { main: [[{ node: EMAIL, type: 'main', index: 0 }]] } },
-	};
+		connections: then ? { [node]: { main: [[{ node: then.name, type: 'main', index: 0 }]] } } : {},
+	});
+	const wf = triggerWorkflow(
+		TRIGGER_WF_ID,
+		"e2e: phpRank Trigger (Score Changed) → the example's email",
+		TRIGGER,
+		{ minChange: 5, onlyWorse: true, filters: { project: { __rl: true, mode: 'name', value: 'example.com' } } },
+		email,
+	);
 	// The second trigger, alone: Below Score and its recovery, over every project.
-	const belowWf: WorkflowJson = {
-		id: BELOW_WF_ID,
-		name: 'e2e: phpRank Trigger (Score Changed, Below Score, Notify on Recovery)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: BELOW_TRIGGER,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
-					event: 'scoreChanged',
-					minChange: 0,
-					belowScore: BELOW_SCORE,
-					notifyRecovery: true,
-					simplify: true,
-				},
-				credentials: { phpRankApi: PHPRANK_CRED },
-			},
-		],
-		connections: {},
-	};
+	const belowWf = triggerWorkflow(BELOW_WF_ID, 'e2e: phpRank Trigger (Score Changed, Below Score, Notify on Recovery)', BELOW_TRIGGER, {
+		minChange: 0,
+		belowScore: BELOW_SCORE,
+		notifyRecovery: true,
+	});
 	await timed('n8n import:workflow + publish:workflow (two triggers)', async () => {
 		await importWorkflows(sb, [wf, belowWf]);
 		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID]);
