@@ -179,6 +179,18 @@ export interface ExecuteResult {
 	durationMs: number;
 }
 
+/** What a failed `n8n execute` said: exit code, status, error, and the ends of its output. */
+export function failureDetail(res: ExecuteResult): string {
+	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
+}
+
+/** An IF node's two outputs in its last run: [true, false]. */
+export function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
+	const runs = res.run?.data?.resultData?.runData?.[node];
+	const main = runs?.[runs.length - 1]?.data?.main ?? [];
+	return [main[0] ?? [], main[1] ?? []];
+}
+
 /**
  * Parse the execution JSON out of `n8n execute --rawOutput` stdout. Log lines come first; on success the
  * JSON is printed by this.log(), on failure n8n logs "Execution was NOT successful ... ====" followed by

@@ -47,14 +47,14 @@ import {
 } from './checks';
 import { storedExecutions as storedExecutionsOf, waitForExecutions } from './db';
 import {
+	branches,
 	executeWorkflow,
+	failureDetail,
 	importCredentials,
 	importWorkflows,
 	publishWorkflows,
 	removeSandbox,
 	startServer,
-	type ExecuteResult,
-	type ExecutionItem,
 	type ExportedNodeType,
 	type N8nSandbox,
 	type N8nServer,
@@ -112,17 +112,6 @@ const PAGES: Page[] = [
 	{ url: 'https://example.com/dropped', what: 'a real drop: 72 → 60, then 61 when analysed again', base: 72, next: () => ({ score: 60, others: 'keep' }), confirm: () => ({ score: 61, others: 'keep' }), suspected: true, delta: -11, email: true },
 ];
 const baseOf = (page: Page) => page.base ?? BASE_SCORE;
-
-function failureDetail(res: ExecuteResult): string {
-	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
-}
-
-/** The IF node's two outputs: [true, false]. */
-function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
-	const runs = res.run?.data?.resultData?.runData?.[node];
-	const main = runs?.[runs.length - 1]?.data?.main ?? [];
-	return [main[0] ?? [], main[1] ?? []];
-}
 
 /**
  * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name

@@ -26,7 +26,7 @@ import * as path from 'path';
 import { PhpRankServer, USER_IDS, cleanUrl, type AnalysisSpec, type RecordedRequest, type ReportRecord } from '../../test/server';
 import { sitemapIndexXml, startFileServer, startSmtpCatcher, urlsetXml, XML_TYPE, type CaughtMail, type FileServer, type SmtpCatcher } from './catchers';
 import { apiRequests, buildAndPack, CREATE_FAULTS, describeRequests, json, loadExamples, NODE_TYPE, sandboxWithPackage, SITEMAP_EXAMPLE, testServerCredential, withSitemapUrl } from './checks';
-import { executeWorkflow, importCredentials, importWorkflows, removeSandbox, type ExecuteResult, type ExecutionItem, type N8nSandbox } from './n8n';
+import { branches, executeWorkflow, failureDetail, importCredentials, importWorkflows, removeSandbox, type N8nSandbox } from './n8n';
 import { Fatal, Report, same } from './report';
 
 const EXAMPLE_FILE = SITEMAP_EXAMPLE.file;
@@ -88,17 +88,6 @@ const REFUSED = PAGES.find((p) => p.refused)!;
 /** `failed_pages` with Simplify on: "<url> (<reason>)" per page, joined by "; ": here the refused page alone, phpRank's 422 as the reason. */
 const REFUSED_ENTRY = new RegExp(`^${urlOf(REFUSED).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\([^;]*Could not fetch the url\\.[^;]*HTTP 422[^;]*\\)$`);
 
-
-function failureDetail(res: ExecuteResult): string {
-	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
-}
-
-/** The IF node's two outputs: [true, false]. */
-function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
-	const runs = res.run?.data?.resultData?.runData?.[node];
-	const main = runs?.[runs.length - 1]?.data?.main ?? [];
-	return [main[0] ?? [], main[1] ?? []];
-}
 
 // ---------------------------------------------------------------------------------------------
 // what the server holds: the oracle of the summary's numbers (phpRank's classes: good > 79, decent 49-79, bad < 49)

@@ -54,6 +54,7 @@ import {
 import {
 	DEFAULT_N8N_VERSION,
 	executeWorkflow,
+	failureDetail,
 	getFreePort,
 	importCredentials,
 	importWorkflows,
@@ -66,7 +67,6 @@ import {
 	storedExecutions,
 	unpublishWorkflow,
 	wantedN8nVersion,
-	type ExecuteResult,
 	type N8nSandbox,
 	type N8nServer,
 	type RestSession,
@@ -131,14 +131,6 @@ const check = report.check.bind(report);
 const section = report.section.bind(report);
 const note = report.note.bind(report);
 const timed = report.timed.bind(report);
-
-// ---------------------------------------------------------------------------------------------
-// helpers
-// ---------------------------------------------------------------------------------------------
-
-function failureDetail(res: ExecuteResult): string {
-	return `exit ${res.code}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // the test

@@ -42,8 +42,10 @@ export {
 export { createSandbox, getFreePort, QUIET_OFFLINE_ENV, removeSandbox, type N8nSandbox } from './sandbox';
 export { installPackage, packPackage, README_INSTALL, resolveWorkflowPackage, type WorkflowResolution } from './packages';
 export {
+	branches,
 	executeWorkflow,
 	exportNodes,
+	failureDetail,
 	importCredentials,
 	importWorkflows,
 	listWorkflowIds,
