@@ -469,7 +469,15 @@ const urlItems = (urls: string[]): WorkflowNode[] => [
 
 /** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
 function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender; bySite: N8nContender; confirm: N8nContender; health: N8nContender } {
-	const contender = (key: string, label: string, workflowId: string, operation: string, shape: N8nContender['shape']): N8nContender => ({
+	// Each page through one phpRank report operation; `extra`: its other parameters (Output, Confirm Drops).
+	const contender = (
+		key: string,
+		label: string,
+		workflowId: string,
+		operation: string,
+		shape: N8nContender['shape'],
+		extra: Record<string, unknown> = {},
+	): N8nContender => ({
 		key,
 		row: 'monitor',
 		label,
@@ -480,7 +488,7 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 		build: () =>
 			workflow(workflowId, `bench: ${label}`, [
 				...urlItems(urls),
-				phpRankNode('phpRank', { resource: 'report', operation, url: '={{ $json.url }}', simplify: true }),
+				phpRankNode('phpRank', { resource: 'report', operation, url: '={{ $json.url }}', ...extra, simplify: true }),
 			]),
 	});
 	return {
@@ -489,34 +497,22 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 			ok: (item) => (item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
 		}),
 		create: contender('monitorCreate', 'phpRank Create', 'benchMonitorNew1', 'create', SIMPLIFIED),
-		bySite: {
-			key: 'monitorBySite',
-			row: 'monitor',
-			label: 'phpRank Create or Re-Run, One Item per Site',
-			workflowId: 'benchMonitorSite',
-			measured: ['phpRank'],
-			output: 'phpRank',
-			shape: { text: 'a site summary (project, pages, summary_text)', ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string' },
-			build: () =>
-				workflow('benchMonitorSite', 'bench: phpRank Create or Re-Run, One Item per Site', [
-					...urlItems(urls),
-					phpRankNode('phpRank', { resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', output: 'sites', simplify: true }),
-				]),
-		},
-		confirm: {
-			key: 'monitorConfirm',
-			row: 'monitor',
-			label: 'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
-			workflowId: 'benchMonitorConf',
-			measured: ['phpRank'],
-			output: 'phpRank',
-			shape: { text: 'a site summary (project, worse_pages)', ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number' },
-			build: () =>
-				workflow('benchMonitorConf', 'bench: phpRank Create or Re-Run, Confirm Drops, One Item per Site', [
-					...urlItems(urls),
-					phpRankNode('phpRank', { resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', confirmDrops: true, output: 'sites', simplify: true }),
-				]),
-		},
+		bySite: contender(
+			'monitorBySite',
+			'phpRank Create or Re-Run, One Item per Site',
+			'benchMonitorSite',
+			'createOrRerun',
+			{ text: 'a site summary (project, pages, summary_text)', ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string' },
+			{ output: 'sites' },
+		),
+		confirm: contender(
+			'monitorConfirm',
+			'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
+			'benchMonitorConf',
+			'createOrRerun',
+			{ text: 'a site summary (project, worse_pages)', ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number' },
+			{ confirmDrops: true, output: 'sites' },
+		),
 		health: {
 			key: 'monitorHealth',
 			row: 'monitor',
