@@ -39,7 +39,8 @@ export class PhpRankApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The API key shown on the API page of your phpRank account. Your plan must include API access.',
+			description:
+				'The API key shown on the API page of your phpRank account. Your plan must include API access.',
 		},
 		{
 			displayName: 'Concurrent Requests',
@@ -60,7 +61,10 @@ export class PhpRankApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+			},
 		};
 	}
 

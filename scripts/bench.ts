@@ -27,11 +27,15 @@ function measure(variant: Variant, baseUrl: string): Promise<Sample> {
 		});
 		child.once('message', (sample: Sample) => resolve(sample));
 		child.once('error', reject);
-		child.once('exit', (code) => code !== 0 && reject(new Error(`${variant} worker exited with ${code}`)));
+		child.once(
+			'exit',
+			(code) => code !== 0 && reject(new Error(`${variant} worker exited with ${code}`)),
+		);
 	});
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
 	const server = new PhpRankServer({ throttle: false });
@@ -70,10 +74,18 @@ async function main() {
 		'plain fetch loop (full records)': plain,
 	});
 	console.log(`requests by the node: ${node.requests} (expected ${Math.ceil(REPORTS / 100)})`);
-	console.log(`wall time ratio vs fetch: Simplify on ${ratio(node['wall ms (median)'], plain['wall ms (median)'])}, off ${ratio(nodeFull['wall ms (median)'], plain['wall ms (median)'])}`);
-	console.log(`peak heap ratio vs fetch: Simplify on ${ratio(node['peak heap MB (median)'], plain['peak heap MB (median)'])}, off ${ratio(nodeFull['peak heap MB (median)'], plain['peak heap MB (median)'])}`);
+	console.log(
+		`wall time ratio vs fetch: Simplify on ${ratio(node['wall ms (median)'], plain['wall ms (median)'])}, off ${ratio(nodeFull['wall ms (median)'], plain['wall ms (median)'])}`,
+	);
+	console.log(
+		`peak heap ratio vs fetch: Simplify on ${ratio(node['peak heap MB (median)'], plain['peak heap MB (median)'])}, off ${ratio(nodeFull['peak heap MB (median)'], plain['peak heap MB (median)'])}`,
+	);
 	const expected = Math.ceil(REPORTS / 100);
-	if ([...requests.node, ...requests.nodeFull].some((n) => n !== expected) || node.items !== REPORTS || nodeFull.items !== REPORTS) {
+	if (
+		[...requests.node, ...requests.nodeFull].some((n) => n !== expected) ||
+		node.items !== REPORTS ||
+		nodeFull.items !== REPORTS
+	) {
 		console.error('unexpected request or item count');
 		process.exitCode = 1;
 	}
@@ -98,7 +110,10 @@ async function worker(variant: Variant, baseUrl: string) {
 			const response = await fetch(`${baseUrl}/api/v1/reports?per_page=100&page=${page}`, {
 				headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
 			});
-			const body = (await response.json()) as { data: unknown[]; meta: { current_page: number; last_page: number } };
+			const body = (await response.json()) as {
+				data: unknown[];
+				meta: { current_page: number; last_page: number };
+			};
 			all.push(...body.data);
 			if (body.meta.current_page >= body.meta.last_page) break;
 		}
@@ -115,7 +130,12 @@ async function worker(variant: Variant, baseUrl: string) {
 	const end = process.memoryUsage();
 	peak = Math.max(peak, end.heapUsed);
 	const mb = (bytes: number) => bytes / 1024 / 1024;
-	process.send!({ items, wallMs, peakHeapMb: mb(peak - baseline.heapUsed), rssGrowthMb: mb(end.rss - baseline.rss) });
+	process.send!({
+		items,
+		wallMs,
+		peakHeapMb: mb(peak - baseline.heapUsed),
+		rssGrowthMb: mb(end.rss - baseline.rss),
+	});
 }
 
 if (process.argv[2] === '--worker') {

@@ -13,7 +13,9 @@ import { runNode } from '../test/harness/engine';
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
 
 const SITE = 'https://shop.example.com';
-const PAGES = ['/', '/pricing', '/contact', '/blog', '/blog/first-post', '/about'].map((path) => `${SITE}${path}`);
+const PAGES = ['/', '/pricing', '/contact', '/blog', '/blog/first-post', '/about'].map(
+	(path) => `${SITE}${path}`,
+);
 
 function fail(message: string): never {
 	throw new Error(`demo: ${message}`);
@@ -27,7 +29,14 @@ async function main() {
 		const audit = async () => {
 			server.clearRequests();
 			const { items, error } = await runNode(
-				{ resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', privacy: 1, confirmDrops: true, output: 'sites' },
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					url: '={{ $json.url }}',
+					privacy: 1,
+					confirmDrops: true,
+					output: 'sites',
+				},
 				credential,
 				{ items: PAGES.map((url) => ({ url })) },
 			);
@@ -37,31 +46,54 @@ async function main() {
 			return { summary: items[0]?.json ?? fail('no site summary'), counts };
 		};
 		const cost = (counts: Map<string, number>) =>
-			[`${counts.get('GET') ?? 0} list read`, `${counts.get('POST') ?? 0} creates`, `${counts.get('PUT') ?? 0} re-runs`].join(' + ');
+			[
+				`${counts.get('GET') ?? 0} list read`,
+				`${counts.get('POST') ?? 0} creates`,
+				`${counts.get('PUT') ?? 0} re-runs`,
+			].join(' + ');
 
 		console.log(`phpRank test server: ${server.url}\n`);
-		for (const url of PAGES) server.setNextAnalysis(url, { score: 85, failed: ['favicon'], others: 'pass' });
+		for (const url of PAGES)
+			server.setNextAnalysis(url, { score: 85, failed: ['favicon'], others: 'pass' });
 		const first = await audit();
-		console.log(`Run 1 (the site is new): ${String(first.summary.created)} reports created; requests: ${cost(first.counts)}`);
+		console.log(
+			`Run 1 (the site is new): ${String(first.summary.created)} reports created; requests: ${cost(first.counts)}`,
+		);
 
 		// A week later: the pricing page really drops (confirmed when analysed again), the blog gets better.
-		const high = Object.entries(server.listReports()[0].results).find(([, check]) => check.importance === 'high')?.[0] ?? fail('no high check');
+		const high =
+			Object.entries(server.listReports()[0].results).find(
+				([, check]) => check.importance === 'high',
+			)?.[0] ?? fail('no high check');
 		const drop = { score: 61, failed: [high], others: 'keep' as const };
 		server.setNextAnalysis(`${SITE}/pricing`, drop);
 		server.setNextAnalysis(`${SITE}/pricing`, drop);
 		server.setNextAnalysis(`${SITE}/blog`, { score: 95, passed: ['favicon'], others: 'keep' });
-		for (const url of PAGES.filter((page) => !/\/(pricing|blog)$/.test(page))) server.setNextAnalysis(url, { score: 85, others: 'keep' });
+		for (const url of PAGES.filter((page) => !/\/(pricing|blog)$/.test(page)))
+			server.setNextAnalysis(url, { score: 85, others: 'keep' });
 		const second = await audit();
-		console.log(`Run 2 (a week later): ${String(second.summary.rerun)} pages re-run, none created; requests: ${cost(second.counts)} (one re-run more: the suspected drop, analysed again and confirmed)\n`);
+		console.log(
+			`Run 2 (a week later): ${String(second.summary.rerun)} pages re-run, none created; requests: ${cost(second.counts)} (one re-run more: the suspected drop, analysed again and confirmed)\n`,
+		);
 		console.log('The site summary (summary_text), as a Slack or Teams message would carry it:\n');
 		console.log(String(second.summary.summary_text).replace(/^/gm, '  '));
-		console.log(`\n(summary_html, an e-mail body of ${String(second.summary.summary_html).length.toLocaleString('en-US')} characters, comes with it.)`);
+		console.log(
+			`\n(summary_html, an e-mail body of ${String(second.summary.summary_html).length.toLocaleString('en-US')} characters, comes with it.)`,
+		);
 
 		const { summary, counts } = second;
-		if (summary.created !== 0 || summary.rerun !== PAGES.length) fail(`expected ${PAGES.length} re-runs and no create, got ${String(summary.rerun)} / ${String(summary.created)}`);
-		if (summary.worse_pages !== 1 || summary.better_pages !== 1) fail(`expected 1 worse and 1 better page, got ${String(summary.worse_pages)} / ${String(summary.better_pages)}`);
-		if ((counts.get('PUT') ?? 0) !== PAGES.length + 1 || (counts.get('POST') ?? 0) !== 0) fail(`unexpected requests: ${cost(counts)}`);
-		if (!String(summary.summary_text).includes('shop.example.com/pricing')) fail('the summary does not name the page that dropped');
+		if (summary.created !== 0 || summary.rerun !== PAGES.length)
+			fail(
+				`expected ${PAGES.length} re-runs and no create, got ${String(summary.rerun)} / ${String(summary.created)}`,
+			);
+		if (summary.worse_pages !== 1 || summary.better_pages !== 1)
+			fail(
+				`expected 1 worse and 1 better page, got ${String(summary.worse_pages)} / ${String(summary.better_pages)}`,
+			);
+		if ((counts.get('PUT') ?? 0) !== PAGES.length + 1 || (counts.get('POST') ?? 0) !== 0)
+			fail(`unexpected requests: ${cost(counts)}`);
+		if (!String(summary.summary_text).includes('shop.example.com/pricing'))
+			fail('the summary does not name the page that dropped');
 	} finally {
 		await server.stop();
 	}

@@ -14,14 +14,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'node_modules/@n8n/node-cli');
 const stage = mkdtempSync(join(tmpdir(), 'n8n-node-lint-'));
 try {
-	for (const path of ['nodes', 'credentials', 'package.json']) cpSync(join(root, path), join(stage, path), { recursive: true });
+	for (const path of ['nodes', 'credentials', 'package.json'])
+		cpSync(join(root, path), join(stage, path), { recursive: true });
 	const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8'));
 	tsconfig.include = ['credentials/**/*.ts', 'nodes/**/*.ts'];
 	tsconfig.compilerOptions.types = [];
 	writeFileSync(join(stage, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-	cpSync(join(cli, 'dist/template/templates/shared/default/eslint.config.mjs'), join(stage, 'eslint.config.mjs'));
+	cpSync(
+		join(cli, 'dist/template/templates/shared/default/eslint.config.mjs'),
+		join(stage, 'eslint.config.mjs'),
+	);
 	symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
-	const run = spawnSync(join(root, 'node_modules/.bin/n8n-node'), ['lint'], { cwd: stage, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+	const run = spawnSync(join(root, 'node_modules/.bin/n8n-node'), ['lint'], {
+		cwd: stage,
+		encoding: 'utf8',
+		env: { ...process.env, CI: 'true' },
+	});
 	const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
 	process.stdout.write(output);
 	const warnings = /\b(\d+) warnings?\b/.exec(output.replace(/\u001b\[[0-9;]*m/g, ''));
@@ -33,7 +41,9 @@ try {
 		console.error(`n8n-node lint: ${warnings[1]} warning(s); the package must lint clean`);
 		process.exit(1);
 	}
-	console.log('n8n-node lint: no errors, no warnings (n8n\'s default config, strict mode, on nodes/ and credentials/)');
+	console.log(
+		"n8n-node lint: no errors, no warnings (n8n's default config, strict mode, on nodes/ and credentials/)",
+	);
 } finally {
 	rmSync(stage, { recursive: true, force: true });
 }

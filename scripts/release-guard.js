@@ -35,12 +35,16 @@ const OWNER_FIELDS = [
 
 /** `owner/name` of a GitHub repository URL in any of npm's shapes, or undefined. */
 function githubRepo(url) {
-	const match = /^(?:git\+)?https:\/\/github\.com\/([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(String(url || ''));
+	const match = /^(?:git\+)?https:\/\/github\.com\/([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(
+		String(url || ''),
+	);
 	return match ? match[1] : undefined;
 }
 
 function versionAtLeast(version, minimum) {
-	const parts = String(version).split('.').map((part) => parseInt(part, 10) || 0);
+	const parts = String(version)
+		.split('.')
+		.map((part) => parseInt(part, 10) || 0);
 	for (let i = 0; i < minimum.length; i++) {
 		if (parts[i] !== minimum[i]) return parts[i] > minimum[i];
 	}
@@ -51,7 +55,10 @@ function versionAtLeast(version, minimum) {
 function releaseProblems(pkg, env, changelog) {
 	const problems = [];
 
-	if (env.GITHUB_ACTIONS !== 'true' || !String(env.GITHUB_WORKFLOW_REF || '').includes(`/${WORKFLOW}@`)) {
+	if (
+		env.GITHUB_ACTIONS !== 'true' ||
+		!String(env.GITHUB_WORKFLOW_REF || '').includes(`/${WORKFLOW}@`)
+	) {
 		problems.push(
 			`it runs outside the GitHub Actions workflow ${WORKFLOW}. Only that workflow publishes ` +
 				'n8n-nodes-phprank, because there npm records a provenance statement, and n8n verifies a community ' +
@@ -61,7 +68,12 @@ function releaseProblems(pkg, env, changelog) {
 
 	const unset = OWNER_FIELDS.filter(([, read]) => {
 		const value = read(pkg);
-		return typeof value !== 'string' || value.trim() === '' || value.includes(PLACEHOLDER) || /\.invalid$/i.test(value);
+		return (
+			typeof value !== 'string' ||
+			value.trim() === '' ||
+			value.includes(PLACEHOLDER) ||
+			/\.invalid$/i.test(value)
+		);
 	}).map(([field]) => field);
 	if (unset.length > 0)
 		problems.push(
@@ -80,8 +92,14 @@ function releaseProblems(pkg, env, changelog) {
 			['homepage', pkg.homepage],
 			['bugs.url', pkg.bugs && pkg.bugs.url],
 		]) {
-			if (!String(value || '').toLowerCase().startsWith(`https://github.com/${repo.toLowerCase()}`))
-				problems.push(`${field} must point into https://github.com/${repo}, the repository of repository.url.`);
+			if (
+				!String(value || '')
+					.toLowerCase()
+					.startsWith(`https://github.com/${repo.toLowerCase()}`)
+			)
+				problems.push(
+					`${field} must point into https://github.com/${repo}, the repository of repository.url.`,
+				);
 		}
 		if (env.GITHUB_REPOSITORY && env.GITHUB_REPOSITORY.toLowerCase() !== repo.toLowerCase())
 			problems.push(
@@ -96,7 +114,10 @@ function releaseProblems(pkg, env, changelog) {
 				`publish from the tag v${pkg.version}.`,
 		);
 
-	const heading = new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}\\s*$`, 'm');
+	const heading = new RegExp(
+		`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}\\s*$`,
+		'm',
+	);
 	if (!heading.test(changelog))
 		problems.push(
 			`CHANGELOG.md has no dated section "## [${pkg.version}] - YYYY-MM-DD": describe the release there and date it.`,
@@ -104,7 +125,9 @@ function releaseProblems(pkg, env, changelog) {
 
 	const npmVersion = /\bnpm\/([\d.]+)/.exec(env.npm_config_user_agent || '');
 	if (npmVersion && !versionAtLeast(npmVersion[1], MIN_NPM))
-		problems.push(`npm ${npmVersion[1]} cannot use npm's trusted publishing: use npm ${MIN_NPM.join('.')} or later.`);
+		problems.push(
+			`npm ${npmVersion[1]} cannot use npm's trusted publishing: use npm ${MIN_NPM.join('.')} or later.`,
+		);
 
 	return problems;
 }
@@ -123,7 +146,9 @@ function main() {
 		return 0;
 	}
 	const what = prepack ? 'npm publish refused' : 'release refused';
-	console.error(`\n${what} for ${pkg.name}@${pkg.version}:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+	console.error(
+		`\n${what} for ${pkg.name}@${pkg.version}:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
+	);
 	return 1;
 }
 

@@ -13,12 +13,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-scan-'));
 // The scanner makes a temporary folder when it loads and leaves it behind: put it inside ours.
 process.env.TMPDIR = work;
-const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
 
 try {
-	if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run npm run build first');
+	if (!fs.existsSync(path.join(root, 'dist')))
+		throw new Error('dist/ is missing: run npm run build first');
 	const [{ filename }] = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+		execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+		}),
 	);
 	execFileSync('tar', ['-xzf', path.join(work, filename), '-C', work]);
 	const unpacked = path.join(work, 'package');
@@ -31,11 +37,15 @@ try {
 	let failed = 0;
 	for (const [label, dir, patterns] of legs) {
 		const result = await analyzePackage(dir, patterns);
-		console.log(`${result.passed ? 'passed' : 'FAILED'}: ${label}${result.message ? ` (${result.message})` : ''}`);
+		console.log(
+			`${result.passed ? 'passed' : 'FAILED'}: ${label}${result.message ? ` (${result.message})` : ''}`,
+		);
 		if (result.details) console.log(result.details);
 		if (!result.passed) failed++;
 	}
-	console.log(failed ? `n8n scanner: ${failed} of ${legs.length} legs failed` : 'n8n scanner: no findings');
+	console.log(
+		failed ? `n8n scanner: ${failed} of ${legs.length} legs failed` : 'n8n scanner: no findings',
+	);
 	process.exitCode = failed ? 1 : 0;
 } catch (error) {
 	console.error(`n8n scanner could not run: ${error.message}`);

@@ -18,7 +18,9 @@ async function main() {
 	const server = new PhpRankServer({ throttle: { limit: LIMIT, windowMs: WINDOW_MS } });
 	await server.start();
 	try {
-		const urls = Array.from({ length: ITEMS }, (_, i) => ({ url: `https://site-${i}.example.com/` }));
+		const urls = Array.from({ length: ITEMS }, (_, i) => ({
+			url: `https://site-${i}.example.com/`,
+		}));
 		const started = Date.now();
 		const { items, error } = await runNode(
 			{ resource: 'report', operation: 'create', url: '={{ $json.url }}' },
@@ -43,7 +45,8 @@ async function main() {
 			'floor s (first window at once, then 60 per window)': floorS,
 			'wall / floor': +(wallS / floorS).toFixed(3),
 		});
-		if (error || server.createdCount !== ITEMS || new Set(created).size !== ITEMS) process.exitCode = 1;
+		if (error || server.createdCount !== ITEMS || new Set(created).size !== ITEMS)
+			process.exitCode = 1;
 	} finally {
 		await server.stop();
 	}

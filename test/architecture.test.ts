@@ -41,7 +41,9 @@ function mapped(heading: string): string[] {
 
 const session = new Session();
 const post = <T>(method: string, params?: object) =>
-	new Promise<T>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
+	new Promise<T>((resolve, reject) =>
+		session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))),
+	);
 
 interface Coverage {
 	result: Array<{ url: string; functions: Array<{ ranges: Array<{ count: number }> }> }>;
@@ -61,7 +63,10 @@ async function filesRunSinceLastTake(): Promise<Set<string>> {
 }
 
 /** The package files one run of `item` passes through, after a warm-up run of `warmUp`. */
-async function filesOf(warmUp: () => Promise<unknown>, item: () => Promise<unknown>): Promise<string[]> {
+async function filesOf(
+	warmUp: () => Promise<unknown>,
+	item: () => Promise<unknown>,
+): Promise<string[]> {
 	await warmUp();
 	await filesRunSinceLastTake();
 	await item();
@@ -73,7 +78,11 @@ function expectMap(name: keyof typeof SECTIONS, ran: string[]): void {
 	process.stdout.write(`${SECTIONS[name].replace('## ', '')}: ${ran.length} package files\n`);
 	const missing = ran.filter((file) => !named.includes(file));
 	const extra = named.filter((file) => !ran.includes(file));
-	expect({ missingFromMap: missing, notRunButMapped: extra, ran }).toEqual({ missingFromMap: [], notRunButMapped: [], ran });
+	expect({ missingFromMap: missing, notRunButMapped: extra, ran }).toEqual({
+		missingFromMap: [],
+		notRunButMapped: [],
+		ran,
+	});
 	expect(new Set(named).size).toBe(named.length);
 }
 
@@ -102,12 +111,21 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	});
 
 	it('Report → Create', async () => {
-		const create = (url: string) => run({ resource: 'report', operation: 'create', url, privacy: 1 });
-		expectMap('create', await filesOf(create('https://example.com/a'), create('https://example.com/b')));
+		const create = (url: string) =>
+			run({ resource: 'report', operation: 'create', url, privacy: 1 });
+		expectMap(
+			'create',
+			await filesOf(create('https://example.com/a'), create('https://example.com/b')),
+		);
 	});
 
 	it('Report → Create or Re-Run (a page that has a report: its re-run)', async () => {
-		const createOrRerun = run({ resource: 'report', operation: 'createOrRerun', url: 'https://example.com/pricing', privacy: 1 });
+		const createOrRerun = run({
+			resource: 'report',
+			operation: 'createOrRerun',
+			url: 'https://example.com/pricing',
+			privacy: 1,
+		});
 		expectMap('createOrRerun', await filesOf(createOrRerun, createOrRerun));
 	});
 

@@ -64,7 +64,10 @@ describe('phpRank API credential', () => {
 	});
 
 	it('says what to fix when the host name does not resolve', async () => {
-		const result = await testCredential({ ...api.credential, baseUrl: 'https://seo.phprank-test.invalid' });
+		const result = await testCredential({
+			...api.credential,
+			baseUrl: 'https://seo.phprank-test.invalid',
+		});
 
 		expect(result).toEqual({
 			status: 'Error',
@@ -104,12 +107,27 @@ describe('phpRank API credential', () => {
 	});
 
 	it.each([
-		[{ type: 'status', status: 500 } as const, /^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)\. Try again later/],
-		[{ type: 'html', status: 502 } as const, /^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 502\)/],
-		[{ type: 'status', status: 429, headers: { 'Retry-After': '30' } } as const, /^phpRank is rate limiting this API key \(HTTP 429\)/],
-		[{ type: 'status', status: 418, body: { message: 'teapot' } } as const, /^phpRank at 127\.0\.0\.1:\d+ answered HTTP 418 I'm a Teapot\.$/i],
+		[
+			{ type: 'status', status: 500 } as const,
+			/^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)\. Try again later/,
+		],
+		[
+			{ type: 'html', status: 502 } as const,
+			/^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 502\)/,
+		],
+		[
+			{ type: 'status', status: 429, headers: { 'Retry-After': '30' } } as const,
+			/^phpRank is rate limiting this API key \(HTTP 429\)/,
+		],
+		[
+			{ type: 'status', status: 418, body: { message: 'teapot' } } as const,
+			/^phpRank at 127\.0\.0\.1:\d+ answered HTTP 418 I'm a Teapot\.$/i,
+		],
 		[{ type: 'truncated' } as const, /^This Base URL answers, but not like a phpRank API/],
-		[{ type: 'reset' } as const, /^Could not reach phpRank at 127\.0\.0\.1:\d+: the connection was reset before an answer came\. Check the Base URL, and that phpRank is online/],
+		[
+			{ type: 'reset' } as const,
+			/^Could not reach phpRank at 127\.0\.0\.1:\d+: the connection was reset before an answer came\. Check the Base URL, and that phpRank is online/,
+		],
 	])('says what happened when phpRank answers with %j', async (fault, message) => {
 		api.server.failNext(fault);
 
@@ -127,7 +145,10 @@ describe('phpRank API credential', () => {
 		await new Promise<void>((resolve) => website.listen(0, '127.0.0.1', resolve));
 		const { port } = website.address() as AddressInfo;
 		try {
-			const result = await testCredential({ ...api.credential, baseUrl: `http://127.0.0.1:${port}` });
+			const result = await testCredential({
+				...api.credential,
+				baseUrl: `http://127.0.0.1:${port}`,
+			});
 
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/answers, but not like a phpRank API/);
@@ -137,7 +158,10 @@ describe('phpRank API credential', () => {
 	});
 
 	it('says when the Base URL has no phpRank API behind it (404)', async () => {
-		const result = await testCredential({ ...api.credential, baseUrl: `${api.server.url}/wordpress` });
+		const result = await testCredential({
+			...api.credential,
+			baseUrl: `${api.server.url}/wordpress`,
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/No phpRank API at this Base URL \(HTTP 404\)/);
@@ -156,7 +180,9 @@ describe('phpRank on a sub-path', () => {
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(1);
 		}
-		expect(api.apiRequests().map((r) => r.path)).toEqual(Array(4).fill('/phprank/api/v1/reports/1'));
+		expect(api.apiRequests().map((r) => r.path)).toEqual(
+			Array(4).fill('/phprank/api/v1/reports/1'),
+		);
 	});
 });
 
@@ -164,7 +190,10 @@ describe('Authentication of node requests', () => {
 	const api = useServer({ seed: (server) => server.seedReports(2) });
 
 	it('sends Authorization: Bearer <key> and Accept: application/json on every request', async () => {
-		const { error } = await runNode({ resource: 'report', operation: 'getAll', returnAll: true }, api.credential);
+		const { error } = await runNode(
+			{ resource: 'report', operation: 'getAll', returnAll: true },
+			api.credential,
+		);
 
 		expect(error).toBeUndefined();
 		const requests = api.apiRequests();

@@ -28,7 +28,11 @@ process.stdout.write(JSON.stringify(out));
 `;
 
 function lintAll(jobs: Array<{ file: string; source: string }>): string[][] {
-	const output = execFileSync(process.execPath, ['--input-type=module', '-e', LINT, JSON.stringify(jobs)], { cwd: root, encoding: 'utf8' });
+	const output = execFileSync(
+		process.execPath,
+		['--input-type=module', '-e', LINT, JSON.stringify(jobs)],
+		{ cwd: root, encoding: 'utf8' },
+	);
 	return JSON.parse(output) as string[][];
 }
 
@@ -58,19 +62,31 @@ describe('the layers hold by lint', () => {
 	beforeAll(() => {
 		results = lintAll(
 			cases.flatMap(([file, from]) => [
-				{ file: join(root, file), source: `import { something } from '${from}';\nexport const used = something;\n` },
-				{ file: join(root, file), source: `import type { Something } from '${from}';\nexport type Used = Something;\n` },
+				{
+					file: join(root, file),
+					source: `import { something } from '${from}';\nexport const used = something;\n`,
+				},
+				{
+					file: join(root, file),
+					source: `import type { Something } from '${from}';\nexport type Used = Something;\n`,
+				},
 			]),
 		);
 	}, 60_000);
 
-	it.each(cases.map((entry, index) => [...entry, index] as const))('%s importing %s: refused %s', (_file, _from, refused, index) => {
-		const [value, onlyType] = [results[2 * index], results[2 * index + 1]];
-		expect(value.length > 0).toBe(refused);
-		// A type is as much a tie to a higher layer as a value.
-		expect(onlyType.length > 0).toBe(refused);
-		if (refused) expect(value[0]).toMatch(/^'.*' import is restricted .*Upward import: .* \(ARCHITECTURE\.md, Layers\)\.$/);
-	});
+	it.each(cases.map((entry, index) => [...entry, index] as const))(
+		'%s importing %s: refused %s',
+		(_file, _from, refused, index) => {
+			const [value, onlyType] = [results[2 * index], results[2 * index + 1]];
+			expect(value.length > 0).toBe(refused);
+			// A type is as much a tie to a higher layer as a value.
+			expect(onlyType.length > 0).toBe(refused);
+			if (refused)
+				expect(value[0]).toMatch(
+					/^'.*' import is restricted .*Upward import: .* \(ARCHITECTURE\.md, Layers\)\.$/,
+				);
+		},
+	);
 
 	it('the package itself has no upward import', () => {
 		expect(results[results.length - 1]).toEqual([]);

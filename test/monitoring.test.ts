@@ -16,24 +16,38 @@ const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 describe('Report → Create or Re-Run', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
-	const methods = () => api.apiRequests().map((r) => `${r.method} ${r.path}${r.method === 'GET' ? `?${new URLSearchParams(r.query as Record<string, string>).toString()}` : ''}`);
+	const methods = () =>
+		api
+			.apiRequests()
+			.map(
+				(r) =>
+					`${r.method} ${r.path}${r.method === 'GET' ? `?${new URLSearchParams(r.query as Record<string, string>).toString()}` : ''}`,
+			);
 
 	it('re-runs the report a URL already has, creates one for a URL without, and reads the site once', async () => {
 		const existing = api.server.addReport({ url: 'https://shop.example.com/pricing' });
 		const before = structuredClone(api.server.getReport(existing.id)!);
 		// Simplify off: the `changes` object (Simplify on keeps its flat columns only, see below).
 		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
-			items: [{ url: 'https://shop.example.com/pricing' }, { url: 'https://shop.example.com/new-page' }],
+			items: [
+				{ url: 'https://shop.example.com/pricing' },
+				{ url: 'https://shop.example.com/new-page' },
+			],
 		});
 
 		expect(error).toBeUndefined();
-		expect(methods()).toEqual([
-			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
-			`PUT /api/v1/reports/${existing.id}`,
-			'POST /api/v1/reports',
-		].sort((a, b) => (a.startsWith('GET') ? -1 : b.startsWith('GET') ? 1 : 0)));
+		expect(methods()).toEqual(
+			[
+				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
+				`PUT /api/v1/reports/${existing.id}`,
+				'POST /api/v1/reports',
+			].sort((a, b) => (a.startsWith('GET') ? -1 : b.startsWith('GET') ? 1 : 0)),
+		);
 		expect(api.apiRequests().find((r) => r.method === 'PUT')?.form).toEqual({ results: '1' });
-		expect(api.apiRequests().find((r) => r.method === 'POST')?.form).toEqual({ url: 'https://shop.example.com/new-page', privacy: '1' });
+		expect(api.apiRequests().find((r) => r.method === 'POST')?.form).toEqual({
+			url: 'https://shop.example.com/new-page',
+			privacy: '1',
+		});
 
 		const [rerun, created] = items.map((item) => item.json);
 		expect(rerun.action).toBe('rerun');
@@ -48,13 +62,19 @@ describe('Report → Create or Re-Run', () => {
 		expect(rerun.other_reports).toBe(0);
 		expect(created.action).toBe('created');
 		expect(created.changes).toBeNull();
-		expect(api.server.listReports().filter((r) => r.url === 'shop.example.com/new-page')).toHaveLength(1);
+		expect(
+			api.server.listReports().filter((r) => r.url === 'shop.example.com/new-page'),
+		).toHaveLength(1);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	it('two items of one URL (in any spelling phpRank stores the same) share one analysis', async () => {
 		const { items, error } = await runNode(createOrRerun(), api.credential, {
-			items: [{ url: 'https://www.blog.example.com/post/' }, { url: 'http://blog.example.com/post' }, { url: 'https://BLOG.example.com/post' }],
+			items: [
+				{ url: 'https://www.blog.example.com/post/' },
+				{ url: 'http://blog.example.com/post' },
+				{ url: 'https://BLOG.example.com/post' },
+			],
 		});
 		expect(error).toBeUndefined();
 		expect(api.apiRequests().filter((r) => r.method !== 'GET')).toHaveLength(1);
@@ -65,7 +85,11 @@ describe('Report → Create or Re-Run', () => {
 	});
 
 	it('a second run creates nothing: every URL is re-run, with what changed', async () => {
-		const urls = [{ url: 'https://a.example.com/' }, { url: 'https://a.example.com/x' }, { url: 'https://b.example.com/y' }];
+		const urls = [
+			{ url: 'https://a.example.com/' },
+			{ url: 'https://a.example.com/x' },
+			{ url: 'https://b.example.com/y' },
+		];
 		await runNode(createOrRerun(), api.credential, { items: urls });
 		const count = api.server.listReports().length;
 		api.server.clearRequests();
@@ -89,7 +113,9 @@ describe('Report → Create or Re-Run', () => {
 		const old = api.server.addReport({ url: 'https://dup.example.com/p' });
 		const newer = api.server.addReport({ url: 'dup.example.com/p' });
 		api.server.addReport({ url: 'https://dup.example.com/other' });
-		const { items, error } = await runNode(createOrRerun(), api.credential, { items: [{ url: 'https://dup.example.com/p' }] });
+		const { items, error } = await runNode(createOrRerun(), api.credential, {
+			items: [{ url: 'https://dup.example.com/p' }],
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: newer.id, other_reports: 1 });
 		expect(api.server.getReport(old.id)).toBeDefined();
@@ -97,14 +123,22 @@ describe('Report → Create or Re-Run', () => {
 	});
 
 	it('reads only the site’s reports when the account holds many others (100 a page)', async () => {
-		api.server.seedReports(2_000, { hosts: ['other1.example.com', 'other2.example.com', 'other3.example.com'] });
-		for (let i = 0; i < 150; i++) api.server.addReport({ url: `https://watched.example.com/page-${i}` });
+		api.server.seedReports(2_000, {
+			hosts: ['other1.example.com', 'other2.example.com', 'other3.example.com'],
+		});
+		for (let i = 0; i < 150; i++)
+			api.server.addReport({ url: `https://watched.example.com/page-${i}` });
 		const { items, error } = await runNode(createOrRerun(), api.credential, {
-			items: Array.from({ length: 150 }, (_, i) => ({ url: `https://watched.example.com/page-${i}` })),
+			items: Array.from({ length: 150 }, (_, i) => ({
+				url: `https://watched.example.com/page-${i}`,
+			})),
 		});
 		expect(error).toBeUndefined();
 		const gets = api.apiRequests().filter((r) => r.method === 'GET');
-		expect(gets.map((r) => r.query.project)).toEqual(['watched.example.com', 'watched.example.com']);
+		expect(gets.map((r) => r.query.project)).toEqual([
+			'watched.example.com',
+			'watched.example.com',
+		]);
 		expect(api.apiRequests().filter((r) => r.method === 'PUT')).toHaveLength(150);
 		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
 		expect(items.every((i) => i.json.action === 'rerun')).toBe(true);
@@ -135,8 +169,14 @@ describe('Report → Create or Re-Run', () => {
 
 	it('Simplify off keeps the full record, with action and changes', async () => {
 		api.server.addReport({ url: 'https://full.example.com/' });
-		const { items } = await runNode(createOrRerun({ simplify: false }), api.credential, { items: [{ url: 'https://full.example.com/' }] });
-		expect(items[0].json).toMatchObject({ action: 'rerun', url: 'full.example.com', other_reports: 0 });
+		const { items } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+			items: [{ url: 'https://full.example.com/' }],
+		});
+		expect(items[0].json).toMatchObject({
+			action: 'rerun',
+			url: 'full.example.com',
+			other_reports: 0,
+		});
 		expect(items[0].json.results).toBeDefined();
 		expect(items[0].json.changes).toBeDefined();
 	});
@@ -147,7 +187,9 @@ describe('Report → Create or Re-Run', () => {
 		['a URL that is not http(s)', 'ftp://example.com/file'],
 		['a URL without a host', 'https://'],
 	])('refuses %s before any request', async (_what, url) => {
-		const { error } = await runNode(createOrRerun(), api.credential, { items: [{ url: 'https://fine.example.com' }, { url }] });
+		const { error } = await runNode(createOrRerun(), api.credential, {
+			items: [{ url: 'https://fine.example.com' }, { url }],
+		});
 		expect(error?.message).toMatch(/The URL must be a full http:\/\/ or https:\/\/ address/);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
@@ -160,7 +202,12 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 		const report = api.server.addReport({ url: 'https://upd.example.com/' });
 		const before = structuredClone(api.server.getReport(report.id)!);
 		const { items, error } = await runNode(
-			{ resource: 'report', operation: 'update', reportId: locator('id', report.id), updateFields: { rerunAnalysis: true } },
+			{
+				resource: 'report',
+				operation: 'update',
+				reportId: locator('id', report.id),
+				updateFields: { rerunAnalysis: true },
+			},
 			api.credential,
 		);
 		expect(error).toBeUndefined();
@@ -174,7 +221,12 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 	it('an update without a re-run sends one request and has no changes', async () => {
 		const report = api.server.addReport({ url: 'https://upd2.example.com/' });
 		const { items } = await runNode(
-			{ resource: 'report', operation: 'update', reportId: locator('id', report.id), updateFields: { privacy: 0 } },
+			{
+				resource: 'report',
+				operation: 'update',
+				reportId: locator('id', report.id),
+				updateFields: { privacy: 0 },
+			},
 			api.credential,
 		);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['PUT']);
@@ -187,8 +239,25 @@ describe('changesBetween', () => {
 
 	it('lists newly failed and fixed checks with their importance, most important first', () => {
 		const changes = changesBetween(
-			{ result: 72, generated_at: '2026-11-01T00:00:00.000000Z', results: { title: check(true), load_time: check(true, 'medium'), favicon: check(false, 'low'), doctype: check(true, 'low') } },
-			{ result: 61, results: { title: check(false), load_time: check(false, 'medium'), favicon: check(true, 'low'), doctype: check(true, 'low') } },
+			{
+				result: 72,
+				generated_at: '2026-11-01T00:00:00.000000Z',
+				results: {
+					title: check(true),
+					load_time: check(true, 'medium'),
+					favicon: check(false, 'low'),
+					doctype: check(true, 'low'),
+				},
+			},
+			{
+				result: 61,
+				results: {
+					title: check(false),
+					load_time: check(false, 'medium'),
+					favicon: check(true, 'low'),
+					doctype: check(true, 'low'),
+				},
+			},
 		);
 		expect(changes).toEqual({
 			previous: { result: 72, class: 'decent', generated_at: '2026-11-01T00:00:00.000000Z' },
@@ -202,7 +271,12 @@ describe('changesBetween', () => {
 	});
 
 	it('a previous report without results gives empty lists, not an error', () => {
-		expect(changesBetween({ result: null, results: 'oops' }, { result: 50, results: { title: check(false) } })).toEqual({
+		expect(
+			changesBetween(
+				{ result: null, results: 'oops' },
+				{ result: 50, results: { title: check(false) } },
+			),
+		).toEqual({
 			previous: { result: null, class: null, generated_at: null },
 			scoreDelta: null,
 			failed: [],

@@ -4,7 +4,10 @@ import { USER_IDS } from './server';
 import { listSearch, runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
-const hosts = Array.from({ length: 230 }, (_, i) => `site-${String(i + 1).padStart(3, '0')}.example.com`);
+const hosts = Array.from(
+	{ length: 230 },
+	(_, i) => `site-${String(i + 1).padStart(3, '0')}.example.com`,
+);
 
 describe('Project → Get Many', () => {
 	// 230 projects (one per host), the first 30 with two reports.
@@ -14,7 +17,8 @@ describe('Project → Get Many', () => {
 			server.seedReports(30, { hosts: hosts.slice(0, 30) });
 		},
 	});
-	const getAll = (parameters: IDataObject) => runNode({ resource: 'project', operation: 'getAll', ...parameters }, api.credential);
+	const getAll = (parameters: IDataObject) =>
+		runNode({ resource: 'project', operation: 'getAll', ...parameters }, api.credential);
 	const queries = () => api.apiRequests().map((request) => request.query);
 
 	it('Return All fetches every page with per_page=100, one item per project', async () => {
@@ -26,10 +30,19 @@ describe('Project → Get Many', () => {
 		expect(new Set(items.map((i) => i.json.project)).size).toBe(230);
 		const twice = items.find((i) => i.json.project === hosts[0])!.json;
 		expect(twice).toMatchObject({ project: hosts[0], reports: 2 });
-		const sum = api.server.listReports().filter((r) => r.project === hosts[0]).reduce((total, r) => total + r.result, 0);
+		const sum = api.server
+			.listReports()
+			.filter((r) => r.project === hosts[0])
+			.reduce((total, r) => total + r.result, 0);
 		expect(twice.average_score).toBeCloseTo(sum / 2, 1);
 		// Simplified: a site's health, not phpRank's sum of scores.
-		expect(Object.keys(twice)).toEqual(['project', 'reports', 'average_score', 'result_class', 'first_created_at']);
+		expect(Object.keys(twice)).toEqual([
+			'project',
+			'reports',
+			'average_score',
+			'result_class',
+			'first_created_at',
+		]);
 		expect(['good', 'decent', 'bad']).toContain(twice.result_class);
 	});
 
@@ -44,7 +57,14 @@ describe('Project → Get Many', () => {
 		expect(items.map((i) => i.json.project)).toEqual(expected);
 		expect(queries()).toHaveLength(Math.ceil(expected.length / 25));
 		queries().forEach((query, index) =>
-			expect(query).toEqual({ search: 'site-1', search_by: 'project', sort_by: 'project', sort: 'asc', per_page: '25', page: String(index + 1) }),
+			expect(query).toEqual({
+				search: 'site-1',
+				search_by: 'project',
+				sort_by: 'project',
+				sort: 'asc',
+				per_page: '25',
+				page: String(index + 1),
+			}),
 		);
 	});
 
@@ -53,13 +73,16 @@ describe('Project → Get Many', () => {
 		[11, 25, 1],
 		[101, 100, 2],
 		[250, 100, 3],
-	])('Limit %i asks per_page=%i in %i request(s) and returns min(limit, total)', async (limit, perPage, requests) => {
-		const { items } = await getAll({ limit });
+	])(
+		'Limit %i asks per_page=%i in %i request(s) and returns min(limit, total)',
+		async (limit, perPage, requests) => {
+			const { items } = await getAll({ limit });
 
-		expect(items).toHaveLength(Math.min(limit, 230));
-		expect(queries()).toHaveLength(requests);
-		expect(new Set(queries().map((q) => q.per_page))).toEqual(new Set([String(perPage)]));
-	});
+			expect(items).toHaveLength(Math.min(limit, 230));
+			expect(queries()).toHaveLength(requests);
+			expect(new Set(queries().map((q) => q.per_page))).toEqual(new Set([String(perPage)]));
+		},
+	);
 
 	it('sends Date Created sorting as created_at', async () => {
 		await getAll({ limit: 3, options: { sortBy: 'created_at', sortDirection: 'desc' } });
@@ -82,25 +105,28 @@ describe('Project → Delete', () => {
 	];
 	const api = useServer();
 
-	it.each(awkwardNames)('a name with %s reaches exactly DELETE /api/v1/projects/<encoded name>', async (_what, name) => {
-		api.server.addReport({ url: 'https://keep.example.com/' });
-		api.server.addReport({ url: `https://${encodeURIComponent(name)}.invalid/`, project: name });
-		api.server.addReport({ url: 'https://twin.example.com/', project: name });
-		const before = api.server.listReports().length;
+	it.each(awkwardNames)(
+		'a name with %s reaches exactly DELETE /api/v1/projects/<encoded name>',
+		async (_what, name) => {
+			api.server.addReport({ url: 'https://keep.example.com/' });
+			api.server.addReport({ url: `https://${encodeURIComponent(name)}.invalid/`, project: name });
+			api.server.addReport({ url: 'https://twin.example.com/', project: name });
+			const before = api.server.listReports().length;
 
-		const { items, error } = await runNode(
-			{ resource: 'project', operation: 'delete', project: locator('name', name) },
-			api.credential,
-		);
+			const { items, error } = await runNode(
+				{ resource: 'project', operation: 'delete', project: locator('name', name) },
+				api.credential,
+			);
 
-		expect(error).toBeUndefined();
-		expect(api.apiRequests().map((r) => [r.method, r.path])).toEqual([
-			['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`],
-		]);
-		expect(items.map((i) => i.json)).toEqual([{ deleted: true, project: name }]);
-		expect(api.server.listReports().filter((r) => r.project === name)).toEqual([]);
-		expect(api.server.listReports()).toHaveLength(before - 2);
-	});
+			expect(error).toBeUndefined();
+			expect(api.apiRequests().map((r) => [r.method, r.path])).toEqual([
+				['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`],
+			]);
+			expect(items.map((i) => i.json)).toEqual([{ deleted: true, project: name }]);
+			expect(api.server.listReports().filter((r) => r.project === name)).toEqual([]);
+			expect(api.server.listReports()).toHaveLength(before - 2);
+		},
+	);
 
 	it('deletes the project picked from the list, with all its reports', async () => {
 		api.server.seedReports(3, { hosts: ['gone.example.net'] });
@@ -120,7 +146,10 @@ describe('Project → Delete', () => {
 		['a dot-segment', '..'],
 		['a single-dot', '.'],
 	])('refuses %s project name before sending anything', async (_what, value) => {
-		const { error } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', value) }, api.credential);
+		const { error } = await runNode(
+			{ resource: 'project', operation: 'delete', project: locator('name', value) },
+			api.credential,
+		);
 
 		expect(error?.message).toMatch(
 			/^(The project name is empty|Project must be text, but the expression gave an object|"\.\.?" cannot be a project name)$/,
@@ -130,7 +159,10 @@ describe('Project → Delete', () => {
 	});
 
 	it('names the project that was not found', async () => {
-		const { error } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', 'nope.example') }, api.credential);
+		const { error } = await runNode(
+			{ resource: 'project', operation: 'delete', project: locator('name', 'nope.example') },
+			api.credential,
+		);
 
 		expect(error?.message).toBe('Project "nope.example" was not found (HTTP 404)');
 		expect(error?.description).toMatch(/Check the project name/);
@@ -156,15 +188,27 @@ describe('Pickers (From List)', () => {
 
 	it('lists reports newest first, 100 a page, with a token for the next page', async () => {
 		const first = await listSearch('searchReports', api.credential);
-		const ids = api.server.listReports(USER_IDS.default).map((r) => r.id).sort((a, b) => b - a);
+		const ids = api.server
+			.listReports(USER_IDS.default)
+			.map((r) => r.id)
+			.sort((a, b) => b - a);
 
 		expect(first.results).toHaveLength(100);
 		expect(first.results.map((r) => r.value)).toEqual(ids.slice(0, 100).map(String));
-		expect(first.results[0].name).toMatch(new RegExp(`^site-\\d{3}\\.example\\.com.* \\(score \\d+, (good|decent|bad) · #${ids[0]}\\)$`));
+		expect(first.results[0].name).toMatch(
+			new RegExp(
+				`^site-\\d{3}\\.example\\.com.* \\(score \\d+, (good|decent|bad) · #${ids[0]}\\)$`,
+			),
+		);
 		expect(first.results[0].url).toBe(`${api.server.url}/reports/${ids[0]}`);
 		expect(first.paginationToken).toEqual(expect.any(String));
 
-		const second = await listSearch('searchReports', api.credential, undefined, first.paginationToken);
+		const second = await listSearch(
+			'searchReports',
+			api.credential,
+			undefined,
+			first.paginationToken,
+		);
 		expect(second.results.map((r) => r.value)).toEqual(ids.slice(100).map(String));
 		expect(second.paginationToken).toBeUndefined();
 		expect(api.apiRequests().map((r) => r.query)).toEqual([
@@ -177,7 +221,12 @@ describe('Pickers (From List)', () => {
 		const first = await listSearch('searchReports', api.credential);
 		const created = api.server.addReport({ url: 'https://example.com/new' });
 
-		const second = await listSearch('searchReports', api.credential, undefined, first.paginationToken);
+		const second = await listSearch(
+			'searchReports',
+			api.credential,
+			undefined,
+			first.paginationToken,
+		);
 
 		const shown = [...first.results, ...second.results].map((r) => r.value);
 		expect(new Set(shown).size).toBe(shown.length);
@@ -192,7 +241,9 @@ describe('Pickers (From List)', () => {
 		const pageOne = await apiCall('/reports?sort_by=id&sort=desc&per_page=100&page=1');
 		api.server.failNext({ type: 'status', status: 200, body: pageOne });
 
-		await expect(listSearch('searchReports', api.credential, undefined, first.paginationToken)).rejects.toThrow(
+		await expect(
+			listSearch('searchReports', api.credential, undefined, first.paginationToken),
+		).rejects.toThrow(
 			'phpRank answered page 1 again when asked for page 2: a cache or proxy in front of it may ignore the page parameter',
 		);
 	});
@@ -221,8 +272,15 @@ describe('Pickers (From List)', () => {
 
 		api.server.clearRequests();
 		const found = await listSearch('searchProjects', api.credential, 'site-12');
-		expect(api.apiRequests()[0].query).toMatchObject({ search: 'site-12', search_by: 'project', sort_by: 'project', sort: 'asc' });
-		expect(found.results.map((p) => p.value)).toEqual(projects.filter((h) => h.includes('site-12')));
+		expect(api.apiRequests()[0].query).toMatchObject({
+			search: 'site-12',
+			search_by: 'project',
+			sort_by: 'project',
+			sort: 'asc',
+		});
+		expect(found.results.map((p) => p.value)).toEqual(
+			projects.filter((h) => h.includes('site-12')),
+		);
 		expect(found.results).toHaveLength(10);
 	});
 });

@@ -6,7 +6,12 @@ import { locator, useServer } from './harness/setup';
 describe('HTTP 429', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
 	const getReport = { resource: 'report', operation: 'get', reportId: locator('id', '1') };
-	const tooMany = { type: 'status' as const, status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '0' } };
+	const tooMany = {
+		type: 'status' as const,
+		status: 429,
+		body: { message: 'Too Many Attempts.' },
+		headers: { 'Retry-After': '0' },
+	};
 
 	it('waits at least a second on "Retry-After: 0" (whole seconds in Laravel), then succeeds', async () => {
 		api.server.failNext(tooMany, { times: 2 });
@@ -24,7 +29,9 @@ describe('HTTP 429', () => {
 		api.server.failNext(tooMany, { times: attempts });
 		const { error } = await runNode(getReport, api.credential);
 
-		expect(error?.message).toMatch(/rate limiting requests and kept doing so after retries \(HTTP 429 from /);
+		expect(error?.message).toMatch(
+			/rate limiting requests and kept doing so after retries \(HTTP 429 from /,
+		);
 		expect(error?.description).toMatch(/60 requests a minute/);
 		expect(api.apiRequests()).toHaveLength(attempts);
 	}, 60_000);

@@ -13,16 +13,25 @@ const { releaseProblems } = require('../scripts/release-guard') as {
 
 const ROOT = path.resolve(__dirname, '..');
 const run = promisify(execFile);
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+	name: string;
+	version: string;
+};
 
 /** This machine's environment without any sign of GitHub Actions, as on a maintainer's laptop. */
 function laptopEnv(): NodeJS.ProcessEnv {
-	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(GITHUB_|ACTIONS_|CI$)/.test(key)));
+	return Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !/^(GITHUB_|ACTIONS_|CI$)/.test(key)),
+	);
 }
 
 async function npm(args: string[]): Promise<{ code: number; output: string }> {
 	try {
-		const { stdout, stderr } = await run('npm', args, { cwd: ROOT, env: laptopEnv(), timeout: 60_000 });
+		const { stdout, stderr } = await run('npm', args, {
+			cwd: ROOT,
+			env: laptopEnv(),
+			timeout: 60_000,
+		});
 		return { code: 0, output: stdout + stderr };
 	} catch (error) {
 		const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
@@ -67,26 +76,47 @@ describe('release checks', () => {
 		GITHUB_REF: 'refs/tags/v1.2.0',
 		npm_config_user_agent: 'npm/11.6.2 node/v24.11.1 linux x64 workspaces/false ci/github-actions',
 	};
-	const changelog = '# Changelog\n\n## [1.2.0] - 2026-12-01\n\n- New things.\n\n## [1.1.0] - 2026-11-01\n';
+	const changelog =
+		'# Changelog\n\n## [1.2.0] - 2026-12-01\n\n- New things.\n\n## [1.1.0] - 2026-11-01\n';
 
 	it('pass in the publish workflow, for the tag of the version, with every value set', () => {
 		expect(releaseProblems(ready, workflow, changelog)).toEqual([]);
 	});
 
 	it('name every placeholder of the repository’s owner that package.json still has', () => {
-		const problems = releaseProblems(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')), workflow, changelog);
+		const problems = releaseProblems(
+			JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')),
+			workflow,
+			changelog,
+		);
 
-		expect(problems.join('\n')).toContain('repository.url, bugs.url, homepage, author.name, author.email');
+		expect(problems.join('\n')).toContain(
+			'repository.url, bugs.url, homepage, author.name, author.email',
+		);
 	});
 
 	it.each([
-		['another workflow', { GITHUB_WORKFLOW_REF: 'acme/n8n-nodes-phprank/.github/workflows/ci.yml@refs/heads/main' }, /outside the GitHub Actions workflow/],
+		[
+			'another workflow',
+			{ GITHUB_WORKFLOW_REF: 'acme/n8n-nodes-phprank/.github/workflows/ci.yml@refs/heads/main' },
+			/outside the GitHub Actions workflow/,
+		],
 		['another repository', { GITHUB_REPOSITORY: 'someone/fork' }, /runs in someone\/fork/],
-		['a tag of another version', { GITHUB_REF: 'refs/tags/v1.1.9' }, /publish from the tag v1\.2\.0/],
+		[
+			'a tag of another version',
+			{ GITHUB_REF: 'refs/tags/v1.1.9' },
+			/publish from the tag v1\.2\.0/,
+		],
 		['a branch', { GITHUB_REF: 'refs/heads/main' }, /publish from the tag v1\.2\.0/],
-		['an npm without trusted publishing', { npm_config_user_agent: 'npm/10.9.2 node/v22.11.0' }, /npm 11\.5\.1 or later/],
+		[
+			'an npm without trusted publishing',
+			{ npm_config_user_agent: 'npm/10.9.2 node/v22.11.0' },
+			/npm 11\.5\.1 or later/,
+		],
 	])('refuse %s', (_case, change, message) => {
-		expect(releaseProblems(ready, { ...workflow, ...change }, changelog)).toEqual([expect.stringMatching(message)]);
+		expect(releaseProblems(ready, { ...workflow, ...change }, changelog)).toEqual([
+			expect.stringMatching(message),
+		]);
 	});
 
 	it('refuse a version without a dated CHANGELOG section', () => {
@@ -96,20 +126,29 @@ describe('release checks', () => {
 	});
 
 	it('refuse a homepage or issue tracker outside the repository', () => {
-		const problems = releaseProblems({ ...ready, homepage: 'https://www.npmjs.com/package/n8n-nodes-phprank' }, workflow, changelog);
+		const problems = releaseProblems(
+			{ ...ready, homepage: 'https://www.npmjs.com/package/n8n-nodes-phprank' },
+			workflow,
+			changelog,
+		);
 
-		expect(problems).toEqual([expect.stringContaining('homepage must point into https://github.com/acme/n8n-nodes-phprank')]);
+		expect(problems).toEqual([
+			expect.stringContaining('homepage must point into https://github.com/acme/n8n-nodes-phprank'),
+		]);
 	});
 });
 
 describe('GitHub workflows', () => {
-	const read = (file: string) => parse(readFileSync(path.join(ROOT, '.github/workflows', file), 'utf8'));
+	const read = (file: string) =>
+		parse(readFileSync(path.join(ROOT, '.github/workflows', file), 'utf8'));
 	const ci = read('ci.yml');
 	const publish = read('publish.yml');
 	const runs = (steps: Array<{ run?: string }>) => steps.map((step) => step.run).filter(Boolean);
 
 	it('CI runs .ci/run on pushes, pull requests, and for the publish workflow', () => {
-		expect(Object.keys(ci.on)).toEqual(expect.arrayContaining(['push', 'pull_request', 'workflow_call']));
+		expect(Object.keys(ci.on)).toEqual(
+			expect.arrayContaining(['push', 'pull_request', 'workflow_call']),
+		);
 		expect(runs(ci.jobs.ci.steps)).toEqual(['bash .ci/run']);
 	});
 

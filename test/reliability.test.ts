@@ -7,19 +7,53 @@ import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './serv
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
-const getReport = (id: string | number) => ({ resource: 'report', operation: 'get', reportId: locator('id', String(id)) });
+const getReport = (id: string | number) => ({
+	resource: 'report',
+	operation: 'get',
+	reportId: locator('id', String(id)),
+});
 
 describe('Errors the user can act on', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
 	const host = () => new URL(api.server.url).host;
 
 	it.each<[string, Fault, RegExp, RegExp]>([
-		['an HTML 502 from a proxy', { type: 'html', status: 502 }, /^The phpRank server at .+ failed \(HTTP 502\)$/, /problem on the phpRank server/],
-		['a 500 from phpRank', { type: 'status', status: 500 }, /failed \(HTTP 500\): An unexpected error has occurred/, /Try again later/],
-		['a 302 to the login page', { type: 'redirect' }, /did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/, /Base URL/],
-		['a cut-off JSON body', { type: 'truncated' }, /did not answer like a phpRank API: its answer was not complete JSON/, /Base URL/],
-		['an HTML page with status 200', { type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' }, /it sent an HTML page instead of JSON$/, /Base URL/],
-		['a reset connection', { type: 'reset' }, /^Could not reach phpRank at .+: the connection was reset before an answer came$/, /reachable from n8n/],
+		[
+			'an HTML 502 from a proxy',
+			{ type: 'html', status: 502 },
+			/^The phpRank server at .+ failed \(HTTP 502\)$/,
+			/problem on the phpRank server/,
+		],
+		[
+			'a 500 from phpRank',
+			{ type: 'status', status: 500 },
+			/failed \(HTTP 500\): An unexpected error has occurred/,
+			/Try again later/,
+		],
+		[
+			'a 302 to the login page',
+			{ type: 'redirect' },
+			/did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/,
+			/Base URL/,
+		],
+		[
+			'a cut-off JSON body',
+			{ type: 'truncated' },
+			/did not answer like a phpRank API: its answer was not complete JSON/,
+			/Base URL/,
+		],
+		[
+			'an HTML page with status 200',
+			{ type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' },
+			/it sent an HTML page instead of JSON$/,
+			/Base URL/,
+		],
+		[
+			'a reset connection',
+			{ type: 'reset' },
+			/^Could not reach phpRank at .+: the connection was reset before an answer came$/,
+			/reachable from n8n/,
+		],
 	])('%s', async (_what, fault, message, description) => {
 		api.server.failNext(fault);
 		const { error } = await runNode(getReport(1), api.credential);
@@ -43,7 +77,12 @@ describe('Errors the user can act on', () => {
 
 	it('403 on update: the report does not exist or is not yours', async () => {
 		const { error } = await runNode(
-			{ resource: 'report', operation: 'update', reportId: locator('id', '99999'), updateFields: { privacy: 0 } },
+			{
+				resource: 'report',
+				operation: 'update',
+				reportId: locator('id', '99999'),
+				updateFields: { privacy: 0 },
+			},
 			api.credential,
 		);
 		expect(error?.message).toBe('Report 99999 does not exist or is not yours (HTTP 403)');
@@ -61,7 +100,9 @@ describe('Errors the user can act on', () => {
 			{ resource: 'report', operation: 'create', url: 'https://unreachable-site.invalid/' },
 			api.credential,
 		);
-		expect(error?.message).toBe('phpRank rejected the request: url: Could not fetch the url. (HTTP 422)');
+		expect(error?.message).toBe(
+			'phpRank rejected the request: url: Could not fetch the url. (HTTP 422)',
+		);
 	});
 
 	it('connection refused: names the host and the cause', async () => {
@@ -70,28 +111,48 @@ describe('Errors the user can act on', () => {
 		const { port } = closed.address() as AddressInfo;
 		await new Promise((resolve) => closed.close(resolve));
 
-		const { error } = await runNode(getReport(1), { ...api.credential, baseUrl: `http://127.0.0.1:${port}` });
-		expect(error?.message).toBe(`Could not reach phpRank at 127.0.0.1:${port}: the connection was refused (nothing listens at that address and port)`);
+		const { error } = await runNode(getReport(1), {
+			...api.credential,
+			baseUrl: `http://127.0.0.1:${port}`,
+		});
+		expect(error?.message).toBe(
+			`Could not reach phpRank at 127.0.0.1:${port}: the connection was refused (nothing listens at that address and port)`,
+		);
 	});
 
 	it('timeout: uses the Timeout request option and names the host', async () => {
 		api.server.failNext({ type: 'hang' });
-		const { error } = await runNode({ ...getReport(1), requestOptions: { timeout: 300 } }, api.credential);
-		expect(error?.message).toBe(`Could not reach phpRank at ${host()}: no answer came before the timeout`);
+		const { error } = await runNode(
+			{ ...getReport(1), requestOptions: { timeout: 300 } },
+			api.credential,
+		);
+		expect(error?.message).toBe(
+			`Could not reach phpRank at ${host()}: no answer came before the timeout`,
+		);
 	});
 
 	it('never resends a create after a timeout or a 5xx, and warns it may exist', async () => {
 		api.server.failNext({ type: 'hang' }, { match: (r) => r.method === 'POST' });
 		const timedOut = await runNode(
-			{ resource: 'report', operation: 'create', url: 'https://example.com/slow', requestOptions: { timeout: 300 } },
+			{
+				resource: 'report',
+				operation: 'create',
+				url: 'https://example.com/slow',
+				requestOptions: { timeout: 300 },
+			},
 			api.credential,
 		);
 		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' });
-		const failed = await runNode({ resource: 'report', operation: 'create', url: 'https://example.com/boom' }, api.credential);
+		const failed = await runNode(
+			{ resource: 'report', operation: 'create', url: 'https://example.com/boom' },
+			api.credential,
+		);
 
 		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(2);
 		for (const { error } of [timedOut, failed]) {
-			expect(error?.description).toMatch(/may have created the report|may have been created anyway/);
+			expect(error?.description).toMatch(
+				/may have created the report|may have been created anyway/,
+			);
 		}
 	});
 });
@@ -104,19 +165,34 @@ describe('Continue On Fail', () => {
 		const { items, error } = await runNode(
 			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
 			api.credential,
-			{ items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }], continueOnFail: true },
+			{
+				items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }],
+				continueOnFail: true,
+			},
 		);
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(4);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items.map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(items[0].json.id).toBe(ids[0]);
 		// Several input items: the message names the item, as n8n's error panel does.
-		expect(items[1].json.error).toBe('The report ID must be a positive whole number, not "abc" [item 1]');
+		expect(items[1].json.error).toBe(
+			'The report ID must be a positive whole number, not "abc" [item 1]',
+		);
 		expect(items[2].json.error).toBe('Report 9999 was not found (HTTP 404)');
 		expect(items[3].json.id).toBe(ids[1]);
 		// The bad ID never reached the server.
-		expect(api.apiRequests().map((r) => r.path).sort()).toEqual(
+		expect(
+			api
+				.apiRequests()
+				.map((r) => r.path)
+				.sort(),
+		).toEqual(
 			[`/api/v1/reports/${ids[0]}`, `/api/v1/reports/${ids[1]}`, '/api/v1/reports/9999'].sort(),
 		);
 	});
@@ -132,13 +208,20 @@ describe('Rate limits', () => {
 		const before = api.server.createdCount;
 		const urls = Array.from({ length: 200 }, (_, i) => ({ url: `https://site-${i}.example.com/` }));
 
-		const { items, error } = await runNode({ resource: 'report', operation: 'create', url: '={{ $json.url }}' }, api.credential, { items: urls });
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'create', url: '={{ $json.url }}' },
+			api.credential,
+			{ items: urls },
+		);
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(200);
 		expect(items.every((i) => i.json.error === undefined)).toBe(true);
 		expect(api.server.createdCount - before).toBe(200);
-		const created = api.server.listReports().map((r) => r.url).sort();
+		const created = api.server
+			.listReports()
+			.map((r) => r.url)
+			.sort();
 		expect(created).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
 		expect(api.apiRequests().filter((r) => r.method === 'POST').length).toBeGreaterThan(200);
@@ -150,7 +233,10 @@ describe('Rate limits', () => {
 		api.server.seedReports(450);
 		api.server.setThrottle({ limit: 2, windowMs: 1000 });
 
-		const { items, error } = await runNode({ resource: 'report', operation: 'getAll', returnAll: true }, api.credential);
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'getAll', returnAll: true },
+			api.credential,
+		);
 
 		expect(error).toBeUndefined();
 		const ids = items.map((i) => i.json.id);
@@ -168,7 +254,11 @@ describe('Rate limits', () => {
 		const ids = api.server.listReports().map((r) => r.id);
 		const started = Date.now();
 		const { items } = await runNode(
-			{ ...getReport(0), reportId: locator('id', '={{ $json.id }}'), requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 150 } } } },
+			{
+				...getReport(0),
+				reportId: locator('id', '={{ $json.id }}'),
+				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 150 } } },
+			},
 			api.credential,
 			{ items: ids.map((id) => ({ id })) },
 		);
@@ -179,7 +269,11 @@ describe('Rate limits', () => {
 
 describe('Bad input is refused before any request', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
-	const expectRefused = async (parameters: IDataObject, message: RegExp, credential = api.credential) => {
+	const expectRefused = async (
+		parameters: IDataObject,
+		message: RegExp,
+		credential = api.credential,
+	) => {
 		const { error } = await runNode(parameters, credential);
 		expect(error?.message).toMatch(message);
 		expect(error?.description?.length).toBeGreaterThan(10);
@@ -195,7 +289,10 @@ describe('Bad input is refused before any request', () => {
 		['an array', '={{ [1, 2] }}', /^Report must be text, but the expression gave a list$/],
 		['an object', '={{ { id: 1 } }}', /^Report must be text, but the expression gave an object$/],
 	])('a report ID that is %s', async (_what, value, message) => {
-		await expectRefused({ resource: 'report', operation: 'delete', reportId: locator('id', value) }, message);
+		await expectRefused(
+			{ resource: 'report', operation: 'delete', reportId: locator('id', value) },
+			message,
+		);
 	});
 
 	it.each([
@@ -204,72 +301,176 @@ describe('Bad input is refused before any request', () => {
 		['a javascript: URL', 'javascript:alert(1)'],
 		['nothing (from an expression)', '={{ "" }}'],
 	])('a URL with %s', async (_what, url) => {
-		await expectRefused({ resource: 'report', operation: 'create', url }, /^The URL must be a full http:\/\/ or https:\/\/ address/);
+		await expectRefused(
+			{ resource: 'report', operation: 'create', url },
+			/^The URL must be a full http:\/\/ or https:\/\/ address/,
+		);
 	});
 
 	it('Password privacy without a password', async () => {
 		await expectRefused(
-			{ resource: 'report', operation: 'create', url: 'https://example.com', privacy: 2, password: '={{ $json.missing }}' },
+			{
+				resource: 'report',
+				operation: 'create',
+				url: 'https://example.com',
+				privacy: 2,
+				password: '={{ $json.missing }}',
+			},
 			/^Password privacy needs a password$/,
 		);
 		await expectRefused(
-			{ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: { privacy: 2 } },
+			{
+				resource: 'report',
+				operation: 'update',
+				reportId: locator('id', '1'),
+				updateFields: { privacy: 2 },
+			},
 			/^Password privacy needs a password$/,
 		);
 	});
 
 	it('a password over 128 characters', async () => {
 		await expectRefused(
-			{ resource: 'report', operation: 'create', url: 'https://example.com', privacy: 2, password: 'p'.repeat(129) },
+			{
+				resource: 'report',
+				operation: 'create',
+				url: 'https://example.com',
+				privacy: 2,
+				password: 'p'.repeat(129),
+			},
 			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
 		);
 	});
 
 	it('an update with nothing to change', async () => {
-		await expectRefused({ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: {} }, /^Nothing to update$/);
+		await expectRefused(
+			{ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: {} },
+			/^Nothing to update$/,
+		);
 	});
 
 	it.each([['7'], ['200'], ['ten']])('a page size of %s from an expression', async (size) => {
 		await expectRefused(
-			{ resource: 'report', operation: 'getAll', returnAll: true, options: { pageSize: `={{ "${size}" }}` } },
+			{
+				resource: 'report',
+				operation: 'getAll',
+				returnAll: true,
+				options: { pageSize: `={{ "${size}" }}` },
+			},
 			/^The page size must be 10, 25, 50 or 100/,
 		);
 	});
 
 	it('a limit that is not a whole number', async () => {
-		await expectRefused({ resource: 'report', operation: 'getAll', limit: '={{ "many" }}' }, /^The limit must be a whole number of 1 or more/);
+		await expectRefused(
+			{ resource: 'report', operation: 'getAll', limit: '={{ "many" }}' },
+			/^The limit must be a whole number of 1 or more/,
+		);
 	});
 
 	it('a search that is an object', async () => {
 		await expectRefused(
-			{ resource: 'report', operation: 'getAll', returnAll: true, filters: { search: '={{ { q: 1 } }}' } },
+			{
+				resource: 'report',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { search: '={{ { q: 1 } }}' },
+			},
 			/^search must be text, but the expression gave an object$/,
 		);
 	});
 
-	it.each([['empty', ''], ['without a scheme', 'seo.example.com']])('a Base URL that is %s', async (_what, baseUrl) => {
-		await expectRefused(getReport(1), /^The Base URL of the phpRank credential is invalid$/, { ...api.credential, baseUrl });
+	it.each([
+		['empty', ''],
+		['without a scheme', 'seo.example.com'],
+	])('a Base URL that is %s', async (_what, baseUrl) => {
+		await expectRefused(getReport(1), /^The Base URL of the phpRank credential is invalid$/, {
+			...api.credential,
+			baseUrl,
+		});
 	});
 });
 
 describe('Secrets', () => {
-	const api = useServer({ seed: (server) => server.seedReports(2), nextLinkHost: 'http://127.0.0.2:9' });
+	const api = useServer({
+		seed: (server) => server.seedReports(2),
+		nextLinkHost: 'http://127.0.0.2:9',
+	});
 	const password = 'Sup3r-Secret-Report-Password';
 
 	// The workflow definition itself holds the password parameter (n8n also copies the node into
 	// the execution's stack); what the node produces must not: output, errors, stored run data.
 	it('the API key and report passwords appear nowhere in output, errors or stored run data', async () => {
-		const faults: Fault[] = [{ type: 'status', status: 500 }, { type: 'html', status: 502 }, { type: 'truncated' }, { type: 'reset' }, { type: 'redirect' }];
+		const faults: Fault[] = [
+			{ type: 'status', status: 500 },
+			{ type: 'html', status: 502 },
+			{ type: 'truncated' },
+			{ type: 'reset' },
+			{ type: 'redirect' },
+		];
 		const runs = [];
 		for (const fault of faults) {
 			api.server.failNext(fault);
-			runs.push(await runNode({ resource: 'report', operation: 'create', url: 'https://example.com', privacy: 2, password }, api.credential));
+			runs.push(
+				await runNode(
+					{
+						resource: 'report',
+						operation: 'create',
+						url: 'https://example.com',
+						privacy: 2,
+						password,
+					},
+					api.credential,
+				),
+			);
 		}
-		runs.push(await runNode({ resource: 'report', operation: 'create', url: 'https://x.invalid', privacy: 2, password }, api.credential));
-		runs.push(await runNode({ resource: 'report', operation: 'create', url: 'https://example.com', privacy: 2, password: `${password}${'x'.repeat(120)}` }, api.credential));
-		runs.push(await runNode({ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: { privacy: 2, password } }, api.credential));
-		runs.push(await runNode({ resource: 'report', operation: 'update', reportId: locator('id', '777'), updateFields: { privacy: 2, password } }, api.credential, { continueOnFail: true }));
-		runs.push(await runNode(getReport(1), { ...api.credential, apiKey: `${TEST_API_KEY.slice(0, 60)}nope` }));
+		runs.push(
+			await runNode(
+				{ resource: 'report', operation: 'create', url: 'https://x.invalid', privacy: 2, password },
+				api.credential,
+			),
+		);
+		runs.push(
+			await runNode(
+				{
+					resource: 'report',
+					operation: 'create',
+					url: 'https://example.com',
+					privacy: 2,
+					password: `${password}${'x'.repeat(120)}`,
+				},
+				api.credential,
+			),
+		);
+		runs.push(
+			await runNode(
+				{
+					resource: 'report',
+					operation: 'update',
+					reportId: locator('id', '1'),
+					updateFields: { privacy: 2, password },
+				},
+				api.credential,
+			),
+		);
+		runs.push(
+			await runNode(
+				{
+					resource: 'report',
+					operation: 'update',
+					reportId: locator('id', '777'),
+					updateFields: { privacy: 2, password },
+				},
+				api.credential,
+				{ continueOnFail: true },
+			),
+		);
+		runs.push(
+			await runNode(getReport(1), {
+				...api.credential,
+				apiKey: `${TEST_API_KEY.slice(0, 60)}nope`,
+			}),
+		);
 
 		for (const run of runs) {
 			const stored = JSON.stringify(run.run.data.resultData);
@@ -289,10 +490,15 @@ describe('Secrets', () => {
 		await elsewhere.start();
 		try {
 			api.server.seedReports(250);
-			const { items } = await runNode({ resource: 'report', operation: 'getAll', returnAll: true }, api.credential);
+			const { items } = await runNode(
+				{ resource: 'report', operation: 'getAll', returnAll: true },
+				api.credential,
+			);
 
 			expect(items.length).toBeGreaterThan(200);
-			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(true);
+			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(
+				true,
+			);
 			expect(elsewhere.requests).toHaveLength(0);
 		} finally {
 			await elsewhere.stop();

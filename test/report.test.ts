@@ -7,12 +7,26 @@ import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
-const reportKeys = ['id', 'url', 'project', 'score', 'result_class', 'failed_high', 'failed_medium', 'failed_low', 'privacy', 'generated_at', 'created_at', 'updated_at'];
+const reportKeys = [
+	'id',
+	'url',
+	'project',
+	'score',
+	'result_class',
+	'failed_high',
+	'failed_medium',
+	'failed_low',
+	'privacy',
+	'generated_at',
+	'created_at',
+	'updated_at',
+];
 
 describe('Report → Get Many', () => {
 	// 250 reports over 5 hosts: three pages of 100 when nothing narrows the list.
 	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) => runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
+	const getAll = (parameters: IDataObject) =>
+		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
 	const queries = () => api.apiRequests().map((request) => request.query);
 
 	it('Return All fetches every page with per_page=100', async () => {
@@ -33,7 +47,9 @@ describe('Report → Get Many', () => {
 
 	it('keeps every filter and the sort on every page', async () => {
 		const project = api.server.listReports()[0].project;
-		const expectedCount = api.server.listReports().filter((r) => r.project === project && r.result < 80).length;
+		const expectedCount = api.server
+			.listReports()
+			.filter((r) => r.project === project && r.result < 80).length;
 		const { items, error } = await getAll({
 			returnAll: true,
 			filters: { project: locator('name', project), search: project.slice(0, 4), searchBy: 'url' },
@@ -68,16 +84,23 @@ describe('Report → Get Many', () => {
 		[100, 100, 1],
 		[101, 100, 2],
 		[250, 100, 3],
-	])('Limit %i returns exactly that many with per_page=%i in %i request(s)', async (limit, perPage, requests) => {
-		const { items } = await getAll({ returnAll: false, limit });
+	])(
+		'Limit %i returns exactly that many with per_page=%i in %i request(s)',
+		async (limit, perPage, requests) => {
+			const { items } = await getAll({ returnAll: false, limit });
 
-		expect(items).toHaveLength(limit);
-		expect(queries()).toHaveLength(requests);
-		expect(queries().every((query) => query.per_page === String(perPage))).toBe(true);
-		expect(items.map((item) => item.json.id)).toEqual(
-			api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, limit),
-		);
-	});
+			expect(items).toHaveLength(limit);
+			expect(queries()).toHaveLength(requests);
+			expect(queries().every((query) => query.per_page === String(perPage))).toBe(true);
+			expect(items.map((item) => item.json.id)).toEqual(
+				api.server
+					.listReports()
+					.map((r) => r.id)
+					.sort((a, b) => b - a)
+					.slice(0, limit),
+			);
+		},
+	);
 
 	it('Limit above the total returns all reports, without asking for an empty page', async () => {
 		const bad = api.server.listReports().filter((r) => r.result < 49).length;
@@ -85,19 +108,29 @@ describe('Report → Get Many', () => {
 
 		expect(items).toHaveLength(bad);
 		expect(queries()).toHaveLength(Math.ceil(bad / 100));
-		expect(items.every((item) => item.json.result_class === 'bad' && (item.json.score as number) < 49)).toBe(true);
+		expect(
+			items.every((item) => item.json.result_class === 'bad' && (item.json.score as number) < 49),
+		).toBe(true);
 	});
 
 	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
 		await getAll({ returnAll: true, options: { pageSize: 50 } });
 		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
-			['50', '1'], ['50', '2'], ['50', '3'], ['50', '4'], ['50', '5'],
+			['50', '1'],
+			['50', '2'],
+			['50', '3'],
+			['50', '4'],
+			['50', '5'],
 		]);
 
 		api.server.clearRequests();
 		const { items } = await getAll({ limit: 60, options: { pageSize: 25 } });
 		expect(items).toHaveLength(60);
-		expect(queries().map((q) => [q.per_page, q.page])).toEqual([['25', '1'], ['25', '2'], ['25', '3']]);
+		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
+			['25', '1'],
+			['25', '2'],
+			['25', '3'],
+		]);
 	});
 
 	it.each([
@@ -120,17 +153,28 @@ describe('Report → Get Many', () => {
 			for (const sortDirection of ['asc', 'desc']) {
 				api.server.clearRequests();
 				await getAll({ limit: 5, options: { sortBy, sortDirection } });
-				expect(queries()).toEqual([{ sort_by: sortBy, sort: sortDirection, per_page: '10', page: '1' }]);
+				expect(queries()).toEqual([
+					{ sort_by: sortBy, sort: sortDirection, per_page: '10', page: '1' },
+				]);
 			}
 		}
 	});
 
 	it('runs a workflow saved with the former Sort By: Date Generated as Date Created, which phpRank used anyway', async () => {
-		const { items, error } = await getAll({ limit: 5, options: { sortBy: 'generated_at', sortDirection: 'desc' } });
+		const { items, error } = await getAll({
+			limit: 5,
+			options: { sortBy: 'generated_at', sortDirection: 'desc' },
+		});
 
 		expect(error).toBeUndefined();
 		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, 5));
+		expect(items.map((item) => item.json.id)).toEqual(
+			api.server
+				.listReports()
+				.map((r) => r.id)
+				.sort((a, b) => b - a)
+				.slice(0, 5),
+		);
 	});
 
 	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
@@ -150,18 +194,30 @@ describe('Report → Get Many', () => {
 			description.find((p) => p.name === 'filters')?.options as INodeProperties[],
 			description.find((p) => p.name === 'options')?.options as INodeProperties[],
 		];
-		const defaults = filters.map((options) => Object.fromEntries(options.map((p) => [p.name, p.default])));
+		const defaults = filters.map((options) =>
+			Object.fromEntries(options.map((p) => [p.name, p.default])),
+		);
 		expect(defaults[0]).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
 		expect(defaults[1]).toMatchObject({ pageSize: '' });
 
 		const { items } = await getAll({
 			limit: 7,
-			filters: { result: defaults[0].result, minScore: defaults[0].minScore, maxScore: defaults[0].maxScore },
+			filters: {
+				result: defaults[0].result,
+				minScore: defaults[0].minScore,
+				maxScore: defaults[0].maxScore,
+			},
 			options: { pageSize: defaults[1].pageSize },
 		});
 
 		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(api.server.listReports().map((r) => r.id).sort((a, b) => b - a).slice(0, 7));
+		expect(items.map((item) => item.json.id)).toEqual(
+			api.server
+				.listReports()
+				.map((r) => r.id)
+				.sort((a, b) => b - a)
+				.slice(0, 7),
+		);
 	});
 
 	it('returns no items, after one request, when nothing matches', async () => {
@@ -169,14 +225,21 @@ describe('Report → Get Many', () => {
 
 		expect(error).toBeUndefined();
 		expect(items).toEqual([]);
-		expect(queries()).toEqual([{ search: 'no-such-site', search_by: 'url', per_page: '100', page: '1' }]);
+		expect(queries()).toEqual([
+			{ search: 'no-such-site', search_by: 'url', per_page: '100', page: '1' },
+		]);
 	});
 
 	it('returns full records with Simplify off', async () => {
 		const { items } = await getAll({ limit: 1, simplify: false });
 		const record = api.server.listReports().sort((a, b) => b.id - a.id)[0];
 
-		expect(items[0].json).toMatchObject({ id: record.id, url: record.url, result: record.result, score: record.result });
+		expect(items[0].json).toMatchObject({
+			id: record.id,
+			url: record.url,
+			result: record.result,
+			score: record.result,
+		});
 		expect(Object.keys(items[0].json.results as object)).toEqual(Object.keys(record.results));
 		expect(items[0].json.password).toBe(record.password !== null);
 	});
@@ -192,7 +255,12 @@ describe('Report → Get Many', () => {
 				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
 			},
 			api.credential,
-			{ items: [{ howMany: 2, site: first.project, grade: 'good' }, { howMany: 1, site: first.project, grade: 'bad' }] },
+			{
+				items: [
+					{ howMany: 2, site: first.project, grade: 'good' },
+					{ howMany: 1, site: first.project, grade: 'bad' },
+				],
+			},
 		);
 
 		expect(queries()).toEqual([
@@ -200,7 +268,9 @@ describe('Report → Get Many', () => {
 			{ project: first.project, result: 'bad', per_page: '10', page: '1' },
 		]);
 		expect(items.map((i) => [i.json.result_class, i.pairedItem])).toEqual([
-			['good', { item: 0 }], ['good', { item: 0 }], ['bad', { item: 1 }],
+			['good', { item: 0 }],
+			['good', { item: 0 }],
+			['bad', { item: 1 }],
 		]);
 	});
 });
@@ -208,31 +278,49 @@ describe('Report → Get Many', () => {
 describe('Report → Get Many by score range', () => {
 	// 250 reports with scores spread over 10-100, all three classes.
 	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) => runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
+	const getAll = (parameters: IDataObject) =>
+		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
 	const queries = () => api.apiRequests().map((request) => request.query);
 	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
-	const scoring = (min: number, max: number) => newestFirst().filter((r) => r.result >= min && r.result <= max);
-	const CLASS_SCORES: Record<string, [number, number]> = { good: [80, 100], decent: [49, 79], bad: [0, 48] };
+	const scoring = (min: number, max: number) =>
+		newestFirst().filter((r) => r.result >= min && r.result <= max);
+	const CLASS_SCORES: Record<string, [number, number]> = {
+		good: [80, 100],
+		decent: [49, 79],
+		bad: [0, 48],
+	};
 	/** The pages of 100 a list of one class takes. */
 	const classPages = (result: string) =>
-		Array.from({ length: Math.ceil(scoring(...CLASS_SCORES[result]).length / 100) }, (_, i) => ({ result, per_page: '100', page: String(i + 1) }));
+		Array.from({ length: Math.ceil(scoring(...CLASS_SCORES[result]).length / 100) }, (_, i) => ({
+			result,
+			per_page: '100',
+			page: String(i + 1),
+		}));
 
 	it.each([
 		[80, 90, 'good'],
 		[49, 79, 'decent'],
 		[0, 48, 'bad'],
 		[10, 20, 'bad'],
-	])('a range within one class (%i to %i) sends result=%s and returns only the reports in the range', async (minScore, maxScore, result) => {
-		const { items, error } = await getAll({ returnAll: true, filters: { minScore, maxScore } });
+	])(
+		'a range within one class (%i to %i) sends result=%s and returns only the reports in the range',
+		async (minScore, maxScore, result) => {
+			const { items, error } = await getAll({ returnAll: true, filters: { minScore, maxScore } });
 
-		expect(error).toBeUndefined();
-		expect(queries()).toEqual(classPages(result));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(minScore, maxScore).map((r) => r.id));
-		expect(items.length).toBeGreaterThan(0);
-	});
+			expect(error).toBeUndefined();
+			expect(queries()).toEqual(classPages(result));
+			expect(items.map((item) => item.json.id)).toEqual(
+				scoring(minScore, maxScore).map((r) => r.id),
+			);
+			expect(items.length).toBeGreaterThan(0);
+		},
+	);
 
 	it('a range across classes sends no result filter, and Return All returns every report in it', async () => {
-		const { items, error } = await getAll({ returnAll: true, filters: { minScore: 45, maxScore: 85 } });
+		const { items, error } = await getAll({
+			returnAll: true,
+			filters: { minScore: 45, maxScore: 85 },
+		});
 
 		expect(error).toBeUndefined();
 		expect(queries()).toEqual([
@@ -241,7 +329,9 @@ describe('Report → Get Many by score range', () => {
 			{ per_page: '100', page: '3' },
 		]);
 		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
-		expect(items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85)).toBe(true);
+		expect(
+			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
+		).toBe(true);
 	});
 
 	it('Minimum Score alone keeps the class it lies in when Maximum Score stays at 100', async () => {
@@ -257,22 +347,39 @@ describe('Report → Get Many by score range', () => {
 		const pages = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
 		expect(pages).toBeGreaterThan(1);
 
-		const { items, error } = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 }, options: { pageSize: 10 } });
+		const { items, error } = await getAll({
+			limit: 5,
+			filters: { minScore: 60, maxScore: 64 },
+			options: { pageSize: 10 },
+		});
 
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.id)).toEqual(matching.slice(0, 5).map((r) => r.id));
-		expect(queries()).toEqual(Array.from({ length: pages }, (_, i) => ({ result: 'decent', per_page: '10', page: String(i + 1) })));
+		expect(queries()).toEqual(
+			Array.from({ length: pages }, (_, i) => ({
+				result: 'decent',
+				per_page: '10',
+				page: String(i + 1),
+			})),
+		);
 	});
 
 	it('without a Page Size, a Limit with a range asks for pages of 100', async () => {
 		const { items } = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 } });
 
-		expect(items.map((item) => item.json.id)).toEqual(scoring(60, 64).slice(0, 5).map((r) => r.id));
+		expect(items.map((item) => item.json.id)).toEqual(
+			scoring(60, 64)
+				.slice(0, 5)
+				.map((r) => r.id),
+		);
 		expect(queries()).toEqual([{ result: 'decent', per_page: '100', page: '1' }]);
 	});
 
 	it('keeps the Result chosen by the user, with the range inside it', async () => {
-		const { items } = await getAll({ returnAll: true, filters: { result: 'good', minScore: 70, maxScore: 85 } });
+		const { items } = await getAll({
+			returnAll: true,
+			filters: { result: 'good', minScore: 70, maxScore: 85 },
+		});
 
 		expect(queries()).toEqual(classPages('good'));
 		expect(items.map((item) => item.json.id)).toEqual(scoring(80, 85).map((r) => r.id));
@@ -282,7 +389,13 @@ describe('Report → Get Many by score range', () => {
 		const answer = (result: string) => ({
 			type: 'status' as const,
 			status: 200,
-			body: { data: [{ id: 2, url: 'a.example', result }, { id: 1, url: 'b.example', result: 55 }], status: 200 },
+			body: {
+				data: [
+					{ id: 2, url: 'a.example', result },
+					{ id: 1, url: 'b.example', result: 55 },
+				],
+				status: 200,
+			},
 		});
 		api.server.failNext(answer('good'));
 		const inside = await getAll({ limit: 10, filters: { minScore: 50 } });
@@ -298,10 +411,22 @@ describe('Report → Get Many by score range', () => {
 		[{ minScore: -1 }, /^Minimum Score must be a number from 0 to 100, not "-1"$/],
 		[{ maxScore: 150 }, /^Maximum Score must be a number from 0 to 100, not "150"$/],
 		[{ maxScore: '={{ "lots" }}' }, /^Maximum Score must be a number from 0 to 100, not "lots"$/],
-		[{ result: 'bad', minScore: 80 }, /^Minimum Score 80 is above what Result: Bad allows \(below 49\)$/],
-		[{ result: 'decent', minScore: 85 }, /^Minimum Score 85 is above what Result: Decent allows \(49 to 79\)$/],
-		[{ result: 'decent', maxScore: 40 }, /^Maximum Score 40 is below what Result: Decent allows \(49 to 79\)$/],
-		[{ result: 'good', minScore: 10, maxScore: 79 }, /^Maximum Score 79 is below what Result: Good allows \(above 79\)$/],
+		[
+			{ result: 'bad', minScore: 80 },
+			/^Minimum Score 80 is above what Result: Bad allows \(below 49\)$/,
+		],
+		[
+			{ result: 'decent', minScore: 85 },
+			/^Minimum Score 85 is above what Result: Decent allows \(49 to 79\)$/,
+		],
+		[
+			{ result: 'decent', maxScore: 40 },
+			/^Maximum Score 40 is below what Result: Decent allows \(49 to 79\)$/,
+		],
+		[
+			{ result: 'good', minScore: 10, maxScore: 79 },
+			/^Maximum Score 79 is below what Result: Good allows \(above 79\)$/,
+		],
 	])('refuses %j before any request', async (filters, message) => {
 		const { error } = await getAll({ returnAll: true, filters });
 
@@ -326,20 +451,36 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it.each([
 		['the link of its page', (base: string, id: number) => `${base}/reports/${id}`],
-		['with a trailing slash, a query and a fragment', (base: string, id: number) => `${base}/reports/${id}/?tab=checks#title`],
-		['without the scheme', (base: string, id: number) => `${base.replace(/^https?:\/\//, '')}/reports/${id}`],
+		[
+			'with a trailing slash, a query and a fragment',
+			(base: string, id: number) => `${base}/reports/${id}/?tab=checks#title`,
+		],
+		[
+			'without the scheme',
+			(base: string, id: number) => `${base.replace(/^https?:\/\//, '')}/reports/${id}`,
+		],
 		['as an expression', (base: string, id: number) => `={{ "${base}/reports/${id}" }}`],
 	])('Get By URL: %s resolves to the report', async (_what, link) => {
 		const [record] = api.server.listReports();
-		const { items, error } = await run({ operation: 'get', reportId: locator('url', link(api.server.url, record.id)) });
+		const { items, error } = await run({
+			operation: 'get',
+			reportId: locator('url', link(api.server.url, record.id)),
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.id).toBe(record.id);
-		expect(wire().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/reports/${record.id}`]);
+		expect(wire().map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v1/reports/${record.id}`,
+		]);
 	});
 
 	it('Get By URL: a link to another instance is refused before any request (the same ID there is another report)', async () => {
-		const { error } = await run({ operation: 'get', reportId: locator('url', 'https://seo.other-agency.com/reports/1') });
-		expect(error?.message).toMatch(/^Report \(By URL\): the link is to seo\.other-agency\.com, but the phpRank credential is for 127\.0\.0\.1:\d+$/);
+		const { error } = await run({
+			operation: 'get',
+			reportId: locator('url', 'https://seo.other-agency.com/reports/1'),
+		});
+		expect(error?.message).toMatch(
+			/^Report \(By URL\): the link is to seo\.other-agency\.com, but the phpRank credential is for 127\.0\.0\.1:\d+$/,
+		);
 		expect(error?.description).toMatch(/Paste the link of a report on 127\.0\.0\.1:\d+/);
 		expect(wire()).toEqual([]);
 	});
@@ -348,22 +489,45 @@ describe('Report → Get, Create, Update, Delete', () => {
 		const record = api.server.listReports()[2];
 		const { items } = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
 
-		expect(wire()).toEqual([expect.objectContaining({ method: 'GET', path: `/api/v1/reports/${record.id}`, rawQuery: '', rawBody: '' })]);
+		expect(wire()).toEqual([
+			expect.objectContaining({
+				method: 'GET',
+				path: `/api/v1/reports/${record.id}`,
+				rawQuery: '',
+				rawBody: '',
+			}),
+		]);
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ id: record.id, url: record.url, project: record.project, score: record.result });
+		expect(items[0].json).toMatchObject({
+			id: record.id,
+			url: record.url,
+			project: record.project,
+			score: record.result,
+		});
 		expect(items[0].json).not.toHaveProperty('data');
 	});
 
 	it('Get accepts the ID picked from the list', async () => {
 		const record = api.server.listReports()[0];
-		const { items } = await run({ operation: 'get', reportId: locator('list', String(record.id)), simplify: false });
+		const { items } = await run({
+			operation: 'get',
+			reportId: locator('list', String(record.id)),
+			simplify: false,
+		});
 
-		expect(items[0].json).toMatchObject({ id: record.id, results: expect.any(Object), score: record.result });
+		expect(items[0].json).toMatchObject({
+			id: record.id,
+			results: expect.any(Object),
+			score: record.result,
+		});
 	});
 
 	it('Create sends a url-encoded form with the default Private privacy, and returns the new report', async () => {
 		const before = api.server.createdCount;
-		const { items, error } = await run({ operation: 'create', url: 'https://www.shop.example.org/pricing' });
+		const { items, error } = await run({
+			operation: 'create',
+			url: 'https://www.shop.example.org/pricing',
+		});
 
 		expect(error).toBeUndefined();
 		expect(wire()).toEqual([
@@ -376,15 +540,29 @@ describe('Report → Get, Create, Update, Delete', () => {
 			},
 		]);
 		expect(api.server.createdCount).toBe(before + 1);
-		expect(items[0].json).toMatchObject({ url: 'shop.example.org/pricing', project: 'shop.example.org', privacy: 'private' });
+		expect(items[0].json).toMatchObject({
+			url: 'shop.example.org/pricing',
+			project: 'shop.example.org',
+			privacy: 'private',
+		});
 		expect(typeof items[0].json.score).toBe('number');
 	});
 
 	it('Create with Password privacy sends the password, and never outputs it', async () => {
 		const secret = 'S3cret-Report-Pass';
-		const { items } = await run({ operation: 'create', url: 'http://example.com', privacy: 2, password: secret, simplify: false });
+		const { items } = await run({
+			operation: 'create',
+			url: 'http://example.com',
+			privacy: 2,
+			password: secret,
+			simplify: false,
+		});
 
-		expect(api.apiRequests()[0].form).toEqual({ url: 'http://example.com', privacy: '2', password: secret });
+		expect(api.apiRequests()[0].form).toEqual({
+			url: 'http://example.com',
+			privacy: '2',
+			password: secret,
+		});
 		expect(items[0].json).toMatchObject({ privacy: 2, password: true });
 		expect(JSON.stringify(items)).not.toContain(secret);
 	});
@@ -409,7 +587,11 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update sends only the fields the user added', async () => {
 		const record = api.server.listReports()[1];
-		const { items } = await run({ operation: 'update', reportId: locator('id', record.id), updateFields: { privacy: 0 } });
+		const { items } = await run({
+			operation: 'update',
+			reportId: locator('id', record.id),
+			updateFields: { privacy: 0 },
+		});
 
 		expect(wire()).toEqual([
 			{
@@ -420,7 +602,11 @@ describe('Report → Get, Create, Update, Delete', () => {
 				contentType: 'application/x-www-form-urlencoded',
 			},
 		]);
-		expect(items[0].json).toMatchObject({ id: record.id, privacy: 'public', generated_at: record.generated_at });
+		expect(items[0].json).toMatchObject({
+			id: record.id,
+			privacy: 'public',
+			generated_at: record.generated_at,
+		});
 	});
 
 	it('Update with Re-Run Analysis sends results=1 and returns the fresh analysis', async () => {
@@ -441,7 +627,11 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update to Password privacy sends privacy and password together', async () => {
 		const record = api.server.listReports()[4];
-		await run({ operation: 'update', reportId: locator('id', record.id), updateFields: { privacy: 2, password: 'pw-123' } });
+		await run({
+			operation: 'update',
+			reportId: locator('id', record.id),
+			updateFields: { privacy: 2, password: 'pw-123' },
+		});
 
 		expect(api.apiRequests()[0].form).toEqual({ privacy: '2', password: 'pw-123' });
 		expect(api.server.getReport(record.id)?.password).toBe('pw-123');
@@ -449,9 +639,18 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Delete returns { deleted: true, id }', async () => {
 		const record = api.server.addReport({ url: 'https://example.com/old' });
-		const { items } = await run({ operation: 'delete', reportId: locator('id', String(record.id)) });
+		const { items } = await run({
+			operation: 'delete',
+			reportId: locator('id', String(record.id)),
+		});
 
-		expect(wire()).toEqual([expect.objectContaining({ method: 'DELETE', path: `/api/v1/reports/${record.id}`, rawBody: '' })]);
+		expect(wire()).toEqual([
+			expect.objectContaining({
+				method: 'DELETE',
+				path: `/api/v1/reports/${record.id}`,
+				rawBody: '',
+			}),
+		]);
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: record.id }]);
 		expect(api.server.getReport(record.id)).toBeUndefined();
 	});
@@ -460,10 +659,25 @@ describe('Report → Get, Create, Update, Delete', () => {
 		api.server.failNext({
 			type: 'status',
 			status: 200,
-			body: { data: { id: 9, url: 'example.com', project: 'example.com', result: 'decent', results: {}, privacy: 1 }, status: 200 },
+			body: {
+				data: {
+					id: 9,
+					url: 'example.com',
+					project: 'example.com',
+					result: 'decent',
+					results: {},
+					privacy: 1,
+				},
+				status: 200,
+			},
 		});
 		const { items } = await run({ operation: 'get', reportId: locator('id', '9') });
 
-		expect(items[0].json).toMatchObject({ id: 9, score: null, result_class: 'decent', privacy: 'private' });
+		expect(items[0].json).toMatchObject({
+			id: 9,
+			score: null,
+			result_class: 'decent',
+			privacy: 'private',
+		});
 	});
 });

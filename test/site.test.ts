@@ -8,8 +8,20 @@ import { locator, useServer } from './harness/setup';
  * figures are worked out here from the test server's own state, not by the node's code.
  */
 
-const health = (extra: IDataObject = {}) => ({ resource: 'project', operation: 'getHealth', project: locator('name', 'shop.example.com'), ...extra });
-const perSite = (extra: IDataObject = {}) => ({ resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', privacy: 1, output: 'sites', ...extra });
+const health = (extra: IDataObject = {}) => ({
+	resource: 'project',
+	operation: 'getHealth',
+	project: locator('name', 'shop.example.com'),
+	...extra,
+});
+const perSite = (extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'createOrRerun',
+	url: '={{ $json.url }}',
+	privacy: 1,
+	output: 'sites',
+	...extra,
+});
 
 describe('Project → Get Health', () => {
 	const api = useServer();
@@ -19,11 +31,31 @@ describe('Project → Get Health', () => {
 	async function seedShop() {
 		const { server } = api;
 		server.setNextAnalysis('https://shop.example.com/', { score: 90, failed: [], others: 'pass' });
-		server.setNextAnalysis('https://shop.example.com/a', { score: 70, failed: ['title', 'favicon'], others: 'pass' });
-		server.setNextAnalysis('https://shop.example.com/b', { score: 40, failed: ['title', 'meta_description', 'favicon'], others: 'pass' });
-		server.setNextAnalysis('https://shop.example.com/c', { score: 60, failed: ['favicon'], others: 'pass' });
-		const urls = ['https://shop.example.com/', 'https://shop.example.com/a', 'https://shop.example.com/b', 'https://shop.example.com/c', 'https://blog.example.com/post'];
-		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, { items: urls.map((url) => ({ url })) });
+		server.setNextAnalysis('https://shop.example.com/a', {
+			score: 70,
+			failed: ['title', 'favicon'],
+			others: 'pass',
+		});
+		server.setNextAnalysis('https://shop.example.com/b', {
+			score: 40,
+			failed: ['title', 'meta_description', 'favicon'],
+			others: 'pass',
+		});
+		server.setNextAnalysis('https://shop.example.com/c', {
+			score: 60,
+			failed: ['favicon'],
+			others: 'pass',
+		});
+		const urls = [
+			'https://shop.example.com/',
+			'https://shop.example.com/a',
+			'https://shop.example.com/b',
+			'https://shop.example.com/c',
+			'https://blog.example.com/post',
+		];
+		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+			items: urls.map((url) => ({ url })),
+		});
 		expect(error).toBeUndefined();
 		server.clearRequests();
 	}
@@ -32,7 +64,14 @@ describe('Project → Get Health', () => {
 		await seedShop();
 		const { items, error } = await runNode(health({ simplify: false }), api.credential);
 		expect(error).toBeUndefined();
-		expect(api.apiRequests().map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`)).toEqual([
+		expect(
+			api
+				.apiRequests()
+				.map(
+					(r) =>
+						`${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`,
+				),
+		).toEqual([
 			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 		]);
 		expect(items).toHaveLength(1);
@@ -52,21 +91,46 @@ describe('Project → Get Health', () => {
 			analysed_to: reports.map((r) => r.generated_at).sort()[3],
 		});
 		// Pages without a failed high-importance check, out of 4.
-		const withHigh = reports.filter((r) => Object.values(r.results).some((c) => !c.passed && c.importance === 'high')).length;
+		const withHigh = reports.filter((r) =>
+			Object.values(r.results).some((c) => !c.passed && c.importance === 'high'),
+		).length;
 		expect(site.health_score).toBe(Math.round(((4 - withHigh) / 4) * 100));
 		const failing = site.failing_checks as IDataObject[];
 		expect(failing.map((c) => c.check).sort()).toEqual(['favicon', 'meta_description', 'title']);
-		expect(failing.find((c) => c.check === 'favicon')).toEqual({ check: 'favicon', importance: importance('favicon'), pages: 3 });
-		expect(failing.find((c) => c.check === 'title')).toEqual({ check: 'title', importance: importance('title'), pages: 2 });
+		expect(failing.find((c) => c.check === 'favicon')).toEqual({
+			check: 'favicon',
+			importance: importance('favicon'),
+			pages: 3,
+		});
+		expect(failing.find((c) => c.check === 'title')).toEqual({
+			check: 'title',
+			importance: importance('title'),
+			pages: 2,
+		});
 		const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
 		for (let i = 1; i < failing.length; i++) {
 			const [a, b] = [failing[i - 1], failing[i]];
-			expect(rank[a.importance as string] < rank[b.importance as string] || (a.importance === b.importance && (a.pages as number) >= (b.pages as number))).toBe(true);
+			expect(
+				rank[a.importance as string] < rank[b.importance as string] ||
+					(a.importance === b.importance && (a.pages as number) >= (b.pages as number)),
+			).toBe(true);
 		}
-		expect(site.top_issues).toEqual(failing.slice(0, 3).map((c) => `${String(c.check)} (${String(c.importance)}) on ${String(c.pages)} of 4 pages`));
+		expect(site.top_issues).toEqual(
+			failing
+				.slice(0, 3)
+				.map(
+					(c) => `${String(c.check)} (${String(c.importance)}) on ${String(c.pages)} of 4 pages`,
+				),
+		);
 		const worst = site.worst_pages as IDataObject[];
 		const b = reports.find((r) => r.url === 'shop.example.com/b')!;
-		expect(worst[0]).toEqual({ id: b.id, url: b.url, score: 40, result_class: 'bad', link: `${api.server.url}/reports/${b.id}` });
+		expect(worst[0]).toEqual({
+			id: b.id,
+			url: b.url,
+			score: 40,
+			result_class: 'bad',
+			link: `${api.server.url}/reports/${b.id}`,
+		});
 		expect(worst.map((p) => p.score)).toEqual([40, 60, 70, 90]);
 		expect(site.summary_text).toContain('shop.example.com: score 65 (decent), health');
 		expect(site.summary_text).toContain(`${api.server.url}/reports/${b.id}`);
@@ -76,8 +140,15 @@ describe('Project → Get Health', () => {
 	it('counts a URL once, by its newest report, and keeps the table flat with Simplify', async () => {
 		await seedShop();
 		// A second report of /b (Create makes a new one every time): its page counts once, by the newest.
-		api.server.setNextAnalysis('https://shop.example.com/b', { score: 80, failed: [], others: 'pass' });
-		await runNode({ resource: 'report', operation: 'create', url: 'https://shop.example.com/b', privacy: 1 }, api.credential);
+		api.server.setNextAnalysis('https://shop.example.com/b', {
+			score: 80,
+			failed: [],
+			others: 'pass',
+		});
+		await runNode(
+			{ resource: 'report', operation: 'create', url: 'https://shop.example.com/b', privacy: 1 },
+			api.credential,
+		);
 		const { items } = await runNode(health({ siteOptions: { worstPages: 2 } }), api.credential);
 		const site = items[0].json;
 		expect(site.pages).toBe(4);
@@ -92,12 +163,20 @@ describe('Project → Get Health', () => {
 		expect(items.map((i) => i.json.project)).toEqual(['blog.example.com', 'shop.example.com']);
 		expect(items.map((i) => i.json.pages)).toEqual([1, 4]);
 		expect(api.apiRequests()).toHaveLength(1);
-		expect(api.apiRequests()[0].query).toEqual({ sort_by: 'id', sort: 'desc', per_page: '100', page: '1' });
+		expect(api.apiRequests()[0].query).toEqual({
+			sort_by: 'id',
+			sort: 'desc',
+			per_page: '100',
+			page: '1',
+		});
 	});
 
 	it('a 250-page site costs 3 list requests', async () => {
 		api.server.seedReports(250, { hosts: ['big.example.com'], uniqueUrls: true } as never);
-		const { items, error } = await runNode(health({ project: locator('name', 'big.example.com') }), api.credential);
+		const { items, error } = await runNode(
+			health({ project: locator('name', 'big.example.com') }),
+			api.credential,
+		);
 		expect(error).toBeUndefined();
 		expect(api.apiRequests()).toHaveLength(3);
 		expect(items[0].json.pages).toBe(new Set(api.server.listReports().map((r) => r.url)).size);
@@ -105,7 +184,10 @@ describe('Project → Get Health', () => {
 
 	it('a project with no reports is an error that says where to find projects', async () => {
 		await seedShop();
-		const { error } = await runNode(health({ project: locator('name', 'nothing.example.com') }), api.credential);
+		const { error } = await runNode(
+			health({ project: locator('name', 'nothing.example.com') }),
+			api.credential,
+		);
 		expect(error?.message).toBe('There are no reports of project "nothing.example.com"');
 		expect(error?.description).toContain('Project → Get Many');
 	});
@@ -120,30 +202,69 @@ describe('Project → Get Health', () => {
 describe('Report → Create or Re-Run, One Item per Site', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
-	const pages = ['https://shop.example.com/', 'https://shop.example.com/a', 'https://shop.example.com/b', 'https://blog.example.com/post'];
+	const pages = [
+		'https://shop.example.com/',
+		'https://shop.example.com/a',
+		'https://shop.example.com/b',
+		'https://blog.example.com/post',
+	];
 	const input = pages.map((url) => ({ url }));
 
 	it('one item per site, paired to its input items, from no more requests than per page', async () => {
 		const first = await runNode(perSite(), api.credential, { items: input });
 		expect(first.error).toBeUndefined();
-		expect(first.items.map((i) => i.json.project)).toEqual(['shop.example.com', 'blog.example.com']);
-		expect(first.items.map((i) => i.pairedItem)).toEqual([[{ item: 0 }, { item: 1 }, { item: 2 }], [{ item: 3 }]]);
-		expect(first.items[0].json).toMatchObject({ pages: 3, created: 3, rerun: 0, previous_average_score: null, average_change: null });
+		expect(first.items.map((i) => i.json.project)).toEqual([
+			'shop.example.com',
+			'blog.example.com',
+		]);
+		expect(first.items.map((i) => i.pairedItem)).toEqual([
+			[{ item: 0 }, { item: 1 }, { item: 2 }],
+			[{ item: 3 }],
+		]);
+		expect(first.items[0].json).toMatchObject({
+			pages: 3,
+			created: 3,
+			rerun: 0,
+			previous_average_score: null,
+			average_change: null,
+		});
 		// Two list reads (one a site) and four creates: what One Item per Page sends too.
-		expect(api.apiRequests().map((r) => r.method).sort()).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
+		expect(
+			api
+				.apiRequests()
+				.map((r) => r.method)
+				.sort(),
+		).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
 
 		api.server.clearRequests();
 		const before = new Map(api.server.listReports().map((r) => [r.url, r]));
-		api.server.setNextAnalysis('https://shop.example.com/a', { score: Math.max(0, before.get('shop.example.com/a')!.result - 20), failed: ['title'], others: 'keep' });
-		api.server.setNextAnalysis('https://shop.example.com/b', { score: Math.min(100, before.get('shop.example.com/b')!.result + 10), passed: ['title'], others: 'keep' });
-		api.server.setNextAnalysis('https://shop.example.com/', { score: before.get('shop.example.com')!.result, others: 'keep' });
+		api.server.setNextAnalysis('https://shop.example.com/a', {
+			score: Math.max(0, before.get('shop.example.com/a')!.result - 20),
+			failed: ['title'],
+			others: 'keep',
+		});
+		api.server.setNextAnalysis('https://shop.example.com/b', {
+			score: Math.min(100, before.get('shop.example.com/b')!.result + 10),
+			passed: ['title'],
+			others: 'keep',
+		});
+		api.server.setNextAnalysis('https://shop.example.com/', {
+			score: before.get('shop.example.com')!.result,
+			others: 'keep',
+		});
 		const second = await runNode(perSite({ simplify: false }), api.credential, { items: input });
 		expect(second.error).toBeUndefined();
-		expect(api.apiRequests().map((r) => r.method).sort()).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
+		expect(
+			api
+				.apiRequests()
+				.map((r) => r.method)
+				.sort(),
+		).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
 		const shop = second.items[0].json;
 		const now = new Map(api.server.listReports().map((r) => [r.url, r]));
 		const urls = ['shop.example.com', 'shop.example.com/a', 'shop.example.com/b'];
-		const mean = (values: number[]) => Math.round((values.reduce((s, v) => s + v, 0) / values.length) * 10) / 10;
+		const mean = (values: number[]) =>
+			Math.round((values.reduce((s, v) => s + v, 0) / values.length) * 10) / 10;
 		expect(shop).toMatchObject({
 			project: 'shop.example.com',
 			pages: 3,
@@ -157,10 +278,20 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		});
 		const a = now.get('shop.example.com/a')!;
 		expect(shop.biggest_drops).toEqual([
-			{ id: a.id, url: a.url, score: a.result, score_change: a.result - before.get(a.url)!.result, link: `${api.server.url}/reports/${a.id}` },
+			{
+				id: a.id,
+				url: a.url,
+				score: a.result,
+				score_change: a.result - before.get(a.url)!.result,
+				link: `${api.server.url}/reports/${a.id}`,
+			},
 		]);
 		if (before.get(a.url)!.results.title.passed) {
-			expect(shop.newly_failing_checks).toContainEqual({ check: 'title', importance: a.results.title.importance, pages: 1 });
+			expect(shop.newly_failing_checks).toContainEqual({
+				check: 'title',
+				importance: a.results.title.importance,
+				pages: 1,
+			});
 		}
 		expect(shop.failed_pages).toEqual([]);
 		expect(String(shop.summary_text)).toContain('1 worse, 1 better');
@@ -168,8 +299,16 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 
 	it('a page phpRank cannot analyse is named in failed_pages; the rest of the site is audited', async () => {
 		api.server.failNext(
-			{ type: 'status', status: 422, body: { message: { url: ['Could not fetch the url.'] }, status: 422 } },
-			{ match: (req) => req.method === 'POST' && String((req.form as IDataObject | undefined)?.url) === 'https://shop.example.com/b' },
+			{
+				type: 'status',
+				status: 422,
+				body: { message: { url: ['Could not fetch the url.'] }, status: 422 },
+			},
+			{
+				match: (req) =>
+					req.method === 'POST' &&
+					String((req.form as IDataObject | undefined)?.url) === 'https://shop.example.com/b',
+			},
 		);
 		const { items, error } = await runNode(perSite(), api.credential, { items: input });
 		expect(error).toBeUndefined();
@@ -184,7 +323,11 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	it('with On Error → Continue, an item refused before sending or failing for the run is an error item, and its site is still summarised', async () => {
 		api.server.failNext(
 			{ type: 'status', status: 403, body: { message: 'This action is unauthorized.' } },
-			{ match: (req) => req.method === 'POST' && String((req.form as IDataObject | undefined)?.url) === 'https://blog.example.com/post' },
+			{
+				match: (req) =>
+					req.method === 'POST' &&
+					String((req.form as IDataObject | undefined)?.url) === 'https://blog.example.com/post',
+			},
 		);
 		const { items, error } = await runNode(perSite(), api.credential, {
 			items: [...input, { url: 'not a url' }],
@@ -198,8 +341,12 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	});
 
 	it('Minimum Change outside 0-100 is refused before anything is sent, naming the item', async () => {
-		const { error } = await runNode(perSite({ siteOptions: { minChange: 101 } }), api.credential, { items: input });
-		expect(error?.message).toBe('Minimum Change must be a number from 0 to 100, not "101" [item 0]');
+		const { error } = await runNode(perSite({ siteOptions: { minChange: 101 } }), api.credential, {
+			items: input,
+		});
+		expect(error?.message).toBe(
+			'Minimum Change must be a number from 0 to 100, not "101" [item 0]',
+		);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 
@@ -218,7 +365,8 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
 	const url = 'https://shop.example.com/pricing';
-	const confirm = (extra: IDataObject = {}) => perSite({ output: 'pages', confirmDrops: true, ...extra });
+	const confirm = (extra: IDataObject = {}) =>
+		perSite({ output: 'pages', confirmDrops: true, ...extra });
 	const puts = () => api.apiRequests().filter((r) => r.method === 'PUT').length;
 
 	async function at72() {
@@ -234,7 +382,14 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		const { items, error } = await runNode(confirm(), api.credential, { items: [{ url }] });
 		expect(error).toBeUndefined();
 		expect(puts()).toBe(2);
-		expect(items[0].json).toMatchObject({ action: 'rerun', score: 71, previous_score: 72, score_change: -1, first_score: 60, confirmed: false });
+		expect(items[0].json).toMatchObject({
+			action: 'rerun',
+			score: 71,
+			previous_score: 72,
+			score_change: -1,
+			first_score: 60,
+			confirmed: false,
+		});
 	});
 
 	it('a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis', async () => {
@@ -243,12 +398,20 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		api.server.setNextAnalysis(url, { score: 61, others: 'keep' });
 		const { items } = await runNode(confirm(), api.credential, { items: [{ url }] });
 		expect(puts()).toBe(2);
-		expect(items[0].json).toMatchObject({ score: 61, previous_score: 72, score_change: -11, first_score: 60, confirmed: true });
+		expect(items[0].json).toMatchObject({
+			score: 61,
+			previous_score: 72,
+			score_change: -11,
+			first_score: 60,
+			confirmed: true,
+		});
 	});
 
 	it('a newly failed high-importance check is a suspected drop too; no drop costs no request more', async () => {
 		await at72();
-		const high = Object.entries(api.server.listReports()[0].results).find(([, check]) => check.importance === 'high')![0];
+		const high = Object.entries(api.server.listReports()[0].results).find(
+			([, check]) => check.importance === 'high',
+		)![0];
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
 		const held = await runNode(confirm(), api.credential, { items: [{ url }] });
@@ -271,12 +434,16 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 61, others: 'keep' });
-		const { items } = await runNode(confirm({ output: 'sites' }), api.credential, { items: [{ url }, { url: other }] });
+		const { items } = await runNode(confirm({ output: 'sites' }), api.credential, {
+			items: [{ url }, { url: other }],
+		});
 		expect(items[0].json).toMatchObject({ rerun: 2, worse_pages: 1 });
 	});
 
 	it('Drop Points outside 0-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(confirm({ dropPoints: -1 }), api.credential, { items: [{ url }] });
+		const { error } = await runNode(confirm({ dropPoints: -1 }), api.credential, {
+			items: [{ url }],
+		});
 		expect(error?.message).toBe('Drop Points must be a number from 0 to 100, not "-1"');
 		expect(api.apiRequests()).toHaveLength(0);
 	});

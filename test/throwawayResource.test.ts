@@ -24,8 +24,14 @@ const widgetSpec = defineResource({
 	secretParameters: [['widgetSecret']],
 });
 
-async function widgetPath(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	return { ...options, url: `/widgets/${encodeURIComponent(String(this.getNodeParameter('slug')))}` };
+async function widgetPath(
+	this: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	return {
+		...options,
+		url: `/widgets/${encodeURIComponent(String(this.getNodeParameter('slug')))}`,
+	};
 }
 
 const WIDGET_TYPE = 'test.widgets';
@@ -48,14 +54,28 @@ const widgetNode: INodeType = {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Get', value: 'get', routing: recordRoute(widgetSpec, { method: 'GET' }, { preSend: [widgetPath] }) },
+					{
+						name: 'Get',
+						value: 'get',
+						routing: recordRoute(widgetSpec, { method: 'GET' }, { preSend: [widgetPath] }),
+					},
 					{ name: 'Get Many', value: 'getAll', routing: listRoute(widgetSpec, {}) },
-					{ name: 'Delete', value: 'delete', routing: deleteRoute(widgetSpec, { preSend: [widgetPath] }) },
+					{
+						name: 'Delete',
+						value: 'delete',
+						routing: deleteRoute(widgetSpec, { preSend: [widgetPath] }),
+					},
 				],
 				default: 'getAll',
 			},
 			{ displayName: 'Slug', name: 'slug', type: 'string', default: '' },
-			{ displayName: 'Secret', name: 'widgetSecret', type: 'string', typeOptions: { password: true }, default: '' },
+			{
+				displayName: 'Secret',
+				name: 'widgetSecret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+			},
 			{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false },
 			{ displayName: 'Limit', name: 'limit', type: 'number', default: 50 },
 		],
@@ -63,7 +83,10 @@ const widgetNode: INodeType = {
 };
 registerNodeType(WIDGET_TYPE, widgetNode);
 
-const WIDGETS = Array.from({ length: 23 }, (_, i) => ({ slug: `w-${String(i + 1).padStart(2, '0')}`, colour: 'blue' }));
+const WIDGETS = Array.from({ length: 23 }, (_, i) => ({
+	slug: `w-${String(i + 1).padStart(2, '0')}`,
+	colour: 'blue',
+}));
 
 describe('a resource declared outside the package (descriptions only)', () => {
 	let server: Server;
@@ -75,17 +98,27 @@ describe('a resource declared outside the package (descriptions only)', () => {
 			seen.push(`${req.method} ${req.url}`);
 			const url = new URL(req.url ?? '/', 'http://x');
 			const send = (status: number, body: unknown) => {
-				res.writeHead(status, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' });
+				res.writeHead(status, {
+					'Content-Type': 'application/json',
+					'X-RateLimit-Limit': '60',
+					'X-RateLimit-Remaining': '59',
+				});
 				res.end(JSON.stringify(body));
 			};
-			if (req.headers.authorization !== 'Bearer widget-key') return send(401, { message: 'Unauthenticated.' });
+			if (req.headers.authorization !== 'Bearer widget-key')
+				return send(401, { message: 'Unauthenticated.' });
 			if (url.pathname === '/api/v1/widgets') {
 				const perPage = Number(url.searchParams.get('per_page'));
 				const page = Number(url.searchParams.get('page'));
 				const data = WIDGETS.slice((page - 1) * perPage, page * perPage);
 				return send(200, {
 					data,
-					meta: { current_page: page, last_page: Math.ceil(WIDGETS.length / perPage), per_page: perPage, total: WIDGETS.length },
+					meta: {
+						current_page: page,
+						last_page: Math.ceil(WIDGETS.length / perPage),
+						per_page: perPage,
+						total: WIDGETS.length,
+					},
 				});
 			}
 			const slug = decodeURIComponent(url.pathname.replace('/api/v1/widgets/', ''));
@@ -102,7 +135,11 @@ describe('a resource declared outside the package (descriptions only)', () => {
 
 	const run = async (parameters: Record<string, unknown>) => {
 		const node = makeNode(parameters as never, { type: WIDGET_TYPE, name: 'Widgets' });
-		const { run: result, outputs } = await runWorkflow([node], {}, { baseUrl, apiKey: 'widget-key' });
+		const { run: result, outputs } = await runWorkflow(
+			[node],
+			{},
+			{ baseUrl, apiKey: 'widget-key' },
+		);
 		const task = result.data.resultData.runData.Widgets?.[0];
 		return { items: outputs.Widgets ?? [], error: result.data.resultData.error ?? task?.error };
 	};
@@ -131,9 +168,14 @@ describe('a resource declared outside the package (descriptions only)', () => {
 	it('errors speak of widgets and their slug, and mask the declared secret parameter', async () => {
 		const { error } = await run({ operation: 'get', slug: 'nope', widgetSecret: 'hunter2' });
 		expect(error?.message).toBe('Widget "nope" was not found (HTTP 404)');
-		expect(error?.description).toBe('Check the widget slug: it may have been deleted, or belong to another user.');
+		expect(error?.description).toBe(
+			'Check the widget slug: it may have been deleted, or belong to another user.',
+		);
 		expect(JSON.stringify(error)).not.toContain('hunter2');
-		expect((error as unknown as { node: { parameters: Record<string, unknown> } }).node.parameters.widgetSecret).toBe('[hidden]');
+		expect(
+			(error as unknown as { node: { parameters: Record<string, unknown> } }).node.parameters
+				.widgetSecret,
+		).toBe('[hidden]');
 	});
 
 	it('Delete checks the delete answer', async () => {

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
@@ -27,7 +32,9 @@ const worst = toolNode('list_worst_reports', {
 	resource: 'report',
 	operation: 'getAll',
 	limit: fromAI('limit', 'How many reports', 'number', 10),
-	filters: { project: locator('name', fromAI('site', 'Host of one site, or empty for all', 'string', '')) },
+	filters: {
+		project: locator('name', fromAI('site', 'Host of one site, or empty for all', 'string', '')),
+	},
 	options: { sortBy: 'result', sortDirection: 'asc' },
 });
 const failedChecks = toolNode('get_failed_checks', {
@@ -50,41 +57,82 @@ describe('phpRank as an AI tool', () => {
 			server.addReport({ id: 3, url: 'https://shop.example.org/', result: 20, privacy: 1 });
 		},
 	});
-	const requests = () => api.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	const requests = () =>
+		api.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
 
 	it('each operation tells the model what it does and when to use it, and takes the $fromAI parameters', async () => {
-		const { tools, error } = await runTools([audit, worst, failedChecks, rerun], [], api.credential);
+		const { tools, error } = await runTools(
+			[audit, worst, failedChecks, rerun],
+			[],
+			api.credential,
+		);
 
 		expect(error).toBeUndefined();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		expect(Object.keys(byName).sort()).toEqual(['audit_url', 'get_failed_checks', 'list_worst_reports', 'rerun_report']);
+		expect(Object.keys(byName).sort()).toEqual([
+			'audit_url',
+			'get_failed_checks',
+			'list_worst_reports',
+			'rerun_report',
+		]);
 		expect(byName.audit_url.parameters).toEqual(['url', 'privacy']);
 		expect(byName.list_worst_reports.parameters).toEqual(['limit', 'site']);
 		expect(byName.get_failed_checks.parameters).toEqual(['report_id']);
 		expect(byName.rerun_report.parameters).toEqual(['report_id']);
-		const [create, list, get, update] = ['audit_url', 'list_worst_reports', 'get_failed_checks', 'rerun_report'].map((name) => byName[name].description);
-		expect(create).toMatch(/^Audit the SEO of one web page with phpRank, re-using its report: .* Use it when asked to audit/);
+		const [create, list, get, update] = [
+			'audit_url',
+			'list_worst_reports',
+			'get_failed_checks',
+			'rerun_report',
+		].map((name) => byName[name].description);
+		expect(create).toMatch(
+			/^Audit the SEO of one web page with phpRank, re-using its report: .* Use it when asked to audit/,
+		);
 		expect(list).toMatch(/^List phpRank SEO reports: .* Use it to find reports/);
-		expect(get).toMatch(/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/);
+		expect(get).toMatch(
+			/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/,
+		);
 		expect(update).toMatch(/^Change a phpRank report by its ID: re-run its SEO analysis/);
 		expect(requests()).toEqual([]);
 	});
 
 	it('a list comes back compact: ID, URL, score, class and date per report, worst first', async () => {
-		const { results } = await runTools([worst], [{ node: 'list_worst_reports', args: { limit: 2, site: '' } }], api.credential);
+		const { results } = await runTools(
+			[worst],
+			[{ node: 'list_worst_reports', args: { limit: 2, site: '' } }],
+			api.credential,
+		);
 
 		expect(JSON.parse(results[0])).toEqual([
-			{ id: 3, url: 'shop.example.org', score: 20, result_class: 'bad', generated_at: expect.any(String) },
-			{ id: 1, url: 'example.com', score: 31, result_class: 'bad', generated_at: expect.any(String) },
+			{
+				id: 3,
+				url: 'shop.example.org',
+				score: 20,
+				result_class: 'bad',
+				generated_at: expect.any(String),
+			},
+			{
+				id: 1,
+				url: 'example.com',
+				score: 31,
+				result_class: 'bad',
+				generated_at: expect.any(String),
+			},
 		]);
 		expect(requests()).toEqual(['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']);
 	});
 
 	it('the site filter goes to phpRank as the project', async () => {
-		const { results } = await runTools([worst], [{ node: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }], api.credential);
+		const { results } = await runTools(
+			[worst],
+			[{ node: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }],
+			api.credential,
+		);
 
 		expect(JSON.parse(results[0]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
-		expect(requests()).toEqual(['GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1']);
+		expect(requests()).toEqual([
+			'GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1',
+		]);
 	});
 
 	it('a score range the model gives narrows the list as in a workflow, and a range that cannot match is a sentence', async () => {
@@ -92,7 +140,10 @@ describe('phpRank as an AI tool', () => {
 			resource: 'report',
 			operation: 'getAll',
 			limit: 1,
-			filters: { minScore: fromAI('min_score', 'Lowest score', 'number', 0), maxScore: fromAI('max_score', 'Highest score', 'number', 100) },
+			filters: {
+				minScore: fromAI('min_score', 'Lowest score', 'number', 0),
+				maxScore: fromAI('max_score', 'Highest score', 'number', 100),
+			},
 		});
 		const { results } = await runTools(
 			[range],
@@ -103,26 +154,63 @@ describe('phpRank as an AI tool', () => {
 			api.credential,
 		);
 
-		expect(JSON.parse(results[0])).toEqual([{ id: 1, url: 'example.com', score: 31, result_class: 'bad', generated_at: expect.any(String) }]);
+		expect(JSON.parse(results[0])).toEqual([
+			{
+				id: 1,
+				url: 'example.com',
+				score: 31,
+				result_class: 'bad',
+				generated_at: expect.any(String),
+			},
+		]);
 		expect(JSON.parse(results[1])).toEqual([
-			{ error: 'Minimum Score 60 is above Maximum Score 10. Set Minimum Score to at most Maximum Score under Filters: both are included in the range.' },
+			{
+				error:
+					'Minimum Score 60 is above Maximum Score 10. Set Minimum Score to at most Maximum Score under Filters: both are included in the range.',
+			},
 		]);
 		expect(requests()).toEqual(['GET /api/v1/reports?result=bad&per_page=100&page=1']);
 	});
 
 	it('one report lists its failed checks by importance, in words', async () => {
-		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 1 } }], api.credential);
+		const { results } = await runTools(
+			[failedChecks],
+			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
+			api.credential,
+		);
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
 		const record = api.server.getReport(1)!;
 		const failed = Object.entries(record.results).filter(([, check]) => !check.passed);
-		expect(Object.keys(report)).toEqual(['id', 'url', 'score', 'result_class', 'project', 'failed_checks', 'privacy', 'generated_at']);
-		expect(report).toMatchObject({ id: 1, url: 'example.com', score: 31, result_class: 'bad', project: 'example.com', privacy: 'private' });
+		expect(Object.keys(report)).toEqual([
+			'id',
+			'url',
+			'score',
+			'result_class',
+			'project',
+			'failed_checks',
+			'privacy',
+			'generated_at',
+		]);
+		expect(report).toMatchObject({
+			id: 1,
+			url: 'example.com',
+			score: 31,
+			result_class: 'bad',
+			project: 'example.com',
+			privacy: 'private',
+		});
 		const groups = report.failed_checks as Record<string, string[]>;
-		expect(Object.keys(groups)).toEqual(['high', 'medium', 'low'].filter((importance) => failed.some(([, c]) => c.importance === importance)));
+		expect(Object.keys(groups)).toEqual(
+			['high', 'medium', 'low'].filter((importance) =>
+				failed.some(([, c]) => c.importance === importance),
+			),
+		);
 		expect(Object.values(groups).flat()).toHaveLength(failed.length);
 		for (const [name, check] of failed) {
-			expect(groups[check.importance].some((text) => text === name || text.startsWith(`${name}: `))).toBe(true);
+			expect(
+				groups[check.importance].some((text) => text === name || text.startsWith(`${name}: `)),
+			).toBe(true);
 		}
 		expect(requests()).toEqual(['GET /api/v1/reports/1']);
 	});
@@ -135,25 +223,45 @@ describe('phpRank as an AI tool', () => {
 		);
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
-		expect(report).toMatchObject({ action: 'created', url: 'blog.example.net/post', project: 'blog.example.net', privacy: 'public', changes: null });
+		expect(report).toMatchObject({
+			action: 'created',
+			url: 'blog.example.net/post',
+			project: 'blog.example.net',
+			privacy: 'public',
+			changes: null,
+		});
 		const posts = api.apiRequests().filter((r) => r.method === 'POST');
 		expect(posts).toHaveLength(1);
 		expect(posts[0].form).toMatchObject({ url: 'https://blog.example.net/post', privacy: '0' });
 		expect(posts[0].form.password ?? '').toBe('');
 
 		api.server.clearRequests();
-		const again = await runTools([audit], [{ node: 'audit_url', args: { url: 'https://www.blog.example.net/post/', privacy: 1 } }], api.credential);
+		const again = await runTools(
+			[audit],
+			[{ node: 'audit_url', args: { url: 'https://www.blog.example.net/post/', privacy: 1 } }],
+			api.credential,
+		);
 		const [rerun] = JSON.parse(again.results[0]) as IDataObject[];
 		expect(rerun).toMatchObject({ action: 'rerun', id: report.id });
 		// What changed, in words an agent can read aloud.
-		expect(rerun.changes).toMatch(/^score \d+(\.\d+)? → \d+(\.\d+)?; (newly failed: |fixed: |no check changed)/);
+		expect(rerun.changes).toMatch(
+			/^score \d+(\.\d+)? → \d+(\.\d+)?; (newly failed: |fixed: |no check changed)/,
+		);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'PUT']);
 	});
 
 	it('re-run sends results=1 for the report the model named', async () => {
-		const { results } = await runTools([rerun], [{ node: 'rerun_report', args: { report_id: 2 } }], api.credential);
+		const { results } = await runTools(
+			[rerun],
+			[{ node: 'rerun_report', args: { report_id: 2 } }],
+			api.credential,
+		);
 
-		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing', changes: expect.stringMatching(/^score 88 → /) });
+		expect(JSON.parse(results[0])[0]).toMatchObject({
+			id: 2,
+			url: 'example.com/pricing',
+			changes: expect.stringMatching(/^score 88 → /),
+		});
 		const puts = api.apiRequests().filter((r) => r.method === 'PUT');
 		expect(puts.map((r) => [r.path, r.form])).toEqual([['/api/v1/reports/2', { results: '1' }]]);
 	});
@@ -170,63 +278,127 @@ describe('phpRank as an AI tool', () => {
 
 		expect(error).toBeUndefined();
 		expect(results.map((r) => JSON.parse(r))).toEqual([
-			[{ error: 'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.' }],
-			[{ error: 'The report ID must be a positive whole number, not "-3". Choose the report from the list, or enter its numeric ID (e.g. 42), as shown in the report’s address in phpRank.' }],
+			[
+				{
+					error:
+						'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.',
+				},
+			],
+			[
+				{
+					error:
+						'The report ID must be a positive whole number, not "-3". Choose the report from the list, or enter its numeric ID (e.g. 42), as shown in the report’s address in phpRank.',
+				},
+			],
 		]);
 		expect(results.join(' ')).not.toMatch(/Error:/);
 		expect(requests()).toEqual([]);
 	});
 
 	it('an unknown report comes back as a sentence, after one request', async () => {
-		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 999 } }], api.credential);
+		const { results } = await runTools(
+			[failedChecks],
+			[{ node: 'get_failed_checks', args: { report_id: 999 } }],
+			api.credential,
+		);
 
 		expect(JSON.parse(results[0])).toEqual([
-			{ error: 'Report 999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.' },
+			{
+				error:
+					'Report 999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
+			},
 		]);
 		expect(requests()).toEqual(['GET /api/v1/reports/999']);
 	});
 
 	it('a short throttle is waited out and the call succeeds', async () => {
-		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '1' } });
-		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 2 } }], api.credential);
+		api.server.failNext({
+			type: 'status',
+			status: 429,
+			body: { message: 'Too Many Attempts.' },
+			headers: { 'Retry-After': '1' },
+		});
+		const { results } = await runTools(
+			[failedChecks],
+			[{ node: 'get_failed_checks', args: { report_id: 2 } }],
+			api.credential,
+		);
 
-		expect(JSON.parse(results[0])[0]).toMatchObject({ id: 2, url: 'example.com/pricing', score: expect.any(Number) });
+		expect(JSON.parse(results[0])[0]).toMatchObject({
+			id: 2,
+			url: 'example.com/pricing',
+			score: expect.any(Number),
+		});
 		expect(requests()).toEqual(['GET /api/v1/reports/2', 'GET /api/v1/reports/2']);
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const { items } = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 1) }, api.credential);
-		expect(items[0].json).toEqual(shapeReport(api.server.getReport(1)! as unknown as IDataObject, true));
+		const { items } = await runNode(
+			{ resource: 'report', operation: 'get', reportId: locator('id', 1) },
+			api.credential,
+		);
+		expect(items[0].json).toEqual(
+			shapeReport(api.server.getReport(1)! as unknown as IDataObject, true),
+		);
 
-		const failed = await runNode({ resource: 'report', operation: 'get', reportId: locator('id', 999) }, api.credential);
+		const failed = await runNode(
+			{ resource: 'report', operation: 'get', reportId: locator('id', 999) },
+			api.credential,
+		);
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
 	});
 	// Last: the 429's wait holds back this user's later requests in the process (transport/rateLimit.ts).
 	it('while phpRank throttles for long, the tool answers at once with when to retry', async () => {
-		api.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '42' } });
+		api.server.failNext({
+			type: 'status',
+			status: 429,
+			body: { message: 'Too Many Attempts.' },
+			headers: { 'Retry-After': '42' },
+		});
 		const started = Date.now();
-		const { results } = await runTools([failedChecks], [{ node: 'get_failed_checks', args: { report_id: 1 } }], api.credential);
+		const { results } = await runTools(
+			[failedChecks],
+			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
+			api.credential,
+		);
 
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(JSON.parse(results[0])).toEqual([
-			{ error: 'phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in 42 seconds.' },
+			{
+				error:
+					'phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in 42 seconds.',
+			},
 		]);
 		expect(requests()).toEqual(['GET /api/v1/reports/1']);
 	});
-
 });
 
 describe('descriptions', () => {
 	const { description } = new PhpRank();
 	const operations = description.properties
-		.filter((p): p is INodeProperties & { options: INodePropertyOptions[] } => p.name === 'operation')
-		.flatMap((p) => p.options.map((o) => ({ resource: String(p.displayOptions?.show?.resource?.[0]), operation: o })));
+		.filter(
+			(p): p is INodeProperties & { options: INodePropertyOptions[] } => p.name === 'operation',
+		)
+		.flatMap((p) =>
+			p.options.map((o) => ({
+				resource: String(p.displayOptions?.show?.resource?.[0]),
+				operation: o,
+			})),
+		);
 	const parameters = (nodeType: INodeTypeDescription, values: IDataObject) =>
-		NodeHelpers.getNodeParameters(nodeType.properties, values as never, true, false, null, nodeType) as IDataObject;
+		NodeHelpers.getNodeParameters(
+			nodeType.properties,
+			values as never,
+			true,
+			false,
+			null,
+			nodeType,
+		) as IDataObject;
 
-	it.each(operations.map(({ resource, operation }) => [`${resource} ${operation.name}`, operation]))(
-		'%s has a description line in the Operation list',
-		(_name, operation) => expect((operation as INodePropertyOptions).description?.length).toBeGreaterThan(10),
+	it.each(
+		operations.map(({ resource, operation }) => [`${resource} ${operation.name}`, operation]),
+	)('%s has a description line in the Operation list', (_name, operation) =>
+		expect((operation as INodePropertyOptions).description?.length).toBeGreaterThan(10),
 	);
 
 	it('every operation has a tool description, shown only on the tool', () => {
@@ -248,13 +420,26 @@ describe('failed checks in words', () => {
 				result: 40,
 				results: {
 					title: { passed: false, importance: 'high', value: null, errors: { title: null } },
-					meta_description: { passed: false, importance: 'high', value: null, errors: { missing: null, title: null } },
-					load_time: { passed: false, importance: 'medium', value: 3.1, errors: { too_slow: { max: 1 } } },
+					meta_description: {
+						passed: false,
+						importance: 'high',
+						value: null,
+						errors: { missing: null, title: null },
+					},
+					load_time: {
+						passed: false,
+						importance: 'medium',
+						value: 3.1,
+						errors: { too_slow: { max: 1 } },
+					},
 				},
 			},
 			false,
 		);
-		expect(report.failed_checks).toEqual({ high: ['title', 'meta_description: missing, title'], medium: ['load_time: too_slow (max 1)'] });
+		expect(report.failed_checks).toEqual({
+			high: ['title', 'meta_description: missing, title'],
+			medium: ['load_time: too_slow (max 1)'],
+		});
 	});
 });
 
@@ -264,7 +449,8 @@ describe('size of what a model reads', () => {
 	it('the tool forms are a fraction of the full record, and a list a fraction of the Simplify output (printed)', () => {
 		const reports = api.server.listReports() as unknown as IDataObject[];
 		const size = (value: unknown) => JSON.stringify(value).length;
-		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const median = (values: number[]) =>
+			values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		const one = median(reports.map((r) => size(shapeReport(r, true))));
 		const full = median(reports.map((r) => size(shapeReport(r, false))));
 		const oneTool = median(reports.map((r) => size(toolReport(r, false))));

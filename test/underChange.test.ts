@@ -31,9 +31,16 @@ registerNodeType(INPUT_NODE, {
 	},
 } as INodeType);
 
-const create = (url: string, extra: IDataObject = {}) => ({ resource: 'report', operation: 'create', url, ...extra });
+const create = (url: string, extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'create',
+	url,
+	...extra,
+});
 const urlItems = (count: number, bad?: number) =>
-	Array.from({ length: count }, (_, i) => ({ url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}` }));
+	Array.from({ length: count }, (_, i) => ({
+		url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}`,
+	}));
 const createFromItems = create('={{ $json.url }}');
 
 describe('Privacy is never wider than the user chose', () => {
@@ -43,7 +50,10 @@ describe('Privacy is never wider than the user chose', () => {
 		['an empty expression', '={{ "" }}'],
 		['an expression that gives nothing', '={{ $json.missing }}'],
 	])('%s creates a Private report and sends no password', async (_what, privacy) => {
-		const { items, error } = await runNode(create('https://example.com/a', { privacy, password: 'hunter2' }), api.credential);
+		const { items, error } = await runNode(
+			create('https://example.com/a', { privacy, password: 'hunter2' }),
+			api.credential,
+		);
 		expect(error).toBeUndefined();
 		const [post] = api.apiRequests();
 		expect(post.form).toEqual({ url: 'https://example.com/a', privacy: '1' });
@@ -51,23 +61,43 @@ describe('Privacy is never wider than the user chose', () => {
 	});
 
 	it('a name from a sheet ("Public") works; a password travels only with Password privacy', async () => {
-		await runNode(create('https://example.com/b', { privacy: '={{ "Public" }}', password: 'hunter2' }), api.credential);
-		await runNode(create('https://example.com/c', { privacy: '={{ "password" }}', password: 'hunter2' }), api.credential);
+		await runNode(
+			create('https://example.com/b', { privacy: '={{ "Public" }}', password: 'hunter2' }),
+			api.credential,
+		);
+		await runNode(
+			create('https://example.com/c', { privacy: '={{ "password" }}', password: 'hunter2' }),
+			api.credential,
+		);
 		const [publicPost, passwordPost] = api.apiRequests();
 		expect(publicPost.form).toEqual({ url: 'https://example.com/b', privacy: '0' });
-		expect(passwordPost.form).toEqual({ url: 'https://example.com/c', privacy: '2', password: 'hunter2' });
+		expect(passwordPost.form).toEqual({
+			url: 'https://example.com/c',
+			privacy: '2',
+			password: 'hunter2',
+		});
 	});
 
 	it('an unreadable privacy is refused before anything is sent', async () => {
-		const { error } = await runNode(create('https://example.com/d', { privacy: '={{ "secret" }}' }), api.credential);
-		expect(error?.message).toMatch(/^Privacy must be 0 \(public\), 1 \(private\), 2 \(password\), not "secret"$/);
+		const { error } = await runNode(
+			create('https://example.com/d', { privacy: '={{ "secret" }}' }),
+			api.credential,
+		);
+		expect(error?.message).toMatch(
+			/^Privacy must be 0 \(public\), 1 \(private\), 2 \(password\), not "secret"$/,
+		);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('an Update whose Privacy expression gives nothing leaves the privacy alone', async () => {
 		const [report] = api.server.listReports();
 		await runNode(
-			{ resource: 'report', operation: 'update', reportId: locator('id', report.id), updateFields: { privacy: '={{ "" }}', rerunAnalysis: true } },
+			{
+				resource: 'report',
+				operation: 'update',
+				reportId: locator('id', report.id),
+				updateFields: { privacy: '={{ "" }}', rerunAnalysis: true },
+			},
 			api.credential,
 		);
 		expect(api.apiRequests().find((r) => r.method === 'PUT')?.form).toEqual({ results: '1' });
@@ -77,7 +107,10 @@ describe('Privacy is never wider than the user chose', () => {
 describe("n8n's retry and error settings", () => {
 	const api = useServer();
 	const failFifth = () =>
-		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' && r.form.url?.endsWith('/fail') });
+		api.server.failNext(
+			{ type: 'status', status: 500 },
+			{ match: (r) => r.method === 'POST' && r.form.url?.endsWith('/fail') },
+		);
 
 	it('Retry On Fail re-sends only the item that failed: every URL is created once', async () => {
 		failFifth();
@@ -86,16 +119,29 @@ describe("n8n's retry and error settings", () => {
 			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
 		expect(error).toBeUndefined();
-		const posts = api.apiRequests().filter((r) => r.method === 'POST').map((r) => r.form.url);
-		expect(posts.sort()).toEqual([...urlItems(5, 4).map((i) => i.url), urlItems(5, 4)[4].url].sort());
-		expect(new Set(api.server.listReports().map((r) => r.url)).size).toBe(api.server.listReports().length);
+		const posts = api
+			.apiRequests()
+			.filter((r) => r.method === 'POST')
+			.map((r) => r.form.url);
+		expect(posts.sort()).toEqual(
+			[...urlItems(5, 4).map((i) => i.url), urlItems(5, 4)[4].url].sort(),
+		);
+		expect(new Set(api.server.listReports().map((r) => r.url)).size).toBe(
+			api.server.listReports().length,
+		);
 		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
 	});
 
 	it('Retry On Fail does not delete twice: reports deleted by the first try are not "not found" in the second', async () => {
 		api.server.seedReports(5);
-		const ids = api.server.listReports().slice(-5).map((r) => ({ id: r.id }));
-		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) });
+		const ids = api.server
+			.listReports()
+			.slice(-5)
+			.map((r) => ({ id: r.id }));
+		api.server.failNext(
+			{ type: 'status', status: 500 },
+			{ match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) },
+		);
 		const { items, error } = await runNode(
 			{ resource: 'report', operation: 'delete', reportId: locator('id', '={{ $json.id }}') },
 			api.credential,
@@ -109,15 +155,23 @@ describe("n8n's retry and error settings", () => {
 	it('On Error → Stop names the reports created before the failure, and sends nothing after it', async () => {
 		failFifth();
 		const { error } = await runNode(createFromItems, api.credential, { items: urlItems(5, 4) });
-		expect(error?.message).toMatch(/^Creating the report for https:\/\/site4\.example\.com\/fail failed: the phpRank server/);
+		expect(error?.message).toMatch(
+			/^Creating the report for https:\/\/site4\.example\.com\/fail failed: the phpRank server/,
+		);
 		const created = api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201);
 		expect(created).toHaveLength(4);
-		expect(error?.description).toMatch(/this node created 4 reports that exist in phpRank: #\d+ site0\.example\.com\/ok/);
+		expect(error?.description).toMatch(
+			/this node created 4 reports that exist in phpRank: #\d+ site0\.example\.com\/ok/,
+		);
 		expect(error?.description).toMatch(/Running it again with the same input creates them again/);
 	});
 
 	it('an input error stops the run before any item is sent', async () => {
-		const items = [{ url: 'https://ok.example.com' }, { url: 'not a url' }, { url: 'https://ok2.example.com' }];
+		const items = [
+			{ url: 'https://ok.example.com' },
+			{ url: 'not a url' },
+			{ url: 'https://ok2.example.com' },
+		];
 		const { error } = await runNode(createFromItems, api.credential, { items });
 		expect(error?.message).toMatch(/The URL must be a full http/);
 		expect(api.apiRequests()).toHaveLength(0);
@@ -148,10 +202,34 @@ describe('Servers that are not phpRank', () => {
 	const getReport = { resource: 'report', operation: 'get', reportId: locator('id', 1) };
 
 	it.each([
-		['a Get answered with another JSON', 'GET', getReport, FOREIGN_BODIES.ok, /did not answer like a phpRank API: its answer has no report with an ID in "data"/],
-		['a Create answered with {"data": null}', 'POST', create('https://example.com'), FOREIGN_BODIES.nullData, /its answer has no report/],
-		['a Delete answered with {}', 'DELETE', { resource: 'report', operation: 'delete', reportId: locator('id', 2) }, FOREIGN_BODIES.emptyObject, /its answer has no "deleted": true/],
-		['a list without "data"', 'GET', { resource: 'report', operation: 'getAll', returnAll: true }, FOREIGN_BODIES.listWithoutData, /its answer has no list of records/],
+		[
+			'a Get answered with another JSON',
+			'GET',
+			getReport,
+			FOREIGN_BODIES.ok,
+			/did not answer like a phpRank API: its answer has no report with an ID in "data"/,
+		],
+		[
+			'a Create answered with {"data": null}',
+			'POST',
+			create('https://example.com'),
+			FOREIGN_BODIES.nullData,
+			/its answer has no report/,
+		],
+		[
+			'a Delete answered with {}',
+			'DELETE',
+			{ resource: 'report', operation: 'delete', reportId: locator('id', 2) },
+			FOREIGN_BODIES.emptyObject,
+			/its answer has no "deleted": true/,
+		],
+		[
+			'a list without "data"',
+			'GET',
+			{ resource: 'report', operation: 'getAll', returnAll: true },
+			FOREIGN_BODIES.listWithoutData,
+			/its answer has no list of records/,
+		],
 	])('%s is an error that says so', async (_what, method, parameters, body, message) => {
 		api.server.failNext({ type: 'foreign', body }, { match: (r) => r.method === method });
 		const { error, items } = await runNode(parameters, api.credential);
@@ -172,7 +250,9 @@ describe('Servers that are not phpRank', () => {
 		try {
 			api.server.failNext({ type: 'redirect', to: { origin: other.url }, status: 307 });
 			const { error } = await runNode(getReport, api.credential);
-			expect(error?.message).toContain(`it redirects to another host, ${new URL(other.url).host} (HTTP 307)`);
+			expect(error?.message).toContain(
+				`it redirects to another host, ${new URL(other.url).host} (HTTP 307)`,
+			);
 			expect(other.requests).toHaveLength(0);
 		} finally {
 			await other.stop();
@@ -180,7 +260,10 @@ describe('Servers that are not phpRank', () => {
 	});
 
 	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
-		const { error } = await runNode(getReport, { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` });
+		const { error } = await runNode(getReport, {
+			...api.credential,
+			baseUrl: `${api.server.url}/?tab=reports#top`,
+		});
 		expect(error).toBeUndefined();
 		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
 	});
@@ -188,7 +271,14 @@ describe('Servers that are not phpRank', () => {
 	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
 		const [report] = api.server.listReports();
 		await runNode(getReport, api.credential);
-		const { items } = await runNode({ resource: 'project', operation: 'delete', project: locator('name', `  ${report.project}  `) }, api.credential);
+		const { items } = await runNode(
+			{
+				resource: 'project',
+				operation: 'delete',
+				project: locator('name', `  ${report.project}  `),
+			},
+			api.credential,
+		);
 		const [get, del] = api.apiRequests();
 		expect(get.headers['content-type']).toBeUndefined();
 		expect(del.headers['content-type']).toBeUndefined();
@@ -219,7 +309,11 @@ describe('A polite client', () => {
 		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
 		api.server.setThrottle({ limit: 50, windowMs: 1000 });
 		try {
-			const { items, error } = await runNode(createFromItems, { ...api.credential, apiKey: api.credential.apiKey }, { items: urlItems(150) });
+			const { items, error } = await runNode(
+				createFromItems,
+				{ ...api.credential, apiKey: api.credential.apiKey },
+				{ items: urlItems(150) },
+			);
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(150);
 			const posts = api.apiRequests().filter((r) => r.method === 'POST');
@@ -259,7 +353,10 @@ describe('Return All on a list that moves', () => {
 	});
 
 	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
-		const ids = api.server.listReports().map((r) => r.id).sort((a, b) => b - a);
+		const ids = api.server
+			.listReports()
+			.map((r) => r.id)
+			.sort((a, b) => b - a);
 		const deleted = new Set<number>();
 		api.server.beforeList(({ page }) => {
 			if (page > 1 && page <= 11) {
@@ -290,7 +387,6 @@ describe('Return All on a list that moves', () => {
 	});
 });
 
-
 describe('Stop', () => {
 	const api = useServer();
 
@@ -307,7 +403,9 @@ describe('Stop', () => {
 			});
 			expect(stoppedAt).toBeGreaterThan(0);
 			expect(Date.now() - stoppedAt).toBeLessThan(1000);
-			expect(api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(1);
+			expect(api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(
+				1,
+			);
 		} finally {
 			api.server.setThrottle(false);
 		}

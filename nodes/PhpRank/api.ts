@@ -16,13 +16,25 @@ export const MAX_PASSWORD_LENGTH = 128;
 
 /** `privacy` on create and update: each value, its key (as a sheet cell may say it), label and meaning. */
 export const PRIVACY_CHOICES = [
-	{ value: 0, key: 'public', label: 'Public', description: 'Anyone with the link can open the report' },
+	{
+		value: 0,
+		key: 'public',
+		label: 'Public',
+		description: 'Anyone with the link can open the report',
+	},
 	{ value: 1, key: 'private', label: 'Private', description: 'Only you can open the report' },
-	{ value: 2, key: 'password', label: 'Password', description: 'Visitors need a password to open the report' },
+	{
+		value: 2,
+		key: 'password',
+		label: 'Password',
+		description: 'Visitors need a password to open the report',
+	},
 ] as const;
 export type PrivacyName = (typeof PRIVACY_CHOICES)[number]['key'];
 export type Privacy = (typeof PRIVACY_CHOICES)[number]['value'];
-export const PRIVACY = Object.fromEntries(PRIVACY_CHOICES.map(({ key, value }) => [key, value])) as Record<PrivacyName, Privacy>;
+export const PRIVACY = Object.fromEntries(
+	PRIVACY_CHOICES.map(({ key, value }) => [key, value]),
+) as Record<PrivacyName, Privacy>;
 /** The seed spec's default, and the narrowest choice that needs no password. */
 export const DEFAULT_PRIVACY = PRIVACY.private;
 
@@ -45,7 +57,11 @@ export const RESULT_CLASS_RANGES = Object.fromEntries(
 		const low = fromIncluded ? from : from + 1;
 		const better = RESULT_CLASSES[index - 1];
 		const high = better ? (better.fromIncluded ? better.from - 1 : better.from) : 100;
-		const text = !better ? `above ${low - 1}` : index === RESULT_CLASSES.length - 1 ? `below ${high + 1}` : `${low} to ${high}`;
+		const text = !better
+			? `above ${low - 1}`
+			: index === RESULT_CLASSES.length - 1
+				? `below ${high + 1}`
+				: `${low} to ${high}`;
 		return [value, { label, low, high, text }];
 	}),
 ) as Record<ResultClass, { label: string; low: number; high: number; text: string }>;
@@ -71,4 +87,5 @@ export const ANALYSIS_TIMEOUT_MS = 120_000;
 export const READ_TIMEOUT_MS = 30_000;
 
 /** A report page's link as users copy it (any scheme or none, a sub-path, a slash, query or fragment after); its group is the report ID. */
-export const REPORT_LINK = '^\\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:\\/\\/)?[^\\s/?#]+(?:\\/[^\\s?#]*)?\\/reports\\/([1-9][0-9]*)\\/?(?:[?#]\\S*)?\\s*$';
+export const REPORT_LINK =
+	'^\\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:\\/\\/)?[^\\s/?#]+(?:\\/[^\\s?#]*)?\\/reports\\/([1-9][0-9]*)\\/?(?:[?#]\\S*)?\\s*$';

@@ -1,7 +1,19 @@
-import type { IDisplayOptions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDisplayOptions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { filtersCollection, projectLocator, resultFilter, simplifyParameter } from '../PhpRank/descriptions/common';
+import {
+	filtersCollection,
+	projectLocator,
+	resultFilter,
+	simplifyParameter,
+} from '../PhpRank/descriptions/common';
 import { docsUrl } from '../PhpRank/docs';
 import { phpRankApiTest } from '../PhpRank/methods/credentialTest';
 import { searchProjects } from '../PhpRank/methods/listSearch';
@@ -29,7 +41,8 @@ export class PhpRankTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ {"newReport": "New report", "resultChanged": "Report result changed", "scoreChanged": "Score changed"}[$parameter["event"]] }}',
-		description: 'Starts the workflow when a phpRank report is created, or its result or score changes',
+		description:
+			'Starts the workflow when a phpRank report is created, or its result or score changes',
 		defaults: { name: 'phpRank Trigger' },
 		documentationUrl: docsUrl('trigger'),
 		// n8n's loader adds "Poll Times" (every minute by default) to polling nodes.
@@ -94,8 +107,13 @@ export class PhpRankTrigger implements INodeType {
 					'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it; the event’s changes are measured from a reading at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
 				displayOptions: { show: { event: ['scoreChanged'] } },
 			},
-			notifyRecoveryOption('a report that fired Below Score is back at or above it', { event: ['scoreChanged'] }),
-			notifyRecoveryOption('a report that dropped is back in the class it left or a better one', { event: ['resultChanged'], onlyWorse: [true] }),
+			notifyRecoveryOption('a report that fired Below Score is back at or above it', {
+				event: ['scoreChanged'],
+			}),
+			notifyRecoveryOption('a report that dropped is back in the class it left or a better one', {
+				event: ['resultChanged'],
+				onlyWorse: [true],
+			}),
 			{
 				// One paragraph: n8n's notice shows its text as one block, so sentences are joined by a space.
 				displayName: [
@@ -110,7 +128,9 @@ export class PhpRankTrigger implements INodeType {
 				displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } },
 			},
 			filtersCollection([
-				projectLocator({ description: 'Only reports of this project (the site’s host, e.g. example.com)' }),
+				projectLocator({
+					description: 'Only reports of this project (the site’s host, e.g. example.com)',
+				}),
 				resultFilter({
 					description:
 						'Only reports of this result class. For Report Result Changed: only changes into this class. For Score Changed: only reports now in this class.',

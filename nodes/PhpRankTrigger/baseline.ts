@@ -60,7 +60,8 @@ const DIGITS_62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
  */
 export function encodeTrend(scores: readonly number[]): string {
 	let value = 0;
-	for (let index = scores.length - 1; index >= 0; index--) value = value * TREND_BASE + scores[index] + 1;
+	for (let index = scores.length - 1; index >= 0; index--)
+		value = value * TREND_BASE + scores[index] + 1;
 	let text = '';
 	for (; value > 0; value = Math.floor(value / 62)) text = DIGITS_62[value % 62] + text;
 	return text;
@@ -116,7 +117,10 @@ function decodeDate(text: string): string | null {
 /** The score field: the baseline's score, the Below Score mark, the trend when it says more than the score. */
 function scoreField(tenths: string, below: Below, trend: readonly number[]): string {
 	const kept = trend.slice(-TREND_KEPT);
-	const alone = tenths === '' ? kept.length === 0 : kept.length === 1 && kept[0] === trendScore(Number.parseInt(tenths, 36) / 10);
+	const alone =
+		tenths === ''
+			? kept.length === 0
+			: kept.length === 1 && kept[0] === trendScore(Number.parseInt(tenths, 36) / 10);
 	return tenths + BELOW_MARK[below] + (alone ? '' : `.${encodeTrend(kept)}`);
 }
 
@@ -125,7 +129,12 @@ function scoreField(tenths: string, below: Below, trend: readonly number[]): str
  * reading's score alone). New check names are appended to `table` (the state's check table,
  * changed in place).
  */
-export function encodeBaseline(record: IDataObject, table: string[], below: Below, trend?: readonly number[]): string {
+export function encodeBaseline(
+	record: IDataObject,
+	table: string[],
+	below: Below,
+	trend?: readonly number[],
+): string {
 	const { score } = classify(record.result);
 	const states = checkStates(record.results);
 	for (const name of states.keys()) if (!table.includes(name)) table.push(name);
@@ -136,7 +145,8 @@ export function encodeBaseline(record: IDataObject, table: string[], below: Belo
 		if (!state) absent.push(index);
 		else if (!state.passed) failed.push(index);
 	});
-	const checks = table.length.toString(36) + (absent.length ? `-${bitsOf(absent).toString(36)}` : '');
+	const checks =
+		table.length.toString(36) + (absent.length ? `-${bitsOf(absent).toString(36)}` : '');
 	const tenths = score === null ? '' : Math.round(score * 10).toString(36);
 	return [
 		scoreField(tenths, below, trend ?? (score === null ? [] : [trendScore(score)])),
@@ -160,7 +170,11 @@ export function decodeBaseline(encoded: unknown, table: readonly string[]): Base
 	if (typeof encoded !== 'string') return undefined;
 	const fields = encoded.split(SEPARATOR);
 	if (fields.length < 4) return undefined;
-	const [scoreText, failedText, checksText] = [fields[0], fields[fields.length - 2], fields[fields.length - 1]];
+	const [scoreText, failedText, checksText] = [
+		fields[0],
+		fields[fields.length - 2],
+		fields[fields.length - 1],
+	];
 	// A date kept as text (`~…`) may itself hold the separator.
 	const dateText = fields.slice(1, -2).join(SEPARATOR);
 	const scoreParts = SCORE_FIELD.exec(scoreText);
@@ -185,7 +199,11 @@ export function decodeBaseline(encoded: unknown, table: readonly string[]): Base
 }
 
 /** The baseline as a report record, for `changesBetween`. */
-export function baselineRecord(baseline: Baseline): { result: number | null; results: IDataObject; generated_at: string | null } {
+export function baselineRecord(baseline: Baseline): {
+	result: number | null;
+	results: IDataObject;
+	generated_at: string | null;
+} {
 	const results: IDataObject = {};
 	for (const [check, passed] of baseline.passed) results[check] = { passed };
 	return { result: baseline.score, results, generated_at: baseline.generatedAt };

@@ -59,7 +59,9 @@ export function endPoll(turn: PollTurn): void {
 /** The kept state for `watch`, as a copy. */
 export function recallBaseline(key: string, watch: string): IDataObject | undefined {
 	const baseline = leases.get(key)?.baseline;
-	return baseline?.watch === watch ? (JSON.parse(JSON.stringify(baseline)) as IDataObject) : undefined;
+	return baseline?.watch === watch
+		? (JSON.parse(JSON.stringify(baseline)) as IDataObject)
+		: undefined;
 }
 
 export function keepBaseline(key: string, state: IDataObject | undefined): void {

@@ -3,7 +3,12 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { PAGE_SIZES } from '../PhpRank/api';
 import type { ResultClass } from '../PhpRank/api';
 import { changesBetween } from '../PhpRank/operations/changes';
-import { checkStates, classify, type ReportChanges, shapeReport } from '../PhpRank/operations/output';
+import {
+	checkStates,
+	classify,
+	type ReportChanges,
+	shapeReport,
+} from '../PhpRank/operations/output';
 import { phpRankDate, trendScore } from './baseline';
 import { noSampleError } from './noSample';
 import { scanReports } from './reports';
@@ -31,8 +36,11 @@ const MIN_SPAN = 10;
 export function trendText(trend: readonly number[]): string {
 	if (trend.length === 0) return '';
 	let [low, high] = [Math.min(...trend), Math.max(...trend)];
-	if (high - low < MIN_SPAN) [low, high] = [(low + high - MIN_SPAN) / 2, (low + high + MIN_SPAN) / 2];
-	const bars = trend.map((score) => BARS[Math.round(((score - low) / (high - low)) * (BARS.length - 1))]).join('');
+	if (high - low < MIN_SPAN)
+		[low, high] = [(low + high - MIN_SPAN) / 2, (low + high + MIN_SPAN) / 2];
+	const bars = trend
+		.map((score) => BARS[Math.round(((score - low) / (high - low)) * (BARS.length - 1))])
+		.join('');
 	return `${trend[0]} ${bars} ${trend[trend.length - 1]}`;
 }
 
@@ -44,7 +52,11 @@ export function trendText(trend: readonly number[]): string {
  *   `changes`, the object the action node's re-runs output (`changesBetween`): the baseline's
  *   result, class and generated_at, scoreDelta, and the checks failed and fixed since.
  */
-export function eventItem(settings: Settings, record: IDataObject, detail: EventDetail = {}): INodeExecutionData {
+export function eventItem(
+	settings: Settings,
+	record: IDataObject,
+	detail: EventDetail = {},
+): INodeExecutionData {
 	if (settings.event === 'scoreChanged') {
 		// The same change columns and `changes` as the action node's re-runs.
 		const changed = { ...record, changes: (detail.changes ?? null) as unknown as IDataObject };
@@ -78,7 +90,11 @@ export function eventItem(settings: Settings, record: IDataObject, detail: Event
 
 const SAMPLE_SCORE: Record<ResultClass, number> = { good: 85, decent: 65, bad: 35 };
 /** For a sample change: a class the report could have come from (a better one where there is one). */
-const SAMPLE_PREVIOUS_CLASS: Record<ResultClass, ResultClass> = { bad: 'decent', decent: 'good', good: 'decent' };
+const SAMPLE_PREVIOUS_CLASS: Record<ResultClass, ResultClass> = {
+	bad: 'decent',
+	decent: 'good',
+	good: 'decent',
+};
 const WEEK_SECONDS = 7 * 24 * 3600;
 
 /** Seven days before the report's analysis, in phpRank's format. */
@@ -99,7 +115,9 @@ function sampleScoreChange(settings: Settings, record: IDataObject): EventDetail
 	const current = score ?? 50;
 	let previous = current + step <= 100 ? current + step : Math.max(0, current - step);
 	const reason: ScoreChangeReason =
-		settings.belowScore > 0 && (current < settings.belowScore || settings.minChange === 0) ? 'belowScore' : 'moved';
+		settings.belowScore > 0 && (current < settings.belowScore || settings.minChange === 0)
+			? 'belowScore'
+			: 'moved';
 	if (reason === 'belowScore') previous = Math.min(100, Math.max(previous, settings.belowScore));
 	const states = [...checkStates(record.results)];
 	const flipped = [
@@ -107,8 +125,12 @@ function sampleScoreChange(settings: Settings, record: IDataObject): EventDetail
 		...states.filter(([, state]) => state.passed).slice(0, 1),
 	];
 	const results: IDataObject = { ...(record.results as IDataObject) };
-	for (const [check, state] of flipped) results[check] = { ...(results[check] as IDataObject), passed: !state.passed };
-	const changes = changesBetween({ result: previous, results, generated_at: weekBefore(record.generated_at) }, record);
+	for (const [check, state] of flipped)
+		results[check] = { ...(results[check] as IDataObject), passed: !state.passed };
+	const changes = changesBetween(
+		{ result: previous, results, generated_at: weekBefore(record.generated_at) },
+		record,
+	);
 	// A made-up slide from the previous score to this one, in three steps.
 	const trend = [0, 1, 2, 3]
 		.map((step) => trendScore(previous + ((current - previous) * step) / 3))
@@ -119,12 +141,15 @@ function sampleScoreChange(settings: Settings, record: IDataObject): EventDetail
 /** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
 function orList(words: string[]): string {
 	const quoted = words.map((word) => `"${word}"`);
-	return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+	return quoted.length < 2
+		? quoted.join('')
+		: `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
 /** The reasons an event of these settings can carry, for the sample's note. */
 function reasonsOf(settings: Settings): string[] {
-	if (settings.event === 'resultChanged') return settings.notifyRecovery ? ['changed', 'recovered'] : ['changed'];
+	if (settings.event === 'resultChanged')
+		return settings.notifyRecovery ? ['changed', 'recovered'] : ['changed'];
 	return [
 		...(settings.minChange > 0 ? ['moved'] : []),
 		...(settings.belowScore > 0 ? ['belowScore'] : []),
@@ -146,12 +171,22 @@ function sampleDetail(settings: Settings, record: IDataObject): EventDetail {
  * filters, every field an event carries filled, marked `sample: true` with a `note` saying which
  * values are made up. The state is left alone: n8n does not save static data after a manual run.
  */
-export async function sampleEvent(this: IPollFunctions, settings: Settings): Promise<INodeExecutionData[][]> {
+export async function sampleEvent(
+	this: IPollFunctions,
+	settings: Settings,
+): Promise<INodeExecutionData[][]> {
 	const { project, result } = settings;
-	const { records } = await scanReports.call(this, { filter: { project, result }, pageSize: PAGE_SIZES[0], maxPages: 1 });
+	const { records } = await scanReports.call(this, {
+		filter: { project, result },
+		pageSize: PAGE_SIZES[0],
+		maxPages: 1,
+	});
 	if (records.length === 0) throw noSampleError(this.getNode(), { project, result });
 	const record = records[0];
-	const made = settings.event === 'scoreChanged' ? 'the previous values and the trend are' : 'the previous values are';
+	const made =
+		settings.event === 'scoreChanged'
+			? 'the previous values and the trend are'
+			: 'the previous values are';
 	const note =
 		settings.event === 'newReport'
 			? `Sample event built from report #${String(record.id)}, the newest report that matches the filters`

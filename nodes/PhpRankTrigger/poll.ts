@@ -7,7 +7,14 @@ import { eventItem, sampleEvent } from './items';
 import { scanReports } from './reports';
 import { scoreChanges } from './scoreChanges';
 import { listFilter, type Settings, settingsOf, type TriggerEvent, watchOf } from './settings';
-import { type Covered, newReports, readState, resultChanges, type TriggerState, writeState } from './state';
+import {
+	type Covered,
+	newReports,
+	readState,
+	resultChanges,
+	type TriggerState,
+	writeState,
+} from './state';
 
 /*
  * Requests per poll (GET /reports; phpRank allows 60 a minute per user by default): at most
@@ -46,7 +53,12 @@ const pollNewReports: Poller = async function (settings, state, watch, allowance
 	const isSeen = (id: number) => id <= lastId;
 	let requests = allowance.requests;
 	if (!state?.scan) {
-		const peek = await scanReports.call(this, { filter, pageSize: FIRST_PAGE_SIZE, maxPages: 1, isSeen });
+		const peek = await scanReports.call(this, {
+			filter,
+			pageSize: FIRST_PAGE_SIZE,
+			maxPages: 1,
+			isSeen,
+		});
 		const found = newReports(peek.records, lastId);
 		if (!state || peek.complete) {
 			return {
@@ -123,8 +135,18 @@ const pollResultChanges: Poller = async function (settings, state, watch, allowa
 		round.covered,
 	);
 	return {
-		items: state ? changes.map(({ record, previous, reason }) => eventItem(settings, record, { previous, reason })) : [],
-		next: { version: 1, watch, results, ...(Object.keys(dropped).length > 0 ? { dropped } : {}), ...round.scan },
+		items: state
+			? changes.map(({ record, previous, reason }) =>
+					eventItem(settings, record, { previous, reason }),
+				)
+			: [],
+		next: {
+			version: 1,
+			watch,
+			results,
+			...(Object.keys(dropped).length > 0 ? { dropped } : {}),
+			...round.scan,
+		},
 	};
 };
 
@@ -144,7 +166,11 @@ const pollScoreChanges: Poller = async function (settings, state, watch, allowan
 		round.covered,
 	);
 	return {
-		items: state ? changes.map(({ record, reason, changes, trend }) => eventItem(settings, record, { reason, changes, trend })) : [],
+		items: state
+			? changes.map(({ record, reason, changes, trend }) =>
+					eventItem(settings, record, { reason, changes, trend }),
+				)
+			: [],
 		next: { version: 1, watch, ...memory, ...round.scan },
 	};
 };
@@ -178,7 +204,10 @@ export async function pollReports(this: IPollFunctions): Promise<INodeExecutionD
 		const saved = readState(staticData, watch);
 		const state = saved ?? (recallBaseline(key, watch) as TriggerState | undefined);
 		const started = Date.now();
-		const allowance = { requests: MAX_REQUESTS_PER_POLL, stopEarly: () => Date.now() - started > budgetMs / 2 };
+		const allowance = {
+			requests: MAX_REQUESTS_PER_POLL,
+			stopEarly: () => Date.now() - started > budgetMs / 2,
+		};
 		const poller = POLLERS[settings.event];
 		const { items, next } = await poller.call(this, settings, state, watch, allowance);
 		if (!commitPoll(turn)) return null;

@@ -2,7 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../PhpRank/operations/changes';
 import { classify, type ReportChanges, type ResultClass } from '../PhpRank/operations/output';
-import { type Below, baselineRecord, decodeBaseline, encodeBaseline, TREND_LENGTH, trendScore, withBelowAndTrend } from './baseline';
+import {
+	type Below,
+	baselineRecord,
+	decodeBaseline,
+	encodeBaseline,
+	TREND_LENGTH,
+	trendScore,
+	withBelowAndTrend,
+} from './baseline';
 import { type Covered, keepUncovered, oldestFirst } from './state';
 
 /*
@@ -80,10 +88,14 @@ export function scoreChanges(
 			continue;
 		}
 		const seen = trendScore(score);
-		const trend = seen === baseline.trend[baseline.trend.length - 1] ? baseline.trend : [...baseline.trend, seen];
+		const trend =
+			seen === baseline.trend[baseline.trend.length - 1]
+				? baseline.trend
+				: [...baseline.trend, seen];
 		const wasBelow = baseline.below !== 'no';
 		const delta = score - baseline.score;
-		const moved = rule.minChange > 0 && Math.abs(delta) >= rule.minChange && !(rule.onlyWorse && delta > 0);
+		const moved =
+			rule.minChange > 0 && Math.abs(delta) >= rule.minChange && !(rule.onlyWorse && delta > 0);
 		const crossed = isBelow && !wasBelow;
 		const rearmed = !isBelow && wasBelow;
 		const inClass = !rule.to || result_class === rule.to;
@@ -95,9 +107,20 @@ export function scoreChanges(
 					: moved && inClass
 						? 'moved'
 						: undefined;
-		const below: Below = !isBelow ? 'no' : crossed ? (reason === 'belowScore' ? 'fired' : 'quiet') : baseline.below;
+		const below: Below = !isBelow
+			? 'no'
+			: crossed
+				? reason === 'belowScore'
+					? 'fired'
+					: 'quiet'
+				: baseline.below;
 		if (reason) {
-			changes.push({ record, reason, changes: changesBetween(baselineRecord(baseline), record), trend: trend.slice(-TREND_LENGTH) });
+			changes.push({
+				record,
+				reason,
+				changes: changesBetween(baselineRecord(baseline), record),
+				trend: trend.slice(-TREND_LENGTH),
+			});
 		}
 		baselines[id] =
 			reason || rearmed || (rule.onlyWorse && delta > 0)

@@ -22,32 +22,61 @@ export interface Settings {
 }
 
 /** A number parameter within 0-100, or a NodeOperationError naming the field and what to enter. */
-function scoreParameter(ctx: IPollFunctions, name: string, label: string, fallback: number, enter: string): number {
+function scoreParameter(
+	ctx: IPollFunctions,
+	name: string,
+	label: string,
+	fallback: number,
+	enter: string,
+): number {
 	const raw = ctx.getNodeParameter(name, fallback) as unknown;
 	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100) return value;
-	throw new NodeOperationError(ctx.getNode(), `${label} must be a number from 0 to 100, not ${JSON.stringify(raw)}`, {
-		description: enter,
-	});
+	if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100)
+		return value;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${label} must be a number from 0 to 100, not ${JSON.stringify(raw)}`,
+		{
+			description: enter,
+		},
+	);
 }
 
 /** The node's parameters, checked before any request is sent. */
 export function settingsOf(ctx: IPollFunctions): Settings {
 	const event = ctx.getNodeParameter('event') as TriggerEvent;
-	const project = String(ctx.getNodeParameter('filters.project', '', { extractValue: true }) ?? '').trim();
+	const project = String(
+		ctx.getNodeParameter('filters.project', '', { extractValue: true }) ?? '',
+	).trim();
 	// '' (a Result filter added without a value) is no filter.
 	const result = ctx.getNodeParameter('filters.result', '') as ResultClass | '';
 	const scoreChanged = event === 'scoreChanged';
 	const minChange = scoreChanged
-		? scoreParameter(ctx, 'minChange', 'Minimum Change', 5, 'Enter how many points a report’s score must move by to fire, e.g. 5 (analyses are noisy), or 0 to fire on Below Score only.')
+		? scoreParameter(
+				ctx,
+				'minChange',
+				'Minimum Change',
+				5,
+				'Enter how many points a report’s score must move by to fire, e.g. 5 (analyses are noisy), or 0 to fire on Below Score only.',
+			)
 		: 0;
 	const belowScore = scoreChanged
-		? scoreParameter(ctx, 'belowScore', 'Below Score', 0, 'Enter the score (1 to 100) a report must fall below to fire, e.g. 50, or 0 to turn Below Score off.')
+		? scoreParameter(
+				ctx,
+				'belowScore',
+				'Below Score',
+				0,
+				'Enter the score (1 to 100) a report must fall below to fire, e.g. 50, or 0 to turn Below Score off.',
+			)
 		: 0;
 	if (scoreChanged && minChange === 0 && belowScore === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Minimum Change and Below Score are both 0, so Score Changed would never fire', {
-			description: 'Enter a Minimum Change (e.g. 5 points) or a Below Score (e.g. 50), or both.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Minimum Change and Below Score are both 0, so Score Changed would never fire',
+			{
+				description: 'Enter a Minimum Change (e.g. 5 points) or a Below Score (e.g. 50), or both.',
+			},
+		);
 	}
 	const onlyWorse = event !== 'newReport' && (ctx.getNodeParameter('onlyWorse', false) as boolean);
 	return {
@@ -57,7 +86,9 @@ export function settingsOf(ctx: IPollFunctions): Settings {
 		onlyWorse,
 		minChange,
 		belowScore,
-		notifyRecovery: (scoreChanged || (event === 'resultChanged' && onlyWorse)) && (ctx.getNodeParameter('notifyRecovery', false) as boolean),
+		notifyRecovery:
+			(scoreChanged || (event === 'resultChanged' && onlyWorse)) &&
+			(ctx.getNodeParameter('notifyRecovery', false) as boolean),
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 	};
 }

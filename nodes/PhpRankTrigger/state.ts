@@ -53,7 +53,10 @@ export function writeState(staticData: IDataObject, state: TriggerState): void {
 const byId = (a: IDataObject, b: IDataObject) => Number(a.id) - Number(b.id);
 
 /** Reports oldest first, and the highest ID among them and `lastId`. */
-export function newReports(records: IDataObject[], lastId: number): { fresh: IDataObject[]; lastId: number } {
+export function newReports(
+	records: IDataObject[],
+	lastId: number,
+): { fresh: IDataObject[]; lastId: number } {
 	const fresh = [...records].sort(byId);
 	return { fresh, lastId: fresh.reduce((max, record) => Math.max(max, Number(record.id)), lastId) };
 }
@@ -86,7 +89,10 @@ export interface Covered {
  * What the change events remember of the reports a scan did not cover. A remembered report in
  * `covered` that the scan did not return was deleted: it is left out, so it is forgotten.
  */
-export function keepUncovered<T>(remembered: Record<string, T>, covered: Covered): Record<string, T> {
+export function keepUncovered<T>(
+	remembered: Record<string, T>,
+	covered: Covered,
+): Record<string, T> {
 	const kept: Record<string, T> = {};
 	for (const [id, value] of Object.entries(remembered)) {
 		if (Number(id) < covered.from || Number(id) >= covered.below) kept[id] = value;
@@ -110,7 +116,11 @@ export function resultChanges(
 	previous: { results?: Record<string, unknown>; dropped?: Record<string, ResultClass> },
 	rule: ChangeRule,
 	covered: Covered,
-): { changes: ResultChange[]; results: Record<string, unknown>; dropped: Record<string, ResultClass> } {
+): {
+	changes: ResultChange[];
+	results: Record<string, unknown>;
+	dropped: Record<string, ResultClass>;
+} {
 	const before = previous.results ?? {};
 	const results = keepUncovered(before, covered);
 	const dropped = keepUncovered(previous.dropped ?? {}, covered);

@@ -44,7 +44,13 @@ import {
 const REPO = path.resolve(__dirname, '..', '..');
 const EXAMPLE = path.join(REPO, 'examples', 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
-const TOOL_NAMES = ['audit_url', 'get_failed_checks', 'list_worst_reports', 'rerun_report', 'site_health'];
+const TOOL_NAMES = [
+	'audit_url',
+	'get_failed_checks',
+	'list_worst_reports',
+	'rerun_report',
+	'site_health',
+];
 
 // ------------------------------------------------------------------------------------ reporting
 
@@ -65,7 +71,8 @@ function check(name: string, ok: unknown, detail?: unknown): boolean {
 	} else {
 		failed++;
 		failures.push(`[${currentSection}] ${name}`);
-		const text = detail === undefined ? '' : typeof detail === 'string' ? detail : JSON.stringify(detail);
+		const text =
+			detail === undefined ? '' : typeof detail === 'string' ? detail : JSON.stringify(detail);
 		console.log(`  FAIL ${name}${text ? `\n         ${text.slice(0, 3000)}` : ''}`);
 	}
 	return Boolean(ok);
@@ -82,7 +89,10 @@ function apiRequests(api: PhpRankServer): RecordedRequest[] {
 }
 
 function describe(reqs: RecordedRequest[]): string[] {
-	return reqs.map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`);
+	return reqs.map(
+		(r) =>
+			`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`,
+	);
 }
 
 // --------------------------------------------------------------------- the scripted chat model
@@ -96,10 +106,15 @@ interface ChatMessage {
 interface ChatRequest {
 	model: string;
 	messages: ChatMessage[];
-	tools?: Array<{ type: string; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
+	tools?: Array<{
+		type: string;
+		function: { name: string; description: string; parameters: Record<string, unknown> };
+	}>;
 	stream?: boolean;
 }
-type Reply = { toolCalls: Array<{ name: string; args: Record<string, unknown> }> } | { text: string };
+type Reply =
+	| { toolCalls: Array<{ name: string; args: Record<string, unknown> }> }
+	| { text: string };
 
 /** An OpenAI-compatible `/v1/chat/completions` that answers with the next step of a script. */
 class ScriptedModel {
@@ -117,7 +132,9 @@ class ScriptedModel {
 		this.server = createServer((req, res) => {
 			void readBody(req).then((raw) => {
 				if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-					res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+					res
+						.writeHead(404, { 'content-type': 'application/json' })
+						.end('{"error":{"message":"not found"}}');
 					return;
 				}
 				const request = JSON.parse(raw) as ChatRequest;
@@ -136,12 +153,26 @@ class ScriptedModel {
 								})),
 							};
 				const finish = 'text' in reply ? 'stop' : 'tool_calls';
-				const base = { id: `chatcmpl-${this.requests.length}`, created: Math.floor(Date.now() / 1000), model: request.model };
+				const base = {
+					id: `chatcmpl-${this.requests.length}`,
+					created: Math.floor(Date.now() / 1000),
+					model: request.model,
+				};
 				if (request.stream) {
-					const delta = 'text' in reply ? message : { ...message, tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })) };
+					const delta =
+						'text' in reply
+							? message
+							: {
+									...message,
+									tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
+								};
 					res.writeHead(200, { 'content-type': 'text/event-stream' });
-					res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
-					res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`);
+					res.write(
+						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+					);
+					res.write(
+						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+					);
 					res.end('data: [DONE]\n\n');
 					return;
 				}
@@ -160,7 +191,9 @@ class ScriptedModel {
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 }
 
@@ -206,7 +239,12 @@ function agentWorkflow(example: Workflow): Workflow {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: 'b4f1c2d3-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-				parameters: { httpMethod: 'POST', path: 'seo-agent', responseMode: 'lastNode', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: 'seo-agent',
+					responseMode: 'lastNode',
+					options: {},
+				},
 			},
 			{
 				id: id(2),
@@ -217,7 +255,10 @@ function agentWorkflow(example: Workflow): Workflow {
 				parameters: {
 					promptType: 'define',
 					text: '={{ $json.body.question }}',
-					options: { systemMessage: 'You are an SEO assistant with phpRank tools.', enableStreaming: false },
+					options: {
+						systemMessage: 'You are an SEO assistant with phpRank tools.',
+						enableStreaming: false,
+					},
 				},
 			},
 			{
@@ -226,15 +267,26 @@ function agentWorkflow(example: Workflow): Workflow {
 				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
 				typeVersion: 1.3,
 				position: [200, 300],
-				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-e2e' }, responsesApiEnabled: false, options: {} },
+				parameters: {
+					model: { __rl: true, mode: 'id', value: 'gpt-e2e' },
+					responsesApiEnabled: false,
+					options: {},
+				},
 				credentials: { openAiApi: { id: 'e2e-openai', name: 'Scripted model' } },
 			},
 			...tools.map((tool, index) => ({ ...tool, id: id(10 + index) })),
 		],
 		connections: {
 			Question: { main: [[{ node: 'SEO agent', type: 'main', index: 0 }]] },
-			'Chat model': { ai_languageModel: [[{ node: 'SEO agent', type: 'ai_languageModel', index: 0 }]] },
-			...Object.fromEntries(tools.map((t) => [t.name, { ai_tool: [[{ node: 'SEO agent', type: 'ai_tool', index: 0 }]] }])),
+			'Chat model': {
+				ai_languageModel: [[{ node: 'SEO agent', type: 'ai_languageModel', index: 0 }]],
+			},
+			...Object.fromEntries(
+				tools.map((t) => [
+					t.name,
+					{ ai_tool: [[{ node: 'SEO agent', type: 'ai_tool', index: 0 }]] },
+				]),
+			),
 		},
 	};
 }
@@ -243,11 +295,18 @@ function agentWorkflow(example: Workflow): Workflow {
  * Until each URL's POST is registered (30 s at most): probed without side effects, as the MCP trigger refuses a
  * request without its token (403) and a POST-only webhook answers GET with "not registered for GET requests".
  */
-async function waitRegistered(probes: Array<{ url: string; method: 'POST' | 'GET' }>): Promise<void> {
+async function waitRegistered(
+	probes: Array<{ url: string; method: 'POST' | 'GET' }>,
+): Promise<void> {
 	const deadline = Date.now() + 30_000;
 	for (const { url, method } of probes) {
 		while (Date.now() < deadline) {
-			const res = await fetch(url, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+			const res = await fetch(url, {
+				method,
+				...(method === 'POST'
+					? { headers: { 'content-type': 'application/json' }, body: '{}' }
+					: {}),
+			});
 			const text = await res.text();
 			if (res.status !== 404 || (method === 'GET' && /not registered for GET/.test(text))) break;
 			await new Promise((r) => setTimeout(r, 250));
@@ -277,7 +336,9 @@ function callerOf(client: Client, api: PhpRankServer) {
 		api.clearRequests();
 		const started = Date.now();
 		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-		note(`${name}(${JSON.stringify(args)}) -> ${textOf(result).length} chars in ${Date.now() - started} ms${result.isError ? ' (isError)' : ''}: ${textOf(result).slice(0, 300)}`);
+		note(
+			`${name}(${JSON.stringify(args)}) -> ${textOf(result).length} chars in ${Date.now() - started} ms${result.isError ? ' (isError)' : ''}: ${textOf(result).slice(0, 300)}`,
+		);
 		return { result, requests: apiRequests(api) };
 	};
 }
@@ -299,66 +360,246 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const client = new Client({ name: 'e2e-client', version: '1.0.0' });
 	await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: auth } }));
 	check('connected with the bearer token (POST /mcp/phprank-seo, streamable HTTP)', true);
-	check('the server instructions reach the client', String(client.getInstructions()).startsWith('These tools audit the SEO of web pages with phpRank.'), client.getInstructions());
+	check(
+		'the server instructions reach the client',
+		String(client.getInstructions()).startsWith(
+			'These tools audit the SEO of web pages with phpRank.',
+		),
+		client.getInstructions(),
+	);
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-	check('five tools, named after their nodes', same(tools.map((t) => t.name).sort(), TOOL_NAMES), tools.map((t) => t.name));
-	for (const tool of tools) note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
-	const schema = (name: string) => byName[name]?.inputSchema as { properties?: Record<string, { type?: string; description?: string; default?: unknown }>; required?: string[] };
+	check(
+		'five tools, named after their nodes',
+		same(tools.map((t) => t.name).sort(), TOOL_NAMES),
+		tools.map((t) => t.name),
+	);
+	for (const tool of tools)
+		note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
+	const schema = (name: string) =>
+		byName[name]?.inputSchema as {
+			properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
+			required?: string[];
+		};
 	// By name, in a fixed order: which parameter n8n lists first is not what is checked.
-	const props = (name: string) => Object.fromEntries(Object.entries(schema(name)?.properties ?? {}).map(([k, v]) => [k, v.type]).sort(([a], [b]) => String(a).localeCompare(String(b))));
-	check('audit_url takes url (string), privacy (number) and password (string)', same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }), schema('audit_url'));
-	check('list_worst_reports takes limit (number) and site (string)', same(props('list_worst_reports'), { limit: 'number', site: 'string' }), schema('list_worst_reports'));
-	check('get_failed_checks and rerun_report take report_id (number)', same(props('get_failed_checks'), { report_id: 'number' }) && same(props('rerun_report'), { report_id: 'number' }));
-	check('url and report_id are required', schema('audit_url')?.required?.includes('url') && schema('get_failed_checks')?.required?.includes('report_id'), [schema('audit_url')?.required, schema('get_failed_checks')?.required]);
-	check('defaults reach the schema (privacy 1, limit 10, site "")', schema('audit_url')?.properties?.privacy?.default === 1 && schema('list_worst_reports')?.properties?.limit?.default === 10 && schema('list_worst_reports')?.properties?.site?.default === '');
-	check('every parameter has its description', TOOL_NAMES.every((n) => Object.values(schema(n)?.properties ?? {}).every((p) => (p.description ?? '').length > 20)));
-	check('audit_url: the operation\'s tool description (what and when)', /^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/.test(String(byName.audit_url?.description)));
-	check('list_worst_reports: the example\'s own description', String(byName.list_worst_reports?.description).startsWith('List phpRank SEO reports, worst score first'));
-	check('get_failed_checks / rerun_report: the operations\' descriptions', /^Get one phpRank SEO report by its ID/.test(String(byName.get_failed_checks?.description)) && /^Change a phpRank report by its ID/.test(String(byName.rerun_report?.description)));
-	check('no tool falls back to n8n\'s "… in phpRank"', tools.every((t) => !/ in phpRank$/.test(String(t.description))));
-	check('site_health takes site (string), required, and says what it answers', same(props('site_health'), { site: 'string' }) && schema('site_health')?.required?.includes('site') && /^How a whole site is doing in phpRank/.test(String(byName.site_health?.description)), [schema('site_health'), byName.site_health?.description]);
+	const props = (name: string) =>
+		Object.fromEntries(
+			Object.entries(schema(name)?.properties ?? {})
+				.map(([k, v]) => [k, v.type])
+				.sort(([a], [b]) => String(a).localeCompare(String(b))),
+		);
+	check(
+		'audit_url takes url (string), privacy (number) and password (string)',
+		same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }),
+		schema('audit_url'),
+	);
+	check(
+		'list_worst_reports takes limit (number) and site (string)',
+		same(props('list_worst_reports'), { limit: 'number', site: 'string' }),
+		schema('list_worst_reports'),
+	);
+	check(
+		'get_failed_checks and rerun_report take report_id (number)',
+		same(props('get_failed_checks'), { report_id: 'number' }) &&
+			same(props('rerun_report'), { report_id: 'number' }),
+	);
+	check(
+		'url and report_id are required',
+		schema('audit_url')?.required?.includes('url') &&
+			schema('get_failed_checks')?.required?.includes('report_id'),
+		[schema('audit_url')?.required, schema('get_failed_checks')?.required],
+	);
+	check(
+		'defaults reach the schema (privacy 1, limit 10, site "")',
+		schema('audit_url')?.properties?.privacy?.default === 1 &&
+			schema('list_worst_reports')?.properties?.limit?.default === 10 &&
+			schema('list_worst_reports')?.properties?.site?.default === '',
+	);
+	check(
+		'every parameter has its description',
+		TOOL_NAMES.every((n) =>
+			Object.values(schema(n)?.properties ?? {}).every((p) => (p.description ?? '').length > 20),
+		),
+	);
+	check(
+		"audit_url: the operation's tool description (what and when)",
+		/^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/.test(
+			String(byName.audit_url?.description),
+		),
+	);
+	check(
+		"list_worst_reports: the example's own description",
+		String(byName.list_worst_reports?.description).startsWith(
+			'List phpRank SEO reports, worst score first',
+		),
+	);
+	check(
+		"get_failed_checks / rerun_report: the operations' descriptions",
+		/^Get one phpRank SEO report by its ID/.test(String(byName.get_failed_checks?.description)) &&
+			/^Change a phpRank report by its ID/.test(String(byName.rerun_report?.description)),
+	);
+	check(
+		'no tool falls back to n8n\'s "… in phpRank"',
+		tools.every((t) => !/ in phpRank$/.test(String(t.description))),
+	);
+	check(
+		'site_health takes site (string), required, and says what it answers',
+		same(props('site_health'), { site: 'string' }) &&
+			schema('site_health')?.required?.includes('site') &&
+			/^How a whole site is doing in phpRank/.test(String(byName.site_health?.description)),
+		[schema('site_health'), byName.site_health?.description],
+	);
 
 	section('MCP: each tool called, checked on both ends');
 	const call = callerOf(client, api);
 
 	const worst = await call('list_worst_reports', { limit: 3, site: '' });
-	check('list_worst_reports: the 3 worst reports, compact', same(parsed(worst.result).map((r) => [r.id, r.score]), [[4, 12], [8, 20], [1, 31]]) && parsed(worst.result).every((r) => same(Object.keys(r), ['id', 'url', 'score', 'result_class', 'generated_at'])), textOf(worst.result));
-	check('  phpRank got one GET /api/v1/reports sorted by result, ascending, 10 a page', same(describe(worst.requests), ['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']), describe(worst.requests));
-	check('  sent with the credential\'s key', worst.requests.every((r) => r.headers.authorization === `Bearer ${TEST_API_KEY}`));
+	check(
+		'list_worst_reports: the 3 worst reports, compact',
+		same(
+			parsed(worst.result).map((r) => [r.id, r.score]),
+			[
+				[4, 12],
+				[8, 20],
+				[1, 31],
+			],
+		) &&
+			parsed(worst.result).every((r) =>
+				same(Object.keys(r), ['id', 'url', 'score', 'result_class', 'generated_at']),
+			),
+		textOf(worst.result),
+	);
+	check(
+		'  phpRank got one GET /api/v1/reports sorted by result, ascending, 10 a page',
+		same(describe(worst.requests), [
+			'GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1',
+		]),
+		describe(worst.requests),
+	);
+	check(
+		"  sent with the credential's key",
+		worst.requests.every((r) => r.headers.authorization === `Bearer ${TEST_API_KEY}`),
+	);
 
 	const site = await call('list_worst_reports', { site: 'shop.example.org' });
-	check('list_worst_reports of one site, with the default limit', same(parsed(site.result).map((r) => r.id), [8, 3]), textOf(site.result));
-	check('  phpRank got project=shop.example.org', same(describe(site.requests), ['GET /api/v1/reports?project=shop.example.org&sort_by=result&sort=asc&per_page=10&page=1']), describe(site.requests));
+	check(
+		'list_worst_reports of one site, with the default limit',
+		same(
+			parsed(site.result).map((r) => r.id),
+			[8, 3],
+		),
+		textOf(site.result),
+	);
+	check(
+		'  phpRank got project=shop.example.org',
+		same(describe(site.requests), [
+			'GET /api/v1/reports?project=shop.example.org&sort_by=result&sort=asc&per_page=10&page=1',
+		]),
+		describe(site.requests),
+	);
 
 	const checks = await call('get_failed_checks', { report_id: 4 });
 	const report = parsed(checks.result)[0] ?? {};
 	const stored = api.getReport(4)!;
-	const failedNames = Object.entries(stored.results).filter(([, c]) => !c.passed).map(([n]) => n);
+	const failedNames = Object.entries(stored.results)
+		.filter(([, c]) => !c.passed)
+		.map(([n]) => n);
 	const groups = (report.failed_checks ?? {}) as Record<string, string[]>;
-	check('get_failed_checks: report 4 with every failed check, by importance', report.id === 4 && report.score === 12 && Object.values(groups).flat().length === failedNames.length && failedNames.every((n) => Object.values(groups).flat().some((t) => t === n || t.startsWith(`${n}: `))), report);
-	check('  phpRank got GET /api/v1/reports/4', same(describe(checks.requests), ['GET /api/v1/reports/4']), describe(checks.requests));
+	check(
+		'get_failed_checks: report 4 with every failed check, by importance',
+		report.id === 4 &&
+			report.score === 12 &&
+			Object.values(groups).flat().length === failedNames.length &&
+			failedNames.every((n) =>
+				Object.values(groups)
+					.flat()
+					.some((t) => t === n || t.startsWith(`${n}: `)),
+			),
+		report,
+	);
+	check(
+		'  phpRank got GET /api/v1/reports/4',
+		same(describe(checks.requests), ['GET /api/v1/reports/4']),
+		describe(checks.requests),
+	);
 	// The same answers in the workflow node's Simplify form, which tools returned before they had their own.
-	const simplified = (ids: number[]) => JSON.stringify(ids.map((id) => shapeReport(api.getReport(id) as never, true))).length;
-	sizes.push(`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`);
-	sizes.push(`one report: ${textOf(checks.result).length} chars (Simplify form: ${simplified([4])})`);
+	const simplified = (ids: number[]) =>
+		JSON.stringify(ids.map((id) => shapeReport(api.getReport(id) as never, true))).length;
+	sizes.push(
+		`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`,
+	);
+	sizes.push(
+		`one report: ${textOf(checks.result).length} chars (Simplify form: ${simplified([4])})`,
+	);
 
 	const before = api.listReports(USER_IDS.default).map((r) => r.id);
-	const audit = await call('audit_url', { url: 'https://docs.widgets.dev/getting-started', privacy: 1 });
+	const audit = await call('audit_url', {
+		url: 'https://docs.widgets.dev/getting-started',
+		privacy: 1,
+	});
 	const created = parsed(audit.result)[0] ?? {};
-	const newIds = api.listReports(USER_IDS.default).map((r) => r.id).filter((id) => !before.includes(id));
-	check('audit_url: one new private report, returned with its checks', newIds.length === 1 && created.id === newIds[0] && created.action === 'created' && created.changes === null && created.url === 'docs.widgets.dev/getting-started' && created.privacy === 'private' && typeof created.failed_checks === 'object', created);
+	const newIds = api
+		.listReports(USER_IDS.default)
+		.map((r) => r.id)
+		.filter((id) => !before.includes(id));
+	check(
+		'audit_url: one new private report, returned with its checks',
+		newIds.length === 1 &&
+			created.id === newIds[0] &&
+			created.action === 'created' &&
+			created.changes === null &&
+			created.url === 'docs.widgets.dev/getting-started' &&
+			created.privacy === 'private' &&
+			typeof created.failed_checks === 'object',
+		created,
+	);
 	const post = audit.requests.find((r) => r.method === 'POST');
-	check('  phpRank got the site\'s reports (one GET with project=) and one POST /api/v1/reports with url and privacy=1', audit.requests.length === 2 && audit.requests[0].method === 'GET' && audit.requests[0].query.project === 'docs.widgets.dev' && post?.form.url === 'https://docs.widgets.dev/getting-started' && post?.form.privacy === '1' && !post?.form.password, describe(audit.requests));
-	const again = await call('audit_url', { url: 'https://www.docs.widgets.dev/getting-started/', privacy: 1 });
+	check(
+		"  phpRank got the site's reports (one GET with project=) and one POST /api/v1/reports with url and privacy=1",
+		audit.requests.length === 2 &&
+			audit.requests[0].method === 'GET' &&
+			audit.requests[0].query.project === 'docs.widgets.dev' &&
+			post?.form.url === 'https://docs.widgets.dev/getting-started' &&
+			post?.form.privacy === '1' &&
+			!post?.form.password,
+		describe(audit.requests),
+	);
+	const again = await call('audit_url', {
+		url: 'https://www.docs.widgets.dev/getting-started/',
+		privacy: 1,
+	});
 	const rechecked = parsed(again.result)[0] ?? {};
-	check('audit_url again on the same page: its report is re-run, not duplicated, and changes is a sentence', rechecked.action === 'rerun' && rechecked.id === created.id && /^score \d+(\.\d+)? → \d+(\.\d+)?; /.test(String(rechecked.changes)) && api.listReports(USER_IDS.default).length === before.length + 1, rechecked);
-	check('  phpRank got GET (project=) and PUT results=1, no POST', same(describe(again.requests).map((line) => line.replace(/\?.*$/, '')), ['GET /api/v1/reports', `PUT /api/v1/reports/${String(created.id)} <results=1>`]), describe(again.requests));
+	check(
+		'audit_url again on the same page: its report is re-run, not duplicated, and changes is a sentence',
+		rechecked.action === 'rerun' &&
+			rechecked.id === created.id &&
+			/^score \d+(\.\d+)? → \d+(\.\d+)?; /.test(String(rechecked.changes)) &&
+			api.listReports(USER_IDS.default).length === before.length + 1,
+		rechecked,
+	);
+	check(
+		'  phpRank got GET (project=) and PUT results=1, no POST',
+		same(
+			describe(again.requests).map((line) => line.replace(/\?.*$/, '')),
+			['GET /api/v1/reports', `PUT /api/v1/reports/${String(created.id)} <results=1>`],
+		),
+		describe(again.requests),
+	);
 
 	const generatedBefore = api.getReport(5)!.generated_at;
 	const rerun = await call('rerun_report', { report_id: 5 });
-	check('rerun_report: report 5 analysed again, with what changed in words', parsed(rerun.result)[0]?.id === 5 && api.getReport(5)!.generated_at !== generatedBefore && /^score \d+(\.\d+)? → /.test(String(parsed(rerun.result)[0]?.changes)), textOf(rerun.result));
-	check('  phpRank got GET /api/v1/reports/5 (the report before) and PUT /api/v1/reports/5 with results=1', same(describe(rerun.requests), ['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>']), describe(rerun.requests));
+	check(
+		'rerun_report: report 5 analysed again, with what changed in words',
+		parsed(rerun.result)[0]?.id === 5 &&
+			api.getReport(5)!.generated_at !== generatedBefore &&
+			/^score \d+(\.\d+)? → /.test(String(parsed(rerun.result)[0]?.changes)),
+		textOf(rerun.result),
+	);
+	check(
+		'  phpRank got GET /api/v1/reports/5 (the report before) and PUT /api/v1/reports/5 with results=1',
+		same(describe(rerun.requests), ['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>']),
+		describe(rerun.requests),
+	);
 
 	// "How is shop.example.org doing?": Get Health, in a few lines an agent can read aloud.
 	const health = await call('site_health', { site: 'shop.example.org' });
@@ -369,24 +610,69 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const text = String(answer.health ?? '');
 	check(
 		`site_health: "how is shop.example.org doing?" answered in a few lines: its ${shop.length} pages, average ${average} (${averageClass}), health`,
-		answer.project === 'shop.example.org' && text.startsWith(`shop.example.org: score ${average} (${averageClass}), health `) && text.includes(`${shop.length} pages (`) && same(Object.keys(answer), ['project', 'health']),
+		answer.project === 'shop.example.org' &&
+			text.startsWith(`shop.example.org: score ${average} (${averageClass}), health `) &&
+			text.includes(`${shop.length} pages (`) &&
+			same(Object.keys(answer), ['project', 'health']),
 		answer,
 	);
-	check('  compact (under 800 characters) and no HTML', text.length < 800 && !/<[a-z]/i.test(text), text.length);
-	check('  phpRank got one GET /api/v1/reports with project=shop.example.org, 100 a page', same(describe(health.requests), ['GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1']), describe(health.requests));
+	check(
+		'  compact (under 800 characters) and no HTML',
+		text.length < 800 && !/<[a-z]/i.test(text),
+		text.length,
+	);
+	check(
+		'  phpRank got one GET /api/v1/reports with project=shop.example.org, 100 a page',
+		same(describe(health.requests), [
+			'GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1',
+		]),
+		describe(health.requests),
+	);
 	sizes.push(`site health of ${shop.length} pages: ${textOf(health.result).length} chars`);
 
 	section('MCP: failing calls');
 	const noSite = await call('site_health', { site: 'nothing.example.net' });
-	check('a site without reports: a sentence the model can act on', /^There are no reports of project "nothing\.example\.net"\. Project → Get Many lists the projects that have reports/.test(String(parsed(noSite.result)[0]?.error)), textOf(noSite.result));
+	check(
+		'a site without reports: a sentence the model can act on',
+		/^There are no reports of project "nothing\.example\.net"\. Project → Get Many lists the projects that have reports/.test(
+			String(parsed(noSite.result)[0]?.error),
+		),
+		textOf(noSite.result),
+	);
 	const badUrl = await call('audit_url', { url: 'example.com/no-scheme', privacy: 1 });
-	check('an invalid URL: one sentence naming the URL, no class name', same(parsed(badUrl.result), [{ error: 'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.' }]), textOf(badUrl.result));
+	check(
+		'an invalid URL: one sentence naming the URL, no class name',
+		same(parsed(badUrl.result), [
+			{
+				error:
+					'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.',
+			},
+		]),
+		textOf(badUrl.result),
+	);
 	check('  nothing reached phpRank', badUrl.requests.length === 0, describe(badUrl.requests));
 	const unknown = await call('get_failed_checks', { report_id: 999999 });
-	check('an unknown report: "Report 999999 was not found (HTTP 404). …"', same(parsed(unknown.result), [{ error: 'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.' }]), textOf(unknown.result));
-	check('  phpRank got the one GET', same(describe(unknown.requests), ['GET /api/v1/reports/999999']), describe(unknown.requests));
+	check(
+		'an unknown report: "Report 999999 was not found (HTTP 404). …"',
+		same(parsed(unknown.result), [
+			{
+				error:
+					'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
+			},
+		]),
+		textOf(unknown.result),
+	);
+	check(
+		'  phpRank got the one GET',
+		same(describe(unknown.requests), ['GET /api/v1/reports/999999']),
+		describe(unknown.requests),
+	);
 	const wrongType = await call('get_failed_checks', { report_id: 'the worst one' });
-	check('a report_id that is not a number is refused by n8n\'s schema check before the node runs', wrongType.result.isError === true && wrongType.requests.length === 0, textOf(wrongType.result));
+	check(
+		"a report_id that is not a number is refused by n8n's schema check before the node runs",
+		wrongType.result.isError === true && wrongType.requests.length === 0,
+		textOf(wrongType.result),
+	);
 
 	await client.close();
 
@@ -395,14 +681,31 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	await sse.connect(
 		new SSEClientTransport(url, {
 			requestInit: { headers: auth },
-			eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...auth } }) },
+			eventSourceInit: {
+				fetch: (input, init) =>
+					fetch(input, {
+						...init,
+						headers: { ...(init?.headers as Record<string, string>), ...auth },
+					}),
+			},
 		}),
 	);
 	const sseTools = await sse.listTools();
-	check('SSE: the same five tools', same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES), sseTools.tools.map((t) => t.name));
+	check(
+		'SSE: the same five tools',
+		same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES),
+		sseTools.tools.map((t) => t.name),
+	);
 	api.clearRequests();
-	const sseCall = (await sse.callTool({ name: 'get_failed_checks', arguments: { report_id: 3 } })) as ToolResult;
-	check('SSE: a call returns the report', parsed(sseCall)[0]?.id === 3 && same(describe(apiRequests(api)), ['GET /api/v1/reports/3']), textOf(sseCall));
+	const sseCall = (await sse.callTool({
+		name: 'get_failed_checks',
+		arguments: { report_id: 3 },
+	})) as ToolResult;
+	check(
+		'SSE: a call returns the report',
+		parsed(sseCall)[0]?.id === 3 && same(describe(apiRequests(api)), ['GET /api/v1/reports/3']),
+		textOf(sseCall),
+	);
 	await sse.close();
 }
 
@@ -415,29 +718,64 @@ const sizes: string[] = [];
 async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	section('MCP: phpRank throttling');
 	const client = new Client({ name: 'e2e-throttled', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/phprank-seo`), { requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } }));
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
+			requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } },
+		}),
+	);
 	const call = callerOf(client, api);
 	api.setThrottle({ limit: 1, windowMs: 3_000 });
 	await call('get_failed_checks', { report_id: 2 });
 	const started = Date.now();
 	const waited = await call('get_failed_checks', { report_id: 2 });
-	check('a short throttle: waited out, then the report', parsed(waited.result)[0]?.id === 2 && Date.now() - started >= 1_000, textOf(waited.result));
-	check('  phpRank got the request twice (429, then 200)', same(describe(waited.requests), ['GET /api/v1/reports/2', 'GET /api/v1/reports/2']), describe(waited.requests));
+	check(
+		'a short throttle: waited out, then the report',
+		parsed(waited.result)[0]?.id === 2 && Date.now() - started >= 1_000,
+		textOf(waited.result),
+	);
+	check(
+		'  phpRank got the request twice (429, then 200)',
+		same(describe(waited.requests), ['GET /api/v1/reports/2', 'GET /api/v1/reports/2']),
+		describe(waited.requests),
+	);
 	api.setThrottle({ limit: 1, windowMs: 60_000 });
 	await call('get_failed_checks', { report_id: 2 });
 	const throttled = await call('get_failed_checks', { report_id: 2 });
-	const wait = /try again in (\d+) seconds\.$/.exec(String(parsed(throttled.result)[0]?.error))?.[1];
-	check('a long throttle: answered at once, saying when to retry', /^phpRank is rate limiting requests \(HTTP 429; by default it allows 60 a minute\): try again in \d+ seconds\.$/.test(String(parsed(throttled.result)[0]?.error)) && Number(wait) >= 55 && Number(wait) <= 60, textOf(throttled.result));
-	check('  phpRank got one request, answered 429', throttled.requests.length === 1, describe(throttled.requests));
+	const wait = /try again in (\d+) seconds\.$/.exec(
+		String(parsed(throttled.result)[0]?.error),
+	)?.[1];
+	check(
+		'a long throttle: answered at once, saying when to retry',
+		/^phpRank is rate limiting requests \(HTTP 429; by default it allows 60 a minute\): try again in \d+ seconds\.$/.test(
+			String(parsed(throttled.result)[0]?.error),
+		) &&
+			Number(wait) >= 55 &&
+			Number(wait) <= 60,
+		textOf(throttled.result),
+	);
+	check(
+		'  phpRank got one request, answered 429',
+		throttled.requests.length === 1,
+		describe(throttled.requests),
+	);
 	const blocked = await call('list_worst_reports', { limit: 1 });
-	check('while that wait lasts, the next call answers at once, without a request', /try again in \d+ seconds\.$/.test(String(parsed(blocked.result)[0]?.error)) && blocked.requests.length === 0, describe(blocked.requests));
+	check(
+		'while that wait lasts, the next call answers at once, without a request',
+		/try again in \d+ seconds\.$/.test(String(parsed(blocked.result)[0]?.error)) &&
+			blocked.requests.length === 0,
+		describe(blocked.requests),
+	);
 	api.setThrottle(false);
 	await client.close();
 }
 
 // ---------------------------------------------------------------------------------- AI Agent
 
-async function agentChecks(n8n: N8nServer, api: PhpRankServer, model: ScriptedModel): Promise<void> {
+async function agentChecks(
+	n8n: N8nServer,
+	api: PhpRankServer,
+	model: ScriptedModel,
+): Promise<void> {
 	section('AI Agent with the phpRank tools, OpenAI Chat Model on a scripted server');
 	api.clearRequests();
 	const started = Date.now();
@@ -447,33 +785,100 @@ async function agentChecks(n8n: N8nServer, api: PhpRankServer, model: ScriptedMo
 		body: JSON.stringify({ question: 'Which page of example.com needs SEO work most, and why?' }),
 	});
 	const body = (await res.json().catch(() => ({}))) as { output?: string };
-	note(`webhook answered ${res.status} in ${Date.now() - started} ms: ${JSON.stringify(body).slice(0, 400)}`);
-	check('the agent answered through the webhook', res.status === 200 && typeof body.output === 'string', body);
-	check('the model was asked three times (tool call, tool calls, answer)', model.requests.length === 3, model.requests.length);
+	note(
+		`webhook answered ${res.status} in ${Date.now() - started} ms: ${JSON.stringify(body).slice(0, 400)}`,
+	);
+	check(
+		'the agent answered through the webhook',
+		res.status === 200 && typeof body.output === 'string',
+		body,
+	);
+	check(
+		'the model was asked three times (tool call, tool calls, answer)',
+		model.requests.length === 3,
+		model.requests.length,
+	);
 
 	const first = model.requests[0];
 	const tools = Object.fromEntries((first?.tools ?? []).map((t) => [t.function.name, t.function]));
-	check('the model got the five tools', same(Object.keys(tools).sort(), TOOL_NAMES), Object.keys(tools));
+	check(
+		'the model got the five tools',
+		same(Object.keys(tools).sort(), TOOL_NAMES),
+		Object.keys(tools),
+	);
 	note(`tools as the model got them: ${JSON.stringify(first?.tools)}`);
-	const params = (name: string) => tools[name]?.parameters as { properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
-	check('their JSON schemas: audit_url {url: string, privacy: number, password: string}', same(Object.fromEntries(Object.entries(params('audit_url')?.properties ?? {}).map(([k, v]) => [k, v.type]).sort(([x], [y]) => String(x).localeCompare(String(y)))), { password: 'string', privacy: 'number', url: 'string' }), params('audit_url'));
-	check('their JSON schemas: get_failed_checks {report_id: number}, required', params('get_failed_checks')?.properties?.report_id?.type === 'number' && params('get_failed_checks')?.required?.includes('report_id'), params('get_failed_checks'));
-	check('their descriptions: what and when', /Use it to explain what is wrong/.test(String(tools.get_failed_checks?.description)) && String(tools.list_worst_reports?.description).startsWith('List phpRank SEO reports, worst score first'));
-	check('the question reached the model', JSON.stringify(first?.messages).includes('Which page of example.com needs SEO work most'));
+	const params = (name: string) =>
+		tools[name]?.parameters as {
+			properties?: Record<string, { type?: string; description?: string }>;
+			required?: string[];
+		};
+	check(
+		'their JSON schemas: audit_url {url: string, privacy: number, password: string}',
+		same(
+			Object.fromEntries(
+				Object.entries(params('audit_url')?.properties ?? {})
+					.map(([k, v]) => [k, v.type])
+					.sort(([x], [y]) => String(x).localeCompare(String(y))),
+			),
+			{ password: 'string', privacy: 'number', url: 'string' },
+		),
+		params('audit_url'),
+	);
+	check(
+		'their JSON schemas: get_failed_checks {report_id: number}, required',
+		params('get_failed_checks')?.properties?.report_id?.type === 'number' &&
+			params('get_failed_checks')?.required?.includes('report_id'),
+		params('get_failed_checks'),
+	);
+	check(
+		'their descriptions: what and when',
+		/Use it to explain what is wrong/.test(String(tools.get_failed_checks?.description)) &&
+			String(tools.list_worst_reports?.description).startsWith(
+				'List phpRank SEO reports, worst score first',
+			),
+	);
+	check(
+		'the question reached the model',
+		JSON.stringify(first?.messages).includes('Which page of example.com needs SEO work most'),
+	);
 
 	const second = model.requests[1];
 	const listResult = second?.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
 	note(`list_worst_reports result the model got (${listResult.length} chars): ${listResult}`);
-	check('request 2 carries list_worst_reports\' compact result (example.com, worst first)', same((JSON.parse(listResult || '[]') as Array<{ id: number }>).map((r) => r.id), [1, 2]), listResult);
+	check(
+		"request 2 carries list_worst_reports' compact result (example.com, worst first)",
+		same(
+			(JSON.parse(listResult || '[]') as Array<{ id: number }>).map((r) => r.id),
+			[1, 2],
+		),
+		listResult,
+	);
 
 	const third = model.requests[2];
-	const results = (third?.messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+	const results = (third?.messages ?? [])
+		.filter((m) => m.role === 'tool')
+		.map((m) => m.content ?? '');
 	const checksResult = results.find((c) => c.includes('"failed_checks"')) ?? '';
 	const notFound = results.find((c) => c.includes('999999')) ?? '';
-	note(`get_failed_checks results the model got: ${checksResult.length} chars; the failing one: ${notFound}`);
-	check('request 3 carries report 1\'s failed checks', (JSON.parse(checksResult || '[{}]') as Array<{ id?: number }>)[0]?.id === 1, checksResult);
-	check('request 3 carries the failed call as one sentence', same(JSON.parse(notFound || 'null'), [{ error: 'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.' }]), notFound);
-	check('the agent\'s answer is the model\'s last message', body.output === finalAnswer, body.output);
+	note(
+		`get_failed_checks results the model got: ${checksResult.length} chars; the failing one: ${notFound}`,
+	);
+	check(
+		"request 3 carries report 1's failed checks",
+		(JSON.parse(checksResult || '[{}]') as Array<{ id?: number }>)[0]?.id === 1,
+		checksResult,
+	);
+	check(
+		'request 3 carries the failed call as one sentence',
+		same(JSON.parse(notFound || 'null'), [
+			{
+				error:
+					'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
+			},
+		]),
+		notFound,
+	);
+	check("the agent's answer is the model's last message", body.output === finalAnswer, body.output);
 	check(
 		'phpRank got exactly what the tools asked for',
 		same(describe(apiRequests(api)).sort(), [
@@ -489,14 +894,23 @@ let finalAnswer = '';
 
 /** The model's side of the conversation: list, then look at the worst report (and a wrong ID), then answer. */
 function script(request: ChatRequest, turn: number): Reply {
-	if (turn === 0) return { toolCalls: [{ name: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }] };
-	const results = request.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content ?? 'null') as Array<Record<string, unknown>>);
+	if (turn === 0)
+		return { toolCalls: [{ name: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }] };
+	const results = request.messages
+		.filter((m) => m.role === 'tool')
+		.map((m) => JSON.parse(m.content ?? 'null') as Array<Record<string, unknown>>);
 	if (turn === 1) {
 		const worst = results[0]?.[0];
-		return { toolCalls: [{ name: 'get_failed_checks', args: { report_id: worst?.id } }, { name: 'get_failed_checks', args: { report_id: 999999 } }] };
+		return {
+			toolCalls: [
+				{ name: 'get_failed_checks', args: { report_id: worst?.id } },
+				{ name: 'get_failed_checks', args: { report_id: 999999 } },
+			],
+		};
 	}
 	const report = results.find((r) => r?.[0]?.failed_checks)?.[0] ?? {};
-	const high = ((report.failed_checks as Record<string, string[]> | undefined)?.high ?? [])[0] ?? 'nothing';
+	const high =
+		((report.failed_checks as Record<string, string[]> | undefined)?.high ?? [])[0] ?? 'nothing';
 	finalAnswer = `${String(report.url)} needs work most (score ${String(report.score)}): start with ${high}.`;
 	return { text: finalAnswer };
 }
@@ -504,7 +918,8 @@ function script(request: ChatRequest, turn: number): Reply {
 // ---------------------------------------------------------------------------------------- main
 
 function seed(api: PhpRankServer): void {
-	const add = (id: number, url: string, result: number) => api.addReport({ id, url, result, user_id: USER_IDS.default, privacy: 1 });
+	const add = (id: number, url: string, result: number) =>
+		api.addReport({ id, url, result, user_id: USER_IDS.default, privacy: 1 });
 	add(1, 'https://example.com/', 31);
 	add(2, 'https://example.com/pricing', 88);
 	add(3, 'https://shop.example.org/', 62);
@@ -523,8 +938,13 @@ async function main(): Promise<void> {
 	let n8n: N8nServer | undefined;
 	try {
 		section('package in a real n8n');
-		const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
-		if (!check('npm run build', build.status === 0, `${build.stdout}${build.stderr}`.slice(-3000))) return;
+		const build = spawnSync('npm', ['run', 'build'], {
+			cwd: REPO,
+			encoding: 'utf8',
+			env: { ...process.env, CI: 'true' },
+		});
+		if (!check('npm run build', build.status === 0, `${build.stdout}${build.stderr}`.slice(-3000)))
+			return;
 		const tgz = await packPackage(REPO, work);
 		sb = await createSandbox({ runtime: getRuntime({ install: true }) });
 		await installPackage(sb, tgz);
@@ -533,16 +953,38 @@ async function main(): Promise<void> {
 		await model.start();
 		const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as Workflow;
 		await importCredentials(sb, [
-			{ id: 'phprank-e2e', name: 'phpRank (test server)', type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
-			{ id: 'phprank-mcp-token', name: 'phpRank MCP token', type: 'httpBearerAuth', data: { token: MCP_TOKEN } },
-			{ id: 'e2e-openai', name: 'Scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-real-key', url: model.url } },
+			{
+				id: 'phprank-e2e',
+				name: 'phpRank (test server)',
+				type: 'phpRankApi',
+				data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+			},
+			{
+				id: 'phprank-mcp-token',
+				name: 'phpRank MCP token',
+				type: 'httpBearerAuth',
+				data: { token: MCP_TOKEN },
+			},
+			{
+				id: 'e2e-openai',
+				name: 'Scripted model',
+				type: 'openAiApi',
+				data: { apiKey: 'sk-e2e-not-a-real-key', url: model.url },
+			},
 		]);
 		const agent = agentWorkflow(example);
 		await importWorkflows(sb, [example, agent]);
 		// Published with the CLI, as an operator would: in production from the start below on.
 		await publishWorkflows(sb, [example.id, agent.id]);
 		const published = await listWorkflowIds(sb, { active: true });
-		if (!check('both workflows published (n8n list:workflow --active=true)', [example.id, agent.id].every((id) => published.includes(id)), published)) return;
+		if (
+			!check(
+				'both workflows published (n8n list:workflow --active=true)',
+				[example.id, agent.id].every((id) => published.includes(id)),
+				published,
+			)
+		)
+			return;
 		const t = Date.now();
 		n8n = await startServer(sb);
 		note(`n8n ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);

@@ -34,7 +34,8 @@ async function postExecute(run, workflowData) {
 				first: main[0] && main[0][0] ? main[0][0].json : undefined,
 				error: task.error ? task.error.message : undefined,
 			};
-			if (task.data && task.data.main) task.data.main = main.map((output) => (output ? output.slice(0, 1) : output));
+			if (task.data && task.data.main)
+				task.data.main = main.map((output) => (output ? output.slice(0, 1) : output));
 			return summary;
 		});
 	}

@@ -58,7 +58,9 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 		case 'monitor-seed': {
 			server.deleteAllReports();
 			// The site's reports first: an account-wide list, newest first, would have to read all the others first.
-			const urls = server.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true }).map((report) => report.url);
+			const urls = server
+				.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true })
+				.map((report) => report.url);
 			server.seedReports(message.others);
 			server.clearRequests();
 			return { urls };
@@ -75,7 +77,9 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			return { deleted: doomed.length };
 		}
 		case 'steady-analyses':
-			message.urls.forEach((url, i) => server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }));
+			message.urls.forEach((url, i) =>
+				server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }),
+			);
 			return {};
 		case 'clear-analyses':
 			return { cleared: server.clearAnalyses() };
@@ -93,7 +97,10 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 				const turn = i % message.every;
 				if (score > SCRIPTED_DROP && turn < 2) {
 					server.setNextAnalysis(report.url, { score: score - SCRIPTED_DROP, others: 'keep' });
-					server.setNextAnalysis(report.url, { score: turn === 0 ? score - 1 : score - SCRIPTED_DROP + 1, others: 'keep' });
+					server.setNextAnalysis(report.url, {
+						score: turn === 0 ? score - 1 : score - SCRIPTED_DROP + 1,
+						others: 'keep',
+					});
 					(turn === 0 ? noisy : real).push(report.url);
 				} else {
 					server.setNextAnalysis(report.url, { score, others: 'keep' });
@@ -102,7 +109,18 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			return { noisy, real };
 		}
 		case 'monitor-stats': {
-			const counts: MonitorCounts = { list: 0, otherList: 0, put: 0, post: 0, other: 0, throttled: 0, failed: 0, createdTotal: server.createdCount, siteReports: 0, allReports: 0 };
+			const counts: MonitorCounts = {
+				list: 0,
+				otherList: 0,
+				put: 0,
+				post: 0,
+				other: 0,
+				throttled: 0,
+				failed: 0,
+				createdTotal: server.createdCount,
+				siteReports: 0,
+				allReports: 0,
+			};
 			for (const request of server.requests) {
 				if (!request.path.startsWith('/api/')) continue;
 				const status = request.status ?? 0;
@@ -111,7 +129,12 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 				else if (request.method === 'GET' && request.path === '/api/v1/reports') {
 					if (request.query.project === message.site) counts.list++;
 					else counts.otherList++;
-				} else if (request.method === 'PUT' && /^\/api\/v1\/reports\/\d+$/.test(request.path) && rerunAsked(request)) counts.put++;
+				} else if (
+					request.method === 'PUT' &&
+					/^\/api\/v1\/reports\/\d+$/.test(request.path) &&
+					rerunAsked(request)
+				)
+					counts.put++;
 				else if (request.method === 'POST' && request.path === '/api/v1/reports') counts.post++;
 				else counts.other++;
 			}
@@ -133,7 +156,11 @@ export function steadyScore(i: number): number {
 
 /** results=1 in the form, the query or a JSON body. */
 function rerunAsked(request: RecordedRequest): boolean {
-	return request.form.results === '1' || request.query.results === '1' || /"results"\s*:\s*(1|true|"1")\b/.test(request.rawBody);
+	return (
+		request.form.results === '1' ||
+		request.query.results === '1' ||
+		/"results"\s*:\s*(1|true|"1")\b/.test(request.rawBody)
+	);
 }
 
 /**

@@ -53,8 +53,22 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
-import { monitorCommand, type MonitorCommand, type MonitorCounts, SCRIPTED_DROP, spelledUrls, steadyScore, throttleFloorMs } from './bench-monitor';
-import { sitemapIndexXml, startFileServer, startSmtpCatcher, urlsetXml, XML_TYPE } from './catchers';
+import {
+	monitorCommand,
+	type MonitorCommand,
+	type MonitorCounts,
+	SCRIPTED_DROP,
+	spelledUrls,
+	steadyScore,
+	throttleFloorMs,
+} from './bench-monitor';
+import {
+	sitemapIndexXml,
+	startFileServer,
+	startSmtpCatcher,
+	urlsetXml,
+	XML_TYPE,
+} from './catchers';
 import { CRED_ID, CRED_NAME, loadExamples, SITEMAP_EXAMPLE, withSitemapUrl } from './checks';
 import { same } from './report';
 import {
@@ -136,18 +150,27 @@ function parseOptions(argv: string[]): Options {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
 		process.exit(0);
 	}
-	const count = (name: string, value: string | undefined, fallback: number, min: number): number => {
+	const count = (
+		name: string,
+		value: string | undefined,
+		fallback: number,
+		min: number,
+	): number => {
 		if (value === undefined) return fallback;
 		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
-		if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+		if (!Number.isSafeInteger(n) || n < min)
+			throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
 		return n;
 	};
 	const quick = values.quick === true;
 	const row = values['cpu-prof-row'];
-	if (row !== 'get' && row !== 'list') throw new UsageError(`--cpu-prof-row must be get or list, got "${row}"`);
-	const only = values.only === undefined ? [...JOBS] : values.only.split(',').map((job) => job.trim());
+	if (row !== 'get' && row !== 'list')
+		throw new UsageError(`--cpu-prof-row must be get or list, got "${row}"`);
+	const only =
+		values.only === undefined ? [...JOBS] : values.only.split(',').map((job) => job.trim());
 	const unknown = only.filter((job) => !(JOBS as readonly string[]).includes(job));
-	if (unknown.length || only.length === 0) throw new UsageError(`--only takes ${JOBS.join(', ')} (comma-separated), got "${values.only}"`);
+	if (unknown.length || only.length === 0)
+		throw new UsageError(`--only takes ${JOBS.join(', ')} (comma-separated), got "${values.only}"`);
 	const options: Options = {
 		rounds: count('rounds', values.rounds, quick ? 1 : 5, 1),
 		reports: count('reports', values.reports, quick ? 1_000 : 10_000, 1),
@@ -165,7 +188,10 @@ function parseOptions(argv: string[]): Options {
 		sitemapPages: count('sitemap-pages', values['sitemap-pages'], quick ? 100 : 500, 0),
 		sitemapPerFile: count('sitemap-per-file', values['sitemap-per-file'], 100, 1),
 	};
-	if (options.gets > options.reports) throw new UsageError(`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`);
+	if (options.gets > options.reports)
+		throw new UsageError(
+			`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`,
+		);
 	return options;
 }
 
@@ -199,7 +225,9 @@ async function serve(): Promise<void> {
 			const ids = server.seedReports(message.reports).map((report) => report.id);
 			// Lists once, so that no contender pays for the server's first encoding of each report.
 			for (let page = 1; page <= Math.ceil(message.reports / PAGE_SIZE); page++) {
-				const res = await fetch(`${url}/api/v1/reports?per_page=${PAGE_SIZE}&page=${page}`, { headers: HEADERS });
+				const res = await fetch(`${url}/api/v1/reports?per_page=${PAGE_SIZE}&page=${page}`, {
+					headers: HEADERS,
+				});
 				if (!res.ok) throw new Error(`warming the test server: HTTP ${res.status}`);
 				await res.arrayBuffer();
 			}
@@ -218,7 +246,10 @@ async function serve(): Promise<void> {
 			process.send?.({
 				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
 				peakInFlight,
-				failed: Object.entries(statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? 0 : n), 0),
+				failed: Object.entries(statuses).reduce(
+					(sum, [status, n]) => sum + (Number(status) < 300 ? 0 : n),
+					0,
+				),
 				cpuMs: (used.user + used.system) / 1000,
 			} satisfies ServerCounts);
 		}
@@ -245,7 +276,8 @@ class ServerProcess {
 
 	private static reply<T>(child: ChildProcess): Promise<T> {
 		return new Promise((resolve, reject) => {
-			const onExit = (code: number | null) => reject(new Error(`test server process exited with ${code}`));
+			const onExit = (code: number | null) =>
+				reject(new Error(`test server process exited with ${code}`));
 			child.once('exit', onExit);
 			child.once('message', (message: T) => {
 				child.off('exit', onExit);
@@ -311,11 +343,21 @@ const phpRankNode = (name: string, parameters: Record<string, unknown>): Workflo
 });
 
 /** The HTTP Request node as a user sets it up: Header Auth credential, URL typed in. */
-const httpRequestNode = (name: string, url: string, extra: Record<string, unknown> = {}): WorkflowNode => ({
+const httpRequestNode = (
+	name: string,
+	url: string,
+	extra: Record<string, unknown> = {},
+): WorkflowNode => ({
 	name,
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.5,
-	parameters: { url, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {}, ...extra },
+	parameters: {
+		url,
+		authentication: 'genericCredentialType',
+		genericAuthType: 'httpHeaderAuth',
+		options: {},
+		...extra,
+	},
 	credentials: { httpHeaderAuth: HEADER_CRED },
 });
 
@@ -323,7 +365,10 @@ const splitOutNode = (name: string, field: string, destination?: string): Workfl
 	name,
 	type: 'n8n-nodes-base.splitOut',
 	typeVersion: 1,
-	parameters: { fieldToSplitOut: field, options: destination ? { destinationFieldName: destination } : {} },
+	parameters: {
+		fieldToSplitOut: field,
+		options: destination ? { destinationFieldName: destination } : {},
+	},
 });
 
 /** `count` items `{ id }` (report ids from `firstId` on), from a fixed list: Edit Fields (JSON) + Split Out. */
@@ -332,15 +377,27 @@ const idItems = (firstId: number, count: number): WorkflowNode[] => [
 		name: 'Report IDs',
 		type: 'n8n-nodes-base.set',
 		typeVersion: 3.4,
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids: Array.from({ length: count }, (_, i) => firstId + i) }), options: {} },
+		parameters: {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({ ids: Array.from({ length: count }, (_, i) => firstId + i) }),
+			options: {},
+		},
 	},
 	splitOutNode('One item per ID', 'ids', 'id'),
 ];
 
 type Row = 'list' | 'get' | 'monitor';
 
-const SIMPLIFIED = { text: 'a simplified report (failed checks as counts, no results)', ok: (item: Record<string, unknown>) => typeof item.failed_high === 'number' && !('results' in item) };
-const FULL_RECORD = { text: 'a full report (results)', ok: (item: Record<string, unknown>) => typeof item.id === 'number' && typeof item.results === 'object' };
+const SIMPLIFIED = {
+	text: 'a simplified report (failed checks as counts, no results)',
+	ok: (item: Record<string, unknown>) =>
+		typeof item.failed_high === 'number' && !('results' in item),
+};
+const FULL_RECORD = {
+	text: 'a full report (results)',
+	ok: (item: Record<string, unknown>) =>
+		typeof item.id === 'number' && typeof item.results === 'object',
+};
 
 interface N8nContender {
 	key: string;
@@ -367,7 +424,12 @@ const N8N_CONTENDERS: N8nContender[] = [
 		shape: SIMPLIFIED,
 		build: () =>
 			workflow('benchListPhpOn01', 'bench: phpRank Return All (Simplify on)', [
-				phpRankNode('phpRank', { resource: 'report', operation: 'getAll', returnAll: true, simplify: true }),
+				phpRankNode('phpRank', {
+					resource: 'report',
+					operation: 'getAll',
+					returnAll: true,
+					simplify: true,
+				}),
 			]),
 	},
 	{
@@ -380,7 +442,12 @@ const N8N_CONTENDERS: N8nContender[] = [
 		shape: FULL_RECORD,
 		build: () =>
 			workflow('benchListPhpOff1', 'bench: phpRank Return All (Simplify off)', [
-				phpRankNode('phpRank', { resource: 'report', operation: 'getAll', returnAll: true, simplify: false }),
+				phpRankNode('phpRank', {
+					resource: 'report',
+					operation: 'getAll',
+					returnAll: true,
+					simplify: false,
+				}),
 			]),
 	},
 	{
@@ -400,9 +467,12 @@ const N8N_CONTENDERS: N8nContender[] = [
 						pagination: {
 							pagination: {
 								paginationMode: 'updateAParameterInEachRequest',
-								parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+								parameters: {
+									parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+								},
 								paginationCompleteWhen: 'other',
-								completeExpression: '={{ $response.body.meta.current_page >= $response.body.meta.last_page }}',
+								completeExpression:
+									'={{ $response.body.meta.current_page >= $response.body.meta.last_page }}',
 							},
 						},
 					},
@@ -421,7 +491,11 @@ const N8N_CONTENDERS: N8nContender[] = [
 		build: (_api, firstId, gets) =>
 			workflow('benchGetPhpRank1', 'bench: phpRank Get per item', [
 				...idItems(firstId, gets),
-				phpRankNode('phpRank', { resource: 'report', operation: 'get', reportId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }),
+				phpRankNode('phpRank', {
+					resource: 'report',
+					operation: 'get',
+					reportId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				}),
 			]),
 	},
 	{
@@ -431,7 +505,10 @@ const N8N_CONTENDERS: N8nContender[] = [
 		workflowId: 'benchGetHttp0001',
 		measured: ['HTTP Request'],
 		output: 'HTTP Request',
-		shape: { text: 'the API answer { data: report }', ok: (item) => typeof (item.data as { id?: unknown } | undefined)?.id === 'number' },
+		shape: {
+			text: 'the API answer { data: report }',
+			ok: (item) => typeof (item.data as { id?: unknown } | undefined)?.id === 'number',
+		},
 		build: (api, firstId, gets) =>
 			workflow('benchGetHttp0001', 'bench: HTTP Request per item', [
 				...idItems(firstId, gets),
@@ -451,7 +528,11 @@ const BASELINE: N8nContender = {
 	shape: SIMPLIFIED,
 	build: (_api, firstId) =>
 		workflow('benchOneItem0001', 'bench: one item', [
-			phpRankNode('phpRank', { resource: 'report', operation: 'get', reportId: { __rl: true, mode: 'id', value: String(firstId) } }),
+			phpRankNode('phpRank', {
+				resource: 'report',
+				operation: 'get',
+				reportId: { __rl: true, mode: 'id', value: String(firstId) },
+			}),
 		]),
 };
 
@@ -463,12 +544,23 @@ const MONITOR_SITE = 'pages.example.net';
 
 /** `urls` as items `{ url }`: Edit Fields (JSON) + Split Out, like a sheet with a `url` column. */
 const urlItems = (urls: string[]): WorkflowNode[] => [
-	{ name: 'Pages', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ urls }), options: {} } },
+	{
+		name: 'Pages',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ urls }), options: {} },
+	},
 	splitOutNode('One item per page', 'urls', 'url'),
 ];
 
 /** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
-function monitorContenders(urls: string[]): { createOrRerun: N8nContender; create: N8nContender; bySite: N8nContender; confirm: N8nContender; health: N8nContender } {
+function monitorContenders(urls: string[]): {
+	createOrRerun: N8nContender;
+	create: N8nContender;
+	bySite: N8nContender;
+	confirm: N8nContender;
+	health: N8nContender;
+} {
 	// Each page through one phpRank report operation; `extra`: its other parameters (Output, Confirm Drops).
 	const contender = (
 		key: string,
@@ -488,21 +580,37 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 		build: () =>
 			workflow(workflowId, `bench: ${label}`, [
 				...urlItems(urls),
-				phpRankNode('phpRank', { resource: 'report', operation, url: '={{ $json.url }}', ...extra, simplify: true }),
+				phpRankNode('phpRank', {
+					resource: 'report',
+					operation,
+					url: '={{ $json.url }}',
+					...extra,
+					simplify: true,
+				}),
 			]),
 	});
 	return {
-		createOrRerun: contender('monitorCreateOrRerun', 'phpRank Create or Re-Run', 'benchMonitorCoR1', 'createOrRerun', {
-			text: 'a Create or Re-Run answer (action, id)',
-			ok: (item) => (item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
-		}),
+		createOrRerun: contender(
+			'monitorCreateOrRerun',
+			'phpRank Create or Re-Run',
+			'benchMonitorCoR1',
+			'createOrRerun',
+			{
+				text: 'a Create or Re-Run answer (action, id)',
+				ok: (item) =>
+					(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
+			},
+		),
 		create: contender('monitorCreate', 'phpRank Create', 'benchMonitorNew1', 'create', SIMPLIFIED),
 		bySite: contender(
 			'monitorBySite',
 			'phpRank Create or Re-Run, One Item per Site',
 			'benchMonitorSite',
 			'createOrRerun',
-			{ text: 'a site summary (project, pages, summary_text)', ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string' },
+			{
+				text: 'a site summary (project, pages, summary_text)',
+				ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string',
+			},
 			{ output: 'sites' },
 		),
 		confirm: contender(
@@ -510,7 +618,10 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 			'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
 			'benchMonitorConf',
 			'createOrRerun',
-			{ text: 'a site summary (project, worse_pages)', ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number' },
+			{
+				text: 'a site summary (project, worse_pages)',
+				ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number',
+			},
 			{ confirmDrops: true, output: 'sites' },
 		),
 		health: {
@@ -520,10 +631,18 @@ function monitorContenders(urls: string[]): { createOrRerun: N8nContender; creat
 			workflowId: 'benchMonitorHlth',
 			measured: ['phpRank'],
 			output: 'phpRank',
-			shape: { text: "a site's health (project, pages, health_score)", ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number' },
+			shape: {
+				text: "a site's health (project, pages, health_score)",
+				ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
+			},
 			build: () =>
 				workflow('benchMonitorHlth', 'bench: phpRank Get Health', [
-					phpRankNode('phpRank', { resource: 'project', operation: 'getHealth', project: { __rl: true, mode: 'name', value: HEALTH_SITE }, simplify: true }),
+					phpRankNode('phpRank', {
+						resource: 'project',
+						operation: 'getHealth',
+						project: { __rl: true, mode: 'name', value: HEALTH_SITE },
+						simplify: true,
+					}),
 				]),
 		},
 	};
@@ -545,10 +664,15 @@ interface FetchContender {
 
 const HEADERS = { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' };
 
-async function getJson(url: string): Promise<{ data: unknown; meta?: { current_page: number; last_page: number } }> {
+async function getJson(
+	url: string,
+): Promise<{ data: unknown; meta?: { current_page: number; last_page: number } }> {
 	const res = await fetch(url, { headers: HEADERS });
 	if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-	return (await res.json()) as { data: unknown; meta?: { current_page: number; last_page: number } };
+	return (await res.json()) as {
+		data: unknown;
+		meta?: { current_page: number; last_page: number };
+	};
 }
 
 const FETCH_CONTENDERS: FetchContender[] = [
@@ -571,7 +695,8 @@ const FETCH_CONTENDERS: FetchContender[] = [
 		label: 'fetch loop, Gets in sequence',
 		run: async (api, firstId, gets) => {
 			const items: unknown[] = [];
-			for (let i = 0; i < gets; i++) items.push((await getJson(`${api}/reports/${firstId + i}`)).data);
+			for (let i = 0; i < gets; i++)
+				items.push((await getJson(`${api}/reports/${firstId + i}`)).data);
 			return items.length;
 		},
 	},
@@ -580,7 +705,12 @@ const FETCH_CONTENDERS: FetchContender[] = [
 		row: 'get',
 		label: 'fetch loop, Gets all at once',
 		run: async (api, firstId, gets) => {
-			const items = await Promise.all(Array.from({ length: gets }, async (_, i) => (await getJson(`${api}/reports/${firstId + i}`)).data));
+			const items = await Promise.all(
+				Array.from(
+					{ length: gets },
+					async (_, i) => (await getJson(`${api}/reports/${firstId + i}`)).data,
+				),
+			);
 			return items.length;
 		},
 	},
@@ -632,7 +762,10 @@ async function executeN8n(
 	let errorMessage: string | undefined;
 	let stdout = '';
 	if (env) {
-		const r = await runCli(bench.sb, ['execute', `--id=${contender.workflowId}`, '--rawOutput'], { timeoutMs, env });
+		const r = await runCli(bench.sb, ['execute', `--id=${contender.workflowId}`, '--rawOutput'], {
+			timeoutMs,
+			env,
+		});
 		code = r.code;
 		stdout = r.stdout;
 	} else {
@@ -642,25 +775,36 @@ async function executeN8n(
 		stdout = r.stdout;
 	}
 	if (!fs.existsSync(outFile)) {
-		throw new BrokenRun(`${contender.label}: n8n execute exited with ${code} and left no record\n${stdout.slice(-3000)}`);
+		throw new BrokenRun(
+			`${contender.label}: n8n execute exited with ${code} and left no record\n${stdout.slice(-3000)}`,
+		);
 	}
 	const out = JSON.parse(fs.readFileSync(outFile, 'utf8')) as HookOutput;
 	if (code !== 0 || out.status !== 'success') {
-		throw new BrokenRun(`${contender.label}: execution ${out.status ?? 'failed'} (exit ${code}): ${out.error ?? errorMessage ?? 'no error message'}`);
+		throw new BrokenRun(
+			`${contender.label}: execution ${out.status ?? 'failed'} (exit ${code}): ${out.error ?? errorMessage ?? 'no error message'}`,
+		);
 	}
 	for (const name of contender.measured) {
-		if (!out.nodes[name]?.length) throw new BrokenRun(`${contender.label}: node "${name}" did not run`);
+		if (!out.nodes[name]?.length)
+			throw new BrokenRun(`${contender.label}: node "${name}" did not run`);
 	}
 	const items = out.nodes[contender.output].reduce((sum, task) => sum + (task.items[0] ?? 0), 0);
-	if (items !== expectItems) throw new BrokenRun(`${contender.label}: ${items} items out of "${contender.output}", expected ${expectItems}`);
+	if (items !== expectItems)
+		throw new BrokenRun(
+			`${contender.label}: ${items} items out of "${contender.output}", expected ${expectItems}`,
+		);
 	const first = out.nodes[contender.output][0].first;
 	if (!first || !contender.shape.ok(first)) {
-		throw new BrokenRun(`${contender.label}: the first item is not ${contender.shape.text}: ${JSON.stringify(first)?.slice(0, 500)}`);
+		throw new BrokenRun(
+			`${contender.label}: the first item is not ${contender.shape.text}: ${JSON.stringify(first)?.slice(0, 500)}`,
+		);
 	}
 	return out;
 }
 
-const nodeMs = (out: HookOutput, name: string): number => out.nodes[name].reduce((sum, task) => sum + task.executionTime, 0);
+const nodeMs = (out: HookOutput, name: string): number =>
+	out.nodes[name].reduce((sum, task) => sum + task.executionTime, 0);
 
 // ---------------------------------------------------------------------------------------------
 // figures
@@ -686,7 +830,11 @@ interface Samples {
 }
 
 function table(header: string[], rows: string[][]): string {
-	return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+	return [
+		`| ${header.join(' | ')} |`,
+		`| ${header.map(() => '---').join(' | ')} |`,
+		...rows.map((row) => `| ${row.join(' | ')} |`),
+	].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,7 +845,11 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 	const samples = new Map<string, Samples>();
 	const sample = (key: string): Samples => {
 		let s = samples.get(key);
-		if (!s) samples.set(key, (s = { ms: [], parts: {}, requests: [], peakInFlight: [], serverCpuMs: [] }));
+		if (!s)
+			samples.set(
+				key,
+				(s = { ms: [], parts: {}, requests: [], peakInFlight: [], serverCpuMs: [] }),
+			);
 		return s;
 	};
 	type Entry = { kind: 'n8n'; c: N8nContender } | { kind: 'fetch'; c: FetchContender };
@@ -718,7 +870,10 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				const started = performance.now();
 				const items = await entry.c.run(bench.api, firstId, options.gets);
 				s.ms.push(performance.now() - started);
-				if (items !== expected(entry.c.row)) throw new BrokenRun(`${entry.c.label}: ${items} items, expected ${expected(entry.c.row)}`);
+				if (items !== expected(entry.c.row))
+					throw new BrokenRun(
+						`${entry.c.label}: ${items} items, expected ${expected(entry.c.row)}`,
+					);
 			} else {
 				const out = await executeN8n(bench, entry.c, expected(entry.c.row));
 				let total = 0;
@@ -730,7 +885,10 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				s.ms.push(total);
 			}
 			const counts = await bench.server.send<ServerCounts>({ cmd: 'stats' });
-			if (counts.failed > 0) throw new BrokenRun(`${entry.c.label}: the test server answered ${counts.failed} requests with an error status`);
+			if (counts.failed > 0)
+				throw new BrokenRun(
+					`${entry.c.label}: the test server answered ${counts.failed} requests with an error status`,
+				);
 			s.requests.push(counts.requests);
 			s.peakInFlight.push(counts.peakInFlight);
 			s.serverCpuMs.push(counts.cpuMs);
@@ -775,8 +933,18 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 		table(
 			['work', 'phpRank ÷ HTTP Request', 'phpRank ÷ fetch loop', 'HTTP Request ÷ fetch loop'],
 			[
-				['Return All, Simplify on', times(m('listPhpRank'), m('listHttp')), times(m('listPhpRank'), m('listFetch')), times(m('listHttp'), m('listFetch'))],
-				['Return All, Simplify off', times(m('listPhpRankFull'), m('listHttp')), times(m('listPhpRankFull'), m('listFetch')), ''],
+				[
+					'Return All, Simplify on',
+					times(m('listPhpRank'), m('listHttp')),
+					times(m('listPhpRank'), m('listFetch')),
+					times(m('listHttp'), m('listFetch')),
+				],
+				[
+					'Return All, Simplify off',
+					times(m('listPhpRankFull'), m('listHttp')),
+					times(m('listPhpRankFull'), m('listFetch')),
+					'',
+				],
 				[
 					`${int(options.gets)} Get items`,
 					times(m('getPhpRank'), m('getHttp')),
@@ -786,25 +954,57 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 			],
 		),
 	);
-	console.log('\nSpread over the rounds, most requests in flight at once, and the test server\'s own CPU time per run (medians):\n');
-	const keys = [...FETCH_CONTENDERS, ...N8N_CONTENDERS].sort((a, b) => (a.row === b.row ? 0 : a.row === 'list' ? -1 : 1));
+	console.log(
+		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):\n",
+	);
+	const keys = [...FETCH_CONTENDERS, ...N8N_CONTENDERS].sort((a, b) =>
+		a.row === b.row ? 0 : a.row === 'list' ? -1 : 1,
+	);
 	console.log(
 		table(
-			['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
+			[
+				'contender',
+				'median',
+				'min',
+				'max',
+				'requests',
+				'peak in flight at the server',
+				'server CPU',
+			],
 			keys.map((c) => {
 				const s = samples.get(c.key)!;
-				return [c.label, ms(median(s.ms)), ms(Math.min(...s.ms)), ms(Math.max(...s.ms)), req(c.key), int(median(s.peakInFlight)), ms(median(s.serverCpuMs))];
+				return [
+					c.label,
+					ms(median(s.ms)),
+					ms(Math.min(...s.ms)),
+					ms(Math.max(...s.ms)),
+					req(c.key),
+					int(median(s.peakInFlight)),
+					ms(median(s.serverCpuMs)),
+				];
 			}),
 		),
 	);
-	const perRound = (key: string, peer: string) => samples.get(key)!.ms.map((t, i) => t / samples.get(peer)!.ms[i]);
-	console.log('\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):\n');
+	const perRound = (key: string, peer: string) =>
+		samples.get(key)!.ms.map((t, i) => t / samples.get(peer)!.ms[i]);
+	console.log(
+		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):\n',
+	);
 	const pairs: Array<[string, number[]]> = [
 		['Return All, Simplify on', perRound('listPhpRank', 'listHttp')],
 		['Return All, Simplify off', perRound('listPhpRankFull', 'listHttp')],
 		[`${int(options.gets)} Get items`, perRound('getPhpRank', 'getHttp')],
 	];
-	console.log(table(['work', 'median', 'rounds'], pairs.map(([work, ratios]) => [work, `${median(ratios).toFixed(2)}×`, ratios.map((r) => r.toFixed(2)).join(', ')])));
+	console.log(
+		table(
+			['work', 'median', 'rounds'],
+			pairs.map(([work, ratios]) => [
+				work,
+				`${median(ratios).toFixed(2)}×`,
+				ratios.map((r) => r.toFixed(2)).join(', '),
+			]),
+		),
+	);
 	checkRequests(samples, options);
 }
 
@@ -822,7 +1022,8 @@ function checkRequests(samples: Map<string, Samples>, options: Options): void {
 	};
 	for (const [key, n] of Object.entries(want)) {
 		const odd = samples.get(key)!.requests.filter((r) => r !== n);
-		if (odd.length) console.log(`note: ${key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
+		if (odd.length)
+			console.log(`note: ${key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
 	}
 }
 
@@ -839,7 +1040,9 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 			const out = await executeN8n(bench, c, c === BASELINE ? 1 : options.memReports);
 			peaks.get(c.key)!.push(out.memoryKb.peakRss);
 		}
-		console.log(`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${contenders.map((c) => `${c.key} ${int(peaks.get(c.key)!.at(-1)! / 1024)}`).join(', ')}`);
+		console.log(
+			`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${contenders.map((c) => `${c.key} ${int(peaks.get(c.key)!.at(-1)! / 1024)}`).join(', ')}`,
+		);
 	}
 	const peak = (key: string) => median(peaks.get(key)!);
 	const base = peak(BASELINE.key);
@@ -849,7 +1052,12 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 	);
 	console.log(
 		table(
-			['run', 'peak RSS', 'over the one-item run', 'vs HTTP Request + Split Out (over the one-item run)'],
+			[
+				'run',
+				'peak RSS',
+				'over the one-item run',
+				'vs HTTP Request + Split Out (over the one-item run)',
+			],
 			contenders.map((c) => [
 				c.label,
 				mb(peak(c.key)),
@@ -876,7 +1084,10 @@ interface MonitorCase {
 
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
-	const throttle: ThrottleOptions = { limit: DEFAULT_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const throttle: ThrottleOptions = {
+		limit: DEFAULT_RATE_LIMIT,
+		windowMs: options.monitorWindowMs,
+	};
 	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
 	const { urls: stored } = await bench.server.monitor<{ urls: string[] }>({
 		cmd: 'monitor-seed',
@@ -888,9 +1099,13 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const { createOrRerun, create, bySite, confirm, health } = monitorContenders(urls);
 	await importWorkflows(
 		bench.sb,
-		[createOrRerun, create, bySite, confirm, health].map((contender) => contender.build(bench.api, 0, 0)),
+		[createOrRerun, create, bySite, confirm, health].map((contender) =>
+			contender.build(bench.api, 0, 0),
+		),
 	);
-	console.log(`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`);
+	console.log(
+		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
+	);
 
 	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
 	const cases: MonitorCase[] = [
@@ -904,11 +1119,13 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			label: 'Create or Re-Run, the first run (the site has no report)',
 			contender: createOrRerun,
 			action: 'created',
-			prepare: async () => void (await bench.server.monitor({ cmd: 'delete-site', site: MONITOR_SITE })),
+			prepare: async () =>
+				void (await bench.server.monitor({ cmd: 'delete-site', site: MONITOR_SITE })),
 			expect: { list: 1, put: 0, post: n, created: n },
 		},
 		{
-			label: 'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
+			label:
+				'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
 			contender: bySite,
 			expect: { list: pages, put: n, post: 0, created: 0 },
 		},
@@ -916,9 +1133,18 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			label: `Create or Re-Run with Confirm Drops, One Item per Site: one page in ${CONFIRM_EVERY} drops by ${SCRIPTED_DROP} and comes back (noise), the next drops and stays`,
 			contender: confirm,
 			prepare: async () => {
-				const { noisy, real } = await bench.server.monitor<{ noisy: string[]; real: string[] }>({ cmd: 'script-drops', site: MONITOR_SITE, every: CONFIRM_EVERY });
+				const { noisy, real } = await bench.server.monitor<{ noisy: string[]; real: string[] }>({
+					cmd: 'script-drops',
+					site: MONITOR_SITE,
+					every: CONFIRM_EVERY,
+				});
 				scripted = { noisy: noisy.length, real: real.length };
-				confirmCase.expect = { list: pages, put: n + noisy.length + real.length, post: 0, created: 0 };
+				confirmCase.expect = {
+					list: pages,
+					put: n + noisy.length + real.length,
+					post: 0,
+					created: 0,
+				};
 			},
 			expect: { list: pages, put: n, post: 0, created: 0 },
 		},
@@ -934,31 +1160,58 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const broken: string[] = [];
 	for (const c of cases) {
 		await c.prepare?.();
-		const before = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
+		const before = await bench.server.monitor<MonitorCounts>({
+			cmd: 'monitor-stats',
+			site: MONITOR_SITE,
+		});
 		await bench.server.monitor({ cmd: 'throttle', throttle });
 		const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
-		const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000);
+		const timeoutMs = Math.max(
+			EXECUTE_TIMEOUT_MS,
+			3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000,
+		);
 		// One item a page, or one for the site.
-		const out = await executeN8n(bench, c.contender, c.contender === bySite || c.contender === confirm ? 1 : n, undefined, timeoutMs);
+		const out = await executeN8n(
+			bench,
+			c.contender,
+			c.contender === bySite || c.contender === confirm ? 1 : n,
+			undefined,
+			timeoutMs,
+		);
 		const wallMs = nodeMs(out, 'phpRank');
-		const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
+		const after = await bench.server.monitor<MonitorCounts>({
+			cmd: 'monitor-stats',
+			site: MONITOR_SITE,
+		});
 		const action = out.nodes.phpRank[0].first?.action;
-		if (c.action && action !== c.action) broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
-		if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {})) broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
-		if (after.failed > 0) broken.push(`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`);
+		if (c.action && action !== c.action)
+			broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
+		if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {}))
+			broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
+		if (after.failed > 0)
+			broken.push(
+				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
+			);
 		const created = after.createdTotal - before.createdTotal;
 		const got = { list: after.list, put: after.put, post: after.post, created };
 		for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
-			if (got[key] !== c.expect[key]) console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
+			if (got[key] !== c.expect[key])
+				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
 		}
 		// Whole sites: exact request counts are the claim (README, Whole sites).
-		if ((c.contender === bySite || c.contender === confirm) && (got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)) {
+		if (
+			(c.contender === bySite || c.contender === confirm) &&
+			(got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)
+		) {
 			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
 		}
 		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
 		if (c.contender === confirm) {
 			const worse = out.nodes.phpRank[0].first?.worse_pages;
-			if (worse !== scripted.real) broken.push(`${c.label}: worse_pages ${String(worse)}, expected the ${scripted.real} drops that held`);
+			if (worse !== scripted.real)
+				broken.push(
+					`${c.label}: worse_pages ${String(worse)}, expected the ${scripted.real} drops that held`,
+				);
 			console.log(
 				`  Confirm Drops: ${scripted.noisy + scripted.real} suspected drops (${scripted.noisy} noise, ${scripted.real} real) cost ${got.put - n} requests more; worse_pages ${String(worse)}`,
 			);
@@ -976,7 +1229,9 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			floorMs > 0 ? times(wallMs, floorMs) : '',
 			`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
 		]);
-		console.log(`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`);
+		console.log(
+			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
+		);
 	}
 	await bench.server.monitor({ cmd: 'throttle', throttle: false });
 
@@ -984,13 +1239,24 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const healthPages = options.healthPages;
 	await bench.server.monitor({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: healthPages });
 	const healthOut = await executeN8n(bench, health, 1, undefined, EXECUTE_TIMEOUT_MS);
-	const healthCounts = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
+	const healthCounts = await bench.server.monitor<MonitorCounts>({
+		cmd: 'monitor-stats',
+		site: HEALTH_SITE,
+	});
 	const healthItem = healthOut.nodes.phpRank[0].first ?? {};
 	const healthLists = Math.ceil(healthPages / PAGE_SIZE);
-	if (healthCounts.list !== healthLists || healthCounts.otherList + healthCounts.put + healthCounts.post + healthCounts.other !== 0 || healthItem.pages !== healthPages) {
-		broken.push(`Get Health of ${int(healthPages)} pages: ${JSON.stringify(healthCounts)}, pages ${String(healthItem.pages)}; expected ${healthLists} list requests and nothing else`);
+	if (
+		healthCounts.list !== healthLists ||
+		healthCounts.otherList + healthCounts.put + healthCounts.post + healthCounts.other !== 0 ||
+		healthItem.pages !== healthPages
+	) {
+		broken.push(
+			`Get Health of ${int(healthPages)} pages: ${JSON.stringify(healthCounts)}, pages ${String(healthItem.pages)}; expected ${healthLists} list requests and nothing else`,
+		);
 	}
-	console.log(`  Get Health of ${HEALTH_SITE}, ${int(healthPages)} pages: ${int(healthCounts.list)} list requests (project filter), nothing else; ${ms(nodeMs(healthOut, 'phpRank'))}`);
+	console.log(
+		`  Get Health of ${HEALTH_SITE}, ${int(healthPages)} pages: ${int(healthCounts.list)} list requests (project filter), nothing else; ${ms(nodeMs(healthOut, 'phpRank'))}`,
+	);
 	rows.push([
 		`Get Health of a site of ${int(healthPages)} pages (its report list alone)`,
 		`**${int(healthCounts.list)}**: ${int(healthCounts.list)} list (project filter)`,
@@ -1008,7 +1274,16 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	);
 	console.log(
 		table(
-			['case', 'requests answered', '429s', 'reports created', 'wall time (the node)', "throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"],
+			[
+				'case',
+				'requests answered',
+				'429s',
+				'reports created',
+				'wall time (the node)',
+				"throttle's floor",
+				'wall ÷ floor',
+				"floor at phpRank's 60 a minute",
+			],
 			rows,
 		),
 	);
@@ -1031,17 +1306,33 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 /** The site of the sitemap table; none of the seeded other reports is of it. */
 const SITEMAP_SITE = 'audit.example.net';
 /** The example's nodes that are not the sitemap reading: their time is not the sitemap's. */
-const NOT_SITEMAP_NODES = new Set<string>([SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email, SITEMAP_EXAMPLE.site]);
+const NOT_SITEMAP_NODES = new Set<string>([
+	SITEMAP_EXAMPLE.audit,
+	SITEMAP_EXAMPLE.email,
+	SITEMAP_EXAMPLE.site,
+]);
 
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
-	const throttle: ThrottleOptions = { limit: DEFAULT_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const throttle: ThrottleOptions = {
+		limit: DEFAULT_RATE_LIMIT,
+		windowMs: options.monitorWindowMs,
+	};
 	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
 	// The others only: the site has no report before the first run.
-	await bench.server.monitor({ cmd: 'monitor-seed', others: options.monitorOthers, site: SITEMAP_SITE, siteReports: 0 });
-	const urls = Array.from({ length: n }, (_, i) => `https://${i % 2 ? 'www.' : ''}${SITEMAP_SITE}/${['products', 'blog', 'help'][i % 3]}/page-${i + 1}`);
+	await bench.server.monitor({
+		cmd: 'monitor-seed',
+		others: options.monitorOthers,
+		site: SITEMAP_SITE,
+		siteReports: 0,
+	});
+	const urls = Array.from(
+		{ length: n },
+		(_, i) =>
+			`https://${i % 2 ? 'www.' : ''}${SITEMAP_SITE}/${['products', 'blog', 'help'][i % 3]}/page-${i + 1}`,
+	);
 	await bench.server.monitor({ cmd: 'steady-analyses', urls });
 
 	const files = await startFileServer();
@@ -1050,17 +1341,42 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		const sitemaps: string[] = [];
 		for (let at = 0; at < n; at += options.sitemapPerFile) {
 			const file = `/sitemap-${sitemaps.length + 1}.xml`;
-			files.set(file, { body: urlsetXml(urls.slice(at, at + options.sitemapPerFile)), contentType: XML_TYPE });
+			files.set(file, {
+				body: urlsetXml(urls.slice(at, at + options.sitemapPerFile)),
+				contentType: XML_TYPE,
+			});
 			sitemaps.push(file);
 		}
-		files.set('/sitemap.xml', { body: sitemapIndexXml(sitemaps.map((file) => files.origin + file)), contentType: XML_TYPE });
+		files.set('/sitemap.xml', {
+			body: sitemapIndexXml(sitemaps.map((file) => files.origin + file)),
+			contentType: XML_TYPE,
+		});
 		await importCredentials(bench.sb, [
-			{ id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: bench.server.url, apiKey: TEST_API_KEY } },
-			{ id: 'phprank-e2e-smtp', name: 'SMTP (bench catcher)', type: 'smtp', data: { user: '', password: '', host: smtp.host, port: smtp.port, secure: false, disableStartTls: true } },
+			{
+				id: CRED_ID,
+				name: CRED_NAME,
+				type: 'phpRankApi',
+				data: { baseUrl: bench.server.url, apiKey: TEST_API_KEY },
+			},
+			{
+				id: 'phprank-e2e-smtp',
+				name: 'SMTP (bench catcher)',
+				type: 'smtp',
+				data: {
+					user: '',
+					password: '',
+					host: smtp.host,
+					port: smtp.port,
+					secure: false,
+					disableStartTls: true,
+				},
+			},
 		]);
 		const wf = withSitemapUrl(example, `${files.origin}/sitemap.xml`);
 		await importWorkflows(bench.sb, [wf]);
-		console.log(`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`);
+		console.log(
+			`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`,
+		);
 		const contender: N8nContender = {
 			key: 'sitemapAudit',
 			row: 'monitor',
@@ -1068,26 +1384,47 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			workflowId: wf.id,
 			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
 			output: SITEMAP_EXAMPLE.audit,
-			shape: { text: `the summary of ${SITEMAP_SITE} (${n} pages)`, ok: (item) => item.project === SITEMAP_SITE && item.pages === n },
+			shape: {
+				text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
+				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
+			},
 			build: () => wf,
 		};
 		const listPages = Math.max(1, Math.ceil(n / PAGE_SIZE));
 		const reads = 1 + sitemaps.length;
-		const cases: Array<{ label: string; expect: { list: number; put: number; post: number; created: number; rerun: number } }> = [
-			{ label: 'the first run (the site has no report yet)', expect: { list: 1, put: 0, post: n, created: n, rerun: 0 } },
-			{ label: 'every week after (a steady week: no drop to confirm)', expect: { list: listPages, put: n, post: 0, created: 0, rerun: n } },
+		const cases: Array<{
+			label: string;
+			expect: { list: number; put: number; post: number; created: number; rerun: number };
+		}> = [
+			{
+				label: 'the first run (the site has no report yet)',
+				expect: { list: 1, put: 0, post: n, created: n, rerun: 0 },
+			},
+			{
+				label: 'every week after (a steady week: no drop to confirm)',
+				expect: { list: listPages, put: n, post: 0, created: 0, rerun: n },
+			},
 		];
 		const rows: string[][] = [];
 		const broken: string[] = [];
 		for (const c of cases) {
-			const before = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: SITEMAP_SITE });
+			const before = await bench.server.monitor<MonitorCounts>({
+				cmd: 'monitor-stats',
+				site: SITEMAP_SITE,
+			});
 			await bench.server.monitor({ cmd: 'throttle', throttle });
 			files.hits.length = 0;
 			smtp.clear();
 			const requests = c.expect.list + c.expect.put + c.expect.post;
-			const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000);
+			const timeoutMs = Math.max(
+				EXECUTE_TIMEOUT_MS,
+				3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
+			);
 			const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
-			const after = await bench.server.monitor<MonitorCounts>({ cmd: 'monitor-stats', site: SITEMAP_SITE });
+			const after = await bench.server.monitor<MonitorCounts>({
+				cmd: 'monitor-stats',
+				site: SITEMAP_SITE,
+			});
 			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
 			const mails = await smtp.waitFor(1, 10_000);
 			const got = {
@@ -1100,13 +1437,29 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			const answered = after.list + after.otherList + after.put + after.post + after.other;
 			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
 			if (!same(got, c.expect) || after.otherList + after.other + after.failed > 0) {
-				broken.push(`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`);
+				broken.push(
+					`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`,
+				);
 			}
-			if (Number(summary.created) !== c.expect.created) broken.push(`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`);
-			if (files.hits.length !== reads || !same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())) broken.push(`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`);
-			if (mails.length !== 1 || mails[0].html !== summary.summary_html) broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
+			if (Number(summary.created) !== c.expect.created)
+				broken.push(
+					`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`,
+				);
+			if (
+				files.hits.length !== reads ||
+				!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())
+			)
+				broken.push(
+					`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
+				);
+			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
+				broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
 			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
-			const sitemapMs = Object.keys(out.nodes).filter((name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name)).reduce((sum, name) => sum + nodeMs(out, name), 0);
+			const sitemapMs = Object.keys(out.nodes)
+				.filter(
+					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
+				)
+				.reduce((sum, name) => sum + nodeMs(out, name), 0);
 			const floorMs = throttleFloorMs(answered, throttle.limit, throttle.windowMs);
 			rows.push([
 				c.label,
@@ -1119,7 +1472,9 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 				floorMs > 0 ? times(nodeWall, floorMs) : '',
 				`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
 			]);
-			console.log(`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`);
+			console.log(
+				`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
+			);
 		}
 		await bench.server.monitor({ cmd: 'throttle', throttle: false });
 		await bench.server.monitor({ cmd: 'clear-analyses' });
@@ -1129,12 +1484,24 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		);
 		console.log(
 			table(
-				['run', 'phpRank requests answered', 'sitemap reads (the reading nodes\' time)', '429s', 'reports created', 'wall time (the phpRank node)', "throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"],
+				[
+					'run',
+					'phpRank requests answered',
+					"sitemap reads (the reading nodes' time)",
+					'429s',
+					'reports created',
+					'wall time (the phpRank node)',
+					"throttle's floor",
+					'wall ÷ floor',
+					"floor at phpRank's 60 a minute",
+				],
 				rows,
 			),
 		);
 		const scores = urls.map((_, i) => steadyScore(i));
-		console.log(`\nA steady week: each page keeps its score (${Math.min(...scores)}-${Math.max(...scores)}) and its checks, so Confirm Drops has nothing to confirm; each suspected drop costs one re-run more.`);
+		console.log(
+			`\nA steady week: each page keeps its score (${Math.min(...scores)}-${Math.max(...scores)}) and its checks, so Confirm Drops has nothing to confirm; each suspected drop costs one re-run more.`,
+		);
 		if (broken.length) throw new BrokenRun(broken.join('\n'));
 	} finally {
 		await files.stop();
@@ -1165,15 +1532,24 @@ function frameName(node: CpuProfileNode): string {
 	const name = functionName || '(anonymous)';
 	if (!url) return name;
 	const file = url.replace(/^file:\/\//, '');
-	const short = file.includes('/node_modules/') ? file.slice(file.lastIndexOf('/node_modules/') + 14) : file.startsWith('node:') ? file : path.basename(file);
+	const short = file.includes('/node_modules/')
+		? file.slice(file.lastIndexOf('/node_modules/') + 14)
+		: file.startsWith('node:')
+			? file
+			: path.basename(file);
 	return `${name}  ${short}:${lineNumber + 1}`;
 }
 
 /** Self and total time per function over the samples taken between `fromUs` and `toUs` (profile clock). */
-export function profileTimes(profile: CpuProfile, fromUs: number, toUs: number): { windowMs: number; self: Map<string, number>; total: Map<string, number> } {
+export function profileTimes(
+	profile: CpuProfile,
+	fromUs: number,
+	toUs: number,
+): { windowMs: number; self: Map<string, number>; total: Map<string, number> } {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
 	const self = new Map<string, number>();
 	const total = new Map<string, number>();
 	let t = profile.startTime;
@@ -1202,33 +1578,67 @@ export function profileTimes(profile: CpuProfile, fromUs: number, toUs: number):
 async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 	const dir = options.cpuProf!;
 	fs.mkdirSync(dir, { recursive: true });
-	const contender = N8N_CONTENDERS.find((c) => c.key === (options.cpuProfRow === 'get' ? 'getPhpRank' : 'listPhpRank'))!;
+	const contender = N8N_CONTENDERS.find(
+		(c) => c.key === (options.cpuProfRow === 'get' ? 'getPhpRank' : 'listPhpRank'),
+	)!;
 	const before = new Set(fs.readdirSync(dir));
-	const out = await executeN8n(bench, contender, options.cpuProfRow === 'get' ? options.gets : options.reports, {
-		NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
-	});
-	const file = fs.readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.cpuprofile') && f.split('.')[3] === String(out.pid));
+	const out = await executeN8n(
+		bench,
+		contender,
+		options.cpuProfRow === 'get' ? options.gets : options.reports,
+		{
+			NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
+		},
+	);
+	const file = fs
+		.readdirSync(dir)
+		.find(
+			(f) => !before.has(f) && f.endsWith('.cpuprofile') && f.split('.')[3] === String(out.pid),
+		);
 	if (!file) throw new BrokenRun(`no .cpuprofile of the n8n process (pid ${out.pid}) in ${dir}`);
 	const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
 	// The node's start (Date) placed on the profile's clock (monotonic µs, as process.hrtime).
 	const task = out.nodes[contender.measured[0]][0];
 	const fromUs = out.clock.monotonicUs - (out.clock.epochMs - task.startTime) * 1000;
 	const toUs = fromUs + task.executionTime * 1000;
-	if (fromUs < profile.startTime || toUs > profile.endTime) throw new BrokenRun(`the node's run (${fromUs}–${toUs} µs) lies outside the profile (${profile.startTime}–${profile.endTime} µs)`);
+	if (fromUs < profile.startTime || toUs > profile.endTime)
+		throw new BrokenRun(
+			`the node's run (${fromUs}–${toUs} µs) lies outside the profile (${profile.startTime}–${profile.endTime} µs)`,
+		);
 	const { windowMs, self, total } = profileTimes(profile, fromUs, toUs);
 	const top = (m: Map<string, number>, skip: (name: string) => boolean) =>
 		[...m]
 			.filter(([name]) => !skip(name))
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 15)
-			.map(([name, t], i) => [String(i + 1), ms(t), `${((100 * t) / windowMs).toFixed(1)}%`, `\`${name}\``]);
+			.map(([name, t], i) => [
+				String(i + 1),
+				ms(t),
+				`${((100 * t) / windowMs).toFixed(1)}%`,
+				`\`${name}\``,
+			]);
 	console.log(`\nCPU profile: ${path.join(dir, file)}`);
-	console.log(`${contender.label}, ${int(options.cpuProfRow === 'get' ? options.gets : options.reports)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`);
+	console.log(
+		`${contender.label}, ${int(options.cpuProfRow === 'get' ? options.gets : options.reports)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
+	);
 	console.log('Top 15 by self time while the node ran:\n');
-	console.log(table(['#', 'self', 'share', 'function  file:line'], top(self, () => false)));
-	console.log('\nTop 15 by total time (self + callees) while the node ran, without the engine frames that hold everything:\n');
-	const holders = /^\((root|program|idle)\)|^processTicksAndRejections |^runMicrotasks|^\(anonymous\) {2}node:/;
-	console.log(table(['#', 'total', 'share', 'function  file:line'], top(total, (name) => holders.test(name))));
+	console.log(
+		table(
+			['#', 'self', 'share', 'function  file:line'],
+			top(self, () => false),
+		),
+	);
+	console.log(
+		'\nTop 15 by total time (self + callees) while the node ran, without the engine frames that hold everything:\n',
+	);
+	const holders =
+		/^\((root|program|idle)\)|^processTicksAndRejections |^runMicrotasks|^\(anonymous\) {2}node:/;
+	console.log(
+		table(
+			['#', 'total', 'share', 'function  file:line'],
+			top(total, (name) => holders.test(name)),
+		),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1236,12 +1646,16 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 let N8N_VERSION = '?';
-const nodeVersion = (bench: Bench): string => spawnSync(bench.sb.runtime.nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+const nodeVersion = (bench: Bench): string =>
+	spawnSync(bench.sb.runtime.nodeBin, ['-p', 'process.versions.node'], {
+		encoding: 'utf8',
+	}).stdout.trim();
 
 async function main(): Promise<void> {
 	const options = parseOptions(process.argv.slice(2));
 	const started = Date.now();
-	const step = (text: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${text}`);
+	const step = (text: string) =>
+		console.log(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${text}`);
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-bench-'));
 	let sb: N8nSandbox | undefined;
 	let server: ServerProcess | undefined;
@@ -1249,27 +1663,45 @@ async function main(): Promise<void> {
 		if (options.build) {
 			step('npm run build');
 			const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
-			if (build.status !== 0) throw new BrokenRun(`npm run build failed:\n${build.stdout}${build.stderr}`);
+			if (build.status !== 0)
+				throw new BrokenRun(`npm run build failed:\n${build.stdout}${build.stderr}`);
 		}
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');
 		const runtime = getRuntime({ install: true });
-		N8N_VERSION = (JSON.parse(fs.readFileSync(path.join(runtime.cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+		N8N_VERSION = (
+			JSON.parse(
+				fs.readFileSync(path.join(runtime.cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+			) as { version: string }
+		).version;
 		const outDir = path.join(work, 'hook');
 		fs.mkdirSync(outDir);
-		sb = await createSandbox({ runtime, userFolder: path.join(work, 'n8n'), env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir } });
+		sb = await createSandbox({
+			runtime,
+			userFolder: path.join(work, 'n8n'),
+			env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir },
+		});
 		await installPackage(sb, tgz);
 
 		server = await ServerProcess.start();
 		const api = `${server.url}/api/v1`;
 		const speedRun = options.cpuProf !== undefined || options.jobs.has('speed');
 		const firstId = speedRun ? await server.seed(options.reports) : 1;
-		step(`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`);
+		step(
+			`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`,
+		);
 		await importCredentials(sb, [
 			{ ...PHPRANK_CRED, type: 'phpRankApi', data: { baseUrl: server.url, apiKey: TEST_API_KEY } },
-			{ ...HEADER_CRED, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${TEST_API_KEY}` } },
+			{
+				...HEADER_CRED,
+				type: 'httpHeaderAuth',
+				data: { name: 'Authorization', value: `Bearer ${TEST_API_KEY}` },
+			},
 		]);
-		await importWorkflows(sb, [...N8N_CONTENDERS, BASELINE].map((c) => c.build(api, firstId, options.gets)));
+		await importWorkflows(
+			sb,
+			[...N8N_CONTENDERS, BASELINE].map((c) => c.build(api, firstId, options.gets)),
+		);
 		const bench: Bench = { sb, server, api, outDir };
 
 		if (options.cpuProf) {
@@ -1287,15 +1719,24 @@ async function main(): Promise<void> {
 				await memory(bench, options);
 			}
 			if (options.jobs.has('monitor') && options.monitorUrls > 0) {
-				step(`monitoring: ${plural(options.monitorUrls, 'page')} among ${int(options.monitorOthers)} other reports, throttled`);
+				step(
+					`monitoring: ${plural(options.monitorUrls, 'page')} among ${int(options.monitorOthers)} other reports, throttled`,
+				);
 				await monitor(bench, options);
 			}
 			if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
-				step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} among ${int(options.monitorOthers)} other reports, throttled`);
+				step(
+					`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} among ${int(options.monitorOthers)} other reports, throttled`,
+				);
 				await sitemapAudit(bench, options);
 			}
 		}
-		step(`done; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+		step(
+			`done; load average ${os
+				.loadavg()
+				.map((l) => l.toFixed(1))
+				.join(' ')} on ${os.cpus().length} CPUs`,
+		);
 	} finally {
 		server?.stop();
 		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
@@ -1307,7 +1748,8 @@ if (process.argv.includes('--serve')) {
 	void serve();
 } else {
 	main().catch((error: unknown) => {
-		if (error instanceof UsageError) console.error(`${error.message} (see npm run bench:n8n -- --help)`);
+		if (error instanceof UsageError)
+			console.error(`${error.message} (see npm run bench:n8n -- --help)`);
 		else console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
 		process.exit(1);
 	});

@@ -47,10 +47,16 @@ export interface SmtpCatcher {
 export function decodeWords(value: string): string {
 	return value
 		.replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?)/g, '$1')
-		.replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, charset: string, enc: string, data: string) => {
-			const bytes = enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : qpBytes(data.replace(/_/g, ' '));
-			return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
-		});
+		.replace(
+			/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
+			(_m, charset: string, enc: string, data: string) => {
+				const bytes =
+					enc.toUpperCase() === 'B'
+						? Buffer.from(data, 'base64')
+						: qpBytes(data.replace(/_/g, ' '));
+				return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
+			},
+		);
 }
 
 function qpBytes(text: string): Buffer {
@@ -77,7 +83,8 @@ function parseHeaders(block: string): Record<string, string> {
 	const unfolded = block.replace(/\r?\n[ \t]+/g, ' ');
 	for (const line of unfolded.split(/\r?\n/)) {
 		const colon = line.indexOf(':');
-		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+		if (colon > 0)
+			headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
 	}
 	return headers;
 }
@@ -85,13 +92,17 @@ function parseHeaders(block: string): Record<string, string> {
 function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
 	const match = /\r?\n\r?\n/.exec(raw);
 	if (!match) return { headers: parseHeaders(raw), body: '' };
-	return { headers: parseHeaders(raw.slice(0, match.index)), body: raw.slice(match.index + match[0].length) };
+	return {
+		headers: parseHeaders(raw.slice(0, match.index)),
+		body: raw.slice(match.index + match[0].length),
+	};
 }
 
 function decodeBody(headers: Record<string, string>, body: string): string {
 	const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
 	if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
-	if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+	if (encoding === 'base64')
+		return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
 	return body;
 }
 
@@ -108,7 +119,9 @@ function partOf(headers: Record<string, string>, body: string, wanted: RegExp): 
 		}
 		return '';
 	}
-	return wanted.test(type) ? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '') : '';
+	return wanted.test(type)
+		? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '')
+		: '';
 }
 
 const TEXT_PLAIN = /^text\/plain/i;
@@ -116,7 +129,15 @@ const TEXT_HTML = /^text\/html/i;
 
 export function parseMail(from: string, to: string[], raw: string): CaughtMail {
 	const { headers, body } = splitEntity(raw);
-	return { from, to, headers, subject: decodeWords(headers.subject ?? ''), text: partOf(headers, body, TEXT_PLAIN), html: partOf(headers, body, TEXT_HTML), raw };
+	return {
+		from,
+		to,
+		headers,
+		subject: decodeWords(headers.subject ?? ''),
+		text: partOf(headers, body, TEXT_PLAIN),
+		html: partOf(headers, body, TEXT_HTML),
+		raw,
+	};
 }
 
 const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim();
@@ -217,7 +238,8 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 		},
 		async waitFor(count, timeoutMs = 30_000) {
 			const deadline = Date.now() + timeoutMs;
-			while (messages.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+			while (messages.length < count && Date.now() < deadline)
+				await new Promise((r) => setTimeout(r, 100));
 			return messages;
 		},
 		async stop() {
@@ -316,7 +338,9 @@ export function urlsetXml(locs: string[]): string {
 	const urls = locs.map(
 		(loc, i) =>
 			`  <url>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-0${(i % 9) + 1}</lastmod>\n    <changefreq>weekly</changefreq>\n    <priority>0.${8 - (i % 5)}</priority>\n` +
-			(i === 0 ? '    <image:image><image:loc>https://cdn.example.net/hero.jpg</image:loc></image:image>\n' : '') +
+			(i === 0
+				? '    <image:image><image:loc>https://cdn.example.net/hero.jpg</image:loc></image:image>\n'
+				: '') +
 			'  </url>',
 	);
 	return (
@@ -328,6 +352,9 @@ export function urlsetXml(locs: string[]): string {
 
 /** A sitemap index (<sitemapindex>) listing the sitemaps at `locs`. */
 export function sitemapIndexXml(locs: string[]): string {
-	const entries = locs.map((loc) => `  <sitemap>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-20T06:00:00+00:00</lastmod>\n  </sitemap>`);
+	const entries = locs.map(
+		(loc) =>
+			`  <sitemap>\n    <loc>${loc}</loc>\n    <lastmod>2026-11-20T06:00:00+00:00</lastmod>\n  </sitemap>`,
+	);
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }

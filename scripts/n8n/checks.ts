@@ -7,8 +7,18 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { TEST_API_KEY, USER_IDS, type PhpRankServer, type RecordedRequest } from '../../test/server';
-import { exportNodes, type CredentialImport, type ExecutionItem, type ExportedNodeType } from './cli';
+import {
+	TEST_API_KEY,
+	USER_IDS,
+	type PhpRankServer,
+	type RecordedRequest,
+} from '../../test/server';
+import {
+	exportNodes,
+	type CredentialImport,
+	type ExecutionItem,
+	type ExportedNodeType,
+} from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
 import { installPackage, packPackage, resolveWorkflowPackage } from './packages';
 import { Fatal, type Report } from './report';
@@ -44,14 +54,29 @@ export interface WorkflowJson {
 
 export function loadExamples(): Map<string, WorkflowJson> {
 	const map = new Map<string, WorkflowJson>();
-	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
-		map.set(file, JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson);
+	for (const file of fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
+		map.set(
+			file,
+			JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson,
+		);
 	}
 	return map;
 }
 
-export function run(cmd: string, args: string[], cwd: string): { code: number | null; output: string } {
-	const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+export function run(
+	cmd: string,
+	args: string[],
+	cwd: string,
+): { code: number | null; output: string } {
+	const r = spawnSync(cmd, args, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: { ...process.env, CI: 'true' },
+	});
 	return { code: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
@@ -60,7 +85,12 @@ export function apiRequests(server: PhpRankServer): RecordedRequest[] {
 }
 
 export function describeRequests(reqs: RecordedRequest[]): string {
-	return reqs.map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`).join(' | ');
+	return reqs
+		.map(
+			(r) =>
+				`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`,
+		)
+		.join(' | ');
 }
 
 export function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
@@ -69,8 +99,21 @@ export function json(items: ExecutionItem[] | undefined): Array<Record<string, u
 
 /** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */
 export function seedServer(server: PhpRankServer, now: number): void {
-	const add = (id: number, url: string, result: number, ageDays: number, userId: number = USER_IDS.default) =>
-		server.addReport({ id, url, result, user_id: userId, created_at: new Date(now - ageDays * DAY).toISOString(), privacy: 0 });
+	const add = (
+		id: number,
+		url: string,
+		result: number,
+		ageDays: number,
+		userId: number = USER_IDS.default,
+	) =>
+		server.addReport({
+			id,
+			url,
+			result,
+			user_id: userId,
+			created_at: new Date(now - ageDays * DAY).toISOString(),
+			privacy: 0,
+		});
 	add(1, 'https://example.com/', 31, 200);
 	add(2, 'https://example.com/pricing', 88, 200);
 	add(3, 'https://shop.example.org/', 62, 150);
@@ -84,7 +127,12 @@ export function seedServer(server: PhpRankServer, now: number): void {
 }
 
 /** examples/site-audit-from-sitemap.json: its file and the names of the nodes the e2e and the bench use. */
-export const SITEMAP_EXAMPLE = { file: 'site-audit-from-sitemap.json', site: 'Site', audit: 'Audit the site', email: 'Email the site summary' } as const;
+export const SITEMAP_EXAMPLE = {
+	file: 'site-audit-from-sitemap.json',
+	site: 'Site',
+	audit: 'Audit the site',
+	email: 'Email the site summary',
+} as const;
 
 /**
  * The sitemap example with its Site node's `sitemap_url` set to `sitemapUrl` (a local sitemap server's); every
@@ -93,9 +141,16 @@ export const SITEMAP_EXAMPLE = { file: 'site-audit-from-sitemap.json', site: 'Si
 export function withSitemapUrl(example: WorkflowJson, sitemapUrl: string): WorkflowJson {
 	const wf = structuredClone(example);
 	const site = wf.nodes.find((n) => n.name === SITEMAP_EXAMPLE.site);
-	const assignments = (site?.parameters.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)?.assignments;
+	const assignments = (
+		site?.parameters.assignments as
+			| { assignments?: Array<{ name: string; value: unknown }> }
+			| undefined
+	)?.assignments;
 	const field = assignments?.find((a) => a.name === 'sitemap_url');
-	if (!field) throw new Fatal(`examples/${SITEMAP_EXAMPLE.file}: no field "sitemap_url" in node "${SITEMAP_EXAMPLE.site}"`);
+	if (!field)
+		throw new Fatal(
+			`examples/${SITEMAP_EXAMPLE.file}: no field "sitemap_url" in node "${SITEMAP_EXAMPLE.site}"`,
+		);
 	field.value = sitemapUrl;
 	wf.name = `e2e: ${example.name}`;
 	return wf;
@@ -105,9 +160,20 @@ export function withSitemapUrl(example: WorkflowJson, sitemapUrl: string): Workf
 export async function setResult(api: PhpRankServer, id: number, result: number): Promise<void> {
 	const old = api.getReport(id);
 	if (!old) throw new Error(`report ${id} not found`);
-	const res = await fetch(`${api.url}/api/v1/reports/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' } });
+	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
+		method: 'DELETE',
+		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
+	});
 	if (res.status !== 200) throw new Error(`delete ${id}: ${res.status}`);
-	api.addReport({ id, url: `https://${old.url}`, user_id: old.user_id, result, privacy: old.privacy, created_at: old.created_at, generated_at: new Date().toISOString() });
+	api.addReport({
+		id,
+		url: `https://${old.url}`,
+		user_id: old.user_id,
+		result,
+		privacy: old.privacy,
+		created_at: old.created_at,
+		generated_at: new Date().toISOString(),
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,24 +185,44 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	report.section('build and pack');
 	fs.rmSync(path.join(REPO, 'dist'), { recursive: true, force: true });
 	const build = await report.timed('npm run build', () => run('npm', ['run', 'build'], REPO));
-	if (!report.check('npm run build succeeds', build.code === 0, build.output.slice(-4000))) throw new Fatal('build failed');
+	if (!report.check('npm run build succeeds', build.code === 0, build.output.slice(-4000)))
+		throw new Fatal('build failed');
 	const tgz = await report.timed('npm pack', async () => await packPackage(REPO, work));
-	const files = run('tar', ['-tzf', tgz], work).output.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
-	for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) report.check(`tarball contains ${entry}`, files.includes(entry));
+	const files = run('tar', ['-tzf', tgz], work)
+		.output.split('\n')
+		.filter(Boolean)
+		.map((f) => f.replace(/^package\//, ''));
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
+	for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+		report.check(`tarball contains ${entry}`, files.includes(entry));
 	report.check(
 		'tarball holds only dist/, package.json, README, LICENSE',
-		files.every((f) => f.startsWith('dist/') || ['package.json', 'README.md', 'LICENSE'].includes(f)),
+		files.every(
+			(f) => f.startsWith('dist/') || ['package.json', 'README.md', 'LICENSE'].includes(f),
+		),
 		files.filter((f) => !f.startsWith('dist/')),
 	);
-	report.check('tarball has no test code or source maps', !files.some((f) => /(^|\/)test\/|\.map$|\.test\.js$/.test(f)), files.filter((f) => /test|\.map$/.test(f)));
-	report.note(`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`);
+	report.check(
+		'tarball has no test code or source maps',
+		!files.some((f) => /(^|\/)test\/|\.map$|\.test\.js$/.test(f)),
+		files.filter((f) => /test|\.map$/.test(f)),
+	);
+	report.note(
+		`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`,
+	);
 	return tgz;
 }
 
 /** The phpRank credential (id CRED_ID) for `n8n import:credentials`, pointing at a running test server. */
 export function testServerCredential(api: PhpRankServer): CredentialImport {
-	return { id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } };
+	return {
+		id: CRED_ID,
+		name: CRED_NAME,
+		type: 'phpRankApi',
+		data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+	};
 }
 
 export interface SandboxWithPackage {
@@ -152,12 +238,20 @@ export interface SandboxWithPackage {
  * The cached n8n (installed on first use), a fresh sandbox with the tarball installed as README says (checked
  * by installAsReadmeSays), and the node types n8n loads from it. The sandbox is removed again if a step fails.
  */
-export async function sandboxWithPackage(report: Report, tarball: string): Promise<SandboxWithPackage> {
+export async function sandboxWithPackage(
+	report: Report,
+	tarball: string,
+): Promise<SandboxWithPackage> {
 	report.section('n8n runtime and package install (README: "Manually with npm")');
-	const runtime = await report.timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
+	const runtime = await report.timed('install.sh (cached n8n + Node 24)', () =>
+		getRuntime({ install: true }),
+	);
 	const sb = await createSandbox({ runtime });
 	try {
-		const installedDir = await report.timed('npm install in ~/.n8n/nodes', async () => await installAsReadmeSays(report, sb, tarball));
+		const installedDir = await report.timed(
+			'npm install in ~/.n8n/nodes',
+			async () => await installAsReadmeSays(report, sb, tarball),
+		);
 		const allNodes = await report.timed('n8n export:nodes', async () => await exportNodes(sb));
 		return { runtime, sb, installedDir, allNodes };
 	} catch (error) {
@@ -171,18 +265,39 @@ export async function sandboxWithPackage(report: Report, tarball: string): Promi
  * n8n-workflow: no copy under ~/.n8n/nodes, and `require('n8n-workflow')` from the node file resolves to the
  * file n8n-core uses (a second copy fails n8n-core's `instanceof NodeApiError`).
  */
-export async function installAsReadmeSays(report: Report, sb: N8nSandbox, tarball: string, label = ''): Promise<string> {
+export async function installAsReadmeSays(
+	report: Report,
+	sb: N8nSandbox,
+	tarball: string,
+	label = '',
+): Promise<string> {
 	const at = label ? ` (${label})` : '';
 	const installed = await installPackage(sb, tarball);
-	report.check(`npm install in ~/.n8n/nodes installed ${PACKAGE}${at}`, installed.name === PACKAGE, installed);
+	report.check(
+		`npm install in ~/.n8n/nodes installed ${PACKAGE}${at}`,
+		installed.name === PACKAGE,
+		installed,
+	);
 	const nodesDir = path.dirname(sb.nodeModulesDir);
 	const top = fs.readdirSync(sb.nodeModulesDir).filter((e) => !e.startsWith('.'));
-	report.check(`~/.n8n/nodes/node_modules holds only ${PACKAGE}: no peer installed beside it${at}`, top.length === 1 && top[0] === PACKAGE, top);
-	const resolution = resolveWorkflowPackage(sb, path.join(installed.dir, 'dist', 'nodes', 'PhpRank', 'PhpRank.node.js'));
-	report.check(`no copy of n8n-workflow anywhere under ${path.relative(sb.userFolder, nodesDir)}${at}`, resolution.copiesInNodesFolder.length === 0, resolution.copiesInNodesFolder);
+	report.check(
+		`~/.n8n/nodes/node_modules holds only ${PACKAGE}: no peer installed beside it${at}`,
+		top.length === 1 && top[0] === PACKAGE,
+		top,
+	);
+	const resolution = resolveWorkflowPackage(
+		sb,
+		path.join(installed.dir, 'dist', 'nodes', 'PhpRank', 'PhpRank.node.js'),
+	);
+	report.check(
+		`no copy of n8n-workflow anywhere under ${path.relative(sb.userFolder, nodesDir)}${at}`,
+		resolution.copiesInNodesFolder.length === 0,
+		resolution.copiesInNodesFolder,
+	);
 	report.check(
 		`in n8n, the package loads the n8n-workflow that n8n-core uses${at}`,
-		resolution.fromPackage === resolution.fromN8nCore && resolution.fromPackage.startsWith(sb.runtime.cacheDir),
+		resolution.fromPackage === resolution.fromN8nCore &&
+			resolution.fromPackage.startsWith(sb.runtime.cacheDir),
 		resolution,
 	);
 	return installed.dir;
@@ -196,12 +311,22 @@ export async function installAsReadmeSays(report: Report, sb: N8nSandbox, tarbal
  * POSTs JSON to a production webhook. n8n answers readiness before it has registered the webhooks of
  * published workflows, so a 404 "not registered" is retried for a while.
  */
-export async function callWebhook(url: string, body: unknown, timeoutMs = 60_000): Promise<{ status: number; body: string }> {
+export async function callWebhook(
+	url: string,
+	body: unknown,
+	timeoutMs = 60_000,
+): Promise<{ status: number; body: string }> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(600_000) });
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(600_000),
+		});
 		const text = await res.text();
-		if (res.status !== 404 || !text.includes('not registered') || Date.now() > deadline) return { status: res.status, body: text };
+		if (res.status !== 404 || !text.includes('not registered') || Date.now() > deadline)
+			return { status: res.status, body: text };
 		await new Promise((r) => setTimeout(r, 500));
 	}
 }
@@ -211,7 +336,11 @@ export const LITERAL_PASSWORD = 'Lit3ral-report-Passw0rd';
 const FAILED_CREATE_URL = 'https://example.com/members';
 
 /** Webhook (answers at once) → phpRank Create with Password privacy and a literal password. */
-export function failedCreateWorkflow(opts: { id: string; webhookPath: string; credential: { id: string; name: string } }): WorkflowJson {
+export function failedCreateWorkflow(opts: {
+	id: string;
+	webhookPath: string;
+	credential: { id: string; name: string };
+}): WorkflowJson {
 	return {
 		id: opts.id,
 		name: 'e2e: Create with a password (fails)',
@@ -225,7 +354,12 @@ export function failedCreateWorkflow(opts: { id: string; webhookPath: string; cr
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: opts.webhookPath, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: opts.webhookPath,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -233,22 +367,43 @@ export function failedCreateWorkflow(opts: { id: string; webhookPath: string; cr
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: { resource: 'report', operation: 'create', url: FAILED_CREATE_URL, privacy: 2, password: LITERAL_PASSWORD, simplify: true },
+				parameters: {
+					resource: 'report',
+					operation: 'create',
+					url: FAILED_CREATE_URL,
+					privacy: 2,
+					password: LITERAL_PASSWORD,
+					simplify: true,
+				},
 				credentials: { phpRankApi: opts.credential },
 			},
 		],
-		connections: { Webhook: { main: [[{ node: 'Create protected report', type: 'main', index: 0 }]] } },
+		connections: {
+			Webhook: { main: [[{ node: 'Create protected report', type: 'main', index: 0 }]] },
+		},
 	};
 }
 
 /** The phpRank answers the failed Create gets, with the code the stored error must keep. */
 export const CREATE_FAULTS = [
 	{ status: 500, fault: { type: 'status' as const, status: 500 } },
-	{ status: 422, fault: { type: 'status' as const, status: 422, body: { message: { url: ['Could not fetch the url.'] }, status: 422 } } },
+	{
+		status: 422,
+		fault: {
+			type: 'status' as const,
+			status: 422,
+			body: { message: { url: ['Could not fetch the url.'] }, status: 422 },
+		},
+	},
 ];
 
 /** Paths of every string in `value` that contains `needle` (shared objects are followed on each path). */
-export function pathsContaining(value: unknown, needle: string, at = '', ancestors: unknown[] = []): string[] {
+export function pathsContaining(
+	value: unknown,
+	needle: string,
+	at = '',
+	ancestors: unknown[] = [],
+): string[] {
 	if (typeof value === 'string') return value.includes(needle) ? [at] : [];
 	if (!value || typeof value !== 'object' || ancestors.includes(value)) return [];
 	const inner = [...ancestors, value];
@@ -276,28 +431,67 @@ export async function checkFailedCreate(
 	const done: StoredExecution[] = [];
 	for (const { status, fault } of CREATE_FAULTS) {
 		const seen = opts.api.requests.length;
-		opts.api.failNext(fault, { match: (r) => r.method === 'POST' && r.path === '/api/v1/reports' && r.form.url === FAILED_CREATE_URL });
+		opts.api.failNext(fault, {
+			match: (r) =>
+				r.method === 'POST' && r.path === '/api/v1/reports' && r.form.url === FAILED_CREATE_URL,
+		});
 		const before = (await storedExecutions(opts.sb, opts.workflowId)).length;
 		const res = await callWebhook(opts.webhookUrl, {});
-		report.check(`HTTP ${status}: the webhook accepted the call`, res.status === 200, `${res.status} ${res.body}`);
+		report.check(
+			`HTTP ${status}: the webhook accepted the call`,
+			res.status === 200,
+			`${res.status} ${res.body}`,
+		);
 		const stored = await waitForExecutions(opts.sb, opts.workflowId, before + 1);
 		const exec = stored[before];
-		if (!report.check(`HTTP ${status}: the execution is stored, status error`, exec?.status === 'error', stored.map((e) => [e.id, e.status]))) continue;
+		if (
+			!report.check(
+				`HTTP ${status}: the execution is stored, status error`,
+				exec?.status === 'error',
+				stored.map((e) => [e.id, e.status]),
+			)
+		)
+			continue;
 		done.push(exec);
-		const posts = opts.api.requests.slice(seen).filter((r) => r.method === 'POST' && r.path === '/api/v1/reports' && r.form.password !== undefined);
+		const posts = opts.api.requests
+			.slice(seen)
+			.filter(
+				(r) => r.method === 'POST' && r.path === '/api/v1/reports' && r.form.password !== undefined,
+			);
 		report.check(
 			`HTTP ${status}: one POST /api/v1/reports with privacy=2 and the password (phpRank is the one place it goes)`,
-			posts.length === 1 && posts[0].form.privacy === '2' && posts[0].form.password === LITERAL_PASSWORD && posts[0].form.url === FAILED_CREATE_URL,
+			posts.length === 1 &&
+				posts[0].form.privacy === '2' &&
+				posts[0].form.password === LITERAL_PASSWORD &&
+				posts[0].form.url === FAILED_CREATE_URL,
 			describeRequests(posts),
 		);
-		const error = exec.data.resultData?.error as { httpCode?: string; message?: string; node?: { parameters?: Record<string, unknown> } } | undefined;
-		report.check(`HTTP ${status}: the stored error keeps the HTTP code ${status} (not "none")`, error?.httpCode === String(status), { httpCode: error?.httpCode, message: error?.message });
+		const error = exec.data.resultData?.error as
+			| { httpCode?: string; message?: string; node?: { parameters?: Record<string, unknown> } }
+			| undefined;
+		report.check(
+			`HTTP ${status}: the stored error keeps the HTTP code ${status} (not "none")`,
+			error?.httpCode === String(status),
+			{ httpCode: error?.httpCode, message: error?.message },
+		);
 		// the node's own text names phpRank and the status; n8n's re-wrap of a foreign error would not
-		report.check(`HTTP ${status}: the stored error is the node's own message`, /phpRank/.test(error?.message ?? '') && error?.message?.includes(`HTTP ${status}`), error?.message);
-		report.check(`HTTP ${status}: the stored error names the node with the password masked`, error?.node?.parameters?.password === '[hidden]', error?.node?.parameters);
+		report.check(
+			`HTTP ${status}: the stored error is the node's own message`,
+			/phpRank/.test(error?.message ?? '') && error?.message?.includes(`HTTP ${status}`),
+			error?.message,
+		);
+		report.check(
+			`HTTP ${status}: the stored error names the node with the password masked`,
+			error?.node?.parameters?.password === '[hidden]',
+			error?.node?.parameters,
+		);
 		const found = pathsContaining(exec.data, LITERAL_PASSWORD);
 		const leaks = found.filter((p) => !WORKFLOW_COPIES.test(p));
-		report.check(`HTTP ${status}: the password is in no error object and no run data of the stored execution`, leaks.length === 0, leaks);
+		report.check(
+			`HTTP ${status}: the password is in no error object and no run data of the stored execution`,
+			leaks.length === 0,
+			leaks,
+		);
 		report.note(`the password is stored at: ${found.join(', ') || '(nowhere)'}`);
 	}
 	return done;

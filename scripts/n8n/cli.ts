@@ -50,19 +50,20 @@ export async function runCli(
 	fs.closeSync(out);
 	fs.closeSync(err);
 	const timeoutMs = opts.timeoutMs ?? 120_000;
-	const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-		(resolve, reject) => {
-			const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
-			child.on('error', (e) => {
-				clearTimeout(timer);
-				reject(e);
-			});
-			child.on('exit', (c, s) => {
-				clearTimeout(timer);
-				resolve({ code: c, signal: s });
-			});
-		},
-	);
+	const { code, signal } = await new Promise<{
+		code: number | null;
+		signal: NodeJS.Signals | null;
+	}>((resolve, reject) => {
+		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
+		child.on('error', (e) => {
+			clearTimeout(timer);
+			reject(e);
+		});
+		child.on('exit', (c, s) => {
+			clearTimeout(timer);
+			resolve({ code: c, signal: s });
+		});
+	});
 	const result: CliResult = {
 		code,
 		signal,
@@ -107,7 +108,10 @@ export interface CredentialImport {
 	data: Record<string, unknown>;
 }
 
-export async function importCredentials(sb: N8nSandbox, credentials: CredentialImport[]): Promise<void> {
+export async function importCredentials(
+	sb: N8nSandbox,
+	credentials: CredentialImport[],
+): Promise<void> {
 	const file = path.join(sb.userFolder, `credentials-${Date.now()}.json`);
 	await fs.promises.writeFile(file, JSON.stringify(credentials));
 	try {
@@ -124,14 +128,18 @@ export async function importCredentials(sb: N8nSandbox, credentials: CredentialI
  */
 export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Promise<void> {
 	const file = path.join(sb.userFolder, `workflows-${Date.now()}.json`);
-	const withVersions = workflows.map((w) => ('versionId' in w && w.versionId ? w : { ...w, versionId: randomUUID() }));
+	const withVersions = workflows.map((w) =>
+		'versionId' in w && w.versionId ? w : { ...w, versionId: randomUUID() },
+	);
 	await fs.promises.writeFile(file, JSON.stringify(withVersions));
 	try {
 		await runCli(sb, ['import:workflow', `--input=${file}`], { check: true });
 	} finally {
 		await fs.promises.rm(file, { force: true });
 	}
-	const ids = withVersions.map((w) => (w as { id?: string }).id).filter((id): id is string => typeof id === 'string');
+	const ids = withVersions
+		.map((w) => (w as { id?: string }).id)
+		.filter((id): id is string => typeof id === 'string');
 	const added = addMissingWorkflowVersions(sb, ids);
 	if (added.length) {
 		console.log(
@@ -155,7 +163,10 @@ export interface ExecutionRun {
 		resultData?: {
 			runData?: Record<
 				string,
-				Array<{ data?: { main?: ExecutionItem[][] }; error?: { message?: string; description?: string } }>
+				Array<{
+					data?: { main?: ExecutionItem[][] };
+					error?: { message?: string; description?: string };
+				}>
 			>;
 			error?: { message?: string; description?: string; [key: string]: unknown };
 			lastNodeExecuted?: string;
@@ -216,7 +227,9 @@ export async function executeWorkflow(
 	workflowId: string,
 	opts: { timeoutMs?: number } = {},
 ): Promise<ExecuteResult> {
-	const r = await runCli(sb, ['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs: opts.timeoutMs });
+	const r = await runCli(sb, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		timeoutMs: opts.timeoutMs,
+	});
 	const run = parseExecuteOutput(r.stdout);
 	const outputs: Record<string, ExecutionItem[]> = {};
 	const runData = run?.data?.resultData?.runData ?? {};
@@ -228,7 +241,8 @@ export async function executeWorkflow(
 	// Newer n8n print the final status, and this changes nothing there.
 	if (run && run.status === 'running' && r.code !== null) {
 		const stored = (await storedExecutions(sb, workflowId)).at(-1);
-		if (stored && stored.mode === 'cli' && !['new', 'running'].includes(stored.status)) run.status = stored.status;
+		if (stored && stored.mode === 'cli' && !['new', 'running'].includes(stored.status))
+			run.status = stored.status;
 	}
 	const error = run?.data?.resultData?.error;
 	return {
@@ -243,7 +257,6 @@ export async function executeWorkflow(
 	};
 }
 
-
 /**
  * `n8n publish:workflow --id=<id>` for each id (2.x's "activate"): the workflow runs in production (schedules,
  * webhooks, polling triggers) from the next start of n8n on. Up to 3 at a time (each is a ~3 s n8n start).
@@ -251,7 +264,8 @@ export async function executeWorkflow(
 export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<void> {
 	const queue = [...ids];
 	const lane = async (): Promise<void> => {
-		for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
+		for (let id = queue.shift(); id !== undefined; id = queue.shift())
+			await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
 	};
 	await Promise.all([lane(), lane(), lane()]);
 }
@@ -265,9 +279,19 @@ export async function unpublishWorkflow(sb: N8nSandbox, id: string): Promise<voi
 }
 
 /** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */
-export async function listWorkflowIds(sb: N8nSandbox, opts: { active?: boolean } = {}): Promise<string[]> {
-	const args = ['list:workflow', '--onlyId', ...(opts.active === undefined ? [] : [`--active=${opts.active}`])];
+export async function listWorkflowIds(
+	sb: N8nSandbox,
+	opts: { active?: boolean } = {},
+): Promise<string[]> {
+	const args = [
+		'list:workflow',
+		'--onlyId',
+		...(opts.active === undefined ? [] : [`--active=${opts.active}`]),
+	];
 	const r = await runCli(sb, args, { check: true });
 	// one id per line; log lines (N8N_LOG_OUTPUT=console) have spaces
-	return r.stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/\s/.test(l));
+	return r.stdout
+		.split(/\r?\n/)
+		.map((l) => l.trim())
+		.filter((l) => l && !/\s/.test(l));
 }

@@ -33,8 +33,14 @@ const SQL = `SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."st
 	LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id`;
 
 /** Every stored execution of a workflow, oldest first. */
-export async function storedExecutions(sb: N8nSandbox, workflowId: string): Promise<StoredExecution[]> {
-	const rows = sb.env.DB_TYPE === 'postgresdb' ? await queryPostgres(sb, workflowId) : querySqlite(sb, workflowId);
+export async function storedExecutions(
+	sb: N8nSandbox,
+	workflowId: string,
+): Promise<StoredExecution[]> {
+	const rows =
+		sb.env.DB_TYPE === 'postgresdb'
+			? await queryPostgres(sb, workflowId)
+			: querySqlite(sb, workflowId);
 	const flatted = requireFromN8n<{ parse(text: string): unknown }>(sb.runtime, 'flatted');
 	return rows.map((r) => {
 		const rawData = r.data ?? '';
@@ -45,18 +51,37 @@ export async function storedExecutions(sb: N8nSandbox, workflowId: string): Prom
 			const main = runs?.[runs.length - 1]?.data?.main;
 			if (main) outputs[node] = main[0] ?? [];
 		}
-		const date = (v: unknown) => (v === null || v === undefined ? undefined : new Date(SQLITE_UTC.test(String(v)) ? `${String(v).replace(' ', 'T')}Z` : (v as string)));
-		return { id: String(r.id), workflowId: r.workflowId, status: r.status, mode: r.mode, startedAt: date(r.startedAt), stoppedAt: date(r.stoppedAt), rawData, data, outputs };
+		const date = (v: unknown) =>
+			v === null || v === undefined
+				? undefined
+				: new Date(SQLITE_UTC.test(String(v)) ? `${String(v).replace(' ', 'T')}Z` : (v as string));
+		return {
+			id: String(r.id),
+			workflowId: r.workflowId,
+			status: r.status,
+			mode: r.mode,
+			startedAt: date(r.startedAt),
+			stoppedAt: date(r.stoppedAt),
+			rawData,
+			data,
+			outputs,
+		};
 	});
 }
 
 /** Polls until the workflow has `count` finished executions (or the timeout); returns what is stored then. */
-export async function waitForExecutions(sb: N8nSandbox, workflowId: string, count: number, timeoutMs = 60_000): Promise<StoredExecution[]> {
+export async function waitForExecutions(
+	sb: N8nSandbox,
+	workflowId: string,
+	count: number,
+	timeoutMs = 60_000,
+): Promise<StoredExecution[]> {
 	const deadline = Date.now() + timeoutMs;
 	let found: StoredExecution[] = [];
 	while (Date.now() < deadline) {
 		found = await storedExecutions(sb, workflowId);
-		if (found.filter((e) => !['new', 'running', 'waiting'].includes(e.status)).length >= count) return found;
+		if (found.filter((e) => !['new', 'running', 'waiting'].includes(e.status)).length >= count)
+			return found;
 		await new Promise((r) => setTimeout(r, 500));
 	}
 	return found;
@@ -73,7 +98,13 @@ interface Row {
 }
 
 async function queryPostgres(sb: N8nSandbox, workflowId: string): Promise<Row[]> {
-	type Pg = { Client: new (cfg: object) => { connect(): Promise<void>; query(sql: string, params: unknown[]): Promise<{ rows: Row[] }>; end(): Promise<void> } };
+	type Pg = {
+		Client: new (cfg: object) => {
+			connect(): Promise<void>;
+			query(sql: string, params: unknown[]): Promise<{ rows: Row[] }>;
+			end(): Promise<void>;
+		};
+	};
 	const { Client } = requireFromN8n<Pg>(sb.runtime, 'pg');
 	const client = new Client({
 		host: sb.env.DB_POSTGRESDB_HOST,
@@ -94,7 +125,13 @@ function querySqlite(sb: N8nSandbox, workflowId: string): Row[] {
 }
 
 /** One statement on the sandbox's SQLite database (n8n's sqlite3 is built for Node 24, so it runs there). */
-function sqlite<T>(sb: N8nSandbox, sql: string, params: string[], what: string, write = false): T[] {
+function sqlite<T>(
+	sb: N8nSandbox,
+	sql: string,
+	params: string[],
+	what: string,
+	write = false,
+): T[] {
 	const script = `
 		const [n8nDir, file, sql, mode, ...params] = process.argv.slice(1);
 		const sqlite3 = require(require.resolve('sqlite3', { paths: [n8nDir] }));
@@ -105,7 +142,15 @@ function sqlite<T>(sb: N8nSandbox, sql: string, params: string[], what: string, 
 			db.close();
 		});`;
 	const n8nDir = path.join(sb.runtime.cacheDir, 'node_modules', 'n8n');
-	const args = ['-e', script, n8nDir, path.join(sb.n8nDir, 'database.sqlite'), sql, write ? 'write' : 'read', ...params];
+	const args = [
+		'-e',
+		script,
+		n8nDir,
+		path.join(sb.n8nDir, 'database.sqlite'),
+		sql,
+		write ? 'write' : 'read',
+		...params,
+	];
 	const r = spawnSync(sb.runtime.nodeBin, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
 	if (r.status !== 0) throw new Error(`${what} failed:\n${r.stderr}`);
 	return JSON.parse(r.stdout || '[]') as T[];

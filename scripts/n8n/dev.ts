@@ -60,7 +60,10 @@ interface DevState {
 
 function readState(file: string): DevState {
 	if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as DevState;
-	return { encryptionKey: randomBytes(24).toString('hex'), jwtSecret: randomBytes(24).toString('hex') };
+	return {
+		encryptionKey: randomBytes(24).toString('hex'),
+		jwtSecret: randomBytes(24).toString('hex'),
+	};
 }
 
 function writeState(file: string, state: DevState): void {
@@ -79,9 +82,15 @@ async function portFree(port: number): Promise<boolean> {
 async function buildAndInstall(sb: N8nSandbox): Promise<boolean> {
 	const t = Date.now();
 	fs.rmSync(path.join(REPO, 'dist'), { recursive: true, force: true });
-	const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const build = spawnSync('npm', ['run', 'build'], {
+		cwd: REPO,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	if (build.status !== 0) {
-		log(`build FAILED (n8n keeps running the previous version):\n${`${build.stdout}${build.stderr}`.trim().split('\n').slice(-40).join('\n')}`);
+		log(
+			`build FAILED (n8n keeps running the previous version):\n${`${build.stdout}${build.stderr}`.trim().split('\n').slice(-40).join('\n')}`,
+		);
 		return false;
 	}
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-dev-pack-'));
@@ -106,7 +115,8 @@ function snapshot(): string {
 			return;
 		}
 		if (st.isDirectory()) {
-			for (const e of fs.readdirSync(p).sort()) if (e !== 'node_modules' && !e.startsWith('.')) walk(path.join(p, e));
+			for (const e of fs.readdirSync(p).sort())
+				if (e !== 'node_modules' && !e.startsWith('.')) walk(path.join(p, e));
 		} else {
 			parts.push(`${p}:${st.mtimeMs}:${st.size}`);
 		}
@@ -152,8 +162,10 @@ async function main(): Promise<void> {
 	const state = readState(stateFile);
 	writeState(stateFile, state);
 
-	if (!(await portFree(N8N_PORT))) throw new Error(`port ${N8N_PORT} is in use (another n8n?). Use --port <n>.`);
-	if (!(await portFree(API_PORT))) throw new Error(`port ${API_PORT} is in use. Use --api-port <n>.`);
+	if (!(await portFree(N8N_PORT)))
+		throw new Error(`port ${N8N_PORT} is in use (another n8n?). Use --port <n>.`);
+	if (!(await portFree(API_PORT)))
+		throw new Error(`port ${API_PORT} is in use. Use --api-port <n>.`);
 
 	const api: PhpRankServer = await startSampleServer({ port: API_PORT });
 	log(`phpRank test server (sample data) on ${api.url}`);
@@ -168,17 +180,31 @@ async function main(): Promise<void> {
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 		},
 	});
-	if (!(await buildAndInstall(sb))) throw new Error('the first build failed; fix it and run npm run dev again');
+	if (!(await buildAndInstall(sb)))
+		throw new Error('the first build failed; fix it and run npm run dev again');
 
 	// Imports run while n8n is stopped (the CLI and the server share the SQLite file).
-	await importCredentials(sb, [{ id: CRED_ID, name: CRED_NAME, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } }]);
+	await importCredentials(sb, [
+		{
+			id: CRED_ID,
+			name: CRED_NAME,
+			type: 'phpRankApi',
+			data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+		},
+	]);
 	const examplesDir = path.join(REPO, 'examples');
 	const imported = new Set(state.importedWorkflows ?? []);
 	const fresh = fs.existsSync(examplesDir)
 		? fs
 				.readdirSync(examplesDir)
 				.filter((f) => f.endsWith('.json'))
-				.map((f) => JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8')) as { id: string; name: string })
+				.map(
+					(f) =>
+						JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8')) as {
+							id: string;
+							name: string;
+						},
+				)
 				.filter((wf) => !imported.has(wf.id))
 		: [];
 	if (fresh.length) {
@@ -189,7 +215,10 @@ async function main(): Promise<void> {
 		log(`imported example workflows: ${fresh.map((w) => w.name).join(', ')}`);
 	}
 
-	const env = { N8N_EDITOR_BASE_URL: `http://localhost:${N8N_PORT}`, N8N_WEBHOOK_URL: `http://localhost:${N8N_PORT}/` };
+	const env = {
+		N8N_EDITOR_BASE_URL: `http://localhost:${N8N_PORT}`,
+		N8N_WEBHOOK_URL: `http://localhost:${N8N_PORT}/`,
+	};
 	let server = await startServer(sb, { port: N8N_PORT, readyTimeoutMs: 180_000, env });
 	let stopTail = QUIET ? () => {} : tailLogs(server);
 	if (!state.ownerCreated) {
@@ -241,7 +270,9 @@ async function main(): Promise<void> {
 				if (stopping) return;
 				server = await startServer(sb, { port: N8N_PORT, readyTimeoutMs: 180_000, env });
 				stopTail = QUIET ? () => {} : tailLogs(server);
-				log(`n8n restarted in ${((Date.now() - t) / 1000).toFixed(1)} s: reload the browser tab (http://localhost:${N8N_PORT})`);
+				log(
+					`n8n restarted in ${((Date.now() - t) / 1000).toFixed(1)} s: reload the browser tab (http://localhost:${N8N_PORT})`,
+				);
 			} while (again && !stopping);
 		} catch (e) {
 			log(`reload failed: ${(e as Error).message}`);
@@ -269,7 +300,8 @@ async function main(): Promise<void> {
 		await api.stop();
 		process.exit(0);
 	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.once(signal, () => void shutdown(signal));
 	// `kill <npm pid>` ends npm without passing the signal on (npm -> sh -> node): do not leave n8n running
 	// without us. Watch the parent and the grandparent; they change (re-parented to init) when npm is gone.
 	const ancestors = (): string => {

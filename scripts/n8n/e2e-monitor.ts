@@ -29,8 +29,22 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { CHECK_NAMES, PhpRankServer, TEST_API_KEY, USER_IDS, cleanUrl, type AnalysisSpec, type ReportRecord } from '../../test/server';
-import { startJsonServer, startSmtpCatcher, type CaughtMail, type JsonServer, type SmtpCatcher } from './catchers';
+import {
+	CHECK_NAMES,
+	PhpRankServer,
+	TEST_API_KEY,
+	USER_IDS,
+	cleanUrl,
+	type AnalysisSpec,
+	type ReportRecord,
+} from '../../test/server';
+import {
+	startJsonServer,
+	startSmtpCatcher,
+	type CaughtMail,
+	type JsonServer,
+	type SmtpCatcher,
+} from './catchers';
 import {
 	apiRequests,
 	buildAndPack,
@@ -101,15 +115,78 @@ const BASE_SCORE = 80;
 /** The one check failing after run 1 (every other passes). */
 const BASE_FAILED = 'favicon';
 const PAGES: Page[] = [
-	{ url: 'https://example.com/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
-	{ url: 'https://example.com/pricing', what: 'dropped by 20, a medium check newly failed (confirmed)', next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }), suspected: true, delta: -20, email: true },
-	{ url: 'https://www.example.com/blog/', what: 'better by 15, a check fixed', next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }), delta: 15, email: false },
-	{ url: 'https://example.com/contact', what: 'down 1 only, but a high-importance check newly failed (confirmed)', next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }), suspected: true, delta: -1, email: true },
-	{ url: 'https://example.com/about', what: 'dropped by 4, a low check newly failed', next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }), delta: -4, email: false },
-	{ url: 'https://shop.example.org/', what: 'unchanged', next: () => ({ score: 80, others: 'keep' }), delta: 0, email: false },
-	{ url: 'https://shop.example.org/cart', what: 'dropped by exactly 5 (confirmed)', next: () => ({ score: 75, others: 'keep' }), suspected: true, delta: -5, email: true },
-	{ url: 'https://example.com/noisy', what: 'noise: 72 → 60, then 71 when analysed again', base: 72, next: () => ({ score: 60, others: 'keep' }), confirm: () => ({ score: 71, others: 'keep' }), suspected: true, delta: -1, email: false },
-	{ url: 'https://example.com/dropped', what: 'a real drop: 72 → 60, then 61 when analysed again', base: 72, next: () => ({ score: 60, others: 'keep' }), confirm: () => ({ score: 61, others: 'keep' }), suspected: true, delta: -11, email: true },
+	{
+		url: 'https://example.com/',
+		what: 'unchanged',
+		next: () => ({ score: 80, others: 'keep' }),
+		delta: 0,
+		email: false,
+	},
+	{
+		url: 'https://example.com/pricing',
+		what: 'dropped by 20, a medium check newly failed (confirmed)',
+		next: (c) => ({ score: 60, failed: [c.medium], others: 'keep' }),
+		suspected: true,
+		delta: -20,
+		email: true,
+	},
+	{
+		url: 'https://www.example.com/blog/',
+		what: 'better by 15, a check fixed',
+		next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }),
+		delta: 15,
+		email: false,
+	},
+	{
+		url: 'https://example.com/contact',
+		what: 'down 1 only, but a high-importance check newly failed (confirmed)',
+		next: (c) => ({ score: 79, failed: [c.high], others: 'keep' }),
+		suspected: true,
+		delta: -1,
+		email: true,
+	},
+	{
+		url: 'https://example.com/about',
+		what: 'dropped by 4, a low check newly failed',
+		next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }),
+		delta: -4,
+		email: false,
+	},
+	{
+		url: 'https://shop.example.org/',
+		what: 'unchanged',
+		next: () => ({ score: 80, others: 'keep' }),
+		delta: 0,
+		email: false,
+	},
+	{
+		url: 'https://shop.example.org/cart',
+		what: 'dropped by exactly 5 (confirmed)',
+		next: () => ({ score: 75, others: 'keep' }),
+		suspected: true,
+		delta: -5,
+		email: true,
+	},
+	{
+		url: 'https://example.com/noisy',
+		what: 'noise: 72 → 60, then 71 when analysed again',
+		base: 72,
+		next: () => ({ score: 60, others: 'keep' }),
+		confirm: () => ({ score: 71, others: 'keep' }),
+		suspected: true,
+		delta: -1,
+		email: false,
+	},
+	{
+		url: 'https://example.com/dropped',
+		what: 'a real drop: 72 → 60, then 61 when analysed again',
+		base: 72,
+		next: () => ({ score: 60, others: 'keep' }),
+		confirm: () => ({ score: 61, others: 'keep' }),
+		suspected: true,
+		delta: -11,
+		email: true,
+	},
 ];
 const baseOf = (page: Page) => page.base ?? BASE_SCORE;
 
@@ -120,7 +197,8 @@ const baseOf = (page: Page) => page.base ?? BASE_SCORE;
 export function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 	const wf = structuredClone(example);
 	const at = wf.nodes.findIndex((n) => n.name === SHEET);
-	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets') throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
+	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets')
+		throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
 	wf.nodes[at] = {
 		id: randomUUID(),
 		name: SHEET,
@@ -166,71 +244,168 @@ async function main(): Promise<void> {
 		];
 		await api.start();
 		smtp = await startSmtpCatcher();
-		list = await startJsonServer('/urls-to-watch', PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })));
-		note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
-		await timed('n8n import:credentials', async () =>
-			await importCredentials(sb as N8nSandbox, [
-				testServerCredential(api),
-				{
-					id: SMTP_CRED_ID,
-					name: 'SMTP (local catcher)',
-					type: 'smtp',
-					data: { user: '', password: '', host: smtp?.host, port: smtp?.port, secure: false, disableStartTls: true },
-				},
-			]),
+		list = await startJsonServer(
+			'/urls-to-watch',
+			PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })),
+		);
+		note(
+			`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`,
+		);
+		await timed(
+			'n8n import:credentials',
+			async () =>
+				await importCredentials(sb as N8nSandbox, [
+					testServerCredential(api),
+					{
+						id: SMTP_CRED_ID,
+						name: 'SMTP (local catcher)',
+						type: 'smtp',
+						data: {
+							user: '',
+							password: '',
+							host: smtp?.host,
+							port: smtp?.port,
+							secure: false,
+							disableStartTls: true,
+						},
+					},
+				]),
 		);
 		const wf = monitorWorkflow(example, list.url);
 		const kept = example.nodes.filter((n) => n.name !== SHEET);
 		check(
 			'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
-			kept.every((n) => same(wf.nodes.find((m) => m.name === n.name), n)) && wf.nodes.length === example.nodes.length && same(wf.connections, example.connections),
+			kept.every((n) =>
+				same(
+					wf.nodes.find((m) => m.name === n.name),
+					n,
+				),
+			) &&
+				wf.nodes.length === example.nodes.length &&
+				same(wf.connections, example.connections),
 			wf.nodes.map((n) => n.name),
 		);
-		const unknown = wf.nodes.filter((n) => !nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion))).map((n) => `${n.type}@${n.typeVersion}`);
-		check('every node type and version of the e2e workflow is one this n8n has', unknown.length === 0, unknown);
-		check('the example has no Code node', !example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)), example.nodes.map((n) => n.type));
+		const unknown = wf.nodes
+			.filter(
+				(n) =>
+					!nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
+			)
+			.map((n) => `${n.type}@${n.typeVersion}`);
+		check(
+			'every node type and version of the e2e workflow is one this n8n has',
+			unknown.length === 0,
+			unknown,
+		);
+		check(
+			'the example has no Code node',
+			!example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
+			example.nodes.map((n) => n.type),
+		);
 		const phpRankNode = example.nodes.find((n) => n.name === RERUN);
 		check(
 			'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
-			phpRankNode?.type === NODE_TYPE && phpRankNode.parameters.operation === 'createOrRerun' && phpRankNode.parameters.url === '={{ $json.url }}' && phpRankNode.parameters.privacy === 1,
+			phpRankNode?.type === NODE_TYPE &&
+				phpRankNode.parameters.operation === 'createOrRerun' &&
+				phpRankNode.parameters.url === '={{ $json.url }}' &&
+				phpRankNode.parameters.privacy === 1,
 			phpRankNode,
 		);
-		check('the example emails through an SMTP credential', example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED_ID);
+		check(
+			'the example emails through an SMTP credential',
+			example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED_ID,
+		);
 		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [wf]));
 
 		// ------------------------------------------------------------------ run 1: every URL new
 		section('run 1 (n8n execute): every watched URL is new');
 		const before = reportsOf(api);
-		for (const page of PAGES) api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
+		for (const page of PAGES)
+			api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 		api.clearRequests();
-		const run1 = await timed('n8n execute, run 1', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		const run1 = await timed(
+			'n8n execute, run 1',
+			async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }),
+		);
 		const created = new Map<string, ReportRecord>();
 		if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
 		const out1 = json(run1.outputs[RERUN]);
 		check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
-		check('every item says action "created", no previous score or change, other_reports 0', out1.every((r) => r.action === 'created' && r.previous_score === null && r.score_change === null && !('changes' in r) && r.other_reports === 0), out1.map((r) => [r.url, r.action, r.previous_score, r.score_change]));
-		check('the items are the watched URLs, in order, private', same(out1.map((r) => r.url), PAGES.map((p) => cleanUrl(p.url))) && out1.every((r) => r.privacy === 'private'), out1.map((r) => [r.url, r.privacy]));
+		check(
+			'every item says action "created", no previous score or change, other_reports 0',
+			out1.every(
+				(r) =>
+					r.action === 'created' &&
+					r.previous_score === null &&
+					r.score_change === null &&
+					!('changes' in r) &&
+					r.other_reports === 0,
+			),
+			out1.map((r) => [r.url, r.action, r.previous_score, r.score_change]),
+		);
+		check(
+			'the items are the watched URLs, in order, private',
+			same(
+				out1.map((r) => r.url),
+				PAGES.map((p) => cleanUrl(p.url)),
+			) && out1.every((r) => r.privacy === 'private'),
+			out1.map((r) => [r.url, r.privacy]),
+		);
 		const after1 = reportsOf(api);
 		const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
-		check(`the server holds exactly ${PAGES.length} more reports of the user`, after1.length === before.length + PAGES.length, { before: before.length, after: after1.length });
-		check('the new reports are the watched URLs, private, scored as scripted', same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) && newOnes.every((r) => r.privacy === 1 && r.result === baseOf(PAGES.find((p) => cleanUrl(p.url) === r.url)!)), newOnes.map((r) => [r.url, r.privacy, r.result]));
+		check(
+			`the server holds exactly ${PAGES.length} more reports of the user`,
+			after1.length === before.length + PAGES.length,
+			{ before: before.length, after: after1.length },
+		);
+		check(
+			'the new reports are the watched URLs, private, scored as scripted',
+			same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) &&
+				newOnes.every(
+					(r) =>
+						r.privacy === 1 && r.result === baseOf(PAGES.find((p) => cleanUrl(p.url) === r.url)!),
+				),
+			newOnes.map((r) => [r.url, r.privacy, r.result]),
+		);
 		for (const r of newOnes) created.set(r.url, r);
 		const reqs1 = apiRequests(api);
 		const lists1 = reqs1.filter((r) => r.method === 'GET');
-		check(`${PAGES.length} POSTs, no PUT`, reqs1.filter((r) => r.method === 'POST').length === PAGES.length && !reqs1.some((r) => r.method === 'PUT'), describeRequests(reqs1));
-		check('one list read per site (project filter), not one per URL', same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']), describeRequests(lists1));
+		check(
+			`${PAGES.length} POSTs, no PUT`,
+			reqs1.filter((r) => r.method === 'POST').length === PAGES.length &&
+				!reqs1.some((r) => r.method === 'PUT'),
+			describeRequests(reqs1),
+		);
+		check(
+			'one list read per site (project filter), not one per URL',
+			same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']),
+			describeRequests(lists1),
+		);
 		const [worse1, rest1] = branches(run1, IF);
-		check('IF: no item is "worse" (nothing to compare with yet)', worse1.length === 0 && rest1.length === PAGES.length, { true: worse1.length, false: rest1.length });
+		check(
+			'IF: no item is "worse" (nothing to compare with yet)',
+			worse1.length === 0 && rest1.length === PAGES.length,
+			{ true: worse1.length, false: rest1.length },
+		);
 		check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
-		check('no email was sent', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+		check(
+			'no email was sent',
+			smtp.messages.length === 0,
+			smtp.messages.map((m) => m.subject),
+		);
 		check('the URL list was read once', list.hits() === 1, list.hits());
 
 		// ------------------------------------------------------------------ run 2: some pages worse
 		section('run 2 (n8n execute): some pages worse, some not');
 		const sample = [...created.values()][0];
-		const byImportance = (importance: string) => CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
-		const picked = { high: byImportance('high')[0], medium: byImportance('medium')[0], low: byImportance('low')[0] };
-		if (!picked.high || !picked.medium || !picked.low) throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
+		const byImportance = (importance: string) =>
+			CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
+		const picked = {
+			high: byImportance('high')[0],
+			medium: byImportance('medium')[0],
+			low: byImportance('low')[0],
+		};
+		if (!picked.high || !picked.medium || !picked.low)
+			throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
 		for (const page of PAGES) {
 			api.setNextAnalysis(page.url, page.next(picked));
 			if (page.suspected) api.setNextAnalysis(page.url, (page.confirm ?? page.next)(picked));
@@ -238,54 +413,138 @@ async function main(): Promise<void> {
 		}
 		api.clearRequests();
 		smtp.clear();
-		const run2 = await timed('n8n execute, run 2', async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }));
+		const run2 = await timed(
+			'n8n execute, run 2',
+			async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }),
+		);
 		if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
 		const out2 = json(run2.outputs[RERUN]);
 		const after2 = reportsOf(api);
-		check('no report created: the user has as many reports as after run 1', after2.length === after1.length && same(after2.map((r) => r.id), after1.map((r) => r.id)), { after1: after1.length, after2: after2.length });
-		check('every item says action "rerun" of the report run 1 created', out2.length === PAGES.length && out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id), out2.map((r) => [r.url, r.action, r.id]));
+		check(
+			'no report created: the user has as many reports as after run 1',
+			after2.length === after1.length &&
+				same(
+					after2.map((r) => r.id),
+					after1.map((r) => r.id),
+				),
+			{ after1: after1.length, after2: after2.length },
+		);
+		check(
+			'every item says action "rerun" of the report run 1 created',
+			out2.length === PAGES.length &&
+				out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id),
+			out2.map((r) => [r.url, r.action, r.id]),
+		);
 		const reqs2 = apiRequests(api);
 		const puts = reqs2.filter((r) => r.method === 'PUT');
-		const expectedPuts = PAGES.flatMap((page) => Array<string>(page.suspected ? 2 : 1).fill(`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`)).sort();
-		check('no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other', !reqs2.some((r) => r.method === 'POST') && same(puts.map((r) => r.path).sort(), expectedPuts) && puts.every((r) => r.form.results === '1'), describeRequests(reqs2));
+		const expectedPuts = PAGES.flatMap((page) =>
+			Array<string>(page.suspected ? 2 : 1).fill(
+				`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`,
+			),
+		).sort();
+		check(
+			'no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other',
+			!reqs2.some((r) => r.method === 'POST') &&
+				same(puts.map((r) => r.path).sort(), expectedPuts) &&
+				puts.every((r) => r.form.results === '1'),
+			describeRequests(reqs2),
+		);
 		for (const page of PAGES) {
 			const item = out2.find((r) => r.url === cleanUrl(page.url));
 			const expected = page.suspected ? page.email : null;
-			check(`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`, item?.confirmed === expected && (!page.suspected || item?.first_score === page.next(picked).score), item && { confirmed: item.confirmed, first_score: item.first_score });
+			check(
+				`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`,
+				item?.confirmed === expected &&
+					(!page.suspected || item?.first_score === page.next(picked).score),
+				item && { confirmed: item.confirmed, first_score: item.first_score },
+			);
 		}
-		check('the other reports were left alone (same site, another user of a watched URL)', untouched.every((u) => same(api.getReport(u.id), u)), untouched.map((u) => [u.id, u.url, u.user_id]));
+		check(
+			'the other reports were left alone (same site, another user of a watched URL)',
+			untouched.every((u) => same(api.getReport(u.id), u)),
+			untouched.map((u) => [u.id, u.url, u.user_id]),
+		);
 		for (const page of PAGES) {
 			const item = out2.find((r) => r.url === cleanUrl(page.url));
-			const columns = item && { score_change: item.score_change, previous_score: item.previous_score, has_changes_object: 'changes' in item };
-			check(`${cleanUrl(page.url)} (${page.what}): score_change ${page.delta}, previous_score ${baseOf(page)} (flat columns, no nested changes with Simplify)`, item?.score_change === page.delta && item?.previous_score === baseOf(page) && !('changes' in item), columns);
+			const columns = item && {
+				score_change: item.score_change,
+				previous_score: item.previous_score,
+				has_changes_object: 'changes' in item,
+			};
+			check(
+				`${cleanUrl(page.url)} (${page.what}): score_change ${page.delta}, previous_score ${baseOf(page)} (flat columns, no nested changes with Simplify)`,
+				item?.score_change === page.delta &&
+					item?.previous_score === baseOf(page) &&
+					!('changes' in item),
+				columns,
+			);
 		}
 		const contact = out2.find((r) => r.url === 'example.com/contact');
-		check(`example.com/contact: newly_failed is "${picked.high} (high)"`, contact?.newly_failed === `${picked.high} (high)`, contact?.newly_failed);
+		check(
+			`example.com/contact: newly_failed is "${picked.high} (high)"`,
+			contact?.newly_failed === `${picked.high} (high)`,
+			contact?.newly_failed,
+		);
 		const [worse2, rest2] = branches(run2, IF);
 		const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
-		check(`IF: exactly the pages made worse go to the email (${expected.join(', ')})`, same(json(worse2).map((r) => r.url), expected) && rest2.length === PAGES.length - expected.length, { true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) });
+		check(
+			`IF: exactly the pages made worse go to the email (${expected.join(', ')})`,
+			same(
+				json(worse2).map((r) => r.url),
+				expected,
+			) && rest2.length === PAGES.length - expected.length,
+			{ true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) },
+		);
 		const mails = await smtp.waitFor(expected.length, 10_000);
-		check(`${expected.length} emails, no more`, mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length, mails.map((m) => m.subject));
-		check(`each from ${FROM} to ${TO}`, mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)), mails.map((m) => [m.from, m.to, m.headers.from]));
-		if (mails[0]) note(`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`);
+		check(
+			`${expected.length} emails, no more`,
+			mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length,
+			mails.map((m) => m.subject),
+		);
+		check(
+			`each from ${FROM} to ${TO}`,
+			mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)),
+			mails.map((m) => [m.from, m.to, m.headers.from]),
+		);
+		if (mails[0])
+			note(
+				`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`,
+			);
 		for (const page of PAGES) {
 			const url = cleanUrl(page.url);
 			const got = mailFor(mails, page.url);
 			if (!page.email) {
-				check(`no email for ${url} (${page.what})`, got.length === 0, got.map((m) => m.subject));
+				check(
+					`no email for ${url} (${page.what})`,
+					got.length === 0,
+					got.map((m) => m.subject),
+				);
 				continue;
 			}
 			const base = baseOf(page);
 			const now = base + page.delta;
 			const mail = got[0];
-			check(`one email for ${url}, subject names the URL and "${base} → ${now}"`, got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`, got.map((m) => m.subject));
+			check(
+				`one email for ${url}, subject names the URL and "${base} → ${now}"`,
+				got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`,
+				got.map((m) => m.subject),
+			);
 			const spec = page.next(picked);
-			const failedText = spec.failed?.length ? spec.failed.map((c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`).join(', ') : 'none';
+			const failedText = spec.failed?.length
+				? spec.failed
+						.map(
+							(c) =>
+								`${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`,
+						)
+						.join(', ')
+				: 'none';
 			check(
 				`its text: the URL, "Score: ${base} → ${now}", ${page.delta} points, the first analysis's score, newly failed: ${failedText}`,
 				mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
 					mail.text.includes(`Score: ${base} → ${now} (`) &&
-					mail.text.includes(` points. It held when analysed once more (the first analysis said ${spec.score ?? ''}).`) &&
+					mail.text.includes(
+						` points. It held when analysed once more (the first analysis said ${spec.score ?? ''}).`,
+					) &&
 					mail.text.includes(`, ${page.delta} points.`) &&
 					mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
 					mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
@@ -322,10 +581,15 @@ const BELOW_SCORE = 75;
 async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
 	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
 		method: 'PUT',
-		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+		headers: {
+			Authorization: `Bearer ${TEST_API_KEY}`,
+			Accept: 'application/json',
+			'Content-Type': 'application/x-www-form-urlencoded',
+		},
 		body: 'results=1',
 	});
-	if (res.status !== 200) throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
+	if (res.status !== 200)
+		throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
 }
 
 async function triggerChecks(
@@ -338,14 +602,32 @@ async function triggerChecks(
 ): Promise<void> {
 	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
 	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
-	const events = (trigger?.properties.find((p) => p.name === 'event')?.options as Array<{ value: string }> | undefined)?.map((o) => o.value) ?? [];
-	if (!check('the installed phpRank Trigger has the Score Changed event', events.includes('scoreChanged'), events)) return;
+	const events =
+		(
+			trigger?.properties.find((p) => p.name === 'event')?.options as
+				| Array<{ value: string }>
+				| undefined
+		)?.map((o) => o.value) ?? [];
+	if (
+		!check(
+			'the installed phpRank Trigger has the Score Changed event',
+			events.includes('scoreChanged'),
+			events,
+		)
+	)
+		return;
 	const email = example.nodes.find((n) => n.name === EMAIL);
 	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
 	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
 	const second = (new Date().getUTCSeconds() + 40) % 60;
 	// A published Score Changed trigger polling at that second, `parameters` on top, its items to `then` (if any).
-	const triggerWorkflow = (id: string, name: string, node: string, parameters: Record<string, unknown>, then?: WorkflowJson['nodes'][number]): WorkflowJson => ({
+	const triggerWorkflow = (
+		id: string,
+		name: string,
+		node: string,
+		parameters: Record<string, unknown>,
+		then?: WorkflowJson['nodes'][number],
+	): WorkflowJson => ({
 		id,
 		name,
 		active: false,
@@ -357,10 +639,17 @@ async function triggerChecks(
 				type: TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] }, event: 'scoreChanged', simplify: true, ...parameters },
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
+					event: 'scoreChanged',
+					simplify: true,
+					...parameters,
+				},
 				credentials: { phpRankApi: PHPRANK_CRED },
 			},
-			...(then ? [{ ...structuredClone(then), id: randomUUID(), position: [240, 0] as [number, number] }] : []),
+			...(then
+				? [{ ...structuredClone(then), id: randomUUID(), position: [240, 0] as [number, number] }]
+				: []),
 		],
 		connections: then ? { [node]: { main: [[{ node: then.name, type: 'main', index: 0 }]] } } : {},
 	});
@@ -368,15 +657,24 @@ async function triggerChecks(
 		TRIGGER_WF_ID,
 		"e2e: phpRank Trigger (Score Changed) → the example's email",
 		TRIGGER,
-		{ minChange: 5, onlyWorse: true, filters: { project: { __rl: true, mode: 'name', value: 'example.com' } } },
+		{
+			minChange: 5,
+			onlyWorse: true,
+			filters: { project: { __rl: true, mode: 'name', value: 'example.com' } },
+		},
 		email,
 	);
 	// The second trigger, alone: Below Score and its recovery, over every project.
-	const belowWf = triggerWorkflow(BELOW_WF_ID, 'e2e: phpRank Trigger (Score Changed, Below Score, Notify on Recovery)', BELOW_TRIGGER, {
-		minChange: 0,
-		belowScore: BELOW_SCORE,
-		notifyRecovery: true,
-	});
+	const belowWf = triggerWorkflow(
+		BELOW_WF_ID,
+		'e2e: phpRank Trigger (Score Changed, Below Score, Notify on Recovery)',
+		BELOW_TRIGGER,
+		{
+			minChange: 0,
+			belowScore: BELOW_SCORE,
+			notifyRecovery: true,
+		},
+	);
 	await timed('n8n import:workflow + publish:workflow (two triggers)', async () => {
 		await importWorkflows(sb, [wf, belowWf]);
 		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID]);
@@ -385,30 +683,63 @@ async function triggerChecks(
 	const home = byUrl('example.com');
 	const contact = byUrl('example.com/contact');
 	const about = byUrl('example.com/about');
-	if (!home || !contact || !about) throw new Fatal('the monitored reports of example.com are missing');
-	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com').length;
+	if (!home || !contact || !about)
+		throw new Fatal('the monitored reports of example.com are missing');
+	const polls = () =>
+		apiRequests(api).filter(
+			(r) =>
+				r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com',
+		).length;
 	// The Below Score trigger reads every project: its polls are the first pages read without a project filter.
 	const belowPolls = () =>
-		apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === undefined && r.query.page === '1').length;
-	const waitPoll = async (n: number, label: string, timeoutMs: number, count = polls): Promise<boolean> =>
+		apiRequests(api).filter(
+			(r) =>
+				r.method === 'GET' &&
+				r.path === '/api/v1/reports' &&
+				r.query.project === undefined &&
+				r.query.page === '1',
+		).length;
+	const waitPoll = async (
+		n: number,
+		label: string,
+		timeoutMs: number,
+		count = polls,
+	): Promise<boolean> =>
 		await timed(label, async () => {
 			const deadline = Date.now() + timeoutMs;
 			while (Date.now() < deadline && count() < n) await sleep(100);
 			return count() >= n;
 		});
 	const belowEvents = async (count: number) =>
-		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000)).filter((e) => e.mode === 'trigger').flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
+		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000))
+			.filter((e) => e.mode === 'trigger')
+			.flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
 	api.clearRequests();
 	smtp.clear();
 	let n8n: N8nServer | undefined;
 	try {
 		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
-		if (!check('n8n polled phpRank (the first poll notes every score of example.com)', await waitPoll(1, 'wait for the first poll', 130_000), describeRequests(apiRequests(api)))) return;
-		check('the Below Score trigger polled too (every project)', await waitPoll(1, 'wait for its first poll', 30_000, belowPolls), describeRequests(apiRequests(api)));
+		if (
+			!check(
+				'n8n polled phpRank (the first poll notes every score of example.com)',
+				await waitPoll(1, 'wait for the first poll', 130_000),
+				describeRequests(apiRequests(api)),
+			)
+		)
+			return;
+		check(
+			'the Below Score trigger polled too (every project)',
+			await waitPoll(1, 'wait for its first poll', 30_000, belowPolls),
+			describeRequests(apiRequests(api)),
+		);
 		await sleep(3000); // the poll's state is saved after its request
 		const seen = polls();
 		const belowSeen = belowPolls();
-		check('the first poll fired nothing (no email)', smtp.messages.length === 0, smtp.messages.map((m) => m.subject));
+		check(
+			'the first poll fired nothing (no email)',
+			smtp.messages.length === 0,
+			smtp.messages.map((m) => m.subject),
+		);
 
 		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
 		// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
@@ -416,35 +747,79 @@ async function triggerChecks(
 		api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
 		api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
 		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
-		note(`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`);
+		note(
+			`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
+		);
 
-		check('n8n polled again', await waitPoll(seen + 1, 'wait for the next poll', 130_000), describeRequests(apiRequests(api)));
+		check(
+			'n8n polled again',
+			await waitPoll(seen + 1, 'wait for the next poll', 130_000),
+			describeRequests(apiRequests(api)),
+		);
 		const mails = await smtp.waitFor(1, 30_000);
 		await sleep(3000); // time for a wrong second email
-		check('exactly one email', mails.length === 1, mails.map((m) => m.subject));
+		check(
+			'exactly one email',
+			mails.length === 1,
+			mails.map((m) => m.subject),
+		);
 		const mail = mails[0];
-		check(`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`, mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`, mail?.subject);
+		check(
+			`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`,
+			mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`,
+			mail?.subject,
+		);
 		check(
 			`its text: "Score: 80 → 70 (decent), -10 points." (nothing about a second analysis), newly failed ${highCheck} (high)`,
-			mail?.text.includes('Score: 80 → 70 (decent), -10 points.\n') && mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) && mail.text.includes(`phpRank report ID: ${home.id}`),
+			mail?.text.includes('Score: 80 → 70 (decent), -10 points.\n') &&
+				mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) &&
+				mail.text.includes(`phpRank report ID: ${home.id}`),
 			mail?.text,
 		);
-		const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter((e) => e.mode === 'trigger');
+		const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter(
+			(e) => e.mode === 'trigger',
+		);
 		const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
-		check('one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
-			execs.length === 1 && execs[0].status === 'success' && items.length === 1 && items[0].id === home.id && items[0].event === 'scoreChanged' && items[0].reason === 'moved' &&
+		check(
+			'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
+			execs.length === 1 &&
+				execs[0].status === 'success' &&
+				items.length === 1 &&
+				items[0].id === home.id &&
+				items[0].event === 'scoreChanged' &&
+				items[0].reason === 'moved' &&
 				(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
-			execs.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]) })),
+			execs.map((e) => ({
+				id: e.id,
+				status: e.status,
+				items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]),
+			})),
 		);
 
 		// The Below Score trigger: the same poll saw the home page fall from 80 to 70, below 75.
-		check('the Below Score trigger polled again', await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls));
+		check(
+			'the Below Score trigger polled again',
+			await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls),
+		);
 		const drop = await belowEvents(1);
-		const trendOf = (item: (typeof drop)[number] | undefined) => item && { reason: item.reason, previous_score: item.previous_score, score: item.score, trend: item.trend, trend_text: item.trend_text };
+		const trendOf = (item: (typeof drop)[number] | undefined) =>
+			item && {
+				reason: item.reason,
+				previous_score: item.previous_score,
+				score: item.score,
+				trend: item.trend,
+				trend_text: item.trend_text,
+			};
 		check(
 			`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
-			drop.length === 1 && drop[0].id === home.id && drop[0].reason === 'belowScore' && drop[0].previous_score === 80 && drop[0].score === 70 &&
-				drop[0].newly_failed === `${highCheck} (high)` && same(drop[0].trend, [80, 70]) && drop[0].trend_text === '80 █▁ 70',
+			drop.length === 1 &&
+				drop[0].id === home.id &&
+				drop[0].reason === 'belowScore' &&
+				drop[0].previous_score === 80 &&
+				drop[0].score === 70 &&
+				drop[0].newly_failed === `${highCheck} (high)` &&
+				same(drop[0].trend, [80, 70]) &&
+				drop[0].trend_text === '80 █▁ 70',
 			drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
 		);
 
@@ -453,20 +828,51 @@ async function triggerChecks(
 		await rerunOnServer(api, home.id);
 		note(`re-run on the test server: ${home.url} 70 → 80 (${highCheck} fixed)`);
 		const before = belowPolls();
-		check('the Below Score trigger polled once more', await waitPoll(before + 1, 'wait for the poll after the recovery', 130_000, belowPolls));
+		check(
+			'the Below Score trigger polled once more',
+			await waitPoll(before + 1, 'wait for the poll after the recovery', 130_000, belowPolls),
+		);
 		const recovered = await belowEvents(2);
 		await sleep(3000);
 		check(
 			'then one more event: the home page back at 80, reason recovered (previous_score 70, newly fixed), trend [80, 70, 80], trend_text "80 █▁█ 80"',
-			recovered.length === 2 && recovered[1].id === home.id && recovered[1].reason === 'recovered' && recovered[1].previous_score === 70 && recovered[1].score === 80 &&
-				recovered[1].newly_fixed === `${highCheck} (high)` && same(recovered[1].trend, [80, 70, 80]) && recovered[1].trend_text === '80 █▁█ 80',
-			recovered.map((i) => ({ url: i.url, reason: i.reason, previous_score: i.previous_score, newly_fixed: i.newly_fixed, trend: i.trend, trend_text: i.trend_text })),
+			recovered.length === 2 &&
+				recovered[1].id === home.id &&
+				recovered[1].reason === 'recovered' &&
+				recovered[1].previous_score === 70 &&
+				recovered[1].score === 80 &&
+				recovered[1].newly_fixed === `${highCheck} (high)` &&
+				same(recovered[1].trend, [80, 70, 80]) &&
+				recovered[1].trend_text === '80 █▁█ 80',
+			recovered.map((i) => ({
+				url: i.url,
+				reason: i.reason,
+				previous_score: i.previous_score,
+				newly_fixed: i.newly_fixed,
+				trend: i.trend,
+				trend_text: i.trend_text,
+			})),
 		);
-		check('the Only When Worse trigger sent no email for the rise', smtp.messages.length === 1, smtp.messages.map((m) => m.subject));
-		check('and at the poll after, nothing more: recovered fires once', await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls));
+		check(
+			'the Only When Worse trigger sent no email for the rise',
+			smtp.messages.length === 1,
+			smtp.messages.map((m) => m.subject),
+		);
+		check(
+			'and at the poll after, nothing more: recovered fires once',
+			await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls),
+		);
 		await sleep(5000); // an execution it would start
 		const after = (await storedExecutionsOf(sb, BELOW_WF_ID)).filter((e) => e.mode === 'trigger');
-		check('the Below Score trigger ran exactly two executions (belowScore, recovered)', after.length === 2 && after.every((e) => e.status === 'success'), after.map((e) => ({ id: e.id, status: e.status, items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]) })));
+		check(
+			'the Below Score trigger ran exactly two executions (belowScore, recovered)',
+			after.length === 2 && after.every((e) => e.status === 'success'),
+			after.map((e) => ({
+				id: e.id,
+				status: e.status,
+				items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]),
+			})),
+		);
 	} finally {
 		await n8n?.stop();
 	}

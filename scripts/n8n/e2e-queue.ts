@@ -21,7 +21,13 @@ import * as path from 'path';
 import { spawnSync } from 'child_process';
 import { randomUUID } from 'crypto';
 
-import { OTHER_USER_KEY, PhpRankServer, TEST_API_KEY, USER_IDS, type RecordedRequest } from '../../test/server';
+import {
+	OTHER_USER_KEY,
+	PhpRankServer,
+	TEST_API_KEY,
+	USER_IDS,
+	type RecordedRequest,
+} from '../../test/server';
 import {
 	apiRequests,
 	buildAndPack,
@@ -58,7 +64,11 @@ const CRED = { id: 'phprank-e2e', name: 'phpRank (test server)' }; // the exampl
 const OTHER_CRED = { id: 'phprank-q-other', name: 'phpRank (another user)' };
 const THROTTLED_CRED = { id: 'phprank-q-60min', name: 'phpRank (60 a minute)' };
 const WF = { create: 'phprankQCreate01', failed: 'phprankQFailCr01', throttle: 'phprankQThrottle' };
-const HOOK = { create: 'phprank-queue-create', failed: 'phprank-queue-failed-create', throttle: 'phprank-queue-throttle' };
+const HOOK = {
+	create: 'phprank-queue-create',
+	failed: 'phprank-queue-failed-create',
+	throttle: 'phprank-queue-throttle',
+};
 /** seconds after importing at which the examples' schedules fire once each (the cluster starts meanwhile) */
 const SCHEDULE_AT_S = { digest: 100, creation: 115, housekeeping: 130 };
 
@@ -73,17 +83,32 @@ async function main(): Promise<void> {
 		const tgz = await buildAndPack(report, work);
 
 		section('Redis, PostgreSQL 17 and three n8n homes (main, worker-1, worker-2)');
-		const runtime = await timed('install.sh (cached n8n + Node 24)', () => getRuntime({ install: true }));
-		cluster = await timed('Redis + PostgreSQL started', async () =>
-			await createQueueCluster({ runtime, workers: 2, mainEnv: { N8N_LOG_LEVEL: 'debug' } }),
+		const runtime = await timed('install.sh (cached n8n + Node 24)', () =>
+			getRuntime({ install: true }),
 		);
-		const [pgVersion] = await cluster.postgres.query<{ server_version: string }>('SHOW server_version');
-		note(`PostgreSQL ${pgVersion.server_version} on port ${cluster.postgres.port}; ${redisVersion()} on port ${cluster.redis.port}`);
-		check('PostgreSQL is 16 or 17 (the versions n8n 2.41 supports)', /^1[67]\./.test(pgVersion.server_version), pgVersion);
+		cluster = await timed(
+			'Redis + PostgreSQL started',
+			async () =>
+				await createQueueCluster({ runtime, workers: 2, mainEnv: { N8N_LOG_LEVEL: 'debug' } }),
+		);
+		const [pgVersion] = await cluster.postgres.query<{ server_version: string }>(
+			'SHOW server_version',
+		);
+		note(
+			`PostgreSQL ${pgVersion.server_version} on port ${cluster.postgres.port}; ${redisVersion()} on port ${cluster.redis.port}`,
+		);
+		check(
+			'PostgreSQL is 16 or 17 (the versions n8n 2.41 supports)',
+			/^1[67]\./.test(pgVersion.server_version),
+			pgVersion,
+		);
 
 		section('the package on the main and on every worker, as README says');
 		for (const [i, sb] of cluster.sandboxes.entries()) {
-			await timed(`npm install on ${processName(i)}`, async () => await installAsReadmeSays(report, sb, tgz, processName(i)));
+			await timed(
+				`npm install on ${processName(i)}`,
+				async () => await installAsReadmeSays(report, sb, tgz, processName(i)),
+			);
 		}
 
 		section('credentials and workflows: n8n CLI on the main, published before start');
@@ -91,12 +116,18 @@ async function main(): Promise<void> {
 		await api.start();
 		await throttled.start();
 		const sb = cluster.mainSandbox;
-		await timed('n8n import:credentials (migrates the database)', async () =>
-			await importCredentials(sb, [
-				{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				{ ...THROTTLED_CRED, type: 'phpRankApi', data: { baseUrl: throttled.url, apiKey: TEST_API_KEY } },
-			]),
+		await timed(
+			'n8n import:credentials (migrates the database)',
+			async () =>
+				await importCredentials(sb, [
+					{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+					{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+					{
+						...THROTTLED_CRED,
+						type: 'phpRankApi',
+						data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
+					},
+				]),
 		);
 		const examples = loadExamples();
 		const scheduled = scheduleOnce(examples, Date.now());
@@ -106,7 +137,9 @@ async function main(): Promise<void> {
 		const trigger = structuredClone(triggerWf);
 		const triggerNode = trigger.nodes.find((n) => n.type === TRIGGER_TYPE);
 		if (!triggerNode) throw new Fatal('the alert example has no phpRank Trigger');
-		triggerNode.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${pollSecond} * * * * *` }] };
+		triggerNode.parameters.pollTimes = {
+			item: [{ mode: 'custom', cronExpression: `${pollSecond} * * * * *` }],
+		};
 		const workflows = [
 			createWorkflow(),
 			failedCreateWorkflow({ id: WF.failed, webhookPath: HOOK.failed, credential: CRED }),
@@ -115,17 +148,45 @@ async function main(): Promise<void> {
 			trigger,
 		];
 		await timed('n8n import:workflow', async () => await importWorkflows(sb, workflows));
-		await timed('n8n publish:workflow', async () => await publishWorkflows(sb, workflows.map((w) => w.id)));
-		note(`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`);
+		await timed(
+			'n8n publish:workflow',
+			async () =>
+				await publishWorkflows(
+					sb,
+					workflows.map((w) => w.id),
+				),
+		);
+		note(
+			`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
+		);
 
 		section('queue mode: n8n start (main), then two n8n workers side by side');
 		await timed('main + 2 workers ready', async () => await (cluster as QueueCluster).start());
 		const main = cluster.main!;
-		for (const w of cluster.workers) check(`${w.name} is ready (n8n worker is now ready)`, w.logs().includes('n8n worker is now ready'), w.logs().slice(-500));
-		const loadErrors = [main.logs(), ...cluster.workers.map((w) => w.logs())].filter((l) => /Failed to load package|Unrecognized node type/i.test(l));
-		check('every process loaded the package without errors', loadErrors.length === 0, cluster.logTails());
+		for (const w of cluster.workers)
+			check(
+				`${w.name} is ready (n8n worker is now ready)`,
+				w.logs().includes('n8n worker is now ready'),
+				w.logs().slice(-500),
+			);
+		const loadErrors = [main.logs(), ...cluster.workers.map((w) => w.logs())].filter((l) =>
+			/Failed to load package|Unrecognized node type/i.test(l),
+		);
+		check(
+			'every process loaded the package without errors',
+			loadErrors.length === 0,
+			cluster.logTails(),
+		);
 		const slack = (scheduled[0].at.getTime() - Date.now()) / 1000;
-		if (!check(`the cluster was ready before the first schedule (${slack.toFixed(0)} s to spare)`, slack > 2)) throw new Fatal(`this machine took too long to start n8n: raise SCHEDULE_AT_S in ${path.basename(__filename)}`);
+		if (
+			!check(
+				`the cluster was ready before the first schedule (${slack.toFixed(0)} s to spare)`,
+				slack > 2,
+			)
+		)
+			throw new Fatal(
+				`this machine took too long to start n8n: raise SCHEDULE_AT_S in ${path.basename(__filename)}`,
+			);
 
 		// while the schedules are due
 		await webhookChecks(cluster, api);
@@ -183,7 +244,13 @@ function createWorkflow(): WorkflowJson {
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: { resource: 'report', operation: 'create', url: '={{ $json.body.url }}', privacy: 1, simplify: true },
+				parameters: {
+					resource: 'report',
+					operation: 'create',
+					url: '={{ $json.body.url }}',
+					privacy: 1,
+					simplify: true,
+				},
 				credentials: { phpRankApi: OTHER_CRED },
 			},
 			{
@@ -195,7 +262,16 @@ function createWorkflow(): WorkflowJson {
 				parameters: {
 					mode: 'manual',
 					includeOtherFields: true,
-					assignments: { assignments: [{ id: randomUUID(), name: 'ran_on', value: '={{ $env.PHPRANK_E2E_PROCESS }}', type: 'string' }] },
+					assignments: {
+						assignments: [
+							{
+								id: randomUUID(),
+								name: 'ran_on',
+								value: '={{ $env.PHPRANK_E2E_PROCESS }}',
+								type: 'string',
+							},
+						],
+					},
 					options: {},
 				},
 			},
@@ -230,7 +306,13 @@ function throttleWorkflow(): WorkflowJson {
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [480, 0],
-				parameters: { resource: 'report', operation: 'create', url: '={{ $json.url }}', privacy: 1, simplify: true },
+				parameters: {
+					resource: 'report',
+					operation: 'create',
+					url: '={{ $json.url }}',
+					privacy: 1,
+					simplify: true,
+				},
 				credentials: { phpRankApi: THROTTLED_CRED },
 			},
 		],
@@ -241,7 +323,10 @@ function throttleWorkflow(): WorkflowJson {
 	};
 }
 
-function webhookNode(webhookPath: string, responseMode: 'lastNode' | 'onReceived'): WorkflowJson['nodes'][number] {
+function webhookNode(
+	webhookPath: string,
+	responseMode: 'lastNode' | 'onReceived',
+): WorkflowJson['nodes'][number] {
 	return {
 		id: randomUUID(),
 		name: 'Webhook',
@@ -288,10 +373,16 @@ function scheduleOnce(examples: Map<string, WorkflowJson>, from: number): Schedu
 // ---------------------------------------------------------------------------------------------
 
 /** The worker that ran an execution, by its log; the main only enqueues ("Enqueued execution <id>"). */
-function checkRanOnAWorker(cluster: QueueCluster, exec: StoredExecution, label: string): string | undefined {
+function checkRanOnAWorker(
+	cluster: QueueCluster,
+	exec: StoredExecution,
+	label: string,
+): string | undefined {
 	const ranBy = cluster.ranBy(exec.id);
-	check(`${label}: execution ${exec.id} was enqueued by the main and run by exactly one worker (${ranBy.join(', ') || 'none'})`,
-		ranBy.length === 1 && new RegExp(`Enqueued execution ${exec.id} \\(job`).test(cluster.main?.logs() ?? ''),
+	check(
+		`${label}: execution ${exec.id} was enqueued by the main and run by exactly one worker (${ranBy.join(', ') || 'none'})`,
+		ranBy.length === 1 &&
+			new RegExp(`Enqueued execution ${exec.id} \\(job`).test(cluster.main?.logs() ?? ''),
 		ranBy,
 	);
 	return ranBy[0];
@@ -300,7 +391,12 @@ function checkRanOnAWorker(cluster: QueueCluster, exec: StoredExecution, label: 
 async function webhookChecks(cluster: QueueCluster, api: PhpRankServer): Promise<void> {
 	section('a webhook-started workflow: the main answers, a worker runs it');
 	const main = cluster.main!;
-	const urls = ['https://queue.example.com/a', 'https://queue.example.com/b', 'https://queue.example.com/c', 'https://queue.example.com/d'];
+	const urls = [
+		'https://queue.example.com/a',
+		'https://queue.example.com/b',
+		'https://queue.example.com/c',
+		'https://queue.example.com/d',
+	];
 	const answers: Array<Record<string, unknown>> = [];
 	for (const url of urls) {
 		const res = await callWebhook(`${main.baseUrl}/webhook/${HOOK.create}`, { url });
@@ -311,26 +407,67 @@ async function webhookChecks(cluster: QueueCluster, api: PhpRankServer): Promise
 			/* not JSON: reported below */
 		}
 		answers.push(body);
-		check(`POST /webhook/${HOOK.create} {url: ${url}} → 200 with the created report`, res.status === 200 && body.url === url.replace('https://', '') && typeof body.id === 'number', res);
+		check(
+			`POST /webhook/${HOOK.create} {url: ${url}} → 200 with the created report`,
+			res.status === 200 && body.url === url.replace('https://', '') && typeof body.id === 'number',
+			res,
+		);
 	}
 	const stored = await waitForExecutions(cluster.mainSandbox, WF.create, urls.length);
-	check(`${urls.length} executions stored, mode webhook, status success`, stored.length === urls.length && stored.every((e) => e.mode === 'webhook' && e.status === 'success'), stored.map((e) => [e.id, e.mode, e.status]));
+	check(
+		`${urls.length} executions stored, mode webhook, status success`,
+		stored.length === urls.length &&
+			stored.every((e) => e.mode === 'webhook' && e.status === 'success'),
+		stored.map((e) => [e.id, e.mode, e.status]),
+	);
 	for (const [i, exec] of stored.entries()) {
 		const worker = checkRanOnAWorker(cluster, exec, `webhook call ${i + 1}`);
 		const ranOn = json(exec.outputs['Ran on'])[0]?.ran_on;
-		check(`webhook call ${i + 1}: the workflow itself saw $env of ${worker} (ran_on = ${String(ranOn)})`, worker !== undefined && ranOn === worker && answers[i]?.ran_on === worker, { ranOn, answer: answers[i]?.ran_on });
+		check(
+			`webhook call ${i + 1}: the workflow itself saw $env of ${worker} (ran_on = ${String(ranOn)})`,
+			worker !== undefined && ranOn === worker && answers[i]?.ran_on === worker,
+			{ ranOn, answer: answers[i]?.ran_on },
+		);
 	}
-	note(`executions per worker: ${cluster.workers.map((w) => `${w.name} ${stored.filter((e) => cluster.ranBy(e.id)[0] === w.name).length}`).join(', ')}`);
-	const posts = apiRequests(api).filter((r) => r.headers.authorization === `Bearer ${OTHER_USER_KEY}`);
+	note(
+		`executions per worker: ${cluster.workers.map((w) => `${w.name} ${stored.filter((e) => cluster.ranBy(e.id)[0] === w.name).length}`).join(', ')}`,
+	);
+	const posts = apiRequests(api).filter(
+		(r) => r.headers.authorization === `Bearer ${OTHER_USER_KEY}`,
+	);
 	check(
 		`the server got exactly ${urls.length} POST /api/v1/reports with the other user's key, url=<each URL>&privacy=1`,
-		same(posts.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${r.headers.authorization}`).sort(), urls.map((url) => `POST /api/v1/reports ${JSON.stringify({ url, privacy: '1' })} Bearer ${OTHER_USER_KEY}`).sort()),
+		same(
+			posts
+				.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${r.headers.authorization}`)
+				.sort(),
+			urls
+				.map(
+					(url) =>
+						`POST /api/v1/reports ${JSON.stringify({ url, privacy: '1' })} Bearer ${OTHER_USER_KEY}`,
+				)
+				.sort(),
+		),
 		describeRequests(posts),
 	);
-	check("the reports were created for the other user, not the examples' user", same(api.listReports(USER_IDS.other).map((r) => r.url).filter((u) => u.startsWith('queue.')).sort(), urls.map((u) => u.replace('https://', '')).sort()));
+	check(
+		"the reports were created for the other user, not the examples' user",
+		same(
+			api
+				.listReports(USER_IDS.other)
+				.map((r) => r.url)
+				.filter((u) => u.startsWith('queue.'))
+				.sort(),
+			urls.map((u) => u.replace('https://', '')).sort(),
+		),
+	);
 }
 
-async function scheduleChecks(cluster: QueueCluster, api: PhpRankServer, scheduled: Scheduled[]): Promise<void> {
+async function scheduleChecks(
+	cluster: QueueCluster,
+	api: PhpRankServer,
+	scheduled: Scheduled[],
+): Promise<void> {
 	section("the examples on their schedules: the main's cron, a worker's run");
 	const sb = cluster.mainSandbox;
 	const last = scheduled[scheduled.length - 1];
@@ -339,47 +476,140 @@ async function scheduleChecks(cluster: QueueCluster, api: PhpRankServer, schedul
 	const byFile = new Map<string, StoredExecution | undefined>();
 	await timed('wait for the scheduled examples', async () => {
 		for (const s of scheduled) {
-			const [exec] = await waitForExecutions(sb, s.workflow.id, 1, Math.max(0, s.at.getTime() - Date.now()) + 60_000);
+			const [exec] = await waitForExecutions(
+				sb,
+				s.workflow.id,
+				1,
+				Math.max(0, s.at.getTime() - Date.now()) + 60_000,
+			);
 			byFile.set(s.file, exec);
 		}
 	});
 	for (const s of scheduled) {
 		const exec = byFile.get(s.file);
-		if (!check(`${s.file}: ran once on its schedule (mode trigger, status success)`, exec?.mode === 'trigger' && exec.status === 'success', exec && { id: exec.id, mode: exec.mode, status: exec.status, error: exec.data.resultData?.error })) continue;
+		if (
+			!check(
+				`${s.file}: ran once on its schedule (mode trigger, status success)`,
+				exec?.mode === 'trigger' && exec.status === 'success',
+				exec && {
+					id: exec.id,
+					mode: exec.mode,
+					status: exec.status,
+					error: exec.data.resultData?.error,
+				},
+			)
+		)
+			continue;
 		checkRanOnAWorker(cluster, exec!, s.file);
 		const runs = await storedExecutions(sb, s.workflow.id);
-		check(`${s.file}: no second run`, runs.length === 1, runs.map((e) => e.id));
+		check(
+			`${s.file}: no second run`,
+			runs.length === 1,
+			runs.map((e) => e.id),
+		);
 	}
 	const digest = byFile.get('weekly-bad-reports-digest.json');
 	if (digest?.status === 'success') {
-		check('digest: Get Many returns exactly the bad reports, worst first', same(json(digest.outputs['Get bad reports']).map((r) => r.id), [4, 8, 1, 5]), json(digest.outputs['Get bad reports']).map((r) => [r.id, r.score]));
+		check(
+			'digest: Get Many returns exactly the bad reports, worst first',
+			same(
+				json(digest.outputs['Get bad reports']).map((r) => r.id),
+				[4, 8, 1, 5],
+			),
+			json(digest.outputs['Get bad reports']).map((r) => [r.id, r.score]),
+		);
 		const out = json(digest.outputs['Format digest'])[0] ?? {};
-		check('digest: summary "phpRank weekly digest: 4 bad reports"', out.subject === 'phpRank weekly digest: 4 bad reports' && out.count === 4, out);
+		check(
+			'digest: summary "phpRank weekly digest: 4 bad reports"',
+			out.subject === 'phpRank weekly digest: 4 bad reports' && out.count === 4,
+			out,
+		);
 		const gets = apiRequests(api).filter((r) => r.method === 'GET' && r.query.result === 'bad');
-		check('digest: one GET /api/v1/reports?result=bad&sort_by=result&sort=asc', gets.length === 1 && gets[0].query.sort_by === 'result' && gets[0].query.sort === 'asc', describeRequests(gets));
+		check(
+			'digest: one GET /api/v1/reports?result=bad&sort_by=result&sort=asc',
+			gets.length === 1 && gets[0].query.sort_by === 'result' && gets[0].query.sort === 'asc',
+			describeRequests(gets),
+		);
 	}
 	const creation = byFile.get('scheduled-report-creation.json');
 	if (creation?.status === 'success') {
 		const got = json(creation.outputs['Create report']);
-		check('creation: three private reports, in order', same(got.map((r) => [r.url, r.privacy]), [['example.com', 'private'], ['example.com/pricing', 'private'], ['shop.example.org/products/widget-pro', 'private']]), got.map((r) => [r.url, r.privacy]));
-		const posts = apiRequests(api).filter((r) => r.method === 'POST' && r.headers.authorization === `Bearer ${TEST_API_KEY}` && r.form.password === undefined);
-		check('creation: the server got 3 POSTs with url and privacy=1', same(posts.map((r) => r.form.url).sort(), ['https://example.com/', 'https://example.com/pricing', 'https://shop.example.org/products/widget-pro']) && posts.every((r) => r.form.privacy === '1'), describeRequests(posts));
+		check(
+			'creation: three private reports, in order',
+			same(
+				got.map((r) => [r.url, r.privacy]),
+				[
+					['example.com', 'private'],
+					['example.com/pricing', 'private'],
+					['shop.example.org/products/widget-pro', 'private'],
+				],
+			),
+			got.map((r) => [r.url, r.privacy]),
+		);
+		const posts = apiRequests(api).filter(
+			(r) =>
+				r.method === 'POST' &&
+				r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
+				r.form.password === undefined,
+		);
+		check(
+			'creation: the server got 3 POSTs with url and privacy=1',
+			same(posts.map((r) => r.form.url).sort(), [
+				'https://example.com/',
+				'https://example.com/pricing',
+				'https://shop.example.org/products/widget-pro',
+			]) && posts.every((r) => r.form.privacy === '1'),
+			describeRequests(posts),
+		);
 	}
 	const cleanup = byFile.get('delete-old-reports.json');
 	if (cleanup?.status === 'success') {
-		check('housekeeping: deleted 1, 2, 3, 4 (older than 90 days)', same(json(cleanup.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]), json(cleanup.outputs['Deleted IDs']));
+		check(
+			'housekeeping: deleted 1, 2, 3, 4 (older than 90 days)',
+			same(json(cleanup.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
+			json(cleanup.outputs['Deleted IDs']),
+		);
 		const deletes = api.requests.filter((r) => r.method === 'DELETE');
-		check('housekeeping: the server got DELETE /api/v1/reports/1..4 and no other delete', same(deletes.map((r) => r.path).sort(), [1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`)), describeRequests(deletes));
-		check('housekeeping: reports 1-4 are gone, 5-8 kept', same(api.listReports(USER_IDS.default).map((r) => r.id).filter((id) => id <= 8), [5, 6, 7, 8]));
+		check(
+			'housekeeping: the server got DELETE /api/v1/reports/1..4 and no other delete',
+			same(
+				deletes.map((r) => r.path).sort(),
+				[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
+			),
+			describeRequests(deletes),
+		);
+		check(
+			'housekeeping: reports 1-4 are gone, 5-8 kept',
+			same(
+				api
+					.listReports(USER_IDS.default)
+					.map((r) => r.id)
+					.filter((id) => id <= 8),
+				[5, 6, 7, 8],
+			),
+		);
 	}
 }
 
 /** The trigger's scan of every report (Report Result Changed): newest first by ID, no filter (housekeeping reads oldest first). */
 const isPoll = (r: RecordedRequest): boolean =>
-	r.method === 'GET' && r.path === '/api/v1/reports' && r.query.sort_by === 'id' && r.query.sort === 'desc' && r.query.result === undefined;
-const pollLine = (name: string): RegExp => new RegExp(`Poll trigger initiated for workflow "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g');
+	r.method === 'GET' &&
+	r.path === '/api/v1/reports' &&
+	r.query.sort_by === 'id' &&
+	r.query.sort === 'desc' &&
+	r.query.result === undefined;
+const pollLine = (name: string): RegExp =>
+	new RegExp(
+		`Poll trigger initiated for workflow "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`,
+		'g',
+	);
 
-async function triggerChecks(cluster: QueueCluster, api: PhpRankServer, wf: WorkflowJson, pollSecond: number): Promise<void> {
+async function triggerChecks(
+	cluster: QueueCluster,
+	api: PhpRankServer,
+	wf: WorkflowJson,
+	pollSecond: number,
+): Promise<void> {
 	section('phpRank Trigger: polls on the main only, each event runs once, on a worker');
 	const sb = cluster.mainSandbox;
 	const triggerName = wf.nodes.find((n) => n.type === TRIGGER_TYPE)!.name;
@@ -391,52 +621,119 @@ async function triggerChecks(cluster: QueueCluster, api: PhpRankServer, wf: Work
 			await sleep(1500); // let the poll's execution be enqueued
 			return polls() > after;
 		});
-	check('the main polled at activation and on its schedule', polls() >= 1, describeRequests(apiRequests(api).filter(isPoll)));
+	check(
+		'the main polled at activation and on its schedule',
+		polls() >= 1,
+		describeRequests(apiRequests(api).filter(isPoll)),
+	);
 	await setResult(api, 6, 20); // docs.widgets.dev: 91 good -> 20 bad
-	check(`a scheduled poll (second ${pollSecond}) after the drop of report 6`, await waitPoll(polls(), 'wait for a scheduled poll'));
+	check(
+		`a scheduled poll (second ${pollSecond}) after the drop of report 6`,
+		await waitPoll(polls(), 'wait for a scheduled poll'),
+	);
 	let runs = await waitForExecutions(sb, wf.id, 1, 30_000);
 	await setResult(api, 7, 10); // news.sample.net: 70 decent -> 10 bad
 	await setResult(api, 8, 85); // shop.example.org/cart: 20 bad -> 85 good (a rise: no alert)
-	check('another scheduled poll after the drop of report 7 and the rise of report 8', await waitPoll(polls(), 'wait for the next scheduled poll'));
+	check(
+		'another scheduled poll after the drop of report 7 and the rise of report 8',
+		await waitPoll(polls(), 'wait for the next scheduled poll'),
+	);
 	runs = await waitForExecutions(sb, wf.id, 2, 30_000);
 	await sleep(3000); // a late duplicate would show up here
 	runs = await storedExecutions(sb, wf.id);
 	const events = runs.map((e) => json(e.outputs[triggerName]).map((i) => i.id));
-	check('exactly two executions: [6] then [7] (each event once; no rise, no replay)', same(events, [[6], [7]]), runs.map((e) => ({ id: e.id, mode: e.mode, status: e.status, events: json(e.outputs[triggerName]).map((i) => i.id) })));
+	check(
+		'exactly two executions: [6] then [7] (each event once; no rise, no replay)',
+		same(events, [[6], [7]]),
+		runs.map((e) => ({
+			id: e.id,
+			mode: e.mode,
+			status: e.status,
+			events: json(e.outputs[triggerName]).map((i) => i.id),
+		})),
+	);
 	for (const e of runs) {
-		check(`execution ${e.id}: mode trigger, success`, e.mode === 'trigger' && e.status === 'success', [e.mode, e.status]);
+		check(
+			`execution ${e.id}: mode trigger, success`,
+			e.mode === 'trigger' && e.status === 'success',
+			[e.mode, e.status],
+		);
 		checkRanOnAWorker(cluster, e, `trigger event ${events[runs.indexOf(e)]}`);
 	}
 	const alert = json(runs[1]?.outputs['Format alert'])[0] ?? {};
-	check('the alert text for report 7', String(alert.text).startsWith('news.sample.net went from decent (70) to bad (10). Failed checks: '), alert.text);
+	check(
+		'the alert text for report 7',
+		String(alert.text).startsWith(
+			'news.sample.net went from decent (70) to bad (10). Failed checks: ',
+		),
+		alert.text,
+	);
 	const onMain = (cluster.main?.logs().match(pollLine(wf.name)) ?? []).length;
 	const onWorkers = cluster.workers.map((w) => (w.logs().match(pollLine(wf.name)) ?? []).length);
-	check(`every poll ran on the main: ${onMain} polls in its log, ${polls()} scans on the wire`, onMain >= 1 && onMain === polls(), { onMain, scans: polls() });
-	check('no worker ever polled', onWorkers.every((n) => n === 0), onWorkers);
+	check(
+		`every poll ran on the main: ${onMain} polls in its log, ${polls()} scans on the wire`,
+		onMain >= 1 && onMain === polls(),
+		{ onMain, scans: polls() },
+	);
+	check(
+		'no worker ever polled',
+		onWorkers.every((n) => n === 0),
+		onWorkers,
+	);
 }
 
 async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): Promise<void> {
 	const total = ITEMS_PER_WORKER * 2;
-	section(`the rate limit across processes: 2 workers × ${ITEMS_PER_WORKER} Create items at once, one phpRank user at 60/min`);
+	section(
+		`the rate limit across processes: 2 workers × ${ITEMS_PER_WORKER} Create items at once, one phpRank user at 60/min`,
+	);
 	const main = cluster.main!;
-	const batches = ['a', 'b'].map((b) => Array.from({ length: ITEMS_PER_WORKER }, (_, i) => `https://load-${b}.example.com/page-${i + 1}`));
+	const batches = ['a', 'b'].map((b) =>
+		Array.from(
+			{ length: ITEMS_PER_WORKER },
+			(_, i) => `https://load-${b}.example.com/page-${i + 1}`,
+		),
+	);
 	throttled.clearRequests();
 	const t0 = Date.now();
-	const calls = await Promise.all(batches.map((urls) => callWebhook(`${main.baseUrl}/webhook/${HOOK.throttle}`, { urls })));
-	check('both webhook calls accepted', calls.every((c) => c.status === 200), calls);
-	const runs = await timed('both runs finished', async () => await waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000));
+	const calls = await Promise.all(
+		batches.map((urls) => callWebhook(`${main.baseUrl}/webhook/${HOOK.throttle}`, { urls })),
+	);
+	check(
+		'both webhook calls accepted',
+		calls.every((c) => c.status === 200),
+		calls,
+	);
+	const runs = await timed(
+		'both runs finished',
+		async () => await waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000),
+	);
 	const wall = (Date.now() - t0) / 1000;
 	const workers = runs.map((e) => cluster.ranBy(e.id)[0]);
-	check('the two runs ran on different workers', runs.length === 2 && new Set(workers).size === 2 && workers.every(Boolean), workers);
+	check(
+		'the two runs ran on different workers',
+		runs.length === 2 && new Set(workers).size === 2 && workers.every(Boolean),
+		workers,
+	);
 	const [a, b] = runs.map((e) => [e.startedAt?.getTime() ?? NaN, e.stoppedAt?.getTime() ?? NaN]);
-	check('…at the same time (their start-stop intervals overlap)', a && b && a[0] < b[1] && b[0] < a[1], runs.map((e) => [e.startedAt, e.stoppedAt]));
+	check(
+		'…at the same time (their start-stop intervals overlap)',
+		a && b && a[0] < b[1] && b[0] < a[1],
+		runs.map((e) => [e.startedAt, e.stoppedAt]),
+	);
 	for (const e of runs) {
 		const items = e.outputs['Create report'] ?? [];
-		check(`execution ${e.id} (${cluster.ranBy(e.id)[0]}): success, ${ITEMS_PER_WORKER} items, none failed`, e.status === 'success' && items.length === ITEMS_PER_WORKER && items.every((i) => !i.error && typeof i.json.id === 'number'), {
-			status: e.status,
-			items: items.length,
-			error: e.data.resultData?.error?.message,
-		});
+		check(
+			`execution ${e.id} (${cluster.ranBy(e.id)[0]}): success, ${ITEMS_PER_WORKER} items, none failed`,
+			e.status === 'success' &&
+				items.length === ITEMS_PER_WORKER &&
+				items.every((i) => !i.error && typeof i.json.id === 'number'),
+			{
+				status: e.status,
+				items: items.length,
+				error: e.data.resultData?.error?.message,
+			},
+		);
 	}
 	const reports = throttled.listReports(USER_IDS.default);
 	const wanted = batches.flat().map((u) => u.replace('https://', ''));
@@ -444,7 +741,11 @@ async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): 
 	for (const r of reports) counts.set(r.url, (counts.get(r.url) ?? 0) + 1);
 	const missing = wanted.filter((u) => !counts.has(u));
 	const twice = [...counts].filter(([, n]) => n > 1).map(([u]) => u);
-	check(`every one of the ${total} reports created exactly once`, reports.length === total && missing.length === 0 && twice.length === 0, { stored: reports.length, missing: missing.slice(0, 5), twice: twice.slice(0, 5) });
+	check(
+		`every one of the ${total} reports created exactly once`,
+		reports.length === total && missing.length === 0 && twice.length === 0,
+		{ stored: reports.length, missing: missing.slice(0, 5), twice: twice.slice(0, 5) },
+	);
 	const posts = throttled.requests.filter((r) => r.method === 'POST').length;
 	const floor = Math.max(0, Math.ceil(total / 60) - 1) * 60;
 	figures = `${total} creates by ${workers.join(' + ')}: wall ${wall.toFixed(1)} s (from the webhook calls to the last stored run) vs a ${floor} s floor (60 a minute, the first 60 at once); ${posts} POSTs, ${posts - total} of them answered 429 (a 429 creates nothing)`;

@@ -31,7 +31,14 @@ import * as path from 'path';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
 import { FALLBACK_POLL_BUDGET_MS } from '../../nodes/PhpRank/transport/n8nInternals';
-import { NO_API_PLAN_KEY, OTHER_USER_KEY, PhpRankServer, TEST_API_KEY, USER_IDS, type RecordedRequest } from '../../test/server';
+import {
+	NO_API_PLAN_KEY,
+	OTHER_USER_KEY,
+	PhpRankServer,
+	TEST_API_KEY,
+	USER_IDS,
+	type RecordedRequest,
+} from '../../test/server';
 import {
 	apiRequests,
 	buildAndPack,
@@ -105,7 +112,8 @@ const POLL_EVERY_S = 30;
 const POLL_TIMEOUT_S = 45;
 const SCHEDULER_LEASE_S = 60;
 /** The node's rate-limit error (nodes/PhpRank/transport/errors.ts), as a poll that gave up reports it. */
-const RATE_LIMIT_ERROR = /^phpRank is rate limiting requests .*\(HTTP 429 from 127\.0\.0\.1:\d+\): it asks to wait \d+ s$/;
+const RATE_LIMIT_ERROR =
+	/^phpRank is rate limiting requests .*\(HTTP 429 from 127\.0\.0\.1:\d+\): it asks to wait \d+ s$/;
 /** The n8n the e2e checks fully (install.sh's default, the newest that installs); older ones skip what they lack. */
 const [DEFAULT_MAJOR, DEFAULT_MINOR] = DEFAULT_N8N_VERSION.split('.').map(Number);
 /**
@@ -155,7 +163,11 @@ async function main(): Promise<void> {
 		const installed = await sandboxWithPackage(report, tgz);
 		const { runtime, installedDir, allNodes } = installed;
 		sb = installed.sb;
-		check(`the n8n under test is ${wantedN8nVersion()} (N8N_VERSION, default ${DEFAULT_N8N_VERSION})`, runtime.n8nVersion === wantedN8nVersion(), runtime);
+		check(
+			`the n8n under test is ${wantedN8nVersion()} (N8N_VERSION, default ${DEFAULT_N8N_VERSION})`,
+			runtime.n8nVersion === wantedN8nVersion(),
+			runtime,
+		);
 		knownTypes = new Map();
 		for (const n of allNodes) {
 			const versions = Array.isArray(n.version) ? n.version : [n.version];
@@ -168,16 +180,37 @@ async function main(): Promise<void> {
 		const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
 		check('export:nodes lists phpRank', action);
 		check('export:nodes lists phpRankTrigger', trigger);
-		check('phpRank uses the phpRankApi credential', same(action?.credentials, [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]), action?.credentials);
-		check('phpRankTrigger uses the phpRankApi credential', trigger?.credentials?.some((c) => c.name === 'phpRankApi'), trigger?.credentials);
-		check('phpRankTrigger is a polling trigger', trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'), {
-			polling: trigger?.polling,
-			group: trigger?.group,
-		});
+		check(
+			'phpRank uses the phpRankApi credential',
+			same(action?.credentials, [
+				{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+			]),
+			action?.credentials,
+		);
+		check(
+			'phpRankTrigger uses the phpRankApi credential',
+			trigger?.credentials?.some((c) => c.name === 'phpRankApi'),
+			trigger?.credentials,
+		);
+		check(
+			'phpRankTrigger is a polling trigger',
+			trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'),
+			{
+				polling: trigger?.polling,
+				group: trigger?.group,
+			},
+		);
 		for (const n of nodes.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) {
 			const icons = iconFiles(n);
-			check(`${n.name} has light and dark icons`, icons.length === 2, { icon: n.icon, iconUrl: n.iconUrl });
-			for (const rel of icons) check(`${n.name} icon ${rel} is in the installed package`, fs.existsSync(path.join(installedDir, rel)));
+			check(`${n.name} has light and dark icons`, icons.length === 2, {
+				icon: n.icon,
+				iconUrl: n.iconUrl,
+			});
+			for (const rel of icons)
+				check(
+					`${n.name} icon ${rel} is in the installed package`,
+					fs.existsSync(path.join(installedDir, rel)),
+				);
 		}
 
 		// ------------------------------------------------------------------ test server + imports
@@ -186,48 +219,117 @@ async function main(): Promise<void> {
 		seedServer(api, now);
 		await api.start();
 		note(`phpRank test server: ${api.url}`);
-		await timed('n8n import:credentials', async () =>
-			await importCredentials(sb as N8nSandbox, [
-				testServerCredential(api),
-				{ id: WRONG_CRED_ID, name: 'phpRank (wrong key)', type: 'phpRankApi', data: { baseUrl: api.url, apiKey: WRONG_KEY } },
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-			]),
+		await timed(
+			'n8n import:credentials',
+			async () =>
+				await importCredentials(sb as N8nSandbox, [
+					testServerCredential(api),
+					{
+						id: WRONG_CRED_ID,
+						name: 'phpRank (wrong key)',
+						type: 'phpRankApi',
+						data: { baseUrl: api.url, apiKey: WRONG_KEY },
+					},
+					{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+				]),
 		);
-		check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [...examples.keys()]);
+		check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
+			...examples.keys(),
+		]);
 		for (const [file, wf] of examples) {
-			const creds = wf.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`)).map((n) => n.credentials?.phpRankApi?.id);
-			check(`${file}: every phpRank node uses credential "${CRED_ID}"`, creds.length > 0 && creds.every((id) => id === CRED_ID), creds);
-			const unknown = wf.nodes.filter((n) => !knownType(n.type, n.typeVersion)).map((n) => `${n.type}@${n.typeVersion}`);
+			const creds = wf.nodes
+				.filter((n) => n.type.startsWith(`${PACKAGE}.`))
+				.map((n) => n.credentials?.phpRankApi?.id);
+			check(
+				`${file}: every phpRank node uses credential "${CRED_ID}"`,
+				creds.length > 0 && creds.every((id) => id === CRED_ID),
+				creds,
+			);
+			const unknown = wf.nodes
+				.filter((n) => !knownType(n.type, n.typeVersion))
+				.map((n) => `${n.type}@${n.typeVersion}`);
 			const newer = NEEDS_NEWER_N8N[file];
-			if (unknown.length && newer && n8nOlderThan(runtime, DEFAULT_MAJOR, DEFAULT_MINOR) && same([...unknown].sort(), [...newer.types].sort())) {
-				note(`SKIPPED on n8n ${runtime.n8nVersion}: "${file}: only node types and versions that this n8n has": ${newer.why}`);
+			if (
+				unknown.length &&
+				newer &&
+				n8nOlderThan(runtime, DEFAULT_MAJOR, DEFAULT_MINOR) &&
+				same([...unknown].sort(), [...newer.types].sort())
+			) {
+				note(
+					`SKIPPED on n8n ${runtime.n8nVersion}: "${file}: only node types and versions that this n8n has": ${newer.why}`,
+				);
 				continue;
 			}
-			check(`${file}: only node types and versions that this n8n has`, unknown.length === 0, unknown);
+			check(
+				`${file}: only node types and versions that this n8n has`,
+				unknown.length === 0,
+				unknown,
+			);
 		}
 		// The digest once more, with the wrong key: what a user sees when the key is wrong.
 		const digest = example('weekly-bad-reports-digest.json');
-		const wrongKeyDigest: WorkflowJson = JSON.parse(JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`)) as WorkflowJson;
+		const wrongKeyDigest: WorkflowJson = JSON.parse(
+			JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
+		) as WorkflowJson;
 		wrongKeyDigest.id = 'phprankE2eWrongK';
 		wrongKeyDigest.name = 'e2e: digest with a wrong key';
-		const failedCreate = failedCreateWorkflow({ id: FAILED_CREATE_ID, webhookPath: FAILED_CREATE_PATH, credential: { id: CRED_ID, name: CRED_NAME } });
-		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [...examples.values(), wrongKeyDigest, failedCreate]));
+		const failedCreate = failedCreateWorkflow({
+			id: FAILED_CREATE_ID,
+			webhookPath: FAILED_CREATE_PATH,
+			credential: { id: CRED_ID, name: CRED_NAME },
+		});
+		await timed(
+			'n8n import:workflow',
+			async () =>
+				await importWorkflows(sb as N8nSandbox, [
+					...examples.values(),
+					wrongKeyDigest,
+					failedCreate,
+				]),
+		);
 		check('import:workflow accepted every example', true);
-		await timed('n8n publish:workflow', async () => await publishWorkflows(sb as N8nSandbox, [FAILED_CREATE_ID]));
+		await timed(
+			'n8n publish:workflow',
+			async () => await publishWorkflows(sb as N8nSandbox, [FAILED_CREATE_ID]),
+		);
 
 		// ------------------------------------------------------------------ digest
 		section('example: weekly digest of bad reports (n8n execute)');
 		api.clearRequests();
-		const dig = await timed('n8n execute digest', async () => await executeWorkflow(sb as N8nSandbox, digest.id));
+		const dig = await timed(
+			'n8n execute digest',
+			async () => await executeWorkflow(sb as N8nSandbox, digest.id),
+		);
 		if (check('execution succeeds', dig.ok, failureDetail(dig))) {
 			const got = json(dig.outputs['Get bad reports']);
-			check('Get Many returns exactly the bad reports, worst first', same(got.map((r) => r.id), [4, 8, 1, 5]), got.map((r) => [r.id, r.score]));
-			check('every item is a simplified bad report', got.every((r) => r.result_class === 'bad' && Number(r.score) < 49 && typeof r.failed_high === 'number' && typeof r.failed_low === 'number' && !('results' in r)), got[0]);
+			check(
+				'Get Many returns exactly the bad reports, worst first',
+				same(
+					got.map((r) => r.id),
+					[4, 8, 1, 5],
+				),
+				got.map((r) => [r.id, r.score]),
+			);
+			check(
+				'every item is a simplified bad report',
+				got.every(
+					(r) =>
+						r.result_class === 'bad' &&
+						Number(r.score) < 49 &&
+						typeof r.failed_high === 'number' &&
+						typeof r.failed_low === 'number' &&
+						!('results' in r),
+				),
+				got[0],
+			);
 			const out = json(dig.outputs['Format digest']);
 			const d = out[0] ?? {};
 			check('the summary is one item', out.length === 1, out.length);
 			check('summary subject', d.subject === 'phpRank weekly digest: 4 bad reports', d.subject);
-			check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), { count: d.count, ids: d.report_ids });
+			check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), {
+				count: d.count,
+				ids: d.report_ids,
+			});
 			const lines = String(d.text ?? '').split('\n');
 			check(
 				'summary text: one line per bad report, with url and score',
@@ -238,7 +340,10 @@ async function main(): Promise<void> {
 					lines[3].startsWith('- blog.acme.io: score 45 (bad), '),
 				d.text,
 			);
-			check('the notification step received the summary', same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out));
+			check(
+				'the notification step received the summary',
+				same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out),
+			);
 		}
 		const digReqs = apiRequests(api);
 		check(
@@ -253,100 +358,240 @@ async function main(): Promise<void> {
 		);
 		check(
 			'sent with the Bearer key and Accept: application/json',
-			digReqs.every((r) => r.headers.authorization === `Bearer ${TEST_API_KEY}` && String(r.headers.accept).includes('application/json')),
+			digReqs.every(
+				(r) =>
+					r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
+					String(r.headers.accept).includes('application/json'),
+			),
 			digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
 		);
 
 		// ------------------------------------------------------------------ wrong key
 		section('a wrong API key in a workflow (n8n execute)');
 		api.clearRequests();
-		const bad = await timed('n8n execute with wrong key', async () => await executeWorkflow(sb as N8nSandbox, wrongKeyDigest.id));
-		check('execution fails (exit code 1, status error)', !bad.ok && bad.code === 1 && bad.run?.status === 'error', { code: bad.code, status: bad.run?.status });
+		const bad = await timed(
+			'n8n execute with wrong key',
+			async () => await executeWorkflow(sb as N8nSandbox, wrongKeyDigest.id),
+		);
+		check(
+			'execution fails (exit code 1, status error)',
+			!bad.ok && bad.code === 1 && bad.run?.status === 'error',
+			{ code: bad.code, status: bad.run?.status },
+		);
 		check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
 		const badReqs = apiRequests(api);
-		check('only GET /api/v1/reports was sent (no writes)', badReqs.length >= 1 && badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'), describeRequests(badReqs));
-		note(`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`);
+		check(
+			'only GET /api/v1/reports was sent (no writes)',
+			badReqs.length >= 1 &&
+				badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+			describeRequests(badReqs),
+		);
+		note(
+			`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
+		);
 
 		// ------------------------------------------------------------------ creation
 		section('example: scheduled report creation (n8n execute)');
 		const creation = example('scheduled-report-creation.json');
 		api.clearRequests();
 		const before = api.listReports(USER_IDS.default).map((r) => r.id);
-		const cre = await timed('n8n execute creation', async () => await executeWorkflow(sb as N8nSandbox, creation.id));
-		const urls = ['https://example.com/', 'https://example.com/pricing', 'https://shop.example.org/products/widget-pro'];
+		const cre = await timed(
+			'n8n execute creation',
+			async () => await executeWorkflow(sb as N8nSandbox, creation.id),
+		);
+		const urls = [
+			'https://example.com/',
+			'https://example.com/pricing',
+			'https://shop.example.org/products/widget-pro',
+		];
 		if (check('execution succeeds', cre.ok, failureDetail(cre))) {
 			const got = json(cre.outputs['Create report']);
 			check(
 				'three simplified reports come out, in order',
-				same(got.map((r) => [r.url, r.project, r.privacy]), [
-					['example.com', 'example.com', 'private'],
-					['example.com/pricing', 'example.com', 'private'],
-					['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
-				]),
+				same(
+					got.map((r) => [r.url, r.project, r.privacy]),
+					[
+						['example.com', 'example.com', 'private'],
+						['example.com/pricing', 'example.com', 'private'],
+						['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
+					],
+				),
 				got.map((r) => [r.url, r.project, r.privacy]),
 			);
-			check('each has an id, score and class', got.every((r) => typeof r.id === 'number' && typeof r.score === 'number' && ['good', 'decent', 'bad'].includes(String(r.result_class))), got[0]);
+			check(
+				'each has an id, score and class',
+				got.every(
+					(r) =>
+						typeof r.id === 'number' &&
+						typeof r.score === 'number' &&
+						['good', 'decent', 'bad'].includes(String(r.result_class)),
+				),
+				got[0],
+			);
 		}
 		const creReqs = apiRequests(api);
-		check('server got exactly 3 requests, all POST /api/v1/reports', creReqs.length === 3 && creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'), describeRequests(creReqs));
+		check(
+			'server got exactly 3 requests, all POST /api/v1/reports',
+			creReqs.length === 3 &&
+				creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'),
+			describeRequests(creReqs),
+		);
 		check(
 			// n8n sends the requests of all items at once: they arrive in any order.
 			'form bodies: url=<each URL>&privacy=1, nothing else (one per URL)',
-			same(creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)), [...urls].sort().map((url) => ({ url, privacy: '1' }))),
+			same(
+				creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)),
+				[...urls].sort().map((url) => ({ url, privacy: '1' })),
+			),
 			creReqs.map((r) => r.rawBody),
 		);
-		check('bodies are application/x-www-form-urlencoded', creReqs.every((r) => String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded')), creReqs.map((r) => r.headers['content-type']));
+		check(
+			'bodies are application/x-www-form-urlencoded',
+			creReqs.every((r) =>
+				String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded'),
+			),
+			creReqs.map((r) => r.headers['content-type']),
+		);
 		const after = api.listReports(USER_IDS.default);
 		const created = after.filter((r) => !before.includes(r.id));
-		check('the server stored 3 new private reports', created.length === 3 && created.every((r) => r.privacy === 1), created.map((r) => [r.id, r.url, r.privacy]));
+		check(
+			'the server stored 3 new private reports',
+			created.length === 3 && created.every((r) => r.privacy === 1),
+			created.map((r) => [r.id, r.url, r.privacy]),
+		);
 
 		// ------------------------------------------------------------------ housekeeping
 		section('example: delete reports older than 90 days (n8n execute)');
 		const cleanup = example('delete-old-reports.json');
 		api.clearRequests();
-		const keepIds = api.listReports(USER_IDS.default).map((r) => r.id).filter((id) => id > 4);
-		const cln = await timed('n8n execute housekeeping', async () => await executeWorkflow(sb as N8nSandbox, cleanup.id));
+		const keepIds = api
+			.listReports(USER_IDS.default)
+			.map((r) => r.id)
+			.filter((id) => id > 4);
+		const cln = await timed(
+			'n8n execute housekeeping',
+			async () => await executeWorkflow(sb as N8nSandbox, cleanup.id),
+		);
 		if (check('execution succeeds', cln.ok, failureDetail(cln))) {
-			check('the filter keeps exactly the reports older than 90 days', same(json(cln.outputs['Older than N days']).map((r) => r.id), [1, 2, 3, 4]), json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]));
-			check('Delete outputs { deleted: true, id } per report', same(json(cln.outputs['Delete report']), [1, 2, 3, 4].map((id) => ({ deleted: true, id }))), json(cln.outputs['Delete report']));
-			check('summary: deleted_ids [1,2,3,4]', same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]), json(cln.outputs['Deleted IDs']));
+			check(
+				'the filter keeps exactly the reports older than 90 days',
+				same(
+					json(cln.outputs['Older than N days']).map((r) => r.id),
+					[1, 2, 3, 4],
+				),
+				json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]),
+			);
+			check(
+				'Delete outputs { deleted: true, id } per report',
+				same(
+					json(cln.outputs['Delete report']),
+					[1, 2, 3, 4].map((id) => ({ deleted: true, id })),
+				),
+				json(cln.outputs['Delete report']),
+			);
+			check(
+				'summary: deleted_ids [1,2,3,4]',
+				same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
+				json(cln.outputs['Deleted IDs']),
+			);
 		}
 		const clnReqs = apiRequests(api);
 		const deletes = clnReqs.filter((r) => r.method === 'DELETE');
-		check('server got exactly 4 DELETEs: /api/v1/reports/1..4', same(deletes.map((r) => r.path).sort(), [1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`)), describeRequests(deletes));
-		check('every other request was a GET of the report list', clnReqs.filter((r) => r.method !== 'DELETE').every((r) => r.method === 'GET' && r.path === '/api/v1/reports'), describeRequests(clnReqs));
-		check('the newer reports are all still there', same(api.listReports(USER_IDS.default).map((r) => r.id), keepIds), api.listReports(USER_IDS.default).map((r) => r.id));
-		check("the other user's (old) reports are untouched", same(api.listReports(USER_IDS.other).map((r) => r.id), [9, 10]));
+		check(
+			'server got exactly 4 DELETEs: /api/v1/reports/1..4',
+			same(
+				deletes.map((r) => r.path).sort(),
+				[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
+			),
+			describeRequests(deletes),
+		);
+		check(
+			'every other request was a GET of the report list',
+			clnReqs
+				.filter((r) => r.method !== 'DELETE')
+				.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+			describeRequests(clnReqs),
+		);
+		check(
+			'the newer reports are all still there',
+			same(
+				api.listReports(USER_IDS.default).map((r) => r.id),
+				keepIds,
+			),
+			api.listReports(USER_IDS.default).map((r) => r.id),
+		);
+		check(
+			"the other user's (old) reports are untouched",
+			same(
+				api.listReports(USER_IDS.other).map((r) => r.id),
+				[9, 10],
+			),
+		);
 
 		// ------------------------------------------------------------------ the app
 		section('n8n start: owner, node and credential types, icons');
 		const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
 		const firstStart = Date.now();
-		n8n = await timed('n8n start until ready', async () => await startServer(sb as N8nSandbox, { env: serverEnv }));
+		n8n = await timed(
+			'n8n start until ready',
+			async () => await startServer(sb as N8nSandbox, { env: serverEnv }),
+		);
 		const firstStartS = (Date.now() - firstStart) / 1000;
 		const session = await setupOwner(n8n);
 		check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
-		const nodeTypes = await session.request<Array<Record<string, unknown>>>('GET', '/types/nodes.json');
-		const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) => String(n.name).startsWith(`${PACKAGE}.`));
-		check('the editor\'s node list (/types/nodes.json) has phpRank and phpRankTrigger', [NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)), ours.map((n) => n.name));
-		const credTypes = await session.request<Array<Record<string, unknown>>>('GET', '/types/credentials.json');
-		const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find((c) => c.name === 'phpRankApi');
-		check('credential type phpRankApi is loaded (/types/credentials.json)', credType, credTypes.status);
+		const nodeTypes = await session.request<Array<Record<string, unknown>>>(
+			'GET',
+			'/types/nodes.json',
+		);
+		const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) =>
+			String(n.name).startsWith(`${PACKAGE}.`),
+		);
+		check(
+			"the editor's node list (/types/nodes.json) has phpRank and phpRankTrigger",
+			[NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)),
+			ours.map((n) => n.name),
+		);
+		const credTypes = await session.request<Array<Record<string, unknown>>>(
+			'GET',
+			'/types/credentials.json',
+		);
+		const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find(
+			(c) => c.name === 'phpRankApi',
+		);
+		check(
+			'credential type phpRankApi is loaded (/types/credentials.json)',
+			credType,
+			credTypes.status,
+		);
 		const iconUrls = new Set<string>();
-		for (const n of ours.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) for (const u of iconUrlsOf(n)) iconUrls.add(u);
+		for (const n of ours.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE))
+			for (const u of iconUrlsOf(n)) iconUrls.add(u);
 		const credIcons = credType ? iconUrlsOf(credType) : [];
-		check('credential type has light and dark icons', credIcons.length === 2, { icon: credType?.icon, iconUrl: credType?.iconUrl });
+		check('credential type has light and dark icons', credIcons.length === 2, {
+			icon: credType?.icon,
+			iconUrl: credType?.iconUrl,
+		});
 		for (const u of credIcons) iconUrls.add(u);
 		for (const u of iconUrls) {
 			const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
 			const body = await res.text();
-			check(`icon served: /${u.replace(/^\//, '')}`, res.status === 200 && /svg/.test(res.headers.get('content-type') ?? '') && body.includes('<svg'), `${res.status} ${res.headers.get('content-type')}`);
+			check(
+				`icon served: /${u.replace(/^\//, '')}`,
+				res.status === 200 &&
+					/svg/.test(res.headers.get('content-type') ?? '') &&
+					body.includes('<svg'),
+				`${res.status} ${res.headers.get('content-type')}`,
+			);
 		}
 
 		section('credential test through the app (POST /rest/credentials/test)');
 		api.clearRequests();
 		const ok = await session.testCredential({ id: CRED_ID });
-		check('right key -> OK "Connection successful!"', same(ok, { status: 'OK', message: 'Connection successful!' }), ok);
+		check(
+			'right key -> OK "Connection successful!"',
+			same(ok, { status: 'OK', message: 'Connection successful!' }),
+			ok,
+		);
 		const okReqs = apiRequests(api);
 		check(
 			'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
@@ -360,15 +605,40 @@ async function main(): Promise<void> {
 		);
 		note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
 		api.clearRequests();
-		const wrong = await session.testCredential({ id: CRED_ID, dataOverride: { apiKey: WRONG_KEY } });
-		check(`wrong key -> Error "${MSG_CRED_401}"`, same(wrong, { status: 'Error', message: MSG_CRED_401 }), wrong);
+		const wrong = await session.testCredential({
+			id: CRED_ID,
+			dataOverride: { apiKey: WRONG_KEY },
+		});
+		check(
+			`wrong key -> Error "${MSG_CRED_401}"`,
+			same(wrong, { status: 'Error', message: MSG_CRED_401 }),
+			wrong,
+		);
 		note(`requests for the wrong-key test: ${apiRequests(api).length}`);
 		const stored = await session.testCredential({ id: WRONG_CRED_ID });
-		check('stored credential with a wrong key -> the same Error', same(stored, { status: 'Error', message: MSG_CRED_401 }), stored);
-		const noPlan = await session.testCredential({ id: CRED_ID, dataOverride: { apiKey: NO_API_PLAN_KEY } });
-		check('key of a plan without API access -> 403 message', same(noPlan, { status: 'Error', message: MSG_CRED_403 }), noPlan);
-		const wrongPath = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: `${api.url}/not-phprank` } });
-		check('Base URL without a phpRank API -> 404 message', same(wrongPath, { status: 'Error', message: MSG_CRED_404 }), wrongPath);
+		check(
+			'stored credential with a wrong key -> the same Error',
+			same(stored, { status: 'Error', message: MSG_CRED_401 }),
+			stored,
+		);
+		const noPlan = await session.testCredential({
+			id: CRED_ID,
+			dataOverride: { apiKey: NO_API_PLAN_KEY },
+		});
+		check(
+			'key of a plan without API access -> 403 message',
+			same(noPlan, { status: 'Error', message: MSG_CRED_403 }),
+			noPlan,
+		);
+		const wrongPath = await session.testCredential({
+			id: CRED_ID,
+			dataOverride: { baseUrl: `${api.url}/not-phprank` },
+		});
+		check(
+			'Base URL without a phpRank API -> 404 message',
+			same(wrongPath, { status: 'Error', message: MSG_CRED_404 }),
+			wrongPath,
+		);
 		for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
 			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
 			check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
@@ -376,12 +646,22 @@ async function main(): Promise<void> {
 		// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
 		const closedPort = await getFreePort();
 		for (const [baseUrl, expected] of [
-			[`http://127.0.0.1:${closedPort}`, `Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`],
-			['https://seo.phprank-e2e.invalid', 'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved'],
+			[
+				`http://127.0.0.1:${closedPort}`,
+				`Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`,
+			],
+			[
+				'https://seo.phprank-e2e.invalid',
+				'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved',
+			],
 			[api.url.replace(/^https?:\/\//, ''), CREDENTIAL_TEST_MESSAGES.noScheme],
 		]) {
 			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
-			check(`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`, r.status === 'Error' && r.message.startsWith(expected), r);
+			check(
+				`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`,
+				r.status === 'Error' && r.message.startsWith(expected),
+				r,
+			);
 		}
 
 		section('a failed Create with a literal password, started by a webhook (production execution)');
@@ -394,25 +674,46 @@ async function main(): Promise<void> {
 
 		// ------------------------------------------------------------------ trigger
 		const alertWf = example('alert-on-score-drop.json');
-		const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
+		const triggerName =
+			alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
 		await triggerManualChecks(session, sb, api, alertWf, triggerName);
 
 		// ------------------------------------------------------------------ production: published, restarted
 		await timed('n8n stop', async () => await n8n?.stop());
 		n8n = undefined;
 		const box = sb;
-		await triggerActivatedChecks(box, api, alertWf, triggerName, async () => (n8n = await startServer(box, { env: serverEnv })), firstStartS);
+		await triggerActivatedChecks(
+			box,
+			api,
+			alertWf,
+			triggerName,
+			async () => (n8n = await startServer(box, { env: serverEnv })),
+			firstStartS,
+		);
 		const restarted = n8n as N8nServer | undefined; // set by the start callback above
 		if (restarted && !process.env.E2E_SKIP_ACTIVATION) {
 			await restarted.stop();
 			n8n = undefined;
-			await timed('n8n unpublish:workflow', async () => await unpublishWorkflow(box, ACTIVATED_TRIGGER_ID));
+			await timed(
+				'n8n unpublish:workflow',
+				async () => await unpublishWorkflow(box, ACTIVATED_TRIGGER_ID),
+			);
 			const active = await listWorkflowIds(box, { active: true });
-			check('unpublished: n8n list:workflow --active=true no longer lists the copy', !active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID), active);
+			check(
+				'unpublished: n8n list:workflow --active=true no longer lists the copy',
+				!active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID),
+				active,
+			);
 		}
 
 		// ------------------------------------------------------------------ production: a poll meets a long rate limit
-		await rateLimitedPollChecks(box, api, serverEnv, firstStartS, async (env) => (n8n = await startServer(box, { env })));
+		await rateLimitedPollChecks(
+			box,
+			api,
+			serverEnv,
+			firstStartS,
+			async (env) => (n8n = await startServer(box, { env })),
+		);
 		const last = n8n as N8nServer | undefined; // set by the start callback above
 		if (last) {
 			await timed('n8n stop', async () => await last.stop());
@@ -446,37 +747,68 @@ async function main(): Promise<void> {
  * "cli" mode only starts at a Manual Trigger and passes poll nodes through). The execution is then read
  * from n8n's database (db.ts), like every other stored execution here.
  */
-async function triggerManualChecks(session: RestSession, sb: N8nSandbox, api: PhpRankServer, wf: WorkflowJson, triggerName: string): Promise<void> {
-	section('example: alert on a result drop (phpRank Trigger), run like the editor\'s "Execute workflow"');
+async function triggerManualChecks(
+	session: RestSession,
+	sb: N8nSandbox,
+	api: PhpRankServer,
+	wf: WorkflowJson,
+	triggerName: string,
+): Promise<void> {
+	section(
+		'example: alert on a result drop (phpRank Trigger), run like the editor\'s "Execute workflow"',
+	);
 	// The trigger then shows the most recent matching report as a sample, and keeps no state.
 	api.clearRequests();
 	const latest = api.listReports(USER_IDS.default).at(-1);
 	// n8n 2.41 runs the stored workflow; n8n 2.0 only runs the one the editor sends along (body.workflowData, else
 	// 500 "Cannot read properties of undefined (reading 'id')"): older versions get it, as their editor sends it.
 	const sendsWorkflow = n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
-	if (sendsWorkflow) note(`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`);
-	const started = await session.request<{ data: { executionId?: string; waitingForWebhook?: boolean } }>('POST', `/rest/workflows/${wf.id}/run`, {
+	if (sendsWorkflow)
+		note(
+			`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`,
+		);
+	const started = await session.request<{
+		data: { executionId?: string; waitingForWebhook?: boolean };
+	}>('POST', `/rest/workflows/${wf.id}/run`, {
 		...(sendsWorkflow ? { workflowData: wf } : {}),
 		triggerToStartFrom: { name: triggerName },
 	});
 	const executionId = started.body?.data?.executionId;
-	check('POST /rest/workflows/:id/run starts an execution', started.status === 200 && executionId, started);
+	check(
+		'POST /rest/workflows/:id/run starts an execution',
+		started.status === 200 && executionId,
+		started,
+	);
 	if (executionId) {
-		const exec = await timed('manual trigger execution', async () => await waitForExecution(sb, wf.id, executionId));
-		check('execution succeeds (mode manual)', exec?.status === 'success' && exec.mode === 'manual', { status: exec?.status, mode: exec?.mode, error: exec?.data.resultData?.error });
+		const exec = await timed(
+			'manual trigger execution',
+			async () => await waitForExecution(sb, wf.id, executionId),
+		);
+		check(
+			'execution succeeds (mode manual)',
+			exec?.status === 'success' && exec.mode === 'manual',
+			{ status: exec?.status, mode: exec?.mode, error: exec?.data.resultData?.error },
+		);
 		const out = exec?.outputs ?? {};
 		const items = json(out[triggerName]);
 		check(
 			`the trigger outputs the latest report (id ${latest?.id}) as a sample event`,
 			// A sample says so, and fills the change fields so the next node can map them.
-			items.length === 1 && items[0].id === latest?.id && items[0].event === 'resultChanged' && items[0].sample === true && typeof items[0].previous_score === 'number' && typeof items[0].previous_result_class === 'string',
+			items.length === 1 &&
+				items[0].id === latest?.id &&
+				items[0].event === 'resultChanged' &&
+				items[0].sample === true &&
+				typeof items[0].previous_score === 'number' &&
+				typeof items[0].previous_result_class === 'string',
 			items,
 		);
 		const alert = json(out['Format alert'])[0] ?? {};
 		check(
 			'Format alert builds the message from the event',
 			alert.title === `phpRank: ${latest?.url} dropped to ${items[0]?.result_class}` &&
-				String(alert.text).startsWith(`${latest?.url} went from ${String(items[0]?.previous_result_class)} (${String(items[0]?.previous_score)}) to ${items[0]?.result_class} (${latest?.result}). Failed checks: `) &&
+				String(alert.text).startsWith(
+					`${latest?.url} went from ${String(items[0]?.previous_result_class)} (${String(items[0]?.previous_score)}) to ${items[0]?.result_class} (${latest?.result}). Failed checks: `,
+				) &&
 				alert.report_id === latest?.id,
 			alert,
 		);
@@ -485,13 +817,20 @@ async function triggerManualChecks(session: RestSession, sb: N8nSandbox, api: Ph
 	const manualReqs = apiRequests(api);
 	check(
 		'server got one GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1',
-		manualReqs.length === 1 && manualReqs[0].method === 'GET' && same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
+		manualReqs.length === 1 &&
+			manualReqs[0].method === 'GET' &&
+			same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
 		describeRequests(manualReqs),
 	);
 }
 
 /** The stored execution `id` of a workflow once it has finished (db.ts), or what is stored at the timeout. */
-async function waitForExecution(sb: N8nSandbox, workflowId: string, id: string, timeoutMs = 60_000): Promise<StoredExecution | undefined> {
+async function waitForExecution(
+	sb: N8nSandbox,
+	workflowId: string,
+	id: string,
+	timeoutMs = 60_000,
+): Promise<StoredExecution | undefined> {
 	const deadline = Date.now() + timeoutMs;
 	let last: StoredExecution | undefined;
 	while (Date.now() < deadline) {
@@ -531,11 +870,17 @@ async function triggerActivatedChecks(
 	const leadS = Math.min(55, Math.max(30, Math.ceil(firstStartS * 1.5) + 25));
 	const second = (new Date().getUTCSeconds() + leadS) % 60;
 	const triggerNode = copy.nodes.find((n) => n.name === triggerName);
-	if (triggerNode) triggerNode.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] };
+	if (triggerNode)
+		triggerNode.parameters.pollTimes = {
+			item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+		};
 	await timed('n8n import:workflow (the copy)', async () => await importWorkflows(sb, [copy]));
 	await timed('n8n publish:workflow (the copy)', async () => await publishWorkflows(sb, [copy.id]));
 	note(`the copy polls at second ${second} of every minute (${leadS} s after the import began)`);
-	const polls = () => apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.per_page === '100').length;
+	const polls = () =>
+		apiRequests(api).filter(
+			(r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.per_page === '100',
+		).length;
 	api.clearRequests();
 	const pollAt: number[] = [];
 	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
@@ -547,9 +892,19 @@ async function triggerActivatedChecks(
 		});
 	await timed('n8n start until ready (with the published copy)', start);
 	// n8n polls once while it activates the published workflow, just after it answers readiness.
-	check('n8n polled once on activation (reads all reports, per_page=100)', await waitPoll(1, 'wait for the activation poll', 30_000), describeRequests(apiRequests(api)));
+	check(
+		'n8n polled once on activation (reads all reports, per_page=100)',
+		await waitPoll(1, 'wait for the activation poll', 30_000),
+		describeRequests(apiRequests(api)),
+	);
 	await sleep(500);
-	if (!check('no scheduled poll yet (the change below must come before the first one)', polls() === 1, describeRequests(apiRequests(api)))) {
+	if (
+		!check(
+			'no scheduled poll yet (the change below must come before the first one)',
+			polls() === 1,
+			describeRequests(apiRequests(api)),
+		)
+	) {
 		note(`n8n took too long to start here: raise leadS in ${path.basename(__filename)}`);
 	}
 
@@ -561,7 +916,8 @@ async function triggerActivatedChecks(
 		let all: StoredExecution[] = [];
 		while (Date.now() < deadline) {
 			all = await storedExecutions(sb, copy.id);
-			if (all.length >= more && all.every((e) => !['new', 'running', 'waiting'].includes(e.status))) break;
+			if (all.length >= more && all.every((e) => !['new', 'running', 'waiting'].includes(e.status)))
+				break;
 			await sleep(500);
 		}
 		return all;
@@ -570,7 +926,10 @@ async function triggerActivatedChecks(
 	const afterFirst = await settled(1);
 	check(
 		'the first scheduled poll started one execution: the drop good -> bad of report 6 (state kept from the activation poll)',
-		same(afterFirst.map(ids), [[6]]) && afterFirst[0].mode === 'trigger' && afterFirst[0].status === 'success' && json(afterFirst[0].outputs[triggerName])[0]?.previous_result_class === 'good',
+		same(afterFirst.map(ids), [[6]]) &&
+			afterFirst[0].mode === 'trigger' &&
+			afterFirst[0].status === 'success' &&
+			json(afterFirst[0].outputs[triggerName])[0]?.previous_result_class === 'good',
 		afterFirst.map((e) => ({ id: e.id, mode: e.mode, status: e.status, ids: ids(e) })),
 	);
 
@@ -579,16 +938,35 @@ async function triggerActivatedChecks(
 	check('n8n ran the second scheduled poll', await waitPoll(3, 'wait for scheduled poll 2'));
 	const all = await settled(afterFirst.length + 1);
 	const fresh = all.slice(afterFirst.length);
-	check('the second scheduled poll started exactly one execution (mode trigger, success)', fresh.length === 1 && fresh[0].mode === 'trigger' && fresh[0].status === 'success', fresh.map((e) => [e.id, e.mode, e.status]));
+	check(
+		'the second scheduled poll started exactly one execution (mode trigger, success)',
+		fresh.length === 1 && fresh[0].mode === 'trigger' && fresh[0].status === 'success',
+		fresh.map((e) => [e.id, e.mode, e.status]),
+	);
 	const event = json(fresh[0]?.outputs[triggerName]);
 	check(
 		'it carries the drop decent -> bad of report 7, and not the rise of report 8',
-		event.length === 1 && event[0].id === 7 && event[0].previous_result_class === 'decent' && event[0].previous_score === 70 && event[0].result_class === 'bad' && event[0].score === 10,
+		event.length === 1 &&
+			event[0].id === 7 &&
+			event[0].previous_result_class === 'decent' &&
+			event[0].previous_score === 70 &&
+			event[0].result_class === 'bad' &&
+			event[0].score === 10,
 		event,
 	);
 	const alert = fresh[0]?.outputs['Format alert']?.[0]?.json ?? {};
-	check('the alert text', String(alert.text).startsWith('news.sample.net went from decent (70) to bad (10). Failed checks: '), alert.text);
-	check('no execution ever reported the rise of report 8', !all.some((e) => ids(e).includes(8)), all.map(ids));
+	check(
+		'the alert text',
+		String(alert.text).startsWith(
+			'news.sample.net went from decent (70) to bad (10). Failed checks: ',
+		),
+		alert.text,
+	);
+	check(
+		'no execution ever reported the rise of report 8',
+		!all.some((e) => ids(e).includes(8)),
+		all.map(ids),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -620,7 +998,12 @@ function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					pollTimes: { item: seconds.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) },
+					pollTimes: {
+						item: seconds.map((second) => ({
+							mode: 'custom',
+							cronExpression: `${second} * * * * *`,
+						})),
+					},
 					event: 'newReport',
 					filters: {},
 					simplify: true,
@@ -633,7 +1016,11 @@ function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
 }
 
 /** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, stepMs = 100): Promise<T | undefined> {
+async function waitFor<T>(
+	probe: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+	stepMs = 100,
+): Promise<T | undefined> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const found = await probe();
@@ -668,19 +1055,28 @@ async function rateLimitedPollChecks(
 	start: (env: Record<string, string>) => Promise<N8nServer>,
 ): Promise<void> {
 	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
-	section(`a published trigger's polls meet a rate limit that outlasts them (429, Retry-After ${RATE_LIMIT_RETRY_AFTER_S} s, until lifted)`);
+	section(
+		`a published trigger's polls meet a rate limit that outlasts them (429, Retry-After ${RATE_LIMIT_RETRY_AFTER_S} s, until lifted)`,
+	);
 	if (process.env.E2E_SKIP_ACTIVATION) {
 		note('skipped (E2E_SKIP_ACTIVATION)');
 		return;
 	}
 	const phaseStart = Date.now();
 	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
-	const budgetMs = givesBudget ? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S) : FALLBACK_POLL_BUDGET_MS;
+	const budgetMs = givesBudget
+		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)
+		: FALLBACK_POLL_BUDGET_MS;
 	const boundMs = budgetMs / 2;
 	const boundS = boundMs / 1000;
 	const backsOff = givesBudget && Boolean(process.env.E2E_DURABLE_CURSORS);
 	const env = givesBudget
-		? { ...DURABLE_POLLS_ENV, N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S), N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S), ...baseEnv }
+		? {
+				...DURABLE_POLLS_ENV,
+				N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S),
+				N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S),
+				...baseEnv,
+			}
 		: baseEnv;
 	note(
 		givesBudget
@@ -688,70 +1084,154 @@ async function rateLimitedPollChecks(
 			: `n8n ${sb.runtime.n8nVersion}: no getPollBudgetMs(); the node's fallback budget is ${budgetMs / 1000} s, a poll waits at most ${boundS} s`,
 	);
 	// The first tick after this import, publish and start (a poll before the limit finds nothing new).
-	const first = (new Date().getUTCSeconds() + Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) % 60;
-	const seconds = Array.from({ length: 60 / POLL_EVERY_S }, (_, i) => (first + i * POLL_EVERY_S) % 60).sort((a, b) => a - b);
+	const first =
+		(new Date().getUTCSeconds() +
+			Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) %
+		60;
+	const seconds = Array.from(
+		{ length: 60 / POLL_EVERY_S },
+		(_, i) => (first + i * POLL_EVERY_S) % 60,
+	).sort((a, b) => a - b);
 	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
 	const tickOf = (ms: number): number => {
 		let tick = Math.floor(ms / 1000) * 1000;
 		while (!seconds.includes(new Date(tick).getUTCSeconds())) tick -= 1000;
 		return tick;
 	};
-	await timed('n8n import:workflow (rate-limited trigger)', async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(seconds)]));
-	await timed('n8n publish:workflow (rate-limited trigger)', async () => await publishWorkflows(sb, [RATE_LIMITED_ID]));
+	await timed(
+		'n8n import:workflow (rate-limited trigger)',
+		async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(seconds)]),
+	);
+	await timed(
+		'n8n publish:workflow (rate-limited trigger)',
+		async () => await publishWorkflows(sb, [RATE_LIMITED_ID]),
+	);
 	note(`the trigger polls at seconds ${seconds.join(' and ')} of every minute`);
 
 	const other = `Bearer ${OTHER_USER_KEY}`;
-	const polls = (): RecordedRequest[] => api.requests.filter((r) => r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports');
+	const polls = (): RecordedRequest[] =>
+		api.requests.filter(
+			(r) =>
+				r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports',
+		);
 	const seenBefore = polls().length;
 	await timed('n8n start until ready (rate-limited trigger)', async () => await start(env));
-	const activation = await timed('wait for the activation poll', async () => await waitFor(() => polls().slice(seenBefore).find((r) => r.status !== undefined), 30_000));
-	check('n8n polled once on activation, answered 200 (before the limit)', activation?.status === 200, activation && describeRequests([activation]));
+	const activation = await timed(
+		'wait for the activation poll',
+		async () =>
+			await waitFor(
+				() =>
+					polls()
+						.slice(seenBefore)
+						.find((r) => r.status !== undefined),
+				30_000,
+			),
+	);
+	check(
+		'n8n polled once on activation, answered 200 (before the limit)',
+		activation?.status === 200,
+		activation && describeRequests([activation]),
+	);
 
 	// The limit, and a report created while it holds: a poll after it must still report that one.
 	api.holdRateLimit(USER_IDS.other, RATE_LIMIT_RETRY_AFTER_S);
-	const created = api.addReport({ url: 'https://competitor.example.net/pricing', user_id: USER_IDS.other, result: 52, privacy: 0 });
+	const created = api.addReport({
+		url: 'https://competitor.example.net/pricing',
+		user_id: USER_IDS.other,
+		result: 52,
+		privacy: 0,
+	});
 	const heldFrom = polls().length;
-	const met = await timed('wait for a poll to meet the 429', async () => await waitFor(() => polls().slice(heldFrom).find((r) => r.status === 429), (POLL_EVERY_S + 15) * 1000));
+	const met = await timed(
+		'wait for a poll to meet the 429',
+		async () =>
+			await waitFor(
+				() =>
+					polls()
+						.slice(heldFrom)
+						.find((r) => r.status === 429),
+				(POLL_EVERY_S + 15) * 1000,
+			),
+	);
 	check('a scheduled poll met the rate limit (429)', met, describeRequests(polls()));
 	if (!met) return;
-	const stored = async (): Promise<StoredExecution[]> => await storedExecutions(sb, RATE_LIMITED_ID);
-	const failures = async (): Promise<StoredExecution[]> => (await stored()).filter((e) => e.status === 'error');
+	const stored = async (): Promise<StoredExecution[]> =>
+		await storedExecutions(sb, RATE_LIMITED_ID);
+	const failures = async (): Promise<StoredExecution[]> =>
+		(await stored()).filter((e) => e.status === 'error');
 	// Long enough to see a poll that waits past its bound (it would end one Retry-After later, or never).
-	const failed = (await timed('wait for the poll to end', async () => await waitFor(async () => (await failures())[0], boundMs + retryAfterMs, 250)));
+	const failed = await timed(
+		'wait for the poll to end',
+		async () => await waitFor(async () => (await failures())[0], boundMs + retryAfterMs, 250),
+	);
 	const lifted = api.liftRateLimit(USER_IDS.other);
 
 	// n8n stores a failed poll's error through its toJSON (message, name, description...: no httpCode), on both versions.
-	const errorOf = (e: StoredExecution | undefined) => e?.data.resultData?.error as { message?: string; name?: string } | undefined;
-	const isRateLimitError = (e: StoredExecution | undefined): boolean => errorOf(e)?.name === 'NodeApiError' && RATE_LIMIT_ERROR.test(errorOf(e)?.message ?? '');
+	const errorOf = (e: StoredExecution | undefined) =>
+		e?.data.resultData?.error as { message?: string; name?: string } | undefined;
+	const isRateLimitError = (e: StoredExecution | undefined): boolean =>
+		errorOf(e)?.name === 'NodeApiError' && RATE_LIMIT_ERROR.test(errorOf(e)?.message ?? '');
 	const firstTook = failed?.stoppedAt && failed.stoppedAt.getTime() - met.receivedAt;
 	check(
 		`the poll that met it ended within ${boundS} s (half its ${budgetMs / 1000} s budget) with the node's rate-limit error, stored as a failed execution (mode trigger)`,
-		failed?.mode === 'trigger' && firstTook !== undefined && firstTook >= 0 && firstTook <= boundMs && isRateLimitError(failed),
-		failed ? { id: failed.id, mode: failed.mode, tookMs: firstTook, error: errorOf(failed) } : 'no failed execution',
+		failed?.mode === 'trigger' &&
+			firstTook !== undefined &&
+			firstTook >= 0 &&
+			firstTook <= boundMs &&
+			isRateLimitError(failed),
+		failed
+			? { id: failed.id, mode: failed.mode, tookMs: firstTook, error: errorOf(failed) }
+			: 'no failed execution',
 	);
-	note(`it ended ${firstTook === undefined ? '?' : (firstTook / 1000).toFixed(2)} s after its request; error: ${errorOf(failed)?.message}`);
+	note(
+		`it ended ${firstTook === undefined ? '?' : (firstTook / 1000).toFixed(2)} s after its request; error: ${errorOf(failed)?.message}`,
+	);
 	check('the limit was lifted', lifted === 1);
 
 	const tick = tickOf(met.receivedAt);
 	const nextTick = tick + POLL_EVERY_S * 1000;
 	const waitLeftS = (met.receivedAt + retryAfterMs - nextTick) / 1000;
 	if (backsOff) {
-		note(`n8n backs the trigger off for the error's Retry-After (durable cursors): no poll at the next tick, ${POLL_EVERY_S} s later`);
+		note(
+			`n8n backs the trigger off for the error's Retry-After (durable cursors): no poll at the next tick, ${POLL_EVERY_S} s later`,
+		);
 	} else {
-		const next = await timed('wait for the next poll to end', async () =>
-			await waitFor(async () => (await failures()).find((e) => e.stoppedAt && tickOf(e.stoppedAt.getTime()) === nextTick), nextTick - Date.now() + boundMs + 5_000, 250),
+		const next = await timed(
+			'wait for the next poll to end',
+			async () =>
+				await waitFor(
+					async () =>
+						(await failures()).find(
+							(e) => e.stoppedAt && tickOf(e.stoppedAt.getTime()) === nextTick,
+						),
+					nextTick - Date.now() + boundMs + 5_000,
+					250,
+				),
 		);
 		const nextTook = next?.stoppedAt && next.stoppedAt.getTime() - nextTick;
 		check(
 			`the next poll, ${POLL_EVERY_S} s later with ${waitLeftS.toFixed(0)} s of phpRank's wait left, ended within ${boundS} s with the same error, instead of waiting it out`,
-			next?.mode === 'trigger' && nextTook !== undefined && nextTook <= boundMs && isRateLimitError(next),
-			next ? { id: next.id, tookMs: nextTook, error: errorOf(next) } : 'no failed execution of that poll',
+			next?.mode === 'trigger' &&
+				nextTook !== undefined &&
+				nextTook <= boundMs &&
+				isRateLimitError(next),
+			next
+				? { id: next.id, tookMs: nextTook, error: errorOf(next) }
+				: 'no failed execution of that poll',
 		);
-		note(`it ended ${nextTook === undefined ? '?' : (nextTook / 1000).toFixed(2)} s after its tick`);
+		note(
+			`it ended ${nextTook === undefined ? '?' : (nextTook / 1000).toFixed(2)} s after its tick`,
+		);
 	}
 
-	const worked = await timed('wait for a poll to work after the wait', async () =>
-		await waitFor(async () => (await stored()).find((e) => e.status === 'success'), met.receivedAt + retryAfterMs + 2 * POLL_EVERY_S * 1000 - Date.now(), 500),
+	const worked = await timed(
+		'wait for a poll to work after the wait',
+		async () =>
+			await waitFor(
+				async () => (await stored()).find((e) => e.status === 'success'),
+				met.receivedAt + retryAfterMs + 2 * POLL_EVERY_S * 1000 - Date.now(),
+				500,
+			),
 	);
 	const items = json(worked?.outputs['phpRank Trigger']);
 	// A poll ends when the execution it emits starts. Every tick before this one has a poll that ended (checked
@@ -768,7 +1248,9 @@ async function rateLimitedPollChecks(
 			tickOf(workedEnd) > (backsOff ? tick : nextTick) &&
 			workedTook !== undefined &&
 			workedTook <= boundMs,
-		worked ? { id: worked.id, mode: worked.mode, startedAt: worked.startedAt, tookMs: workedTook, items } : 'no successful execution',
+		worked
+			? { id: worked.id, mode: worked.mode, startedAt: worked.startedAt, tookMs: workedTook, items }
+			: 'no successful execution',
 	);
 	const after = polls().filter((r) => r.receivedAt > met.receivedAt);
 	check(
@@ -783,9 +1265,24 @@ async function rateLimitedPollChecks(
 		all.filter((e) => e.status === 'error').map((e) => errorOf(e)?.message),
 	);
 	const at = (ms: number): string => `${((ms - tick) / 1000).toFixed(1)} s`;
-	note(`requests (s after the tick of the poll that met the 429): ${polls().slice(heldFrom).map((r) => `${at(r.receivedAt)} ${r.status ?? '-'}`).join(', ')}`);
-	const endOf = (e: StoredExecution): number | undefined => (e.status === 'error' ? e.stoppedAt : e.startedAt)?.getTime();
-	note(`polls that ended: ${all.map((e) => [e.status, endOf(e)] as const).map(([status, end]) => (end === undefined ? `${status} at ?` : `${status} at ${at(end)} (${((end - tickOf(end)) / 1000).toFixed(2)} s after its tick)`)).join(', ')}`);
+	note(
+		`requests (s after the tick of the poll that met the 429): ${polls()
+			.slice(heldFrom)
+			.map((r) => `${at(r.receivedAt)} ${r.status ?? '-'}`)
+			.join(', ')}`,
+	);
+	const endOf = (e: StoredExecution): number | undefined =>
+		(e.status === 'error' ? e.stoppedAt : e.startedAt)?.getTime();
+	note(
+		`polls that ended: ${all
+			.map((e) => [e.status, endOf(e)] as const)
+			.map(([status, end]) =>
+				end === undefined
+					? `${status} at ?`
+					: `${status} at ${at(end)} (${((end - tickOf(end)) / 1000).toFixed(2)} s after its tick)`,
+			)
+			.join(', ')}`,
+	);
 	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
 }
 
@@ -817,7 +1314,9 @@ function iconFiles(n: Record<string, unknown>): string[] {
 function iconUrlsOf(n: Record<string, unknown>): string[] {
 	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
 	if (!iconUrl) return [];
-	return (typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark]).filter((s): s is string => typeof s === 'string');
+	return (typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark]).filter(
+		(s): s is string => typeof s === 'string',
+	);
 }
 
 main().catch((e: unknown) => {

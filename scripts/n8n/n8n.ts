@@ -39,8 +39,20 @@ export {
 	wantedN8nVersion,
 	type N8nRuntime,
 } from './runtime';
-export { createSandbox, getFreePort, QUIET_OFFLINE_ENV, removeSandbox, type N8nSandbox } from './sandbox';
-export { installPackage, packPackage, README_INSTALL, resolveWorkflowPackage, type WorkflowResolution } from './packages';
+export {
+	createSandbox,
+	getFreePort,
+	QUIET_OFFLINE_ENV,
+	removeSandbox,
+	type N8nSandbox,
+} from './sandbox';
+export {
+	installPackage,
+	packPackage,
+	README_INSTALL,
+	resolveWorkflowPackage,
+	type WorkflowResolution,
+} from './packages';
 export {
 	branches,
 	executeWorkflow,

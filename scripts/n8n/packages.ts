@@ -24,7 +24,10 @@ export async function packPackage(packageDir: string, destDir?: string): Promise
 }
 
 /** The README's install route, word for word, with a tarball in place of the registry name. */
-export const README_INSTALL = ['mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes', 'npm install <package>'] as const;
+export const README_INSTALL = [
+	'mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes',
+	'npm install <package>',
+] as const;
 
 /**
  * Installs a tarball as README's "Manually with npm" says: `cd ~/.n8n/nodes && npm install <tarball>`
@@ -38,21 +41,38 @@ export async function installPackage(
 ): Promise<{ name: string; version: string; dir: string }> {
 	const nodesDir = path.dirname(sb.nodeModulesDir);
 	await fs.promises.mkdir(nodesDir, { recursive: true });
-	const r = spawnSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--no-update-notifier'], {
-		cwd: nodesDir,
-		encoding: 'utf8',
-		env: { ...withoutNpmRunEnv(sb.env), CI: 'true', npm_config_loglevel: 'error' },
-		timeout: 600_000,
-	});
-	if (r.status !== 0) throw new Error(`npm install ${path.basename(tarball)} in ${nodesDir} failed (exit ${r.status}):\n${r.stderr.slice(-4000)}`);
-	const deps = (JSON.parse(await fs.promises.readFile(path.join(nodesDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+	const r = spawnSync(
+		'npm',
+		['install', tarball, '--no-audit', '--no-fund', '--no-update-notifier'],
+		{
+			cwd: nodesDir,
+			encoding: 'utf8',
+			env: { ...withoutNpmRunEnv(sb.env), CI: 'true', npm_config_loglevel: 'error' },
+			timeout: 600_000,
+		},
+	);
+	if (r.status !== 0)
+		throw new Error(
+			`npm install ${path.basename(tarball)} in ${nodesDir} failed (exit ${r.status}):\n${r.stderr.slice(-4000)}`,
+		);
+	const deps =
+		(
+			JSON.parse(await fs.promises.readFile(path.join(nodesDir, 'package.json'), 'utf8')) as {
+				dependencies?: Record<string, string>;
+			}
+		).dependencies ?? {};
 	const name = Object.keys(deps).find((n) => deps[n].endsWith(path.basename(tarball)));
-	if (!name) throw new Error(`npm install recorded no dependency on ${path.basename(tarball)} in ${nodesDir}/package.json`);
+	if (!name)
+		throw new Error(
+			`npm install recorded no dependency on ${path.basename(tarball)} in ${nodesDir}/package.json`,
+		);
 	if (!/^(@[^/]+\/)?n8n-nodes-/.test(name)) {
 		throw new Error(`n8n only scans node_modules/n8n-nodes-* and @*/n8n-nodes-*; got "${name}"`);
 	}
 	const dir = path.join(sb.nodeModulesDir, ...name.split('/'));
-	const { version } = JSON.parse(await fs.promises.readFile(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+	const { version } = JSON.parse(
+		await fs.promises.readFile(path.join(dir, 'package.json'), 'utf8'),
+	) as { version: string };
 	return { name, version, dir };
 }
 
@@ -85,10 +105,17 @@ export function resolveWorkflowPackage(sb: N8nSandbox, nodeFile: string): Workfl
 			fromPackage: real(Module.createRequire(nodeFile).resolve('n8n-workflow')),
 			fromN8nCore: real(Module.createRequire(core).resolve('n8n-workflow')),
 		}));`;
-	const r = spawnSync(sb.runtime.nodeBin, ['-e', script, n8nDist, nodeFile], { encoding: 'utf8', env: { ...sb.env, NODE_PATH: '' } });
-	if (r.status !== 0) throw new Error(`resolving n8n-workflow from ${nodeFile} failed:\n${r.stderr}`);
+	const r = spawnSync(sb.runtime.nodeBin, ['-e', script, n8nDist, nodeFile], {
+		encoding: 'utf8',
+		env: { ...sb.env, NODE_PATH: '' },
+	});
+	if (r.status !== 0)
+		throw new Error(`resolving n8n-workflow from ${nodeFile} failed:\n${r.stderr}`);
 	const found = JSON.parse(r.stdout) as Omit<WorkflowResolution, 'copiesInNodesFolder'>;
-	return { ...found, copiesInNodesFolder: findPackageCopies(path.dirname(sb.nodeModulesDir), 'n8n-workflow') };
+	return {
+		...found,
+		copiesInNodesFolder: findPackageCopies(path.dirname(sb.nodeModulesDir), 'n8n-workflow'),
+	};
 }
 
 function findPackageCopies(root: string, name: string): string[] {
@@ -103,7 +130,12 @@ function findPackageCopies(root: string, name: string): string[] {
 		for (const e of entries) {
 			if (!e.isDirectory()) continue;
 			const full = path.join(dir, e.name);
-			if (path.basename(dir) === 'node_modules' && e.name === name && fs.existsSync(path.join(full, 'package.json'))) out.push(full);
+			if (
+				path.basename(dir) === 'node_modules' &&
+				e.name === name &&
+				fs.existsSync(path.join(full, 'package.json'))
+			)
+				out.push(full);
 			walk(full);
 		}
 	};

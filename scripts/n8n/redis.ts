@@ -19,13 +19,29 @@ export interface Redis {
 
 export async function startRedis(): Promise<Redis> {
 	const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-	if (which.status !== 0) throw new Error("redis-server is not installed: apt-get install redis-server (Debian's package)");
+	if (which.status !== 0)
+		throw new Error(
+			"redis-server is not installed: apt-get install redis-server (Debian's package)",
+		);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-redis-'));
 	const port = await getFreePort();
 	const daemon = startDaemon({
 		name: 'redis',
 		command: 'redis-server',
-		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
 		logFile: path.join(dir, 'redis.log'),
 	});
 	await waitReady(daemon, () => ping(port), 30_000, 'PONG');

@@ -26,7 +26,13 @@ export class Report {
 			console.log(`  ${this.passLabel} ${name}`);
 		} else {
 			this.failed++;
-			const d = detail === undefined ? '' : `\n         ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(0, 2000);
+			const d =
+				detail === undefined
+					? ''
+					: `\n         ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`.slice(
+							0,
+							2000,
+						);
 			this.failures.push(`[${this.current}] ${name}`);
 			console.log(`  FAIL ${name}${d}`);
 		}
@@ -51,8 +57,11 @@ export class Report {
 	/** Prints timings, failures and the closing line; sets the exit code. */
 	finish(): void {
 		console.log('\n== summary');
-		for (const [label, s] of this.timings) console.log(`  ${label.padEnd(44)} ${s.toFixed(1).padStart(6)} s`);
-		console.log(`  ${'total'.padEnd(44)} ${((Date.now() - this.started) / 1000).toFixed(1).padStart(6)} s`);
+		for (const [label, s] of this.timings)
+			console.log(`  ${label.padEnd(44)} ${s.toFixed(1).padStart(6)} s`);
+		console.log(
+			`  ${'total'.padEnd(44)} ${((Date.now() - this.started) / 1000).toFixed(1).padStart(6)} s`,
+		);
 		if (this.failures.length) {
 			console.log('\nfailed checks:');
 			for (const f of this.failures) console.log(`  - ${f}`);

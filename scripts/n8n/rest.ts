@@ -30,7 +30,11 @@ export class RestSession {
 		readonly browserId: string,
 	) {}
 
-	async request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<RestResponse<T>> {
+	async request<T = unknown>(
+		method: string,
+		urlPath: string,
+		body?: unknown,
+	): Promise<RestResponse<T>> {
 		return await restRequest<T>(this.baseUrl, method, urlPath, body, {
 			cookie: this.cookie,
 			'browser-id': this.browserId,
@@ -38,19 +42,30 @@ export class RestSession {
 	}
 
 	/** POST /rest/credentials → the created credential ({ id, name, type, ... }). */
-	async createCredential(cred: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string; type: string }> {
-		const res = await this.request<{ data: { id: string; name: string; type: string } }>('POST', '/rest/credentials', cred);
-		if (res.status !== 200) throw new Error(`create credential failed: ${res.status} ${JSON.stringify(res.body)}`);
+	async createCredential(cred: {
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<{ id: string; name: string; type: string }> {
+		const res = await this.request<{ data: { id: string; name: string; type: string } }>(
+			'POST',
+			'/rest/credentials',
+			cred,
+		);
+		if (res.status !== 200)
+			throw new Error(`create credential failed: ${res.status} ${JSON.stringify(res.body)}`);
 		return res.body.data;
 	}
 
 	/** GET /rest/credentials/:id?includeData=true (password fields come back redacted). */
-	async getCredential(id: string): Promise<{ id: string; name: string; type: string; data: Record<string, unknown> }> {
-		const res = await this.request<{ data: { id: string; name: string; type: string; data: Record<string, unknown> } }>(
-			'GET',
-			`/rest/credentials/${encodeURIComponent(id)}?includeData=true`,
-		);
-		if (res.status !== 200) throw new Error(`get credential failed: ${res.status} ${JSON.stringify(res.body)}`);
+	async getCredential(
+		id: string,
+	): Promise<{ id: string; name: string; type: string; data: Record<string, unknown> }> {
+		const res = await this.request<{
+			data: { id: string; name: string; type: string; data: Record<string, unknown> };
+		}>('GET', `/rest/credentials/${encodeURIComponent(id)}?includeData=true`);
+		if (res.status !== 200)
+			throw new Error(`get credential failed: ${res.status} ${JSON.stringify(res.body)}`);
 		return res.body.data;
 	}
 
@@ -60,17 +75,25 @@ export class RestSession {
 	 * over the stored data (redacted values are restored), so pass `dataOverride` to test e.g. a wrong key
 	 * without saving it. HTTP 200 in both cases; the outcome is in { status: 'OK'|'Error', message }.
 	 */
-	async testCredential(cred: { id: string; dataOverride?: Record<string, unknown> }): Promise<CredentialTestResult> {
+	async testCredential(cred: {
+		id: string;
+		dataOverride?: Record<string, unknown>;
+	}): Promise<CredentialTestResult> {
 		const stored = await this.getCredential(cred.id);
-		const res = await this.request<{ data: CredentialTestResult }>('POST', '/rest/credentials/test', {
-			credentials: {
-				id: stored.id,
-				name: stored.name,
-				type: stored.type,
-				data: { ...stored.data, ...cred.dataOverride },
+		const res = await this.request<{ data: CredentialTestResult }>(
+			'POST',
+			'/rest/credentials/test',
+			{
+				credentials: {
+					id: stored.id,
+					name: stored.name,
+					type: stored.type,
+					data: { ...stored.data, ...cred.dataOverride },
+				},
 			},
-		});
-		if (res.status !== 200) throw new Error(`credential test call failed: ${res.status} ${JSON.stringify(res.body)}`);
+		);
+		if (res.status !== 200)
+			throw new Error(`credential test call failed: ${res.status} ${JSON.stringify(res.body)}`);
 		return res.body.data;
 	}
 }
@@ -104,7 +127,8 @@ async function restRequest<T>(
 
 function authCookie(setCookie: string[]): string {
 	const c = setCookie.find((h) => h.startsWith('n8n-auth='));
-	if (!c) throw new Error(`no n8n-auth cookie in response (got: ${setCookie.join(' | ') || 'none'})`);
+	if (!c)
+		throw new Error(`no n8n-auth cookie in response (got: ${setCookie.join(' | ') || 'none'})`);
 	return c.split(';')[0];
 }
 
@@ -124,10 +148,16 @@ export const DEFAULT_OWNER: OwnerInfo = {
 };
 
 /** POST /rest/owner/setup (skipAuth, only once per instance) → session logged in as the owner. */
-export async function setupOwner(server: N8nServer, owner: OwnerInfo = DEFAULT_OWNER): Promise<RestSession> {
+export async function setupOwner(
+	server: N8nServer,
+	owner: OwnerInfo = DEFAULT_OWNER,
+): Promise<RestSession> {
 	const browserId = randomBytes(16).toString('hex');
-	const res = await restRequest(server.baseUrl, 'POST', '/rest/owner/setup', owner, { 'browser-id': browserId });
-	if (res.status !== 200) throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.body)}`);
+	const res = await restRequest(server.baseUrl, 'POST', '/rest/owner/setup', owner, {
+		'browser-id': browserId,
+	});
+	if (res.status !== 200)
+		throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.body)}`);
 	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
 }
 
@@ -144,6 +174,7 @@ export async function login(
 		{ emailOrLdapLoginId: creds.email, password: creds.password },
 		{ 'browser-id': browserId },
 	);
-	if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+	if (res.status !== 200)
+		throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
 	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
 }

@@ -76,7 +76,9 @@ export function getRuntime(opts: { install?: boolean; cacheDir?: string } = {}):
 	if (!isRuntimeInstalled(cacheDir)) {
 		throw new Error(`n8n runtime not installed in ${cacheDir}; run scripts/n8n/install.sh first`);
 	}
-	const pkg = JSON.parse(fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
+	const pkg = JSON.parse(
+		fs.readFileSync(path.join(cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	) as { version: string };
 	return { ...runtimePaths(cacheDir), n8nVersion: pkg.version };
 }
 

@@ -64,7 +64,15 @@ export const QUIET_OFFLINE_ENV: Readonly<Record<string, string>> = {
  * with `Error: Unknown module "mcp-registry"`.
  */
 export function knownModules(runtime: N8nRuntime): string[] | undefined {
-	const file = path.join(runtime.cacheDir, 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+	const file = path.join(
+		runtime.cacheDir,
+		'node_modules',
+		'@n8n',
+		'backend-common',
+		'dist',
+		'modules',
+		'modules.config.js',
+	);
 	try {
 		const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(fs.readFileSync(file, 'utf8'))?.[1];
 		return list ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : undefined;
@@ -86,7 +94,15 @@ function quietOfflineEnv(runtime: N8nRuntime): Record<string, string> {
 }
 
 /** Variables inherited from the caller that could redirect n8n away from the sandbox. */
-const STRIPPED_PREFIXES = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'WEBHOOK_URL', 'NODE_OPTIONS', 'NODE_PATH'];
+const STRIPPED_PREFIXES = [
+	'N8N_',
+	'DB_',
+	'EXECUTIONS_',
+	'QUEUE_',
+	'WEBHOOK_URL',
+	'NODE_OPTIONS',
+	'NODE_PATH',
+];
 
 export async function createSandbox(
 	opts: { runtime?: N8nRuntime; userFolder?: string; env?: Record<string, string> } = {},

@@ -55,10 +55,20 @@ export async function startServer(
 		},
 	});
 	const timeoutMs = opts.readyTimeoutMs ?? 90_000;
-	await waitReady(daemon, () => httpReady(`${baseUrl}/healthz/readiness`), timeoutMs, `readiness on ${baseUrl}`);
+	await waitReady(
+		daemon,
+		() => httpReady(`${baseUrl}/healthz/readiness`),
+		timeoutMs,
+		`readiness on ${baseUrl}`,
+	);
 	// n8n 2.0 answers readiness as soon as the database is migrated, before its REST API and webhooks are set
 	// up (POST /rest/owner/setup then gets 404); `n8n start` prints this line once they are, in 2.0 and in 2.41.
-	await waitReady(daemon, async () => await Promise.resolve(daemon.logs().includes('Editor is now accessible via')), timeoutMs, 'the editor line in the log');
+	await waitReady(
+		daemon,
+		async () => await Promise.resolve(daemon.logs().includes('Editor is now accessible via')),
+		timeoutMs,
+		'the editor line in the log',
+	);
 	return { baseUrl, port, pid: daemon.pid, sandbox: sb, logs: daemon.logs, stop: daemon.stop };
 }
 
@@ -69,7 +79,12 @@ export async function startServer(
  */
 export async function startWorker(
 	sb: N8nSandbox,
-	opts: { name: string; concurrency?: number; readyTimeoutMs?: number; env?: Record<string, string> },
+	opts: {
+		name: string;
+		concurrency?: number;
+		readyTimeoutMs?: number;
+		env?: Record<string, string>;
+	},
 ): Promise<N8nWorker> {
 	const healthPort = await getFreePort();
 	const healthUrl = `http://127.0.0.1:${healthPort}`;
@@ -88,6 +103,18 @@ export async function startWorker(
 			...opts.env,
 		},
 	});
-	await waitReady(daemon, () => httpReady(`${healthUrl}/healthz/readiness`), opts.readyTimeoutMs ?? 90_000, `readiness on ${healthUrl}`);
-	return { name: opts.name, pid: daemon.pid, healthUrl, sandbox: sb, logs: daemon.logs, stop: daemon.stop };
+	await waitReady(
+		daemon,
+		() => httpReady(`${healthUrl}/healthz/readiness`),
+		opts.readyTimeoutMs ?? 90_000,
+		`readiness on ${healthUrl}`,
+	);
+	return {
+		name: opts.name,
+		pid: daemon.pid,
+		healthUrl,
+		sandbox: sb,
+		logs: daemon.logs,
+		stop: daemon.stop,
+	};
 }

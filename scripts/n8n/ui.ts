@@ -38,7 +38,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+	chromium,
+	type Browser,
+	type BrowserContext,
+	type Locator,
+	type Page,
+} from 'playwright-core';
 
 import { runNode } from '../../test/harness/engine';
 import { PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
@@ -73,8 +79,10 @@ const CHECKS = {
 	error: 'a local input error shows no "From phpRank" section',
 	filter: 'an added Result filter picks no value',
 	byurl: 'the Report picker resolves a report link (By URL)',
-	sample: "the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
-	rerun: 'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary fits too',
+	sample:
+		"the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
+	rerun:
+		'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary fits too',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 } as const;
 type CheckName = keyof typeof CHECKS;
@@ -149,14 +157,19 @@ function parseOnly(argv: string[]): CheckName[] {
 	const value = inline ? inline.slice('--only='.length) : i === -1 ? undefined : argv[i + 1];
 	if (i !== -1 && value === undefined) usage('--only needs a check name');
 	if (!value) return all;
-	const picked = value.split(',').map((s) => s.trim()).filter(Boolean);
+	const picked = value
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
 	const unknown = picked.filter((p) => !all.includes(p as CheckName));
 	if (unknown.length || !picked.length) usage(`unknown check: ${unknown.join(', ') || '(none)'}`);
 	return all.filter((c) => picked.includes(c));
 }
 
 function usage(message: string): never {
-	console.error(`${message}\nusage: npm run test:ui -- [--only <check>[,<check>...]] [--list]\nchecks:`);
+	console.error(
+		`${message}\nusage: npm run test:ui -- [--only <check>[,<check>...]] [--list]\nchecks:`,
+	);
 	for (const [name, what] of Object.entries(CHECKS)) console.error(`  ${name.padEnd(7)} ${what}`);
 	process.exit(2);
 }
@@ -182,11 +195,19 @@ interface Panel {
 
 function optionsOf(prop: Record<string, unknown> | undefined): Option[] {
 	const opts = (prop?.options ?? []) as Array<{ name?: unknown; value?: unknown }>;
-	return opts.filter((o) => typeof o.name === 'string' && (typeof o.value === 'string' || typeof o.value === 'number')).map((o) => ({ name: String(o.name), value: String(o.value) }));
+	return opts
+		.filter(
+			(o) =>
+				typeof o.name === 'string' && (typeof o.value === 'string' || typeof o.value === 'number'),
+		)
+		.map((o) => ({ name: String(o.name), value: String(o.value) }));
 }
 
 function slug(s: string): string {
-	return s.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+	return s
+		.replace(/[^a-zA-Z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.toLowerCase();
 }
 
 /** One panel per (resource, operation) of phpRank and per event of the trigger. */
@@ -199,7 +220,11 @@ export function panelsFrom(nodes: ExportedNodeType[]): Panel[] {
 	for (const resource of resources) {
 		const operationProps = action.properties.filter((p) => {
 			const show = (p.displayOptions as { show?: { resource?: unknown[] } } | undefined)?.show;
-			return p.name === 'operation' && Array.isArray(show?.resource) && show.resource.includes(resource.value);
+			return (
+				p.name === 'operation' &&
+				Array.isArray(show?.resource) &&
+				show.resource.includes(resource.value)
+			);
 		});
 		for (const op of operationProps.flatMap(optionsOf)) {
 			const node = `${resource.name} ${op.name}`;
@@ -212,10 +237,18 @@ export function panelsFrom(nodes: ExportedNodeType[]): Panel[] {
 			});
 		}
 	}
-	const triggerName = String((trigger.defaults as { name?: string } | undefined)?.name ?? trigger.displayName);
+	const triggerName = String(
+		(trigger.defaults as { name?: string } | undefined)?.name ?? trigger.displayName,
+	);
 	for (const ev of optionsOf(trigger.properties.find((p) => p.name === 'event'))) {
 		const node = `${triggerName}: ${ev.name}`;
-		panels.push({ node, type: TRIGGER_TYPE, shows: { param: 'event', option: ev.name }, parameters: { event: ev.value }, file: `panel-trigger-${slug(ev.value)}.png` });
+		panels.push({
+			node,
+			type: TRIGGER_TYPE,
+			shows: { param: 'event', option: ev.name },
+			parameters: { event: ev.value },
+			file: `panel-trigger-${slug(ev.value)}.png`,
+		});
 	}
 	return panels;
 }
@@ -249,33 +282,94 @@ interface NewWorkflow {
 }
 
 /** A workflow: a Manual Trigger wired to every phpRank node, and the given trigger nodes on their own. */
-function workflowOf(name: string, nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>): NewWorkflow {
+function workflowOf(
+	name: string,
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>,
+): NewWorkflow {
 	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
-	const all: WorkflowJson['nodes'] = [{ id: randomUUID(), name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }];
-	nodes.forEach((n, i) => all.push({ id: randomUUID(), name: n.name, type: n.type, typeVersion: 1, position: n.type === TRIGGER_TYPE ? [0, 200 * (i + 1)] : [300, 200 * i], parameters: n.parameters, credentials }));
-	const actions = nodes.filter((n) => n.type === NODE_TYPE).map((n) => ({ node: n.name, type: 'main', index: 0 }));
-	return { name, nodes: all, connections: actions.length ? { [TRIGGER_NAME]: { main: [actions] } } : {}, settings: { executionOrder: 'v1' }, active: false };
+	const all: WorkflowJson['nodes'] = [
+		{
+			id: randomUUID(),
+			name: TRIGGER_NAME,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
+	nodes.forEach((n, i) =>
+		all.push({
+			id: randomUUID(),
+			name: n.name,
+			type: n.type,
+			typeVersion: 1,
+			position: n.type === TRIGGER_TYPE ? [0, 200 * (i + 1)] : [300, 200 * i],
+			parameters: n.parameters,
+			credentials,
+		}),
+	);
+	const actions = nodes
+		.filter((n) => n.type === NODE_TYPE)
+		.map((n) => ({ node: n.name, type: 'main', index: 0 }));
+	return {
+		name,
+		nodes: all,
+		connections: actions.length ? { [TRIGGER_NAME]: { main: [actions] } } : {},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
 }
 
 /** The workflows to create: every panel in one, each check's node in its own. */
 function buildWorkflows(panels: Panel[]): NewWorkflow[] {
-	const report = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'report', operation, ...extra });
-	const checkNodes: Record<CheckName, { type: string; parameters: Record<string, unknown> } | undefined> = {
+	const report = (operation: string, extra: Record<string, unknown> = {}) => ({
+		resource: 'report',
+		operation,
+		...extra,
+	});
+	const checkNodes: Record<
+		CheckName,
+		{ type: string; parameters: Record<string, unknown> } | undefined
+	> = {
 		panels: undefined,
-		rows: { type: NODE_TYPE, parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }) },
-		get: { type: NODE_TYPE, parameters: report('get', { reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) }, simplify: true }) },
+		rows: {
+			type: NODE_TYPE,
+			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }),
+		},
+		get: {
+			type: NODE_TYPE,
+			parameters: report('get', {
+				reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
+				simplify: true,
+			}),
+		},
 		error: { type: NODE_TYPE, parameters: report('create', { url: 'not a url' }) },
-		filter: { type: NODE_TYPE, parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }) },
+		filter: {
+			type: NODE_TYPE,
+			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }),
+		},
 		byurl: { type: NODE_TYPE, parameters: report('get', { simplify: true }) },
 		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
 		rerun: undefined,
 		summary: undefined,
 	};
-	const out = [workflowOf('phpRank: every panel (test:ui)', panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })))];
+	const out = [
+		workflowOf(
+			'phpRank: every panel (test:ui)',
+			panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })),
+		),
+	];
 	for (const [check, node] of Object.entries(checkNodes)) {
 		if (!node) continue;
-		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node }];
-		if (check === 'sample') nodes.push({ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } });
+		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [
+			{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node },
+		];
+		if (check === 'sample')
+			nodes.push({
+				name: SCORE_SAMPLE_NODE,
+				type: TRIGGER_TYPE,
+				parameters: { event: 'scoreChanged' },
+			});
 		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
 	}
 	out.push(rerunWorkflow(report));
@@ -283,21 +377,60 @@ function buildWorkflows(panels: Panel[]): NewWorkflow[] {
 }
 
 /** Manual Trigger → a Code node's ten URLs of one site → Create or Re-Run per page, and per site. */
-function rerunWorkflow(report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>): NewWorkflow {
+function rerunWorkflow(
+	report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>,
+): NewWorkflow {
 	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
 	const jsCode = `return Array.from({ length: ${ROWS_WANTED} }, (_, i) => ({ json: { url: 'https://rows.example.com/page-' + (i + 1) } }));`;
 	const url = '={{ $json.url }}';
 	return {
 		name: 'phpRank test:ui: rerun',
 		nodes: [
-			{ id: randomUUID(), name: TRIGGER_NAME, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: randomUUID(), name: TEN_URLS, type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode } },
-			{ id: randomUUID(), name: CHECK_NODES.rerun, type: NODE_TYPE, typeVersion: 1, position: [460, 0], parameters: report('createOrRerun', { url, privacy: 1, simplify: true }), credentials },
-			{ id: randomUUID(), name: CHECK_NODES.summary, type: NODE_TYPE, typeVersion: 1, position: [460, 200], parameters: report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }), credentials },
+			{
+				id: randomUUID(),
+				name: TRIGGER_NAME,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: randomUUID(),
+				name: TEN_URLS,
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: { jsCode },
+			},
+			{
+				id: randomUUID(),
+				name: CHECK_NODES.rerun,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [460, 0],
+				parameters: report('createOrRerun', { url, privacy: 1, simplify: true }),
+				credentials,
+			},
+			{
+				id: randomUUID(),
+				name: CHECK_NODES.summary,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [460, 200],
+				parameters: report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }),
+				credentials,
+			},
 		],
 		connections: {
 			[TRIGGER_NAME]: { main: [[{ node: TEN_URLS, type: 'main', index: 0 }]] },
-			[TEN_URLS]: { main: [[{ node: CHECK_NODES.rerun, type: 'main', index: 0 }, { node: CHECK_NODES.summary, type: 'main', index: 0 }]] },
+			[TEN_URLS]: {
+				main: [
+					[
+						{ node: CHECK_NODES.rerun, type: 'main', index: 0 },
+						{ node: CHECK_NODES.summary, type: 'main', index: 0 },
+					],
+				],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
@@ -330,13 +463,18 @@ class Ui {
 		await p.goto(`${this.baseUrl}/workflow/${target.workflowId}/${target.nodeId}`);
 		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
 		// the parameters render after the node type is fetched
-		await p.locator(`${SEL.ndv} [data-test-id="parameter-item"]`).first().waitFor({ timeout: TIMEOUT });
+		await p
+			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`)
+			.first()
+			.waitFor({ timeout: TIMEOUT });
 		return p;
 	}
 
 	/** Screenshot of the window into the shots folder; returns the file name. */
 	async screenshot(page: Page, file: string): Promise<string> {
-		const name = file.endsWith('.png') ? file : `${String(++this.shot).padStart(2, '0')}-${file}.png`;
+		const name = file.endsWith('.png')
+			? file
+			: `${String(++this.shot).padStart(2, '0')}-${file}.png`;
 		await page.screenshot({ path: path.join(this.shots, name) });
 		return name;
 	}
@@ -374,7 +512,11 @@ async function execute(page: Page): Promise<Locator> {
 }
 
 async function itemsShown(out: Locator): Promise<number | undefined> {
-	const text = await out.locator(SEL.itemsCount).first().innerText().catch(() => '');
+	const text = await out
+		.locator(SEL.itemsCount)
+		.first()
+		.innerText()
+		.catch(() => '');
 	const m = /(\d+)\s+items?/.exec(text);
 	return m ? Number(m[1]) : undefined;
 }
@@ -401,21 +543,37 @@ async function measureTable(page: Page): Promise<TableMeasure> {
 	await out.locator(SEL.tableMode).click();
 	await out.locator(`${SEL.dataContainer} table`).first().waitFor({ timeout: TIMEOUT });
 	await page.waitForTimeout(300); // layout settles (column widths)
-	return await out.locator(SEL.dataContainer).first().evaluate((el: unknown, height) => {
-		const container = el as DomElement;
-		const box = container.getBoundingClientRect();
-		const visible = { top: Math.max(box.top, 0), bottom: Math.min(box.bottom, height) };
-		const table = container.querySelector('table');
-		const rows = table ? Array.from(table.querySelectorAll(':scope > tbody > tr')) : [];
-		const headers = table ? Array.from(table.querySelectorAll(':scope > thead > tr > th')).map((th) => (th.textContent ?? '').trim()) : [];
-		const measured = rows.map((r) => {
-			const b = r.getBoundingClientRect();
-			const cells = Array.from(r.querySelectorAll(':scope > td')).map((td) => (td.textContent ?? '').trim().slice(0, 80));
-			return { top: Math.round(b.top), bottom: Math.round(b.bottom), cells };
-		});
-		const fullyVisible = measured.filter((r) => r.top >= visible.top - 1 && r.bottom <= visible.bottom + 1).length;
-		return { visible: { top: Math.round(visible.top), bottom: Math.round(visible.bottom) }, rows: measured, headers, fullyVisible };
-	}, WINDOW.height);
+	return await out
+		.locator(SEL.dataContainer)
+		.first()
+		.evaluate((el: unknown, height) => {
+			const container = el as DomElement;
+			const box = container.getBoundingClientRect();
+			const visible = { top: Math.max(box.top, 0), bottom: Math.min(box.bottom, height) };
+			const table = container.querySelector('table');
+			const rows = table ? Array.from(table.querySelectorAll(':scope > tbody > tr')) : [];
+			const headers = table
+				? Array.from(table.querySelectorAll(':scope > thead > tr > th')).map((th) =>
+						(th.textContent ?? '').trim(),
+					)
+				: [];
+			const measured = rows.map((r) => {
+				const b = r.getBoundingClientRect();
+				const cells = Array.from(r.querySelectorAll(':scope > td')).map((td) =>
+					(td.textContent ?? '').trim().slice(0, 80),
+				);
+				return { top: Math.round(b.top), bottom: Math.round(b.bottom), cells };
+			});
+			const fullyVisible = measured.filter(
+				(r) => r.top >= visible.top - 1 && r.bottom <= visible.bottom + 1,
+			).length;
+			return {
+				visible: { top: Math.round(visible.top), bottom: Math.round(visible.bottom) },
+				rows: measured,
+				headers,
+				fullyVisible,
+			};
+		}, WINDOW.height);
 }
 
 /**
@@ -424,7 +582,11 @@ async function measureTable(page: Page): Promise<TableMeasure> {
  */
 async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
 	const m = await measureTable(page);
-	return m.rows.map((r) => Object.fromEntries(m.headers.map((h, i) => [h, r.cells[i] ?? ''] as const).filter(([h]) => h !== '')));
+	return m.rows.map((r) =>
+		Object.fromEntries(
+			m.headers.map((h, i) => [h, r.cells[i] ?? ''] as const).filter(([h]) => h !== ''),
+		),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,15 +605,29 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		for (const p of panels) {
 			try {
 				await ui.openPanel(p.node, page);
-				const value = await page.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`).first().inputValue({ timeout: TIMEOUT });
+				const value = await page
+					.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`)
+					.first()
+					.inputValue({ timeout: TIMEOUT });
 				await ui.screenshot(page, p.file);
-				check(`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`, value === p.shows.option, `shown: "${value}"`);
+				check(
+					`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`,
+					value === p.shows.option,
+					`shown: "${value}"`,
+				);
 				if (p.type === TRIGGER_TYPE && p.parameters.event !== 'newReport') {
 					// n8n shows a notice as one block: its sentences must not run together ("…requests).phpRank allows…").
-					const notice = (await page.locator(`${SEL.ndv} .notice`, { hasText: 'Each poll reads' }).first().innerText({ timeout: TIMEOUT })).trim();
+					const notice = (
+						await page
+							.locator(`${SEL.ndv} .notice`, { hasText: 'Each poll reads' })
+							.first()
+							.innerText({ timeout: TIMEOUT })
+					).trim();
 					check(
 						`panel "${p.node}": the request notice's sentences are separated by spaces`,
-						notice.includes('(10 requests). phpRank allows 60 requests a minute per user. More reports') && !/[.)][A-Za-z]/.test(notice),
+						notice.includes(
+							'(10 requests). phpRank allows 60 requests a minute per user. More reports',
+						) && !/[.)][A-Za-z]/.test(notice),
 						notice,
 					);
 				}
@@ -467,11 +643,17 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		const page = await ui.openPanel(CHECK_NODES.rows);
 		const out = await execute(page);
 		const items = await itemsShown(out);
-		check(`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`, items === ROWS_WANTED, `output shows ${items ?? 'no'} items`);
+		check(
+			`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
+			items === ROWS_WANTED,
+			`output shows ${items ?? 'no'} items`,
+		);
 		const m = await measureTable(page);
 		await ui.screenshot(page, 'rows-get-many-table');
 		const heights = m.rows.map((r) => r.bottom - r.top);
-		note(`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`);
+		note(
+			`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`,
+		);
 		note(`columns: ${m.headers.join(', ')}`);
 		const pass = check(
 			`Table view: all ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_WANTED})`,
@@ -490,9 +672,19 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await ui.screenshot(page, 'get-table');
 		const idColumn = m.headers.indexOf('id');
 		const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
-		const ok = check(`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`, items === 1 && id === String(GET_REPORT), { items, id, columns: m.headers });
+		const ok = check(
+			`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
+			items === 1 && id === String(GET_REPORT),
+			{ items, id, columns: m.headers },
+		);
 		const row = m.rows[0];
-		const fits = check('Table view: its row is fully visible', m.fullyVisible === 1, row ? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}` : 'no row');
+		const fits = check(
+			'Table view: its row is fully visible',
+			m.fullyVisible === 1,
+			row
+				? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
+				: 'no row',
+		);
 		if (!ok || !fits) await ui.evidence(page, 'get');
 		await page.close();
 	},
@@ -500,28 +692,52 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	async error(ui) {
 		const page = await ui.openPanel(CHECK_NODES.error);
 		const out = await execute(page);
-		const message = await out.locator(SEL.errorMessage).first().innerText({ timeout: TIMEOUT }).catch(() => '');
-		check('Create with URL "not a url" stops with the node\'s own message', /not a url/i.test(message) && /URL/.test(message), message);
+		const message = await out
+			.locator(SEL.errorMessage)
+			.first()
+			.innerText({ timeout: TIMEOUT })
+			.catch(() => '');
+		check(
+			'Create with URL "not a url" stops with the node\'s own message',
+			/not a url/i.test(message) && /URL/.test(message),
+			message,
+		);
 		// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
 		// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
 		const sections = out.locator(SEL.errorSection);
-		await sections.filter({ hasText: 'Other info' }).first().waitFor({ state: 'attached', timeout: TIMEOUT });
+		await sections
+			.filter({ hasText: 'Other info' })
+			.first()
+			.waitFor({ state: 'attached', timeout: TIMEOUT });
 		const found = await sections.evaluateAll((els) =>
 			els.map((el) => {
 				const d = el as unknown as DomElement;
-				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) => (p.textContent ?? '').trim());
-				return { summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(), body: parts.join(' ').replace(/\s+/g, ' ') };
+				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
+					(p.textContent ?? '').trim(),
+				);
+				return {
+					summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
+					body: parts.join(' ').replace(/\s+/g, ' '),
+				};
 			}),
 		);
 		const from = found.find((f) => /^From\s/.test(f.summary));
-		if (from) await sections.filter({ hasText: from.summary }).locator('summary').first().click().catch(() => undefined);
+		if (from)
+			await sections
+				.filter({ hasText: from.summary })
+				.locator('summary')
+				.first()
+				.click()
+				.catch(() => undefined);
 		await ui.screenshot(page, 'error-local-input');
 		note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
 		const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
 		const pass = check(
 			'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
 			!from && code === undefined,
-			from ? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}` : undefined,
+			from
+				? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
+				: undefined,
 		);
 		if (!pass) await ui.evidence(page, 'error');
 		await page.close();
@@ -529,19 +745,32 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 
 	async filter(ui) {
 		const page = await ui.openPanel(CHECK_NODES.filter);
-		await page.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' }).locator(SEL.collectionAdd).first().click();
-		await page.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ }).first().click();
+		await page
+			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
+			.locator(SEL.collectionAdd)
+			.first()
+			.click();
+		await page
+			.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
+			.first()
+			.click();
 		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
 		await input.waitFor({ timeout: TIMEOUT });
 		const value = await input.inputValue();
 		await ui.screenshot(page, 'filter-result-added');
 		// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
 		const nothing = value.trim() === '' || /^any$/i.test(value.trim());
-		let pass = check('the Result filter, just added, has no value picked (empty or "Any")', nothing, `it shows "${value}"`);
+		let pass = check(
+			'the Result filter, just added, has no value picked (empty or "Any")',
+			nothing,
+			`it shows "${value}"`,
+		);
 		// And it changes nothing: the list request carries no result filter.
 		testServer?.clearRequests();
 		await execute(page);
-		const list = (testServer?.requests ?? []).filter((r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'));
+		const list = (testServer?.requests ?? []).filter(
+			(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
+		);
 		pass =
 			check(
 				'executing with the filter just added sends no result filter',
@@ -559,9 +788,17 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		const options = page.locator(SEL.locatorModes);
 		await options.first().waitFor({ timeout: TIMEOUT });
 		const modes = (await options.allInnerTexts()).map((t) => t.trim());
-		const byUrl = page.locator('[data-test-id="mode-url"]:visible').or(options.filter({ hasText: /\bURL\b/i }));
+		const byUrl = page
+			.locator('[data-test-id="mode-url"]:visible')
+			.or(options.filter({ hasText: /\bURL\b/i }));
 		await ui.screenshot(page, 'byurl-modes');
-		if (!check('the Report picker has a "By URL" mode', (await byUrl.count()) > 0, `its modes: ${modes.join(', ')}`)) {
+		if (
+			!check(
+				'the Report picker has a "By URL" mode',
+				(await byUrl.count()) > 0,
+				`its modes: ${modes.join(', ')}`,
+			)
+		) {
 			await ui.evidence(page, 'byurl');
 			await page.close();
 			return;
@@ -572,12 +809,27 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await page.keyboard.press('Tab');
 		await page.waitForTimeout(300);
 		const issues = await picker.locator(SEL.parameterIssues).count();
-		check(`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`, issues === 0, `${issues} issue markers`);
+		check(
+			`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
+			issues === 0,
+			`${issues} issue markers`,
+		);
 		const out = await execute(page);
 		const m = await measureTable(page);
 		await ui.screenshot(page, 'byurl-resolved');
 		const id = m.rows[0]?.cells[m.headers.indexOf('id')];
-		const pass = check(`Get by that link returns report ${LINKED_REPORT}`, (await itemsShown(out)) === 1 && id === String(LINKED_REPORT), { id, error: await out.locator(SEL.errorMessage).first().innerText().catch(() => undefined) });
+		const pass = check(
+			`Get by that link returns report ${LINKED_REPORT}`,
+			(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
+			{
+				id,
+				error: await out
+					.locator(SEL.errorMessage)
+					.first()
+					.innerText()
+					.catch(() => undefined),
+			},
+		);
 		if (!pass) await ui.evidence(page, 'byurl');
 		await page.close();
 	},
@@ -585,8 +837,18 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	async sample(ui) {
 		// Both change events: every field an event carries is filled in the sample.
 		const events = [
-			{ node: CHECK_NODES.sample, event: 'Report Result Changed', shot: 'sample-result-changed', always: ['previous_score', 'previous_result_class'] },
-			{ node: SCORE_SAMPLE_NODE, event: 'Score Changed', shot: 'sample-score-changed', always: ['previous_score', 'score_change', 'newly_failed', 'changes'] },
+			{
+				node: CHECK_NODES.sample,
+				event: 'Report Result Changed',
+				shot: 'sample-result-changed',
+				always: ['previous_score', 'previous_result_class'],
+			},
+			{
+				node: SCORE_SAMPLE_NODE,
+				event: 'Score Changed',
+				shot: 'sample-score-changed',
+				always: ['previous_score', 'score_change', 'newly_failed', 'changes'],
+			},
 		];
 		for (const { node, event, shot, always } of events) {
 			const page = await ui.openPanel(node);
@@ -594,17 +856,39 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 			const items = await itemsShown(out);
 			const list = await tableItems(page);
 			await ui.screenshot(page, shot);
-			if (!check(`Fetch Test Event (${event}) shows a sample event`, items !== undefined && items > 0 && list.length > 0, { items, rows: list.length })) {
+			if (
+				!check(
+					`Fetch Test Event (${event}) shows a sample event`,
+					items !== undefined && items > 0 && list.length > 0,
+					{ items, rows: list.length },
+				)
+			) {
 				await ui.evidence(page, `sample ${event}`);
 				await page.close();
 				continue;
 			}
 			note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
 			// the change fields, and every previous_* / changes column the table shows
-			const wanted = [...new Set([...always, ...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k))])];
-			const empty = (v: string | undefined): boolean => v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
-			const bad = list.flatMap((item, i) => wanted.filter((k) => empty(item[k])).map((k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`));
-			const pass = check(`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`, bad.length === 0, bad.join('; '));
+			const wanted = [
+				...new Set([
+					...always,
+					...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
+				]),
+			];
+			const empty = (v: string | undefined): boolean =>
+				v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+			const bad = list.flatMap((item, i) =>
+				wanted
+					.filter((k) => empty(item[k]))
+					.map(
+						(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
+					),
+			);
+			const pass = check(
+				`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
+				bad.length === 0,
+				bad.join('; '),
+			);
 			if (!pass) await ui.evidence(page, `sample ${event}`);
 			await page.close();
 		}
@@ -618,7 +902,11 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 			const url = `https://rows.example.com/page-${i}`;
 			const report = api.addReport({ url, user_id: USER_IDS.default, result: 70 });
 			const [changed] = Object.entries(report.results).find(([, c]) => c.passed) ?? [];
-			api.setNextAnalysis(url, { score: 70 - i, others: 'keep', ...(changed ? { failed: [changed] } : {}) });
+			api.setNextAnalysis(url, {
+				score: 70 - i,
+				others: 'keep',
+				...(changed ? { failed: [changed] } : {}),
+			});
 		}
 		const page = await ui.openPanel(CHECK_NODES.rerun);
 		const second = await itemsShown(await execute(page));
@@ -626,9 +914,15 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await ui.screenshot(page, 'rows-create-or-rerun-table');
 		const action = m.headers.indexOf('action');
 		const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
-		check(`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`, second === ROWS_WANTED && reruns === ROWS_WANTED, { items: second, reruns, columns: m.headers });
+		check(
+			`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
+			second === ROWS_WANTED && reruns === ROWS_WANTED,
+			{ items: second, reruns, columns: m.headers },
+		);
 		const heights = m.rows.map((r) => r.bottom - r.top);
-		note(`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`);
+		note(
+			`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`,
+		);
 		note(`columns: ${m.headers.join(', ')}`);
 		const pass = check(
 			`Table view after a re-run: all ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_WANTED})`,
@@ -644,14 +938,22 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await ui.screenshot(sites, 'rows-site-summary-table');
 		const row = s.rows[0];
 		const height = row ? row.bottom - row.top : 0;
-		note(`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`);
+		note(
+			`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
+		);
 		// Its summary_text and summary_html are whole messages: they make the one row tall (measured, printed);
 		// the figures before them must be in sight without scrolling.
 		const area = s.visible.bottom - s.visible.top;
-		note(`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px)`);
+		note(
+			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px)`,
+		);
 		const fits = check(
 			'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
-			items === 1 && row !== undefined && row.top >= s.visible.top - 1 && row.top + 40 <= s.visible.bottom && row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
+			items === 1 &&
+				row !== undefined &&
+				row.top >= s.visible.top - 1 &&
+				row.top + 40 <= s.visible.bottom &&
+				row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
 			{ items, row: row && { top: row.top, height }, visible: s.visible },
 		);
 		if (!fits) await ui.evidence(sites, 'site summary row');
@@ -661,10 +963,25 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	async summary(ui) {
 		// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
 		const api = testServer ?? fail('no test server');
-		const urls = ['https://render.example.com/', 'https://render.example.com/"><script>alert(1)</script>', 'https://render.example.com/pricing'];
+		const urls = [
+			'https://render.example.com/',
+			'https://render.example.com/"><script>alert(1)</script>',
+			'https://render.example.com/pricing',
+		];
 		const credential = { baseUrl: api.url, apiKey: TEST_API_KEY };
 		const audit = async () => {
-			const { items, error } = await runNode({ resource: 'report', operation: 'createOrRerun', url: '={{ $json.url }}', privacy: 1, output: 'sites', simplify: false }, credential, { items: urls.map((url) => ({ url })) });
+			const { items, error } = await runNode(
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					url: '={{ $json.url }}',
+					privacy: 1,
+					output: 'sites',
+					simplify: false,
+				},
+				credential,
+				{ items: urls.map((url) => ({ url })) },
+			);
 			if (error) throw new Error(`the site audit failed: ${error.message}`);
 			return items[0].json;
 		};
@@ -677,16 +994,38 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		await page.setContent(String(site.summary_html));
 		await ui.screenshot(page, 'summary-html');
 		const text = await page.locator('body').innerText();
-		const links = await page.locator('a[href]').evaluateAll((els) => els.map((el) => ({ href: String((el as unknown as { href: string }).href), text: (el as unknown as DomElement).textContent ?? '' })));
+		const links = await page.locator('a[href]').evaluateAll((els) =>
+			els.map((el) => ({
+				href: String((el as unknown as { href: string }).href),
+				text: (el as unknown as DomElement).textContent ?? '',
+			})),
+		);
 		note(`summary_html rendered: ${text.split('\n').length} lines, ${links.length} links`);
 		// The one URL that holds markup shows it as its own text; nothing else may look like markup.
 		const rest = text.split('render.example.com/"><script>alert(1)</script>').join('');
-		check('the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#") beside that URL\'s own text', !/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(rest), rest);
-		check('the page URL with <script> and a quote shows as text, and no script ran', text.includes('render.example.com/"><script>alert(1)</script>') && (await page.locator('script').count()) === 0, text);
+		check(
+			'the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#") beside that URL\'s own text',
+			!/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(rest),
+			rest,
+		);
+		check(
+			'the page URL with <script> and a quote shows as text, and no script ran',
+			text.includes('render.example.com/"><script>alert(1)</script>') &&
+				(await page.locator('script').count()) === 0,
+			text,
+		);
 		type Listed = { url: string; result_class?: string };
-		const pages = [...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'), ...(site.biggest_drops as Listed[])].map((p) => p.url);
-		const linked = (url: string) => links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
-		check(`every worst page below good and every biggest drop is a link to its report (${pages.length})`, pages.length >= 2 && pages.every(linked), { pages, links });
+		const pages = [
+			...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'),
+			...(site.biggest_drops as Listed[]),
+		].map((p) => p.url);
+		const linked = (url: string) =>
+			links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
+		check(
+			`every worst page below good and every biggest drop is a link to its report (${pages.length})`,
+			pages.length >= 2 && pages.every(linked),
+			{ pages, links },
+		);
 		await page.close();
 	},
 });
@@ -700,7 +1039,9 @@ async function main(): Promise<void> {
 	console.log(`screenshots: ${shots}`);
 	console.log(`checks: ${only.join(', ')}`);
 	if (!argv.includes('--list') && !fs.existsSync(CHROMIUM)) {
-		throw new Fatal(`no Chromium at ${CHROMIUM}: apt-get install chromium (Debian), or set CHROMIUM_PATH`);
+		throw new Fatal(
+			`no Chromium at ${CHROMIUM}: apt-get install chromium (Debian), or set CHROMIUM_PATH`,
+		);
 	}
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-pack-'));
@@ -713,7 +1054,9 @@ async function main(): Promise<void> {
 		const tgz = await buildAndPack(report, work);
 		const installed = await sandboxWithPackage(report, tgz);
 		sb = installed.sb;
-		const panels = panelsFrom(installed.allNodes.filter((n) => n.name === NODE_TYPE || n.name === TRIGGER_TYPE));
+		const panels = panelsFrom(
+			installed.allNodes.filter((n) => n.name === NODE_TYPE || n.name === TRIGGER_TYPE),
+		);
 		note(`panels (from the node descriptions n8n loaded): ${panels.map((p) => p.node).join(', ')}`);
 		if (argv.includes('--list')) return;
 
@@ -726,26 +1069,54 @@ async function main(): Promise<void> {
 			[13, 'https://blog.acme.io/guides', 83],
 			[14, 'https://docs.widgets.dev/start', 66],
 		] as const) {
-			api.addReport({ id, url, result, user_id: USER_IDS.default, created_at: new Date().toISOString(), privacy: 0 });
+			api.addReport({
+				id,
+				url,
+				result,
+				user_id: USER_IDS.default,
+				created_at: new Date().toISOString(),
+				privacy: 0,
+			});
 		}
 		await api.start();
 		note(`phpRank test server: ${api.url}`);
-		await timed('n8n import:credentials', async () => await importCredentials(sb as N8nSandbox, [testServerCredential(api)]));
+		await timed(
+			'n8n import:credentials',
+			async () => await importCredentials(sb as N8nSandbox, [testServerCredential(api)]),
+		);
 		n8n = await timed('n8n start', async () => await startServer(sb as N8nSandbox));
 		note(`n8n: ${n8n.baseUrl}`);
 		const session: RestSession = await setupOwner(n8n);
 		const targets: NodeTargets = new Map();
 		for (const workflow of buildWorkflows(panels)) {
-			const created = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', workflow);
-			if (!check(`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`, created.status === 200 && created.body?.data?.id, created)) throw new Fatal('no test workflow');
-			for (const n of workflow.nodes) targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
+			const created = await session.request<{ data: { id: string } }>(
+				'POST',
+				'/rest/workflows',
+				workflow,
+			);
+			if (
+				!check(
+					`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`,
+					created.status === 200 && created.body?.data?.id,
+					created,
+				)
+			)
+				throw new Fatal('no test workflow');
+			for (const n of workflow.nodes)
+				targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
 		}
 
 		section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
-		browser = await timed('launch Chromium', async () => await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+		browser = await timed(
+			'launch Chromium',
+			async () => await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+		);
 		note(`browser ${browser.version()}`);
 		const context = await browser.newContext({ viewport: WINDOW });
-		await timed('sign in as the owner', async () => await signIn(context, (n8n as N8nServer).baseUrl));
+		await timed(
+			'sign in as the owner',
+			async () => await signIn(context, (n8n as N8nServer).baseUrl),
+		);
 		check('signed in to the editor as the owner', true);
 		const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
@@ -755,7 +1126,11 @@ async function main(): Promise<void> {
 			try {
 				await timed(name, async () => await all[name](ui));
 			} catch (e) {
-				check(`${name}: ${(e as Error).message.split('\n')[0]}`, false, (e as Error).message.split('\n').slice(1, 6).join(' '));
+				check(
+					`${name}: ${(e as Error).message.split('\n')[0]}`,
+					false,
+					(e as Error).message.split('\n').slice(1, 6).join(' '),
+				);
 				for (const page of context.pages()) {
 					await ui.evidence(page, name);
 					await page.close();
@@ -763,11 +1138,19 @@ async function main(): Promise<void> {
 			}
 		}
 		if (process.env.KEEP_SANDBOX) {
-			console.log(`\nKEEP_SANDBOX: n8n stays up at ${n8n.baseUrl} (${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}), folder ${sb.userFolder}; Ctrl+C to stop`);
+			console.log(
+				`\nKEEP_SANDBOX: n8n stays up at ${n8n.baseUrl} (${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}), folder ${sb.userFolder}; Ctrl+C to stop`,
+			);
 			await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
 		}
 	} catch (error) {
-		check(error instanceof Fatal ? `fatal: ${error.message}` : `unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
+		check(
+			error instanceof Fatal
+				? `fatal: ${error.message}`
+				: `unexpected error: ${(error as Error).message}`,
+			false,
+			(error as Error).stack,
+		);
 		if (n8n) console.log(`--- n8n server log (tail) ---\n${n8n.logs().slice(-4000)}`);
 	} finally {
 		await browser?.close();

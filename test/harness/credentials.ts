@@ -47,7 +47,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
-		if (!workflow || !node) throw new Error('authenticate needs the workflow and node to resolve expressions');
+		if (!workflow || !node)
+			throw new Error('authenticate needs the workflow and node to resolve expressions');
 		const resolve = (value: string) =>
 			value.charAt(0) === '='
 				? String(

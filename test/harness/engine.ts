@@ -1,4 +1,11 @@
-import { CredentialTestContext, DirectoryLoader, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import {
+	CredentialTestContext,
+	DirectoryLoader,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
 import type { ExecuteContext } from 'n8n-core';
 import type {
 	IExecuteFunctions,
@@ -32,7 +39,12 @@ function loadNodeType<T extends INodeType>(nodeType: T): T {
 	// As n8n's NodeTypes does (cli node-types.js, shouldAssignExecuteMethod): a declarative node
 	// runs as an `execute` around RoutingNode, whose context carries the execution's Stop signal.
 	const { description } = nodeType;
-	if (!nodeType.execute && !nodeType.poll && !nodeType.trigger && description.requestDefaults !== undefined) {
+	if (
+		!nodeType.execute &&
+		!nodeType.poll &&
+		!nodeType.trigger &&
+		description.requestDefaults !== undefined
+	) {
 		nodeType.execute = async function (this: IExecuteFunctions) {
 			return (await new RoutingNode(this as unknown as ExecuteContext, nodeType).runNode()) ?? [];
 		};
@@ -60,14 +72,19 @@ export interface TestCredential {
 	apiKey: string;
 }
 
-export function additionalDataFor(credential: TestCredential | undefined, workflowData?: IWorkflowBase) {
+export function additionalDataFor(
+	credential: TestCredential | undefined,
+	workflowData?: IWorkflowBase,
+) {
 	const helper = new TestCredentialsHelper(
 		credential ? { phpRankApi: credential as unknown as ICredentialDataDecryptedObject } : {},
 	);
 	const urls = 'http://localhost:5678';
 	return {
 		credentialsHelper: helper,
-		hooks: workflowData ? new ExecutionLifecycleHooks('manual', 'test-execution', workflowData) : undefined,
+		hooks: workflowData
+			? new ExecutionLifecycleHooks('manual', 'test-execution', workflowData)
+			: undefined,
 		executeWorkflow: async () => {
 			throw new Error('not used in these tests');
 		},
@@ -90,7 +107,10 @@ export function additionalDataFor(credential: TestCredential | undefined, workfl
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-export function makeNode(parameters: INodeParameters, options: { type?: string; name?: string; continueOnFail?: boolean; credentials?: boolean } = {}): INode {
+export function makeNode(
+	parameters: INodeParameters,
+	options: { type?: string; name?: string; continueOnFail?: boolean; credentials?: boolean } = {},
+): INode {
 	return {
 		id: `node-${options.name ?? 'phpRank'}`,
 		name: options.name ?? 'phpRank',
@@ -98,7 +118,9 @@ export function makeNode(parameters: INodeParameters, options: { type?: string; 
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		...(options.credentials === false ? {} : { credentials: { phpRankApi: { id: 'cred-1', name: 'phpRank account' } } }),
+		...(options.credentials === false
+			? {}
+			: { credentials: { phpRankApi: { id: 'cred-1', name: 'phpRank account' } } }),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 }
@@ -120,7 +142,10 @@ export async function runNode(
 	credential: TestCredential | undefined,
 	options: { items?: IDataObject[]; continueOnFail?: boolean; settings?: Partial<INode> } = {},
 ): Promise<RunResult> {
-	const node = { ...makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail }), ...options.settings };
+	const node = {
+		...makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail }),
+		...options.settings,
+	};
 	const { run } = await runWorkflow([node], {}, credential, options.items);
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
@@ -157,10 +182,16 @@ export async function runWorkflow(
 	const inputItems = items.map((json, index) => ({ json, pairedItem: { item: index } }));
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: workflow.getNode(nodes[0].name)!, data: { main: [inputItems] }, source: null }],
+			nodeExecutionStack: [
+				{ node: workflow.getNode(nodes[0].name)!, data: { main: [inputItems] }, source: null },
+			],
 		},
 	});
-	const execute = new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual', runExecutionData);
+	const execute = new WorkflowExecute(
+		additionalDataFor(credential, workflowData),
+		'manual',
+		runExecutionData,
+	);
 	const running = execute.processRunExecutionData(workflow);
 	onStart?.(() => running.cancel());
 	const run = await running;
@@ -177,13 +208,19 @@ export async function runWorkflow(
  * credential in the order the package lists them, takes the first one's `testedBy` function from
  * its `methods.credentialTest`, and calls it with a CredentialTestContext.
  */
-export async function testCredential(credential: TestCredential): Promise<INodeCredentialTestResult> {
-	if ('test' in credentialTypes.phpRankApi) throw new Error('The app would run the declarative test, not testedBy');
+export async function testCredential(
+	credential: TestCredential,
+): Promise<INodeCredentialTestResult> {
+	if ('test' in credentialTypes.phpRankApi)
+		throw new Error('The app would run the declarative test, not testedBy');
 	for (const nodeType of [new PhpRank(), new PhpRankTrigger()] as INodeType[]) {
 		const entry = nodeType.description.credentials?.find((c) => c.name === 'phpRankApi');
 		if (typeof entry?.testedBy !== 'string') continue;
 		const test = nodeType.methods?.credentialTest?.[entry.testedBy];
-		if (!test) throw new Error(`${nodeType.description.name} names ${entry.testedBy} but has no such method`);
+		if (!test)
+			throw new Error(
+				`${nodeType.description.name} names ${entry.testedBy} but has no such method`,
+			);
 		const context = new CredentialTestContext(additionalDataFor(credential));
 		return await test.call(context, {
 			id: 'cred-1',
@@ -204,9 +241,19 @@ export async function listSearch(
 ): Promise<INodeListSearchResult> {
 	const node = makeNode({});
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credential), 'parameters');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalDataFor(credential),
+		'parameters',
+	);
 	const nodeType = registry[NODE_TYPE] as INodeType & {
-		methods: { listSearch: Record<string, (this: unknown, f?: string, t?: string) => Promise<INodeListSearchResult>> };
+		methods: {
+			listSearch: Record<
+				string,
+				(this: unknown, f?: string, t?: string) => Promise<INodeListSearchResult>
+			>;
+		};
 	};
 	return await nodeType.methods.listSearch[method].call(context, filter, paginationToken);
 }

@@ -15,7 +15,13 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
-import { additionalDataFor, makeNode, nodeTypes, registerNodeType, type TestCredential } from './engine';
+import {
+	additionalDataFor,
+	makeNode,
+	nodeTypes,
+	registerNodeType,
+	type TestCredential,
+} from './engine';
 
 export const TRIGGER_TYPE = 'n8n-nodes-phprank.phpRankTrigger';
 const WORKFLOW_ID = 'wf-trigger';
@@ -23,8 +29,9 @@ let workflows = 0;
 
 // What n8n's loader does to a polling node (it adds "Poll Times"); the method is private in n8n-core.
 const trigger = new PhpRankTrigger();
-(DirectoryLoader.prototype as unknown as { applySpecialNodeParameters(nodeType: INodeType): void })
-	.applySpecialNodeParameters.call(undefined, trigger);
+(
+	DirectoryLoader.prototype as unknown as { applySpecialNodeParameters(nodeType: INodeType): void }
+).applySpecialNodeParameters.call(undefined, trigger);
 registerNodeType(TRIGGER_TYPE, trigger);
 
 export interface PollOutcome {
@@ -113,9 +120,14 @@ export class PolledWorkflow {
 						this.cursor = takeStaged() ?? this.cursor;
 					},
 					runPoll: async <T>(poll: () => Promise<T>) => {
-						this.cursor ??= JSON.parse(JSON.stringify(workflow.getStaticData('node', this.node))) as IDataObject;
+						this.cursor ??= JSON.parse(
+							JSON.stringify(workflow.getStaticData('node', this.node)),
+						) as IDataObject;
 						const snapshot = JSON.parse(JSON.stringify(this.cursor)) as IDataObject;
-						return await staged.run({ snapshot, seed: JSON.parse(JSON.stringify(snapshot)) as IDataObject }, poll);
+						return await staged.run(
+							{ snapshot, seed: JSON.parse(JSON.stringify(snapshot)) as IDataObject },
+							poll,
+						);
 					},
 					staticData: () => staged.getStore()!.snapshot,
 				}
@@ -141,7 +153,12 @@ export class PolledWorkflow {
 			durable?.staticData,
 			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
-		this.execute = Container.get(PollTriggerExecutor).create(workflow, this.node, pollFunctions, () => true);
+		this.execute = Container.get(PollTriggerExecutor).create(
+			workflow,
+			this.node,
+			pollFunctions,
+			() => true,
+		);
 		// The durable scheduler runs the activation poll only when it provisions the node's poll jobs
 		// (ActiveWorkflowTriggers.activatePollTrigger: `inserted`), not when n8n starts again.
 		if (durable && this.provisioned) return { items: null };

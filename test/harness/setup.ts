@@ -13,7 +13,9 @@ export interface ServerFixture {
  * Starts a phpRank test server for the test file (throttle off unless asked for), and forgets
  * the recorded requests before each test. Returns a fixture whose fields are set once started.
  */
-export function useServer(options: ServerOptions & { seed?: (server: PhpRankServer) => void } = {}): ServerFixture {
+export function useServer(
+	options: ServerOptions & { seed?: (server: PhpRankServer) => void } = {},
+): ServerFixture {
 	const { seed, ...serverOptions } = options;
 	const fixture = {} as ServerFixture;
 	beforeAll(async () => {
@@ -21,7 +23,8 @@ export function useServer(options: ServerOptions & { seed?: (server: PhpRankServ
 		seed?.(fixture.server);
 		await fixture.server.start();
 		fixture.credential = { baseUrl: fixture.server.url, apiKey: TEST_API_KEY };
-		fixture.apiRequests = () => fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
+		fixture.apiRequests = () =>
+			fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	});
 	beforeEach(() => fixture.server.clearRequests());
 	afterAll(async () => await fixture.server.stop());

@@ -1,5 +1,12 @@
 import { RoutingNode } from 'n8n-core';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
@@ -19,13 +26,24 @@ function phpRankToolType(): INodeType {
 	const base = new PhpRank();
 	const tool: INodeType = {
 		...base,
-		description: { ...base.description, name: 'phpRankTool', displayName: 'phpRank Tool', inputs: [], outputs: [NodeConnectionTypes.AiTool] },
+		description: {
+			...base.description,
+			name: 'phpRankTool',
+			displayName: 'phpRank Tool',
+			inputs: [],
+			outputs: [NodeConnectionTypes.AiTool],
+		},
 	};
 	// n8n's shouldAssignExecuteMethod: a node with `methods` counts as declarative only with requestDefaults.
 	const declarative = base.description.requestDefaults !== undefined;
 	if (!(base as INodeType).execute && (!base.methods || declarative)) {
 		tool.execute = async function (this: IExecuteFunctions) {
-			return (await new RoutingNode(this as unknown as ConstructorParameters<typeof RoutingNode>[0], tool).runNode()) ?? [];
+			return (
+				(await new RoutingNode(
+					this as unknown as ConstructorParameters<typeof RoutingNode>[0],
+					tool,
+				).runNode()) ?? []
+			);
 		};
 	}
 	return tool;
@@ -56,7 +74,10 @@ function toolCallerType(calls: ToolCall[]): INodeType {
 			version: 1,
 			description: 'Calls connected tools',
 			defaults: { name: 'Tool caller' },
-			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools' }],
+			inputs: [
+				NodeConnectionTypes.Main,
+				{ type: NodeConnectionTypes.AiTool, displayName: 'Tools' },
+			],
 			outputs: [NodeConnectionTypes.Main],
 			properties: [],
 		},
@@ -69,7 +90,11 @@ function toolCallerType(calls: ToolCall[]): INodeType {
 				invoke(args: IDataObject): Promise<unknown>;
 			}>;
 			const out: INodeExecutionData[] = tools.map((tool) => ({
-				json: { tool: tool.name, description: tool.description, parameters: Object.keys(tool.schema.shape) },
+				json: {
+					tool: tool.name,
+					description: tool.description,
+					parameters: Object.keys(tool.schema.shape),
+				},
 			}));
 			for (const call of calls) {
 				const tool = tools.find((t) => t.metadata?.sourceNodeName === call.node);
@@ -101,18 +126,32 @@ export interface ToolRun {
 }
 
 /** Runs the tool nodes under a caller that lists them and makes `calls`, through n8n-core's engine. */
-export async function runTools(toolNodes: INode[], calls: ToolCall[], credential: TestCredential): Promise<ToolRun> {
+export async function runTools(
+	toolNodes: INode[],
+	calls: ToolCall[],
+	credential: TestCredential,
+): Promise<ToolRun> {
 	registerNodeType(CALLER_TYPE, toolCallerType(calls));
 	const caller = makeNode({}, { type: CALLER_TYPE, name: 'Tool caller', credentials: false });
 	const connections = Object.fromEntries(
-		toolNodes.map((node) => [node.name, { ai_tool: [[{ node: caller.name, type: NodeConnectionTypes.AiTool, index: 0 }]] }]),
+		toolNodes.map((node) => [
+			node.name,
+			{ ai_tool: [[{ node: caller.name, type: NodeConnectionTypes.AiTool, index: 0 }]] },
+		]),
 	);
 	const { run, outputs } = await runWorkflow([caller, ...toolNodes], connections, credential);
 	const items = (outputs[caller.name] ?? []).map((item) => item.json);
 	return {
 		tools: items
 			.filter((json) => json.tool !== undefined)
-			.map((json) => ({ name: json.tool, description: json.description, parameters: json.parameters }) as unknown as SeenTool),
+			.map(
+				(json) =>
+					({
+						name: json.tool,
+						description: json.description,
+						parameters: json.parameters,
+					}) as unknown as SeenTool,
+			),
 		results: items.filter((json) => json.call !== undefined).map((json) => json.result as string),
 		error: run.data.resultData.error,
 	};

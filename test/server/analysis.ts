@@ -67,17 +67,41 @@ interface CheckDefinition {
 const WEIGHTS: Record<Importance, number> = { high: 10, medium: 6, low: 3 };
 
 const KEYWORDS = [
-	'seo', 'audit', 'report', 'pricing', 'guide', 'widgets', 'performance', 'marketing',
-	'analytics', 'shop', 'blog', 'news', 'tutorial', 'review', 'service', 'support',
+	'seo',
+	'audit',
+	'report',
+	'pricing',
+	'guide',
+	'widgets',
+	'performance',
+	'marketing',
+	'analytics',
+	'shop',
+	'blog',
+	'news',
+	'tutorial',
+	'review',
+	'service',
+	'support',
 ];
 
 function capitalise(word: string): string {
 	return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-function assets(rng: Rng, page: PageContext, folder: string, ext: string, min: number, max: number): string[] {
+function assets(
+	rng: Rng,
+	page: PageContext,
+	folder: string,
+	ext: string,
+	min: number,
+	max: number,
+): string[] {
 	const count = randomInt(rng, min, max);
-	return arrayFrom({ length: count }, (_, i) => `${page.origin}/${folder}/${pick(rng, KEYWORDS)}-${i + 1}.${ext}`);
+	return arrayFrom(
+		{ length: count },
+		(_, i) => `${page.origin}/${folder}/${pick(rng, KEYWORDS)}-${i + 1}.${ext}`,
+	);
 }
 
 function missing(passed: boolean, value: unknown): CheckOutcome {
@@ -90,18 +114,25 @@ const CHECKS: CheckDefinition[] = [
 		name: 'title',
 		importance: 'high',
 		build: (rng, page, passed) => {
-			const title = page.words.map(capitalise).join(' ') + ' | ' + capitalise(page.host.split('.')[0]);
+			const title =
+				page.words.map(capitalise).join(' ') + ' | ' + capitalise(page.host.split('.')[0]);
 			if (passed) return { value: title };
 			return rng() < 0.5
 				? { value: null, errors: { missing: null } }
-				: { value: `${title} - the complete and definitive guide to everything you ever wanted to know`, errors: { too_long: { max: 60 } } };
+				: {
+						value: `${title} - the complete and definitive guide to everything you ever wanted to know`,
+						errors: { too_long: { max: 60 } },
+					};
 		},
 	},
 	{
 		name: 'meta_description',
 		importance: 'high',
 		build: (_rng, page, passed) =>
-			missing(passed, `Learn about ${page.words.join(' ')} on ${page.host}: guides, pricing and support for teams of every size.`),
+			missing(
+				passed,
+				`Learn about ${page.words.join(' ')} on ${page.host}: guides, pricing and support for teams of every size.`,
+			),
 	},
 	{
 		name: 'headings',
@@ -136,12 +167,16 @@ const CHECKS: CheckDefinition[] = [
 		build: (rng, page, passed) =>
 			passed
 				? { value: `https://${page.url}` }
-				: { value: `https://${page.host}/index.php?id=${randomInt(rng, 10, 999)}&_sid=ab12`, errors: { bad_format: null } },
+				: {
+						value: `https://${page.host}/index.php?id=${randomInt(rng, 10, 999)}&_sid=ab12`,
+						errors: { bad_format: null },
+					},
 	},
 	{
 		name: '404_page',
 		importance: 'high',
-		build: (rng, page, passed) => missing(passed, `${page.origin}/${randomInt(rng, 100000, 999999)}-404-check`),
+		build: (rng, page, passed) =>
+			missing(passed, `${page.origin}/${randomInt(rng, 100000, 999999)}-404-check`),
 	},
 	{
 		name: 'robots',
@@ -155,7 +190,9 @@ const CHECKS: CheckDefinition[] = [
 		name: 'noindex',
 		importance: 'high',
 		build: (_rng, _page, passed) =>
-			passed ? { value: null } : { value: 'noindex, nofollow', errors: { noindex: 'noindex, nofollow' } },
+			passed
+				? { value: null }
+				: { value: 'noindex, nofollow', errors: { noindex: 'noindex, nofollow' } },
 	},
 	{
 		name: 'in_page_links',
@@ -164,8 +201,14 @@ const CHECKS: CheckDefinition[] = [
 			const internals = randomInt(rng, passed ? 8 : 120, passed ? 90 : 180);
 			const externals = randomInt(rng, passed ? 0 : 30, passed ? 40 : 80);
 			const value = {
-				Internals: arrayFrom({ length: mathMin(internals, 5) }, (_, i) => ({ url: `${page.origin}/${KEYWORDS[i]}`, text: capitalise(KEYWORDS[i]) })),
-				Externals: arrayFrom({ length: mathMin(externals, 3) }, (_, i) => ({ url: `https://partner${i + 1}.example.net/`, text: `Partner ${i + 1}` })),
+				Internals: arrayFrom({ length: mathMin(internals, 5) }, (_, i) => ({
+					url: `${page.origin}/${KEYWORDS[i]}`,
+					text: capitalise(KEYWORDS[i]),
+				})),
+				Externals: arrayFrom({ length: mathMin(externals, 3) }, (_, i) => ({
+					url: `https://partner${i + 1}.example.net/`,
+					text: `Partner ${i + 1}`,
+				})),
 				total: internals + externals,
 			};
 			return passed ? { value } : { value, errors: { too_many: { max: 150 } } };
@@ -185,14 +228,18 @@ const CHECKS: CheckDefinition[] = [
 		name: 'https_encryption',
 		importance: 'high',
 		build: (_rng, page, passed) =>
-			passed ? { value: `https://${page.url}` } : { value: `http://${page.url}`, errors: { missing: null } },
+			passed
+				? { value: `https://${page.url}` }
+				: { value: `http://${page.url}`, errors: { missing: null } },
 	},
 	{
 		name: 'mixed_content',
 		importance: 'medium',
 		build: (rng, page, passed) => {
 			if (passed) return { value: [] };
-			const scripts = assets(rng, page, 'js', 'js', 1, 2).map((url) => url.replace('https:', 'http:'));
+			const scripts = assets(rng, page, 'js', 'js', 1, 2).map((url) =>
+				url.replace('https:', 'http:'),
+			);
 			return { value: scripts, errors: { javascripts: scripts } };
 		},
 	},
@@ -210,7 +257,10 @@ const CHECKS: CheckDefinition[] = [
 		importance: 'medium',
 		build: (rng, _page, passed) => {
 			if (passed) return { value: [] };
-			const links = arrayFrom({ length: randomInt(rng, 1, 3) }, (_, i) => `https://external${i + 1}.example.org/`);
+			const links = arrayFrom(
+				{ length: randomInt(rng, 1, 3) },
+				(_, i) => `https://external${i + 1}.example.org/`,
+			);
 			return { value: links, errors: { unsafe: links } };
 		},
 	},
@@ -296,7 +346,14 @@ const CHECKS: CheckDefinition[] = [
 		importance: 'medium',
 		build: (_rng, page, passed) =>
 			passed
-				? { value: { 'Open Graph': { 'og:title': page.words.map(capitalise).join(' '), 'og:url': `https://${page.url}` } } }
+				? {
+						value: {
+							'Open Graph': {
+								'og:title': page.words.map(capitalise).join(' '),
+								'og:url': `https://${page.url}`,
+							},
+						},
+					}
 				: { value: [], errors: { missing: null } },
 	},
 	{
@@ -312,7 +369,8 @@ const CHECKS: CheckDefinition[] = [
 	{
 		name: 'sitemap',
 		importance: 'low',
-		build: (_rng, page, passed) => (passed ? { value: [`${page.origin}/sitemap.xml`] } : { value: [], errors: { missing: null } }),
+		build: (_rng, page, passed) =>
+			passed ? { value: [`${page.origin}/sitemap.xml`] } : { value: [], errors: { missing: null } },
 	},
 	{
 		name: 'social',
@@ -320,7 +378,12 @@ const CHECKS: CheckDefinition[] = [
 		build: (_rng, page, passed) => {
 			const brand = page.host.split('.')[0];
 			return passed
-				? { value: { facebook: [`https://facebook.com/${brand}`], twitter: [`https://x.com/${brand}`] } }
+				? {
+						value: {
+							facebook: [`https://facebook.com/${brand}`],
+							twitter: [`https://x.com/${brand}`],
+						},
+					}
 				: { value: [], errors: { missing: null } };
 		},
 	},
@@ -345,7 +408,9 @@ const CHECKS: CheckDefinition[] = [
 		importance: 'low',
 		build: (rng, _page, passed) => {
 			if (passed) return { value: [] };
-			const found = arrayFrom({ length: randomInt(rng, 1, 4) }, () => pick(rng, ['color:#333', 'margin:0 auto', 'display:none', 'font-size:12px']));
+			const found = arrayFrom({ length: randomInt(rng, 1, 4) }, () =>
+				pick(rng, ['color:#333', 'margin:0 auto', 'display:none', 'font-size:12px']),
+			);
 			return { value: found, errors: { found } };
 		},
 	},
@@ -353,7 +418,12 @@ const CHECKS: CheckDefinition[] = [
 		name: 'deprecated_html_tags',
 		importance: 'low',
 		build: (rng, _page, passed) =>
-			passed ? { value: [] } : { value: [], errors: { bad_tags: { center: randomInt(rng, 1, 4), font: randomInt(rng, 1, 9) } } },
+			passed
+				? { value: [] }
+				: {
+						value: [],
+						errors: { bad_tags: { center: randomInt(rng, 1, 4), font: randomInt(rng, 1, 9) } },
+					},
 	},
 	{
 		name: 'minification',
@@ -384,7 +454,9 @@ export function hostOf(cleanedUrl: string): string {
 	const authority = cleanedUrl.split(/[/?#]/, 1)[0];
 	const host = authority.slice(authority.lastIndexOf('@') + 1);
 	// Keep IPv6 literals whole; otherwise drop the port.
-	return (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')).toLowerCase();
+	return (
+		host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')
+	).toLowerCase();
 }
 
 /**
@@ -406,7 +478,8 @@ export function analyse(
 		passRate = mathMin(mathMax(targetScore / 100, 0), 1);
 	} else {
 		const tier = rng();
-		passRate = tier < 0.4 ? 0.85 + rng() * 0.15 : tier < 0.75 ? 0.55 + rng() * 0.25 : 0.15 + rng() * 0.3;
+		passRate =
+			tier < 0.4 ? 0.85 + rng() * 0.15 : tier < 0.75 ? 0.55 + rng() * 0.25 : 0.15 + rng() * 0.3;
 	}
 	const host = hostOf(cleanedUrl);
 	const pathWords = cleanedUrl

@@ -7,7 +7,8 @@ import { NO_API_PLAN_KEY, OTHER_USER_KEY, TEST_API_KEY } from './server';
 import { startSampleServer } from './sample';
 import type { ServerOptions } from './types';
 
-const USAGE = 'usage: cli.ts [--port 8787] [--throttle LIMIT/WINDOW_MS | --no-throttle] [--base-path /path] [--delay MS] [--control]';
+const USAGE =
+	'usage: cli.ts [--port 8787] [--throttle LIMIT/WINDOW_MS | --no-throttle] [--base-path /path] [--delay MS] [--control]';
 
 function usage(message: string): never {
 	console.error(`${message}\n${USAGE}`);
@@ -58,7 +59,10 @@ function parseArgs(args: string[]): ServerOptions {
 async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
 	const server = await startSampleServer(options);
-	const throttle = options.throttle === false ? 'off' : `${options.throttle?.limit ?? 60} requests / ${options.throttle?.windowMs ?? 60000} ms`;
+	const throttle =
+		options.throttle === false
+			? 'off'
+			: `${options.throttle?.limit ?? 60} requests / ${options.throttle?.windowMs ?? 60000} ms`;
 	console.log(`phpRank test server: ${server.url}`);
 	console.log(`API:                 ${server.url}/api/v1`);
 	console.log(`API key:             ${TEST_API_KEY}`);

@@ -33,7 +33,10 @@ export function expectsJson(headers: IncomingHttpHeaders): boolean {
 
 /** rawurlencode(), which Laravel's Arr::query() uses for paginator URLs. */
 function rawUrlEncode(value: string): string {
-	return encodeURIComponent(value).replace(/[!'()*]/g, (char) => '%' + char.charCodeAt(0).toString(16).toUpperCase());
+	return encodeURIComponent(value).replace(
+		/[!'()*]/g,
+		(char) => '%' + char.charCodeAt(0).toString(16).toUpperCase(),
+	);
 }
 
 export interface PaginatorLink {
@@ -68,25 +71,43 @@ export function resolvePage(raw: string | undefined): number {
 
 /** The page numbers Laravel's UrlWindow shows (onEachSide 3), null standing for "...". */
 function pageWindow(current: number, last: number): (number | null)[] {
-	const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+	const range = (from: number, to: number): number[] =>
+		Array.from({ length: to - from + 1 }, (_, i) => from + i);
 	const onEachSide = 3;
 	if (last < onEachSide * 2 + 8) return range(1, last);
 	const window = onEachSide + 4;
 	if (current <= window) return [...range(1, window + onEachSide), null, ...range(last - 1, last)];
-	if (current > last - window) return [...range(1, 2), null, ...range(last - (window + onEachSide - 1), last)];
-	return [...range(1, 2), null, ...range(current - onEachSide, current + onEachSide), null, ...range(last - 1, last)];
+	if (current > last - window)
+		return [...range(1, 2), null, ...range(last - (window + onEachSide - 1), last)];
+	return [
+		...range(1, 2),
+		null,
+		...range(current - onEachSide, current + onEachSide),
+		null,
+		...range(last - 1, last),
+	];
 }
 
 /**
  * One page of `items` as phpRank's API resources serialise it. `path` is the absolute URL of the
  * list; `rawQuery` is echoed into every link with `page` replaced (or appended).
  */
-export function paginate<T>(items: T[], page: number, perPage: number, path: string, rawQuery: string): Paginated<T> {
+export function paginate<T>(
+	items: T[],
+	page: number,
+	perPage: number,
+	path: string,
+	rawQuery: string,
+): Paginated<T> {
 	const query = new Map<string, string>();
 	for (const [key, value] of new URLSearchParams(rawQuery)) query.set(key, value);
 	const urlFor = (target: number): string => {
 		const params = new Map(query).set('page', String(target));
-		return path + '?' + [...params].map(([key, value]) => `${rawUrlEncode(key)}=${rawUrlEncode(value)}`).join('&');
+		return (
+			path +
+			'?' +
+			[...params].map(([key, value]) => `${rawUrlEncode(key)}=${rawUrlEncode(value)}`).join('&')
+		);
 	};
 
 	const total = items.length;
@@ -106,7 +127,9 @@ export function paginate<T>(items: T[], page: number, perPage: number, path: str
 			links: [
 				{ url: prev, label: '&laquo; Previous', active: false },
 				...pageWindow(page, lastPage).map((n) =>
-					n === null ? { url: null, label: '...', active: false } : { url: urlFor(n), label: String(n), active: n === page },
+					n === null
+						? { url: null, label: '...', active: false }
+						: { url: urlFor(n), label: String(n), active: n === page },
 				),
 				{ url: next, label: 'Next &raquo;', active: false },
 			],

@@ -10,7 +10,11 @@ export const SAMPLE_HOSTS: readonly string[] = DEFAULT_HOSTS;
 export async function startSampleServer(options: ServerOptions = {}): Promise<PhpRankServer> {
 	const server = new PhpRankServer(options);
 	server.seedReports(30, { hosts: [...SAMPLE_HOSTS], startDate: new Date('2026-01-05T08:00:00Z') });
-	server.seedReports(4, { userId: USER_IDS.other, hosts: ['example.com', 'competitor.example.net'], startDate: new Date('2026-01-10T12:00:00Z') });
+	server.seedReports(4, {
+		userId: USER_IDS.other,
+		hosts: ['example.com', 'competitor.example.net'],
+		startDate: new Date('2026-01-10T12:00:00Z'),
+	});
 	await server.start();
 	return server;
 }

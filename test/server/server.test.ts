@@ -19,7 +19,10 @@ interface ReportBody {
 	url: string;
 	project: string;
 	result: number;
-	results: Record<string, { passed: boolean; importance: string; value: unknown; errors?: Record<string, unknown> }>;
+	results: Record<
+		string,
+		{ passed: boolean; importance: string; value: unknown; errors?: Record<string, unknown> }
+	>;
 	privacy: number;
 	password: boolean;
 	generated_at: string;
@@ -71,14 +74,22 @@ interface CallOptions extends RequestInit {
 	json?: boolean;
 }
 
-function call(path: string, { key = TEST_API_KEY, json = true, ...init }: CallOptions = {}): Promise<Response> {
+function call(
+	path: string,
+	{ key = TEST_API_KEY, json = true, ...init }: CallOptions = {},
+): Promise<Response> {
 	const headers = new Headers(init.headers);
 	if (key !== null) headers.set('Authorization', `Bearer ${key}`);
 	if (json) headers.set('Accept', 'application/json');
 	return fetch(`${server.url}/api/v1${path}`, { redirect: 'manual', ...init, headers });
 }
 
-function send(method: string, path: string, fields: Record<string, string>, options: CallOptions = {}): Promise<Response> {
+function send(
+	method: string,
+	path: string,
+	fields: Record<string, string>,
+	options: CallOptions = {},
+): Promise<Response> {
 	return call(path, { ...options, method, body: new URLSearchParams(fields) });
 }
 
@@ -100,7 +111,10 @@ describe('authentication', () => {
 	});
 
 	it('only reads the exact "Bearer " scheme', async () => {
-		const res = await call('/reports', { key: null, headers: { Authorization: `bearer ${TEST_API_KEY}` } });
+		const res = await call('/reports', {
+			key: null,
+			headers: { Authorization: `bearer ${TEST_API_KEY}` },
+		});
 		expect(res.status).toBe(401);
 	});
 
@@ -126,7 +140,10 @@ describe('authentication', () => {
 	it('rejects a user whose plan has no API access with 403', async () => {
 		const res = await call('/projects', { key: NO_API_PLAN_KEY });
 		expect(res.status).toBe(403);
-		expect(await res.json()).toEqual({ message: "You don't have access to this feature.", status: 403 });
+		expect(await res.json()).toEqual({
+			message: "You don't have access to this feature.",
+			status: 403,
+		});
 	});
 
 	it('accepts a valid key, with rate limit headers', async () => {
@@ -143,7 +160,9 @@ describe('routing', () => {
 		await boot({ basePath: '/phprank/' });
 		expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/phprank$/);
 		expect((await call('/reports')).status).toBe(200);
-		const outside = await fetch(server.url.replace('/phprank', '/api/v1/reports'), { headers: { Accept: 'application/json' } });
+		const outside = await fetch(server.url.replace('/phprank', '/api/v1/reports'), {
+			headers: { Accept: 'application/json' },
+		});
 		expect(outside.status).toBe(404);
 		expect(outside.headers.get('content-type')).toContain('text/html');
 		const res = await call('/reports', { key: null, json: false });
@@ -157,7 +176,9 @@ describe('routing', () => {
 			expect(res.status).toBe(404);
 			expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
 		}
-		const v2 = await fetch(`${server.url}/api/v2/reports`, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
+		const v2 = await fetch(`${server.url}/api/v2/reports`, {
+			headers: { Authorization: `Bearer ${TEST_API_KEY}` },
+		});
 		expect(await v2.json()).toEqual({ message: 'Resource not found.', status: 404 });
 	});
 
@@ -179,7 +200,15 @@ describe('report list', () => {
 		expect(body.status).toBe(200);
 		expect(body.data.map((r) => r.id)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
 		const base = `${server.url}/api/v1/reports`;
-		expect(body.meta).toMatchObject({ current_page: 2, from: 11, to: 20, last_page: 3, per_page: 10, total: 23, path: base });
+		expect(body.meta).toMatchObject({
+			current_page: 2,
+			from: 11,
+			to: 20,
+			last_page: 3,
+			per_page: 10,
+			total: 23,
+			path: base,
+		});
 		expect(body.links).toEqual({
 			first: `${base}?search=&per_page=10&page=1&sort=desc`,
 			last: `${base}?search=&per_page=10&page=3&sort=desc`,
@@ -209,14 +238,25 @@ describe('report list', () => {
 		expect(last.links.next).toBeNull();
 		const beyond = await list('/reports?page=9');
 		expect(beyond.data).toEqual([]);
-		expect(beyond.meta).toMatchObject({ current_page: 9, from: null, to: null, last_page: 3, total: 23 });
+		expect(beyond.meta).toMatchObject({
+			current_page: 9,
+			from: null,
+			to: null,
+			last_page: 3,
+			total: 23,
+		});
 		expect(beyond.links.next).toBeNull();
 		expect(beyond.links.prev).toContain('page=8');
 	});
 
 	it('falls back to page 1 and the default per_page for values it does not accept', async () => {
 		server.seedReports(30);
-		for (const query of ['page=abc&per_page=7', 'page=0&per_page=1000', 'page=-2&per_page=', 'page=01']) {
+		for (const query of [
+			'page=abc&per_page=7',
+			'page=0&per_page=1000',
+			'page=-2&per_page=',
+			'page=01',
+		]) {
 			const body = await list(`/reports?${query}`);
 			expect(body.meta.current_page).toBe(1);
 			expect(body.meta.per_page).toBe(10);
@@ -235,7 +275,13 @@ describe('report list', () => {
 	it('shows an empty list with last_page 1', async () => {
 		const body = await list('/reports');
 		expect(body.data).toEqual([]);
-		expect(body.meta).toMatchObject({ current_page: 1, from: null, to: null, last_page: 1, total: 0 });
+		expect(body.meta).toMatchObject({
+			current_page: 1,
+			from: null,
+			to: null,
+			last_page: 1,
+			total: 0,
+		});
 		expect(body.links.last).toContain('page=1');
 	});
 
@@ -243,9 +289,23 @@ describe('report list', () => {
 		server.seedReports(300);
 		const body = await list('/reports?page=15');
 		expect(body.meta.last_page).toBe(30);
-		expect(body.meta.links.map((l) => l.label)).toEqual(
-			['&laquo; Previous', '1', '2', '...', '12', '13', '14', '15', '16', '17', '18', '...', '29', '30', 'Next &raquo;'],
-		);
+		expect(body.meta.links.map((l) => l.label)).toEqual([
+			'&laquo; Previous',
+			'1',
+			'2',
+			'...',
+			'12',
+			'13',
+			'14',
+			'15',
+			'16',
+			'17',
+			'18',
+			'...',
+			'29',
+			'30',
+			'Next &raquo;',
+		]);
 	});
 
 	it('writes links on another host when nextLinkHost is set', async () => {
@@ -262,16 +322,24 @@ describe('report list', () => {
 		server.addReport({ url: 'https://example.com/pricing' });
 		server.addReport({ url: 'http://blog.example.com/seo' });
 		const search = await list('/reports?search=seo&search_by=url');
-		expect(search.data.map((r) => r.url)).toEqual(['blog.example.com/seo', 'example.com/Blog/SEO-Tips']);
+		expect(search.data.map((r) => r.url)).toEqual([
+			'blog.example.com/seo',
+			'example.com/Blog/SEO-Tips',
+		]);
 		expect((await list('/reports?search=https')).data).toEqual([]);
 		const project = await list('/reports?project=example.com');
-		expect(project.data.map((r) => r.url)).toEqual(['example.com/pricing', 'example.com/Blog/SEO-Tips']);
+		expect(project.data.map((r) => r.url)).toEqual([
+			'example.com/pricing',
+			'example.com/Blog/SEO-Tips',
+		]);
 		expect((await list('/reports?project=example')).data).toEqual([]);
 	});
 
 	it('maps result classes to score ranges: good > 79, decent 49-79, bad < 49', async () => {
-		for (const [i, result] of [80, 79, 49, 48, 100, 0].entries()) server.addReport({ url: `https://s${i}.example.com`, result });
-		const scores = async (cls: string) => (await list(`/reports?result=${cls}&sort_by=result&sort=asc`)).data.map((r) => r.result);
+		for (const [i, result] of [80, 79, 49, 48, 100, 0].entries())
+			server.addReport({ url: `https://s${i}.example.com`, result });
+		const scores = async (cls: string) =>
+			(await list(`/reports?result=${cls}&sort_by=result&sort=asc`)).data.map((r) => r.result);
 		expect(await scores('good')).toEqual([80, 100]);
 		expect(await scores('decent')).toEqual([49, 79]);
 		expect(await scores('bad')).toEqual([0, 48]);
@@ -279,9 +347,21 @@ describe('report list', () => {
 	});
 
 	it('sorts by id, url and result only; generated_at and unknown values fall back to id', async () => {
-		server.addReport({ url: 'https://b.example', result: 10, generated_at: '2026-03-01T00:00:00Z' });
-		server.addReport({ url: 'https://c.example', result: 90, generated_at: '2026-01-01T00:00:00Z' });
-		server.addReport({ url: 'https://a.example', result: 50, generated_at: '2026-02-01T00:00:00Z' });
+		server.addReport({
+			url: 'https://b.example',
+			result: 10,
+			generated_at: '2026-03-01T00:00:00Z',
+		});
+		server.addReport({
+			url: 'https://c.example',
+			result: 90,
+			generated_at: '2026-01-01T00:00:00Z',
+		});
+		server.addReport({
+			url: 'https://a.example',
+			result: 50,
+			generated_at: '2026-02-01T00:00:00Z',
+		});
 		const ids = async (query: string) => (await list(`/reports?${query}`)).data.map((r) => r.id);
 		expect(await ids('')).toEqual([3, 2, 1]);
 		expect(await ids('sort=asc')).toEqual([1, 2, 3]);
@@ -304,14 +384,35 @@ describe('report record', () => {
 	beforeEach(() => boot());
 
 	it('has the phpRank fields, never the password or the owner', async () => {
-		const added = server.addReport({ url: 'https://example.com/a', privacy: 2, password: 's3cret-pass' });
+		const added = server.addReport({
+			url: 'https://example.com/a',
+			privacy: 2,
+			password: 's3cret-pass',
+		});
 		const res = await call(`/reports/${added.id}`);
 		const raw = await res.text();
 		expect(raw).not.toContain('s3cret-pass');
 		const { data, status } = JSON.parse(raw) as { data: ReportBody; status: number };
 		expect(status).toBe(200);
-		expect(Object.keys(data)).toEqual(['id', 'url', 'project', 'result', 'results', 'privacy', 'password', 'generated_at', 'created_at', 'updated_at']);
-		expect(data).toMatchObject({ id: added.id, url: 'example.com/a', project: 'example.com', privacy: 2, password: true });
+		expect(Object.keys(data)).toEqual([
+			'id',
+			'url',
+			'project',
+			'result',
+			'results',
+			'privacy',
+			'password',
+			'generated_at',
+			'created_at',
+			'updated_at',
+		]);
+		expect(data).toMatchObject({
+			id: added.id,
+			url: 'example.com/a',
+			project: 'example.com',
+			privacy: 2,
+			password: true,
+		});
 		expect(Number.isInteger(data.result) && data.result >= 0 && data.result <= 100).toBe(true);
 		expect(Object.keys(data.results)).toEqual(CHECK_NAMES);
 		for (const check of Object.values(data.results)) {
@@ -320,7 +421,8 @@ describe('report record', () => {
 			if (check.passed) expect(check.errors).toBeUndefined();
 			else expect(check.errors).toEqual(expect.any(Object));
 		}
-		for (const date of [data.generated_at, data.created_at, data.updated_at]) expect(date).toMatch(DATE);
+		for (const date of [data.generated_at, data.created_at, data.updated_at])
+			expect(date).toMatch(DATE);
 	});
 
 	it('encodes JSON like PHP: escaped slashes and \\u escapes', async () => {
@@ -335,7 +437,9 @@ describe('report record', () => {
 		const before = await (await call('/reports?sort=asc')).text();
 		expect(phpJson(JSON.parse(before))).toBe(before);
 		expect(await (await call('/reports?sort=asc')).text()).toBe(before);
-		expect((await send('PUT', `/reports/${first.id}`, { privacy: '1', results: '1' })).status).toBe(200);
+		expect((await send('PUT', `/reports/${first.id}`, { privacy: '1', results: '1' })).status).toBe(
+			200,
+		);
 		const after = await (await call('/reports?sort=asc')).text();
 		expect(phpJson(JSON.parse(after))).toBe(after);
 		const { data } = JSON.parse(after) as ListBody<ReportBody>;
@@ -344,7 +448,7 @@ describe('report record', () => {
 		expect(after).not.toBe(before);
 	});
 
-	it('answers 404 for an unknown id or another user\'s report', async () => {
+	it("answers 404 for an unknown id or another user's report", async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
 		for (const id of [theirs.id, 999]) {
 			const res = await call(`/reports/${id}`);
@@ -369,7 +473,12 @@ describe('create', () => {
 		expect(res.status).toBe(201);
 		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
 		expect(status).toBe(201);
-		expect(data).toMatchObject({ url: 'example.com/blog', project: 'example.com', privacy: 0, password: false });
+		expect(data).toMatchObject({
+			url: 'example.com/blog',
+			project: 'example.com',
+			privacy: 0,
+			password: false,
+		});
 		expect(data.created_at).toBe(data.generated_at);
 		expect(server.getReport(data.id)).toMatchObject({ user_id: USER_IDS.default, password: null });
 		expect(server.createdCount).toBe(1);
@@ -383,7 +492,11 @@ describe('create', () => {
 		const res = await call('/reports', {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ url: 'http://shop.example.org/cart?x=1', privacy: 2, password: ' spaces kept ' }),
+			body: JSON.stringify({
+				url: 'http://shop.example.org/cart?x=1',
+				privacy: 2,
+				password: ' spaces kept ',
+			}),
 		});
 		expect(res.status).toBe(201);
 		const { data } = (await res.json()) as { data: ReportBody };
@@ -398,21 +511,40 @@ describe('create', () => {
 		[{ url: 'example.com' }, { url: ['The url must be a valid URL.'] }],
 		[{ url: 'ftp://example.com' }, { url: ['The url must be a valid URL.'] }],
 		[{ url: 'https://exa mple.com' }, { url: ['The url must be a valid URL.'] }],
-		[{ url: 'https://example.com', privacy: '5' }, { privacy: ['The selected privacy is invalid.'] }],
-		[{ url: 'https://example.com', privacy: '' }, { privacy: ['The selected privacy is invalid.'] }],
-		[{ url: 'https://example.com', privacy: '2' }, { password: ['The password field is required when privacy is 2.'] }],
-		[{ url: 'https://example.com', privacy: '2', password: 'x'.repeat(129) }, { password: ['The password must not be greater than 128 characters.'] }],
-	])('rejects %j with 422 and the field map in message', async (fields: Record<string, string>, message) => {
-		await boot();
-		const res = await send('POST', '/reports', fields);
-		expect(res.status).toBe(422);
-		expect(await res.json()).toEqual({ message, status: 422 });
-		expect(server.createdCount).toBe(0);
-	});
+		[
+			{ url: 'https://example.com', privacy: '5' },
+			{ privacy: ['The selected privacy is invalid.'] },
+		],
+		[
+			{ url: 'https://example.com', privacy: '' },
+			{ privacy: ['The selected privacy is invalid.'] },
+		],
+		[
+			{ url: 'https://example.com', privacy: '2' },
+			{ password: ['The password field is required when privacy is 2.'] },
+		],
+		[
+			{ url: 'https://example.com', privacy: '2', password: 'x'.repeat(129) },
+			{ password: ['The password must not be greater than 128 characters.'] },
+		],
+	])(
+		'rejects %j with 422 and the field map in message',
+		async (fields: Record<string, string>, message) => {
+			await boot();
+			const res = await send('POST', '/reports', fields);
+			expect(res.status).toBe(422);
+			expect(await res.json()).toEqual({ message, status: 422 });
+			expect(server.createdCount).toBe(0);
+		},
+	);
 
 	it('accepts a 128-character password and a unicode host', async () => {
 		await boot();
-		const res = await send('POST', '/reports', { url: 'https://bäckerei-müller.de/', privacy: '2', password: 'é'.repeat(128) });
+		const res = await send('POST', '/reports', {
+			url: 'https://bäckerei-müller.de/',
+			privacy: '2',
+			password: 'é'.repeat(128),
+		});
 		expect(res.status).toBe(201);
 		expect(((await res.json()) as { data: ReportBody }).data.project).toBe('bäckerei-müller.de');
 	});
@@ -421,7 +553,10 @@ describe('create', () => {
 		await boot();
 		const res = await send('POST', '/reports', { url: 'https://down.invalid/' });
 		expect(res.status).toBe(422);
-		expect(await res.json()).toEqual({ message: { url: ['Could not fetch the url.'] }, status: 422 });
+		expect(await res.json()).toEqual({
+			message: { url: ['Could not fetch the url.'] },
+			status: 422,
+		});
 		expect(server.listReports()).toEqual([]);
 	});
 
@@ -431,7 +566,9 @@ describe('create', () => {
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 
-		await expect(send('POST', '/reports', { url: 'https://example.com' }, { signal: AbortSignal.timeout(30) })).rejects.toThrow();
+		await expect(
+			send('POST', '/reports', { url: 'https://example.com' }, { signal: AbortSignal.timeout(30) }),
+		).rejects.toThrow();
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(server.createdCount).toBe(2);
 	});
@@ -454,25 +591,42 @@ describe('update', () => {
 	beforeEach(() => boot());
 
 	it('changes only what is sent', async () => {
-		const report = server.addReport({ url: 'https://example.com', created_at: '2026-01-02T03:04:05Z' });
+		const report = server.addReport({
+			url: 'https://example.com',
+			created_at: '2026-01-02T03:04:05Z',
+		});
 		expect(report.updated_at).toBe('2026-01-02T03:04:05.000000Z');
 		const unchanged = await send('PUT', `/reports/${report.id}`, {});
-		expect(((await unchanged.json()) as { data: ReportBody }).data).toMatchObject({ privacy: 0, updated_at: report.updated_at });
+		expect(((await unchanged.json()) as { data: ReportBody }).data).toMatchObject({
+			privacy: 0,
+			updated_at: report.updated_at,
+		});
 
 		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2', password: 'hunter2' });
 		expect(res.status).toBe(200);
 		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
 		expect(status).toBe(200);
-		expect(data).toMatchObject({ privacy: 2, password: true, result: report.result, generated_at: report.generated_at });
+		expect(data).toMatchObject({
+			privacy: 2,
+			password: true,
+			result: report.result,
+			generated_at: report.generated_at,
+		});
 		expect(data.updated_at).not.toBe(report.updated_at);
 		expect(server.getReport(report.id)?.password).toBe('hunter2');
 
 		const privacyOnly = await send('PUT', `/reports/${report.id}`, { privacy: '1' });
-		expect(((await privacyOnly.json()) as { data: ReportBody }).data).toMatchObject({ privacy: 1, password: true });
+		expect(((await privacyOnly.json()) as { data: ReportBody }).data).toMatchObject({
+			privacy: 1,
+			password: true,
+		});
 	});
 
 	it('re-runs the analysis with results=1', async () => {
-		const report = server.addReport({ url: 'https://example.com', created_at: '2026-01-02T03:04:05Z' });
+		const report = server.addReport({
+			url: 'https://example.com',
+			created_at: '2026-01-02T03:04:05Z',
+		});
 		const res = await send('PUT', `/reports/${report.id}`, { results: '1' });
 		const { data } = (await res.json()) as { data: ReportBody };
 		expect(data.generated_at).not.toBe(report.generated_at);
@@ -488,7 +642,10 @@ describe('update', () => {
 		const report = server.addReport({ url: 'https://example.com', privacy: 2, password: 'old' });
 		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2' });
 		expect(res.status).toBe(422);
-		expect(await res.json()).toEqual({ message: { password: ['The password field is required when privacy is 2.'] }, status: 422 });
+		expect(await res.json()).toEqual({
+			message: { password: ['The password field is required when privacy is 2.'] },
+			status: 422,
+		});
 		expect((await send('PUT', `/reports/${report.id}`, { privacy: 'public' })).status).toBe(422);
 	});
 
@@ -509,25 +666,37 @@ describe('delete', () => {
 	it('deletes one report', async () => {
 		const report = server.addReport({ url: 'https://example.com' });
 		const res = await call(`/reports/${report.id}`, { method: 'DELETE' });
-		expect(await res.json()).toEqual({ id: report.id, object: 'report', deleted: true, status: 200 });
+		expect(await res.json()).toEqual({
+			id: report.id,
+			object: 'report',
+			deleted: true,
+			status: 200,
+		});
 		expect((await call(`/reports/${report.id}`, { method: 'DELETE' })).status).toBe(404);
 		expect(server.getReport(report.id)).toBeUndefined();
 	});
 
-	it('does not delete another user\'s report', async () => {
+	it("does not delete another user's report", async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
 		expect((await call(`/reports/${theirs.id}`, { method: 'DELETE' })).status).toBe(404);
 		expect(server.getReport(theirs.id)).toBeDefined();
 	});
 
-	it('deletes every report of a project, only the caller\'s', async () => {
+	it("deletes every report of a project, only the caller's", async () => {
 		server.addReport({ url: 'https://example.com/a' });
 		server.addReport({ url: 'https://www.example.com/b' });
 		server.addReport({ url: 'https://other.example.com' });
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
 		const res = await call('/projects/example.com', { method: 'DELETE' });
-		expect(await res.json()).toEqual({ id: 'example.com', object: 'report', deleted: true, status: 200 });
-		expect(server.listReports(USER_IDS.default).map((r) => r.project)).toEqual(['other.example.com']);
+		expect(await res.json()).toEqual({
+			id: 'example.com',
+			object: 'report',
+			deleted: true,
+			status: 200,
+		});
+		expect(server.listReports(USER_IDS.default).map((r) => r.project)).toEqual([
+			'other.example.com',
+		]);
 		expect(server.getReport(theirs.id)).toBeDefined();
 
 		const again = await call('/projects/example.com', { method: 'DELETE' });
@@ -560,24 +729,57 @@ describe('delete', () => {
 describe('project list', () => {
 	beforeEach(() => boot());
 
-	it('groups a user\'s reports by project with count, score sum and earliest date', async () => {
-		server.addReport({ url: 'https://example.com/a', result: 80, created_at: '2026-01-03T00:00:00Z' });
-		server.addReport({ url: 'https://www.example.com/b', result: 30, created_at: '2026-01-01T00:00:00Z' });
-		server.addReport({ url: 'https://blog.acme.io', result: 55, created_at: '2026-01-02T00:00:00Z' });
+	it("groups a user's reports by project with count, score sum and earliest date", async () => {
+		server.addReport({
+			url: 'https://example.com/a',
+			result: 80,
+			created_at: '2026-01-03T00:00:00Z',
+		});
+		server.addReport({
+			url: 'https://www.example.com/b',
+			result: 30,
+			created_at: '2026-01-01T00:00:00Z',
+		});
+		server.addReport({
+			url: 'https://blog.acme.io',
+			result: 55,
+			created_at: '2026-01-02T00:00:00Z',
+		});
 		server.addReport({ url: 'https://zeta.example', user_id: USER_IDS.other });
 		const body = await list<ProjectBody>('/projects');
 		expect(body.data).toEqual([
-			{ project: 'blog.acme.io', reports: 1, result: 55, created_at: '2026-01-02T00:00:00.000000Z' },
-			{ project: 'example.com', reports: 2, result: 110, created_at: '2026-01-01T00:00:00.000000Z' },
+			{
+				project: 'blog.acme.io',
+				reports: 1,
+				result: 55,
+				created_at: '2026-01-02T00:00:00.000000Z',
+			},
+			{
+				project: 'example.com',
+				reports: 2,
+				result: 110,
+				created_at: '2026-01-01T00:00:00.000000Z',
+			},
 		]);
 		expect(body.meta).toMatchObject({ total: 2, path: `${server.url}/api/v1/projects` });
 	});
 
 	it('searches names and sorts by created_at or project only', async () => {
-		for (const host of ['b.example', 'c.example', 'a.example', 'acme.io']) server.addReport({ url: `https://${host}` });
-		const names = async (query: string) => (await list<ProjectBody>(`/projects?${query}`)).data.map((p) => p.project);
-		expect(await names('sort_by=project&sort=asc')).toEqual(['a.example', 'acme.io', 'b.example', 'c.example']);
-		expect(await names('search=EXAMPLE&search_by=project&sort_by=project')).toEqual(['c.example', 'b.example', 'a.example']);
+		for (const host of ['b.example', 'c.example', 'a.example', 'acme.io'])
+			server.addReport({ url: `https://${host}` });
+		const names = async (query: string) =>
+			(await list<ProjectBody>(`/projects?${query}`)).data.map((p) => p.project);
+		expect(await names('sort_by=project&sort=asc')).toEqual([
+			'a.example',
+			'acme.io',
+			'b.example',
+			'c.example',
+		]);
+		expect(await names('search=EXAMPLE&search_by=project&sort_by=project')).toEqual([
+			'c.example',
+			'b.example',
+			'a.example',
+		]);
 		const byDate = await names('sort_by=reports&sort=asc');
 		expect(byDate).toEqual(await names('sort_by=created_at&sort=asc'));
 		expect((await list<ProjectBody>('/projects?per_page=10&page=2')).data).toEqual([]);
@@ -588,7 +790,8 @@ describe('throttle', () => {
 	it('answers 429 with Retry-After past the limit, without processing the request', async () => {
 		await boot({ throttle: { limit: 3, windowMs: 600 } });
 		const remaining: (string | null)[] = [];
-		for (let i = 0; i < 3; i++) remaining.push((await call('/reports')).headers.get('x-ratelimit-remaining'));
+		for (let i = 0; i < 3; i++)
+			remaining.push((await call('/reports')).headers.get('x-ratelimit-remaining'));
 		expect(remaining).toEqual(['2', '1', '0']);
 
 		const res = await send('POST', '/reports', { url: 'https://example.com' });
@@ -612,7 +815,12 @@ describe('throttle', () => {
 		await boot({ throttle: { limit: 9, windowMs: 30_000 } });
 		server.seedReports(2, { hosts: ['a.example', 'b.example'] });
 		const answers: [number, string | null, string | null][] = [];
-		const note = (res: Response): void => void answers.push([res.status, res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]);
+		const note = (res: Response): void =>
+			void answers.push([
+				res.status,
+				res.headers.get('x-ratelimit-limit'),
+				res.headers.get('x-ratelimit-remaining'),
+			]);
 		note(await call('/reports'));
 		note(await call('/reports/1'));
 		note(await send('POST', '/reports', { url: 'https://example.com' }));
@@ -665,10 +873,15 @@ describe('throttle', () => {
 
 	it('holds a user at a rate limit until lifted: the Retry-After asked for, whatever the throttle says, not counted in its window', async () => {
 		await boot({ throttle: { limit: 2, windowMs: 60_000 } });
-		expect((await call('/reports', { key: OTHER_USER_KEY })).headers.get('x-ratelimit-remaining')).toBe('1');
+		expect(
+			(await call('/reports', { key: OTHER_USER_KEY })).headers.get('x-ratelimit-remaining'),
+		).toBe('1');
 		server.holdRateLimit(USER_IDS.other, 600);
 		const before = Math.floor(Date.now() / 1000);
-		for (const res of [await call('/reports', { key: OTHER_USER_KEY }), await call('/projects', { key: OTHER_USER_KEY })]) {
+		for (const res of [
+			await call('/reports', { key: OTHER_USER_KEY }),
+			await call('/projects', { key: OTHER_USER_KEY }),
+		]) {
 			expect(res.status).toBe(429);
 			expect(await res.json()).toEqual({ message: 'Too Many Attempts.' });
 			expect(res.headers.get('retry-after')).toBe('600');
@@ -711,13 +924,21 @@ describe('throttle', () => {
 describe('faults', () => {
 	beforeEach(() => boot());
 
-	it('status: phpRank\'s 500 body by default, or any status, body and headers', async () => {
+	it("status: phpRank's 500 body by default, or any status, body and headers", async () => {
 		server.failNext({ type: 'status', status: 500 });
 		const res = await call('/reports');
 		expect(res.status).toBe(500);
-		expect(await res.json()).toEqual({ message: 'An unexpected error has occurred, please try again.', status: 500 });
+		expect(await res.json()).toEqual({
+			message: 'An unexpected error has occurred, please try again.',
+			status: 500,
+		});
 
-		server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '7' } });
+		server.failNext({
+			type: 'status',
+			status: 429,
+			body: { message: 'Too Many Attempts.' },
+			headers: { 'Retry-After': '7' },
+		});
 		const throttled = await call('/reports');
 		expect(throttled.status).toBe(429);
 		expect(throttled.headers.get('retry-after')).toBe('7');
@@ -766,9 +987,14 @@ describe('faults', () => {
 
 	it('applies to matching requests only, times over, before auth and throttle, and records them', async () => {
 		server.setThrottle({ limit: 1, windowMs: 60_000 });
-		server.failNext({ type: 'status', status: 503 }, { times: 2, match: (req) => req.method === 'POST' });
+		server.failNext(
+			{ type: 'status', status: 503 },
+			{ times: 2, match: (req) => req.method === 'POST' },
+		);
 		expect((await call('/reports', { key: null })).status).toBe(401);
-		expect((await send('POST', '/reports', { url: 'https://example.com' }, { key: null })).status).toBe(503);
+		expect(
+			(await send('POST', '/reports', { url: 'https://example.com' }, { key: null })).status,
+		).toBe(503);
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(503);
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 		expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST', 'POST']);
@@ -788,7 +1014,8 @@ describe('moving lists', () => {
 	/** Every id of pages 1..3 of ten, in order. */
 	async function readThreePages(path: string): Promise<number[]> {
 		const ids: number[] = [];
-		for (let page = 1; page <= 3; page++) ids.push(...(await list(`${path}?per_page=10&page=${page}`)).data.map((r) => r.id));
+		for (let page = 1; page <= 3; page++)
+			ids.push(...(await list(`${path}?per_page=10&page=${page}`)).data.map((r) => r.id));
 		return ids;
 	}
 
@@ -827,8 +1054,12 @@ describe('moving lists', () => {
 		server.beforeList(({ page }) => {
 			if (page > 1) expect(server.deleteReport(read[page - 2])).toBe(true);
 		});
-		for (let page = 1; page <= 3; page++) read.push(...(await list(`/reports?per_page=10&page=${page}`)).data.map((r) => r.id));
-		const missed = server.listReports(USER_IDS.default).filter((r) => !read.includes(r.id)).map((r) => r.id);
+		for (let page = 1; page <= 3; page++)
+			read.push(...(await list(`/reports?per_page=10&page=${page}`)).data.map((r) => r.id));
+		const missed = server
+			.listReports(USER_IDS.default)
+			.filter((r) => !read.includes(r.id))
+			.map((r) => r.id);
 		expect(missed).toEqual([4, 15]);
 		expect(server.deleteReport(999)).toBe(false);
 	});
@@ -836,11 +1067,16 @@ describe('moving lists', () => {
 	it('moves the project list too', async () => {
 		server.seedReports(12, { hosts: Array.from({ length: 12 }, (_, i) => `p${i}.example`) });
 		server.beforeList(({ resource, page }) => {
-			if (resource === 'projects' && page === 2) server.addReport({ url: 'https://brand-new.example' });
+			if (resource === 'projects' && page === 2)
+				server.addReport({ url: 'https://brand-new.example' });
 		});
 		const first = await list<ProjectBody>('/projects?per_page=10&page=1');
 		const second = await list<ProjectBody>('/projects?per_page=10&page=2');
-		expect(second.data.map((p) => p.project)).toEqual([first.data[9].project, 'p1.example', 'p0.example']);
+		expect(second.data.map((p) => p.project)).toEqual([
+			first.data[9].project,
+			'p1.example',
+			'p0.example',
+		]);
 	});
 });
 
@@ -869,7 +1105,9 @@ describe('a server that ignores page', () => {
 		expect(third.meta).toMatchObject({ current_page: 3, from: 21, to: 25, last_page: 3 });
 		expect(third.links.next).toBeNull();
 		server.setIgnorePage(false);
-		expect((await list('/reports?per_page=10&page=3')).data.map((r) => r.id)).toEqual([5, 4, 3, 2, 1]);
+		expect((await list('/reports?per_page=10&page=3')).data.map((r) => r.id)).toEqual([
+			5, 4, 3, 2, 1,
+		]);
 	});
 });
 
@@ -890,7 +1128,10 @@ describe('odd servers', () => {
 		for (const [index, [method, path]] of requests.entries()) {
 			const body = Object.values(FOREIGN_BODIES)[index % Object.keys(FOREIGN_BODIES).length];
 			server.failNext({ type: 'foreign', body });
-			const res = method === 'POST' || method === 'PUT' ? await send(method, path, { url: 'https://example.com', privacy: '1' }) : await call(path, { method });
+			const res =
+				method === 'POST' || method === 'PUT'
+					? await send(method, path, { url: 'https://example.com', privacy: '1' })
+					: await call(path, { method });
 			expect([method, path, res.status]).toEqual([method, path, method === 'POST' ? 201 : 200]);
 			expect(res.headers.get('content-type')).toBe('application/json');
 			expect(res.headers.get('x-ratelimit-limit')).toBeNull();
@@ -908,9 +1149,21 @@ describe('odd servers', () => {
 	it('redirect: to https on the same host and path, to another origin, to any URL, with the status asked for', async () => {
 		const { host } = new URL(server.url);
 		const cases: [Fault, number, string][] = [
-			[{ type: 'redirect', to: 'https', status: 301 }, 301, `https://${host}/api/v1/reports?page=2&per_page=10`],
-			[{ type: 'redirect', to: { origin: 'https://other.example:8443/ignored' }, status: 308 }, 308, 'https://other.example:8443/api/v1/reports?page=2&per_page=10'],
-			[{ type: 'redirect', to: { url: 'https://sso.example/auth?next=1' }, status: 307 }, 307, 'https://sso.example/auth?next=1'],
+			[
+				{ type: 'redirect', to: 'https', status: 301 },
+				301,
+				`https://${host}/api/v1/reports?page=2&per_page=10`,
+			],
+			[
+				{ type: 'redirect', to: { origin: 'https://other.example:8443/ignored' }, status: 308 },
+				308,
+				'https://other.example:8443/api/v1/reports?page=2&per_page=10',
+			],
+			[
+				{ type: 'redirect', to: { url: 'https://sso.example/auth?next=1' }, status: 307 },
+				307,
+				'https://sso.example/auth?next=1',
+			],
 			[{ type: 'redirect', status: 302 }, 302, `${server.url}/login`],
 			[{ type: 'redirect', to: 'login', status: 303 }, 303, `${server.url}/login`],
 		];
@@ -925,7 +1178,8 @@ describe('odd servers', () => {
 
 describe('load and counters', () => {
 	async function until(condition: () => boolean): Promise<void> {
-		for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		for (let i = 0; i < 200 && !condition(); i++)
+			await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(condition()).toBe(true);
 	}
 
@@ -943,13 +1197,21 @@ describe('load and counters', () => {
 		const stats = server.stats;
 		expect(stats).toMatchObject({ inFlight: 0, peakInFlight: 10, hanging: 0, throttled: 0 });
 		expect(stats.peakConnections).toBe(10);
-		expect(stats.requests).toEqual({ 'GET /reports/:id': 8, 'DELETE /projects/:project': 1, 'POST /reports': 1 });
+		expect(stats.requests).toEqual({
+			'GET /reports/:id': 8,
+			'DELETE /projects/:project': 1,
+			'POST /reports': 1,
+		});
 		expect(stats.statuses).toEqual({ 200: 9, 201: 1 });
 
 		server.resetStats();
 		server.setResponseDelay({ POST: 300 });
 		for (let i = 0; i < 3; i++) await call('/reports');
-		expect(server.stats).toMatchObject({ peakInFlight: 1, requests: { 'GET /reports': 3 }, statuses: { 200: 3 } });
+		expect(server.stats).toMatchObject({
+			peakInFlight: 1,
+			requests: { 'GET /reports': 3 },
+			statuses: { 200: 3 },
+		});
 		const post = Date.now();
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 		expect(Date.now() - post).toBeGreaterThanOrEqual(290);
@@ -974,10 +1236,12 @@ describe('load and counters', () => {
 	it('hang: counts hanging requests and releases every one on stop()', async () => {
 		await boot();
 		server.failNext({ type: 'hang' }, { times: 3 });
-		const pending = Array.from({ length: 3 }, () => call('/reports').then(
-			() => 'answered',
-			() => 'released',
-		));
+		const pending = Array.from({ length: 3 }, () =>
+			call('/reports').then(
+				() => 'answered',
+				() => 'released',
+			),
+		);
 		await until(() => server.stats.hanging === 3);
 		expect(server.stats.inFlight).toBe(3);
 		expect(server.requests.map((r) => r.status)).toEqual([undefined, undefined, undefined]);
@@ -1017,7 +1281,11 @@ describe('request log', () => {
 	it('handles 500 concurrent requests', async () => {
 		server.setThrottle(false);
 		server.seedReports(5);
-		const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => call(`/reports?page=${(i % 3) + 1}`).then((res) => res.status)));
+		const statuses = await Promise.all(
+			Array.from({ length: 500 }, (_, i) =>
+				call(`/reports?page=${(i % 3) + 1}`).then((res) => res.status),
+			),
+		);
 		expect(statuses.every((status) => status === 200)).toBe(true);
 		expect(server.requests).toHaveLength(500);
 	});
@@ -1027,7 +1295,8 @@ describe('setting what an analysis returns', () => {
 	beforeEach(() => boot({ throttle: false }));
 
 	const rerun = async (id: number): Promise<ReportBody> =>
-		((await (await send('PUT', `/reports/${id}`, { results: '1' })).json()) as { data: ReportBody }).data;
+		((await (await send('PUT', `/reports/${id}`, { results: '1' })).json()) as { data: ReportBody })
+			.data;
 	const failing = (report: { results: ReportBody['results'] }): string[] =>
 		Object.entries(report.results)
 			.filter(([, check]) => !check.passed)
@@ -1037,18 +1306,29 @@ describe('setting what an analysis returns', () => {
 		const weight = { high: 10, medium: 6, low: 3 } as Record<string, number>;
 		const checks = Object.values(results);
 		const total = checks.reduce((sum, check) => sum + weight[check.importance], 0);
-		const earned = checks.filter((check) => check.passed).reduce((sum, check) => sum + weight[check.importance], 0);
+		const earned = checks
+			.filter((check) => check.passed)
+			.reduce((sum, check) => sum + weight[check.importance], 0);
 		return Math.round((earned / total) * 100);
 	};
 
 	it('the next re-run of exactly that url, whatever its scheme, www. or trailing slash, and only once', async () => {
-		const page = server.addReport({ url: 'https://example.com/blog', generated_at: '2026-01-01T00:00:00Z' });
+		const page = server.addReport({
+			url: 'https://example.com/blog',
+			generated_at: '2026-01-01T00:00:00Z',
+		});
 		const deeper = server.addReport({ url: 'https://example.com/blog/more' });
 		const sub = server.addReport({ url: 'https://shop.example.com/blog' });
-		expect(server.setNextAnalysis('http://WWW.Example.com/blog/', { score: 42, failed: ['title', 'robots'] })).toBe(1);
+		expect(
+			server.setNextAnalysis('http://WWW.Example.com/blog/', {
+				score: 42,
+				failed: ['title', 'robots'],
+			}),
+		).toBe(1);
 		expect(server.pendingAnalyses()).toEqual({ next: { 'example.com/blog': 1 }, persistent: [] });
 
-		for (const other of [deeper, sub]) expect(failing(await rerun(other.id))).not.toEqual(['title', 'robots']);
+		for (const other of [deeper, sub])
+			expect(failing(await rerun(other.id))).not.toEqual(['title', 'robots']);
 		expect((await send('PUT', `/reports/${page.id}`, { privacy: '1' })).status).toBe(200); // no re-run, nothing used
 		expect(server.pendingAnalyses().next).toEqual({ 'example.com/blog': 1 });
 
@@ -1058,11 +1338,19 @@ describe('setting what an analysis returns', () => {
 		expect(failing(data)).toEqual(['title', 'robots']);
 		expect(data.results.title.errors).toEqual(expect.any(Object));
 		expect(data.results.robots.errors).toEqual(expect.any(Object));
-		expect(data.results.favicon).toEqual({ passed: true, importance: 'medium', value: 'https://example.com/favicon.ico' });
+		expect(data.results.favicon).toEqual({
+			passed: true,
+			importance: 'medium',
+			value: 'https://example.com/favicon.ico',
+		});
 		expect(data.generated_at).not.toBe(page.generated_at);
 		expect(data.generated_at).toMatch(DATE);
 		expect(data.updated_at).toBe(data.generated_at);
-		expect(server.getReport(page.id)).toMatchObject({ result: 42, results: data.results, generated_at: data.generated_at });
+		expect(server.getReport(page.id)).toMatchObject({
+			result: 42,
+			results: data.results,
+			generated_at: data.generated_at,
+		});
 		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
 
 		const next = await rerun(page.id);
@@ -1098,7 +1386,9 @@ describe('setting what an analysis returns', () => {
 
 		server.setNextAnalysis(report.url, { failed: ['headings'], passed: ['title', 'favicon'] });
 		const three = await rerun(report.id);
-		expect(failing(three)).toEqual(CHECK_NAMES.filter((name) => !['title', 'favicon'].includes(name)));
+		expect(failing(three)).toEqual(
+			CHECK_NAMES.filter((name) => !['title', 'favicon'].includes(name)),
+		);
 		expect(three.results.headings).toEqual(two.results.headings);
 		expect(three.results.robots).toEqual(two.results.robots);
 		expect(three.results.favicon.passed).toBe(true);
@@ -1110,7 +1400,8 @@ describe('setting what an analysis returns', () => {
 		server.setNextAnalysis(report.url, { failed: ['title'], others: 'keep' });
 		const after = await rerun(report.id);
 		expect(failing(after)).toEqual(['title']);
-		for (const name of CHECK_NAMES.filter((check) => check !== 'title')) expect(after.results[name]).toEqual(before.results[name]);
+		for (const name of CHECK_NAMES.filter((check) => check !== 'title'))
+			expect(after.results[name]).toEqual(before.results[name]);
 		expect(before.result - after.result).toBe(before.result - expectedScore(after.results));
 
 		server.setNextAnalysis(report.url, { failed: ['title'], others: 'random' });
@@ -1129,12 +1420,17 @@ describe('setting what an analysis returns', () => {
 		server.setAnalysis('https://www.example.com/pricing', { score: 70, failed: ['favicon'] });
 		expect(server.setNextAnalysis(report.url, { score: 90 })).toBe(1);
 		expect(server.setNextAnalysis(report.url, { score: 10 })).toBe(2);
-		expect(server.pendingAnalyses()).toEqual({ next: { 'example.com/pricing': 2 }, persistent: ['example.com/pricing'] });
+		expect(server.pendingAnalyses()).toEqual({
+			next: { 'example.com/pricing': 2 },
+			persistent: ['example.com/pricing'],
+		});
 		const scores: number[] = [];
 		for (let i = 0; i < 4; i++) scores.push((await rerun(report.id)).result);
 		expect(scores).toEqual([90, 10, 70, 70]);
 		// A create of the url uses the persistent one too.
-		const created = (await (await send('POST', '/reports', { url: 'http://example.com/pricing' })).json()) as { data: ReportBody };
+		const created = (await (
+			await send('POST', '/reports', { url: 'http://example.com/pricing' })
+		).json()) as { data: ReportBody };
 		expect(created.data.result).toBe(70);
 		expect(failing(created.data)).toEqual(['favicon']);
 
@@ -1156,7 +1452,11 @@ describe('setting what an analysis returns', () => {
 			title: { passed: true, importance: 'high' as const, value: 'Home' },
 			custom_check: { passed: true, importance: 'low' as const, value: 1 },
 		};
-		server.setNextAnalysis(report.url, { results, failed: ['custom_check'], generatedAt: '2026-02-01T10:00:00Z' });
+		server.setNextAnalysis(report.url, {
+			results,
+			failed: ['custom_check'],
+			generatedAt: '2026-02-01T10:00:00Z',
+		});
 		results.title.passed = false; // the spec was copied when it was set
 		const data = await rerun(report.id);
 		expect(data.results).toEqual({
@@ -1180,8 +1480,12 @@ describe('setting what an analysis returns', () => {
 			{ generatedAt: 'yesterday' },
 		];
 		for (const spec of bad) {
-			expect(() => server.setNextAnalysis('example.com', spec as AnalysisSpec)).toThrow(/PhpRankServer: /);
-			expect(() => server.setAnalysis('example.com', spec as AnalysisSpec)).toThrow(/PhpRankServer: /);
+			expect(() => server.setNextAnalysis('example.com', spec as AnalysisSpec)).toThrow(
+				/PhpRankServer: /,
+			);
+			expect(() => server.setAnalysis('example.com', spec as AnalysisSpec)).toThrow(
+				/PhpRankServer: /,
+			);
 		}
 		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
 	});
@@ -1193,20 +1497,29 @@ describe('setting what an analysis returns', () => {
 		const data = await rerun(report.id);
 		const listed = (await list('/reports?project=example.com&sort_by=id&sort=asc')).data;
 		expect(listed[0]).toEqual(data);
-		expect((await list<ProjectBody>('/projects')).data).toEqual([expect.objectContaining({ project: 'example.com', reports: 2, result: 77 + other.result })]);
+		expect((await list<ProjectBody>('/projects')).data).toEqual([
+			expect.objectContaining({ project: 'example.com', reports: 2, result: 77 + other.result }),
+		]);
 	});
 });
 
 describe('control endpoints', () => {
 	const control = (path: string, init: RequestInit & { body?: string } = {}): Promise<Response> =>
-		fetch(`${server.controlUrl}${path}`, { ...init, headers: { 'Content-Type': 'application/json' } });
-	const post = (path: string, body: unknown): Promise<Response> => control(path, { method: 'POST', body: JSON.stringify(body) });
+		fetch(`${server.controlUrl}${path}`, {
+			...init,
+			headers: { 'Content-Type': 'application/json' },
+		});
+	const post = (path: string, body: unknown): Promise<Response> =>
+		control(path, { method: 'POST', body: JSON.stringify(body) });
 
 	it('are off unless the server is started with control: /__control is then an unknown path', async () => {
 		await boot();
 		expect(() => server.controlUrl).toThrow(/control/);
 		const origin = new URL(server.url).origin;
-		const res = await fetch(`${origin}/__control/next-analysis`, { method: 'POST', body: JSON.stringify({ url: 'example.com', score: 1 }) });
+		const res = await fetch(`${origin}/__control/next-analysis`, {
+			method: 'POST',
+			body: JSON.stringify({ url: 'example.com', score: 1 }),
+		});
 		expect(res.status).toBe(404);
 		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
 		expect(server.requests.map((r) => r.path)).toEqual(['/__control/next-analysis']);
@@ -1218,21 +1531,42 @@ describe('control endpoints', () => {
 		expect(server.controlUrl).toBe(`${origin}/__control`);
 		const report = server.addReport({ url: 'https://example.com/a' });
 
-		const res = await post('/next-analysis', { url: 'https://www.example.com/a', score: 55, failed: ['title'], generated_at: '2026-03-04T05:06:07Z' });
+		const res = await post('/next-analysis', {
+			url: 'https://www.example.com/a',
+			score: 55,
+			failed: ['title'],
+			generated_at: '2026-03-04T05:06:07Z',
+		});
 		expect(res.status).toBe(200);
 		expect(res.headers.get('content-type')).toBe('application/json');
 		expect(await res.json()).toEqual({ url: 'example.com/a', pending: 1 });
-		expect(await (await control('/analysis')).json()).toEqual({ next: { 'example.com/a': 1 }, persistent: [] });
+		expect(await (await control('/analysis')).json()).toEqual({
+			next: { 'example.com/a': 1 },
+			persistent: [],
+		});
 
-		for (const path of [`${server.url}/api/v1/__control/next-analysis`, `${server.url}/__control/next-analysis`]) {
-			const wrong = await fetch(path, { method: 'POST', headers: { Accept: 'application/json' }, body: '{"url":"example.com/a"}' });
+		for (const path of [
+			`${server.url}/api/v1/__control/next-analysis`,
+			`${server.url}/__control/next-analysis`,
+		]) {
+			const wrong = await fetch(path, {
+				method: 'POST',
+				headers: { Accept: 'application/json' },
+				body: '{"url":"example.com/a"}',
+			});
 			expect(wrong.status).toBe(404);
 		}
 		expect(server.pendingAnalyses().next).toEqual({ 'example.com/a': 1 });
 
-		const { data } = (await (await send('PUT', `/reports/${report.id}`, { results: '1' })).json()) as { data: ReportBody };
+		const { data } = (await (
+			await send('PUT', `/reports/${report.id}`, { results: '1' })
+		).json()) as { data: ReportBody };
 		expect(data).toMatchObject({ result: 55, generated_at: '2026-03-04T05:06:07.000000Z' });
-		expect(Object.entries(data.results).filter(([, check]) => !check.passed).map(([name]) => name)).toEqual(['title']);
+		expect(
+			Object.entries(data.results)
+				.filter(([, check]) => !check.passed)
+				.map(([name]) => name),
+		).toEqual(['title']);
 		expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
 			'POST /phprank/api/v1/__control/next-analysis',
 			'POST /phprank/__control/next-analysis',
@@ -1242,9 +1576,14 @@ describe('control endpoints', () => {
 
 	it('set a persistent analysis and clear it, answer errors as {error}, read and reset the counters, seed reports', async () => {
 		await boot({ control: true });
-		expect(await (await post('/analysis', { url: 'example.com/b', score: 30 })).json()).toEqual({ url: 'example.com/b' });
+		expect(await (await post('/analysis', { url: 'example.com/b', score: 30 })).json()).toEqual({
+			url: 'example.com/b',
+		});
 		expect(server.pendingAnalyses().persistent).toEqual(['example.com/b']);
-		const cleared = await control(`/analysis?url=${encodeURIComponent('https://www.example.com/b')}`, { method: 'DELETE' });
+		const cleared = await control(
+			`/analysis?url=${encodeURIComponent('https://www.example.com/b')}`,
+			{ method: 'DELETE' },
+		);
 		expect(await cleared.json()).toEqual({ cleared: 1 });
 
 		const bad = await post('/next-analysis', { url: 'example.com/b', failed: ['nope'] });
@@ -1261,9 +1600,13 @@ describe('control endpoints', () => {
 		const stats = (await (await control('/stats')).json()) as ServerStats;
 		expect(stats.requests).toEqual({ 'GET /reports': 2, 'GET /reports/:id': 1 });
 		expect(stats.statuses).toEqual({ 200: 2, 404: 1 });
-		expect(((await (await control('/stats/reset', { method: 'POST' })).json()) as ServerStats).requests).toEqual({});
+		expect(
+			((await (await control('/stats/reset', { method: 'POST' })).json()) as ServerStats).requests,
+		).toEqual({});
 
-		const seeded = (await (await post('/seed', { count: 50, hosts: ['big.example'], unique_urls: true })).json()) as { count: number; ids: number[] };
+		const seeded = (await (
+			await post('/seed', { count: 50, hosts: ['big.example'], unique_urls: true })
+		).json()) as { count: number; ids: number[] };
 		expect(seeded.count).toBe(50);
 		expect(seeded.ids).toHaveLength(50);
 		const listed = await list('/reports?project=big.example&per_page=100');
@@ -1272,21 +1615,29 @@ describe('control endpoints', () => {
 		expect((await post('/seed', { count: -1 })).status).toBe(422);
 		expect(server.stats.requests).toEqual({ 'GET /reports': 1 });
 
-		expect(await (await post('/rate-limit', { user_id: USER_IDS.default, retry_after: 600 })).json()).toEqual({ user_id: USER_IDS.default, retry_after: 600 });
+		expect(
+			await (await post('/rate-limit', { user_id: USER_IDS.default, retry_after: 600 })).json(),
+		).toEqual({ user_id: USER_IDS.default, retry_after: 600 });
 		const held = await call('/reports');
 		expect([held.status, held.headers.get('retry-after')]).toEqual([429, '600']);
-		expect((await post('/rate-limit', { user_id: USER_IDS.default, retry_after: -1 })).status).toBe(422);
+		expect((await post('/rate-limit', { user_id: USER_IDS.default, retry_after: -1 })).status).toBe(
+			422,
+		);
 		expect((await post('/rate-limit', { retry_after: 5 })).status).toBe(422);
-		expect(await (await control(`/rate-limit?user_id=${USER_IDS.default}`, { method: 'DELETE' })).json()).toEqual({ lifted: 1 });
+		expect(
+			await (await control(`/rate-limit?user_id=${USER_IDS.default}`, { method: 'DELETE' })).json(),
+		).toEqual({ lifted: 1 });
 		expect((await call('/reports')).status).toBe(200);
-		expect(await (await control('/rate-limit', { method: 'DELETE' })).json()).toEqual({ lifted: 0 });
+		expect(await (await control('/rate-limit', { method: 'DELETE' })).json()).toEqual({
+			lifted: 0,
+		});
 	});
 });
 
 describe('report list for monitoring', () => {
 	beforeEach(() => boot({ throttle: false }));
 
-	it('carries each report\'s full results, as stored', async () => {
+	it("carries each report's full results, as stored", async () => {
 		server.seedReports(30);
 		const body = await list('/reports?per_page=100');
 		expect(body.data).toHaveLength(30);
@@ -1307,21 +1658,30 @@ describe('report list for monitoring', () => {
 		expect(expected.length).toBeGreaterThan(10);
 		const query = 'project=example.com&search=blog&result=good&sort_by=id&sort=asc&per_page=10';
 		const first = await list(`/reports?${query}`);
-		expect(first.meta).toMatchObject({ total: expected.length, per_page: 10, last_page: Math.ceil(expected.length / 10) });
+		expect(first.meta).toMatchObject({
+			total: expected.length,
+			per_page: 10,
+			last_page: Math.ceil(expected.length / 10),
+		});
 		expect(first.links.next).toBe(`${server.url}/api/v1/reports?${query}&page=2`);
 		const ids: number[] = [];
-		for (let page = 1; page <= first.meta.last_page; page++) ids.push(...(await list(`/reports?${query}&page=${page}`)).data.map((r) => r.id));
+		for (let page = 1; page <= first.meta.last_page; page++)
+			ids.push(...(await list(`/reports?${query}&page=${page}`)).data.map((r) => r.id));
 		expect(ids).toEqual(expected);
 
 		server.deleteReport(expected[0]);
 		expect((await list(`/reports?${query}`)).meta.total).toBe(expected.length - 1);
 		expect((await call('/projects/example.com', { method: 'DELETE' })).status).toBe(200);
 		expect((await list('/reports?project=example.com')).meta.total).toBe(0);
-		expect((await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total).toBeGreaterThan(0);
+		expect(
+			(await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total,
+		).toBeGreaterThan(0);
 		server.seedReports(2, { hosts: ['example.com'] });
 		expect((await list('/reports?project=example.com')).meta.total).toBe(2);
 		server.deleteAllReports();
-		expect((await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total).toBe(0);
+		expect((await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total).toBe(
+			0,
+		);
 	});
 
 	it('seeds 10,000 reports over many hosts and 500 urls of one host in well under a few seconds, and lists a project fast', async () => {
@@ -1361,7 +1721,9 @@ describe('sample server', () => {
 		const reports = server.listReports(USER_IDS.default);
 		expect(reports).toHaveLength(30);
 		expect(new Set(reports.map((r) => r.project))).toEqual(new Set(SAMPLE_HOSTS));
-		const classes = new Set(reports.map((r) => (r.result > 79 ? 'good' : r.result >= 49 ? 'decent' : 'bad')));
+		const classes = new Set(
+			reports.map((r) => (r.result > 79 ? 'good' : r.result >= 49 ? 'decent' : 'bad')),
+		);
 		expect(classes).toEqual(new Set(['good', 'decent', 'bad']));
 		expect(server.listReports(USER_IDS.other).length).toBeGreaterThan(0);
 		expect((await list<ProjectBody>('/projects')).meta.total).toBe(6);

@@ -1,7 +1,21 @@
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'http';
+import http, {
+	type IncomingMessage,
+	type OutgoingHttpHeaders,
+	type Server,
+	type ServerResponse,
+} from 'http';
 import type { AddressInfo, Socket } from 'net';
 
-import { analyse, CHECK_NAMES, createRng, hashSeed, hostOf, pick, randomInt, scoreOf } from './analysis';
+import {
+	analyse,
+	CHECK_NAMES,
+	createRng,
+	hashSeed,
+	hostOf,
+	pick,
+	randomInt,
+	scoreOf,
+} from './analysis';
 import {
 	errorPage,
 	expectsJson,
@@ -34,7 +48,11 @@ export const TEST_API_KEY = 'GtFwarinuVcFgM1V5F5oOfcoDtARtrawS4ip4y87D1rp0a1sQAv
 export const OTHER_USER_KEY = 'ZvY67PoGCKRRIIMvdFpknmPcMQ8axOVjYqBIoNvD7LoKzIxXKk3NJVuVg9pLhfkl';
 export const NO_API_PLAN_KEY = 'm3OkeEKk8M9XKC9ZBdethHU0Yn8GeVU44wI4nVWanKWQqn5A2mjWY0VH3UMzbWF1';
 
-export const USER_IDS: { readonly default: number; readonly other: number; readonly noApi: number } = {
+export const USER_IDS: {
+	readonly default: number;
+	readonly other: number;
+	readonly noApi: number;
+} = {
 	default: 1,
 	other: 2,
 	noApi: 3,
@@ -52,11 +70,19 @@ const USERS: readonly User[] = [
 	{ id: USER_IDS.noApi, key: NO_API_PLAN_KEY, apiAccess: false },
 ];
 
-export const SERVER_ERROR_BODY = { message: 'An unexpected error has occurred, please try again.', status: 500 };
+export const SERVER_ERROR_BODY = {
+	message: 'An unexpected error has occurred, please try again.',
+	status: 500,
+};
 const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
 
 /** Bodies a server that is not phpRank answers with 200 (for `{ type: 'foreign', body }`). */
-export const FOREIGN_BODIES: Readonly<Record<'ok' | 'nullData' | 'emptyData' | 'emptyArray' | 'emptyObject' | 'listWithoutData', unknown>> = {
+export const FOREIGN_BODIES: Readonly<
+	Record<
+		'ok' | 'nullData' | 'emptyData' | 'emptyArray' | 'emptyObject' | 'listWithoutData',
+		unknown
+	>
+> = {
 	ok: { ok: true },
 	nullData: { data: null },
 	emptyData: { data: {} },
@@ -68,7 +94,14 @@ const DEFAULT_THROTTLE: ThrottleOptions = { limit: 60, windowMs: 60_000 };
 const PER_PAGE_VALUES = [10, 25, 50, 100];
 
 /** Six sites a small agency might audit; one IDN host because real users have them. */
-export const DEFAULT_HOSTS: readonly string[] = ['example.com', 'shop.example.org', 'blog.acme.io', 'docs.widgets.dev', 'news.sample.net', 'bäckerei-müller.de'];
+export const DEFAULT_HOSTS: readonly string[] = [
+	'example.com',
+	'shop.example.org',
+	'blog.acme.io',
+	'docs.widgets.dev',
+	'news.sample.net',
+	'bäckerei-müller.de',
+];
 const SEED_PATHS = [
 	'',
 	'/',
@@ -233,9 +266,15 @@ function isValidHttpUrl(text: string): boolean {
 
 /** phpRank stores urls without scheme, leading www. and trailing slash (host lowercased here). */
 export function cleanUrl(url: string): string {
-	const bare = url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '').replace(/\/+$/, '');
+	const bare = url
+		.trim()
+		.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+		.replace(/^www\./i, '')
+		.replace(/\/+$/, '');
 	const hostEnd = bare.search(/[/?#]/);
-	return hostEnd === -1 ? bare.toLowerCase() : bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
+	return hostEnd === -1
+		? bare.toLowerCase()
+		: bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
 }
 
 function projectOf(cleanedUrl: string): string {
@@ -287,18 +326,24 @@ class ControlError extends Error {
 function validatePrivacy(input: Input, errors: FieldErrors): void {
 	if (!('privacy' in input)) return;
 	const value = scalarString(input.privacy);
-	if (value === undefined || !['0', '1', '2'].includes(value)) errors.privacy = ['The selected privacy is invalid.'];
+	if (value === undefined || !['0', '1', '2'].includes(value))
+		errors.privacy = ['The selected privacy is invalid.'];
 }
 
 function validatePassword(input: Input, errors: FieldErrors): void {
 	const password = input.password;
-	const blank = password === undefined || password === null || (typeof password === 'string' && password.trim() === '');
+	const blank =
+		password === undefined ||
+		password === null ||
+		(typeof password === 'string' && password.trim() === '');
 	if (blank) {
-		if (scalarString(input.privacy) === '2') errors.password = ['The password field is required when privacy is 2.'];
+		if (scalarString(input.privacy) === '2')
+			errors.password = ['The password field is required when privacy is 2.'];
 		return;
 	}
 	if (typeof password !== 'string') errors.password = ['The password must be a string.'];
-	else if ([...password].length > 128) errors.password = ['The password must not be greater than 128 characters.'];
+	else if ([...password].length > 128)
+		errors.password = ['The password must not be greater than 128 characters.'];
 }
 
 type Results = Record<string, CheckResult>;
@@ -335,25 +380,44 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100)) {
 		throw specError(`score must be an integer 0-100, not ${JSON.stringify(score)}`);
 	}
-	if (others !== undefined && !OTHERS.includes(others)) throw specError(`others must be one of ${OTHERS.join(', ')}`);
+	if (others !== undefined && !OTHERS.includes(others))
+		throw specError(`others must be one of ${OTHERS.join(', ')}`);
 	if (results !== undefined) {
 		if (!isPlainObject(results)) throw specError('results must be an object keyed by check name');
 		for (const [name, check] of Object.entries(results)) {
-			if (!isPlainObject(check) || typeof check.passed !== 'boolean' || !IMPORTANCES.includes(check.importance as string) || !('value' in check)) {
-				throw specError(`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`);
+			if (
+				!isPlainObject(check) ||
+				typeof check.passed !== 'boolean' ||
+				!IMPORTANCES.includes(check.importance as string) ||
+				!('value' in check)
+			) {
+				throw specError(
+					`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`,
+				);
 			}
 		}
 	}
 	const known = new Set([...CHECK_NAMES, ...Object.keys(results ?? {})]);
-	for (const [field, names] of [['failed', failed], ['passed', passed]] as const) {
+	for (const [field, names] of [
+		['failed', failed],
+		['passed', passed],
+	] as const) {
 		if (names === undefined) continue;
-		if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) throw specError(`${field} must be a list of check names`);
+		if (!Array.isArray(names) || names.some((name) => typeof name !== 'string'))
+			throw specError(`${field} must be a list of check names`);
 		for (const name of names) {
-			if (!known.has(name)) throw specError(`unknown check "${name}" in ${field} (known: CHECK_NAMES and the names in results)`);
-			if (field === 'passed' && failed?.includes(name)) throw specError(`check "${name}" is both failed and passed`);
+			if (!known.has(name))
+				throw specError(
+					`unknown check "${name}" in ${field} (known: CHECK_NAMES and the names in results)`,
+				);
+			if (field === 'passed' && failed?.includes(name))
+				throw specError(`check "${name}" is both failed and passed`);
 		}
 	}
-	if (generatedAt !== undefined && (typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))) {
+	if (
+		generatedAt !== undefined &&
+		(typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))
+	) {
 		throw specError(`generatedAt must be a date, not ${JSON.stringify(generatedAt)}`);
 	}
 	return structuredClone({ score, failed, passed, others, results, generatedAt });
@@ -363,7 +427,12 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
  * The analysis `spec` asks for (see AnalysisSpec). `seed` draws what the spec leaves open;
  * `previous` is the report's results before this run, if any.
  */
-function specAnalysis(url: string, seed: number, spec: AnalysisSpec, previous: Results | undefined): { result: number; results: Results } {
+function specAnalysis(
+	url: string,
+	seed: number,
+	spec: AnalysisSpec,
+	previous: Results | undefined,
+): { result: number; results: Results } {
 	const states = new Map<string, boolean>();
 	for (const name of spec.failed ?? []) states.set(name, false);
 	for (const name of spec.passed ?? []) states.set(name, true);
@@ -393,12 +462,16 @@ function specAnalysis(url: string, seed: number, spec: AnalysisSpec, previous: R
 		for (const name of new Set([...Object.keys(base), ...states.keys()])) {
 			const check = base[name] as CheckResult | undefined;
 			const wanted = states.get(name) ?? otherState;
-			if (others === 'random' && !states.has(name) && Object.hasOwn(generated, name)) results[name] = generated[name];
-			else if (check !== undefined && (wanted === undefined || check.passed === wanted)) results[name] = check;
+			if (others === 'random' && !states.has(name) && Object.hasOwn(generated, name))
+				results[name] = generated[name];
+			else if (check !== undefined && (wanted === undefined || check.passed === wanted))
+				results[name] = check;
 			else if (Object.hasOwn(generated, name)) results[name] = generated[name];
 			else if (check !== undefined) {
 				const { errors, ...rest } = check;
-				results[name] = wanted ? { ...rest, passed: true } : { ...rest, passed: false, errors: errors ?? { failed: null } };
+				results[name] = wanted
+					? { ...rest, passed: true }
+					: { ...rest, passed: false, errors: errors ?? { failed: null } };
 			}
 		}
 	}
@@ -452,7 +525,8 @@ export class PhpRankServer {
 
 	/** Where the control endpoints are (servers started with `control: true` only). */
 	get controlUrl(): string {
-		if (!this.options.control) throw new Error('PhpRankServer: control endpoints are off (start with { control: true })');
+		if (!this.options.control)
+			throw new Error('PhpRankServer: control endpoints are off (start with { control: true })');
 		if (this.origin === undefined) throw new Error('PhpRankServer: start() the server first');
 		return this.origin + CONTROL_PATH;
 	}
@@ -473,7 +547,14 @@ export class PhpRankServer {
 	/** Zeroes the counters; peaks restart from what is open now. */
 	resetStats(): void {
 		const { inFlight, connections, hanging } = this.counters;
-		this.counters = { ...PhpRankServer.emptyStats(), inFlight, peakInFlight: inFlight, connections, peakConnections: connections, hanging };
+		this.counters = {
+			...PhpRankServer.emptyStats(),
+			inFlight,
+			peakInFlight: inFlight,
+			connections,
+			peakConnections: connections,
+			hanging,
+		};
 	}
 
 	start(): Promise<string> {
@@ -492,7 +573,9 @@ export class PhpRankServer {
 				server.off('error', reject);
 				const { port } = server.address() as AddressInfo;
 				const origin = `http://127.0.0.1:${port}`;
-				this.linkOrigin = this.options.nextLinkHost ? PhpRankServer.originOf(this.options.nextLinkHost) : origin;
+				this.linkOrigin = this.options.nextLinkHost
+					? PhpRankServer.originOf(this.options.nextLinkHost)
+					: origin;
 				this.origin = origin;
 				this.baseUrl = origin + this.basePath;
 				resolve(this.baseUrl);
@@ -536,7 +619,8 @@ export class PhpRankServer {
 	 */
 	seedReports(count: number, options: SeedOptions = {}): ReportRecord[] {
 		const userId = options.userId ?? USER_IDS.default;
-		const hosts: readonly string[] = options.hosts && options.hosts.length > 0 ? options.hosts : DEFAULT_HOSTS;
+		const hosts: readonly string[] =
+			options.hosts && options.hosts.length > 0 ? options.hosts : DEFAULT_HOSTS;
 		const rng = createRng(hashSeed(`seed|${userId}|${this.nextId}|${count}|${hosts.join(',')}`));
 		let time = (options.startDate ?? new Date('2026-01-05T08:00:00Z')).getTime();
 		const added: ReportRecord[] = [];
@@ -545,7 +629,11 @@ export class PhpRankServer {
 			const scheme = rng() < 0.85 ? 'https://' : 'http://';
 			const www = rng() < 0.3 ? 'www.' : '';
 			const path = pick(rng, SEED_PATHS);
-			const url = scheme + www + hosts[i % hosts.length] + (options.uniqueUrls ? `/page-${this.nextId}` : path);
+			const url =
+				scheme +
+				www +
+				hosts[i % hosts.length] +
+				(options.uniqueUrls ? `/page-${this.nextId}` : path);
 			const roll = rng();
 			const privacy = roll < 0.6 ? 0 : roll < 0.85 ? 1 : 2;
 			const generatedAt = formatDate(new Date(time + randomInt(rng, 2, 40) * 1000));
@@ -614,7 +702,9 @@ export class PhpRankServer {
 	/** Forgets queued and persistent analyses of `url`, or of every url; returns how many there were. */
 	clearAnalyses(url?: string): number {
 		if (url === undefined) {
-			const count = [...this.nextAnalyses.values()].reduce((sum, queue) => sum + queue.length, 0) + this.fixedAnalyses.size;
+			const count =
+				[...this.nextAnalyses.values()].reduce((sum, queue) => sum + queue.length, 0) +
+				this.fixedAnalyses.size;
 			this.nextAnalyses.clear();
 			this.fixedAnalyses.clear();
 			return count;
@@ -633,7 +723,10 @@ export class PhpRankServer {
 		return { next, persistent: [...this.fixedAnalyses.keys()] };
 	}
 
-	failNext(fault: Fault, options: { times?: number; match?: (req: RecordedRequest) => boolean } = {}): void {
+	failNext(
+		fault: Fault,
+		options: { times?: number; match?: (req: RecordedRequest) => boolean } = {},
+	): void {
 		this.faults.push({
 			fault,
 			remaining: options.times ?? 1,
@@ -670,7 +763,8 @@ export class PhpRankServer {
 	 * spending the user's budget. Held requests do not count in the throttle's window.
 	 */
 	holdRateLimit(userId: number, retryAfterS: number): void {
-		if (!Number.isInteger(retryAfterS) || retryAfterS < 0) throw new Error('PhpRankServer: retryAfterS must be a whole number of seconds, 0 or more');
+		if (!Number.isInteger(retryAfterS) || retryAfterS < 0)
+			throw new Error('PhpRankServer: retryAfterS must be a whole number of seconds, 0 or more');
 		this.held.set(userId, retryAfterS);
 	}
 
@@ -683,7 +777,16 @@ export class PhpRankServer {
 	}
 
 	private static emptyStats(): ServerStats {
-		return { inFlight: 0, peakInFlight: 0, connections: 0, peakConnections: 0, hanging: 0, requests: {}, statuses: {}, throttled: 0 };
+		return {
+			inFlight: 0,
+			peakInFlight: 0,
+			connections: 0,
+			peakConnections: 0,
+			hanging: 0,
+			requests: {},
+			statuses: {},
+			throttled: 0,
+		};
 	}
 
 	private static originOf(host: string): string {
@@ -691,7 +794,8 @@ export class PhpRankServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		if (this.options.control && PhpRankServer.isControlPath(req.url ?? '/')) return this.handleControl(req, res);
+		if (this.options.control && PhpRankServer.isControlPath(req.url ?? '/'))
+			return this.handleControl(req, res);
 		const stats = this.counters;
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
@@ -705,7 +809,10 @@ export class PhpRankServer {
 			rec.status = res.statusCode;
 			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
 		});
-		const delay = typeof this.responseDelay === 'number' ? this.responseDelay : (this.responseDelay[rec.method] ?? 0);
+		const delay =
+			typeof this.responseDelay === 'number'
+				? this.responseDelay
+				: (this.responseDelay[rec.method] ?? 0);
 		await this.sleep(delay);
 		const queued = this.faults.find((entry) => entry.match(rec));
 		if (queued) {
@@ -748,14 +855,28 @@ export class PhpRankServer {
 				input = parsed;
 			}
 			for (const [key, value] of target.searchParams) if (!(key in input)) input[key] = value;
-			body = this.controlAction(req.method ?? 'GET', target.pathname.slice(CONTROL_PATH.length).replace(/\/+$/, ''), input);
+			body = this.controlAction(
+				req.method ?? 'GET',
+				target.pathname.slice(CONTROL_PATH.length).replace(/\/+$/, ''),
+				input,
+			);
 		} catch (error) {
-			status = error instanceof ControlError ? error.status : error instanceof SyntaxError ? 400 : 422;
-			body = { error: error instanceof Error ? error.message.replace(/^PhpRankServer: /, '') : String(error) };
+			status =
+				error instanceof ControlError ? error.status : error instanceof SyntaxError ? 400 : 422;
+			body = {
+				error:
+					error instanceof Error ? error.message.replace(/^PhpRankServer: /, '') : String(error),
+			};
 		}
 		if (res.destroyed) return;
 		const text = JSON.stringify(body);
-		res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' }).end(text);
+		res
+			.writeHead(status, {
+				'Content-Type': 'application/json',
+				'Content-Length': Buffer.byteLength(text),
+				'Cache-Control': 'no-store',
+			})
+			.end(text);
 	}
 
 	/**
@@ -774,7 +895,8 @@ export class PhpRankServer {
 		switch (route) {
 			case 'POST /next-analysis':
 			case 'POST /analysis': {
-				if (typeof input.url !== 'string' || input.url.trim() === '') throw new ControlError(422, 'url is required');
+				if (typeof input.url !== 'string' || input.url.trim() === '')
+					throw new ControlError(422, 'url is required');
 				const spec: AnalysisSpec = {
 					score: input.score as number | undefined,
 					failed: input.failed as string[] | undefined,
@@ -783,7 +905,8 @@ export class PhpRankServer {
 					results: input.results as AnalysisSpec['results'],
 					generatedAt: (input.generated_at ?? input.generatedAt) as string | undefined,
 				};
-				for (const key of Object.keys(spec) as (keyof AnalysisSpec)[]) if (spec[key] === undefined || spec[key] === null) delete spec[key];
+				for (const key of Object.keys(spec) as (keyof AnalysisSpec)[])
+					if (spec[key] === undefined || spec[key] === null) delete spec[key];
 				if (route === 'POST /analysis') {
 					this.setAnalysis(input.url, spec);
 					return { url: cleanUrl(input.url) };
@@ -791,7 +914,9 @@ export class PhpRankServer {
 				return { url: cleanUrl(input.url), pending: this.setNextAnalysis(input.url, spec) };
 			}
 			case 'DELETE /analysis':
-				return { cleared: this.clearAnalyses(typeof input.url === 'string' ? input.url : undefined) };
+				return {
+					cleared: this.clearAnalyses(typeof input.url === 'string' ? input.url : undefined),
+				};
 			case 'GET /analysis':
 				return this.pendingAnalyses();
 			case 'GET /stats':
@@ -801,20 +926,28 @@ export class PhpRankServer {
 				return this.stats;
 			case 'POST /seed': {
 				const count = Number(input.count);
-				if (!Number.isInteger(count) || count < 0 || count > 1_000_000) throw new ControlError(422, 'count must be an integer 0-1000000');
+				if (!Number.isInteger(count) || count < 0 || count > 1_000_000)
+					throw new ControlError(422, 'count must be an integer 0-1000000');
 				const hosts = input.hosts;
-				if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string'))) {
+				if (
+					hosts !== undefined &&
+					(!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string'))
+				) {
 					throw new ControlError(422, 'hosts must be a list of host names');
 				}
-				const startDate = input.start_date === undefined ? undefined : new Date(String(input.start_date));
-				if (startDate && Number.isNaN(startDate.getTime())) throw new ControlError(422, 'start_date must be a date');
+				const startDate =
+					input.start_date === undefined ? undefined : new Date(String(input.start_date));
+				if (startDate && Number.isNaN(startDate.getTime()))
+					throw new ControlError(422, 'start_date must be a date');
 				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
+				if (userId !== undefined && !Number.isInteger(userId))
+					throw new ControlError(422, 'user_id must be an integer');
 				const ids = this.seedReports(count, {
 					userId,
 					hosts: hosts as string[] | undefined,
 					startDate,
-					uniqueUrls: input.unique_urls === true || input.unique_urls === 'true' || input.unique_urls === '1',
+					uniqueUrls:
+						input.unique_urls === true || input.unique_urls === 'true' || input.unique_urls === '1',
 				}).map((report) => report.id);
 				return { count: ids.length, ids };
 			}
@@ -822,13 +955,15 @@ export class PhpRankServer {
 				const userId = Number(input.user_id);
 				const retryAfter = Number(input.retry_after);
 				if (!Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
-				if (!Number.isInteger(retryAfter) || retryAfter < 0) throw new ControlError(422, 'retry_after must be a whole number of seconds, 0 or more');
+				if (!Number.isInteger(retryAfter) || retryAfter < 0)
+					throw new ControlError(422, 'retry_after must be a whole number of seconds, 0 or more');
 				this.holdRateLimit(userId, retryAfter);
 				return { user_id: userId, retry_after: retryAfter };
 			}
 			case 'DELETE /rate-limit': {
 				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
+				if (userId !== undefined && !Number.isInteger(userId))
+					throw new ControlError(422, 'user_id must be an integer');
 				return { lifted: this.liftRateLimit(userId) };
 			}
 			default:
@@ -841,7 +976,9 @@ export class PhpRankServer {
 		const queryStart = target.indexOf('?');
 		const path = queryStart === -1 ? target : target.slice(0, queryStart);
 		const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
-		const isForm = String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+		const isForm = String(req.headers['content-type'] ?? '')
+			.toLowerCase()
+			.startsWith('application/x-www-form-urlencoded');
 		const rec: RecordedRequest = {
 			method: req.method ?? 'GET',
 			path,
@@ -872,11 +1009,20 @@ export class PhpRankServer {
 		res.writeHead(reply.status, headers).end(body);
 	}
 
-	private applyFault(fault: Fault, rec: RecordedRequest, req: IncomingMessage, res: ServerResponse): void {
+	private applyFault(
+		fault: Fault,
+		rec: RecordedRequest,
+		req: IncomingMessage,
+		res: ServerResponse,
+	): void {
 		switch (fault.type) {
 			case 'status': {
 				const body = fault.body === undefined ? SERVER_ERROR_BODY : fault.body;
-				res.writeHead(fault.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...fault.headers });
+				res.writeHead(fault.status, {
+					'Content-Type': 'application/json',
+					'Cache-Control': 'no-cache, private',
+					...fault.headers,
+				});
 				res.end(typeof body === 'string' ? body : phpJson(body));
 				return;
 			}
@@ -885,7 +1031,10 @@ export class PhpRankServer {
 				return;
 			case 'truncated': {
 				const sample = analyse('example.com/blog/seo-basics', 1);
-				const full = phpJson({ data: [{ id: 1, url: 'example.com/blog/seo-basics', project: 'example.com', ...sample }], status: 200 });
+				const full = phpJson({
+					data: [{ id: 1, url: 'example.com/blog/seo-basics', project: 'example.com', ...sample }],
+					status: 200,
+				});
 				res.writeHead(200, { 'Content-Type': 'application/json' });
 				res.end(full.slice(0, Math.floor(full.length / 2)));
 				return;
@@ -916,10 +1065,19 @@ export class PhpRankServer {
 		const status = fault.status ?? 302;
 		const to = fault.to ?? 'login';
 		if (to === 'login') return this.redirectToLogin(status);
-		if (typeof to === 'object' && 'url' in to) return { kind: 'html', status, html: redirectPage(to.url), headers: { Location: to.url } };
+		if (typeof to === 'object' && 'url' in to)
+			return { kind: 'html', status, html: redirectPage(to.url), headers: { Location: to.url } };
 		const target = rec.path + (rec.rawQuery === '' ? '' : `?${rec.rawQuery}`);
-		const origin = to === 'https' ? `https://${rec.headers.host ?? new URL(this.url).host}` : PhpRankServer.originOf(to.origin);
-		return { kind: 'html', status, html: proxyErrorPage(status), headers: { Location: origin + target } };
+		const origin =
+			to === 'https'
+				? `https://${rec.headers.host ?? new URL(this.url).host}`
+				: PhpRankServer.originOf(to.origin);
+		return {
+			kind: 'html',
+			status,
+			html: proxyErrorPage(status),
+			headers: { Location: origin + target },
+		};
 	}
 
 	/** 'GET /reports/:id' style names for API routes; other paths as received. */
@@ -953,7 +1111,8 @@ export class PhpRankServer {
 		if (!actions) return notFound();
 		const method = rec.method === 'HEAD' ? 'GET' : rec.method;
 		const allowed = Object.keys(actions).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
-		if (method === 'OPTIONS') return { kind: 'empty', status: 200, headers: { Allow: allowed.join(',') } };
+		if (method === 'OPTIONS')
+			return { kind: 'empty', status: 200, headers: { Allow: allowed.join(',') } };
 		const action = actions[method];
 		if (!action) {
 			const message = `The ${rec.method} method is not supported for route ${relative.slice(1)}. Supported methods: ${allowed.join(', ')}.`;
@@ -962,10 +1121,14 @@ export class PhpRankServer {
 
 		// The middleware order of phpRank's API routes: auth, then throttle, then the plan check.
 		const user = this.authenticate(rec);
-		if (!user) return expectsJson(rec.headers) ? json(401, { message: 'Unauthenticated.' }) : this.redirectToLogin();
+		if (!user)
+			return expectsJson(rec.headers)
+				? json(401, { message: 'Unauthenticated.' })
+				: this.redirectToLogin();
 		const limit = this.heldLimit(user.id) ?? this.hitThrottle(user.id);
 		if (limit?.exceeded) this.counters.throttled += 1;
-		if (limit?.exceeded) return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
+		if (limit?.exceeded)
+			return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
 		const reply = user.apiAccess
 			? await action({ rec, user, param })
@@ -977,14 +1140,20 @@ export class PhpRankServer {
 		const [resource, param, ...rest] = segments;
 		if (rest.length > 0) return undefined;
 		if (resource === 'reports') {
-			if (param === undefined) return { GET: (c) => this.listReportsAction(c), POST: (c) => this.createReport(c) };
+			if (param === undefined)
+				return { GET: (c) => this.listReportsAction(c), POST: (c) => this.createReport(c) };
 			if (/^\d+$/.test(param)) {
-				return { GET: (c) => this.showReport(c), PUT: (c) => this.updateReport(c), DELETE: (c) => this.deleteReportAction(c) };
+				return {
+					GET: (c) => this.showReport(c),
+					PUT: (c) => this.updateReport(c),
+					DELETE: (c) => this.deleteReportAction(c),
+				};
 			}
 		}
 		if (resource === 'projects') {
 			if (param === undefined) return { GET: (c) => this.listProjects(c) };
-			if (param !== '' && safeDecode(param) !== undefined) return { DELETE: (c) => this.deleteProject(c) };
+			if (param !== '' && safeDecode(param) !== undefined)
+				return { DELETE: (c) => this.deleteProject(c) };
 		}
 		return undefined;
 	}
@@ -992,7 +1161,8 @@ export class PhpRankServer {
 	private webRoute(rec: RecordedRequest, segments: string[]): Reply {
 		const page = segments.join('/');
 		if (rec.method === 'GET' || rec.method === 'HEAD') {
-			if (page === 'login') return { kind: 'html', status: 200, html: loginPage(`${this.url}/login`) };
+			if (page === 'login')
+				return { kind: 'html', status: 200, html: loginPage(`${this.url}/login`) };
 			if (page === '') return { kind: 'html', status: 200, html: homePage() };
 		}
 		return this.frameworkError(rec, 404, 'Not Found');
@@ -1000,7 +1170,9 @@ export class PhpRankServer {
 
 	/** Exceptions rendered by Laravel itself: JSON `{message}` for API clients, an HTML page otherwise. */
 	private frameworkError(rec: RecordedRequest, status: number, message: string): Reply {
-		return expectsJson(rec.headers) ? json(status, { message }) : { kind: 'html', status, html: errorPage(status) };
+		return expectsJson(rec.headers)
+			? json(status, { message })
+			: { kind: 'html', status, html: errorPage(status) };
 	}
 
 	/** Laravel's Request::bearerToken(). */
@@ -1051,7 +1223,13 @@ export class PhpRankServer {
 			};
 		}
 		window.count += 1;
-		return { exceeded: false, headers: { 'X-RateLimit-Limit': limit, 'X-RateLimit-Remaining': String(throttle.limit - window.count) } };
+		return {
+			exceeded: false,
+			headers: {
+				'X-RateLimit-Limit': limit,
+				'X-RateLimit-Remaining': String(throttle.limit - window.count),
+			},
+		};
 	}
 
 	private sleep(ms: number): Promise<void> {
@@ -1066,7 +1244,10 @@ export class PhpRankServer {
 	}
 
 	/** addReport without the copy; `spec` sets the analysis (see setNextAnalysis). */
-	private insertReport(input: Partial<ReportRecord> & { url: string }, spec?: AnalysisSpec): ReportRecord {
+	private insertReport(
+		input: Partial<ReportRecord> & { url: string },
+		spec?: AnalysisSpec,
+	): ReportRecord {
 		const id = input.id ?? this.nextId;
 		if (this.reports.has(id)) throw new Error(`PhpRankServer: report ${id} already exists`);
 		this.nextId = Math.max(this.nextId, id + 1);
@@ -1075,7 +1256,10 @@ export class PhpRankServer {
 		const analysis = spec
 			? specAnalysis(url, seed, spec, undefined)
 			: input.results
-				? { results: structuredClone(input.results), result: input.result ?? scoreOf(input.results) }
+				? {
+						results: structuredClone(input.results),
+						result: input.result ?? scoreOf(input.results),
+					}
 				: analyse(url, seed, input.result);
 		const createdAt = normaliseDate(input.created_at) ?? formatDate(new Date());
 		const generatedAt = normaliseDate(spec?.generatedAt ?? input.generated_at) ?? createdAt;
@@ -1118,7 +1302,9 @@ export class PhpRankServer {
 	}
 
 	private ownReports(userId: number): ReportRecord[] {
-		return [...this.reports.values()].filter((report) => report.user_id === userId).sort((a, b) => a.id - b.id);
+		return [...this.reports.values()]
+			.filter((report) => report.user_id === userId)
+			.sort((a, b) => a.id - b.id);
 	}
 
 	private ownReport(userId: number, id: string): ReportRecord | undefined {
@@ -1131,18 +1317,29 @@ export class PhpRankServer {
 		const value = raw === undefined ? NaN : Number(raw);
 		const perPage = PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
-		return maxPerPage !== undefined && maxPerPageBy === 'instance' ? Math.min(perPage, maxPerPage) : perPage;
+		return maxPerPage !== undefined && maxPerPageBy === 'instance'
+			? Math.min(perPage, maxPerPage)
+			: perPage;
 	}
 
 	/** Runs the beforeList hook and returns the page asked for. */
-	private async beforeListPage(resource: 'reports' | 'projects', rec: RecordedRequest, userId: number): Promise<number> {
+	private async beforeListPage(
+		resource: 'reports' | 'projects',
+		rec: RecordedRequest,
+		userId: number,
+	): Promise<number> {
 		const page = resolvePage(rec.query.page);
 		await this.listHook?.({ resource, page, userId, request: rec });
 		return page;
 	}
 
 	/** One page as phpRank serialises it, or as a server that ignores `page` does. */
-	private listPage<T>(items: T[], page: number, rec: RecordedRequest, resource: 'reports' | 'projects'): Paginated<T> {
+	private listPage<T>(
+		items: T[],
+		page: number,
+		rec: RecordedRequest,
+		resource: 'reports' | 'projects',
+	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
 		const answer =
@@ -1150,9 +1347,14 @@ export class PhpRankServer {
 				? paginate(items, page, perPage, path, rec.rawQuery)
 				: this.ignorePage === true
 					? paginate(items, 1, perPage, path, rec.rawQuery)
-					: { ...paginate(items, page, perPage, path, rec.rawQuery), data: items.slice(0, perPage) };
+					: {
+							...paginate(items, page, perPage, path, rec.rawQuery),
+							data: items.slice(0, perPage),
+						};
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
-		return maxPerPage !== undefined && maxPerPageBy === 'proxy' ? { ...answer, data: answer.data.slice(0, maxPerPage) } : answer;
+		return maxPerPage !== undefined && maxPerPageBy === 'proxy'
+			? { ...answer, data: answer.data.slice(0, maxPerPage) }
+			: answer;
 	}
 
 	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {
@@ -1165,7 +1367,8 @@ export class PhpRankServer {
 				: [...(this.byProject.get(project) ?? [])].filter((report) => report.user_id === user.id);
 		// search_by only knows `url`; any other value searches the url as well.
 		const search = queryParam(rec, 'search')?.toLowerCase();
-		if (search !== undefined) items = items.filter((report) => report.url.toLowerCase().includes(search));
+		if (search !== undefined)
+			items = items.filter((report) => report.url.toLowerCase().includes(search));
 		const resultClass = RESULT_CLASSES[queryParam(rec, 'result') ?? ''];
 		if (resultClass) items = items.filter((report) => resultClass(report.result));
 
@@ -1183,7 +1386,11 @@ export class PhpRankServer {
 		const page = this.listPage(items, asked, rec, 'reports');
 		// phpJson({ ...page, data: page.data.map(toJson) }), with each report encoded once.
 		const rest = phpJson({ ...page, data: [] }).slice('{"data":['.length);
-		return { kind: 'encoded', status: 200, text: `{"data":[${page.data.map((report) => this.encode(report)).join(',')}${rest}` };
+		return {
+			kind: 'encoded',
+			status: 200,
+			text: `{"data":[${page.data.map((report) => this.encode(report)).join(',')}${rest}`,
+		};
 	}
 
 	private encode(report: ReportRecord): string {
@@ -1196,7 +1403,12 @@ export class PhpRankServer {
 		const asked = await this.beforeListPage('projects', rec, user.id);
 		const projects = new Map<string, ProjectJson>();
 		for (const report of this.ownReports(user.id)) {
-			const project = projects.get(report.project) ?? { project: report.project, reports: 0, result: 0, created_at: report.created_at };
+			const project = projects.get(report.project) ?? {
+				project: report.project,
+				reports: 0,
+				result: 0,
+				created_at: report.created_at,
+			};
 			project.reports += 1;
 			project.result += report.result;
 			if (report.created_at < project.created_at) project.created_at = report.created_at;
@@ -1204,13 +1416,16 @@ export class PhpRankServer {
 		}
 		let items = [...projects.values()];
 		const search = queryParam(rec, 'search')?.toLowerCase();
-		if (search !== undefined) items = items.filter((project) => project.project.toLowerCase().includes(search));
+		if (search !== undefined)
+			items = items.filter((project) => project.project.toLowerCase().includes(search));
 		const byName = queryParam(rec, 'sort_by') === 'project';
 		const direction = queryParam(rec, 'sort') === 'asc' ? 1 : -1;
 		items.sort(
 			(a, b) =>
 				direction *
-				(byName ? compareText(a.project, b.project) : compareText(a.created_at, b.created_at) || compareText(a.project, b.project)),
+				(byName
+					? compareText(a.project, b.project)
+					: compareText(a.created_at, b.created_at) || compareText(a.project, b.project)),
 		);
 		return json(200, this.listPage(items, asked, rec, 'projects'));
 	}
@@ -1224,7 +1439,8 @@ export class PhpRankServer {
 		const input = requestInput(rec);
 		const errors: FieldErrors = {};
 		if (input.url === undefined || input.url === null) errors.url = ['The url field is required.'];
-		else if (typeof input.url !== 'string' || !isValidHttpUrl(input.url)) errors.url = ['The url must be a valid URL.'];
+		else if (typeof input.url !== 'string' || !isValidHttpUrl(input.url))
+			errors.url = ['The url must be a valid URL.'];
 		validatePrivacy(input, errors);
 		validatePassword(input, errors);
 		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
@@ -1252,7 +1468,8 @@ export class PhpRankServer {
 
 	private async updateReport({ rec, user, param }: ActionContext): Promise<Reply> {
 		// The policy runs before validation, and it does not tell "not yours" from "does not exist".
-		if (!this.ownReport(user.id, param)) return this.frameworkError(rec, 403, 'This action is unauthorized.');
+		if (!this.ownReport(user.id, param))
+			return this.frameworkError(rec, 403, 'This action is unauthorized.');
 		const input = requestInput(rec);
 		const errors: FieldErrors = {};
 		validatePrivacy(input, errors);
@@ -1281,7 +1498,9 @@ export class PhpRankServer {
 			this.analysisRuns.set(report.id, run);
 			const seed = analysisSeed(report.url, report.id, run);
 			const spec = this.takeAnalysis(report.url);
-			const analysis = spec ? specAnalysis(report.url, seed, spec, report.results) : analyse(report.url, seed);
+			const analysis = spec
+				? specAnalysis(report.url, seed, spec, report.results)
+				: analyse(report.url, seed);
 			report.result = analysis.result;
 			report.results = analysis.results;
 			report.generated_at = normaliseDate(spec?.generatedAt) ?? now;
@@ -1300,7 +1519,9 @@ export class PhpRankServer {
 	}
 
 	private deleteProject({ user, param }: ActionContext): Reply {
-		const doomed = [...(this.byProject.get(param) ?? [])].filter((report) => report.user_id === user.id);
+		const doomed = [...(this.byProject.get(param) ?? [])].filter(
+			(report) => report.user_id === user.id,
+		);
 		if (doomed.length === 0) return notFound();
 		for (const report of doomed) this.removeReport(report);
 		return json(200, { id: param, object: 'report', deleted: true, status: 200 });

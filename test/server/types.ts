@@ -57,7 +57,11 @@ export type Fault =
 	 * page; 'https' the same URL on https:// (an instance that is https-only); `{ origin }` the same
 	 * path and query on another origin; `{ url }` that URL verbatim.
 	 */
-	| { type: 'redirect'; status?: RedirectStatus; to?: 'login' | 'https' | { origin: string } | { url: string } }
+	| {
+			type: 'redirect';
+			status?: RedirectStatus;
+			to?: 'login' | 'https' | { origin: string } | { url: string };
+	  }
 	/**
 	 * JSON of another shape from a server that is not phpRank (see FOREIGN_BODIES), without rate-limit
 	 * headers. `status` defaults to what phpRank answers on success: 201 for POST, 200 otherwise.

@@ -12,15 +12,27 @@ const folder = join(__dirname, '../../nodes/PhpRankTrigger');
 function allProperties(properties: INodeProperties[]): INodeProperties[] {
 	return properties.flatMap((property) => [
 		property,
-		...allProperties((property.options ?? []).filter((option): option is INodeProperties => 'displayName' in option)),
+		...allProperties(
+			(property.options ?? []).filter(
+				(option): option is INodeProperties => 'displayName' in option,
+			),
+		),
 	]);
 }
 
 describe('trigger description', () => {
 	it('is a polling trigger on the phpRank credential, not an AI tool', () => {
-		expect(description).toMatchObject({ name: 'phpRankTrigger', displayName: 'phpRank Trigger', group: ['trigger'], polling: true, inputs: [] });
+		expect(description).toMatchObject({
+			name: 'phpRankTrigger',
+			displayName: 'phpRank Trigger',
+			group: ['trigger'],
+			polling: true,
+			inputs: [],
+		});
 		expect(description.usableAsTool).toBeUndefined();
-		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]);
+		expect(description.credentials).toEqual([
+			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+		]);
 		expect(typeof trigger.poll).toBe('function');
 		expect(Object.keys(trigger.methods.listSearch)).toEqual(['searchProjects']);
 	});
@@ -46,19 +58,41 @@ describe('trigger description', () => {
 	it('ships a codex named after the node', () => {
 		const codexPath = join(folder, 'PhpRankTrigger.node.json');
 		expect(existsSync(codexPath)).toBe(true);
-		expect(JSON.parse(readFileSync(codexPath, 'utf8')).node).toBe('n8n-nodes-phprank.phpRankTrigger');
+		expect(JSON.parse(readFileSync(codexPath, 'utf8')).node).toBe(
+			'n8n-nodes-phprank.phpRankTrigger',
+		);
 	});
 
 	it('offers Score Changed with its fields, Notify on Recovery, and the cost notice as one paragraph for both change events', () => {
 		const event = description.properties.find((property) => property.name === 'event')!;
-		expect((event.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toContainEqual(['Score Changed', 'scoreChanged']);
-		const byName = (name: string) => description.properties.find((property) => property.name === name)!;
-		expect(byName('minChange')).toMatchObject({ displayName: 'Minimum Change', type: 'number', default: 5, typeOptions: { minValue: 0, maxValue: 100 } });
+		expect(
+			(event.options as INodePropertyOptions[]).map((option) => [option.name, option.value]),
+		).toContainEqual(['Score Changed', 'scoreChanged']);
+		const byName = (name: string) =>
+			description.properties.find((property) => property.name === name)!;
+		expect(byName('minChange')).toMatchObject({
+			displayName: 'Minimum Change',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: 0, maxValue: 100 },
+		});
 		// One Only When Worse for both change events.
-		expect(description.properties.filter((property) => property.displayName === 'Only When Worse')).toHaveLength(1);
-		expect(byName('onlyWorse')).toMatchObject({ type: 'boolean', default: false, displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } } });
-		expect(byName('belowScore')).toMatchObject({ displayName: 'Below Score', type: 'number', default: 0, typeOptions: { minValue: 0, maxValue: 100 } });
-		for (const name of ['minChange', 'belowScore']) expect(byName(name).displayOptions).toEqual({ show: { event: ['scoreChanged'] } });
+		expect(
+			description.properties.filter((property) => property.displayName === 'Only When Worse'),
+		).toHaveLength(1);
+		expect(byName('onlyWorse')).toMatchObject({
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { event: ['resultChanged', 'scoreChanged'] } },
+		});
+		expect(byName('belowScore')).toMatchObject({
+			displayName: 'Below Score',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, maxValue: 100 },
+		});
+		for (const name of ['minChange', 'belowScore'])
+			expect(byName(name).displayOptions).toEqual({ show: { event: ['scoreChanged'] } });
 
 		const notice = byName('costNotice');
 		expect(notice.displayOptions).toEqual({ show: { event: ['resultChanged', 'scoreChanged'] } });
@@ -68,10 +102,24 @@ describe('trigger description', () => {
 		);
 		expect(notice.displayName).not.toMatch(/<|\.[A-Za-z]/);
 
-		const recovery = description.properties.filter((property) => property.name === 'notifyRecovery');
-		expect(recovery.map((property) => [property.displayName, property.type, property.default, property.displayOptions])).toEqual([
+		const recovery = description.properties.filter(
+			(property) => property.name === 'notifyRecovery',
+		);
+		expect(
+			recovery.map((property) => [
+				property.displayName,
+				property.type,
+				property.default,
+				property.displayOptions,
+			]),
+		).toEqual([
 			['Notify on Recovery', 'boolean', false, { show: { event: ['scoreChanged'] } }],
-			['Notify on Recovery', 'boolean', false, { show: { event: ['resultChanged'], onlyWorse: [true] } }],
+			[
+				'Notify on Recovery',
+				'boolean',
+				false,
+				{ show: { event: ['resultChanged'], onlyWorse: [true] } },
+			],
 		]);
 	});
 });

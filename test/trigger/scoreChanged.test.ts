@@ -1,7 +1,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { changesBetween } from '../../nodes/PhpRank/operations/changes';
-import { baselineRecord, decodeBaseline, decodeTrend, encodeBaseline, encodeTrend, phpRankDate } from '../../nodes/PhpRankTrigger/baseline';
+import {
+	baselineRecord,
+	decodeBaseline,
+	decodeTrend,
+	encodeBaseline,
+	encodeTrend,
+	phpRankDate,
+} from '../../nodes/PhpRankTrigger/baseline';
 import { trendText } from '../../nodes/PhpRankTrigger/items';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
@@ -18,25 +25,38 @@ function addReports(count: number, result?: number): ReportRecord[] {
 	);
 }
 
-const passing = (report: ReportRecord) => Object.keys(report.results).filter((check) => report.results[check].passed);
-const failing = (report: ReportRecord) => Object.keys(report.results).filter((check) => !report.results[check].passed);
+const passing = (report: ReportRecord) =>
+	Object.keys(report.results).filter((check) => report.results[check].passed);
+const failing = (report: ReportRecord) =>
+	Object.keys(report.results).filter((check) => !report.results[check].passed);
 
 /**
  * A new analysis of a report, as phpRank's database would hold it after a re-run: the score given,
  * the checks in `fail` failing and those in `pass` passing, generated an hour later.
  */
-function reanalyse(id: number, change: { score: number; fail?: string[]; pass?: string[] }): ReportRecord {
+function reanalyse(
+	id: number,
+	change: { score: number; fail?: string[]; pass?: string[] },
+): ReportRecord {
 	const report = fixture.server.getReport(id)!;
 	const results = structuredClone(report.results);
 	for (const check of change.fail ?? []) results[check] = { ...results[check], passed: false };
 	for (const check of change.pass ?? []) results[check] = { ...results[check], passed: true };
 	const generated = new Date(Date.parse(report.generated_at) + 3_600_000).toISOString();
 	fixture.server.deleteReport(id);
-	return fixture.server.addReport({ ...report, result: change.score, results, generated_at: generated, updated_at: generated });
+	return fixture.server.addReport({
+		...report,
+		result: change.score,
+		results,
+		generated_at: generated,
+		updated_at: generated,
+	});
 }
 const setScore = (id: number, score: number) => reanalyse(id, { score });
 
-async function polled(run: () => Promise<PollOutcome>): Promise<PollOutcome & { requests: RecordedRequest[] }> {
+async function polled(
+	run: () => Promise<PollOutcome>,
+): Promise<PollOutcome & { requests: RecordedRequest[] }> {
 	fixture.server.clearRequests();
 	const outcome = await run();
 	return { ...outcome, requests: fixture.apiRequests() };
@@ -48,9 +68,15 @@ const ids = (outcome: PollOutcome) => outcome.items?.map((item) => item.json.id)
 const summary = (outcome: PollOutcome) =>
 	outcome.items?.map((item) => {
 		const changes = item.json.changes as IDataObject;
-		return [item.json.id, item.json.reason, (changes.previous as IDataObject).result, item.json.score];
+		return [
+			item.json.id,
+			item.json.reason,
+			(changes.previous as IDataObject).result,
+			item.json.score,
+		];
 	}) ?? null;
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('Score Changed', () => {
 	it('notes a baseline for every report on activation without firing, in a few bytes each', async () => {
@@ -60,13 +86,20 @@ describe('Score Changed', () => {
 		const activation = await polled(() => workflow.activate());
 
 		expect(activation.items).toBeNull();
-		expect(activation.requests.map((r) => r.query)).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '100', page: '1' }]);
+		expect(activation.requests.map((r) => r.query)).toEqual([
+			{ sort_by: 'id', sort: 'desc', per_page: '100', page: '1' },
+		]);
 		const state = workflow.savedState;
 		expect(state).toEqual({
 			version: 1,
 			watch: '["scoreChanged","","",0]',
 			checks: expect.arrayContaining(Object.keys(reports[0].results)),
-			baselines: Object.fromEntries(reports.map((report) => [report.id, expect.stringMatching(/^[0-9a-z]+,[0-9a-z]+,[0-9a-z]+,[0-9a-z]+$/)])),
+			baselines: Object.fromEntries(
+				reports.map((report) => [
+					report.id,
+					expect.stringMatching(/^[0-9a-z]+,[0-9a-z]+,[0-9a-z]+,[0-9a-z]+$/),
+				]),
+			),
 		});
 	});
 
@@ -83,18 +116,30 @@ describe('Score Changed', () => {
 
 		expect(poll.items).toHaveLength(1);
 		const item = poll.items![0].json;
-		expect(item).toMatchObject({ event: 'scoreChanged', id: report.id, url: report.url, score: 58, result_class: 'decent', reason: 'moved' });
+		expect(item).toMatchObject({
+			event: 'scoreChanged',
+			id: report.id,
+			url: report.url,
+			score: 58,
+			result_class: 'decent',
+			reason: 'moved',
+		});
 		expect(item.changes).toEqual({
 			previous: { result: 70, class: 'decent', generated_at: report.generated_at },
 			scoreDelta: -12,
-			failed: expect.arrayContaining(fail.map((check) => ({ check, importance: report.results[check].importance }))),
+			failed: expect.arrayContaining(
+				fail.map((check) => ({ check, importance: report.results[check].importance })),
+			),
 			fixed: pass.map((check) => ({ check, importance: report.results[check].importance })),
 		});
 		expect((item.changes as IDataObject).failed).toHaveLength(fail.length);
 		// The very object the action node's re-runs output for these two analyses.
 		expect(item.changes).toEqual(changesBetween(report, after));
 		expect(Object.keys(item).slice(0, 2)).toEqual(['event', 'reason']);
-		expect(item).toMatchObject({ previous_score: report.result, score_change: (item.changes as IDataObject).scoreDelta });
+		expect(item).toMatchObject({
+			previous_score: report.result,
+			score_change: (item.changes as IDataObject).scoreDelta,
+		});
 		expect(Object.keys(item).slice(-1)).toEqual(['changes']);
 		expect(again.items).toBeNull();
 
@@ -113,7 +158,11 @@ describe('Score Changed', () => {
 		const poll = await workflow.poll();
 
 		expect(summary(poll)).toEqual([[report.id, 'moved', 60, 66]]);
-		expect(poll.items![0].json).toMatchObject({ result: 66, results: expect.any(Object), score: 66 });
+		expect(poll.items![0].json).toMatchObject({
+			result: 66,
+			results: expect.any(Object),
+			score: 66,
+		});
 	});
 
 	it('ignores noise below Minimum Change', async () => {
@@ -141,7 +190,14 @@ describe('Score Changed', () => {
 			outcomes.push(await workflow.poll());
 		}
 
-		expect(outcomes.map(summary)).toEqual([null, null, null, [[report.id, 'moved', 90, 84]], null, null]);
+		expect(outcomes.map(summary)).toEqual([
+			null,
+			null,
+			null,
+			[[report.id, 'moved', 90, 84]],
+			null,
+			null,
+		]);
 		expect((outcomes[3].items![0].json.changes as IDataObject).scoreDelta).toBe(-6);
 	});
 
@@ -202,7 +258,12 @@ describe('Score Changed', () => {
 			outcomes.push(await workflow.poll());
 		}
 
-		expect(outcomes.map(summary)).toEqual([[[report.id, 'belowScore', 78, 67]], null, null, [[report.id, 'belowScore', 78, 67]]]);
+		expect(outcomes.map(summary)).toEqual([
+			[[report.id, 'belowScore', 78, 67]],
+			null,
+			null,
+			[[report.id, 'belowScore', 78, 67]],
+		]);
 		const second = outcomes[3].items![0].json;
 		expect(second).toMatchObject({
 			previous_score: 78,
@@ -211,20 +272,35 @@ describe('Score Changed', () => {
 			trend_text: '78 █▄▁█▄ 67',
 		});
 		// The three checks that passed at 78 and fail again.
-		expect(String(second.newly_failed).split(', ').sort()).toEqual(broken.map((check) => `${check} (${healthy.results[check].importance})`).sort());
-		expect((second.changes as IDataObject).failed).toEqual(expect.arrayContaining(broken.map((check) => ({ check, importance: healthy.results[check].importance }))));
+		expect(String(second.newly_failed).split(', ').sort()).toEqual(
+			broken.map((check) => `${check} (${healthy.results[check].importance})`).sort(),
+		);
+		expect((second.changes as IDataObject).failed).toEqual(
+			expect.arrayContaining(
+				broken.map((check) => ({ check, importance: healthy.results[check].importance })),
+			),
+		);
 		expect((second.changes as IDataObject).failed).toHaveLength(3);
 		expect((second.changes as IDataObject).previous).toEqual({
 			result: 78,
 			class: 'decent',
 			// The reading at 78 (the third re-analysis, three hours on), in phpRank's date format.
-			generated_at: new Date(Date.parse(healthy.generated_at) + 3 * 3_600_000).toISOString().replace(/Z$/, '000Z'),
+			generated_at: new Date(Date.parse(healthy.generated_at) + 3 * 3_600_000)
+				.toISOString()
+				.replace(/Z$/, '000Z'),
 		});
 	});
 
 	it('with Notify on Recovery, fires "recovered" once when a report that fired Below Score is back at or above it', async () => {
-		const [report, firstSeenLow, filteredOut] = [...addReports(1, 78), ...addReports(1, 60), ...addReports(1, 90)];
-		const workflow = scoreChanged({ minChange: 0, belowScore: 70, notifyRecovery: true }, { durable: true });
+		const [report, firstSeenLow, filteredOut] = [
+			...addReports(1, 78),
+			...addReports(1, 60),
+			...addReports(1, 90),
+		];
+		const workflow = scoreChanged(
+			{ minChange: 0, belowScore: 70, notifyRecovery: true },
+			{ durable: true },
+		);
 		await workflow.activate();
 		const broken = passing(report).slice(0, 2);
 
@@ -261,7 +337,9 @@ describe('Score Changed', () => {
 			trend: [78, 67, 59, 70],
 			trend_text: '78 █▄▁▅ 70',
 		});
-		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(broken.map((check) => `${check} (${report.results[check].importance})`).sort());
+		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(
+			broken.map((check) => `${check} (${report.results[check].importance})`).sort(),
+		);
 		expect(outcomes.flatMap((outcome) => ids(outcome) ?? [])).not.toContain(firstSeenLow.id);
 		expect(filteredOut.id).toBeGreaterThan(firstSeenLow.id);
 	});
@@ -282,7 +360,12 @@ describe('Score Changed', () => {
 
 	it('with a Result filter and Notify on Recovery, the recovery of an event fires out of that class, one never fired does not', async () => {
 		const [fired, filtered] = addReports(2, 60);
-		const workflow = scoreChanged({ minChange: 0, belowScore: 50, notifyRecovery: true, filters: { result: 'bad' } });
+		const workflow = scoreChanged({
+			minChange: 0,
+			belowScore: 50,
+			notifyRecovery: true,
+			filters: { result: 'bad' },
+		});
 		await workflow.activate();
 		setScore(fired.id, 40);
 		// 49 is decent: below 50, but out of the Result filter, so no event and nothing to recover from.
@@ -316,13 +399,33 @@ describe('Score Changed', () => {
 			later.push(await workflow.poll());
 		}
 
-		expect(outcomes.map(ids)).toEqual([null, null, null, null, null, null, null, null, [report.id], null]);
-		expect(slide).toMatchObject({ reason: 'moved', previous_score: 81, score: 58, trend: [81, 80, 72, 65, 58], trend_text: '81 ██▅▃▁ 58' });
+		expect(outcomes.map(ids)).toEqual([
+			null,
+			null,
+			null,
+			null,
+			null,
+			null,
+			null,
+			null,
+			[report.id],
+			null,
+		]);
+		expect(slide).toMatchObject({
+			reason: 'moved',
+			previous_score: 81,
+			score: 58,
+			trend: [81, 80, 72, 65, 58],
+			trend_text: '81 ██▅▃▁ 58',
+		});
 		expect(Object.keys(slide).slice(-3)).toEqual(['trend', 'trend_text', 'changes']);
 		expect(summary(later[5])).toEqual([[report.id, 'moved', 58, 90]]);
 		expect(later.slice(0, 5).map(ids)).toEqual([null, null, null, null, null]);
 		// 81 80 72 65 58 60 62 61 70 77 90: the last 8.
-		expect(later[5].items![0].json).toMatchObject({ trend: [65, 58, 60, 62, 61, 70, 77, 90], trend_text: '65 ▃▁▁▂▂▄▅█ 90' });
+		expect(later[5].items![0].json).toMatchObject({
+			trend: [65, 58, 60, 62, 61, 70, 77, 90],
+			trend_text: '65 ▃▁▁▂▂▄▅█ 90',
+		});
 	});
 
 	it('draws trend_text from the lowest to the highest score, at least 10 points apart', () => {
@@ -335,7 +438,11 @@ describe('Score Changed', () => {
 	});
 
 	it('fires when either Minimum Change or Below Score holds, the reason saying which', async () => {
-		const [crossesSlightly, dropsAbove, both] = [...addReports(1, 52), ...addReports(1, 90), ...addReports(1, 70)];
+		const [crossesSlightly, dropsAbove, both] = [
+			...addReports(1, 52),
+			...addReports(1, 90),
+			...addReports(1, 70),
+		];
 		const workflow = scoreChanged({ minChange: 10, belowScore: 50 });
 		await workflow.activate();
 		setScore(crossesSlightly.id, 49);
@@ -371,7 +478,10 @@ describe('Score Changed', () => {
 		const workflow = scoreChanged({ filters: { result: '' } });
 		await workflow.activate();
 		setScore(report.id, 70);
-		const newReport = new PolledWorkflow({ event: 'newReport', filters: { result: '' } }, fixture.credential);
+		const newReport = new PolledWorkflow(
+			{ event: 'newReport', filters: { result: '' } },
+			fixture.credential,
+		);
 		await newReport.activate();
 		const created = addReports(1, 60)[0];
 
@@ -393,7 +503,11 @@ describe('Score Changed', () => {
 		const poll = await workflow.poll();
 
 		expect(poll.items).toBeNull();
-		expect(Object.keys(workflow.cursor?.baselines as IDataObject).map(Number).sort()).toEqual([kept.id, created.id]);
+		expect(
+			Object.keys(workflow.cursor?.baselines as IDataObject)
+				.map(Number)
+				.sort(),
+		).toEqual([kept.id, created.id]);
 		setScore(created.id, 30);
 		expect(summary(await workflow.poll())).toEqual([[created.id, 'moved', 10, 30]]);
 	});
@@ -405,7 +519,9 @@ describe('Score Changed', () => {
 		const baselines = workflow.savedState.baselines;
 
 		// The user edits Minimum Change and activates again: same state, the same baseline (90).
-		const edited = new PolledWorkflow({ event: 'scoreChanged', minChange: 8 }, fixture.credential, { id: workflow.id });
+		const edited = new PolledWorkflow({ event: 'scoreChanged', minChange: 8 }, fixture.credential, {
+			id: workflow.id,
+		});
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.baselines).toEqual(baselines);
@@ -414,7 +530,11 @@ describe('Score Changed', () => {
 
 		// Below Score edited: its flags held for another score, so the trigger starts over.
 		setScore(report.id, 40);
-		const below = new PolledWorkflow({ event: 'scoreChanged', minChange: 8, belowScore: 50 }, fixture.credential, { id: workflow.id });
+		const below = new PolledWorkflow(
+			{ event: 'scoreChanged', minChange: 8, belowScore: 50 },
+			fixture.credential,
+			{ id: workflow.id },
+		);
 		below.stored = edited.stored;
 		expect((await below.activate()).items).toBeNull();
 		expect(below.savedState.watch).toBe('["scoreChanged","","",50]');
@@ -431,12 +551,11 @@ describe('Score Changed', () => {
 		const third = await polled(() => workflow.poll());
 		const nextRound = await polled(() => workflow.poll());
 
-		expect([activation, second, third, nextRound].map((poll) => poll.requests.map((r) => Number(r.query.page)))).toEqual([
-			range(1, 10),
-			range(11, 20),
-			range(21, 25),
-			range(1, 10),
-		]);
+		expect(
+			[activation, second, third, nextRound].map((poll) =>
+				poll.requests.map((r) => Number(r.query.page)),
+			),
+		).toEqual([range(1, 10), range(11, 20), range(21, 25), range(1, 10)]);
 		expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
 		expect(summary(nextRound)).toEqual([[reports[2400].id, 'moved', 90, 70]]);
 	});
@@ -467,15 +586,32 @@ describe('Score Changed state size', () => {
 		// What is kept gives the same changes as the full records would.
 		const checks = state.checks as string[];
 		for (const report of reports.filter((_, index) => index % 500 === 0)) {
-			const baseline = decodeBaseline((state.baselines as Record<string, string>)[report.id], checks)!;
-			const after = { ...report, result: 12, results: Object.fromEntries(Object.entries(report.results).map(([name, check], i) => [name, { ...check, passed: i % 2 === 0 ? !check.passed : check.passed }])) };
-			expect(changesBetween(baselineRecord(baseline), after)).toEqual(changesBetween(report, after));
+			const baseline = decodeBaseline(
+				(state.baselines as Record<string, string>)[report.id],
+				checks,
+			)!;
+			const after = {
+				...report,
+				result: 12,
+				results: Object.fromEntries(
+					Object.entries(report.results).map(([name, check], i) => [
+						name,
+						{ ...check, passed: i % 2 === 0 ? !check.passed : check.passed },
+					]),
+				),
+			};
+			expect(changesBetween(baselineRecord(baseline), after)).toEqual(
+				changesBetween(report, after),
+			);
 		}
 	}, 120_000);
 
 	it('keeps at most 40 bytes per watched report at 10,000 reports each re-analysed 7 times, with full trends', async () => {
 		const reports = fixture.server.seedReports(10_000);
-		const workflow = scoreChanged({ minChange: 5, belowScore: 50, notifyRecovery: true }, { durable: true });
+		const workflow = scoreChanged(
+			{ minChange: 5, belowScore: 50, notifyRecovery: true },
+			{ durable: true },
+		);
 		await workflow.activate();
 		for (let poll = 0; poll < 9; poll++) await workflow.poll();
 		// Each round re-analyses every report (a new date, a score 1-12 points up or down, now and
@@ -489,12 +625,31 @@ describe('Score Changed state size', () => {
 			fixture.server.deleteAllReports();
 			for (const report of stored) {
 				const step = (1 + random(12)) * (random(2) === 0 ? -1 : 1);
-				const result = Math.min(100, Math.max(0, report.result + step === report.result ? report.result + 1 : report.result + step));
+				const result = Math.min(
+					100,
+					Math.max(
+						0,
+						report.result + step === report.result ? report.result + 1 : report.result + step,
+					),
+				);
 				const checks = Object.keys(report.results);
 				const flip = random(4) === 0 ? checks[random(checks.length)] : undefined;
-				const results = flip ? { ...report.results, [flip]: { ...report.results[flip], passed: !report.results[flip].passed } } : report.results;
-				const generated = phpRankDate(Date.parse(report.generated_at) / 1000 + week * 7 * 24 * 3600);
-				fixture.server.addReport({ ...report, result, results, generated_at: generated, updated_at: generated });
+				const results = flip
+					? {
+							...report.results,
+							[flip]: { ...report.results[flip], passed: !report.results[flip].passed },
+						}
+					: report.results;
+				const generated = phpRankDate(
+					Date.parse(report.generated_at) / 1000 + week * 7 * 24 * 3600,
+				);
+				fixture.server.addReport({
+					...report,
+					result,
+					results,
+					generated_at: generated,
+					updated_at: generated,
+				});
 				seen.get(report.id)!.push(result);
 			}
 			const before = events;
@@ -508,17 +663,33 @@ describe('Score Changed state size', () => {
 		const baselines = state.baselines as Record<string, string>;
 		// Every report keeps a full trend: the last 7 of the 8 scores it had.
 		for (const report of reports) {
-			const scores = seen.get(report.id)!.filter((score, index, all) => index === 0 || score !== all[index - 1]);
+			const scores = seen
+				.get(report.id)!
+				.filter((score, index, all) => index === 0 || score !== all[index - 1]);
 			expect(decodeBaseline(baselines[report.id], checks)!.trend).toEqual(scores.slice(-7));
 		}
-		expect(bytesPerReport(state, reports.length, `each re-analysed 7 times (${events.toLocaleString('en-US')} events), full trends`)).toBeLessThanOrEqual(40);
+		expect(
+			bytesPerReport(
+				state,
+				reports.length,
+				`each re-analysed 7 times (${events.toLocaleString('en-US')} events), full trends`,
+			),
+		).toBeLessThanOrEqual(40);
 	}, 300_000);
 
 	it('round-trips the odd record: no score, no results, a date in another format, checks missing or new', () => {
 		const table: string[] = [];
 		const odd = { result: null, results: null, generated_at: '2026-01-31 09:15:02' };
-		const full = { result: 72.5, generated_at: '2026-01-31T09:15:02.000000Z', results: { title: { passed: false }, favicon: { passed: true } } };
-		const partial = { result: 40, generated_at: null, results: { favicon: { passed: false }, robots: { passed: true } } };
+		const full = {
+			result: 72.5,
+			generated_at: '2026-01-31T09:15:02.000000Z',
+			results: { title: { passed: false }, favicon: { passed: true } },
+		};
+		const partial = {
+			result: 40,
+			generated_at: null,
+			results: { favicon: { passed: false }, robots: { passed: true } },
+		};
 
 		const encoded = [
 			encodeBaseline(odd, table, 'no'),
@@ -529,9 +700,33 @@ describe('Score Changed state size', () => {
 
 		expect(table).toEqual(['title', 'favicon', 'robots', 'a_check_phprank_adds_later']);
 		expect(encoded.map((text) => decodeBaseline(text, table))).toEqual([
-			{ score: null, generatedAt: '2026-01-31 09:15:02', passed: new Map(), below: 'no', trend: [] },
-			{ score: 72.5, generatedAt: '2026-01-31T09:15:02.000000Z', passed: new Map([['title', false], ['favicon', true]]), below: 'fired', trend: [90, 100, 0, 73] },
-			{ score: 40, generatedAt: null, passed: new Map([['favicon', false], ['robots', true]]), below: 'quiet', trend: [40] },
+			{
+				score: null,
+				generatedAt: '2026-01-31 09:15:02',
+				passed: new Map(),
+				below: 'no',
+				trend: [],
+			},
+			{
+				score: 72.5,
+				generatedAt: '2026-01-31T09:15:02.000000Z',
+				passed: new Map([
+					['title', false],
+					['favicon', true],
+				]),
+				below: 'fired',
+				trend: [90, 100, 0, 73],
+			},
+			{
+				score: 40,
+				generatedAt: null,
+				passed: new Map([
+					['favicon', false],
+					['robots', true],
+				]),
+				below: 'quiet',
+				trend: [40],
+			},
 		]);
 		// A score alone needs no trend; 7 scores (the most kept) take at most 8 characters.
 		expect(encoded[2].split(',')[0]).toBe(`${(400).toString(36)}_`);
@@ -543,22 +738,55 @@ describe('Score Changed state size', () => {
 
 describe('Score Changed input checks', () => {
 	it.each([
-		[{ minChange: -1 }, 'Minimum Change must be a number from 0 to 100, not -1', /^Enter how many points/],
-		[{ minChange: 101 }, 'Minimum Change must be a number from 0 to 100, not 101', /^Enter how many points/],
-		[{ minChange: 'five' }, 'Minimum Change must be a number from 0 to 100, not "five"', /^Enter how many points/],
-		[{ belowScore: 120 }, 'Below Score must be a number from 0 to 100, not 120', /^Enter the score \(1 to 100\)/],
-		[{ belowScore: -5 }, 'Below Score must be a number from 0 to 100, not -5', /^Enter the score \(1 to 100\)/],
-		[{ minChange: 0, belowScore: 0 }, 'Minimum Change and Below Score are both 0, so Score Changed would never fire', /^Enter a Minimum Change/],
-	])('refuses %j before any request, on activation and in Fetch Test Event', async (parameters, message, description) => {
-		addReports(1, 70);
-		const workflow = scoreChanged(parameters as INodeParameters);
+		[
+			{ minChange: -1 },
+			'Minimum Change must be a number from 0 to 100, not -1',
+			/^Enter how many points/,
+		],
+		[
+			{ minChange: 101 },
+			'Minimum Change must be a number from 0 to 100, not 101',
+			/^Enter how many points/,
+		],
+		[
+			{ minChange: 'five' },
+			'Minimum Change must be a number from 0 to 100, not "five"',
+			/^Enter how many points/,
+		],
+		[
+			{ belowScore: 120 },
+			'Below Score must be a number from 0 to 100, not 120',
+			/^Enter the score \(1 to 100\)/,
+		],
+		[
+			{ belowScore: -5 },
+			'Below Score must be a number from 0 to 100, not -5',
+			/^Enter the score \(1 to 100\)/,
+		],
+		[
+			{ minChange: 0, belowScore: 0 },
+			'Minimum Change and Below Score are both 0, so Score Changed would never fire',
+			/^Enter a Minimum Change/,
+		],
+	])(
+		'refuses %j before any request, on activation and in Fetch Test Event',
+		async (parameters, message, description) => {
+			addReports(1, 70);
+			const workflow = scoreChanged(parameters as INodeParameters);
 
-		await expect(workflow.activate()).rejects.toMatchObject({ message, description: expect.stringMatching(description) });
-		const manual = await runManually({ event: 'scoreChanged', ...parameters } as INodeParameters, fixture.credential);
+			await expect(workflow.activate()).rejects.toMatchObject({
+				message,
+				description: expect.stringMatching(description),
+			});
+			const manual = await runManually(
+				{ event: 'scoreChanged', ...parameters } as INodeParameters,
+				fixture.credential,
+			);
 
-		expect(manual.error?.message).toBe(message);
-		expect(fixture.apiRequests()).toEqual([]);
-	});
+			expect(manual.error?.message).toBe(message);
+			expect(fixture.apiRequests()).toEqual([]);
+		},
+	);
 });
 
 describe('Fetch Test Event for Score Changed', () => {
@@ -580,13 +808,19 @@ describe('Fetch Test Event for Score Changed', () => {
 		});
 		const changes = item.changes as IDataObject;
 		expect(changes).toMatchObject({
-			previous: { result: 78, class: 'decent', generated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/) },
+			previous: {
+				result: 78,
+				class: 'decent',
+				generated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/),
+			},
 			scoreDelta: -8,
 		});
 		expect((changes.failed as IDataObject[]).length).toBeGreaterThan(0);
 		expect((changes.fixed as IDataObject[]).length).toBeGreaterThan(0);
-		for (const { check } of changes.failed as Array<{ check: string }>) expect(newest.results[check].passed).toBe(false);
-		for (const { check } of changes.fixed as Array<{ check: string }>) expect(newest.results[check].passed).toBe(true);
+		for (const { check } of changes.failed as Array<{ check: string }>)
+			expect(newest.results[check].passed).toBe(false);
+		for (const { check } of changes.fixed as Array<{ check: string }>)
+			expect(newest.results[check].passed).toBe(true);
 		// A made-up slide from the previous score to this one.
 		expect(item).toMatchObject({ trend: [78, 75, 73, 70], trend_text: '78 ▇▅▄▂ 70' });
 	});
@@ -594,10 +828,22 @@ describe('Fetch Test Event for Score Changed', () => {
 	it('says the reason is Below Score when only Below Score is on', async () => {
 		addReports(1, 40);
 
-		const run = await runManually({ event: 'scoreChanged', minChange: 0, belowScore: 50 }, fixture.credential);
+		const run = await runManually(
+			{ event: 'scoreChanged', minChange: 0, belowScore: 50 },
+			fixture.credential,
+		);
 
-		expect(run.items[0].json).toMatchObject({ reason: 'belowScore', changes: { previous: { result: 50 } }, trend: [50, 47, 43, 40] });
-		const recovery = await runManually({ event: 'scoreChanged', minChange: 5, belowScore: 50, notifyRecovery: true }, fixture.credential);
-		expect(recovery.items[0].json.note).toMatch(/; its reason can be "moved", "belowScore" or "recovered"$/);
+		expect(run.items[0].json).toMatchObject({
+			reason: 'belowScore',
+			changes: { previous: { result: 50 } },
+			trend: [50, 47, 43, 40],
+		});
+		const recovery = await runManually(
+			{ event: 'scoreChanged', minChange: 5, belowScore: 50, notifyRecovery: true },
+			fixture.credential,
+		);
+		expect(recovery.items[0].json.note).toMatch(
+			/; its reason can be "moved", "belowScore" or "recovered"$/,
+		);
 	});
 });

@@ -9,13 +9,18 @@ const fixture = useServer();
 beforeEach(() => fixture.server.deleteAllReports());
 
 /** The test server has no single-report edit: rewrite its store the way phpRank's database would change. */
-function rewriteStore(server: PhpRankServer, edit: (reports: ReportRecord[]) => ReportRecord[]): void {
+function rewriteStore(
+	server: PhpRankServer,
+	edit: (reports: ReportRecord[]) => ReportRecord[],
+): void {
 	const reports = edit(server.listReports());
 	server.deleteAllReports();
 	for (const report of reports) server.addReport(report);
 }
 const setResult = (id: number, result: number) =>
-	rewriteStore(fixture.server, (reports) => reports.map((report) => (report.id === id ? { ...report, result } : report)));
+	rewriteStore(fixture.server, (reports) =>
+		reports.map((report) => (report.id === id ? { ...report, result } : report)),
+	);
 const removeReport = (id: number) =>
 	rewriteStore(fixture.server, (reports) => reports.filter((report) => report.id !== id));
 
@@ -45,14 +50,17 @@ function addReports(count: number, result?: number): ReportRecord[] {
 }
 
 /** Runs a poll and returns it with the API requests it sent. */
-async function polled(run: () => Promise<PollOutcome>): Promise<PollOutcome & { requests: RecordedRequest[] }> {
+async function polled(
+	run: () => Promise<PollOutcome>,
+): Promise<PollOutcome & { requests: RecordedRequest[] }> {
 	fixture.server.clearRequests();
 	const outcome = await run();
 	return { ...outcome, requests: fixture.apiRequests() };
 }
 
 const ids = (outcome: PollOutcome) => outcome.items?.map((item) => item.json.id) ?? null;
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const listQuery = (perPage: number, page: number, filters: Record<string, string> = {}) => ({
 	sort_by: 'id',
 	sort: 'desc',
@@ -66,7 +74,9 @@ describe('New Report', () => {
 		new PolledWorkflow({ event: 'newReport', ...extra }, fixture.credential);
 
 	/** An activated New Report trigger over `count` existing reports. */
-	async function activeOver(count: number): Promise<{ workflow: PolledWorkflow; seeded: ReportRecord[] }> {
+	async function activeOver(
+		count: number,
+	): Promise<{ workflow: PolledWorkflow; seeded: ReportRecord[] }> {
 		const seeded = fixture.server.seedReports(count);
 		const workflow = newReport();
 		await workflow.activate();
@@ -84,7 +94,11 @@ describe('New Report', () => {
 		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(10, 1)]);
 		expect(activation.requests[0].path).toBe('/api/v1/reports');
 		expect(activation.requests[0].headers.accept).toBe('application/json');
-		expect(workflow.savedState).toEqual({ version: 1, watch: '["newReport","",""]', lastId: seeded[29].id });
+		expect(workflow.savedState).toEqual({
+			version: 1,
+			watch: '["newReport","",""]',
+			lastId: seeded[29].id,
+		});
 	});
 
 	it('emits each report created since the last poll once, oldest first, in one request', async () => {
@@ -123,7 +137,11 @@ describe('New Report', () => {
 		const poll = await polled(() => workflow.poll());
 
 		expect(ids(poll)).toEqual(created.map((report) => report.id));
-		expect(poll.requests.map((r) => r.query)).toEqual([listQuery(10, 1), listQuery(100, 1), listQuery(100, 2)]);
+		expect(poll.requests.map((r) => r.query)).toEqual([
+			listQuery(10, 1),
+			listQuery(100, 1),
+			listQuery(100, 2),
+		]);
 		expect(workflow.savedState.lastId).toBe(created[149].id);
 		expect((await workflow.poll()).items).toBeNull();
 	});
@@ -167,12 +185,17 @@ describe('New Report', () => {
 		const { workflow } = await activeOver(5);
 		const before = workflow.savedState;
 		const created = addReports(20);
-		fixture.server.failNext({ type: 'status', status: 500 }, { match: (request) => request.query.per_page === '100' });
+		fixture.server.failNext(
+			{ type: 'status', status: 500 },
+			{ match: (request) => request.query.per_page === '100' },
+		);
 
 		const failed = await polled(() => workflow.poll());
 
 		expect(failed.items).toBeNull();
-		expect(failed.error?.message).toMatch(/^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)/);
+		expect(failed.error?.message).toMatch(
+			/^The phpRank server at 127\.0\.0\.1:\d+ failed \(HTTP 500\)/,
+		);
 		expect(workflow.savedState).toEqual(before);
 		const next = await polled(() => workflow.poll());
 		expect(ids(next)).toEqual(created.map((report) => report.id));
@@ -197,7 +220,10 @@ describe('New Report', () => {
 		fixture.server.addReport({ url: 'https://example.com/a', result: 90 });
 		fixture.server.addReport({ url: 'https://example.com/b', result: 20 });
 		fixture.server.addReport({ url: 'https://other.org/c', result: 95 });
-		const parameters = { event: 'newReport', filters: { project: locator('list', 'example.com'), result: 'good' } };
+		const parameters = {
+			event: 'newReport',
+			filters: { project: locator('list', 'example.com'), result: 'good' },
+		};
 		const workflow = new PolledWorkflow(parameters, fixture.credential);
 
 		const activation = await polled(() => workflow.activate());
@@ -206,12 +232,18 @@ describe('New Report', () => {
 		const goodOne = fixture.server.addReport({ url: 'https://www.example.com/f', result: 88 });
 		const poll = await polled(() => workflow.poll());
 
-		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(10, 1, { project: 'example.com', result: 'good' })]);
+		expect(activation.requests.map((r) => r.query)).toEqual([
+			listQuery(10, 1, { project: 'example.com', result: 'good' }),
+		]);
 		expect(workflow.savedState.lastId).toBe(goodOne.id);
 		expect(ids(poll)).toEqual([goodOne.id]);
 
 		// Same saved state, other filters (the user edited the node and re-activated): no replay.
-		const edited = new PolledWorkflow({ event: 'newReport', filters: { result: 'good' } }, fixture.credential, { id: workflow.id });
+		const edited = new PolledWorkflow(
+			{ event: 'newReport', filters: { result: 'good' } },
+			fixture.credential,
+			{ id: workflow.id },
+		);
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.watch).toBe('["newReport","","good"]');
@@ -258,13 +290,20 @@ describe('Report Result Changed', () => {
 				previous_result_class: 'good',
 			}),
 		]);
-		expect(Object.keys(poll.items![0].json).slice(-2)).toEqual(['previous_score', 'previous_result_class']);
+		expect(Object.keys(poll.items![0].json).slice(-2)).toEqual([
+			'previous_score',
+			'previous_result_class',
+		]);
 		expect(again.items).toBeNull();
 		expect(workflow.savedState.results).toEqual({ [a.id]: 85, [b.id]: 40, [c.id]: 82 });
 	});
 
 	it('with Only When Worse, fires on drops only', async () => {
-		const [up, down, slightlyDown] = [...addReports(1, 30), ...addReports(1, 90), ...addReports(1, 80)];
+		const [up, down, slightlyDown] = [
+			...addReports(1, 30),
+			...addReports(1, 90),
+			...addReports(1, 80),
+		];
 		const workflow = resultChanged({ onlyWorse: true });
 		await workflow.activate();
 		setResult(up.id, 95);
@@ -273,23 +312,48 @@ describe('Report Result Changed', () => {
 
 		const poll = await workflow.poll();
 
-		expect(poll.items?.map((item) => [item.json.id, item.json.previous_result_class, item.json.result_class])).toEqual([
+		expect(
+			poll.items?.map((item) => [
+				item.json.id,
+				item.json.previous_result_class,
+				item.json.result_class,
+			]),
+		).toEqual([
 			[down.id, 'good', 'bad'],
 			[slightlyDown.id, 'good', 'decent'],
 		]);
 	});
 
 	it('with Only When Worse and Notify on Recovery, fires "recovered" once when a report is back in the class it left', async () => {
-		const [slipping, firstSeenLow, quiet] = [...addReports(1, 85), ...addReports(1, 60), ...addReports(1, 90)];
+		const [slipping, firstSeenLow, quiet] = [
+			...addReports(1, 85),
+			...addReports(1, 60),
+			...addReports(1, 90),
+		];
 		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
-		const workflow = new PolledWorkflow({ event: 'resultChanged', onlyWorse: true, notifyRecovery: true }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow(
+			{ event: 'resultChanged', onlyWorse: true, notifyRecovery: true },
+			fixture.credential,
+			{ durable: true },
+		);
 		await workflow.activate();
 		const events = (outcome: PollOutcome) =>
-			outcome.items?.map(({ json }) => [json.id, json.reason, json.previous_result_class, json.result_class]) ?? null;
+			outcome.items?.map(({ json }) => [
+				json.id,
+				json.reason,
+				json.previous_result_class,
+				json.result_class,
+			]) ?? null;
 
 		const outcomes = [];
 		// good 85 → decent 65 → bad 30 → decent 60 → good 82 → good 81; the others rise or stay.
-		for (const [score, other] of [[65, 60], [30, 70], [60, 85], [82, 85], [81, 85]]) {
+		for (const [score, other] of [
+			[65, 60],
+			[30, 70],
+			[60, 85],
+			[82, 85],
+			[81, 85],
+		]) {
 			setResult(slipping.id, score);
 			setResult(firstSeenLow.id, other);
 			outcomes.push(await workflow.poll());
@@ -305,7 +369,11 @@ describe('Report Result Changed', () => {
 			null,
 			null,
 		]);
-		expect(outcomes[3].items![0].json).toMatchObject({ event: 'resultChanged', score: 82, previous_score: 60 });
+		expect(outcomes[3].items![0].json).toMatchObject({
+			event: 'resultChanged',
+			score: 82,
+			previous_score: 60,
+		});
 		expect(Object.keys(outcomes[3].items![0].json).slice(0, 2)).toEqual(['event', 'reason']);
 		// Nothing is left to recover: the state keeps no `dropped` entry.
 		expect(workflow.savedState).toEqual({
@@ -317,7 +385,11 @@ describe('Report Result Changed', () => {
 
 	it('with Only When Worse and no Notify on Recovery, stays silent on the way back and keeps nothing for it', async () => {
 		const [report] = addReports(1, 85);
-		const workflow = new PolledWorkflow({ event: 'resultChanged', onlyWorse: true }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow(
+			{ event: 'resultChanged', onlyWorse: true },
+			fixture.credential,
+			{ durable: true },
+		);
 		await workflow.activate();
 
 		setResult(report.id, 40);
@@ -326,7 +398,9 @@ describe('Report Result Changed', () => {
 		setResult(report.id, 90);
 		const back = await workflow.poll();
 
-		expect(drop.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class])).toEqual([['changed', 'good', 'bad']]);
+		expect(
+			drop.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class]),
+		).toEqual([['changed', 'good', 'bad']]);
 		expect(whileDown).toEqual({ [report.id]: 'good' });
 		expect(back.items).toBeNull();
 		expect(workflow.savedState.dropped).toBeUndefined();
@@ -334,7 +408,11 @@ describe('Report Result Changed', () => {
 
 	it('with a Result filter and Notify on Recovery, fires the drop into that class and the recovery out of it', async () => {
 		const [report] = addReports(1, 70);
-		const workflow = resultChanged({ onlyWorse: true, notifyRecovery: true, filters: { result: 'bad' } });
+		const workflow = resultChanged({
+			onlyWorse: true,
+			notifyRecovery: true,
+			filters: { result: 'bad' },
+		});
 		await workflow.activate();
 
 		setResult(report.id, 30);
@@ -342,8 +420,12 @@ describe('Report Result Changed', () => {
 		setResult(report.id, 75);
 		const back = await workflow.poll();
 
-		expect(drop.items?.map(({ json }) => [json.reason, json.result_class])).toEqual([['changed', 'bad']]);
-		expect(back.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class])).toEqual([['recovered', 'bad', 'decent']]);
+		expect(drop.items?.map(({ json }) => [json.reason, json.result_class])).toEqual([
+			['changed', 'bad'],
+		]);
+		expect(
+			back.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class]),
+		).toEqual([['recovered', 'bad', 'decent']]);
 	});
 
 	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
@@ -359,7 +441,9 @@ describe('Report Result Changed', () => {
 
 		expect(first.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
 		expect(ids(first)).toEqual([toBad.id]);
-		expect(second.items?.map((item) => [item.json.id, item.json.previous_result_class])).toEqual([[toDecent.id, 'decent']]);
+		expect(second.items?.map((item) => [item.json.id, item.json.previous_result_class])).toEqual([
+			[toDecent.id, 'decent'],
+		]);
 	});
 
 	it('forgets deleted reports and learns new ones without firing', async () => {
@@ -387,14 +471,17 @@ describe('Report Result Changed', () => {
 		const boundary = reports[149]; // first on page 2 (newest first, 100 a page)
 		setResult(boundary.id, 10);
 		// While page 2 is requested, a report of page 1 is deleted: the boundary report moves to page 1 unread.
-		onceWhenRequested((request) => request.query.page === '2', () => removeReport(reports[200].id));
+		onceWhenRequested(
+			(request) => request.query.page === '2',
+			() => removeReport(reports[200].id),
+		);
 
 		const poll = await workflow.poll();
 		const next = await workflow.poll();
 
-		expect(poll.items?.map((item) => [item.json.id, item.json.previous_score, item.json.score])).toEqual([
-			[boundary.id, 90, 10],
-		]);
+		expect(
+			poll.items?.map((item) => [item.json.id, item.json.previous_score, item.json.score]),
+		).toEqual([[boundary.id, 90, 10]]);
 		expect(next.items).toBeNull();
 	});
 
@@ -406,7 +493,9 @@ describe('Report Result Changed', () => {
 
 		const poll = await polled(() => workflow.poll());
 
-		expect(poll.requests.map((r) => r.query)).toEqual(range(1, 10).map((page) => listQuery(100, page)));
+		expect(poll.requests.map((r) => r.query)).toEqual(
+			range(1, 10).map((page) => listQuery(100, page)),
+		);
 		expect(poll.items).toHaveLength(1);
 	});
 
@@ -416,7 +505,9 @@ describe('Report Result Changed', () => {
 
 		const activation = await polled(() => workflow.activate());
 
-		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(100, 1, { project: 'example.com' })]);
+		expect(activation.requests.map((r) => r.query)).toEqual([
+			listQuery(100, 1, { project: 'example.com' }),
+		]);
 	});
 });
 
@@ -425,18 +516,28 @@ describe('manual test run', () => {
 		fixture.server.addReport({ url: 'https://example.com/old', result: 90 });
 		const newest = fixture.server.addReport({ url: 'https://example.com/new', result: 91 });
 		fixture.server.addReport({ url: 'https://example.com/bad', result: 12 });
-		const staticData: IDataObject = { 'node:phpRank Trigger': { version: 1, watch: '["newReport","",""]', lastId: 1 } };
+		const staticData: IDataObject = {
+			'node:phpRank Trigger': { version: 1, watch: '["newReport","",""]', lastId: 1 },
+		};
 		fixture.server.clearRequests();
 
-		const run = await runManually({ event: 'newReport', filters: { result: 'good' } }, fixture.credential, staticData);
+		const run = await runManually(
+			{ event: 'newReport', filters: { result: 'good' } },
+			fixture.credential,
+			staticData,
+		);
 
 		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => [item.json.event, item.json.id])).toEqual([['newReport', newest.id]]);
+		expect(run.items.map((item) => [item.json.event, item.json.id])).toEqual([
+			['newReport', newest.id],
+		]);
 		expect(run.items[0].json).toMatchObject({
 			sample: true,
 			note: `Sample event built from report #${newest.id}, the newest report that matches the filters`,
 		});
-		expect(fixture.apiRequests().map((r) => r.query)).toEqual([listQuery(10, 1, { result: 'good' })]);
+		expect(fixture.apiRequests().map((r) => r.query)).toEqual([
+			listQuery(10, 1, { result: 'good' }),
+		]);
 		expect(run.staticData).toEqual(staticData);
 	});
 
@@ -468,7 +569,9 @@ describe('manual test run', () => {
 
 		expect(run.items).toEqual([]);
 		expect(run.error?.message).toBe('phpRank has no reports yet, so there is no event to show');
-		expect((run.error as { description?: string }).description).toMatch(/^Create a report in phpRank/);
+		expect((run.error as { description?: string }).description).toMatch(
+			/^Create a report in phpRank/,
+		);
 	});
 
 	it('names the filters that matched no report', async () => {
@@ -476,13 +579,20 @@ describe('manual test run', () => {
 		fixture.server.addReport({ url: 'https://other.example/bad', result: 10 });
 
 		const run = await runManually(
-			{ event: 'resultChanged', filters: { project: locator('name', 'example.com'), result: 'bad' } },
+			{
+				event: 'resultChanged',
+				filters: { project: locator('name', 'example.com'), result: 'bad' },
+			},
 			fixture.credential,
 		);
 
 		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe('No phpRank report matches the filters (Project: example.com, Result: Bad)');
-		expect((run.error as { description?: string }).description).toMatch(/^Fetch Test Event shows the newest report that matches the filters\. Change or remove the filters/);
+		expect(run.error?.message).toBe(
+			'No phpRank report matches the filters (Project: example.com, Result: Bad)',
+		);
+		expect((run.error as { description?: string }).description).toMatch(
+			/^Fetch Test Event shows the newest report that matches the filters\. Change or remove the filters/,
+		);
 	});
 });
 
@@ -527,7 +637,9 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 	it('a poll that outlived its lease drops its result when a later poll has fired meanwhile', async () => {
 		fixture.server.seedReports(5);
 		// A short poll budget: the lease of the first poll expires while it waits.
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { pollBudgetMs: 300 });
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
+			pollBudgetMs: 300,
+		});
 		await workflow.activate();
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
@@ -584,7 +696,9 @@ describe('a share of the request budget per poll', () => {
 		const third = await polled(() => workflow.poll());
 		const fourth = await polled(() => workflow.poll());
 
-		expect([first, second, third, fourth].map((poll) => poll.requests.length)).toEqual([10, 10, 2, 1]);
+		expect([first, second, third, fourth].map((poll) => poll.requests.length)).toEqual([
+			10, 10, 2, 1,
+		]);
 		// Each poll fires oldest first; a backlog spread over polls comes newest part first. The 5
 		// created meanwhile pushed the list down: the second poll read 5 of the first's again.
 		expect(ids(first)).toEqual(backlog.slice(1100).map((report) => report.id));
@@ -598,7 +712,9 @@ describe('a share of the request budget per poll', () => {
 describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 	it('forgets a deleted report in the poll that reads its part of the list, and keeps the others', async () => {
 		const reports = addReports(1200, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
+			durable: true,
+		});
 		await workflow.activate();
 		expect((await workflow.poll()).items).toBeNull(); // pages 11-12: the first round is complete
 		const remembered = () => Object.keys(workflow.cursor?.results as IDataObject).map(Number);
@@ -620,7 +736,9 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires the reports created between activation and the first scheduled poll', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, {
+			durable: true,
+		});
 
 		await workflow.activate();
 		// n8n ran the activation poll as a test and did not commit its state.
@@ -637,7 +755,9 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires a result change made right after activation', async () => {
 		const [report] = addReports(3, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
+			durable: true,
+		});
 
 		await workflow.activate();
 		setResult(report.id, 20);
@@ -650,7 +770,9 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('commits the state of a poll that fires nothing on its own, so a restart continues from it', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { durable: true });
+		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, {
+			durable: true,
+		});
 		await workflow.activate();
 		expect((await workflow.poll()).items).toBeNull();
 		expect(workflow.cursor).toMatchObject({ lastId: expect.any(Number) });
@@ -664,7 +786,8 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 });
 
 describe('failures n8n’s poll scheduler backs off by', () => {
-	const failure = (outcome: PollOutcome) => (outcome.error as { failure?: unknown } | undefined)?.failure;
+	const failure = (outcome: PollOutcome) =>
+		(outcome.error as { failure?: unknown } | undefined)?.failure;
 
 	it.each([
 		[401, { cause: 'credential-invalid' }],
@@ -689,11 +812,21 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 		fixture.server.seedReports(5);
 		// By another host name: the 30 s wait then holds back only this test's requests (the budget
 		// is per user and instance, for the whole process).
-		const credential = { ...fixture.credential, baseUrl: fixture.server.url.replace('127.0.0.1', 'localhost') };
-		const workflow = new PolledWorkflow({ event: 'newReport' }, credential, { pollBudgetMs: 4_000 });
+		const credential = {
+			...fixture.credential,
+			baseUrl: fixture.server.url.replace('127.0.0.1', 'localhost'),
+		};
+		const workflow = new PolledWorkflow({ event: 'newReport' }, credential, {
+			pollBudgetMs: 4_000,
+		});
 		await workflow.activate();
 		const before = workflow.savedState;
-		fixture.server.failNext({ type: 'status', status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'Retry-After': '30' } });
+		fixture.server.failNext({
+			type: 'status',
+			status: 429,
+			body: { message: 'Too Many Attempts.' },
+			headers: { 'Retry-After': '30' },
+		});
 
 		const started = Date.now();
 		const outcome = await workflow.poll();
@@ -704,20 +837,34 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 	});
 
 	it('an instance that cannot be reached is temporarily unavailable', async () => {
-		const workflow = new PolledWorkflow({ event: 'newReport' }, { ...fixture.credential, baseUrl: 'http://127.0.0.1:9' });
+		const workflow = new PolledWorkflow(
+			{ event: 'newReport' },
+			{ ...fixture.credential, baseUrl: 'http://127.0.0.1:9' },
+		);
 		fixture.server.seedReports(1);
 
-		await expect(workflow.activate()).rejects.toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
+		await expect(workflow.activate()).rejects.toMatchObject({
+			failure: { cause: 'temporarily-unavailable' },
+		});
 	});
 
 	it('an instance that answers page 1 again is a configuration to fix, said so', async () => {
 		addReports(150, 90);
 		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential);
 		await workflow.activate();
-		const pageOne = await fetch(`${fixture.server.url}/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1`, {
-			headers: { Authorization: `Bearer ${fixture.credential.apiKey}`, Accept: 'application/json' },
-		}).then(async (response) => (await response.json()) as unknown);
-		fixture.server.failNext({ type: 'status', status: 200, body: pageOne }, { match: (request) => request.query.page === '2' });
+		const pageOne = await fetch(
+			`${fixture.server.url}/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1`,
+			{
+				headers: {
+					Authorization: `Bearer ${fixture.credential.apiKey}`,
+					Accept: 'application/json',
+				},
+			},
+		).then(async (response) => (await response.json()) as unknown);
+		fixture.server.failNext(
+			{ type: 'status', status: 200, body: pageOne },
+			{ match: (request) => request.query.page === '2' },
+		);
 
 		const outcome = await polled(() => workflow.poll());
 

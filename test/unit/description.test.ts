@@ -31,7 +31,14 @@ describe('node description', () => {
 	});
 
 	it('offers Report and Project with one operation per endpoint of the spec, and a site’s health', () => {
-		expect(operationsOf('report').map((o) => o.value)).toEqual(['create', 'createOrRerun', 'delete', 'get', 'getAll', 'update']);
+		expect(operationsOf('report').map((o) => o.value)).toEqual([
+			'create',
+			'createOrRerun',
+			'delete',
+			'get',
+			'getAll',
+			'update',
+		]);
 		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll', 'getHealth']);
 	});
 
@@ -46,13 +53,18 @@ describe('node description', () => {
 
 	it('is usable as an AI tool and uses the phpRank credential', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]);
+		expect(description.credentials).toEqual([
+			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+		]);
 		expect(description.requestDefaults).toEqual({});
 	});
 
 	it('ships distinct light and dark icons that exist', () => {
 		const icon = description.icon as { light: string; dark: string };
-		const light = readFileSync(join(root, 'nodes/PhpRank', icon.light.replace('file:', '')), 'utf8');
+		const light = readFileSync(
+			join(root, 'nodes/PhpRank', icon.light.replace('file:', '')),
+			'utf8',
+		);
 		const dark = readFileSync(join(root, 'nodes/PhpRank', icon.dark.replace('file:', '')), 'utf8');
 		expect(light).toMatch(/^<svg/);
 		expect(dark).toMatch(/^<svg/);
@@ -65,7 +77,10 @@ describe('node description', () => {
 		expect(apiKey?.typeOptions?.password).toBe(true);
 		// n8n would run a declarative `test` instead of the nodes' testedBy function.
 		expect(credential).not.toHaveProperty('test');
-		const signed = await credential.authenticate({ baseUrl: 'https://x', apiKey: 'k3y' }, { url: '/reports', headers: { Accept: 'application/json' } });
+		const signed = await credential.authenticate(
+			{ baseUrl: 'https://x', apiKey: 'k3y' },
+			{ url: '/reports', headers: { Accept: 'application/json' } },
+		);
 		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer k3y' });
 	});
 });
@@ -73,7 +88,10 @@ describe('node description', () => {
 describe('one credential name', () => {
 	// The scanner reads the nodes' credential names as literals; they must stay the transport's.
 	it('is the same in the credential, both nodes and the transport', () => {
-		const names = [new PhpRankApi().name, ...[new PhpRank(), new PhpRankTrigger()].map((n) => n.description.credentials?.[0].name)];
+		const names = [
+			new PhpRankApi().name,
+			...[new PhpRank(), new PhpRankTrigger()].map((n) => n.description.credentials?.[0].name),
+		];
 		expect(names).toEqual([CREDENTIAL_TYPE, CREDENTIAL_TYPE, CREDENTIAL_TYPE]);
 	});
 });

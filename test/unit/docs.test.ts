@@ -9,7 +9,10 @@ import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 const root = join(__dirname, '../..');
 const codex = (file: string) =>
 	JSON.parse(readFileSync(join(root, file), 'utf8')) as {
-		resources: { primaryDocumentation: Array<{ url: string }>; credentialDocumentation: Array<{ url: string }> };
+		resources: {
+			primaryDocumentation: Array<{ url: string }>;
+			credentialDocumentation: Array<{ url: string }>;
+		};
 	};
 
 /** The anchors GitHub and npm give README headings: lower case, spaces to dashes, punctuation dropped. */
@@ -30,11 +33,14 @@ describe('Docs links in the editor', () => {
 		['phpRank', new PhpRank().description.documentationUrl, 'operations'],
 		['phpRank Trigger', new PhpRankTrigger().description.documentationUrl, 'trigger'],
 		['phpRank API credential', new PhpRankApi().documentationUrl, 'credentials'],
-	])('%s opens its README section as it is (n8n appends no query to an http URL)', (_name, url, section) => {
-		expect(url).toBe(docsUrl(section));
-		expect(url).toMatch(/^https:\/\/[^?]+#[a-z-]+$/);
-		expect(readmeAnchors).toContain(section);
-	});
+	])(
+		'%s opens its README section as it is (n8n appends no query to an http URL)',
+		(_name, url, section) => {
+			expect(url).toBe(docsUrl(section));
+			expect(url).toMatch(/^https:\/\/[^?]+#[a-z-]+$/);
+			expect(readmeAnchors).toContain(section);
+		},
+	);
 
 	it.each([
 		['nodes/PhpRank/PhpRank.node.json', 'operations'],

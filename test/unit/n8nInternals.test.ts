@@ -1,14 +1,34 @@
 import { PollContext } from 'n8n-core';
 import type { INode, IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
 
-import { FALLBACK_POLL_BUDGET_MS, isPollRun, isToolRun, pollBudgetMs } from '../../nodes/PhpRank/transport/n8nInternals';
+import {
+	FALLBACK_POLL_BUDGET_MS,
+	isPollRun,
+	isToolRun,
+	pollBudgetMs,
+} from '../../nodes/PhpRank/transport/n8nInternals';
 import { rateLimitDeadline } from '../../nodes/PhpRank/transport/rateLimit';
 
-const node = { id: 'n', name: 'phpRank Trigger', type: 'n8n-nodes-phprank.phpRankTrigger', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+const node = {
+	id: 'n',
+	name: 'phpRank Trigger',
+	type: 'n8n-nodes-phprank.phpRankTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
 
 /** n8n-core's own poll context; `undefined` budget as n8n before 2.41 gives none. */
 function pollContext(): PollContext {
-	return new PollContext({} as Workflow, node, {} as IWorkflowExecuteAdditionalData, 'trigger', 'activate', () => undefined, () => undefined);
+	return new PollContext(
+		{} as Workflow,
+		node,
+		{} as IWorkflowExecuteAdditionalData,
+		'trigger',
+		'activate',
+		() => undefined,
+		() => undefined,
+	);
 }
 
 describe('what the node relies on beyond n8n’s public API', () => {
@@ -34,7 +54,19 @@ describe('what the node relies on beyond n8n’s public API', () => {
 		const deadline = rateLimitDeadline(poll);
 		expect(deadline - before).toBeGreaterThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 - 5);
 		expect(deadline - before).toBeLessThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 + 50);
-		const withBudget = new PollContext({} as Workflow, node, {} as IWorkflowExecuteAdditionalData, 'trigger', 'activate', () => undefined, () => undefined, undefined, undefined, undefined, () => 10_000);
+		const withBudget = new PollContext(
+			{} as Workflow,
+			node,
+			{} as IWorkflowExecuteAdditionalData,
+			'trigger',
+			'activate',
+			() => undefined,
+			() => undefined,
+			undefined,
+			undefined,
+			undefined,
+			() => 10_000,
+		);
 		expect(rateLimitDeadline(withBudget) - Date.now()).toBeLessThanOrEqual(5_000);
 		expect(rateLimitDeadline({ getNode: () => node })).toBe(Infinity);
 	});

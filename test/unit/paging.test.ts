@@ -81,7 +81,10 @@ class FakeList {
 			from: records.length > 0 ? (served - 1) * perPage + 1 : null,
 			to: records.length > 0 ? (served - 1) * perPage + records.length : null,
 		};
-		return { records: records.slice(0, truncate), meta: Object.fromEntries(fields.map((field) => [field, all[field]])) };
+		return {
+			records: records.slice(0, truncate),
+			meta: Object.fromEntries(fields.map((field) => [field, all[field]])),
+		};
 	};
 
 	private sorted(): Row[] {
@@ -100,10 +103,13 @@ const byId: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
 	keyOf: (record) => Number(record.id),
 	newestFirst: true,
 };
-const byName: Pick<PagingOptions<IDataObject>, 'keyOf'> = { keyOf: (record) => String(record.name) };
+const byName: Pick<PagingOptions<IDataObject>, 'keyOf'> = {
+	keyOf: (record) => String(record.name),
+};
 const idsOf = (items: IDataObject[]) => items.map((item) => Number(item.id));
 const sortedIds = (items: IDataObject[]) => idsOf(items).sort((a, b) => a - b);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** The problem readPages threw. */
 async function problemOf(run: Promise<unknown>): Promise<PagingProblem> {
@@ -207,7 +213,11 @@ describe('readPages on a list that does not change', () => {
 			},
 		});
 
-		expect(run.items).toEqual(range(1, 300).reverse().map((id) => `#${id}`));
+		expect(run.items).toEqual(
+			range(1, 300)
+				.reverse()
+				.map((id) => `#${id}`),
+		);
 		expect(batches.flat()).toEqual(range(1, 300).reverse());
 		expect(batches.map((batch) => batch.length)).toEqual([100, 99, 99, 2]);
 	});
@@ -215,7 +225,11 @@ describe('readPages on a list that does not change', () => {
 	it('ends at the first record stopAt accepts, without the records after it', async () => {
 		const list = new FakeList(1000);
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId, stopAt: (record) => Number(record.id) <= 850 });
+		const run = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			stopAt: (record) => Number(record.id) <= 850,
+		});
 
 		expect(idsOf(run.items)).toEqual(range(851, 1000).reverse());
 		expect(run).toMatchObject({ complete: true, requests: 2 });
@@ -232,7 +246,11 @@ describe('readPages on a list that does not change', () => {
 
 		list.asked.length = 0;
 		const all = await readPages(list.fetch, { perPage: 100, ...byId, keep });
-		expect(idsOf(all.items)).toEqual(range(1, 20).map((n) => n * 50).reverse());
+		expect(idsOf(all.items)).toEqual(
+			range(1, 20)
+				.map((n) => n * 50)
+				.reverse(),
+		);
 		expect(all).toMatchObject({ complete: true, steady: true, requests: 10 });
 	});
 
@@ -249,15 +267,29 @@ describe('readPages on a list that does not change', () => {
 	it('sends no more than maxPages requests, and resumes from the cursor it returns', async () => {
 		const list = new FakeList(1000);
 		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4 });
-		const second = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4, resume: first.cursor });
-		const third = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4, resume: second.cursor });
+		const second = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			maxPages: 4,
+			resume: first.cursor,
+		});
+		const third = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			maxPages: 4,
+			resume: second.cursor,
+		});
 
-		expect([first, second, third].map((run) => [run.items.length, run.complete, run.requests])).toEqual([
+		expect(
+			[first, second, third].map((run) => [run.items.length, run.complete, run.requests]),
+		).toEqual([
 			[400, false, 4],
 			[400, false, 4],
 			[200, true, 2],
 		]);
-		expect(idsOf([...first.items, ...second.items, ...third.items])).toEqual(range(1, 1000).reverse());
+		expect(idsOf([...first.items, ...second.items, ...third.items])).toEqual(
+			range(1, 1000).reverse(),
+		);
 		expect(list.asked).toEqual(range(1, 10));
 	});
 
@@ -265,7 +297,11 @@ describe('readPages on a list that does not change', () => {
 		const list = new FakeList(1000);
 		let asked = 0;
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId, stopEarly: () => ++asked >= 3 });
+		const run = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			stopEarly: () => ++asked >= 3,
+		});
 
 		expect(run).toMatchObject({ complete: false, requests: 3 });
 		expect(run.cursor.page).toBe(4);
@@ -275,17 +311,26 @@ describe('readPages on a list that does not change', () => {
 describe('readPages follows the page size the server answers with (issue 18)', () => {
 	it.each([
 		['meta.per_page', undefined],
-		['meta.from and meta.to (no per_page)', ['current_page', 'last_page', 'total', 'from', 'to'] as const],
-		['its fullest page (meta without per_page, from or to)', ['current_page', 'last_page', 'total'] as const],
-	])('an instance that caps pages at 50 when 100 are asked: every record, 5 requests for 250, positions from %s', async (_how, fields) => {
-		const list = new FakeList(250, { perPage: 50, fields });
+		[
+			'meta.from and meta.to (no per_page)',
+			['current_page', 'last_page', 'total', 'from', 'to'] as const,
+		],
+		[
+			'its fullest page (meta without per_page, from or to)',
+			['current_page', 'last_page', 'total'] as const,
+		],
+	])(
+		'an instance that caps pages at 50 when 100 are asked: every record, 5 requests for 250, positions from %s',
+		async (_how, fields) => {
+			const list = new FakeList(250, { perPage: 50, fields });
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+			const run = await readPages(list.fetch, { perPage: 100, ...byId });
 
-		expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
-		expect(list.asked).toEqual(range(1, 5));
-		expect(run).toMatchObject({ complete: true, steady: true, requests: 5 });
-	});
+			expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
+			expect(list.asked).toEqual(range(1, 5));
+			expect(run).toMatchObject({ complete: true, steady: true, requests: 5 });
+		},
+	);
 
 	it('a capped instance while reports are created: still exactly the records that existed throughout', async () => {
 		const list = new FakeList(250, { perPage: 50, fields: ['current_page', 'last_page', 'total'] });
@@ -333,24 +378,39 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 		[250, 50, 50],
 		[250, 100, 50],
 		[249, 100, 10],
-	])('a list of %i that does not change, %i asked and %i a page answered: ceil(N / page) requests', async (count, asked, size) => {
-		const list = new FakeList(count, { perPage: size });
+	])(
+		'a list of %i that does not change, %i asked and %i a page answered: ceil(N / page) requests',
+		async (count, asked, size) => {
+			const list = new FakeList(count, { perPage: size });
 
-		const run = await readPages(list.fetch, { perPage: asked, ...byId });
+			const run = await readPages(list.fetch, { perPage: asked, ...byId });
 
-		expect(run.items).toHaveLength(count);
-		expect(run.requests).toBe(Math.max(1, Math.ceil(count / size)));
-	});
+			expect(run.items).toHaveLength(count);
+			expect(run.requests).toBe(Math.max(1, Math.ceil(count / size)));
+		},
+	);
 
 	it.each([
 		['says per_page 100 but cuts every page to 50', { truncate: 50 }],
-		['says per_page 100 and from/to of 100 but cuts every page to 50', { truncate: 50, fields: ['current_page', 'last_page', 'per_page', 'total', 'from', 'to'] as const }],
+		[
+			'says per_page 100 and from/to of 100 but cuts every page to 50',
+			{
+				truncate: 50,
+				fields: ['current_page', 'last_page', 'per_page', 'total', 'from', 'to'] as const,
+			},
+		],
 	])('a proxy that %s: the run fails instead of returning 150 of 250', async (_what, options) => {
 		const list = new FakeList(250, options);
 
 		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
 
-		expect(problem).toEqual({ reason: 'short', total: 250, returned: 150, requests: 3, perPage: 100 });
+		expect(problem).toEqual({
+			reason: 'short',
+			total: 250,
+			returned: 150,
+			requests: 3,
+			perPage: 100,
+		});
 		expect(list.asked).toEqual([1, 2, 3]);
 	});
 
@@ -371,7 +431,11 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 		const list = new FakeList(250, { truncate: 50 });
 
 		const limited = await readPages(list.fetch, { perPage: 100, limit: 200, ...byId });
-		const stopped = await readPages(list.fetch, { perPage: 100, ...byId, stopAt: (record) => Number(record.id) <= 10 });
+		const stopped = await readPages(list.fetch, {
+			perPage: 100,
+			...byId,
+			stopAt: (record) => Number(record.id) <= 10,
+		});
 		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 1 });
 		const resumed = await readPages(list.fetch, { perPage: 100, ...byId, resume: first.cursor });
 
@@ -439,7 +503,11 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 
 		// A record deleted after it was read comes out too; one deleted before it was reached does not.
 		const ids = idsOf(run.items);
-		expect(ids.filter((id) => !gone.has(id))).toEqual(range(1, 1000).reverse().filter((id) => !gone.has(id)));
+		expect(ids.filter((id) => !gone.has(id))).toEqual(
+			range(1, 1000)
+				.reverse()
+				.filter((id) => !gone.has(id)),
+		);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(run.requests).toBeLessThanOrEqual(2 * 10);
 	});
@@ -465,7 +533,11 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			if (request > 1) list.remove(returned[request % returned.length]);
 		};
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byName, map: (r) => (returned.push(...idsOf(r)), r) });
+		const run = await readPages(list.fetch, {
+			perPage: 100,
+			...byName,
+			map: (r) => (returned.push(...idsOf(r)), r),
+		});
 
 		expect(sortedIds(run.items)).toEqual(range(1, 1000));
 	});
@@ -475,7 +547,10 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 		async (seed) => {
 			const next = random(seed);
 			const perPage = [10, 25, 100][seed % 3];
-			const list = new FakeList(150 + Math.floor(next() * 400), { perPage, order: seed % 4 === 0 ? 'name' : 'id' });
+			const list = new FakeList(150 + Math.floor(next() * 400), {
+				perPage,
+				order: seed % 4 === 0 ? 'name' : 'id',
+			});
 			const newestFirst = seed % 4 !== 0;
 			const initial = new Set(list.ids);
 			const everDeleted = new Set<number>();
@@ -493,12 +568,18 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 				}
 			};
 
-			const run = await readPages(list.fetch, { perPage, keyOf: (r) => (newestFirst ? Number(r.id) : String(r.name)), newestFirst });
+			const run = await readPages(list.fetch, {
+				perPage,
+				keyOf: (r) => (newestFirst ? Number(r.id) : String(r.name)),
+				newestFirst,
+			});
 
 			const ids = idsOf(run.items);
 			expect(new Set(ids).size).toBe(ids.length);
 			const throughout = [...initial].filter((id) => !everDeleted.has(id));
-			expect(ids.filter((id) => throughout.includes(id)).sort((a, b) => a - b)).toEqual(throughout.sort((a, b) => a - b));
+			expect(ids.filter((id) => throughout.includes(id)).sort((a, b) => a - b)).toEqual(
+				throughout.sort((a, b) => a - b),
+			);
 			expect(ids.every((id) => initial.has(id) || created.has(id))).toBe(true);
 			expect(run.complete).toBe(true);
 		},
@@ -512,7 +593,8 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			list.before = () => {
 				for (let i = Math.floor(next() * 4); i > 0; i--) {
 					if (next() < 0.5) list.create();
-					else if (list.rows.length > 0) list.remove(list.ids[Math.floor(next() * list.rows.length)]);
+					else if (list.rows.length > 0)
+						list.remove(list.ids[Math.floor(next() * list.rows.length)]);
 				}
 			};
 
@@ -535,8 +617,14 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 		for (let poll = 0; poll < 20; poll++) {
 			// Between polls (minutes apart) much changes: 5 created, 5 read ones deleted.
 			for (let i = 0; i < 5 && poll > 0; i++) list.create();
-			for (let i = 0; i < 5 && items.length > 0; i++) list.remove(Number(items[(poll * 37 + i * 11) % items.length].id));
-			const run = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 2, resume: cursor });
+			for (let i = 0; i < 5 && items.length > 0; i++)
+				list.remove(Number(items[(poll * 37 + i * 11) % items.length].id));
+			const run = await readPages(list.fetch, {
+				perPage: 100,
+				...byId,
+				maxPages: 2,
+				resume: cursor,
+			});
 			items.push(...run.items);
 			cursor = run.cursor;
 			if (run.complete) break;
@@ -575,7 +663,9 @@ describe('readPages against servers that do not page', () => {
 
 	it('ends a run that does not converge at the bound set by the first page’s total', async () => {
 		// A total that falls and rises between every two requests: each page looks like records slipped past it.
-		const list = new FakeList(1000, { total: (request, real) => (request % 2 ? real : real - 100) });
+		const list = new FakeList(1000, {
+			total: (request, real) => (request % 2 ? real : real - 100),
+		});
 
 		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
 

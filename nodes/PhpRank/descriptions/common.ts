@@ -1,6 +1,14 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { DEFAULT_PRIVACY, MAX_PASSWORD_LENGTH, PAGE_SIZES, PRIVACY_CHOICES, REPORT_LINK, RESULT_CLASS_RANGES, RESULT_CLASSES } from '../api';
+import {
+	DEFAULT_PRIVACY,
+	MAX_PASSWORD_LENGTH,
+	PAGE_SIZES,
+	PRIVACY_CHOICES,
+	REPORT_LINK,
+	RESULT_CLASS_RANGES,
+	RESULT_CLASSES,
+} from '../api';
 import { searchIn } from '../operations/input';
 import type { ResourceSpec } from '../transport/resource';
 
@@ -32,7 +40,11 @@ const pageSizeOption: INodeProperties = {
 	name: 'pageSize',
 	type: 'options',
 	options: [
-		{ name: 'Automatic', value: '', description: 'The node picks the size that needs the fewest requests' },
+		{
+			name: 'Automatic',
+			value: '',
+			description: 'The node picks the size that needs the fewest requests',
+		},
 		...PAGE_SIZES.map((size) => ({ name: String(size), value: size })),
 	],
 	default: '',
@@ -53,7 +65,11 @@ const sortDirectionOption: INodeProperties = {
 };
 
 /** `value`: an expression of `$value` that sends something else than the choice (see report Get Many). */
-function sortByOption(options: INodePropertyOptions[], defaultValue: string, value?: string): INodeProperties {
+function sortByOption(
+	options: INodePropertyOptions[],
+	defaultValue: string,
+	value?: string,
+): INodeProperties {
 	return {
 		displayName: 'Sort By',
 		name: 'sortBy',
@@ -65,7 +81,11 @@ function sortByOption(options: INodePropertyOptions[], defaultValue: string, val
 }
 
 /** Search: phpRank searches one field per list (the spec's `searchBy`), sent with it (search_by), never alone. */
-export function searchFilter(spec: ResourceSpec, placeholder: string, description: string): INodeProperties {
+export function searchFilter(
+	spec: ResourceSpec,
+	placeholder: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Search',
 		name: 'search',
@@ -73,7 +93,9 @@ export function searchFilter(spec: ResourceSpec, placeholder: string, descriptio
 		default: '',
 		placeholder,
 		description,
-		routing: { send: { type: 'query', property: 'search', preSend: [searchIn(spec.searchBy ?? '')] } },
+		routing: {
+			send: { type: 'query', property: 'search', preSend: [searchIn(spec.searchBy ?? '')] },
+		},
 	};
 }
 
@@ -153,7 +175,8 @@ export const reportLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: REPORT_LINK,
-						errorMessage: 'Paste the link of a report page in phpRank, e.g. https://seo.example.com/reports/42',
+						errorMessage:
+							'Paste the link of a report page in phpRank, e.g. https://seo.example.com/reports/42',
 					},
 				},
 			],
@@ -167,7 +190,10 @@ export const reportLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[1-9][0-9]*\\s*$', errorMessage: 'A report ID is a positive whole number' },
+					properties: {
+						regex: '^\\s*[1-9][0-9]*\\s*$',
+						errorMessage: 'A report ID is a positive whole number',
+					},
 				},
 			],
 		},
@@ -185,7 +211,11 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 			// Worst first, as the editor has always listed them.
 			...[...RESULT_CLASSES].reverse().map(({ value }) => {
 				const { label, text } = RESULT_CLASS_RANGES[value];
-				return { name: label, value, description: `Score ${text.includes(' to ') ? `from ${text}` : text}` };
+				return {
+					name: label,
+					value,
+					description: `Score ${text.includes(' to ') ? `from ${text}` : text}`,
+				};
 			}),
 		],
 		default: '',
@@ -216,7 +246,14 @@ export const scoreFilters: INodeProperties[] = [
 
 /** The Filters collection: each filter is sent only once the user adds it. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
 }
 
 /** The parameters of a list operation: Return All / Limit, its filters, page size and sorting. */
@@ -234,12 +271,20 @@ export function listParameters(
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [pageSizeOption, sortByOption(sort.options, sort.default, sort.value), sortDirectionOption],
+			options: [
+				pageSizeOption,
+				sortByOption(sort.options, sort.default, sort.value),
+				sortDirectionOption,
+			],
 		},
 	];
 }
 
-const PRIVACY_OPTIONS = PRIVACY_CHOICES.map(({ label, value, description }) => ({ name: label, value, description }));
+const PRIVACY_OPTIONS = PRIVACY_CHOICES.map(({ label, value, description }) => ({
+	name: label,
+	value,
+	description,
+}));
 
 /** A report's privacy, on Create and among Update's fields. */
 export function privacyField(overrides: Partial<INodeProperties> = {}): INodeProperties {

@@ -11,7 +11,8 @@ const worstPagesOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 100 },
 	default: 5,
-	description: 'How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), 1 to 100',
+	description:
+		'How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), 1 to 100',
 };
 
 const minChangeOption: INodeProperties = {
@@ -20,11 +21,15 @@ const minChangeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 100 },
 	default: 5,
-	description: 'Points a page’s score must move by to count as worse or better (0-100). Analyses are noisy: a few points is usually no real change.',
+	description:
+		'Points a page’s score must move by to count as worse or better (0-100). Analyses are noisy: a few points is usually no real change.',
 };
 
 /** Site Options: Worst Pages, and for a re-run also Minimum Change. */
-export function siteOptions(forRerun: boolean, overrides: Partial<INodeProperties> = {}): INodeProperties {
+export function siteOptions(
+	forRerun: boolean,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: 'Site Options',
 		name: 'siteOptions',

@@ -10,15 +10,12 @@ import { RESULT_CLASSES_TEXT } from '../api';
  */
 const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	report: {
-		create:
-			`Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and the checks that failed, grouped by importance. Use it only when the user wants a new, separate report: every call creates one.`,
-		createOrRerun:
-			`Audit the SEO of one web page with phpRank, re-using its report: when the page already has a report, its analysis is re-run and "changes" says what changed since the last analysis (e.g. "score 72 → 61; newly failed: title (high)"); otherwise a report is created (changes is null). Returns the report: ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and its failed checks by importance. Use it when asked to audit, check or re-check a page, or whether it got worse.`,
+		create: `Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and the checks that failed, grouped by importance. Use it only when the user wants a new, separate report: every call creates one.`,
+		createOrRerun: `Audit the SEO of one web page with phpRank, re-using its report: when the page already has a report, its analysis is re-run and "changes" says what changed since the last analysis (e.g. "score 72 → 61; newly failed: title (high)"); otherwise a report is created (changes is null). Returns the report: ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and its failed checks by importance. Use it when asked to audit, check or re-check a page, or whether it got worse.`,
 		delete:
 			'Delete one phpRank SEO report by its ID. It cannot be undone: use it only when the user asks to delete that report.',
 		get: `Get one phpRank SEO report by its ID: URL, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and the checks it failed, grouped by importance, with what was wrong. Use it to explain what is wrong with a page and what to fix first.`,
-		getAll:
-			`List phpRank SEO reports: ID, URL, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and analysis date of each, without check details. Use it to find reports or compare pages, e.g. the worst pages of a site; then get one report by its ID for its failed checks.`,
+		getAll: `List phpRank SEO reports: ID, URL, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and analysis date of each, without check details. Use it to find reports or compare pages, e.g. the worst pages of a site; then get one report by its ID for its failed checks.`,
 		update:
 			'Change a phpRank report by its ID: re-run its SEO analysis (a few seconds; new score and checks) or change who can open it. Returns the updated report; after a re-run, "changes" says what changed (e.g. "score 72 → 61; newly failed: title (high)"). Use it after a page was fixed, to see the new score.',
 	},
@@ -32,14 +29,15 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	},
 };
 
-export const toolDescription: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(([resource, operations]) =>
-	Object.entries(operations).map(([operation, text]) => ({
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string' as const,
-		typeOptions: { rows: 4 },
-		default: text,
-		description: 'What the AI model reads about this tool: what it does and when to use it',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-	})),
+export const toolDescription: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(
+	([resource, operations]) =>
+		Object.entries(operations).map(([operation, text]) => ({
+			displayName: 'Tool Description',
+			name: 'toolDescription',
+			type: 'string' as const,
+			typeOptions: { rows: 4 },
+			default: text,
+			description: 'What the AI model reads about this tool: what it does and when to use it',
+			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+		})),
 );

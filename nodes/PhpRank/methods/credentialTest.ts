@@ -20,17 +20,25 @@ export const CREDENTIAL_TEST_MESSAGES = {
 	404: `No phpRank API at this Base URL (HTTP 404). ${EXAMPLE}`,
 	notPhpRank: `This Base URL answers, but not like a phpRank API (no JSON list came back). ${EXAMPLE}`,
 	invalidUrl: `The Base URL is not a valid web address. ${EXAMPLE}`,
-	noScheme: 'The Base URL must start with https:// (or http://), e.g. https://seo.example.com. Enter the address you open phpRank with in the browser.',
+	noScheme:
+		'The Base URL must start with https:// (or http://), e.g. https://seo.example.com. Enter the address you open phpRank with in the browser.',
 	429: 'phpRank is rate limiting this API key (HTTP 429): wait a minute and test again.',
 };
 
 /** What to do when nothing answered, by the error code n8n's HTTP client gave. */
 const unreachableHints: Array<[RegExp, string]> = [
 	[/^(ENOTFOUND|EAI_AGAIN)$/, 'Check the host name in the Base URL for typos.'],
-	[/^ECONNREFUSED$/, 'Check the port in the Base URL (without one, https:// means 443 and http:// 80) and that phpRank is running.'],
-	[/CERT|SELF_SIGNED|SIGNATURE/, 'Give the phpRank server a valid TLS certificate for this host name.'],
+	[
+		/^ECONNREFUSED$/,
+		'Check the port in the Base URL (without one, https:// means 443 and http:// 80) and that phpRank is running.',
+	],
+	[
+		/CERT|SELF_SIGNED|SIGNATURE/,
+		'Give the phpRank server a valid TLS certificate for this host name.',
+	],
 ];
-const UNREACHABLE_HINT = 'Check the Base URL, and that phpRank is online and reachable from the n8n server (firewall, proxy).';
+const UNREACHABLE_HINT =
+	'Check the Base URL, and that phpRank is online and reachable from the n8n server (firewall, proxy).';
 
 const TEST_TIMEOUT_MS = 30_000;
 
@@ -54,7 +62,12 @@ export async function phpRankApiTest(
 	// deprecated wherever `this.helpers.request` is written, though no other helper exists here
 	// (n8n-io/n8n#25190).
 	const { request } = this.helpers;
-	let response: { statusCode: number; statusMessage?: string; headers: Record<string, unknown>; body: unknown };
+	let response: {
+		statusCode: number;
+		statusMessage?: string;
+		headers: Record<string, unknown>;
+		body: unknown;
+	};
 	try {
 		response = await request({
 			method: 'GET',
@@ -71,7 +84,8 @@ export async function phpRankApiTest(
 	} catch (error) {
 		const { code, cause } = networkCause(error);
 		if (code === 'ERR_INVALID_URL') return failed(CREDENTIAL_TEST_MESSAGES.invalidUrl);
-		const hint = unreachableHints.find(([pattern]) => code && pattern.test(code))?.[1] ?? UNREACHABLE_HINT;
+		const hint =
+			unreachableHints.find(([pattern]) => code && pattern.test(code))?.[1] ?? UNREACHABLE_HINT;
 		return failed(`Could not reach phpRank at ${host}: ${cause}. ${hint}`);
 	}
 
@@ -89,8 +103,13 @@ export async function phpRankApiTest(
 		return failed(
 			`The phpRank server at ${host} failed (HTTP ${statusCode}). Try again later, or ask its administrator to check the logs.`,
 		);
-	if (statusCode >= 400) return failed(`phpRank at ${host} answered HTTP ${statusCode} ${response.statusMessage ?? ''}`.trim() + '.');
-	return isProjectList(response.body) ? { status: 'OK', message: CREDENTIAL_TEST_MESSAGES.ok } : failed(CREDENTIAL_TEST_MESSAGES.notPhpRank);
+	if (statusCode >= 400)
+		return failed(
+			`phpRank at ${host} answered HTTP ${statusCode} ${response.statusMessage ?? ''}`.trim() + '.',
+		);
+	return isProjectList(response.body)
+		? { status: 'OK', message: CREDENTIAL_TEST_MESSAGES.ok }
+		: failed(CREDENTIAL_TEST_MESSAGES.notPhpRank);
 }
 
 function failed(message: string): INodeCredentialTestResult {
@@ -116,5 +135,7 @@ function isProjectList(body: unknown): boolean {
 			return false;
 		}
 	}
-	return !!parsed && typeof parsed === 'object' && Array.isArray((parsed as { data?: unknown }).data);
+	return (
+		!!parsed && typeof parsed === 'object' && Array.isArray((parsed as { data?: unknown }).data)
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../api';
 import { projectSpec } from '../descriptions/project/project.spec';
@@ -21,8 +26,15 @@ async function listPage(
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
 	const qs: IDataObject = { ...spec.pickerOrder };
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: spec.searchBy });
-	const page = await readList(ctx, spec, qs, { perPage: MAX_PAGE_SIZE, maxPages: 1, resume: cursorFromToken(paginationToken) });
-	return { records: page.items, paginationToken: page.complete ? undefined : JSON.stringify(page.cursor) };
+	const page = await readList(ctx, spec, qs, {
+		perPage: MAX_PAGE_SIZE,
+		maxPages: 1,
+		resume: cursorFromToken(paginationToken),
+	});
+	return {
+		records: page.items,
+		paginationToken: page.complete ? undefined : JSON.stringify(page.cursor),
+	};
 }
 
 /** Report picker: newest first, searchable by URL. */
@@ -31,11 +43,19 @@ export async function searchReports(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, paginationToken: next } = await listPage(this, reportSpec, filter, paginationToken);
+	const { records, paginationToken: next } = await listPage(
+		this,
+		reportSpec,
+		filter,
+		paginationToken,
+	);
 	const instance = instanceUrl(await connectionOf(this));
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
-		const grade = score !== null ? `score ${score}${result_class ? `, ${result_class}` : ''}` : (result_class ?? '');
+		const grade =
+			score !== null
+				? `score ${score}${result_class ? `, ${result_class}` : ''}`
+				: (result_class ?? '');
 		return {
 			name: `${String(report.url)} (${grade ? `${grade} · ` : ''}#${String(report.id)})`,
 			value: String(report.id),
@@ -52,7 +72,12 @@ export async function searchProjects(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, paginationToken: next } = await listPage(this, projectSpec, filter, paginationToken);
+	const { records, paginationToken: next } = await listPage(
+		this,
+		projectSpec,
+		filter,
+		paginationToken,
+	);
 	const results: INodeListSearchItems[] = records.map((project) => ({
 		name:
 			project.reports === undefined

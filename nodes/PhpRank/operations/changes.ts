@@ -1,4 +1,10 @@
-import { type CheckChange, checkStates, classify, importanceRank, type ReportChanges } from './output';
+import {
+	type CheckChange,
+	checkStates,
+	classify,
+	importanceRank,
+	type ReportChanges,
+} from './output';
 
 /*
  * What changed between two analyses of one report: the `changes` object of every re-run (Create or
@@ -33,7 +39,10 @@ export function changesBetween(
 			class: previous.result_class,
 			generated_at: typeof before.generated_at === 'string' ? before.generated_at : null,
 		},
-		scoreDelta: previous.score !== null && current.score !== null ? round(current.score - previous.score) : null,
+		scoreDelta:
+			previous.score !== null && current.score !== null
+				? round(current.score - previous.score)
+				: null,
 		failed: failed.sort(byImportance),
 		fixed: fixed.sort(byImportance),
 	};

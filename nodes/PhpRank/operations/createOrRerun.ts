@@ -16,10 +16,24 @@ import { inputItemCount } from '../transport/n8nInternals';
 import { readList } from '../transport/paging';
 import { phpRankRequest, recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
-import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
+import {
+	doneBefore,
+	fingerprintOf,
+	itemFailed,
+	recordDone,
+	type Run,
+	runOf,
+} from '../transport/run';
 import { checkRerunOptions, confirmDropPoints, siteSettings } from './input';
 import { changesBetween } from './changes';
-import { classify, outputChoice, projectOfUrl, type ReportChanges, reportOutput, sameUrlKey } from './output';
+import {
+	classify,
+	outputChoice,
+	projectOfUrl,
+	type ReportChanges,
+	reportOutput,
+	sameUrlKey,
+} from './output';
 import { operationRouting, paired } from './routes';
 import { type RunPage, siteOutput, siteSummary } from './site';
 
@@ -63,17 +77,32 @@ interface Outcome {
  * holds in that second analysis, measured against the analysis before the first.
  */
 function fell(changes: ReportChanges, points: number): boolean {
-	return changes.scoreDelta !== null && (points > 0 ? changes.scoreDelta <= -points : changes.scoreDelta < 0);
+	return (
+		changes.scoreDelta !== null &&
+		(points > 0 ? changes.scoreDelta <= -points : changes.scoreDelta < 0)
+	);
 }
 
-const newlyFailedHigh = (changes: ReportChanges) => changes.failed.filter(({ importance }) => importance === 'high').map(({ check }) => check);
+const newlyFailedHigh = (changes: ReportChanges) =>
+	changes.failed.filter(({ importance }) => importance === 'high').map(({ check }) => check);
 
 const siteKey = (project: string) => `createOrRerun site ${project}`;
 
 /** The user's reports of a site, by URL, newest first: one list read per site and node run, shared by its items. */
-function reportsOfSite(ctx: IExecutePaginationFunctions, spec: ResourceSpec, run: Run, project: string): Promise<Map<string, IDataObject[]>> {
+function reportsOfSite(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	project: string,
+): Promise<Map<string, IDataObject[]>> {
 	return run.once(siteKey(project), async () => {
-		const { items } = await readList(ctx, spec, { project, ...spec.newestFirst }, { perPage: MAX_PAGE_SIZE }, run);
+		const { items } = await readList(
+			ctx,
+			spec,
+			{ project, ...spec.newestFirst },
+			{ perPage: MAX_PAGE_SIZE },
+			run,
+		);
 		const byUrl = new Map<string, IDataObject[]>();
 		for (const report of items) {
 			const key = sameUrlKey(String(report[spec.createdFrom ?? 'url'] ?? ''));
@@ -93,16 +122,26 @@ async function analyse(
 	body: IDataObject,
 	confirmPoints: number | undefined,
 ): Promise<Outcome> {
-	const reports = (await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
-	const newest = reports.reduce<IDataObject | undefined>((top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top), undefined);
+	const reports =
+		(await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
+	const newest = reports.reduce<IDataObject | undefined>(
+		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
+		undefined,
+	);
 	if (newest) {
-		const request = { method: 'PUT' as const, url: recordPath(spec, newest[spec.key]), body: { results: 1 } };
-		const rerun = async () => (await phpRankRequest(ctx, spec, request, 'record', run)).body.data as IDataObject;
+		const request = {
+			method: 'PUT' as const,
+			url: recordPath(spec, newest[spec.key]),
+			body: { results: 1 },
+		};
+		const rerun = async () =>
+			(await phpRankRequest(ctx, spec, request, 'record', run)).body.data as IDataObject;
 		const first = await rerun();
 		const changes = changesBetween(newest, first);
 		const others = reports.length - 1;
 		const failedHigh = newlyFailedHigh(changes);
-		if (confirmPoints === undefined || !(fell(changes, confirmPoints) || failedHigh.length > 0)) return { action: 'rerun', record: first, changes, others };
+		if (confirmPoints === undefined || !(fell(changes, confirmPoints) || failedHigh.length > 0))
+			return { action: 'rerun', record: first, changes, others };
 		const second = await rerun();
 		const confirmedChanges = changesBetween(newest, second);
 		// The drop holds: it fell again against the analysis before the first, or a check that newly failed fails still.
@@ -117,7 +156,13 @@ async function analyse(
 			confirmation: { confirmed: held, first_score: classify(first.result).score },
 		};
 	}
-	const { body: answer } = await phpRankRequest(ctx, spec, { method: 'POST', url: spec.path, body }, 'record', run);
+	const { body: answer } = await phpRankRequest(
+		ctx,
+		spec,
+		{ method: 'POST', url: spec.path, body },
+		'record',
+		run,
+	);
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
 }
 
@@ -125,7 +170,11 @@ async function analyse(
 function isPageFailure(error: unknown): error is NodeApiError {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = String(error.httpCode ?? '');
-	return status === '422' || status.startsWith('5') || (status === 'none' && error.failure?.cause === 'temporarily-unavailable');
+	return (
+		status === '422' ||
+		status.startsWith('5') ||
+		(status === 'none' && error.failure?.cause === 'temporarily-unavailable')
+	);
 }
 
 interface GatheredPage {
@@ -147,8 +196,18 @@ async function siteItems(
 	const gathered: GatheredPage = await analysis.then(
 		({ action, record, changes, confirmation }) => {
 			// Named if the run stops (On Error → Stop), as Create's reports are.
-			if (action === 'created') recordDone(run, item, fingerprintOf(['createOrRerun', sameUrlKey(url)]), [{ json: record }], spec);
-			return { project, page: { url, action, record, changes, confirmed: confirmation?.confirmed } };
+			if (action === 'created')
+				recordDone(
+					run,
+					item,
+					fingerprintOf(['createOrRerun', sameUrlKey(url)]),
+					[{ json: record }],
+					spec,
+				);
+			return {
+				project,
+				page: { url, action, record, changes, confirmed: confirmation?.confirmed },
+			};
 		},
 		(error: unknown) => {
 			if (!isPageFailure(error)) return Promise.reject(error);
@@ -156,16 +215,24 @@ async function siteItems(
 		},
 	);
 	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
-	const mine = [...all].filter(([, { project: site }]) => site === project).sort(([a], [b]) => a - b);
+	const mine = [...all]
+		.filter(([, { project: site }]) => site === project)
+		.sort(([a], [b]) => a - b);
 	if (mine[0][0] !== item) return [];
 	// Items of the same URL share its analysis: the site counts it once.
 	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
 	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
 	const instance = instanceUrl(await connectionOf(ctx));
 	const { worstPages, minChange } = siteSettings(ctx);
-	const summary = siteSummary(project, pages, { worstPages, minChange, link: (id) => `${instance}${recordPath(spec, id)}` });
+	const summary = siteSummary(project, pages, {
+		worstPages,
+		minChange,
+		link: (id) => `${instance}${recordPath(spec, id)}`,
+	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
-	return [{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) }];
+	return [
+		{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) },
+	];
 }
 
 export function createOrRerunStep(spec: ResourceSpec) {
@@ -184,18 +251,42 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			if (before) return paired(this, before);
 
 			const confirmPoints = confirmDropPoints(this);
-			const analysis = run.once(`createOrRerun analysis ${key}`, () => analyse(this, spec, run, url, body, confirmPoints));
+			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
+				analyse(this, spec, run, url, body, confirmPoints),
+			);
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
 			// An item that fails before it joins its site (On Error → Continue) is not waited for.
-			if (bySite) return await siteItems(this, spec, run, url, analysis).catch((error: unknown) => {
-				run.itemLeftOut(this.getItemIndex());
-				return Promise.reject(error);
-			});
+			if (bySite)
+				return await siteItems(this, spec, run, url, analysis).catch((error: unknown) => {
+					run.itemLeftOut(this.getItemIndex());
+					return Promise.reject(error);
+				});
 			const { action, record, changes, others, confirmation } = await analysis;
-			const confirmed = confirmPoints === undefined ? {} : { confirmed: confirmation?.confirmed ?? null, first_score: confirmation?.first_score ?? null };
-			const items = [{ json: { action, ...reportOutput(outputChoice(this), record, changes, { flat: true }), other_reports: others, ...confirmed } }];
-			recordDone(run, this.getItemIndex(), fingerprint, items, action === 'created' ? spec : undefined);
+			const confirmed =
+				confirmPoints === undefined
+					? {}
+					: {
+							confirmed: confirmation?.confirmed ?? null,
+							first_score: confirmation?.first_score ?? null,
+						};
+			const items = [
+				{
+					json: {
+						action,
+						...reportOutput(outputChoice(this), record, changes, { flat: true }),
+						other_reports: others,
+						...confirmed,
+					},
+				},
+			];
+			recordDone(
+				run,
+				this.getItemIndex(),
+				fingerprint,
+				items,
+				action === 'created' ? spec : undefined,
+			);
 			return paired(this, items);
 		} catch (error) {
 			return await itemFailed(this, run, error);
@@ -204,7 +295,10 @@ export function createOrRerunStep(spec: ResourceSpec) {
 }
 
 /** The routing of Create or Re-Run: the input checked like Create's, then the step above. */
-export function createOrRerunRoute(spec: ResourceSpec, preSend: PreSendAction[]): INodePropertyRouting {
+export function createOrRerunRoute(
+	spec: ResourceSpec,
+	preSend: PreSendAction[],
+): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
 		send: { paginate: true, preSend: [...preSend, checkRerunOptions] },

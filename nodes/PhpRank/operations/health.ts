@@ -1,4 +1,9 @@
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../api';
 import { connectionOf, instanceUrl } from '../transport/connection';
@@ -20,12 +25,22 @@ import { newestPerUrl, type SiteOptions, siteHealth, siteOutput, summaryText } f
  */
 
 function healthStep(reports: ResourceSpec) {
-	return async function getHealth(this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
+	return async function getHealth(
+		this: IExecutePaginationFunctions,
+	): Promise<INodeExecutionData[]> {
 		const run = runOf(this);
 		try {
-			const project = (this.getNodeParameter('allProjects', false) as boolean) ? undefined : projectName(this);
+			const project = (this.getNodeParameter('allProjects', false) as boolean)
+				? undefined
+				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
-			const { items } = await readList(this, reports, { ...(project ? { project } : {}), ...reports.newestFirst }, { perPage: MAX_PAGE_SIZE }, run);
+			const { items } = await readList(
+				this,
+				reports,
+				{ ...(project ? { project } : {}), ...reports.newestFirst },
+				{ perPage: MAX_PAGE_SIZE },
+				run,
+			);
 			const bySite = new Map<string, IDataObject[]>();
 			for (const record of items) {
 				const site = String(record.project ?? projectOfUrl(String(record.url ?? '')));
@@ -41,15 +56,22 @@ function healthStep(reports: ResourceSpec) {
 				);
 			}
 			const instance = instanceUrl(await connectionOf(this));
-			const options: SiteOptions = { worstPages, minChange, link: (id) => `${instance}${recordPath(reports, id)}` };
+			const options: SiteOptions = {
+				worstPages,
+				minChange,
+				link: (id) => `${instance}${recordPath(reports, id)}`,
+			};
 			const simplify = this.getNodeParameter('simplify', true) as boolean;
-			const sites = [...bySite.keys()].filter((site) => project === undefined || site === project).sort();
+			const sites = [...bySite.keys()]
+				.filter((site) => project === undefined || site === project)
+				.sort();
 			return paired(
 				this,
 				sites.map((site) => {
 					const health = { project: site, ...siteHealth(newestPerUrl(bySite.get(site)!), options) };
 					// An AI model reads the summary's few lines, not the numbers behind them.
-					if (simplify && isToolRun(this)) return { json: { project: site, health: summaryText(health) } };
+					if (simplify && isToolRun(this))
+						return { json: { project: site, health: summaryText(health) } };
 					return { json: siteOutput(health, simplify) };
 				}),
 			);

@@ -33,8 +33,17 @@ import { classify, inScoreRange, type ScoreRange } from './output';
  */
 
 /** Bad input of an item, as an error that names the item (when there are several) and what to fix. */
-export function inputProblem(ctx: IExecuteSingleFunctions, message: string, description: string): NodeApiError {
-	return inputError(runOf(ctx).nodeForErrors(ctx), `${message}${itemSuffix(ctx)}`, description, ctx.getItemIndex());
+export function inputProblem(
+	ctx: IExecuteSingleFunctions,
+	message: string,
+	description: string,
+): NodeApiError {
+	return inputError(
+		runOf(ctx).nodeForErrors(ctx),
+		`${message}${itemSuffix(ctx)}`,
+		description,
+		ctx.getItemIndex(),
+	);
 }
 
 /** Refuses bad input before anything is sent: the run stops as for a failed request (On Error → Stop). */
@@ -60,7 +69,12 @@ export function describeValue(value: unknown): string {
 }
 
 /** A scalar text parameter; expressions can hand over objects and arrays. */
-function textParameter(ctx: IExecuteSingleFunctions, name: string, label: string, value: unknown): string {
+function textParameter(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	value: unknown,
+): string {
 	if (value !== null && typeof value === 'object') {
 		fail(
 			ctx,
@@ -86,11 +100,21 @@ export function parseReportId(ctx: IExecuteSingleFunctions, value: unknown): num
 
 /** Sets the path of operations on one report (`spec`: reports), with a checked ID. */
 export function reportPath(spec: ResourceSpec): PreSendAction {
-	return async function reportPath(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	return async function reportPath(
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		// The mode as stored (not evaluated): n8n evaluates an expression of the value on every read.
 		const mode = (this.getNode().parameters.reportId as { mode?: unknown } | undefined)?.mode;
-		if (mode === 'url') await checkReportLink(this, (this.getNodeParameter('reportId', undefined) as { value?: unknown }).value);
-		const id = parseReportId(this, this.getNodeParameter('reportId', undefined, { extractValue: true }));
+		if (mode === 'url')
+			await checkReportLink(
+				this,
+				(this.getNodeParameter('reportId', undefined) as { value?: unknown }).value,
+			);
+		const id = parseReportId(
+			this,
+			this.getNodeParameter('reportId', undefined, { extractValue: true }),
+		);
 		return { ...requestOptions, url: recordPath(spec, id) };
 	};
 }
@@ -131,21 +155,37 @@ async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Pr
  * encoded path segment, so `a/b`, `..`, `?`, `#` or `%` can never reach another route.
  */
 export function projectPath(spec: ResourceSpec): PreSendAction {
-	return async function projectPath(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	return async function projectPath(
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		return { ...requestOptions, url: recordPath(spec, projectName(this)) };
 	};
 }
 
 /** The project a Delete names, trimmed and checked. */
 export function projectName(ctx: IExecuteSingleFunctions): string {
-	const name = textParameter(ctx, 'project', 'Project', ctx.getNodeParameter('project', undefined, { extractValue: true }));
+	const name = textParameter(
+		ctx,
+		'project',
+		'Project',
+		ctx.getNodeParameter('project', undefined, { extractValue: true }),
+	);
 	if (!name) {
-		fail(ctx, 'The project name is empty', 'Choose a project from the list, or enter its name (the site’s host, e.g. example.com).');
+		fail(
+			ctx,
+			'The project name is empty',
+			'Choose a project from the list, or enter its name (the site’s host, e.g. example.com).',
+		);
 	}
 	// URL parsers resolve a `.` or `..` segment (even as %2e%2e) against the path: the request
 	// would reach another route. Such a name cannot be a host, so it is refused.
 	if (name === '.' || name === '..') {
-		fail(ctx, `"${name}" cannot be a project name`, 'A project is named after its host, e.g. example.com.');
+		fail(
+			ctx,
+			`"${name}" cannot be a project name`,
+			'A project is named after its host, e.g. example.com.',
+		);
 	}
 	return name;
 }
@@ -158,7 +198,9 @@ export function projectName(ctx: IExecuteSingleFunctions): string {
 function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
 	const text = textParameter(ctx, 'privacy', 'Privacy', value).toLowerCase();
 	if (text === '') return undefined;
-	const choice = PRIVACY_CHOICES.find(({ value: number, key }) => text === String(number) || text === key);
+	const choice = PRIVACY_CHOICES.find(
+		({ value: number, key }) => text === String(number) || text === key,
+	);
 	if (!choice) {
 		fail(
 			ctx,
@@ -173,8 +215,13 @@ function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | un
  * Privacy and password of a body. The password is checked and sent only with Password privacy:
  * with any other privacy it would only travel for nothing.
  */
-function checkPrivacy(ctx: IExecuteSingleFunctions, body: IDataObject, privacy: number | undefined): void {
-	const password = body.password === undefined ? '' : textParameter(ctx, 'password', 'Password', body.password);
+function checkPrivacy(
+	ctx: IExecuteSingleFunctions,
+	body: IDataObject,
+	privacy: number | undefined,
+): void {
+	const password =
+		body.password === undefined ? '' : textParameter(ctx, 'password', 'Password', body.password);
 	delete body.password;
 	if (privacy === undefined) {
 		delete body.privacy;
@@ -183,7 +230,11 @@ function checkPrivacy(ctx: IExecuteSingleFunctions, body: IDataObject, privacy: 
 	body.privacy = privacy;
 	if (privacy !== PRIVACY.password) return;
 	if (!password) {
-		fail(ctx, 'Password privacy needs a password', 'Enter the password visitors must type to open the report, or choose another privacy.');
+		fail(
+			ctx,
+			'Password privacy needs a password',
+			'Enter the password visitors must type to open the report, or choose another privacy.',
+		);
 	}
 	if (password.length > MAX_PASSWORD_LENGTH) {
 		fail(
@@ -234,11 +285,19 @@ export async function buildUpdateBody(
 	if (fields.password !== undefined && fields.password !== '') body.password = fields.password;
 	if (fields.rerunAnalysis !== undefined) body.results = fields.rerunAnalysis ? 1 : 0;
 	if (body.password !== undefined && privacy === undefined) {
-		fail(this, 'A password only applies with Password privacy', 'Add Privacy to the update fields and set it to Password, or remove the Password field.');
+		fail(
+			this,
+			'A password only applies with Password privacy',
+			'Add Privacy to the update fields and set it to Password, or remove the Password field.',
+		);
 	}
 	checkPrivacy(this, body, privacy);
 	if (Object.keys(body).length === 0) {
-		fail(this, 'Nothing to update', 'Add at least one field under Update Fields: Privacy, Password or Re-Run Analysis.');
+		fail(
+			this,
+			'Nothing to update',
+			'Add at least one field under Update Fields: Privacy, Password or Re-Run Analysis.',
+		);
 	}
 	return { ...requestOptions, body };
 }
@@ -256,14 +315,22 @@ export async function checkListQuery(
 	if (qs.per_page !== undefined) {
 		const size = Number(qs.per_page);
 		if (!(PAGE_SIZES as readonly number[]).includes(size)) {
-			fail(this, `The page size must be ${PAGE_SIZES_TEXT}, not ${describeValue(qs.per_page)}`, 'phpRank accepts only these page sizes. Change the Page Size option.');
+			fail(
+				this,
+				`The page size must be ${PAGE_SIZES_TEXT}, not ${describeValue(qs.per_page)}`,
+				'phpRank accepts only these page sizes. Change the Page Size option.',
+			);
 		}
 		qs.per_page = size;
 	}
 	if (!(this.getNodeParameter('returnAll', false) as boolean)) {
 		const limit = this.getNodeParameter('limit', 50) as unknown;
 		if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-			fail(this, `The limit must be a whole number of 1 or more, not ${describeValue(limit)}`, 'Set Limit to how many results to return, or turn on Return All.');
+			fail(
+				this,
+				`The limit must be a whole number of 1 or more, not ${describeValue(limit)}`,
+				'Set Limit to how many results to return, or turn on Return All.',
+			);
 		}
 	}
 	return { ...requestOptions, qs };
@@ -274,10 +341,18 @@ export async function checkListQuery(
  * Search By option keep it in their filters; nothing reads it.
  */
 export function searchIn(field: string): PreSendAction {
-	return async function searchBy(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	return async function searchBy(
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const qs = { ...(requestOptions.qs as IDataObject) };
 		const search = qs.search;
-		if (search === undefined || search === null || (typeof search === 'string' && search.trim() === '')) delete qs.search_by;
+		if (
+			search === undefined ||
+			search === null ||
+			(typeof search === 'string' && search.trim() === '')
+		)
+			delete qs.search_by;
 		else qs.search_by = field;
 		return { ...requestOptions, qs };
 	};
@@ -294,21 +369,29 @@ const LOWEST_SCORE = 0;
 const HIGHEST_SCORE = 100;
 
 function scoreBound(value: unknown, fallback: number): number | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return fallback;
-	const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-	return Number.isFinite(number) && number >= LOWEST_SCORE && number <= HIGHEST_SCORE ? number : undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return fallback;
+	const number =
+		typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+	return Number.isFinite(number) && number >= LOWEST_SCORE && number <= HIGHEST_SCORE
+		? number
+		: undefined;
 }
 
 /** The range the Filters set, or undefined when they leave every score in (0 to 100, the defaults). */
 function scoreRange(filters: IDataObject): ScoreRange | undefined {
 	const min = scoreBound(filters.minScore, LOWEST_SCORE);
 	const max = scoreBound(filters.maxScore, HIGHEST_SCORE);
-	if (min === undefined || max === undefined || (min <= LOWEST_SCORE && max >= HIGHEST_SCORE)) return undefined;
+	if (min === undefined || max === undefined || (min <= LOWEST_SCORE && max >= HIGHEST_SCORE))
+		return undefined;
 	return { min, max };
 }
 
 /** What an added Result filter leaves of the range: nothing is an error naming the field to change. */
-function conflict(range: ScoreRange, result: ResultClass): { message: string; field: string } | undefined {
+function conflict(
+	range: ScoreRange,
+	result: ResultClass,
+): { message: string; field: string } | undefined {
 	const { label, text } = RESULT_CLASS_RANGES[result];
 	const allows = `what Result: ${label} allows (${text})`;
 	const index = RESULT_CLASSES.findIndex(({ value }) => value === result);
@@ -332,7 +415,10 @@ export async function checkScoreRange(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	for (const [name, label, fallback] of [['minScore', 'Minimum Score', LOWEST_SCORE], ['maxScore', 'Maximum Score', HIGHEST_SCORE]] as const) {
+	for (const [name, label, fallback] of [
+		['minScore', 'Minimum Score', LOWEST_SCORE],
+		['maxScore', 'Maximum Score', HIGHEST_SCORE],
+	] as const) {
 		if (scoreBound(filters[name], fallback) === undefined) {
 			fail(
 				this,
@@ -355,17 +441,24 @@ export async function checkScoreRange(
 	if (chosen in RESULT_CLASS_RANGES) {
 		const problem = conflict(range, chosen as ResultClass);
 		if (problem) {
-			fail(this, problem.message, `No report can match both. Change ${problem.field}, or set Result to Any.`);
+			fail(
+				this,
+				problem.message,
+				`No report can match both. Change ${problem.field}, or set Result to Any.`,
+			);
 		}
 		return requestOptions;
 	}
 	const lowest = classify(range.min).result_class;
-	if (qs.result === undefined && lowest !== null && lowest === classify(range.max).result_class) qs.result = lowest;
+	if (qs.result === undefined && lowest !== null && lowest === classify(range.max).result_class)
+		qs.result = lowest;
 	return { ...requestOptions, qs };
 }
 
 /** Get Many's filter of the list (the list reader's `keep`): the reports of the range, once checkScoreRange let it through. */
-export function scoreKeep(ctx: IExecutePaginationFunctions): ((record: IDataObject) => boolean) | undefined {
+export function scoreKeep(
+	ctx: IExecutePaginationFunctions,
+): ((record: IDataObject) => boolean) | undefined {
 	const range = scoreRange(ctx.getNodeParameter('filters', {}) as IDataObject);
 	return range && ((record) => inScoreRange(range, record));
 }
@@ -380,10 +473,21 @@ export const DEFAULT_WORST_PAGES = 5;
 export const DEFAULT_MIN_CHANGE = 5;
 
 /** A whole number within bounds, or the error that names the field and what to enter. */
-function boundedOption(ctx: IExecuteSingleFunctions, value: unknown, label: string, low: number, high: number, enter: string): number {
+function boundedOption(
+	ctx: IExecuteSingleFunctions,
+	value: unknown,
+	label: string,
+	low: number,
+	high: number,
+	enter: string,
+): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number) || number < low || number > high) {
-		fail(ctx, `${label} must be a number from ${low} to ${high}, not ${describeValue(value)}`, enter);
+		fail(
+			ctx,
+			`${label} must be a number from ${low} to ${high}, not ${describeValue(value)}`,
+			enter,
+		);
 	}
 	return number;
 }
@@ -393,7 +497,14 @@ export function siteSettings(ctx: IExecuteSingleFunctions): SiteSettings {
 	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
 	return {
 		worstPages: Math.round(
-			boundedOption(ctx, options.worstPages ?? DEFAULT_WORST_PAGES, 'Worst Pages', 1, 100, 'Set Worst Pages under Site Options to how many of the lowest-scoring pages to list, from 1 to 100.'),
+			boundedOption(
+				ctx,
+				options.worstPages ?? DEFAULT_WORST_PAGES,
+				'Worst Pages',
+				1,
+				100,
+				'Set Worst Pages under Site Options to how many of the lowest-scoring pages to list, from 1 to 100.',
+			),
 		),
 		minChange: boundedOption(
 			ctx,
@@ -422,14 +533,20 @@ export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefi
 }
 
 /** Create or Re-Run: Confirm Drops and, with One Item per Site, the site options, checked before anything is sent. */
-export async function checkRerunOptions(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function checkRerunOptions(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	confirmDropPoints(this);
 	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
 	return requestOptions;
 }
 
 /** Project → Get Health: a project (unless All Projects) and its site options, checked before anything is sent. */
-export async function checkHealthInput(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function checkHealthInput(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	if (!(this.getNodeParameter('allProjects', false) as boolean)) projectName(this);
 	siteSettings(this);
 	return requestOptions;

@@ -23,7 +23,9 @@ export function sameUrlKey(url: string): string {
 		.replace(/[?#]$/, '')
 		.replace(/\/+$/, '');
 	const hostEnd = bare.search(/[/?#]/);
-	return hostEnd === -1 ? bare.toLowerCase() : bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
+	return hostEnd === -1
+		? bare.toLowerCase()
+		: bare.slice(0, hostEnd).toLowerCase() + bare.slice(hostEnd);
 }
 
 /** phpRank's project of a URL: its host without `www.` (and without a port). */
@@ -34,14 +36,20 @@ export function projectOfUrl(url: string): string {
 }
 
 /** A score's class; a record known only by its class (instances that follow the seed spec) keeps it. */
-export function classify(result: unknown): { score: number | null; result_class: ResultClass | null } {
+export function classify(result: unknown): {
+	score: number | null;
+	result_class: ResultClass | null;
+} {
 	if (typeof result === 'string') {
 		const named = RESULT_CLASSES.find(({ value }) => value === result.toLowerCase());
 		if (named) return { score: null, result_class: named.value };
 	}
 	const score = typeof result === 'number' ? result : Number.parseFloat(String(result));
-	if (result === null || result === '' || !Number.isFinite(score)) return { score: null, result_class: null };
-	const found = RESULT_CLASSES.find(({ from, fromIncluded }) => (fromIncluded ? score >= from : score > from));
+	if (result === null || result === '' || !Number.isFinite(score))
+		return { score: null, result_class: null };
+	const found = RESULT_CLASSES.find(({ from, fromIncluded }) =>
+		fromIncluded ? score >= from : score > from,
+	);
 	return { score, result_class: (found ?? RESULT_CLASSES[RESULT_CLASSES.length - 1]).value };
 }
 
@@ -57,7 +65,8 @@ export interface ScoreRange {
 
 /** Whether a shaped report lies in the range; one known only by its class, when the range holds that whole class. */
 export function inScoreRange(range: ScoreRange, record: IDataObject): boolean {
-	if (typeof record.score === 'number') return record.score >= range.min && record.score <= range.max;
+	if (typeof record.score === 'number')
+		return record.score >= range.min && record.score <= range.max;
 	const known = RESULT_CLASS_RANGES[record.result_class as ResultClass];
 	return known !== undefined && range.min <= known.low && range.max >= known.high;
 }
@@ -92,7 +101,11 @@ export function checkStates(results: unknown): Map<string, CheckState> {
 		if (!check || typeof check !== 'object') continue;
 		const { passed, importance } = check as IDataObject;
 		if (typeof passed !== 'boolean') continue;
-		states.set(name, { passed, importance: typeof importance === 'string' ? importance : 'unknown', detail: check as IDataObject });
+		states.set(name, {
+			passed,
+			importance: typeof importance === 'string' ? importance : 'unknown',
+			detail: check as IDataObject,
+		});
 	}
 	return states;
 }
@@ -134,7 +147,11 @@ export function failedChecks(results: unknown): Array<CheckChange & { detail: ID
 }
 
 function privacyLabel(record: IDataObject): IDataObject[string] {
-	return PRIVACY_CHOICES.find(({ value }) => value === Number(record.privacy))?.key ?? record.privacy ?? null;
+	return (
+		PRIVACY_CHOICES.find(({ value }) => value === Number(record.privacy))?.key ??
+		record.privacy ??
+		null
+	);
 }
 
 /**
@@ -144,7 +161,8 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
  * changed, and in the AI tool's answer.
  */
 function failedCounts(checks: CheckChange[]): IDataObject {
-	const count = (importance: string) => checks.filter((check) => check.importance === importance).length;
+	const count = (importance: string) =>
+		checks.filter((check) => check.importance === importance).length;
 	return { failed_high: count('high'), failed_medium: count('medium'), failed_low: count('low') };
 }
 
@@ -154,7 +172,8 @@ function failedCounts(checks: CheckChange[]): IDataObject {
  */
 function changeColumns(changes: unknown): IDataObject {
 	if (changes === undefined) return {};
-	if (changes === null) return { previous_score: null, score_change: null, newly_failed: '', newly_fixed: '' };
+	if (changes === null)
+		return { previous_score: null, score_change: null, newly_failed: '', newly_fixed: '' };
 	const { previous, scoreDelta, failed, fixed } = changes as ReportChanges;
 	return {
 		previous_score: previous.result,
@@ -190,9 +209,14 @@ export function shapeReport(record: IDataObject, simplify: boolean, flat = false
 /** `title: too_long (max 60)`: a failed check and what phpRank found wrong, in a few words. */
 function describeCheck(name: string, check: IDataObject): string {
 	const problems = Object.entries((check.errors ?? {}) as IDataObject).map(([problem, detail]) => {
-		const limits = detail && typeof detail === 'object' && !Array.isArray(detail) ? Object.entries(detail) : [];
-		const scalar = limits.length > 0 && limits.every(([, value]) => typeof value === 'number' || typeof value === 'string');
-		return scalar ? `${problem} (${limits.map(([key, value]) => `${key} ${String(value)}`).join(', ')})` : problem;
+		const limits =
+			detail && typeof detail === 'object' && !Array.isArray(detail) ? Object.entries(detail) : [];
+		const scalar =
+			limits.length > 0 &&
+			limits.every(([, value]) => typeof value === 'number' || typeof value === 'string');
+		return scalar
+			? `${problem} (${limits.map(([key, value]) => `${key} ${String(value)}`).join(', ')})`
+			: problem;
 	});
 	// phpRank names some problems after their check (`title: {title: …}`): the name alone says it.
 	const told = problems.filter((problem) => problem !== name);
@@ -202,7 +226,8 @@ function describeCheck(name: string, check: IDataObject): string {
 /** The checks that did not pass, as words grouped by importance (high first); empty groups left out. */
 function failedChecksByImportance(results: unknown): Record<string, string[]> {
 	const groups: Record<string, string[]> = {};
-	for (const { check, importance, detail } of failedChecks(results)) (groups[importance] ??= []).push(describeCheck(check, detail));
+	for (const { check, importance, detail } of failedChecks(results))
+		(groups[importance] ??= []).push(describeCheck(check, detail));
 	return groups;
 }
 
@@ -249,9 +274,18 @@ export function reportOutput(
 	if (choice.simplify && choice.tool) {
 		const report = toolReport(record, inList);
 		if (changes === undefined) return report;
-		return { ...report, changes: changes ? changesText(changes, report.score as number | null) : null };
+		return {
+			...report,
+			changes: changes ? changesText(changes, report.score as number | null) : null,
+		};
 	}
-	return shapeReport(changes === undefined ? record : { ...record, changes: changes as unknown as IDataObject | null }, choice.simplify, flat);
+	return shapeReport(
+		changes === undefined
+			? record
+			: { ...record, changes: changes as unknown as IDataObject | null },
+		choice.simplify,
+		flat,
+	);
 }
 
 /** Output step for every operation that returns reports (a re-run's `changes` already on the record). */
@@ -261,7 +295,9 @@ export async function shapeReports(
 ): Promise<INodeExecutionData[]> {
 	const choice = outputChoice(this);
 	const inList = choice.tool && this.getNodeParameter('operation') === 'getAll';
-	return items.map(({ json }) => ({ json: reportOutput(choice, json, json.changes as ReportChanges | undefined, { inList }) }));
+	return items.map(({ json }) => ({
+		json: reportOutput(choice, json, json.changes as ReportChanges | undefined, { inList }),
+	}));
 }
 
 /** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */
@@ -271,7 +307,9 @@ export async function reportDeleted(
 ): Promise<INodeExecutionData[]> {
 	const { id } = items[0]?.json ?? {};
 	// Instances that answer 204 confirm nothing: the ID is the one the request named.
-	const confirmed = /^\d+$/.test(String(id)) ? Number(id) : Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
+	const confirmed = /^\d+$/.test(String(id))
+		? Number(id)
+		: Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
 	return [{ json: { deleted: true, id: confirmed } }];
 }
 
@@ -299,7 +337,8 @@ export async function shapeProjects(
 	return items.map(({ json }) => {
 		const reports = Number(json.reports);
 		const total = Number(json.result);
-		const average = reports > 0 && Number.isFinite(total) ? Math.round((total / reports) * 10) / 10 : null;
+		const average =
+			reports > 0 && Number.isFinite(total) ? Math.round((total / reports) * 10) / 10 : null;
 		const { result_class } = classify(average);
 		if (!simplify) return { json: { ...json, average_score: average, result_class } };
 		return {

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { forOutputSteps, phpRankRequest } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
@@ -13,16 +19,31 @@ import { changesBetween } from './changes';
 
 /** Before an update: reads the report as it is, when the update re-runs its analysis. */
 export function readBeforeRerun(spec: ResourceSpec) {
-	return async function (ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, run: Run): Promise<IDataObject | undefined> {
+	return async function (
+		ctx: IExecutePaginationFunctions,
+		options: IHttpRequestOptions,
+		run: Run,
+	): Promise<IDataObject | undefined> {
 		if (Number((options.body as IDataObject | undefined)?.results) !== 1) return undefined;
-		const { body } = await phpRankRequest(ctx, spec, { method: 'GET', url: options.url }, 'record', run);
+		const { body } = await phpRankRequest(
+			ctx,
+			spec,
+			{ method: 'GET', url: options.url },
+			'record',
+			run,
+		);
 		return { previous: body.data as IDataObject };
 	};
 }
 
 /** Output step: `changes` on a re-run report, from the report as it was before. */
-export async function withChanges(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function withChanges(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const previous = forOutputSteps(this)?.previous as IDataObject | undefined;
 	if (!previous) return items;
-	return items.map(({ json }) => ({ json: { ...json, changes: changesBetween(previous, json) as unknown as IDataObject } }));
+	return items.map(({ json }) => ({
+		json: { ...json, changes: changesBetween(previous, json) as unknown as IDataObject },
+	}));
 }

@@ -15,7 +15,14 @@ import { isToolRun } from '../transport/n8nInternals';
 import { type ListPage, pageSizeFor, readList } from '../transport/paging';
 import { answerCheck, routedRequest } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
-import { doneBefore, fingerprintOf, itemFailed, recordDone, type Run, runOf } from '../transport/run';
+import {
+	doneBefore,
+	fingerprintOf,
+	itemFailed,
+	recordDone,
+	type Run,
+	runOf,
+} from '../transport/run';
 import { checkListQuery } from './input';
 
 /*
@@ -28,19 +35,29 @@ import { checkListQuery } from './input';
 
 type Steps = { preSend?: PreSendAction[]; postReceive?: PostReceiveAction[] };
 type RoutingData = DeclarativeRestApiSettings.ResultOptions;
-type Pagination = (this: IExecutePaginationFunctions, routing: RoutingData) => Promise<INodeExecutionData[]>;
+type Pagination = (
+	this: IExecutePaginationFunctions,
+	routing: RoutingData,
+) => Promise<INodeExecutionData[]>;
 
 /** `data` of phpRank's answer, one item per record (n8n's own declarative step). */
 const unwrapData: PostReceiveAction = { type: 'rootProperty', properties: { property: 'data' } };
 
 /** Work a step does before its request, e.g. reading the record as it is before a re-run: what it returns, the output steps read (`forOutputSteps`). */
-export type BeforeSending = (ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, run: Run) => Promise<IDataObject | undefined>;
+export type BeforeSending = (
+	ctx: IExecutePaginationFunctions,
+	options: IHttpRequestOptions,
+	run: Run,
+) => Promise<IDataObject | undefined>;
 
 /**
  * n8n pairs output to input items by itself only when their counts match; an operation run for
  * several input items may return any number of items per input, so each is paired explicitly.
  */
-export function paired(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+export function paired(
+	ctx: IExecutePaginationFunctions,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
 	const item = ctx.getItemIndex();
 	return items.map((output) => ({ ...output, pairedItem: { item } }));
 }
@@ -51,7 +68,10 @@ export function paired(ctx: IExecutePaginationFunctions, items: INodeExecutionDa
  * earlier try of this node run made for the item is returned as it was, not made again.
  */
 function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Pagination {
-	return async function sendRecord(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+	return async function sendRecord(
+		this: IExecutePaginationFunctions,
+		routing: RoutingData,
+	): Promise<INodeExecutionData[]> {
 		const run = runOf(this);
 		try {
 			const options = routing.options as IHttpRequestOptions;
@@ -62,7 +82,14 @@ function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Paginati
 
 			const note = await beforeSending?.(this, options, run);
 			const { items } = await routedRequest(this, spec, routing, run, { note });
-			if (changes) recordDone(run, this.getItemIndex(), fingerprint, items, options.method === 'POST' ? spec : undefined);
+			if (changes)
+				recordDone(
+					run,
+					this.getItemIndex(),
+					fingerprint,
+					items,
+					options.method === 'POST' ? spec : undefined,
+				);
 			return paired(this, items);
 		} catch (error) {
 			return await itemFailed(this, run, error);
@@ -71,7 +98,9 @@ function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Paginati
 }
 
 /** Gives the records a filter of the node keeps (one phpRank cannot apply), or undefined: the limit then counts those only. */
-export type KeepOf = (ctx: IExecutePaginationFunctions) => ((record: IDataObject) => boolean) | undefined;
+export type KeepOf = (
+	ctx: IExecutePaginationFunctions,
+) => ((record: IDataObject) => boolean) | undefined;
 
 /*
  * The step of a list operation (Get Many): the list reader (transport/paging.ts), reading ahead,
@@ -79,7 +108,10 @@ export type KeepOf = (ctx: IExecutePaginationFunctions) => ((record: IDataObject
  * sort of the first request on every page, until the list or the limit ends.
  */
 function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
-	return async function fetchPages(this: IExecutePaginationFunctions, routing: RoutingData): Promise<INodeExecutionData[]> {
+	return async function fetchPages(
+		this: IExecutePaginationFunctions,
+		routing: RoutingData,
+	): Promise<INodeExecutionData[]> {
 		const run = runOf(this);
 		try {
 			const qs = (routing.options.qs ?? {}) as IDataObject;
@@ -89,8 +121,14 @@ function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 			// A filter of the node's own may skip many records: the fewest requests are the largest pages.
 			const perPage = Number(qs.per_page ?? (keep ? MAX_PAGE_SIZE : pageSizeFor(limit)));
 			const item = this.getItemIndex();
-			const throughPipeline = async (pageQs: IDataObject, onListPage?: (meta: IDataObject) => void): Promise<ListPage> => {
-				const { items, meta } = await routedRequest(this, spec, routing, run, { options: { qs: pageQs }, onListPage });
+			const throughPipeline = async (
+				pageQs: IDataObject,
+				onListPage?: (meta: IDataObject) => void,
+			): Promise<ListPage> => {
+				const { items, meta } = await routedRequest(this, spec, routing, run, {
+					options: { qs: pageQs },
+					onListPage,
+				});
 				return { records: items.map(({ json }) => json), meta: meta ?? {} };
 			};
 			const { items } = await readList<INodeExecutionData>(
@@ -131,7 +169,10 @@ export function recordRoute(
 }
 
 /** A delete. */
-export function deleteRoute(spec: ResourceSpec, { preSend = [], postReceive = [] }: Steps): INodePropertyRouting {
+export function deleteRoute(
+	spec: ResourceSpec,
+	{ preSend = [], postReceive = [] }: Steps,
+): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'DELETE' },
 		send: { paginate: true, preSend },
@@ -141,7 +182,10 @@ export function deleteRoute(spec: ResourceSpec, { preSend = [], postReceive = []
 }
 
 /** A list operation: paged by the list step, its query checked first; `keep`: see `KeepOf`. */
-export function listRoute(spec: ResourceSpec, { preSend = [], postReceive = [], keep }: Steps & { keep?: KeepOf }): INodePropertyRouting {
+export function listRoute(
+	spec: ResourceSpec,
+	{ preSend = [], postReceive = [], keep }: Steps & { keep?: KeepOf },
+): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'GET', url: spec.path },
 		send: { paginate: true, preSend: [checkListQuery, ...preSend] },
@@ -170,8 +214,13 @@ export function toolErrorText(error: unknown): string {
 		const seconds = Math.max(1, Math.round((failure?.retryAfterMs ?? 60_000) / 1000));
 		return `phpRank is rate limiting requests (HTTP 429; by default it allows ${DEFAULT_RATE_LIMIT} a minute): try again in ${seconds} seconds.`;
 	}
-	const sentence = (text: unknown) => String(text ?? '').trim().replace(/[.:]?$/, '.');
-	const text = [message, description].filter((part) => typeof part === 'string' && part.trim() !== '').map(sentence);
+	const sentence = (text: unknown) =>
+		String(text ?? '')
+			.trim()
+			.replace(/[.:]?$/, '.');
+	const text = [message, description]
+		.filter((part) => typeof part === 'string' && part.trim() !== '')
+		.map(sentence);
 	return text.length ? text.join(' ') : 'The phpRank call failed for an unknown reason.';
 }
 
@@ -187,9 +236,15 @@ type DeferredOptions = IHttpRequestOptions & { [INPUT_ERROR]?: unknown };
  *   answer with it. Workflow runs are unchanged;
  * - an item whose input is refused is left out of what gathers the run's items (`Run.gather`).
  */
-export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouting): INodePropertyRouting {
+export function operationRouting(
+	spec: ResourceSpec,
+	routing: INodePropertyRouting,
+): INodePropertyRouting {
 	const pagination = routing.operations?.pagination as Pagination;
-	async function enterRun(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async function enterRun(
+		this: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		runOf(this).resource = spec;
 		return options;
 	}
@@ -209,9 +264,14 @@ export function operationRouting(spec: ResourceSpec, routing: INodePropertyRouti
 			runOf(this).itemLeftOut(this.getItemIndex());
 			throw refused;
 		};
-	async function answerToolErrors(this: IExecutePaginationFunctions, routingData: RoutingData): Promise<INodeExecutionData[]> {
+	async function answerToolErrors(
+		this: IExecutePaginationFunctions,
+		routingData: RoutingData,
+	): Promise<INodeExecutionData[]> {
 		if (!isToolRun(this)) return await pagination.call(this, routingData);
-		const answer = (error: unknown) => [{ json: { error: toolErrorText(error) }, pairedItem: { item: this.getItemIndex() } }];
+		const answer = (error: unknown) => [
+			{ json: { error: toolErrorText(error) }, pairedItem: { item: this.getItemIndex() } },
+		];
 		const refused = (routingData.options as DeferredOptions)[INPUT_ERROR];
 		if (refused !== undefined) return answer(refused);
 		try {

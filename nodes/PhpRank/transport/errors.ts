@@ -22,10 +22,11 @@ const HIDDEN = '[hidden]';
 export function redactedNode(node: INode, spec: ResourceSpec | undefined): INode {
 	const parameters = structuredClone(node.parameters);
 	for (const path of spec?.secretParameters ?? []) {
-		const parent = path.slice(0, -1).reduce<INodeParameters | undefined>(
-			(at, key) => (at?.[key] && typeof at[key] === 'object' ? (at[key] as INodeParameters) : undefined),
-			parameters,
-		);
+		const parent = path
+			.slice(0, -1)
+			.reduce<
+				INodeParameters | undefined
+			>((at, key) => (at?.[key] && typeof at[key] === 'object' ? (at[key] as INodeParameters) : undefined), parameters);
 		const key = path[path.length - 1];
 		if (parent && parent[key] !== undefined && parent[key] !== '') parent[key] = HIDDEN;
 	}
@@ -78,11 +79,22 @@ export function errorContextOf(
 	request: { method?: string; url: string; body?: unknown },
 ): ErrorContext {
 	const method = request.method ?? 'GET';
-	return { host, scheme, method, spec, target: targetOf(spec, method, request.url, request.body as IDataObject | undefined) };
+	return {
+		host,
+		scheme,
+		method,
+		spec,
+		target: targetOf(spec, method, request.url, request.body as IDataObject | undefined),
+	};
 }
 
 /** What a request was about, in words: the record its path names, or the one a create names. */
-function targetOf(spec: ResourceSpec | undefined, method: string, url: string, body?: IDataObject): string | undefined {
+function targetOf(
+	spec: ResourceSpec | undefined,
+	method: string,
+	url: string,
+	body?: IDataObject,
+): string | undefined {
 	if (!spec) return undefined;
 	const key = keyInPath(spec, url);
 	if (key !== undefined) return nameRecord(spec, key);
@@ -99,7 +111,10 @@ const PLAN_WITHOUT_API = "You don't have access to this feature.";
  * The friendly text of each HTTP status phpRank answers with. A status missing here falls back to
  * the generic 4xx/5xx texts at the end of `describeHttpError`.
  */
-const statusTexts: Record<number, (ctx: ErrorContext, apiMessage: string, waitMs?: number) => ErrorText> = {
+const statusTexts: Record<
+	number,
+	(ctx: ErrorContext, apiMessage: string, waitMs?: number) => ErrorText
+> = {
 	401: () => ({
 		message: 'The phpRank API key was rejected (HTTP 401)',
 		description:
@@ -189,7 +204,10 @@ function redirectText(ctx: ErrorContext, status: number, location: unknown): Err
 			`phpRank sends the login page to requests it does not take for API calls. ${CHECK_BASE_URL}`,
 		);
 	}
-	return notPhpRank(ctx, `it redirected to ${target ? target.pathname : 'another address'} (HTTP ${status})`);
+	return notPhpRank(
+		ctx,
+		`it redirected to ${target ? target.pathname : 'another address'} (HTTP ${status})`,
+	);
 }
 
 /**
@@ -238,8 +256,18 @@ export function describeHttpError(
 }
 
 /** A success whose JSON is not what phpRank sends for this request (another service answered). */
-export function describeForeignBody(node: INode, status: number, ctx: ErrorContext, expected: string): NodeApiError {
-	return apiError(node, { status }, notPhpRank(ctx, `its answer has no ${expected}`), String(status));
+export function describeForeignBody(
+	node: INode,
+	status: number,
+	ctx: ErrorContext,
+	expected: string,
+): NodeApiError {
+	return apiError(
+		node,
+		{ status },
+		notPhpRank(ctx, `its answer has no ${expected}`),
+		String(status),
+	);
 }
 
 /** A 2xx answer whose body is not the JSON phpRank sends (an HTML page, a cut-off body). */

@@ -145,7 +145,9 @@ interface Island {
 
 function finite(value: unknown): number | undefined {
 	const number = Number(value);
-	return value !== undefined && value !== null && value !== '' && Number.isFinite(number) ? number : undefined;
+	return value !== undefined && value !== null && value !== '' && Number.isFinite(number)
+		? number
+		: undefined;
 }
 
 function positive(value: unknown): number | undefined {
@@ -175,7 +177,13 @@ interface Place {
  * Positions from the answer, never from the page size asked for: an instance or proxy may answer
  * fewer records than asked for. `served`: the server's page size known before this answer.
  */
-function placeOf(page: number, count: number, meta: IDataObject, served: number, perPage: number): Place {
+function placeOf(
+	page: number,
+	count: number,
+	meta: IDataObject,
+	served: number,
+	perPage: number,
+): Place {
 	const metaSize = positive(meta.per_page);
 	const known = metaSize ?? (served > 0 ? served : undefined);
 	const nowServed = metaSize ?? Math.max(served, count);
@@ -193,9 +201,21 @@ function placeOf(page: number, count: number, meta: IDataObject, served: number,
 				: known !== undefined && count < known);
 	const span = Math.max(
 		count,
-		from !== undefined && to !== undefined ? to - from + 1 : metaSize !== undefined && lastPage !== undefined && page < lastPage ? metaSize : 0,
+		from !== undefined && to !== undefined
+			? to - from + 1
+			: metaSize !== undefined && lastPage !== undefined && page < lastPage
+				? metaSize
+				: 0,
 	);
-	return { metaSize, served: nowServed, size, offset: from !== undefined ? from - 1 : (page - 1) * size, pageTotal, span, end };
+	return {
+		metaSize,
+		served: nowServed,
+		size,
+		offset: from !== undefined ? from - 1 : (page - 1) * size,
+		pageTotal,
+		span,
+		end,
+	};
 }
 
 /**
@@ -208,7 +228,16 @@ export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
 	options: PagingOptions<T>,
 ): Promise<PagingResult<T>> {
-	const { perPage, limit = Infinity, keyOf, keep, stopAt, maxPages = Infinity, stopEarly, newestFirst = false } = options;
+	const {
+		perPage,
+		limit = Infinity,
+		keyOf,
+		keep,
+		stopAt,
+		maxPages = Infinity,
+		stopEarly,
+		newestFirst = false,
+	} = options;
 	const map = options.map ?? ((records: IDataObject[]) => records as unknown as T[]);
 	const resume = options.resume?.perPage === perPage ? options.resume : undefined;
 
@@ -238,7 +267,8 @@ export async function readPages<T = IDataObject>(
 		if (keep) {
 			const kept = fresh.filter(keep);
 			skipped += fresh.length - kept.length;
-			if (!newestFirst) for (const record of fresh) if (!kept.includes(record)) returned.add(keyOf(record));
+			if (!newestFirst)
+				for (const record of fresh) if (!kept.includes(record)) returned.add(keyOf(record));
 			fresh = kept;
 		}
 		fresh = fresh.slice(0, limit - count);
@@ -249,7 +279,9 @@ export async function readPages<T = IDataObject>(
 	};
 	const startsAtFrontier = (keys: Key[]) =>
 		frontier !== null &&
-		(newestFirst ? keys.length > 0 && Number(keys[0]) >= Number(frontier) : keys.includes(frontier));
+		(newestFirst
+			? keys.length > 0 && Number(keys[0]) >= Number(frontier)
+			: keys.includes(frontier));
 	const joins = (target: Island, keys: Key[], at: number, size: number) =>
 		keys.length > 0 &&
 		((newestFirst
@@ -284,7 +316,12 @@ export async function readPages<T = IDataObject>(
 		}
 		let keys = answered.map(keyOf);
 		// 'echo' proxies rewrite meta but not the data: a page that repeats the one before it.
-		if (previous && page > previous.page && keys.length > 0 && keys.join('\n') === previous.keys.join('\n')) {
+		if (
+			previous &&
+			page > previous.page &&
+			keys.length > 0 &&
+			keys.join('\n') === previous.keys.join('\n')
+		) {
 			throw new PagingError({ reason: 'page-ignored', asked: page, answered: previous.page });
 		}
 		previous = { page, keys };
@@ -314,7 +351,10 @@ export async function readPages<T = IDataObject>(
 
 		if (above < offset && !startsAtFrontier(keys)) {
 			// Records may have crossed the boundary before this page unread: keep it, read back from `above`.
-			island = records.length > 0 ? { request: requests, page, offset, span, records, keys, total: pageTotal, end } : undefined;
+			island =
+				records.length > 0
+					? { request: requests, page, offset, span, records, keys, total: pageTotal, end }
+					: undefined;
 			page = Math.max(1, Math.floor(above / size) + 1);
 			continue;
 		}
@@ -346,8 +386,21 @@ export async function readPages<T = IDataObject>(
 		if (count >= limit) return result(end);
 		if (end) {
 			// Every page read, nothing created or deleted, and still records missing: not the whole list.
-			if (limit === Infinity && !resume && !stopped && steady && total !== null && count + skipped < total) {
-				throw new PagingError({ reason: 'short', total, returned: count + skipped, requests, perPage: metaSize ?? perPage });
+			if (
+				limit === Infinity &&
+				!resume &&
+				!stopped &&
+				steady &&
+				total !== null &&
+				count + skipped < total
+			) {
+				throw new PagingError({
+					reason: 'short',
+					total,
+					returned: count + skipped,
+					requests,
+					perPage: metaSize ?? perPage,
+				});
 			}
 			return result(true);
 		}
@@ -366,7 +419,10 @@ export async function readPages<T = IDataObject>(
  * helper (`phpRankRequest`); Get Many sends each page through the operation's own pipeline
  * instead. `onListPage` is to be called with the page's paginator as soon as it is known to be good.
  */
-export type PageFetcher = (qs: IDataObject, onListPage?: (meta: IDataObject) => void) => Promise<ListPage>;
+export type PageFetcher = (
+	qs: IDataObject,
+	onListPage?: (meta: IDataObject) => void,
+) => Promise<ListPage>;
 
 export interface ListOptions<T> extends Omit<PagingOptions<T>, 'keyOf' | 'newestFirst'> {
 	keyOf?: PagingOptions<T>['keyOf'];
@@ -396,7 +452,13 @@ export async function readList<T = IDataObject>(
 	const fetch: PageFetcher =
 		fetcher ??
 		(async (pageQs) => {
-			const { body, meta } = await phpRankRequest(ctx, spec, { url: spec.path, method: 'GET', qs: pageQs }, 'list', run);
+			const { body, meta } = await phpRankRequest(
+				ctx,
+				spec,
+				{ url: spec.path, method: 'GET', qs: pageQs },
+				'list',
+				run,
+			);
 			return { records: body.data as IDataObject[], meta: meta ?? {} };
 		});
 	let ahead: { page: number; result: Promise<ListPage> } | undefined;
@@ -431,7 +493,9 @@ export async function readList<T = IDataObject>(
 			},
 			{
 				keyOf: (record) => record[spec.key] as Key,
-				newestFirst: order !== undefined && Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
+				newestFirst:
+					order !== undefined &&
+					Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
 				...options,
 			},
 		);
@@ -451,7 +515,10 @@ export async function readList<T = IDataObject>(
 export function cursorFromToken(token: string | undefined): PagingCursor | undefined {
 	try {
 		const cursor = JSON.parse(token ?? '') as PagingCursor;
-		return typeof cursor === 'object' && cursor !== null && Number.isSafeInteger(cursor.page) && cursor.page >= 1
+		return typeof cursor === 'object' &&
+			cursor !== null &&
+			Number.isSafeInteger(cursor.page) &&
+			cursor.page >= 1
 			? cursor
 			: undefined;
 	} catch {

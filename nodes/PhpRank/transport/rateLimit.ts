@@ -19,7 +19,6 @@ import { isPollRun, isToolRun, pollBudgetMs } from './n8nInternals';
  * hundreds of connections to a PHP pool of a few workers.
  */
 
-
 export interface Slot {
 	readonly epoch: number;
 	readonly sentAt: number;
@@ -184,10 +183,15 @@ export class Budget {
 	}
 }
 
-function headerNumber(headers: Record<string, unknown> | undefined, name: string): number | undefined {
+function headerNumber(
+	headers: Record<string, unknown> | undefined,
+	name: string,
+): number | undefined {
 	const raw = headers?.[name];
 	const value = Number(Array.isArray(raw) ? raw[0] : raw);
-	return raw === undefined || raw === null || raw === '' || !Number.isFinite(value) ? undefined : value;
+	return raw === undefined || raw === null || raw === '' || !Number.isFinite(value)
+		? undefined
+		: value;
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -236,7 +240,8 @@ export function retryAfterMs(header: unknown): number {
 	if (!Number.isFinite(seconds) && typeof value === 'string') {
 		seconds = (Date.parse(value) - Date.now()) / 1000;
 	}
-	if (value === undefined || !Number.isFinite(seconds) || seconds < 0) seconds = DEFAULT_RETRY_AFTER_S;
+	if (value === undefined || !Number.isFinite(seconds) || seconds < 0)
+		seconds = DEFAULT_RETRY_AFTER_S;
 	// Laravel counts in whole seconds: "0" means the window ends within this second, not now.
 	return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_S) * 1000 + 50;
 }

@@ -115,7 +115,13 @@ async function exchange<T>(
 			throw describeNetworkError(node, failure, context);
 		}
 		const waitMs = current.throttledMs;
-		if (waitMs !== undefined && retry < MAX_RATE_LIMIT_RETRIES && !cancel?.aborted && Date.now() + waitMs <= deadline) continue;
+		if (
+			waitMs !== undefined &&
+			retry < MAX_RATE_LIMIT_RETRIES &&
+			!cancel?.aborted &&
+			Date.now() + waitMs <= deadline
+		)
+			continue;
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		throw failure as NodeApiError;
 	}
@@ -126,7 +132,11 @@ async function exchange<T>(
  * error the user can act on, and refuses a success that is not shaped like phpRank's (another
  * service at that address, or a proxy page). Returns the parsed body.
  */
-export function inspect(current: Exchange, response: IN8nHttpFullResponse, expect: Expect): IDataObject {
+export function inspect(
+	current: Exchange,
+	response: IN8nHttpFullResponse,
+	expect: Expect,
+): IDataObject {
 	const { connection, slot } = current;
 	const { budget } = connection;
 	const { statusCode: status, headers } = response;
@@ -141,7 +151,9 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 	budget.settle(slot, headers);
 	if (status < 200 || status >= 300) {
 		const { node, context } = current.failing();
-		throw describeHttpError(node, status, parseBody(response.body), context, { location: headers.location });
+		throw describeHttpError(node, status, parseBody(response.body), context, {
+			location: headers.location,
+		});
 	}
 	// A delete may be answered with an empty 204 by instances that follow the seed spec.
 	if (expect === 'deleted' && (status === 204 || isEmpty(response.body))) return { deleted: true };
@@ -163,7 +175,11 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 		const record = json.data as IDataObject | undefined;
 		const spec = current.spec;
 		const shape = spec?.record;
-		const keyed = (data: IDataObject) => !shape || (data[spec!.key] !== undefined && data[spec!.key] !== null && shape.key.test(String(data[spec!.key])));
+		const keyed = (data: IDataObject) =>
+			!shape ||
+			(data[spec!.key] !== undefined &&
+				data[spec!.key] !== null &&
+				shape.key.test(String(data[spec!.key])));
 		if (!record || typeof record !== 'object' || Array.isArray(record) || !keyed(record)) {
 			throw foreign(shape?.describe ?? 'record in "data"');
 		}
@@ -178,7 +194,11 @@ export function inspect(current: Exchange, response: IN8nHttpFullResponse, expec
 }
 
 /** The options every phpRank request carries, whoever builds it. */
-function requestOptionsFor(connection: Connection, options: IHttpRequestOptions, timeout: number): IHttpRequestOptions {
+function requestOptionsFor(
+	connection: Connection,
+	options: IHttpRequestOptions,
+	timeout: number,
+): IHttpRequestOptions {
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestOptions['method'];
 	const hasBody = method === 'POST' || method === 'PUT';
 	const request: IHttpRequestOptions = {
@@ -219,13 +239,21 @@ function parseBody(body: unknown): unknown {
  * A request's timeout: Request Options → Timeout of the action node when set; else one that fits
  * what phpRank does for the request (an analysis takes seconds, see `slowRequests` of the spec).
  */
-function timeoutFor(ctx: RequestContext, spec: ResourceSpec | undefined, options: IHttpRequestOptions): number {
+function timeoutFor(
+	ctx: RequestContext,
+	spec: ResourceSpec | undefined,
+	options: IHttpRequestOptions,
+): number {
 	const chosen = isActionItem(ctx) ? Number(ctx.getNodeParameter('requestOptions.timeout', 0)) : 0;
 	if (chosen > 0) return chosen;
 	const method = (options.method ?? 'GET').toUpperCase();
 	const body = options.body as IDataObject | undefined;
 	const slow = (spec?.slowRequests ?? []).some(
-		(request) => request.method === method && Object.entries(request.body ?? {}).every(([name, value]) => String(body?.[name]) === String(value)),
+		(request) =>
+			request.method === method &&
+			Object.entries(request.body ?? {}).every(
+				([name, value]) => String(body?.[name]) === String(value),
+			),
 	);
 	return slow ? ANALYSIS_TIMEOUT_MS : READ_TIMEOUT_MS;
 }
@@ -237,7 +265,10 @@ async function prepare(
 	options: IHttpRequestOptions,
 ): Promise<{ connection: Connection; request: IHttpRequestOptions }> {
 	const connection = await connectionOf(ctx);
-	return { connection, request: requestOptionsFor(connection, options, timeoutFor(ctx, spec, options)) };
+	return {
+		connection,
+		request: requestOptionsFor(connection, options, timeoutFor(ctx, spec, options)),
+	};
 }
 
 /**
@@ -255,7 +286,11 @@ export async function phpRankRequest(
 ): Promise<{ body: IDataObject; meta?: IDataObject }> {
 	const { connection, request } = await prepare(ctx, spec, options);
 	return await exchange(ctx, connection, spec, request, run, async (current) => {
-		const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request);
+		const response = await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			request,
+		);
 		const body = inspect(current, response as IN8nHttpFullResponse, expect);
 		return { body, meta: current.meta };
 	});
@@ -276,7 +311,11 @@ export async function routedRequest(
 	spec: ResourceSpec,
 	routing: RoutingData,
 	run: Run,
-	extra: { options?: Partial<IHttpRequestOptions>; onListPage?: (meta: IDataObject) => void; note?: IDataObject } = {},
+	extra: {
+		options?: Partial<IHttpRequestOptions>;
+		onListPage?: (meta: IDataObject) => void;
+		note?: IDataObject;
+	} = {},
 ): Promise<{ items: INodeExecutionData[]; meta?: IDataObject }> {
 	const built = { ...(routing.options as IHttpRequestOptions), ...extra.options };
 	const { connection, request } = await prepare(ctx, spec, built);
@@ -284,7 +323,10 @@ export async function routedRequest(
 		current.onListPage = extra.onListPage;
 		current.note = extra.note;
 		run.queueForOutputSteps(ctx.getItemIndex(), current);
-		const items = await ctx.makeRoutingRequest({ ...routing, options: request as DeclarativeRestApiSettings.HttpRequestOptions });
+		const items = await ctx.makeRoutingRequest({
+			...routing,
+			options: request as DeclarativeRestApiSettings.HttpRequestOptions,
+		});
 		return { items, meta: current.meta };
 	});
 }
@@ -301,13 +343,19 @@ export function answerCheck(expect: Expect): PostReceiveAction {
 	): Promise<INodeExecutionData[]> {
 		const current = runOfOutputStep(this).takeForOutputSteps<Exchange>(this.getItemIndex());
 		if (!current) {
-			throw new NodeOperationError(this.getNode(), 'A phpRank request was sent outside the node’s request path', {
-				description: 'This is a bug in the phpRank node: please report it.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'A phpRank request was sent outside the node’s request path',
+				{
+					description: 'This is a bug in the phpRank node: please report it.',
+				},
+			);
 		}
 		return [{ json: inspect(current, response, expect) }];
 	};
-	Object.defineProperty(step, 'name', { value: `check${expect.charAt(0).toUpperCase()}${expect.slice(1)}` });
+	Object.defineProperty(step, 'name', {
+		value: `check${expect.charAt(0).toUpperCase()}${expect.slice(1)}`,
+	});
 	return step;
 }
 

@@ -91,9 +91,18 @@ export class Run {
 	async gather<T>(key: string, item: number, value: T, expected: number): Promise<Map<number, T>> {
 		let gathering = this.gatherings.get(key);
 		if (!gathering) {
-			const made: Gathering = { expected, values: new Map(), reached: new Set(this.leftOut), waiting: [] };
+			const made: Gathering = {
+				expected,
+				values: new Map(),
+				reached: new Set(this.leftOut),
+				waiting: [],
+			};
 			const { signal } = this.stop;
-			signal.addEventListener('abort', () => made.waiting.splice(0).forEach(({ reject }) => reject(signal.reason)), { once: true });
+			signal.addEventListener(
+				'abort',
+				() => made.waiting.splice(0).forEach(({ reject }) => reject(signal.reason)),
+				{ once: true },
+			);
 			this.gatherings.set(key, made);
 			gathering = made;
 		}
@@ -177,12 +186,22 @@ export function fingerprintOf(body: unknown): string {
 }
 
 /** What an earlier try of this node run did for this item with the same request, if it did. */
-export function doneBefore(run: Run, item: number, fingerprint: string): INodeExecutionData[] | undefined {
+export function doneBefore(
+	run: Run,
+	item: number,
+	fingerprint: string,
+): INodeExecutionData[] | undefined {
 	const done = run.done.get(item);
 	return done?.fingerprint === fingerprint ? done.items : undefined;
 }
 
-export function recordDone(run: Run, item: number, fingerprint: string, items: INodeExecutionData[], created?: ResourceSpec): void {
+export function recordDone(
+	run: Run,
+	item: number,
+	fingerprint: string,
+	items: INodeExecutionData[],
+	created?: ResourceSpec,
+): void {
 	run.done.set(item, { fingerprint, items, created });
 }
 
@@ -190,7 +209,11 @@ export function recordDone(run: Run, item: number, fingerprint: string, items: I
  * An item failed and the node stops (On Error → Stop). The first failure stops the items not yet
  * sent; every failure waits for the requests in flight, then names the reports the run created.
  */
-async function stopRun(ctx: IExecuteSingleFunctions, run: Run, error: NodeApiError): Promise<NodeApiError> {
+async function stopRun(
+	ctx: IExecuteSingleFunctions,
+	run: Run,
+	error: NodeApiError,
+): Promise<NodeApiError> {
 	if (run.stop.signal.aborted && error === run.stop.signal.reason) return await refused(ctx, run);
 	return await stopAfter(run, error);
 }
@@ -211,12 +234,17 @@ function stopAfter(run: Run, error: NodeApiError): Promise<NodeApiError> {
 /** An item that was not sent because another item failed first. */
 async function refused(ctx: IExecuteSingleFunctions, run: Run): Promise<NodeApiError> {
 	const first = await run.final!;
-	return new NodeApiError(run.nodeForErrors(ctx), {}, {
-		message: first.message,
-		description: `${first.description ?? ''} This item was not sent: another item failed first.`.trim(),
-		...(first.httpCode ? { httpCode: first.httpCode } : {}),
-		itemIndex: ctx.getItemIndex(),
-	});
+	return new NodeApiError(
+		run.nodeForErrors(ctx),
+		{},
+		{
+			message: first.message,
+			description:
+				`${first.description ?? ''} This item was not sent: another item failed first.`.trim(),
+			...(first.httpCode ? { httpCode: first.httpCode } : {}),
+			itemIndex: ctx.getItemIndex(),
+		},
+	);
 }
 
 function withCreatedReports(run: Run, error: NodeApiError): NodeApiError {
@@ -227,13 +255,16 @@ function withCreatedReports(run: Run, error: NodeApiError): NodeApiError {
 	const records = [
 		...new Set(
 			made.flatMap(({ items, created }) =>
-				items.map(({ json }) => `#${String(json[created!.key])} ${String(json[created!.createdFrom ?? ''] ?? '')}`.trim()),
+				items.map(({ json }) =>
+					`#${String(json[created!.key])} ${String(json[created!.createdFrom ?? ''] ?? '')}`.trim(),
+				),
 			),
 		),
 	];
 	const one = records.length === 1;
 	const note = `Before it stopped, this node created ${records.length} ${one ? noun : plural} that exist${one ? 's' : ''} in phpRank: ${records.join(', ')}. Running it again with the same input creates them again: remove those items first, or set On Error to Continue.`;
-	if (!error.description?.includes(note)) error.description = `${error.description ?? ''} ${note}`.trim();
+	if (!error.description?.includes(note))
+		error.description = `${error.description ?? ''} ${note}`.trim();
 	return error;
 }
 
@@ -242,7 +273,11 @@ function withCreatedReports(run: Run, error: NodeApiError): NodeApiError {
  * output then carries the input's fields, so it says which row failed); otherwise the node stops,
  * see `stopRun`.
  */
-export async function itemFailed(ctx: IExecuteSingleFunctions, run: Run, caught: unknown): Promise<INodeExecutionData[]> {
+export async function itemFailed(
+	ctx: IExecuteSingleFunctions,
+	run: Run,
+	caught: unknown,
+): Promise<INodeExecutionData[]> {
 	// Every request error is a NodeApiError already; anything else (n8n's own, e.g. a missing
 	// credential) keeps its text, on the node with secret parameters masked.
 	const error =
@@ -257,7 +292,12 @@ export async function itemFailed(ctx: IExecuteSingleFunctions, run: Run, caught:
 	error.context.itemIndex = ctx.getItemIndex();
 	if (ctx.continueOnFail()) {
 		// Only `error` and `details`: n8n's error output then adds the input item's fields.
-		return [{ json: { error: error.message, details: error.description ?? '' }, pairedItem: { item: ctx.getItemIndex() } }];
+		return [
+			{
+				json: { error: error.message, details: error.description ?? '' },
+				pairedItem: { item: ctx.getItemIndex() },
+			},
+		];
 	}
 	throw await stopRun(ctx, run, error);
 }

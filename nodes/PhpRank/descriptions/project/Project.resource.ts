@@ -23,7 +23,10 @@ export const description: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a project and all its reports',
 				description: 'Delete a project together with every report in it',
-				routing: deleteRoute(projectSpec, { preSend: [projectPath(projectSpec)], postReceive: [projectDeleted] }),
+				routing: deleteRoute(projectSpec, {
+					preSend: [projectPath(projectSpec)],
+					postReceive: [projectDeleted],
+				}),
 			},
 			{
 				name: 'Get Many',

@@ -5,8 +5,7 @@ import { projectLocator } from '../common';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Deleting a project deletes every report in it. This cannot be undone.',
+		displayName: 'Deleting a project deletes every report in it. This cannot be undone.',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',

@@ -17,4 +17,7 @@ const properties: INodeProperties[] = [
 	siteOptions(false),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['project'], operation: ['getHealth'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['project'], operation: ['getHealth'] } },
+	properties,
+);

@@ -1,7 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { createOrRerunRoute } from '../../operations/createOrRerun';
-import { buildUpdateBody, checkCreateBody, checkScoreRange, reportPath, scoreKeep } from '../../operations/input';
+import {
+	buildUpdateBody,
+	checkCreateBody,
+	checkScoreRange,
+	reportPath,
+	scoreKeep,
+} from '../../operations/input';
 import { reportDeleted, shapeReports } from '../../operations/output';
 import { readBeforeRerun, withChanges } from '../../operations/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
@@ -28,7 +34,11 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a report',
 				description: 'Analyse a URL and store its SEO report (takes a few seconds)',
-				routing: recordRoute(reportSpec, { method: 'POST', url: reportSpec.path }, { preSend: [checkCreateBody], ...reportOutput }),
+				routing: recordRoute(
+					reportSpec,
+					{ method: 'POST', url: reportSpec.path },
+					{ preSend: [checkCreateBody], ...reportOutput },
+				),
 			},
 			{
 				name: 'Create or Re-Run',
@@ -44,21 +54,32 @@ export const description: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a report',
 				description: 'Delete a report by its ID (cannot be undone)',
-				routing: deleteRoute(reportSpec, { preSend: [reportPath(reportSpec)], postReceive: [reportDeleted] }),
+				routing: deleteRoute(reportSpec, {
+					preSend: [reportPath(reportSpec)],
+					postReceive: [reportDeleted],
+				}),
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a report',
 				description: 'Get one report by its ID, with its score and checks',
-				routing: recordRoute(reportSpec, { method: 'GET' }, { preSend: [reportPath(reportSpec)], ...reportOutput }),
+				routing: recordRoute(
+					reportSpec,
+					{ method: 'GET' },
+					{ preSend: [reportPath(reportSpec)], ...reportOutput },
+				),
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many reports',
 				description: 'List reports, with search, filters and sorting',
-				routing: listRoute(reportSpec, { preSend: [checkScoreRange], postReceive: [shapeReports], keep: scoreKeep }),
+				routing: listRoute(reportSpec, {
+					preSend: [checkScoreRange],
+					postReceive: [shapeReports],
+					keep: scoreKeep,
+				}),
 			},
 			{
 				name: 'Update',
@@ -68,7 +89,10 @@ export const description: INodeProperties[] = [
 				routing: recordRoute(
 					reportSpec,
 					{ method: 'PUT' },
-					{ preSend: [reportPath(reportSpec), buildUpdateBody], postReceive: [withChanges, shapeReports] },
+					{
+						preSend: [reportPath(reportSpec), buildUpdateBody],
+						postReceive: [withChanges, shapeReports],
+					},
 					readBeforeRerun(reportSpec),
 				),
 			},
@@ -76,7 +100,10 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	// Declared once for the three operations: n8n resolves every declared parameter for every item.
-	{ ...reportLocator, displayOptions: { show: { resource: ['report'], operation: ['get', 'update', 'delete'] } } },
+	{
+		...reportLocator,
+		displayOptions: { show: { resource: ['report'], operation: ['get', 'update', 'delete'] } },
+	},
 	...create.description,
 	...createOrRerun.description,
 	...get.description,

@@ -4,7 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { passwordField, privacyField, simplifyParameter } from '../common';
 
 /** The fields of a report to create: Create, and Create or Re-Run. */
-export function createFields(texts: { urlDescription?: string; privacyDescription?: string } = {}): INodeProperties[] {
+export function createFields(
+	texts: { urlDescription?: string; privacyDescription?: string } = {},
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'URL',
@@ -29,4 +31,7 @@ export function createFields(texts: { urlDescription?: string; privacyDescriptio
 	];
 }
 
-export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['create'] } }, createFields());
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['create'] } },
+	createFields(),
+);

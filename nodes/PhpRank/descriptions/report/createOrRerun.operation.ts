@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 	...createFields({
 		urlDescription:
 			'The page to analyse, starting with http:// or https://. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
-		privacyDescription: 'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
+		privacyDescription:
+			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),
 	{
 		displayName: 'Confirm Drops',
@@ -39,7 +40,11 @@ const properties: INodeProperties[] = [
 		name: 'output',
 		type: 'options',
 		options: [
-			{ name: 'One Item per Page', value: 'pages', description: 'Each page’s report, with what was done and what changed' },
+			{
+				name: 'One Item per Page',
+				value: 'pages',
+				description: 'Each page’s report, with what was done and what changed',
+			},
 			{
 				name: 'One Item per Site',
 				value: 'sites',
@@ -48,7 +53,8 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'pages',
-		description: 'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
+		description:
+			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
 	siteOptions(true, { displayOptions: { show: { output: ['sites'] } } }),
 ];

@@ -1,7 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listParameters, projectLocator, resultFilter, scoreFilters, searchFilter, simplifyParameter } from '../common';
+import {
+	listParameters,
+	projectLocator,
+	resultFilter,
+	scoreFilters,
+	searchFilter,
+	simplifyParameter,
+} from '../common';
 import { reportSpec } from './report.spec';
 
 const properties: INodeProperties[] = [
