@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkStates, classify } from '../PhpRank/operations/output';
+import { checkStates, classify } from '../PhpRank/report';
 
 /*
  * Score Changed keeps, per watched report, what `changesBetween` needs of the report as it was at

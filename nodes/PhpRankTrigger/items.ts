@@ -3,12 +3,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { PAGE_SIZES } from '../PhpRank/api';
 import type { ResultClass } from '../PhpRank/api';
 import { changesBetween } from '../PhpRank/operations/changes';
-import {
-	checkStates,
-	classify,
-	type ReportChanges,
-	shapeReport,
-} from '../PhpRank/operations/output';
+import { shapeReport } from '../PhpRank/operations/output';
+import { checkStates, classify, type ReportChanges } from '../PhpRank/report';
 import { phpRankDate, trendScore } from './baseline';
 import { noSampleError } from './noSample';
 import { scanReports } from './reports';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../PhpRank/operations/changes';
-import { classify, type ReportChanges, type ResultClass } from '../PhpRank/operations/output';
+import { classify, type ReportChanges, type ResultClass } from '../PhpRank/report';
 import {
 	type Below,
 	baselineRecord,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/api';
-import { classify, classRank } from '../PhpRank/operations/output';
+import { classify, classRank } from '../PhpRank/report';
 import type { PagingCursor } from '../PhpRank/transport/paging';
 
 /**

@@ -8,7 +8,7 @@ import type {
 import { MAX_PAGE_SIZE } from '../api';
 import { projectSpec } from '../descriptions/project/project.spec';
 import { reportSpec } from '../descriptions/report/report.spec';
-import { classify } from '../operations/output';
+import { classify } from '../report';
 import { connectionOf, instanceUrl } from '../transport/connection';
 import { cursorFromToken, readList } from '../transport/paging';
 import { recordPath } from '../transport/request';

@@ -4,7 +4,7 @@ import {
 	classify,
 	importanceRank,
 	type ReportChanges,
-} from './output';
+} from '../report';
 
 /*
  * What changed between two analyses of one report: the `changes` object of every re-run (Create or

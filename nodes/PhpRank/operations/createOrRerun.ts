@@ -26,14 +26,8 @@ import {
 } from '../transport/run';
 import { checkRerunOptions, confirmDropPoints, siteSettings } from './input';
 import { changesBetween } from './changes';
-import {
-	classify,
-	outputChoice,
-	projectOfUrl,
-	type ReportChanges,
-	reportOutput,
-	sameUrlKey,
-} from './output';
+import { outputChoice, reportOutput } from './output';
+import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../report';
 import { operationRouting, paired } from './routes';
 import { type RunPage, siteOutput, siteSummary } from './site';
 

@@ -13,7 +13,7 @@ import { recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { itemFailed, runOf } from '../transport/run';
 import { checkHealthInput, inputProblem, projectName, siteSettings } from './input';
-import { projectOfUrl } from './output';
+import { projectOfUrl } from '../report';
 import { operationRouting, paired } from './routes';
 import { newestPerUrl, type SiteOptions, siteHealth, siteOutput, summaryText } from './site';
 

@@ -25,7 +25,7 @@ import { inputItemCount } from '../transport/n8nInternals';
 import { recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { runOf, stopOnInputError } from '../transport/run';
-import { classify, inScoreRange, type ScoreRange } from './output';
+import { classify, inScoreRange, type ScoreRange } from '../report';
 
 /*
  * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops

@@ -8,7 +8,7 @@ import {
 	importanceRank,
 	type ReportChanges,
 	sameUrlKey,
-} from './output';
+} from '../report';
 
 /*
  * A whole site (one phpRank project) at a glance, from its reports alone: Project → Get Health, and
