@@ -78,6 +78,13 @@ export default [
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
+	// Short functions: a long routine is several named steps (ARCHITECTURE.md).
+	{
+		files: ['nodes/PhpRank/**/*.ts', 'credentials/**/*.ts'],
+		rules: {
+			'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+		},
+	},
 	// The verification scanner's rules, on everything that ships (and package.json). `npm run scan` runs
 	// the scanner itself (its own plugin versions) on the source and the tarball.
 	{
