@@ -20,6 +20,21 @@ const LAYERS = [
 		rule: 'operations/ may import transport/ and api.ts, never descriptions/, methods/ or the nodes above it',
 	},
 	{
+		// Listed after the rule above, which it replaces for these files: it repeats its folders.
+		files: ['nodes/PhpRank/operations/*.ts'],
+		forbidden: [
+			'descriptions',
+			'methods',
+			'PhpRank.node',
+			'PhpRankTrigger',
+			'createOrRerun',
+			'getHealth',
+			'getMany',
+			'update',
+		],
+		rule: 'what operations share (operations/*.ts) never imports one operation’s folder',
+	},
+	{
 		files: ['nodes/PhpRank/descriptions/**/*.ts'],
 		forbidden: ['methods', 'PhpRank.node', 'PhpRankTrigger'],
 		rule: 'descriptions/ may import operations/, transport/ and api.ts, never methods/ or the nodes above it',
