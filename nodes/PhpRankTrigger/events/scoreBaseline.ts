@@ -6,6 +6,7 @@ import { checkStates, classify } from '../../PhpRank/report';
  * Score Changed's memory of one report as one short string (format and figures: ARCHITECTURE.md,
  * "Score Changed's state"), so that the static data n8n saves on every poll stays small.
  */
+
 /**
  * Where the report stood against Below Score at its last reading: not below (`no`), below after a
  * Below Score event (`fired`: a recovery is due), below without one (`quiet`).
