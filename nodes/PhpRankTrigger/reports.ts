@@ -4,15 +4,10 @@ import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
 import { MAX_PAGE_SIZE, type ResultClass } from '../PhpRank/api';
 import { readList } from '../PhpRank/transport/paging';
 import type { PagingCursor } from '../PhpRank/transport/paging';
+import type { PollAllowance, Reading } from './events/event';
 
 /** Requests a poll may send (ARCHITECTURE.md, "The trigger's requests"). */
 export const MAX_REQUESTS_PER_POLL = 10;
-
-export interface PollAllowance {
-	requests: number;
-	/** Half the poll's time budget is spent: no more requests. */
-	stopEarly: () => boolean;
-}
 
 /** The reports a trigger watches: the list filters phpRank applies itself. */
 export interface ReportFilter {
@@ -121,3 +116,37 @@ const byId = (a: IDataObject, b: IDataObject) => Number(a.id) - Number(b.id);
 
 /** Reports oldest first (events fire in that order). */
 export const oldestFirst = (records: IDataObject[]): IDataObject[] => [...records].sort(byId);
+
+/** What an event read by rounds keeps besides its own: where the round goes on. */
+export interface RoundMemory {
+	scan?: { cursor: PagingCursor };
+}
+
+/** The round's part of an event's stored state, read back. */
+export const decodeRound = (stored: IDataObject): RoundMemory =>
+	stored.scan ? { scan: stored.scan as RoundMemory['scan'] } : {};
+
+type RoundRule<S, M, D> = (
+	records: IDataObject[],
+	memory: Partial<M>,
+	settings: S,
+	covered: Covered,
+) => Reading<M, D>;
+
+/** An event's `read` by rounds over every watched report: `rule` on each poll's part; the round's cursor kept as `scan`. */
+export function readByRounds<S extends ReportFilter, M extends RoundMemory, D>(
+	rule: RoundRule<S, M, D>,
+) {
+	return async function (
+		this: IPollFunctions,
+		settings: S,
+		memory: M | undefined,
+		allowance: PollAllowance,
+	): Promise<Reading<M, D>> {
+		const resume = memory?.scan?.cursor;
+		const round = await watchRound.call(this, { project: settings.project }, resume, allowance);
+		const { found, memory: next } = rule(round.records, memory ?? {}, settings, round.covered);
+		const scan = round.cursor ? { scan: { cursor: round.cursor } } : {};
+		return { found, memory: { ...next, ...scan } };
+	};
+}

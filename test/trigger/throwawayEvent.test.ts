@@ -4,7 +4,13 @@ import type { TriggerEvent } from '../../nodes/PhpRankTrigger/events/event';
 import { costNotice } from '../../nodes/PhpRankTrigger/events/fields';
 import { TRIGGER_EVENTS } from '../../nodes/PhpRankTrigger/events/index';
 import { PhpRankTrigger, triggerWith } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
-import { keepUncovered, oldestFirst, watchRound } from '../../nodes/PhpRankTrigger/reports';
+import {
+	keepUncovered,
+	oldestFirst,
+	readByRounds,
+	type RoundMemory,
+	decodeRound,
+} from '../../nodes/PhpRankTrigger/reports';
 import { PolledWorkflow, registerTrigger, runManually } from '../harness/poll';
 import { useServer } from '../harness/setup';
 
@@ -22,8 +28,9 @@ const reachField: INodeProperties = {
 };
 
 type Scores = Record<string, number | null>;
+type Memory = { scores: Scores } & RoundMemory;
 
-const scoreReached: TriggerEvent<{ reach: number }, { scores: Scores }, { from: number | null }> = {
+const scoreReached: TriggerEvent<{ reach: number }, Memory, { from: number | null }> = {
 	value: 'scoreReached',
 	name: 'Score Reached',
 	description: 'A report’s score reached Reach',
@@ -32,14 +39,16 @@ const scoreReached: TriggerEvent<{ reach: number }, { scores: Scores }, { from: 
 	listByResult: false,
 	parameters: (ctx) => ({ reach: ctx.getNodeParameter('reach', 90) as number }),
 	watch: ({ reach }) => [reach],
-	decode: (stored) => ({ scores: stored.scores as Scores }),
-	encode: ({ scores }) => ({ scores }),
-	async read(settings, memory, allowance) {
-		const round = await watchRound.call(this, { project: settings.project }, undefined, allowance);
-		const before = memory?.scores ?? {};
-		const scores = keepUncovered(before, round.covered);
+	decode: (stored) => ({
+		scores: stored.scores as Scores,
+		...decodeRound(stored),
+	}),
+	encode: (memory) => ({ ...memory }),
+	read: readByRounds((records, memory: Partial<Memory>, settings, covered) => {
+		const before = memory.scores ?? {};
+		const scores = keepUncovered(before, covered);
 		const found = [];
-		for (const record of oldestFirst(round.records)) {
+		for (const record of oldestFirst(records)) {
 			const id = String(record.id);
 			const now = typeof record.result === 'number' ? record.result : null;
 			scores[id] = now;
@@ -53,7 +62,7 @@ const scoreReached: TriggerEvent<{ reach: number }, { scores: Scores }, { from: 
 				found.push({ record, detail: { from } });
 		}
 		return { found, memory: { scores } };
-	},
+	}),
 	item: (_settings, { record, detail }) => ({
 		id: record.id,
 		from: detail.from,

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import type { ResultClass } from '../../PhpRank/api';
-import type { PollAllowance } from '../reports';
 
 /** What every event is given besides its own parameters: the filters and Simplify. */
 export interface Common {
@@ -11,6 +10,13 @@ export interface Common {
 }
 
 export type Settings<P> = Common & P;
+
+/** What one poll may spend. */
+export interface PollAllowance {
+	requests: number;
+	/** Half the poll's time budget is spent: no more requests. */
+	stopEarly: () => boolean;
+}
 
 /** One event a poll found: the report it is about and what the event says of it. */
 export interface Found<D> {

@@ -3,9 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResultClass } from '../../PhpRank/api';
 import { shapeReport } from '../../PhpRank/operations/output';
 import { classify, classRank } from '../../PhpRank/report';
-import type { PagingCursor } from '../../PhpRank/transport/paging';
-import { type Covered, keepUncovered, oldestFirst, watchRound } from '../reports';
-import type { Settings, TriggerEvent } from './event';
+import {
+	type Covered,
+	keepUncovered,
+	oldestFirst,
+	readByRounds,
+	type RoundMemory,
+	decodeRound,
+} from '../reports';
+import type { Found, Settings, TriggerEvent } from './event';
 import { costNotice, notifyRecoveryField, onlyWorseField } from './fields';
 
 interface Parameters {
@@ -14,12 +20,11 @@ interface Parameters {
 	notifyRecovery: boolean;
 }
 
-interface Memory {
+interface Memory extends RoundMemory {
 	/** The `result` each watched report had when it was last read, by report ID. */
 	results: Record<string, unknown>;
 	/** With Only When Worse: the class a report left in a drop that fired, until it is back there. */
 	dropped?: Record<string, ResultClass>;
-	scan?: { cursor: PagingCursor };
 }
 
 export type ResultChangeReason = 'changed' | 'recovered';
@@ -39,11 +44,11 @@ export function resultChanges(
 	previous: Partial<Memory>,
 	rule: Settings<Parameters>,
 	covered: Covered,
-): { found: Array<{ record: IDataObject; detail: Detail }>; memory: Memory } {
+): { found: Array<Found<Detail>>; memory: Memory } {
 	const before = previous.results ?? {};
 	const results = keepUncovered(before, covered);
 	const dropped = keepUncovered(previous.dropped ?? {}, covered);
-	const found: Array<{ record: IDataObject; detail: Detail }> = [];
+	const found: Array<Found<Detail>> = [];
 	const fire = (record: IDataObject, reason: ResultChangeReason) =>
 		found.push({ record, detail: { previous: before[String(record.id)], reason } });
 	for (const record of oldestFirst(records)) {
@@ -103,29 +108,12 @@ export const resultChanged: TriggerEvent<Parameters, Memory, Detail> = {
 	decode: (stored) => ({
 		results: (stored.results as Memory['results']) ?? {},
 		...(stored.dropped ? { dropped: stored.dropped as Memory['dropped'] } : {}),
-		...(stored.scan ? { scan: stored.scan as Memory['scan'] } : {}),
+		...decodeRound(stored),
 	}),
 	encode: (memory) => ({ ...memory }),
 
-	/** A round over every watched report; the first only notes each report's result. */
-	async read(settings, memory, allowance) {
-		const round = await watchRound.call(
-			this,
-			{ project: settings.project },
-			memory?.scan?.cursor,
-			allowance,
-		);
-		const { found, memory: next } = resultChanges(
-			round.records,
-			memory ?? {},
-			settings,
-			round.covered,
-		);
-		return {
-			found,
-			memory: { ...next, ...(round.cursor ? { scan: { cursor: round.cursor } } : {}) },
-		};
-	},
+	/** A round over every watched report; the first only notes where each report stands. */
+	read: readByRounds(resultChanges),
 
 	item: (settings, { record, detail }) => {
 		const before = classify(detail.previous);

@@ -5,9 +5,15 @@ import { type Bound, BOUNDS, boundedNumber } from '../../PhpRank/bounds';
 import { changesBetween } from '../../PhpRank/operations/changes';
 import { shapeReport } from '../../PhpRank/operations/output';
 import { checkStates, classify, type ReportChanges } from '../../PhpRank/report';
-import type { PagingCursor } from '../../PhpRank/transport/paging';
-import { type Covered, keepUncovered, oldestFirst, watchRound } from '../reports';
-import type { Settings, TriggerEvent } from './event';
+import {
+	type Covered,
+	keepUncovered,
+	oldestFirst,
+	readByRounds,
+	type RoundMemory,
+	decodeRound,
+} from '../reports';
+import type { Found, Settings, TriggerEvent } from './event';
 import { costNotice, notifyRecoveryField, onlyWorseField } from './fields';
 import {
 	type Below,
@@ -31,12 +37,11 @@ interface Parameters {
 	notifyRecovery: boolean;
 }
 
-interface Memory {
+interface Memory extends RoundMemory {
 	/** The check names the baselines' bitmasks index, in the order first seen (only appended to). */
 	checks: string[];
 	/** Each watched report's baseline (scoreBaseline.ts), by report ID. */
 	baselines: Record<string, string>;
-	scan?: { cursor: PagingCursor };
 }
 
 export type ScoreChangeReason = 'moved' | 'belowScore' | 'recovered';
@@ -90,11 +95,11 @@ export function scoreChanges(
 	previous: Partial<Memory>,
 	rule: Rule,
 	covered: Covered,
-): { found: Array<{ record: IDataObject; detail: Detail }>; memory: Memory } {
+): { found: Array<Found<Detail>>; memory: Memory } {
 	const checks = [...(previous.checks ?? [])];
 	const remembered = previous.baselines ?? {};
 	const baselines = keepUncovered(remembered, covered);
-	const found: Array<{ record: IDataObject; detail: Detail }> = [];
+	const found: Array<Found<Detail>> = [];
 	for (const record of oldestFirst(records)) {
 		const id = String(record.id);
 		const { score, result_class } = classify(record.result);
@@ -262,31 +267,13 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 	decode: (stored) => ({
 		checks: (stored.checks as string[]) ?? [],
 		baselines: (stored.baselines as Memory['baselines']) ?? {},
-		...(stored.scan ? { scan: stored.scan as Memory['scan'] } : {}),
+		...decodeRound(stored),
 	}),
 	encode: (memory) => ({ ...memory }),
 
-	/** A round over every watched report; the first only notes each report's baseline. */
-	async read(settings, memory, allowance) {
-		const round = await watchRound.call(
-			this,
-			{ project: settings.project },
-			memory?.scan?.cursor,
-			allowance,
-		);
-		const { found, memory: next } = scoreChanges(
-			round.records,
-			memory ?? {},
-			settings,
-			round.covered,
-		);
-		return {
-			found,
-			memory: { ...next, ...(round.cursor ? { scan: { cursor: round.cursor } } : {}) },
-		};
-	},
+	/** A round over every watched report; the first only notes where each report stands. */
+	read: readByRounds(scoreChanges),
 
-	/** The report with the change columns and `changes` of the action node's re-runs, and the trend. */
 	item: (settings, { record, detail }) => {
 		const changed = { ...record, changes: detail.changes as unknown as IDataObject };
 		const { changes, ...report } = shapeReport(changed, settings.simplify);
