@@ -3,7 +3,6 @@
  * they need beside the examples.
  */
 import { spawnSync } from 'child_process';
-import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -24,33 +23,23 @@ import { installPackage, packPackage, resolveWorkflowPackage } from './packages'
 import { Fatal, type Report } from './report';
 import { getRuntime, type N8nRuntime } from './runtime';
 import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
+import {
+	PACKAGE,
+	phpRank,
+	webhook,
+	workflow,
+	type CredentialRef,
+	type WorkflowJson,
+} from './workflow';
+
+export { NODE_TYPE, PACKAGE, TRIGGER_TYPE, type WorkflowJson } from './workflow';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
-export const PACKAGE = 'n8n-nodes-phprank';
-export const NODE_TYPE = `${PACKAGE}.phpRank`;
-export const TRIGGER_TYPE = `${PACKAGE}.phpRankTrigger`;
 /** The credential every example and test workflow uses: the bundled phpRank test server's key. */
 export const CRED_ID = 'phprank-e2e';
 export const CRED_NAME = 'phpRank (test server)';
 const DAY = 86_400_000;
-
-export interface WorkflowJson {
-	id: string;
-	name: string;
-	nodes: Array<{
-		id?: string;
-		name: string;
-		type: string;
-		typeVersion: number;
-		position?: [number, number];
-		parameters: Record<string, unknown>;
-		credentials?: Record<string, { id: string; name: string }>;
-		webhookId?: string;
-	}>;
-	connections: Record<string, unknown>;
-	[key: string]: unknown;
-}
 
 export function loadExamples(): Map<string, WorkflowJson> {
 	const map = new Map<string, WorkflowJson>();
@@ -339,49 +328,23 @@ const FAILED_CREATE_URL = 'https://example.com/members';
 export function failedCreateWorkflow(opts: {
 	id: string;
 	webhookPath: string;
-	credential: { id: string; name: string };
+	credential: CredentialRef;
 }): WorkflowJson {
-	return {
-		id: opts.id,
-		name: 'e2e: Create with a password (fails)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: opts.webhookPath,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-			{
-				id: randomUUID(),
-				name: 'Create protected report',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'report',
-					operation: 'create',
-					url: FAILED_CREATE_URL,
-					privacy: 2,
-					password: LITERAL_PASSWORD,
-					simplify: true,
-				},
-				credentials: { phpRankApi: opts.credential },
-			},
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Create protected report', type: 'main', index: 0 }]] },
-		},
+	const create = 'Create protected report';
+	const parameters = {
+		resource: 'report',
+		operation: 'create',
+		url: FAILED_CREATE_URL,
+		privacy: 2,
+		password: LITERAL_PASSWORD,
+		simplify: true,
 	};
+	return workflow(
+		opts.id,
+		'e2e: Create with a password (fails)',
+		[webhook(opts.webhookPath, 'onReceived'), phpRank(create, parameters, opts.credential)],
+		[['Webhook', create]],
+	);
 }
 
 /** The phpRank answers the failed Create gets, with the code the stored error must keep. */

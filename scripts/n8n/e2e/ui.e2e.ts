@@ -46,8 +46,8 @@ import {
 	type Page,
 } from 'playwright-core';
 
-import { runNode } from '../../test/harness/engine';
-import { PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
+import { runNode } from '../../../test/harness/engine';
+import { PhpRankServer, TEST_API_KEY, USER_IDS } from '../../../test/server';
 import {
 	buildAndPack,
 	CRED_ID,
@@ -58,7 +58,7 @@ import {
 	testServerCredential,
 	TRIGGER_TYPE,
 	type WorkflowJson,
-} from './checks';
+} from '../checks';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -69,8 +69,8 @@ import {
 	type N8nSandbox,
 	type N8nServer,
 	type RestSession,
-} from './n8n';
-import { Fatal, Report } from './report';
+} from '../n8n';
+import { Fatal, Report } from '../report';
 
 const CHECKS = {
 	panels: "every operation's panel and the trigger's panel for every event open",

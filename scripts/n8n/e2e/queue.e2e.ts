@@ -27,7 +27,7 @@ import {
 	TEST_API_KEY,
 	USER_IDS,
 	type RecordedRequest,
-} from '../../test/server';
+} from '../../../test/server';
 import {
 	apiRequests,
 	buildAndPack,
@@ -43,13 +43,13 @@ import {
 	setResult,
 	TRIGGER_TYPE,
 	type WorkflowJson,
-} from './checks';
-import { importCredentials, importWorkflows, publishWorkflows } from './cli';
-import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
-import { onInterrupt, sleep, stopAllDaemons } from './proc';
-import { createQueueCluster, type QueueCluster } from './queue';
-import { Fatal, Report, same } from './report';
-import { getRuntime } from './runtime';
+} from '../checks';
+import { importCredentials, importWorkflows, publishWorkflows } from '../cli';
+import { storedExecutions, waitForExecutions, type StoredExecution } from '../db';
+import { onInterrupt, sleep, stopAllDaemons } from '../proc';
+import { createQueueCluster, type QueueCluster } from '../queue';
+import { Fatal, Report, same } from '../report';
+import { getRuntime } from '../runtime';
 
 const report = new Report();
 const { check, section, note, timed } = {
