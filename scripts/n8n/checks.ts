@@ -205,13 +205,41 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 }
 
 /** The phpRank credential (id CRED_ID) for `n8n import:credentials`, pointing at a running test server. */
-export function testServerCredential(api: PhpRankServer): CredentialImport {
+export function testServerCredential(api: { url: string }): CredentialImport {
 	return {
 		id: CRED_ID,
 		name: CRED_NAME,
 		type: 'phpRankApi',
 		data: { baseUrl: api.url, apiKey: TEST_API_KEY },
 	};
+}
+
+/**
+ * Every node of `wf` (what the suite imports, e.g. `the e2e workflow` or `the example`) is a type and version this
+ * n8n has (`n8n export:nodes`), and the example uses no Code node: users run it as it is.
+ */
+export function checkExampleNodes(
+	report: Report,
+	opts: { wf: WorkflowJson; example: WorkflowJson; nodeTypes: ExportedNodeType[]; label: string },
+): void {
+	const unknown = opts.wf.nodes
+		.filter(
+			(n) =>
+				!opts.nodeTypes.some(
+					(t) => t.name === n.type && [t.version].flat().includes(n.typeVersion),
+				),
+		)
+		.map((n) => `${n.type}@${n.typeVersion}`);
+	report.check(
+		`every node type and version of ${opts.label} is one this n8n has`,
+		unknown.length === 0,
+		unknown,
+	);
+	report.check(
+		'the example has no Code node',
+		!opts.example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
+		opts.example.nodes.map((n) => n.type),
+	);
 }
 
 export interface SandboxWithPackage {

@@ -12,6 +12,7 @@ import { PhpRankServer } from '../../test/server';
 import { startSmtpCatcher, type SmtpCatcher } from './catchers';
 import { buildAndPack, sandboxWithPackage, type SandboxWithPackage } from './checks';
 import type { CredentialImport } from './cli';
+import { onInterrupt, stopAllDaemons } from './proc';
 import { Fatal, Report } from './report';
 import { removeSandbox } from './sandbox';
 import type { N8nServer } from './server';
@@ -45,6 +46,7 @@ export class Suite {
 	private workDir: string | undefined;
 	private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
 	private readonly servers = new Set<N8nServer>();
+	private readonly diagnostics = new Set<() => string>();
 
 	/** `name`: the temp folders' prefix; `pass`: the word a passed check is printed with. */
 	constructor(
@@ -101,11 +103,19 @@ export class Suite {
 		return { catcher, credential: smtpCredential(catcher) };
 	}
 
+	/** Printed if the suite breaks off (an unexpected error or a Fatal): e.g. the tail of a log. */
+	diagnose(fn: () => string): () => void {
+		this.diagnostics.add(fn);
+		return () => this.diagnostics.delete(fn);
+	}
+
 	/** An n8n server the suite started: stopped at the end, its log's tail printed if the suite breaks off. */
 	n8n(server: N8nServer): N8nServer {
 		this.servers.add(server);
+		const forget = this.diagnose(() => `--- n8n log (tail) ---\n${server.logs().slice(-6000)}`);
 		const stop = async (): Promise<void> => {
 			this.servers.delete(server);
+			forget();
 			await server.stop();
 		};
 		return { ...server, stop };
@@ -116,6 +126,11 @@ export class Suite {
 	 * and the exit code.
 	 */
 	run(body: () => Promise<void>): void {
+		const cleanUp = async (): Promise<void> => {
+			for (const server of [...this.servers]) await server.stop();
+			for (const fn of this.cleanups.splice(0).reverse()) await fn();
+		};
+		const forget = onInterrupt(cleanUp);
 		const main = async (): Promise<void> => {
 			try {
 				await body();
@@ -123,16 +138,16 @@ export class Suite {
 				const e = error as Error;
 				if (error instanceof Fatal) this.check(`fatal: ${e.message}`, false);
 				else this.check(`unexpected error: ${e.message}`, false, e.stack);
-				for (const server of this.servers)
-					console.log(`--- n8n log (tail) ---\n${server.logs().slice(-6000)}`);
+				for (const fn of this.diagnostics) console.log(fn());
 			} finally {
-				for (const server of this.servers) await server.stop();
-				for (const fn of this.cleanups.reverse()) await fn();
+				await cleanUp();
+				forget();
 			}
 			this.report.finish();
 		};
-		main().catch((e: unknown) => {
+		main().catch(async (e: unknown) => {
 			console.error(e);
+			await stopAllDaemons();
 			console.log(`\n${this.report.passed} passed, ${this.report.failed + 1} failed`);
 			process.exit(1);
 		});

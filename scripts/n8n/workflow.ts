@@ -102,8 +102,8 @@ export function connect(links: Link[]): Record<string, unknown> {
 }
 
 /**
- * An inactive workflow (execution order v1): nodes without a position are placed left to right in the
- * order given.
+ * An inactive workflow (execution order v1): nodes without an id get one, nodes without a position are
+ * placed left to right in the order given.
  */
 export function workflow(
 	id: string,
@@ -116,7 +116,11 @@ export function workflow(
 		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: nodes.map((n, i) => ({ ...n, position: n.position ?? [240 * i, 0] })),
+		nodes: nodes.map((n, i) => ({
+			...n,
+			id: n.id ?? randomUUID(),
+			position: n.position ?? [240 * i, 0],
+		})),
 		connections: connect(links),
 	};
 }

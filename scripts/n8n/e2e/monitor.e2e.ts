@@ -38,6 +38,7 @@ import {
 import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
+	checkExampleNodes,
 	CRED_ID,
 	CRED_NAME,
 	describeRequests,
@@ -64,6 +65,7 @@ import {
 import { sleep } from '../proc';
 import { Fatal, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
+import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
 const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
@@ -184,14 +186,12 @@ export function monitorWorkflow(example: WorkflowJson, listUrl: string): Workflo
 	const at = wf.nodes.findIndex((n) => n.name === SHEET);
 	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets')
 		throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
-	wf.nodes[at] = {
-		id: randomUUID(),
-		name: SHEET,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: wf.nodes[at].position,
-		parameters: { url: listUrl, options: {} },
-	};
+	wf.nodes[at] = node(
+		SHEET,
+		'n8n-nodes-base.httpRequest',
+		{ url: listUrl, options: {} },
+		{ typeVersion: 4.2, position: wf.nodes[at].position },
+	);
 	wf.name = `e2e: ${example.name}`;
 	return wf;
 }
@@ -243,22 +243,7 @@ async function main(): Promise<void> {
 			same(wf.connections, example.connections),
 		wf.nodes.map((n) => n.name),
 	);
-	const unknown = wf.nodes
-		.filter(
-			(n) =>
-				!nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
-		)
-		.map((n) => `${n.type}@${n.typeVersion}`);
-	check(
-		'every node type and version of the e2e workflow is one this n8n has',
-		unknown.length === 0,
-		unknown,
-	);
-	check(
-		'the example has no Code node',
-		!example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
-		example.nodes.map((n) => n.type),
-	);
+	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the e2e workflow' });
 	const phpRankNode = example.nodes.find((n) => n.name === RERUN);
 	check(
 		'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
@@ -569,35 +554,23 @@ async function triggerChecks(
 	const triggerWorkflow = (
 		id: string,
 		name: string,
-		node: string,
+		trigger: string,
 		parameters: Record<string, unknown>,
 		then?: WorkflowJson['nodes'][number],
-	): WorkflowJson => ({
-		id,
-		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: node,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
-					event: 'scoreChanged',
-					simplify: true,
-					...parameters,
-				},
-				credentials: { phpRankApi: PHPRANK_CRED },
-			},
-			...(then
-				? [{ ...structuredClone(then), id: randomUUID(), position: [240, 0] as [number, number] }]
-				: []),
-		],
-		connections: then ? { [node]: { main: [[{ node: then.name, type: 'main', index: 0 }]] } } : {},
-	});
+	): WorkflowJson =>
+		workflow(
+			id,
+			name,
+			[
+				phpRankTrigger(
+					trigger,
+					{ pollTimes: pollAt([second]), event: 'scoreChanged', simplify: true, ...parameters },
+					PHPRANK_CRED,
+				),
+				...(then ? [{ ...structuredClone(then), id: randomUUID(), position: undefined }] : []),
+			],
+			then ? [[trigger, then.name]] : [],
+		);
 	const wf = triggerWorkflow(
 		TRIGGER_WF_ID,
 		"e2e: phpRank Trigger (Score Changed) → the example's email",

@@ -24,7 +24,6 @@
  *      E2E_DURABLE_CURSORS=1 (n8n with its durable scheduler and poll cursors, which commit no state
  *      of the activation poll: the trigger checks then prove it still fires from the first poll on).
  */
-import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -66,6 +65,7 @@ import {
 	setupOwner,
 	startServer,
 	storedExecutions,
+	waitForExecution,
 	unpublishWorkflow,
 	wantedN8nVersion,
 	type N8nSandbox,
@@ -76,6 +76,7 @@ import {
 import { sleep } from '../proc';
 import { Fatal, same } from '../report';
 import { Suite } from '../suite';
+import { phpRankTrigger, pollAt, workflow } from '../workflow';
 
 const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
@@ -783,23 +784,6 @@ async function triggerManualChecks(
 	);
 }
 
-/** The stored execution `id` of a workflow once it has finished (db.ts), or what is stored at the timeout. */
-async function waitForExecution(
-	sb: N8nSandbox,
-	workflowId: string,
-	id: string,
-	timeoutMs = 60_000,
-): Promise<StoredExecution | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	let last: StoredExecution | undefined;
-	while (Date.now() < deadline) {
-		last = (await storedExecutions(sb, workflowId)).find((e) => e.id === String(id));
-		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
-		await sleep(300);
-	}
-	return last;
-}
-
 /**
  * (b) A copy of the trigger example published like in production, through n8n's CLI: import:workflow and
  * publish:workflow, then `n8n start` (a publish takes effect at the next start). n8n polls once on activation
@@ -944,34 +928,15 @@ function durablePollBudgetMs(pollTimeoutS: number, leaseS: number): number {
 
 /** A trigger alone (New Report, the other user's key), polling at these seconds of every minute. */
 function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
-	return {
-		id: RATE_LIMITED_ID,
-		name: 'e2e: a poll meets a long rate limit (published)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'phpRank Trigger',
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: {
-						item: seconds.map((second) => ({
-							mode: 'custom',
-							cronExpression: `${second} * * * * *`,
-						})),
-					},
-					event: 'newReport',
-					filters: {},
-					simplify: true,
-				},
-				credentials: { phpRankApi: OTHER_CRED },
-			},
-		],
-		connections: {},
+	const parameters = {
+		pollTimes: pollAt(seconds),
+		event: 'newReport',
+		filters: {},
+		simplify: true,
 	};
+	return workflow(RATE_LIMITED_ID, 'e2e: a poll meets a long rate limit (published)', [
+		phpRankTrigger('phpRank Trigger', parameters, OTHER_CRED),
+	]);
 }
 
 /** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */

@@ -38,6 +38,7 @@ import {
 } from '../catchers';
 import {
 	apiRequests,
+	checkExampleNodes,
 	CREATE_FAULTS,
 	describeRequests,
 	json,
@@ -297,22 +298,7 @@ async function main(): Promise<void> {
 			same(wf.connections, example.connections),
 		changed,
 	);
-	const unknown = wf.nodes
-		.filter(
-			(n) =>
-				!nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
-		)
-		.map((n) => `${n.type}@${n.typeVersion}`);
-	check(
-		'every node type and version of the example is one this n8n has',
-		unknown.length === 0,
-		unknown,
-	);
-	check(
-		'the example has no Code node',
-		!example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
-		example.nodes.map((n) => n.type),
-	);
+	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the example' });
 	const audit = example.nodes.find((n) => n.name === AUDIT);
 	check(
 		'the example runs phpRank → Create or Re-Run of {{ $json.url }}, Output: One Item per Site, Confirm Drops on',
