@@ -1,6 +1,6 @@
 /**
- * Checks both e2e runs make (one n8n process: e2e.ts; queue mode: e2e-queue.ts), and the test workflows
- * they need beside the examples.
+ * Checks more than one e2e suite makes (one n8n process: e2e/package.e2e.ts; queue mode:
+ * e2e/queue.e2e.ts), and the test workflows they need beside the examples.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -39,6 +39,7 @@ export const EXAMPLES_DIR = path.join(REPO, 'examples');
 /** The credential every example and test workflow uses: the bundled phpRank test server's key. */
 export const CRED_ID = 'phprank-e2e';
 export const CRED_NAME = 'phpRank (test server)';
+export const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 const DAY = 86_400_000;
 
 export function loadExamples(): Map<string, WorkflowJson> {

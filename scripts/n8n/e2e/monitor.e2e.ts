@@ -39,8 +39,7 @@ import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers'
 import {
 	apiRequests,
 	checkExampleNodes,
-	CRED_ID,
-	CRED_NAME,
+	PHPRANK_CRED,
 	describeRequests,
 	json,
 	loadExamples,
@@ -68,7 +67,6 @@ import { SMTP_CRED, Suite } from '../suite';
 import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
-const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 /** the example's node names */
 const SHEET = 'URLs to watch';
 const RERUN = 'Create or re-run report';

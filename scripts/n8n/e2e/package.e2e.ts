@@ -13,7 +13,7 @@
  *   -> the trigger example published with the CLI and n8n restarted: its polls as in production;
  *   -> a published trigger whose poll meets a rate limit that outlasts the poll's time budget: the poll ends
  *      within half its budget with a rate-limit error, and a poll after the limit is lifted works.
- * Queue mode (main + workers, Redis, Postgres) is e2e-queue.ts.
+ * Queue mode (main + workers, Redis, Postgres) is queue.e2e.ts.
  *
  * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
  * scripts/n8n/install.sh). Prints a summary and a last line "<N> passed, <M> failed"; exit 1 on any failure.

@@ -40,7 +40,7 @@ import * as path from 'path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import { USER_IDS, type PhpRankServer } from '../../../test/server';
-import { CRED_ID, CRED_NAME, json, seedServer, testServerCredential } from '../checks';
+import { json, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -271,8 +271,6 @@ const SUMMARY_URLS_NODE = 'Three pages of a site';
 const SUMMARY_AUDIT = 'Audit the three pages';
 /** The sample check's second trigger, in the same workflow: Score Changed. */
 const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
-
-const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 
 /** A workflow: a Manual Trigger wired to every phpRank node, and the given trigger nodes on their own. */
 function workflowOf(
