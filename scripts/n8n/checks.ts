@@ -20,7 +20,7 @@ import {
 } from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
 import { installPackage, packPackage, resolveWorkflowPackage } from './packages';
-import { Fatal, type Report } from './report';
+import { Fatal, same, type Report } from './report';
 import { getRuntime, type N8nRuntime } from './runtime';
 import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
 import {
@@ -85,6 +85,21 @@ export function describeRequests(reqs: RecordedRequest[]): string {
 
 export function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
 	return (items ?? []).map((i) => i.json);
+}
+
+/** The addresses the examples that send e-mail (weekly monitor, site audit) write from and to. */
+export const EXAMPLE_MAIL = { to: 'seo-team@example.com', from: 'seo-monitor@example.com' };
+
+/** The housekeeping example deleted reports 1-4 (the seed's older than 90 days), each once, and nothing else. */
+export function deletedOneToFour(requests: RecordedRequest[]): { ok: boolean; detail: string } {
+	const deletes = requests.filter((r) => r.method === 'DELETE');
+	return {
+		ok: same(
+			deletes.map((r) => r.path).sort(),
+			[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
+		),
+		detail: describeRequests(deletes),
+	};
 }
 
 /** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */

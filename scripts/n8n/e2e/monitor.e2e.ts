@@ -39,6 +39,7 @@ import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers'
 import {
 	apiRequests,
 	checkExampleNodes,
+	EXAMPLE_MAIL,
 	PHPRANK_CRED,
 	describeRequests,
 	json,
@@ -72,8 +73,7 @@ const SHEET = 'URLs to watch';
 const RERUN = 'Create or re-run report';
 const IF = 'Got worse?';
 const EMAIL = 'Email the SEO team';
-const TO = 'seo-team@example.com';
-const FROM = 'seo-monitor@example.com';
+const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
 const suite = new Suite('e2e-monitor');
 const { check, section, note, timed, api } = suite;

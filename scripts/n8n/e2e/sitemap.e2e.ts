@@ -39,6 +39,7 @@ import {
 import {
 	apiRequests,
 	checkExampleNodes,
+	EXAMPLE_MAIL,
 	CREATE_FAULTS,
 	describeRequests,
 	json,
@@ -65,8 +66,7 @@ const INDEX_IF = 'Sitemap index?';
 const PAGE_URL = 'Page URL';
 const AUDIT = SITEMAP_EXAMPLE.audit;
 const EMAIL = SITEMAP_EXAMPLE.email;
-const TO = 'seo-team@example.com';
-const FROM = 'seo-monitor@example.com';
+const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
 const PROJECT = 'shop.example.com';
 const HOME = 'https://www.shop.example.com/';
