@@ -76,7 +76,7 @@ async function runOne(entry: Entry, tarball: string): Promise<Outcome> {
 	const seconds = (Date.now() - started) / 1000;
 	const text = fs.readFileSync(log, 'utf8');
 	console.log(`\n########## ${entry.name}: exit ${code}, ${seconds.toFixed(0)} s\n${text}`);
-	const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0] ?? 'no result line';
+	const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
 	return { name: entry.name, code, seconds, counts };
 }
 
