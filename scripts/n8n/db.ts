@@ -87,6 +87,23 @@ export async function waitForExecutions(
 	return found;
 }
 
+/** One stored execution by its id, once it has ended (or the last state seen when the time is up). */
+export async function waitForExecution(
+	sb: N8nSandbox,
+	workflowId: string,
+	id: string,
+	timeoutMs = 60_000,
+): Promise<StoredExecution | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	let last: StoredExecution | undefined;
+	while (Date.now() < deadline) {
+		last = (await storedExecutions(sb, workflowId)).find((e) => e.id === String(id));
+		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
+		await new Promise((r) => setTimeout(r, 300));
+	}
+	return last;
+}
+
 interface Row {
 	id: number | string;
 	workflowId: string;
