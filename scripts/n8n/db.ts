@@ -7,9 +7,34 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
 
-import type { ExecutionItem, ExecutionRun } from './cli';
 import { requireFromN8n } from './runtime';
 import type { N8nSandbox } from './sandbox';
+
+export interface ExecutionItem {
+	json: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface ExecutionRun {
+	status?: string; // "success" | "error" | ...
+	mode?: string; // "cli"
+	startedAt?: string;
+	stoppedAt?: string;
+	data?: {
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{
+					data?: { main?: ExecutionItem[][] };
+					error?: { message?: string; description?: string };
+				}>
+			>;
+			error?: { message?: string; description?: string; [key: string]: unknown };
+			lastNodeExecuted?: string;
+		};
+	};
+	[key: string]: unknown;
+}
 
 export interface StoredExecution {
 	id: string;
