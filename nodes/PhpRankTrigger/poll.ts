@@ -35,7 +35,7 @@ function settingsOf(
 		project: project || undefined,
 		result: result || undefined,
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
-		perSite: !!event.siteLine && ctx.getNodeParameter('output', 'perEvent') === 'perSite',
+		perSite: !!event.siteLine && ctx.getNodeParameter('output', 'events') === 'sites',
 		...own,
 	};
 	return { event, settings };

@@ -51,16 +51,16 @@ export const outputField: INodeProperties = {
 	options: [
 		{
 			name: 'One Item per Event',
-			value: 'perEvent',
+			value: 'events',
 			description: 'An item for each report that changed',
 		},
 		{
 			name: 'One Item per Site',
-			value: 'perSite',
+			value: 'sites',
 			description: `One item per site (phpRank project) and poll: the counts by reason, the ${BIGGEST_DROPS} biggest drops with links, the events (Simplify: one line of text each) and summary_text for one message. Sites with most pages dropped first.`,
 		},
 	],
-	default: 'perEvent',
+	default: 'events',
 	description:
 		'Whether a poll outputs an item per event, or one per site, so that a site-wide change (a theme update that breaks every title) sends one message, not hundreds. The same requests and state either way.',
 };
