@@ -5,6 +5,7 @@ import type { ResultClass } from '../PhpRank/api';
 import { pollBudgetMs } from '../PhpRank/transport/n8nInternals';
 import type { Settings, TriggerEvent } from './events/event';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
+import { siteItems } from './perSite';
 import { MAX_REQUESTS_PER_POLL } from './reports';
 import { sampleEvent } from './sample';
 import { readState, type StoredState, storedState, writeState } from './state';
@@ -34,6 +35,7 @@ function settingsOf(
 		project: project || undefined,
 		result: result || undefined,
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
+		perSite: !!event.siteLine && ctx.getNodeParameter('output', 'events') === 'sites',
 		...own,
 	};
 	return { event, settings };
@@ -62,9 +64,11 @@ async function readEvent(
 	};
 	const memory = state && event.decode(state);
 	const { found, memory: kept } = await event.read.call(this, settings, memory, allowance);
-	const items = state
-		? found.map((one) => ({ json: { event: settings.event, ...event.item(settings, one) } }))
-		: [];
+	const items = !state
+		? []
+		: settings.perSite
+			? (await siteItems.call(this, event, settings, found)).map((json) => ({ json }))
+			: found.map((one) => ({ json: { event: settings.event, ...event.item(settings, one) } }));
 	return { items, next: storedState(watch, event.encode(kept)) };
 }
 

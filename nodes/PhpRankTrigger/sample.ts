@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZES, RESULT_CLASS_RANGES, type ResultClass } from '../PhpRank/api';
 import type { Settings, TriggerEvent } from './events/event';
+import { siteItems } from './perSite';
 import { scanReports } from './reports';
 
 /**
@@ -69,6 +70,11 @@ export async function sampleEvent(
 	const note = madeUp
 		? `${built}: ${madeUp} made up so you can map them; its reason can be ${orList(event.reasons?.(settings) ?? [])}`
 		: `${built}, the newest report that matches the filters`;
+	if (settings.perSite) {
+		const [site] = await siteItems.call(this, event, settings, [{ record, detail }]);
+		const perSite = `${note}; One Item per Site: its site with this one event`;
+		return [[{ json: { sample: true, note: perSite, ...site } }]];
+	}
 	const json = { event: settings.event, ...event.item(settings, { record, detail }) };
 	return [[{ json: { sample: true, note, ...json } }]];
 }

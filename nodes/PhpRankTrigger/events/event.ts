@@ -7,6 +7,8 @@ export interface Common {
 	project?: string;
 	result?: ResultClass;
 	simplify: boolean;
+	/** Output: One Item per Site (perSite.ts), for the events that have `siteLine`. */
+	perSite: boolean;
 }
 
 export type Settings<P> = Common & P;
@@ -62,6 +64,11 @@ export interface TriggerEvent<P = unknown, M = unknown, D = unknown> {
 	): Promise<Reading<M, D>>;
 	/** One event as output, besides `event`. */
 	item(settings: Settings<P>, found: Found<D>): IDataObject;
+	/**
+	 * One found event as a line of One Item per Site's `events`, from its simplified item (which has
+	 * `url`, `score` and `reason`). Only the events that have it show the Output option.
+	 */
+	siteLine?(item: IDataObject): string;
 	/** The reasons its events can carry with these settings (the sample's note names them). */
 	reasons?(settings: Settings<P>): string[];
 	/** Fetch Test Event: a made-up detail for the newest report, and what of it is made up. */

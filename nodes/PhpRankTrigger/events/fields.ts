@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../../PhpRank/api';
+import { BIGGEST_DROPS } from '../perSite';
 import { MAX_REQUESTS_PER_POLL } from '../reports';
 
 /*
@@ -40,4 +41,26 @@ export const costNotice: INodeProperties = {
 	name: 'costNotice',
 	type: 'notice',
 	default: '',
+};
+
+/** Output, for the events that have `siteLine` (perSite.ts groups what they found). */
+export const outputField: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'One Item per Event',
+			value: 'events',
+			description: 'An item for each report that changed',
+		},
+		{
+			name: 'One Item per Site',
+			value: 'sites',
+			description: `One item per site (phpRank project) and poll: the counts by reason, the ${BIGGEST_DROPS} biggest drops with links, the events (Simplify: one line of text each) and summary_text for one message. Sites with most pages dropped first.`,
+		},
+	],
+	default: 'events',
+	description:
+		'Whether a poll outputs an item per event, or one per site, so that a site-wide change (a theme update that breaks every title) sends one message, not hundreds. The same requests and state either way.',
 };

@@ -12,7 +12,7 @@ import {
 	decodeRound,
 } from '../reports';
 import type { Found, Settings, TriggerEvent } from './event';
-import { costNotice, notifyRecoveryField, onlyWorseField } from './fields';
+import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './fields';
 
 interface Parameters {
 	onlyWorse: boolean;
@@ -94,6 +94,7 @@ export const resultChanged: TriggerEvent<Parameters, Memory, Detail> = {
 		notifyRecoveryField('a report that dropped is back in the class it left or a better one', {
 			onlyWorse: [true],
 		}),
+		outputField,
 		costNotice,
 	],
 	resultNote: 'For Report Result Changed: only changes into this class.',
@@ -124,6 +125,8 @@ export const resultChanged: TriggerEvent<Parameters, Memory, Detail> = {
 			previous_result_class: before.result_class,
 		};
 	},
+	siteLine: (item) =>
+		`${String(item.url)}: ${String(item.previous_result_class)} ${String(item.previous_score)} → ${String(item.result_class)} ${String(item.score)} (${String(item.reason)})`,
 	reasons: ({ notifyRecovery }) => (notifyRecovery ? ['changed', 'recovered'] : ['changed']),
 	sample: (_settings, record) => {
 		const now = classify(record.result).result_class ?? 'decent';

@@ -14,7 +14,7 @@ import {
 	decodeRound,
 } from '../reports';
 import type { Found, Settings, TriggerEvent } from './event';
-import { costNotice, notifyRecoveryField, onlyWorseField } from './fields';
+import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './fields';
 import {
 	type Below,
 	baselineRecord,
@@ -238,6 +238,7 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 			'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it; the event’s changes are measured from a reading at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
 		),
 		notifyRecoveryField('a report that fired Below Score is back at or above it'),
+		outputField,
 		costNotice,
 	],
 	resultNote: 'For Score Changed: only reports now in this class.',
@@ -285,6 +286,8 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 			...(changes === undefined ? {} : { changes }),
 		};
 	},
+	siteLine: ({ url, previous_score, score, reason }) =>
+		`${String(url)}: ${String(previous_score)} → ${String(score)} (${String(reason)})`,
 	reasons: ({ minChange, belowScore, notifyRecovery }) => [
 		...(minChange > 0 ? ['moved'] : []),
 		...(belowScore > 0 ? ['belowScore'] : []),

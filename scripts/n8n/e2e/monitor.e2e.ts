@@ -19,7 +19,9 @@
  *   for the drop of 10. Beside it, a second published trigger (Score Changed, Below Score 75, Minimum Change 0,
  *   Notify on Recovery, every project) fires once for the drop below 75 (reason belowScore), then, when the
  *   test server's next analysis puts the page back at 80, once with reason recovered, and not again at the
- *   poll after; its events carry the trend (80 → 70, then 80 → 70 → 80) and trend_text.
+ *   poll after; its events carry the trend (80 → 70, then 80 → 70 → 80) and trend_text. A third published
+ *   trigger (Score Changed, Output One Item per Site, another phpRank user's reports): when 40 pages of one
+ *   site and 2 of another drop in one poll, one execution with two items, the larger site first.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -28,11 +30,13 @@ import { randomUUID } from 'crypto';
 
 import {
 	CHECK_NAMES,
+	OTHER_USER_KEY,
 	PhpRankServer,
 	TEST_API_KEY,
 	USER_IDS,
 	cleanUrl,
 	type AnalysisSpec,
+	type RecordedRequest,
 	type ReportRecord,
 } from '../../../test/server';
 import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers';
@@ -591,9 +595,10 @@ async function triggerChecks(
 			notifyRecovery: true,
 		},
 	);
-	await timed('n8n import:workflow + publish:workflow (two triggers)', async () => {
-		await importWorkflows(sb, [wf, belowWf]);
-		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID]);
+	const flood = await prepareFlood(sb, api, second);
+	await timed('n8n import:workflow + publish:workflow (three triggers)', async () => {
+		await importWorkflows(sb, [wf, belowWf, flood.workflow]);
+		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID, FLOOD_WF_ID]);
 	});
 	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
 	const home = byUrl('example.com');
@@ -613,7 +618,8 @@ async function triggerChecks(
 				r.method === 'GET' &&
 				r.path === '/api/v1/reports' &&
 				r.query.project === undefined &&
-				r.query.page === '1',
+				r.query.page === '1' &&
+				!isFloodRequest(r),
 		).length;
 	const waitPoll = async (
 		n: number,
@@ -648,8 +654,13 @@ async function triggerChecks(
 			await waitPoll(1, 'wait for its first poll', 30_000, belowPolls),
 			describeRequests(apiRequests(api)),
 		);
+		check(
+			'the One Item per Site trigger polled too (another user, every project)',
+			await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
+		);
 		await sleep(3000); // the poll's state is saved after its request
 		const seen = polls();
+		const floodSeen = flood.polls();
 		const belowSeen = belowPolls();
 		check(
 			'the first poll fired nothing (no email)',
@@ -663,6 +674,7 @@ async function triggerChecks(
 		api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
 		api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
 		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
+		dropFlood(api, flood.reports);
 		note(
 			`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
 		);
@@ -711,6 +723,8 @@ async function triggerChecks(
 				items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]),
 			})),
 		);
+
+		await floodChecks(sb, await waitPoll(floodSeen + 1, 'wait for its poll', 30_000, flood.polls));
 
 		// The Below Score trigger: the same poll saw the home page fall from 80 to 70, below 75.
 		check(
@@ -789,9 +803,140 @@ async function triggerChecks(
 				items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]),
 			})),
 		);
+		const floodAfter = await storedExecutionsOf(sb, FLOOD_WF_ID);
+		check(
+			`the One Item per Site trigger ran one execution in all, over ${flood.polls()} polls of one request each`,
+			floodAfter.filter((e) => e.mode === 'trigger').length === 1 &&
+				flood.requests() === flood.polls(),
+			{ executions: floodAfter.length, polls: flood.polls(), requests: flood.requests() },
+		);
 	} finally {
 		await n8n?.stop();
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// One Item per Site: 40 pages of one site and 2 of another drop in one poll. Another phpRank user's
+// reports, so the triggers above neither read them nor count its requests.
+// ---------------------------------------------------------------------------------------------
+
+const FLOOD_WF_ID = 'phprankE2eSiteFld';
+const FLOOD_TRIGGER = 'phpRank Trigger (One Item per Site)';
+const FLOOD_CRED = { id: 'phprank-e2e-other-user', name: 'phpRank (another user)' };
+const FLOOD_BIG = 'flood-big.example.org';
+const FLOOD_SMALL = 'flood-small.example.org';
+const FLOOD_SCORE = 90;
+
+const isFloodRequest = (r: RecordedRequest) =>
+	r.headers.authorization === `Bearer ${OTHER_USER_KEY}`;
+
+interface Flood {
+	reports: ReportRecord[];
+	workflow: WorkflowJson;
+	/** its polls so far (first pages read), and its requests */
+	polls: () => number;
+	requests: () => number;
+}
+
+/** The other user's 42 pages at 90, its credential imported, its trigger's workflow (polled at `second`). */
+async function prepareFlood(sb: N8nSandbox, api: PhpRankServer, second: number): Promise<Flood> {
+	const pages = (host: string, count: number) =>
+		Array.from({ length: count }, (_, i) =>
+			api.addReport({
+				url: `https://${host}/page-${i}`,
+				user_id: USER_IDS.other,
+				result: FLOOD_SCORE,
+			}),
+		);
+	const reports = [...pages(FLOOD_BIG, 40), ...pages(FLOOD_SMALL, 2)];
+	await importCredentials(sb, [
+		{
+			...testServerCredential(api),
+			...FLOOD_CRED,
+			data: { baseUrl: api.url, apiKey: OTHER_USER_KEY },
+		},
+	]);
+	const trigger = phpRankTrigger(
+		FLOOD_TRIGGER,
+		{ pollTimes: pollAt([second]), event: 'scoreChanged', minChange: 5, output: 'sites' },
+		FLOOD_CRED,
+	);
+	const floodRequests = () =>
+		apiRequests(api).filter((r) => isFloodRequest(r) && r.path === '/api/v1/reports');
+	return {
+		reports,
+		workflow: workflow(FLOOD_WF_ID, 'e2e: phpRank Trigger (Score Changed, One Item per Site)', [
+			trigger,
+		]),
+		polls: () => floodRequests().filter((r) => r.query.page === '1').length,
+		requests: () => floodRequests().length,
+	};
+}
+
+/** Every page re-analysed lower: the big site's page i by 5 + i points, the small site's by 50 and 6. */
+function dropFlood(api: PhpRankServer, reports: ReportRecord[]): void {
+	const drops = [...Array.from({ length: 40 }, (_, i) => 5 + i), 50, 6];
+	reports.forEach((report, i) => {
+		const current = api.getReport(report.id)!;
+		const generated = new Date(Date.parse(current.generated_at) + 3_600_000).toISOString();
+		api.deleteReport(current.id);
+		api.addReport({ ...current, result: FLOOD_SCORE - drops[i], generated_at: generated });
+	});
+	note(
+		`re-analysed on the test server: 40 pages of ${FLOOD_BIG} and 2 of ${FLOOD_SMALL}, each 5 to 50 points lower`,
+	);
+}
+
+async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
+	check('the One Item per Site trigger polled again', polled);
+	const execs = (await waitForExecutions(sb, FLOOD_WF_ID, 1, 15_000)).filter(
+		(e) => e.mode === 'trigger',
+	);
+	const items = execs.flatMap((e) => json(e.outputs[FLOOD_TRIGGER]));
+	const shape = items.map((i) => ({
+		project: i.project,
+		event_count: i.event_count,
+		dropped: i.dropped,
+		reasons: i.reasons,
+		biggest_drops: (i.biggest_drops as unknown[] | undefined)?.length,
+		events: (i.events as unknown[] | undefined)?.length,
+	}));
+	check(
+		`one execution, success, with two items: ${FLOOD_BIG} (40 events, 40 dropped, 10 biggest drops), then ${FLOOD_SMALL} (2)`,
+		execs.length === 1 &&
+			execs[0].status === 'success' &&
+			same(shape, [
+				{
+					project: FLOOD_BIG,
+					event_count: 40,
+					dropped: 40,
+					reasons: { moved: 40 },
+					biggest_drops: 10,
+					events: 40,
+				},
+				{
+					project: FLOOD_SMALL,
+					event_count: 2,
+					dropped: 2,
+					reasons: { moved: 2 },
+					biggest_drops: 2,
+					events: 2,
+				},
+			]),
+		{ executions: execs.map((e) => [e.id, e.status]), shape },
+	);
+	const deepest = (items[0]?.biggest_drops as Array<Record<string, unknown>> | undefined)?.[0];
+	check(
+		`its biggest drop is ${FLOOD_BIG}/page-39, −44 to 46, with its report's link; summary_text opens with the counts`,
+		deepest?.url === `${FLOOD_BIG}/page-39` &&
+			deepest.score === 46 &&
+			deepest.score_change === -44 &&
+			String(deepest.link).endsWith(`/reports/${String(deepest.id)}`) &&
+			String(items[0]?.summary_text).startsWith(
+				`${FLOOD_BIG}: score changed on 40 pages (40 moved), 40 dropped\nBiggest drops (5 of 40): ${FLOOD_BIG}/page-39 −44 to 46 (`,
+			),
+		{ deepest, summary_text: items[0]?.summary_text },
+	);
 }
 
 suite.run(main);
