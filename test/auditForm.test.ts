@@ -52,7 +52,10 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	});
 
 	it('re-runs a report analysed longer ago, creates one for a URL without, in the same run', async () => {
-		const old = api.server.addReport({ url: 'https://shop.example.com/a', generated_at: hoursAgo(25) });
+		const old = api.server.addReport({
+			url: 'https://shop.example.com/a',
+			generated_at: hoursAgo(25),
+		});
 		const recent = api.server.addReport({
 			url: 'https://shop.example.com/b',
 			generated_at: hoursAgo(23.9),
@@ -135,7 +138,9 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 				api.credential,
 				{ items: [{ url: 'https://shop.example.com/' }] },
 			);
-			expect(error?.message).toMatch(/^Reuse Recent Analysis must be a number from 0 to 8760, not /);
+			expect(error?.message).toMatch(
+				/^Reuse Recent Analysis must be a number from 0 to 8760, not /,
+			);
 			expect(error?.description).toMatch(/hours/);
 			expect(api.apiRequests()).toHaveLength(0);
 		},
