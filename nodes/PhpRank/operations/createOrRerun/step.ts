@@ -8,14 +8,11 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { NodeApiError } from 'n8n-workflow';
-
-import { MAX_PAGE_SIZE } from '../api';
-import { connectionOf, instanceUrl } from '../transport/connection';
-import { inputItemCount } from '../transport/n8nInternals';
-import { readList } from '../transport/paging';
-import { phpRankRequest, recordPath } from '../transport/request';
-import type { ResourceSpec } from '../transport/resource';
+import { MAX_PAGE_SIZE } from '../../api';
+import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
+import { readList } from '../../transport/paging';
+import { phpRankRequest, recordPath } from '../../transport/request';
+import type { ResourceSpec } from '../../transport/resource';
 import {
 	doneBefore,
 	fingerprintOf,
@@ -23,45 +20,21 @@ import {
 	recordDone,
 	type Run,
 	runOf,
-} from '../transport/run';
-import { checkRerunOptions, confirmDropPoints, siteSettings } from './input';
-import { changesBetween } from './changes';
-import { outputChoice, reportOutput } from './output';
-import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../report';
-import { operationRouting, paired } from './routes';
-import { type RunPage, siteOutput, siteSummary } from './site';
+} from '../../transport/run';
+import { changesBetween } from '../changes';
+import { outputChoice } from '../output';
+import { operationRouting, paired } from '../routes';
+import { checkRerunOptions, confirmDropPoints } from './checks';
+import { type Outcome, pageItem, siteItems } from './output';
 
 /*
- * Report → Create or Re-Run: monitoring a page over time without a new report every run. For each
- * item's URL, the user's report of that URL is re-run (PUT results=1), or, when there is none, a
- * report is created (POST). Never a second report for a URL that has one:
- * - the reports of a site are read once per node run, 100 a page, with phpRank's `project`
- *   filter, and shared by every item of that site (not one search per URL, not the whole account);
- * - items of the same URL share one analysis, and each gets its answer;
- * - with Retry On Fail, what an earlier try did is returned, not done again; a create or re-run
- *   that failed (it may have created the report anyway: a 5xx, a timeout) makes the next try read
- *   the site's reports again, so it re-runs the report instead of creating a second one.
- * Cost: ceil(reports of the site / 100) list requests per site, plus one analysis per URL.
- * The record's URL field is the spec's `createdFrom`, its ID the spec's `key`.
- *
- * Output: One Item per Site gathers the run's items (`Run.gather`) and answers one item per site,
- * paired to that site's input items, with its summary (operations/site.ts), from what the run
- * already has: no request more. A page phpRank cannot analyse (422, 5xx, a timeout) is named in
- * the summary's `failed_pages` instead of failing the audit; only a site of which no page could be
- * analysed fails, with the first page's error.
+ * Report → Create or Re-Run: for each item's URL, the user's report of it is re-run (PUT
+ * results=1), or created (POST) when there is none: never a second report of a URL. A site's
+ * reports are read once per node run (`project` filter, 100 a page) and shared by its items; items
+ * of one URL share one analysis; with Retry On Fail, what an earlier try did is returned, and a
+ * failed analysis makes the next try read the site again. Cost: ceil(reports of the site / 100)
+ * list requests per site, plus one analysis per URL. ARCHITECTURE.md tells the rest.
  */
-
-export type Action = 'created' | 'rerun';
-
-interface Outcome {
-	action: Action;
-	record: IDataObject;
-	changes: ReportChanges | null;
-	/** Other reports of the same URL, left as they are. */
-	others: number;
-	/** Confirm Drops: a suspected drop analysed once more; whether it held, and the first re-run's score. */
-	confirmation?: { confirmed: boolean; first_score: number | null };
-}
 
 /**
  * Confirm Drops. phpRank's load-time and page-size checks vary from one analysis to the next, so a
@@ -160,75 +133,6 @@ async function analyse(
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
 }
 
-/** Whether an analysis failed for the page alone (phpRank could not fetch or analyse it), not for the run. */
-function isPageFailure(error: unknown): error is NodeApiError {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = String(error.httpCode ?? '');
-	return (
-		status === '422' ||
-		status.startsWith('5') ||
-		(status === 'none' && error.failure?.cause === 'temporarily-unavailable')
-	);
-}
-
-interface GatheredPage {
-	project: string;
-	page: RunPage;
-	error?: NodeApiError;
-}
-
-/** One Item per Site: the item's page joins the run's; the first item of each site answers for it. */
-async function siteItems(
-	ctx: IExecutePaginationFunctions,
-	spec: ResourceSpec,
-	run: Run,
-	url: string,
-	analysis: Promise<Outcome>,
-): Promise<INodeExecutionData[]> {
-	const item = ctx.getItemIndex();
-	const project = projectOfUrl(url);
-	const gathered: GatheredPage = await analysis.then(
-		({ action, record, changes, confirmation }) => {
-			// Named if the run stops (On Error → Stop), as Create's reports are.
-			if (action === 'created')
-				recordDone(
-					run,
-					item,
-					fingerprintOf(['createOrRerun', sameUrlKey(url)]),
-					[{ json: record }],
-					spec,
-				);
-			return {
-				project,
-				page: { url, action, record, changes, confirmed: confirmation?.confirmed },
-			};
-		},
-		(error: unknown) => {
-			if (!isPageFailure(error)) return Promise.reject(error);
-			return { project, page: { url, failure: error.message }, error };
-		},
-	);
-	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
-	const mine = [...all]
-		.filter(([, { project: site }]) => site === project)
-		.sort(([a], [b]) => a - b);
-	if (mine[0][0] !== item) return [];
-	// Items of the same URL share its analysis: the site counts it once.
-	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
-	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
-	const instance = instanceUrl(await connectionOf(ctx));
-	const { worstPages, minChange } = siteSettings(ctx);
-	const summary = siteSummary(project, pages, {
-		worstPages,
-		minChange,
-		link: (id) => `${instance}${recordPath(spec, id)}`,
-	});
-	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
-	return [
-		{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) },
-	];
-}
-
 export function createOrRerunStep(spec: ResourceSpec) {
 	return async function createOrRerun(
 		this: IExecutePaginationFunctions,
@@ -256,30 +160,14 @@ export function createOrRerunStep(spec: ResourceSpec) {
 					run.itemLeftOut(this.getItemIndex());
 					return Promise.reject(error);
 				});
-			const { action, record, changes, others, confirmation } = await analysis;
-			const confirmed =
-				confirmPoints === undefined
-					? {}
-					: {
-							confirmed: confirmation?.confirmed ?? null,
-							first_score: confirmation?.first_score ?? null,
-						};
-			const items = [
-				{
-					json: {
-						action,
-						...reportOutput(outputChoice(this), record, changes, { flat: true }),
-						other_reports: others,
-						...confirmed,
-					},
-				},
-			];
+			const outcome = await analysis;
+			const items = [{ json: pageItem(outputChoice(this), outcome, confirmPoints) }];
 			recordDone(
 				run,
 				this.getItemIndex(),
 				fingerprint,
 				items,
-				action === 'created' ? spec : undefined,
+				outcome.action === 'created' ? spec : undefined,
 			);
 			return paired(this, items);
 		} catch (error) {
