@@ -130,6 +130,23 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	});
 
+	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
+		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
+		const { items } = await runNode(
+			createOrRerun({ reuseRecentAnalysis: 24, output: 'sites' }),
+			api.credential,
+			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
+		);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
+			project: 'shop.example.com',
+			pages: 2,
+			created: 1,
+			rerun: 0,
+		});
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST']);
+	});
+
 	it.each([[-1], [8761], ['soon'], [Number.NaN]])(
 		'%p hours is refused before anything is sent, naming the field and what to enter',
 		async (hours) => {

@@ -24,7 +24,7 @@ import {
 import { changesBetween } from '../changes';
 import { outputChoice } from '../output';
 import { operationRouting, paired } from '../routes';
-import { checkRerunOptions, confirmDropPoints } from './checks';
+import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
 import { type Outcome, pageItem, siteItems } from './output';
 
 /*
@@ -81,13 +81,19 @@ function reportsOfSite(
 	});
 }
 
+/** Reuse Recent Analysis: whether a report was analysed less than `hours` ago (never when its date is unknown). */
+function analysedWithin(report: IDataObject, hours: number): boolean {
+	const at = Date.parse(String(report.generated_at ?? ''));
+	return hours > 0 && Number.isFinite(at) && Date.now() - at < hours * 3_600_000;
+}
+
 async function analyse(
 	ctx: IExecutePaginationFunctions,
 	spec: ResourceSpec,
 	run: Run,
 	url: string,
 	body: IDataObject,
-	confirmPoints: number | undefined,
+	{ confirmPoints, reuseHours }: { confirmPoints: number | undefined; reuseHours: number },
 ): Promise<Outcome> {
 	const reports =
 		(await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
@@ -95,6 +101,8 @@ async function analyse(
 		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
 		undefined,
 	);
+	if (newest && analysedWithin(newest, reuseHours))
+		return { action: 'reused', record: newest, changes: null, others: reports.length - 1 };
 	if (newest) {
 		const request = {
 			method: 'PUT' as const,
@@ -150,7 +158,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 
 			const confirmPoints = confirmDropPoints(this);
 			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
-				analyse(this, spec, run, url, body, confirmPoints),
+				analyse(this, spec, run, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
 			);
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
