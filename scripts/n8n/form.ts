@@ -59,7 +59,11 @@ export async function leadRows(
 }
 
 /** The example with the two values its sticky note tells a user to set, and nothing else changed. */
-export function formWorkflow(example: WorkflowJson, table: LeadsTable, phpRankUrl: string): WorkflowJson {
+export function formWorkflow(
+	example: WorkflowJson,
+	table: LeadsTable,
+	phpRankUrl: string,
+): WorkflowJson {
 	const text = JSON.stringify(example)
 		.replace(FORM_EXAMPLE.tablePlaceholder, table.id)
 		.replace(FORM_EXAMPLE.phpRankPlaceholder, phpRankUrl);
@@ -159,13 +163,18 @@ export async function submitForm(
 	const post = await fetch(formUrl, { method: 'POST', body: fields });
 	const answer = await post.text();
 	const waitingUrl = (JSON.parse(answer) as { formWaitingUrl?: string }).formWaitingUrl;
-	if (!waitingUrl) throw new Error(`the form's POST answered ${post.status} ${answer.slice(0, 300)}`);
+	if (!waitingUrl)
+		throw new Error(`the form's POST answered ${post.status} ${answer.slice(0, 300)}`);
 	await statusOtherThan(waitingUrl, ['new', 'running', 'null'], timeoutMs);
 	const ending = await fetch(waitingUrl);
 	const endingHtml = await ending.text();
 	const ms = Date.now() - started;
 	await fetch(waitingUrl, { method: 'POST' });
-	const finalStatus = await statusOtherThan(waitingUrl, ['new', 'running', 'waiting', 'form-waiting'], timeoutMs);
+	const finalStatus = await statusOtherThan(
+		waitingUrl,
+		['new', 'running', 'waiting', 'form-waiting'],
+		timeoutMs,
+	);
 	return { postStatus: post.status, endingStatus: ending.status, endingHtml, finalStatus, ms };
 }
 

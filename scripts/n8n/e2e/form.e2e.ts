@@ -10,7 +10,13 @@
  *   create only), no mail, no row.
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure. Env: KEEP_SANDBOX=1.
  */
-import { apiRequests, checkExampleNodes, describeRequests, loadExamples, testServerCredential } from '../checks';
+import {
+	apiRequests,
+	checkExampleNodes,
+	describeRequests,
+	loadExamples,
+	testServerCredential,
+} from '../checks';
 import {
 	endingText,
 	FORM_EXAMPLE,
@@ -71,7 +77,11 @@ function checkAudited(label: string, sent: Submission, reportId: number): void {
 			sent.endingHtml.includes(`href="${api.url}/reports/${reportId}"`),
 		text,
 	);
-	check(`${label}: the execution ends in success`, sent.finalStatus === 'success', sent.finalStatus);
+	check(
+		`${label}: the execution ends in success`,
+		sent.finalStatus === 'success',
+		sent.finalStatus,
+	);
 }
 
 async function main(): Promise<void> {
@@ -95,7 +105,11 @@ async function main(): Promise<void> {
 		nodeTypes: allNodes,
 		label: 'the e2e workflow',
 	});
-	check("the example is published (the editor's Publish)", form.publishStatus === 200, form.publishStatus);
+	check(
+		"the example is published (the editor's Publish)",
+		form.publishStatus === 200,
+		form.publishStatus,
+	);
 	const page = await fetch(formUrl);
 	const html = await page.text();
 	check(
@@ -113,9 +127,13 @@ async function main(): Promise<void> {
 		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR }),
 	);
 	const created = api.listReports();
-	check('one report created for the URL', created.length === 1, created.map((r) => r.url));
 	check(
-		'requests: the site\'s list once, one analysis (create)',
+		'one report created for the URL',
+		created.length === 1,
+		created.map((r) => r.url),
+	);
+	check(
+		"requests: the site's list once, one analysis (create)",
 		apiRequests(api)
 			.map((r) => r.method)
 			.join(' ') === 'GET POST',
@@ -149,25 +167,35 @@ async function main(): Promise<void> {
 		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR }),
 	);
 	check(
-		'no analysis request: the site\'s list read, nothing else',
-		apiRequests(api).map((r) => r.method).join(' ') === 'GET',
+		"no analysis request: the site's list read, nothing else",
+		apiRequests(api)
+			.map((r) => r.method)
+			.join(' ') === 'GET',
 		describeRequests(apiRequests(api)),
 	);
 	checkAudited('second visit', again, created[0].id);
 	const secondRequests = apiRequests(api).length;
-	check('two mails, two rows', (await smtp.waitFor(2, 15_000)).length === 2 && (await leadRows(session, table)).length === 2);
+	check(
+		'two mails, two rows',
+		(await smtp.waitFor(2, 15_000)).length === 2 && (await leadRows(session, table)).length === 2,
+	);
 	note(
 		`figures: first submission ${firstRequests} requests to phpRank (1 analysis), ${first.ms} ms to the ending page; ` +
 			`the same URL again ${secondRequests} request (0 analyses), ${again.ms} ms`,
 	);
 
 	section('refused URLs and a URL phpRank cannot fetch end on the plain page');
-	for (const [what, url] of [...REFUSED, ['phpRank answers 422', UNREACHABLE] as [string, string]]) {
+	for (const [what, url] of [
+		...REFUSED,
+		['phpRank answers 422', UNREACHABLE] as [string, string],
+	]) {
 		api.clearRequests();
 		const mailsBefore = smtp.messages.length;
 		const sent = await submitForm(formUrl, { website: url, email: VISITOR });
 		const text = endingText(sent.endingHtml);
-		const requests = apiRequests(api).map((r) => r.method).join(' ');
+		const requests = apiRequests(api)
+			.map((r) => r.method)
+			.join(' ');
 		const nothingSent = url === UNREACHABLE ? requests === 'GET POST' : requests === '';
 		check(
 			`${what}: the plain page (HTTP ${sent.endingStatus}), ${url === UNREACHABLE ? 'only the failed create sent' : 'nothing sent to phpRank'}, no mail`,
