@@ -48,7 +48,7 @@ const cases: Array<[string, string, boolean]> = [
 	['nodes/PhpRank/operations/x.ts', '../descriptions/common', true],
 	['nodes/PhpRank/operations/x.ts', '../descriptions/report/report.spec', true],
 	['nodes/PhpRank/operations/x.ts', '../methods/credentialTest', true],
-	['nodes/PhpRank/operations/x.ts', '../../PhpRankTrigger/items', true],
+	['nodes/PhpRank/operations/x.ts', '../../PhpRankTrigger/sample', true],
 	['nodes/PhpRank/operations/x.ts', '../transport/request', false],
 	['nodes/PhpRank/operations/x.ts', './report', false],
 	['nodes/PhpRank/operations/x.ts', './createOrRerun/step', true],

@@ -8,8 +8,8 @@ import {
 	encodeBaseline,
 	encodeTrend,
 	phpRankDate,
-} from '../../nodes/PhpRankTrigger/baseline';
-import { trendText } from '../../nodes/PhpRankTrigger/items';
+} from '../../nodes/PhpRankTrigger/events/scoreBaseline';
+import { trendText } from '../../nodes/PhpRankTrigger/events/scoreChanged';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
 import { locator, useServer } from '../harness/setup';
@@ -740,12 +740,12 @@ describe('Score Changed input checks', () => {
 	it.each([
 		[
 			{ minChange: -1 },
-			'Minimum Change must be a number from 0 to 100, not -1',
+			'Minimum Change must be a number from 0 to 100, not "-1"',
 			/^Enter how many points/,
 		],
 		[
 			{ minChange: 101 },
-			'Minimum Change must be a number from 0 to 100, not 101',
+			'Minimum Change must be a number from 0 to 100, not "101"',
 			/^Enter how many points/,
 		],
 		[
@@ -755,12 +755,12 @@ describe('Score Changed input checks', () => {
 		],
 		[
 			{ belowScore: 120 },
-			'Below Score must be a number from 0 to 100, not 120',
+			'Below Score must be a number from 0 to 100, not "120"',
 			/^Enter the score \(1 to 100\)/,
 		],
 		[
 			{ belowScore: -5 },
-			'Below Score must be a number from 0 to 100, not -5',
+			'Below Score must be a number from 0 to 100, not "-5"',
 			/^Enter the score \(1 to 100\)/,
 		],
 		[
