@@ -89,7 +89,8 @@ export async function publishFormExample(
 	phpRankUrl: string,
 ): Promise<PublishedForm> {
 	const table = await createLeadsTable(session);
-	const { id: _id, ...wf } = formWorkflow(example, table, phpRankUrl);
+	const wf: Record<string, unknown> = { ...formWorkflow(example, table, phpRankUrl) };
+	delete wf.id; // n8n gives a new workflow its id
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
 		'/rest/workflows',
