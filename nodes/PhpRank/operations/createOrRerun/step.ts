@@ -33,7 +33,8 @@ import { type Outcome, pageItem, siteItems } from './output';
  * reports are read once per node run (`project` filter, 100 a page) and shared by its items; items
  * of one URL share one analysis; with Retry On Fail, what an earlier try did is returned, and a
  * failed analysis makes the next try read the site again. Cost: ceil(reports of the site / 100)
- * list requests per site, plus one analysis per URL. ARCHITECTURE.md tells the rest.
+ * list requests per site, plus one analysis per URL (none for a report analysed within Reuse Recent
+ * Analysis's hours: it is returned as it is). ARCHITECTURE.md tells the rest.
  */
 
 /**
