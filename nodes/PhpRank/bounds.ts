@@ -15,6 +15,7 @@ export const BOUNDS = {
 	belowScore: { label: 'Below Score', low: 0, high: 100, default: 0 },
 	worstPages: { label: 'Worst Pages', low: 1, high: 100, default: 5 },
 	dropPoints: { label: 'Drop Points', low: 0, high: 100, default: 5 },
+	reuseRecentAnalysis: { label: 'Reuse Recent Analysis', low: 0, high: 8760, default: 0 },
 	minScore: { label: 'Minimum Score', low: 0, high: 100, default: 0 },
 	maxScore: { label: 'Maximum Score', low: 0, high: 100, default: 100 },
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },

@@ -31,6 +31,7 @@ const SUITES: Entry[] = [
 	{ name: 'ui', file: 'ui.e2e.ts' },
 	{ name: 'monitor', file: 'monitor.e2e.ts' },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
+	{ name: 'form', file: 'form.e2e.ts' },
 	{ name: 'ai', file: 'ai.e2e.ts' },
 ];
 

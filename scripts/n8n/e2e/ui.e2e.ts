@@ -24,6 +24,8 @@
  *   summary a site summary's summary_html (the node's own, with a page URL holding <script> and a quote)
  *           rendered in Chromium: no raw markup in the text, every worst page and biggest drop a link to its
  *           report (a screenshot of it in the folder)
+ *   form    examples/lead-audit-form.json published (form.ts): its form opened in Chromium as a visitor opens
+ *           it, filled, submitted; the ending page shows the test server's score (a screenshot of it)
  *
  * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
  * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
@@ -40,7 +42,8 @@ import * as path from 'path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import { USER_IDS, type PhpRankServer } from '../../../test/server';
-import { json, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
+import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
+import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -76,6 +79,7 @@ const CHECKS = {
 	rerun:
 		'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary fits too',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
+	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
 } as const;
 type CheckName = keyof typeof CHECKS;
 
@@ -105,6 +109,8 @@ const CHROMIUM_ARGS = [
 let testServer: PhpRankServer | undefined;
 /** Runs the summary workflow in n8n (as the editor's "Execute workflow") and returns its site summary. */
 let summaryRun: (() => Promise<Record<string, unknown>>) | undefined;
+/** Publishes examples/lead-audit-form.json (its data table made) and returns its form's URL. */
+let publishForm: (() => Promise<string>) | undefined;
 
 const SEL = {
 	signinForm: '[data-test-id="signin-form"]',
@@ -258,6 +264,7 @@ const CHECK_NODES = {
 	sample: 'Check: trigger sample',
 	rerun: 'Check: Create or Re-Run, 10 pages',
 	summary: 'Check: Create or Re-Run, site summary',
+	form: 'Show the score',
 } as const;
 /** The rerun check's input: a Code node that makes ten page URLs of one site. */
 const TEN_URLS = 'Ten pages of a site';
@@ -324,6 +331,7 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
 		rerun: undefined,
 		summary: undefined,
+		form: undefined,
 	};
 	const out = [
 		workflowOf(
@@ -984,6 +992,24 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		);
 		await page.close();
 	},
+	async form(ui) {
+		const api = testServer ?? fail('no test server');
+		const formUrl = await (publishForm ?? fail('no form'))();
+		const shot = 'form-ending.png';
+		const text = await visitForm(
+			ui.context,
+			formUrl,
+			{ website: 'https://www.agency-client.example.com/', email: 'visitor@example.org' },
+			path.join(ui.shots, shot),
+			TIMEOUT,
+		);
+		const report = api.listReports().find((r) => r.url === 'agency-client.example.com');
+		check(
+			`the ending page shows the test server's score, ${report?.result ?? '?'} (${shot})`,
+			report !== undefined && text.includes(`Your SEO score: ${report.result}/100`),
+			text,
+		);
+	},
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -1055,7 +1081,8 @@ async function main(): Promise<void> {
 	note(`phpRank test server: ${api.url}`);
 	await timed(
 		'n8n import:credentials',
-		async () => await importCredentials(sb, [testServerCredential(api)]),
+		async () =>
+			await importCredentials(sb, [testServerCredential(api), (await suite.smtp()).credential]),
 	);
 	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
 	note(`n8n: ${n8n.baseUrl}`);
@@ -1082,6 +1109,10 @@ async function main(): Promise<void> {
 	}
 	const summaryId = targets.get(SUMMARY_AUDIT)?.workflowId ?? '';
 	summaryRun = async () => await runInN8n(session, sb, summaryId);
+	publishForm = async () => {
+		const example = loadExamples().get(FORM_EXAMPLE.file) ?? fail('no form example');
+		return (await publishFormExample(session, example, api.url)).formUrl;
+	};
 
 	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
 	const browser = await timed(

@@ -5,8 +5,9 @@ import { BOUNDS } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 
-const { dropPoints } = BOUNDS;
+const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 const dropPointsDefault = dropPoints.default;
+const reuseDefault = reuse.default;
 
 const properties: INodeProperties[] = [
 	{
@@ -38,6 +39,22 @@ const properties: INodeProperties[] = [
 		default: dropPointsDefault,
 		description: `How many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
 		displayOptions: { show: { confirmDrops: [true] } },
+	},
+	{
+		displayName: 'Reuse Recent Analysis (Hours)',
+		name: 'reuseRecentAnalysis',
+		type: 'number',
+		typeOptions: { minValue: reuse.low, maxValue: reuse.high },
+		default: reuseDefault,
+		description: `Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
+	},
+	{
+		displayName: 'Public URLs Only',
+		name: 'publicUrlsOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to refuse, before anything is sent, a URL that is not a public web page: not http(s), longer than 2,000 characters, or pointing to localhost or a private, loopback or link-local address. Turn it on when the URL comes from the public, e.g. a form.',
 	},
 	{
 		displayName: 'Output',

@@ -20,7 +20,7 @@ import { siteOutput } from '../site/text';
  * `failed_pages`; only a site none of whose pages could be analysed fails, with the first error.
  */
 
-export type Action = 'created' | 'rerun';
+export type Action = 'created' | 'rerun' | 'reused';
 
 /** What the step did for one URL. */
 export interface Outcome {

@@ -24,7 +24,7 @@ import {
 import { changesBetween } from '../changes';
 import { outputChoice } from '../output';
 import { operationRouting, paired } from '../routes';
-import { checkRerunOptions, confirmDropPoints } from './checks';
+import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
 import { type Outcome, pageItem, siteItems } from './output';
 
 /*
@@ -33,7 +33,8 @@ import { type Outcome, pageItem, siteItems } from './output';
  * reports are read once per node run (`project` filter, 100 a page) and shared by its items; items
  * of one URL share one analysis; with Retry On Fail, what an earlier try did is returned, and a
  * failed analysis makes the next try read the site again. Cost: ceil(reports of the site / 100)
- * list requests per site, plus one analysis per URL. ARCHITECTURE.md tells the rest.
+ * list requests per site, plus one analysis per URL (none for a report analysed within Reuse Recent
+ * Analysis's hours: it is returned as it is). ARCHITECTURE.md tells the rest.
  */
 
 /**
@@ -81,13 +82,19 @@ function reportsOfSite(
 	});
 }
 
+/** Reuse Recent Analysis: whether a report was analysed less than `hours` ago (never when its date is unknown). */
+function analysedWithin(report: IDataObject, hours: number): boolean {
+	const at = Date.parse(String(report.generated_at ?? ''));
+	return hours > 0 && Number.isFinite(at) && Date.now() - at < hours * 3_600_000;
+}
+
 async function analyse(
 	ctx: IExecutePaginationFunctions,
 	spec: ResourceSpec,
 	run: Run,
 	url: string,
 	body: IDataObject,
-	confirmPoints: number | undefined,
+	{ confirmPoints, reuseHours }: { confirmPoints: number | undefined; reuseHours: number },
 ): Promise<Outcome> {
 	const reports =
 		(await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
@@ -95,6 +102,8 @@ async function analyse(
 		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
 		undefined,
 	);
+	if (newest && analysedWithin(newest, reuseHours))
+		return { action: 'reused', record: newest, changes: null, others: reports.length - 1 };
 	if (newest) {
 		const request = {
 			method: 'PUT' as const,
@@ -150,7 +159,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 
 			const confirmPoints = confirmDropPoints(this);
 			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
-				analyse(this, spec, run, url, body, confirmPoints),
+				analyse(this, spec, run, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
 			);
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));

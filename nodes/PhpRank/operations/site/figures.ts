@@ -36,7 +36,7 @@ export interface CheckCount extends CheckChange {
 /** One page of a Create or Re-Run run, as the run ended for it. */
 export interface RunPage {
 	url: string;
-	action?: 'created' | 'rerun';
+	action?: 'created' | 'rerun' | 'reused';
 	record?: IDataObject;
 	changes?: ReportChanges | null;
 	/** Why phpRank could not analyse it (a page the run lost, not the audit). */

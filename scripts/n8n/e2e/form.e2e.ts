@@ -1,0 +1,216 @@
+/**
+ * `npm run test:e2e:form`: examples/lead-audit-form.json inside a REAL n8n (2.41.1 on Node 24), as a
+ * visitor meets it: the package installed as README says, a phpRank and an SMTP credential, the data table
+ * its sticky note asks for, the example with only the table's ID and the report link's address set,
+ * published; then the form loaded and submitted over HTTP as its page's script does (multipart):
+ *   a public URL: the ending page shows the test server's score, class, three most important failed
+ *   checks and report link; one mail to the visitor; one data table row; the execution ends in success;
+ *   the same URL again within 24 hours: the same, and no analysis request (the list read only);
+ *   each kind of refused URL, and one phpRank answers 422: the plain page, nothing sent (the 422: its
+ *   create only), no mail, no row.
+ * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure. Env: KEEP_SANDBOX=1.
+ */
+import {
+	apiRequests,
+	checkExampleNodes,
+	describeRequests,
+	loadExamples,
+	testServerCredential,
+} from '../checks';
+import {
+	endingText,
+	FORM_EXAMPLE,
+	formWorkflow,
+	leadRows,
+	publishFormExample,
+	submitForm,
+	type Submission,
+} from '../form';
+import { importCredentials, startServer } from '../n8n';
+import { Fatal } from '../report';
+import { setupOwner } from '../rest';
+import { Suite } from '../suite';
+
+const suite = new Suite('form');
+const { check, section, note, timed, api } = suite;
+
+const VISITOR = 'visitor@example.org';
+const PUBLIC_URL = 'https://shop.example.com/pricing';
+const REFUSED: Array<[string, string]> = [
+	['localhost', 'http://localhost:8080/admin'],
+	['a loopback address', 'http://127.0.0.1/'],
+	['a loopback address in decimal', 'http://2130706433/'],
+	['a private address', 'http://10.0.0.7/'],
+	['a private address (192.168)', 'http://192.168.1.1/'],
+	['the cloud metadata address', 'http://169.254.169.254/latest/meta-data/'],
+	['IPv6 loopback', 'http://[::1]/'],
+	['not http(s)', 'ftp://example.com/file'],
+	['over 2,000 characters', `https://example.com/${'a'.repeat(2000)}`],
+];
+// phpRank cannot fetch it (422); its markup must reach the page as text.
+const UNREACHABLE = 'https://down.invalid/?q=<b>bold</b>';
+
+/** The three most important failed checks, as the example's expression writes them. */
+function topProblems(results: Record<string, { passed: boolean; importance: string }>): string {
+	const order = ['high', 'medium', 'low'];
+	return Object.entries(results)
+		.filter(([, c]) => c.passed === false)
+		.sort((a, b) => order.indexOf(a[1].importance) - order.indexOf(b[1].importance))
+		.slice(0, 3)
+		.map(([name, c]) => `${name.replaceAll('_', ' ')} (${c.importance})`)
+		.join(', ');
+}
+
+function checkAudited(label: string, sent: Submission, reportId: number): void {
+	const report = api.getReport(reportId);
+	if (!report) throw new Fatal(`no report ${reportId} on the test server`);
+	const cls = report.result > 79 ? 'good' : report.result >= 49 ? 'decent' : 'bad';
+	const text = endingText(sent.endingHtml);
+	check(
+		`${label}: the ending page (HTTP ${sent.endingStatus}) shows the test server's score and class`,
+		sent.endingStatus === 200 && text.includes(`Your SEO score: ${report.result}/100 (${cls})`),
+		text,
+	);
+	check(
+		`${label}: … its three most important failed checks and the report's link`,
+		text.includes(`Fix these first: ${topProblems(report.results)}`) &&
+			sent.endingHtml.includes(`href="${api.url}/reports/${reportId}"`),
+		text,
+	);
+	check(
+		`${label}: the execution ends in success`,
+		sent.finalStatus === 'success',
+		sent.finalStatus,
+	);
+}
+
+async function main(): Promise<void> {
+	const example = loadExamples().get(FORM_EXAMPLE.file);
+	if (!example) throw new Fatal(`examples/${FORM_EXAMPLE.file} is missing`);
+	const { sb, allNodes } = await suite.packageSandbox();
+
+	section('test server, SMTP catcher, credentials, n8n, the data table, the example published');
+	await api.start();
+	const { catcher: smtp, credential: smtpCredential } = await suite.smtp();
+	await importCredentials(sb, [testServerCredential(api), smtpCredential]);
+	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
+	const session = await setupOwner(n8n);
+	const form = await timed('data table, import, publish', async () =>
+		publishFormExample(session, example, api.url),
+	);
+	const { formUrl, table } = form;
+	checkExampleNodes(suite.report, {
+		wf: formWorkflow(example, table, api.url),
+		example,
+		nodeTypes: allNodes,
+		label: 'the e2e workflow',
+	});
+	check(
+		"the example is published (the editor's Publish)",
+		form.publishStatus === 200,
+		form.publishStatus,
+	);
+	const page = await fetch(formUrl);
+	const html = await page.text();
+	check(
+		`GET /form/${FORM_EXAMPLE.path}: the form with Website, Email and the consent box`,
+		page.status === 200 &&
+			['field-0', 'field-1', 'field-2', 'Website', 'Email', FORM_EXAMPLE.consent].every((s) =>
+				html.includes(s),
+			),
+		page.status,
+	);
+
+	section('a visitor audits a public URL (multipart, as the form page posts it)');
+	api.clearRequests();
+	const first = await timed('submit, ending page', async () =>
+		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR }),
+	);
+	const created = api.listReports();
+	check(
+		'one report created for the URL',
+		created.length === 1,
+		created.map((r) => r.url),
+	);
+	check(
+		"requests: the site's list once, one analysis (create)",
+		apiRequests(api)
+			.map((r) => r.method)
+			.join(' ') === 'GET POST',
+		describeRequests(apiRequests(api)),
+	);
+	const firstRequests = apiRequests(api).length;
+	checkAudited('first visit', first, created[0].id);
+	const mails = await smtp.waitFor(1, 15_000);
+	check(
+		'one mail, to the visitor, with the score and the report link',
+		mails.length === 1 &&
+			mails[0].to.includes(VISITOR) &&
+			mails[0].subject.includes(`${created[0].result}/100`) &&
+			mails[0].text.includes(`${api.url}/reports/${created[0].id}`),
+		mails.map((m) => ({ to: m.to, subject: m.subject })),
+	);
+	const rows = await leadRows(session, table);
+	check(
+		'the data table holds one row: URL, e-mail, score, date',
+		rows.length === 1 &&
+			rows[0].url === PUBLIC_URL &&
+			rows[0].email === VISITOR &&
+			rows[0].score === created[0].result &&
+			!Number.isNaN(Date.parse(String(rows[0].audited_at))),
+		rows,
+	);
+
+	section('the same URL again within 24 hours (Reuse Recent Analysis)');
+	api.clearRequests();
+	const again = await timed('submit again, ending page', async () =>
+		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR }),
+	);
+	check(
+		"no analysis request: the site's list read, nothing else",
+		apiRequests(api)
+			.map((r) => r.method)
+			.join(' ') === 'GET',
+		describeRequests(apiRequests(api)),
+	);
+	checkAudited('second visit', again, created[0].id);
+	const secondRequests = apiRequests(api).length;
+	check(
+		'two mails, two rows',
+		(await smtp.waitFor(2, 15_000)).length === 2 && (await leadRows(session, table)).length === 2,
+	);
+	note(
+		`figures: first submission ${firstRequests} requests to phpRank (1 analysis), ${first.ms} ms to the ending page; ` +
+			`the same URL again ${secondRequests} request (0 analyses), ${again.ms} ms`,
+	);
+
+	section('refused URLs and a URL phpRank cannot fetch end on the plain page');
+	for (const [what, url] of [
+		...REFUSED,
+		['phpRank answers 422', UNREACHABLE] as [string, string],
+	]) {
+		api.clearRequests();
+		const mailsBefore = smtp.messages.length;
+		const sent = await submitForm(formUrl, { website: url, email: VISITOR });
+		const text = endingText(sent.endingHtml);
+		const requests = apiRequests(api)
+			.map((r) => r.method)
+			.join(' ');
+		const nothingSent = url === UNREACHABLE ? requests === 'GET POST' : requests === '';
+		check(
+			`${what}: the plain page (HTTP ${sent.endingStatus}), ${url === UNREACHABLE ? 'only the failed create sent' : 'nothing sent to phpRank'}, no mail`,
+			sent.postStatus === 200 &&
+				sent.endingStatus === 200 &&
+				text.startsWith(FORM_EXAMPLE.refusedTitle) &&
+				nothingSent &&
+				smtp.messages.length === mailsBefore &&
+				sent.finalStatus === 'success' &&
+				!sent.endingHtml.includes('<b>bold</b>'),
+			{ text: text.slice(0, 200), requests, status: sent.finalStatus },
+		);
+	}
+	const finalRows = await leadRows(session, table);
+	check('the data table still holds the two leads only', finalRows.length === 2, finalRows.length);
+}
+
+suite.run(main);

@@ -1,0 +1,220 @@
+/**
+ * examples/lead-audit-form.json as a visitor meets it: its data table and its two edits (the table's ID,
+ * the phpRank address of the report link), the form submitted over HTTP as a browser does (multipart,
+ * then the ending page n8n hands it), and in Chromium. Used by e2e/form.e2e.ts and e2e/ui.e2e.ts.
+ * NOTES.md, "Forms", says what n8n does at each step.
+ */
+import type { BrowserContext } from 'playwright-core';
+
+import type { RestSession } from './rest';
+import type { WorkflowJson } from './workflow';
+
+export const FORM_EXAMPLE = {
+	file: 'lead-audit-form.json',
+	path: 'free-seo-audit',
+	table: 'SEO audit leads',
+	tablePlaceholder: 'REPLACE-WITH-YOUR-DATA-TABLE-ID',
+	phpRankPlaceholder: 'https://phprank.example.com',
+	consent: 'I agree to receive the audit and to be contacted about it',
+	refusedTitle: 'We could not audit this address',
+};
+
+export interface LeadsTable {
+	projectId: string;
+	id: string;
+}
+
+/** The data table the example's sticky note asks for, made through n8n's REST API (the UI's "Create data table"). */
+export async function createLeadsTable(session: RestSession): Promise<LeadsTable> {
+	const project = await session.request<{ data: { id: string } }>('GET', '/rest/projects/personal');
+	const projectId = project.body.data.id;
+	const table = await session.request<{ data: { id: string } }>(
+		'POST',
+		`/rest/projects/${projectId}/data-tables`,
+		{
+			name: FORM_EXAMPLE.table,
+			columns: [
+				{ name: 'url', type: 'string' },
+				{ name: 'email', type: 'string' },
+				{ name: 'score', type: 'number' },
+				{ name: 'audited_at', type: 'date' },
+			],
+		},
+	);
+	if (table.status !== 200)
+		throw new Error(`data table not created: ${table.status} ${JSON.stringify(table.body)}`);
+	return { projectId, id: table.body.data.id };
+}
+
+/** The table's rows, in the order they were added. */
+export async function leadRows(
+	session: RestSession,
+	table: LeadsTable,
+): Promise<Array<Record<string, unknown>>> {
+	const res = await session.request<{ data: { data: Array<Record<string, unknown>> } }>(
+		'GET',
+		`/rest/projects/${table.projectId}/data-tables/${table.id}/rows`,
+	);
+	return [...res.body.data.data].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The example with the two values its sticky note tells a user to set, and nothing else changed. */
+export function formWorkflow(
+	example: WorkflowJson,
+	table: LeadsTable,
+	phpRankUrl: string,
+): WorkflowJson {
+	const text = JSON.stringify(example)
+		.replace(FORM_EXAMPLE.tablePlaceholder, table.id)
+		.replace(FORM_EXAMPLE.phpRankPlaceholder, phpRankUrl);
+	return { ...(JSON.parse(text) as WorkflowJson), name: `e2e: ${example.name}` };
+}
+
+export interface PublishedForm {
+	table: LeadsTable;
+	workflowId: string;
+	formUrl: string;
+	/** what the editor's Publish answered */
+	publishStatus: number;
+}
+
+/**
+ * The example as a user sets it up in the editor: the data table made, the workflow imported (POST
+ * /rest/workflows, as Import from File saves it) with the table's ID and the report link's address, then
+ * published (the Publish button: POST /rest/workflows/<id>/activate); waits until its form answers.
+ */
+export async function publishFormExample(
+	session: RestSession,
+	example: WorkflowJson,
+	phpRankUrl: string,
+): Promise<PublishedForm> {
+	const table = await createLeadsTable(session);
+	const wf: Record<string, unknown> = { ...formWorkflow(example, table, phpRankUrl) };
+	delete wf.id; // n8n gives a new workflow its id
+	const created = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		wf,
+	);
+	if (created.status !== 200)
+		throw new Error(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
+	const { id, versionId } = created.body.data;
+	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const formUrl = `${session.baseUrl}/form/${FORM_EXAMPLE.path}`;
+	await waitForForm(formUrl);
+	return { table, workflowId: id, formUrl, publishStatus: published.status };
+}
+
+export interface Submission {
+	/** the answer to the multipart POST: {"formWaitingUrl": …} when the workflow ends on a Form page */
+	postStatus: number;
+	/** the ending page, as the browser is sent to it */
+	endingStatus: number;
+	endingHtml: string;
+	/** the execution's status once the ending page has resumed it (as its script does) */
+	finalStatus: string;
+	/** from the POST to the ending page's HTML, in ms */
+	ms: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** GET the form until n8n has registered it (a published workflow's webhooks come a moment after start). */
+export async function waitForForm(formUrl: string, timeoutMs = 60_000): Promise<Response> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(formUrl);
+		if (res.status !== 404 || Date.now() > deadline) return res;
+		await pause(500);
+	}
+}
+
+/** The execution's status as the form page polls it: `<waiting URL>/n8n-execution-status`. */
+async function executionStatus(waitingUrl: string): Promise<string> {
+	const url = new URL(waitingUrl);
+	url.pathname += '/n8n-execution-status';
+	return (await (await fetch(url)).text()).trim();
+}
+
+async function statusOtherThan(waitingUrl: string, busy: string[], timeoutMs: number) {
+	const deadline = Date.now() + timeoutMs;
+	let status = await executionStatus(waitingUrl);
+	while (busy.includes(status) && Date.now() < deadline) {
+		await pause(200);
+		status = await executionStatus(waitingUrl);
+	}
+	return status;
+}
+
+/**
+ * Submits the form as its page's script does: the fields as `field-<n>` in multipart/form-data (a checkbox
+ * group as a JSON list), then the status polled until the ending page waits, the page fetched, and the POST
+ * its script sends to finish the execution.
+ */
+export async function submitForm(
+	formUrl: string,
+	answers: { website: string; email: string },
+	timeoutMs = 60_000,
+): Promise<Submission> {
+	const started = Date.now();
+	const fields = new FormData();
+	fields.append('field-0', answers.website);
+	fields.append('field-1', answers.email);
+	fields.append('field-2', JSON.stringify([FORM_EXAMPLE.consent]));
+	const post = await fetch(formUrl, { method: 'POST', body: fields });
+	const answer = await post.text();
+	const waitingUrl = (JSON.parse(answer) as { formWaitingUrl?: string }).formWaitingUrl;
+	if (!waitingUrl)
+		throw new Error(`the form's POST answered ${post.status} ${answer.slice(0, 300)}`);
+	await statusOtherThan(waitingUrl, ['new', 'running', 'null'], timeoutMs);
+	const ending = await fetch(waitingUrl);
+	const endingHtml = await ending.text();
+	const ms = Date.now() - started;
+	await fetch(waitingUrl, { method: 'POST' });
+	const finalStatus = await statusOtherThan(
+		waitingUrl,
+		['new', 'running', 'waiting', 'form-waiting'],
+		timeoutMs,
+	);
+	return { postStatus: post.status, endingStatus: ending.status, endingHtml, finalStatus, ms };
+}
+
+/** The ending page's card as text: its title and message, tags dropped, entities read. */
+export function endingText(html: string): string {
+	const card = /<div class='card'>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+	return card
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#x27;|&#39;/g, "'")
+		.replace(/&amp;/g, '&')
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+/** In Chromium: the form opened, filled and submitted as a visitor does; the ending page screenshotted. */
+export async function visitForm(
+	context: BrowserContext,
+	formUrl: string,
+	answers: { website: string; email: string },
+	screenshot: string,
+	timeoutMs: number,
+): Promise<string> {
+	const page = await context.newPage();
+	try {
+		await page.goto(formUrl);
+		await page.locator('form#n8n-form').waitFor({ timeout: timeoutMs });
+		await page.fill('#field-0', answers.website);
+		await page.fill('#field-1', answers.email);
+		await page.locator('.multiselect-checkbox').first().check();
+		await page.locator('#submit-btn').click();
+		// The page polls the execution and moves to /form-waiting/<execution> once the ending page waits.
+		await page.waitForURL(/\/form-waiting\//, { timeout: timeoutMs });
+		await page.locator('.card .header h1').waitFor({ timeout: timeoutMs });
+		await page.screenshot({ path: screenshot, fullPage: true });
+		return (await page.locator('.card').first().innerText()).trim();
+	} finally {
+		await page.close();
+	}
+}

@@ -1,0 +1,230 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runNode } from './harness/engine';
+import { useServer } from './harness/setup';
+
+/*
+ * What a public audit form relies on (examples/lead-audit-form.json): Create or Re-Run's Reuse
+ * Recent Analysis and Public URLs Only, asserted on what went over the wire.
+ */
+
+const createOrRerun = (extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'createOrRerun',
+	url: '={{ $json.url }}',
+	privacy: 1,
+	...extra,
+});
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExecutionData[] =>
+	run.data.resultData.runData.phpRank?.[0]?.data?.main?.[1] ?? [];
+
+describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
+	const api = useServer();
+	beforeEach(() => api.server.deleteAllReports());
+	const sent = (method: string) => api.apiRequests().filter((r) => r.method === method);
+
+	it('returns the report analysed less than the hours ago as it is, with action "reused", and sends no analysis', async () => {
+		const recent = api.server.addReport({
+			url: 'https://shop.example.com/pricing',
+			generated_at: hoursAgo(2),
+		});
+		const { items, error } = await runNode(
+			createOrRerun({ reuseRecentAnalysis: 24, simplify: false }),
+			api.credential,
+			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
+		);
+		expect(error).toBeUndefined();
+		expect(sent('GET')).toHaveLength(1);
+		expect(sent('GET')[0].query).toMatchObject({ project: 'shop.example.com' });
+		expect(sent('PUT')).toHaveLength(0);
+		expect(sent('POST')).toHaveLength(0);
+		expect(items[0].json).toMatchObject({
+			action: 'reused',
+			id: recent.id,
+			result: recent.result,
+			score: recent.result,
+			generated_at: recent.generated_at,
+			other_reports: 0,
+		});
+		expect(items[0].json.results).toEqual(recent.results);
+		expect(api.server.getReport(recent.id)!.generated_at).toBe(recent.generated_at);
+	});
+
+	it('re-runs a report analysed longer ago, creates one for a URL without, in the same run', async () => {
+		const old = api.server.addReport({
+			url: 'https://shop.example.com/a',
+			generated_at: hoursAgo(25),
+		});
+		const recent = api.server.addReport({
+			url: 'https://shop.example.com/b',
+			generated_at: hoursAgo(23.9),
+		});
+		const { items, error } = await runNode(
+			createOrRerun({ reuseRecentAnalysis: 24 }),
+			api.credential,
+			{
+				items: [
+					{ url: 'https://shop.example.com/a' },
+					{ url: 'https://shop.example.com/b' },
+					{ url: 'https://shop.example.com/c' },
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.action)).toEqual(['rerun', 'reused', 'created']);
+		expect(items.map((item) => item.json.id).slice(0, 2)).toEqual([old.id, recent.id]);
+		// One list read for the site, one re-run, one create: nothing for the reused page.
+		expect(sent('GET')).toHaveLength(1);
+		expect(sent('PUT').map((r) => r.path)).toEqual([`/api/v1/reports/${old.id}`]);
+		expect(sent('POST')).toHaveLength(1);
+		// Simplify on: a reused report has no change, as a created one.
+		expect(items[1].json).toMatchObject({ previous_score: null, score_change: null });
+	});
+
+	it('is off by default (0): a report analysed a minute ago is re-run', async () => {
+		const recent = api.server.addReport({
+			url: 'https://shop.example.com/p',
+			generated_at: hoursAgo(1 / 60),
+		});
+		const { items } = await runNode(createOrRerun(), api.credential, {
+			items: [{ url: 'https://shop.example.com/p' }],
+		});
+		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
+		expect(sent('PUT')).toHaveLength(1);
+	});
+
+	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
+		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
+		const { items } = await runNode(createOrRerun({ reuseRecentAnalysis: 1.5 }), api.credential, {
+			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
+		});
+		expect(items.map((item) => item.json.action)).toEqual(['reused', 'reused']);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
+	});
+
+	it('a form submitted twice within the hours costs one analysis instead of two', async () => {
+		const submit = async () =>
+			await runNode(createOrRerun({ reuseRecentAnalysis: 24 }), api.credential, {
+				items: [{ url: 'https://agency-client.example.com/' }],
+			});
+		const first = await submit();
+		const second = await submit();
+		expect([first.items[0].json.action, second.items[0].json.action]).toEqual([
+			'created',
+			'reused',
+		]);
+		expect(second.items[0].json.id).toBe(first.items[0].json.id);
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
+	});
+
+	it('with Confirm Drops, a reused report is not analysed again', async () => {
+		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
+		const { items } = await runNode(
+			createOrRerun({ reuseRecentAnalysis: 24, confirmDrops: true }),
+			api.credential,
+			{ items: [{ url: 'https://shop.example.com/q' }] },
+		);
+		expect(items[0].json).toMatchObject({ action: 'reused', confirmed: null, first_score: null });
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
+	});
+
+	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
+		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
+		const { items } = await runNode(
+			createOrRerun({ reuseRecentAnalysis: 24, output: 'sites' }),
+			api.credential,
+			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
+		);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
+			project: 'shop.example.com',
+			pages: 2,
+			created: 1,
+			rerun: 0,
+		});
+		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST']);
+	});
+
+	it.each([[-1], [8761], ['soon'], [Number.NaN]])(
+		'%p hours is refused before anything is sent, naming the field and what to enter',
+		async (hours) => {
+			const { error } = await runNode(
+				createOrRerun({ reuseRecentAnalysis: hours }),
+				api.credential,
+				{ items: [{ url: 'https://shop.example.com/' }] },
+			);
+			expect(error?.message).toMatch(
+				/^Reuse Recent Analysis must be a number from 0 to 8760, not /,
+			);
+			expect(error?.description).toMatch(/hours/);
+			expect(api.apiRequests()).toHaveLength(0);
+		},
+	);
+});
+
+describe('Report → Create or Re-Run: Public URLs Only', () => {
+	const api = useServer();
+	beforeEach(() => api.server.deleteAllReports());
+
+	it.each([
+		['http://localhost:8080/', 'points to a local network name (localhost)'],
+		['http://127.0.0.1/', 'points to a loopback address (127.0.0.0/8)'],
+		['http://2130706433/', 'points to a loopback address (127.0.0.0/8)'],
+		['http://10.0.0.7/admin', 'points to a private network address (10.0.0.0/8)'],
+		['http://192.168.1.1/', 'points to a private network address (192.168.0.0/16)'],
+		['http://169.254.169.254/latest/meta-data/', 'points to a link-local address (169.254.0.0/16)'],
+		['http://[::1]/', 'points to a loopback address (::1)'],
+		['ftp://example.com/', 'uses ftp:, not http: or https:'],
+	])('refuses %s before anything is sent', async (url, problem) => {
+		const { error } = await runNode(createOrRerun({ publicUrlsOnly: true }), api.credential, {
+			items: [{ url }],
+		});
+		expect(error?.message).toBe(
+			url.startsWith('ftp:')
+				? `The URL must be a full http:// or https:// address, not "${url}"`
+				: `The URL "${url}" ${problem}`,
+		);
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
+	it('refuses a URL over 2,000 characters without repeating it in the message', async () => {
+		const url = `https://example.com/${'a'.repeat(2000)}`;
+		const { error } = await runNode(createOrRerun({ publicUrlsOnly: true }), api.credential, {
+			items: [{ url }],
+		});
+		expect(error?.message).toBe('The URL is 2020 characters long, more than the 2,000 allowed');
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
+	it('with On Error → Continue (using error output), a refused URL goes out of the error output, the others are analysed', async () => {
+		const { items, run, error } = await runNode(
+			createOrRerun({ publicUrlsOnly: true }),
+			api.credential,
+			{
+				items: [{ url: 'http://192.168.0.1/' }, { url: 'https://shop.example.com/ok' }],
+				settings: { onError: 'continueErrorOutput' },
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.action)).toEqual(['created']);
+		const refused = errorOutput(run);
+		expect(refused).toHaveLength(1);
+		expect(refused[0].json.error).toBe(
+			'The URL "http://192.168.0.1/" points to a private network address (192.168.0.0/16) [item 0]',
+		);
+		expect(api.apiRequests().map((r) => r.form?.url ?? r.query?.project)).toEqual([
+			'shop.example.com',
+			'https://shop.example.com/ok',
+		]);
+	});
+
+	it('is off by default: a trusted workflow may audit an intranet page', async () => {
+		const { items, error } = await runNode(createOrRerun(), api.credential, {
+			items: [{ url: 'http://intranet.local/' }],
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.action).toBe('created');
+	});
+});
