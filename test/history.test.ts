@@ -1,6 +1,6 @@
 import { readBranding } from '../nodes/PhpRank/history/branding';
 import { decodeHistory, encodeHistory } from '../nodes/PhpRank/history/encode';
-import { historyFields, runRecord } from '../nodes/PhpRank/history/fields';
+import { historyFields, runRecord, siteHistoryFields } from '../nodes/PhpRank/history/fields';
 import { siteIssues } from '../nodes/PhpRank/history/issues';
 import {
 	addRun,
@@ -9,6 +9,13 @@ import {
 	type RunRecord,
 	type SiteHistory,
 } from '../nodes/PhpRank/history/record';
+import {
+	brandingHeader,
+	historyChart,
+	historyLine,
+	issueLines,
+	issuesHtml,
+} from '../nodes/PhpRank/history/render';
 import { sparkline } from '../nodes/PhpRank/sparkline';
 import { trendText } from '../nodes/PhpRankTrigger/items';
 import { CHECK_NAMES } from './server';
@@ -270,5 +277,71 @@ describe('Report Branding', () => {
 			problem: 'Accent Color must be a colour written #rrggbb, not "red"',
 		});
 		expect(readBranding({ accentColor: '#fff' })).toHaveProperty('problem');
+	});
+});
+
+describe('the history and issues for people', () => {
+	const history = runs(12, (run) =>
+		record(run, {
+			average: [71, 72, 74, 73, 75, 77, 76, 78, 79, 80, 82, 83][run],
+			failing: run === 11 ? ['title', 'favicon'] : ['favicon', 'robots'],
+		}),
+	);
+	const site = {
+		project: 'shop.example.com',
+		...siteHistoryFields(history, true, [
+			{ check: 'favicon', importance: 'medium', pages: 5 },
+			{ check: 'title', importance: 'high', pages: 1 },
+		]),
+	};
+
+	it('says the history and the issues in summary_text lines', () => {
+		expect(historyLine(site)).toBe(
+			'History (12 runs): 71 ▁▂▃▂▃▅▄▅▆▆▇█ 83, +12 since 2024-01-01, +5 over 4 runs',
+		);
+		expect(issueLines(site)).toEqual([
+			'Open issues: favicon 12 runs (since 2024-01-01, 5 pages); title 1 run (since 2024-03-18, 1 page)',
+			'New: title',
+			'Resolved: robots',
+		]);
+		expect(historyLine({ ...site, history_saved: false })).toMatch(
+			/this run not saved: manual execution\)$/,
+		);
+	});
+
+	it('draws the chart as table cells: one column per run, no script, no image', () => {
+		const html = historyChart(site, '#202124');
+		expect(html.match(/<td valign="bottom"/g)).toHaveLength(12);
+		expect(html).not.toMatch(/<script|<img|<style|url\(/i);
+		expect(html).toContain('>83</td>');
+		expect(html).toContain('>1 Jan</td>');
+	});
+
+	it('escapes every branding value; the accent colour and logo only as checked', () => {
+		const html = brandingHeader({
+			agencyName: '<script>alert(1)</script> & Co',
+			logoUrl: 'https://agency.example/logo.png?a=1&b="2"',
+			accentColor: '#ff0066',
+			introText: 'Hello <b>client</b>\nline two',
+		});
+		expect(html).not.toContain('<script>');
+		expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; Co');
+		expect(html).toContain('src="https://agency.example/logo.png?a=1&#38;b=&#34;2&#34;"');
+		expect(html).toContain('border-top:4px solid #ff0066');
+		expect(html).toContain('Hello &#60;b&#62;client&#60;/b&#62;<br>line two');
+		expect(
+			brandingHeader({ agencyName: '', logoUrl: '', accentColor: '#ff0066', introText: '' }),
+		).toBe('');
+	});
+
+	it('lists open issues with their age, new and resolved ones', () => {
+		const html = issuesHtml(site, '#202124');
+		expect(html).toContain(
+			'<b>favicon</b> (medium) on 5 pages: open 12 runs, 77 days, since 2024-01-01',
+		);
+		expect(html).toContain(
+			'New since the last run</h3><ul style="margin:0;padding-left:20px"><li style="margin:2px 0">title (high) on 1 page</li>',
+		);
+		expect(html).toContain('<li style="margin:2px 0">robots, open 11 runs since 2024-01-01</li>');
 	});
 });

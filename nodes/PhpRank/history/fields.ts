@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { sparkline } from '../sparkline';
-import { isoDate } from './issues';
+import { type FailingCheck, isoDate, siteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
 
 /*
@@ -64,5 +64,19 @@ export function historyFields(history: SiteHistory, length = DEFAULT_HISTORY_LEN
 		first_run_at: history.first ? isoDate(history.first.at) : null,
 		change_since_first: change(history.first?.average, newest?.average),
 		change_4_runs: change(fourBefore?.average, newest?.average),
+	};
+}
+
+/** Everything the site item gains: the history fields, `history_saved`, and the issues with their age. */
+export function siteHistoryFields(
+	history: SiteHistory,
+	saved: boolean,
+	failing: readonly FailingCheck[],
+	length = DEFAULT_HISTORY_LENGTH,
+): IDataObject {
+	return {
+		...historyFields(history, length),
+		history_saved: saved,
+		...(siteIssues(history, failing) as unknown as IDataObject),
 	};
 }
