@@ -1,6 +1,12 @@
 import { readBranding } from '../nodes/PhpRank/history/branding';
 import { decodeHistory, encodeHistory } from '../nodes/PhpRank/history/encode';
-import { historyFields, runRecord, siteHistoryFields } from '../nodes/PhpRank/history/fields';
+import { historyLengthOption } from '../nodes/PhpRank/history/description';
+import {
+	HISTORY_LENGTH,
+	historyFields,
+	runRecord,
+	siteHistoryFields,
+} from '../nodes/PhpRank/history/fields';
 import { siteIssues } from '../nodes/PhpRank/history/issues';
 import {
 	addRun,
@@ -343,5 +349,16 @@ describe('the history and issues for people', () => {
 			'New since the last run</h3><ul style="margin:0;padding-left:20px"><li style="margin:2px 0">title (high) on 1 page</li>',
 		);
 		expect(html).toContain('<li style="margin:2px 0">robots, open 11 runs since 2024-01-01</li>');
+	});
+});
+
+describe('the history options', () => {
+	it('show the default and bounds of History Length as the check has them', () => {
+		expect(historyLengthOption.default).toBe(HISTORY_LENGTH.default);
+		expect(historyLengthOption.typeOptions).toEqual({
+			minValue: HISTORY_LENGTH.low,
+			maxValue: HISTORY_LENGTH.high,
+		});
+		expect(RUNS_KEPT).toBe(HISTORY_LENGTH.high);
 	});
 });

@@ -15,6 +15,7 @@ export const BOUNDS = {
 	belowScore: { label: 'Below Score', low: 0, high: 100, default: 0 },
 	worstPages: { label: 'Worst Pages', low: 1, high: 100, default: 5 },
 	dropPoints: { label: 'Drop Points', low: 0, high: 100, default: 5 },
+	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 } as const satisfies Record<string, Bound>;
 
 /** How a value reads in an error: `"abc"`, `nothing`, `a list`, `an object`. */

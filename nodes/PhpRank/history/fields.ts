@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { BOUNDS } from '../bounds';
 import { sparkline } from '../sparkline';
 import { type FailingCheck, isoDate, siteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
@@ -10,8 +11,9 @@ import type { RunRecord, SiteHistory } from './record';
  * `change_4_runs`. Pure.
  */
 
-/** Runs `history` lists by default (History Length). */
-export const DEFAULT_HISTORY_LENGTH = 12;
+/** How many runs `history` lists (History Length under Site Options). */
+export const HISTORY_LENGTH = BOUNDS.historyLength;
+const DEFAULT_HISTORY_LENGTH: number = HISTORY_LENGTH.default;
 
 const numberOr = (value: unknown, fallback: number) =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;

@@ -1,10 +1,12 @@
+import { BOUNDS } from '../bounds';
+
 /*
  * A site's history: one record per production run of Create or Re-Run (One Item per Site), the
  * newest RUNS_KEPT kept, and where each check's current failing streak began. Pure.
  */
 
 /** Runs kept per site: two years of weekly runs. */
-export const RUNS_KEPT = 104;
+export const RUNS_KEPT = BOUNDS.historyLength.high;
 
 /** One run of a site, as its history keeps it. */
 export interface RunRecord {

@@ -29,7 +29,9 @@ import { changesBetween } from './changes';
 import { outputChoice, reportOutput } from './output';
 import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../report';
 import { operationRouting, paired } from './routes';
-import { type RunPage, siteOutput, siteSummary } from './site';
+import { type RunPage, siteSummary } from './site';
+import { siteHistoryOutput } from '../history/output';
+import { checkHistoryOptions, historySettings, siteHistory } from '../history/settings';
 
 /*
  * Report → Create or Re-Run: monitoring a page over time without a new report every run. For each
@@ -224,8 +226,13 @@ async function siteItems(
 		link: (id) => `${instance}${recordPath(spec, id)}`,
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
+	const { length, branding } = historySettings(ctx);
+	const history = siteHistory(ctx, summary, length);
 	return [
-		{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) },
+		{
+			json: siteHistoryOutput(summary, history, simplify, branding),
+			pairedItem: mine.map(([index]) => ({ item: index })),
+		},
 	];
 }
 
@@ -295,7 +302,7 @@ export function createOrRerunRoute(
 ): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
-		send: { paginate: true, preSend: [...preSend, checkRerunOptions] },
+		send: { paginate: true, preSend: [...preSend, checkRerunOptions, checkHistoryOptions] },
 		operations: { pagination: createOrRerunStep(spec) },
 	});
 }

@@ -1,8 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { historyLengthOption, reportBrandingParameter } from '../../history/description';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
+
+/** Site Options of a site's run, History Length among them (sorted as n8n lists options). */
+const withHistoryLength = (options: INodeProperties): INodeProperties => ({
+	...options,
+	options: [...(options.options as INodeProperties[]), historyLengthOption].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -56,7 +65,8 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
-	siteOptions(true, { displayOptions: { show: { output: ['sites'] } } }),
+	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
+	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
 ];
 
 export const description = updateDisplayOptions(
