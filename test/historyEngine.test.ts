@@ -136,7 +136,12 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 		expect(site.change_4_runs).toBe(
 			Math.round(((79 + 92) / 2 - Number(records[1].average_score)) * 10) / 10,
 		);
-		expect(site.history_text).toMatch(/^75 [▁-█]{6} 86$/);
+		expect(site.history_text).toBe('75 ▃▄▁▇██ 86');
+		// The lines README's "A site over months" shows.
+		expect(String(site.summary_text).split('\n').slice(-2)).toEqual([
+			'History (6 runs): 75 ▃▄▁▇██ 86, +10.5 since 2026-01-05, +9 over 4 runs',
+			'Open issues: favicon 6 runs (since 2026-01-05, 1 page); robots 2 runs (since 2026-02-02, 1 page)',
+		]);
 		// favicon failed in every run (6), robots since the fifth (2); title was resolved in the fifth.
 		expect(site.open_issues).toEqual([
 			expect.objectContaining({
