@@ -1,29 +1,31 @@
-import { readBranding } from '../nodes/PhpRank/history/branding';
-import { decodeHistory, encodeHistory } from '../nodes/PhpRank/history/encode';
-import { historyLengthOption } from '../nodes/PhpRank/history/description';
+import { readBranding } from '../nodes/PhpRank/operations/createOrRerun/history/branding';
+import {
+	decodeHistory,
+	encodeHistory,
+} from '../nodes/PhpRank/operations/createOrRerun/history/encode';
+import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/history';
 import {
 	HISTORY_LENGTH,
 	historyFields,
 	runRecord,
 	siteHistoryFields,
-} from '../nodes/PhpRank/history/fields';
-import { siteIssues } from '../nodes/PhpRank/history/issues';
+} from '../nodes/PhpRank/operations/createOrRerun/history/fields';
+import { siteIssues } from '../nodes/PhpRank/operations/createOrRerun/history/issues';
 import {
 	addRun,
 	emptyHistory,
 	RUNS_KEPT,
 	type RunRecord,
 	type SiteHistory,
-} from '../nodes/PhpRank/history/record';
+} from '../nodes/PhpRank/operations/createOrRerun/history/record';
 import {
 	brandingHeader,
 	historyChart,
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from '../nodes/PhpRank/history/render';
+} from '../nodes/PhpRank/operations/createOrRerun/history/render';
 import { sparkline } from '../nodes/PhpRank/sparkline';
-import { trendText } from '../nodes/PhpRankTrigger/items';
 import { CHECK_NAMES } from './server';
 
 const WEEK = 7 * 24 * 3600;
@@ -252,9 +254,7 @@ describe('the history fields of the site item', () => {
 });
 
 describe('the sparkline both nodes use', () => {
-	it('reads as the trigger’s trend_text', () => {
-		for (const scores of [[81, 80, 72, 65, 58], [40, 100], [80, 81, 80, 79], [72], []])
-			expect(sparkline(scores)).toBe(trendText(scores));
+	it('rounds a site’s average scores as the trigger’s whole scores read (test/trigger/scoreChanged.test.ts)', () => {
 		expect(sparkline([71.4, 83.2])).toBe('71 ▁█ 83');
 	});
 });

@@ -15,6 +15,9 @@ export const BOUNDS = {
 	belowScore: { label: 'Below Score', low: 0, high: 100, default: 0 },
 	worstPages: { label: 'Worst Pages', low: 1, high: 100, default: 5 },
 	dropPoints: { label: 'Drop Points', low: 0, high: 100, default: 5 },
+	minScore: { label: 'Minimum Score', low: 0, high: 100, default: 0 },
+	maxScore: { label: 'Maximum Score', low: 0, high: 100, default: 100 },
+	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 } as const satisfies Record<string, Bound>;
 

@@ -1,22 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /*
- * n8n starts a poll on every tick of Poll Times whether or not the node's previous poll has ended
- * (n8n-core's TriggersAndPollers.runPollFunction only counts overlaps), and without durable poll
- * cursors every poll of a node shares one static data object: two polls that read the same state
- * would both fire its events. Per trigger node, in this process:
- * - a lease: a poll that starts while another one holds an unexpired lease returns nothing (the
- *   running poll reports the same events). It lasts the poll's time budget, so a poll that hangs
- *   does not silence the trigger;
- * - a generation: a poll that ends after another one committed (its lease had expired) drops its
- *   result and leaves the state alone; the next poll starts from the newer state.
- * It also bridges the activation poll under durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED):
- * n8n runs that poll as a test and does not commit what it staged (n8n-core's PollTriggerExecutor
- * commits only when `!testingTrigger`), so the first scheduled poll would find no state and take
- * its own starting point, losing what was created in between. The state of a poll that found none
- * is kept here until the static data has one.
+ * One poll at a time per trigger node, in this process: a lease, a generation, and the state of a
+ * poll that found none kept until static data has one (ARCHITECTURE.md, "One poll at a time").
  */
-
 interface Lease {
 	holder?: object;
 	expiresAt: number;

@@ -27,12 +27,16 @@ export const TRIGGER_TYPE = 'n8n-nodes-phprank.phpRankTrigger';
 const WORKFLOW_ID = 'wf-trigger';
 let workflows = 0;
 
-// What n8n's loader does to a polling node (it adds "Poll Times"); the method is private in n8n-core.
-const trigger = new PhpRankTrigger();
-(
-	DirectoryLoader.prototype as unknown as { applySpecialNodeParameters(nodeType: INodeType): void }
-).applySpecialNodeParameters.call(undefined, trigger);
-registerNodeType(TRIGGER_TYPE, trigger);
+/** Registers a polling node as n8n's loader does (it adds "Poll Times"; the method is private in n8n-core). */
+export function registerTrigger(type: string, trigger: INodeType): void {
+	(
+		DirectoryLoader.prototype as unknown as {
+			applySpecialNodeParameters(nodeType: INodeType): void;
+		}
+	).applySpecialNodeParameters.call(undefined, trigger);
+	registerNodeType(type, trigger);
+}
+registerTrigger(TRIGGER_TYPE, new PhpRankTrigger());
 
 export interface PollOutcome {
 	/** The items the poll handed to n8n (one execution), or null when it returned nothing. */
@@ -52,6 +56,8 @@ export interface PolledWorkflowOptions {
 	durable?: boolean;
 	/** What the poll's getPollBudgetMs() answers (n8n: 5 minutes; with durable cursors 45 s less the margin, 36 s). */
 	pollBudgetMs?: number;
+	/** The node type (default: the phpRank Trigger; test/trigger/throwawayEvent.test.ts registers another). */
+	type?: string;
 }
 
 /**
@@ -87,7 +93,10 @@ export class PolledWorkflow {
 		private readonly credential: TestCredential,
 		private readonly options: PolledWorkflowOptions = {},
 	) {
-		this.node = makeNode(parameters, { type: TRIGGER_TYPE, name: 'phpRank Trigger' });
+		this.node = makeNode(parameters, {
+			type: options.type ?? TRIGGER_TYPE,
+			name: 'phpRank Trigger',
+		});
 		this.id = options.id ?? `${WORKFLOW_ID}-${++workflows}`;
 	}
 
@@ -196,8 +205,9 @@ export async function runManually(
 	parameters: INodeParameters,
 	credential: TestCredential,
 	staticData: IDataObject = {},
+	type = TRIGGER_TYPE,
 ): Promise<{ items: INodeExecutionData[]; staticData: IDataObject; error?: Error }> {
-	const node = makeNode(parameters, { type: TRIGGER_TYPE, name: 'phpRank Trigger' });
+	const node = makeNode(parameters, { type, name: 'phpRank Trigger' });
 	const workflowData = {
 		id: WORKFLOW_ID,
 		name: 'trigger test',

@@ -8,8 +8,8 @@ import {
 	encodeBaseline,
 	encodeTrend,
 	phpRankDate,
-} from '../../nodes/PhpRankTrigger/baseline';
-import { trendText } from '../../nodes/PhpRankTrigger/items';
+} from '../../nodes/PhpRankTrigger/events/scoreBaseline';
+import { sparkline } from '../../nodes/PhpRank/sparkline';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
 import { locator, useServer } from '../harness/setup';
@@ -429,12 +429,12 @@ describe('Score Changed', () => {
 	});
 
 	it('draws trend_text from the lowest to the highest score, at least 10 points apart', () => {
-		expect(trendText([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
-		expect(trendText([40, 100])).toBe('40 ▁█ 100');
+		expect(sparkline([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
+		expect(sparkline([40, 100])).toBe('40 ▁█ 100');
 		// Noise of a point or two stays flat; one score is a flat bar.
-		expect(trendText([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
-		expect(trendText([72])).toBe('72 ▅ 72');
-		expect(trendText([])).toBe('');
+		expect(sparkline([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
+		expect(sparkline([72])).toBe('72 ▅ 72');
+		expect(sparkline([])).toBe('');
 	});
 
 	it('fires when either Minimum Change or Below Score holds, the reason saying which', async () => {
@@ -740,12 +740,12 @@ describe('Score Changed input checks', () => {
 	it.each([
 		[
 			{ minChange: -1 },
-			'Minimum Change must be a number from 0 to 100, not -1',
+			'Minimum Change must be a number from 0 to 100, not "-1"',
 			/^Enter how many points/,
 		],
 		[
 			{ minChange: 101 },
-			'Minimum Change must be a number from 0 to 100, not 101',
+			'Minimum Change must be a number from 0 to 100, not "101"',
 			/^Enter how many points/,
 		],
 		[
@@ -755,12 +755,12 @@ describe('Score Changed input checks', () => {
 		],
 		[
 			{ belowScore: 120 },
-			'Below Score must be a number from 0 to 100, not 120',
+			'Below Score must be a number from 0 to 100, not "120"',
 			/^Enter the score \(1 to 100\)/,
 		],
 		[
 			{ belowScore: -5 },
-			'Below Score must be a number from 0 to 100, not -5',
+			'Below Score must be a number from 0 to 100, not "-5"',
 			/^Enter the score \(1 to 100\)/,
 		],
 		[

@@ -9,10 +9,11 @@ import {
 	RESULT_CLASS_RANGES,
 	RESULT_CLASSES,
 } from '../api';
+import { BOUNDS } from '../bounds';
 import { searchIn } from '../operations/input';
 import type { ResourceSpec } from '../transport/resource';
 
-/** Return All / Limit, as every n8n list operation offers them. Paging itself is in operations/list.ts. */
+/** Return All / Limit, as every n8n list operation offers them. Paging: transport/paging.ts. */
 function returnAllOrLimit(what: string): INodeProperties[] {
 	return [
 		{
@@ -26,7 +27,8 @@ function returnAllOrLimit(what: string): INodeProperties[] {
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: BOUNDS.limit.low },
+			// BOUNDS.limit.default; n8n's lint wants the literal here.
 			default: 50,
 			description: 'Max number of results to return',
 			hint: `The first ${what} in the sort order that match the filters, up to this many`,
@@ -224,25 +226,18 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 	};
 }
 
-/** Minimum Score / Maximum Score of Report → Get Many (checked and applied in operations/scoreRange.ts). */
-export const scoreFilters: INodeProperties[] = [
-	{
-		displayName: 'Minimum Score',
-		name: 'minScore',
+/** Minimum Score / Maximum Score of Report → Get Many (checked and applied in operations/getMany/scoreRange.ts). */
+export const scoreFilters: INodeProperties[] = (['minScore', 'maxScore'] as const).map((name) => {
+	const { label, low, high, default: value } = BOUNDS[name];
+	return {
+		displayName: label,
+		name,
 		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 100 },
-		default: 0,
-		description: 'Only reports that scored at least this (0 to 100)',
-	},
-	{
-		displayName: 'Maximum Score',
-		name: 'maxScore',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 100 },
-		default: 100,
-		description: 'Only reports that scored at most this (0 to 100)',
-	},
-];
+		typeOptions: { minValue: low, maxValue: high },
+		default: value,
+		description: `Only reports that scored at ${name === 'minScore' ? 'least' : 'most'} this (${low} to ${high})`,
+	};
+});
 
 /** The Filters collection: each filter is sent only once the user adds it. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {

@@ -1,28 +1,31 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { BOUNDS } from '../bounds';
+
 /*
  * The fields of a whole-site answer: Project → Get Health, and Create or Re-Run's One Item per
- * Site (checked in operations/input.ts: siteSettings; computed in operations/site.ts).
+ * Site (checked in operations/site/options.ts; computed in operations/site/figures.ts).
  */
+
+const { worstPages, minChange } = BOUNDS;
+const [worstPagesDefault, minChangeDefault] = [worstPages.default, minChange.default];
 
 const worstPagesOption: INodeProperties = {
 	displayName: 'Worst Pages',
 	name: 'worstPages',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 100 },
-	default: 5,
-	description:
-		'How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), 1 to 100',
+	typeOptions: { minValue: worstPages.low, maxValue: worstPages.high },
+	default: worstPagesDefault,
+	description: `How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), ${worstPages.low} to ${worstPages.high}`,
 };
 
 const minChangeOption: INodeProperties = {
 	displayName: 'Minimum Change',
 	name: 'minChange',
 	type: 'number',
-	typeOptions: { minValue: 0, maxValue: 100 },
-	default: 5,
-	description:
-		'Points a page’s score must move by to count as worse or better (0-100). Analyses are noisy: a few points is usually no real change.',
+	typeOptions: { minValue: minChange.low, maxValue: minChange.high },
+	default: minChangeDefault,
+	description: `Points a page’s score must move by to count as worse or better (${minChange.low}-${minChange.high}). Analyses are noisy: a few points is usually no real change.`,
 };
 
 /** Site Options: Worst Pages, and for a re-run also Minimum Change. */

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	NodeApiError,
@@ -15,21 +14,19 @@ import {
 	PRIVACY,
 	PRIVACY_CHOICES,
 	REPORT_LINK,
-	RESULT_CLASS_RANGES,
-	RESULT_CLASSES,
-	type ResultClass,
 } from '../api';
+import { BOUNDS, describeValue } from '../bounds';
 import { connectionOf } from '../transport/connection';
 import { inputError } from '../transport/errors';
 import { inputItemCount } from '../transport/n8nInternals';
 import { recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { runOf, stopOnInputError } from '../transport/run';
-import { classify, inScoreRange, type ScoreRange } from '../report';
 
 /*
- * Request shaping and input checks, run by RoutingNode before the request is sent. Each one stops
- * bad input with an error that says which field to fix, so nothing reaches phpRank.
+ * The input checks and request shaping that several operations share (IDs, paths, URL, privacy,
+ * password, list queries), run before the request is sent: bad input stops with an error that says
+ * which field to fix. An operation's own checks live in its folder.
  */
 
 /** Bad input of an item, as an error that names the item (when there are several) and what to fix. */
@@ -61,15 +58,8 @@ function itemSuffix(ctx: IExecuteSingleFunctions): string {
 	return inputItemCount(ctx) > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
 }
 
-export function describeValue(value: unknown): string {
-	if (value === undefined || value === null || value === '') return 'nothing';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'object') return 'an object';
-	return `"${String(value)}"`;
-}
-
 /** A scalar text parameter; expressions can hand over objects and arrays. */
-function textParameter(
+export function textParameter(
 	ctx: IExecuteSingleFunctions,
 	name: string,
 	label: string,
@@ -195,7 +185,7 @@ export function projectName(ctx: IExecuteSingleFunctions): string {
  * blank cell, an empty expression) is undefined; anything else is refused, never guessed: a
  * wrong guess could publish a report.
  */
-function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
+export function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
 	const text = textParameter(ctx, 'privacy', 'Privacy', value).toLowerCase();
 	if (text === '') return undefined;
 	const choice = PRIVACY_CHOICES.find(
@@ -215,7 +205,7 @@ function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | un
  * Privacy and password of a body. The password is checked and sent only with Password privacy:
  * with any other privacy it would only travel for nothing.
  */
-function checkPrivacy(
+export function checkPrivacy(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
 	privacy: number | undefined,
@@ -273,35 +263,6 @@ export async function checkCreateBody(
 	return { ...requestOptions, body };
 }
 
-/** Report → Update: sends only the fields the user added; Re-Run Analysis becomes `results=1`. */
-export async function buildUpdateBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
-	const body: IDataObject = {};
-	// A Privacy that gives nothing leaves the report's privacy as it is.
-	const privacy = fields.privacy === undefined ? undefined : parsePrivacy(this, fields.privacy);
-	if (fields.password !== undefined && fields.password !== '') body.password = fields.password;
-	if (fields.rerunAnalysis !== undefined) body.results = fields.rerunAnalysis ? 1 : 0;
-	if (body.password !== undefined && privacy === undefined) {
-		fail(
-			this,
-			'A password only applies with Password privacy',
-			'Add Privacy to the update fields and set it to Password, or remove the Password field.',
-		);
-	}
-	checkPrivacy(this, body, privacy);
-	if (Object.keys(body).length === 0) {
-		fail(
-			this,
-			'Nothing to update',
-			'Add at least one field under Update Fields: Privacy, Password or Re-Run Analysis.',
-		);
-	}
-	return { ...requestOptions, body };
-}
-
 /** List operations: a page size phpRank accepts (it silently replaces any other), a sane limit. */
 export async function checkListQuery(
 	this: IExecuteSingleFunctions,
@@ -324,7 +285,7 @@ export async function checkListQuery(
 		qs.per_page = size;
 	}
 	if (!(this.getNodeParameter('returnAll', false) as boolean)) {
-		const limit = this.getNodeParameter('limit', 50) as unknown;
+		const limit = this.getNodeParameter('limit', BOUNDS.limit.default) as unknown;
 		if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 			fail(
 				this,
@@ -356,198 +317,4 @@ export function searchIn(field: string): PreSendAction {
 		else qs.search_by = field;
 		return { ...requestOptions, qs };
 	};
-}
-
-/*
- * Report → Get Many's Minimum Score / Maximum Score: phpRank filters by class only (`result`), so
- * the node sends the class the range lies in, when it lies in one, and keeps the reports of the
- * range itself as the pages arrive (`scoreKeep`, handed to the list reader, so a Limit counts
- * matching reports).
- */
-
-const LOWEST_SCORE = 0;
-const HIGHEST_SCORE = 100;
-
-function scoreBound(value: unknown, fallback: number): number | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
-		return fallback;
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-	return Number.isFinite(number) && number >= LOWEST_SCORE && number <= HIGHEST_SCORE
-		? number
-		: undefined;
-}
-
-/** The range the Filters set, or undefined when they leave every score in (0 to 100, the defaults). */
-function scoreRange(filters: IDataObject): ScoreRange | undefined {
-	const min = scoreBound(filters.minScore, LOWEST_SCORE);
-	const max = scoreBound(filters.maxScore, HIGHEST_SCORE);
-	if (min === undefined || max === undefined || (min <= LOWEST_SCORE && max >= HIGHEST_SCORE))
-		return undefined;
-	return { min, max };
-}
-
-/** What an added Result filter leaves of the range: nothing is an error naming the field to change. */
-function conflict(
-	range: ScoreRange,
-	result: ResultClass,
-): { message: string; field: string } | undefined {
-	const { label, text } = RESULT_CLASS_RANGES[result];
-	const allows = `what Result: ${label} allows (${text})`;
-	const index = RESULT_CLASSES.findIndex(({ value }) => value === result);
-	const { from, fromIncluded } = RESULT_CLASSES[index];
-	const better = RESULT_CLASSES[index - 1];
-	if (better && (better.fromIncluded ? range.min >= better.from : range.min > better.from)) {
-		return { message: `Minimum Score ${range.min} is above ${allows}`, field: 'Minimum Score' };
-	}
-	if (index < RESULT_CLASSES.length - 1 && (fromIncluded ? range.max < from : range.max <= from)) {
-		return { message: `Maximum Score ${range.max} is below ${allows}`, field: 'Maximum Score' };
-	}
-	return undefined;
-}
-
-/**
- * Report → Get Many: checks Minimum Score and Maximum Score before anything is sent, and sends
- * the class the range lies in (`result`) when the user chose none.
- */
-export async function checkScoreRange(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	for (const [name, label, fallback] of [
-		['minScore', 'Minimum Score', LOWEST_SCORE],
-		['maxScore', 'Maximum Score', HIGHEST_SCORE],
-	] as const) {
-		if (scoreBound(filters[name], fallback) === undefined) {
-			fail(
-				this,
-				`${label} must be a number from ${LOWEST_SCORE} to ${HIGHEST_SCORE}, not ${describeValue(filters[name])}`,
-				`Set ${label} under Filters to a score from ${LOWEST_SCORE} to ${HIGHEST_SCORE}, or remove it.`,
-			);
-		}
-	}
-	const range = scoreRange(filters);
-	if (range === undefined) return requestOptions;
-	if (range.min > range.max) {
-		fail(
-			this,
-			`Minimum Score ${range.min} is above Maximum Score ${range.max}`,
-			'Set Minimum Score to at most Maximum Score under Filters: both are included in the range.',
-		);
-	}
-	const qs = { ...(requestOptions.qs as IDataObject) };
-	const chosen = typeof qs.result === 'string' ? qs.result.toLowerCase() : '';
-	if (chosen in RESULT_CLASS_RANGES) {
-		const problem = conflict(range, chosen as ResultClass);
-		if (problem) {
-			fail(
-				this,
-				problem.message,
-				`No report can match both. Change ${problem.field}, or set Result to Any.`,
-			);
-		}
-		return requestOptions;
-	}
-	const lowest = classify(range.min).result_class;
-	if (qs.result === undefined && lowest !== null && lowest === classify(range.max).result_class)
-		qs.result = lowest;
-	return { ...requestOptions, qs };
-}
-
-/** Get Many's filter of the list (the list reader's `keep`): the reports of the range, once checkScoreRange let it through. */
-export function scoreKeep(
-	ctx: IExecutePaginationFunctions,
-): ((record: IDataObject) => boolean) | undefined {
-	const range = scoreRange(ctx.getNodeParameter('filters', {}) as IDataObject);
-	return range && ((record) => inScoreRange(range, record));
-}
-
-/** The options of a whole-site answer (Get Health, Create or Re-Run's One Item per Site), checked. */
-export interface SiteSettings {
-	worstPages: number;
-	minChange: number;
-}
-
-export const DEFAULT_WORST_PAGES = 5;
-export const DEFAULT_MIN_CHANGE = 5;
-
-/** A whole number within bounds, or the error that names the field and what to enter. */
-function boundedOption(
-	ctx: IExecuteSingleFunctions,
-	value: unknown,
-	label: string,
-	low: number,
-	high: number,
-	enter: string,
-): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number < low || number > high) {
-		fail(
-			ctx,
-			`${label} must be a number from ${low} to ${high}, not ${describeValue(value)}`,
-			enter,
-		);
-	}
-	return number;
-}
-
-/** The site options (`siteOptions`) as the user set them, defaults filled in. */
-export function siteSettings(ctx: IExecuteSingleFunctions): SiteSettings {
-	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
-	return {
-		worstPages: Math.round(
-			boundedOption(
-				ctx,
-				options.worstPages ?? DEFAULT_WORST_PAGES,
-				'Worst Pages',
-				1,
-				100,
-				'Set Worst Pages under Site Options to how many of the lowest-scoring pages to list, from 1 to 100.',
-			),
-		),
-		minChange: boundedOption(
-			ctx,
-			options.minChange ?? DEFAULT_MIN_CHANGE,
-			'Minimum Change',
-			0,
-			100,
-			'Set Minimum Change under Site Options to the points a page’s score must move to count as worse or better, from 0 to 100 (e.g. 5: analyses are noisy).',
-		),
-	};
-}
-
-export const DEFAULT_DROP_POINTS = 5;
-
-/** Create or Re-Run's Confirm Drops: the points a score must fall by to be confirmed, or undefined when off. */
-export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefined {
-	if (!(ctx.getNodeParameter('confirmDrops', false) as boolean)) return undefined;
-	return boundedOption(
-		ctx,
-		ctx.getNodeParameter('dropPoints', DEFAULT_DROP_POINTS),
-		'Drop Points',
-		0,
-		100,
-		'Set Drop Points (under Confirm Drops) to how many points a score must fall by to be analysed again, from 0 to 100 (e.g. 5).',
-	);
-}
-
-/** Create or Re-Run: Confirm Drops and, with One Item per Site, the site options, checked before anything is sent. */
-export async function checkRerunOptions(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	confirmDropPoints(this);
-	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
-	return requestOptions;
-}
-
-/** Project → Get Health: a project (unless All Projects) and its site options, checked before anything is sent. */
-export async function checkHealthInput(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	if (!(this.getNodeParameter('allProjects', false) as boolean)) projectName(this);
-	siteSettings(this);
-	return requestOptions;
 }

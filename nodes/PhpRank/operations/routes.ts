@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../api';
+import { BOUNDS } from '../bounds';
 import { isToolRun } from '../transport/n8nInternals';
 import { type ListPage, pageSizeFor, readList } from '../transport/paging';
 import { answerCheck, routedRequest } from '../transport/request';
@@ -116,7 +117,9 @@ function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 		try {
 			const qs = (routing.options.qs ?? {}) as IDataObject;
 			const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-			const limit = returnAll ? Infinity : (this.getNodeParameter('limit', 50) as number);
+			const limit = returnAll
+				? Infinity
+				: (this.getNodeParameter('limit', BOUNDS.limit.default) as number);
 			const keep = keepOf?.(this);
 			// A filter of the node's own may skip many records: the fewest requests are the largest pages.
 			const perPage = Number(qs.per_page ?? (keep ? MAX_PAGE_SIZE : pageSizeFor(limit)));

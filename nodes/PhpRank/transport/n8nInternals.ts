@@ -1,29 +1,10 @@
 import type { IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
 
 /*
- * Everything the node relies on that n8n does not promise as public API, in one place. Checked on
- * n8n 2.0.0 (the oldest 2.x) and 2.41.1 by the e2e in CI (`npm run test:e2e`, both versions) and by
- * test/unit/n8nInternals.test.ts against n8n-core's own contexts; if a release changes one of
- * these, those fail first.
- *
- * 1. An AI tool is the node's type name with `Tool` appended (n8n builds `phpRankTool` from the
- *    node's description; the node runs unchanged). `isToolRun`.
- * 2. One node run has one `IExecuteData` object, handed to every item's context
- *    (`getExecuteData()`), and n8n keeps that object for the run's Retry On Fail tries (n8n-core's
- *    WorkflowExecute runs each try with the same execution data). The run's state is kept by it,
- *    here and nowhere else. `runStateOf`.
- * 3. With Retry On Fail, RoutingNode makes a new per-item context for each try; the pagination hook
- *    gets a child object of that context (`makeRoutingRequest` set as an own property). `itemContextOf`.
- * 4. `this.makeRoutingRequest` inside `routing.operations.pagination` runs n8n's whole pipeline for
- *    one request, output steps (`postReceive`) included, and hands those steps only the answer, in
- *    the item's context. An item's requests through it are sent one after the other, so their
- *    answers come back in that order: what an output step needs to know of its request travels in
- *    a queue per item (the run's `forOutputSteps`, transport/run.ts).
- * 5. A poll's context is known by its emit function (`__emit` and `getActivationMode`, n8n-core's
- *    PollContext in 2.0 and 2.41). Its time budget (`getPollBudgetMs`) exists from n8n 2.41 on;
- *    older 2.x releases have none, and every wait of a poll then takes `FALLBACK_POLL_BUDGET_MS`.
- *    `isPollRun`, `pollBudgetMs`.
- * 6. The input items of the node run are in `getExecuteData().data.main[0]`. `inputItemCount`.
+ * Everything the node relies on that n8n does not promise as public API, in one place; each point,
+ * with the n8n versions it was checked on, is listed in ARCHITECTURE.md ("Where n8n is relied on
+ * beyond its public API"). The e2e in CI (oldest 2.x and newest) and test/unit/n8nInternals.test.ts
+ * fail first when a release changes one.
  */
 
 /** Whether the node runs as an AI tool rather than as a workflow step. */

@@ -8,44 +8,9 @@ import type { ResourceSpec } from './resource';
 import type { Run } from './run';
 
 /*
- * phpRank's lists are offset-paged: page p holds records (p-1)·k … p·k-1 of the list as it is when
- * that request arrives. A list that changes while it is read shifts under the reader: a record
- * created above the reader's position pushes the rest down (the next page repeats a record), one
- * deleted above it pulls the rest up (a record crosses the page boundary unread).
- *
- * The rule here: `frontier` is the last record returned and `above` a lower bound on how many
- * records stand at or above it. Between two requests meta.total moves by (created - deleted); when
- * records are only created at the top of the list, the records at or above the frontier moved by
- * at least that much, so `above` follows the total. A page that starts at or before position
- * `above` (or shows a record at or above the frontier) continues the run: its records below the
- * frontier are new and returned, in list order. A page that may start past it (the total fell) is
- * held back as an island, and the reader steps back to the page holding position `above`. The
- * island is returned once a re-read page reaches into it, or when the page just before it, read
- * right after it, ends at the frontier and the total did not grow in between (nothing was created
- * that could have pushed a missed record down out of the re-read page).
- *
- * Exact (every record that exists for the whole run returned once, none twice) while records are
- * only created or only deleted during the run, for any stable order. With `newestFirst` (sorted by
- * key, highest first, records created only at the top: reports with sort_by=id&sort=desc) also
- * while both happen, unless reports were both created and deleted between an island's request and
- * the next one; records created during such a run are not returned. Otherwise
- * best effort: for other orders a record created below the reader can hide a deletion above it
- * (the total does not fall); equal sort values (url, result) have no stable order between
- * requests; a Result filter lets a re-run move a report into the list mid-way.
- * phpRank counts the total and reads the page in two queries: a deletion between the two, within
- * one request, goes unseen.
- *
- * Positions come from the server's answer, never from the page size asked for: an instance may
- * cap it (an admin's setting) and a proxy may cut pages. The page size is meta.per_page, else the
- * fullest page answered; page p starts at meta.from when sent, else at (p-1)·that size; it covers
- * meta.from…meta.to when sent, else a whole page when it is not the last one (a page holding fewer
- * records than that is counted as its span: the records it left out are not returned), and the
- * list ends at meta.last_page. A complete, unlimited run from page 1 whose total never moved and
- * that returned fewer records than meta.total fails ('short') rather than return part of the list.
- *
- * Without meta (instances that follow the seed spec) there is no total: the list is read forward
- * and ends at an empty page, or at one shorter than a page before it (a first page shorter than
- * the size asked for may be a cap, so the next one is asked for).
+ * The paging rule (ARCHITECTURE.md, Paging) and the one list reader of the node, `readList`: Get
+ * Many, the pickers, the trigger and the list reads of operations of several requests all read a
+ * resource's list through it, so a paging problem becomes a node error in one place.
  */
 
 /** One answer of a list endpoint: its records, and Laravel's paginator meta ({} when absent). */
@@ -218,201 +183,288 @@ function placeOf(
 	};
 }
 
+/** One page's answer as the reader sees it, cut at a `stopAt` record. */
+interface Step {
+	records: IDataObject[];
+	keys: Key[];
+	/** Index of the `stopAt` record, or -1. */
+	stop: number;
+	metaSize?: number;
+	size: number;
+	offset: number;
+	pageTotal: number | null;
+	span: number;
+	end: boolean;
+}
+
+/** One run of the paging rule: its state, and each step of a page as a method. */
+class PageReader<T> {
+	private readonly limit: number;
+	private readonly newestFirst: boolean;
+	private readonly map: (records: IDataObject[]) => T[];
+	private readonly resume?: PagingCursor;
+	private page: number;
+	private frontier: Key | null;
+	private above: number;
+	private total: number | null;
+	/** The server's page size: meta.per_page, else the fullest page it answered (0: not known yet). */
+	private served: number;
+	private stopped = false;
+	/** Only without newestFirst: there, `frontier` alone tells what was returned. */
+	private readonly returned = new Set<Key>();
+	private readonly items: T[] = [];
+	private count = 0;
+	/** Records read and not kept (`keep`). */
+	private skipped = 0;
+	private island?: Island;
+	private previous?: { page: number; keys: Key[] };
+	private requests = 0;
+	private bound = Infinity;
+	private steady = true;
+
+	constructor(private readonly options: PagingOptions<T>) {
+		this.limit = options.limit ?? Infinity;
+		this.newestFirst = options.newestFirst ?? false;
+		this.map = options.map ?? ((records: IDataObject[]) => records as unknown as T[]);
+		this.resume = options.resume?.perPage === options.perPage ? options.resume : undefined;
+		this.page = this.resume?.page ?? 1;
+		this.frontier = this.resume?.frontier ?? null;
+		this.above = this.resume?.above ?? 0;
+		this.total = this.resume?.total ?? null;
+		this.served = positive(this.resume?.served) ?? 0;
+	}
+
+	async read(fetchPage: (page: number) => Promise<ListPage>): Promise<PagingResult<T>> {
+		const { maxPages = Infinity, stopEarly } = this.options;
+		for (;;) {
+			if (this.requests >= maxPages || (this.requests > 0 && stopEarly?.()))
+				return this.result(false);
+			if (this.requests >= this.bound) {
+				throw new PagingError({
+					reason: 'not-converging',
+					requests: this.requests,
+					total: this.total ?? 0,
+					perPage: this.options.perPage,
+				});
+			}
+			const step = this.place(await fetchPage(this.page));
+			if (this.heldBack(step)) continue;
+			this.advance(step);
+			this.joinIsland(step);
+			if (this.count >= this.limit) return this.result(step.end);
+			if (step.end) return this.finish(step.metaSize);
+			this.page++;
+		}
+	}
+
+	private isNew(key: Key): boolean {
+		return this.newestFirst
+			? this.frontier === null || Number(key) < Number(this.frontier)
+			: !this.returned.has(key);
+	}
+
+	/** The page's answer checked and placed in the list; the total followed. */
+	private place({ records, meta }: ListPage): Step {
+		this.requests++;
+		const current = finite(meta.current_page);
+		if (current !== undefined && current !== this.page) {
+			throw new PagingError({ reason: 'page-ignored', asked: this.page, answered: current });
+		}
+		const keys = records.map(this.options.keyOf);
+		this.refuseEcho(keys);
+		const place = placeOf(this.page, records.length, meta, this.served, this.options.perPage);
+		this.served = place.served;
+		this.followTotal(place.pageTotal, place.size);
+		const step: Step = { ...place, records, keys, stop: -1 };
+		this.cutAtStop(step);
+		return step;
+	}
+
+	/** 'echo' proxies rewrite meta but not the data: a page that repeats the one before it. */
+	private refuseEcho(keys: Key[]): void {
+		const previous = this.previous;
+		if (
+			previous &&
+			this.page > previous.page &&
+			keys.length > 0 &&
+			keys.join('\n') === previous.keys.join('\n')
+		) {
+			throw new PagingError({ reason: 'page-ignored', asked: this.page, answered: previous.page });
+		}
+		this.previous = { page: this.page, keys };
+	}
+
+	/** Between two requests meta.total moves by (created - deleted): `above` follows it. */
+	private followTotal(pageTotal: number | null, size: number): void {
+		if (pageTotal === null) return;
+		if (this.bound === Infinity) this.bound = requestBound(pageTotal, size);
+		if (this.total !== null && pageTotal !== this.total) {
+			this.steady = false;
+			this.above = Math.max(0, this.above + pageTotal - this.total);
+		}
+		this.total = pageTotal;
+	}
+
+	/** A `stopAt` record ends the list: it and the records after it are left out. */
+	private cutAtStop(step: Step): void {
+		const { stopAt } = this.options;
+		step.stop = stopAt ? step.records.findIndex(stopAt) : -1;
+		if (step.stop === -1) return;
+		step.records = step.records.slice(0, step.stop);
+		step.keys = step.keys.slice(0, step.stop);
+		step.span = step.records.length;
+		step.end = true;
+		this.stopped = true;
+	}
+
+	/** A page that may start past `above`: kept as an island, the reader steps back. */
+	private heldBack(step: Step): boolean {
+		if (this.above >= step.offset || this.startsAtFrontier(step.keys)) return false;
+		const { records, keys, offset, span, pageTotal, end } = step;
+		this.island =
+			records.length > 0
+				? {
+						request: this.requests,
+						page: this.page,
+						offset,
+						span,
+						records,
+						keys,
+						total: pageTotal,
+						end,
+					}
+				: undefined;
+		this.page = Math.max(1, Math.floor(this.above / step.size) + 1);
+		return true;
+	}
+
+	private startsAtFrontier(keys: Key[]): boolean {
+		const { frontier } = this;
+		return (
+			frontier !== null &&
+			(this.newestFirst
+				? keys.length > 0 && Number(keys[0]) >= Number(frontier)
+				: keys.includes(frontier))
+		);
+	}
+
+	/** The page's new records returned; the frontier moved to its last record. */
+	private advance(step: Step): void {
+		if (this.island && this.page >= this.island.page) this.island = undefined;
+		this.accept(step.records, step.keys);
+		const last = step.keys[step.keys.length - 1];
+		if (
+			step.records.length > 0 &&
+			(this.isNew(last) || last === this.frontier || !this.newestFirst)
+		) {
+			this.frontier = last;
+			this.above = step.offset + step.span;
+		} else {
+			this.above = Math.max(this.above, step.offset + step.span);
+		}
+	}
+
+	private accept(records: IDataObject[], keys: Key[]): void {
+		const { keep, keyOf } = this.options;
+		let fresh = records.filter((_, i) => this.isNew(keys[i]));
+		if (keep) {
+			const kept = fresh.filter(keep);
+			this.skipped += fresh.length - kept.length;
+			if (!this.newestFirst)
+				for (const record of fresh) if (!kept.includes(record)) this.returned.add(keyOf(record));
+			fresh = kept;
+		}
+		fresh = fresh.slice(0, this.limit - this.count);
+		if (fresh.length === 0) return;
+		if (!this.newestFirst) for (const record of fresh) this.returned.add(keyOf(record));
+		this.count += fresh.length;
+		this.items.push(...this.map(fresh));
+	}
+
+	/** The island returned once a re-read page reaches into it (or ends right before it). */
+	private joinIsland(step: Step): void {
+		const island = this.island;
+		if (!island || step.stop !== -1 || !this.joins(island, step)) return;
+		this.island = undefined;
+		this.accept(island.records, island.keys);
+		const bottom = island.keys[island.keys.length - 1];
+		if (this.newestFirst ? this.isNew(bottom) : !step.keys.includes(bottom)) {
+			this.frontier = bottom;
+			const moved = this.total !== null && island.total !== null ? this.total - island.total : 0;
+			this.above = Math.max(this.above, island.offset + island.span + moved);
+			this.page = island.page;
+			step.end = island.end;
+		}
+	}
+
+	private joins(target: Island, { keys, size }: Step): boolean {
+		return (
+			keys.length > 0 &&
+			((this.newestFirst
+				? Number(keys[keys.length - 1]) <= Number(target.keys[0])
+				: target.keys.some((key) => keys.includes(key))) ||
+				(this.requests === target.request + 1 &&
+					this.page === target.page - 1 &&
+					keys.length === size &&
+					keys[keys.length - 1] === this.frontier &&
+					this.total !== null &&
+					target.total !== null &&
+					this.total <= target.total))
+		);
+	}
+
+	/** Every page read, nothing created or deleted, and still records missing: not the whole list. */
+	private finish(metaSize: number | undefined): PagingResult<T> {
+		const { total } = this;
+		if (
+			this.limit === Infinity &&
+			!this.resume &&
+			!this.stopped &&
+			this.steady &&
+			total !== null &&
+			this.count + this.skipped < total
+		) {
+			throw new PagingError({
+				reason: 'short',
+				total,
+				returned: this.count + this.skipped,
+				requests: this.requests,
+				perPage: metaSize ?? this.options.perPage,
+			});
+		}
+		return this.result(true);
+	}
+
+	private result(complete: boolean): PagingResult<T> {
+		const { page, frontier, above, total, served } = this;
+		return {
+			items: this.items,
+			complete,
+			steady: complete && (this.newestFirst || this.steady),
+			requests: this.requests,
+			cursor: {
+				perPage: this.options.perPage,
+				page,
+				frontier,
+				above,
+				total,
+				...(served > 0 ? { served } : {}),
+			},
+		};
+	}
+}
+
 /**
- * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the rule above, and returns
- * its records in list order, each once. When nothing changes, N records cost ceil(N / k) requests
- * for the server's page size k (without meta one more when N is a multiple of k, or fewer than the
- * size asked for).
+ * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the paging rule (ARCHITECTURE.md,
+ * Paging) and returns its records in list order, each once. When nothing changes, N records cost
+ * ceil(N / k) requests for the server's page size k.
  */
 export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
 	options: PagingOptions<T>,
 ): Promise<PagingResult<T>> {
-	const {
-		perPage,
-		limit = Infinity,
-		keyOf,
-		keep,
-		stopAt,
-		maxPages = Infinity,
-		stopEarly,
-		newestFirst = false,
-	} = options;
-	const map = options.map ?? ((records: IDataObject[]) => records as unknown as T[]);
-	const resume = options.resume?.perPage === perPage ? options.resume : undefined;
-
-	let page = resume?.page ?? 1;
-	let frontier: Key | null = resume?.frontier ?? null;
-	let above = resume?.above ?? 0;
-	let total: number | null = resume?.total ?? null;
-	/** The server's page size: meta.per_page, else the fullest page it answered (0: not known yet). */
-	let served = positive(resume?.served) ?? 0;
-	let stopped = false;
-	const returned = new Set<Key>(); // only without newestFirst: there, `frontier` alone tells what was returned
-	const items: T[] = [];
-	let count = 0;
-	/** Records read and not kept (`keep`). */
-	let skipped = 0;
-	let island: Island | undefined;
-	let previous: { page: number; keys: Key[] } | undefined;
-	let requests = 0;
-	let bound = Infinity;
-	let steady = true;
-
-	const isNew = newestFirst
-		? (key: Key) => frontier === null || Number(key) < Number(frontier)
-		: (key: Key) => !returned.has(key);
-	const accept = (records: IDataObject[], keys: Key[]) => {
-		let fresh = records.filter((_, i) => isNew(keys[i]));
-		if (keep) {
-			const kept = fresh.filter(keep);
-			skipped += fresh.length - kept.length;
-			if (!newestFirst)
-				for (const record of fresh) if (!kept.includes(record)) returned.add(keyOf(record));
-			fresh = kept;
-		}
-		fresh = fresh.slice(0, limit - count);
-		if (fresh.length === 0) return;
-		if (!newestFirst) for (const record of fresh) returned.add(keyOf(record));
-		count += fresh.length;
-		items.push(...map(fresh));
-	};
-	const startsAtFrontier = (keys: Key[]) =>
-		frontier !== null &&
-		(newestFirst
-			? keys.length > 0 && Number(keys[0]) >= Number(frontier)
-			: keys.includes(frontier));
-	const joins = (target: Island, keys: Key[], at: number, size: number) =>
-		keys.length > 0 &&
-		((newestFirst
-			? Number(keys[keys.length - 1]) <= Number(target.keys[0])
-			: target.keys.some((key) => keys.includes(key))) ||
-			(requests === target.request + 1 &&
-				at === target.page - 1 &&
-				keys.length === size &&
-				keys[keys.length - 1] === frontier &&
-				total !== null &&
-				target.total !== null &&
-				total <= target.total));
-	const result = (complete: boolean): PagingResult<T> => ({
-		items,
-		complete,
-		steady: complete && (newestFirst || steady),
-		requests,
-		cursor: { perPage, page, frontier, above, total, ...(served > 0 ? { served } : {}) },
-	});
-
-	for (;;) {
-		if (requests >= maxPages || (requests > 0 && stopEarly?.())) return result(false);
-		if (requests >= bound) {
-			throw new PagingError({ reason: 'not-converging', requests, total: total ?? 0, perPage });
-		}
-
-		const { records: answered, meta } = await fetchPage(page);
-		requests++;
-		const current = finite(meta.current_page);
-		if (current !== undefined && current !== page) {
-			throw new PagingError({ reason: 'page-ignored', asked: page, answered: current });
-		}
-		let keys = answered.map(keyOf);
-		// 'echo' proxies rewrite meta but not the data: a page that repeats the one before it.
-		if (
-			previous &&
-			page > previous.page &&
-			keys.length > 0 &&
-			keys.join('\n') === previous.keys.join('\n')
-		) {
-			throw new PagingError({ reason: 'page-ignored', asked: page, answered: previous.page });
-		}
-		previous = { page, keys };
-
-		const place = placeOf(page, answered.length, meta, served, perPage);
-		const { metaSize, size, offset, pageTotal } = place;
-		served = place.served;
-		if (pageTotal !== null) {
-			if (bound === Infinity) bound = requestBound(pageTotal, size);
-			if (total !== null && pageTotal !== total) {
-				steady = false;
-				above = Math.max(0, above + pageTotal - total);
-			}
-			total = pageTotal;
-		}
-
-		let records = answered;
-		let { end, span } = place;
-		const stop = stopAt ? records.findIndex(stopAt) : -1;
-		if (stop !== -1) {
-			records = records.slice(0, stop);
-			keys = keys.slice(0, stop);
-			span = records.length;
-			end = true;
-			stopped = true;
-		}
-
-		if (above < offset && !startsAtFrontier(keys)) {
-			// Records may have crossed the boundary before this page unread: keep it, read back from `above`.
-			island =
-				records.length > 0
-					? { request: requests, page, offset, span, records, keys, total: pageTotal, end }
-					: undefined;
-			page = Math.max(1, Math.floor(above / size) + 1);
-			continue;
-		}
-		if (island && page >= island.page) island = undefined;
-
-		accept(records, keys);
-		const last = keys[keys.length - 1];
-		if (records.length > 0 && (isNew(last) || last === frontier || !newestFirst)) {
-			frontier = last;
-			above = offset + span;
-		} else {
-			above = Math.max(above, offset + span);
-		}
-
-		if (island && stop === -1 && joins(island, keys, page, size)) {
-			const joined = island;
-			island = undefined;
-			accept(joined.records, joined.keys);
-			const bottom = joined.keys[joined.keys.length - 1];
-			if (newestFirst ? isNew(bottom) : !keys.includes(bottom)) {
-				frontier = bottom;
-				const moved = total !== null && joined.total !== null ? total - joined.total : 0;
-				above = Math.max(above, joined.offset + joined.span + moved);
-				page = joined.page;
-				end = joined.end;
-			}
-		}
-
-		if (count >= limit) return result(end);
-		if (end) {
-			// Every page read, nothing created or deleted, and still records missing: not the whole list.
-			if (
-				limit === Infinity &&
-				!resume &&
-				!stopped &&
-				steady &&
-				total !== null &&
-				count + skipped < total
-			) {
-				throw new PagingError({
-					reason: 'short',
-					total,
-					returned: count + skipped,
-					requests,
-					perPage: metaSize ?? perPage,
-				});
-			}
-			return result(true);
-		}
-		page++;
-	}
+	return await new PageReader(options).read(fetchPage);
 }
-
-/*
- * The one list reader of the node: Get Many, the pickers, the trigger and the list reads of
- * operations that are more than one request all read a resource's list through `readList`, so a
- * paging problem becomes a node error in one place.
- */
 
 /**
  * Fetches one page of a list (its query with `page` and `per_page` set). By default n8n's HTTP
@@ -448,7 +500,6 @@ export async function readList<T = IDataObject>(
 	run?: Run,
 	fetcher?: PageFetcher,
 ): Promise<PagingResult<T>> {
-	const { perPage, limit = Infinity, readAhead = false } = options;
 	const fetch: PageFetcher =
 		fetcher ??
 		(async (pageQs) => {
@@ -461,6 +512,36 @@ export async function readList<T = IDataObject>(
 			);
 			return { records: body.data as IDataObject[], meta: meta ?? {} };
 		});
+	const pages = pagesOf(fetch, qs, options);
+	const order = spec.newestFirst;
+	try {
+		return await readPages(pages.fetchPage, {
+			keyOf: (record) => record[spec.key] as Key,
+			newestFirst:
+				order !== undefined &&
+				Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
+			...options,
+		});
+	} catch (error) {
+		const node = redactedNode(ctx.getNode(), spec);
+		if (error instanceof PagingError) throw describePagingError(node, error.problem);
+		// Hands back the error itself when it is one already (every request error is).
+		throw new NodeApiError(node, error as JsonObject);
+	} finally {
+		await pages.settle();
+	}
+}
+
+/**
+ * The pages of a list as `readPages` asks for them: `qs` and `per_page` on each; with `readAhead`,
+ * the next page asked for once this one is known to be good (dropped when the rule asks for
+ * another). `settle`: nothing of the read still on its way.
+ */
+function pagesOf(
+	fetch: PageFetcher,
+	qs: IDataObject,
+	{ perPage, limit = Infinity, readAhead = false }: ListOptions<unknown>,
+): { fetchPage: (page: number) => Promise<ListPage>; settle: () => Promise<unknown> } {
 	let ahead: { page: number; result: Promise<ListPage> } | undefined;
 	let asked = 0;
 	const dropped: Array<Promise<unknown>> = [];
@@ -481,34 +562,19 @@ export async function readList<T = IDataObject>(
 					}
 				: undefined,
 		);
-	const order = spec.newestFirst;
-	try {
-		return await readPages(
-			async (page) => {
-				asked = page;
-				if (ahead && ahead.page !== page) dropped.push(ahead.result);
-				const next = ahead?.page === page ? ahead.result : request(page);
-				ahead = undefined;
-				return await next;
-			},
-			{
-				keyOf: (record) => record[spec.key] as Key,
-				newestFirst:
-					order !== undefined &&
-					Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
-				...options,
-			},
-		);
-	} catch (error) {
-		const node = redactedNode(ctx.getNode(), spec);
-		if (error instanceof PagingError) throw describePagingError(node, error.problem);
-		// Hands back the error itself when it is one already (every request error is).
-		throw new NodeApiError(node, error as JsonObject);
-	} finally {
-		// Nothing of this read may still be on its way when it has ended.
-		if (ahead) dropped.push(ahead.result);
-		await Promise.allSettled(dropped);
-	}
+	return {
+		fetchPage: async (page) => {
+			asked = page;
+			if (ahead && ahead.page !== page) dropped.push(ahead.result);
+			const next = ahead?.page === page ? ahead.result : request(page);
+			ahead = undefined;
+			return await next;
+		},
+		settle: async () => {
+			if (ahead) dropped.push(ahead.result);
+			return await Promise.allSettled(dropped);
+		},
+	};
 }
 
 /** A cursor handed out as a picker's pagination token, or undefined for anything else. */

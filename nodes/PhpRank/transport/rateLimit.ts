@@ -4,19 +4,10 @@ import { DEFAULT_CONCURRENCY } from '../api';
 import { isPollRun, isToolRun, pollBudgetMs } from './n8nInternals';
 
 /*
- * Everything about phpRank's rate limit, in one place: the request budget per user, how a 429 is
- * read (Retry-After), how long each kind of run waits it out, and how often a request is resent.
- * The resend loop itself is `exchange` in request.ts; the texts of a rate-limit error are in
- * errors.ts.
- *
- * One request budget per phpRank user (host + API key), shared by every item, execution and
- * workflow in this n8n process. phpRank counts requests per user in fixed windows (Laravel's
- * throttle, 60 a minute by default) and says so on every answer (X-RateLimit-Limit,
- * X-RateLimit-Remaining), so the node sends only what the window has left and waits for the next
- * window instead of collecting 429s. Other processes (queue-mode workers) spend the same budget
- * unseen: their share shows up in the server's count, and a 429 with Retry-After remains the
- * fallback. It also bounds the requests in flight per user, so a run of many items does not open
- * hundreds of connections to a PHP pool of a few workers.
+ * Everything about phpRank's rate limit: the request budget per phpRank user (host + API key),
+ * shared by every item, execution and workflow of this n8n process; Retry-After; how long each
+ * kind of run waits a 429 out. The resend loop is `exchange` in request.ts; the error texts are in
+ * errors.ts. ARCHITECTURE.md ("Rate limit") says why.
  */
 
 export interface Slot {

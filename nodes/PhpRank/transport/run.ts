@@ -7,17 +7,9 @@ import type { ResourceSpec } from './resource';
 
 /*
  * One node run of the action node, as one object (`runOf`): what its items share across their
- * requests and across Retry On Fail tries. RoutingNode sends every item at once and, with On
- * Error → Stop, throws the first failure after all of them settled: the reports other items
- * created are then missing from the output. With Retry On Fail, n8n runs the whole node again. So:
- * - after a failure, items not yet sent are not sent, and the error lists the reports the run
- *   created (they exist in phpRank; a re-run would create them again);
- * - a retry of the node returns what its earlier tries did (a report created, updated or deleted)
- *   instead of doing it again: no duplicate report, no "not found" for a report it deleted.
- * It also holds the credential's instance and budget (looked up once a run), the resource of the
- * operation (whose secret parameters its errors mask), what items share (`once`: a site's
- * reports read once, one analysis per URL), and what an item's output steps need to know of the
- * request they read the answer of (`forOutputSteps`).
+ * requests and across Retry On Fail tries (ARCHITECTURE.md, "One run, one context"): after a
+ * failure, items not yet sent are not sent and the error names the reports the run created; a
+ * retry returns what earlier tries did instead of doing it again.
  */
 
 interface Gathering {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { healthRoute } from '../../operations/health';
+import { healthRoute } from '../../operations/getHealth/step';
 import { projectPath } from '../../operations/input';
 import { projectDeleted, shapeProjects } from '../../operations/output';
 import { deleteRoute, listRoute } from '../../operations/routes';

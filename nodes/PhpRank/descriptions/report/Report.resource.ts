@@ -1,15 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { createOrRerunRoute } from '../../operations/createOrRerun';
-import {
-	buildUpdateBody,
-	checkCreateBody,
-	checkScoreRange,
-	reportPath,
-	scoreKeep,
-} from '../../operations/input';
+import { createOrRerunRoute } from '../../operations/createOrRerun/step';
+import { checkScoreRange, scoreKeep } from '../../operations/getMany/scoreRange';
+import { checkCreateBody, reportPath } from '../../operations/input';
 import { reportDeleted, shapeReports } from '../../operations/output';
-import { readBeforeRerun, withChanges } from '../../operations/rerun';
+import { buildUpdateBody } from '../../operations/update/checks';
+import { readBeforeRerun, withChanges } from '../../operations/update/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
 import { reportLocator } from '../common';
 import { reportSpec } from './report.spec';

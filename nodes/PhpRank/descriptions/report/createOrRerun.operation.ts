@@ -1,9 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { historyLengthOption, reportBrandingParameter } from '../../history/description';
+import { BOUNDS } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
+import { historyLengthOption, reportBrandingParameter } from './history';
+
+const { dropPoints } = BOUNDS;
+const dropPointsDefault = dropPoints.default;
 
 /** Site Options of a site's run, History Length among them (sorted as n8n lists options). */
 const withHistoryLength = (options: INodeProperties): INodeProperties => ({
@@ -39,9 +43,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Drop Points',
 		name: 'dropPoints',
 		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 100 },
-		default: 5,
-		description: 'How many points a score must fall by to be analysed again (0-100; 0: any fall)',
+		typeOptions: { minValue: dropPoints.low, maxValue: dropPoints.high },
+		default: dropPointsDefault,
+		description: `How many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
 		displayOptions: { show: { confirmDrops: [true] } },
 	},
 	{

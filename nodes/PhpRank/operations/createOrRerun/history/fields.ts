@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { BOUNDS } from '../bounds';
-import { sparkline } from '../sparkline';
+import { BOUNDS } from '../../../bounds';
+import { sparkline } from '../../../sparkline';
 import { type FailingCheck, isoDate, siteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
 

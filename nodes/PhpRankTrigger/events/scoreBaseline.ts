@@ -1,30 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkStates, classify } from '../PhpRank/report';
+import { checkStates, classify } from '../../PhpRank/report';
 
 /*
- * Score Changed keeps, per watched report, what `changesBetween` needs of the report as it was at
- * its baseline (the reading the trigger last fired for, or first saw), and the scores it saw since
- * for the trend, in one short string, so that the static data n8n saves with the workflow on every
- * poll stays small (measured at 10,000 seeded reports by test/trigger/scoreChanged.test.ts, which
- * fails above 40 bytes a report: 28.5 when no score changed, 38.9 with full trends):
- *
- *   "<score>[!|_][.<trend>],<generated_at>,<failed>,<checks>[-<absent>]"   e.g. "im!.2Edx,t9xkqe,2bk1,q"
- *
- * - score: the baseline's score in tenths, base 36 ('' when it had none); `!` when the report was
- *   below Below Score at its last reading after a Below Score event (a recovery is due), `_` when
- *   it was below without one (first seen below, or the event was filtered out): either keeps Below
- *   Score from firing again until the report has been at or above it;
- * - trend: the last up to 7 scores the trigger saw (see `encodeTrend`); left out while that is
- *   only the baseline's score, so a report whose score never changed costs nothing more;
- * - generated_at: seconds since 1970 in base 36 when phpRank's format (`…:02.000000Z`) gives the
- *   same text back, else the text itself after `~` ('' when it had none);
- * - failed: a bitmask over the state's check table (`checks`, kept once per state and only ever
- *   appended to) of the checks that failed, base 36;
- * - checks: how many entries the table had when the string was written, base 36: the report had
- *   exactly those checks (a check added to the table later, e.g. after a phpRank upgrade, was not
- *   in it), less the `absent` bitmask when some were missing.
- * Each check's importance is not kept: `changesBetween` takes it from the newer reading.
+ * Score Changed's memory of one report as one short string (format and figures: ARCHITECTURE.md,
+ * "Score Changed's state"), so that the static data n8n saves on every poll stays small.
  */
 
 /**

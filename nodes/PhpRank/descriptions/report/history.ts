@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { HISTORY_LENGTH } from './fields';
-import { RUNS_KEPT } from './record';
+import { HISTORY_LENGTH } from '../../operations/createOrRerun/history/fields';
+import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
 
 /*
  * The fields of a site's history on Create or Re-Run (One Item per Site): History Length under

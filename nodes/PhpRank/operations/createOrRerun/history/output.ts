@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { siteOutput } from '../operations/site';
+import { siteOutput } from '../../site/text';
 import type { Branding } from './branding';
 import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
 import {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { boundedNumber } from '../bounds';
-import { fail } from '../operations/input';
+import { boundedNumber } from '../../../bounds';
+import { fail } from '../../input';
 import { type Branding, readBranding } from './branding';
 import { HISTORY_LENGTH, runRecord, siteHistoryFields } from './fields';
 import type { FailingCheck } from './issues';

@@ -6,10 +6,10 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { forOutputSteps, phpRankRequest } from '../transport/request';
-import type { ResourceSpec } from '../transport/resource';
-import type { Run } from '../transport/run';
-import { changesBetween } from './changes';
+import { forOutputSteps, phpRankRequest } from '../../transport/request';
+import type { ResourceSpec } from '../../transport/resource';
+import type { Run } from '../../transport/run';
+import { changesBetween } from '../changes';
 
 /*
  * Update with Re-Run Analysis says what changed: the report is read just before the re-run (one

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../api';
+import type { ResultClass } from '../../api';
 import {
 	type CheckChange,
 	checkStates,
@@ -8,7 +8,7 @@ import {
 	importanceRank,
 	type ReportChanges,
 	sameUrlKey,
-} from '../report';
+} from '../../report';
 
 /*
  * A whole site (one phpRank project) at a glance, from its reports alone: Project → Get Health, and
@@ -19,8 +19,7 @@ import {
  * - failing_checks: every check that fails on at least one page, high before medium before low,
  *   then most pages first; top_issues: the first three in words;
  * - worst_pages: the lowest scores, each with a link to its report in phpRank.
- * `summary_text` (a few lines for Slack or Teams) and `summary_html` (an e-mail body, inline styles
- * only) say it for people; every value from phpRank in the HTML is escaped.
+ * How they are written for people: operations/site/text.ts.
  */
 
 export interface SiteOptions {
@@ -220,165 +219,4 @@ export function siteSummary(project: string, pages: RunPage[], options: SiteOpti
 			.filter((page) => page.failure !== undefined)
 			.map(({ url, failure }) => ({ url, reason: failure })),
 	};
-}
-
-/** The worst pages a message names: those below the best class (a good page is nothing to fix). */
-const toFix = (pages: IDataObject[]) =>
-	pages.filter((page) => page.result_class !== RESULT_CLASSES[0].value);
-
-const signed = (value: number) =>
-	value > 0 ? `+${value}` : value < 0 ? `−${Math.abs(value)}` : '±0';
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-/** A few lines for Slack or Teams: score and change, pages worse and better, top issues, worst pages with links. */
-export function summaryText(site: IDataObject): string {
-	const lines: string[] = [];
-	const change =
-		typeof site.average_change === 'number'
-			? `, ${signed(site.average_change)} since the last run`
-			: '';
-	const score =
-		site.average_score === null
-			? 'no score'
-			: `score ${String(site.average_score)} (${String(site.result_class)})${change}`;
-	lines.push(`${String(site.project)}: ${score}, health ${site.health_score ?? '–'}/100`);
-	const split = `${String(site.good_pages)} good, ${String(site.decent_pages)} decent, ${String(site.bad_pages)} bad`;
-	const moves =
-		site.worse_pages === undefined
-			? ''
-			: `; ${String(site.worse_pages)} worse, ${String(site.better_pages)} better`;
-	lines.push(`${plural(Number(site.pages), 'page')} (${split})${moves}`);
-	const issues = site.top_issues as string[];
-	if (issues.length) lines.push(`Top issues: ${issues.join('; ')}`);
-	const worst = toFix(site.worst_pages as IDataObject[]);
-	if (worst.length)
-		lines.push(
-			`Worst pages: ${worst.map((page) => `${String(page.url)} ${String(page.score)} (${String(page.link)})`).join('; ')}`,
-		);
-	const drops = (site.biggest_drops ?? []) as IDataObject[];
-	if (drops.length)
-		lines.push(
-			`Biggest drops: ${drops.map((page) => `${String(page.url)} ${signed(Number(page.score_change))} to ${String(page.score)} (${String(page.link)})`).join('; ')}`,
-		);
-	const failed = (site.failed_pages ?? []) as IDataObject[];
-	if (failed.length)
-		lines.push(
-			`Not analysed: ${failed.map((page) => `${String(page.url)} (${String(page.reason)})`).join('; ')}`,
-		);
-	return lines.join('\n');
-}
-
-/** Text from phpRank (URLs, check names, reasons) as HTML text: `<script>` and quotes show as themselves. */
-export function escapeHtml(value: unknown): string {
-	return String(value ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-const CLASS_COLOURS: Record<ResultClass, string> = {
-	good: '#1e8e3e',
-	decent: '#e37400',
-	bad: '#d93025',
-};
-const NO_CLASS_COLOUR = '#5f6368';
-
-function pageLinks(
-	title: string,
-	pages: IDataObject[],
-	detail: (page: IDataObject) => string,
-): string {
-	if (!pages.length) return '';
-	const items = pages
-		.map(
-			(page) =>
-				`<li style="margin:2px 0"><a href="${escapeHtml(page.link)}" style="color:#1a73e8">${escapeHtml(page.url)}</a> ${detail(page)}</li>`,
-		)
-		.join('');
-	return `<h3 style="font-size:15px;margin:16px 0 4px">${title}</h3><ul style="margin:0;padding-left:20px">${items}</ul>`;
-}
-
-/**
- * An e-mail body: the score as a badge coloured by its class, the good/decent/bad split as a bar,
- * top issues, worst pages and biggest drops as links. Inline styles only (mail clients drop
- * `<style>`); every value from phpRank escaped.
- */
-export function summaryHtml(site: IDataObject): string {
-	const colour = CLASS_COLOURS[site.result_class as ResultClass] ?? NO_CLASS_COLOUR;
-	const pages = Number(site.pages) || 0;
-	const bar = [...RESULT_CLASSES]
-		.map(({ value }) => ({ value, count: Number(site[`${value}_pages`]) || 0 }))
-		.filter(({ count }) => count > 0)
-		.map(
-			({ value, count }) =>
-				`<td style="background:${CLASS_COLOURS[value]};width:${Math.round((count / pages) * 100)}%;height:12px;padding:0" title="${count} ${RESULT_CLASS_RANGES[value].label}"></td>`,
-		)
-		.join('');
-	const change =
-		typeof site.average_change === 'number'
-			? ` <span style="color:#5f6368">${escapeHtml(signed(site.average_change))} since the last run</span>`
-			: '';
-	const moves =
-		site.worse_pages === undefined
-			? ''
-			: ` · ${escapeHtml(site.worse_pages)} worse, ${escapeHtml(site.better_pages)} better`;
-	const issues = (site.top_issues as string[])
-		.map((issue) => `<li style="margin:2px 0">${escapeHtml(issue)}</li>`)
-		.join('');
-	const failed = ((site.failed_pages ?? []) as IDataObject[])
-		.map(
-			(page) => `<li style="margin:2px 0">${escapeHtml(page.url)}: ${escapeHtml(page.reason)}</li>`,
-		)
-		.join('');
-	return [
-		`<div style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#202124;max-width:640px">`,
-		`<h2 style="font-size:18px;margin:0 0 8px">${escapeHtml(site.project)}</h2>`,
-		`<p style="margin:0 0 8px"><span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;font-size:20px;padding:4px 12px;border-radius:12px">${escapeHtml(site.average_score ?? '–')}</span> `,
-		`<span style="font-weight:bold">${escapeHtml(site.result_class ?? 'no score')}</span>${change}</p>`,
-		`<p style="margin:0 0 4px">Health ${escapeHtml(site.health_score ?? '–')}/100 · ${escapeHtml(plural(pages, 'page'))}: ${escapeHtml(site.good_pages)} good, ${escapeHtml(site.decent_pages)} decent, ${escapeHtml(site.bad_pages)} bad${moves}</p>`,
-		bar
-			? `<table role="presentation" style="width:100%;border-collapse:collapse;border-radius:6px;overflow:hidden"><tr>${bar}</tr></table>`
-			: '',
-		issues
-			? `<h3 style="font-size:15px;margin:16px 0 4px">Top issues</h3><ul style="margin:0;padding-left:20px">${issues}</ul>`
-			: '',
-		pageLinks(
-			'Worst pages',
-			toFix(site.worst_pages as IDataObject[]),
-			(page) => `${escapeHtml(page.score)} (${escapeHtml(page.result_class)})`,
-		),
-		pageLinks(
-			'Biggest drops',
-			(site.biggest_drops ?? []) as IDataObject[],
-			(page) => `${escapeHtml(signed(Number(page.score_change)))} to ${escapeHtml(page.score)}`,
-		),
-		failed
-			? `<h3 style="font-size:15px;margin:16px 0 4px">Not analysed</h3><ul style="margin:0;padding-left:20px">${failed}</ul>`
-			: '',
-		`</div>`,
-	].join('');
-}
-
-/**
- * A site as the node outputs it: with `summary_text` and `summary_html`. Simplify keeps it flat for
- * the Table view (the lists as short text, `failing_checks` as a count); off, the lists as arrays.
- */
-export function siteOutput(site: IDataObject, simplify: boolean): IDataObject {
-	const full = { ...site, summary_text: summaryText(site), summary_html: summaryHtml(site) };
-	if (!simplify) return full;
-	const flat: IDataObject = {};
-	for (const [name, value] of Object.entries(full)) {
-		if (!Array.isArray(value)) flat[name] = value;
-		else if (name === 'top_issues') flat[name] = (value as string[]).join('; ');
-		else if (name === 'failed_pages')
-			flat[name] = (value as IDataObject[])
-				.map((page) => `${String(page.url)} (${String(page.reason)})`)
-				.join('; ');
-		else if (name.endsWith('_checks'))
-			flat[name] = (value as CheckCount[])
-				.map(({ check, importance, pages }) => `${check} (${importance}) ×${pages}`)
-				.join(', ');
-		else
-			flat[name] = (value as IDataObject[])
-				.map((page) => `${String(page.url)} ${String(page.score)}`)
-				.join(', ');
-	}
-	return flat;
 }

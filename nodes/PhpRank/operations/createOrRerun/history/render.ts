@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ResultClass } from '../api';
-import { escapeHtml } from '../operations/site';
-import { classify } from '../report';
+import type { ResultClass } from '../../../api';
+import { escapeHtml } from '../../site/text';
+import { classify } from '../../../report';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
 import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
 

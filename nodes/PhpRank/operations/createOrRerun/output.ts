@@ -1,0 +1,130 @@
+import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
+import { connectionOf, instanceUrl } from '../../transport/connection';
+import { inputItemCount } from '../../transport/n8nInternals';
+import { recordPath } from '../../transport/request';
+import type { ResourceSpec } from '../../transport/resource';
+import { fingerprintOf, recordDone, type Run } from '../../transport/run';
+import { type OutputChoice, reportOutput } from '../output';
+import { type RunPage, siteSummary } from '../site/figures';
+import { siteSettings } from '../site/options';
+import { siteHistoryOutput } from './history/output';
+import { historySettings, siteHistory } from './history/settings';
+
+/*
+ * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
+ * columns, `other_reports` (and with Confirm Drops, whether the drop held). One Item per Site: the
+ * run's items gathered (`Run.gather`), one item per site paired to its input items, with its
+ * summary, and no request more; a page phpRank cannot analyse (422, 5xx, a timeout) is named in
+ * `failed_pages`; only a site none of whose pages could be analysed fails, with the first error.
+ */
+
+export type Action = 'created' | 'rerun';
+
+/** What the step did for one URL. */
+export interface Outcome {
+	action: Action;
+	record: IDataObject;
+	changes: ReportChanges | null;
+	/** Other reports of the same URL, left as they are. */
+	others: number;
+	/** Confirm Drops: a suspected drop analysed once more; whether it held, and the first re-run's score. */
+	confirmation?: { confirmed: boolean; first_score: number | null };
+}
+
+/** One Item per Page: the report shaped as the other operations shape it, with what was done. */
+export function pageItem(
+	choice: OutputChoice,
+	{ action, record, changes, others, confirmation }: Outcome,
+	confirmPoints: number | undefined,
+): IDataObject {
+	const confirmed =
+		confirmPoints === undefined
+			? {}
+			: {
+					confirmed: confirmation?.confirmed ?? null,
+					first_score: confirmation?.first_score ?? null,
+				};
+	return {
+		action,
+		...reportOutput(choice, record, changes, { flat: true }),
+		other_reports: others,
+		...confirmed,
+	};
+}
+
+/** Whether an analysis failed for the page alone (phpRank could not fetch or analyse it), not for the run. */
+function isPageFailure(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = String(error.httpCode ?? '');
+	return (
+		status === '422' ||
+		status.startsWith('5') ||
+		(status === 'none' && error.failure?.cause === 'temporarily-unavailable')
+	);
+}
+
+interface GatheredPage {
+	project: string;
+	page: RunPage;
+	error?: NodeApiError;
+}
+
+/** One Item per Site: the item's page joins the run's; the first item of each site answers for it. */
+export async function siteItems(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	url: string,
+	analysis: Promise<Outcome>,
+): Promise<INodeExecutionData[]> {
+	const item = ctx.getItemIndex();
+	const project = projectOfUrl(url);
+	const gathered: GatheredPage = await analysis.then(
+		({ action, record, changes, confirmation }) => {
+			// Named if the run stops (On Error → Stop), as Create's reports are.
+			if (action === 'created')
+				recordDone(
+					run,
+					item,
+					fingerprintOf(['createOrRerun', sameUrlKey(url)]),
+					[{ json: record }],
+					spec,
+				);
+			return {
+				project,
+				page: { url, action, record, changes, confirmed: confirmation?.confirmed },
+			};
+		},
+		(error: unknown) => {
+			if (!isPageFailure(error)) return Promise.reject(error);
+			return { project, page: { url, failure: error.message }, error };
+		},
+	);
+	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
+	const mine = [...all]
+		.filter(([, { project: site }]) => site === project)
+		.sort(([a], [b]) => a - b);
+	if (mine[0][0] !== item) return [];
+	// Items of the same URL share its analysis: the site counts it once.
+	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
+	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
+	const instance = instanceUrl(await connectionOf(ctx));
+	const { worstPages, minChange } = siteSettings(ctx);
+	const summary = siteSummary(project, pages, {
+		worstPages,
+		minChange,
+		link: (id) => `${instance}${recordPath(spec, id)}`,
+	});
+	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
+	const { length, branding } = historySettings(ctx);
+	const history = siteHistory(ctx, summary, length);
+	return [
+		{
+			json: siteHistoryOutput(summary, history, simplify, branding),
+			pairedItem: mine.map(([index]) => ({ item: index })),
+		},
+	];
+}

@@ -1,0 +1,190 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodePropertyRouting,
+	PreSendAction,
+} from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../../api';
+import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
+import { readList } from '../../transport/paging';
+import { phpRankRequest, recordPath } from '../../transport/request';
+import type { ResourceSpec } from '../../transport/resource';
+import {
+	doneBefore,
+	fingerprintOf,
+	itemFailed,
+	recordDone,
+	type Run,
+	runOf,
+} from '../../transport/run';
+import { changesBetween } from '../changes';
+import { outputChoice } from '../output';
+import { operationRouting, paired } from '../routes';
+import { checkRerunOptions, confirmDropPoints } from './checks';
+import { checkHistoryOptions } from './history/settings';
+import { type Outcome, pageItem, siteItems } from './output';
+
+/*
+ * Report → Create or Re-Run: for each item's URL, the user's report of it is re-run (PUT
+ * results=1), or created (POST) when there is none: never a second report of a URL. A site's
+ * reports are read once per node run (`project` filter, 100 a page) and shared by its items; items
+ * of one URL share one analysis; with Retry On Fail, what an earlier try did is returned, and a
+ * failed analysis makes the next try read the site again. Cost: ceil(reports of the site / 100)
+ * list requests per site, plus one analysis per URL. ARCHITECTURE.md tells the rest.
+ */
+
+/**
+ * Confirm Drops. phpRank's load-time and page-size checks vary from one analysis to the next, so a
+ * drop is sometimes no change at all. A re-run whose score fell by at least `points` (any fall when
+ * 0), or in which a high-importance check newly failed, is suspected; the page is analysed once
+ * more right away (one request more, for suspected drops only), and the drop is confirmed when it
+ * holds in that second analysis, measured against the analysis before the first.
+ */
+function fell(changes: ReportChanges, points: number): boolean {
+	return (
+		changes.scoreDelta !== null &&
+		(points > 0 ? changes.scoreDelta <= -points : changes.scoreDelta < 0)
+	);
+}
+
+const newlyFailedHigh = (changes: ReportChanges) =>
+	changes.failed.filter(({ importance }) => importance === 'high').map(({ check }) => check);
+
+const siteKey = (project: string) => `createOrRerun site ${project}`;
+
+/** The user's reports of a site, by URL, newest first: one list read per site and node run, shared by its items. */
+function reportsOfSite(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	project: string,
+): Promise<Map<string, IDataObject[]>> {
+	return run.once(siteKey(project), async () => {
+		const { items } = await readList(
+			ctx,
+			spec,
+			{ project, ...spec.newestFirst },
+			{ perPage: MAX_PAGE_SIZE },
+			run,
+		);
+		const byUrl = new Map<string, IDataObject[]>();
+		for (const report of items) {
+			const key = sameUrlKey(String(report[spec.createdFrom ?? 'url'] ?? ''));
+			const reports = byUrl.get(key);
+			if (reports) reports.push(report);
+			else byUrl.set(key, [report]);
+		}
+		return byUrl;
+	});
+}
+
+async function analyse(
+	ctx: IExecutePaginationFunctions,
+	spec: ResourceSpec,
+	run: Run,
+	url: string,
+	body: IDataObject,
+	confirmPoints: number | undefined,
+): Promise<Outcome> {
+	const reports =
+		(await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
+	const newest = reports.reduce<IDataObject | undefined>(
+		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
+		undefined,
+	);
+	if (newest) {
+		const request = {
+			method: 'PUT' as const,
+			url: recordPath(spec, newest[spec.key]),
+			body: { results: 1 },
+		};
+		const rerun = async () =>
+			(await phpRankRequest(ctx, spec, request, 'record', run)).body.data as IDataObject;
+		const first = await rerun();
+		const changes = changesBetween(newest, first);
+		const others = reports.length - 1;
+		const failedHigh = newlyFailedHigh(changes);
+		if (confirmPoints === undefined || !(fell(changes, confirmPoints) || failedHigh.length > 0))
+			return { action: 'rerun', record: first, changes, others };
+		const second = await rerun();
+		const confirmedChanges = changesBetween(newest, second);
+		// The drop holds: it fell again against the analysis before the first, or a check that newly failed fails still.
+		const held =
+			(fell(changes, confirmPoints) && fell(confirmedChanges, confirmPoints)) ||
+			failedHigh.some((check) => newlyFailedHigh(confirmedChanges).includes(check));
+		return {
+			action: 'rerun',
+			record: second,
+			changes: confirmedChanges,
+			others,
+			confirmation: { confirmed: held, first_score: classify(first.result).score },
+		};
+	}
+	const { body: answer } = await phpRankRequest(
+		ctx,
+		spec,
+		{ method: 'POST', url: spec.path, body },
+		'record',
+		run,
+	);
+	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
+}
+
+export function createOrRerunStep(spec: ResourceSpec) {
+	return async function createOrRerun(
+		this: IExecutePaginationFunctions,
+		routing: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const run = runOf(this);
+		try {
+			const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
+			const url = String(body[spec.createdFrom ?? 'url']);
+			const key = sameUrlKey(url);
+			const bySite = this.getNodeParameter('output', 'pages') === 'sites';
+			const fingerprint = fingerprintOf(['createOrRerun', key]);
+			const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
+			if (before) return paired(this, before);
+
+			const confirmPoints = confirmDropPoints(this);
+			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
+				analyse(this, spec, run, url, body, confirmPoints),
+			);
+			// A failed analysis may still have created the report: the next try reads the site again.
+			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+			// An item that fails before it joins its site (On Error → Continue) is not waited for.
+			if (bySite)
+				return await siteItems(this, spec, run, url, analysis).catch((error: unknown) => {
+					run.itemLeftOut(this.getItemIndex());
+					return Promise.reject(error);
+				});
+			const outcome = await analysis;
+			const items = [{ json: pageItem(outputChoice(this), outcome, confirmPoints) }];
+			recordDone(
+				run,
+				this.getItemIndex(),
+				fingerprint,
+				items,
+				outcome.action === 'created' ? spec : undefined,
+			);
+			return paired(this, items);
+		} catch (error) {
+			return await itemFailed(this, run, error);
+		}
+	};
+}
+
+/** The routing of Create or Re-Run: the input checked like Create's, then the step above. */
+export function createOrRerunRoute(
+	spec: ResourceSpec,
+	preSend: PreSendAction[],
+): INodePropertyRouting {
+	return operationRouting(spec, {
+		request: { method: 'POST', url: spec.path },
+		send: { paginate: true, preSend: [...preSend, checkRerunOptions, checkHistoryOptions] },
+		operations: { pagination: createOrRerunStep(spec) },
+	});
+}

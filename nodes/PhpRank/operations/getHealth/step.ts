@@ -1,0 +1,92 @@
+import type {
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../../api';
+import { projectOfUrl } from '../../report';
+import { connectionOf, instanceUrl } from '../../transport/connection';
+import { isToolRun } from '../../transport/n8nInternals';
+import { readList } from '../../transport/paging';
+import { recordPath } from '../../transport/request';
+import type { ResourceSpec } from '../../transport/resource';
+import { itemFailed, runOf } from '../../transport/run';
+import { inputProblem, projectName } from '../input';
+import { operationRouting, paired } from '../routes';
+import { siteSettings } from '../site/options';
+import { checkHealthInput } from './checks';
+import { healthItem } from './output';
+
+/*
+ * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
+ * says what it counts). One project: its reports read with phpRank's `project` filter,
+ * ceil(reports / 100) requests. All Projects: every report read once, one item per project, by
+ * name. `reports` is the report resource whose list is read.
+ */
+
+/** The reports read, by site (their project, else their URL's). */
+function bySite(records: IDataObject[]): Map<string, IDataObject[]> {
+	const sites = new Map<string, IDataObject[]>();
+	for (const record of records) {
+		const site = String(record.project ?? projectOfUrl(String(record.url ?? '')));
+		const known = sites.get(site);
+		if (known) known.push(record);
+		else sites.set(site, [record]);
+	}
+	return sites;
+}
+
+function healthStep(reports: ResourceSpec) {
+	return async function getHealth(
+		this: IExecutePaginationFunctions,
+	): Promise<INodeExecutionData[]> {
+		const run = runOf(this);
+		try {
+			const project = (this.getNodeParameter('allProjects', false) as boolean)
+				? undefined
+				: projectName(this);
+			const { worstPages, minChange } = siteSettings(this);
+			const { items } = await readList(
+				this,
+				reports,
+				{ ...(project ? { project } : {}), ...reports.newestFirst },
+				{ perPage: MAX_PAGE_SIZE },
+				run,
+			);
+			const sites = bySite(items);
+			if (project !== undefined && !sites.has(project)) {
+				throw inputProblem(
+					this,
+					`There are no reports of project "${project}"`,
+					'Project → Get Many lists the projects that have reports: choose one of them, or create a report for a page of this site first.',
+				);
+			}
+			const instance = instanceUrl(await connectionOf(this));
+			const link = (id: unknown) => `${instance}${recordPath(reports, id)}`;
+			const shape = {
+				simplify: this.getNodeParameter('simplify', true) as boolean,
+				tool: isToolRun(this),
+			};
+			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
+			return paired(
+				this,
+				names.sort().map((site) => ({
+					json: healthItem(site, sites.get(site)!, { worstPages, minChange, link }, shape),
+				})),
+			);
+		} catch (error) {
+			return await itemFailed(this, run, error);
+		}
+	};
+}
+
+/** The routing of Get Health: its input checked, then the step above. */
+export function healthRoute(reports: ResourceSpec): INodePropertyRouting {
+	return operationRouting(reports, {
+		request: { method: 'GET', url: reports.path },
+		send: { paginate: true, preSend: [checkHealthInput] },
+		operations: { pagination: healthStep(reports) },
+	});
+}
