@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
 import { useServer } from './harness/setup';
+import { siteFigures, type SiteFigures } from './server';
 
 /*
  * A site over months, through the real n8n engine: Create or Re-Run (One Item per Site) run as
@@ -62,22 +63,7 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 		);
 	}
 
-	/** The site as the test server has it now: what the run's record must say. */
-	function serverFigures() {
-		const reports = api.server.listReports().filter((r) => r.project === 'shop.example.com');
-		const scores = reports.map((r) => r.result);
-		const healthy = reports.filter(
-			(r) =>
-				!Object.values(r.results).some((check) => !check.passed && check.importance === 'high'),
-		);
-		const dates = reports.map((r) => Date.parse(r.generated_at)).sort();
-		return {
-			date: new Date(dates[dates.length - 1]).toISOString().replace('.000Z', 'Z'),
-			average_score: Math.round((scores.reduce((s, v) => s + v, 0) / scores.length) * 10) / 10,
-			health_score: Math.round((healthy.length / reports.length) * 100),
-			pages: reports.length,
-		};
-	}
+	const serverFigures = () => siteFigures(api.server, 'shop.example.com');
 
 	const scores = [
 		[70, 80],
@@ -95,7 +81,7 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 	];
 
 	it('grows by one record a production run, each equal to the server’s figures; a manual run adds nothing', async () => {
-		const records: IDataObject[] = [];
+		const records: SiteFigures[] = [];
 		for (let day = 0; day < 5; day++) {
 			script(day, scores[day], failing[day]);
 			const { items, error } = await run('webhook');
