@@ -31,7 +31,6 @@ const OTHER_PROJECTS = new Set([
 	'claude_desktop_config.json', // Claude Desktop's settings (README, Use with AI agents)
 	'nodes/package.json', // in n8n's user folder, ~/.n8n/nodes/
 	'f.json', // the file an n8n CLI command writes (NOTES.md)
-	'selftest.ts', // NOTES.md: "an early selftest.ts …, since replaced by e2e.ts"
 	'node-types.ts', // n8n cli's sources and build (packages/cli/src/node-types.ts)
 	'node-types.js',
 	'utils.js',
@@ -78,8 +77,12 @@ export function namedPaths(text: string): string[] {
 export function exists(token: string, from: string): boolean {
 	const path = token.replace(/\/$/, '');
 	if (/^\.\.?\//.test(path)) {
-		const resolved = posix.normalize(posix.join(from, path));
-		return ['', '.ts', '.js', '/index.ts'].some((ending) => known.has(resolved + ending));
+		// A doc's code snippet may be a file of a folder below the doc's (NOTES.md's suite template in e2e/).
+		const bases = [from, ...knownList.filter((known) => posix.dirname(known) === from)];
+		return bases.some((base) => {
+			const resolved = posix.normalize(posix.join(base, path));
+			return ['', '.ts', '.js', '/index.ts'].some((ending) => known.has(resolved + ending));
+		});
 	}
 	if (known.has(path) || known.has(posix.join(from, path))) return true;
 	return knownList.some((known) => known.endsWith(`/${path}`));

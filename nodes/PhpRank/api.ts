@@ -3,7 +3,6 @@
  * output, tool texts, transport and the trigger build their texts and rules from these.
  */
 
-/** The credential type of every phpRank request. */
 export const CREDENTIAL_TYPE = 'phpRankApi';
 
 /** The page sizes phpRank accepts; anything else silently becomes the instance default. */
@@ -38,12 +37,8 @@ export const PRIVACY = Object.fromEntries(
 /** The seed spec's default, and the narrowest choice that needs no password. */
 export const DEFAULT_PRIVACY = PRIVACY.private;
 
-/*
- * phpRank stores a score from 0 to 100; the seed spec and the list filter (`result`) speak of
- * classes. The thresholds of phpRank's own filter: good > 79, decent 49-79, bad < 49. Best first: a
- * score is in the first class it reaches. Everything else (classify, the score range, the Result
- * filter's texts, the tool texts, the trigger's order of classes) is derived from this table.
- */
+// phpRank's own filter's thresholds (good > 79, decent 49-79, bad < 49), best first: a score is in
+// the first class it reaches. Every other use of the classes is derived from this table.
 export const RESULT_CLASSES = [
 	{ value: 'good', label: 'Good', from: 79, fromIncluded: false },
 	{ value: 'decent', label: 'Decent', from: 49, fromIncluded: true },
@@ -78,11 +73,7 @@ export const DEFAULT_RATE_LIMIT = 60;
 /** Requests sent to one instance at once, unless the credential says otherwise. */
 export const DEFAULT_CONCURRENCY = 5;
 
-/**
- * Request timeouts when Request Options → Timeout is not set. A create or a re-run analyses the
- * page before phpRank answers (seconds, more for slow sites); everything else answers in well
- * under a second.
- */
+// Timeouts without Request Options → Timeout: a create or re-run analyses the page (seconds).
 export const ANALYSIS_TIMEOUT_MS = 120_000;
 export const READ_TIMEOUT_MS = 30_000;
 

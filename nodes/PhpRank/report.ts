@@ -1,8 +1,5 @@
-/*
- * What a report is, read the same way everywhere (output, score range, re-runs, sites, the AI tool,
- * the trigger): its URL's identity, its score and class (by the table in api.ts), its checks by
- * importance. Pure: imports nothing but api.ts.
- */
+// What a report is, read the same way everywhere: its URL's identity, its score and class (by
+// api.ts's table), its checks by importance. Pure: imports nothing but api.ts.
 import type { IDataObject } from 'n8n-workflow';
 
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from './api';
@@ -84,10 +81,7 @@ export function importanceRank(importance: string): number {
 	return IMPORTANCE_ORDER[importance] ?? 3;
 }
 
-/**
- * The checks of a report's `results`, by name: passed or not, and their importance. Checks without
- * a boolean `passed` are left out (phpRank's record of a check is `{ passed, importance, value, errors? }`).
- */
+/** A report's checks by name; ones without a boolean `passed` left out. */
 export function checkStates(results: unknown): Map<string, CheckState> {
 	const states = new Map<string, CheckState>();
 	if (!results || typeof results !== 'object' || Array.isArray(results)) return states;
@@ -107,7 +101,6 @@ export function checkStates(results: unknown): Map<string, CheckState> {
 export interface ReportChanges {
 	/** The report as it was before: its score (`result`), class and analysis date. */
 	previous: { result: number | null; class: ResultClass | null; generated_at: string | null };
-	/** New score minus previous score; null when either is unknown. */
 	scoreDelta: number | null;
 	/** Checks that passed before and fail now, most important first. */
 	failed: CheckChange[];
@@ -115,10 +108,8 @@ export interface ReportChanges {
 	fixed: CheckChange[];
 }
 
-/**
- * The checks of a report's `results` that did not pass, most important first. Built without
- * `checkStates`' map: every Simplify row reads it, and a Return All's peak memory shows each object.
- */
+// Built without `checkStates`' map: every Simplify row reads it, and Return All's peak memory
+// shows each object.
 export function failedChecks(results: unknown): Array<CheckChange & { detail: IDataObject }> {
 	const failed: Array<CheckChange & { detail: IDataObject }> = [];
 	if (!results || typeof results !== 'object' || Array.isArray(results)) return failed;

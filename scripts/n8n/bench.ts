@@ -69,8 +69,17 @@ import {
 	urlsetXml,
 	XML_TYPE,
 } from './catchers';
-import { CRED_ID, CRED_NAME, loadExamples, SITEMAP_EXAMPLE, withSitemapUrl } from './checks';
+import { loadExamples, SITEMAP_EXAMPLE, testServerCredential, withSitemapUrl } from './checks';
 import { same } from './report';
+import { smtpCredential } from './suite';
+import {
+	manualTrigger,
+	phpRank,
+	workflow as buildWorkflow,
+	type Link,
+	type WorkflowJson,
+	type WorkflowNode,
+} from './workflow';
 import {
 	createSandbox,
 	executeWorkflow,
@@ -84,12 +93,12 @@ import {
 	type N8nSandbox,
 } from './n8n';
 
-import { DEFAULT_RATE_LIMIT } from '../../nodes/PhpRank/api';
-
 const REPO = path.resolve(__dirname, '..', '..');
 const HOOK_FILE = path.join(__dirname, 'bench-hook.js');
 const PAGE_SIZE = 100;
 const EXECUTE_TIMEOUT_MS = 600_000;
+/** phpRank's own default rate limit: 60 requests a minute per API key (the test server's default too). */
+const PHPRANK_RATE_LIMIT = 60;
 
 // ---------------------------------------------------------------------------------------------
 // options
@@ -314,33 +323,19 @@ class ServerProcess {
 const PHPRANK_CRED = { id: 'benchPhpRankCred', name: 'phpRank (bench server)' };
 const HEADER_CRED = { id: 'benchHeaderAuth01', name: 'phpRank bearer header (bench server)' };
 
-interface WorkflowNode {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
+/** A Manual Trigger, then `chain` one after the other. */
+function workflow(id: string, name: string, chain: WorkflowNode[]): WorkflowJson {
+	const nodes = [manualTrigger('Start'), ...chain];
+	return buildWorkflow(
+		id,
+		name,
+		nodes,
+		chain.map((n, i): Link => [nodes[i].name, n.name]),
+	);
 }
 
-function workflow(id: string, name: string, chain: WorkflowNode[]): object {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
-		...chain,
-	].map((node, index) => ({ id: `${id}-${index}`, position: [index * 220, 0], ...node }));
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes, connections };
-}
-
-const phpRankNode = (name: string, parameters: Record<string, unknown>): WorkflowNode => ({
-	name,
-	type: 'n8n-nodes-phprank.phpRank',
-	typeVersion: 1,
-	parameters,
-	credentials: { phpRankApi: PHPRANK_CRED },
-});
+const phpRankNode = (name: string, parameters: Record<string, unknown>): WorkflowNode =>
+	phpRank(name, parameters, PHPRANK_CRED);
 
 /** The HTTP Request node as a user sets it up: Header Auth credential, URL typed in. */
 const httpRequestNode = (
@@ -1085,7 +1080,7 @@ interface MonitorCase {
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	const throttle: ThrottleOptions = {
-		limit: DEFAULT_RATE_LIMIT,
+		limit: PHPRANK_RATE_LIMIT,
 		windowMs: options.monitorWindowMs,
 	};
 	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
@@ -1227,7 +1222,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			ms(wallMs),
 			`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
 			floorMs > 0 ? times(wallMs, floorMs) : '',
-			`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+			`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
 		]);
 		console.log(
 			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
@@ -1265,7 +1260,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		ms(nodeMs(healthOut, 'phpRank')),
 		'(unthrottled)',
 		'',
-		`≥ ${(throttleFloorMs(healthCounts.list, DEFAULT_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(healthCounts.list / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+		`≥ ${(throttleFloorMs(healthCounts.list, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(healthCounts.list / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
 	]);
 
 	console.log(
@@ -1315,7 +1310,7 @@ const NOT_SITEMAP_NODES = new Set<string>([
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
 	const throttle: ThrottleOptions = {
-		limit: DEFAULT_RATE_LIMIT,
+		limit: PHPRANK_RATE_LIMIT,
 		windowMs: options.monitorWindowMs,
 	};
 	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
@@ -1351,27 +1346,7 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			body: sitemapIndexXml(sitemaps.map((file) => files.origin + file)),
 			contentType: XML_TYPE,
 		});
-		await importCredentials(bench.sb, [
-			{
-				id: CRED_ID,
-				name: CRED_NAME,
-				type: 'phpRankApi',
-				data: { baseUrl: bench.server.url, apiKey: TEST_API_KEY },
-			},
-			{
-				id: 'phprank-e2e-smtp',
-				name: 'SMTP (bench catcher)',
-				type: 'smtp',
-				data: {
-					user: '',
-					password: '',
-					host: smtp.host,
-					port: smtp.port,
-					secure: false,
-					disableStartTls: true,
-				},
-			},
-		]);
+		await importCredentials(bench.sb, [testServerCredential(bench.server), smtpCredential(smtp)]);
 		const wf = withSitemapUrl(example, `${files.origin}/sitemap.xml`);
 		await importWorkflows(bench.sb, [wf]);
 		console.log(
@@ -1470,7 +1445,7 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 				ms(nodeWall),
 				`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
 				floorMs > 0 ? times(nodeWall, floorMs) : '',
-				`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / DEFAULT_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+				`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
 			]);
 			console.log(
 				`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,

@@ -1,9 +1,8 @@
 /**
- * Checks both e2e runs make (one n8n process: e2e.ts; queue mode: e2e-queue.ts), and the test workflows
- * they need beside the examples.
+ * Checks more than one e2e suite makes (one n8n process: e2e/package.e2e.ts; queue mode:
+ * e2e/queue.e2e.ts), and the test workflows they need beside the examples.
  */
 import { spawnSync } from 'child_process';
-import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -21,36 +20,27 @@ import {
 } from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
 import { installPackage, packPackage, resolveWorkflowPackage } from './packages';
-import { Fatal, type Report } from './report';
+import { Fatal, same, type Report } from './report';
 import { getRuntime, type N8nRuntime } from './runtime';
 import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
+import {
+	PACKAGE,
+	phpRank,
+	webhook,
+	workflow,
+	type CredentialRef,
+	type WorkflowJson,
+} from './workflow';
+
+export { NODE_TYPE, PACKAGE, TRIGGER_TYPE, type WorkflowJson } from './workflow';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const EXAMPLES_DIR = path.join(REPO, 'examples');
-export const PACKAGE = 'n8n-nodes-phprank';
-export const NODE_TYPE = `${PACKAGE}.phpRank`;
-export const TRIGGER_TYPE = `${PACKAGE}.phpRankTrigger`;
 /** The credential every example and test workflow uses: the bundled phpRank test server's key. */
 export const CRED_ID = 'phprank-e2e';
 export const CRED_NAME = 'phpRank (test server)';
+export const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 const DAY = 86_400_000;
-
-export interface WorkflowJson {
-	id: string;
-	name: string;
-	nodes: Array<{
-		id?: string;
-		name: string;
-		type: string;
-		typeVersion: number;
-		position?: [number, number];
-		parameters: Record<string, unknown>;
-		credentials?: Record<string, { id: string; name: string }>;
-		webhookId?: string;
-	}>;
-	connections: Record<string, unknown>;
-	[key: string]: unknown;
-}
 
 export function loadExamples(): Map<string, WorkflowJson> {
 	const map = new Map<string, WorkflowJson>();
@@ -95,6 +85,21 @@ export function describeRequests(reqs: RecordedRequest[]): string {
 
 export function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
 	return (items ?? []).map((i) => i.json);
+}
+
+/** The addresses the examples that send e-mail (weekly monitor, site audit) write from and to. */
+export const EXAMPLE_MAIL = { to: 'seo-team@example.com', from: 'seo-monitor@example.com' };
+
+/** The housekeeping example deleted reports 1-4 (the seed's older than 90 days), each once, and nothing else. */
+export function deletedOneToFour(requests: RecordedRequest[]): { ok: boolean; detail: string } {
+	const deletes = requests.filter((r) => r.method === 'DELETE');
+	return {
+		ok: same(
+			deletes.map((r) => r.path).sort(),
+			[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
+		),
+		detail: describeRequests(deletes),
+	};
 }
 
 /** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */
@@ -216,13 +221,41 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 }
 
 /** The phpRank credential (id CRED_ID) for `n8n import:credentials`, pointing at a running test server. */
-export function testServerCredential(api: PhpRankServer): CredentialImport {
+export function testServerCredential(api: { url: string }): CredentialImport {
 	return {
 		id: CRED_ID,
 		name: CRED_NAME,
 		type: 'phpRankApi',
 		data: { baseUrl: api.url, apiKey: TEST_API_KEY },
 	};
+}
+
+/**
+ * Every node of `wf` (what the suite imports, e.g. `the e2e workflow` or `the example`) is a type and version this
+ * n8n has (`n8n export:nodes`), and the example uses no Code node: users run it as it is.
+ */
+export function checkExampleNodes(
+	report: Report,
+	opts: { wf: WorkflowJson; example: WorkflowJson; nodeTypes: ExportedNodeType[]; label: string },
+): void {
+	const unknown = opts.wf.nodes
+		.filter(
+			(n) =>
+				!opts.nodeTypes.some(
+					(t) => t.name === n.type && [t.version].flat().includes(n.typeVersion),
+				),
+		)
+		.map((n) => `${n.type}@${n.typeVersion}`);
+	report.check(
+		`every node type and version of ${opts.label} is one this n8n has`,
+		unknown.length === 0,
+		unknown,
+	);
+	report.check(
+		'the example has no Code node',
+		!opts.example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
+		opts.example.nodes.map((n) => n.type),
+	);
 }
 
 export interface SandboxWithPackage {
@@ -339,49 +372,23 @@ const FAILED_CREATE_URL = 'https://example.com/members';
 export function failedCreateWorkflow(opts: {
 	id: string;
 	webhookPath: string;
-	credential: { id: string; name: string };
+	credential: CredentialRef;
 }): WorkflowJson {
-	return {
-		id: opts.id,
-		name: 'e2e: Create with a password (fails)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: opts.webhookPath,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-			{
-				id: randomUUID(),
-				name: 'Create protected report',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'report',
-					operation: 'create',
-					url: FAILED_CREATE_URL,
-					privacy: 2,
-					password: LITERAL_PASSWORD,
-					simplify: true,
-				},
-				credentials: { phpRankApi: opts.credential },
-			},
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Create protected report', type: 'main', index: 0 }]] },
-		},
+	const create = 'Create protected report';
+	const parameters = {
+		resource: 'report',
+		operation: 'create',
+		url: FAILED_CREATE_URL,
+		privacy: 2,
+		password: LITERAL_PASSWORD,
+		simplify: true,
 	};
+	return workflow(
+		opts.id,
+		'e2e: Create with a password (fails)',
+		[webhook(opts.webhookPath, 'onReceived'), phpRank(create, parameters, opts.credential)],
+		[['Webhook', create]],
+	);
 }
 
 /** The phpRank answers the failed Create gets, with the code the stored error must keep. */

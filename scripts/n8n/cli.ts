@@ -8,7 +8,14 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { addMissingWorkflowVersions, storedExecutions } from './db';
+import {
+	addMissingWorkflowVersions,
+	type ExecutionItem,
+	type ExecutionRun,
+	storedExecutions,
+} from './db';
+
+export type { ExecutionItem, ExecutionRun };
 import { getFreePort, killGroup, tail } from './proc';
 import type { N8nSandbox } from './sandbox';
 
@@ -147,32 +154,6 @@ export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Prom
 				'workflow_history row later n8n writes on import, so that publish:workflow works (db.ts addMissingWorkflowVersions)',
 		);
 	}
-}
-
-export interface ExecutionItem {
-	json: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
-export interface ExecutionRun {
-	status?: string; // "success" | "error" | ...
-	mode?: string; // "cli"
-	startedAt?: string;
-	stoppedAt?: string;
-	data?: {
-		resultData?: {
-			runData?: Record<
-				string,
-				Array<{
-					data?: { main?: ExecutionItem[][] };
-					error?: { message?: string; description?: string };
-				}>
-			>;
-			error?: { message?: string; description?: string; [key: string]: unknown };
-			lastNodeExecuted?: string;
-		};
-	};
-	[key: string]: unknown;
 }
 
 export interface ExecuteResult {

@@ -7,9 +7,34 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
 
-import type { ExecutionItem, ExecutionRun } from './cli';
 import { requireFromN8n } from './runtime';
 import type { N8nSandbox } from './sandbox';
+
+export interface ExecutionItem {
+	json: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface ExecutionRun {
+	status?: string; // "success" | "error" | ...
+	mode?: string; // "cli"
+	startedAt?: string;
+	stoppedAt?: string;
+	data?: {
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{
+					data?: { main?: ExecutionItem[][] };
+					error?: { message?: string; description?: string };
+				}>
+			>;
+			error?: { message?: string; description?: string; [key: string]: unknown };
+			lastNodeExecuted?: string;
+		};
+	};
+	[key: string]: unknown;
+}
 
 export interface StoredExecution {
 	id: string;
@@ -85,6 +110,23 @@ export async function waitForExecutions(
 		await new Promise((r) => setTimeout(r, 500));
 	}
 	return found;
+}
+
+/** One stored execution by its id, once it has ended (or the last state seen when the time is up). */
+export async function waitForExecution(
+	sb: N8nSandbox,
+	workflowId: string,
+	id: string,
+	timeoutMs = 60_000,
+): Promise<StoredExecution | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	let last: StoredExecution | undefined;
+	while (Date.now() < deadline) {
+		last = (await storedExecutions(sb, workflowId)).find((e) => e.id === String(id));
+		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
+		await new Promise((r) => setTimeout(r, 300));
+	}
+	return last;
 }
 
 interface Row {

@@ -72,7 +72,7 @@ export {
 	type ExecutionRun,
 	type ExportedNodeType,
 } from './cli';
-export { storedExecutions, waitForExecutions, type StoredExecution } from './db';
+export { storedExecutions, waitForExecution, waitForExecutions, type StoredExecution } from './db';
 export { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
 export {
 	DEFAULT_OWNER,

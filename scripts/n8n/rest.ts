@@ -2,8 +2,9 @@
  * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job:
  *   - the owner account (POST /rest/owner/setup, /rest/login): the sign-in the editor's calls need;
  *   - the editor's credential "Test" button (POST /rest/credentials/test): no CLI command tests a credential;
- *   - a manual run at a polling trigger, the editor's "Execute workflow" (e2e.ts calls POST /rest/workflows/:id/run
- *     through RestSession.request): `n8n execute` starts only at a Manual Trigger and never polls.
+ *   - a manual run, the editor's "Execute workflow" (POST /rest/workflows/:id/run through
+ *     RestSession.request): at a polling trigger (e2e/package.e2e.ts), where `n8n execute` never polls,
+ *     and of a workflow created through REST while n8n runs (e2e/ui.e2e.ts).
  * Everything else goes through stable interfaces: the CLI (import, publish/unpublish, list, execute; cli.ts),
  * production webhooks, the environment, and executions as stored in n8n's database (db.ts).
  */

@@ -23,11 +23,8 @@ import { recordPath } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import { runOf, stopOnInputError } from '../transport/run';
 
-/*
- * The input checks and request shaping that several operations share (IDs, paths, URL, privacy,
- * password, list queries), run before the request is sent: bad input stops with an error that says
- * which field to fix. An operation's own checks live in its folder.
- */
+// The input checks and request shaping several operations share, before anything is sent: bad
+// input stops with an error naming the field. An operation's own checks live in its folder.
 
 /** Bad input of an item, as an error that names the item (when there are several) and what to fix. */
 export function inputProblem(
@@ -43,17 +40,13 @@ export function inputProblem(
 	);
 }
 
-/** Refuses bad input before anything is sent: the run stops as for a failed request (On Error → Stop). */
 export function fail(ctx: IExecuteSingleFunctions, message: string, description: string): never {
 	const error = inputProblem(ctx, message, description);
 	stopOnInputError(ctx, error);
 	throw error;
 }
 
-/**
- * ` [item 2]` when the node has several input items, in the form n8n's error panel uses (it then
- * adds none of its own); nothing for one item.
- */
+/** ` [item 2]` with several input items, as n8n's error panel writes it (it then adds none). */
 function itemSuffix(ctx: IExecuteSingleFunctions): string {
 	return inputItemCount(ctx) > 1 ? ` [item ${ctx.getItemIndex()}]` : '';
 }
@@ -88,7 +81,6 @@ export function parseReportId(ctx: IExecuteSingleFunctions, value: unknown): num
 	return Number(text);
 }
 
-/** Sets the path of operations on one report (`spec`: reports), with a checked ID. */
 export function reportPath(spec: ResourceSpec): PreSendAction {
 	return async function reportPath(
 		this: IExecuteSingleFunctions,
@@ -109,10 +101,7 @@ export function reportPath(spec: ResourceSpec): PreSendAction {
 	};
 }
 
-/**
- * A report link pasted By URL must be on the credential's instance: the same ID on another
- * instance is another report.
- */
+/** A link pasted By URL must be on the credential's instance: elsewhere it is another report. */
 async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Promise<void> {
 	const link = textParameter(ctx, 'url', 'Report', value);
 	const match = new RegExp(REPORT_LINK).exec(link);
@@ -140,10 +129,7 @@ async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Pr
 	}
 }
 
-/**
- * Sets the path of operations on one project (`spec`: projects). The name always travels as one
- * encoded path segment, so `a/b`, `..`, `?`, `#` or `%` can never reach another route.
- */
+/** The name travels as one encoded path segment: `a/b`, `?`, `#` or `%` reach no other route. */
 export function projectPath(spec: ResourceSpec): PreSendAction {
 	return async function projectPath(
 		this: IExecuteSingleFunctions,
@@ -153,7 +139,6 @@ export function projectPath(spec: ResourceSpec): PreSendAction {
 	};
 }
 
-/** The project a Delete names, trimmed and checked. */
 export function projectName(ctx: IExecuteSingleFunctions): string {
 	const name = textParameter(
 		ctx,
@@ -180,11 +165,7 @@ export function projectName(ctx: IExecuteSingleFunctions): string {
 	return name;
 }
 
-/**
- * A privacy as the user gave it: 0/1/2, or its name (a sheet cell may say "private"). Nothing (a
- * blank cell, an empty expression) is undefined; anything else is refused, never guessed: a
- * wrong guess could publish a report.
- */
+/** 0/1/2 or a privacy's name, blank undefined; anything else is refused (a guess could publish). */
 export function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): number | undefined {
 	const text = textParameter(ctx, 'privacy', 'Privacy', value).toLowerCase();
 	if (text === '') return undefined;
@@ -201,10 +182,7 @@ export function parsePrivacy(ctx: IExecuteSingleFunctions, value: unknown): numb
 	return choice.value;
 }
 
-/**
- * Privacy and password of a body. The password is checked and sent only with Password privacy:
- * with any other privacy it would only travel for nothing.
- */
+/** The password is checked and sent only with Password privacy. */
 export function checkPrivacy(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
@@ -297,10 +275,7 @@ export async function checkListQuery(
 	return { ...requestOptions, qs };
 }
 
-/**
- * Search's field (`search_by`), sent with a search and only then. Workflows saved with the former
- * Search By option keep it in their filters; nothing reads it.
- */
+/** `search_by`, with a search only; the former Search By option in saved filters is not read. */
 export function searchIn(field: string): PreSendAction {
 	return async function searchBy(
 		this: IExecuteSingleFunctions,

@@ -4,20 +4,15 @@ import { PRIVACY_CHOICES } from '../api';
 import { type CheckChange, classify, failedChecks, type ReportChanges } from '../report';
 import { isToolRun } from '../transport/n8nInternals';
 
-/*
- * How the node outputs what phpRank answered: reports (Simplify on or off, or as an AI tool reads
- * them), deletions and projects. Every operation that returns reports goes through `reportOutput`.
- */
+// How the node outputs what phpRank answered: reports (Simplify on, off, or for an AI tool),
+// deletions and projects.
 
 /** `title (high), load_time (medium)`. */
 export function checkList(checks: CheckChange[]): string {
 	return checks.map(({ check, importance }) => `${check} (${importance})`).join(', ');
 }
 
-/**
- * The changes in words an agent can read aloud: `score 72 → 61; newly failed: title (high),
- * load_time (medium); fixed: favicon (low)`.
- */
+/** The changes in words an agent can read aloud: `score 72 → 61; newly failed: title (high)`. */
 export function changesText(changes: ReportChanges, score: number | null): string {
 	const parts = [`score ${changes.previous.result ?? 'unknown'} → ${score ?? 'unknown'}`];
 	if (changes.failed.length) parts.push(`newly failed: ${checkList(changes.failed)}`);
@@ -34,22 +29,15 @@ function privacyLabel(record: IDataObject): IDataObject[string] {
 	);
 }
 
-/**
- * How many checks failed, by importance: the columns a table filters and sorts on. The checks'
- * names stay out of the simplified report: a list of names wraps a Table row to many lines (the
- * browser check in CI measures it); they are in `results` (Simplify off), in what a re-run says
- * changed, and in the AI tool's answer.
- */
+// Failed checks counted by importance; their names stay out of the simplified report (a list of
+// names wraps a Table row to many lines) and are in `results`, `changes` and the AI tool's answer.
 function failedCounts(checks: CheckChange[]): IDataObject {
 	const count = (importance: string) =>
 		checks.filter((check) => check.importance === importance).length;
 	return { failed_high: count('high'), failed_medium: count('medium'), failed_low: count('low') };
 }
 
-/**
- * What changed, flat, for tables and IF nodes: the score before, the change, and the checks newly
- * failed or fixed as text. The `changes` object beside them keeps the structure.
- */
+/** What changed, flat, for tables and IF nodes; `changes` beside them keeps the structure. */
 function changeColumns(changes: unknown): IDataObject {
 	if (changes === undefined) return {};
 	if (changes === null)
@@ -63,10 +51,7 @@ function changeColumns(changes: unknown): IDataObject {
 	};
 }
 
-/**
- * A report as the node outputs it: the API record with its score and class, or the compact form,
- * where every field a user filters or maps on is a top-level value.
- */
+/** The API record with score and class, or the compact form with every filtered field on top. */
 export function shapeReport(record: IDataObject, simplify: boolean, flat = false): IDataObject {
 	const classified = classify(record.result);
 	if (!simplify) return { ...record, ...classified };
@@ -103,7 +88,6 @@ function describeCheck(name: string, check: IDataObject): string {
 	return told.length ? `${name}: ${told.join(', ')}` : name;
 }
 
-/** The checks that did not pass, as words grouped by importance (high first); empty groups left out. */
 function failedChecksByImportance(results: unknown): Record<string, string[]> {
 	const groups: Record<string, string[]> = {};
 	for (const { check, importance, detail } of failedChecks(results))
@@ -111,11 +95,8 @@ function failedChecksByImportance(results: unknown): Record<string, string[]> {
 	return groups;
 }
 
-/**
- * A report as an AI model gets it from the tool with Simplify on: in a list, what it takes to
- * pick a report (a third of the workflow's Simplify output, which is flat since 0.2); one report adds what failed and
- * why, in words, a fraction of the full record (test/tool.test.ts prints the sizes).
- */
+// A report as an AI model gets it (Simplify on): in a list, what it takes to pick one; alone, what
+// failed and why in words, a fraction of the full record (test/tool.test.ts prints the sizes).
 export function toolReport(record: IDataObject, inList: boolean): IDataObject {
 	const summary = { id: record.id, url: record.url, ...classify(record.result) };
 	if (inList) return { ...summary, generated_at: record.generated_at ?? null };
@@ -128,7 +109,6 @@ export function toolReport(record: IDataObject, inList: boolean): IDataObject {
 	};
 }
 
-/** How a node run outputs reports: Simplify, and whether an AI tool (or a workflow) reads them. */
 export interface OutputChoice {
 	simplify: boolean;
 	tool: boolean;
@@ -139,12 +119,8 @@ export function outputChoice(ctx: IExecuteSingleFunctions): OutputChoice {
 	return { simplify: ctx.getNodeParameter('simplify', true) as boolean, tool: isToolRun(ctx) };
 }
 
-/**
- * The output choice of every operation that returns a report: as an AI tool reads it (Simplify on,
- * in a tool run; `changes` in words), else shaped as Simplify says. `changes`: what a re-run changed
- * (null for a report just created); `inList`: one report among many (Get Many); `flat`: Simplify
- * keeps the change columns only, not the `changes` object (see `shapeReport`).
- */
+// Every operation that returns a report goes through here: for an AI tool (Simplify on, in a tool
+// run) or as Simplify says. `changes`: null for a new report; `flat`: see `shapeReport`.
 export function reportOutput(
 	choice: OutputChoice,
 	record: IDataObject,
@@ -168,7 +144,6 @@ export function reportOutput(
 	);
 }
 
-/** Output step for every operation that returns reports (a re-run's `changes` already on the record). */
 export async function shapeReports(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
@@ -204,12 +179,8 @@ export async function projectDeleted(
 	return [{ json: { deleted: true, project } }];
 }
 
-/**
- * Output step of Project → Get Many: a project reads as a site's health. phpRank's `result` of a
- * project is the sum of its reports' scores; the average, with its class, is what a digest needs.
- * Simplify keeps the name, the number of reports, the average and its class, and the first
- * report's date; off, phpRank's record with the average and class added.
- */
+// Project → Get Many: phpRank's `result` of a project is the sum of its reports' scores; the
+// average and its class are what a digest needs, added to the record or in the simplified one.
 export async function shapeProjects(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],

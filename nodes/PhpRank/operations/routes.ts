@@ -26,13 +26,9 @@ import {
 } from '../transport/run';
 import { checkListQuery } from './input';
 
-/*
- * The routing of each kind of operation, for the descriptions, and the step each runs. Every
- * request goes through a step in `routing.operations.pagination` (the record step, the list step,
- * or an operation of its own such as Create or Re-Run), which sends it with n8n's
- * `makeRoutingRequest`; the output steps run there, the answer's check first. `operationRouting`
- * tells the run its resource and makes the operation answer AI tool calls' errors as items.
- */
+// Each kind of operation's routing and step. Every request goes through a step in
+// `routing.operations.pagination` that sends it with n8n's `makeRoutingRequest` (output steps run
+// there, the answer's check first). `operationRouting` sets the run's resource and AI tool errors.
 
 type Steps = { preSend?: PreSendAction[]; postReceive?: PostReceiveAction[] };
 type RoutingData = DeclarativeRestApiSettings.ResultOptions;
@@ -44,17 +40,14 @@ type Pagination = (
 /** `data` of phpRank's answer, one item per record (n8n's own declarative step). */
 const unwrapData: PostReceiveAction = { type: 'rootProperty', properties: { property: 'data' } };
 
-/** Work a step does before its request, e.g. reading the record as it is before a re-run: what it returns, the output steps read (`forOutputSteps`). */
+/** A step's work before its request (reading the record before a re-run), for `forOutputSteps`. */
 export type BeforeSending = (
 	ctx: IExecutePaginationFunctions,
 	options: IHttpRequestOptions,
 	run: Run,
 ) => Promise<IDataObject | undefined>;
 
-/**
- * n8n pairs output to input items by itself only when their counts match; an operation run for
- * several input items may return any number of items per input, so each is paired explicitly.
- */
+/** n8n pairs output to input by itself only when their counts match: each item is paired here. */
 export function paired(
 	ctx: IExecutePaginationFunctions,
 	items: INodeExecutionData[],
@@ -63,11 +56,8 @@ export function paired(
 	return items.map((output) => ({ ...output, pairedItem: { item } }));
 }
 
-/*
- * The step of an operation that is one request on one record (Create, Get, Update, Delete): sent
- * through n8n's own pipeline, within the user's budget. A change (anything but GET) that an
- * earlier try of this node run made for the item is returned as it was, not made again.
- */
+// One request on one record, through n8n's pipeline; a change an earlier try made for the item
+// is returned as it was, not made again.
 function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Pagination {
 	return async function sendRecord(
 		this: IExecutePaginationFunctions,
@@ -103,11 +93,8 @@ export type KeepOf = (
 	ctx: IExecutePaginationFunctions,
 ) => ((record: IDataObject) => boolean) | undefined;
 
-/*
- * The step of a list operation (Get Many): the list reader (transport/paging.ts), reading ahead,
- * each page sent through n8n's own pipeline with the operation's output steps, with the filters and
- * sort of the first request on every page, until the list or the limit ends.
- */
+// Get Many: the list reader reading ahead, each page through n8n's pipeline and output steps, with
+// the first request's filters and sort on every page.
 function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 	return async function fetchPages(
 		this: IExecutePaginationFunctions,
@@ -156,7 +143,6 @@ function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 	};
 }
 
-/** An operation on one record that answers with it. */
 export function recordRoute(
 	spec: ResourceSpec,
 	request: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -171,7 +157,6 @@ export function recordRoute(
 	});
 }
 
-/** A delete. */
 export function deleteRoute(
 	spec: ResourceSpec,
 	{ preSend = [], postReceive = [] }: Steps,
@@ -197,11 +182,7 @@ export function listRoute(
 	});
 }
 
-/*
- * The node used as an AI tool (an AI Agent's tool, or a tool of the MCP Server Trigger): its
- * errors answered as items the model reads. How long a tool waits out a rate limit is in
- * transport/rateLimit.ts.
- */
+// The node as an AI tool (an AI Agent's, or the MCP Server Trigger's): errors answered as items.
 
 interface ToolError {
 	message?: unknown;
@@ -230,15 +211,10 @@ export function toolErrorText(error: unknown): string {
 const INPUT_ERROR = Symbol('phpRank input error');
 type DeferredOptions = IHttpRequestOptions & { [INPUT_ERROR]?: unknown };
 
-/**
- * An operation's routing as the node runs it:
- * - its run learns the resource first (its errors mask that resource's secret parameters);
- * - in an AI tool call it answers `{ error }` instead of throwing: n8n hands a thrown error to MCP
- *   clients as "NodeOperationError: …" (and an AI Agent sees the message alone), while an item
- *   reaches the model as it is. A refused input waits on the request until the operation can
- *   answer with it. Workflow runs are unchanged;
- * - an item whose input is refused is left out of what gathers the run's items (`Run.gather`).
- */
+// An operation's routing as the node runs it: the run learns the resource first (its errors mask
+// its secrets); in an AI tool call it answers `{ error }` instead of throwing (n8n hands MCP
+// clients a thrown error as "NodeOperationError: …", an item as it is; a refused input waits on
+// the request until the operation can answer); a refused item is left out of `Run.gather`.
 export function operationRouting(
 	spec: ResourceSpec,
 	routing: INodePropertyRouting,
@@ -262,8 +238,7 @@ export function operationRouting(
 				if (tool) return { ...options, [INPUT_ERROR]: error } as DeferredOptions;
 				refused = error;
 			}
-			// The item never reaches its step: nothing that gathers the run's items waits for it. The
-			// error is the check's own (a NodeApiError naming the field).
+			// The item never reaches its step: nothing that gathers the run's items waits for it.
 			runOf(this).itemLeftOut(this.getItemIndex());
 			throw refused;
 		};

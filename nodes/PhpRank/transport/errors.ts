@@ -4,21 +4,13 @@ import { NodeApiError } from 'n8n-workflow';
 import { DEFAULT_RATE_LIMIT } from '../api';
 import type { ResourceSpec } from './resource';
 
-/*
- * Every error of the node is made here, and only when something failed (a request that works
- * runs none of this): the node it carries, with secret parameters masked, and every text, kept as
- * data: what happened and what to do, by HTTP status, by network cause, for answers that are not
- * phpRank's, and for lists that cannot be read. The nouns come from the resource the request was
- * about (its ResourceSpec).
- */
+// Every error of the node is made here, only when something failed, its texts kept as data (by
+// HTTP status, network cause, foreign answer, unreadable list); nouns come from the ResourceSpec.
 
 const HIDDEN = '[hidden]';
 
-/**
- * The node as errors carry it. n8n stores a failed execution's error with the node it names,
- * parameters included; the parameters the resource declares secret (report passwords) are masked
- * there. The API key is never a parameter: it stays in the credential.
- */
+// n8n stores a failed execution's error with its node, parameters included: the resource's secret
+// parameters (report passwords) are masked. The API key is never a parameter.
 export function redactedNode(node: INode, spec: ResourceSpec | undefined): INode {
 	const parameters = structuredClone(node.parameters);
 	for (const path of spec?.secretParameters ?? []) {
@@ -33,7 +25,6 @@ export function redactedNode(node: INode, spec: ResourceSpec | undefined): INode
 	return { ...node, parameters };
 }
 
-/** `report 12`, `project "example.com"`. */
 function nameRecord(spec: ResourceSpec, key: unknown): string {
 	return spec.quoteKey ? `${spec.noun} "${String(key)}"` : `${spec.noun} ${String(key)}`;
 }
@@ -51,7 +42,6 @@ function keyInPath(spec: ResourceSpec, url: string): string | undefined {
 	}
 }
 
-/** What the user reads in the execution log: what happened, and what to do about it. */
 interface ErrorText {
 	message: string;
 	description: string;
@@ -59,19 +49,16 @@ interface ErrorText {
 	failure?: Failure;
 }
 
-/** What a failed answer was about, so that the text can name it. */
 export interface ErrorContext {
 	host: string;
 	/** `http` or `https`: a redirect to https on the same host means the Base URL needs https. */
 	scheme?: string;
 	method: string;
-	/** The resource the request was about. */
 	spec?: ResourceSpec;
 	/** `report 12`, `project "example.com"` or `the report for <url>`; undefined for lists. */
 	target?: string;
 }
 
-/** What a request to `host` was about, so that its error can name it. */
 export function errorContextOf(
 	host: string,
 	scheme: string,
@@ -107,10 +94,7 @@ const nounOf = (ctx: ErrorContext) => ctx.spec?.noun ?? 'record';
 
 const PLAN_WITHOUT_API = "You don't have access to this feature.";
 
-/**
- * The friendly text of each HTTP status phpRank answers with. A status missing here falls back to
- * the generic 4xx/5xx texts at the end of `describeHttpError`.
- */
+/** The text of each HTTP status phpRank answers with; others fall back to the generic 4xx/5xx. */
 const statusTexts: Record<
 	number,
 	(ctx: ErrorContext, apiMessage: string, waitMs?: number) => ErrorText
@@ -172,10 +156,7 @@ function notPhpRank(ctx: ErrorContext, what: string, description = CHECK_BASE_UR
 	};
 }
 
-/**
- * A redirect is never part of phpRank's API, and the node does not follow one (it could carry the
- * key to another host). Where it pointed says what is wrong.
- */
+/** A redirect is never phpRank's API, and is not followed: it could carry the key elsewhere. */
 function redirectText(ctx: ErrorContext, status: number, location: unknown): ErrorText {
 	let target: URL | undefined;
 	try {
@@ -210,10 +191,7 @@ function redirectText(ctx: ErrorContext, status: number, location: unknown): Err
 	);
 }
 
-/**
- * phpRank puts a validation failure's field map in `message` (`{"url": ["The url field is required."]}`),
- * not in Laravel's usual `errors`; other errors carry a plain string there.
- */
+/** phpRank puts a validation failure's field map in `message`, not in Laravel's usual `errors`. */
 export function apiMessageOf(body: unknown): string {
 	if (!body || typeof body !== 'object') return '';
 	const { message, errors } = body as { message?: unknown; errors?: unknown };
@@ -226,7 +204,6 @@ export function apiMessageOf(body: unknown): string {
 	return typeof message === 'string' ? message : '';
 }
 
-/** An HTTP answer of phpRank that is not a success, as an error the user can act on. */
 export function describeHttpError(
 	node: INode,
 	status: number,
@@ -309,7 +286,6 @@ export function networkCause(error: unknown): { code?: string; cause: string; ti
 	return { code, cause, timedOut };
 }
 
-/** A request that got no HTTP answer at all. */
 export function describeNetworkError(node: INode, error: unknown, ctx: ErrorContext): NodeApiError {
 	const { code, cause, timedOut } = networkCause(error);
 	return apiError(
@@ -342,13 +318,8 @@ function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Bad input, refused before anything is sent. A NodeApiError although no request was made:
- * RoutingNode re-wraps any other error of a request in a NodeApiError built on the node as the
- * workflow holds it, secret parameters included; this one keeps the redacted node it is given.
- * It carries no HTTP code and no raw messages, so n8n's error panel shows no "From phpRank"
- * details, only the message and what to do.
- */
+// Bad input, refused before anything is sent. A NodeApiError so that RoutingNode does not re-wrap
+// it on the unredacted node; with no HTTP code n8n's panel shows only the message and what to do.
 export function inputError(node: INode, message: string, description: string, itemIndex?: number) {
 	const error = new NodeApiError(node, {} as JsonObject, {
 		message,
@@ -365,15 +336,10 @@ export function inputError(node: INode, message: string, description: string, it
 export type PagingProblem =
 	/** The server answered another page than the one asked for (a cache or proxy dropping `?page=`). */
 	| { reason: 'page-ignored'; asked: number; answered: number }
-	/** The run reached its bound without reaching the end of the list. */
 	| { reason: 'not-converging'; requests: number; total: number; perPage: number }
-	/**
-	 * A complete, unlimited run over a list whose total never moved returned fewer records than
-	 * meta.total (`perPage`: the page size the server said it answered with, else the one asked for).
-	 */
+	/** A complete unlimited run over an unmoving total returned fewer than meta.total. */
 	| { reason: 'short'; total: number; returned: number; requests: number; perPage: number };
 
-/** A list that could not be read to its end (transport/paging.ts). */
 export function describePagingError(node: INode, problem: PagingProblem): NodeApiError {
 	if (problem.reason === 'page-ignored') {
 		const { asked, answered } = problem;
@@ -415,10 +381,8 @@ export function describePagingError(node: INode, problem: PagingProblem): NodeAp
 	);
 }
 
-/**
- * Built from plain data only: the errors thrown by n8n's HTTP helpers carry the request
- * (headers included, so the API key) in their cause, and n8n stores errors with the execution.
- */
+// Plain data only: n8n's HTTP helper errors carry the request (the API key in its headers) in their
+// cause, and n8n stores errors with the execution.
 function apiError(node: INode, response: IDataObject, text: ErrorText, httpCode: string) {
 	return new NodeApiError(node, response as JsonObject, { ...text, httpCode });
 }

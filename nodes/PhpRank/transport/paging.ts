@@ -7,11 +7,8 @@ import { phpRankRequest, type RequestContext } from './request';
 import type { ResourceSpec } from './resource';
 import type { Run } from './run';
 
-/*
- * The paging rule (ARCHITECTURE.md, Paging) and the one list reader of the node, `readList`: Get
- * Many, the pickers, the trigger and the list reads of operations of several requests all read a
- * resource's list through it, so a paging problem becomes a node error in one place.
- */
+// The paging rule (ARCHITECTURE.md, Paging) and readList, the one list reader: every list read of
+// the node goes through it, so a paging problem becomes a node error in one place.
 
 /** One answer of a list endpoint: its records, and Laravel's paginator meta ({} when absent). */
 export interface ListPage {
@@ -24,29 +21,21 @@ type Key = string | number;
 /** Where a run stopped by `maxPages` or `stopEarly` resumes (plain JSON, for static data or a token). */
 export interface PagingCursor {
 	perPage: number;
-	/** The page to ask for next. */
 	page: number;
 	/** Key of the last record returned; null before the first. */
 	frontier: Key | null;
 	/** At least this many records stood at or above the frontier at the last request. */
 	above: number;
-	/** meta.total at the last request; null when the server sends none. */
 	total: number | null;
 	/** The page size the server answers with, when known (meta.per_page, else its fullest page); absent in older cursors. */
 	served?: number;
 }
 
 export interface PagingOptions<T> {
-	/** The page size asked for (10, 25, 50 or 100). */
 	perPage: number;
-	/** Stop once this many records were returned (default: no limit). */
 	limit?: number;
-	/**
-	 * Only the records it accepts are returned and counted against `limit`; the others are read
-	 * past as if returned (they move the reader on, and count as read for the 'short' check).
-	 */
+	/** Records it rejects are read past (they move the reader on), neither returned nor counted. */
 	keep?: (record: IDataObject) => boolean;
-	/** Identifies a record: report ID, project name. */
 	keyOf: (record: IDataObject) => Key;
 	/** Shapes each batch of new records as it is accepted, so raw pages are not held. */
 	map?: (records: IDataObject[]) => T[];
@@ -68,7 +57,6 @@ export interface PagingResult<T> {
 	complete: boolean;
 	/** A complete run returned every record that existed throughout: always with `newestFirst`, else when the total never moved. */
 	steady: boolean;
-	/** Requests sent by this run. */
 	requests: number;
 	/** Where the run stopped; also after a complete run (its frontier is the lowest key returned). */
 	cursor: PagingCursor;
@@ -96,7 +84,6 @@ export function requestBound(total: number, perPage: number): number {
 }
 
 interface Island {
-	/** The request that read it. */
 	request: number;
 	page: number;
 	offset: number;
@@ -122,26 +109,19 @@ function positive(value: unknown): number | undefined {
 
 /** Where a page stands in the list, by the server's answer (`meta`), and whether it is the last. */
 interface Place {
-	/** meta.per_page, when sent. */
 	metaSize?: number;
 	/** The server's page size as known after this answer (0: not known yet). */
 	served: number;
 	/** The page size positions are counted in. */
 	size: number;
-	/** Records before this page. */
 	offset: number;
-	/** meta.total; null when the server sends none. */
 	pageTotal: number | null;
 	/** Positions the page covers (at least its records): a cut page still moves the reader past them. */
 	span: number;
-	/** The list ends with this page. */
 	end: boolean;
 }
 
-/**
- * Positions from the answer, never from the page size asked for: an instance or proxy may answer
- * fewer records than asked for. `served`: the server's page size known before this answer.
- */
+/** Positions from the answer, not the size asked for: an instance or proxy may answer fewer. */
 function placeOf(
 	page: number,
 	count: number,
@@ -197,7 +177,6 @@ interface Step {
 	end: boolean;
 }
 
-/** One run of the paging rule: its state, and each step of a page as a method. */
 class PageReader<T> {
 	private readonly limit: number;
 	private readonly newestFirst: boolean;
@@ -214,7 +193,6 @@ class PageReader<T> {
 	private readonly returned = new Set<Key>();
 	private readonly items: T[] = [];
 	private count = 0;
-	/** Records read and not kept (`keep`). */
 	private skipped = 0;
 	private island?: Island;
 	private previous?: { page: number; keys: Key[] };
@@ -263,7 +241,6 @@ class PageReader<T> {
 			: !this.returned.has(key);
 	}
 
-	/** The page's answer checked and placed in the list; the total followed. */
 	private place({ records, meta }: ListPage): Step {
 		this.requests++;
 		const current = finite(meta.current_page);
@@ -305,7 +282,6 @@ class PageReader<T> {
 		this.total = pageTotal;
 	}
 
-	/** A `stopAt` record ends the list: it and the records after it are left out. */
 	private cutAtStop(step: Step): void {
 		const { stopAt } = this.options;
 		step.stop = stopAt ? step.records.findIndex(stopAt) : -1;
@@ -348,7 +324,6 @@ class PageReader<T> {
 		);
 	}
 
-	/** The page's new records returned; the frontier moved to its last record. */
 	private advance(step: Step): void {
 		if (this.island && this.page >= this.island.page) this.island = undefined;
 		this.accept(step.records, step.keys);
@@ -454,11 +429,8 @@ class PageReader<T> {
 	}
 }
 
-/**
- * Reads a list page by page (`fetchPage(1)`, `fetchPage(2)`, …) by the paging rule (ARCHITECTURE.md,
- * Paging) and returns its records in list order, each once. When nothing changes, N records cost
- * ceil(N / k) requests for the server's page size k.
- */
+// Reads a list by the paging rule: its records in list order, each once; when nothing changes,
+// N records cost ceil(N / k) requests for the server's page size k.
 export async function readPages<T = IDataObject>(
 	fetchPage: (page: number) => Promise<ListPage>,
 	options: PagingOptions<T>,
@@ -466,11 +438,8 @@ export async function readPages<T = IDataObject>(
 	return await new PageReader(options).read(fetchPage);
 }
 
-/**
- * Fetches one page of a list (its query with `page` and `per_page` set). By default n8n's HTTP
- * helper (`phpRankRequest`); Get Many sends each page through the operation's own pipeline
- * instead. `onListPage` is to be called with the page's paginator as soon as it is known to be good.
- */
+// One page of a list: n8n's HTTP helper by default, Get Many's own pipeline for Get Many.
+// `onListPage` is called with the page's paginator once the page is known to be good.
 export type PageFetcher = (
 	qs: IDataObject,
 	onListPage?: (meta: IDataObject) => void,
@@ -478,20 +447,13 @@ export type PageFetcher = (
 
 export interface ListOptions<T> extends Omit<PagingOptions<T>, 'keyOf' | 'newestFirst'> {
 	keyOf?: PagingOptions<T>['keyOf'];
-	/**
-	 * Once a page is answered (before n8n runs an operation's output steps on it), the next one is
-	 * asked for, so phpRank prepares it while this one is shaped. Its request comes at the same
-	 * point of the list's life as it would after the shaping; when the paging rule asks for another
-	 * page instead (the list moved), it is dropped.
-	 */
+	// Asks for the next page once one is answered, so phpRank prepares it while this one is shaped;
+	// dropped when the rule asks for another page (the list moved).
 	readAhead?: boolean;
 }
 
-/**
- * A resource's list, read by the paging rule above on the credential's own host (`page=1..n`, never
- * `links.next`, an absolute URL that could carry the key elsewhere): `qs` and `per_page` on every
- * page; records keyed by the spec's key, the rule exact when `qs` sorts the list newest first.
- */
+// A resource's list on the credential's own host: page=1..n, never links.next (an absolute URL
+// that could carry the key elsewhere); exact when `qs` sorts it newest first.
 export async function readList<T = IDataObject>(
 	ctx: RequestContext,
 	spec: ResourceSpec,
@@ -532,11 +494,7 @@ export async function readList<T = IDataObject>(
 	}
 }
 
-/**
- * The pages of a list as `readPages` asks for them: `qs` and `per_page` on each; with `readAhead`,
- * the next page asked for once this one is known to be good (dropped when the rule asks for
- * another). `settle`: nothing of the read still on its way.
- */
+/** The pages as readPages asks for them, read ahead if asked; `settle`: none still on its way. */
 function pagesOf(
 	fetch: PageFetcher,
 	qs: IDataObject,
@@ -592,7 +550,6 @@ export function cursorFromToken(token: string | undefined): PagingCursor | undef
 	}
 }
 
-/** The smallest page size that holds `limit` results in one page, or the largest one. */
 export function pageSizeFor(limit: number): number {
 	return PAGE_SIZES.find((size) => size >= limit) ?? MAX_PAGE_SIZE;
 }

@@ -27,35 +27,24 @@ import { MAX_RATE_LIMIT_RETRIES, rateLimitDeadline, retryAfterMs, type Slot } fr
 import type { ResourceSpec } from './resource';
 import { onTheWire, type Run, runOfOutputStep } from './run';
 
-/*
- * Every phpRank request, whoever sends it (an operation through n8n's routing pipeline, a picker,
- * the trigger), goes through `exchange`: a place in the user's request budget, the request, the
- * answer checked by `inspect`, and a resend after HTTP 429 (phpRank did not process it, so that is
- * always safe). Nothing else is resent: a 5xx or a timeout on a create may have created the report.
- */
+// Every phpRank request goes through `exchange`: a place in the user's budget, the request, the
+// answer checked by `inspect`, and a resend after HTTP 429 only (phpRank did not process it; a 5xx
+// or a timeout on a create may have created the report).
 
 export type { RequestContext };
 
-/** What phpRank answers a request with, when it works. */
 export type Expect = 'record' | 'list' | 'deleted';
 
-/** One request in flight: what `inspect` needs to read its answer. */
 export interface Exchange {
-	/** The node as the request's errors carry it, and what the request was about (made on failure only). */
 	failing: () => { node: INode; context: ErrorContext };
 	connection: Connection;
 	spec?: ResourceSpec;
 	slot: Slot;
 	/** The answer came (any status), so the budget has been told. */
 	answered: boolean;
-	/**
-	 * The answer was HTTP 429: the wait its Retry-After asks for. Kept here, not read back from the
-	 * error: n8n-workflow before 2.41 drops a NodeApiError's `failure`, where the wait is also told.
-	 */
+	// n8n-workflow before 2.41 drops a NodeApiError's `failure`: the 429 wait is kept here too.
 	throttledMs?: number;
-	/** The paginator of a list answer. */
 	meta?: IDataObject;
-	/** Called with a list page's paginator as soon as it is known to be good (before output steps). */
 	onListPage?: (meta: IDataObject) => void;
 	/** What the operation's output steps need to know of the request (`forOutputSteps`). */
 	note?: IDataObject;
@@ -66,12 +55,7 @@ export function recordPath(spec: ResourceSpec, key: unknown): string {
 	return `${spec.path}/${encodeURIComponent(String(key))}`;
 }
 
-/**
- * Sends one request (`attempt`) within the user's budget, resending it after HTTP 429, and turns
- * a request that got no answer into an error that says why. `attempt` must hand the answer to
- * `inspect` with the exchange it is given. With a node run's `run`, each attempt counts as in
- * flight for it, and its Stop ends the wait for a place in the budget.
- */
+/** Sends `attempt` in the user's budget, resent after 429; with `run`, its Stop ends the wait. */
 async function exchange<T>(
 	ctx: RequestContext,
 	connection: Connection,
@@ -127,11 +111,7 @@ async function exchange<T>(
 	}
 }
 
-/**
- * Reads phpRank's answer: tells the budget what the server counted, turns every failure into an
- * error the user can act on, and refuses a success that is not shaped like phpRank's (another
- * service at that address, or a proxy page). Returns the parsed body.
- */
+/** Reads phpRank's answer: the budget told, failures made errors, foreign successes refused. */
 export function inspect(
 	current: Exchange,
 	response: IN8nHttpFullResponse,
@@ -193,7 +173,6 @@ export function inspect(
 	return json;
 }
 
-/** The options every phpRank request carries, whoever builds it. */
 function requestOptionsFor(
 	connection: Connection,
 	options: IHttpRequestOptions,
@@ -225,7 +204,6 @@ function isEmpty(body: unknown): boolean {
 	return body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
 }
 
-/** Bodies arrive parsed when they are valid JSON, and as text when not (HTML, cut-off JSON). */
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return Buffer.isBuffer(body) ? parseBody(body.toString()) : body;
 	try {
@@ -235,10 +213,7 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/**
- * A request's timeout: Request Options → Timeout of the action node when set; else one that fits
- * what phpRank does for the request (an analysis takes seconds, see `slowRequests` of the spec).
- */
+/** Request Options → Timeout when set, else one that fits the spec's `slowRequests` or not. */
 function timeoutFor(
 	ctx: RequestContext,
 	spec: ResourceSpec | undefined,
@@ -258,7 +233,6 @@ function timeoutFor(
 	return slow ? ANALYSIS_TIMEOUT_MS : READ_TIMEOUT_MS;
 }
 
-/** The request with what every phpRank request carries, for the credential's instance. */
 async function prepare(
 	ctx: RequestContext,
 	spec: ResourceSpec | undefined,
@@ -271,12 +245,7 @@ async function prepare(
 	};
 }
 
-/**
- * One phpRank request sent with n8n's authenticated HTTP helper: pickers, the trigger, and the
- * steps of an operation that are more than one request. The same budget, checks and errors as
- * every other request. With a node run's `run`, the request counts as in flight for it, and its
- * Stop ends the wait for a place in the budget.
- */
+/** One request with n8n's authenticated HTTP helper: pickers, the trigger, multi-request steps. */
 export async function phpRankRequest(
 	ctx: RequestContext,
 	spec: ResourceSpec | undefined,
@@ -298,14 +267,9 @@ export async function phpRankRequest(
 
 type RoutingData = DeclarativeRestApiSettings.ResultOptions;
 
-/**
- * One request of an item through n8n's own pipeline (`makeRoutingRequest`: authentication, n8n's
- * HTTP client, the operation's output steps), within the budget and resent after 429: the request
- * the operation's description built (`routing.options`), with `options` over it. The operation's
- * first output step must be `answerCheck`. `onListPage` gets a list page's paginator as soon as
- * the page is known to be good, before the other output steps run; `note` is what those steps read
- * with `forOutputSteps`.
- */
+// One item's request through n8n's own pipeline (makeRoutingRequest: authentication, n8n's HTTP
+// client, the output steps), the description's `routing.options` with `options` over it, in the
+// budget and resent after 429. The operation's first output step must be `answerCheck`.
 export async function routedRequest(
 	ctx: IExecutePaginationFunctions,
 	spec: ResourceSpec,
@@ -331,10 +295,7 @@ export async function routedRequest(
 	});
 }
 
-/**
- * The first output step of every operation: phpRank's answer checked (status, rate-limit
- * headers, shape) before any other step reads it.
- */
+/** The first output step of every operation: the answer checked before any other step reads it. */
 export function answerCheck(expect: Expect): PostReceiveAction {
 	const step = async function (
 		this: IExecuteSingleFunctions,

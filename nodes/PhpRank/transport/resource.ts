@@ -1,19 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/*
- * What the request layer needs to know about a resource, declared by the resource itself beside
- * its descriptions (descriptions/<resource>/<resource>.spec.ts) as data, and handed to every
- * request and list read. Nothing in transport/ or operations/ names a resource, a path, a key or
- * a list order: messages, answer checks, list order, timeouts and secrets all come from here.
- */
+// What the request layer needs to know about a resource, declared as data beside its descriptions
+// (descriptions/<resource>/<resource>.spec.ts): nothing in transport/ or operations/ names one.
 export interface ResourceSpec {
-	/** The noun in messages: `report`, `project`. */
 	noun: string;
-	/** Its plural: `reports`. */
 	plural: string;
-	/** The collection under /api/v1: `/reports`. A path below it names one record by its key. */
+	/** The collection under /api/v1: `/reports`; a path below it names one record by its key. */
 	path: string;
-	/** The field that identifies a record in a list: `id`, `project`. */
 	key: string;
 	/** The key as a user knows it, for "check the …": `report ID`, `project name`. */
 	keyName: string;
@@ -23,19 +16,12 @@ export interface ResourceSpec {
 	record?: { describe: string; key: RegExp };
 	/** The body field a create names its record by (`url`): a failed create says which one. */
 	createdFrom?: string;
-	/**
-	 * The node's parameters that hold secrets (paths into the parameters, e.g. ['updateFields',
-	 * 'password']). They are masked wherever n8n would carry the node: errors, logs. Every resource
-	 * of a node lists all of the node's, so that an error about one resource masks the others' too.
-	 */
+	// Paths of the node's secret parameters, masked wherever n8n carries the node (errors, logs);
+	// every resource lists all of the node's, so an error about one masks the others' too.
 	secretParameters?: string[][];
-	/**
-	 * The list query that sorts records by key, highest first, with new records created only at the
-	 * top, when phpRank does that with these values or without them (its default order). The paging
-	 * rule is then exact on a list that moves; readers that want the newest records send it.
-	 */
+	// The query (or none, for phpRank's default order) that sorts by key, highest first, new records
+	// only at the top: the paging rule is then exact on a list that moves.
 	newestFirst?: IDataObject;
-	/** The order a picker lists records in. */
 	pickerOrder?: IDataObject;
 	/** The field phpRank's `search` looks in (`search_by`). */
 	searchBy?: string;
@@ -43,7 +29,6 @@ export interface ResourceSpec {
 	slowRequests?: Array<{ method: string; body?: IDataObject }>;
 }
 
-/** A resource's spec, typed as one (a plain object: nothing is registered). */
 export function defineResource<T extends ResourceSpec>(spec: T): T {
 	return spec;
 }

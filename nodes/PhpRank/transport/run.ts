@@ -5,12 +5,8 @@ import { inputError, redactedNode } from './errors';
 import { itemContextOf, runStateOf } from './n8nInternals';
 import type { ResourceSpec } from './resource';
 
-/*
- * One node run of the action node, as one object (`runOf`): what its items share across their
- * requests and across Retry On Fail tries (ARCHITECTURE.md, "One run, one context"): after a
- * failure, items not yet sent are not sent and the error names the reports the run created; a
- * retry returns what earlier tries did instead of doing it again.
- */
+// One node run of the action node as one object (`runOf`), shared by its items across requests
+// and Retry On Fail tries (ARCHITECTURE.md, "One run, one context").
 
 interface Gathering {
 	expected: number;
@@ -34,11 +30,9 @@ export class Run {
 	stop = new AbortController();
 	/** The first failure of the try, once the requests then in flight have settled. */
 	final?: Promise<NodeApiError>;
-	/** Requests on the wire. */
 	readonly sending = new Set<Promise<unknown>>();
 	/** Changes made (creates, updates, deletes), by item, across tries. */
 	readonly done = new Map<number, Done>();
-	/** The resource of the operation: errors of the run mask its secret parameters. */
 	resource?: ResourceSpec;
 	private readonly shared = new Map<string, Promise<unknown>>();
 	/** Items of this try that reached a `gather` point, by point; and items that failed before their step. */
@@ -47,7 +41,6 @@ export class Run {
 	private readonly queued = new Map<number, unknown[]>();
 	private readonly answering = new Map<number, unknown>();
 
-	/** The node as this run's errors carry it. */
 	nodeForErrors(ctx: { getNode(): INode }): INode {
 		return redactedNode(ctx.getNode(), this.resource);
 	}
@@ -65,7 +58,6 @@ export class Run {
 		return value;
 	}
 
-	/** A new try of the node (Retry On Fail): its items start over. */
 	newTry(): void {
 		this.contexts = new Map();
 		this.stop = new AbortController();
@@ -74,12 +66,9 @@ export class Run {
 		this.leftOut = new Set();
 	}
 
-	/**
-	 * Waits until each of the run's `expected` input items has reached this point (`key`) with its
-	 * value, or failed before its step (`itemLeftOut`), and gives every item all the values, by
-	 * item. Items of a node run start together (RoutingNode), so no item waits for one not started.
-	 * A Stop of the run (an item failed and On Error is Stop) ends the wait with that failure.
-	 */
+	// Waits until each of the `expected` items reached `key` with its value or was left out, then
+	// gives every item all values. RoutingNode starts a run's items together, so none waits for one
+	// not started; a Stop of the run ends the wait with its failure.
 	async gather<T>(key: string, item: number, value: T, expected: number): Promise<Map<number, T>> {
 		let gathering = this.gatherings.get(key);
 		if (!gathering) {
@@ -122,12 +111,10 @@ export class Run {
 		}
 	}
 
-	/** Makes the next `once(key)` make it again (what it holds may be out of date). */
 	forget(key: string): void {
 		this.shared.delete(key);
 	}
 
-	/** Queues what the output steps of the item's next request through n8n need to know of it. */
 	queueForOutputSteps(item: number, value: unknown): void {
 		const queue = this.queued.get(item);
 		if (queue) queue.push(value);
@@ -147,7 +134,6 @@ export class Run {
 	}
 }
 
-/** The state of this node run; a new try of the node (Retry On Fail) starts its stop and failure afresh. */
 export function runOf(ctx: IExecuteSingleFunctions): Run {
 	const run = runStateOf(ctx, () => new Run());
 	const item = ctx.getItemIndex();
@@ -163,7 +149,6 @@ export function runOfOutputStep(ctx: IExecuteSingleFunctions): Run {
 	return runStateOf(ctx, () => new Run());
 }
 
-/** Runs one request of an item, known as on the wire until it settles. */
 export async function onTheWire<T>(run: Run, request: Promise<T>): Promise<T> {
 	run.sending.add(request);
 	try {
@@ -197,10 +182,7 @@ export function recordDone(
 	run.done.set(item, { fingerprint, items, created });
 }
 
-/**
- * An item failed and the node stops (On Error → Stop). The first failure stops the items not yet
- * sent; every failure waits for the requests in flight, then names the reports the run created.
- */
+/** On Error → Stop: items not yet sent are not; the error names the reports the run created. */
 async function stopRun(
 	ctx: IExecuteSingleFunctions,
 	run: Run,
@@ -210,7 +192,6 @@ async function stopRun(
 	return await stopAfter(run, error);
 }
 
-/** Bad input of an item (checked before sending) stops the run like a failed request. */
 export function stopOnInputError(ctx: IExecuteSingleFunctions, error: NodeApiError): void {
 	if (!ctx.continueOnFail()) void stopAfter(runOf(ctx), error);
 }
@@ -223,7 +204,6 @@ function stopAfter(run: Run, error: NodeApiError): Promise<NodeApiError> {
 	return settled;
 }
 
-/** An item that was not sent because another item failed first. */
 async function refused(ctx: IExecuteSingleFunctions, run: Run): Promise<NodeApiError> {
 	const first = await run.final!;
 	return new NodeApiError(
@@ -260,11 +240,7 @@ function withCreatedReports(run: Run, error: NodeApiError): NodeApiError {
 	return error;
 }
 
-/**
- * A failed item. With On Error → Continue it becomes an error item paired to its input (the error
- * output then carries the input's fields, so it says which row failed); otherwise the node stops,
- * see `stopRun`.
- */
+/** On Error → Continue: an error item paired to its input (naming the row); else the run stops. */
 export async function itemFailed(
 	ctx: IExecuteSingleFunctions,
 	run: Run,

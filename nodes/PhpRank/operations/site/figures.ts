@@ -11,15 +11,13 @@ import {
 } from '../../report';
 
 /*
- * A whole site (one phpRank project) at a glance, from its reports alone: Project → Get Health, and
- * the site summary of a Create or Re-Run run (Output: One Item per Site). What it counts:
+ * A whole site (one phpRank project) from its reports alone, for Project → Get Health and Create or
+ * Re-Run's One Item per Site (written for people in operations/site/text.ts):
  * - pages: the site's URLs, each by its newest report (a URL re-created keeps one page);
  * - health_score: the share of pages, 0-100, with no failed high-importance check (as Ahrefs'
  *   Health Score counts pages without an error-level issue);
- * - failing_checks: every check that fails on at least one page, high before medium before low,
- *   then most pages first; top_issues: the first three in words;
- * - worst_pages: the lowest scores, each with a link to its report in phpRank.
- * How they are written for people: operations/site/text.ts.
+ * - failing_checks: every check failing on a page, high before medium before low, then most pages
+ *   first; top_issues: the first three in words; worst_pages: the lowest scores, with links.
  */
 
 export interface SiteOptions {

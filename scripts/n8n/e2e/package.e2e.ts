@@ -13,7 +13,7 @@
  *   -> the trigger example published with the CLI and n8n restarted: its polls as in production;
  *   -> a published trigger whose poll meets a rate limit that outlasts the poll's time budget: the poll ends
  *      within half its budget with a rate-limit error, and a poll after the limit is lifted works.
- * Queue mode (main + workers, Redis, Postgres) is e2e-queue.ts.
+ * Queue mode (main + workers, Redis, Postgres) is queue.e2e.ts.
  *
  * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
  * scripts/n8n/install.sh). Prints a summary and a last line "<N> passed, <M> failed"; exit 1 on any failure.
@@ -24,13 +24,9 @@
  *      E2E_DURABLE_CURSORS=1 (n8n with its durable scheduler and poll cursors, which commit no state
  *      of the activation poll: the trigger checks then prove it still fires from the first poll on).
  */
-import { randomUUID } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 
-import { CREDENTIAL_TEST_MESSAGES } from '../../nodes/PhpRank/methods/credentialTest';
-import { FALLBACK_POLL_BUDGET_MS } from '../../nodes/PhpRank/transport/n8nInternals';
 import {
 	NO_API_PLAN_KEY,
 	OTHER_USER_KEY,
@@ -38,11 +34,11 @@ import {
 	TEST_API_KEY,
 	USER_IDS,
 	type RecordedRequest,
-} from '../../test/server';
+} from '../../../test/server';
 import {
 	apiRequests,
-	buildAndPack,
 	checkFailedCreate,
+	deletedOneToFour,
 	CRED_ID,
 	CRED_NAME,
 	describeRequests,
@@ -51,13 +47,12 @@ import {
 	loadExamples,
 	NODE_TYPE,
 	PACKAGE,
-	sandboxWithPackage,
 	seedServer,
 	setResult,
 	testServerCredential,
 	TRIGGER_TYPE,
 	type WorkflowJson,
-} from './checks';
+} from '../checks';
 import {
 	DEFAULT_N8N_VERSION,
 	executeWorkflow,
@@ -68,19 +63,21 @@ import {
 	listWorkflowIds,
 	n8nOlderThan,
 	publishWorkflows,
-	removeSandbox,
 	setupOwner,
 	startServer,
 	storedExecutions,
+	waitForExecution,
 	unpublishWorkflow,
 	wantedN8nVersion,
 	type N8nSandbox,
 	type N8nServer,
 	type RestSession,
 	type StoredExecution,
-} from './n8n';
-import { sleep } from './proc';
-import { Fatal, Report, same } from './report';
+} from '../n8n';
+import { sleep } from '../proc';
+import { Fatal, same } from '../report';
+import { Suite } from '../suite';
+import { phpRankTrigger, pollAt, workflow } from '../workflow';
 
 const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
@@ -111,7 +108,7 @@ const POLL_EVERY_S = 30;
 /** n8n 2.41's poll time budget is set only where its durable scheduler runs the poll; these are its defaults, pinned. */
 const POLL_TIMEOUT_S = 45;
 const SCHEDULER_LEASE_S = 60;
-/** The node's rate-limit error (nodes/PhpRank/transport/errors.ts), as a poll that gave up reports it. */
+/** The node's rate-limit error, as a poll that gave up reports it. */
 const RATE_LIMIT_ERROR =
 	/^phpRank is rate limiting requests .*\(HTTP 429 from 127\.0\.0\.1:\d+\): it asks to wait \d+ s$/;
 /** The n8n the e2e checks fully (install.sh's default, the newest that installs); older ones skip what they lack. */
@@ -127,28 +124,32 @@ const NEEDS_NEWER_N8N: Record<string, { types: string[]; why: string }> = {
 	},
 };
 
-/** What the app shows: the credential test of nodes/PhpRank/methods/credentialTest.ts. */
-const MSG_CRED_401 = CREDENTIAL_TEST_MESSAGES[401];
-const MSG_CRED_403 = CREDENTIAL_TEST_MESSAGES[403];
-const MSG_CRED_404 = CREDENTIAL_TEST_MESSAGES[404];
-/** What a workflow run shows for a wrong key (nodes/PhpRank/transport/errors.ts). */
+/**
+ * What the app shows for the credential test, written out here: the harness checks the built package against
+ * its own copy of the texts README promises, not against the product's source.
+ */
+const EXAMPLE_URL = 'Use the address you open phpRank with, e.g. https://seo.example.com.';
+const MSG_CRED_401 =
+	'The API key was rejected (HTTP 401). Copy it again from the API page of your phpRank account.';
+const MSG_CRED_403 =
+	'The API key is valid, but your phpRank plan has no API access (HTTP 403). Enable the API feature for your plan in phpRank.';
+const MSG_CRED_404 = `No phpRank API at this Base URL (HTTP 404). ${EXAMPLE_URL}`;
+const MSG_CRED_NO_SCHEME =
+	'The Base URL must start with https:// (or http://), e.g. https://seo.example.com. Enter the address you open phpRank with in the browser.';
+/** A poll's time budget where n8n gives none (2.0): one minute (NOTES.md, "A poll's time budget"). */
+const FALLBACK_POLL_BUDGET_MS = 60_000;
+/** What a workflow run shows for a wrong key. */
 const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
 
-const report = new Report();
-const check = report.check.bind(report);
-const section = report.section.bind(report);
-const note = report.note.bind(report);
-const timed = report.timed.bind(report);
+const suite = new Suite('e2e');
+const { check, section, note, timed, api } = suite;
 
 // ---------------------------------------------------------------------------------------------
 // the test
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-'));
-	let sb: N8nSandbox | undefined;
 	let n8n: N8nServer | undefined;
-	const api = new PhpRankServer({ throttle: false });
 	const examples = loadExamples();
 	const example = (file: string): WorkflowJson => {
 		const wf = examples.get(file);
@@ -156,585 +157,538 @@ async function main(): Promise<void> {
 		return wf;
 	};
 
-	try {
-		const tgz = await buildAndPack(report, work);
-
-		// ------------------------------------------------------------------ n8n runtime + install
-		const installed = await sandboxWithPackage(report, tgz);
-		const { runtime, installedDir, allNodes } = installed;
-		sb = installed.sb;
-		check(
-			`the n8n under test is ${wantedN8nVersion()} (N8N_VERSION, default ${DEFAULT_N8N_VERSION})`,
-			runtime.n8nVersion === wantedN8nVersion(),
-			runtime,
-		);
-		knownTypes = new Map();
-		for (const n of allNodes) {
-			const versions = Array.isArray(n.version) ? n.version : [n.version];
-			knownTypes.set(n.name, [...(knownTypes.get(n.name) ?? []), ...versions]);
-		}
-		const nodes = allNodes.filter((n) => n.name.startsWith(`${PACKAGE}.`));
-		const names = nodes.map((n) => n.name);
-		note(`loaded node types: ${names.join(', ')}`);
-		const action = nodes.find((n) => n.name === NODE_TYPE);
-		const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
-		check('export:nodes lists phpRank', action);
-		check('export:nodes lists phpRankTrigger', trigger);
-		check(
-			'phpRank uses the phpRankApi credential',
-			same(action?.credentials, [
-				{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
-			]),
-			action?.credentials,
-		);
-		check(
-			'phpRankTrigger uses the phpRankApi credential',
-			trigger?.credentials?.some((c) => c.name === 'phpRankApi'),
-			trigger?.credentials,
-		);
-		check(
-			'phpRankTrigger is a polling trigger',
-			trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'),
-			{
-				polling: trigger?.polling,
-				group: trigger?.group,
-			},
-		);
-		for (const n of nodes.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) {
-			const icons = iconFiles(n);
-			check(`${n.name} has light and dark icons`, icons.length === 2, {
-				icon: n.icon,
-				iconUrl: n.iconUrl,
-			});
-			for (const rel of icons)
-				check(
-					`${n.name} icon ${rel} is in the installed package`,
-					fs.existsSync(path.join(installedDir, rel)),
-				);
-		}
-
-		// ------------------------------------------------------------------ test server + imports
-		section('import credential and examples with the n8n CLI');
-		const now = Date.now();
-		seedServer(api, now);
-		await api.start();
-		note(`phpRank test server: ${api.url}`);
-		await timed(
-			'n8n import:credentials',
-			async () =>
-				await importCredentials(sb as N8nSandbox, [
-					testServerCredential(api),
-					{
-						id: WRONG_CRED_ID,
-						name: 'phpRank (wrong key)',
-						type: 'phpRankApi',
-						data: { baseUrl: api.url, apiKey: WRONG_KEY },
-					},
-					{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				]),
-		);
-		check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
-			...examples.keys(),
-		]);
-		for (const [file, wf] of examples) {
-			const creds = wf.nodes
-				.filter((n) => n.type.startsWith(`${PACKAGE}.`))
-				.map((n) => n.credentials?.phpRankApi?.id);
-			check(
-				`${file}: every phpRank node uses credential "${CRED_ID}"`,
-				creds.length > 0 && creds.every((id) => id === CRED_ID),
-				creds,
-			);
-			const unknown = wf.nodes
-				.filter((n) => !knownType(n.type, n.typeVersion))
-				.map((n) => `${n.type}@${n.typeVersion}`);
-			const newer = NEEDS_NEWER_N8N[file];
-			if (
-				unknown.length &&
-				newer &&
-				n8nOlderThan(runtime, DEFAULT_MAJOR, DEFAULT_MINOR) &&
-				same([...unknown].sort(), [...newer.types].sort())
-			) {
-				note(
-					`SKIPPED on n8n ${runtime.n8nVersion}: "${file}: only node types and versions that this n8n has": ${newer.why}`,
-				);
-				continue;
-			}
-			check(
-				`${file}: only node types and versions that this n8n has`,
-				unknown.length === 0,
-				unknown,
-			);
-		}
-		// The digest once more, with the wrong key: what a user sees when the key is wrong.
-		const digest = example('weekly-bad-reports-digest.json');
-		const wrongKeyDigest: WorkflowJson = JSON.parse(
-			JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
-		) as WorkflowJson;
-		wrongKeyDigest.id = 'phprankE2eWrongK';
-		wrongKeyDigest.name = 'e2e: digest with a wrong key';
-		const failedCreate = failedCreateWorkflow({
-			id: FAILED_CREATE_ID,
-			webhookPath: FAILED_CREATE_PATH,
-			credential: { id: CRED_ID, name: CRED_NAME },
+	// ------------------------------------------------------------------ n8n runtime + install
+	const { runtime, installedDir, allNodes, sb } = await suite.packageSandbox();
+	check(
+		`the n8n under test is ${wantedN8nVersion()} (N8N_VERSION, default ${DEFAULT_N8N_VERSION})`,
+		runtime.n8nVersion === wantedN8nVersion(),
+		runtime,
+	);
+	knownTypes = new Map();
+	for (const n of allNodes) {
+		const versions = Array.isArray(n.version) ? n.version : [n.version];
+		knownTypes.set(n.name, [...(knownTypes.get(n.name) ?? []), ...versions]);
+	}
+	const nodes = allNodes.filter((n) => n.name.startsWith(`${PACKAGE}.`));
+	const names = nodes.map((n) => n.name);
+	note(`loaded node types: ${names.join(', ')}`);
+	const action = nodes.find((n) => n.name === NODE_TYPE);
+	const trigger = nodes.find((n) => n.name === TRIGGER_TYPE);
+	check('export:nodes lists phpRank', action);
+	check('export:nodes lists phpRankTrigger', trigger);
+	check(
+		'phpRank uses the phpRankApi credential',
+		same(action?.credentials, [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]),
+		action?.credentials,
+	);
+	check(
+		'phpRankTrigger uses the phpRankApi credential',
+		trigger?.credentials?.some((c) => c.name === 'phpRankApi'),
+		trigger?.credentials,
+	);
+	check(
+		'phpRankTrigger is a polling trigger',
+		trigger && trigger.polling === true && (trigger.group as string[]).includes('trigger'),
+		{
+			polling: trigger?.polling,
+			group: trigger?.group,
+		},
+	);
+	for (const n of nodes.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE)) {
+		const icons = iconFiles(n);
+		check(`${n.name} has light and dark icons`, icons.length === 2, {
+			icon: n.icon,
+			iconUrl: n.iconUrl,
 		});
-		await timed(
-			'n8n import:workflow',
-			async () =>
-				await importWorkflows(sb as N8nSandbox, [
-					...examples.values(),
-					wrongKeyDigest,
-					failedCreate,
-				]),
-		);
-		check('import:workflow accepted every example', true);
-		await timed(
-			'n8n publish:workflow',
-			async () => await publishWorkflows(sb as N8nSandbox, [FAILED_CREATE_ID]),
-		);
-
-		// ------------------------------------------------------------------ digest
-		section('example: weekly digest of bad reports (n8n execute)');
-		api.clearRequests();
-		const dig = await timed(
-			'n8n execute digest',
-			async () => await executeWorkflow(sb as N8nSandbox, digest.id),
-		);
-		if (check('execution succeeds', dig.ok, failureDetail(dig))) {
-			const got = json(dig.outputs['Get bad reports']);
+		for (const rel of icons)
 			check(
-				'Get Many returns exactly the bad reports, worst first',
-				same(
-					got.map((r) => r.id),
-					[4, 8, 1, 5],
-				),
-				got.map((r) => [r.id, r.score]),
+				`${n.name} icon ${rel} is in the installed package`,
+				fs.existsSync(path.join(installedDir, rel)),
 			);
-			check(
-				'every item is a simplified bad report',
-				got.every(
-					(r) =>
-						r.result_class === 'bad' &&
-						Number(r.score) < 49 &&
-						typeof r.failed_high === 'number' &&
-						typeof r.failed_low === 'number' &&
-						!('results' in r),
-				),
-				got[0],
-			);
-			const out = json(dig.outputs['Format digest']);
-			const d = out[0] ?? {};
-			check('the summary is one item', out.length === 1, out.length);
-			check('summary subject', d.subject === 'phpRank weekly digest: 4 bad reports', d.subject);
-			check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), {
-				count: d.count,
-				ids: d.report_ids,
-			});
-			const lines = String(d.text ?? '').split('\n');
-			check(
-				'summary text: one line per bad report, with url and score',
-				lines.length === 4 &&
-					lines[0].startsWith('- blog.acme.io/seo-basics: score 12 (bad), ') &&
-					lines[1].startsWith('- shop.example.org/cart: score 20 (bad), ') &&
-					lines[2].startsWith('- example.com: score 31 (bad), ') &&
-					lines[3].startsWith('- blog.acme.io: score 45 (bad), '),
-				d.text,
-			);
-			check(
-				'the notification step received the summary',
-				same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out),
-			);
-		}
-		const digReqs = apiRequests(api);
-		check(
-			'server got one GET /api/v1/reports with result=bad, sort_by=result, sort=asc',
-			digReqs.length === 1 &&
-				digReqs[0].method === 'GET' &&
-				digReqs[0].path === '/api/v1/reports' &&
-				digReqs[0].query.result === 'bad' &&
-				digReqs[0].query.sort_by === 'result' &&
-				digReqs[0].query.sort === 'asc',
-			describeRequests(digReqs),
-		);
-		check(
-			'sent with the Bearer key and Accept: application/json',
-			digReqs.every(
-				(r) =>
-					r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
-					String(r.headers.accept).includes('application/json'),
-			),
-			digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
-		);
-
-		// ------------------------------------------------------------------ wrong key
-		section('a wrong API key in a workflow (n8n execute)');
-		api.clearRequests();
-		const bad = await timed(
-			'n8n execute with wrong key',
-			async () => await executeWorkflow(sb as N8nSandbox, wrongKeyDigest.id),
-		);
-		check(
-			'execution fails (exit code 1, status error)',
-			!bad.ok && bad.code === 1 && bad.run?.status === 'error',
-			{ code: bad.code, status: bad.run?.status },
-		);
-		check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
-		const badReqs = apiRequests(api);
-		check(
-			'only GET /api/v1/reports was sent (no writes)',
-			badReqs.length >= 1 &&
-				badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
-			describeRequests(badReqs),
-		);
-		note(
-			`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
-		);
-
-		// ------------------------------------------------------------------ creation
-		section('example: scheduled report creation (n8n execute)');
-		const creation = example('scheduled-report-creation.json');
-		api.clearRequests();
-		const before = api.listReports(USER_IDS.default).map((r) => r.id);
-		const cre = await timed(
-			'n8n execute creation',
-			async () => await executeWorkflow(sb as N8nSandbox, creation.id),
-		);
-		const urls = [
-			'https://example.com/',
-			'https://example.com/pricing',
-			'https://shop.example.org/products/widget-pro',
-		];
-		if (check('execution succeeds', cre.ok, failureDetail(cre))) {
-			const got = json(cre.outputs['Create report']);
-			check(
-				'three simplified reports come out, in order',
-				same(
-					got.map((r) => [r.url, r.project, r.privacy]),
-					[
-						['example.com', 'example.com', 'private'],
-						['example.com/pricing', 'example.com', 'private'],
-						['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
-					],
-				),
-				got.map((r) => [r.url, r.project, r.privacy]),
-			);
-			check(
-				'each has an id, score and class',
-				got.every(
-					(r) =>
-						typeof r.id === 'number' &&
-						typeof r.score === 'number' &&
-						['good', 'decent', 'bad'].includes(String(r.result_class)),
-				),
-				got[0],
-			);
-		}
-		const creReqs = apiRequests(api);
-		check(
-			'server got exactly 3 requests, all POST /api/v1/reports',
-			creReqs.length === 3 &&
-				creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'),
-			describeRequests(creReqs),
-		);
-		check(
-			// n8n sends the requests of all items at once: they arrive in any order.
-			'form bodies: url=<each URL>&privacy=1, nothing else (one per URL)',
-			same(
-				creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)),
-				[...urls].sort().map((url) => ({ url, privacy: '1' })),
-			),
-			creReqs.map((r) => r.rawBody),
-		);
-		check(
-			'bodies are application/x-www-form-urlencoded',
-			creReqs.every((r) =>
-				String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded'),
-			),
-			creReqs.map((r) => r.headers['content-type']),
-		);
-		const after = api.listReports(USER_IDS.default);
-		const created = after.filter((r) => !before.includes(r.id));
-		check(
-			'the server stored 3 new private reports',
-			created.length === 3 && created.every((r) => r.privacy === 1),
-			created.map((r) => [r.id, r.url, r.privacy]),
-		);
-
-		// ------------------------------------------------------------------ housekeeping
-		section('example: delete reports older than 90 days (n8n execute)');
-		const cleanup = example('delete-old-reports.json');
-		api.clearRequests();
-		const keepIds = api
-			.listReports(USER_IDS.default)
-			.map((r) => r.id)
-			.filter((id) => id > 4);
-		const cln = await timed(
-			'n8n execute housekeeping',
-			async () => await executeWorkflow(sb as N8nSandbox, cleanup.id),
-		);
-		if (check('execution succeeds', cln.ok, failureDetail(cln))) {
-			check(
-				'the filter keeps exactly the reports older than 90 days',
-				same(
-					json(cln.outputs['Older than N days']).map((r) => r.id),
-					[1, 2, 3, 4],
-				),
-				json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]),
-			);
-			check(
-				'Delete outputs { deleted: true, id } per report',
-				same(
-					json(cln.outputs['Delete report']),
-					[1, 2, 3, 4].map((id) => ({ deleted: true, id })),
-				),
-				json(cln.outputs['Delete report']),
-			);
-			check(
-				'summary: deleted_ids [1,2,3,4]',
-				same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
-				json(cln.outputs['Deleted IDs']),
-			);
-		}
-		const clnReqs = apiRequests(api);
-		const deletes = clnReqs.filter((r) => r.method === 'DELETE');
-		check(
-			'server got exactly 4 DELETEs: /api/v1/reports/1..4',
-			same(
-				deletes.map((r) => r.path).sort(),
-				[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
-			),
-			describeRequests(deletes),
-		);
-		check(
-			'every other request was a GET of the report list',
-			clnReqs
-				.filter((r) => r.method !== 'DELETE')
-				.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
-			describeRequests(clnReqs),
-		);
-		check(
-			'the newer reports are all still there',
-			same(
-				api.listReports(USER_IDS.default).map((r) => r.id),
-				keepIds,
-			),
-			api.listReports(USER_IDS.default).map((r) => r.id),
-		);
-		check(
-			"the other user's (old) reports are untouched",
-			same(
-				api.listReports(USER_IDS.other).map((r) => r.id),
-				[9, 10],
-			),
-		);
-
-		// ------------------------------------------------------------------ the app
-		section('n8n start: owner, node and credential types, icons');
-		const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
-		const firstStart = Date.now();
-		n8n = await timed(
-			'n8n start until ready',
-			async () => await startServer(sb as N8nSandbox, { env: serverEnv }),
-		);
-		const firstStartS = (Date.now() - firstStart) / 1000;
-		const session = await setupOwner(n8n);
-		check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
-		const nodeTypes = await session.request<Array<Record<string, unknown>>>(
-			'GET',
-			'/types/nodes.json',
-		);
-		const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) =>
-			String(n.name).startsWith(`${PACKAGE}.`),
-		);
-		check(
-			"the editor's node list (/types/nodes.json) has phpRank and phpRankTrigger",
-			[NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)),
-			ours.map((n) => n.name),
-		);
-		const credTypes = await session.request<Array<Record<string, unknown>>>(
-			'GET',
-			'/types/credentials.json',
-		);
-		const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find(
-			(c) => c.name === 'phpRankApi',
-		);
-		check(
-			'credential type phpRankApi is loaded (/types/credentials.json)',
-			credType,
-			credTypes.status,
-		);
-		const iconUrls = new Set<string>();
-		for (const n of ours.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE))
-			for (const u of iconUrlsOf(n)) iconUrls.add(u);
-		const credIcons = credType ? iconUrlsOf(credType) : [];
-		check('credential type has light and dark icons', credIcons.length === 2, {
-			icon: credType?.icon,
-			iconUrl: credType?.iconUrl,
-		});
-		for (const u of credIcons) iconUrls.add(u);
-		for (const u of iconUrls) {
-			const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
-			const body = await res.text();
-			check(
-				`icon served: /${u.replace(/^\//, '')}`,
-				res.status === 200 &&
-					/svg/.test(res.headers.get('content-type') ?? '') &&
-					body.includes('<svg'),
-				`${res.status} ${res.headers.get('content-type')}`,
-			);
-		}
-
-		section('credential test through the app (POST /rest/credentials/test)');
-		api.clearRequests();
-		const ok = await session.testCredential({ id: CRED_ID });
-		check(
-			'right key -> OK "Connection successful!"',
-			same(ok, { status: 'OK', message: 'Connection successful!' }),
-			ok,
-		);
-		const okReqs = apiRequests(api);
-		check(
-			'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
-			okReqs.length === 1 &&
-				okReqs[0].method === 'GET' &&
-				okReqs[0].path === '/api/v1/projects' &&
-				okReqs[0].rawQuery === 'per_page=10' &&
-				okReqs[0].headers.authorization === `Bearer ${TEST_API_KEY}` &&
-				okReqs[0].headers.accept === 'application/json',
-			describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
-		);
-		note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
-		api.clearRequests();
-		const wrong = await session.testCredential({
-			id: CRED_ID,
-			dataOverride: { apiKey: WRONG_KEY },
-		});
-		check(
-			`wrong key -> Error "${MSG_CRED_401}"`,
-			same(wrong, { status: 'Error', message: MSG_CRED_401 }),
-			wrong,
-		);
-		note(`requests for the wrong-key test: ${apiRequests(api).length}`);
-		const stored = await session.testCredential({ id: WRONG_CRED_ID });
-		check(
-			'stored credential with a wrong key -> the same Error',
-			same(stored, { status: 'Error', message: MSG_CRED_401 }),
-			stored,
-		);
-		const noPlan = await session.testCredential({
-			id: CRED_ID,
-			dataOverride: { apiKey: NO_API_PLAN_KEY },
-		});
-		check(
-			'key of a plan without API access -> 403 message',
-			same(noPlan, { status: 'Error', message: MSG_CRED_403 }),
-			noPlan,
-		);
-		const wrongPath = await session.testCredential({
-			id: CRED_ID,
-			dataOverride: { baseUrl: `${api.url}/not-phprank` },
-		});
-		check(
-			'Base URL without a phpRank API -> 404 message',
-			same(wrongPath, { status: 'Error', message: MSG_CRED_404 }),
-			wrongPath,
-		);
-		for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
-			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
-			check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
-		}
-		// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
-		const closedPort = await getFreePort();
-		for (const [baseUrl, expected] of [
-			[
-				`http://127.0.0.1:${closedPort}`,
-				`Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`,
-			],
-			[
-				'https://seo.phprank-e2e.invalid',
-				'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved',
-			],
-			[api.url.replace(/^https?:\/\//, ''), CREDENTIAL_TEST_MESSAGES.noScheme],
-		]) {
-			const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
-			check(
-				`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`,
-				r.status === 'Error' && r.message.startsWith(expected),
-				r,
-			);
-		}
-
-		section('a failed Create with a literal password, started by a webhook (production execution)');
-		await checkFailedCreate(report, {
-			sb,
-			api,
-			webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
-			workflowId: FAILED_CREATE_ID,
-		});
-
-		// ------------------------------------------------------------------ trigger
-		const alertWf = example('alert-on-score-drop.json');
-		const triggerName =
-			alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
-		await triggerManualChecks(session, sb, api, alertWf, triggerName);
-
-		// ------------------------------------------------------------------ production: published, restarted
-		await timed('n8n stop', async () => await n8n?.stop());
-		n8n = undefined;
-		const box = sb;
-		await triggerActivatedChecks(
-			box,
-			api,
-			alertWf,
-			triggerName,
-			async () => (n8n = await startServer(box, { env: serverEnv })),
-			firstStartS,
-		);
-		const restarted = n8n as N8nServer | undefined; // set by the start callback above
-		if (restarted && !process.env.E2E_SKIP_ACTIVATION) {
-			await restarted.stop();
-			n8n = undefined;
-			await timed(
-				'n8n unpublish:workflow',
-				async () => await unpublishWorkflow(box, ACTIVATED_TRIGGER_ID),
-			);
-			const active = await listWorkflowIds(box, { active: true });
-			check(
-				'unpublished: n8n list:workflow --active=true no longer lists the copy',
-				!active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID),
-				active,
-			);
-		}
-
-		// ------------------------------------------------------------------ production: a poll meets a long rate limit
-		await rateLimitedPollChecks(
-			box,
-			api,
-			serverEnv,
-			firstStartS,
-			async (env) => (n8n = await startServer(box, { env })),
-		);
-		const last = n8n as N8nServer | undefined; // set by the start callback above
-		if (last) {
-			await timed('n8n stop', async () => await last.stop());
-			n8n = undefined;
-		}
-	} catch (error) {
-		if (error instanceof Fatal) {
-			check(`fatal: ${error.message}`, false);
-		} else {
-			check(`unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
-		}
-		if (n8n) console.log(`--- n8n server log (tail) ---\n${n8n.logs().slice(-6000)}`);
-	} finally {
-		if (n8n) await n8n.stop();
-		await api.stop();
-		if (sb && process.env.KEEP_SANDBOX) console.log(`\nsandbox kept: ${sb.userFolder}`);
-		else if (sb) await removeSandbox(sb);
-		fs.rmSync(work, { recursive: true, force: true });
 	}
 
-	report.finish();
+	// ------------------------------------------------------------------ test server + imports
+	section('import credential and examples with the n8n CLI');
+	const now = Date.now();
+	seedServer(api, now);
+	await api.start();
+	note(`phpRank test server: ${api.url}`);
+	await timed(
+		'n8n import:credentials',
+		async () =>
+			await importCredentials(sb, [
+				testServerCredential(api),
+				{
+					id: WRONG_CRED_ID,
+					name: 'phpRank (wrong key)',
+					type: 'phpRankApi',
+					data: { baseUrl: api.url, apiKey: WRONG_KEY },
+				},
+				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+			]),
+	);
+	check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
+		...examples.keys(),
+	]);
+	for (const [file, wf] of examples) {
+		const creds = wf.nodes
+			.filter((n) => n.type.startsWith(`${PACKAGE}.`))
+			.map((n) => n.credentials?.phpRankApi?.id);
+		check(
+			`${file}: every phpRank node uses credential "${CRED_ID}"`,
+			creds.length > 0 && creds.every((id) => id === CRED_ID),
+			creds,
+		);
+		const unknown = wf.nodes
+			.filter((n) => !knownType(n.type, n.typeVersion))
+			.map((n) => `${n.type}@${n.typeVersion}`);
+		const newer = NEEDS_NEWER_N8N[file];
+		if (
+			unknown.length &&
+			newer &&
+			n8nOlderThan(runtime, DEFAULT_MAJOR, DEFAULT_MINOR) &&
+			same([...unknown].sort(), [...newer.types].sort())
+		) {
+			note(
+				`SKIPPED on n8n ${runtime.n8nVersion}: "${file}: only node types and versions that this n8n has": ${newer.why}`,
+			);
+			continue;
+		}
+		check(`${file}: only node types and versions that this n8n has`, unknown.length === 0, unknown);
+	}
+	// The digest once more, with the wrong key: what a user sees when the key is wrong.
+	const digest = example('weekly-bad-reports-digest.json');
+	const wrongKeyDigest: WorkflowJson = JSON.parse(
+		JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
+	) as WorkflowJson;
+	wrongKeyDigest.id = 'phprankE2eWrongK';
+	wrongKeyDigest.name = 'e2e: digest with a wrong key';
+	const failedCreate = failedCreateWorkflow({
+		id: FAILED_CREATE_ID,
+		webhookPath: FAILED_CREATE_PATH,
+		credential: { id: CRED_ID, name: CRED_NAME },
+	});
+	await timed(
+		'n8n import:workflow',
+		async () => await importWorkflows(sb, [...examples.values(), wrongKeyDigest, failedCreate]),
+	);
+	check('import:workflow accepted every example', true);
+	await timed('n8n publish:workflow', async () => await publishWorkflows(sb, [FAILED_CREATE_ID]));
+
+	// ------------------------------------------------------------------ digest
+	section('example: weekly digest of bad reports (n8n execute)');
+	api.clearRequests();
+	const dig = await timed('n8n execute digest', async () => await executeWorkflow(sb, digest.id));
+	if (check('execution succeeds', dig.ok, failureDetail(dig))) {
+		const got = json(dig.outputs['Get bad reports']);
+		check(
+			'Get Many returns exactly the bad reports, worst first',
+			same(
+				got.map((r) => r.id),
+				[4, 8, 1, 5],
+			),
+			got.map((r) => [r.id, r.score]),
+		);
+		check(
+			'every item is a simplified bad report',
+			got.every(
+				(r) =>
+					r.result_class === 'bad' &&
+					Number(r.score) < 49 &&
+					typeof r.failed_high === 'number' &&
+					typeof r.failed_low === 'number' &&
+					!('results' in r),
+			),
+			got[0],
+		);
+		const out = json(dig.outputs['Format digest']);
+		const d = out[0] ?? {};
+		check('the summary is one item', out.length === 1, out.length);
+		check('summary subject', d.subject === 'phpRank weekly digest: 4 bad reports', d.subject);
+		check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), {
+			count: d.count,
+			ids: d.report_ids,
+		});
+		const lines = String(d.text ?? '').split('\n');
+		check(
+			'summary text: one line per bad report, with url and score',
+			lines.length === 4 &&
+				lines[0].startsWith('- blog.acme.io/seo-basics: score 12 (bad), ') &&
+				lines[1].startsWith('- shop.example.org/cart: score 20 (bad), ') &&
+				lines[2].startsWith('- example.com: score 31 (bad), ') &&
+				lines[3].startsWith('- blog.acme.io: score 45 (bad), '),
+			d.text,
+		);
+		check(
+			'the notification step received the summary',
+			same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out),
+		);
+	}
+	const digReqs = apiRequests(api);
+	check(
+		'server got one GET /api/v1/reports with result=bad, sort_by=result, sort=asc',
+		digReqs.length === 1 &&
+			digReqs[0].method === 'GET' &&
+			digReqs[0].path === '/api/v1/reports' &&
+			digReqs[0].query.result === 'bad' &&
+			digReqs[0].query.sort_by === 'result' &&
+			digReqs[0].query.sort === 'asc',
+		describeRequests(digReqs),
+	);
+	check(
+		'sent with the Bearer key and Accept: application/json',
+		digReqs.every(
+			(r) =>
+				r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
+				String(r.headers.accept).includes('application/json'),
+		),
+		digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
+	);
+
+	// ------------------------------------------------------------------ wrong key
+	section('a wrong API key in a workflow (n8n execute)');
+	api.clearRequests();
+	const bad = await timed(
+		'n8n execute with wrong key',
+		async () => await executeWorkflow(sb, wrongKeyDigest.id),
+	);
+	check(
+		'execution fails (exit code 1, status error)',
+		!bad.ok && bad.code === 1 && bad.run?.status === 'error',
+		{ code: bad.code, status: bad.run?.status },
+	);
+	check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
+	const badReqs = apiRequests(api);
+	check(
+		'only GET /api/v1/reports was sent (no writes)',
+		badReqs.length >= 1 && badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+		describeRequests(badReqs),
+	);
+	note(
+		`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
+	);
+
+	// ------------------------------------------------------------------ creation
+	section('example: scheduled report creation (n8n execute)');
+	const creation = example('scheduled-report-creation.json');
+	api.clearRequests();
+	const before = api.listReports(USER_IDS.default).map((r) => r.id);
+	const cre = await timed(
+		'n8n execute creation',
+		async () => await executeWorkflow(sb, creation.id),
+	);
+	const urls = [
+		'https://example.com/',
+		'https://example.com/pricing',
+		'https://shop.example.org/products/widget-pro',
+	];
+	if (check('execution succeeds', cre.ok, failureDetail(cre))) {
+		const got = json(cre.outputs['Create report']);
+		check(
+			'three simplified reports come out, in order',
+			same(
+				got.map((r) => [r.url, r.project, r.privacy]),
+				[
+					['example.com', 'example.com', 'private'],
+					['example.com/pricing', 'example.com', 'private'],
+					['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
+				],
+			),
+			got.map((r) => [r.url, r.project, r.privacy]),
+		);
+		check(
+			'each has an id, score and class',
+			got.every(
+				(r) =>
+					typeof r.id === 'number' &&
+					typeof r.score === 'number' &&
+					['good', 'decent', 'bad'].includes(String(r.result_class)),
+			),
+			got[0],
+		);
+	}
+	const creReqs = apiRequests(api);
+	check(
+		'server got exactly 3 requests, all POST /api/v1/reports',
+		creReqs.length === 3 &&
+			creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'),
+		describeRequests(creReqs),
+	);
+	check(
+		// n8n sends the requests of all items at once: they arrive in any order.
+		'form bodies: url=<each URL>&privacy=1, nothing else (one per URL)',
+		same(
+			creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)),
+			[...urls].sort().map((url) => ({ url, privacy: '1' })),
+		),
+		creReqs.map((r) => r.rawBody),
+	);
+	check(
+		'bodies are application/x-www-form-urlencoded',
+		creReqs.every((r) =>
+			String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded'),
+		),
+		creReqs.map((r) => r.headers['content-type']),
+	);
+	const after = api.listReports(USER_IDS.default);
+	const created = after.filter((r) => !before.includes(r.id));
+	check(
+		'the server stored 3 new private reports',
+		created.length === 3 && created.every((r) => r.privacy === 1),
+		created.map((r) => [r.id, r.url, r.privacy]),
+	);
+
+	// ------------------------------------------------------------------ housekeeping
+	section('example: delete reports older than 90 days (n8n execute)');
+	const cleanup = example('delete-old-reports.json');
+	api.clearRequests();
+	const keepIds = api
+		.listReports(USER_IDS.default)
+		.map((r) => r.id)
+		.filter((id) => id > 4);
+	const cln = await timed(
+		'n8n execute housekeeping',
+		async () => await executeWorkflow(sb, cleanup.id),
+	);
+	if (check('execution succeeds', cln.ok, failureDetail(cln))) {
+		check(
+			'the filter keeps exactly the reports older than 90 days',
+			same(
+				json(cln.outputs['Older than N days']).map((r) => r.id),
+				[1, 2, 3, 4],
+			),
+			json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]),
+		);
+		check(
+			'Delete outputs { deleted: true, id } per report',
+			same(
+				json(cln.outputs['Delete report']),
+				[1, 2, 3, 4].map((id) => ({ deleted: true, id })),
+			),
+			json(cln.outputs['Delete report']),
+		);
+		check(
+			'summary: deleted_ids [1,2,3,4]',
+			same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
+			json(cln.outputs['Deleted IDs']),
+		);
+	}
+	const clnReqs = apiRequests(api);
+	const deleted = deletedOneToFour(clnReqs);
+	check('server got exactly 4 DELETEs: /api/v1/reports/1..4', deleted.ok, deleted.detail);
+	check(
+		'every other request was a GET of the report list',
+		clnReqs
+			.filter((r) => r.method !== 'DELETE')
+			.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+		describeRequests(clnReqs),
+	);
+	check(
+		'the newer reports are all still there',
+		same(
+			api.listReports(USER_IDS.default).map((r) => r.id),
+			keepIds,
+		),
+		api.listReports(USER_IDS.default).map((r) => r.id),
+	);
+	check(
+		"the other user's (old) reports are untouched",
+		same(
+			api.listReports(USER_IDS.other).map((r) => r.id),
+			[9, 10],
+		),
+	);
+
+	// ------------------------------------------------------------------ the app
+	section('n8n start: owner, node and credential types, icons');
+	const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
+	const firstStart = Date.now();
+	n8n = await timed(
+		'n8n start until ready',
+		async () => await suite.n8n(await startServer(sb, { env: serverEnv })),
+	);
+	const firstStartS = (Date.now() - firstStart) / 1000;
+	const session = await setupOwner(n8n);
+	check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
+	const nodeTypes = await session.request<Array<Record<string, unknown>>>(
+		'GET',
+		'/types/nodes.json',
+	);
+	const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) =>
+		String(n.name).startsWith(`${PACKAGE}.`),
+	);
+	check(
+		"the editor's node list (/types/nodes.json) has phpRank and phpRankTrigger",
+		[NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)),
+		ours.map((n) => n.name),
+	);
+	const credTypes = await session.request<Array<Record<string, unknown>>>(
+		'GET',
+		'/types/credentials.json',
+	);
+	const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find(
+		(c) => c.name === 'phpRankApi',
+	);
+	check(
+		'credential type phpRankApi is loaded (/types/credentials.json)',
+		credType,
+		credTypes.status,
+	);
+	const iconUrls = new Set<string>();
+	for (const n of ours.filter((x) => x.name === NODE_TYPE || x.name === TRIGGER_TYPE))
+		for (const u of iconUrlsOf(n)) iconUrls.add(u);
+	const credIcons = credType ? iconUrlsOf(credType) : [];
+	check('credential type has light and dark icons', credIcons.length === 2, {
+		icon: credType?.icon,
+		iconUrl: credType?.iconUrl,
+	});
+	for (const u of credIcons) iconUrls.add(u);
+	for (const u of iconUrls) {
+		const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
+		const body = await res.text();
+		check(
+			`icon served: /${u.replace(/^\//, '')}`,
+			res.status === 200 &&
+				/svg/.test(res.headers.get('content-type') ?? '') &&
+				body.includes('<svg'),
+			`${res.status} ${res.headers.get('content-type')}`,
+		);
+	}
+
+	section('credential test through the app (POST /rest/credentials/test)');
+	api.clearRequests();
+	const ok = await session.testCredential({ id: CRED_ID });
+	check(
+		'right key -> OK "Connection successful!"',
+		same(ok, { status: 'OK', message: 'Connection successful!' }),
+		ok,
+	);
+	const okReqs = apiRequests(api);
+	check(
+		'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
+		okReqs.length === 1 &&
+			okReqs[0].method === 'GET' &&
+			okReqs[0].path === '/api/v1/projects' &&
+			okReqs[0].rawQuery === 'per_page=10' &&
+			okReqs[0].headers.authorization === `Bearer ${TEST_API_KEY}` &&
+			okReqs[0].headers.accept === 'application/json',
+		describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
+	);
+	note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
+	api.clearRequests();
+	const wrong = await session.testCredential({
+		id: CRED_ID,
+		dataOverride: { apiKey: WRONG_KEY },
+	});
+	check(
+		`wrong key -> Error "${MSG_CRED_401}"`,
+		same(wrong, { status: 'Error', message: MSG_CRED_401 }),
+		wrong,
+	);
+	note(`requests for the wrong-key test: ${apiRequests(api).length}`);
+	const stored = await session.testCredential({ id: WRONG_CRED_ID });
+	check(
+		'stored credential with a wrong key -> the same Error',
+		same(stored, { status: 'Error', message: MSG_CRED_401 }),
+		stored,
+	);
+	const noPlan = await session.testCredential({
+		id: CRED_ID,
+		dataOverride: { apiKey: NO_API_PLAN_KEY },
+	});
+	check(
+		'key of a plan without API access -> 403 message',
+		same(noPlan, { status: 'Error', message: MSG_CRED_403 }),
+		noPlan,
+	);
+	const wrongPath = await session.testCredential({
+		id: CRED_ID,
+		dataOverride: { baseUrl: `${api.url}/not-phprank` },
+	});
+	check(
+		'Base URL without a phpRank API -> 404 message',
+		same(wrongPath, { status: 'Error', message: MSG_CRED_404 }),
+		wrongPath,
+	);
+	for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
+		const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
+		check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
+	}
+	// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
+	const closedPort = await getFreePort();
+	for (const [baseUrl, expected] of [
+		[
+			`http://127.0.0.1:${closedPort}`,
+			`Could not reach phpRank at 127.0.0.1:${closedPort}: the connection was refused`,
+		],
+		[
+			'https://seo.phprank-e2e.invalid',
+			'Could not reach phpRank at seo.phprank-e2e.invalid: the host name could not be resolved',
+		],
+		[api.url.replace(/^https?:\/\//, ''), MSG_CRED_NO_SCHEME],
+	]) {
+		const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
+		check(
+			`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`,
+			r.status === 'Error' && r.message.startsWith(expected),
+			r,
+		);
+	}
+
+	section('a failed Create with a literal password, started by a webhook (production execution)');
+	await checkFailedCreate(suite.report, {
+		sb,
+		api,
+		webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
+		workflowId: FAILED_CREATE_ID,
+	});
+
+	// ------------------------------------------------------------------ trigger
+	const alertWf = example('alert-on-score-drop.json');
+	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
+	await triggerManualChecks(session, sb, api, alertWf, triggerName);
+
+	// ------------------------------------------------------------------ production: published, restarted
+	await timed('n8n stop', async () => await n8n?.stop());
+	n8n = undefined;
+	const box = sb;
+	await triggerActivatedChecks(
+		box,
+		api,
+		alertWf,
+		triggerName,
+		async () => (n8n = suite.n8n(await startServer(box, { env: serverEnv }))),
+		firstStartS,
+	);
+	const restarted = n8n as N8nServer | undefined; // set by the start callback above
+	if (restarted && !process.env.E2E_SKIP_ACTIVATION) {
+		await restarted.stop();
+		n8n = undefined;
+		await timed(
+			'n8n unpublish:workflow',
+			async () => await unpublishWorkflow(box, ACTIVATED_TRIGGER_ID),
+		);
+		const active = await listWorkflowIds(box, { active: true });
+		check(
+			'unpublished: n8n list:workflow --active=true no longer lists the copy',
+			!active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID),
+			active,
+		);
+	}
+
+	// ------------------------------------------------------------------ production: a poll meets a long rate limit
+	await rateLimitedPollChecks(
+		box,
+		api,
+		serverEnv,
+		firstStartS,
+		async (env) => (n8n = suite.n8n(await startServer(box, { env }))),
+	);
+	const last = n8n as N8nServer | undefined; // set by the start callback above
+	if (last) {
+		await timed('n8n stop', async () => await last.stop());
+		n8n = undefined;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -822,23 +776,6 @@ async function triggerManualChecks(
 			same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
 		describeRequests(manualReqs),
 	);
-}
-
-/** The stored execution `id` of a workflow once it has finished (db.ts), or what is stored at the timeout. */
-async function waitForExecution(
-	sb: N8nSandbox,
-	workflowId: string,
-	id: string,
-	timeoutMs = 60_000,
-): Promise<StoredExecution | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	let last: StoredExecution | undefined;
-	while (Date.now() < deadline) {
-		last = (await storedExecutions(sb, workflowId)).find((e) => e.id === String(id));
-		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
-		await sleep(300);
-	}
-	return last;
 }
 
 /**
@@ -985,34 +922,15 @@ function durablePollBudgetMs(pollTimeoutS: number, leaseS: number): number {
 
 /** A trigger alone (New Report, the other user's key), polling at these seconds of every minute. */
 function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
-	return {
-		id: RATE_LIMITED_ID,
-		name: 'e2e: a poll meets a long rate limit (published)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'phpRank Trigger',
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: {
-						item: seconds.map((second) => ({
-							mode: 'custom',
-							cronExpression: `${second} * * * * *`,
-						})),
-					},
-					event: 'newReport',
-					filters: {},
-					simplify: true,
-				},
-				credentials: { phpRankApi: OTHER_CRED },
-			},
-		],
-		connections: {},
+	const parameters = {
+		pollTimes: pollAt(seconds),
+		event: 'newReport',
+		filters: {},
+		simplify: true,
 	};
+	return workflow(RATE_LIMITED_ID, 'e2e: a poll meets a long rate limit (published)', [
+		phpRankTrigger('phpRank Trigger', parameters, OTHER_CRED),
+	]);
 }
 
 /** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
@@ -1319,8 +1237,4 @@ function iconUrlsOf(n: Record<string, unknown>): string[] {
 	);
 }
 
-main().catch((e: unknown) => {
-	console.error(e);
-	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
-	process.exit(1);
-});
+suite.run(main);

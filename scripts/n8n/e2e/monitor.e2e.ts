@@ -25,9 +25,6 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
 import { randomUUID } from 'crypto';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 
 import {
 	CHECK_NAMES,
@@ -37,29 +34,22 @@ import {
 	cleanUrl,
 	type AnalysisSpec,
 	type ReportRecord,
-} from '../../test/server';
-import {
-	startJsonServer,
-	startSmtpCatcher,
-	type CaughtMail,
-	type JsonServer,
-	type SmtpCatcher,
-} from './catchers';
+} from '../../../test/server';
+import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
-	buildAndPack,
-	CRED_ID,
-	CRED_NAME,
+	checkExampleNodes,
+	EXAMPLE_MAIL,
+	PHPRANK_CRED,
 	describeRequests,
 	json,
 	loadExamples,
 	NODE_TYPE,
-	sandboxWithPackage,
 	testServerCredential,
 	TRIGGER_TYPE,
 	type WorkflowJson,
-} from './checks';
-import { storedExecutions as storedExecutionsOf, waitForExecutions } from './db';
+} from '../checks';
+import { storedExecutions as storedExecutionsOf, waitForExecutions } from '../db';
 import {
 	branches,
 	executeWorkflow,
@@ -67,31 +57,26 @@ import {
 	importCredentials,
 	importWorkflows,
 	publishWorkflows,
-	removeSandbox,
 	startServer,
 	type ExportedNodeType,
 	type N8nSandbox,
 	type N8nServer,
-} from './n8n';
-import { sleep } from './proc';
-import { Fatal, Report, same } from './report';
+} from '../n8n';
+import { sleep } from '../proc';
+import { Fatal, same } from '../report';
+import { SMTP_CRED, Suite } from '../suite';
+import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
-const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
-const SMTP_CRED_ID = 'phprank-e2e-smtp';
 /** the example's node names */
 const SHEET = 'URLs to watch';
 const RERUN = 'Create or re-run report';
 const IF = 'Got worse?';
 const EMAIL = 'Email the SEO team';
-const TO = 'seo-team@example.com';
-const FROM = 'seo-monitor@example.com';
+const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
-const report = new Report();
-const check = report.check.bind(report);
-const section = report.section.bind(report);
-const note = report.note.bind(report);
-const timed = report.timed.bind(report);
+const suite = new Suite('e2e-monitor');
+const { check, section, note, timed, api } = suite;
 
 /**
  * The pages watched, and what run 2's analysis does to each (scores relative to run 1's, 80 unless
@@ -199,14 +184,12 @@ export function monitorWorkflow(example: WorkflowJson, listUrl: string): Workflo
 	const at = wf.nodes.findIndex((n) => n.name === SHEET);
 	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets')
 		throw new Fatal(`examples/${EXAMPLE_FILE}: no Google Sheets node "${SHEET}"`);
-	wf.nodes[at] = {
-		id: randomUUID(),
-		name: SHEET,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: wf.nodes[at].position,
-		parameters: { url: listUrl, options: {} },
-	};
+	wf.nodes[at] = node(
+		SHEET,
+		'n8n-nodes-base.httpRequest',
+		{ url: listUrl, options: {} },
+		{ typeVersion: 4.2, position: wf.nodes[at].position },
+	);
 	wf.name = `e2e: ${example.name}`;
 	return wf;
 }
@@ -220,351 +203,296 @@ function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 }
 
 async function main(): Promise<void> {
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-e2e-monitor-'));
-	let sb: N8nSandbox | undefined;
-	let smtp: SmtpCatcher | undefined;
-	let list: JsonServer | undefined;
-	const api = new PhpRankServer({ throttle: false });
 	const example = loadExamples().get(EXAMPLE_FILE);
-	try {
-		if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
-		const tgz = await buildAndPack(report, work);
+	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
 
-		const installed = await sandboxWithPackage(report, tgz);
-		sb = installed.sb;
-		const nodeTypes = installed.allNodes;
+	section('test server, SMTP catcher, credentials and the example with the n8n CLI');
+	// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
+	api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
+	const untouched = [
+		api.addReport({ url: 'https://example.com/archive/2019', result: 40 }),
+		api.addReport({ url: 'https://example.com/archive/2020', result: 50 }),
+		api.addReport({ url: 'https://example.com/pricing', user_id: USER_IDS.other, result: 90 }),
+	];
+	await api.start();
+	const { catcher: smtp, credential: smtpCred } = await suite.smtp();
+	const list = await startJsonServer(
+		'/urls-to-watch',
+		PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })),
+	);
+	suite.defer(() => list.stop());
+	note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
+	await timed(
+		'n8n import:credentials',
+		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
+	);
+	const wf = monitorWorkflow(example, list.url);
+	const kept = example.nodes.filter((n) => n.name !== SHEET);
+	check(
+		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
+		kept.every((n) =>
+			same(
+				wf.nodes.find((m) => m.name === n.name),
+				n,
+			),
+		) &&
+			wf.nodes.length === example.nodes.length &&
+			same(wf.connections, example.connections),
+		wf.nodes.map((n) => n.name),
+	);
+	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the e2e workflow' });
+	const phpRankNode = example.nodes.find((n) => n.name === RERUN);
+	check(
+		'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
+		phpRankNode?.type === NODE_TYPE &&
+			phpRankNode.parameters.operation === 'createOrRerun' &&
+			phpRankNode.parameters.url === '={{ $json.url }}' &&
+			phpRankNode.parameters.privacy === 1,
+		phpRankNode,
+	);
+	check(
+		'the example emails through an SMTP credential',
+		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
+	);
+	await timed('n8n import:workflow', async () => await importWorkflows(sb, [wf]));
 
-		section('test server, SMTP catcher, credentials and the example with the n8n CLI');
-		// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
-		api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
-		const untouched = [
-			api.addReport({ url: 'https://example.com/archive/2019', result: 40 }),
-			api.addReport({ url: 'https://example.com/archive/2020', result: 50 }),
-			api.addReport({ url: 'https://example.com/pricing', user_id: USER_IDS.other, result: 90 }),
-		];
-		await api.start();
-		smtp = await startSmtpCatcher();
-		list = await startJsonServer(
-			'/urls-to-watch',
-			PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })),
-		);
-		note(
-			`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`,
-		);
-		await timed(
-			'n8n import:credentials',
-			async () =>
-				await importCredentials(sb as N8nSandbox, [
-					testServerCredential(api),
-					{
-						id: SMTP_CRED_ID,
-						name: 'SMTP (local catcher)',
-						type: 'smtp',
-						data: {
-							user: '',
-							password: '',
-							host: smtp?.host,
-							port: smtp?.port,
-							secure: false,
-							disableStartTls: true,
-						},
-					},
-				]),
-		);
-		const wf = monitorWorkflow(example, list.url);
-		const kept = example.nodes.filter((n) => n.name !== SHEET);
-		check(
-			'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
-			kept.every((n) =>
-				same(
-					wf.nodes.find((m) => m.name === n.name),
-					n,
-				),
-			) &&
-				wf.nodes.length === example.nodes.length &&
-				same(wf.connections, example.connections),
-			wf.nodes.map((n) => n.name),
-		);
-		const unknown = wf.nodes
-			.filter(
-				(n) =>
-					!nodeTypes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
-			)
-			.map((n) => `${n.type}@${n.typeVersion}`);
-		check(
-			'every node type and version of the e2e workflow is one this n8n has',
-			unknown.length === 0,
-			unknown,
-		);
-		check(
-			'the example has no Code node',
-			!example.nodes.some((n) => /\.code$|\.function(Item)?$/.test(n.type)),
-			example.nodes.map((n) => n.type),
-		);
-		const phpRankNode = example.nodes.find((n) => n.name === RERUN);
-		check(
-			'the example runs phpRank → Create or Re-Run of {{ $json.url }}, private',
-			phpRankNode?.type === NODE_TYPE &&
-				phpRankNode.parameters.operation === 'createOrRerun' &&
-				phpRankNode.parameters.url === '={{ $json.url }}' &&
-				phpRankNode.parameters.privacy === 1,
-			phpRankNode,
-		);
-		check(
-			'the example emails through an SMTP credential',
-			example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED_ID,
-		);
-		await timed('n8n import:workflow', async () => await importWorkflows(sb as N8nSandbox, [wf]));
-
-		// ------------------------------------------------------------------ run 1: every URL new
-		section('run 1 (n8n execute): every watched URL is new');
-		const before = reportsOf(api);
-		for (const page of PAGES)
-			api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
-		api.clearRequests();
-		const run1 = await timed(
-			'n8n execute, run 1',
-			async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }),
-		);
-		const created = new Map<string, ReportRecord>();
-		if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
-		const out1 = json(run1.outputs[RERUN]);
-		check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
-		check(
-			'every item says action "created", no previous score or change, other_reports 0',
-			out1.every(
+	// ------------------------------------------------------------------ run 1: every URL new
+	section('run 1 (n8n execute): every watched URL is new');
+	const before = reportsOf(api);
+	for (const page of PAGES)
+		api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
+	api.clearRequests();
+	const run1 = await timed(
+		'n8n execute, run 1',
+		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	);
+	const created = new Map<string, ReportRecord>();
+	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
+	const out1 = json(run1.outputs[RERUN]);
+	check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
+	check(
+		'every item says action "created", no previous score or change, other_reports 0',
+		out1.every(
+			(r) =>
+				r.action === 'created' &&
+				r.previous_score === null &&
+				r.score_change === null &&
+				!('changes' in r) &&
+				r.other_reports === 0,
+		),
+		out1.map((r) => [r.url, r.action, r.previous_score, r.score_change]),
+	);
+	check(
+		'the items are the watched URLs, in order, private',
+		same(
+			out1.map((r) => r.url),
+			PAGES.map((p) => cleanUrl(p.url)),
+		) && out1.every((r) => r.privacy === 'private'),
+		out1.map((r) => [r.url, r.privacy]),
+	);
+	const after1 = reportsOf(api);
+	const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
+	check(
+		`the server holds exactly ${PAGES.length} more reports of the user`,
+		after1.length === before.length + PAGES.length,
+		{ before: before.length, after: after1.length },
+	);
+	check(
+		'the new reports are the watched URLs, private, scored as scripted',
+		same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) &&
+			newOnes.every(
 				(r) =>
-					r.action === 'created' &&
-					r.previous_score === null &&
-					r.score_change === null &&
-					!('changes' in r) &&
-					r.other_reports === 0,
+					r.privacy === 1 && r.result === baseOf(PAGES.find((p) => cleanUrl(p.url) === r.url)!),
 			),
-			out1.map((r) => [r.url, r.action, r.previous_score, r.score_change]),
-		);
-		check(
-			'the items are the watched URLs, in order, private',
-			same(
-				out1.map((r) => r.url),
-				PAGES.map((p) => cleanUrl(p.url)),
-			) && out1.every((r) => r.privacy === 'private'),
-			out1.map((r) => [r.url, r.privacy]),
-		);
-		const after1 = reportsOf(api);
-		const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
-		check(
-			`the server holds exactly ${PAGES.length} more reports of the user`,
-			after1.length === before.length + PAGES.length,
-			{ before: before.length, after: after1.length },
-		);
-		check(
-			'the new reports are the watched URLs, private, scored as scripted',
-			same(newOnes.map((r) => r.url).sort(), PAGES.map((p) => cleanUrl(p.url)).sort()) &&
-				newOnes.every(
-					(r) =>
-						r.privacy === 1 && r.result === baseOf(PAGES.find((p) => cleanUrl(p.url) === r.url)!),
-				),
-			newOnes.map((r) => [r.url, r.privacy, r.result]),
-		);
-		for (const r of newOnes) created.set(r.url, r);
-		const reqs1 = apiRequests(api);
-		const lists1 = reqs1.filter((r) => r.method === 'GET');
-		check(
-			`${PAGES.length} POSTs, no PUT`,
-			reqs1.filter((r) => r.method === 'POST').length === PAGES.length &&
-				!reqs1.some((r) => r.method === 'PUT'),
-			describeRequests(reqs1),
-		);
-		check(
-			'one list read per site (project filter), not one per URL',
-			same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']),
-			describeRequests(lists1),
-		);
-		const [worse1, rest1] = branches(run1, IF);
-		check(
-			'IF: no item is "worse" (nothing to compare with yet)',
-			worse1.length === 0 && rest1.length === PAGES.length,
-			{ true: worse1.length, false: rest1.length },
-		);
-		check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
-		check(
-			'no email was sent',
-			smtp.messages.length === 0,
-			smtp.messages.map((m) => m.subject),
-		);
-		check('the URL list was read once', list.hits() === 1, list.hits());
+		newOnes.map((r) => [r.url, r.privacy, r.result]),
+	);
+	for (const r of newOnes) created.set(r.url, r);
+	const reqs1 = apiRequests(api);
+	const lists1 = reqs1.filter((r) => r.method === 'GET');
+	check(
+		`${PAGES.length} POSTs, no PUT`,
+		reqs1.filter((r) => r.method === 'POST').length === PAGES.length &&
+			!reqs1.some((r) => r.method === 'PUT'),
+		describeRequests(reqs1),
+	);
+	check(
+		'one list read per site (project filter), not one per URL',
+		same(lists1.map((r) => r.query.project).sort(), ['example.com', 'shop.example.org']),
+		describeRequests(lists1),
+	);
+	const [worse1, rest1] = branches(run1, IF);
+	check(
+		'IF: no item is "worse" (nothing to compare with yet)',
+		worse1.length === 0 && rest1.length === PAGES.length,
+		{ true: worse1.length, false: rest1.length },
+	);
+	check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
+	check(
+		'no email was sent',
+		smtp.messages.length === 0,
+		smtp.messages.map((m) => m.subject),
+	);
+	check('the URL list was read once', list.hits() === 1, list.hits());
 
-		// ------------------------------------------------------------------ run 2: some pages worse
-		section('run 2 (n8n execute): some pages worse, some not');
-		const sample = [...created.values()][0];
-		const byImportance = (importance: string) =>
-			CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
-		const picked = {
-			high: byImportance('high')[0],
-			medium: byImportance('medium')[0],
-			low: byImportance('low')[0],
-		};
-		if (!picked.high || !picked.medium || !picked.low)
-			throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
-		for (const page of PAGES) {
-			api.setNextAnalysis(page.url, page.next(picked));
-			if (page.suspected) api.setNextAnalysis(page.url, (page.confirm ?? page.next)(picked));
-			note(`${cleanUrl(page.url)}: ${page.what}`);
-		}
-		api.clearRequests();
-		smtp.clear();
-		const run2 = await timed(
-			'n8n execute, run 2',
-			async () => await executeWorkflow(sb as N8nSandbox, wf.id, { timeoutMs: 180_000 }),
-		);
-		if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
-		const out2 = json(run2.outputs[RERUN]);
-		const after2 = reportsOf(api);
-		check(
-			'no report created: the user has as many reports as after run 1',
-			after2.length === after1.length &&
-				same(
-					after2.map((r) => r.id),
-					after1.map((r) => r.id),
-				),
-			{ after1: after1.length, after2: after2.length },
-		);
-		check(
-			'every item says action "rerun" of the report run 1 created',
-			out2.length === PAGES.length &&
-				out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id),
-			out2.map((r) => [r.url, r.action, r.id]),
-		);
-		const reqs2 = apiRequests(api);
-		const puts = reqs2.filter((r) => r.method === 'PUT');
-		const expectedPuts = PAGES.flatMap((page) =>
-			Array<string>(page.suspected ? 2 : 1).fill(
-				`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`,
-			),
-		).sort();
-		check(
-			'no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other',
-			!reqs2.some((r) => r.method === 'POST') &&
-				same(puts.map((r) => r.path).sort(), expectedPuts) &&
-				puts.every((r) => r.form.results === '1'),
-			describeRequests(reqs2),
-		);
-		for (const page of PAGES) {
-			const item = out2.find((r) => r.url === cleanUrl(page.url));
-			const expected = page.suspected ? page.email : null;
-			check(
-				`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`,
-				item?.confirmed === expected &&
-					(!page.suspected || item?.first_score === page.next(picked).score),
-				item && { confirmed: item.confirmed, first_score: item.first_score },
-			);
-		}
-		check(
-			'the other reports were left alone (same site, another user of a watched URL)',
-			untouched.every((u) => same(api.getReport(u.id), u)),
-			untouched.map((u) => [u.id, u.url, u.user_id]),
-		);
-		for (const page of PAGES) {
-			const item = out2.find((r) => r.url === cleanUrl(page.url));
-			const columns = item && {
-				score_change: item.score_change,
-				previous_score: item.previous_score,
-				has_changes_object: 'changes' in item,
-			};
-			check(
-				`${cleanUrl(page.url)} (${page.what}): score_change ${page.delta}, previous_score ${baseOf(page)} (flat columns, no nested changes with Simplify)`,
-				item?.score_change === page.delta &&
-					item?.previous_score === baseOf(page) &&
-					!('changes' in item),
-				columns,
-			);
-		}
-		const contact = out2.find((r) => r.url === 'example.com/contact');
-		check(
-			`example.com/contact: newly_failed is "${picked.high} (high)"`,
-			contact?.newly_failed === `${picked.high} (high)`,
-			contact?.newly_failed,
-		);
-		const [worse2, rest2] = branches(run2, IF);
-		const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
-		check(
-			`IF: exactly the pages made worse go to the email (${expected.join(', ')})`,
+	// ------------------------------------------------------------------ run 2: some pages worse
+	section('run 2 (n8n execute): some pages worse, some not');
+	const sample = [...created.values()][0];
+	const byImportance = (importance: string) =>
+		CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
+	const picked = {
+		high: byImportance('high')[0],
+		medium: byImportance('medium')[0],
+		low: byImportance('low')[0],
+	};
+	if (!picked.high || !picked.medium || !picked.low)
+		throw new Fatal(`no check of every importance: ${JSON.stringify(picked)}`);
+	for (const page of PAGES) {
+		api.setNextAnalysis(page.url, page.next(picked));
+		if (page.suspected) api.setNextAnalysis(page.url, (page.confirm ?? page.next)(picked));
+		note(`${cleanUrl(page.url)}: ${page.what}`);
+	}
+	api.clearRequests();
+	smtp.clear();
+	const run2 = await timed(
+		'n8n execute, run 2',
+		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	);
+	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+	const out2 = json(run2.outputs[RERUN]);
+	const after2 = reportsOf(api);
+	check(
+		'no report created: the user has as many reports as after run 1',
+		after2.length === after1.length &&
 			same(
-				json(worse2).map((r) => r.url),
-				expected,
-			) && rest2.length === PAGES.length - expected.length,
-			{ true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) },
-		);
-		const mails = await smtp.waitFor(expected.length, 10_000);
+				after2.map((r) => r.id),
+				after1.map((r) => r.id),
+			),
+		{ after1: after1.length, after2: after2.length },
+	);
+	check(
+		'every item says action "rerun" of the report run 1 created',
+		out2.length === PAGES.length &&
+			out2.every((r) => r.action === 'rerun' && r.id === created.get(String(r.url))?.id),
+		out2.map((r) => [r.url, r.action, r.id]),
+	);
+	const reqs2 = apiRequests(api);
+	const puts = reqs2.filter((r) => r.method === 'PUT');
+	const expectedPuts = PAGES.flatMap((page) =>
+		Array<string>(page.suspected ? 2 : 1).fill(
+			`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`,
+		),
+	).sort();
+	check(
+		'no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other',
+		!reqs2.some((r) => r.method === 'POST') &&
+			same(puts.map((r) => r.path).sort(), expectedPuts) &&
+			puts.every((r) => r.form.results === '1'),
+		describeRequests(reqs2),
+	);
+	for (const page of PAGES) {
+		const item = out2.find((r) => r.url === cleanUrl(page.url));
+		const expected = page.suspected ? page.email : null;
 		check(
-			`${expected.length} emails, no more`,
-			mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length,
-			mails.map((m) => m.subject),
+			`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`,
+			item?.confirmed === expected &&
+				(!page.suspected || item?.first_score === page.next(picked).score),
+			item && { confirmed: item.confirmed, first_score: item.first_score },
 		);
+	}
+	check(
+		'the other reports were left alone (same site, another user of a watched URL)',
+		untouched.every((u) => same(api.getReport(u.id), u)),
+		untouched.map((u) => [u.id, u.url, u.user_id]),
+	);
+	for (const page of PAGES) {
+		const item = out2.find((r) => r.url === cleanUrl(page.url));
+		const columns = item && {
+			score_change: item.score_change,
+			previous_score: item.previous_score,
+			has_changes_object: 'changes' in item,
+		};
 		check(
-			`each from ${FROM} to ${TO}`,
-			mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)),
-			mails.map((m) => [m.from, m.to, m.headers.from]),
+			`${cleanUrl(page.url)} (${page.what}): score_change ${page.delta}, previous_score ${baseOf(page)} (flat columns, no nested changes with Simplify)`,
+			item?.score_change === page.delta &&
+				item?.previous_score === baseOf(page) &&
+				!('changes' in item),
+			columns,
 		);
-		if (mails[0])
-			note(
-				`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`,
-			);
-		for (const page of PAGES) {
-			const url = cleanUrl(page.url);
-			const got = mailFor(mails, page.url);
-			if (!page.email) {
-				check(
-					`no email for ${url} (${page.what})`,
-					got.length === 0,
-					got.map((m) => m.subject),
-				);
-				continue;
-			}
-			const base = baseOf(page);
-			const now = base + page.delta;
-			const mail = got[0];
+	}
+	const contact = out2.find((r) => r.url === 'example.com/contact');
+	check(
+		`example.com/contact: newly_failed is "${picked.high} (high)"`,
+		contact?.newly_failed === `${picked.high} (high)`,
+		contact?.newly_failed,
+	);
+	const [worse2, rest2] = branches(run2, IF);
+	const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
+	check(
+		`IF: exactly the pages made worse go to the email (${expected.join(', ')})`,
+		same(
+			json(worse2).map((r) => r.url),
+			expected,
+		) && rest2.length === PAGES.length - expected.length,
+		{ true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) },
+	);
+	const mails = await smtp.waitFor(expected.length, 10_000);
+	check(
+		`${expected.length} emails, no more`,
+		mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length,
+		mails.map((m) => m.subject),
+	);
+	check(
+		`each from ${FROM} to ${TO}`,
+		mails.every((m) => m.from === FROM && same(m.to, [TO]) && m.headers.from.includes(FROM)),
+		mails.map((m) => [m.from, m.to, m.headers.from]),
+	);
+	if (mails[0])
+		note(
+			`an email as caught:\n         Subject: ${mails[0].subject}\n         ${mails[0].text.split('\n').join('\n         ')}`,
+		);
+	for (const page of PAGES) {
+		const url = cleanUrl(page.url);
+		const got = mailFor(mails, page.url);
+		if (!page.email) {
 			check(
-				`one email for ${url}, subject names the URL and "${base} → ${now}"`,
-				got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`,
+				`no email for ${url} (${page.what})`,
+				got.length === 0,
 				got.map((m) => m.subject),
 			);
-			const spec = page.next(picked);
-			const failedText = spec.failed?.length
-				? spec.failed
-						.map(
-							(c) =>
-								`${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`,
-						)
-						.join(', ')
-				: 'none';
-			check(
-				`its text: the URL, "Score: ${base} → ${now}", ${page.delta} points, the first analysis's score, newly failed: ${failedText}`,
-				mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
-					mail.text.includes(`Score: ${base} → ${now} (`) &&
-					mail.text.includes(
-						` points. It held when analysed once more (the first analysis said ${spec.score ?? ''}).`,
-					) &&
-					mail.text.includes(`, ${page.delta} points.`) &&
-					mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
-					mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
-				mail?.text,
-			);
+			continue;
 		}
-
-		await triggerChecks(sb, nodeTypes, api, smtp, example, picked.high);
-	} catch (e) {
-		if (e instanceof Fatal) check(e.message, false);
-		else throw e;
-	} finally {
-		await smtp?.stop();
-		await list?.stop();
-		await api.stop();
-		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
-		else if (sb) note(`sandbox kept: ${sb.userFolder}`);
-		fs.rmSync(work, { recursive: true, force: true });
+		const base = baseOf(page);
+		const now = base + page.delta;
+		const mail = got[0];
+		check(
+			`one email for ${url}, subject names the URL and "${base} → ${now}"`,
+			got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`,
+			got.map((m) => m.subject),
+		);
+		const spec = page.next(picked);
+		const failedText = spec.failed?.length
+			? spec.failed
+					.map(
+						(c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`,
+					)
+					.join(', ')
+			: 'none';
+		check(
+			`its text: the URL, "Score: ${base} → ${now}", ${page.delta} points, the first analysis's score, newly failed: ${failedText}`,
+			mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
+				mail.text.includes(`Score: ${base} → ${now} (`) &&
+				mail.text.includes(
+					` points. It held when analysed once more (the first analysis said ${spec.score ?? ''}).`,
+				) &&
+				mail.text.includes(`, ${page.delta} points.`) &&
+				mail.text.includes(`Newly failed checks: ${failedText}\n`) &&
+				mail.text.includes(`phpRank report ID: ${created.get(url)?.id}`),
+			mail?.text,
+		);
 	}
-	report.finish();
+
+	await triggerChecks(sb, nodeTypes, api, smtp, example, picked.high);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,35 +552,23 @@ async function triggerChecks(
 	const triggerWorkflow = (
 		id: string,
 		name: string,
-		node: string,
+		trigger: string,
 		parameters: Record<string, unknown>,
 		then?: WorkflowJson['nodes'][number],
-	): WorkflowJson => ({
-		id,
-		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: node,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] },
-					event: 'scoreChanged',
-					simplify: true,
-					...parameters,
-				},
-				credentials: { phpRankApi: PHPRANK_CRED },
-			},
-			...(then
-				? [{ ...structuredClone(then), id: randomUUID(), position: [240, 0] as [number, number] }]
-				: []),
-		],
-		connections: then ? { [node]: { main: [[{ node: then.name, type: 'main', index: 0 }]] } } : {},
-	});
+	): WorkflowJson =>
+		workflow(
+			id,
+			name,
+			[
+				phpRankTrigger(
+					trigger,
+					{ pollTimes: pollAt([second]), event: 'scoreChanged', simplify: true, ...parameters },
+					PHPRANK_CRED,
+				),
+				...(then ? [{ ...structuredClone(then), id: randomUUID(), position: undefined }] : []),
+			],
+			then ? [[trigger, then.name]] : [],
+		);
 	const wf = triggerWorkflow(
 		TRIGGER_WF_ID,
 		"e2e: phpRank Trigger (Score Changed) → the example's email",
@@ -878,8 +794,4 @@ async function triggerChecks(
 	}
 }
 
-main().catch((e: unknown) => {
-	console.error(e);
-	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
-	process.exit(1);
-});
+suite.run(main);

@@ -13,36 +13,35 @@
  * Everything runs on loopback; no real model. Prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
-import * as os from 'os';
 import * as path from 'path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { shapeReport } from '../../nodes/PhpRank/operations/output';
-import { PhpRankServer, TEST_API_KEY, USER_IDS, type RecordedRequest } from '../../test/server';
 import {
-	createSandbox,
-	getRuntime,
+	TEST_API_KEY,
+	USER_IDS,
+	type PhpRankServer,
+	type RecordedRequest,
+} from '../../../test/server';
+import { apiRequests, EXAMPLES_DIR, testServerCredential } from '../checks';
+import {
 	importCredentials,
 	importWorkflows,
-	installPackage,
 	listWorkflowIds,
-	packPackage,
 	publishWorkflows,
-	removeSandbox,
 	startServer,
-	type N8nSandbox,
 	type N8nServer,
-} from './n8n';
+} from '../n8n';
+import { same } from '../report';
+import { Suite } from '../suite';
+import { node, NODE_TYPE, webhook, workflow, type Link, type WorkflowJson } from '../workflow';
 
-const REPO = path.resolve(__dirname, '..', '..');
-const EXAMPLE = path.join(REPO, 'examples', 'seo-assistant-mcp.json');
+const EXAMPLE = path.join(EXAMPLES_DIR, 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
 const TOOL_NAMES = [
 	'audit_url',
@@ -52,41 +51,8 @@ const TOOL_NAMES = [
 	'site_health',
 ];
 
-// ------------------------------------------------------------------------------------ reporting
-
-let passed = 0;
-let failed = 0;
-const failures: string[] = [];
-let currentSection = '';
-
-function section(name: string): void {
-	currentSection = name;
-	console.log(`\n== ${name}`);
-}
-
-function check(name: string, ok: unknown, detail?: unknown): boolean {
-	if (ok) {
-		passed++;
-		console.log(`  ok   ${name}`);
-	} else {
-		failed++;
-		failures.push(`[${currentSection}] ${name}`);
-		const text =
-			detail === undefined ? '' : typeof detail === 'string' ? detail : JSON.stringify(detail);
-		console.log(`  FAIL ${name}${text ? `\n         ${text.slice(0, 3000)}` : ''}`);
-	}
-	return Boolean(ok);
-}
-
-function note(text: string): void {
-	console.log(`       ${text}`);
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function apiRequests(api: PhpRankServer): RecordedRequest[] {
-	return api.requests.filter((r) => r.path.startsWith('/api/'));
-}
+const suite = new Suite('ai-e2e');
+const { check, section, note, api } = suite;
 
 function describe(reqs: RecordedRequest[]): string[] {
 	return reqs.map(
@@ -205,54 +171,24 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 // ----------------------------------------------------------------------------------- workflows
 
-interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-}
-interface Workflow {
-	id: string;
-	name: string;
-	nodes: WorkflowNode[];
-	connections: Record<string, unknown>;
-	settings?: Record<string, unknown>;
-}
-
 /** The example's tool nodes under n8n's AI Agent, asked through a webhook. */
-function agentWorkflow(example: Workflow): Workflow {
-	const tools = example.nodes.filter((n) => n.type === 'n8n-nodes-phprank.phpRankTool');
+function agentWorkflow(example: WorkflowJson): WorkflowJson {
+	const tools = example.nodes.filter((n) => n.type === `${NODE_TYPE}Tool`);
 	const id = (n: number) => `6a0b8e52-1c3d-4f7a-8b9e-0d2f4a6c8e${String(n).padStart(2, '0')}`;
-	return {
-		id: 'phprankE2eAgent1',
-		name: 'e2e: phpRank tools under an AI Agent',
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
+	const agent = 'SEO agent';
+	return workflow(
+		'phprankE2eAgent1',
+		'e2e: phpRank tools under an AI Agent',
+		[
+			webhook('seo-agent', 'lastNode', {
 				id: id(1),
 				name: 'Question',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
 				webhookId: 'b4f1c2d3-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-				parameters: {
-					httpMethod: 'POST',
-					path: 'seo-agent',
-					responseMode: 'lastNode',
-					options: {},
-				},
-			},
-			{
-				id: id(2),
-				name: 'SEO agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [300, 0],
-				parameters: {
+			}),
+			node(
+				agent,
+				'@n8n/n8n-nodes-langchain.agent',
+				{
 					promptType: 'define',
 					text: '={{ $json.body.question }}',
 					options: {
@@ -260,35 +196,31 @@ function agentWorkflow(example: Workflow): Workflow {
 						enableStreaming: false,
 					},
 				},
-			},
-			{
-				id: id(3),
-				name: 'Chat model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [200, 300],
-				parameters: {
+				{ id: id(2), typeVersion: 3.1, position: [300, 0] },
+			),
+			node(
+				'Chat model',
+				'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				{
 					model: { __rl: true, mode: 'id', value: 'gpt-e2e' },
 					responsesApiEnabled: false,
 					options: {},
 				},
-				credentials: { openAiApi: { id: 'e2e-openai', name: 'Scripted model' } },
-			},
+				{
+					id: id(3),
+					typeVersion: 1.3,
+					position: [200, 300],
+					credentials: { openAiApi: { id: 'e2e-openai', name: 'Scripted model' } },
+				},
+			),
 			...tools.map((tool, index) => ({ ...tool, id: id(10 + index) })),
 		],
-		connections: {
-			Question: { main: [[{ node: 'SEO agent', type: 'main', index: 0 }]] },
-			'Chat model': {
-				ai_languageModel: [[{ node: 'SEO agent', type: 'ai_languageModel', index: 0 }]],
-			},
-			...Object.fromEntries(
-				tools.map((t) => [
-					t.name,
-					{ ai_tool: [[{ node: 'SEO agent', type: 'ai_tool', index: 0 }]] },
-				]),
-			),
-		},
-	};
+		[
+			['Question', agent],
+			['Chat model', agent, 'ai_languageModel'],
+			...tools.map((t): Link => [t.name, agent, 'ai_tool']),
+		],
+	);
 }
 
 /**
@@ -524,7 +456,9 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	);
 	// The same answers in the workflow node's Simplify form, which tools returned before they had their own.
 	const simplified = (ids: number[]) =>
-		JSON.stringify(ids.map((id) => shapeReport(api.getReport(id) as never, true))).length;
+		simplifyForm
+			? JSON.stringify(ids.map((id) => simplifyForm?.(api.getReport(id), true))).length
+			: 'n/a';
 	sizes.push(
 		`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`,
 	);
@@ -710,6 +644,19 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 }
 
 const sizes: string[] = [];
+
+/** The built package's Simplify shaping, for the result sizes printed beside the tools' (a note, no check). */
+let simplifyForm: ((report: unknown, simplify: boolean) => unknown) | undefined;
+
+/** `shapeReport` from the installed package's dist/, if it is still where it was (else no comparison). */
+async function simplifiedReports(installedDir: string): Promise<typeof simplifyForm> {
+	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'output.js');
+	try {
+		return ((await import(file)) as { shapeReport?: typeof simplifyForm }).shapeReport;
+	} catch {
+		return undefined;
+	}
+}
 
 /**
  * Last: a 429's Retry-After holds back every later request of this phpRank user in n8n's process
@@ -930,89 +877,55 @@ function seed(api: PhpRankServer): void {
 }
 
 async function main(): Promise<void> {
-	const startedAt = Date.now();
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ai-e2e-'));
-	const api = new PhpRankServer({ throttle: false });
 	const model = new ScriptedModel(script);
-	let sb: N8nSandbox | undefined;
-	let n8n: N8nServer | undefined;
-	try {
-		section('package in a real n8n');
-		const build = spawnSync('npm', ['run', 'build'], {
-			cwd: REPO,
-			encoding: 'utf8',
-			env: { ...process.env, CI: 'true' },
-		});
-		if (!check('npm run build', build.status === 0, `${build.stdout}${build.stderr}`.slice(-3000)))
-			return;
-		const tgz = await packPackage(REPO, work);
-		sb = await createSandbox({ runtime: getRuntime({ install: true }) });
-		await installPackage(sb, tgz);
-		seed(api);
-		await api.start();
-		await model.start();
-		const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as Workflow;
-		await importCredentials(sb, [
-			{
-				id: 'phprank-e2e',
-				name: 'phpRank (test server)',
-				type: 'phpRankApi',
-				data: { baseUrl: api.url, apiKey: TEST_API_KEY },
-			},
-			{
-				id: 'phprank-mcp-token',
-				name: 'phpRank MCP token',
-				type: 'httpBearerAuth',
-				data: { token: MCP_TOKEN },
-			},
-			{
-				id: 'e2e-openai',
-				name: 'Scripted model',
-				type: 'openAiApi',
-				data: { apiKey: 'sk-e2e-not-a-real-key', url: model.url },
-			},
-		]);
-		const agent = agentWorkflow(example);
-		await importWorkflows(sb, [example, agent]);
-		// Published with the CLI, as an operator would: in production from the start below on.
-		await publishWorkflows(sb, [example.id, agent.id]);
-		const published = await listWorkflowIds(sb, { active: true });
-		if (
-			!check(
-				'both workflows published (n8n list:workflow --active=true)',
-				[example.id, agent.id].every((id) => published.includes(id)),
-				published,
-			)
+	suite.defer(() => model.stop());
+	const { sb, installedDir } = await suite.packageSandbox();
+	simplifyForm = await simplifiedReports(installedDir);
+	seed(api);
+	await api.start();
+	await model.start();
+	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
+	await importCredentials(sb, [
+		testServerCredential(api),
+		{
+			id: 'phprank-mcp-token',
+			name: 'phpRank MCP token',
+			type: 'httpBearerAuth',
+			data: { token: MCP_TOKEN },
+		},
+		{
+			id: 'e2e-openai',
+			name: 'Scripted model',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-e2e-not-a-real-key', url: model.url },
+		},
+	]);
+	const agent = agentWorkflow(example);
+	await importWorkflows(sb, [example, agent]);
+	// Published with the CLI, as an operator would: in production from the start below on.
+	await publishWorkflows(sb, [example.id, agent.id]);
+	const published = await listWorkflowIds(sb, { active: true });
+	if (
+		!check(
+			'both workflows published (n8n list:workflow --active=true)',
+			[example.id, agent.id].every((id) => published.includes(id)),
+			published,
 		)
-			return;
-		const t = Date.now();
-		n8n = await startServer(sb);
-		note(`n8n ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-		// n8n answers readiness before it has registered the published workflows' webhooks
-		await waitRegistered([
-			{ url: `${n8n.baseUrl}/mcp/phprank-seo`, method: 'POST' },
-			{ url: `${n8n.baseUrl}/webhook/seo-agent`, method: 'GET' },
-		]);
+	)
+		return;
+	const t = Date.now();
+	const n8n = suite.n8n(await startServer(sb));
+	note(`n8n ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+	// n8n answers readiness before it has registered the published workflows' webhooks
+	await waitRegistered([
+		{ url: `${n8n.baseUrl}/mcp/phprank-seo`, method: 'POST' },
+		{ url: `${n8n.baseUrl}/webhook/seo-agent`, method: 'GET' },
+	]);
 
-		await mcpChecks(n8n, api);
-		await agentChecks(n8n, api, model);
-		await throttleChecks(n8n, api);
-		for (const size of sizes) note(`result size, ${size}`);
-	} catch (error) {
-		check(`unexpected error: ${(error as Error).message}`, false, (error as Error).stack);
-		if (n8n) console.log(`--- n8n log (tail) ---\n${n8n.logs().slice(-6000)}`);
-	} finally {
-		if (n8n) await n8n.stop();
-		await api.stop();
-		await model.stop();
-		if (sb && process.env.KEEP_SANDBOX) console.log(`\nsandbox kept: ${sb.userFolder}`);
-		else if (sb) await removeSandbox(sb);
-		fs.rmSync(work, { recursive: true, force: true });
-	}
-	console.log(`\n== summary (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
-	for (const f of failures) console.log(`  - ${f}`);
-	console.log(`\n${passed} passed, ${failed} failed`);
-	process.exitCode = failed > 0 ? 1 : 0;
+	await mcpChecks(n8n, api);
+	await agentChecks(n8n, api, model);
+	await throttleChecks(n8n, api);
+	for (const size of sizes) note(`result size, ${size}`);
 }
 
-void main();
+suite.run(main);

@@ -33,44 +33,36 @@
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder and
  *      leave n8n running until Ctrl+C, to look at it with a browser), UI_TIMEOUT_MS (one wait, default 30000).
  */
-import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import {
-	chromium,
-	type Browser,
-	type BrowserContext,
-	type Locator,
-	type Page,
-} from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { runNode } from '../../test/harness/engine';
-import { PhpRankServer, TEST_API_KEY, USER_IDS } from '../../test/server';
-import {
-	buildAndPack,
-	CRED_ID,
-	CRED_NAME,
-	NODE_TYPE,
-	sandboxWithPackage,
-	seedServer,
-	testServerCredential,
-	TRIGGER_TYPE,
-	type WorkflowJson,
-} from './checks';
+import { USER_IDS, type PhpRankServer } from '../../../test/server';
+import { json, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
-	removeSandbox,
 	setupOwner,
 	startServer,
 	type ExportedNodeType,
 	type N8nSandbox,
-	type N8nServer,
 	type RestSession,
-} from './n8n';
-import { Fatal, Report } from './report';
+	waitForExecution,
+} from '../n8n';
+import { Fatal } from '../report';
+import { Suite } from '../suite';
+import {
+	manualTrigger,
+	node,
+	NODE_TYPE,
+	phpRank,
+	TRIGGER_TYPE,
+	workflow,
+	type Link,
+	type WorkflowJson,
+} from '../workflow';
 
 const CHECKS = {
 	panels: "every operation's panel and the trigger's panel for every event open",
@@ -111,6 +103,8 @@ const CHROMIUM_ARGS = [
  */
 /** The phpRank test server of this run, for checks that look at what the node sent. */
 let testServer: PhpRankServer | undefined;
+/** Runs the summary workflow in n8n (as the editor's "Execute workflow") and returns its site summary. */
+let summaryRun: (() => Promise<Record<string, unknown>>) | undefined;
 
 const SEL = {
 	signinForm: '[data-test-id="signin-form"]',
@@ -140,11 +134,8 @@ const SEL = {
 	parameterIssues: '[data-test-id="parameter-issues"]',
 } as const;
 
-const report = new Report({ pass: 'PASS' });
-const check = report.check.bind(report);
-const section = report.section.bind(report);
-const note = report.note.bind(report);
-const timed = report.timed.bind(report);
+const suite = new Suite('ui', { pass: 'PASS' });
+const { check, section, note, timed } = suite;
 
 // ---------------------------------------------------------------------------------------------
 // arguments
@@ -270,58 +261,39 @@ const CHECK_NODES = {
 } as const;
 /** The rerun check's input: a Code node that makes ten page URLs of one site. */
 const TEN_URLS = 'Ten pages of a site';
+/** The summary check's workflow: its pages, the node that makes their items, the audit. */
+const SUMMARY_URLS = [
+	'https://render.example.com/',
+	'https://render.example.com/"><script>alert(1)</script>',
+	'https://render.example.com/pricing',
+];
+const SUMMARY_URLS_NODE = 'Three pages of a site';
+const SUMMARY_AUDIT = 'Audit the three pages';
 /** The sample check's second trigger, in the same workflow: Score Changed. */
 const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
-
-interface NewWorkflow {
-	name: string;
-	nodes: WorkflowJson['nodes'];
-	connections: WorkflowJson['connections'];
-	settings: Record<string, unknown>;
-	active: false;
-}
 
 /** A workflow: a Manual Trigger wired to every phpRank node, and the given trigger nodes on their own. */
 function workflowOf(
 	name: string,
 	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>,
-): NewWorkflow {
-	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
-	const all: WorkflowJson['nodes'] = [
-		{
-			id: randomUUID(),
-			name: TRIGGER_NAME,
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-	];
-	nodes.forEach((n, i) =>
-		all.push({
-			id: randomUUID(),
-			name: n.name,
-			type: n.type,
-			typeVersion: 1,
+): WorkflowJson {
+	const placed = nodes.map((n, i) =>
+		node(n.name, n.type, n.parameters, {
 			position: n.type === TRIGGER_TYPE ? [0, 200 * (i + 1)] : [300, 200 * i],
-			parameters: n.parameters,
-			credentials,
+			credentials: { phpRankApi: PHPRANK_CRED },
 		}),
 	);
-	const actions = nodes
-		.filter((n) => n.type === NODE_TYPE)
-		.map((n) => ({ node: n.name, type: 'main', index: 0 }));
-	return {
+	const actions = nodes.filter((n) => n.type === NODE_TYPE);
+	return workflow(
+		'',
 		name,
-		nodes: all,
-		connections: actions.length ? { [TRIGGER_NAME]: { main: [actions] } } : {},
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
+		[manualTrigger(TRIGGER_NAME), ...placed],
+		actions.map((n): Link => [TRIGGER_NAME, n.name]),
+	);
 }
 
 /** The workflows to create: every panel in one, each check's node in its own. */
-function buildWorkflows(panels: Panel[]): NewWorkflow[] {
+function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 	const report = (operation: string, extra: Record<string, unknown> = {}) => ({
 		resource: 'report',
 		operation,
@@ -372,69 +344,73 @@ function buildWorkflows(panels: Panel[]): NewWorkflow[] {
 			});
 		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
 	}
-	out.push(rerunWorkflow(report));
+	out.push(rerunWorkflow(report), summaryWorkflow());
 	return out;
 }
 
 /** Manual Trigger → a Code node's ten URLs of one site → Create or Re-Run per page, and per site. */
 function rerunWorkflow(
 	report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>,
-): NewWorkflow {
-	const credentials = { phpRankApi: { id: CRED_ID, name: CRED_NAME } };
+): WorkflowJson {
 	const jsCode = `return Array.from({ length: ${ROWS_WANTED} }, (_, i) => ({ json: { url: 'https://rows.example.com/page-' + (i + 1) } }));`;
 	const url = '={{ $json.url }}';
-	return {
-		name: 'phpRank test:ui: rerun',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: TRIGGER_NAME,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: randomUUID(),
-				name: TEN_URLS,
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: { jsCode },
-			},
-			{
-				id: randomUUID(),
-				name: CHECK_NODES.rerun,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [460, 0],
-				parameters: report('createOrRerun', { url, privacy: 1, simplify: true }),
-				credentials,
-			},
-			{
-				id: randomUUID(),
-				name: CHECK_NODES.summary,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [460, 200],
-				parameters: report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }),
-				credentials,
-			},
+	return workflow(
+		'',
+		'phpRank test:ui: rerun',
+		[
+			manualTrigger(TRIGGER_NAME),
+			node(TEN_URLS, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
+			phpRank(
+				CHECK_NODES.rerun,
+				report('createOrRerun', { url, privacy: 1, simplify: true }),
+				PHPRANK_CRED,
+				{ position: [460, 0] },
+			),
+			phpRank(
+				CHECK_NODES.summary,
+				report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }),
+				PHPRANK_CRED,
+				{ position: [460, 200] },
+			),
 		],
-		connections: {
-			[TRIGGER_NAME]: { main: [[{ node: TEN_URLS, type: 'main', index: 0 }]] },
-			[TEN_URLS]: {
-				main: [
-					[
-						{ node: CHECK_NODES.rerun, type: 'main', index: 0 },
-						{ node: CHECK_NODES.summary, type: 'main', index: 0 },
-					],
-				],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
+		[
+			[TRIGGER_NAME, TEN_URLS],
+			[TEN_URLS, CHECK_NODES.rerun],
+			[TEN_URLS, CHECK_NODES.summary],
+		],
+	);
+}
+
+/**
+ * Manual Trigger → a Code node's three URLs of one site (one with markup and a quote) → Create or Re-Run,
+ * one site summary, unsimplified: run in n8n for the summary check.
+ */
+function summaryWorkflow(): WorkflowJson {
+	const jsCode = `return ${JSON.stringify(SUMMARY_URLS)}.map((url) => ({ json: { url } }));`;
+	return workflow(
+		'',
+		'phpRank test:ui: summary',
+		[
+			manualTrigger(TRIGGER_NAME),
+			node(SUMMARY_URLS_NODE, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
+			phpRank(
+				SUMMARY_AUDIT,
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					url: '={{ $json.url }}',
+					privacy: 1,
+					output: 'sites',
+					simplify: false,
+				},
+				PHPRANK_CRED,
+			),
+		],
+		[
+			[TRIGGER_NAME, SUMMARY_URLS_NODE],
+			[SUMMARY_URLS_NODE, SUMMARY_AUDIT],
+		],
+	);
 }
 
 /** Where a node lives: its workflow's id and its own. */
@@ -963,28 +939,8 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	async summary(ui) {
 		// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
 		const api = testServer ?? fail('no test server');
-		const urls = [
-			'https://render.example.com/',
-			'https://render.example.com/"><script>alert(1)</script>',
-			'https://render.example.com/pricing',
-		];
-		const credential = { baseUrl: api.url, apiKey: TEST_API_KEY };
-		const audit = async () => {
-			const { items, error } = await runNode(
-				{
-					resource: 'report',
-					operation: 'createOrRerun',
-					url: '={{ $json.url }}',
-					privacy: 1,
-					output: 'sites',
-					simplify: false,
-				},
-				credential,
-				{ items: urls.map((url) => ({ url })) },
-			);
-			if (error) throw new Error(`the site audit failed: ${error.message}`);
-			return items[0].json;
-		};
+		const audit = summaryRun ?? fail('no summary workflow');
+		const urls = SUMMARY_URLS;
 		for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
 		await audit();
 		api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
@@ -1032,6 +988,28 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 
 // ---------------------------------------------------------------------------------------------
 
+/** The editor's "Execute workflow" on a stored workflow (n8n 2.41 runs the stored copy); the audit's one item. */
+async function runInN8n(
+	session: RestSession,
+	sb: N8nSandbox,
+	workflowId: string,
+): Promise<Record<string, unknown>> {
+	const started = await session.request<{ data: { executionId?: string } }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ triggerToStartFrom: { name: TRIGGER_NAME } },
+	);
+	const id = started.body?.data?.executionId;
+	if (!id) throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
+	const exec = await waitForExecution(sb, workflowId, id);
+	const item = json(exec?.outputs[SUMMARY_AUDIT])[0];
+	if (exec?.status !== 'success' || !item)
+		throw new Error(
+			`the site audit failed: ${JSON.stringify(exec?.data.resultData?.error ?? exec?.status)}`,
+		);
+	return item;
+}
+
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const only = parseOnly(argv);
@@ -1044,127 +1022,102 @@ async function main(): Promise<void> {
 		);
 	}
 
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-pack-'));
-	const api = new PhpRankServer({ throttle: false });
+	suite.defer(() => console.log(`\nscreenshots: ${shots}`));
+	const api = suite.api;
 	testServer = api;
-	let sb: N8nSandbox | undefined;
-	let n8n: N8nServer | undefined;
-	let browser: Browser | undefined;
-	try {
-		const tgz = await buildAndPack(report, work);
-		const installed = await sandboxWithPackage(report, tgz);
-		sb = installed.sb;
-		const panels = panelsFrom(
-			installed.allNodes.filter((n) => n.name === NODE_TYPE || n.name === TRIGGER_TYPE),
-		);
-		note(`panels (from the node descriptions n8n loaded): ${panels.map((p) => p.node).join(', ')}`);
-		if (argv.includes('--list')) return;
+	const installed = await suite.packageSandbox();
+	const sb = installed.sb;
+	const panels = panelsFrom(
+		installed.allNodes.filter((n) => n.name === NODE_TYPE || n.name === TRIGGER_TYPE),
+	);
+	note(`panels (from the node descriptions n8n loaded): ${panels.map((p) => p.node).join(', ')}`);
+	if (argv.includes('--list')) return;
 
-		section('phpRank test server, credential, n8n, owner, test workflow');
-		seedServer(api, Date.now());
-		// ten and more reports for Get Many's Limit 10, among them the one the By URL check links to
-		for (const [id, url, result] of [
-			[11, 'https://example.com/about', 77],
-			[LINKED_REPORT, 'https://example.com/contact', 54],
-			[13, 'https://blog.acme.io/guides', 83],
-			[14, 'https://docs.widgets.dev/start', 66],
-		] as const) {
-			api.addReport({
-				id,
-				url,
-				result,
-				user_id: USER_IDS.default,
-				created_at: new Date().toISOString(),
-				privacy: 0,
-			});
-		}
-		await api.start();
-		note(`phpRank test server: ${api.url}`);
-		await timed(
-			'n8n import:credentials',
-			async () => await importCredentials(sb as N8nSandbox, [testServerCredential(api)]),
+	section('phpRank test server, credential, n8n, owner, test workflow');
+	seedServer(api, Date.now());
+	// ten and more reports for Get Many's Limit 10, among them the one the By URL check links to
+	for (const [id, url, result] of [
+		[11, 'https://example.com/about', 77],
+		[LINKED_REPORT, 'https://example.com/contact', 54],
+		[13, 'https://blog.acme.io/guides', 83],
+		[14, 'https://docs.widgets.dev/start', 66],
+	] as const) {
+		api.addReport({
+			id,
+			url,
+			result,
+			user_id: USER_IDS.default,
+			created_at: new Date().toISOString(),
+			privacy: 0,
+		});
+	}
+	await api.start();
+	note(`phpRank test server: ${api.url}`);
+	await timed(
+		'n8n import:credentials',
+		async () => await importCredentials(sb, [testServerCredential(api)]),
+	);
+	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
+	note(`n8n: ${n8n.baseUrl}`);
+	const session: RestSession = await setupOwner(n8n);
+	const targets: NodeTargets = new Map();
+	for (const workflow of buildWorkflows(panels)) {
+		const body: Record<string, unknown> = { ...workflow };
+		delete body.id; // n8n gives a new workflow its id
+		const created = await session.request<{ data: { id: string } }>(
+			'POST',
+			'/rest/workflows',
+			body,
 		);
-		n8n = await timed('n8n start', async () => await startServer(sb as N8nSandbox));
-		note(`n8n: ${n8n.baseUrl}`);
-		const session: RestSession = await setupOwner(n8n);
-		const targets: NodeTargets = new Map();
-		for (const workflow of buildWorkflows(panels)) {
-			const created = await session.request<{ data: { id: string } }>(
-				'POST',
-				'/rest/workflows',
-				workflow,
-			);
-			if (
-				!check(
-					`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`,
-					created.status === 200 && created.body?.data?.id,
-					created,
-				)
+		if (
+			!check(
+				`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`,
+				created.status === 200 && created.body?.data?.id,
+				created,
 			)
-				throw new Fatal('no test workflow');
-			for (const n of workflow.nodes)
-				targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
-		}
+		)
+			throw new Fatal('no test workflow');
+		for (const n of workflow.nodes)
+			targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
+	}
+	const summaryId = targets.get(SUMMARY_AUDIT)?.workflowId ?? '';
+	summaryRun = async () => await runInN8n(session, sb, summaryId);
 
-		section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
-		browser = await timed(
-			'launch Chromium',
-			async () => await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-		);
-		note(`browser ${browser.version()}`);
-		const context = await browser.newContext({ viewport: WINDOW });
-		await timed(
-			'sign in as the owner',
-			async () => await signIn(context, (n8n as N8nServer).baseUrl),
-		);
-		check('signed in to the editor as the owner', true);
-		const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
+	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
+	const browser = await timed(
+		'launch Chromium',
+		async () => await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+	);
+	suite.defer(() => browser.close());
+	note(`browser ${browser.version()}`);
+	const context = await browser.newContext({ viewport: WINDOW });
+	await timed('sign in as the owner', async () => await signIn(context, n8n.baseUrl));
+	check('signed in to the editor as the owner', true);
+	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
-		const all = checks(panels);
-		for (const name of only) {
-			section(`${name}: ${CHECKS[name]}`);
-			try {
-				await timed(name, async () => await all[name](ui));
-			} catch (e) {
-				check(
-					`${name}: ${(e as Error).message.split('\n')[0]}`,
-					false,
-					(e as Error).message.split('\n').slice(1, 6).join(' '),
-				);
-				for (const page of context.pages()) {
-					await ui.evidence(page, name);
-					await page.close();
-				}
+	const all = checks(panels);
+	for (const name of only) {
+		section(`${name}: ${CHECKS[name]}`);
+		try {
+			await timed(name, async () => await all[name](ui));
+		} catch (e) {
+			check(
+				`${name}: ${(e as Error).message.split('\n')[0]}`,
+				false,
+				(e as Error).message.split('\n').slice(1, 6).join(' '),
+			);
+			for (const page of context.pages()) {
+				await ui.evidence(page, name);
+				await page.close();
 			}
 		}
-		if (process.env.KEEP_SANDBOX) {
-			console.log(
-				`\nKEEP_SANDBOX: n8n stays up at ${n8n.baseUrl} (${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}), folder ${sb.userFolder}; Ctrl+C to stop`,
-			);
-			await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-		}
-	} catch (error) {
-		check(
-			error instanceof Fatal
-				? `fatal: ${error.message}`
-				: `unexpected error: ${(error as Error).message}`,
-			false,
-			(error as Error).stack,
-		);
-		if (n8n) console.log(`--- n8n server log (tail) ---\n${n8n.logs().slice(-4000)}`);
-	} finally {
-		await browser?.close();
-		if (n8n) await n8n.stop();
-		await api.stop();
-		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
-		fs.rmSync(work, { recursive: true, force: true });
 	}
-	console.log(`\nscreenshots: ${shots}`);
-	report.finish();
+	if (process.env.KEEP_SANDBOX) {
+		console.log(
+			`\nKEEP_SANDBOX: n8n stays up at ${n8n.baseUrl} (${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}), folder ${sb.userFolder}; Ctrl+C to stop`,
+		);
+		await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+	}
 }
 
-main().catch((e: unknown) => {
-	console.error(e);
-	console.log(`\n${report.passed} passed, ${report.failed + 1} failed`);
-	process.exit(1);
-});
+suite.run(main);
