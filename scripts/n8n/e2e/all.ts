@@ -32,6 +32,7 @@ const SUITES: Entry[] = [
 	{ name: 'monitor', file: 'monitor.e2e.ts' },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
 	{ name: 'ai', file: 'ai.e2e.ts' },
+	{ name: 'history', file: 'history.e2e.ts' },
 ];
 
 interface Outcome {
