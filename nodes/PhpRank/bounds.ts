@@ -19,6 +19,7 @@ export const BOUNDS = {
 	minScore: { label: 'Minimum Score', low: 0, high: 100, default: 0 },
 	maxScore: { label: 'Maximum Score', low: 0, high: 100, default: 100 },
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
+	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 } as const satisfies Record<string, Bound>;
 
 /** How a value reads in an error: `"abc"`, `nothing`, `a list`, `an object`. */

@@ -44,6 +44,7 @@ export class Suite {
 	/** the phpRank test server (not throttled); started by the suite, stopped at the end */
 	readonly api = new PhpRankServer({ throttle: false });
 	private workDir: string | undefined;
+	private packed: Promise<string> | undefined;
 	private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
 	private readonly servers = new Set<N8nServer>();
 	private readonly diagnostics = new Set<() => string>();
@@ -76,8 +77,13 @@ export class Suite {
 		this.cleanups.push(fn);
 	}
 
-	/** The tarball: E2E_TARBALL when the runner packed it, else built, packed and checked here. */
+	/** The tarball: E2E_TARBALL when the runner packed it, else built, packed and checked here (once). */
 	async tarball(): Promise<string> {
+		this.packed ??= this.pack();
+		return await this.packed;
+	}
+
+	private async pack(): Promise<string> {
 		const given = process.env.E2E_TARBALL;
 		if (given) {
 			this.note(`package: ${given} (built and checked once by the runner)`);

@@ -22,6 +22,7 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowBase,
+	WorkflowExecuteMode,
 	IWorkflowExecuteAdditionalData,
 	ExecutionError,
 } from 'n8n-workflow';
@@ -75,6 +76,7 @@ export interface TestCredential {
 export function additionalDataFor(
 	credential: TestCredential | undefined,
 	workflowData?: IWorkflowBase,
+	mode: WorkflowExecuteMode = 'manual',
 ) {
 	const helper = new TestCredentialsHelper(
 		credential ? { phpRankApi: credential as unknown as ICredentialDataDecryptedObject } : {},
@@ -83,7 +85,7 @@ export function additionalDataFor(
 	return {
 		credentialsHelper: helper,
 		hooks: workflowData
-			? new ExecutionLifecycleHooks('manual', 'test-execution', workflowData)
+			? new ExecutionLifecycleHooks(mode, 'test-execution', workflowData)
 			: undefined,
 		executeWorkflow: async () => {
 			throw new Error('not used in these tests');
@@ -131,6 +133,8 @@ export interface RunResult {
 	/** The error that stopped the execution, if any. */
 	error?: ExecutionError;
 	run: IRun;
+	/** The workflow's static data after the run. */
+	staticData: IDataObject;
 }
 
 /**
@@ -140,18 +144,31 @@ export interface RunResult {
 export async function runNode(
 	parameters: INodeParameters | IDataObject,
 	credential: TestCredential | undefined,
-	options: { items?: IDataObject[]; continueOnFail?: boolean; settings?: Partial<INode> } = {},
+	options: {
+		items?: IDataObject[];
+		continueOnFail?: boolean;
+		settings?: Partial<INode>;
+		execution?: Parameters<typeof runWorkflow>[5];
+	} = {},
 ): Promise<RunResult> {
 	const node = {
 		...makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail }),
 		...options.settings,
 	};
-	const { run } = await runWorkflow([node], {}, credential, options.items);
+	const { run, staticData } = await runWorkflow(
+		[node],
+		{},
+		credential,
+		options.items,
+		undefined,
+		options.execution,
+	);
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
+		staticData,
 	};
 }
 
@@ -166,7 +183,9 @@ export async function runWorkflow(
 	items: IDataObject[] = [{}],
 	/** Called with the running execution's cancel function (n8n's Stop). */
 	onStart?: (cancel: () => void) => void,
-): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]> }> {
+	/** The execution's mode and ID (default: a manual run without ID) and the workflow's static data. */
+	execution: { mode?: WorkflowExecuteMode; id?: string; staticData?: IDataObject } = {},
+): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]>; staticData: IDataObject }> {
 	const workflowData = {
 		id: 'wf-1',
 		name: 'test',
@@ -178,7 +197,14 @@ export async function runWorkflow(
 		updatedAt: new Date(),
 		activeVersionId: null,
 	} as unknown as IWorkflowBase;
-	const workflow = new Workflow({ id: 'wf-1', nodes, connections, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'wf-1',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		staticData: execution.staticData,
+	});
 	const inputItems = items.map((json, index) => ({ json, pairedItem: { item: index } }));
 	const runExecutionData = createRunExecutionData({
 		executionData: {
@@ -187,11 +213,10 @@ export async function runWorkflow(
 			],
 		},
 	});
-	const execute = new WorkflowExecute(
-		additionalDataFor(credential, workflowData),
-		'manual',
-		runExecutionData,
-	);
+	const mode = execution.mode ?? 'manual';
+	const additionalData = additionalDataFor(credential, workflowData, mode);
+	if (execution.id !== undefined) additionalData.executionId = execution.id;
+	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
 	onStart?.(() => running.cancel());
 	const run = await running;
@@ -199,7 +224,7 @@ export async function runWorkflow(
 	for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
 		outputs[name] = tasks[0]?.data?.main?.[0] ?? [];
 	}
-	return { run, outputs };
+	return { run, outputs, staticData: workflow.staticData };
 }
 
 /**

@@ -9,6 +9,7 @@ export {
 	cleanUrl,
 } from './server';
 export { CHECK_NAMES } from './analysis';
+export { siteFigures, type SiteFigures } from './site';
 export type {
 	AnalysisSpec,
 	CheckResult,

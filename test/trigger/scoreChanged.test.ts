@@ -9,7 +9,7 @@ import {
 	encodeTrend,
 	phpRankDate,
 } from '../../nodes/PhpRankTrigger/events/scoreBaseline';
-import { trendText } from '../../nodes/PhpRankTrigger/events/scoreChanged';
+import { sparkline } from '../../nodes/PhpRank/sparkline';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
 import { locator, useServer } from '../harness/setup';
@@ -429,12 +429,12 @@ describe('Score Changed', () => {
 	});
 
 	it('draws trend_text from the lowest to the highest score, at least 10 points apart', () => {
-		expect(trendText([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
-		expect(trendText([40, 100])).toBe('40 ▁█ 100');
+		expect(sparkline([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
+		expect(sparkline([40, 100])).toBe('40 ▁█ 100');
 		// Noise of a point or two stays flat; one score is a flat bar.
-		expect(trendText([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
-		expect(trendText([72])).toBe('72 ▅ 72');
-		expect(trendText([])).toBe('');
+		expect(sparkline([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
+		expect(sparkline([72])).toBe('72 ▅ 72');
+		expect(sparkline([])).toBe('');
 	});
 
 	it('fires when either Minimum Change or Below Score holds, the reason saying which', async () => {

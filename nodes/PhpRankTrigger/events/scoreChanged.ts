@@ -5,6 +5,7 @@ import { type Bound, BOUNDS, boundedNumber } from '../../PhpRank/bounds';
 import { changesBetween } from '../../PhpRank/operations/changes';
 import { shapeReport } from '../../PhpRank/operations/output';
 import { checkStates, classify, type ReportChanges } from '../../PhpRank/report';
+import { sparkline } from '../../PhpRank/sparkline';
 import {
 	type Covered,
 	keepUncovered,
@@ -133,22 +134,6 @@ export function scoreChanges(
 			: withBelowAndTrend(remembered[id], below, trend);
 	}
 	return { found, memory: { checks, baselines } };
-}
-
-const BARS = '▁▂▃▄▅▆▇█';
-/** Points the bars span at least, so that a point or two of noise stays nearly flat. */
-const MIN_SPAN = 10;
-
-/** The trend as a line of text: first score, one bar per score, last score, e.g. "81 ██▅▁ 58". */
-export function trendText(trend: readonly number[]): string {
-	if (trend.length === 0) return '';
-	let [low, high] = [Math.min(...trend), Math.max(...trend)];
-	if (high - low < MIN_SPAN)
-		[low, high] = [(low + high - MIN_SPAN) / 2, (low + high + MIN_SPAN) / 2];
-	const bars = trend
-		.map((score) => BARS[Math.round(((score - low) / (high - low)) * (BARS.length - 1))])
-		.join('');
-	return `${trend[0]} ${bars} ${trend[trend.length - 1]}`;
 }
 
 const WEEK_SECONDS = 7 * 24 * 3600;
@@ -282,7 +267,7 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 			reason: detail.reason,
 			...report,
 			trend: detail.trend,
-			trend_text: trendText(detail.trend),
+			trend_text: sparkline(detail.trend),
 			...(changes === undefined ? {} : { changes }),
 		};
 	},

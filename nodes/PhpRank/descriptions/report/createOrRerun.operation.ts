@@ -4,10 +4,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
+import { historyLengthOption, reportBrandingParameter } from './history';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 const dropPointsDefault = dropPoints.default;
 const reuseDefault = reuse.default;
+
+/** Site Options of a site's run, History Length among them (sorted as n8n lists options). */
+const withHistoryLength = (options: INodeProperties): INodeProperties => ({
+	...options,
+	options: [...(options.options as INodeProperties[]), historyLengthOption].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -77,7 +86,8 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
-	siteOptions(true, { displayOptions: { show: { output: ['sites'] } } }),
+	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
+	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
 ];
 
 export const description = updateDisplayOptions(

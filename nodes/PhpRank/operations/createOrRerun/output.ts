@@ -10,7 +10,8 @@ import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../output';
 import { type RunPage, siteSummary } from '../site/figures';
 import { siteSettings } from '../site/options';
-import { siteOutput } from '../site/text';
+import { siteHistoryOutput } from './history/output';
+import { historySettings, siteHistory } from './history/settings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
@@ -118,7 +119,12 @@ export async function siteItems(
 		link: (id) => `${instance}${recordPath(spec, id)}`,
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
+	const { length, branding } = historySettings(ctx);
+	const history = siteHistory(ctx, summary, length);
 	return [
-		{ json: siteOutput(summary, simplify), pairedItem: mine.map(([index]) => ({ item: index })) },
+		{
+			json: siteHistoryOutput(summary, history, simplify, branding),
+			pairedItem: mine.map(([index]) => ({ item: index })),
+		},
 	];
 }

@@ -25,6 +25,7 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../output';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
+import { checkHistoryOptions } from './history/settings';
 import { type Outcome, pageItem, siteItems } from './output';
 
 /*
@@ -192,7 +193,7 @@ export function createOrRerunRoute(
 ): INodePropertyRouting {
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
-		send: { paginate: true, preSend: [...preSend, checkRerunOptions] },
+		send: { paginate: true, preSend: [...preSend, checkRerunOptions, checkHistoryOptions] },
 		operations: { pagination: createOrRerunStep(spec) },
 	});
 }

@@ -1,0 +1,69 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { siteOutput } from '../../site/text';
+import type { Branding } from './branding';
+import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
+import {
+	accentOf,
+	brandingHeader,
+	historyChart,
+	historyLine,
+	issueLines,
+	issuesHtml,
+} from './render';
+
+/*
+ * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,
+ * then the history and issues; `summary_text` gains the history and issue lines, `summary_html`
+ * the agency's header, the chart and the issues. Simplify writes the lists as short text.
+ */
+
+const checkText = ({ check, importance, pages }: FailingCheck) =>
+	`${check} (${importance}) ×${pages}`;
+const day = (iso: unknown) => String(iso ?? '').slice(0, 10);
+
+/** The history fields flat, for the Table view: each list as one line of text. */
+function flatHistory(fields: IDataObject): IDataObject {
+	return {
+		...fields,
+		history: ((fields.history ?? []) as IDataObject[])
+			.map((run) => `${day(run.date)} ${String(run.average_score ?? '–')}`)
+			.join(', '),
+		open_issues: ((fields.open_issues ?? []) as OpenIssue[])
+			.map(
+				(issue) => `${checkText(issue)} ${issue.age_runs} runs since ${day(issue.failing_since)}`,
+			)
+			.join(', '),
+		new_issues: ((fields.new_issues ?? []) as FailingCheck[]).map(checkText).join(', '),
+		resolved_issues: ((fields.resolved_issues ?? []) as ResolvedIssue[])
+			.map(({ check, age_runs }) => `${check} (${age_runs} runs)`)
+			.join(', '),
+	};
+}
+
+/** The site item: the site's figures with `history` fields (from `siteHistory`), as the node outputs it. */
+export function siteHistoryOutput(
+	site: IDataObject,
+	history: IDataObject,
+	simplify: boolean,
+	branding: Branding,
+): IDataObject {
+	const { summary_text, summary_html, ...figures } = siteOutput(site, simplify);
+	const all = { ...site, ...history };
+	const accent = accentOf(branding);
+	const html = String(summary_html);
+	const open = html.indexOf('>') + 1;
+	return {
+		...figures,
+		...(simplify ? flatHistory(history) : history),
+		summary_text: [summary_text, historyLine(all), ...issueLines(all)].filter(Boolean).join('\n'),
+		// Inside the summary's own box, so that the e-mail keeps one width and font.
+		summary_html:
+			html.slice(0, open) +
+			brandingHeader(branding) +
+			html.slice(open, -'</div>'.length) +
+			historyChart(all, accent) +
+			issuesHtml(all, accent) +
+			'</div>',
+	};
+}

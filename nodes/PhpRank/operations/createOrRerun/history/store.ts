@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { decodeHistory, encodeHistory } from './encode';
+import { addRun, type RunRecord, type SiteHistory } from './record';
+
+/*
+ * Where a site's history lives: the node's static data (`getWorkflowStaticData('node')`), one
+ * string per site and one check table for the node. n8n saves static data after every execution
+ * whose mode is not `manual` (on main and on queue-mode workers alike), so a manual run shows
+ * this run last and changes nothing.
+ */
+
+const TABLE_KEY = 'historyChecks';
+const siteKey = (project: string) => `history ${project}`;
+
+export interface StoredRun {
+	history: SiteHistory;
+	/** Whether n8n keeps this run (false for a manual execution). */
+	saved: boolean;
+}
+
+/** Adds this run's record to the site's history, kept unless the execution is manual. */
+export function recordRun(
+	ctx: IExecuteSingleFunctions,
+	project: string,
+	record: RunRecord,
+): StoredRun {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject;
+	const kept = Array.isArray(data[TABLE_KEY]) ? (data[TABLE_KEY] as unknown[]) : [];
+	const table = kept.filter((name): name is string => typeof name === 'string');
+	const saved = ctx.getMode() !== 'manual';
+	const execution = saved ? String(ctx.getExecutionId() ?? '') : '';
+	const history = addRun(decodeHistory(data[siteKey(project)], table), record, execution);
+	if (saved) {
+		// New values at the top level: n8n marks static data changed only when such a key is set.
+		const grown = [...table];
+		data[siteKey(project)] = encodeHistory(history, grown);
+		if (grown.length !== table.length) data[TABLE_KEY] = grown;
+	}
+	return { history, saved };
+}

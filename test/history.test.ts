@@ -1,0 +1,364 @@
+import { readBranding } from '../nodes/PhpRank/operations/createOrRerun/history/branding';
+import {
+	decodeHistory,
+	encodeHistory,
+} from '../nodes/PhpRank/operations/createOrRerun/history/encode';
+import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/history';
+import {
+	HISTORY_LENGTH,
+	historyFields,
+	runRecord,
+	siteHistoryFields,
+} from '../nodes/PhpRank/operations/createOrRerun/history/fields';
+import { siteIssues } from '../nodes/PhpRank/operations/createOrRerun/history/issues';
+import {
+	addRun,
+	emptyHistory,
+	RUNS_KEPT,
+	type RunRecord,
+	type SiteHistory,
+} from '../nodes/PhpRank/operations/createOrRerun/history/record';
+import {
+	brandingHeader,
+	historyChart,
+	historyLine,
+	issueLines,
+	issuesHtml,
+} from '../nodes/PhpRank/operations/createOrRerun/history/render';
+import { sparkline } from '../nodes/PhpRank/sparkline';
+import { CHECK_NAMES } from './server';
+
+const WEEK = 7 * 24 * 3600;
+const START = Date.parse('2024-01-01T06:00:00Z') / 1000;
+
+function record(run: number, overrides: Partial<RunRecord> = {}): RunRecord {
+	return {
+		at: START + run * WEEK,
+		average: 70 + (run % 10),
+		health: 60 + (run % 5),
+		pages: 40,
+		good: 20,
+		decent: 15,
+		bad: 5,
+		failing: ['title'],
+		...overrides,
+	};
+}
+
+function runs(count: number, make: (run: number) => RunRecord = record): SiteHistory {
+	let history = emptyHistory();
+	for (let run = 0; run < count; run++) history = addRun(history, make(run), `exec-${run}`);
+	return history;
+}
+
+const roundTrip = (history: SiteHistory, table: string[] = []) =>
+	decodeHistory(encodeHistory(history, table), table);
+
+describe('a site history keeps one record per production run', () => {
+	it('adds a record per execution and replaces it when the same execution writes again (Retry On Fail)', () => {
+		let history = addRun(emptyHistory(), record(0), '101');
+		history = addRun(history, record(1), '102');
+		history = addRun(history, record(1, { average: 55 }), '102');
+		expect(history.runs).toBe(2);
+		expect(history.records.map(({ average }) => average)).toEqual([70, 55]);
+	});
+
+	it('keeps the last 104 runs and the first run ever', () => {
+		const history = runs(RUNS_KEPT + 6);
+		expect(history.records).toHaveLength(RUNS_KEPT);
+		expect(history.runs).toBe(RUNS_KEPT + 6);
+		expect(history.records[0].at).toBe(START + 6 * WEEK);
+		expect(history.first).toEqual({ at: START, average: 70 });
+	});
+
+	it('does not change the history it is given (a manual run shows, never saves)', () => {
+		const before = runs(3);
+		const shown = addRun(before, record(3), 'manual');
+		expect(before.records).toHaveLength(3);
+		expect(shown.records).toHaveLength(4);
+	});
+});
+
+describe('the static-data string', () => {
+	it('reads back exactly what was written, nulls, negative changes and check tables included', () => {
+		const history = runs(30, (run) =>
+			record(run, {
+				average: run === 4 ? null : 50 + ((run * 7) % 40) + 0.3,
+				health: run === 5 ? null : (run * 13) % 101,
+				pages: 40 - (run % 3),
+				good: run % 7,
+				decent: 30 - (run % 4),
+				bad: run % 3 ? 0 : 2,
+				failing: CHECK_NAMES.filter((_, index) => (index + run) % 3 === 0),
+			}),
+		);
+		const table: string[] = [];
+		const decoded = decodeHistory(encodeHistory(history, table), table);
+		expect(decoded).toEqual(history);
+	});
+
+	it('carries a streak that began before the oldest record kept', () => {
+		const history = runs(RUNS_KEPT + 10, (run) =>
+			record(run, { failing: run >= 3 ? ['title', 'favicon'] : ['favicon'] }),
+		);
+		expect(history.carried.get('favicon')).toEqual({ ordinal: 1, at: START });
+		expect(history.carried.get('title')).toEqual({ ordinal: 4, at: START + 3 * WEEK });
+		expect(roundTrip(history)).toEqual(history);
+	});
+
+	it('starts afresh from anything it cannot read', () => {
+		for (const bad of [undefined, 42, '', '2|1|x||', '1|zz|e||', '1|1|e|||9,9,9', '1|1|e|||1A'])
+			expect(decodeHistory(bad, [])).toEqual(emptyHistory());
+		// A check beyond the node's check table cannot be read either.
+		const table: string[] = [];
+		const encoded = encodeHistory(
+			runs(2, (run) => record(run, { failing: ['a', 'b'] })),
+			table,
+		);
+		expect(decodeHistory(encoded, table).records).toHaveLength(2);
+		expect(decodeHistory(encoded, ['a'])).toEqual(emptyHistory());
+	});
+
+	it('stays under 2 KB per site at 104 runs with every check failing somewhere', () => {
+		// A 500-page site, weekly runs a few minutes apart in time, every figure moving each run,
+		// every one of the 35 checks failing on some page, and three checks coming and going.
+		// Last, runs at irregular times (a webhook rather than a schedule), hours to ten days apart.
+		const sizes = [
+			[0, 1],
+			[3, 1],
+			[0, 0],
+		].map(([churn, weekly]) => {
+			const history = runs(RUNS_KEPT, (run) =>
+				record(run, {
+					at: weekly
+						? START + run * WEEK + ((run * 97) % 900)
+						: START + run * 5 * 24 * 3600 + ((run * run * 7919) % (4 * 24 * 3600)),
+					average: 60 + ((run * 37) % 250) / 10,
+					health: 40 + ((run * 11) % 45),
+					pages: 500 + (run % 4),
+					good: 200 + ((run * 7) % 60),
+					decent: 298 + (run % 4) - ((run * 7) % 60) - (run % 9),
+					bad: 2 + (run % 9),
+					failing: CHECK_NAMES.filter((_, index) => index >= churn || (run + index) % 2 === 0),
+				}),
+			);
+			const table: string[] = [];
+			const encoded = encodeHistory(history, table);
+			expect(decodeHistory(encoded, table)).toEqual(history);
+			return Buffer.byteLength(JSON.stringify(encoded));
+		});
+		const table = Buffer.byteLength(JSON.stringify(CHECK_NAMES));
+		console.log(
+			`history of 104 runs: ${sizes.join(' / ')} bytes per site (steady / churning checks / irregular times), check table ${table} bytes per node`,
+		);
+		for (const size of sizes) expect(size).toBeLessThanOrEqual(2048);
+	});
+});
+
+describe('how long each problem has been open', () => {
+	it('dates each failing check from the first run of its current streak', () => {
+		const failing = [
+			['title'],
+			['title', 'favicon'],
+			['favicon'],
+			['favicon', 'title', 'robots'],
+			['favicon', 'title'],
+		];
+		const history = runs(failing.length, (run) => record(run, { failing: failing[run] }));
+		const issues = siteIssues(history, [
+			{ check: 'title', importance: 'high', pages: 3 },
+			{ check: 'favicon', importance: 'medium', pages: 9 },
+		]);
+		expect(issues.open_issues).toEqual([
+			{
+				check: 'favicon',
+				importance: 'medium',
+				pages: 9,
+				failing_since: '2024-01-08T06:00:00Z',
+				age_runs: 4,
+				age_days: 21,
+			},
+			{
+				check: 'title',
+				importance: 'high',
+				pages: 3,
+				failing_since: '2024-01-22T06:00:00Z',
+				age_runs: 2,
+				age_days: 7,
+			},
+		]);
+		expect(issues.new_issues).toEqual([]);
+		expect(issues.resolved_issues).toEqual([
+			{ check: 'robots', failing_since: '2024-01-22T06:00:00Z', age_runs: 1 },
+		]);
+	});
+
+	it('counts a streak older than the records kept from where it began', () => {
+		const history = roundTrip(runs(RUNS_KEPT + 20, (run) => record(run, { failing: ['title'] })));
+		const [open] = siteIssues(history, [
+			{ check: 'title', importance: 'high', pages: 1 },
+		]).open_issues;
+		expect(open.age_runs).toBe(RUNS_KEPT + 20);
+		expect(open.failing_since).toBe('2024-01-01T06:00:00Z');
+	});
+
+	it('names nothing new on a site’s first run', () => {
+		const history = runs(1);
+		const issues = siteIssues(history, [{ check: 'title', importance: 'high', pages: 1 }]);
+		expect(issues.new_issues).toEqual([]);
+		expect(issues.open_issues[0].age_runs).toBe(1);
+	});
+});
+
+describe('the history fields of the site item', () => {
+	it('lists the last 12 runs by default, with the sparkline and the changes', () => {
+		const history = runs(20, (run) => record(run, { average: 60 + run }));
+		const fields = historyFields(history);
+		expect((fields.history as unknown[]).length).toBe(12);
+		expect(fields.history_text).toBe('68 ▁▂▂▃▄▄▅▅▆▇▇█ 79');
+		expect(fields.first_run_at).toBe('2024-01-01T06:00:00Z');
+		expect(fields.change_since_first).toBe(19);
+		expect(fields.change_4_runs).toBe(4);
+		expect(historyFields(history, 3).history).toHaveLength(3);
+		expect(historyFields(emptyHistory())).toMatchObject({
+			history: [],
+			history_text: '',
+			first_run_at: null,
+			change_since_first: null,
+			change_4_runs: null,
+		});
+	});
+
+	it('makes a run record from the site figures, dated by its newest analysis', () => {
+		const site = {
+			average_score: 71.4,
+			health_score: 80,
+			pages: 5,
+			good_pages: 2,
+			decent_pages: 2,
+			bad_pages: 1,
+			failing_checks: [{ check: 'title', importance: 'high', pages: 2 }],
+			analysed_to: '2026-01-31T09:15:02.000000Z',
+		};
+		expect(runRecord(site, 0)).toEqual({
+			at: Date.parse('2026-01-31T09:15:02Z') / 1000,
+			average: 71.4,
+			health: 80,
+			pages: 5,
+			good: 2,
+			decent: 2,
+			bad: 1,
+			failing: ['title'],
+		});
+	});
+});
+
+describe('the sparkline both nodes use', () => {
+	it('rounds a site’s average scores as the trigger’s whole scores read (test/trigger/scoreChanged.test.ts)', () => {
+		expect(sparkline([71.4, 83.2])).toBe('71 ▁█ 83');
+	});
+});
+
+describe('Report Branding', () => {
+	it('takes a web logo and a #rrggbb colour, and refuses anything else naming the field', () => {
+		expect(
+			readBranding({
+				agencyName: ' Acme ',
+				logoUrl: 'https://a.example/l.png',
+				accentColor: '#A1b2C3',
+			}),
+		).toEqual({
+			branding: {
+				agencyName: 'Acme',
+				logoUrl: 'https://a.example/l.png',
+				accentColor: '#A1b2C3',
+				introText: '',
+			},
+		});
+		expect(readBranding({ logoUrl: 'javascript:alert(1)' })).toMatchObject({
+			problem: 'Logo URL must be a web address (http:// or https://), not "javascript:alert(1)"',
+		});
+		expect(readBranding({ logoUrl: 'ftp://a.example/l.png' })).toHaveProperty('problem');
+		expect(readBranding({ accentColor: 'red' })).toMatchObject({
+			problem: 'Accent Color must be a colour written #rrggbb, not "red"',
+		});
+		expect(readBranding({ accentColor: '#fff' })).toHaveProperty('problem');
+	});
+});
+
+describe('the history and issues for people', () => {
+	const history = runs(12, (run) =>
+		record(run, {
+			average: [71, 72, 74, 73, 75, 77, 76, 78, 79, 80, 82, 83][run],
+			failing: run === 11 ? ['title', 'favicon'] : ['favicon', 'robots'],
+		}),
+	);
+	const site = {
+		project: 'shop.example.com',
+		...siteHistoryFields(history, true, [
+			{ check: 'favicon', importance: 'medium', pages: 5 },
+			{ check: 'title', importance: 'high', pages: 1 },
+		]),
+	};
+
+	it('says the history and the issues in summary_text lines', () => {
+		expect(historyLine(site)).toBe(
+			'History (12 runs): 71 ▁▂▃▂▃▅▄▅▆▆▇█ 83, +12 since 2024-01-01, +5 over 4 runs',
+		);
+		expect(issueLines(site)).toEqual([
+			'Open issues: favicon 12 runs (since 2024-01-01, 5 pages); title 1 run (since 2024-03-18, 1 page)',
+			'New: title',
+			'Resolved: robots',
+		]);
+		expect(historyLine({ ...site, history_saved: false })).toMatch(
+			/this run not saved: manual execution\)$/,
+		);
+	});
+
+	it('draws the chart as table cells: one column per run, no script, no image', () => {
+		const html = historyChart(site, '#202124');
+		expect(html.match(/<td valign="bottom"/g)).toHaveLength(12);
+		expect(html).not.toMatch(/<script|<img|<style|url\(/i);
+		expect(html).toContain('>83</td>');
+		expect(html).toContain('>1 Jan</td>');
+	});
+
+	it('escapes every branding value; the accent colour and logo only as checked', () => {
+		const html = brandingHeader({
+			agencyName: '<script>alert(1)</script> & Co',
+			logoUrl: 'https://agency.example/logo.png?a=1&b="2"',
+			accentColor: '#ff0066',
+			introText: 'Hello <b>client</b>\nline two',
+		});
+		expect(html).not.toContain('<script>');
+		expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; Co');
+		expect(html).toContain('src="https://agency.example/logo.png?a=1&#38;b=&#34;2&#34;"');
+		expect(html).toContain('border-top:4px solid #ff0066');
+		expect(html).toContain('Hello &#60;b&#62;client&#60;/b&#62;<br>line two');
+		expect(
+			brandingHeader({ agencyName: '', logoUrl: '', accentColor: '#ff0066', introText: '' }),
+		).toBe('');
+	});
+
+	it('lists open issues with their age, new and resolved ones', () => {
+		const html = issuesHtml(site, '#202124');
+		expect(html).toContain(
+			'<b>favicon</b> (medium) on 5 pages: open 12 runs, 77 days, since 2024-01-01',
+		);
+		expect(html).toContain(
+			'New since the last run</h3><ul style="margin:0;padding-left:20px"><li style="margin:2px 0">title (high) on 1 page</li>',
+		);
+		expect(html).toContain('<li style="margin:2px 0">robots, open 11 runs since 2024-01-01</li>');
+	});
+});
+
+describe('the history options', () => {
+	it('show the default and bounds of History Length as the check has them', () => {
+		expect(historyLengthOption.default).toBe(HISTORY_LENGTH.default);
+		expect(historyLengthOption.typeOptions).toEqual({
+			minValue: HISTORY_LENGTH.low,
+			maxValue: HISTORY_LENGTH.high,
+		});
+		expect(RUNS_KEPT).toBe(HISTORY_LENGTH.high);
+	});
+});
