@@ -36,6 +36,7 @@ async function main() {
 					privacy: 1,
 					confirmDrops: true,
 					output: 'sites',
+					siteOptions: { emailHtml: true },
 				},
 				credential,
 				{ items: PAGES.map((url) => ({ url })) },

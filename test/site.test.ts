@@ -352,7 +352,11 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 
 	it('text from phpRank is escaped in summary_html: a URL with <script> and quotes shows as text', async () => {
 		const url = 'https://shop.example.com/"><script>alert(1)</script>';
-		const { items, error } = await runNode(perSite(), api.credential, { items: [{ url }] });
+		const { items, error } = await runNode(
+			perSite({ siteOptions: { emailHtml: true } }),
+			api.credential,
+			{ items: [{ url }] },
+		);
 		expect(error).toBeUndefined();
 		const html = String(items[0].json.summary_html);
 		expect(html).not.toContain('<script>');

@@ -93,6 +93,7 @@ const historyWorkflow = workflow(
 				privacy: 1,
 				output: 'sites',
 				simplify: false,
+				siteOptions: { emailHtml: true },
 				reportBranding: BRANDING,
 			},
 			PHPRANK_CRED,

@@ -410,6 +410,7 @@ function summaryWorkflow(): WorkflowJson {
 					privacy: 1,
 					output: 'sites',
 					simplify: false,
+					siteOptions: { emailHtml: true },
 				},
 				PHPRANK_CRED,
 			),

@@ -4,17 +4,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
-import { historyLengthOption, reportBrandingParameter } from './history';
+import { emailHtmlOption, historyLengthOption, reportBrandingParameter } from './history';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 const dropPointsDefault = dropPoints.default;
 const reuseDefault = reuse.default;
 
-/** Site Options of a site's run, History Length among them (sorted as n8n lists options). */
+/** Site Options of a site's run, E-mail HTML and History Length among them (sorted as n8n lists options). */
 const withHistoryLength = (options: INodeProperties): INodeProperties => ({
 	...options,
-	options: [...(options.options as INodeProperties[]), historyLengthOption].sort((a, b) =>
-		a.displayName.localeCompare(b.displayName),
+	options: [...(options.options as INodeProperties[]), emailHtmlOption, historyLengthOption].sort(
+		(a, b) => a.displayName.localeCompare(b.displayName),
 	),
 });
 

@@ -17,13 +17,23 @@ export const historyLengthOption: INodeProperties = {
 	description: `How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site, the last ${RUNS_KEPT}; a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false): n8n saves a workflow's static data only for production executions.`,
 };
 
+export const emailHtmlOption: INodeProperties = {
+	displayName: 'E-mail HTML',
+	name: 'emailHtml',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add <code>summary_html</code>: the site’s report as e-mail-safe HTML (with the history chart and Report Branding), for the HTML field of Send Email or for Convert to File. Off, the item keeps <code>summary_text</code> for chat and its row in the Table view stays short.',
+};
+
 export const reportBrandingParameter: INodeProperties = {
 	displayName: 'Report Branding',
 	name: 'reportBranding',
 	type: 'collection',
 	placeholder: 'Add Branding',
 	default: {},
-	description: 'Your agency on the site’s e-mail (summary_html)',
+	description:
+		'Your agency on the site’s e-mail (summary_html: turn on E-mail HTML under Site Options)',
 	options: [
 		{
 			displayName: 'Accent Color',

@@ -119,11 +119,11 @@ export async function siteItems(
 		link: (id) => `${instance}${recordPath(spec, id)}`,
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
-	const { length, branding } = historySettings(ctx);
+	const { length, branding, html } = historySettings(ctx);
 	const history = siteHistory(ctx, summary, length);
 	return [
 		{
-			json: siteHistoryOutput(summary, history, simplify, branding),
+			json: siteHistoryOutput(summary, history, { simplify, html }, branding),
 			pairedItem: mine.map(([index]) => ({ item: index })),
 		},
 	];

@@ -16,6 +16,8 @@ import {
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,
  * then the history and issues; `summary_text` gains the history and issue lines, `summary_html`
  * the agency's header, the chart and the issues. Simplify writes the lists as short text.
+ * `summary_html` only with E-mail HTML: n8n's Table view wraps every cell, so a few kilobytes of
+ * HTML make the row thousands of pixels high (scripts/n8n/NOTES.md, "Editor check").
  */
 
 const checkText = ({ check, importance, pages }: FailingCheck) =>
@@ -45,7 +47,7 @@ function flatHistory(fields: IDataObject): IDataObject {
 export function siteHistoryOutput(
 	site: IDataObject,
 	history: IDataObject,
-	simplify: boolean,
+	{ simplify, html: withHtml }: { simplify: boolean; html: boolean },
 	branding: Branding,
 ): IDataObject {
 	const { summary_text, summary_html, ...figures } = siteOutput(site, simplify);
@@ -53,11 +55,12 @@ export function siteHistoryOutput(
 	const accent = accentOf(branding);
 	const html = String(summary_html);
 	const open = html.indexOf('>') + 1;
+	const text = [summary_text, historyLine(all), ...issueLines(all)].filter(Boolean).join('\n');
+	const item = { ...figures, ...(simplify ? flatHistory(history) : history), summary_text: text };
+	if (!withHtml) return item;
+	// Inside the summary's own box, so that the e-mail keeps one width and font.
 	return {
-		...figures,
-		...(simplify ? flatHistory(history) : history),
-		summary_text: [summary_text, historyLine(all), ...issueLines(all)].filter(Boolean).join('\n'),
-		// Inside the summary's own box, so that the e-mail keeps one width and font.
+		...item,
 		summary_html:
 			html.slice(0, open) +
 			brandingHeader(branding) +

@@ -15,9 +15,11 @@ import { recordRun } from './store';
 export interface HistorySettings {
 	length: number;
 	branding: Branding;
+	/** E-mail HTML: whether the item carries `summary_html`. */
+	html: boolean;
 }
 
-/** History Length and Report Branding as set; bad values stop the item with an error naming the field. */
+/** History Length, E-mail HTML and Report Branding as set; bad values stop the item with an error naming the field. */
 export function historySettings(ctx: IExecuteSingleFunctions): HistorySettings {
 	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
 	const length = boundedNumber(options.historyLength ?? HISTORY_LENGTH.default, HISTORY_LENGTH);
@@ -29,7 +31,11 @@ export function historySettings(ctx: IExecuteSingleFunctions): HistorySettings {
 		);
 	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
 	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
-	return { length: Math.round(length.value), branding: branding.branding };
+	return {
+		length: Math.round(length.value),
+		branding: branding.branding,
+		html: options.emailHtml === true,
+	};
 }
 
 /** Create or Re-Run's check of the history options (One Item per Site only), before anything is sent. */
