@@ -84,6 +84,8 @@ const CHECKS = {
 type CheckName = keyof typeof CHECKS;
 
 const WINDOW = { width: 1400, height: 900 };
+/** The site item's row in the Table view, Simplify on, 10 pages: the most it may be high (px). */
+const SITE_ROW_MAX = 735;
 const ROWS_WANTED = 10;
 /** The report the By URL check links to (seeded below for the test server's default user). */
 const LINKED_REPORT = 12;
@@ -509,7 +511,8 @@ async function itemsShown(out: Locator): Promise<number | undefined> {
 interface TableMeasure {
 	/** visible part of the output's data area (in the window) */
 	visible: { top: number; bottom: number };
-	rows: Array<{ top: number; bottom: number; cells: string[] }>;
+	/** each row's cells; `heights`: each cell's content height (px), which makes the row's */
+	rows: Array<{ top: number; bottom: number; cells: string[]; heights: number[] }>;
 	headers: string[];
 	fullyVisible: number;
 }
@@ -520,6 +523,7 @@ interface DomElement {
 	getBoundingClientRect(): { top: number; bottom: number };
 	querySelector(selector: string): DomElement | null;
 	querySelectorAll(selector: string): ArrayLike<DomElement>;
+	children: ArrayLike<DomElement>;
 }
 
 /** Switches the output to Table and measures its rows (the top-level table's body rows) in the window. */
@@ -544,10 +548,20 @@ async function measureTable(page: Page): Promise<TableMeasure> {
 				: [];
 			const measured = rows.map((r) => {
 				const b = r.getBoundingClientRect();
-				const cells = Array.from(r.querySelectorAll(':scope > td')).map((td) =>
-					(td.textContent ?? '').trim().slice(0, 80),
+				const tds = Array.from(r.querySelectorAll(':scope > td'));
+				const cells = tds.map((td) => (td.textContent ?? '').trim().slice(0, 80));
+				const heights = tds.map((td) =>
+					Math.round(
+						Math.max(
+							0,
+							...Array.from(td.children).map((c) => {
+								const cb = c.getBoundingClientRect();
+								return cb.bottom - cb.top;
+							}),
+						),
+					),
 				);
-				return { top: Math.round(b.top), bottom: Math.round(b.bottom), cells };
+				return { top: Math.round(b.top), bottom: Math.round(b.bottom), cells, heights };
 			});
 			const fullyVisible = measured.filter(
 				(r) => r.top >= visible.top - 1 && r.bottom <= visible.bottom + 1,
@@ -926,11 +940,19 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		note(
 			`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
 		);
-		// Its summary_text and summary_html are whole messages: they make the one row tall (measured, printed);
-		// the figures before them must be in sight without scrolling.
+		// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
 		const area = s.visible.bottom - s.visible.top;
+		const tallest = (row?.heights ?? [])
+			.map((h, i) => ({ column: s.headers[i], h }))
+			.sort((a, b) => b.h - a.h)
+			.slice(0, 4);
 		note(
-			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px)`,
+			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
+		);
+		check(
+			`the site summary's row is at most ${SITE_ROW_MAX} px high (summary_html only with E-mail HTML; the lists as short text)`,
+			height > 0 && height <= SITE_ROW_MAX,
+			{ height, tallest },
 		);
 		const fits = check(
 			'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
