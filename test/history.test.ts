@@ -315,6 +315,25 @@ describe('the history and issues for people', () => {
 		);
 	});
 
+	it('keeps the oldest five open issues in summary_text and counts the rest', () => {
+		const many = Array.from({ length: 8 }, (_, i) => ({
+			check: `check${i + 1}`,
+			importance: 'low',
+			pages: 1,
+			failing_since: '2024-03-18T00:00:00.000Z',
+			age_runs: 1,
+			age_days: 0,
+		}));
+		const [open] = issueLines({ open_issues: many });
+		expect(open).toMatch(
+			/^Open issues: check1 1 run .*; check5 1 run \(since 2024-03-18, 1 page\) \(\+3 more\)$/,
+		);
+		expect(open).not.toContain('check6');
+		expect(issueLines({ new_issues: many.slice(0, 5) })).toEqual([
+			'New: check1, check2, check3, check4, check5',
+		]);
+	});
+
 	it('draws the chart as table cells: one column per run, no script, no image', () => {
 		const html = historyChart(site, '#202124');
 		expect(html.match(/<td valign="bottom"/g)).toHaveLength(12);

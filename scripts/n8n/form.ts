@@ -6,6 +6,7 @@
  */
 import type { BrowserContext } from 'playwright-core';
 
+import { createDataTable, type DataTable, dataTableRows } from './dataTable';
 import type { RestSession } from './rest';
 import type { WorkflowJson } from './workflow';
 
@@ -19,44 +20,20 @@ export const FORM_EXAMPLE = {
 	refusedTitle: 'We could not audit this address',
 };
 
-export interface LeadsTable {
-	projectId: string;
-	id: string;
-}
+export type LeadsTable = DataTable;
 
 /** The data table the example's sticky note asks for, made through n8n's REST API (the UI's "Create data table"). */
 export async function createLeadsTable(session: RestSession): Promise<LeadsTable> {
-	const project = await session.request<{ data: { id: string } }>('GET', '/rest/projects/personal');
-	const projectId = project.body.data.id;
-	const table = await session.request<{ data: { id: string } }>(
-		'POST',
-		`/rest/projects/${projectId}/data-tables`,
-		{
-			name: FORM_EXAMPLE.table,
-			columns: [
-				{ name: 'url', type: 'string' },
-				{ name: 'email', type: 'string' },
-				{ name: 'score', type: 'number' },
-				{ name: 'audited_at', type: 'date' },
-			],
-		},
-	);
-	if (table.status !== 200)
-		throw new Error(`data table not created: ${table.status} ${JSON.stringify(table.body)}`);
-	return { projectId, id: table.body.data.id };
+	return await createDataTable(session, FORM_EXAMPLE.table, [
+		{ name: 'url', type: 'string' },
+		{ name: 'email', type: 'string' },
+		{ name: 'score', type: 'number' },
+		{ name: 'audited_at', type: 'date' },
+	]);
 }
 
 /** The table's rows, in the order they were added. */
-export async function leadRows(
-	session: RestSession,
-	table: LeadsTable,
-): Promise<Array<Record<string, unknown>>> {
-	const res = await session.request<{ data: { data: Array<Record<string, unknown>> } }>(
-		'GET',
-		`/rest/projects/${table.projectId}/data-tables/${table.id}/rows`,
-	);
-	return [...res.body.data.data].sort((a, b) => Number(a.id) - Number(b.id));
-}
+export const leadRows = dataTableRows;
 
 /** The example with the two values its sticky note tells a user to set, and nothing else changed. */
 export function formWorkflow(

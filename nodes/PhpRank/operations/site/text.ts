@@ -143,9 +143,18 @@ export function summaryHtml(site: IDataObject): string {
 	].join('');
 }
 
+/** How many entries a list written as text keeps (Simplify, `summary_text`): the rest counted. */
+export const SHORT_LIST = 5;
+
+/** A list as one line of text: the first `SHORT_LIST` entries, then how many more there are. */
+export function shortList(entries: string[], separator: string): string {
+	const rest = entries.length - SHORT_LIST;
+	return entries.slice(0, SHORT_LIST).join(separator) + (rest > 0 ? ` (+${rest} more)` : '');
+}
+
 /**
  * A site as the node outputs it: with `summary_text` and `summary_html`. Simplify keeps it flat for
- * the Table view (the lists as short text, `failing_checks` as a count); off, the lists as arrays.
+ * the Table view (the lists as short text, the checks' lists their first few); off, the lists as arrays.
  */
 export function siteOutput(site: IDataObject, simplify: boolean): IDataObject {
 	const full = { ...site, summary_text: summaryText(site), summary_html: summaryHtml(site) };
@@ -159,9 +168,12 @@ export function siteOutput(site: IDataObject, simplify: boolean): IDataObject {
 				.map((page) => `${String(page.url)} (${String(page.reason)})`)
 				.join('; ');
 		else if (name.endsWith('_checks'))
-			flat[name] = (value as CheckCount[])
-				.map(({ check, importance, pages }) => `${check} (${importance}) ×${pages}`)
-				.join(', ');
+			flat[name] = shortList(
+				(value as CheckCount[]).map(
+					({ check, importance, pages }) => `${check} (${importance}) ×${pages}`,
+				),
+				', ',
+			);
 		else
 			flat[name] = (value as IDataObject[])
 				.map((page) => `${String(page.url)} ${String(page.score)}`)

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { siteOutput } from '../../site/text';
+import { shortList, siteOutput } from '../../site/text';
 import type { Branding } from './branding';
 import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
 import {
@@ -24,22 +24,26 @@ const checkText = ({ check, importance, pages }: FailingCheck) =>
 	`${check} (${importance}) ×${pages}`;
 const day = (iso: unknown) => String(iso ?? '').slice(0, 10);
 
-/** The history fields flat, for the Table view: each list as one line of text. */
+/** The history fields flat, for the Table view: each list as one line of text, its first few entries. */
 function flatHistory(fields: IDataObject): IDataObject {
 	return {
 		...fields,
 		history: ((fields.history ?? []) as IDataObject[])
 			.map((run) => `${day(run.date)} ${String(run.average_score ?? '–')}`)
 			.join(', '),
-		open_issues: ((fields.open_issues ?? []) as OpenIssue[])
-			.map(
+		open_issues: shortList(
+			((fields.open_issues ?? []) as OpenIssue[]).map(
 				(issue) => `${checkText(issue)} ${issue.age_runs} runs since ${day(issue.failing_since)}`,
-			)
-			.join(', '),
-		new_issues: ((fields.new_issues ?? []) as FailingCheck[]).map(checkText).join(', '),
-		resolved_issues: ((fields.resolved_issues ?? []) as ResolvedIssue[])
-			.map(({ check, age_runs }) => `${check} (${age_runs} runs)`)
-			.join(', '),
+			),
+			', ',
+		),
+		new_issues: shortList(((fields.new_issues ?? []) as FailingCheck[]).map(checkText), ', '),
+		resolved_issues: shortList(
+			((fields.resolved_issues ?? []) as ResolvedIssue[]).map(
+				({ check, age_runs }) => `${check} (${age_runs} runs)`,
+			),
+			', ',
+		),
 	};
 }
 

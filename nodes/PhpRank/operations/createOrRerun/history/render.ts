@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResultClass } from '../../../api';
-import { escapeHtml } from '../../site/text';
+import { escapeHtml, shortList } from '../../site/text';
 import { classify } from '../../../report';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
 import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
@@ -45,17 +45,33 @@ export function historyLine(site: IDataObject): string {
 	return `History (${plural(runs.length, 'run')}): ${String(site.history_text)}${changes.length ? `, ${changes.join(', ')}` : ''}${saved}`;
 }
 
-/** The issues lines of `summary_text`: open with age, new, resolved (only those there are). */
+/** The issues lines of `summary_text`: open with age (the oldest few), new, resolved (only those there are). */
 export function issueLines(site: IDataObject): string[] {
 	const open = (site.open_issues ?? []) as OpenIssue[];
 	const fresh = (site.new_issues ?? []) as FailingCheck[];
 	const resolved = (site.resolved_issues ?? []) as ResolvedIssue[];
 	return [
 		open.length
-			? `Open issues: ${open.map((issue) => `${issue.check} ${plural(issue.age_runs, 'run')} (since ${day(issue.failing_since)}, ${plural(issue.pages, 'page')})`).join('; ')}`
+			? `Open issues: ${shortList(
+					open.map(
+						(issue) =>
+							`${issue.check} ${plural(issue.age_runs, 'run')} (since ${day(issue.failing_since)}, ${plural(issue.pages, 'page')})`,
+					),
+					'; ',
+				)}`
 			: '',
-		fresh.length ? `New: ${fresh.map(({ check }) => check).join(', ')}` : '',
-		resolved.length ? `Resolved: ${resolved.map(({ check }) => check).join(', ')}` : '',
+		fresh.length
+			? `New: ${shortList(
+					fresh.map(({ check }) => check),
+					', ',
+				)}`
+			: '',
+		resolved.length
+			? `Resolved: ${shortList(
+					resolved.map(({ check }) => check),
+					', ',
+				)}`
+			: '',
 	].filter(Boolean);
 }
 
