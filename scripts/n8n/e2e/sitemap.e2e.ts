@@ -3,9 +3,11 @@
  *
  *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
  *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
- *   local SMTP catcher) -> the example imported as it is, with one value swapped: the Site node's
- *   `sitemap_url` points at a local sitemap server (a sitemap index listing two sitemaps, 7 pages of one
- *   site) -> `n8n execute` three times:
+ *   local SMTP catcher) -> `n8n start`, its data table made (REST) -> the example saved as the editor
+ *   imports it, with two values swapped: the Site node's `sitemap_url` points at a local sitemap server (a
+ *   sitemap index listing two sitemaps, 7 pages of one site), the Data Table step's table ID is the table's
+ *   -> run three times as the editor's "Execute workflow" (`n8n execute` cannot run a Data Table step), each
+ *   run one row in the table with the site's figures:
  *     run 1: every page is new: each created, but one page the test server refuses to analyse (422), which the
  *            site summary names in `failed_pages`; the summary's numbers are the server's own (pages, created,
  *            average, classes, health); one email whose HTML body is the summary's `summary_html`, values escaped;
@@ -47,15 +49,22 @@ import {
 	NODE_TYPE,
 	SITEMAP_EXAMPLE,
 	testServerCredential,
+	withHistoryTable,
 	withSitemapUrl,
 } from '../checks';
 import {
 	branches,
-	executeWorkflow,
+	type ExecuteResult,
 	failureDetail,
 	importCredentials,
-	importWorkflows,
+	setupOwner,
+	startServer,
+	waitForExecution,
+	type N8nSandbox,
 } from '../n8n';
+import { createDataTable, type DataTable, dataTableRows } from '../dataTable';
+import type { RestSession } from '../rest';
+import type { WorkflowJson } from '../workflow';
 import { Fatal, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 
@@ -66,6 +75,7 @@ const INDEX_IF = 'Sitemap index?';
 const PAGE_URL = 'Page URL';
 const AUDIT = SITEMAP_EXAMPLE.audit;
 const EMAIL = SITEMAP_EXAMPLE.email;
+const TABLE = SITEMAP_EXAMPLE.table;
 const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
 const PROJECT = 'shop.example.com';
@@ -239,6 +249,66 @@ async function checkMail(
 	return mail;
 }
 
+/** The workflow saved as the editor's Import from File does; its id. */
+async function saveWorkflow(session: RestSession, wf: WorkflowJson): Promise<string> {
+	const body: Record<string, unknown> = { ...wf };
+	delete body.id; // n8n gives a new workflow its id
+	const created = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', body);
+	if (created.status !== 200)
+		throw new Fatal(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
+	return created.body.data.id;
+}
+
+/** The editor's "Execute workflow" from the Manual trigger, read from n8n's database as `n8n execute` answers. */
+async function runInN8n(
+	session: RestSession,
+	sb: N8nSandbox,
+	workflowId: string,
+	trigger: string,
+): Promise<ExecuteResult> {
+	const started = Date.now();
+	const res = await session.request<{ data: { executionId?: string } }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ triggerToStartFrom: { name: trigger } },
+	);
+	const id = res.body?.data?.executionId;
+	const exec = id ? await waitForExecution(sb, workflowId, id, 180_000) : undefined;
+	return {
+		ok: exec?.status === 'success',
+		code: exec ? 0 : null,
+		run: exec && ({ status: exec.status, data: exec.data } as unknown as ExecuteResult['run']),
+		outputs: exec?.outputs ?? {},
+		errorMessage: exec?.data.resultData?.error?.message,
+		stdout: exec ? '' : `POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
+		stderr: '',
+		durationMs: Date.now() - started,
+	};
+}
+
+/** The row this run added to the data table: one row more, its figures the site item's. */
+async function checkTableRow(
+	session: RestSession,
+	table: DataTable,
+	runs: number,
+	site: Record<string, unknown>,
+): Promise<void> {
+	const rows = await dataTableRows(session, table);
+	const last = rows.at(-1) ?? {};
+	const figures = SITEMAP_EXAMPLE.tableColumns
+		.map((c) => c.name)
+		.filter((name) => name !== 'run_at');
+	const at = Date.parse(String(last.run_at));
+	check(
+		`the data table holds ${runs} row${runs === 1 ? '' : 's'}, one a run; the new one has the site's figures (${figures.join(', ')}) and the run's date`,
+		rows.length === runs &&
+			same(pick(last, figures), pick(site, figures)) &&
+			Number.isFinite(at) &&
+			Math.abs(Date.now() - at) < 10 * 60_000,
+		{ rows: rows.length, last, site: pick(site, figures) },
+	);
+}
+
 async function main(): Promise<void> {
 	const example = loadExamples().get(EXAMPLE_FILE);
 	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
@@ -281,7 +351,12 @@ async function main(): Promise<void> {
 		'n8n import:credentials',
 		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
-	const wf = withSitemapUrl(example, sitemapUrl);
+	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
+	const session = await setupOwner(n8n);
+	const table = await createDataTable(session, SITEMAP_EXAMPLE.tableName, [
+		...SITEMAP_EXAMPLE.tableColumns,
+	]);
+	const wf = withHistoryTable(withSitemapUrl(example, sitemapUrl), table.id);
 	const changed = example.nodes
 		.filter(
 			(n) =>
@@ -292,8 +367,8 @@ async function main(): Promise<void> {
 		)
 		.map((n) => n.name);
 	check(
-		"the e2e workflow is the example with only the Site node's sitemap_url swapped (same nodes, same connections)",
-		same(changed, [SITE]) &&
+		"the e2e workflow is the example with only the Site node's sitemap_url and the Data Table step's table ID swapped (same nodes, same connections)",
+		same(changed.sort(), [TABLE, SITE].sort()) &&
 			wf.nodes.length === example.nodes.length &&
 			same(wf.connections, example.connections),
 		changed,
@@ -325,7 +400,22 @@ async function main(): Promise<void> {
 		notes.some((c) => c.includes('Slack') && c.includes('{{ $json.summary_text }}')),
 		notes,
 	);
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, [wf]));
+	const tableNode = example.nodes.find((n) => n.name === TABLE);
+	check(
+		'the example adds each run to a data table: Data Table 1, Row → Insert, the table by ID, from the audit',
+		tableNode?.type === 'n8n-nodes-base.dataTable' &&
+			tableNode.typeVersion === 1 &&
+			tableNode.parameters.resource === 'row' &&
+			tableNode.parameters.operation === 'insert' &&
+			(tableNode.parameters.dataTableId as { mode?: string } | undefined)?.mode === 'id' &&
+			JSON.stringify(example.connections[AUDIT]).includes(TABLE),
+		tableNode?.parameters,
+	);
+	const workflowId = await timed('save the workflow (POST /rest/workflows)', async () =>
+		saveWorkflow(session, wf),
+	);
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
+	const runExample = async () => await runInN8n(session, sb, workflowId, trigger);
 	// phpRank cannot fetch one page of the site: every POST of it is answered 422, as phpRank does.
 	const refusal = CREATE_FAULTS.find((f) => f.status === 422)!.fault;
 	api.failNext(refusal, {
@@ -336,7 +426,7 @@ async function main(): Promise<void> {
 
 	// ------------------------------------------------------------------ run 1: every page new
 	section(
-		'run 1 (n8n execute): the sitemap index, every page new, one page phpRank cannot analyse',
+		'run 1 (Execute workflow in n8n): the sitemap index, every page new, one page phpRank cannot analyse',
 	);
 	const before = api.listReports(USER_IDS.default);
 	for (const page of audited)
@@ -346,10 +436,7 @@ async function main(): Promise<void> {
 			failed: page.titleFails ? ['title'] : [],
 		});
 	api.clearRequests();
-	const run1 = await timed(
-		'n8n execute, run 1',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
+	const run1 = await timed('run 1 in n8n', runExample);
 	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
 	check(
 		'the sitemap index was read, then each of its two sitemaps, once',
@@ -438,12 +525,13 @@ async function main(): Promise<void> {
 			!html1.includes('&ref='),
 		html1,
 	);
+	await checkTableRow(session, table, 1, sum1 ?? {});
 	const mail1 = await checkMail(smtp, sum1 ?? {});
 	if (mail1)
 		note(`the email as caught: Subject: ${mail1.subject}\n         ${mail1.html.slice(0, 400)}…`);
 
 	// ------------------------------------------------------------------ run 2: scripted changes
-	section('run 2 (n8n execute): a week later, scripted changes');
+	section('run 2 (Execute workflow in n8n): a week later, scripted changes');
 	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
 	for (const page of audited) {
 		api.setNextAnalysis(urlOf(page), page.next!);
@@ -453,10 +541,7 @@ async function main(): Promise<void> {
 	api.clearRequests();
 	files.hits.length = 0;
 	smtp.clear();
-	const run2 = await timed(
-		'n8n execute, run 2',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
+	const run2 = await timed('run 2 in n8n', runExample);
 	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
 	check(
 		'the sitemaps were read again, once each',
@@ -557,11 +642,12 @@ async function main(): Promise<void> {
 		String(sum2?.summary_text).includes('; 2 worse, 1 better'),
 		sum2?.summary_text,
 	);
+	await checkTableRow(session, table, 2, sum2 ?? {});
 	await checkMail(smtp, sum2 ?? {});
 
 	// ------------------------------------------------------------------ run 3: a plain sitemap of one page
 	section(
-		'run 3 (n8n execute): the same address answers a plain <urlset> with a single <url>, as application/octet-stream',
+		'run 3 (Execute workflow in n8n): the same address answers a plain <urlset> with a single <url>, as application/octet-stream',
 	);
 	const contact = PAGES.find((p) => p.loc.endsWith('/contact'))!;
 	// served as a file download, as some static hosts do: the example reads the answer as text whatever its type
@@ -574,10 +660,7 @@ async function main(): Promise<void> {
 	api.clearRequests();
 	files.hits.length = 0;
 	smtp.clear();
-	const run3 = await timed(
-		'n8n execute, run 3',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
+	const run3 = await timed('run 3 in n8n', runExample);
 	if (!check('run 3 succeeds', run3.ok, failureDetail(run3))) throw new Fatal('run 3 failed');
 	const [index3, plain3] = branches(run3, INDEX_IF);
 	check(
@@ -617,6 +700,7 @@ async function main(): Promise<void> {
 			}),
 		sum3.map((i) => pick(i, ['project', 'pages', 'created', 'rerun'])),
 	);
+	await checkTableRow(session, table, 3, sum3[0] ?? {});
 	await checkMail(smtp, sum3[0] ?? {});
 }
 

@@ -20,7 +20,7 @@
  *   sample  Fetch Test Event of the trigger (Report Result Changed): no null/empty change fields
  *   rerun   Create or Re-Run of 10 pages (Simplify on) run twice in its panel: after the re-run, all 10 rows
  *           fit in the Table view as Get Many's do; the site summary (Output: One Item per Site) of the same
- *           pages: one row, fully visible
+ *           pages: one row, fully visible and at most SITE_ROW_MAX px high
  *   summary a site summary's summary_html (the node's own, with a page URL holding <script> and a quote)
  *           rendered in Chromium: no raw markup in the text, every worst page and biggest drop a link to its
  *           report (a screenshot of it in the folder)
@@ -77,15 +77,18 @@ const CHECKS = {
 	sample:
 		"the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
 	rerun:
-		'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary fits too',
+		'Create or Re-Run of 10 pages, after a re-run: ten rows fit on one screen; the site summary: one row, held to a height limit',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
 } as const;
 type CheckName = keyof typeof CHECKS;
 
 const WINDOW = { width: 1400, height: 900 };
-/** The site item's row in the Table view, Simplify on, 10 pages: the most it may be high (px). */
-const SITE_ROW_MAX = 735;
+/**
+ * The site item's row in the Table view (Simplify on, 10 pages, defaults): the most it may be high, in px.
+ * Measured on 2.41.1: 603 (summary_text the tallest cell); 3,141 with summary_html and full lists.
+ */
+const SITE_ROW_MAX = 650;
 const ROWS_WANTED = 10;
 /** The report the By URL check links to (seeded below for the test server's default user). */
 const LINKED_REPORT = 12;
@@ -950,8 +953,8 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
 		);
 		check(
-			`the site summary's row is at most ${SITE_ROW_MAX} px high (summary_html only with E-mail HTML; the lists as short text)`,
-			height > 0 && height <= SITE_ROW_MAX,
+			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-mail HTML; lists as text keep five)`,
+			height > 0 && height <= Math.min(SITE_ROW_MAX, area),
 			{ height, tallest },
 		);
 		const fits = check(
