@@ -315,7 +315,7 @@ async function main(): Promise<void> {
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
 
 	section(
-		'test server, sitemap server, SMTP catcher, credentials and the example with the n8n CLI',
+		'test server, sitemap server, SMTP catcher, credentials (n8n CLI), n8n start, the data table and the example (REST)',
 	);
 	// Other sites' reports, and another user's report of a page of the site: none of them is touched.
 	api.seedReports(150, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
