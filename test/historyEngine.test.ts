@@ -191,7 +191,7 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 		const { items } = await run('webhook', { siteOptions: { historyLength: 2 }, simplify: true });
 		expect(items[0].json.history).toBe('2026-01-26 82.5, 2026-02-02 84.5');
 		expect(items[0].json.runs_recorded).toBe(5);
-		// E-mail HTML is off by default: the text for chat stays, the e-mail's HTML is left out.
+		// E-Mail HTML is off by default: the text for chat stays, the e-mail's HTML is left out.
 		expect(String(items[0].json.summary_text)).toContain('shop.example.com');
 		expect(items[0].json).not.toHaveProperty('summary_html');
 	});

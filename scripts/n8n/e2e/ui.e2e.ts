@@ -953,7 +953,7 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
 		);
 		check(
-			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-mail HTML; lists as text keep five)`,
+			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
 			height > 0 && height <= Math.min(SITE_ROW_MAX, area),
 			{ height, tallest },
 		);

@@ -10,7 +10,7 @@ const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 const dropPointsDefault = dropPoints.default;
 const reuseDefault = reuse.default;
 
-/** Site Options of a site's run, E-mail HTML and History Length among them (sorted as n8n lists options). */
+/** Site Options of a site's run, E-Mail HTML and History Length among them (sorted as n8n lists options). */
 const withHistoryLength = (options: INodeProperties): INodeProperties => ({
 	...options,
 	options: [...(options.options as INodeProperties[]), emailHtmlOption, historyLengthOption].sort(

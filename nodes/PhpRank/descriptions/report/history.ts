@@ -18,7 +18,7 @@ export const historyLengthOption: INodeProperties = {
 };
 
 export const emailHtmlOption: INodeProperties = {
-	displayName: 'E-mail HTML',
+	displayName: 'E-Mail HTML',
 	name: 'emailHtml',
 	type: 'boolean',
 	default: false,
@@ -33,7 +33,7 @@ export const reportBrandingParameter: INodeProperties = {
 	placeholder: 'Add Branding',
 	default: {},
 	description:
-		'Your agency on the site’s e-mail (summary_html: turn on E-mail HTML under Site Options)',
+		'Your agency on the site’s e-mail (summary_html: turn on E-Mail HTML under Site Options)',
 	options: [
 		{
 			displayName: 'Accent Color',

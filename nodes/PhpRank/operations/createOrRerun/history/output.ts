@@ -16,7 +16,7 @@ import {
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,
  * then the history and issues; `summary_text` gains the history and issue lines, `summary_html`
  * the agency's header, the chart and the issues. Simplify writes the lists as short text.
- * `summary_html` only with E-mail HTML: n8n's Table view wraps every cell, so a few kilobytes of
+ * `summary_html` only with E-Mail HTML: n8n's Table view wraps every cell, so a few kilobytes of
  * HTML make the row thousands of pixels high (scripts/n8n/NOTES.md, "Editor check").
  */
 

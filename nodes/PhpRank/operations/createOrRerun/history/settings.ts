@@ -15,11 +15,11 @@ import { recordRun } from './store';
 export interface HistorySettings {
 	length: number;
 	branding: Branding;
-	/** E-mail HTML: whether the item carries `summary_html`. */
+	/** E-Mail HTML: whether the item carries `summary_html`. */
 	html: boolean;
 }
 
-/** History Length, E-mail HTML and Report Branding as set; bad values stop the item with an error naming the field. */
+/** History Length, E-Mail HTML and Report Branding as set; bad values stop the item with an error naming the field. */
 export function historySettings(ctx: IExecuteSingleFunctions): HistorySettings {
 	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
 	const length = boundedNumber(options.historyLength ?? HISTORY_LENGTH.default, HISTORY_LENGTH);
