@@ -11,6 +11,7 @@ import {
 	siteHistoryFields,
 } from '../nodes/PhpRank/operations/createOrRerun/history/fields';
 import { siteIssues } from '../nodes/PhpRank/operations/createOrRerun/history/issues';
+import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/history/output';
 import {
 	addRun,
 	emptyHistory,
@@ -332,6 +333,32 @@ describe('the history and issues for people', () => {
 		expect(issueLines({ new_issues: many.slice(0, 5) })).toEqual([
 			'New: check1, check2, check3, check4, check5',
 		]);
+	});
+
+	it('Simplify: lists as text keep five and count the rest; summary_html only with E-Mail HTML', () => {
+		const failing = Array.from({ length: 7 }, (_, i) => ({
+			check: `check${i + 1}`,
+			importance: 'low',
+			pages: 1,
+		}));
+		const fields = siteHistoryFields(history, true, failing);
+		const figures = {
+			project: 'shop.example.com',
+			pages: 1,
+			top_issues: [],
+			worst_pages: [],
+			failing_checks: failing,
+		};
+		const branding = { agencyName: '', logoUrl: '', accentColor: '', introText: '' };
+		const flat = siteHistoryOutput(figures, fields, { simplify: true, html: false }, branding);
+		expect(flat.failing_checks).toBe(
+			'check1 (low) ×1, check2 (low) ×1, check3 (low) ×1, check4 (low) ×1, check5 (low) ×1 (+2 more)',
+		);
+		expect(String(flat.open_issues)).toMatch(/^check1 \(low\) ×1 1 runs since .* \(\+2 more\)$/);
+		expect(flat).not.toHaveProperty('summary_html');
+		const full = siteHistoryOutput(figures, fields, { simplify: false, html: true }, branding);
+		expect(full.open_issues).toHaveLength(7);
+		expect(String(full.summary_html)).toContain('check7');
 	});
 
 	it('draws the chart as table cells: one column per run, no script, no image', () => {
