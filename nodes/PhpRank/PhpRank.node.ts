@@ -6,6 +6,7 @@ import * as report from './descriptions/report/Report.resource';
 import { docsUrl } from './docs';
 import { phpRankApiTest } from './methods/credentialTest';
 import { toolDescription } from './descriptions/toolDescriptions';
+import { phpRankN8nApiTest, searchHistoryTables } from './methods/historyTables';
 import { searchProjects, searchReports } from './methods/listSearch';
 
 export class PhpRank implements INodeType {
@@ -23,7 +24,23 @@ export class PhpRank implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// Literal names: the scanner's credential-test-required rule reads them from the source.
-		credentials: [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }],
+		credentials: [
+			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+			// History Store → n8n Data Table: n8n's own public API.
+			{
+				name: 'phpRankN8nApi',
+				required: true,
+				testedBy: 'phpRankN8nApiTest',
+				displayOptions: {
+					show: {
+						resource: ['report'],
+						operation: ['createOrRerun'],
+						output: ['sites'],
+						historyStore: ['dataTable'],
+					},
+				},
+			},
+		],
 		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through a step
 		// of operations/, which takes the instance from the credential once per run and sets the
 		// headers each request needs (requestOptionsFor in transport/request.ts). Defined all the
@@ -50,7 +67,7 @@ export class PhpRank implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchProjects, searchReports },
-		credentialTest: { phpRankApiTest },
+		listSearch: { searchProjects, searchReports, searchHistoryTables },
+		credentialTest: { phpRankApiTest, phpRankN8nApiTest },
 	};
 }

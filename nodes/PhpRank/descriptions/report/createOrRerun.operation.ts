@@ -4,7 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
-import { emailHtmlOption, historyLengthOption, reportBrandingParameter } from './history';
+import {
+	emailHtmlOption,
+	historyLengthOption,
+	historyStoreParameters,
+	reportBrandingParameter,
+} from './history';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 const dropPointsDefault = dropPoints.default;
@@ -86,6 +91,10 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
+	...historyStoreParameters.map((parameter) => ({
+		...parameter,
+		displayOptions: { show: { output: ['sites'], ...parameter.displayOptions?.show } },
+	})),
 	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
 	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
 ];

@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { HISTORY_LENGTH } from '../../operations/createOrRerun/history/fields';
+import { FIRST_N8N_WITH_TABLE_API } from '../../operations/createOrRerun/history/n8nApi';
 import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
 
 /*
  * The fields of a site's history on Create or Re-Run (One Item per Site): History Length under
- * Site Options, and Report Branding.
+ * Site Options, Report Branding, History Store and History Table.
  */
 
 export const historyLengthOption: INodeProperties = {
@@ -14,7 +15,7 @@ export const historyLengthOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: HISTORY_LENGTH.low, maxValue: HISTORY_LENGTH.high },
 	default: 12,
-	description: `How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site, the last ${RUNS_KEPT}; a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false): n8n saves a workflow's static data only for production executions.`,
+	description: `How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site where History Store says (This Workflow: the last ${RUNS_KEPT}; n8n Data Table: every run); a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false).`,
 };
 
 export const emailHtmlOption: INodeProperties = {
@@ -67,3 +68,49 @@ export const reportBrandingParameter: INodeProperties = {
 		},
 	],
 };
+
+/** History Store and History Table (One Item per Site): where the site's runs are kept. */
+export const historyStoreParameters: INodeProperties[] = [
+	{
+		displayName: 'History Store',
+		name: 'historyStore',
+		type: 'options',
+		options: [
+			{
+				name: 'This Workflow',
+				value: 'workflow',
+				description:
+					'The workflow’s static data: nothing to set up. Kept per node name (a renamed node or a copied workflow starts anew). In queue mode n8n 2.40 and later start each worker’s run without it: history_saved then says true, yet the next run does not see this one.',
+			},
+			{
+				// n8n writes its own name in lower case, as its Data Table node's docs do.
+				// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
+				name: 'n8n Data Table',
+				value: 'dataTable',
+				description: `A row per site and production run in a data table of this n8n, through its public API (n8n ${FIRST_N8N_WITH_TABLE_API} or later): kept by every queue-mode worker, renamed node and copied workflow, and shown in Data Tables`,
+			},
+		],
+		default: 'workflow',
+		description: 'Where the site’s history (and its issues’ ages) is kept between runs',
+	},
+	{
+		displayName: 'History Table',
+		name: 'historyTable',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description:
+			'The data table that keeps one row per site and run. By Name: the table is created with its columns on the first production run when this n8n has none of that name.',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchHistoryTables', searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 4pXy9HvwYfGlqVEb' },
+			{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. phpRank history' },
+		],
+		displayOptions: { show: { historyStore: ['dataTable'] } },
+	},
+];

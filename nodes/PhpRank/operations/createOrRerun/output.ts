@@ -11,7 +11,8 @@ import { type OutputChoice, reportOutput } from '../output';
 import { type RunPage, siteSummary } from '../site/figures';
 import { siteSettings } from '../site/options';
 import { siteHistoryOutput } from './history/output';
-import { historySettings, siteHistory } from './history/settings';
+import { keepSiteRun } from './history/keep';
+import { historySettings } from './history/settings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
@@ -120,7 +121,7 @@ export async function siteItems(
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const history = siteHistory(ctx, summary, length);
+	const history = await keepSiteRun(ctx, run, summary, length);
 	return [
 		{
 			json: siteHistoryOutput(summary, history, { simplify, html }, branding),

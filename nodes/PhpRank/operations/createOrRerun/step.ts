@@ -25,6 +25,7 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../output';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
+import { readSiteHistories } from './history/keep';
 import { checkHistoryOptions } from './history/settings';
 import { type Outcome, pageItem, siteItems } from './output';
 
@@ -158,18 +159,20 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
 			if (before) return paired(this, before);
 
+			// An item that fails before it joins its site (On Error → Continue) is not waited for.
+			const leftOut = (error: unknown) => {
+				run.itemLeftOut(this.getItemIndex());
+				return Promise.reject(error);
+			};
+			// History Store → n8n Data Table: the sites' rows read before any phpRank request.
+			if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
 			const confirmPoints = confirmDropPoints(this);
 			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
 				analyse(this, spec, run, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
 			);
 			// A failed analysis may still have created the report: the next try reads the site again.
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
-			// An item that fails before it joins its site (On Error → Continue) is not waited for.
-			if (bySite)
-				return await siteItems(this, spec, run, url, analysis).catch((error: unknown) => {
-					run.itemLeftOut(this.getItemIndex());
-					return Promise.reject(error);
-				});
+			if (bySite) return await siteItems(this, spec, run, url, analysis).catch(leftOut);
 			const outcome = await analysis;
 			const items = [{ json: pageItem(outputChoice(this), outcome, confirmPoints) }];
 			recordDone(

@@ -3,13 +3,12 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 import { boundedNumber } from '../../../bounds';
 import { fail } from '../../input';
 import { type Branding, readBranding } from './branding';
-import { HISTORY_LENGTH, runRecord, siteHistoryFields } from './fields';
-import type { FailingCheck } from './issues';
-import { recordRun } from './store';
+import { HISTORY_LENGTH } from './fields';
+import { historyStoreOf, tableChoiceOf } from './keep';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any
- * request, and the site item's history fields, this run recorded.
+ * request (where the history is kept: keep.ts).
  */
 
 export interface HistorySettings {
@@ -43,18 +42,8 @@ export async function checkHistoryOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if (this.getNodeParameter('output', 'pages') === 'sites') historySettings(this);
+	if (this.getNodeParameter('output', 'pages') !== 'sites') return requestOptions;
+	historySettings(this);
+	if (historyStoreOf(this) === 'dataTable') tableChoiceOf(this);
 	return requestOptions;
-}
-
-/** The site item's history fields, this run recorded (kept unless the execution is manual). */
-export function siteHistory(
-	ctx: IExecuteSingleFunctions,
-	site: IDataObject,
-	length: number,
-): IDataObject {
-	const record = runRecord(site, Date.now() / 1000);
-	const { history, saved } = recordRun(ctx, String(site.project), record);
-	const failing = (site.failing_checks ?? []) as unknown as FailingCheck[];
-	return siteHistoryFields(history, saved, failing, length);
 }

@@ -19,6 +19,24 @@ export interface StoredRun {
 	saved: boolean;
 }
 
+/** The history this node keeps of a site in the workflow's static data (empty when none). */
+export function workflowHistory(ctx: IExecuteSingleFunctions, project: string): SiteHistory {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject;
+	return decodeHistory(data[siteKey(project)], checkTable(data));
+}
+
+/** Forgets a site's history in the static data (moved into an n8n Data Table). */
+export function forgetWorkflowHistory(ctx: IExecuteSingleFunctions, project: string): void {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject;
+	// A deleted top-level key marks static data changed, as a new one does.
+	if (siteKey(project) in data) delete data[siteKey(project)];
+}
+
+const checkTable = (data: IDataObject): string[] =>
+	(Array.isArray(data[TABLE_KEY]) ? (data[TABLE_KEY] as unknown[]) : []).filter(
+		(name): name is string => typeof name === 'string',
+	);
+
 /** Adds this run's record to the site's history, kept unless the execution is manual. */
 export function recordRun(
 	ctx: IExecuteSingleFunctions,
@@ -26,8 +44,7 @@ export function recordRun(
 	record: RunRecord,
 ): StoredRun {
 	const data = ctx.getWorkflowStaticData('node') as IDataObject;
-	const kept = Array.isArray(data[TABLE_KEY]) ? (data[TABLE_KEY] as unknown[]) : [];
-	const table = kept.filter((name): name is string => typeof name === 'string');
+	const table = checkTable(data);
 	const saved = ctx.getMode() !== 'manual';
 	const execution = saved ? String(ctx.getExecutionId() ?? '') : '';
 	const history = addRun(decodeHistory(data[siteKey(project)], table), record, execution);

@@ -1,0 +1,142 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiBaseUrl, isApiBaseUrl } from '../../../transport/connection';
+import { networkCause } from '../../../transport/errors';
+
+/*
+ * n8n's own public API (v1), as History Store → n8n Data Table uses it: the credential's address,
+ * one request, and every way it can fail written as what happened and what to fix. The key travels
+ * only in the credential's header (n8n's httpRequestWithAuthentication), and no error carries the
+ * request: a failed request is described by its status and n8n's own message.
+ */
+
+export const N8N_API_CREDENTIAL = 'phpRankN8nApi';
+
+/** The first n8n whose public API serves data tables (scripts/n8n/NOTES.md, "The public API's data tables"). */
+export const FIRST_N8N_WITH_TABLE_API = '2.7';
+
+const TIMEOUT_MS = 30_000;
+
+export type N8nApiContext = IExecuteSingleFunctions | ILoadOptionsFunctions;
+
+/** Something n8n's API did not do, in words, and what the user can do about it. */
+export interface TableProblem {
+	message: string;
+	description: string;
+}
+
+const problem = (ctx: N8nApiContext, message: string, description: string) =>
+	new NodeOperationError(ctx.getNode(), message, { description });
+
+/** Whether an error is one this file made (a TableProblem), not a bug. */
+export const isTableProblem = (error: unknown): error is NodeOperationError =>
+	error instanceof NodeOperationError && typeof error.description === 'string';
+
+const CREDENTIAL_HINT =
+	'the phpRank History n8n API credential: its n8n Address is the address this n8n answers at from its own server, e.g. http://localhost:5678';
+
+/** `https://n8n.example.com/api/v1` from the credential's n8n Address (with or without /api/v1). */
+export async function n8nApiRoot(ctx: N8nApiContext): Promise<string> {
+	let credentials: IDataObject;
+	try {
+		credentials = await ctx.getCredentials(N8N_API_CREDENTIAL);
+	} catch {
+		throw problem(
+			ctx,
+			'History Store is n8n Data Table, but no n8n API credential is set',
+			`Choose or create ${CREDENTIAL_HINT}, and an n8n API key.`,
+		);
+	}
+	const root = apiBaseUrl(credentials.baseUrl);
+	if (!isApiBaseUrl(root))
+		throw problem(
+			ctx,
+			`The n8n Address of the n8n API credential is not a web address: ${JSON.stringify(String(credentials.baseUrl ?? ''))}`,
+			`Correct ${CREDENTIAL_HINT}.`,
+		);
+	return root;
+}
+
+/** n8n's own message from an error answer, when it sent one. */
+function messageOf(body: unknown): string {
+	const message = (body as { message?: unknown } | null)?.message;
+	return typeof message === 'string' ? message : '';
+}
+
+/** What an error status of n8n's API means for the history, by status. */
+function answerProblem(root: string, path: string, status: number, body: unknown): TableProblem {
+	const said = messageOf(body);
+	const at = `${root}${path}`;
+	if (status === 401)
+		return tableProblem(
+			`n8n refused the API key of the n8n API credential (HTTP 401${said ? `: ${said}` : ''})`,
+			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History n8n API credential.',
+		);
+	if (status === 403)
+		return tableProblem(
+			`The n8n API key may not use this data table (HTTP 403${said ? `: ${said}` : ''})`,
+			'Give the key the data table scopes (dataTable:list, dataTable:read, dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:upsert), or pick a table of a project its user can edit.',
+		);
+	if (status === 404 && /data ?table/i.test(said))
+		return tableProblem(
+			`The history table is gone: ${said}`,
+			'Pick another table under History Table, or enter a name (By Name) and the node creates the table on its next production run.',
+		);
+	if (status === 404)
+		return tableProblem(
+			`This n8n has no data-table API at ${at} (HTTP 404)`,
+			`n8n serves data tables through its public API from version ${FIRST_N8N_WITH_TABLE_API} on, and only while the public API is on (N8N_PUBLIC_API_DISABLED unset). Update n8n or turn its public API on, check the n8n Address of the credential, or set History Store to This Workflow.`,
+		);
+	return tableProblem(
+		`n8n answered HTTP ${status} to the history table's request${said ? `: ${said}` : ''}`,
+		status >= 500
+			? 'n8n failed: try again, or look at n8n’s log.'
+			: 'Check the table under History Table: it must have the columns the node writes (README, "Where history lives").',
+	);
+}
+
+const tableProblem = (message: string, description: string): TableProblem => ({
+	message,
+	description,
+});
+
+/** One request to n8n's public API; its JSON answer, or a TableProblem saying what to fix. */
+export async function n8nApi<T>(
+	ctx: N8nApiContext,
+	method: IHttpRequestMethods,
+	path: string,
+	{ qs, body }: { qs?: IDataObject; body?: IDataObject } = {},
+): Promise<T> {
+	const root = await n8nApiRoot(ctx);
+	let answer: { statusCode: number; body: unknown };
+	try {
+		answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, N8N_API_CREDENTIAL, {
+			method,
+			url: `${root}${path}`,
+			qs,
+			body,
+			json: true,
+			headers: { Accept: 'application/json' },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// n8n's API never redirects; following one could carry the key to another host.
+			disableFollowRedirect: true,
+			timeout: TIMEOUT_MS,
+		})) as { statusCode: number; body: unknown };
+	} catch (error) {
+		throw problem(
+			ctx,
+			`Could not reach n8n at ${root}: ${networkCause(error).cause}`,
+			`Check ${CREDENTIAL_HINT}.`,
+		);
+	}
+	if (answer.statusCode >= 200 && answer.statusCode < 300) return answer.body as T;
+	const { message, description } = answerProblem(root, path, answer.statusCode, answer.body);
+	throw problem(ctx, message, description);
+}

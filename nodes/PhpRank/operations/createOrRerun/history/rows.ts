@@ -1,0 +1,122 @@
+import type { FailingCheck } from './issues';
+import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
+
+/*
+ * A site's history as rows of an n8n Data Table: one row per site and production run, its column
+ * names as words in n8n's Data Tables view, the run's date as a date. Pure: the rows of a site
+ * folded into its history, and a run written as a row.
+ */
+
+export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
+
+/** The columns the node writes and reads, in the order a table it creates shows them. */
+export const HISTORY_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> = [
+	{ name: 'site', type: 'string' },
+	{ name: 'run_date', type: 'date' },
+	{ name: 'average_score', type: 'number' },
+	{ name: 'health_score', type: 'number' },
+	{ name: 'pages', type: 'number' },
+	{ name: 'good_pages', type: 'number' },
+	{ name: 'decent_pages', type: 'number' },
+	{ name: 'bad_pages', type: 'number' },
+	{ name: 'failing_checks', type: 'string' },
+	{ name: 'execution_id', type: 'string' },
+	{ name: 'workflow_id', type: 'string' },
+];
+
+/** One row as the node writes it (n8n adds id, createdAt and updatedAt). */
+export interface HistoryRow {
+	site: string;
+	run_date: string;
+	average_score: number | null;
+	health_score: number | null;
+	pages: number;
+	good_pages: number;
+	decent_pages: number;
+	bad_pages: number;
+	/** `title (12 pages), robots (1 page)`: the checks that failed, on how many pages. */
+	failing_checks: string;
+	execution_id: string;
+	workflow_id: string;
+}
+
+/** The columns a table lacks, or has with another type, in words (empty when it fits). */
+export function missingColumns(columns: ReadonlyArray<{ name: string; type: string }>): string[] {
+	const has = new Map(columns.map(({ name, type }) => [name, type]));
+	return HISTORY_COLUMNS.filter(({ name, type }) => has.get(name) !== type).map(({ name, type }) =>
+		has.has(name) ? `${name} (${type}, not ${String(has.get(name))})` : `${name} (${type})`,
+	);
+}
+
+const pagesText = (pages: number) => `${pages} page${pages === 1 ? '' : 's'}`;
+
+/** The checks of a run as the row writes them, with their pages when the run counted them. */
+function failingText(record: RunRecord, counted: readonly FailingCheck[]): string {
+	const pages = new Map(counted.map(({ check, pages: count }) => [check, count]));
+	return record.failing
+		.map((check) => (pages.has(check) ? `${check} (${pagesText(pages.get(check)!)})` : check))
+		.join(', ');
+}
+
+/** The checks a row names, without their page counts. */
+function failingOf(text: unknown): string[] {
+	return String(text ?? '')
+		.split(',')
+		.map((entry) => entry.replace(/\(\d+ pages?\)\s*$/, '').trim())
+		.filter(Boolean);
+}
+
+/** A run of a site as its row. */
+export function rowOf(
+	site: string,
+	record: RunRecord,
+	counted: readonly FailingCheck[],
+	{ execution, workflow }: { execution: string; workflow: string },
+): HistoryRow {
+	return {
+		site,
+		run_date: new Date(record.at * 1000).toISOString(),
+		average_score: record.average,
+		health_score: record.health,
+		pages: record.pages,
+		good_pages: record.good,
+		decent_pages: record.decent,
+		bad_pages: record.bad,
+		failing_checks: failingText(record, counted),
+		execution_id: execution,
+		workflow_id: workflow,
+	};
+}
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const score = (value: unknown) =>
+	typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+/** A row as a run record (null for a row without a readable date: a person's edit gone wrong). */
+export function recordOfRow(row: Record<string, unknown>): RunRecord | null {
+	const at = Date.parse(String(row.run_date ?? ''));
+	if (!Number.isFinite(at)) return null;
+	return {
+		at: Math.floor(at / 1000),
+		average: score(row.average_score),
+		health: score(row.health_score),
+		pages: count(row.pages),
+		good: count(row.good_pages),
+		decent: count(row.decent_pages),
+		bad: count(row.bad_pages),
+		failing: failingOf(row.failing_checks),
+	};
+}
+
+/** A run as a history holds it, and the execution that wrote it ('' for none). */
+export interface DatedRun {
+	record: RunRecord;
+	execution: string;
+}
+
+/** A site's runs folded into its history, oldest first (runs of one date in the order given). */
+export function historyOfRuns(runs: readonly DatedRun[]): SiteHistory {
+	return [...runs]
+		.sort((a, b) => a.record.at - b.record.at)
+		.reduce((history, { record, execution }) => addRun(history, record, execution), emptyHistory());
+}
