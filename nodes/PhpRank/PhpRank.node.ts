@@ -25,7 +25,12 @@ export class PhpRank implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// Literal names: the scanner's credential-test-required rule reads them from the source.
 		credentials: [
-			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+			{
+				name: 'phpRankApi',
+				required: true,
+				testedBy: 'phpRankApiTest',
+				displayOptions: { show: { authentication: ['phpRankApi'] } },
+			},
 			// History Store → n8n Data Table: n8n's own public API.
 			{
 				name: 'phpRankN8nApi',
@@ -49,6 +54,14 @@ export class PhpRank implements INodeType {
 		// shouldAssignExecuteMethod).
 		requestDefaults: {},
 		properties: [
+			// With two credentials, n8n's RoutingNode takes the one whose displayOptions show this
+			// parameter's value: always phpRank's (the n8n API one serves History Store alone).
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'hidden',
+				default: 'phpRankApi',
+			},
 			...toolDescription,
 			{
 				displayName: 'Resource',

@@ -51,11 +51,34 @@ describe('node description', () => {
 		}
 	});
 
-	it('is usable as an AI tool and uses the phpRank credential', () => {
+	it('is usable as an AI tool, uses the phpRank credential, and the n8n API one only for History Store → n8n Data Table', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([
-			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
+			{
+				name: 'phpRankApi',
+				required: true,
+				testedBy: 'phpRankApiTest',
+				displayOptions: { show: { authentication: ['phpRankApi'] } },
+			},
+			{
+				name: 'phpRankN8nApi',
+				required: true,
+				testedBy: 'phpRankN8nApiTest',
+				displayOptions: {
+					show: {
+						resource: ['report'],
+						operation: ['createOrRerun'],
+						output: ['sites'],
+						historyStore: ['dataTable'],
+					},
+				},
+			},
 		]);
+		// RoutingNode takes, of two credentials, the one this hidden parameter's value shows.
+		expect(description.properties.find(({ name }) => name === 'authentication')).toMatchObject({
+			type: 'hidden',
+			default: 'phpRankApi',
+		});
 		expect(description.requestDefaults).toEqual({});
 	});
 
