@@ -23,7 +23,7 @@ export class PhpRankN8nApi implements ICredentialType {
 		dark: 'file:../nodes/PhpRank/phprank.dark.svg',
 	};
 
-	// A literal for the lint; test/unit/docs.test.ts holds it to docsUrl('history').
+	// A literal for the lint; test/unit/docs.test.ts holds it to docsUrl('where-history-lives').
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-phprank#where-history-lives';
 
 	properties: INodeProperties[] = [

@@ -6,7 +6,7 @@
  */
 const README = 'https://www.npmjs.com/package/n8n-nodes-phprank';
 
-export type DocsSection = 'credentials' | 'operations' | 'trigger';
+export type DocsSection = 'credentials' | 'operations' | 'trigger' | 'where-history-lives';
 
 export function docsUrl(section: DocsSection): string {
 	return `${README}#${section}`;

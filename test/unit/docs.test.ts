@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { PhpRankN8nApi } from '../../credentials/PhpRankN8nApi.credentials';
 import { docsUrl, type DocsSection } from '../../nodes/PhpRank/docs';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
@@ -33,6 +34,11 @@ describe('Docs links in the editor', () => {
 		['phpRank', new PhpRank().description.documentationUrl, 'operations'],
 		['phpRank Trigger', new PhpRankTrigger().description.documentationUrl, 'trigger'],
 		['phpRank API credential', new PhpRankApi().documentationUrl, 'credentials'],
+		[
+			'phpRank History n8n API credential',
+			new PhpRankN8nApi().documentationUrl,
+			'where-history-lives',
+		],
 	])(
 		'%s opens its README section as it is (n8n appends no query to an http URL)',
 		(_name, url, section) => {
