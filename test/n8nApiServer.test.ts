@@ -1,0 +1,380 @@
+/**
+ * The fake of n8n's public API (test/server/n8nApi.ts) on its own, with plain fetch: each answer is the one
+ * n8n 2.41.1 gave to the same request (scripts/n8n/NOTES.md, "The public API's data tables").
+ */
+import { startN8nApi, type N8nApi } from './server/n8nApi';
+
+const KEY = 'test-n8n-api-key';
+let api: N8nApi;
+
+interface Answer {
+	status: number;
+	type: string | null;
+	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function call(
+	method: string,
+	path: string,
+	body?: unknown,
+	key: string | null = KEY,
+): Promise<Answer> {
+	const headers: Record<string, string> = { accept: 'application/json' };
+	if (key !== null) headers['X-N8N-API-KEY'] = key;
+	if (body !== undefined) headers['content-type'] = 'application/json';
+	const res = await fetch(api.apiUrl + path, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	return {
+		status: res.status,
+		type: res.headers.get('content-type'),
+		body: text ? JSON.parse(text) : undefined,
+	};
+}
+
+const q = (o: Record<string, unknown>): string =>
+	'?' +
+	Object.entries(o)
+		.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+		.join('&');
+const cond = (columnName: string, value: unknown, condition = 'eq') => ({
+	columnName,
+	condition,
+	value,
+});
+
+const COLUMNS = [
+	{ name: 'site', type: 'string' },
+	{ name: 'run_date', type: 'date' },
+	{ name: 'execution_id', type: 'string' },
+	{ name: 'average_score', type: 'number' },
+	{ name: 'ok', type: 'boolean' },
+] as const;
+
+beforeEach(async () => {
+	api = await startN8nApi({ apiKey: KEY });
+});
+afterEach(async () => {
+	await api.close();
+});
+
+async function historyTable(): Promise<string> {
+	const t = api.tables.create('phprank_history', [...COLUMNS]);
+	api.tables.seed(t.id, [
+		{ site: 'a.com', run_date: '2026-01-05T10:00:00.000Z', execution_id: '1', average_score: 71.5 },
+		{ site: 'b.com', run_date: '2026-01-06T10:00:00+02:00', execution_id: '2', average_score: 60 },
+		{ site: 'a.com', run_date: '2026-01-04', execution_id: '3', average_score: 65 },
+		{ site: 'c.com', execution_id: '4' },
+	]);
+	return t.id;
+}
+
+describe('tables', () => {
+	test('create: 201 with the columns (sorted by name, with dataTableId), then 409 for the same name', async () => {
+		const created = await call('POST', '/data-tables', { name: 'h', columns: COLUMNS });
+		expect(created.status).toBe(201);
+		expect(created.type).toBe('application/json; charset=utf-8');
+		expect(Object.keys(created.body)).toEqual([
+			'updatedAt',
+			'createdAt',
+			'id',
+			'name',
+			'projectId',
+			'columns',
+			'sizeBytes',
+		]);
+		expect(created.body.columns.map((c: { name: string }) => c.name)).toEqual([
+			'average_score',
+			'execution_id',
+			'ok',
+			'run_date',
+			'site',
+		]);
+		expect(created.body.columns[0]).toEqual({
+			updatedAt: expect.any(String),
+			createdAt: expect.any(String),
+			id: expect.any(String),
+			dataTableId: created.body.id,
+			name: 'average_score',
+			type: 'number',
+			index: 3,
+		});
+		expect(await call('POST', '/data-tables', { name: 'h', columns: COLUMNS })).toMatchObject({
+			status: 409,
+			body: { message: "Data table with name 'h' already exists in this project" },
+		});
+		const got = await call('GET', `/data-tables/${created.body.id}`);
+		expect(got).toMatchObject({ status: 200, body: { id: created.body.id, name: 'h' } });
+		expect(got.body.columns).toEqual(created.body.columns);
+	});
+
+	test('column names: the rule, the reserved names, the types', async () => {
+		const make = async (name: string, type = 'string') =>
+			(await call('POST', '/data-tables', { name: `t ${name}`, columns: [{ name, type }] })).body;
+		const rule =
+			'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
+		for (const name of ['run-date', 'Run Date', '1abc', '_x'])
+			expect(await make(name)).toEqual({ message: rule });
+		expect(await make('ID')).toEqual({
+			message: 'Column name "ID" is reserved as a system column name.',
+		});
+		expect(await make('createdAt')).toEqual({
+			message: 'Column name "createdAt" is reserved as a system column name.',
+		});
+		expect(await make('a'.repeat(64))).toEqual({
+			message: 'String must contain at most 63 character(s)',
+		});
+		expect(await make('x', 'json')).toEqual({
+			message:
+				"Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received 'json'",
+		});
+		expect((await make('created_at')).id).toEqual(expect.any(String));
+		expect(await call('POST', '/data-tables', { name: 'n' })).toMatchObject({
+			status: 400,
+			body: { message: "request/body must have required property 'columns'" },
+		});
+	});
+
+	test('list: name is a case-insensitive part of the name, id exact, other keys refused; paging', async () => {
+		const id = await historyTable();
+		api.tables.create('other', []);
+		const names = async (filter: unknown) =>
+			(await call('GET', '/data-tables' + q({ filter }))).body.data?.map(
+				(t: { name: string }) => t.name,
+			);
+		expect(await names({ name: 'PHPRANK' })).toEqual(['phprank_history']);
+		expect(await names({ id })).toEqual(['phprank_history']);
+		expect(await call('GET', '/data-tables' + q({ filter: { title: 'x' } }))).toMatchObject({
+			status: 400,
+			body: { message: 'Invalid filter fields' },
+		});
+		const listed = await call('GET', '/data-tables' + q({ filter: { id } }));
+		expect(listed.body.data[0].columns[0]).not.toHaveProperty('dataTableId');
+		const p1 = await call('GET', '/data-tables' + q({ limit: '1', sortBy: 'name:asc' }));
+		expect(p1.body.data.map((t: { name: string }) => t.name)).toEqual(['other']);
+		expect(Buffer.from(p1.body.nextCursor, 'base64').toString()).toBe('{"limit":1,"offset":1}');
+		const p2 = await call(
+			'GET',
+			'/data-tables' + q({ cursor: p1.body.nextCursor, sortBy: 'name:asc' }),
+		);
+		expect(p2.body).toMatchObject({ data: [{ name: 'phprank_history' }], nextCursor: null });
+		expect((await call('GET', '/data-tables?limit=251')).body).toEqual({
+			message: 'request/query/limit must be <= 250',
+		});
+		expect((await call('GET', '/data-tables?cursor=zzz')).body).toEqual({
+			message: 'An invalid cursor was provided',
+		});
+	});
+});
+
+describe('rows', () => {
+	test('insert: dates to ISO UTC, returnType count (default), id and all; wrong values refused', async () => {
+		const id = await historyTable();
+		const rows = `/data-tables/${id}/rows`;
+		expect((await call('POST', rows, { data: [{ site: 'd.com' }] })).body).toEqual({
+			success: true,
+			insertedRows: 1,
+		});
+		expect(
+			(await call('POST', rows, { data: [{ site: 'e.com' }], returnType: 'id' })).body,
+		).toEqual([{ id: 6 }]);
+		const all = await call('POST', rows, {
+			data: [
+				{ site: 'f.com', run_date: '2026-02-01T12:00:00+01:00', average_score: '12.5', ok: 'true' },
+			],
+			returnType: 'all',
+		});
+		expect(all.body).toEqual([
+			{
+				site: 'f.com',
+				run_date: '2026-02-01T11:00:00.000Z',
+				execution_id: null,
+				average_score: 12.5,
+				ok: true,
+				id: 7,
+				createdAt: expect.any(String),
+				updatedAt: expect.any(String),
+			},
+		]);
+		expect(api.tables.rows(id)[1].run_date).toBe('2026-01-06T08:00:00.000Z');
+		expect(api.tables.rows(id)[2].run_date).toBe('2026-01-04T00:00:00.000Z');
+		expect(await call('POST', rows, { data: [{ nope: 1 }] })).toEqual({
+			status: 400,
+			type: 'application/json; charset=utf-8',
+			body: { message: "Validation error with data table request: unknown column name 'nope'" },
+		});
+		expect((await call('POST', rows, { data: [{ average_score: 'abc' }] })).body).toEqual({
+			message:
+				"Validation error with data table request: value 'abc' does not match column type 'number': 'average_score' expects a number but we got 'abc'",
+		});
+		expect(
+			(await call('POST', rows, { data: [{ run_date: 1767600000000 }] })).body.message,
+		).toMatch(
+			/^Validation error with data table request: value '1767600000000' does not match column type 'date': 'run_date' expects a dateTime but we got '1767600000000' <br\/>/,
+		);
+		expect((await call('POST', rows, { data: [] })).body).toEqual({
+			message: 'request/body/data must NOT have fewer than 1 items',
+		});
+	});
+
+	test('list: OR filter, sortBy (NULL first), limit and cursor to the end', async () => {
+		const id = await historyTable();
+		const rows = `/data-tables/${id}/rows`;
+		const or = { type: 'or', filters: [cond('site', 'a.com'), cond('site', 'b.com')] };
+		const sorted = await call('GET', rows + q({ filter: or, sortBy: 'run_date:asc' }));
+		expect(sorted.body.data.map((r: { execution_id: string }) => r.execution_id)).toEqual([
+			'3',
+			'1',
+			'2',
+		]);
+		expect(sorted.body.nextCursor).toBeNull();
+		const nullFirst = await call('GET', rows + q({ sortBy: 'run_date:asc' }));
+		expect(nullFirst.body.data[0].site).toBe('c.com');
+		const seen: string[] = [];
+		let cursor: string | null = null;
+		let first = true;
+		while (first || cursor) {
+			const page: Answer = await call(
+				'GET',
+				rows +
+					q(
+						first
+							? { limit: '3', sortBy: 'execution_id:desc' }
+							: { cursor: cursor!, sortBy: 'execution_id:desc' },
+					),
+			);
+			seen.push(...page.body.data.map((r: { execution_id: string }) => r.execution_id));
+			cursor = page.body.nextCursor;
+			first = false;
+		}
+		expect(seen).toEqual(['4', '3', '2', '1']);
+		expect(api.requests.at(-1)?.query).toEqual({
+			cursor: Buffer.from('{"limit":3,"offset":3}').toString('base64'),
+			sortBy: 'execution_id:desc',
+		});
+	});
+
+	test('conditions: neq keeps NULL, gt/gte/lt/lte skip it, and a date never equals an ISO filter (SQLite)', async () => {
+		const id = await historyTable();
+		const ids = async (...filters: unknown[]) =>
+			(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } }))).body.data.map(
+				(r: { execution_id: string }) => r.execution_id,
+			);
+		expect(await ids(cond('site', 'a.com', 'neq'))).toEqual(['2', '4']);
+		expect(await ids(cond('average_score', 65, 'gte'))).toEqual(['1', '3']);
+		expect(await ids(cond('average_score', '65', 'lt'))).toEqual(['2']);
+		expect(await ids(cond('average_score', 60, 'lte'))).toEqual(['2']);
+		expect(await ids(cond('average_score', 65, 'gt'))).toEqual(['1']);
+		expect(await ids(cond('average_score', null))).toEqual(['4']);
+		expect(await ids(cond('site', 'a.com'), cond('execution_id', '3'))).toEqual(['3']);
+		expect(await ids(cond('run_date', '2026-01-05T10:00:00.000Z'))).toEqual([]);
+		expect(await ids(cond('run_date', '2026-01-05T00:00:00.000Z', 'gt'))).toEqual(['2']);
+		const unknown = await call(
+			'GET',
+			`/data-tables/${id}/rows` + q({ filter: { type: 'or', filters: [cond('nope', 'x')] } }),
+		);
+		expect(unknown).toMatchObject({
+			status: 400,
+			body: { message: "Validation error with data table request: unknown column name 'nope'" },
+		});
+		expect((await call('GET', `/data-tables/${id}/rows?offset=2`)).body).toEqual({
+			message: "Unknown query parameter 'offset'",
+		});
+		expect((await call('GET', `/data-tables/${id}/rows?sortBy=nope:asc`)).status).toBe(500);
+	});
+
+	test('upsert: inserts the data (not the filter) once, then updates every match', async () => {
+		const id = await historyTable();
+		const up = `/data-tables/${id}/rows/upsert`;
+		const filter = { type: 'and', filters: [cond('site', 'z.com'), cond('execution_id', '77')] };
+		const first = await call('POST', up, {
+			filter,
+			data: { site: 'z.com', execution_id: '77', average_score: 50 },
+			returnData: true,
+		});
+		expect(first.body).toEqual([
+			expect.objectContaining({ site: 'z.com', average_score: 50, id: 5 }),
+		]);
+		const again = await call('POST', up, { filter, data: { average_score: 55 }, returnData: true });
+		expect(again.body).toEqual([expect.objectContaining({ id: 5, average_score: 55 })]);
+		expect((await call('POST', up, { filter, data: { average_score: 56 } })).body).toBe(true);
+		expect(api.tables.rows(id)).toHaveLength(5);
+		const onlyFilter = await call('POST', up, {
+			filter: { filters: [cond('site', 'y.com')] },
+			data: { average_score: 1 },
+			returnData: true,
+		});
+		expect(onlyFilter.body[0]).toMatchObject({ site: null, average_score: 1 });
+		expect((await call('POST', up, { filter: { filters: [] }, data: { site: 'q' } })).body).toEqual(
+			{
+				message: 'request/body/filter/filters must NOT have fewer than 1 items',
+			},
+		);
+		expect((await call('POST', up, { filter, data: {} })).body).toEqual({
+			message: 'data must not be empty',
+		});
+	});
+});
+
+describe('errors and switches', () => {
+	test('keys: none, wrong, and the public API turned off answer 401', async () => {
+		expect(await call('GET', '/data-tables', undefined, null)).toEqual({
+			status: 401,
+			type: 'application/json; charset=utf-8',
+			body: { message: "'X-N8N-API-KEY' header required" },
+		});
+		expect(await call('GET', '/data-tables', undefined, 'wrong')).toMatchObject({
+			status: 401,
+			body: { message: 'unauthorized' },
+		});
+		api.setPublicApiDisabled(true);
+		expect(await call('GET', '/data-tables')).toMatchObject({
+			status: 401,
+			body: { message: 'unauthorized' },
+		});
+		api.setPublicApiDisabled(false);
+		expect((await call('GET', '/data-tables')).status).toBe(200);
+		expect(api.requests.map((r) => r.keySent)).toEqual(['none', 'wrong', 'right', 'right']);
+		expect(api.requests[1].headers).not.toHaveProperty('x-n8n-api-key');
+	});
+
+	test('a deleted table answers 404 everywhere', async () => {
+		const id = await historyTable();
+		expect((await call('DELETE', `/data-tables/${id}`)).status).toBe(204);
+		const message = { message: `Could not find the data table: '${id}'` };
+		expect(await call('GET', `/data-tables/${id}`)).toMatchObject({ status: 404, body: message });
+		expect(await call('GET', `/data-tables/${id}/rows`)).toMatchObject({
+			status: 404,
+			body: message,
+		});
+		expect(await call('POST', `/data-tables/${id}/rows`, { data: [{ site: 'x' }] })).toMatchObject({
+			status: 404,
+			body: message,
+		});
+		const other = await historyTable();
+		api.tables.delete(other);
+		expect((await call('GET', `/data-tables/${other}/rows`)).status).toBe(404);
+	});
+
+	test('failNext: an answer, a dropped connection, a held request', async () => {
+		const id = await historyTable();
+		api.failNext({ method: 'GET', path: '/rows' }, { status: 503, body: { message: 'busy' } });
+		expect(await call('GET', `/data-tables/${id}/rows`)).toMatchObject({
+			status: 503,
+			body: { message: 'busy' },
+		});
+		expect((await call('GET', `/data-tables/${id}/rows`)).status).toBe(200);
+		api.failNext({ path: /\/rows$/ }, { reset: true });
+		await expect(call('GET', `/data-tables/${id}/rows`)).rejects.toThrow();
+		const hold = api.failNext({ method: 'POST' }, { hold: true });
+		const pending = call('POST', `/data-tables/${id}/rows`, { data: [{ site: 'held.com' }] });
+		expect((await hold.reached).body).toEqual({ data: [{ site: 'held.com' }] });
+		expect(api.tables.rows(id)).toHaveLength(4);
+		hold.release();
+		expect((await pending).body).toEqual({ success: true, insertedRows: 1 });
+		expect(api.tables.rows(id)).toHaveLength(5);
+	});
+});

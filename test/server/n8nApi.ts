@@ -1,0 +1,908 @@
+/**
+ * A stand-in for n8n's public REST API v1 data tables (`/api/v1/data-tables…`, header `X-N8N-API-KEY`), answering
+ * as n8n 2.41.1 on its default SQLite database does: the status codes, JSON bodies and error messages recorded in
+ * scripts/n8n/NOTES.md, "The public API's data tables (verified on 2.41.1)". Tables, their columns and rows
+ * live in memory; every request is recorded (the key header left out) for tests to check what went over the wire.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'http';
+import type { AddressInfo, Socket } from 'net';
+
+export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
+export type CellValue = string | number | boolean | null;
+export type Row = Record<string, CellValue>;
+
+export interface N8nColumn {
+	updatedAt: string;
+	createdAt: string;
+	id: string;
+	dataTableId: string;
+	name: string;
+	type: ColumnType;
+	index: number;
+}
+
+export interface N8nTable {
+	updatedAt: string;
+	createdAt: string;
+	id: string;
+	name: string;
+	projectId: string;
+	columns: N8nColumn[];
+}
+
+/** A stored row as the API answers it: the columns in their order, then id, createdAt, updatedAt. */
+export type StoredRow = Row & { id: number; createdAt: string; updatedAt: string };
+
+export interface RecordedN8nRequest {
+	method: string;
+	/** without the query string, e.g. /api/v1/data-tables/abc/rows */
+	path: string;
+	query: Record<string, string>;
+	/** parsed JSON, the raw text when it is not JSON, undefined without a body */
+	body: unknown;
+	/** lower-case names; x-n8n-api-key is left out (see `keySent`) */
+	headers: Record<string, string>;
+	/** whether the request carried an X-N8N-API-KEY header, and whether it was the right one */
+	keySent: 'none' | 'right' | 'wrong';
+}
+
+export interface RequestMatch {
+	method?: string;
+	/** a substring of the path, or a pattern tested against it */
+	path?: string | RegExp;
+}
+
+/** What to do with one matching request: answer it so, drop the connection, or hold it until released. */
+export type N8nFault =
+	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { reset: true }
+	| { hold: true };
+
+export interface FaultHandle {
+	/** resolves with the request when it arrives */
+	reached: Promise<RecordedN8nRequest>;
+	/** a held request goes on as normal (other faults: no effect) */
+	release(): void;
+}
+
+export interface N8nApiOptions {
+	/** the one key accepted in X-N8N-API-KEY */
+	apiKey: string;
+	port?: number;
+	/** the personal project's id, in every table's projectId */
+	projectId?: string;
+}
+
+export interface N8nApi {
+	/** http://127.0.0.1:<port>: the instance's base URL (n8n's own credential asks for this) */
+	url: string;
+	/** url + /api/v1 */
+	apiUrl: string;
+	apiKey: string;
+	tables: TableStore;
+	requests: RecordedN8nRequest[];
+	/** as `N8N_PUBLIC_API_DISABLED=true`: every call with a key answers 401 {"message":"unauthorized"} */
+	setPublicApiDisabled(disabled: boolean): void;
+	/** the next request that matches gets the fault (once) */
+	failNext(match: RequestMatch, fault: N8nFault): FaultHandle;
+	close(): Promise<void>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
+const COLUMN_REGEX = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+const COLUMN_ERROR =
+	'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
+const TABLE_SORTS = [
+	'name:asc',
+	'name:desc',
+	'createdAt:asc',
+	'createdAt:desc',
+	'updatedAt:asc',
+	'updatedAt:desc',
+	'size:asc',
+	'size:desc',
+];
+const CONDITIONS = [
+	'eq',
+	'neq',
+	'like',
+	'ilike',
+	'gt',
+	'gte',
+	'lt',
+	'lte',
+	'isEmpty',
+	'isNotEmpty',
+];
+const LUXON_HINT =
+	' <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.';
+const SIZE_BYTES = 4096;
+
+/** n8n's error answers: `{ message }` with the status. */
+class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+const bad = (message: string) => new ApiError(400, message);
+const validation = (message: string) => bad(`Validation error with data table request: ${message}`);
+const notFound = (id: string) => new ApiError(404, `Could not find the data table: '${id}'`);
+
+let idCounter = 0;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 16 characters as n8n's ids (nanoid alphabet without - and _), unique in this process. */
+function newId(): string {
+	let n = ++idCounter * 7919 + Date.now();
+	let out = '';
+	for (let i = 0; i < 16; i++) {
+		out += ALPHABET[(n + i * 31) % ALPHABET.length];
+		n = Math.floor(n / 3) + i;
+	}
+	return out.slice(0, 12) + String(idCounter).padStart(4, '0').slice(-4);
+}
+
+/** How SQLite holds a date (n8n's formatDateForDatabase): `2026-01-05 10:00:00.000`. */
+function sqliteDate(iso: string): string {
+	return iso.replace('T', ' ').replace('Z', '');
+}
+
+/** A date value as n8n takes it (an ISO date, with or without time and zone; no zone = UTC) → ISO UTC. */
+function parseIsoDate(value: string): string | undefined {
+	const m =
+		/^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?)(Z|[+-]\d\d:?\d\d)?)?$/.exec(
+			value.trim(),
+		);
+	if (!m) return undefined;
+	const date = new Date(`${m[1]}T${m[2] ?? '00:00'}${m[3] ?? 'Z'}`);
+	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** n8n's validateAndTransformCell: the value a column keeps, or the 400 it answers. */
+function cellValue(value: unknown, column: string, type: ColumnType | undefined): CellValue {
+	if (value === null) return null;
+	const shown = String(value);
+	const mismatch = (expects: string, hint = '') =>
+		validation(
+			`value '${shown}' does not match column type '${type}': '${column}' expects a ${expects} but we got '${shown}'${hint}`,
+		);
+	switch (type) {
+		case undefined:
+			return value as CellValue;
+		case 'string':
+			if (typeof value === 'object') throw mismatch('string');
+			return String(value);
+		case 'number': {
+			const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+			if (typeof n !== 'number' || Number.isNaN(n)) throw mismatch('number');
+			return n;
+		}
+		case 'boolean':
+			if (typeof value === 'boolean') return value;
+			if (['true', '1', 1].includes(value as string)) return true;
+			if (['false', '0', 0].includes(value as string)) return false;
+			throw mismatch('boolean');
+		case 'date': {
+			const iso = typeof value === 'string' ? parseIsoDate(value) : undefined;
+			if (iso === undefined) throw mismatch('dateTime', LUXON_HINT);
+			return iso;
+		}
+	}
+}
+
+interface Filter {
+	type: 'and' | 'or';
+	filters: Array<{ columnName: string; condition: string; value: CellValue }>;
+}
+
+/** dataTableFilterSchema (type and/or, default and; condition default eq) or undefined when it does not fit. */
+function filterShape(raw: unknown): Filter | undefined {
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+	const o = raw as Record<string, unknown>;
+	const type = o.type ?? 'and';
+	const filters = o.filters ?? [];
+	if ((type !== 'and' && type !== 'or') || !Array.isArray(filters)) return undefined;
+	const out: Filter['filters'] = [];
+	for (const f of filters as unknown[]) {
+		if (typeof f !== 'object' || f === null) return undefined;
+		const { columnName, condition = 'eq', value } = f as Record<string, unknown>;
+		if (typeof columnName !== 'string' || !COLUMN_REGEX.test(columnName.trim())) return undefined;
+		if (typeof condition !== 'string' || !CONDITIONS.includes(condition)) return undefined;
+		if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return undefined;
+		out.push({ columnName: columnName.trim(), condition, value: value as CellValue });
+	}
+	return { type, filters: out };
+}
+
+/** SQLite's ordering: NULL first, numbers, then text (binary). */
+function compare(a: CellValue, b: CellValue): number {
+	if (a === b) return 0;
+	if (a === null) return -1;
+	if (b === null) return 1;
+	const x = typeof a === 'boolean' ? Number(a) : a;
+	const y = typeof b === 'boolean' ? Number(b) : b;
+	if (typeof x === 'number' && typeof y === 'number') return x - y;
+	if (typeof x === 'number') return -1;
+	if (typeof y === 'number') return 1;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function likeToRegex(pattern: string, flags: string): RegExp {
+	const body = pattern
+		.split('%')
+		.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+		.join('.*');
+	return new RegExp(`^${body}$`, flags);
+}
+
+/** The tables of the fake instance: what the API serves, for tests to seed and inspect. */
+export class TableStore {
+	private readonly byId = new Map<string, { table: N8nTable; rows: StoredRow[]; nextId: number }>();
+
+	constructor(private readonly projectId: string) {}
+
+	/** A table as POST /api/v1/data-tables makes it (no checks); its id. */
+	create(name: string, columns: Array<{ name: string; type: ColumnType }>): N8nTable {
+		const now = new Date().toISOString();
+		const id = newId();
+		const table: N8nTable = {
+			updatedAt: now,
+			createdAt: now,
+			id,
+			name,
+			projectId: this.projectId,
+			columns: columns.map((c, index) => ({
+				updatedAt: now,
+				createdAt: now,
+				id: newId(),
+				dataTableId: id,
+				name: c.name,
+				type: c.type,
+				index,
+			})),
+		};
+		this.byId.set(id, { table, rows: [], nextId: 1 });
+		return table;
+	}
+
+	get(id: string): N8nTable | undefined {
+		return this.byId.get(id)?.table;
+	}
+
+	byName(name: string): N8nTable | undefined {
+		return this.all().find((t) => t.name === name);
+	}
+
+	all(): N8nTable[] {
+		return [...this.byId.values()].map((e) => e.table);
+	}
+
+	/** The table's rows in insertion order, as the API answers them (copies). */
+	rows(id: string): StoredRow[] {
+		const entry = this.entry(id);
+		return entry.rows.map((r) => this.present(entry.table, r));
+	}
+
+	/** Rows added as POST …/rows adds them (values checked and converted); the stored rows. */
+	seed(id: string, rows: Row[]): StoredRow[] {
+		return this.insert(id, rows).map((r) => this.present(this.entry(id).table, r));
+	}
+
+	/** As DELETE /api/v1/data-tables/{id}: later calls for it answer 404. */
+	delete(id: string): boolean {
+		return this.byId.delete(id);
+	}
+
+	/** @internal */
+	entry(id: string): { table: N8nTable; rows: StoredRow[]; nextId: number } {
+		const entry = this.byId.get(id);
+		if (!entry) throw notFound(id);
+		return entry;
+	}
+
+	/** @internal the row as the API shows it: every column (null when unset), then id, createdAt, updatedAt */
+	present(table: N8nTable, row: StoredRow): StoredRow {
+		const out: Record<string, CellValue> = {};
+		for (const c of [...table.columns].sort((a, b) => a.index - b.index))
+			out[c.name] = row[c.name] ?? null;
+		return { ...out, id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt } as StoredRow;
+	}
+
+	/** @internal checked values (unknown columns and mismatched values: 400) */
+	convert(table: N8nTable, row: Record<string, unknown>): Row {
+		const types = new Map(table.columns.map((c) => [c.name, c.type]));
+		const out: Row = {};
+		for (const [key, value] of Object.entries(row)) {
+			if (!types.has(key)) throw validation(`unknown column name '${key}'`);
+			out[key] = cellValue(value, key, types.get(key));
+		}
+		return out;
+	}
+
+	/** @internal */
+	insert(id: string, rows: Array<Record<string, unknown>>): StoredRow[] {
+		const entry = this.entry(id);
+		const converted = rows.map((r) => this.convert(entry.table, r));
+		const added = converted.map((r) => {
+			const now = new Date().toISOString();
+			const empty = Object.fromEntries(entry.table.columns.map((c) => [c.name, null]));
+			const row = {
+				...empty,
+				...r,
+				id: entry.nextId++,
+				createdAt: now,
+				updatedAt: now,
+			} as StoredRow;
+			entry.rows.push(row);
+			return row;
+		});
+		entry.table.updatedAt = new Date().toISOString();
+		return added;
+	}
+
+	/** @internal the rows a filter selects, in the order asked (then by id) */
+	select(
+		table: N8nTable,
+		rows: StoredRow[],
+		filter: Filter | undefined,
+		sortBy?: [string, number],
+	): StoredRow[] {
+		const types = new Map<string, ColumnType | 'system'>(
+			table.columns.map((c) => [c.name, c.type]),
+		);
+		for (const s of SYSTEM_COLUMNS) types.set(s, 'system');
+		const tests = (filter?.filters ?? []).map((f) => {
+			if (!types.has(f.columnName)) throw validation(`unknown column name '${f.columnName}'`);
+			const type = types.get(f.columnName);
+			const systemType = f.columnName === 'id' ? 'number' : 'date';
+			let value = cellValue(f.value, f.columnName, type === 'system' ? systemType : type);
+			let condition = f.condition;
+			if (type !== 'string' && condition === 'isEmpty') [condition, value] = ['eq', null];
+			if (type !== 'string' && condition === 'isNotEmpty') [condition, value] = ['neq', null];
+			if (['like', 'ilike'].includes(condition)) {
+				if (value === null)
+					throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
+				if (typeof value !== 'string')
+					throw validation(`${condition.toUpperCase()} filter value must be a string`);
+				if (!value.includes('%')) value = `%${value}%`;
+			}
+			if (['gt', 'gte', 'lt', 'lte'].includes(condition) && value === null)
+				throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
+			const name = f.columnName;
+			// SQLite compares a date column's text (`2026-01-05 10:00:00.000`) with the filter's ISO text
+			// (`2026-01-05T10:00:00.000Z`) as strings: an equal date never matches (verified on 2.41.1)
+			const isDate = type === 'date' || (type === 'system' && name !== 'id');
+			const stored = (row: StoredRow): CellValue =>
+				isDate && typeof row[name] === 'string' ? sqliteDate(row[name]) : row[name];
+			return (row: StoredRow): boolean => {
+				const v = stored(row);
+				switch (condition) {
+					case 'isEmpty':
+						return v === null || v === '';
+					case 'isNotEmpty':
+						return v !== null && v !== '';
+					case 'eq':
+						return value === null ? v === null : v !== null && compare(v, value) === 0;
+					case 'neq':
+						return value === null ? v !== null : v === null || compare(v, value) !== 0;
+					case 'gt':
+						return v !== null && compare(v, value) > 0;
+					case 'gte':
+						return v !== null && compare(v, value) >= 0;
+					case 'lt':
+						return v !== null && compare(v, value) < 0;
+					case 'lte':
+						return v !== null && compare(v, value) <= 0;
+					case 'like':
+						return v !== null && likeToRegex(String(value), 's').test(String(v));
+					default:
+						return v !== null && likeToRegex(String(value), 'is').test(String(v));
+				}
+			};
+		});
+		const picked = rows.filter((row) =>
+			tests.length === 0
+				? true
+				: filter?.type === 'or'
+					? tests.some((t) => t(row))
+					: tests.every((t) => t(row)),
+		);
+		const byId = (a: StoredRow, b: StoredRow) => a.id - b.id;
+		if (!sortBy) return picked.sort(byId);
+		const [column, direction] = sortBy;
+		return picked.sort((a, b) => direction * compare(a[column], b[column]) || byId(a, b));
+	}
+}
+
+interface Ctx {
+	req: IncomingMessage;
+	query: Record<string, string>;
+	body: unknown;
+	params: string[];
+}
+type Handler = (ctx: Ctx) => { status: number; body?: unknown };
+
+/** A started fake of n8n's public API (127.0.0.1, a free port unless given). */
+export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
+	const store = new TableStore(options.projectId ?? 'P77N3czIDpnoQfmw');
+	const requests: RecordedN8nRequest[] = [];
+	const faults: Array<{
+		match: RequestMatch;
+		fault: N8nFault;
+		reached: (r: RecordedN8nRequest) => void;
+		release: Promise<void>;
+	}> = [];
+	const held = new Set<() => void>();
+	let disabled = false;
+
+	const matches = (m: RequestMatch, method: string, path: string) =>
+		(m.method === undefined || m.method.toUpperCase() === method) &&
+		(m.path === undefined ||
+			(typeof m.path === 'string' ? path.includes(m.path) : m.path.test(path)));
+
+	const routes: Array<[string, RegExp, Handler, string[]]> = [];
+	const route = (method: string, pattern: RegExp, queryKeys: string[], handler: Handler) =>
+		routes.push([method, pattern, handler, queryKeys]);
+
+	const tableId = (id: string) => {
+		if (!/^[A-Za-z0-9_-]+$/.test(id))
+			throw bad('request/params/dataTableId must match format "nanoid"');
+		return id;
+	};
+	const byName = (x: N8nColumn, y: N8nColumn) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+	/** GET/POST answer columns with dataTableId, the list without; both sorted by name (as 2.41.1 does) */
+	const publicTable = (t: N8nTable, withTableId: boolean) => ({
+		...t,
+		columns: [...t.columns].sort(byName).map(({ dataTableId, ...c }) => ({
+			updatedAt: c.updatedAt,
+			createdAt: c.createdAt,
+			id: c.id,
+			...(withTableId ? { dataTableId } : {}),
+			name: c.name,
+			type: c.type,
+			index: c.index,
+		})),
+		sizeBytes: SIZE_BYTES,
+	});
+
+	/** limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit) */
+	const paging = (query: Record<string, string>): { limit: number; offset: number } => {
+		let limit = 100;
+		let offset = 0;
+		if (query.limit !== undefined) {
+			limit = Number(query.limit);
+			if (query.limit.trim() === '' || Number.isNaN(limit))
+				throw bad('request/query/limit must be number');
+			if (limit > 250) throw bad('request/query/limit must be <= 250');
+		}
+		if (query.cursor) {
+			let decoded: unknown;
+			try {
+				decoded = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
+			} catch {
+				throw bad('An invalid cursor was provided');
+			}
+			const c = decoded as { limit?: number; offset?: number };
+			if (typeof decoded !== 'object' || decoded === null || !('offset' in c))
+				throw bad('An invalid cursor was provided');
+			offset = Number(c.offset);
+			limit = Number(c.limit);
+		}
+		return { limit, offset };
+	};
+	const page = <T>(items: T[], { limit, offset }: { limit: number; offset: number }) => ({
+		data: limit ? items.slice(offset, offset + limit) : items.slice(offset),
+		nextCursor:
+			items.length > offset + limit
+				? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
+				: null,
+	});
+	const jsonQuery = (query: Record<string, string>, key: string): unknown => {
+		if (query[key] === undefined) return undefined;
+		try {
+			return JSON.parse(query[key]);
+		} catch {
+			throw bad(`request/query/${key} must match format "jsonString"`);
+		}
+	};
+	const rowFilter = (raw: unknown): Filter | undefined => {
+		if (raw === undefined || raw === '' || raw === null) return undefined;
+		const f = filterShape(raw);
+		if (!f) throw bad('Invalid filter fields');
+		return f;
+	};
+	const bodyObject = (body: unknown): Record<string, unknown> => {
+		if (typeof body !== 'object' || body === null || Array.isArray(body))
+			throw bad('request/body must be object');
+		return body as Record<string, unknown>;
+	};
+	const required = (body: Record<string, unknown>, key: string) => {
+		if (body[key] === undefined) throw bad(`request/body must have required property '${key}'`);
+	};
+	const dataRecords = (value: unknown, path: string): Array<Record<string, unknown>> => {
+		if (!Array.isArray(value)) throw bad(`${path} must be array`);
+		for (const r of value)
+			if (typeof r !== 'object' || r === null || Array.isArray(r))
+				throw bad(`${path} must be object`);
+		return value as Array<Record<string, unknown>>;
+	};
+
+	route('GET', /^\/api\/v1\/data-tables$/, ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
+		const pg = paging(query);
+		const raw = jsonQuery(query, 'filter');
+		let filter: { id?: unknown; name?: unknown; projectId?: unknown } = {};
+		if (raw !== undefined && raw !== '') {
+			const ok =
+				typeof raw === 'object' &&
+				raw !== null &&
+				!Array.isArray(raw) &&
+				Object.keys(raw).every((k) => ['id', 'name', 'projectId'].includes(k));
+			const o = (raw ?? {}) as Record<string, unknown>;
+			const strOrList = (v: unknown) =>
+				v === undefined ||
+				typeof v === 'string' ||
+				(Array.isArray(v) && v.every((x) => typeof x === 'string'));
+			if (
+				!ok ||
+				!strOrList(o.id) ||
+				!strOrList(o.name) ||
+				!(o.projectId === undefined || typeof o.projectId === 'string')
+			)
+				throw bad('Invalid filter fields');
+			filter = o;
+		}
+		if (query.sortBy !== undefined && !TABLE_SORTS.includes(query.sortBy))
+			throw bad(`sortBy must be one of: ${TABLE_SORTS.join(', ')}`);
+		let tables = store.all();
+		const ids = [filter.id].flat().filter((x) => x !== undefined);
+		if (ids.length) tables = tables.filter((t) => ids.includes(t.id));
+		if (filter.projectId !== undefined)
+			tables = tables.filter((t) => t.projectId === filter.projectId);
+		if (filter.name)
+			for (const n of [filter.name].flat() as string[])
+				tables = tables.filter((t) => likeToRegex(`%${n}%`, 'is').test(t.name));
+		const [field, dir] = (query.sortBy ?? 'updatedAt:desc').split(':');
+		const key = (t: N8nTable) =>
+			field === 'name'
+				? t.name.toLowerCase()
+				: field === 'size'
+					? SIZE_BYTES
+					: t[field as 'createdAt'];
+		tables.sort((a, b) => (dir === 'desc' ? -1 : 1) * compare(key(a), key(b)));
+		const result = page(tables, pg);
+		return {
+			status: 200,
+			body: { data: result.data.map((t) => publicTable(t, false)), nextCursor: result.nextCursor },
+		};
+	});
+
+	route('POST', /^\/api\/v1\/data-tables$/, [], ({ body }) => {
+		const b = bodyObject(body);
+		required(b, 'name');
+		required(b, 'columns');
+		if (typeof b.name !== 'string') throw bad('request/body/name must be string');
+		const columns = dataRecords(b.columns, 'request/body/columns');
+		const name = b.name.trim();
+		if (name.length < 1) throw bad('String must contain at least 1 character(s)');
+		if (name.length > 128) throw bad('String must contain at most 128 character(s)');
+		const cols = columns.map((c) => {
+			const cname = String(c.name ?? '').trim();
+			if (cname.length > 63) throw bad('String must contain at most 63 character(s)');
+			if (!COLUMN_REGEX.test(cname)) throw bad(COLUMN_ERROR);
+			if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
+				throw bad(
+					`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
+				);
+			return { name: cname, type: c.type as ColumnType };
+		});
+		if (
+			b.projectId !== undefined &&
+			b.projectId !== options.projectId &&
+			b.projectId !== store['projectId']
+		)
+			throw bad(`Project with ID "${String(b.projectId)}" not found`);
+		for (const c of cols)
+			if (SYSTEM_COLUMNS.some((s) => s.toLowerCase() === c.name.toLowerCase()))
+				throw bad(`Column name "${c.name}" is reserved as a system column name.`);
+		if (new Set(cols.map((c) => c.name)).size !== cols.length)
+			throw new ApiError(500, 'Internal server error');
+		if (store.all().some((t) => t.name === name))
+			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		return { status: 201, body: publicTable(store.create(name, cols), true) };
+	});
+
+	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
+		status: 200,
+		body: publicTable(store.entry(tableId(params[0])).table, true),
+	}));
+
+	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params, body }) => {
+		const entry = store.entry(tableId(params[0]));
+		const b = bodyObject(body);
+		required(b, 'name');
+		const name = String(b.name).trim();
+		if (store.all().some((t) => t.name === name && t.id !== entry.table.id))
+			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		entry.table.name = name;
+		entry.table.updatedAt = new Date().toISOString();
+		return { status: 200, body: publicTable(entry.table, true) };
+	});
+
+	route('DELETE', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => {
+		store.entry(tableId(params[0]));
+		store.delete(params[0]);
+		return { status: 204 };
+	});
+
+	const sortOf = (table: N8nTable, raw: string | undefined): [string, number] | undefined => {
+		if (raw === undefined) return undefined;
+		if (!raw.includes(':')) throw bad('Invalid sort format, expected <columnName>:<asc/desc>');
+		const [column, direction] = raw.split(':');
+		const name = column.trim();
+		if (name.length > 63) throw bad('String must contain at most 63 character(s)');
+		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
+		const dir = direction?.toUpperCase();
+		if (dir !== 'ASC' && dir !== 'DESC') throw bad('Invalid sort direction');
+		if (!SYSTEM_COLUMNS.includes(name) && !table.columns.some((c) => c.name === name))
+			throw new ApiError(500, 'Internal server error');
+		return [name, dir === 'ASC' ? 1 : -1];
+	};
+
+	route(
+		'GET',
+		/^\/api\/v1\/data-tables\/([^/]+)\/rows$/,
+		['limit', 'cursor', 'filter', 'sortBy', 'search'],
+		({ params, query }) => {
+			tableId(params[0]);
+			const pg = paging(query);
+			const filter = rowFilter(jsonQuery(query, 'filter'));
+			const entry = store.entry(params[0]);
+			const sortBy = sortOf(entry.table, query.sortBy);
+			let rows = store.select(entry.table, entry.rows, filter, sortBy);
+			const search = query.search?.trim();
+			if (search) {
+				const re = likeToRegex(search.includes('%') ? search : `%${search}%`, 'is');
+				const names = entry.table.columns.map((c) => c.name);
+				rows = rows.filter((r) => names.some((n) => r[n] !== null && re.test(String(r[n]))));
+			}
+			const result = page(rows, pg);
+			return {
+				status: 200,
+				body: {
+					data: result.data.map((r) => store.present(entry.table, r)),
+					nextCursor: result.nextCursor,
+				},
+			};
+		},
+	);
+
+	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows$/, [], ({ params, body }) => {
+		tableId(params[0]);
+		const b = bodyObject(body);
+		required(b, 'data');
+		const data = dataRecords(b.data, 'request/body/data');
+		if (data.length < 1) throw bad('request/body/data must NOT have fewer than 1 items');
+		const returnType = b.returnType ?? 'count';
+		if (!['count', 'id', 'all'].includes(returnType as string))
+			throw bad(
+				'request/body/returnType must be equal to one of the allowed values: count, id, all',
+			);
+		const entry = store.entry(params[0]);
+		const added = store.insert(params[0], data);
+		if (returnType === 'count')
+			return { status: 200, body: { success: true, insertedRows: added.length } };
+		if (returnType === 'id') return { status: 200, body: added.map((r) => ({ id: r.id })) };
+		return { status: 200, body: added.map((r) => store.present(entry.table, r)) };
+	});
+
+	/** filter + data of upsert and update: non-empty, known columns, values checked */
+	const writeParams = (body: unknown) => {
+		const b = bodyObject(body);
+		required(b, 'filter');
+		required(b, 'data');
+		const rawFilter = b.filter as { filters?: unknown };
+		if (Array.isArray(rawFilter?.filters) && rawFilter.filters.length === 0)
+			throw bad('request/body/filter/filters must NOT have fewer than 1 items');
+		const filter = filterShape(b.filter);
+		if (!filter) throw bad('Invalid filter fields');
+		if (filter.filters.length === 0) throw bad('filter must not be empty');
+		if (typeof b.data !== 'object' || b.data === null || Object.keys(b.data).length === 0)
+			throw bad('data must not be empty');
+		return { filter, data: b.data as Record<string, unknown>, returnData: b.returnData === true };
+	};
+	const updateRows = (id: string, body: unknown, upsert: boolean) => {
+		tableId(id);
+		const { filter, data, returnData } = writeParams(body);
+		const entry = store.entry(id);
+		const changes = store.convert(entry.table, data);
+		const hit = store.select(entry.table, entry.rows, filter);
+		const now = new Date().toISOString();
+		for (const row of hit) Object.assign(row, changes, { updatedAt: now });
+		if (hit.length) entry.table.updatedAt = now;
+		if (hit.length === 0 && upsert) {
+			const added = store.insert(id, [data]);
+			return {
+				status: 200,
+				body: returnData ? added.map((r) => store.present(entry.table, r)) : true,
+			};
+		}
+		return { status: 200, body: returnData ? hit.map((r) => store.present(entry.table, r)) : true };
+	};
+	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/upsert$/, [], ({ params, body }) =>
+		updateRows(params[0], body, true),
+	);
+	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/update$/, [], ({ params, body }) =>
+		updateRows(params[0], body, false),
+	);
+	route(
+		'DELETE',
+		/^\/api\/v1\/data-tables\/([^/]+)\/rows\/delete$/,
+		['filter', 'returnData', 'dryRun'],
+		({ params, query }) => {
+			tableId(params[0]);
+			if (query.filter === undefined)
+				throw bad("request/query must have required property 'filter'");
+			const filter = rowFilter(jsonQuery(query, 'filter'));
+			const entry = store.entry(params[0]);
+			if (!filter || filter.filters.length === 0)
+				throw validation(
+					'Filter is required for delete operations to prevent accidental deletion of all data',
+				);
+			const hit = store.select(entry.table, entry.rows, filter);
+			const shown = hit.map((r) => store.present(entry.table, r));
+			if (query.dryRun !== 'true') {
+				const gone = new Set(hit.map((r) => r.id));
+				entry.rows.splice(0, entry.rows.length, ...entry.rows.filter((r) => !gone.has(r.id)));
+			}
+			return { status: 200, body: query.returnData === 'true' ? shown : true };
+		},
+	);
+
+	const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const query: Record<string, string> = {};
+		for (const [k, v] of url.searchParams) query[k] = v;
+		let body: unknown;
+		if (raw !== '') {
+			try {
+				body = JSON.parse(raw);
+			} catch {
+				body = raw;
+			}
+		}
+		const key = req.headers['x-n8n-api-key'];
+		const headers: Record<string, string> = {};
+		for (const [k, v] of Object.entries(req.headers))
+			if (k !== 'x-n8n-api-key' && v !== undefined)
+				headers[k] = Array.isArray(v) ? v.join(', ') : v;
+		const method = req.method ?? 'GET';
+		const recorded: RecordedN8nRequest = {
+			method,
+			path: url.pathname,
+			query,
+			body,
+			headers,
+			keySent: key === undefined ? 'none' : key === options.apiKey ? 'right' : 'wrong',
+		};
+		requests.push(recorded);
+
+		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
+			if (payload === undefined) {
+				res.writeHead(status, extra);
+				res.end();
+				return;
+			}
+			const text = JSON.stringify(payload);
+			res.writeHead(status, {
+				'content-type': JSON_TYPE,
+				'content-length': Buffer.byteLength(text),
+				...extra,
+			});
+			res.end(text);
+		};
+
+		const faultIndex = faults.findIndex((f) => matches(f.match, method, url.pathname));
+		if (faultIndex >= 0) {
+			const [f] = faults.splice(faultIndex, 1);
+			f.reached(recorded);
+			if ('reset' in f.fault) {
+				req.socket.destroy();
+				return;
+			}
+			if ('hold' in f.fault) await f.release;
+			else {
+				send(f.fault.status, f.fault.body, f.fault.headers);
+				return;
+			}
+		}
+
+		const found = routes
+			.map(([m, pattern, handler, keys]) => ({
+				m,
+				match: pattern.exec(url.pathname),
+				handler,
+				keys,
+			}))
+			.filter((r) => r.match);
+		const hit = found.find((r) => r.m === method);
+		if (!hit) {
+			send(404, { message: found.length ? `${method} method not allowed` : 'not found' });
+			return;
+		}
+		if (key === undefined) {
+			send(401, { message: "'X-N8N-API-KEY' header required" });
+			return;
+		}
+		if (disabled || key !== options.apiKey) {
+			send(401, { message: 'unauthorized' });
+			return;
+		}
+		if (body !== undefined && typeof body === 'string') {
+			send(500, undefined);
+			return;
+		}
+		if ((method === 'POST' || method === 'PATCH') && raw === '') {
+			send(415, { message: 'unsupported media type undefined' });
+			return;
+		}
+		try {
+			const unknown = Object.keys(query).find((k) => !hit.keys.includes(k));
+			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
+			const result = hit.handler({ req, query, body, params: hit.match!.slice(1) });
+			send(result.status, result.body);
+		} catch (e) {
+			if (e instanceof ApiError) send(e.status, { message: e.message });
+			else send(500, { message: 'Internal server error' });
+		}
+	};
+
+	const sockets = new Set<Socket>();
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			void handle(req, res, Buffer.concat(chunks).toString('utf8'));
+		});
+	});
+	server.on('connection', (s: Socket) => {
+		sockets.add(s);
+		s.on('close', () => sockets.delete(s));
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	const url = `http://127.0.0.1:${port}`;
+
+	return {
+		url,
+		apiUrl: `${url}/api/v1`,
+		apiKey: options.apiKey,
+		tables: store,
+		requests,
+		setPublicApiDisabled(d: boolean) {
+			disabled = d;
+		},
+		failNext(match: RequestMatch, fault: N8nFault): FaultHandle {
+			let reached!: (r: RecordedN8nRequest) => void;
+			let release!: () => void;
+			const reachedP = new Promise<RecordedN8nRequest>((r) => (reached = r));
+			const releaseP = new Promise<void>((r) => (release = r));
+			faults.push({ match, fault, reached, release: releaseP });
+			held.add(release);
+			return { reached: reachedP, release };
+		},
+		async close() {
+			faults.splice(0);
+			for (const release of held) release();
+			await new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				for (const s of sockets) s.destroy();
+			});
+		},
+	};
+}
