@@ -13,8 +13,12 @@ import type {
 import { ICredentialsHelper } from 'n8n-workflow';
 
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
+import { PhpRankN8nApi } from '../../credentials/PhpRankN8nApi.credentials';
 
-export const credentialTypes: Record<string, ICredentialType> = { phpRankApi: new PhpRankApi() };
+export const credentialTypes: Record<string, ICredentialType> = {
+	phpRankApi: new PhpRankApi(),
+	phpRankN8nApi: new PhpRankN8nApi(),
+};
 
 /**
  * The credentials side of n8n's app, reduced to what a test needs. `authenticate` applies the

@@ -73,14 +73,22 @@ export interface TestCredential {
 	apiKey: string;
 }
 
+/** The phpRank History n8n API credential (History Store → n8n Data Table): n8n's address and key. */
+export interface TestN8nApiCredential {
+	baseUrl: string;
+	apiKey: string;
+}
+
 export function additionalDataFor(
 	credential: TestCredential | undefined,
 	workflowData?: IWorkflowBase,
 	mode: WorkflowExecuteMode = 'manual',
+	n8nApi?: TestN8nApiCredential,
 ) {
-	const helper = new TestCredentialsHelper(
-		credential ? { phpRankApi: credential as unknown as ICredentialDataDecryptedObject } : {},
-	);
+	const helper = new TestCredentialsHelper({
+		...(credential ? { phpRankApi: credential as unknown as ICredentialDataDecryptedObject } : {}),
+		...(n8nApi ? { phpRankN8nApi: { ...n8nApi } } : {}),
+	});
 	const urls = 'http://localhost:5678';
 	return {
 		credentialsHelper: helper,
@@ -111,7 +119,14 @@ export function additionalDataFor(
 
 export function makeNode(
 	parameters: INodeParameters,
-	options: { type?: string; name?: string; continueOnFail?: boolean; credentials?: boolean } = {},
+	options: {
+		type?: string;
+		name?: string;
+		continueOnFail?: boolean;
+		credentials?: boolean;
+		/** The node has a phpRank History n8n API credential too. */
+		n8nApi?: boolean;
+	} = {},
 ): INode {
 	return {
 		id: `node-${options.name ?? 'phpRank'}`,
@@ -122,7 +137,12 @@ export function makeNode(
 		parameters,
 		...(options.credentials === false
 			? {}
-			: { credentials: { phpRankApi: { id: 'cred-1', name: 'phpRank account' } } }),
+			: {
+					credentials: {
+						phpRankApi: { id: 'cred-1', name: 'phpRank account' },
+						...(options.n8nApi ? { phpRankN8nApi: { id: 'cred-2', name: 'n8n API' } } : {}),
+					},
+				}),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 }
@@ -152,7 +172,10 @@ export async function runNode(
 	} = {},
 ): Promise<RunResult> {
 	const node = {
-		...makeNode(parameters as INodeParameters, { continueOnFail: options.continueOnFail }),
+		...makeNode(parameters as INodeParameters, {
+			continueOnFail: options.continueOnFail,
+			n8nApi: options.execution?.n8nApi !== undefined,
+		}),
 		...options.settings,
 	};
 	const { run, staticData } = await runWorkflow(
@@ -183,11 +206,17 @@ export async function runWorkflow(
 	items: IDataObject[] = [{}],
 	/** Called with the running execution's cancel function (n8n's Stop). */
 	onStart?: (cancel: () => void) => void,
-	/** The execution's mode and ID (default: a manual run without ID) and the workflow's static data. */
-	execution: { mode?: WorkflowExecuteMode; id?: string; staticData?: IDataObject } = {},
+	/** The execution's mode and ID (default: a manual run without ID), the workflow's static data and ID, the n8n API credential. */
+	execution: {
+		mode?: WorkflowExecuteMode;
+		id?: string;
+		staticData?: IDataObject;
+		workflowId?: string;
+		n8nApi?: TestN8nApiCredential;
+	} = {},
 ): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]>; staticData: IDataObject }> {
 	const workflowData = {
-		id: 'wf-1',
+		id: execution.workflowId ?? 'wf-1',
 		name: 'test',
 		active: false,
 		isArchived: false,
@@ -198,7 +227,7 @@ export async function runWorkflow(
 		activeVersionId: null,
 	} as unknown as IWorkflowBase;
 	const workflow = new Workflow({
-		id: 'wf-1',
+		id: execution.workflowId ?? 'wf-1',
 		nodes,
 		connections,
 		active: false,
@@ -214,7 +243,7 @@ export async function runWorkflow(
 		},
 	});
 	const mode = execution.mode ?? 'manual';
-	const additionalData = additionalDataFor(credential, workflowData, mode);
+	const additionalData = additionalDataFor(credential, workflowData, mode, execution.n8nApi);
 	if (execution.id !== undefined) additionalData.executionId = execution.id;
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = execute.processRunExecutionData(workflow);
@@ -235,11 +264,12 @@ export async function runWorkflow(
  */
 export async function testCredential(
 	credential: TestCredential,
+	type: 'phpRankApi' | 'phpRankN8nApi' = 'phpRankApi',
 ): Promise<INodeCredentialTestResult> {
-	if ('test' in credentialTypes.phpRankApi)
+	if ('test' in credentialTypes[type])
 		throw new Error('The app would run the declarative test, not testedBy');
 	for (const nodeType of [new PhpRank(), new PhpRankTrigger()] as INodeType[]) {
-		const entry = nodeType.description.credentials?.find((c) => c.name === 'phpRankApi');
+		const entry = nodeType.description.credentials?.find((c) => c.name === type);
 		if (typeof entry?.testedBy !== 'string') continue;
 		const test = nodeType.methods?.credentialTest?.[entry.testedBy];
 		if (!test)
@@ -250,26 +280,38 @@ export async function testCredential(
 		return await test.call(context, {
 			id: 'cred-1',
 			name: 'phpRank account',
-			type: 'phpRankApi',
+			type,
 			data: { ...credential } as unknown as ICredentialDataDecryptedObject,
 		});
 	}
-	throw new Error('No node of the package names a test for phpRankApi');
+	throw new Error(`No node of the package names a test for ${type}`);
 }
 
 /** A resource locator's "From List" search, as the editor calls it. */
 export async function listSearch(
-	method: 'searchReports' | 'searchProjects',
+	method: 'searchReports' | 'searchProjects' | 'searchHistoryTables',
 	credential: TestCredential,
 	filter?: string,
 	paginationToken?: string,
+	/** History Table's picker: the n8n API credential, on a node set to the table store. */
+	n8nApi?: TestN8nApiCredential,
 ): Promise<INodeListSearchResult> {
-	const node = makeNode({});
+	const node = n8nApi
+		? makeNode(
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					output: 'sites',
+					historyStore: 'dataTable',
+				},
+				{ n8nApi: true },
+			)
+		: makeNode({});
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	const context = new LoadOptionsContext(
 		workflow,
 		node,
-		additionalDataFor(credential),
+		additionalDataFor(credential, undefined, 'manual', n8nApi),
 		'parameters',
 	);
 	const nodeType = registry[NODE_TYPE] as INodeType & {

@@ -36,9 +36,9 @@ const EXAMPLE =
 export const N8N_API_TEST_MESSAGES = {
 	ok: 'Connection successful: this n8n serves data tables to this key.',
 	invalidUrl: `The n8n Address is not a web address. ${EXAMPLE}`,
-	401: 'n8n refused the API key (HTTP 401). Create one under Settings → n8n API and paste it here.',
+	401: 'n8n refused the API key (HTTP 401). Create one under Settings → n8n API and paste it here; n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true).',
 	403: 'The API key may not list data tables (HTTP 403): give it the dataTable and dataTableRow scopes.',
-	404: `No data-table API at this address (HTTP 404): n8n serves it from version ${FIRST_N8N_WITH_TABLE_API} on, while its public API is on (N8N_PUBLIC_API_DISABLED unset). ${EXAMPLE}`,
+	404: `No data-table API at this address (HTTP 404): n8n serves it from version ${FIRST_N8N_WITH_TABLE_API} on. ${EXAMPLE}`,
 };
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });

@@ -76,7 +76,7 @@ function answerProblem(root: string, path: string, status: number, body: unknown
 	if (status === 401)
 		return tableProblem(
 			`n8n refused the API key of the n8n API credential (HTTP 401${said ? `: ${said}` : ''})`,
-			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History n8n API credential.',
+			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History n8n API credential. n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true): turn it on, or set History Store to This Workflow.',
 		);
 	if (status === 403)
 		return tableProblem(
@@ -91,7 +91,7 @@ function answerProblem(root: string, path: string, status: number, body: unknown
 	if (status === 404)
 		return tableProblem(
 			`This n8n has no data-table API at ${at} (HTTP 404)`,
-			`n8n serves data tables through its public API from version ${FIRST_N8N_WITH_TABLE_API} on, and only while the public API is on (N8N_PUBLIC_API_DISABLED unset). Update n8n or turn its public API on, check the n8n Address of the credential, or set History Store to This Workflow.`,
+			`n8n serves data tables through its public API from version ${FIRST_N8N_WITH_TABLE_API} on. Update n8n, check the n8n Address of the credential, or set History Store to This Workflow.`,
 		);
 	return tableProblem(
 		`n8n answered HTTP ${status} to the history table's request${said ? `: ${said}` : ''}`,

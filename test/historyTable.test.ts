@@ -1,0 +1,366 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/createOrRerun/history/rows';
+import { listSearch, runNode, testCredential } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+import { siteFigures, type SiteFigures } from './server';
+import { type N8nApi, startN8nApi } from './server/n8nApi';
+
+/*
+ * History Store → n8n Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
+ * as production executions (mode `webhook`, each with its own ID) and manual ones, against the test
+ * phpRank server and a stand-in for n8n's public API (test/server/n8nApi.ts, answering as n8n
+ * 2.41.1 does). What went over the wire to n8n, what the table holds and what came out.
+ */
+
+const N8N_KEY = 'n8n-test-key';
+const SITE = 'shop.example.com';
+const URLS = [`https://${SITE}/`, `https://${SITE}/a`];
+const OTHER_URL = 'https://blog.example.org/';
+const DAY = 24 * 3600 * 1000;
+const START = Date.parse('2026-01-05T08:00:00Z');
+
+const perSite = (extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'createOrRerun',
+	url: '={{ $json.url }}',
+	privacy: 1,
+	output: 'sites',
+	simplify: false,
+	historyStore: 'dataTable',
+	historyTable: locator('name', 'phpRank history'),
+	...extra,
+});
+
+describe('History Store → n8n Data Table: a site’s runs as rows of an n8n data table', () => {
+	const api = useServer();
+	let n8n: N8nApi;
+	let executions = 0;
+	let staticData: IDataObject = {};
+	beforeAll(async () => {
+		n8n = await startN8nApi({ apiKey: N8N_KEY });
+	});
+	afterAll(async () => await n8n.close());
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		n8n.requests.length = 0;
+		n8n.setPublicApiDisabled(false);
+		executions = 0;
+		staticData = {};
+	});
+
+	async function run(
+		mode: 'webhook' | 'manual',
+		{
+			extra = {},
+			urls = URLS,
+			id = String(++executions),
+			apiKey = N8N_KEY,
+			workflowId = 'wf-1',
+		}: {
+			extra?: IDataObject;
+			urls?: string[];
+			id?: string;
+			apiKey?: string;
+			workflowId?: string;
+		} = {},
+	) {
+		const result = await runNode(perSite(extra), api.credential, {
+			items: urls.map((url) => ({ url })),
+			execution: {
+				mode,
+				id,
+				workflowId,
+				staticData: structuredClone(staticData),
+				n8nApi: { baseUrl: n8n.url, apiKey },
+			},
+		});
+		if (mode !== 'manual' && result.staticData.__dataChanged === true)
+			staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
+		return result;
+	}
+
+	function script(day: number, scores: number[], urls = URLS) {
+		urls.forEach((url, index) =>
+			api.server.setNextAnalysis(url, {
+				score: scores[index],
+				failed: index === 0 ? ['title'] : [],
+				others: 'pass',
+				generatedAt: new Date(START + day * 7 * DAY + index * 1000).toISOString(),
+			}),
+		);
+	}
+
+	const table = () => n8n.tables.byName('phpRank history')!;
+	const rows = () => n8n.tables.rows(table().id);
+	const n8nCalls = () => n8n.requests.map(({ method, path }) => `${method} ${path}`);
+
+	it('creates the table by name on the first production run and adds one row per run, equal to the server’s figures', async () => {
+		const figures: SiteFigures[] = [];
+		for (let day = 0; day < 3; day++) {
+			script(day, [70 + day, 80 + day]);
+			n8n.requests.length = 0;
+			const { items, error } = await run('webhook');
+			expect(error).toBeUndefined();
+			figures.push(siteFigures(api.server, SITE));
+			const site = items[0].json;
+			expect(site.history_saved).toBe(true);
+			expect(site.history_error).toBeNull();
+			expect(site.runs_recorded).toBe(day + 1);
+			expect(
+				(site.history as IDataObject[]).map(({ date, average_score, health_score, pages }) => ({
+					date,
+					average_score,
+					health_score,
+					pages,
+				})),
+			).toEqual(figures);
+			// Requests to n8n: the table looked up (made the first time), the site's rows read, its row written.
+			const tableId = table().id;
+			expect(n8nCalls()).toEqual([
+				'GET /api/v1/data-tables',
+				...(day === 0 ? ['POST /api/v1/data-tables'] : []),
+				`GET /api/v1/data-tables/${tableId}/rows`,
+				`POST /api/v1/data-tables/${tableId}/rows/upsert`,
+			]);
+		}
+		expect(table().columns.map(({ name, type }) => ({ name, type }))).toEqual(HISTORY_COLUMNS);
+		expect(
+			rows().map((row) => ({
+				site: row.site,
+				execution_id: row.execution_id,
+				workflow_id: row.workflow_id,
+				average_score: row.average_score,
+				health_score: row.health_score,
+				pages: row.pages,
+				failing_checks: row.failing_checks,
+			})),
+		).toEqual(
+			figures.map((figure, index) => ({
+				site: SITE,
+				execution_id: String(index + 1),
+				workflow_id: 'wf-1',
+				average_score: figure.average_score,
+				health_score: figure.health_score,
+				pages: figure.pages,
+				failing_checks: 'title (1 page)',
+			})),
+		);
+		expect(rows().map((row) => String(row.run_date).slice(0, 10))).toEqual(
+			figures.map(({ date }) => String(date).slice(0, 10)),
+		);
+	});
+
+	it('reads every site of the run in one request and writes one row per site; a manual run reads and writes nothing', async () => {
+		script(0, [70, 80]);
+		api.server.setNextAnalysis(OTHER_URL, { score: 60, failed: [], others: 'pass' });
+		await run('webhook', { urls: [...URLS, OTHER_URL] });
+		const tableId = table().id;
+		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		expect(reads).toHaveLength(1);
+		expect(JSON.parse(reads[0].query.filter)).toEqual({
+			type: 'or',
+			filters: [
+				{ columnName: 'site', condition: 'eq', value: 'blog.example.org' },
+				{ columnName: 'site', condition: 'eq', value: SITE },
+			],
+		});
+		expect(rows().map(({ site }) => site)).toEqual(
+			expect.arrayContaining([SITE, 'blog.example.org']),
+		);
+
+		n8n.requests.length = 0;
+		script(1, [71, 81]);
+		const manual = await run('manual');
+		expect(manual.items[0].json.history_saved).toBe(false);
+		expect(manual.items[0].json.runs_recorded).toBe(2);
+		expect(rows()).toHaveLength(2);
+		expect(n8nCalls()).toEqual([
+			'GET /api/v1/data-tables',
+			`GET /api/v1/data-tables/${tableId}/rows`,
+		]);
+	});
+
+	it('writes one row, not two, when the same execution runs again (Retry On Fail); both rows of two runs at once are kept', async () => {
+		script(0, [70, 80]);
+		await run('webhook', { id: '41' });
+		script(0, [72, 80]);
+		const again = await run('webhook', { id: '41' });
+		expect(again.items[0].json.runs_recorded).toBe(1);
+		expect(rows()).toHaveLength(1);
+		expect(rows()[0].average_score).toBe(siteFigures(api.server, SITE).average_score);
+		// Two executions of one site, as two workers would run them: both kept, by date.
+		script(1, [74, 80]);
+		await run('webhook', { id: '42', workflowId: 'wf-2' });
+		script(1, [76, 80]);
+		const later = await run('webhook', { id: '43' });
+		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['41', '42', '43']);
+		expect(later.items[0].json.runs_recorded).toBe(3);
+	});
+
+	it('shares the site’s history between workflows and node names: the rows belong to the site', async () => {
+		script(0, [70, 80]);
+		await run('webhook', { workflowId: 'wf-1' });
+		script(1, [71, 80]);
+		const copy = await run('webhook', { workflowId: 'wf-copy' });
+		expect(copy.items[0].json.runs_recorded).toBe(2);
+		expect(rows().map(({ workflow_id }) => workflow_id)).toEqual(['wf-1', 'wf-copy']);
+	});
+
+	it('moves the history a node kept in the workflow into the table on its first production run, nothing twice', async () => {
+		for (let day = 0; day < 3; day++) {
+			script(day, [70 + day, 80]);
+			await run('webhook', { extra: { historyStore: 'workflow' } });
+		}
+		expect(n8n.tables.all()).toHaveLength(0);
+		script(3, [75, 80]);
+		const moved = await run('webhook');
+		expect(moved.items[0].json.runs_recorded).toBe(4);
+		expect(moved.items[0].json.history_saved).toBe(true);
+		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
+		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
+		script(4, [76, 80]);
+		const next = await run('webhook');
+		expect(next.items[0].json.runs_recorded).toBe(5);
+		expect(rows()).toHaveLength(5);
+	});
+
+	it('refuses bad settings before any request: no History Table, no credential', async () => {
+		// Left empty, n8n itself refuses the workflow (the field is required); an expression that
+		// gives nothing reaches the node's own check.
+		await expect(run('webhook', { extra: { historyTable: locator('list', '') } })).rejects.toThrow(
+			'Parameter "History Table" is required',
+		);
+		const empty = await run('webhook', {
+			extra: { historyTable: locator('id', '={{ $json.table ?? "" }}') },
+		});
+		expect(empty.error?.message).toContain('no History Table is chosen');
+		expect(empty.error?.description).toContain('Pick a data table under History Table');
+		const noCredential = await runNode(perSite(), api.credential, {
+			items: [{ url: URLS[0] }],
+			execution: { mode: 'webhook', id: '9' },
+		});
+		expect(noCredential.error?.message).toContain('no n8n API credential is set');
+		expect(api.apiRequests()).toEqual([]);
+		expect(n8n.requests).toEqual([]);
+	});
+
+	it.each([
+		['a wrong API key', { apiKey: 'wrong' }, /refused the API key/, /Settings → n8n API/],
+		[
+			'the public API turned off',
+			{ disabled: true },
+			/refused the API key/,
+			/N8N_PUBLIC_API_DISABLED/,
+		],
+		[
+			'a table that lacks columns',
+			{ lacks: true },
+			/lacks the columns? .*failing_checks \(string\)/,
+			/By Name/,
+		],
+		['a deleted table', { deleted: true }, /history table is gone/, /Pick another table/],
+	])(
+		'stops before any phpRank request, naming the fix, for %s',
+		async (_name, setup, message, fix) => {
+			let historyTable = locator('name', 'phpRank history');
+			if ('disabled' in setup) n8n.setPublicApiDisabled(true);
+			if ('lacks' in setup) {
+				const made = n8n.tables.create(
+					'partial',
+					HISTORY_COLUMNS.filter(({ name }) => name !== 'failing_checks'),
+				);
+				historyTable = locator('id', made.id);
+			}
+			if ('deleted' in setup) {
+				const made = n8n.tables.create('gone', [...HISTORY_COLUMNS]);
+				n8n.tables.delete(made.id);
+				historyTable = locator('list', made.id);
+			}
+			const { error } = await run('webhook', {
+				extra: { historyTable },
+				apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY,
+			});
+			expect(error?.message).toMatch(message);
+			expect(error?.message).toContain('Nothing was sent to phpRank');
+			expect(error?.description).toMatch(fix);
+			expect(api.apiRequests()).toEqual([]);
+			expect(JSON.stringify(error)).not.toContain(N8N_KEY);
+		},
+	);
+
+	it('says where n8n is unreachable, with the credential to fix', async () => {
+		const { error } = await runNode(perSite(), api.credential, {
+			items: [{ url: URLS[0] }],
+			execution: {
+				mode: 'webhook',
+				id: '7',
+				n8nApi: { baseUrl: 'http://127.0.0.1:9', apiKey: N8N_KEY },
+			},
+		});
+		expect(error?.message).toMatch(
+			/Could not reach n8n at http:\/\/127\.0\.0\.1:9\/api\/v1: the connection was refused/,
+		);
+		expect(error?.description).toContain('phpRank History n8n API credential');
+		expect(api.apiRequests()).toEqual([]);
+	});
+
+	it('keeps the audit when the row cannot be written: history_saved false, history_error says why, nothing analysed twice', async () => {
+		script(0, [70, 80]);
+		await run('webhook');
+		script(1, [71, 80]);
+		n8n.failNext(
+			{ method: 'POST', path: /rows\/upsert$/ },
+			{ status: 500, body: { message: 'disk full' } },
+		);
+		const analyses = () => api.apiRequests().filter(({ method }) => method === 'PUT').length;
+		const before = analyses();
+		const { items, error } = await run('webhook');
+		expect(error).toBeUndefined();
+		expect(items[0].json.history_saved).toBe(false);
+		expect(items[0].json.history_error).toMatch(/n8n answered HTTP 500 .*disk full/);
+		expect(items[0].json.average_score).toBe(siteFigures(api.server, SITE).average_score);
+		expect(analyses() - before).toBe(URLS.length);
+		expect(rows()).toHaveLength(1);
+	});
+
+	it('History Table lists this n8n’s tables by name, searched by name', async () => {
+		n8n.tables.create('phpRank history', [...HISTORY_COLUMNS]);
+		n8n.tables.create('leads', [{ name: 'email', type: 'string' }]);
+		const all = await listSearch('searchHistoryTables', api.credential, undefined, undefined, {
+			baseUrl: n8n.url,
+			apiKey: N8N_KEY,
+		});
+		expect(all.results.map(({ name }) => name)).toEqual(['leads', 'phpRank history']);
+		expect(all.results[1].value).toBe(n8n.tables.byName('phpRank history')!.id);
+		const found = await listSearch('searchHistoryTables', api.credential, 'history', undefined, {
+			baseUrl: n8n.url,
+			apiKey: N8N_KEY,
+		});
+		expect(found.results.map(({ name }) => name)).toEqual(['phpRank history']);
+	});
+
+	it('the credential’s Test says what works and what to fix', async () => {
+		const test = (data: { baseUrl: string; apiKey: string }) =>
+			testCredential(data as never, 'phpRankN8nApi');
+		expect(await test({ baseUrl: n8n.url, apiKey: N8N_KEY })).toEqual({
+			status: 'OK',
+			message: expect.stringContaining('serves data tables'),
+		});
+		expect(await test({ baseUrl: n8n.url, apiKey: 'wrong' })).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('HTTP 401'),
+		});
+		expect(await test({ baseUrl: `${api.server.url}/nothing`, apiKey: N8N_KEY })).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('No data-table API at this address (HTTP 404)'),
+		});
+		expect(await test({ baseUrl: 'localhost:5678', apiKey: N8N_KEY })).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('not a web address'),
+		});
+		const keySeen = n8n.requests.map(({ keySent }) => keySent);
+		expect(keySeen).toEqual(['right', 'wrong']);
+	});
+});
