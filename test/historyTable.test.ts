@@ -363,4 +363,51 @@ describe('History Store → n8n Data Table: a site’s runs as rows of an n8n da
 		const keySeen = n8n.requests.map(({ keySent }) => keySent);
 		expect(keySeen).toEqual(['right', 'wrong']);
 	});
+
+	it('reads 120 sites of long names in as few requests as n8n’s request-line limit allows, every row once', async () => {
+		const made = n8n.tables.create('many', [...HISTORY_COLUMNS]);
+		const sites = Array.from({ length: 120 }, (_, i) => `${'s'.repeat(60)}${i}.example.com`);
+		n8n.tables.seed(
+			made.id,
+			sites.flatMap((site, i) =>
+				[0, 1, 2].map((run) => ({
+					site,
+					run_date: new Date(START + run * DAY).toISOString(),
+					average_score: 50 + (i % 40),
+					health_score: 50,
+					pages: 1,
+					good_pages: 0,
+					decent_pages: 1,
+					bad_pages: 0,
+					failing_checks: '',
+					execution_id: `${i}-${run}`,
+					workflow_id: 'wf',
+				})),
+			),
+		);
+		const { readRows } = await import(
+			'../nodes/PhpRank/operations/createOrRerun/history/tableStore'
+		);
+		const ctx = {
+			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
+			getNode: () => ({ name: 'phpRank' }),
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
+					const url = new URL(String(options.url));
+					for (const [key, value] of Object.entries((options.qs ?? {}) as IDataObject))
+						url.searchParams.set(key, String(value));
+					const response = await fetch(url, { headers: { 'X-N8N-API-KEY': N8N_KEY } });
+					return { statusCode: response.status, body: await response.json() };
+				},
+			},
+		} as never;
+		const rows = await readRows(ctx, { id: made.id, name: 'many' }, sites);
+		expect(rows).toHaveLength(360);
+		expect(new Set(rows.map(({ execution_id }) => execution_id)).size).toBe(360);
+		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		expect(reads.every(({ query }) => query.filter.length <= 6_000)).toBe(true);
+		// About 120 characters of filter a site: three groups of at most 6,000, each one page of rows.
+		expect(new Set(reads.map(({ query }) => query.filter)).size).toBe(3);
+		expect(reads).toHaveLength(3);
+	});
 });

@@ -1,0 +1,112 @@
+/*
+ * npm run bench:history: what History Store → n8n Data Table adds to a Create or Re-Run run (One Item per
+ * Site) beside This Workflow: 20 sites of 5 pages, each with 12 earlier runs in its store, run as
+ * production executions through the real n8n engine against the bundled phpRank test server and the
+ * stand-in for n8n's public API (test/server/n8nApi.ts, answering as n8n 2.41.1 does). Both stores are
+ * measured in the same run, rounds alternating; the medians and their ratio are printed. Figures, not
+ * assertions (this machine is noisy); only a wrong request count fails the run.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PhpRankServer, TEST_API_KEY } from '../test/server';
+import { startN8nApi } from '../test/server/n8nApi';
+
+const SITES = 20;
+const PAGES = 5;
+const EARLIER_RUNS = 12;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const N8N_KEY = 'bench-key';
+type Store = 'workflow' | 'dataTable';
+
+const urls = Array.from({ length: SITES }, (_, site) =>
+	Array.from({ length: PAGES }, (_, page) => `https://site${site}.example.com/p${page}`),
+).flat();
+
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+	await import('../test/harness/env');
+	const { runNode } = await import('../test/harness/engine');
+	const phpRank = new PhpRankServer({ throttle: false });
+	await phpRank.start();
+	const n8n = await startN8nApi({ apiKey: N8N_KEY });
+	let execution = 0;
+	const staticData: Record<Store, IDataObject> = { workflow: {}, dataTable: {} };
+	const run = async (store: Store) => {
+		const started = performance.now();
+		const result = await runNode(
+			{
+				resource: 'report',
+				operation: 'createOrRerun',
+				url: '={{ $json.url }}',
+				privacy: 1,
+				output: 'sites',
+				historyStore: store,
+				historyTable: { __rl: true, mode: 'name', value: 'bench history' },
+			},
+			{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
+			{
+				items: urls.map((url) => ({ url })),
+				execution: {
+					mode: 'webhook',
+					id: String(++execution),
+					staticData: staticData[store],
+					n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+				},
+			},
+		);
+		if (result.error) throw result.error;
+		staticData[store] = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
+		const saved = result.items.filter(({ json }) => json.history_saved === true).length;
+		if (result.items.length !== SITES || saved !== SITES)
+			throw new Error(`${store}: ${result.items.length} site items, ${saved} saved`);
+		return performance.now() - started;
+	};
+	const wall: Record<Store, number[]> = { workflow: [], dataTable: [] };
+	const n8nRequests: number[] = [];
+	try {
+		for (let warm = 0; warm < EARLIER_RUNS; warm++)
+			for (const store of ['workflow', 'dataTable'] as Store[]) await run(store);
+		for (let round = 0; round < ROUNDS; round++) {
+			const order: Store[] = round % 2 ? ['dataTable', 'workflow'] : ['workflow', 'dataTable'];
+			for (const store of order) {
+				n8n.requests.length = 0;
+				wall[store].push(await run(store));
+				if (store === 'dataTable') n8nRequests.push(n8n.requests.length);
+				else if (n8n.requests.length !== 0) throw new Error('This Workflow asked n8n');
+			}
+		}
+	} finally {
+		await n8n.close();
+		await phpRank.stop();
+	}
+	const [workflowMs, tableMs] = [median(wall.workflow), median(wall.dataTable)];
+	const rowsRead = SITES * (EARLIER_RUNS + ROUNDS);
+	console.log(
+		`Create or Re-Run, One Item per Site: ${SITES} sites of ${PAGES} pages, ${EARLIER_RUNS}+ earlier runs each, ${ROUNDS} rounds, Node ${process.version}`,
+	);
+	console.table({
+		'This Workflow (static data)': {
+			'wall ms (median)': Math.round(workflowMs),
+			'requests to n8n': 0,
+		},
+		'n8n Data Table': {
+			'wall ms (median)': Math.round(tableMs),
+			'requests to n8n': n8nRequests[n8nRequests.length - 1],
+		},
+	});
+	console.log(
+		`n8n Data Table / This Workflow wall time: ${(tableMs / workflowMs).toFixed(2)}; added per site: ${((tableMs - workflowMs) / SITES).toFixed(1)} ms`,
+	);
+	console.log(
+		`requests to n8n per run: ${n8nRequests.join(', ')} (1 table lookup + 1 read per 250 rows of up to ${rowsRead} + ${SITES} upserts)`,
+	);
+	const expected = (rows: number) => 1 + Math.ceil(rows / 250) + SITES;
+	if (n8nRequests.some((count, round) => count !== expected(SITES * (EARLIER_RUNS + round)))) {
+		console.error('unexpected number of requests to n8n');
+		process.exitCode = 1;
+	}
+}
+
+void main();
