@@ -137,51 +137,33 @@ export const SITEMAP_EXAMPLE = {
 	site: 'Site',
 	audit: 'Audit the site',
 	email: 'Email the site summary',
-	/** its Data Table step, the table it asks for (sticky note "How to use"), and the ID to replace */
-	table: 'Add the run to the history table',
-	tableName: 'Site audit history',
-	tablePlaceholder: 'REPLACE-WITH-YOUR-DATA-TABLE-ID',
-	tableColumns: [
-		{ name: 'run_at', type: 'date' },
-		{ name: 'project', type: 'string' },
-		...[
-			'pages',
-			'average_score',
-			'health_score',
-			'good_pages',
-			'decent_pages',
-			'bad_pages',
-			'worse_pages',
-			'better_pages',
-		].map((name) => ({ name, type: 'number' as const })),
-	],
+	/** the data table its Audit the site keeps the history in (History Store → n8n Data Table, By Name) */
+	historyTable: 'phpRank site history',
+	/** its phpRank History n8n API credential (a placeholder, as its other credentials) */
+	n8nApiCredential: { id: 'phprank-e2e-n8n-api', name: 'n8n API of this n8n (replace with yours)' },
 } as const;
 
-/** The sitemap example with its data table's ID in the Data Table step, as its sticky note says. */
-export function withHistoryTable(wf: WorkflowJson, tableId: string): WorkflowJson {
-	const text = JSON.stringify(wf);
-	if (!text.includes(SITEMAP_EXAMPLE.tablePlaceholder))
-		throw new Fatal(`examples/${SITEMAP_EXAMPLE.file}: no "${SITEMAP_EXAMPLE.tablePlaceholder}"`);
-	return JSON.parse(text.replace(SITEMAP_EXAMPLE.tablePlaceholder, tableId)) as WorkflowJson;
+/** The phpRank History n8n API credential the sitemap example names: `baseUrl` (n8n's own address) and an API key. */
+export function sitemapN8nApiCredential(baseUrl: string, apiKey: string): CredentialImport {
+	return {
+		...SITEMAP_EXAMPLE.n8nApiCredential,
+		type: 'phpRankN8nApi',
+		data: { baseUrl, apiKey },
+	};
 }
 
 /**
- * The sitemap example without its Data Table step, for `n8n execute`, which cannot run one
- * (scripts/n8n/NOTES.md, "A site's history"): the bench.
+ * The sitemap example with History Store → This Workflow and no n8n API credential, for `n8n execute`, where n8n
+ * serves no public API (scripts/n8n/NOTES.md, "A site's history"): the bench.
  */
-export function withoutHistoryTable(wf: WorkflowJson): WorkflowJson {
+export function withWorkflowHistory(wf: WorkflowJson): WorkflowJson {
 	const out = structuredClone(wf);
-	out.nodes = out.nodes.filter((n) => n.name !== SITEMAP_EXAMPLE.table);
-	type Outputs = Record<string, Array<Array<{ node: string }> | null>>;
-	for (const outputs of Object.values(out.connections as Record<string, Outputs>))
-		for (const list of Object.values(outputs))
-			for (const targets of list)
-				if (targets)
-					targets.splice(
-						0,
-						targets.length,
-						...targets.filter((t) => t.node !== SITEMAP_EXAMPLE.table),
-					);
+	const audit = out.nodes.find((n) => n.name === SITEMAP_EXAMPLE.audit);
+	if (!audit)
+		throw new Fatal(`examples/${SITEMAP_EXAMPLE.file}: no node "${SITEMAP_EXAMPLE.audit}"`);
+	audit.parameters.historyStore = 'workflow';
+	delete audit.parameters.historyTable;
+	if (audit.credentials) delete audit.credentials.phpRankN8nApi;
 	return out;
 }
 

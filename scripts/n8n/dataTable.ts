@@ -1,6 +1,6 @@
 /**
  * n8n data tables through the REST API, as the editor's Overview → Data tables makes and shows them
- * (NOTES.md, "Forms": the calls, verified on 2.41.1). Used by form.ts and e2e/sitemap.e2e.ts.
+ * (NOTES.md, "Forms": the calls, verified on 2.41.1). Used by form.ts.
  */
 import type { RestSession } from './rest';
 

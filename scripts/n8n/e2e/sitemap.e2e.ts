@@ -3,24 +3,32 @@
  *
  *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
  *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
- *   local SMTP catcher) -> `n8n start`, its data table made (REST) -> the example saved as the editor
- *   imports it, with two values swapped: the Site node's `sitemap_url` points at a local sitemap server (a
- *   sitemap index listing two sitemaps, 7 pages of one site), the Data Table step's table ID is the table's
- *   -> run three times as the editor's "Execute workflow" (`n8n execute` cannot run a Data Table step), each
- *   run one row in the table with the site's figures:
+ *   local SMTP catcher) -> `n8n start` with its public API on, an API key made (REST, scripts/n8n/apiKey.ts) and
+ *   the example's phpRank History n8n API credential imported (n8n CLI): n8n's own loopback address, through a
+ *   recorder that passes every request on and counts it -> the example saved as the editor imports it, with
+ *   two values swapped: the Site node's `sitemap_url` points at a local sitemap server (a sitemap index listing
+ *   two sitemaps, 7 pages of one site), and its Schedule Trigger fires every minute at a fixed second -> published
+ *   (the Publish button's REST call): three production runs, each one row in the data table the node creates
+ *   by name on the first, equal to the run's site item:
  *     run 1: every page is new: each created, but one page the test server refuses to analyse (422), which the
  *            site summary names in `failed_pages`; the summary's numbers are the server's own (pages, created,
  *            average, classes, health); one email whose HTML body is the summary's `summary_html`, values escaped;
+ *            the table "phpRank site history" made by the node with its columns (it did not exist);
  *     run 2: scripted changes (a confirmed drop of 14, a drop of exactly 5, noise, a rise of 15, small moves):
  *            no report created, every page with a report re-run (and once more for each suspected drop), the
  *            refused page refused again; worse / better / averages as the server's reports say; one email;
  *     run 3: the same address now answers a plain <urlset> with a single <url> (the XML node's one-element quirk),
  *            as application/octet-stream (HTTP Request's Autodetect would make it a file): one page re-run, one
- *            summary, one email.
+ *            summary, one email;
+ *   then unpublished, and run once as the editor's "Execute workflow" (manual): it reads the three rows, shows
+ *   its history with this run last, writes none and says `history_saved: false`.
+ *   Requests to n8n, counted by the recorder: 1 table lookup (+1 to create it on run 1), 1 read, 1 upsert a run.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
+
+import * as http from 'http';
 
 import {
 	PhpRankServer,
@@ -48,10 +56,11 @@ import {
 	loadExamples,
 	NODE_TYPE,
 	SITEMAP_EXAMPLE,
+	sitemapN8nApiCredential,
 	testServerCredential,
-	withHistoryTable,
 	withSitemapUrl,
 } from '../checks';
+import { createApiKey } from '../apiKey';
 import {
 	branches,
 	type ExecuteResult,
@@ -59,10 +68,11 @@ import {
 	importCredentials,
 	setupOwner,
 	startServer,
+	storedExecutions,
+	type StoredExecution,
 	waitForExecution,
 	type N8nSandbox,
 } from '../n8n';
-import { createDataTable, type DataTable, dataTableRows } from '../dataTable';
 import type { RestSession } from '../rest';
 import type { WorkflowJson } from '../workflow';
 import { Fatal, same } from '../report';
@@ -75,8 +85,29 @@ const INDEX_IF = 'Sitemap index?';
 const PAGE_URL = 'Page URL';
 const AUDIT = SITEMAP_EXAMPLE.audit;
 const EMAIL = SITEMAP_EXAMPLE.email;
-const TABLE = SITEMAP_EXAMPLE.table;
+const SCHEDULE = 'Every Monday at 06:00';
+const TABLE_NAME = SITEMAP_EXAMPLE.historyTable;
 const { to: TO, from: FROM } = EXAMPLE_MAIL;
+/** The site item's figures a history row keeps. */
+const HISTORY_FIGURES = [
+	'average_score',
+	'health_score',
+	'pages',
+	'good_pages',
+	'decent_pages',
+	'bad_pages',
+];
+/** The columns the node gives the table it makes (README, "Where history lives"), in its order. */
+const HISTORY_COLUMNS = [
+	{ name: 'site', type: 'string' },
+	{ name: 'run_date', type: 'date' },
+	...['average_score', 'health_score', 'pages', 'good_pages', 'decent_pages', 'bad_pages'].map(
+		(name) => ({ name, type: 'number' }),
+	),
+	{ name: 'failing_checks', type: 'string' },
+	{ name: 'execution_id', type: 'string' },
+	{ name: 'workflow_id', type: 'string' },
+];
 
 const PROJECT = 'shop.example.com';
 const HOME = 'https://www.shop.example.com/';
@@ -249,14 +280,146 @@ async function checkMail(
 	return mail;
 }
 
-/** The workflow saved as the editor's Import from File does; its id. */
-async function saveWorkflow(session: RestSession, wf: WorkflowJson): Promise<string> {
+/** The workflow saved as the editor's Import from File does; its id and version. */
+async function saveWorkflow(
+	session: RestSession,
+	wf: WorkflowJson,
+): Promise<{ id: string; versionId: string }> {
 	const body: Record<string, unknown> = { ...wf };
 	delete body.id; // n8n gives a new workflow its id
-	const created = await session.request<{ data: { id: string } }>('POST', '/rest/workflows', body);
+	const created = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		body,
+	);
 	if (created.status !== 200)
 		throw new Fatal(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
-	return created.body.data.id;
+	return created.body.data;
+}
+
+/** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 06:00. */
+function everyMinuteAt(wf: WorkflowJson, second: number): WorkflowJson {
+	const out = structuredClone(wf);
+	const schedule = out.nodes.find((n) => n.name === SCHEDULE);
+	if (schedule?.type !== 'n8n-nodes-base.scheduleTrigger')
+		throw new Fatal(`examples/${EXAMPLE_FILE}: no Schedule Trigger "${SCHEDULE}"`);
+	schedule.parameters.rule = {
+		interval: [{ field: 'cronExpression', expression: `${second} * * * * *` }],
+	};
+	return out;
+}
+
+/** A request the node sent to n8n's public API, as the recorder passed it on. */
+interface N8nRequest {
+	method: string;
+	path: string;
+	query: string;
+	status: number;
+}
+
+/**
+ * A recorder in front of n8n on the loopback: every request passed on as it came (headers, body), every answer
+ * passed back as it came, each counted. The credential's n8n Address is the recorder's, so that the suite sees
+ * what the node asks of n8n.
+ */
+async function startRecorder(
+	target: string,
+): Promise<{ url: string; requests: N8nRequest[]; stop(): Promise<void> }> {
+	const requests: N8nRequest[] = [];
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const url = new URL(req.url ?? '/', target);
+			const entry: N8nRequest = {
+				method: req.method ?? '',
+				path: url.pathname,
+				query: decodeURIComponent(url.search),
+				status: 0,
+			};
+			requests.push(entry);
+			const upstream = http.request(
+				url,
+				{ method: req.method, headers: { ...req.headers, host: url.host } },
+				(answer) => {
+					entry.status = answer.statusCode ?? 0;
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				},
+			);
+			upstream.on('error', (error) => {
+				res.writeHead(502);
+				res.end(String(error));
+			});
+			upstream.end(Buffer.concat(chunks));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** The node's requests to n8n by kind: the table looked up by name, made, its rows read, a row upserted. */
+function n8nKinds(reqs: N8nRequest[]) {
+	const tables = '/api/v1/data-tables';
+	const rows = /^\/api\/v1\/data-tables\/[^/]+\/rows$/;
+	const upsert = /^\/api\/v1\/data-tables\/[^/]+\/rows\/upsert$/;
+	return {
+		lookups: reqs.filter((r) => r.method === 'GET' && r.path === tables).length,
+		creates: reqs.filter((r) => r.method === 'POST' && r.path === tables).length,
+		reads: reqs.filter((r) => r.method === 'GET' && rows.test(r.path)).length,
+		upserts: reqs.filter((r) => r.method === 'POST' && upsert.test(r.path)).length,
+		total: reqs.length,
+		failed: reqs.filter((r) => r.status < 200 || r.status >= 300).length,
+	};
+}
+
+const describeN8n = (reqs: N8nRequest[]) =>
+	reqs.map((r) => `${r.method} ${r.path}${r.query} → ${r.status}`);
+
+/** The history table as n8n's public API shows it (read with the key, beside the recorder): its columns and rows. */
+async function readHistoryTable(
+	baseUrl: string,
+	apiKey: string,
+): Promise<{
+	table?: {
+		id: string;
+		name: string;
+		columns: Array<{ name: string; type: string; index?: number }>;
+	};
+	rows: Array<Record<string, unknown>>;
+}> {
+	const get = async <T>(path: string): Promise<T> => {
+		const res = await fetch(`${baseUrl}/api/v1${path}`, {
+			headers: { 'X-N8N-API-KEY': apiKey, Accept: 'application/json' },
+		});
+		if (res.status !== 200)
+			throw new Fatal(`GET /api/v1${path}: ${res.status} ${await res.text()}`);
+		return (await res.json()) as T;
+	};
+	type Table = {
+		id: string;
+		name: string;
+		columns?: Array<{ name: string; type: string; index?: number }>;
+	};
+	const list = await get<{ data: Table[] }>(
+		`/data-tables?filter=${encodeURIComponent(JSON.stringify({ name: TABLE_NAME }))}`,
+	);
+	const found = list.data.filter((t) => t.name === TABLE_NAME);
+	if (found.length > 1) throw new Fatal(`${found.length} tables named "${TABLE_NAME}"`);
+	if (!found[0]) return { rows: [] };
+	const table = await get<Table>(`/data-tables/${found[0].id}`);
+	const rows = await get<{ data: Array<Record<string, unknown>> }>(
+		`/data-tables/${found[0].id}/rows?limit=250`,
+	);
+	return {
+		table: { id: table.id, name: table.name, columns: table.columns ?? found[0].columns ?? [] },
+		rows: [...rows.data].sort((a, b) => Number(a.id) - Number(b.id)),
+	};
 }
 
 /** The editor's "Execute workflow" from the Manual trigger, read from n8n's database as `n8n execute` answers. */
@@ -284,29 +447,6 @@ async function runInN8n(
 		stderr: '',
 		durationMs: Date.now() - started,
 	};
-}
-
-/** The row this run added to the data table: one row more, its figures the site item's. */
-async function checkTableRow(
-	session: RestSession,
-	table: DataTable,
-	runs: number,
-	site: Record<string, unknown>,
-): Promise<void> {
-	const rows = await dataTableRows(session, table);
-	const last = rows.at(-1) ?? {};
-	const figures = SITEMAP_EXAMPLE.tableColumns
-		.map((c) => c.name)
-		.filter((name) => name !== 'run_at');
-	const at = Date.parse(String(last.run_at));
-	check(
-		`the data table holds ${runs} row${runs === 1 ? '' : 's'}, one a run; the new one has the site's figures (${figures.join(', ')}) and the run's date`,
-		rows.length === runs &&
-			same(pick(last, figures), pick(site, figures)) &&
-			Number.isFinite(at) &&
-			Math.abs(Date.now() - at) < 10 * 60_000,
-		{ rows: rows.length, last, site: pick(site, figures) },
-	);
 }
 
 async function main(): Promise<void> {
@@ -351,29 +491,35 @@ async function main(): Promise<void> {
 		'n8n import:credentials',
 		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
-	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
-	const session = await setupOwner(n8n);
-	const table = await createDataTable(session, SITEMAP_EXAMPLE.tableName, [
-		...SITEMAP_EXAMPLE.tableColumns,
-	]);
-	const wf = withHistoryTable(withSitemapUrl(example, sitemapUrl), table.id);
-	const changed = example.nodes
-		.filter(
-			(n) =>
-				!same(
-					wf.nodes.find((m) => m.name === n.name),
-					n,
-				),
-		)
-		.map((n) => n.name);
-	check(
-		"the e2e workflow is the example with only the Site node's sitemap_url and the Data Table step's table ID swapped (same nodes, same connections)",
-		same(changed.sort(), [TABLE, SITE].sort()) &&
-			wf.nodes.length === example.nodes.length &&
-			same(wf.connections, example.connections),
-		changed,
+	// n8n's public API on (the sandbox turns it off): the node reaches its data table through it.
+	const n8n = suite.n8n(
+		await timed(
+			'n8n start (public API on)',
+			async () => await startServer(sb, { env: { N8N_PUBLIC_API_DISABLED: 'false' } }),
+		),
 	);
-	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the example' });
+	const session = await setupOwner(n8n);
+	const apiKey = await createApiKey(session, { label: 'phprank e2e sitemap' });
+	const recorder = await startRecorder(n8n.baseUrl);
+	suite.defer(() => recorder.stop());
+	await timed(
+		'n8n import:credentials (the phpRank History n8n API credential: n8n on 127.0.0.1, an API key)',
+		async () => await importCredentials(sb, [sitemapN8nApiCredential(recorder.url, apiKey)]),
+	);
+	note(
+		`n8n ${n8n.baseUrl}; the credential's n8n Address ${recorder.url} (a recorder passing every request on to it)`,
+	);
+	const credTest = await session.testCredential({ id: SITEMAP_EXAMPLE.n8nApiCredential.id });
+	check(
+		"the n8n API credential's Test passes (its key reaches this n8n's data tables)",
+		credTest.status === 'OK',
+		credTest,
+	);
+	check(
+		`no data table "${TABLE_NAME}" yet`,
+		(await readHistoryTable(n8n.baseUrl, apiKey)).table === undefined,
+	);
+
 	const audit = example.nodes.find((n) => n.name === AUDIT);
 	check(
 		'the example runs phpRank → Create or Re-Run of {{ $json.url }}, Output: One Item per Site, Confirm Drops on',
@@ -383,6 +529,21 @@ async function main(): Promise<void> {
 			audit.parameters.output === 'sites' &&
 			audit.parameters.confirmDrops === true,
 		audit?.parameters,
+	);
+	check(
+		`the example keeps the history through the node: History Store → n8n Data Table, History Table By Name "${TABLE_NAME}", the phpRank History n8n API credential "${SITEMAP_EXAMPLE.n8nApiCredential.name}"`,
+		audit?.parameters.historyStore === 'dataTable' &&
+			same(audit.parameters.historyTable, { __rl: true, mode: 'name', value: TABLE_NAME }) &&
+			same(audit.credentials?.phpRankN8nApi, SITEMAP_EXAMPLE.n8nApiCredential),
+		{ parameters: audit?.parameters, credentials: audit?.credentials },
+	);
+	check(
+		'no Data Table node: the audit leads only to the email',
+		!example.nodes.some((n) => n.type === 'n8n-nodes-base.dataTable') &&
+			same(example.connections[AUDIT], {
+				main: [[{ node: EMAIL, type: 'main', index: 0 }]],
+			}),
+		{ nodes: example.nodes.map((n) => n.type), audit: example.connections[AUDIT] },
 	);
 	const email = example.nodes.find((n) => n.name === EMAIL);
 	check(
@@ -400,22 +561,22 @@ async function main(): Promise<void> {
 		notes.some((c) => c.includes('Slack') && c.includes('{{ $json.summary_text }}')),
 		notes,
 	);
-	const tableNode = example.nodes.find((n) => n.name === TABLE);
 	check(
-		'the example adds each run to a data table: Data Table 1, Row → Insert, the table by ID, from the audit',
-		tableNode?.type === 'n8n-nodes-base.dataTable' &&
-			tableNode.typeVersion === 1 &&
-			tableNode.parameters.resource === 'row' &&
-			tableNode.parameters.operation === 'insert' &&
-			(tableNode.parameters.dataTableId as { mode?: string } | undefined)?.mode === 'id' &&
-			JSON.stringify(example.connections[AUDIT]).includes(TABLE),
-		tableNode?.parameters,
+		'a sticky note says what to set for the history (the n8n API credential: n8n Address, API Key; the table made by name on the first scheduled run) and its requests to n8n per run',
+		notes.some(
+			(c) =>
+				c.includes('phpRank History n8n API') &&
+				c.includes('n8n Address') &&
+				c.includes('API Key') &&
+				c.includes(TABLE_NAME) &&
+				c.includes('first scheduled run') &&
+				c.includes(
+					'1 table lookup (+1 the first time, to create it), 1 read per 250 rows of the site, 1 upsert per site',
+				),
+		),
+		notes,
 	);
-	const workflowId = await timed('save the workflow (POST /rest/workflows)', async () =>
-		saveWorkflow(session, wf),
-	);
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
-	const runExample = async () => await runInN8n(session, sb, workflowId, trigger);
+
 	// phpRank cannot fetch one page of the site: every POST of it is answered 422, as phpRank does.
 	const refusal = CREATE_FAULTS.find((f) => f.status === 422)!.fault;
 	api.failNext(refusal, {
@@ -423,11 +584,7 @@ async function main(): Promise<void> {
 		match: (r) =>
 			r.method === 'POST' && r.path === '/api/v1/reports' && r.form.url === urlOf(REFUSED),
 	});
-
-	// ------------------------------------------------------------------ run 1: every page new
-	section(
-		'run 1 (Execute workflow in n8n): the sitemap index, every page new, one page phpRank cannot analyse',
-	);
+	// run 1's analyses, scripted before the schedule can fire
 	const before = api.listReports(USER_IDS.default);
 	for (const page of audited)
 		api.setNextAnalysis(urlOf(page), {
@@ -436,7 +593,142 @@ async function main(): Promise<void> {
 			failed: page.titleFails ? ['title'] : [],
 		});
 	api.clearRequests();
-	const run1 = await timed('run 1 in n8n', runExample);
+
+	// Published with its schedule at a second 20 s ahead: production runs, a minute apart.
+	const second = (new Date().getUTCSeconds() + 20) % 60;
+	const wf = everyMinuteAt(withSitemapUrl(example, sitemapUrl), second);
+	const changed = example.nodes
+		.filter(
+			(n) =>
+				!same(
+					wf.nodes.find((m) => m.name === n.name),
+					n,
+				),
+		)
+		.map((n) => n.name);
+	check(
+		`the e2e workflow is the example with only the Site node's sitemap_url and the Schedule Trigger's rule swapped (every minute at second ${second}; same nodes, same connections, same credentials)`,
+		same(changed.sort(), [SCHEDULE, SITE].sort()) &&
+			wf.nodes.length === example.nodes.length &&
+			same(wf.connections, example.connections),
+		changed,
+	);
+	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the example' });
+	const saved = await timed('save the workflow (POST /rest/workflows)', async () =>
+		saveWorkflow(session, wf),
+	);
+	const workflowId = saved.id;
+	const published = await timed('publish it (POST /rest/workflows/<id>/activate)', async () =>
+		session.request('POST', `/rest/workflows/${workflowId}/activate`, {
+			versionId: saved.versionId,
+		}),
+	);
+	if (!check('the workflow is published', published.status === 200, published.body))
+		throw new Fatal('not published');
+	let armedAt = Date.now();
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
+	let productionRuns = 0;
+	/** The next production execution (the schedule's, mode `trigger`), once it has ended. */
+	const nextProductionRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
+		const want = ++productionRuns;
+		const deadline = Date.now() + 150_000;
+		let exec: StoredExecution | undefined;
+		while (Date.now() < deadline) {
+			exec = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === 'trigger')[want - 1];
+			if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) break;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		if (!exec) throw new Fatal(`production run ${want} did not start within 150 s`);
+		if ((exec.startedAt?.getTime() ?? 0) < armedAt - 1000)
+			throw new Fatal(
+				`production run ${want} started before its script was set: this machine took over a minute between two runs`,
+			);
+		return {
+			exec,
+			run: {
+				ok: exec.status === 'success',
+				code: 0,
+				run: { status: exec.status, data: exec.data } as unknown as ExecuteResult['run'],
+				outputs: exec.outputs,
+				errorMessage: exec.data.resultData?.error?.message,
+				stdout: '',
+				stderr: '',
+				durationMs: (exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
+			},
+		};
+	};
+	/** The row the production run added: one row more, the site item's figures, the run's IDs; the requests to n8n. */
+	const checkHistoryRow = async (
+		exec: StoredExecution,
+		site: Record<string, unknown>,
+		runs: number,
+		reports: ReportRecord[],
+	): Promise<void> => {
+		const { table, rows } = await readHistoryTable(n8n.baseUrl, apiKey);
+		const last = rows.at(-1) ?? {};
+		const newest = Math.max(...reports.map((r) => Date.parse(r.generated_at)));
+		const counts = new Map<string, number>();
+		for (const r of reports)
+			for (const [name, c] of Object.entries(r.results))
+				if (!c.passed) counts.set(name, (counts.get(name) ?? 0) + 1);
+		const failing = [...counts]
+			.map(([name, n]) => `${name} (${n} page${n === 1 ? '' : 's'})`)
+			.sort();
+		const rowFailing = String(last.failing_checks ?? '')
+			.split(', ')
+			.filter(Boolean)
+			.sort();
+		check(
+			`the table "${TABLE_NAME}" holds ${runs} row${runs === 1 ? '' : 's'}, one a production run; the new one: site ${PROJECT}, the site item's figures (${HISTORY_FIGURES.join(', ')}), this execution's and workflow's IDs`,
+			table !== undefined &&
+				rows.length === runs &&
+				last.site === PROJECT &&
+				same(pick(last, HISTORY_FIGURES), pick(site, HISTORY_FIGURES)) &&
+				last.execution_id === exec.id &&
+				last.workflow_id === workflowId,
+			{ rows: rows.length, last, site: pick(site, HISTORY_FIGURES), execution: exec.id },
+		);
+		check(
+			`its run_date is the run's newest analysis (${new Date(Math.floor(newest / 1000) * 1000).toISOString()}); failing_checks the server's: ${failing.join(', ') || '(none)'}`,
+			Date.parse(String(last.run_date)) === Math.floor(newest / 1000) * 1000 &&
+				same(rowFailing, failing),
+			{ run_date: last.run_date, failing_checks: last.failing_checks },
+		);
+		check(
+			`the site item says history_saved: true, runs_recorded ${runs} (the table's rows, this run last)`,
+			site.history_saved === true && site.runs_recorded === runs,
+			pick(site, ['history_saved', 'runs_recorded', 'history', 'history_error']),
+		);
+		const kinds = n8nKinds(recorder.requests);
+		const first = runs === 1;
+		check(
+			`requests to n8n: 1 table lookup${first ? ', 1 create (the table did not exist)' : ''}, 1 read of the rows, 1 upsert; all answered 2xx`,
+			same(kinds, {
+				lookups: 1,
+				creates: first ? 1 : 0,
+				reads: 1,
+				upserts: 1,
+				total: first ? 4 : 3,
+				failed: 0,
+			}),
+			describeN8n(recorder.requests),
+		);
+		note(
+			`run ${runs}: ${rows.length} row${rows.length === 1 ? '' : 's'}; requests to n8n: ${describeN8n(recorder.requests).join('; ')}`,
+		);
+	};
+	/** Before the next production run: what it is to meet is set from now on. */
+	const arm = () => {
+		armedAt = Date.now();
+		recorder.requests.length = 0;
+	};
+	recorder.requests.length = 0;
+
+	// ------------------------------------------------------------------ run 1: every page new
+	section(
+		'run 1 (the schedule, published): the sitemap index, every page new, one page phpRank cannot analyse; the history table made',
+	);
+	const { exec: exec1, run: run1 } = await timed('run 1 in n8n', nextProductionRun);
 	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
 	check(
 		'the sitemap index was read, then each of its two sitemaps, once',
@@ -525,13 +817,25 @@ async function main(): Promise<void> {
 			!html1.includes('&ref='),
 		html1,
 	);
-	await checkTableRow(session, table, 1, sum1 ?? {});
+	const made = (await readHistoryTable(n8n.baseUrl, apiKey)).table;
+	check(
+		`the node made the table "${TABLE_NAME}" by name with its columns: ${HISTORY_COLUMNS.map((c) => `${c.name} (${c.type})`).join(', ')}`,
+		same(
+			made?.columns
+				.slice()
+				.sort((a, b) => Number(a.index) - Number(b.index))
+				.map((c) => [c.name, c.type]),
+			HISTORY_COLUMNS.map((c) => [c.name, c.type]),
+		),
+		made,
+	);
+	await checkHistoryRow(exec1, sum1 ?? {}, 1, site1);
 	const mail1 = await checkMail(smtp, sum1 ?? {});
 	if (mail1)
 		note(`the email as caught: Subject: ${mail1.subject}\n         ${mail1.html.slice(0, 400)}…`);
 
 	// ------------------------------------------------------------------ run 2: scripted changes
-	section('run 2 (Execute workflow in n8n): a week later, scripted changes');
+	section('run 2 (the schedule, a minute later): a week later, scripted changes');
 	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
 	for (const page of audited) {
 		api.setNextAnalysis(urlOf(page), page.next!);
@@ -541,7 +845,8 @@ async function main(): Promise<void> {
 	api.clearRequests();
 	files.hits.length = 0;
 	smtp.clear();
-	const run2 = await timed('run 2 in n8n', runExample);
+	arm();
+	const { exec: exec2, run: run2 } = await timed('run 2 in n8n', nextProductionRun);
 	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
 	check(
 		'the sitemaps were read again, once each',
@@ -642,12 +947,12 @@ async function main(): Promise<void> {
 		String(sum2?.summary_text).includes('; 2 worse, 1 better'),
 		sum2?.summary_text,
 	);
-	await checkTableRow(session, table, 2, sum2 ?? {});
+	await checkHistoryRow(exec2, sum2 ?? {}, 2, site2);
 	await checkMail(smtp, sum2 ?? {});
 
 	// ------------------------------------------------------------------ run 3: a plain sitemap of one page
 	section(
-		'run 3 (Execute workflow in n8n): the same address answers a plain <urlset> with a single <url>, as application/octet-stream',
+		'run 3 (the schedule, a minute later): the same address answers a plain <urlset> with a single <url>, as application/octet-stream',
 	);
 	const contact = PAGES.find((p) => p.loc.endsWith('/contact'))!;
 	// served as a file download, as some static hosts do: the example reads the answer as text whatever its type
@@ -660,7 +965,8 @@ async function main(): Promise<void> {
 	api.clearRequests();
 	files.hits.length = 0;
 	smtp.clear();
-	const run3 = await timed('run 3 in n8n', runExample);
+	arm();
+	const { exec: exec3, run: run3 } = await timed('run 3 in n8n', nextProductionRun);
 	if (!check('run 3 succeeds', run3.ok, failureDetail(run3))) throw new Fatal('run 3 failed');
 	const [index3, plain3] = branches(run3, INDEX_IF);
 	check(
@@ -700,8 +1006,53 @@ async function main(): Promise<void> {
 			}),
 		sum3.map((i) => pick(i, ['project', 'pages', 'created', 'rerun'])),
 	);
-	await checkTableRow(session, table, 3, sum3[0] ?? {});
+	const contact3 = siteReports(api).filter((r) => r.url === cleanUrl(urlOf(contact)));
+	await checkHistoryRow(exec3, sum3[0] ?? {}, 3, contact3);
 	await checkMail(smtp, sum3[0] ?? {});
+
+	// ------------------------------------------------------------------ a manual run: reads, writes nothing
+	section(
+		'unpublished, then run as the editor\'s "Execute workflow" (manual): the table read, nothing written',
+	);
+	const unpublished = await session.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+	check('the workflow is unpublished', unpublished.status === 200, unpublished.body);
+	const rowsBefore = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
+	api.setNextAnalysis(urlOf(contact), { score: 83, others: 'keep' });
+	api.clearRequests();
+	smtp.clear();
+	arm();
+	const manual = await timed('the manual run in n8n', async () =>
+		runInN8n(session, sb, workflowId, trigger),
+	);
+	if (!check('the manual run succeeds', manual.ok, failureDetail(manual)))
+		throw new Fatal('the manual run failed');
+	const sum4 = json(manual.outputs[AUDIT])[0] ?? {};
+	check(
+		'its site item says history_saved: false, with no history_error, and shows the 3 rows with this run last (runs_recorded 4)',
+		sum4.history_saved === false &&
+			(sum4.history_error ?? null) === null &&
+			sum4.runs_recorded === 4,
+		pick(sum4, ['history_saved', 'history_error', 'runs_recorded', 'history']),
+	);
+	const rowsAfter = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
+	check(
+		`the table still holds the 3 rows of the production runs, unchanged: the manual run wrote none`,
+		rowsAfter.length === 3 && same(rowsAfter, rowsBefore),
+		{ before: rowsBefore.length, after: rowsAfter },
+	);
+	const kinds4 = n8nKinds(recorder.requests);
+	check(
+		'requests to n8n: 1 table lookup and 1 read of the rows; no create, no upsert',
+		same(kinds4, { lookups: 1, creates: 0, reads: 1, upserts: 0, total: 2, failed: 0 }),
+		describeN8n(recorder.requests),
+	);
+	note(`manual run: requests to n8n: ${describeN8n(recorder.requests).join('; ')}`);
+	const production = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === 'trigger');
+	check(
+		'3 production executions in all (the schedule stopped when unpublished)',
+		production.length === 3,
+		production.map((e) => [e.id, e.mode, e.status]),
+	);
 }
 
 suite.run(main);
