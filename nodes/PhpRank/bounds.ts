@@ -1,6 +1,9 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /*
- * Every number option of both nodes: its label, bounds and default, once. Descriptions show the
- * default from here; `boundedNumber` is the one check of such a value, for either node.
+ * Every number option of both nodes: its label, bounds and default, once. `boundedField` is the one
+ * builder of such a field (Limit aside: n8n's lint wants its default as a literal) and
+ * `readBounded` the one reader of its value, for either node; `boundedNumber` the check beneath.
  */
 
 export interface Bound {
@@ -22,6 +25,27 @@ export const BOUNDS = {
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 } as const satisfies Record<string, Bound>;
 
+/** A number option's parameter name: each is named as its entry of BOUNDS. */
+export type BoundName = keyof typeof BOUNDS;
+
+/** A number field: its label, name, bounds and default from BOUNDS, with its description. */
+export function boundedField(
+	name: BoundName,
+	description: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	const { label, low, high, default: initial } = BOUNDS[name];
+	return {
+		displayName: label,
+		name,
+		type: 'number',
+		typeOptions: { minValue: low, maxValue: high },
+		default: initial,
+		description,
+		...extra,
+	};
+}
+
 /** How a value reads in an error: `"abc"`, `nothing`, `a list`, `an object`. */
 export function describeValue(value: unknown): string {
 	if (value === undefined || value === null || value === '') return 'nothing';
@@ -41,4 +65,19 @@ export function boundedNumber(
 	return {
 		problem: `${label} must be a number from ${low} to ${high}, not ${describeValue(value)}`,
 	};
+}
+
+/**
+ * A number option's value (nothing set: its default); a value outside its bounds goes to `raise`,
+ * which throws the node's own error with what to enter.
+ */
+export function readBounded(
+	name: BoundName,
+	value: unknown,
+	raise: (problem: string) => never,
+): number {
+	const bound = BOUNDS[name];
+	const given = value === undefined || value === null ? bound.default : value;
+	const checked = boundedNumber(given, bound);
+	return 'value' in checked ? checked.value : raise(checked.problem);
 }

@@ -9,7 +9,7 @@ import {
 	RESULT_CLASS_RANGES,
 	RESULT_CLASSES,
 } from '../api';
-import { BOUNDS } from '../bounds';
+import { BOUNDS, boundedField } from '../bounds';
 import { searchIn } from '../operations/input';
 import type { ResourceSpec } from '../transport/resource';
 
@@ -227,17 +227,12 @@ export function resultFilter(overrides: Partial<INodeProperties> = {}): INodePro
 }
 
 /** Minimum Score / Maximum Score of Report → Get Many (checked and applied in operations/getMany/scoreRange.ts). */
-export const scoreFilters: INodeProperties[] = (['minScore', 'maxScore'] as const).map((name) => {
-	const { label, low, high, default: value } = BOUNDS[name];
-	return {
-		displayName: label,
+export const scoreFilters: INodeProperties[] = (['minScore', 'maxScore'] as const).map((name) =>
+	boundedField(
 		name,
-		type: 'number',
-		typeOptions: { minValue: low, maxValue: high },
-		default: value,
-		description: `Only reports that scored at ${name === 'minScore' ? 'least' : 'most'} this (${low} to ${high})`,
-	};
-});
+		`Only reports that scored at ${name === 'minScore' ? 'least' : 'most'} this (${BOUNDS[name].low} to ${BOUNDS[name].high})`,
+	),
+);
 
 /** The Filters collection: each filter is sent only once the user adds it. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {

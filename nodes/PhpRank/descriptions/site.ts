@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BOUNDS } from '../bounds';
+import { BOUNDS, boundedField } from '../bounds';
 
 /*
  * The fields of a whole-site answer: Project → Get Health, and Create or Re-Run's One Item per
@@ -8,25 +8,16 @@ import { BOUNDS } from '../bounds';
  */
 
 const { worstPages, minChange } = BOUNDS;
-const [worstPagesDefault, minChangeDefault] = [worstPages.default, minChange.default];
 
-const worstPagesOption: INodeProperties = {
-	displayName: 'Worst Pages',
-	name: 'worstPages',
-	type: 'number',
-	typeOptions: { minValue: worstPages.low, maxValue: worstPages.high },
-	default: worstPagesDefault,
-	description: `How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), ${worstPages.low} to ${worstPages.high}`,
-};
+const worstPagesOption = boundedField(
+	'worstPages',
+	`How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), ${worstPages.low} to ${worstPages.high}`,
+);
 
-const minChangeOption: INodeProperties = {
-	displayName: 'Minimum Change',
-	name: 'minChange',
-	type: 'number',
-	typeOptions: { minValue: minChange.low, maxValue: minChange.high },
-	default: minChangeDefault,
-	description: `Points a page’s score must move by to count as worse or better (${minChange.low}-${minChange.high}). Analyses are noisy: a few points is usually no real change.`,
-};
+const minChangeOption = boundedField(
+	'minChange',
+	`Points a page’s score must move by to count as worse or better (${minChange.low}-${minChange.high}). Analyses are noisy: a few points is usually no real change.`,
+);
 
 /** Site Options: Worst Pages, and for a re-run also Minimum Change. */
 export function siteOptions(

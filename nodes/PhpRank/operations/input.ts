@@ -15,7 +15,7 @@ import {
 	PRIVACY_CHOICES,
 	REPORT_LINK,
 } from '../api';
-import { BOUNDS, describeValue } from '../bounds';
+import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
 import { connectionOf } from '../transport/connection';
 import { inputError } from '../transport/errors';
 import { inputItemCount } from '../transport/n8nInternals';
@@ -44,6 +44,16 @@ export function fail(ctx: IExecuteSingleFunctions, message: string, description:
 	const error = inputProblem(ctx, message, description);
 	stopOnInputError(ctx, error);
 	throw error;
+}
+
+/** A number option of the action node within its bounds, or the error that names the field and what to enter. */
+export function boundedOption(
+	ctx: IExecuteSingleFunctions,
+	name: BoundName,
+	value: unknown,
+	enter: string,
+): number {
+	return readBounded(name, value, (problem) => fail(ctx, problem, enter));
 }
 
 /** ` [item 2]` with several input items, as n8n's error panel writes it (it then adds none). */

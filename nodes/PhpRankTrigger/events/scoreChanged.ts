@@ -1,7 +1,7 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type Bound, BOUNDS, boundedNumber } from '../../PhpRank/bounds';
+import { BOUNDS, boundedField, readBounded } from '../../PhpRank/bounds';
 import { changesBetween } from '../../PhpRank/operations/changes';
 import { shapeReport } from '../../PhpRank/operations/output';
 import { checkStates, classify, type ReportChanges } from '../../PhpRank/report';
@@ -177,19 +177,6 @@ function sampleDetail(settings: Rule, record: IDataObject): Detail {
 	return { reason, changes, trend };
 }
 
-/** A number field of Score Changed, its bounds and default from BOUNDS. */
-function scoreField(bound: Bound, name: string, description: string): INodeProperties {
-	const { label, low, high, default: initial } = bound;
-	return {
-		displayName: label,
-		name,
-		type: 'number',
-		typeOptions: { minValue: low, maxValue: high },
-		default: initial,
-		description,
-	};
-}
-
 const ENTER = {
 	minChange:
 		'Enter how many points a report’s score must move by to fire, e.g. 5 (analyses are noisy), or 0 to fire on Below Score only.',
@@ -199,9 +186,9 @@ const ENTER = {
 
 /** A number parameter within its bounds, or a NodeOperationError naming the field and what to enter. */
 function bounded(ctx: IPollFunctions, name: keyof typeof ENTER): number {
-	const checked = boundedNumber(ctx.getNodeParameter(name, BOUNDS[name].default), BOUNDS[name]);
-	if ('value' in checked) return checked.value;
-	throw new NodeOperationError(ctx.getNode(), checked.problem, { description: ENTER[name] });
+	return readBounded(name, ctx.getNodeParameter(name, BOUNDS[name].default), (problem) => {
+		throw new NodeOperationError(ctx.getNode(), problem, { description: ENTER[name] });
+	});
 }
 
 export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
@@ -212,13 +199,11 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 	subtitle: 'Score changed',
 	fields: [
 		onlyWorseField,
-		scoreField(
-			BOUNDS.minChange,
+		boundedField(
 			'minChange',
 			'Fire when a report’s score moved by at least this many points (0-100) since the trigger last fired for it, or first saw it, so slow drifts add up. Analyses are noisy: a few points is usually no real change. 0: off (Below Score only).',
 		),
-		scoreField(
-			BOUNDS.belowScore,
+		boundedField(
 			'belowScore',
 			'Also fire once when a report’s score falls below this score (0-100), and again only after it was back at or above it; the event’s changes are measured from a reading at or above it. 0: off. Either this or Minimum Change is enough to fire; the item’s reason says which.',
 		),

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { BOUNDS } from '../../bounds';
+import { BOUNDS, boundedField } from '../../bounds';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
@@ -12,8 +12,6 @@ import {
 } from './history';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
-const dropPointsDefault = dropPoints.default;
-const reuseDefault = reuse.default;
 
 /** Site Options of a site's run, E-Mail HTML and History Length among them (sorted as n8n lists options). */
 const withHistoryLength = (options: INodeProperties): INodeProperties => ({
@@ -45,22 +43,17 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
 	},
+	boundedField(
+		'dropPoints',
+		`How many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
+		{ displayOptions: { show: { confirmDrops: [true] } } },
+	),
 	{
-		displayName: 'Drop Points',
-		name: 'dropPoints',
-		type: 'number',
-		typeOptions: { minValue: dropPoints.low, maxValue: dropPoints.high },
-		default: dropPointsDefault,
-		description: `How many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
-		displayOptions: { show: { confirmDrops: [true] } },
-	},
-	{
+		...boundedField(
+			'reuseRecentAnalysis',
+			`Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
+		),
 		displayName: 'Reuse Recent Analysis (Hours)',
-		name: 'reuseRecentAnalysis',
-		type: 'number',
-		typeOptions: { minValue: reuse.low, maxValue: reuse.high },
-		default: reuseDefault,
-		description: `Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
 	},
 	{
 		displayName: 'Public URLs Only',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { boundedField } from '../../bounds';
+
 import { HISTORY_LENGTH } from '../../operations/createOrRerun/history/fields';
 import { FIRST_N8N_WITH_TABLE_API } from '../../operations/createOrRerun/history/n8nApi';
 import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
@@ -9,14 +11,10 @@ import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
  * Site Options, Report Branding, History Store and History Table.
  */
 
-export const historyLengthOption: INodeProperties = {
-	displayName: 'History Length',
-	name: 'historyLength',
-	type: 'number',
-	typeOptions: { minValue: HISTORY_LENGTH.low, maxValue: HISTORY_LENGTH.high },
-	default: 12,
-	description: `How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site where History Store says (This Workflow: the last ${RUNS_KEPT}; n8n Data Table: every run); a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false).`,
-};
+export const historyLengthOption = boundedField(
+	'historyLength',
+	`How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site where History Store says (This Workflow: the last ${RUNS_KEPT}; n8n Data Table: every run); a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false).`,
+);
 
 export const emailHtmlOption: INodeProperties = {
 	displayName: 'E-Mail HTML',

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 
 import { BOUNDS, describeValue } from '../../bounds';
 import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
-import { fail } from '../input';
-import { boundedOption, siteSettings } from '../site/options';
+import { boundedOption, fail } from '../input';
+import { siteSettings } from '../site/options';
 
 /** Confirm Drops: the points a score must fall by to be confirmed, or undefined when off. */
 export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefined {
@@ -11,8 +11,8 @@ export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefi
 	const { dropPoints } = BOUNDS;
 	return boundedOption(
 		ctx,
+		'dropPoints',
 		ctx.getNodeParameter('dropPoints', dropPoints.default),
-		dropPoints,
 		`Set Drop Points (under Confirm Drops) to how many points a score must fall by to be analysed again, from ${dropPoints.low} to ${dropPoints.high} (e.g. ${dropPoints.default}).`,
 	);
 }
@@ -22,8 +22,8 @@ export function reuseHours(ctx: IExecuteSingleFunctions): number {
 	const bound = BOUNDS.reuseRecentAnalysis;
 	return boundedOption(
 		ctx,
+		'reuseRecentAnalysis',
 		ctx.getNodeParameter('reuseRecentAnalysis', bound.default),
-		bound,
 		`Set Reuse Recent Analysis to how many hours an analysis may be reused, from ${bound.low} (always analyse) to ${bound.high} (a year), e.g. 24.`,
 	);
 }

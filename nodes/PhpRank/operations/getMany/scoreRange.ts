@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
-import { BOUNDS, boundedNumber, describeValue } from '../../bounds';
+import { BOUNDS } from '../../bounds';
 import { classify, inScoreRange, type ScoreRange } from '../../report';
-import { fail } from '../input';
+import { boundedOption, fail } from '../input';
 
 /*
  * Report → Get Many's Minimum Score / Maximum Score: phpRank filters by class only (`result`), so
@@ -18,20 +18,27 @@ import { fail } from '../input';
 
 const { minScore: LOWEST, maxScore: HIGHEST } = BOUNDS;
 
-/** A bound as given (nothing: its default), or undefined when it is not a score. */
-function scoreBound(value: unknown, bound: typeof LOWEST | typeof HIGHEST): number | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
-		return bound.default;
-	const checked = boundedNumber(value, bound);
-	return 'value' in checked ? checked.value : undefined;
+/** A bound as given (nothing: its default); one that is not a score stops the item, naming the field. */
+function scoreBound(
+	ctx: IExecuteSingleFunctions,
+	filters: IDataObject,
+	name: 'minScore' | 'maxScore',
+): number {
+	const { label, low, high } = BOUNDS[name];
+	const value = filters[name];
+	return boundedOption(
+		ctx,
+		name,
+		typeof value === 'string' && value.trim() === '' ? undefined : value,
+		`Set ${label} under Filters to a score from ${low} to ${high}, or remove it.`,
+	);
 }
 
 /** The range the Filters set, or undefined when they leave every score in (the defaults). */
-function scoreRange(filters: IDataObject): ScoreRange | undefined {
-	const min = scoreBound(filters.minScore, LOWEST);
-	const max = scoreBound(filters.maxScore, HIGHEST);
-	if (min === undefined || max === undefined || (min <= LOWEST.low && max >= HIGHEST.high))
-		return undefined;
+function scoreRange(ctx: IExecuteSingleFunctions, filters: IDataObject): ScoreRange | undefined {
+	const min = scoreBound(ctx, filters, 'minScore');
+	const max = scoreBound(ctx, filters, 'maxScore');
+	if (min <= LOWEST.low && max >= HIGHEST.high) return undefined;
 	return { min, max };
 }
 
@@ -54,22 +61,6 @@ function conflict(
 	return undefined;
 }
 
-/** Each bound a score, before anything is sent. */
-function checkBounds(ctx: IExecuteSingleFunctions, filters: IDataObject): void {
-	for (const [name, bound] of [
-		['minScore', LOWEST],
-		['maxScore', HIGHEST],
-	] as const) {
-		if (scoreBound(filters[name], bound) === undefined) {
-			fail(
-				ctx,
-				`${bound.label} must be a number from ${bound.low} to ${bound.high}, not ${describeValue(filters[name])}`,
-				`Set ${bound.label} under Filters to a score from ${bound.low} to ${bound.high}, or remove it.`,
-			);
-		}
-	}
-}
-
 /**
  * Report → Get Many: checks Minimum Score and Maximum Score before anything is sent, and sends
  * the class the range lies in (`result`) when the user chose none.
@@ -78,9 +69,7 @@ export async function checkScoreRange(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	checkBounds(this, filters);
-	const range = scoreRange(filters);
+	const range = scoreRange(this, this.getNodeParameter('filters', {}) as IDataObject);
 	if (range === undefined) return requestOptions;
 	if (range.min > range.max) {
 		fail(
@@ -112,6 +101,6 @@ export async function checkScoreRange(
 export function scoreKeep(
 	ctx: IExecutePaginationFunctions,
 ): ((record: IDataObject) => boolean) | undefined {
-	const range = scoreRange(ctx.getNodeParameter('filters', {}) as IDataObject);
+	const range = scoreRange(ctx, ctx.getNodeParameter('filters', {}) as IDataObject);
 	return range && ((record) => inScoreRange(range, record));
 }

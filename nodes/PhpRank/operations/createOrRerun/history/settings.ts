@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { boundedNumber } from '../../../bounds';
-import { fail } from '../../input';
+import { boundedOption, fail } from '../../input';
 import { type Branding, readBranding } from './branding';
 import { HISTORY_LENGTH } from './fields';
 import { historyStoreOf, tableChoiceOf } from './keep';
@@ -21,17 +20,16 @@ export interface HistorySettings {
 /** History Length, E-Mail HTML and Report Branding as set; bad values stop the item with an error naming the field. */
 export function historySettings(ctx: IExecuteSingleFunctions): HistorySettings {
 	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
-	const length = boundedNumber(options.historyLength ?? HISTORY_LENGTH.default, HISTORY_LENGTH);
-	if ('problem' in length)
-		fail(
-			ctx,
-			length.problem,
-			`Set History Length under Site Options to how many runs to show, from ${HISTORY_LENGTH.low} to ${HISTORY_LENGTH.high}.`,
-		);
+	const length = boundedOption(
+		ctx,
+		'historyLength',
+		options.historyLength,
+		`Set History Length under Site Options to how many runs to show, from ${HISTORY_LENGTH.low} to ${HISTORY_LENGTH.high}.`,
+	);
 	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
 	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
 	return {
-		length: Math.round(length.value),
+		length: Math.round(length),
 		branding: branding.branding,
 		html: options.emailHtml === true,
 	};
