@@ -497,6 +497,8 @@ export class PhpRankServer {
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private readonly recorded: RecordedRequest[] = [];
 	private listHook: ListHook | undefined;
+	private holding: ((request: RecordedRequest) => boolean) | undefined;
+	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
 	private ignorePage: IgnorePage;
 	private responseDelay: ResponseDelay;
 	private counters: ServerStats = PhpRankServer.emptyStats();
@@ -591,6 +593,7 @@ export class PhpRankServer {
 		const server = this.server;
 		if (!server) return;
 		this.server = undefined;
+		this.holdAnswers(undefined);
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 		await new Promise<void>((resolve) => {
@@ -742,6 +745,29 @@ export class PhpRankServer {
 		this.listHook = hook;
 	}
 
+	/**
+	 * Holds each answer to a request `match` accepts, made (the list's snapshot taken) but not sent,
+	 * until `releaseAnswer`; so a test orders answers, and changes between them, on purpose.
+	 * undefined sends every held answer and holds no more.
+	 */
+	holdAnswers(match: ((request: RecordedRequest) => boolean) | undefined): void {
+		this.holding = match;
+		if (!match) this.heldBack.splice(0).forEach(({ send }) => send());
+	}
+
+	/** The requests whose answers are held, oldest first. */
+	heldAnswers(): RecordedRequest[] {
+		return this.heldBack.map(({ request }) => request);
+	}
+
+	/** Sends the held answer to `request`; false when it is not held. */
+	releaseAnswer(request: RecordedRequest): boolean {
+		const index = this.heldBack.findIndex((held) => held.request === request);
+		if (index === -1) return false;
+		this.heldBack.splice(index, 1)[0].send();
+		return true;
+	}
+
 	setIgnorePage(mode: IgnorePage): void {
 		this.ignorePage = mode;
 	}
@@ -828,6 +854,8 @@ export class PhpRankServer {
 			console.error('PhpRankServer: handler failed', error);
 			reply = json(500, SERVER_ERROR_BODY);
 		}
+		if (this.holding?.(rec))
+			await new Promise<void>((send) => this.heldBack.push({ request: rec, send }));
 		this.send(res, reply);
 	}
 

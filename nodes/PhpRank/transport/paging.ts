@@ -235,6 +235,20 @@ class PageReader<T> {
 		}
 	}
 
+	/**
+	 * Whether, given this answer to the page it waits for, the reader asks for the next page: the
+	 * total did not move and the page continues the run. Only then is the next page read ahead, so
+	 * every request sent is one the rule reads (none dropped, none changing the list unseen).
+	 */
+	readsOn(page: number, meta: IDataObject): boolean {
+		if (page !== this.page || this.island || this.stopped) return false;
+		const total = finite(meta.total) ?? null;
+		if (this.total !== null && total !== this.total) return false;
+		const count = positive(meta.per_page) ?? 0;
+		const place = placeOf(page, count, meta, this.served, this.options.perPage);
+		return !place.end && this.above >= place.offset;
+	}
+
 	private isNew(key: Key): boolean {
 		return this.newestFirst
 			? this.frontier === null || Number(key) < Number(this.frontier)
@@ -474,16 +488,17 @@ export async function readList<T = IDataObject>(
 			);
 			return { records: body.data as IDataObject[], meta: meta ?? {} };
 		});
-	const pages = pagesOf(fetch, qs, options);
 	const order = spec.newestFirst;
+	const reader = new PageReader({
+		keyOf: (record) => record[spec.key] as Key,
+		newestFirst:
+			order !== undefined &&
+			Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
+		...options,
+	});
+	const pages = pagesOf(fetch, qs, options, reader);
 	try {
-		return await readPages(pages.fetchPage, {
-			keyOf: (record) => record[spec.key] as Key,
-			newestFirst:
-				order !== undefined &&
-				Object.entries(order).every(([name, value]) => (qs[name] ?? value) === value),
-			...options,
-		});
+		return await reader.read(pages.fetchPage);
 	} catch (error) {
 		const node = redactedNode(ctx.getNode(), spec);
 		if (error instanceof PagingError) throw describePagingError(node, error.problem);
@@ -494,14 +509,14 @@ export async function readList<T = IDataObject>(
 	}
 }
 
-/** The pages as readPages asks for them, read ahead if asked; `settle`: none still on its way. */
+/** The pages as the reader asks for them, read ahead if asked; `settle`: none still on its way. */
 function pagesOf(
 	fetch: PageFetcher,
 	qs: IDataObject,
 	{ perPage, limit = Infinity, readAhead = false }: ListOptions<unknown>,
+	reader: { readsOn(page: number, meta: IDataObject): boolean },
 ): { fetchPage: (page: number) => Promise<ListPage>; settle: () => Promise<unknown> } {
 	let ahead: { page: number; result: Promise<ListPage> } | undefined;
-	let asked = 0;
 	const dropped: Array<Promise<unknown>> = [];
 	const request = (page: number): Promise<ListPage> =>
 		fetch(
@@ -509,7 +524,7 @@ function pagesOf(
 			readAhead
 				? (meta) => {
 						const more =
-							page === asked &&
+							reader.readsOn(page, meta) &&
 							Number(meta.current_page ?? page) === page &&
 							page < Number(meta.last_page) &&
 							page * Number(meta.per_page ?? perPage) < limit;
@@ -522,7 +537,6 @@ function pagesOf(
 		);
 	return {
 		fetchPage: async (page) => {
-			asked = page;
 			if (ahead && ahead.page !== page) dropped.push(ahead.result);
 			const next = ahead?.page === page ? ahead.result : request(page);
 			ahead = undefined;

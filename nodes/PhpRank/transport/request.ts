@@ -286,11 +286,12 @@ export async function routedRequest(
 	return await exchange(ctx, connection, spec, request, run, async (current) => {
 		current.onListPage = extra.onListPage;
 		current.note = extra.note;
-		run.queueForOutputSteps(ctx.getItemIndex(), current);
-		const items = await ctx.makeRoutingRequest({
-			...routing,
-			options: request as DeclarativeRestApiSettings.HttpRequestOptions,
-		});
+		const items = await run.sendForOutputSteps(ctx.getItemIndex(), current, () =>
+			ctx.makeRoutingRequest({
+				...routing,
+				options: request as DeclarativeRestApiSettings.HttpRequestOptions,
+			}),
+		);
 		return { items, meta: current.meta };
 	});
 }

@@ -38,7 +38,10 @@ export class Run {
 	/** Items of this try that reached a `gather` point, by point; and items that failed before their step. */
 	private gatherings = new Map<string, Gathering>();
 	private leftOut = new Set<number>();
-	private readonly queued = new Map<number, unknown[]>();
+	/** The item's request on the wire, until its first output step takes it. */
+	private readonly queued = new Map<number, { value: unknown; taken: () => void }>();
+	/** Settles when the item's last request sent so far has been answered or has failed. */
+	private readonly lanes = new Map<number, Promise<void>>();
 	private readonly answering = new Map<number, unknown>();
 
 	nodeForErrors(ctx: { getNode(): INode }): INode {
@@ -115,17 +118,36 @@ export class Run {
 		this.shared.delete(key);
 	}
 
-	queueForOutputSteps(item: number, value: unknown): void {
-		const queue = this.queued.get(item);
-		if (queue) queue.push(value);
-		else this.queued.set(item, [value]);
+	// n8n's pipeline hands an answer to the output steps without its request. Two requests of one item
+	// on the wire at once (a page read ahead, another asked for) may be answered in either order, and
+	// an answer would take the other's `value` (its meta, its read-ahead). So an item's request waits
+	// until the one before it was answered (its first output step took it) or failed.
+	async sendForOutputSteps<T>(item: number, value: unknown, send: () => Promise<T>): Promise<T> {
+		const before = this.lanes.get(item) ?? Promise.resolve();
+		let taken!: () => void;
+		const answered = new Promise<void>((resolve) => (taken = resolve));
+		this.lanes.set(
+			item,
+			before.then(() => answered),
+		);
+		await before;
+		const entry = { value, taken };
+		this.queued.set(item, entry);
+		try {
+			return await send();
+		} finally {
+			if (this.queued.get(item) === entry) this.queued.delete(item);
+			taken();
+		}
 	}
 
-	/** In the first output step: what was queued for the oldest request of the item not yet answered. */
+	/** In the first output step: what was handed with the item's request on the wire. */
 	takeForOutputSteps<T>(item: number): T | undefined {
-		const value = this.queued.get(item)?.shift() as T | undefined;
-		this.answering.set(item, value);
-		return value;
+		const entry = this.queued.get(item);
+		this.queued.delete(item);
+		entry?.taken();
+		this.answering.set(item, entry?.value);
+		return entry?.value as T | undefined;
 	}
 
 	/** In a later output step of the same answer: what the first one took. */
