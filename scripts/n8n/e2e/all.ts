@@ -29,6 +29,7 @@ const SUITES: Entry[] = [
 	{ name: 'package', file: 'package.e2e.ts' },
 	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', env: { N8N_VERSION: OLDEST } },
 	{ name: 'ui', file: 'ui.e2e.ts' },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts' },
 	{ name: 'monitor', file: 'monitor.e2e.ts' },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
 	{ name: 'form', file: 'form.e2e.ts' },

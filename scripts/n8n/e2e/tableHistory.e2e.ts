@@ -1,0 +1,941 @@
+/**
+ * `npm run test:e2e:table-history`: History Store → n8n Data Table (Create or Re-Run, One Item per Site) in a
+ * REAL n8n (2.41.1) installed as README says, with n8n's public API on and a key made as Settings → n8n API
+ * makes it. One n8n start (SQLite) for the one-machine sections: five webhook runs whose rows and answers equal
+ * the test server's figures, the node renamed and the workflow duplicated, Retry On Fail after a lost answer, a
+ * manual run, a write that fails after the audit, bad input stopped before any phpRank request, and the public
+ * API turned off (the same n8n home started again). Then queue mode (main + 2 workers, Redis, PostgreSQL):
+ * six runs over both workers, a manual run offloaded to a worker, and a phpRank Trigger beside a Create or
+ * Re-Run with This Workflow (what happens to the trigger's static data, printed and pinned).
+ *
+ * In the one-machine part the n8n API credential points at a counting pass-through proxy in front of n8n (its
+ * requests per run are counted, and it can fail the rows/upsert POSTs); in queue mode at the main's address.
+ *
+ * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
+ * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL (the runner's tarball).
+ * Args: `-- --only one|queue` runs one part.
+ */
+import * as http from 'http';
+
+import { siteFigures, type SiteFigures } from '../../../test/server';
+import { createApiKey } from '../apiKey';
+import {
+	apiRequests,
+	callWebhook,
+	describeRequests,
+	installAsReadmeSays,
+	json,
+	PHPRANK_CRED,
+	testServerCredential,
+} from '../checks';
+import { createDataTable } from '../dataTable';
+import {
+	importCredentials,
+	login,
+	setupOwner,
+	startServer,
+	storedExecutions,
+	waitForExecution,
+	waitForExecutions,
+} from '../n8n';
+import { getFreePort } from '../proc';
+import { createQueueCluster } from '../queue';
+import { same } from '../report';
+import type { RestSession } from '../rest';
+import { getRuntime } from '../runtime';
+import type { N8nSandbox } from '../sandbox';
+import { Suite } from '../suite';
+import {
+	manualTrigger,
+	node,
+	phpRank,
+	phpRankTrigger,
+	pollAt,
+	webhook,
+	workflow,
+	type CredentialRef,
+	type WorkflowJson,
+	type WorkflowNode,
+} from '../workflow';
+
+const suite = new Suite('table-history');
+const { check, section, note, api } = suite;
+
+const SITE = 'table.example.com';
+const PAGES = ['/', '/pricing', '/blog'].map((p) => `https://${SITE}${p}`);
+/** A second site, in the Retry On Fail run only: its create's answer is lost once. */
+const OTHER = 'https://second.example.com/';
+const TABLE = 'phpRank history (e2e)';
+const HOOK = 'phprank-tablehistory';
+const WEEK = 7 * 24 * 3600 * 1000;
+const START = Date.parse('2026-02-02T08:00:00Z');
+const PUBLIC_API_ON = { N8N_PUBLIC_API_DISABLED: 'false' };
+const TIMES: Array<[string, number]> = [];
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Site = Record<string, unknown>;
+type Row = Record<string, unknown>;
+const fail = (message: string): never => {
+	throw new Error(message);
+};
+
+// ------------------------------------------------------------------------------------------------
+// the workflow, the runs, the table
+// ------------------------------------------------------------------------------------------------
+
+const PAGES_CODE = `const urls = $input.first().json.body?.urls ?? ${JSON.stringify(PAGES)};
+return urls.map((url) => ({ json: { url } }));`;
+
+interface HistoryOptions {
+	hook: string;
+	audit?: string;
+	table?: { mode: string; value: string };
+	n8nApi: CredentialRef;
+	store?: 'dataTable' | 'workflow';
+}
+
+/** Webhook (answers the site item) and Manual → Pages → Create or Re-Run (One Item per Site), Retry On Fail. */
+function historyWorkflow(name: string, o: HistoryOptions): WorkflowJson {
+	const audit = o.audit ?? 'Audit';
+	const nodes: WorkflowNode[] = [
+		webhook(o.hook, 'lastNode'),
+		manualTrigger('Manual'),
+		node('Pages', 'n8n-nodes-base.code', { jsCode: PAGES_CODE }, { typeVersion: 2 }),
+		phpRank(
+			audit,
+			{
+				resource: 'report',
+				operation: 'createOrRerun',
+				url: '={{ $json.url }}',
+				privacy: 1,
+				output: 'sites',
+				simplify: false,
+				historyStore: o.store ?? 'dataTable',
+				historyTable: o.table ?? { mode: 'name', value: TABLE },
+			},
+			PHPRANK_CRED,
+			{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 },
+		),
+	];
+	nodes[3].credentials = { phpRankApi: PHPRANK_CRED, phpRankN8nApi: o.n8nApi };
+	return workflow('', name, nodes, [
+		['Webhook', 'Pages'],
+		['Manual', 'Pages'],
+		['Pages', audit],
+	]);
+}
+
+/** Saved as the editor saves it (POST /rest/workflows: n8n gives the id), published when asked. */
+async function saveWorkflow(session: RestSession, wf: WorkflowJson, publish = true) {
+	const body: Record<string, unknown> = { ...wf };
+	delete body.id;
+	const saved = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		body,
+	);
+	if (saved.status !== 200)
+		fail(`workflow not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
+	const { id, versionId } = saved.body.data;
+	if (publish) await activate(session, id, versionId);
+	return id;
+}
+
+async function activate(session: RestSession, id: string, versionId: string): Promise<void> {
+	const res = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	if (res.status !== 200) fail(`not published: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** Each page's next analysis for run `run` (a week apart, pages a second apart), scores varying by run. */
+function script(run: number): void {
+	PAGES.forEach((url, index) => {
+		api.setNextAnalysis(url, {
+			score: 55 + ((run * 11 + index * 7) % 40),
+			failed: run % 2 === 0 ? ['favicon'] : ['favicon', 'title'],
+			others: 'pass',
+			generatedAt: new Date(START + run * WEEK + index * 1000).toISOString(),
+		});
+	});
+}
+
+async function production(baseUrl: string, hook: string, urls = PAGES): Promise<Site> {
+	const res = await callWebhook(`${baseUrl}/webhook/${hook}`, { urls });
+	if (res.status !== 200) note(`webhook answered ${res.status}: ${res.body.slice(0, 400)}`);
+	return res.status === 200 ? (JSON.parse(res.body) as Site) : {};
+}
+
+const historyOf = (site: Site) =>
+	((site.history ?? []) as Site[]).map(({ date, average_score, health_score, pages }) => ({
+		date,
+		average_score,
+		health_score,
+		pages,
+	}));
+
+/** A row's figures as siteFigures writes them. */
+const rowFigures = (row: Row): SiteFigures => ({
+	date: new Date(String(row.run_date)).toISOString().replace('.000Z', 'Z'),
+	average_score: row.average_score as number,
+	health_score: row.health_score as number,
+	pages: row.pages as number,
+});
+
+/** n8n's public API v1 with the key. */
+async function publicApi<T>(base: string, key: string, method: string, path: string) {
+	const res = await fetch(`${base}/api/v1${path}`, {
+		method,
+		headers: { 'X-N8N-API-KEY': key, accept: 'application/json' },
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await res.text();
+	return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** n8n's API refuses a query value holding any of RFC 3986's reserved characters (express-openapi-validator). */
+const strict = (value: string) =>
+	encodeURIComponent(value).replace(
+		/[!'()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
+
+/** The table's id (by name) and every row of a site, oldest first, through the public API. */
+async function tableRows(base: string, key: string, site = SITE) {
+	const filter = strict(JSON.stringify({ name: TABLE }));
+	const tables = await publicApi<{ data: Array<{ id: string; name: string }> }>(
+		base,
+		key,
+		'GET',
+		`/data-tables?filter=${filter}`,
+	);
+	if (tables.status !== 200)
+		fail(`GET /api/v1/data-tables: ${tables.status} ${JSON.stringify(tables.body)}`);
+	const table = tables.body.data.find((t) => t.name === TABLE);
+	if (!table) return { id: undefined, rows: [] as Row[] };
+	const rowFilter = strict(
+		JSON.stringify({
+			type: 'and',
+			filters: [{ columnName: 'site', condition: 'eq', value: site }],
+		}),
+	);
+	const rows = await publicApi<{ data: Row[] }>(
+		base,
+		key,
+		'GET',
+		`/data-tables/${table.id}/rows?filter=${rowFilter}&sortBy=${strict('run_date:asc')}&limit=250`,
+	);
+	return { id: table.id, rows: rows.body.data };
+}
+
+/** The editor's "Execute workflow" from Manual (mode manual), read from n8n's database. */
+async function manualRun(session: RestSession, sb: N8nSandbox, id: string, audit = 'Audit') {
+	const started = await session.request<{ data: { executionId?: string } }>(
+		'POST',
+		`/rest/workflows/${id}/run`,
+		{ triggerToStartFrom: { name: 'Manual' } },
+	);
+	const executionId = started.body?.data?.executionId;
+	if (!executionId) note(`manual run not started: ${JSON.stringify(started.body).slice(0, 400)}`);
+	const exec = executionId ? await waitForExecution(sb, id, executionId) : undefined;
+	const error = exec?.data.resultData?.error;
+	return {
+		exec,
+		site: json(exec?.outputs[audit])[0] ?? {},
+		error: `${error?.message ?? ''} | ${error?.description ?? ''}`,
+	};
+}
+
+async function timedSection<T>(name: string, fn: () => Promise<T>): Promise<T> {
+	section(name);
+	const t = Date.now();
+	try {
+		return await fn();
+	} finally {
+		TIMES.push([name, (Date.now() - t) / 1000]);
+		note(`(section: ${((Date.now() - t) / 1000).toFixed(1)} s)`);
+	}
+}
+
+// ------------------------------------------------------------------------------------------------
+// a counting pass-through proxy in front of n8n's API
+// ------------------------------------------------------------------------------------------------
+
+interface Proxy {
+	url: string;
+	seen: Array<{ method: string; path: string; status: number }>;
+	/** a status to answer instead of n8n's, or undefined to pass the request on */
+	fault?: (method: string, path: string) => number | undefined;
+	stop(): Promise<void>;
+}
+
+async function startProxy(target: string): Promise<Proxy> {
+	const port = await getFreePort();
+	const to = new URL(target);
+	const proxy: Proxy = { url: `http://127.0.0.1:${port}`, seen: [], stop: async () => {} };
+	const server = http.createServer((req, res) => {
+		const method = req.method ?? 'GET';
+		const path = (req.url ?? '').split('?')[0];
+		const fault = proxy.fault?.(method, path);
+		if (fault) {
+			req.resume();
+			proxy.seen.push({ method, path, status: fault });
+			res.writeHead(fault, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: 'Service Unavailable (e2e proxy)' }));
+			return;
+		}
+		const out = http.request(
+			{ host: to.hostname, port: to.port, method, path: req.url, headers: req.headers },
+			(answer) => {
+				proxy.seen.push({ method, path, status: answer.statusCode ?? 0 });
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		out.on('error', () => res.destroy());
+		req.pipe(out);
+	});
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	proxy.stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+	return proxy;
+}
+
+const describeSeen = (seen: Proxy['seen']) =>
+	seen.map((s) => `${s.method} ${s.path.replace(/^\/api\/v1/, '')} ${s.status}`).join(', ');
+
+// ------------------------------------------------------------------------------------------------
+// one machine
+// ------------------------------------------------------------------------------------------------
+
+interface One {
+	sb: N8nSandbox;
+	baseUrl: string;
+	port: number;
+	session: RestSession;
+	key: string;
+	proxy: Proxy;
+	cred: CredentialRef;
+	wfId: string;
+	records: SiteFigures[];
+	executions: string[];
+	stop(): Promise<void>;
+}
+
+async function startOne(): Promise<One> {
+	const { sb } = await suite.packageSandbox();
+	await importCredentials(sb, [testServerCredential(api)]);
+	const n8n = suite.n8n(await startServer(sb, { env: PUBLIC_API_ON }));
+	const session = await setupOwner(n8n);
+	const key = await createApiKey(session, { label: 'phpRank history (e2e)' });
+	const proxy = await startProxy(n8n.baseUrl);
+	suite.defer(() => proxy.stop());
+	const made = await session.createCredential({
+		name: 'phpRank History n8n API',
+		type: 'phpRankN8nApi',
+		data: { baseUrl: proxy.url, apiKey: key },
+	});
+	const cred = { id: made.id, name: made.name };
+	const wfId = await saveWorkflow(
+		session,
+		historyWorkflow('e2e: table history', { hook: HOOK, n8nApi: cred }),
+	);
+	return {
+		sb,
+		baseUrl: n8n.baseUrl,
+		port: n8n.port,
+		session,
+		key,
+		proxy,
+		cred,
+		wfId,
+		records: [],
+		executions: [],
+		stop: () => n8n.stop(),
+	};
+}
+
+/** Webhook executions of each workflow already taken by lastExecution. */
+const TAKEN = new Map<string, number>();
+
+/**
+ * The webhook run just answered, once n8n has stored it as ended (the answer can come before the execution
+ * is saved): the workflow's next webhook execution after those taken before.
+ */
+async function lastExecution(sb: N8nSandbox, wfId: string) {
+	const taken = TAKEN.get(wfId) ?? 0;
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const ended = (await storedExecutions(sb, wfId)).filter(
+			(e) => e.mode === 'webhook' && !['new', 'running', 'waiting'].includes(e.status),
+		);
+		if (ended.length > taken || Date.now() > deadline) {
+			TAKEN.set(wfId, ended.length);
+			return ended.at(-1);
+		}
+		await pause(300);
+	}
+}
+
+/** A production run of `hook`: the answer's history = the records so far + this run's figures. */
+async function recordedRun(one: One, hook: string, wfId: string, label: string): Promise<Site> {
+	const before = one.proxy.seen.length;
+	const site = await production(one.baseUrl, hook);
+	one.records.push(siteFigures(api, SITE));
+	const exec = await lastExecution(one.sb, wfId);
+	one.executions.push(exec?.id ?? '?');
+	const seen = one.proxy.seen.slice(before);
+	note(`${label}: ${seen.length} requests to n8n: ${describeSeen(seen)}`);
+	check(
+		`${label}: history holds ${one.records.length} runs, each the test server's figures; history_saved true`,
+		same(historyOf(site), one.records) && site.history_saved === true && !site.history_error,
+		{ history: historyOf(site), expected: one.records, saved: site.history_saved },
+	);
+	return site;
+}
+
+/** The table's rows of the site equal the records, one per execution. */
+async function checkRows(one: One, label: string): Promise<Row[]> {
+	const { rows } = await tableRows(one.baseUrl, one.key);
+	check(
+		`${label}: the table (read through n8n's public API) holds ${one.records.length} rows of ${SITE}, each the test server's figures, one per execution`,
+		same(rows.map(rowFigures), one.records) &&
+			same(
+				rows.map((r) => String(r.execution_id)),
+				one.executions,
+			),
+		{
+			rows: rows.map(rowFigures),
+			expected: one.records,
+			ids: [rows.map((r) => r.execution_id), one.executions],
+		},
+	);
+	return rows;
+}
+
+async function fiveRuns(one: One): Promise<void> {
+	for (let run = 0; run < 5; run++) {
+		script(run);
+		await recordedRun(one, HOOK, one.wfId, `run ${run + 1}`);
+	}
+	const rows = await checkRows(one, 'after five runs');
+	const first = one.proxy.seen.filter(
+		(s) => s.method === 'POST' && s.path === '/api/v1/data-tables',
+	);
+	check(
+		'the table was created by the node on the first run (one POST /data-tables), with every column',
+		first.length === 1 &&
+			rows.every((r) =>
+				['good_pages', 'decent_pages', 'bad_pages', 'failing_checks', 'workflow_id'].every(
+					(c) => c in r,
+				),
+			) &&
+			rows.every((r) => r.workflow_id === one.wfId),
+		{ creates: first, row: rows[0] },
+	);
+	note(`a row: ${JSON.stringify(rows.at(-1))}`);
+}
+
+/** Renamed node (saved and published again), then a copy of the workflow with its own id and path. */
+async function renamedAndCopied(one: One): Promise<void> {
+	const got = await one.session.request<{ data: WorkflowJson & { versionId: string } }>(
+		'GET',
+		`/rest/workflows/${one.wfId}`,
+	);
+	const wf = got.body.data;
+	const renamed = 'Audit the site';
+	const nodes = wf.nodes.map((n) => (n.name === 'Audit' ? { ...n, name: renamed } : n));
+	const connections = JSON.parse(
+		JSON.stringify(wf.connections).replace(/"node":"Audit"/g, `"node":"${renamed}"`),
+	) as Record<string, unknown>;
+	const patched = await one.session.request<{ data: { versionId: string } }>(
+		'PATCH',
+		`/rest/workflows/${one.wfId}`,
+		{ versionId: wf.versionId, name: wf.name, nodes, connections, settings: wf.settings },
+	);
+	if (patched.status !== 200)
+		fail(`rename not saved: ${patched.status} ${JSON.stringify(patched.body)}`);
+	await activate(one.session, one.wfId, patched.body.data.versionId);
+	const now = await one.session.request<{
+		data: { activeVersionId?: string; activeVersion?: { nodes: WorkflowNode[] } };
+	}>('GET', `/rest/workflows/${one.wfId}`);
+	note(
+		`renamed: saved version ${patched.body.data.versionId} (was ${wf.versionId}), active ${String(now.body.data.activeVersionId)}, its nodes ${JSON.stringify(now.body.data.activeVersion?.nodes.map((n) => n.name))}`,
+	);
+	script(5);
+	await recordedRun(one, HOOK, one.wfId, `run 6, node renamed "${renamed}"`);
+	const exec = (await storedExecutions(one.sb, one.wfId)).find(
+		(e) => e.id === one.executions.at(-1),
+	);
+	check(
+		`run 6 ran the renamed node (the stored run has "${renamed}", no "Audit")`,
+		renamed in (exec?.outputs ?? {}) && !('Audit' in (exec?.outputs ?? {})),
+		Object.keys(exec?.outputs ?? {}),
+	);
+
+	const copyHook = `${HOOK}-copy`;
+	const copy = historyWorkflow('e2e: table history (copy)', {
+		hook: copyHook,
+		audit: renamed,
+		n8nApi: one.cred,
+	});
+	const copyId = await saveWorkflow(one.session, copy);
+	script(6);
+	await recordedRun(one, copyHook, copyId, `run 7, the workflow's copy (${copyId})'s first run`);
+	const rows = await checkRows(one, 'after the rename and the copy');
+	check(
+		"the copy's row carries its own workflow id, the others the first workflow's",
+		rows.at(-1)?.workflow_id === copyId &&
+			rows.slice(0, -1).every((r) => r.workflow_id === one.wfId),
+		rows.map((r) => r.workflow_id),
+	);
+}
+
+/** Retry On Fail after a lost answer: one row for the run; then a manual run: no row. */
+async function retryAndManual(one: One): Promise<void> {
+	script(7);
+	api.setNextAnalysis(OTHER, { score: 50, others: 'pass' });
+	api.clearRequests();
+	api.failNext(
+		{ type: 'reset' },
+		{
+			match: (req) => {
+				if (req.method !== 'POST' || !req.form.url?.includes('second.example.com')) return false;
+				api.addReport({ url: OTHER });
+				return true;
+			},
+		},
+	);
+	const before = one.proxy.seen.length;
+	const site = await production(one.baseUrl, HOOK, [...PAGES, OTHER]);
+	one.records.push(siteFigures(api, SITE));
+	one.executions.push((await lastExecution(one.sb, one.wfId))?.id ?? '?');
+	const others = apiRequests(api).filter(
+		(r) =>
+			r.form.url?.includes('second.example.com') ||
+			(r.method === 'PUT' && r.path.includes('/reports/')),
+	);
+	const seen = one.proxy.seen.slice(before);
+	note(`run 8 (two tries): ${seen.length} requests to n8n: ${describeSeen(seen)}`);
+	note(`run 8, phpRank writes: ${describeRequests(others)}`);
+	const upserts = seen.filter((s) => s.path.endsWith('/rows/upsert'));
+	check(
+		`run 8: ${upserts.length} upserts, one table read: the site's row written on each try (2) and the second site's once, n8n's Retry On Fail re-ran the node`,
+		upserts.length === 3 && seen.filter((s) => s.path.endsWith('/rows')).length === 1,
+		describeSeen(seen),
+	);
+	check(
+		"run 8: the second site's create was answered by a reset and the node tried again (Retry On Fail)",
+		others.some((r) => r.method === 'POST' && r.status === undefined) &&
+			api.listReports().filter((r) => r.project === 'second.example.com').length === 1,
+		describeRequests(others),
+	);
+	check(
+		`run 8 (Retry On Fail): history holds ${one.records.length} runs, history_saved true`,
+		same(historyOf(site), one.records) && site.history_saved === true,
+		{ history: historyOf(site), expected: one.records },
+	);
+	await checkRows(one, 'after Retry On Fail: one row for that run, not two');
+
+	script(8);
+	const manual = await manualRun(one.session, one.sb, one.wfId, 'Audit the site');
+	const expected = [...one.records, siteFigures(api, SITE)];
+	check(
+		"a manual run (the editor's Execute workflow): succeeds, shows the history with this run last, history_saved false",
+		manual.exec?.status === 'success' &&
+			manual.exec.mode === 'manual' &&
+			same(historyOf(manual.site), expected) &&
+			manual.site.history_saved === false,
+		{
+			status: manual.exec?.status,
+			history: historyOf(manual.site),
+			expected,
+			saved: manual.site.history_saved,
+		},
+	);
+	await checkRows(one, 'after the manual run: no row added');
+}
+
+/** The run's row cannot be written (the proxy answers 503 to rows/upsert): the item still comes out. */
+async function writeFails(one: One): Promise<void> {
+	one.proxy.fault = (method, path) =>
+		method === 'POST' && path.endsWith('/rows/upsert') ? 503 : undefined;
+	script(9);
+	api.clearRequests();
+	const before = one.proxy.seen.length;
+	const site = await production(one.baseUrl, HOOK);
+	one.proxy.fault = undefined;
+	const figures = siteFigures(api, SITE);
+	const exec = await lastExecution(one.sb, one.wfId);
+	const audits = apiRequests(api).filter(
+		(r) => (r.method === 'POST' && r.path.endsWith('/reports')) || r.method === 'PUT',
+	);
+	note(`run 9: requests to n8n: ${describeSeen(one.proxy.seen.slice(before))}`);
+	note(`run 9: history_error: ${String(site.history_error)}`);
+	check(
+		'a write that fails after the audit (n8n answers 503 to rows/upsert): the execution succeeds, the site item comes out with history_saved false and history_error naming the HTTP 503',
+		exec?.status === 'success' &&
+			site.history_saved === false &&
+			/503/.test(String(site.history_error)) &&
+			same(historyOf(site), [...one.records, figures]),
+		{
+			status: exec?.status,
+			saved: site.history_saved,
+			error: site.history_error,
+			history: historyOf(site),
+		},
+	);
+	check(
+		`the analysis is not repeated: one create or re-run per page (${PAGES.length}), no retry`,
+		audits.length === PAGES.length,
+		describeRequests(audits),
+	);
+	await checkRows(one, 'after the failed write: no row for that run');
+}
+
+/** A History Store of n8n Data Table that cannot be read: the error names the fix; phpRank gets nothing. */
+async function badInput(one: One): Promise<void> {
+	const allColumns = [
+		['site', 'string'],
+		['run_date', 'date'],
+		...['average_score', 'health_score', 'pages', 'good_pages', 'decent_pages', 'bad_pages'].map(
+			(c) => [c, 'number'],
+		),
+		...['failing_checks', 'execution_id', 'workflow_id'].map((c) => [c, 'string']),
+	].map(([name, type]) => ({ name, type: type as 'string' | 'number' | 'date' }));
+	const lacking = await createDataTable(
+		one.session,
+		'history lacking columns',
+		allColumns.filter((c) => !['health_score', 'workflow_id'].includes(c.name)),
+	);
+	const gone = await createDataTable(one.session, 'history deleted', allColumns);
+	const deleted = await publicApi(one.baseUrl, one.key, 'DELETE', `/data-tables/${gone.id}`);
+	note(`the table "history deleted" removed through the public API: HTTP ${deleted.status}`);
+	const wrong = await one.session.createCredential({
+		name: 'n8n API (wrong key)',
+		type: 'phpRankN8nApi',
+		data: { baseUrl: one.proxy.url, apiKey: 'n8n_api_not-a-key' },
+	});
+	const cases: Array<[string, Partial<HistoryOptions>, RegExp]> = [
+		['History Table empty', { table: { mode: 'list', value: '' } }, /History Table/],
+		[
+			'a table missing two columns, named',
+			{ table: { mode: 'id', value: lacking.id } },
+			/health_score.*workflow_id/,
+		],
+		[
+			'a wrong API key (401), the error names the fix',
+			{ n8nApi: { id: wrong.id, name: wrong.name } },
+			/401.*Settings → n8n API/s,
+		],
+		['the table deleted', { table: { mode: 'id', value: gone.id } }, /gone|not found/i],
+	];
+	for (const [label, opts, expected] of cases) {
+		const wf = historyWorkflow(`e2e: bad input: ${label}`, {
+			hook: `${HOOK}-bad`,
+			n8nApi: one.cred,
+			...opts,
+		});
+		const id = await saveWorkflow(one.session, wf, false);
+		api.clearRequests();
+		const run = await manualRun(one.session, one.sb, id);
+		note(`${label}: ${run.error}`);
+		check(
+			`${label}: the run fails with an error that says so, and phpRank got no request`,
+			run.exec?.status === 'error' && expected.test(run.error) && apiRequests(api).length === 0,
+			{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
+		);
+	}
+}
+
+/** The same n8n home started again with the public API off (the sandbox's default): the error says so. */
+async function publicApiOff(one: One): Promise<void> {
+	await one.stop();
+	const n8n = suite.n8n(await startServer(one.sb, { port: one.port }));
+	one.stop = () => n8n.stop();
+	const session = await login(n8n);
+	api.clearRequests();
+	script(10);
+	const run = await manualRun(session, one.sb, one.wfId, 'Audit the site');
+	note(`public API off: ${run.error}`);
+	check(
+		'N8N_PUBLIC_API_DISABLED=true: the run fails before any phpRank request, the error names the public API',
+		run.exec?.status === 'error' &&
+			/N8N_PUBLIC_API_DISABLED|public API/.test(run.error) &&
+			apiRequests(api).length === 0,
+		{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
+	);
+}
+
+async function oneMachine(): Promise<void> {
+	const one = await timedSection('one n8n (SQLite), public API on, a key made by REST', startOne);
+	await timedSection('five production runs (History Store: n8n Data Table, table By Name)', () =>
+		fiveRuns(one),
+	);
+	await timedSection('the node renamed; the workflow duplicated', () => renamedAndCopied(one));
+	await timedSection('Retry On Fail after a lost answer; a manual run', () => retryAndManual(one));
+	await timedSection('a write that fails after the audit', () => writeFails(one));
+	await timedSection('bad input: stopped before any phpRank request', () => badInput(one));
+	await timedSection('the public API turned off (same n8n home, started again)', () =>
+		publicApiOff(one),
+	);
+	await one.stop();
+}
+
+// ------------------------------------------------------------------------------------------------
+// queue mode
+// ------------------------------------------------------------------------------------------------
+
+interface Queue {
+	sb: N8nSandbox;
+	baseUrl: string;
+	session: RestSession;
+	key: string;
+	cred: CredentialRef;
+	ranBy(id: string): string[];
+	/** the main stopped, `whileDown` run, the main started again on its port */
+	restartMain(whileDown: () => void): Promise<void>;
+}
+
+async function startQueue(): Promise<Queue> {
+	const tgz = await suite.tarball();
+	const runtime = await getRuntime({ install: true });
+	const cluster = await createQueueCluster({
+		runtime,
+		workers: 2,
+		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+	});
+	suite.defer(() => cluster.stop());
+	suite.diagnose(() => cluster.logTails(4000));
+	for (const [i, sb] of cluster.sandboxes.entries())
+		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
+	await importCredentials(cluster.mainSandbox, [testServerCredential(api)]);
+	await cluster.start();
+	const main = cluster.main ?? fail('the queue-mode main did not start');
+	const session = await setupOwner(main);
+	const key = await createApiKey(session, { label: 'phpRank history (e2e, queue)' });
+	const made = await session.createCredential({
+		name: 'phpRank History n8n API (main)',
+		type: 'phpRankN8nApi',
+		data: { baseUrl: main.baseUrl, apiKey: key },
+	});
+	note(`the credential's n8n Address is the main's: ${main.baseUrl}`);
+	const queue: Queue = {
+		sb: cluster.mainSandbox,
+		baseUrl: main.baseUrl,
+		session,
+		key,
+		cred: { id: made.id, name: made.name },
+		ranBy: (id) => cluster.ranBy(id),
+		restartMain: async (whileDown) => {
+			await cluster.main?.stop();
+			whileDown();
+			cluster.main = await startServer(cluster.mainSandbox, { port: main.port });
+			queue.session = await login(cluster.main);
+		},
+	};
+	return queue;
+}
+
+/** Six webhook runs taken by the two workers; then a manual run offloaded to a worker. */
+async function queueRuns(q: Queue): Promise<void> {
+	const wfId = await saveWorkflow(
+		q.session,
+		historyWorkflow('e2e: table history (queue)', { hook: HOOK, n8nApi: q.cred }),
+	);
+	const records: SiteFigures[] = [];
+	const workers: string[] = [];
+	for (let run = 0; run < 6; run++) {
+		script(20 + run);
+		const site = await production(q.baseUrl, HOOK);
+		records.push(siteFigures(api, SITE));
+		const exec = await lastExecution(q.sb, wfId);
+		workers.push(q.ranBy(exec?.id ?? '').join('+') || '?');
+		check(
+			`queue mode, run ${run + 1} (${workers[run]}): history holds ${records.length} runs, each the server's figures; history_saved`,
+			same(historyOf(site), records) && site.history_saved === true,
+			{ history: historyOf(site), expected: records },
+		);
+	}
+	note(
+		`runs 1-6 taken by: ${workers.join(', ')} ("Worker started execution <id>" in each worker's log)`,
+	);
+	check(
+		'both workers took runs',
+		workers.includes('worker-1') && workers.includes('worker-2'),
+		workers,
+	);
+	const { rows } = await tableRows(q.baseUrl, q.key);
+	check(
+		"the table holds six rows, each the test server's figures",
+		same(rows.map(rowFigures), records),
+		{ rows: rows.map(rowFigures), records },
+	);
+	script(26);
+	const manual = await manualRun(q.session, q.sb, wfId);
+	const by = manual.exec ? q.ranBy(manual.exec.id) : [];
+	const after = (await tableRows(q.baseUrl, q.key)).rows;
+	check(
+		'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: a manual run on a worker shows seven runs, history_saved false, and writes no row',
+		manual.exec?.status === 'success' &&
+			by.length === 1 &&
+			historyOf(manual.site).length === 7 &&
+			manual.site.history_saved === false &&
+			after.length === 6,
+		{
+			status: manual.exec?.status,
+			by,
+			history: historyOf(manual.site).length,
+			saved: manual.site.history_saved,
+			rows: after.length,
+		},
+	);
+}
+
+const TRIGGER = 'phpRank Trigger';
+/** The trigger's item names the page as phpRank stores it, without its scheme (trigger.example.com/a). */
+const TRIGGER_URL = '={{ "https://" + $json.url }}';
+
+/** The workflow's static data as n8n stored it (GET /rest/workflows/:id, read from the database). */
+async function staticDataOf(q: Queue, id: string): Promise<Record<string, unknown>> {
+	const res = await q.session.request<{ data: { staticData?: Record<string, unknown> | null } }>(
+		'GET',
+		`/rest/workflows/${id}`,
+	);
+	return res.body?.data?.staticData ?? {};
+}
+
+/** Which of the trigger's state keys and the Create node's history the stored static data holds. */
+function describeState(data: Record<string, unknown>): string {
+	const trigger = data[`node:${TRIGGER}`] as Record<string, unknown> | undefined;
+	const audit = JSON.stringify(data['node:Audit'] ?? null);
+	return `trigger: ${trigger ? `lastId ${String(trigger.lastId)}` : 'none'}; Audit: ${audit === 'null' ? 'none' : `${audit.length} chars`}`;
+}
+
+/**
+ * A phpRank Trigger (New Report, polled every 10 s on the main) and Create or Re-Run with This Workflow, in
+ * queue mode: each report it finds is re-run by a worker. Observed: the trigger's state and the history.
+ */
+async function triggerBeside(q: Queue): Promise<void> {
+	const wf = workflow(
+		'',
+		'e2e: trigger and This Workflow (queue)',
+		[
+			phpRankTrigger(
+				TRIGGER,
+				{ pollTimes: pollAt([0, 10, 20, 30, 40, 50]), event: 'newReport' },
+				PHPRANK_CRED,
+			),
+			phpRank(
+				'Audit',
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					url: TRIGGER_URL,
+					privacy: 1,
+					output: 'sites',
+					simplify: false,
+					historyStore: 'workflow',
+				},
+				PHPRANK_CRED,
+			),
+		],
+		[[TRIGGER, 'Audit']],
+	);
+	const id = await saveWorkflow(q.session, wf);
+	await pause(2000);
+	const states = [describeState(await staticDataOf(q, id))];
+	note(`after publishing (the activation poll on the main): ${states[0]}`);
+	const runs: Array<{ report: unknown; by: string; history: number; state: string }> = [];
+	const nextRun = async (label: string, count: number) => {
+		const execs = await waitForExecutions(q.sb, id, count, 45_000);
+		const exec = execs[count - 1];
+		const state = describeState(await staticDataOf(q, id));
+		const found = json(exec?.outputs[TRIGGER]).map((r) => r.id);
+		const error = exec?.data.resultData?.error;
+		if (exec?.status !== 'success')
+			note(`run ${count}: ${exec?.status} ${error?.message ?? ''} ${error?.description ?? ''}`);
+		const run = {
+			report: found,
+			by: exec ? q.ranBy(exec.id).join('+') : 'none',
+			history: historyOf(json(exec?.outputs.Audit)[0] ?? {}).length,
+			state,
+		};
+		runs.push(run);
+		note(
+			`${label}: run ${count}: reports ${JSON.stringify(found)} by ${run.by}, history ${run.history}; stored: ${state}`,
+		);
+		return run;
+	};
+	const a = api.addReport({ url: 'https://trigger.example.com/a' });
+	const first = await nextRun(`report ${a.id} made`, 1);
+	const b = api.addReport({ url: 'https://trigger.example.com/b' });
+	const second = await nextRun(`report ${b.id} made`, 2);
+	check(
+		"queue mode, This Workflow beside a trigger: each report started one worker run that found only it (the main kept the trigger's state in memory)",
+		same(first.report, [a.id]) && same(second.report, [b.id]),
+		runs,
+	);
+	check(
+		"after a worker's run the stored static data holds the Create node's history and no trigger state (the worker's save replaced the main's); the history is one run each time",
+		[first, second].every((r) => r.state.startsWith('trigger: none') && r.history === 1),
+		runs,
+	);
+	await triggerAfterRestart(q, id, runs);
+	note(
+		"finding: each worker run saved the workflow's static data as it saw it (the Create node's history of this run only) over the whole column, removing the trigger's state from the database; the trigger went on from the main's memory, so no report was missed or repeated while the main ran; a main started again finds no trigger state, takes a new baseline, and misses the reports made while it was down",
+	);
+}
+
+/** The main started again reads the trigger's state from the database: what the worker left there. */
+async function triggerAfterRestart(
+	q: Queue,
+	id: string,
+	runs: Array<{ state: string }>,
+): Promise<void> {
+	let c = { id: 0 };
+	await q.restartMain(() => {
+		c = api.addReport({ url: 'https://trigger.example.com/c' });
+	});
+	await pause(12_000);
+	const state = describeState(await staticDataOf(q, id));
+	const execs = await storedExecutions(q.sb, id);
+	note(
+		`report ${c.id} made while the main was down, the main started again: ${execs.length - 2} runs since; stored: ${state}`,
+	);
+	const d = api.addReport({ url: 'https://trigger.example.com/d' });
+	const after = await waitForExecutions(q.sb, id, 3, 25_000);
+	const found = after.slice(2).map((e) => json(e.outputs[TRIGGER]).map((r) => r.id));
+	note(`report ${d.id} made: runs since the restart found ${JSON.stringify(found)}`);
+	check(
+		`after a restart of the main the trigger had no state (the worker's save had removed it): its first poll took a new baseline and report ${c.id}, made while the main was down, started no run; report ${d.id} did`,
+		same(found, [[d.id]]),
+		{ found, runs, state },
+	);
+}
+
+async function queueMode(): Promise<void> {
+	const q = await timedSection(
+		'queue mode: main + 2 workers, Redis, PostgreSQL, public API on',
+		startQueue,
+	);
+	await timedSection(
+		'queue mode: six production runs over both workers; a manual run offloaded',
+		() => queueRuns(q),
+	);
+	await timedSection(
+		'queue mode: a phpRank Trigger beside Create or Re-Run with This Workflow',
+		() => triggerBeside(q),
+	);
+}
+
+async function main(): Promise<void> {
+	const only = process.argv.includes('--only')
+		? process.argv[process.argv.indexOf('--only') + 1]
+		: '';
+	await api.start();
+	if (only !== 'queue') await oneMachine();
+	if (only !== 'one') await queueMode();
+	section('wall time per section');
+	for (const [name, s] of TIMES) note(`${s.toFixed(0).padStart(4)} s  ${name}`);
+}
+
+suite.run(main);
