@@ -35,6 +35,9 @@ import {
 	type N8nSandbox,
 	type N8nServer,
 } from './n8n';
+import { createApiKey } from './apiKey';
+import { sitemapN8nApiCredential } from './checks';
+import { login } from './rest';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const WATCHED = ['nodes', 'credentials', 'package.json'];
@@ -53,6 +56,8 @@ const log = (msg: string): void => console.log(`[dev] ${msg}`);
 
 interface DevState {
 	ownerCreated?: boolean;
+	/** The n8n API credential of History Store → n8n Data Table (the sitemap example) was imported. */
+	n8nApiCredential?: boolean;
 	importedWorkflows?: string[];
 	encryptionKey: string;
 	jwtSecret: string;
@@ -218,6 +223,8 @@ async function main(): Promise<void> {
 	const env = {
 		N8N_EDITOR_BASE_URL: `http://localhost:${N8N_PORT}`,
 		N8N_WEBHOOK_URL: `http://localhost:${N8N_PORT}/`,
+		// History Store → n8n Data Table reads and writes through n8n's public API.
+		N8N_PUBLIC_API_DISABLED: 'false',
 	};
 	let server = await startServer(sb, { port: N8N_PORT, readyTimeoutMs: 180_000, env });
 	let stopTail = QUIET ? () => {} : tailLogs(server);
@@ -230,6 +237,13 @@ async function main(): Promise<void> {
 		state.ownerCreated = true;
 		writeState(stateFile, state);
 	}
+	if (!state.n8nApiCredential) {
+		// The credential the sitemap example names, with a key of this n8n's owner.
+		const apiKey = await createApiKey(await login(server), { label: 'npm run dev' });
+		await importCredentials(sb, [sitemapN8nApiCredential(`http://localhost:${N8N_PORT}`, apiKey)]);
+		state.n8nApiCredential = true;
+		writeState(stateFile, state);
+	}
 
 	const banner = [
 		'',
@@ -240,7 +254,8 @@ async function main(): Promise<void> {
 		`  phpRank test server (30 sample reports over 6 sites)`,
 		`    Base URL        ${api.url}`,
 		`    API Key         ${TEST_API_KEY}`,
-		`    a credential "${CRED_NAME}" with these values and the example workflows are already imported`,
+		`    a credential "${CRED_NAME}" with these values and the example workflows are already imported,`,
+		'    and an n8n API credential of this n8n (History Store → n8n Data Table, the sitemap example)',
 		'',
 		`  n8n user folder   ${userFolder}   (npm run dev -- --reset starts over)`,
 		'  watching nodes/, credentials/, package.json: a change rebuilds, re-installs and restarts n8n',
