@@ -228,3 +228,18 @@ export function addMissingWorkflowVersions(sb: N8nSandbox, workflowIds: string[]
 	}
 	return missing;
 }
+
+/**
+ * The version of a workflow that n8n 2.41's publication outbox has published (`workflow_published_version`),
+ * which production webhooks run; undefined before. A publish through REST sets `activeVersionId` at once, the
+ * outbox publishes it a moment later (e2e/tableHistory.e2e.ts waits for it). SQLite only.
+ */
+export function publishedVersionId(sb: N8nSandbox, workflowId: string): string | undefined {
+	const rows = sqlite<{ publishedVersionId: string }>(
+		sb,
+		'SELECT "publishedVersionId" FROM workflow_published_version WHERE "workflowId" = ?',
+		[workflowId],
+		'reading the published version from SQLite',
+	);
+	return rows[0]?.publishedVersionId;
+}

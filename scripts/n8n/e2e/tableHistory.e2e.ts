@@ -38,6 +38,7 @@ import {
 	waitForExecution,
 	waitForExecutions,
 } from '../n8n';
+import { publishedVersionId } from '../db';
 import { getFreePort } from '../proc';
 import { createQueueCluster } from '../queue';
 import { same } from '../report';
@@ -453,7 +454,14 @@ async function renamedAndCopied(one: One): Promise<void> {
 	);
 	if (patched.status !== 200)
 		fail(`rename not saved: ${patched.status} ${JSON.stringify(patched.body)}`);
-	await activate(one.session, one.wfId, patched.body.data.versionId);
+	const versionId = patched.body.data.versionId;
+	await activate(one.session, one.wfId, versionId);
+	const t = Date.now();
+	while (publishedVersionId(one.sb, one.wfId) !== versionId && Date.now() - t < 60_000)
+		await pause(500);
+	note(
+		`the new version published by n8n's publication outbox after ${((Date.now() - t) / 1000).toFixed(1)} s`,
+	);
 	const now = await one.session.request<{
 		data: { activeVersionId?: string; activeVersion?: { nodes: WorkflowNode[] } };
 	}>('GET', `/rest/workflows/${one.wfId}`);
