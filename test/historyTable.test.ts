@@ -214,12 +214,22 @@ describe('History Store → n8n Data Table: a site’s runs as rows of an n8n da
 			await run('webhook', { extra: { historyStore: 'workflow' } });
 		}
 		expect(n8n.tables.all()).toHaveLength(0);
+		const before = structuredClone(staticData);
 		script(3, [75, 80]);
 		const moved = await run('webhook');
 		expect(moved.items[0].json.runs_recorded).toBe(4);
 		expect(moved.items[0].json.history_saved).toBe(true);
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
 		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
+		// Had n8n not saved that run's static data, the next run finds the runs in the table: none twice.
+		const unsaved = structuredClone(staticData);
+		staticData = before;
+		script(3, [75, 80]);
+		const again = await run('webhook', { id: '4' });
+		expect(again.items[0].json.runs_recorded).toBe(4);
+		expect(rows()).toHaveLength(4);
+		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
+		expect(Object.keys(unsaved)).toEqual(Object.keys(staticData));
 		script(4, [76, 80]);
 		const next = await run('webhook');
 		expect(next.items[0].json.runs_recorded).toBe(5);

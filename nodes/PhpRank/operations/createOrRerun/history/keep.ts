@@ -120,7 +120,8 @@ async function keepInTable(
 	const read = await run.once<TableRead>(READ_KEY, () => Promise.reject(new Error('not read')));
 	const execution = String(ctx.getExecutionId() ?? '');
 	const inTable = tableRuns(read, project, execution);
-	const moving = runsToMove(workflowHistory(ctx, project), inTable);
+	const kept = workflowHistory(ctx, project);
+	const moving = runsToMove(kept, inTable);
 	const history = addRun(historyOfRuns([...inTable, ...moving]), record, execution);
 	if (!isProduction(ctx) || !read.table) return { history, saved: false, error: null };
 	const ids = { execution, workflow: String(ctx.getWorkflow().id ?? '') };
@@ -133,7 +134,8 @@ async function keepInTable(
 			table,
 			moving.map((dated) => row(dated, [])),
 		);
-		if (moving.length > 0) forgetWorkflowHistory(ctx, project);
+		// Moved now or by an earlier run whose static data n8n did not save: the table has them all.
+		if (kept.records.length > 0) forgetWorkflowHistory(ctx, project);
 		await upsertRow(ctx, table, row({ record, execution }, counted));
 		return { history, saved: true, error: null };
 	};
