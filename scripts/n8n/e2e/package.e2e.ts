@@ -6,6 +6,8 @@
  *      "Manually with npm" says (one n8n-workflow: n8n's own) -> n8n's own loader (export:nodes) -> n8n CLI import of a credential + every examples/*.json
  *   -> `n8n execute` of the examples against the bundled phpRank test server (in-process), checking
  *      both what came out and what the server received
+ *   -> `n8n execute` of ten Return All runs over 1,000 reports while the newest is deleted before each page
+ *      request after the first: every survivor once (issue 38, pagingUnderDeletes.ts)
  *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
  *      test through the app's own endpoint, a webhook-started Create with a literal password that phpRank
  *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
@@ -74,6 +76,7 @@ import {
 	type RestSession,
 	type StoredExecution,
 } from '../n8n';
+import { shrinkingLists } from '../pagingUnderDeletes';
 import { sleep } from '../proc';
 import { Fatal, same } from '../report';
 import { Suite } from '../suite';
@@ -213,6 +216,7 @@ async function main(): Promise<void> {
 	seedServer(api, now);
 	await api.start();
 	note(`phpRank test server: ${api.url}`);
+	const shrinking = await shrinkingLists(suite);
 	await timed(
 		'n8n import:credentials',
 		async () =>
@@ -225,6 +229,7 @@ async function main(): Promise<void> {
 					data: { baseUrl: api.url, apiKey: WRONG_KEY },
 				},
 				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+				...shrinking.credentials,
 			]),
 	);
 	check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
@@ -270,7 +275,13 @@ async function main(): Promise<void> {
 	});
 	await timed(
 		'n8n import:workflow',
-		async () => await importWorkflows(sb, [...examples.values(), wrongKeyDigest, failedCreate]),
+		async () =>
+			await importWorkflows(sb, [
+				...examples.values(),
+				wrongKeyDigest,
+				failedCreate,
+				shrinking.workflow,
+			]),
 	);
 	check('import:workflow accepted every example', true);
 	await timed('n8n publish:workflow', async () => await publishWorkflows(sb, [FAILED_CREATE_ID]));
@@ -499,13 +510,15 @@ async function main(): Promise<void> {
 		),
 	);
 
+	await shrinking.check(sb);
+
 	// ------------------------------------------------------------------ the app
 	section('n8n start: owner, node and credential types, icons');
 	const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
 	const firstStart = Date.now();
 	n8n = await timed(
 		'n8n start until ready',
-		async () => await suite.n8n(await startServer(sb, { env: serverEnv })),
+		async () => await suite.n8n(await startServer(sb, { env: { ...serverEnv, ...PUBLIC_API_ON } })),
 	);
 	const firstStartS = (Date.now() - firstStart) / 1000;
 	const session = await setupOwner(n8n);

@@ -1,0 +1,147 @@
+/**
+ * Issue 38's run in a real n8n: Report → Get Many with Return All (100 a page, as the node reads) over 1,000
+ * reports, while something in front of phpRank deletes the newest report before it forwards each request for
+ * a page after the first (a clean-up workflow running at the same moment). Ten runs: one workflow, a Manual
+ * Trigger and ten Get Many nodes, each with its own test server seeded alike (the re-seed between runs), run
+ * once by `n8n execute` (the branches of an execution-order v1 workflow run one after another). Each run must return every report that existed from its first request to its last
+ * exactly once: 0 missing, 0 twice, and nothing that never existed.
+ */
+import { PhpRankServer, TEST_API_KEY, type RecordedRequest } from '../../test/server';
+import { json } from './checks';
+import { executeWorkflow, failureDetail, type CredentialImport } from './n8n';
+import type { N8nSandbox } from './sandbox';
+import type { Suite } from './suite';
+import { manualTrigger, phpRank, workflow, type WorkflowJson } from './workflow';
+
+const RUNS = 10;
+const REPORTS = 1000;
+const WORKFLOW_ID = 'phprankE2ePagDel';
+
+/** One run's outcome, as the check prints it. */
+interface RunCount {
+	returned: number;
+	survivors: number;
+	deleted: number;
+	missing: number;
+	twice: number;
+	unknown: number;
+	pageRequests: number;
+	/** from the run's first request to its last */
+	seconds: number;
+}
+
+/** A test server of 1,000 reports whose list deletes its newest report before each page after the first. */
+async function shrinkingServer(): Promise<{
+	api: PhpRankServer;
+	initial: number[];
+	deleted: number[];
+}> {
+	const api = new PhpRankServer({ throttle: false });
+	const initial = api.seedReports(REPORTS).map((r) => r.id);
+	const deleted: number[] = [];
+	// Nothing else deletes: the newest is the last id left (listReports() copies every report: too slow here).
+	const left = [...initial];
+	api.beforeList(({ resource, page }) => {
+		if (resource !== 'reports' || page <= 1) return;
+		const newest = left.pop();
+		if (newest !== undefined && api.deleteReport(newest)) deleted.push(newest);
+	});
+	await api.start();
+	return { api, initial, deleted };
+}
+
+const count = (
+	initial: number[],
+	deleted: number[],
+	got: number[],
+	requests: RecordedRequest[],
+) => {
+	const survivors = initial.filter((id) => !deleted.includes(id));
+	const pages = requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/reports');
+	const seen = new Map<number, number>();
+	for (const id of got) seen.set(id, (seen.get(id) ?? 0) + 1);
+	return {
+		returned: got.length,
+		survivors: survivors.length,
+		deleted: deleted.length,
+		missing: survivors.filter((id) => !seen.has(id)).length,
+		twice: [...seen.values()].filter((n) => n > 1).length,
+		unknown: [...seen.keys()].filter((id) => !initial.includes(id)).length,
+		pageRequests: pages.length,
+		seconds: pages.length
+			? (Math.max(...pages.map((r) => r.receivedAt)) -
+					Math.min(...pages.map((r) => r.receivedAt))) /
+				1000
+			: 0,
+	} satisfies RunCount;
+};
+
+export interface ShrinkingLists {
+	/** the ten phpRankApi credentials, one per test server: for the suite's `n8n import:credentials` */
+	credentials: CredentialImport[];
+	/** Manual → ten Get Many (Return All): for the suite's `n8n import:workflow` */
+	workflow: WorkflowJson;
+	/** The section: the workflow run once by `n8n execute`, each run's counts printed and checked. */
+	check: (sb: N8nSandbox) => Promise<void>;
+}
+
+/** Ten test servers of 1,000 reports each (stopped at the suite's end), their credentials and the workflow. */
+export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
+	const runs = await Promise.all(Array.from({ length: RUNS }, () => shrinkingServer()));
+	for (const { api } of runs) suite.defer(() => api.stop());
+	const names = runs.map((_, i) => `Get Many ${i + 1}`);
+	const credentials = runs.map(({ api }, i) => ({
+		id: `phprank-e2e-pagdel-${i + 1}`,
+		name: `phpRank (shrinking list ${i + 1})`,
+		type: 'phpRankApi',
+		data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+	}));
+	const wf = workflow(
+		WORKFLOW_ID,
+		'e2e: Return All while reports are deleted',
+		[
+			manualTrigger('Manual'),
+			...names.map((name, i) =>
+				phpRank(
+					name,
+					{ resource: 'report', operation: 'getAll', returnAll: true, simplify: true },
+					credentials[i],
+				),
+			),
+		],
+		names.map((name) => ['Manual', name]),
+	);
+	const check = async (sb: N8nSandbox): Promise<void> => {
+		suite.section(
+			`Return All while reports are deleted (issue 38): ${RUNS} runs of Get Many over ${REPORTS} reports, the newest deleted before each page request after the first`,
+		);
+		const run = await suite.timed(
+			`n8n execute (${RUNS} Return All runs)`,
+			async () => await executeWorkflow(sb, WORKFLOW_ID),
+		);
+		if (!suite.check('the execution succeeds', run.ok, failureDetail(run))) return;
+		const counts = runs.map(({ api, initial, deleted }, i) =>
+			count(
+				initial,
+				deleted,
+				json(run.outputs[names[i]]).map((item) => Number(item.id)),
+				api.requests,
+			),
+		);
+		counts.forEach((c, i) =>
+			suite.note(
+				`run ${i + 1}: ${c.returned} returned = ${c.survivors} survivors + ${c.returned - c.survivors} of the ${c.deleted} deleted during the run (read before they went); ${c.missing} missing, ${c.twice} twice, ${c.unknown} unknown; ${c.pageRequests} page requests in ${c.seconds.toFixed(1)} s`,
+			),
+		);
+		suite.check(
+			`every run deleted reports while it read (${counts.map((c) => c.deleted).join(', ')})`,
+			counts.every((c) => c.deleted > 0),
+		);
+		suite.check(
+			`each of the ${RUNS} runs returned every survivor exactly once: 0 missing, 0 twice, nothing unknown`,
+			counts.every((c) => c.missing === 0 && c.twice === 0 && c.unknown === 0),
+			counts,
+		);
+	};
+	return { credentials, workflow: wf, check };
+}
