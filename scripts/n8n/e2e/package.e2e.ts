@@ -9,7 +9,9 @@
  *   -> `n8n execute` of ten Return All runs over 1,000 reports while the newest is deleted before each page
  *      request after the first: every survivor once (issue 38, pagingUnderDeletes.ts)
  *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
- *      test through the app's own endpoint, a webhook-started Create with a literal password that phpRank
+ *      test through the app's own endpoint, History Store → n8n Data Table through this n8n's own public API
+ *      (turned on for this start; on 2.0.0, which has no data-table API, the node's plain error before any phpRank
+ *      request: historyTableApi.ts), a webhook-started Create with a literal password that phpRank
  *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
  *      "Execute workflow";
  *   -> the trigger example published with the CLI and n8n restarted: its polls as in production;
@@ -76,6 +78,7 @@ import {
 	type RestSession,
 	type StoredExecution,
 } from '../n8n';
+import { historyTableOnThisN8n, PUBLIC_API_ON } from '../historyTableApi';
 import { shrinkingLists } from '../pagingUnderDeletes';
 import { sleep } from '../proc';
 import { Fatal, same } from '../report';
@@ -647,6 +650,8 @@ async function main(): Promise<void> {
 			r,
 		);
 	}
+
+	await historyTableOnThisN8n(suite, { sb, n8n, session, api, phpRank: OTHER_CRED });
 
 	section('a failed Create with a literal password, started by a webhook (production execution)');
 	await checkFailedCreate(suite.report, {
