@@ -26,6 +26,7 @@ import {
 	issueLines,
 	issuesHtml,
 } from '../nodes/PhpRank/operations/createOrRerun/history/render';
+import type { SiteSummary } from '../nodes/PhpRank/operations/site/types';
 import { sparkline } from '../nodes/PhpRank/sparkline';
 import { CHECK_NAMES } from './server';
 
@@ -325,12 +326,13 @@ describe('the history and issues for people', () => {
 			age_runs: 1,
 			age_days: 0,
 		}));
-		const [open] = issueLines({ open_issues: many });
+		const none = { open_issues: [], new_issues: [], resolved_issues: [] };
+		const [open] = issueLines({ ...none, open_issues: many });
 		expect(open).toMatch(
 			/^Open issues: check1 1 run .*; check5 1 run \(since 2024-03-18, 1 page\) \(\+3 more\)$/,
 		);
 		expect(open).not.toContain('check6');
-		expect(issueLines({ new_issues: many.slice(0, 5) })).toEqual([
+		expect(issueLines({ ...none, new_issues: many.slice(0, 5) })).toEqual([
 			'New: check1, check2, check3, check4, check5',
 		]);
 	});
@@ -342,12 +344,31 @@ describe('the history and issues for people', () => {
 			pages: 1,
 		}));
 		const fields = siteHistoryFields(history, true, failing);
-		const figures = {
+		const figures: SiteSummary = {
 			project: 'shop.example.com',
 			pages: 1,
+			created: 0,
+			rerun: 1,
+			previous_average_score: 70,
+			average_score: 71,
+			average_change: 1,
+			worse_pages: 0,
+			better_pages: 0,
+			newly_failing_checks: [],
+			newly_fixed_checks: [],
+			biggest_drops: [],
+			median_score: 71,
+			result_class: 'decent',
+			health_score: 100,
+			good_pages: 0,
+			decent_pages: 1,
+			bad_pages: 0,
+			failing_checks: failing,
 			top_issues: [],
 			worst_pages: [],
-			failing_checks: failing,
+			analysed_from: null,
+			analysed_to: null,
+			failed_pages: [],
 		};
 		const branding = { agencyName: '', logoUrl: '', accentColor: '', introText: '' };
 		const flat = siteHistoryOutput(figures, fields, { simplify: true, html: false }, branding);

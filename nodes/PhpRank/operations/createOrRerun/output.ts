@@ -8,7 +8,7 @@ import { recordPath } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../output';
-import { type RunPage, siteSummary } from '../site/figures';
+import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
 import { siteHistoryOutput } from './history/output';
 import { keepSiteRun } from './history/keep';

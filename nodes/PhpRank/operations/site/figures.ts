@@ -1,18 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResultClass } from '../../api';
-import {
-	type CheckChange,
-	checkStates,
-	classify,
-	importanceRank,
-	type ReportChanges,
-	sameUrlKey,
-} from '../../report';
+import { type CheckChange, checkStates, classify, importanceRank, sameUrlKey } from '../../report';
+import type { CheckCount, PageEntry, SiteHealth } from './types';
 
 /*
  * A whole site (one phpRank project) from its reports alone, for Project → Get Health and Create or
- * Re-Run's One Item per Site (written for people in operations/site/text.ts):
+ * Re-Run's One Item per Site (shapes in types.ts; written for people in operations/site/text.ts):
  * - pages: the site's URLs, each by its newest report (a URL re-created keeps one page);
  * - health_score: the share of pages, 0-100, with no failed high-importance check (as Ahrefs'
  *   Health Score counts pages without an error-level issue);
@@ -29,25 +23,9 @@ export interface SiteOptions {
 	link: (id: unknown) => string;
 }
 
-export interface CheckCount extends CheckChange {
-	pages: number;
-}
-
-/** One page of a Create or Re-Run run, as the run ended for it. */
-export interface RunPage {
-	url: string;
-	action?: 'created' | 'rerun' | 'reused';
-	record?: IDataObject;
-	changes?: ReportChanges | null;
-	/** Why phpRank could not analyse it (a page the run lost, not the audit). */
-	failure?: string;
-	/** Confirm Drops: false when a suspected drop was noise (it is then not counted as worse). */
-	confirmed?: boolean;
-}
-
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-function mean(values: number[]): number | null {
+export function mean(values: number[]): number | null {
 	return values.length
 		? round1(values.reduce((sum, value) => sum + value, 0) / values.length)
 		: null;
@@ -72,7 +50,7 @@ export function newestPerUrl(records: IDataObject[]): IDataObject[] {
 }
 
 /** Checks by how many pages they concern, most important first, then most pages, then by name. */
-function countChecks(lists: CheckChange[][]): CheckCount[] {
+export function countChecks(lists: CheckChange[][]): CheckCount[] {
 	const counts = new Map<string, CheckCount>();
 	for (const list of lists) {
 		for (const { check, importance } of list) {
@@ -100,11 +78,11 @@ function failedOf(record: IDataObject): CheckChange[] {
 }
 
 /** A page as lists of pages show it: ID, URL, score, class and its report's link. */
-function pageEntry(record: IDataObject, options: SiteOptions): IDataObject {
+export function pageEntry(record: IDataObject, options: SiteOptions): PageEntry {
 	const { score, result_class } = classify(record.result);
 	return {
-		id: record.id ?? null,
-		url: record.url ?? null,
+		id: (record.id as string | number | undefined) ?? null,
+		url: (record.url as string | undefined) ?? null,
 		score,
 		result_class,
 		link: options.link(record.id),
@@ -112,7 +90,7 @@ function pageEntry(record: IDataObject, options: SiteOptions): IDataObject {
 }
 
 /** The health of the pages `records` (one record per page), as Get Health and the site summary give it. */
-export function siteHealth(records: IDataObject[], options: SiteOptions): IDataObject {
+export function siteHealth(records: IDataObject[], options: SiteOptions): SiteHealth {
 	const classified = records.map((record) => ({ record, ...classify(record.result) }));
 	const scores = classified
 		.map(({ score }) => score)
@@ -142,7 +120,7 @@ export function siteHealth(records: IDataObject[], options: SiteOptions): IDataO
 		good_pages: byClass('good'),
 		decent_pages: byClass('decent'),
 		bad_pages: byClass('bad'),
-		failing_checks: failing as unknown as IDataObject[],
+		failing_checks: failing,
 		top_issues: failing
 			.slice(0, 3)
 			.map(
@@ -152,69 +130,5 @@ export function siteHealth(records: IDataObject[], options: SiteOptions): IDataO
 		worst_pages: worst,
 		analysed_from: dates[0] ?? null,
 		analysed_to: dates[dates.length - 1] ?? null,
-	};
-}
-
-/**
- * The summary of one site's pages in a Create or Re-Run run: what was created and re-run, how the
- * scores moved (re-run pages only: a created page has no score before), which checks newly failed
- * or were fixed and on how many pages, the biggest drops, the pages phpRank could not analyse, and
- * the health of the pages the run analysed.
- */
-export function siteSummary(project: string, pages: RunPage[], options: SiteOptions): IDataObject {
-	const analysed = pages.filter(
-		(page): page is RunPage & { record: IDataObject } => page.record !== undefined,
-	);
-	const rerun = analysed.filter((page) => page.action === 'rerun' && page.changes);
-	const deltas = rerun
-		.map(({ changes }) => changes!.scoreDelta)
-		.filter((delta): delta is number => delta !== null);
-	const previous = rerun
-		.map(({ changes }) => changes!.previous.result)
-		.filter((score): score is number => score !== null);
-	// With Confirm Drops, a drop that did not hold in the second analysis is not worse.
-	const moved = (sign: 1 | -1) =>
-		rerun.filter(({ changes, confirmed }) => {
-			const delta = changes!.scoreDelta;
-			return (
-				delta !== null &&
-				delta * sign >= Math.max(options.minChange, Number.EPSILON) &&
-				!(sign < 0 && confirmed === false)
-			);
-		}).length;
-	const drops = rerun
-		.filter(({ changes }) => changes!.scoreDelta !== null && changes!.scoreDelta < 0)
-		.sort(
-			(a, b) =>
-				a.changes!.scoreDelta! - b.changes!.scoreDelta! ||
-				Number(a.record.id) - Number(b.record.id),
-		)
-		.slice(0, options.worstPages)
-		.map(({ record, changes }) => {
-			const { id, url, score, link } = pageEntry(record, options);
-			return { id, url, score, score_change: changes!.scoreDelta, link };
-		});
-	const health = siteHealth(newestPerUrl(analysed.map(({ record }) => record)), options);
-	return {
-		project,
-		pages: health.pages,
-		created: analysed.filter((page) => page.action === 'created').length,
-		rerun: rerun.length,
-		previous_average_score: mean(previous),
-		average_score: health.average_score,
-		average_change: mean(deltas),
-		worse_pages: moved(-1),
-		better_pages: moved(1),
-		newly_failing_checks: countChecks(
-			rerun.map(({ changes }) => changes!.failed),
-		) as unknown as IDataObject[],
-		newly_fixed_checks: countChecks(
-			rerun.map(({ changes }) => changes!.fixed),
-		) as unknown as IDataObject[],
-		biggest_drops: drops,
-		...health,
-		failed_pages: pages
-			.filter((page) => page.failure !== undefined)
-			.map(({ url, failure }) => ({ url, reason: failure })),
 	};
 }

@@ -1,7 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
-import type { CheckCount } from './figures';
+import {
+	type CheckCount,
+	type Flatteners,
+	type PageEntry,
+	type SiteSummary,
+	type SiteText,
+} from './types';
 
 /*
  * A site’s figures (operations/site/figures.ts) written for people: `summary_text` (a few lines for Slack or
@@ -10,15 +14,17 @@ import type { CheckCount } from './figures';
  */
 
 /** The worst pages a message names: those below the best class (a good page is nothing to fix). */
-const toFix = (pages: IDataObject[]) =>
+const toFix = (pages: PageEntry[]) =>
 	pages.filter((page) => page.result_class !== RESULT_CLASSES[0].value);
 
-const signed = (value: number) =>
+/** A change as people read it: +3, −2.5, ±0. */
+export const signed = (value: number) =>
 	value > 0 ? `+${value}` : value < 0 ? `−${Math.abs(value)}` : '±0';
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** `1 page`, `3 pages`. */
+export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** A few lines for Slack or Teams: score and change, pages worse and better, top issues, worst pages with links. */
-export function summaryText(site: IDataObject): string {
+export function summaryText(site: SiteText): string {
 	const lines: string[] = [];
 	const change =
 		typeof site.average_change === 'number'
@@ -35,19 +41,19 @@ export function summaryText(site: IDataObject): string {
 			? ''
 			: `; ${String(site.worse_pages)} worse, ${String(site.better_pages)} better`;
 	lines.push(`${plural(Number(site.pages), 'page')} (${split})${moves}`);
-	const issues = site.top_issues as string[];
+	const issues = site.top_issues;
 	if (issues.length) lines.push(`Top issues: ${issues.join('; ')}`);
-	const worst = toFix(site.worst_pages as IDataObject[]);
+	const worst = toFix(site.worst_pages);
 	if (worst.length)
 		lines.push(
 			`Worst pages: ${worst.map((page) => `${String(page.url)} ${String(page.score)} (${String(page.link)})`).join('; ')}`,
 		);
-	const drops = (site.biggest_drops ?? []) as IDataObject[];
+	const drops = site.biggest_drops ?? [];
 	if (drops.length)
 		lines.push(
 			`Biggest drops: ${drops.map((page) => `${String(page.url)} ${signed(Number(page.score_change))} to ${String(page.score)} (${String(page.link)})`).join('; ')}`,
 		);
-	const failed = (site.failed_pages ?? []) as IDataObject[];
+	const failed = site.failed_pages ?? [];
 	if (failed.length)
 		lines.push(
 			`Not analysed: ${failed.map((page) => `${String(page.url)} (${String(page.reason)})`).join('; ')}`,
@@ -60,17 +66,18 @@ export function escapeHtml(value: unknown): string {
 	return String(value ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-const CLASS_COLOURS: Record<ResultClass, string> = {
+/** Each score class's colour, in the e-mails. */
+export const CLASS_COLOURS: Record<ResultClass, string> = {
 	good: '#1e8e3e',
 	decent: '#e37400',
 	bad: '#d93025',
 };
 const NO_CLASS_COLOUR = '#5f6368';
 
-function pageLinks(
+function pageLinks<P extends { link: string; url: string | null }>(
 	title: string,
-	pages: IDataObject[],
-	detail: (page: IDataObject) => string,
+	pages: P[],
+	detail: (page: P) => string,
 ): string {
 	if (!pages.length) return '';
 	const items = pages
@@ -82,13 +89,22 @@ function pageLinks(
 	return `<h3 style="font-size:15px;margin:16px 0 4px">${title}</h3><ul style="margin:0;padding-left:20px">${items}</ul>`;
 }
 
+/** The e-mail body's box: one width and font for everything composed into it. */
+export function htmlBox(parts: readonly string[]): string {
+	return [
+		`<div style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#202124;max-width:640px">`,
+		...parts,
+		`</div>`,
+	].join('');
+}
+
 /**
- * An e-mail body: the score as a badge coloured by its class, the good/decent/bad split as a bar,
- * top issues, worst pages and biggest drops as links. Inline styles only (mail clients drop
- * `<style>`); every value from phpRank escaped.
+ * The parts of an e-mail body, in order (`htmlBox` puts them in their box): the score as a badge
+ * coloured by its class, the good/decent/bad split as a bar, top issues, worst pages and biggest
+ * drops as links. Inline styles only (mail clients drop `<style>`); every value from phpRank escaped.
  */
-export function summaryHtml(site: IDataObject): string {
-	const colour = CLASS_COLOURS[site.result_class as ResultClass] ?? NO_CLASS_COLOUR;
+export function summaryHtmlParts(site: SiteText): string[] {
+	const colour = (site.result_class && CLASS_COLOURS[site.result_class]) ?? NO_CLASS_COLOUR;
 	const pages = Number(site.pages) || 0;
 	const bar = [...RESULT_CLASSES]
 		.map(({ value }) => ({ value, count: Number(site[`${value}_pages`]) || 0 }))
@@ -106,16 +122,15 @@ export function summaryHtml(site: IDataObject): string {
 		site.worse_pages === undefined
 			? ''
 			: ` · ${escapeHtml(site.worse_pages)} worse, ${escapeHtml(site.better_pages)} better`;
-	const issues = (site.top_issues as string[])
+	const issues = site.top_issues
 		.map((issue) => `<li style="margin:2px 0">${escapeHtml(issue)}</li>`)
 		.join('');
-	const failed = ((site.failed_pages ?? []) as IDataObject[])
+	const failed = (site.failed_pages ?? [])
 		.map(
 			(page) => `<li style="margin:2px 0">${escapeHtml(page.url)}: ${escapeHtml(page.reason)}</li>`,
 		)
 		.join('');
 	return [
-		`<div style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#202124;max-width:640px">`,
 		`<h2 style="font-size:18px;margin:0 0 8px">${escapeHtml(site.project)}</h2>`,
 		`<p style="margin:0 0 8px"><span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;font-size:20px;padding:4px 12px;border-radius:12px">${escapeHtml(site.average_score ?? '–')}</span> `,
 		`<span style="font-weight:bold">${escapeHtml(site.result_class ?? 'no score')}</span>${change}</p>`,
@@ -128,20 +143,22 @@ export function summaryHtml(site: IDataObject): string {
 			: '',
 		pageLinks(
 			'Worst pages',
-			toFix(site.worst_pages as IDataObject[]),
+			toFix(site.worst_pages),
 			(page) => `${escapeHtml(page.score)} (${escapeHtml(page.result_class)})`,
 		),
 		pageLinks(
 			'Biggest drops',
-			(site.biggest_drops ?? []) as IDataObject[],
+			site.biggest_drops ?? [],
 			(page) => `${escapeHtml(signed(Number(page.score_change)))} to ${escapeHtml(page.score)}`,
 		),
 		failed
 			? `<h3 style="font-size:15px;margin:16px 0 4px">Not analysed</h3><ul style="margin:0;padding-left:20px">${failed}</ul>`
 			: '',
-		`</div>`,
-	].join('');
+	];
 }
+
+/** An e-mail body of the site alone. */
+export const summaryHtml = (site: SiteText): string => htmlBox(summaryHtmlParts(site));
 
 /** How many entries a list written as text keeps (Simplify, `summary_text`): the rest counted. */
 export const SHORT_LIST = 5;
@@ -152,32 +169,28 @@ export function shortList(entries: string[], separator: string): string {
 	return entries.slice(0, SHORT_LIST).join(separator) + (rest > 0 ? ` (+${rest} more)` : '');
 }
 
-/**
- * A site as the node outputs it: with `summary_text` and `summary_html`. Simplify keeps it flat for
- * the Table view (the lists as short text, the checks' lists their first few); off, the lists as arrays.
- */
-export function siteOutput(site: IDataObject, simplify: boolean): IDataObject {
-	const full = { ...site, summary_text: summaryText(site), summary_html: summaryHtml(site) };
-	if (!simplify) return full;
-	const flat: IDataObject = {};
-	for (const [name, value] of Object.entries(full)) {
-		if (!Array.isArray(value)) flat[name] = value;
-		else if (name === 'top_issues') flat[name] = (value as string[]).join('; ');
-		else if (name === 'failed_pages')
-			flat[name] = (value as IDataObject[])
-				.map((page) => `${String(page.url)} (${String(page.reason)})`)
-				.join('; ');
-		else if (name.endsWith('_checks'))
-			flat[name] = shortList(
-				(value as CheckCount[]).map(
-					({ check, importance, pages }) => `${check} (${importance}) ×${pages}`,
-				),
-				', ',
-			);
-		else
-			flat[name] = (value as IDataObject[])
-				.map((page) => `${String(page.url)} ${String(page.score)}`)
-				.join(', ');
-	}
-	return flat;
+/** A check as a list of checks writes it: `title (high) ×3`. */
+export const checkText = ({ check, importance, pages }: CheckCount) =>
+	`${check} (${importance}) ×${pages}`;
+const checkList = (checks: CheckCount[]) => shortList(checks.map(checkText), ', ');
+const pageList = (pages: Array<{ url: string | null; score: number | null }>) =>
+	pages.map((page) => `${String(page.url)} ${String(page.score)}`).join(', ');
+
+/** How Simplify writes each list of a site (Get Health's, and Create or Re-Run's before its history). */
+export const SITE_FLATTENERS: Flatteners<SiteSummary> = {
+	failing_checks: checkList,
+	newly_failing_checks: checkList,
+	newly_fixed_checks: checkList,
+	top_issues: (issues) => issues.join('; '),
+	worst_pages: pageList,
+	biggest_drops: pageList,
+	failed_pages: (pages) => pages.map((page) => `${page.url} (${page.reason})`).join('; '),
+};
+
+/** A site with its message: `summary_text`, and `summary_html` (the e-mail body). */
+export type WithSummary<T> = T & { summary_text: string; summary_html: string };
+
+/** A site with `summary_text` and `summary_html`, as Get Health outputs it before Simplify. */
+export function withSummary<T extends SiteText>(site: T): WithSummary<T> {
+	return { ...site, summary_text: summaryText(site), summary_html: summaryHtml(site) };
 }

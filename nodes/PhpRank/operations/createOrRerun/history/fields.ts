@@ -1,8 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { BOUNDS } from '../../../bounds';
 import { sparkline } from '../../../sparkline';
-import { type FailingCheck, isoDate, siteIssues } from './issues';
+import type { SiteHealth } from '../../site/types';
+import { type FailingCheck, isoDate, siteIssues, type SiteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
 
 /*
@@ -15,27 +14,64 @@ import type { RunRecord, SiteHistory } from './record';
 export const HISTORY_LENGTH = BOUNDS.historyLength;
 const DEFAULT_HISTORY_LENGTH: number = HISTORY_LENGTH.default;
 
-const numberOr = (value: unknown, fallback: number) =>
-	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+/** One run as `history` lists it. */
+export type HistoryEntry = {
+	date: string;
+	average_score: number | null;
+	health_score: number | null;
+	pages: number;
+	good_pages: number;
+	decent_pages: number;
+	bad_pages: number;
+};
+
+/** The site item's history fields. */
+export type HistoryFields = {
+	history: HistoryEntry[];
+	history_text: string;
+	runs_recorded: number;
+	first_run_at: string | null;
+	change_since_first: number | null;
+	change_4_runs: number | null;
+};
+
+/** Everything the site item gains from its history: the fields, whether this run was kept, the issues. */
+export type SiteHistoryFields = HistoryFields & {
+	history_saved: boolean;
+	/** History Store → n8n Data Table only: what kept the run's row out of the table, or null. */
+	history_error?: string | null;
+} & SiteIssues;
 
 /** This run's record from the site's figures; dated by its newest analysis, else `now` (seconds). */
-export function runRecord(site: IDataObject, now: number): RunRecord {
-	const analysed = typeof site.analysed_to === 'string' ? Date.parse(site.analysed_to) : NaN;
-	const failing = (site.failing_checks ?? []) as Array<{ check: string }>;
+export function runRecord(
+	site: Pick<
+		SiteHealth,
+		| 'analysed_to'
+		| 'average_score'
+		| 'health_score'
+		| 'pages'
+		| 'good_pages'
+		| 'decent_pages'
+		| 'bad_pages'
+		| 'failing_checks'
+	>,
+	now: number,
+): RunRecord {
+	const analysed = site.analysed_to === null ? NaN : Date.parse(site.analysed_to);
 	return {
 		at: Number.isFinite(analysed) ? Math.floor(analysed / 1000) : Math.floor(now),
-		average: typeof site.average_score === 'number' ? site.average_score : null,
-		health: typeof site.health_score === 'number' ? site.health_score : null,
-		pages: numberOr(site.pages, 0),
-		good: numberOr(site.good_pages, 0),
-		decent: numberOr(site.decent_pages, 0),
-		bad: numberOr(site.bad_pages, 0),
-		failing: failing.map(({ check }) => check),
+		average: site.average_score,
+		health: site.health_score,
+		pages: site.pages,
+		good: site.good_pages,
+		decent: site.decent_pages,
+		bad: site.bad_pages,
+		failing: site.failing_checks.map(({ check }) => check),
 	};
 }
 
 /** One run as `history` lists it. */
-export function historyEntry(record: RunRecord): IDataObject {
+export function historyEntry(record: RunRecord): HistoryEntry {
 	return {
 		date: isoDate(record.at),
 		average_score: record.average,
@@ -52,7 +88,10 @@ const change = (from: number | null | undefined, to: number | null | undefined) 
 	typeof from === 'number' && typeof to === 'number' ? round1(to - from) : null;
 
 /** The history fields of the site item: the last `length` runs, oldest first, this run last. */
-export function historyFields(history: SiteHistory, length = DEFAULT_HISTORY_LENGTH): IDataObject {
+export function historyFields(
+	history: SiteHistory,
+	length = DEFAULT_HISTORY_LENGTH,
+): HistoryFields {
 	const shown = history.records.slice(-length);
 	const newest = history.records[history.records.length - 1];
 	const fourBefore = history.records[history.records.length - 5];
@@ -75,10 +114,10 @@ export function siteHistoryFields(
 	saved: boolean,
 	failing: readonly FailingCheck[],
 	length = DEFAULT_HISTORY_LENGTH,
-): IDataObject {
+): SiteHistoryFields {
 	return {
 		...historyFields(history, length),
 		history_saved: saved,
-		...(siteIssues(history, failing) as unknown as IDataObject),
+		...siteIssues(history, failing),
 	};
 }

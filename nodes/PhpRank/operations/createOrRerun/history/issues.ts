@@ -8,34 +8,34 @@ import { ordinalOf, type SiteHistory, type StreakStart } from './record';
 const DAY_SECONDS = 24 * 3600;
 
 /** A check as the newest run counts it (the site summary's `failing_checks`). */
-export interface FailingCheck {
+export type FailingCheck = {
 	check: string;
 	importance: string;
 	pages: number;
-}
+};
 
-export interface OpenIssue extends FailingCheck {
+export type OpenIssue = FailingCheck & {
 	/** The first run of the current streak, as an ISO date. */
 	failing_since: string;
 	/** Runs in the streak, this one included. */
 	age_runs: number;
 	/** Whole days from the streak's first run to this one. */
 	age_days: number;
-}
+};
 
-export interface ResolvedIssue {
+export type ResolvedIssue = {
 	check: string;
 	/** The first run of the streak that ended with the previous run. */
 	failing_since: string;
 	/** Runs it failed in. */
 	age_runs: number;
-}
+};
 
-export interface SiteIssues {
+export type SiteIssues = {
 	new_issues: FailingCheck[];
 	resolved_issues: ResolvedIssue[];
 	open_issues: OpenIssue[];
-}
+};
 
 export const isoDate = (seconds: number): string =>
 	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputItemCount } from '../../../transport/n8nInternals';
 import type { Run } from '../../../transport/run';
 import { fail } from '../../input';
-import { runRecord, siteHistoryFields } from './fields';
+import type { SiteSummary } from '../../site/types';
+import { runRecord, type SiteHistoryFields, siteHistoryFields } from './fields';
 import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';
 import { addRun, type SiteHistory } from './record';
@@ -150,12 +151,11 @@ async function keepInTable(
 export async function keepSiteRun(
 	ctx: IExecuteSingleFunctions,
 	run: Run,
-	site: IDataObject,
+	site: SiteSummary,
 	length: number,
-): Promise<IDataObject> {
+): Promise<SiteHistoryFields> {
 	const record = runRecord(site, Date.now() / 1000);
-	const project = String(site.project);
-	const counted = (site.failing_checks ?? []) as unknown as FailingCheck[];
+	const { project, failing_checks: counted } = site;
 	const kept: Kept =
 		historyStoreOf(ctx) === 'dataTable'
 			? await keepInTable(ctx, run, project, record, counted)

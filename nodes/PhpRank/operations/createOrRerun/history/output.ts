@@ -1,8 +1,14 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { shortList, siteOutput } from '../../site/text';
+import {
+	checkText,
+	htmlBox,
+	SITE_FLATTENERS,
+	shortList,
+	summaryHtmlParts,
+	summaryText,
+} from '../../site/text';
+import { type Flat, type Flatteners, flatten, type SiteSummary } from '../../site/types';
 import type { Branding } from './branding';
-import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
+import type { SiteHistoryFields } from './fields';
 import {
 	accentOf,
 	brandingHeader,
@@ -15,62 +21,66 @@ import {
 /*
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,
  * then the history and issues; `summary_text` gains the history and issue lines, `summary_html`
- * the agency's header, the chart and the issues. Simplify writes the lists as short text.
- * `summary_html` only with E-Mail HTML: n8n's Table view wraps every cell, so a few kilobytes of
- * HTML make the row thousands of pixels high (scripts/n8n/NOTES.md, "Editor check").
+ * the agency's header, the chart and the issues, composed into the summary's box. Simplify writes
+ * the lists as short text. `summary_html` only with E-Mail HTML: n8n's Table view wraps every
+ * cell, so a few kilobytes of HTML make the row thousands of pixels high (scripts/n8n/NOTES.md,
+ * "Editor check").
  */
 
-const checkText = ({ check, importance, pages }: FailingCheck) =>
-	`${check} (${importance}) ×${pages}`;
-const day = (iso: unknown) => String(iso ?? '').slice(0, 10);
+const day = (iso: string) => iso.slice(0, 10);
 
-/** The history fields flat, for the Table view: each list as one line of text, its first few entries. */
-function flatHistory(fields: IDataObject): IDataObject {
-	return {
-		...fields,
-		history: ((fields.history ?? []) as IDataObject[])
-			.map((run) => `${day(run.date)} ${String(run.average_score ?? '–')}`)
-			.join(', '),
-		open_issues: shortList(
-			((fields.open_issues ?? []) as OpenIssue[]).map(
+/** How Simplify writes each list of the history fields. */
+const HISTORY_FLATTENERS: Flatteners<SiteHistoryFields> = {
+	history: (runs) =>
+		runs.map((run) => `${day(run.date)} ${String(run.average_score ?? '–')}`).join(', '),
+	open_issues: (issues) =>
+		shortList(
+			issues.map(
 				(issue) => `${checkText(issue)} ${issue.age_runs} runs since ${day(issue.failing_since)}`,
 			),
 			', ',
 		),
-		new_issues: shortList(((fields.new_issues ?? []) as FailingCheck[]).map(checkText), ', '),
-		resolved_issues: shortList(
-			((fields.resolved_issues ?? []) as ResolvedIssue[]).map(
-				({ check, age_runs }) => `${check} (${age_runs} runs)`,
-			),
+	new_issues: (issues) => shortList(issues.map(checkText), ', '),
+	resolved_issues: (issues) =>
+		shortList(
+			issues.map(({ check, age_runs }) => `${check} (${age_runs} runs)`),
 			', ',
 		),
-	};
-}
+};
 
-/** The site item: the site's figures with `history` fields (from `siteHistory`), as the node outputs it. */
+/** Create or Re-Run's site item (One Item per Site): flat with Simplify, `summary_html` with E-Mail HTML. */
+export type SiteItem = (
+	| (SiteSummary & SiteHistoryFields)
+	| (Flat<SiteSummary> & Flat<SiteHistoryFields>)
+) & { summary_text: string; summary_html?: string };
+
+/** The site item: the site's figures with its history fields (from `keepSiteRun`), as the node outputs it. */
 export function siteHistoryOutput(
-	site: IDataObject,
-	history: IDataObject,
-	{ simplify, html: withHtml }: { simplify: boolean; html: boolean },
+	site: SiteSummary,
+	history: SiteHistoryFields,
+	{ simplify, html }: { simplify: boolean; html: boolean },
 	branding: Branding,
-): IDataObject {
-	const { summary_text, summary_html, ...figures } = siteOutput(site, simplify);
+): SiteItem {
 	const all = { ...site, ...history };
+	const summary_text = [summaryText(site), historyLine(all), ...issueLines(all)]
+		.filter(Boolean)
+		.join('\n');
+	const item = simplify
+		? {
+				...flatten(site, SITE_FLATTENERS),
+				...flatten(history, HISTORY_FLATTENERS),
+				summary_text,
+			}
+		: { ...all, summary_text };
+	if (!html) return item;
 	const accent = accentOf(branding);
-	const html = String(summary_html);
-	const open = html.indexOf('>') + 1;
-	const text = [summary_text, historyLine(all), ...issueLines(all)].filter(Boolean).join('\n');
-	const item = { ...figures, ...(simplify ? flatHistory(history) : history), summary_text: text };
-	if (!withHtml) return item;
-	// Inside the summary's own box, so that the e-mail keeps one width and font.
 	return {
 		...item,
-		summary_html:
-			html.slice(0, open) +
-			brandingHeader(branding) +
-			html.slice(open, -'</div>'.length) +
-			historyChart(all, accent) +
-			issuesHtml(all, accent) +
-			'</div>',
+		summary_html: htmlBox([
+			brandingHeader(branding),
+			...summaryHtmlParts(site),
+			historyChart(all, accent),
+			issuesHtml(all, accent),
+		]),
 	};
 }

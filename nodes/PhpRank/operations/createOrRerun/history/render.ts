@@ -1,10 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { ResultClass } from '../../../api';
-import { escapeHtml, shortList } from '../../site/text';
 import { classify } from '../../../report';
+import { CLASS_COLOURS, escapeHtml, plural, shortList, signed } from '../../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
-import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
+import type { HistoryEntry, SiteHistoryFields } from './fields';
+import type { SiteIssues } from './issues';
 
 /*
  * A site's history and issues for people: a line for `summary_text`, and for `summary_html` a bar
@@ -13,18 +11,10 @@ import type { FailingCheck, OpenIssue, ResolvedIssue } from './issues';
  * every value escaped.
  */
 
-const CLASS_COLOURS: Record<ResultClass, string> = {
-	good: '#1e8e3e',
-	decent: '#e37400',
-	bad: '#d93025',
-};
 const GREY = '#5f6368';
 const BAR_HEIGHT = 60;
 const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
 
-const signed = (value: number) =>
-	value > 0 ? `+${value}` : value < 0 ? `−${Math.abs(value)}` : '±0';
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const day = (iso: unknown) => String(iso ?? '').slice(0, 10);
 const shortDay = (iso: unknown) => {
 	const [, month, date] = day(iso).split('-').map(Number);
@@ -32,8 +22,8 @@ const shortDay = (iso: unknown) => {
 };
 
 /** The history line of `summary_text`: runs, sparkline, change since the first and over 4 runs. */
-export function historyLine(site: IDataObject): string {
-	const runs = (site.history ?? []) as IDataObject[];
+export function historyLine(site: SiteHistoryFields): string {
+	const runs = site.history;
 	if (!runs.length || !site.history_text) return '';
 	const changes = [
 		typeof site.change_since_first === 'number'
@@ -46,10 +36,8 @@ export function historyLine(site: IDataObject): string {
 }
 
 /** The issues lines of `summary_text`: open with age (the oldest few), new, resolved (only those there are). */
-export function issueLines(site: IDataObject): string[] {
-	const open = (site.open_issues ?? []) as OpenIssue[];
-	const fresh = (site.new_issues ?? []) as FailingCheck[];
-	const resolved = (site.resolved_issues ?? []) as ResolvedIssue[];
+export function issueLines(site: SiteIssues): string[] {
+	const { open_issues: open, new_issues: fresh, resolved_issues: resolved } = site;
 	return [
 		open.length
 			? `Open issues: ${shortList(
@@ -76,7 +64,7 @@ export function issueLines(site: IDataObject): string[] {
 }
 
 /** One column of the chart: the score above its bar, coloured by the score's class. */
-function chartColumn(run: IDataObject, low: number): string {
+function chartColumn(run: HistoryEntry, low: number): string {
 	const { score, result_class } = classify(run.average_score);
 	const height =
 		score === null ? 0 : Math.max(2, Math.round(((score - low) / (100 - low)) * BAR_HEIGHT));
@@ -93,8 +81,8 @@ function chartColumn(run: IDataObject, low: number): string {
 }
 
 /** The history as a bar chart of table cells, oldest run left, dates below. */
-export function historyChart(site: IDataObject, accent: string): string {
-	const runs = (site.history ?? []) as IDataObject[];
+export function historyChart(site: SiteHistoryFields, accent: string): string {
+	const runs = site.history;
 	if (!runs.length) return '';
 	const scores = runs
 		.map((run) => classify(run.average_score).score)
@@ -124,16 +112,16 @@ function list(title: string, entries: string[], accent: string): string {
 }
 
 /** Open issues oldest first with their age, then what is new and what was resolved since the previous run. */
-export function issuesHtml(site: IDataObject, accent: string): string {
-	const open = ((site.open_issues ?? []) as OpenIssue[]).map(
+export function issuesHtml(site: SiteIssues, accent: string): string {
+	const open = site.open_issues.map(
 		(issue) =>
 			`<b>${escapeHtml(issue.check)}</b> (${escapeHtml(issue.importance)}) on ${escapeHtml(plural(issue.pages, 'page'))}: open ${escapeHtml(plural(issue.age_runs, 'run'))}, ${escapeHtml(plural(issue.age_days, 'day'))}, since ${escapeHtml(day(issue.failing_since))}`,
 	);
-	const fresh = ((site.new_issues ?? []) as FailingCheck[]).map(
+	const fresh = site.new_issues.map(
 		(issue) =>
 			`${escapeHtml(issue.check)} (${escapeHtml(issue.importance)}) on ${escapeHtml(plural(issue.pages, 'page'))}`,
 	);
-	const resolved = ((site.resolved_issues ?? []) as ResolvedIssue[]).map(
+	const resolved = site.resolved_issues.map(
 		(issue) =>
 			`${escapeHtml(issue.check)}, open ${escapeHtml(plural(issue.age_runs, 'run'))} since ${escapeHtml(day(issue.failing_since))}`,
 	);

@@ -1,0 +1,87 @@
+import type { ResultClass } from '../../api';
+
+/*
+ * The shapes of a whole-site answer, declared once: what `figures.ts` computes, `text.ts` writes for
+ * people and Simplify flattens (by each field's kind: every list field has its flattener, or `tsc`
+ * fails), for Get Health and Create or Re-Run's One Item per Site alike. Type aliases, not
+ * interfaces, so that an item is an n8n `IDataObject` as it is.
+ */
+
+/** A check and on how many pages it concerns. */
+export type CheckCount = { check: string; importance: string; pages: number };
+
+/** A page as lists of pages show it: its report's ID, URL, score, class and link. */
+export type PageEntry = {
+	id: string | number | null;
+	url: string | null;
+	score: number | null;
+	result_class: ResultClass | null;
+	link: string;
+};
+
+/** A re-run page whose score fell, and by how much. */
+export type DropEntry = Omit<PageEntry, 'result_class'> & { score_change: number | null };
+
+/** A page phpRank could not analyse in the run, and why. */
+export type FailedPage = { url: string; reason: string };
+
+/** The health of a site's pages (one report a page). */
+export type SiteHealth = {
+	pages: number;
+	average_score: number | null;
+	median_score: number | null;
+	result_class: ResultClass | null;
+	health_score: number | null;
+	good_pages: number;
+	decent_pages: number;
+	bad_pages: number;
+	failing_checks: CheckCount[];
+	top_issues: string[];
+	worst_pages: PageEntry[];
+	analysed_from: string | null;
+	analysed_to: string | null;
+};
+
+/** Get Health's site: the project and its health. */
+export type SiteFigures = { project: string } & SiteHealth;
+
+/** What a Create or Re-Run run did to a site, before its health. */
+export type RunChanges = {
+	created: number;
+	rerun: number;
+	previous_average_score: number | null;
+	average_change: number | null;
+	worse_pages: number;
+	better_pages: number;
+	newly_failing_checks: CheckCount[];
+	newly_fixed_checks: CheckCount[];
+	biggest_drops: DropEntry[];
+};
+
+/** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
+export type SiteSummary = SiteFigures & RunChanges & { failed_pages: FailedPage[] };
+
+/** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
+export type SiteText = SiteFigures & Partial<RunChanges> & { failed_pages?: FailedPage[] };
+
+/** The keys of T whose values are lists. */
+type ListKeys<T> = {
+	[K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[] ? K : never;
+}[keyof T];
+
+/** How Simplify writes each list field of T as one line of text: every list field has one. */
+export type Flatteners<T> = { [K in ListKeys<T>]-?: (value: NonNullable<T[K]>) => string };
+
+/** T as Simplify outputs it: each list as text. */
+export type Flat<T> = { [K in keyof T]: K extends ListKeys<T> ? string : T[K] };
+
+/** An item with each list field written as text by its flattener; other fields as they are. */
+export function flatten<T extends object>(item: T, flatteners: Flatteners<NoInfer<T>>): Flat<T> {
+	const out: Record<string, unknown> = {};
+	const by = flatteners as Record<string, ((value: unknown) => string) | undefined>;
+	for (const [name, value] of Object.entries(item)) {
+		const flattener = by[name];
+		out[name] = flattener && Array.isArray(value) ? flattener(value) : value;
+	}
+	return out as Flat<T>;
+}
