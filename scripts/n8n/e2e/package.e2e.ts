@@ -183,8 +183,28 @@ async function main(): Promise<void> {
 	check('export:nodes lists phpRank', action);
 	check('export:nodes lists phpRankTrigger', trigger);
 	check(
-		'phpRank uses the phpRankApi credential',
-		same(action?.credentials, [{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' }]),
+		'phpRank uses the phpRankApi credential, and phpRankN8nApi only for History Store → n8n Data Table',
+		same(action?.credentials, [
+			{
+				name: 'phpRankApi',
+				required: true,
+				testedBy: 'phpRankApiTest',
+				displayOptions: { show: { authentication: ['phpRankApi'] } },
+			},
+			{
+				name: 'phpRankN8nApi',
+				required: true,
+				testedBy: 'phpRankN8nApiTest',
+				displayOptions: {
+					show: {
+						resource: ['report'],
+						operation: ['createOrRerun'],
+						output: ['sites'],
+						historyStore: ['dataTable'],
+					},
+				},
+			},
+		]),
 		action?.credentials,
 	);
 	check(
