@@ -45,7 +45,7 @@ describe('a run as a row of the history table', () => {
 		);
 		expect(row).toEqual({
 			site: 'acme.com',
-			run_date: '2026-01-05T08:00:00.000Z',
+			run_date: '2026-01-05T08:00:00Z',
 			average_score: 70,
 			health_score: 60,
 			pages: 40,

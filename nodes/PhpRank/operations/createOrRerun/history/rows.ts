@@ -1,3 +1,4 @@
+import { type HistoryEntry, historyEntry } from './fields';
 import type { FailingCheck } from './issues';
 import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
 
@@ -24,21 +25,13 @@ export const HISTORY_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> 
 	{ name: 'workflow_id', type: 'string' },
 ];
 
-/** One row as the node writes it (n8n adds id, createdAt and updatedAt). */
-export interface HistoryRow {
-	site: string;
-	run_date: string;
-	average_score: number | null;
-	health_score: number | null;
-	pages: number;
-	good_pages: number;
-	decent_pages: number;
-	bad_pages: number;
-	/** `title (12 pages), robots (1 page)`: the checks that failed, on how many pages. */
-	failing_checks: string;
-	execution_id: string;
-	workflow_id: string;
-}
+/** One row as the node writes it (n8n adds id, createdAt and updatedAt): a run as `history` lists it, and more. */
+export type HistoryRow = { site: string; run_date: string } & Omit<HistoryEntry, 'date'> & {
+		/** `title (12 pages), robots (1 page)`: the checks that failed, on how many pages. */
+		failing_checks: string;
+		execution_id: string;
+		workflow_id: string;
+	};
 
 /** The columns a table lacks, or has with another type, in words (empty when it fits). */
 export function missingColumns(columns: ReadonlyArray<{ name: string; type: string }>): string[] {
@@ -73,15 +66,11 @@ export function rowOf(
 	counted: readonly FailingCheck[],
 	{ execution, workflow }: { execution: string; workflow: string },
 ): HistoryRow {
+	const { date, ...figures } = historyEntry(record);
 	return {
 		site,
-		run_date: new Date(record.at * 1000).toISOString(),
-		average_score: record.average,
-		health_score: record.health,
-		pages: record.pages,
-		good_pages: record.good,
-		decent_pages: record.decent,
-		bad_pages: record.bad,
+		run_date: date,
+		...figures,
 		failing_checks: failingText(record, counted),
 		execution_id: execution,
 		workflow_id: workflow,
