@@ -295,6 +295,8 @@ describe('History Store → n8n Data Table: a site’s runs as rows of an n8n da
 			expect(error?.message).toMatch(message);
 			expect(error?.message).toContain('Nothing was sent to phpRank');
 			expect(error?.description).toMatch(fix);
+			// The item's own failure, not "another item failed first".
+			expect(error?.description).not.toContain('another item');
 			expect(api.apiRequests()).toEqual([]);
 			expect(JSON.stringify(error)).not.toContain(N8N_KEY);
 		},

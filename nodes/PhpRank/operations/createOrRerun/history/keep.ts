@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { inputItemCount } from '../../../transport/n8nInternals';
 import type { Run } from '../../../transport/run';
-import { fail } from '../../input';
+import { fail, inputProblem } from '../../input';
 import type { SiteSummary } from '../../site/types';
 import { runRecord, type SiteHistoryFields, siteHistoryFields } from './fields';
 import type { FailingCheck } from './issues';
@@ -78,10 +78,18 @@ export async function readSiteHistories(
 			const rows = table ? await readRows(ctx, table, [...new Set(sites.values())].sort()) : [];
 			return { table, rows };
 		})
+		// Each item's own error (not `fail`, which stops the run as if by another item): the step
+		// stops the run with the first, and says so in the others.
 		.catch((error: unknown) =>
-			isTableProblem(error)
-				? fail(ctx, `${error.message}. Nothing was sent to phpRank.`, error.description ?? '')
-				: Promise.reject(error),
+			Promise.reject(
+				isTableProblem(error)
+					? inputProblem(
+							ctx,
+							`${error.message}. Nothing was sent to phpRank.`,
+							error.description ?? '',
+						)
+					: error,
+			),
 		);
 }
 
