@@ -7,16 +7,15 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * n8n's own public API, for the phpRank node's History Store → n8n Data Table: the key of an n8n
+ * n8n's own public API, for the phpRank node's History Store → Data Table: the key of an n8n
  * user and the address this n8n answers at. A credential of this package: the community lint
  * forbids a node of it to use n8n's built-in n8n API credential (no-credential-reuse).
  */
 export class PhpRankN8nApi implements ICredentialType {
 	name = 'phpRankN8nApi';
 
-	// n8n writes its own name in lower case (its built-in credential is "n8n API").
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-miscased
-	displayName = 'phpRank History n8n API';
+	// n8n's scanner lints without inline exceptions: "n8n" would have to be written "N8n" here.
+	displayName = 'phpRank History Store API';
 
 	icon: Icon = {
 		light: 'file:../nodes/PhpRank/phprank.svg',

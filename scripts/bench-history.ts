@@ -1,5 +1,5 @@
 /*
- * npm run bench:history: what History Store → n8n Data Table adds to a Create or Re-Run run (One Item per
+ * npm run bench:history: what History Store → Data Table adds to a Create or Re-Run run (One Item per
  * Site) beside This Workflow: 20 sites of 5 pages, each with 12 earlier runs in its store, run as
  * production executions through the real n8n engine against the bundled phpRank test server and the
  * stand-in for n8n's public API (test/server/n8nApi.ts, answering as n8n 2.41.1 does). Both stores are
@@ -91,13 +91,13 @@ async function main() {
 			'wall ms (median)': Math.round(workflowMs),
 			'requests to n8n': 0,
 		},
-		'n8n Data Table': {
+		'Data Table': {
 			'wall ms (median)': Math.round(tableMs),
 			'requests to n8n': n8nRequests[n8nRequests.length - 1],
 		},
 	});
 	console.log(
-		`n8n Data Table / This Workflow wall time: ${(tableMs / workflowMs).toFixed(2)}; added per site: ${((tableMs - workflowMs) / SITES).toFixed(1)} ms`,
+		`Data Table / This Workflow wall time: ${(tableMs / workflowMs).toFixed(2)}; added per site: ${((tableMs - workflowMs) / SITES).toFixed(1)} ms`,
 	);
 	console.log(
 		`requests to n8n per run: ${n8nRequests.join(', ')} (1 table lookup + 1 read per 250 rows of up to ${rowsRead} + ${SITES} upserts)`,

@@ -12,7 +12,7 @@ import {
 } from '../nodes/PhpRank/operations/createOrRerun/history/rows';
 
 /*
- * A site's history as rows of an n8n Data Table (History Store → n8n Data Table): what a row says,
+ * A site's history as rows of an n8n data table (History Store → Data Table): what a row says,
  * read back, and a site's rows folded into the same history the workflow's static data keeps.
  */
 

@@ -7,7 +7,7 @@ import { siteFigures, type SiteFigures } from './server';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
- * History Store → n8n Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
+ * History Store → Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
  * as production executions (mode `webhook`, each with its own ID) and manual ones, against the test
  * phpRank server and a stand-in for n8n's public API (test/server/n8nApi.ts, answering as n8n
  * 2.41.1 does). What went over the wire to n8n, what the table holds and what came out.
@@ -32,7 +32,7 @@ const perSite = (extra: IDataObject = {}) => ({
 	...extra,
 });
 
-describe('History Store → n8n Data Table: a site’s runs as rows of an n8n data table', () => {
+describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
 	let n8n: N8nApi;
 	let executions = 0;
@@ -314,7 +314,7 @@ describe('History Store → n8n Data Table: a site’s runs as rows of an n8n da
 		expect(error?.message).toMatch(
 			/Could not reach n8n at http:\/\/127\.0\.0\.1:9\/api\/v1: the connection was refused/,
 		);
-		expect(error?.description).toContain('phpRank History n8n API credential');
+		expect(error?.description).toContain('phpRank History Store API credential');
 		expect(api.apiRequests()).toEqual([]);
 	});
 

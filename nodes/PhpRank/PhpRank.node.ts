@@ -31,7 +31,7 @@ export class PhpRank implements INodeType {
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			// History Store → n8n Data Table: n8n's own public API.
+			// History Store → Data Table: n8n's own public API.
 			{
 				name: 'phpRankN8nApi',
 				required: true,

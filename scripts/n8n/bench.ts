@@ -1354,7 +1354,7 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			contentType: XML_TYPE,
 		});
 		await importCredentials(bench.sb, [testServerCredential(bench.server), smtpCredential(smtp)]);
-		// History Store → This Workflow instead of the example's n8n Data Table: `n8n execute` serves no public API
+		// History Store → This Workflow instead of the example's Data Table: `n8n execute` serves no public API
 		// for the node to reach its table, and the bench measures phpRank's side (the table's requests to n8n are
 		// counted by npm run test:e2e:sitemap).
 		const wf = withWorkflowHistory(withSitemapUrl(example, `${files.origin}/sitemap.xml`));

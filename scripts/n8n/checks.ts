@@ -137,13 +137,13 @@ export const SITEMAP_EXAMPLE = {
 	site: 'Site',
 	audit: 'Audit the site',
 	email: 'Email the site summary',
-	/** the data table its Audit the site keeps the history in (History Store → n8n Data Table, By Name) */
+	/** the data table its Audit the site keeps the history in (History Store → Data Table, By Name) */
 	historyTable: 'phpRank site history',
-	/** its phpRank History n8n API credential (a placeholder, as its other credentials) */
+	/** its phpRank History Store API credential (a placeholder, as its other credentials) */
 	n8nApiCredential: { id: 'phprank-e2e-n8n-api', name: 'n8n API of this n8n (replace with yours)' },
 } as const;
 
-/** The phpRank History n8n API credential the sitemap example names: `baseUrl` (n8n's own address) and an API key. */
+/** The phpRank History Store API credential the sitemap example names: `baseUrl` (n8n's own address) and an API key. */
 export function sitemapN8nApiCredential(baseUrl: string, apiKey: string): CredentialImport {
 	return {
 		...SITEMAP_EXAMPLE.n8nApiCredential,

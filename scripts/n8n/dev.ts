@@ -56,7 +56,7 @@ const log = (msg: string): void => console.log(`[dev] ${msg}`);
 
 interface DevState {
 	ownerCreated?: boolean;
-	/** The n8n API credential of History Store → n8n Data Table (the sitemap example) was imported. */
+	/** The n8n API credential of History Store → Data Table (the sitemap example) was imported. */
 	n8nApiCredential?: boolean;
 	importedWorkflows?: string[];
 	encryptionKey: string;
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
 	const env = {
 		N8N_EDITOR_BASE_URL: `http://localhost:${N8N_PORT}`,
 		N8N_WEBHOOK_URL: `http://localhost:${N8N_PORT}/`,
-		// History Store → n8n Data Table reads and writes through n8n's public API.
+		// History Store → Data Table reads and writes through n8n's public API.
 		N8N_PUBLIC_API_DISABLED: 'false',
 	};
 	let server = await startServer(sb, { port: N8N_PORT, readyTimeoutMs: 180_000, env });
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
 		`    Base URL        ${api.url}`,
 		`    API Key         ${TEST_API_KEY}`,
 		`    a credential "${CRED_NAME}" with these values and the example workflows are already imported,`,
-		'    and an n8n API credential of this n8n (History Store → n8n Data Table, the sitemap example)',
+		'    and an n8n API credential of this n8n (History Store → Data Table, the sitemap example)',
 		'',
 		`  n8n user folder   ${userFolder}   (npm run dev -- --reset starts over)`,
 		'  watching nodes/, credentials/, package.json: a change rebuilds, re-installs and restarts n8n',

@@ -1,5 +1,5 @@
 /**
- * Issue 35: History Store → n8n Data Table on the n8n under test, through that n8n's own public API (a key made
+ * Issue 35: History Store → Data Table on the n8n under test, through that n8n's own public API (a key made
  * as Settings → n8n API makes it, a phpRankN8nApi credential at the n8n's loopback address). On an n8n older
  * than 2.7 (no data-table API: the e2e's 2.0.0) a Create or Re-Run must fail before any phpRank request with
  * the node's plain message; on a newer one (2.41.1) the same run gets past the table and audits.
@@ -30,13 +30,13 @@ export interface HistoryTableSetup {
 	phpRank: CredentialRef;
 }
 
-/** The section: Create or Re-Run (One Item per Site) with History Store → n8n Data Table, a manual run. */
+/** The section: Create or Re-Run (One Item per Site) with History Store → Data Table, a manual run. */
 export async function historyTableOnThisN8n(suite: Suite, o: HistoryTableSetup): Promise<void> {
 	const { check, note, section } = suite;
 	const version = o.sb.runtime.n8nVersion;
 	const hasTables = !n8nOlderThan(o.sb.runtime, ...FIRST_WITH_TABLES);
 	section(
-		`History Store → n8n Data Table on n8n ${version} (${hasTables ? 'has' : 'has no'} data-table API): a manual Create or Re-Run through its own public API`,
+		`History Store → Data Table on n8n ${version} (${hasTables ? 'has' : 'has no'} data-table API): a manual Create or Re-Run through its own public API`,
 	);
 	const key = await apiKey(suite, o.session, hasTables);
 	const answer = await fetch(
@@ -46,13 +46,13 @@ export async function historyTableOnThisN8n(suite: Suite, o: HistoryTableSetup):
 	const said = `${answer.status} ${answer.headers.get('content-type') ?? '-'} ${await answer.text()}`;
 	note(`n8n ${version} answers GET /api/v1/data-tables with the key: ${said}`);
 	const cred = await o.session.createCredential({
-		name: 'phpRank History n8n API (e2e)',
+		name: 'phpRank History Store API (e2e)',
 		type: 'phpRankN8nApi',
 		data: { baseUrl: o.n8n.baseUrl, apiKey: key },
 	});
 	const wf = workflow(
 		'',
-		'e2e: History Store → n8n Data Table',
+		'e2e: History Store → Data Table',
 		[
 			manualTrigger('Manual'),
 			phpRank(

@@ -73,7 +73,7 @@ export interface TestCredential {
 	apiKey: string;
 }
 
-/** The phpRank History n8n API credential (History Store → n8n Data Table): n8n's address and key. */
+/** The phpRank History Store API credential (History Store → Data Table): n8n's address and key. */
 export interface TestN8nApiCredential {
 	baseUrl: string;
 	apiKey: string;
@@ -124,7 +124,7 @@ export function makeNode(
 		name?: string;
 		continueOnFail?: boolean;
 		credentials?: boolean;
-		/** The node has a phpRank History n8n API credential too. */
+		/** The node has a phpRank History Store API credential too. */
 		n8nApi?: boolean;
 	} = {},
 ): INode {

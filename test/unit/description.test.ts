@@ -51,7 +51,7 @@ describe('node description', () => {
 		}
 	});
 
-	it('is usable as an AI tool, uses the phpRank credential, and the n8n API one only for History Store → n8n Data Table', () => {
+	it('is usable as an AI tool, uses the phpRank credential, and the n8n API one only for History Store → Data Table', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([
 			{

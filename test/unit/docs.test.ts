@@ -35,7 +35,7 @@ describe('Docs links in the editor', () => {
 		['phpRank Trigger', new PhpRankTrigger().description.documentationUrl, 'trigger'],
 		['phpRank API credential', new PhpRankApi().documentationUrl, 'credentials'],
 		[
-			'phpRank History n8n API credential',
+			'phpRank History Store API credential',
 			new PhpRankN8nApi().documentationUrl,
 			'where-history-lives',
 		],

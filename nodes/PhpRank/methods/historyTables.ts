@@ -12,7 +12,7 @@ import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 
 /*
- * History Store → n8n Data Table in the editor: the History Table picker and the Test of the n8n
+ * History Store → Data Table in the editor: the History Table picker and the Test of the n8n
  * API (phpRank History) credential.
  */
 

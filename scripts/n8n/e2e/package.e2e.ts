@@ -9,7 +9,7 @@
  *   -> `n8n execute` of ten Return All runs over 1,000 reports while the newest is deleted before each page
  *      request after the first: every survivor once (issue 38, pagingUnderDeletes.ts)
  *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
- *      test through the app's own endpoint, History Store → n8n Data Table through this n8n's own public API
+ *      test through the app's own endpoint, History Store → Data Table through this n8n's own public API
  *      (turned on for this start; on 2.0.0, which has no data-table API, the node's plain error before any phpRank
  *      request: historyTableApi.ts), a webhook-started Create with a literal password that phpRank
  *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
 	check('export:nodes lists phpRank', action);
 	check('export:nodes lists phpRankTrigger', trigger);
 	check(
-		'phpRank uses the phpRankApi credential, and phpRankN8nApi only for History Store → n8n Data Table',
+		'phpRank uses the phpRankApi credential, and phpRankN8nApi only for History Store → Data Table',
 		same(action?.credentials, [
 			{
 				name: 'phpRankApi',

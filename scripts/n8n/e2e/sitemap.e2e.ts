@@ -4,7 +4,7 @@
  *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
  *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
  *   local SMTP catcher) -> `n8n start` with its public API on, an API key made (REST, scripts/n8n/apiKey.ts) and
- *   the example's phpRank History n8n API credential imported (n8n CLI): n8n's own loopback address, through a
+ *   the example's phpRank History Store API credential imported (n8n CLI): n8n's own loopback address, through a
  *   recorder that passes every request on and counts it -> the example saved as the editor imports it, with
  *   two values swapped: the Site node's `sitemap_url` points at a local sitemap server (a sitemap index listing
  *   two sitemaps, 7 pages of one site), and its Schedule Trigger fires every minute at a fixed second -> published
@@ -503,7 +503,7 @@ async function main(): Promise<void> {
 	const recorder = await startRecorder(n8n.baseUrl);
 	suite.defer(() => recorder.stop());
 	await timed(
-		'n8n import:credentials (the phpRank History n8n API credential: n8n on 127.0.0.1, an API key)',
+		'n8n import:credentials (the phpRank History Store API credential: n8n on 127.0.0.1, an API key)',
 		async () => await importCredentials(sb, [sitemapN8nApiCredential(recorder.url, apiKey)]),
 	);
 	note(
@@ -531,7 +531,7 @@ async function main(): Promise<void> {
 		audit?.parameters,
 	);
 	check(
-		`the example keeps the history through the node: History Store → n8n Data Table, History Table By Name "${TABLE_NAME}", the phpRank History n8n API credential "${SITEMAP_EXAMPLE.n8nApiCredential.name}"`,
+		`the example keeps the history through the node: History Store → Data Table, History Table By Name "${TABLE_NAME}", the phpRank History Store API credential "${SITEMAP_EXAMPLE.n8nApiCredential.name}"`,
 		audit?.parameters.historyStore === 'dataTable' &&
 			same(audit.parameters.historyTable, { __rl: true, mode: 'name', value: TABLE_NAME }) &&
 			same(audit.credentials?.phpRankN8nApi, SITEMAP_EXAMPLE.n8nApiCredential),
@@ -565,7 +565,7 @@ async function main(): Promise<void> {
 		'a sticky note says what to set for the history (the n8n API credential: n8n Address, API Key; the table made by name on the first scheduled run) and its requests to n8n per run',
 		notes.some(
 			(c) =>
-				c.includes('phpRank History n8n API') &&
+				c.includes('phpRank History Store API') &&
 				c.includes('n8n Address') &&
 				c.includes('API Key') &&
 				c.includes(TABLE_NAME) &&

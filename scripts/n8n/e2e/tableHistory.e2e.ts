@@ -1,5 +1,5 @@
 /**
- * `npm run test:e2e:table-history`: History Store → n8n Data Table (Create or Re-Run, One Item per Site) in a
+ * `npm run test:e2e:table-history`: History Store → Data Table (Create or Re-Run, One Item per Site) in a
  * REAL n8n (2.41.1) installed as README says, with n8n's public API on and a key made as Settings → n8n API
  * makes it. One n8n start (SQLite) for the one-machine sections: five webhook runs whose rows and answers equal
  * the test server's figures, the node renamed and the workflow duplicated, Retry On Fail after a lost answer, a
@@ -330,7 +330,7 @@ async function startOne(): Promise<One> {
 	const proxy = await startProxy(n8n.baseUrl);
 	suite.defer(() => proxy.stop());
 	const made = await session.createCredential({
-		name: 'phpRank History n8n API',
+		name: 'phpRank History Store API',
 		type: 'phpRankN8nApi',
 		data: { baseUrl: proxy.url, apiKey: key },
 	});
@@ -599,7 +599,7 @@ async function writeFails(one: One): Promise<void> {
 	await checkRows(one, 'after the failed write: no row for that run');
 }
 
-/** A History Store of n8n Data Table that cannot be read: the error names the fix; phpRank gets nothing. */
+/** A History Store of Data Table that cannot be read: the error names the fix; phpRank gets nothing. */
 async function badInput(one: One): Promise<void> {
 	const allColumns = [
 		['site', 'string'],
@@ -675,7 +675,7 @@ async function publicApiOff(one: One): Promise<void> {
 
 async function oneMachine(): Promise<void> {
 	const one = await timedSection('one n8n (SQLite), public API on, a key made by REST', startOne);
-	await timedSection('five production runs (History Store: n8n Data Table, table By Name)', () =>
+	await timedSection('five production runs (History Store: Data Table, table By Name)', () =>
 		fiveRuns(one),
 	);
 	await timedSection('the node renamed; the workflow duplicated', () => renamedAndCopied(one));
@@ -721,7 +721,7 @@ async function startQueue(): Promise<Queue> {
 	const session = await setupOwner(main);
 	const key = await createApiKey(session, { label: 'phpRank history (e2e, queue)' });
 	const made = await session.createCredential({
-		name: 'phpRank History n8n API (main)',
+		name: 'phpRank History Store API (main)',
 		type: 'phpRankN8nApi',
 		data: { baseUrl: main.baseUrl, apiKey: key },
 	});

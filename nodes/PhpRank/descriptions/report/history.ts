@@ -13,7 +13,7 @@ import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
 
 export const historyLengthOption = boundedField(
 	'historyLength',
-	`How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site where History Store says (This Workflow: the last ${RUNS_KEPT}; n8n Data Table: every run); a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false).`,
+	`How many runs <code>history</code> and the e-mail's chart show, ${HISTORY_LENGTH.low}-${HISTORY_LENGTH.high}. Each production execution (a schedule, a webhook, a trigger) keeps one record per site where History Store says (This Workflow: the last ${RUNS_KEPT}; Data Table: every run); a manual execution shows this run last but keeps nothing (<code>history_saved</code> is false).`,
 );
 
 export const emailHtmlOption: INodeProperties = {
@@ -81,9 +81,7 @@ export const historyStoreParameters: INodeProperties[] = [
 					'The workflow’s static data: nothing to set up. Kept per node name (a renamed node or a copied workflow starts anew). In queue mode n8n 2.40 and later start each worker’s run without it: history_saved then says true, yet the next run does not see this one.',
 			},
 			{
-				// n8n writes its own name in lower case, as its Data Table node's docs do.
-				// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
-				name: 'n8n Data Table',
+				name: 'Data Table',
 				value: 'dataTable',
 				description: `A row per site and production run in a data table of this n8n, through its public API (n8n ${FIRST_N8N_WITH_TABLE_API} or later): kept by every queue-mode worker, renamed node and copied workflow, and shown in Data Tables`,
 			},

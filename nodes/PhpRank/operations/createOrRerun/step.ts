@@ -164,7 +164,7 @@ export function createOrRerunStep(spec: ResourceSpec) {
 				run.itemLeftOut(this.getItemIndex());
 				return Promise.reject(error);
 			};
-			// History Store → n8n Data Table: the sites' rows read before any phpRank request.
+			// History Store → Data Table: the sites' rows read before any phpRank request.
 			if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
 			const confirmPoints = confirmDropPoints(this);
 			const analysis = run.once(`createOrRerun analysis ${key}`, () =>

@@ -38,7 +38,7 @@ export type HistoryFields = {
 /** Everything the site item gains from its history: the fields, whether this run was kept, the issues. */
 export type SiteHistoryFields = HistoryFields & {
 	history_saved: boolean;
-	/** History Store → n8n Data Table only: what kept the run's row out of the table, or null. */
+	/** History Store → Data Table only: what kept the run's row out of the table, or null. */
 	history_error?: string | null;
 } & SiteIssues;
 

@@ -21,7 +21,7 @@ import {
 
 /*
  * Where a site's runs are kept, as History Store says: This Workflow (the node's static data,
- * store.ts) or n8n Data Table (a row per site and production run, tableStore.ts). With a table, the
+ * store.ts) or Data Table (a row per site and production run, tableStore.ts). With a table, the
  * run's sites' rows are read once, before any phpRank request, and a failed read stops the run;
  * after the audit each site's row is written, and a failed write leaves the item with
  * `history_saved: false` and `history_error`. A history the node kept in the workflow moves into
@@ -44,7 +44,7 @@ export function tableChoiceOf(ctx: IExecuteSingleFunctions): TableChoice {
 	if (!value)
 		fail(
 			ctx,
-			'History Store is n8n Data Table, but no History Table is chosen',
+			'History Store is Data Table, but no History Table is chosen',
 			'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
 		);
 	return { mode, value };
@@ -60,7 +60,7 @@ interface TableRead {
 const READ_KEY = 'history table rows';
 
 /**
- * History Store → n8n Data Table: the rows of every site of the run, read once by the run's first
+ * History Store → Data Table: the rows of every site of the run, read once by the run's first
  * items together, before any phpRank request. A table that cannot be read stops the item with
  * what to fix.
  */
@@ -114,11 +114,11 @@ function runsToMove(kept: SiteHistory, inTable: readonly DatedRun[]): DatedRun[]
 interface Kept {
 	history: SiteHistory;
 	saved: boolean;
-	/** What to fix when the run's row could not be written (n8n Data Table only). */
+	/** What to fix when the run's row could not be written (Data Table only). */
 	error?: string | null;
 }
 
-/** n8n Data Table: the site's history with this run, its row (and any history moved) written on production runs. */
+/** Data Table: the site's history with this run, its row (and any history moved) written on production runs. */
 async function keepInTable(
 	ctx: IExecuteSingleFunctions,
 	run: Run,

@@ -10,7 +10,7 @@ import { apiBaseUrl, isApiBaseUrl } from '../../../transport/connection';
 import { networkCause } from '../../../transport/errors';
 
 /*
- * n8n's own public API (v1), as History Store → n8n Data Table uses it: the credential's address,
+ * n8n's own public API (v1), as History Store → Data Table uses it: the credential's address,
  * one request, and every way it can fail written as what happened and what to fix. The key travels
  * only in the credential's header (n8n's httpRequestWithAuthentication), and no error carries the
  * request: a failed request is described by its status and n8n's own message.
@@ -39,7 +39,7 @@ export const isTableProblem = (error: unknown): error is NodeOperationError =>
 	error instanceof NodeOperationError && typeof error.description === 'string';
 
 const CREDENTIAL_HINT =
-	'the phpRank History n8n API credential: its n8n Address is the address this n8n answers at from its own server, e.g. http://localhost:5678';
+	'the phpRank History Store API credential: its n8n Address is the address this n8n answers at from its own server, e.g. http://localhost:5678';
 
 /** `https://n8n.example.com/api/v1` from the credential's n8n Address (with or without /api/v1). */
 export async function n8nApiRoot(ctx: N8nApiContext): Promise<string> {
@@ -49,7 +49,7 @@ export async function n8nApiRoot(ctx: N8nApiContext): Promise<string> {
 	} catch {
 		throw problem(
 			ctx,
-			'History Store is n8n Data Table, but no n8n API credential is set',
+			'History Store is Data Table, but no n8n API credential is set',
 			`Choose or create ${CREDENTIAL_HINT}, and an n8n API key.`,
 		);
 	}
@@ -76,7 +76,7 @@ function answerProblem(root: string, path: string, status: number, body: unknown
 	if (status === 401)
 		return tableProblem(
 			`n8n refused the API key of the n8n API credential (HTTP 401${said ? `: ${said}` : ''})`,
-			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History n8n API credential. n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true): turn it on, or set History Store to This Workflow.',
+			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History Store API credential. n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true): turn it on, or set History Store to This Workflow.',
 		);
 	if (status === 403)
 		return tableProblem(

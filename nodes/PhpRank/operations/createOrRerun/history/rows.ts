@@ -3,7 +3,7 @@ import type { FailingCheck } from './issues';
 import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
 
 /*
- * A site's history as rows of an n8n Data Table: one row per site and production run, its column
+ * A site's history as rows of an n8n data table: one row per site and production run, its column
  * names as words in n8n's Data Tables view, the run's date as a date. Pure: the rows of a site
  * folded into its history, and a run written as a row.
  */

@@ -25,7 +25,7 @@ export function workflowHistory(ctx: IExecuteSingleFunctions, project: string): 
 	return decodeHistory(data[siteKey(project)], checkTable(data));
 }
 
-/** Forgets a site's history in the static data (moved into an n8n Data Table). */
+/** Forgets a site's history in the static data (moved into an n8n data table). */
 export function forgetWorkflowHistory(ctx: IExecuteSingleFunctions, project: string): void {
 	const data = ctx.getWorkflowStaticData('node') as IDataObject;
 	// A deleted top-level key marks static data changed, as a new one does.

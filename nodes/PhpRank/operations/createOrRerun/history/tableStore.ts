@@ -6,7 +6,7 @@ import { n8nApi, type N8nApiContext } from './n8nApi';
 import { HISTORY_COLUMNS, type HistoryRow, missingColumns } from './rows';
 
 /*
- * History Store → n8n Data Table: the table found (by ID, or by name and created with its columns
+ * History Store → Data Table: the table found (by ID, or by name and created with its columns
  * when missing), the run's sites' rows read, a run's row upserted on site and execution ID, rows
  * inserted. Every call goes through n8n's public API (n8nApi.ts). Requests per run: one for the
  * table, one per 250 rows of the run's sites, one per site written.
