@@ -230,6 +230,10 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(rows()).toHaveLength(4);
 		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
 		expect(Object.keys(unsaved)).toEqual(Object.keys(staticData));
+		// A run without an execution ID (no row of its own to replace) shows every moved run.
+		script(4, [76, 80]);
+		const unnamed = await run('manual', { id: '' });
+		expect(unnamed.items[0].json.runs_recorded).toBe(5);
 		script(4, [76, 80]);
 		const next = await run('webhook');
 		expect(next.items[0].json.runs_recorded).toBe(5);

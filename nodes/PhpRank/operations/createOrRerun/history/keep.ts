@@ -96,7 +96,10 @@ export async function readSiteHistories(
 /** The site's runs in the table (but this execution's, which its new record replaces). */
 function tableRuns(read: TableRead, project: string, execution: string): DatedRun[] {
 	return read.rows
-		.filter((row) => row.site === project && String(row.execution_id ?? '') !== execution)
+		.filter(
+			(row) =>
+				row.site === project && (execution === '' || String(row.execution_id ?? '') !== execution),
+		)
 		.flatMap((row) => {
 			const record = recordOfRow(row);
 			return record ? [{ record, execution: String(row.execution_id ?? '') }] : [];
