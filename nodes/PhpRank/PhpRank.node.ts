@@ -31,20 +31,10 @@ export class PhpRank implements INodeType {
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			// History Store → Data Table: n8n's own public API.
-			{
-				name: 'phpRankN8nApi',
-				required: true,
-				testedBy: 'phpRankN8nApiTest',
-				displayOptions: {
-					show: {
-						resource: ['report'],
-						operation: ['createOrRerun'],
-						output: ['sites'],
-						historyStore: ['dataTable'],
-					},
-				},
-			},
+			// History Store → Data Table: n8n's own public API. Optional and shown in every panel: n8n's
+			// editor hides every parameter a credential's displayOptions name, and those they depend on
+			// (Resource, Operation, Output), so it cannot be shown for History Store alone.
+			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
 		],
 		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through a step
 		// of operations/, which takes the instance from the credential once per run and sets the

@@ -51,7 +51,7 @@ describe('node description', () => {
 		}
 	});
 
-	it('is usable as an AI tool, uses the phpRank credential, and the n8n API one only for History Store → Data Table', () => {
+	it('is usable as an AI tool, uses the phpRank credential, and offers the n8n API one (History Store → Data Table) as optional', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([
 			{
@@ -60,19 +60,7 @@ describe('node description', () => {
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			{
-				name: 'phpRankN8nApi',
-				required: true,
-				testedBy: 'phpRankN8nApiTest',
-				displayOptions: {
-					show: {
-						resource: ['report'],
-						operation: ['createOrRerun'],
-						output: ['sites'],
-						historyStore: ['dataTable'],
-					},
-				},
-			},
+			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
 		]);
 		// RoutingNode takes, of two credentials, the one this hidden parameter's value shows.
 		expect(description.properties.find(({ name }) => name === 'authentication')).toMatchObject({

@@ -183,7 +183,7 @@ async function main(): Promise<void> {
 	check('export:nodes lists phpRank', action);
 	check('export:nodes lists phpRankTrigger', trigger);
 	check(
-		'phpRank uses the phpRankApi credential, and phpRankN8nApi only for History Store → Data Table',
+		'phpRank uses the phpRankApi credential, and offers phpRankN8nApi (History Store → Data Table) as optional',
 		same(action?.credentials, [
 			{
 				name: 'phpRankApi',
@@ -191,19 +191,7 @@ async function main(): Promise<void> {
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			{
-				name: 'phpRankN8nApi',
-				required: true,
-				testedBy: 'phpRankN8nApiTest',
-				displayOptions: {
-					show: {
-						resource: ['report'],
-						operation: ['createOrRerun'],
-						output: ['sites'],
-						historyStore: ['dataTable'],
-					},
-				},
-			},
+			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
 		]),
 		action?.credentials,
 	);
