@@ -34,7 +34,7 @@ async function main() {
 					operation: 'createOrRerun',
 					url: '={{ $json.url }}',
 					privacy: 1,
-					confirmDrops: true,
+					options: { confirmDrops: true },
 					output: 'sites',
 					siteOptions: { emailHtml: true },
 				},

@@ -30,7 +30,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			generated_at: hoursAgo(2),
 		});
 		const { items, error } = await runNode(
-			createOrRerun({ reuseRecentAnalysis: 24, simplify: false }),
+			createOrRerun({ options: { reuseRecentAnalysis: 24 }, simplify: false }),
 			api.credential,
 			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
 		);
@@ -61,7 +61,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			generated_at: hoursAgo(23.9),
 		});
 		const { items, error } = await runNode(
-			createOrRerun({ reuseRecentAnalysis: 24 }),
+			createOrRerun({ options: { reuseRecentAnalysis: 24 } }),
 			api.credential,
 			{
 				items: [
@@ -96,9 +96,13 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
 		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
-		const { items } = await runNode(createOrRerun({ reuseRecentAnalysis: 1.5 }), api.credential, {
-			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
-		});
+		const { items } = await runNode(
+			createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }),
+			api.credential,
+			{
+				items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
+			},
+		);
 		expect(items.map((item) => item.json.action)).toEqual(['reused', 'reused']);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
@@ -106,7 +110,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('a form submitted twice within the hours costs one analysis instead of two', async () => {
 		const submit = async () =>
-			await runNode(createOrRerun({ reuseRecentAnalysis: 24 }), api.credential, {
+			await runNode(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), api.credential, {
 				items: [{ url: 'https://agency-client.example.com/' }],
 			});
 		const first = await submit();
@@ -122,7 +126,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
 		const { items } = await runNode(
-			createOrRerun({ reuseRecentAnalysis: 24, confirmDrops: true }),
+			createOrRerun({ options: { reuseRecentAnalysis: 24, confirmDrops: true } }),
 			api.credential,
 			{ items: [{ url: 'https://shop.example.com/q' }] },
 		);
@@ -133,7 +137,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
 		const { items } = await runNode(
-			createOrRerun({ reuseRecentAnalysis: 24, output: 'sites' }),
+			createOrRerun({ options: { reuseRecentAnalysis: 24 }, output: 'sites' }),
 			api.credential,
 			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
 		);
@@ -151,12 +155,12 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 		'%p hours is refused before anything is sent, naming the field and what to enter',
 		async (hours) => {
 			const { error } = await runNode(
-				createOrRerun({ reuseRecentAnalysis: hours }),
+				createOrRerun({ options: { reuseRecentAnalysis: hours } }),
 				api.credential,
 				{ items: [{ url: 'https://shop.example.com/' }] },
 			);
 			expect(error?.message).toMatch(
-				/^Reuse Recent Analysis must be a number from 0 to 8760, not /,
+				/^Options → Reuse Recent Analysis must be a number from 0 to 8760, not /,
 			);
 			expect(error?.description).toMatch(/hours/);
 			expect(api.apiRequests()).toHaveLength(0);
@@ -178,9 +182,13 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		['http://[::1]/', 'points to a loopback address (::1)'],
 		['ftp://example.com/', 'uses ftp:, not http: or https:'],
 	])('refuses %s before anything is sent', async (url, problem) => {
-		const { error } = await runNode(createOrRerun({ publicUrlsOnly: true }), api.credential, {
-			items: [{ url }],
-		});
+		const { error } = await runNode(
+			createOrRerun({ options: { publicUrlsOnly: true } }),
+			api.credential,
+			{
+				items: [{ url }],
+			},
+		);
 		expect(error?.message).toBe(
 			url.startsWith('ftp:')
 				? `The URL must be a full http:// or https:// address, not "${url}"`
@@ -191,16 +199,20 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 
 	it('refuses a URL over 2,000 characters without repeating it in the message', async () => {
 		const url = `https://example.com/${'a'.repeat(2000)}`;
-		const { error } = await runNode(createOrRerun({ publicUrlsOnly: true }), api.credential, {
-			items: [{ url }],
-		});
+		const { error } = await runNode(
+			createOrRerun({ options: { publicUrlsOnly: true } }),
+			api.credential,
+			{
+				items: [{ url }],
+			},
+		);
 		expect(error?.message).toBe('The URL is 2020 characters long, more than the 2,000 allowed');
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('with On Error → Continue (using error output), a refused URL goes out of the error output, the others are analysed', async () => {
 		const { items, run, error } = await runNode(
-			createOrRerun({ publicUrlsOnly: true }),
+			createOrRerun({ options: { publicUrlsOnly: true } }),
 			api.credential,
 			{
 				items: [{ url: 'http://192.168.0.1/' }, { url: 'https://shop.example.com/ok' }],

@@ -369,8 +369,8 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
 	const url = 'https://shop.example.com/pricing';
-	const confirm = (extra: IDataObject = {}) =>
-		perSite({ output: 'pages', confirmDrops: true, ...extra });
+	const confirm = (extra: IDataObject = {}, options: IDataObject = {}) =>
+		perSite({ output: 'pages', options: { confirmDrops: true, ...options }, ...extra });
 	const puts = () => api.apiRequests().filter((r) => r.method === 'PUT').length;
 
 	async function at72() {
@@ -445,10 +445,11 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 	});
 
 	it('Drop Points outside 0-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(confirm({ dropPoints: -1 }), api.credential, {
+		const { error } = await runNode(confirm({}, { dropPoints: -1 }), api.credential, {
 			items: [{ url }],
 		});
-		expect(error?.message).toBe('Drop Points must be a number from 0 to 100, not "-1"');
+		expect(error?.message).toBe('Options → Drop Points must be a number from 0 to 100, not "-1"');
+		expect(error?.description).toMatch(/^Under Options, set Drop Points/);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 });

@@ -69,15 +69,18 @@ export function boundedNumber(
 
 /**
  * A number option's value (nothing set: its default); a value outside its bounds goes to `raise`,
- * which throws the node's own error with what to enter.
+ * which throws the node's own error with what to enter. `under`: the collection the option is in
+ * (its value read from there), named in the problem: `Options → Drop Points must be …`.
  */
 export function readBounded(
 	name: BoundName,
 	value: unknown,
 	raise: (problem: string) => never,
+	under?: string,
 ): number {
 	const bound = BOUNDS[name];
 	const given = value === undefined || value === null ? bound.default : value;
-	const checked = boundedNumber(given, bound);
+	const label = under === undefined ? bound.label : `${under} → ${bound.label}`;
+	const checked = boundedNumber(given, { ...bound, label });
 	return 'value' in checked ? checked.value : raise(checked.problem);
 }

@@ -624,7 +624,7 @@ function monitorContenders(urls: string[]): {
 				text: 'a site summary (project, worse_pages)',
 				ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number',
 			},
-			{ confirmDrops: true, output: 'sites' },
+			{ options: { confirmDrops: true }, output: 'sites' },
 		),
 		health: {
 			key: 'monitorHealth',

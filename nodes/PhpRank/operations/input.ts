@@ -46,14 +46,18 @@ export function fail(ctx: IExecuteSingleFunctions, message: string, description:
 	throw error;
 }
 
-/** A number option of the action node within its bounds, or the error that names the field and what to enter. */
+/**
+ * A number option of the action node within its bounds, or the error that names the field and what
+ * to enter; `under`: the collection it is in, named in the error (`Options → Drop Points …`).
+ */
 export function boundedOption(
 	ctx: IExecuteSingleFunctions,
 	name: BoundName,
 	value: unknown,
 	enter: string,
+	under?: string,
 ): number {
-	return readBounded(name, value, (problem) => fail(ctx, problem, enter));
+	return readBounded(name, value, (problem) => fail(ctx, problem, enter), under);
 }
 
 /** ` [item 2]` with several input items, as n8n's error panel writes it (it then adds none). */

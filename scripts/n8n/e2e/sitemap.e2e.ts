@@ -527,7 +527,7 @@ async function main(): Promise<void> {
 			audit.parameters.operation === 'createOrRerun' &&
 			audit.parameters.url === '={{ $json.url }}' &&
 			audit.parameters.output === 'sites' &&
-			audit.parameters.confirmDrops === true,
+			(audit.parameters.options as { confirmDrops?: unknown } | undefined)?.confirmDrops === true,
 		audit?.parameters,
 	);
 	check(

@@ -44,6 +44,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { USER_IDS, type PhpRankServer } from '../../../test/server';
 import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
+import { checkOptionsPanel } from './panel';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -968,6 +969,7 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 		);
 		if (!fits) await ui.evidence(sites, 'site summary row');
 		await sites.close();
+		await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
 	},
 
 	async summary(ui) {

@@ -21,6 +21,49 @@ const withHistoryLength = (options: INodeProperties): INodeProperties => ({
 	),
 });
 
+/*
+ * Options: what most runs leave at its default, as n8n's own nodes keep it (all new in 0.2.0, with
+ * Create or Re-Run itself). Drop Points is offered once Confirm Drops is on: displayOptions inside a
+ * collection read its sibling options (n8n-workflow displayParameterPath; the editor, test:ui).
+ */
+const rerunOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Confirm Drops',
+			name: 'confirmDrops',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
+		},
+		boundedField(
+			'dropPoints',
+			`With Confirm Drops on: how many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
+			{ displayOptions: { show: { confirmDrops: [true] } } },
+		),
+		{
+			displayName: 'Public URLs Only',
+			name: 'publicUrlsOnly',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to refuse, before anything is sent, a URL that is not a public web page: not http(s), longer than 2,000 characters, or pointing to localhost or a private, loopback or link-local address. Turn it on when the URL comes from the public, e.g. a form.',
+		},
+		{
+			...boundedField(
+				'reuseRecentAnalysis',
+				`Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
+			),
+			displayName: 'Reuse Recent Analysis (Hours)',
+		},
+	],
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -35,34 +78,6 @@ const properties: INodeProperties[] = [
 		privacyDescription:
 			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),
-	{
-		displayName: 'Confirm Drops',
-		name: 'confirmDrops',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
-	},
-	boundedField(
-		'dropPoints',
-		`How many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
-		{ displayOptions: { show: { confirmDrops: [true] } } },
-	),
-	{
-		...boundedField(
-			'reuseRecentAnalysis',
-			`Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
-		),
-		displayName: 'Reuse Recent Analysis (Hours)',
-	},
-	{
-		displayName: 'Public URLs Only',
-		name: 'publicUrlsOnly',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to refuse, before anything is sent, a URL that is not a public web page: not http(s), longer than 2,000 characters, or pointing to localhost or a private, loopback or link-local address. Turn it on when the URL comes from the public, e.g. a form.',
-	},
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -90,6 +105,7 @@ const properties: INodeProperties[] = [
 	})),
 	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
 	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
+	rerunOptions,
 ];
 
 export const description = updateDisplayOptions(

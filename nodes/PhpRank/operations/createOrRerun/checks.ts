@@ -5,32 +5,40 @@ import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../input';
 import { siteSettings } from '../site/options';
 
-/** Confirm Drops: the points a score must fall by to be confirmed, or undefined when off. */
+/** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
+function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
+	return ctx.getNodeParameter('options', {}) as IDataObject;
+}
+
+/** Options → Confirm Drops: the points a score must fall by to be confirmed, or undefined when off. */
 export function confirmDropPoints(ctx: IExecuteSingleFunctions): number | undefined {
-	if (!(ctx.getNodeParameter('confirmDrops', false) as boolean)) return undefined;
+	const options = rerunOptions(ctx);
+	if (!options.confirmDrops) return undefined;
 	const { dropPoints } = BOUNDS;
 	return boundedOption(
 		ctx,
 		'dropPoints',
-		ctx.getNodeParameter('dropPoints', dropPoints.default),
-		`Set Drop Points (under Confirm Drops) to how many points a score must fall by to be analysed again, from ${dropPoints.low} to ${dropPoints.high} (e.g. ${dropPoints.default}).`,
+		options.dropPoints,
+		`Under Options, set Drop Points (used with Confirm Drops on) to how many points a score must fall by to be analysed again, from ${dropPoints.low} to ${dropPoints.high} (e.g. ${dropPoints.default}).`,
+		'Options',
 	);
 }
 
-/** Reuse Recent Analysis: the hours an analysis may be reused, 0 when off. */
+/** Options → Reuse Recent Analysis: the hours an analysis may be reused, 0 when off. */
 export function reuseHours(ctx: IExecuteSingleFunctions): number {
 	const bound = BOUNDS.reuseRecentAnalysis;
 	return boundedOption(
 		ctx,
 		'reuseRecentAnalysis',
-		ctx.getNodeParameter('reuseRecentAnalysis', bound.default),
-		`Set Reuse Recent Analysis to how many hours an analysis may be reused, from ${bound.low} (always analyse) to ${bound.high} (a year), e.g. 24.`,
+		rerunOptions(ctx).reuseRecentAnalysis,
+		`Under Options, set Reuse Recent Analysis to how many hours an analysis may be reused, from ${bound.low} (always analyse) to ${bound.high} (a year), e.g. 24.`,
+		'Options',
 	);
 }
 
-/** Public URLs Only: a URL that is not a public web page is refused before it reaches phpRank. */
+/** Options → Public URLs Only: a URL that is not a public web page is refused before it reaches phpRank. */
 function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void {
-	if (!(ctx.getNodeParameter('publicUrlsOnly', false) as boolean)) return;
+	if (!rerunOptions(ctx).publicUrlsOnly) return;
 	const problem = publicUrlProblem(String(url));
 	if (problem === undefined) return;
 	// A URL too long to read is not repeated.
@@ -38,7 +46,7 @@ function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void {
 	fail(
 		ctx,
 		`The URL${shown} ${problem}`,
-		'Public URLs Only is on: enter the address of a public web page, e.g. https://example.com/pricing.',
+		'Options → Public URLs Only is on: enter the address of a public web page, e.g. https://example.com/pricing.',
 	);
 }
 
