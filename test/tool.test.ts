@@ -295,6 +295,45 @@ describe('phpRank as an AI tool', () => {
 		expect(requests()).toEqual([]);
 	});
 
+	it('Create or Re-Run as a tool reads its Options, also from $fromAI: refusals are sentences naming the option, before any request', async () => {
+		const publicAudit = toolNode('audit_public_url', {
+			resource: 'report',
+			operation: 'createOrRerun',
+			url: fromAI('url', 'Full address of the page', 'string'),
+			privacy: 1,
+			options: {
+				publicUrlsOnly: true,
+				reuseRecentAnalysis: fromAI('reuse_hours', 'Hours a report may be reused', 'number', 0),
+			},
+		});
+		const { tools, results, error } = await runTools(
+			[publicAudit],
+			[
+				{ node: 'audit_public_url', args: { url: 'http://192.168.1.1/', reuse_hours: 24 } },
+				{ node: 'audit_public_url', args: { url: 'https://example.com/', reuse_hours: 9000 } },
+			],
+			api.credential,
+		);
+
+		expect(error).toBeUndefined();
+		expect(tools[0].parameters).toEqual(['url', 'reuse_hours']);
+		expect(results.map((r) => JSON.parse(r))).toEqual([
+			[
+				{
+					error:
+						'The URL "http://192.168.1.1/" points to a private network address (192.168.0.0/16). Options → Public URLs Only is on: enter the address of a public web page, e.g. https://example.com/pricing.',
+				},
+			],
+			[
+				{
+					error:
+						'Options → Reuse Recent Analysis must be a number from 0 to 8760, not "9000". Under Options, set Reuse Recent Analysis to how many hours an analysis may be reused, from 0 (always analyse) to 8760 (a year), e.g. 24.',
+				},
+			],
+		]);
+		expect(requests()).toEqual([]);
+	});
+
 	it('an unknown report comes back as a sentence, after one request', async () => {
 		const { results } = await runTools(
 			[failedChecks],
