@@ -33,6 +33,7 @@ export class Run {
 	readonly sending = new Set<Promise<unknown>>();
 	/** Changes made (creates, updates, deletes), by item, across tries. */
 	readonly done = new Map<number, Done>();
+	/** The resource the operation acts on, as its routing told the run (`operationRouting`). */
 	resource?: ResourceSpec;
 	private readonly shared = new Map<string, Promise<unknown>>();
 	/** Items of this try that reached a `gather` point, by point; and items that failed before their step. */
@@ -43,6 +44,13 @@ export class Run {
 	/** Settles when the item's last request sent so far has been answered or has failed. */
 	private readonly lanes = new Map<number, Promise<void>>();
 	private readonly answering = new Map<number, unknown>();
+
+	/** The run's resource, for the steps that run after `operationRouting` told it. */
+	get spec(): ResourceSpec {
+		if (!this.resource)
+			throw new Error('The run has no resource yet: route the operation with operationRouting');
+		return this.resource;
+	}
 
 	nodeForErrors(ctx: { getNode(): INode }): INode {
 		return redactedNode(ctx.getNode(), this.resource);

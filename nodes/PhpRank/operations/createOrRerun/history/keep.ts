@@ -4,7 +4,7 @@ import { inputItemCount } from '../../../transport/n8nInternals';
 import type { Run } from '../../../transport/run';
 import { fail, inputProblem } from '../../input';
 import type { SiteSummary } from '../../site/types';
-import { runRecord, type SiteHistoryFields, siteHistoryFields } from './fields';
+import { runRecord, type SiteHistoryFields, siteHistoryFields } from './historyFields';
 import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';
 import { addRun, type SiteHistory } from './record';
