@@ -56,6 +56,12 @@ export class Run {
 		return redactedNode(ctx.getNode(), this.resource);
 	}
 
+	/** What `once` made for `key` earlier in this run (a step that reads what an earlier step of the item made). */
+	made<T>(key: string): Promise<T> {
+		const value = this.shared.get(key) as Promise<T> | undefined;
+		return value ?? Promise.reject(new Error(`Nothing in this run made "${key}" yet`));
+	}
+
 	/** What items of the run share: made once by the first item that asks, made again after it failed. */
 	once<T>(key: string, make: () => Promise<T>): Promise<T> {
 		let value = this.shared.get(key) as Promise<T> | undefined;
