@@ -29,6 +29,9 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	},
 };
 
+/** Get Health with Output → One Digest reads the digest's own (getHealth.operation.ts). */
+const HIDDEN: Record<string, { output: string[] }> = { getHealth: { output: ['digest'] } };
+
 export const toolDescription: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(
 	([resource, operations]) =>
 		Object.entries(operations).map(([operation, text]) => ({
@@ -38,6 +41,9 @@ export const toolDescription: INodeProperties[] = Object.entries(TOOL_DESCRIPTIO
 			typeOptions: { rows: 4 },
 			default: text,
 			description: 'What the AI model reads about this tool: what it does and when to use it',
-			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+			displayOptions: {
+				show: { '@tool': [true], resource: [resource], operation: [operation] },
+				...(HIDDEN[operation] && resource === 'project' ? { hide: HIDDEN[operation] } : {}),
+			},
 		})),
 );

@@ -16,15 +16,22 @@ import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
 import { operationRouting, paired } from '../routes';
 import { siteSettings } from '../site/options';
-import { checkHealthInput } from './checks';
+import { checkHealthInput, digestSettings, isDigest } from './checks';
+import { readDigestHistory } from './digestHistory';
+import { digest, digestItem } from './digestItem';
 import { healthItem } from './output';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
  * says what it counts). One project: its reports read with phpRank's `project` filter,
  * ceil(reports / 100) requests. All Projects: every report read once, one item per project, by
- * name. `reports` is the report resource whose list is read.
+ * name, or with Output → One Digest one item for them all (digest.ts). `reports` is the report
+ * resource whose list is read.
  */
+
+/** A site's reports on the instance: its project's report list. */
+export const siteLink = (instance: string) => (project: string) =>
+	`${instance}/reports?project=${encodeURIComponent(project)}`;
 
 /** The reports read, by site (their project, else their URL's). */
 function bySite(records: IDataObject[]): Map<string, IDataObject[]> {
@@ -69,6 +76,12 @@ function healthStep(reports: ResourceSpec) {
 				simplify: this.getNodeParameter('simplify', true) as boolean,
 				tool: isToolRun(this),
 			};
+			if (isDigest(this)) {
+				const history = await readDigestHistory(this, [...sites.keys()].sort());
+				const options = { now: Date.now(), reportLink: link, siteLink: siteLink(instance) };
+				const item = digest(sites, history, digestSettings(this), options);
+				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
+			}
 			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
 			return paired(
 				this,
