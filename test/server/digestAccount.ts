@@ -6,7 +6,7 @@ import type { ReportRecord } from './types';
  * not analysed for 10 days, and four weeks of history for 9 of them as the rows Create or Re-Run
  * writes to its data table. `expectedDigest` works out what the digest must say from the server's
  * reports and the table's rows as they are: it shares no code with the node. Used by the engine
- * test (test/digest.test.ts) and the real-n8n digest suite.
+ * test (test/digest.test.ts) and the real-n8n suite (scripts/n8n/e2e/digest.e2e.ts).
  */
 
 const DAY = 24 * 3600 * 1000;
