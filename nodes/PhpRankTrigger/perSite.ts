@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
+import { reportSpec } from '../PhpRank/descriptions/report/reportSpec';
 import { projectOfUrl } from '../PhpRank/report';
 import { connectionOf, instanceUrl } from '../PhpRank/transport/connection';
 import { recordPath } from '../PhpRank/transport/request';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../report';
-import { runRecord } from '../createOrRerun/history/fields';
+import { runRecord } from '../createOrRerun/history/historyFields';
 import { siteIssues } from '../createOrRerun/history/issues';
 import { addRun, type RunRecord, type SiteHistory } from '../createOrRerun/history/record';
 import { type DatedRun, historyOfRuns } from '../createOrRerun/history/rows';

@@ -10,7 +10,7 @@ import { projectOfUrl } from '../../report';
 import { connectionOf, instanceUrl } from '../../transport/connection';
 import { isToolRun } from '../../transport/n8nInternals';
 import { readList } from '../../transport/paging';
-import { recordPath } from '../../transport/request';
+import { callerOf, recordPath } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
@@ -19,7 +19,7 @@ import { siteSettings } from '../site/options';
 import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
 import { digest, digestItem } from './digestItem';
-import { healthItem } from './output';
+import { healthItem } from './healthItem';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
@@ -45,7 +45,7 @@ function bySite(records: IDataObject[]): Map<string, IDataObject[]> {
 	return sites;
 }
 
-function healthStep(reports: ResourceSpec) {
+function healthStep() {
 	return async function getHealth(
 		this: IExecutePaginationFunctions,
 	): Promise<INodeExecutionData[]> {
@@ -55,12 +55,11 @@ function healthStep(reports: ResourceSpec) {
 				? undefined
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
+			const reports = run.spec;
 			const { items } = await readList(
-				this,
-				reports,
+				callerOf(this, run),
 				{ ...(project ? { project } : {}), ...reports.newestFirst },
 				{ perPage: MAX_PAGE_SIZE },
-				run,
 			);
 			const sites = bySite(items);
 			if (project !== undefined && !sites.has(project)) {
@@ -100,6 +99,6 @@ export function healthRoute(reports: ResourceSpec): INodePropertyRouting {
 	return operationRouting(reports, {
 		request: { method: 'GET', url: reports.path },
 		send: { paginate: true, preSend: [checkHealthInput] },
-		operations: { pagination: healthStep(reports) },
+		operations: { pagination: healthStep() },
 	});
 }
