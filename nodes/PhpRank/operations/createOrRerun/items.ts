@@ -9,9 +9,9 @@ import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../reportItem';
 import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
-import { siteHistoryOutput } from './history/siteItem';
-import { keepSiteRun } from './history/keep';
-import { historySettings } from './history/settings';
+import { siteHistoryOutput } from '../history/siteItem';
+import { keepSiteRun } from '../history/keep';
+import { historySettings } from '../history/settings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change

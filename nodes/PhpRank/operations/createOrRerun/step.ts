@@ -25,8 +25,8 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../reportItem';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
-import { readSiteHistories } from './history/keep';
-import { checkHistoryOptions } from './history/settings';
+import { readSiteHistories } from '../history/keep';
+import { checkHistoryOptions } from '../history/settings';
 import { type Outcome, pageItem, siteItems } from './items';
 
 /*
