@@ -11,7 +11,7 @@ import type {
 import { MAX_PAGE_SIZE } from '../../api';
 import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
 import { readList } from '../../transport/paging';
-import { phpRankRequest, recordPath } from '../../transport/request';
+import { phpRankRequest, recordLinks, recordPath } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import {
 	doneBefore,
@@ -174,7 +174,8 @@ export function createOrRerunStep(spec: ResourceSpec) {
 			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
 			if (bySite) return await siteItems(this, spec, run, url, analysis).catch(leftOut);
 			const outcome = await analysis;
-			const items = [{ json: pageItem(outputChoice(this), outcome, confirmPoints) }];
+			const choice = outputChoice(this, await recordLinks(this, spec));
+			const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
 			recordDone(
 				run,
 				this.getItemIndex(),

@@ -7,10 +7,9 @@ import type {
 
 import { MAX_PAGE_SIZE } from '../../api';
 import { projectOfUrl } from '../../report';
-import { connectionOf, instanceUrl } from '../../transport/connection';
 import { isToolRun } from '../../transport/n8nInternals';
 import { readList } from '../../transport/paging';
-import { recordPath } from '../../transport/request';
+import { recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
@@ -63,8 +62,7 @@ function healthStep(reports: ResourceSpec) {
 					'Project → Get Many lists the projects that have reports: choose one of them, or create a report for a page of this site first.',
 				);
 			}
-			const instance = instanceUrl(await connectionOf(this));
-			const link = (id: unknown) => `${instance}${recordPath(reports, id)}`;
+			const link = await recordLinks(this, reports);
 			const shape = {
 				simplify: this.getNodeParameter('simplify', true) as boolean,
 				tool: isToolRun(this),
