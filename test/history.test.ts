@@ -9,9 +9,9 @@ import {
 	historyFields,
 	runRecord,
 	siteHistoryFields,
-} from '../nodes/PhpRank/operations/createOrRerun/history/fields';
+} from '../nodes/PhpRank/operations/createOrRerun/history/historyFields';
 import { siteIssues } from '../nodes/PhpRank/operations/createOrRerun/history/issues';
-import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/history/output';
+import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/history/siteItem';
 import {
 	addRun,
 	emptyHistory,

@@ -8,7 +8,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
-import { shapeReport, toolReport } from '../nodes/PhpRank/operations/output';
+import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';

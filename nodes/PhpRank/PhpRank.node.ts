@@ -5,7 +5,6 @@ import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
 import { docsUrl } from './docs';
 import { phpRankApiTest } from './methods/credentialTest';
-import { toolDescription } from './descriptions/toolDescriptions';
 import { phpRankN8nApiTest, searchHistoryTables } from './methods/historyTables';
 import { searchProjects, searchReports } from './methods/listSearch';
 
@@ -52,7 +51,8 @@ export class PhpRank implements INodeType {
 				type: 'hidden',
 				default: 'phpRankApi',
 			},
-			...toolDescription,
+			...report.toolDescriptions,
+			...project.toolDescriptions,
 			{
 				displayName: 'Resource',
 				name: 'resource',

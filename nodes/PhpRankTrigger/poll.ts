@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/api';
-import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
+import { reportSpec } from '../PhpRank/descriptions/report/reportSpec';
 import { pollBudgetMs } from '../PhpRank/transport/n8nInternals';
 import { recordLinks } from '../PhpRank/transport/request';
 import type { Settings, TriggerEvent } from './events/event';
@@ -39,7 +39,7 @@ async function settingsOf(
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 		perSite: !!event.siteLine && ctx.getNodeParameter('output', 'events') === 'sites',
 		...own,
-		link: await recordLinks(ctx, reportSpec),
+		link: await recordLinks({ ctx, spec: reportSpec }),
 	};
 	return { event, settings };
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { reportSpec } from '../PhpRank/descriptions/report/report.spec';
+import { reportSpec } from '../PhpRank/descriptions/report/reportSpec';
 import { MAX_PAGE_SIZE, type ResultClass } from '../PhpRank/api';
 import { readList } from '../PhpRank/transport/paging';
 import type { PagingCursor } from '../PhpRank/transport/paging';
@@ -44,7 +44,7 @@ export async function scanReports(this: IPollFunctions, options: ScanOptions): P
 	if (filter.project) query.project = filter.project;
 	if (filter.result) query.result = filter.result;
 
-	const scan = await readList(this, reportSpec, query, {
+	const scan = await readList({ ctx: this, spec: reportSpec }, query, {
 		perPage: pageSize,
 		maxPages,
 		stopAt: isSeen && ((record) => isSeen(Number(record.id))),

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../nodes/PhpRankTrigger/events/event';
-import { costNotice } from '../../nodes/PhpRankTrigger/events/fields';
+import { costNotice } from '../../nodes/PhpRankTrigger/events/eventFields';
 import { TRIGGER_EVENTS } from '../../nodes/PhpRankTrigger/events/index';
 import { PhpRankTrigger, triggerWith } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import {

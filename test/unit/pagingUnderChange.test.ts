@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { reportSpec } from '../../nodes/PhpRank/descriptions/report/report.spec';
+import { reportSpec } from '../../nodes/PhpRank/descriptions/report/reportSpec';
 import type { RequestContext } from '../../nodes/PhpRank/transport/request';
 import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging';
 
@@ -52,7 +52,7 @@ async function run(seed: number, count: number, change: Change) {
 			sent++;
 		});
 	let outcome: { ids?: number[]; error?: Error } | undefined;
-	readList(ctx, reportSpec, {}, { perPage: 100, readAhead: true }, undefined, fetcher).then(
+	readList({ ctx, spec: reportSpec }, {}, { perPage: 100, readAhead: true }, fetcher).then(
 		({ items }) => (outcome = { ids: items.map((record) => Number(record.id)) }),
 		(error: Error) => (outcome = { error }),
 	);

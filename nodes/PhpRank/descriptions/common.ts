@@ -301,3 +301,25 @@ export function passwordField(overrides: Partial<INodeProperties> = {}): INodePr
 		...overrides,
 	};
 }
+
+/*
+ * What an AI model reads about each operation when the node is used as a tool (phpRank Tool): each
+ * operation's `toolDescription`, beside its fields. n8n's own fallback is the operation's action plus
+ * " in phpRank" ("Get many reports in phpRank"), which says neither what comes back nor when to call
+ * it. A node that declares `toolDescription` itself keeps n8n from adding its own; '@tool' shows
+ * these only on the tool.
+ */
+export function toolDescriptionFields(
+	resource: string,
+	operations: Record<string, { toolDescription: string }>,
+): INodeProperties[] {
+	return Object.entries(operations).map(([operation, { toolDescription }]) => ({
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string' as const,
+		typeOptions: { rows: 4 },
+		default: toolDescription,
+		description: 'What the AI model reads about this tool: what it does and when to use it',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	}));
+}

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../api';
-import { projectSpec } from '../descriptions/project/project.spec';
+import { projectSpec } from '../descriptions/project/projectSpec';
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 

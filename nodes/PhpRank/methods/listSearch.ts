@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../api';
-import { projectSpec } from '../descriptions/project/project.spec';
-import { reportSpec } from '../descriptions/report/report.spec';
+import { projectSpec } from '../descriptions/project/projectSpec';
+import { reportSpec } from '../descriptions/report/reportSpec';
 import { classify } from '../report';
 import { cursorFromToken, readList } from '../transport/paging';
 import { recordLinks } from '../transport/request';
@@ -25,7 +25,7 @@ async function listPage(
 ): Promise<{ records: IDataObject[]; paginationToken?: string }> {
 	const qs: IDataObject = { ...spec.pickerOrder };
 	if (filter?.trim()) Object.assign(qs, { search: filter.trim(), search_by: spec.searchBy });
-	const page = await readList(ctx, spec, qs, {
+	const page = await readList({ ctx, spec }, qs, {
 		perPage: MAX_PAGE_SIZE,
 		maxPages: 1,
 		resume: cursorFromToken(paginationToken),
@@ -48,7 +48,7 @@ export async function searchReports(
 		filter,
 		paginationToken,
 	);
-	const link = await recordLinks(this, reportSpec);
+	const link = await recordLinks({ ctx: this, spec: reportSpec });
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
 		const grade =

@@ -14,7 +14,7 @@ import { DEFAULT_RATE_LIMIT, MAX_PAGE_SIZE } from '../api';
 import { BOUNDS } from '../bounds';
 import { isToolRun } from '../transport/n8nInternals';
 import { type ListPage, pageSizeFor, readList } from '../transport/paging';
-import { answerCheck, routedRequest } from '../transport/request';
+import { answerCheck, callerOf, routedRequest } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 import {
 	doneBefore,
@@ -58,7 +58,7 @@ export function paired(
 
 // One request on one record, through n8n's pipeline; a change an earlier try made for the item
 // is returned as it was, not made again.
-function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Pagination {
+function recordStep(beforeSending?: BeforeSending): Pagination {
 	return async function sendRecord(
 		this: IExecutePaginationFunctions,
 		routing: RoutingData,
@@ -72,14 +72,14 @@ function recordStep(spec: ResourceSpec, beforeSending?: BeforeSending): Paginati
 			if (before) return paired(this, before);
 
 			const note = await beforeSending?.(this, options, run);
-			const { items } = await routedRequest(this, spec, routing, run, { note });
+			const { items } = await routedRequest(callerOf(this, run), routing, { note });
 			if (changes)
 				recordDone(
 					run,
 					this.getItemIndex(),
 					fingerprint,
 					items,
-					options.method === 'POST' ? spec : undefined,
+					options.method === 'POST' ? run.spec : undefined,
 				);
 			return paired(this, items);
 		} catch (error) {
@@ -95,7 +95,7 @@ export type KeepOf = (
 
 // Get Many: the list reader reading ahead, each page through n8n's pipeline and output steps, with
 // the first request's filters and sort on every page.
-function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
+function listStep(keepOf?: KeepOf): Pagination {
 	return async function fetchPages(
 		this: IExecutePaginationFunctions,
 		routing: RoutingData,
@@ -111,19 +111,19 @@ function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 			// A filter of the node's own may skip many records: the fewest requests are the largest pages.
 			const perPage = Number(qs.per_page ?? (keep ? MAX_PAGE_SIZE : pageSizeFor(limit)));
 			const item = this.getItemIndex();
+			const caller = callerOf(this, run);
 			const throughPipeline = async (
 				pageQs: IDataObject,
 				onListPage?: (meta: IDataObject) => void,
 			): Promise<ListPage> => {
-				const { items, meta } = await routedRequest(this, spec, routing, run, {
+				const { items, meta } = await routedRequest(caller, routing, {
 					options: { qs: pageQs },
 					onListPage,
 				});
 				return { records: items.map(({ json }) => json), meta: meta ?? {} };
 			};
 			const { items } = await readList<INodeExecutionData>(
-				this,
-				spec,
+				caller,
 				qs,
 				{
 					perPage,
@@ -133,7 +133,6 @@ function listStep(spec: ResourceSpec, keepOf?: KeepOf): Pagination {
 					// Paired as they arrive: one object per result, not a copy per step.
 					map: (records) => records.map((json) => ({ json, pairedItem: { item } })),
 				},
-				run,
 				throughPipeline,
 			);
 			return items;
@@ -152,7 +151,7 @@ export function recordRoute(
 	return operationRouting(spec, {
 		request,
 		send: { paginate: true, preSend },
-		operations: { pagination: recordStep(spec, beforeSending) },
+		operations: { pagination: recordStep(beforeSending) },
 		output: { postReceive: [answerCheck('record'), unwrapData, ...postReceive] },
 	});
 }
@@ -164,7 +163,7 @@ export function deleteRoute(
 	return operationRouting(spec, {
 		request: { method: 'DELETE' },
 		send: { paginate: true, preSend },
-		operations: { pagination: recordStep(spec) },
+		operations: { pagination: recordStep() },
 		output: { postReceive: [answerCheck('deleted'), ...postReceive] },
 	});
 }
@@ -177,7 +176,7 @@ export function listRoute(
 	return operationRouting(spec, {
 		request: { method: 'GET', url: spec.path },
 		send: { paginate: true, preSend: [checkListQuery, ...preSend] },
-		operations: { pagination: listStep(spec, keep) },
+		operations: { pagination: listStep(keep) },
 		output: { postReceive: [answerCheck('list'), unwrapData, ...postReceive] },
 	});
 }

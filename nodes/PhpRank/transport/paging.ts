@@ -3,9 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../api';
 import { describePagingError, type PagingProblem, redactedNode } from './errors';
-import { phpRankRequest, type RequestContext } from './request';
-import type { ResourceSpec } from './resource';
-import type { Run } from './run';
+import { type Caller, phpRankRequest } from './request';
 
 // The paging rule (ARCHITECTURE.md, Paging) and readList, the one list reader: every list read of
 // the node goes through it, so a paging problem becomes a node error in one place.
@@ -469,22 +467,19 @@ export interface ListOptions<T> extends Omit<PagingOptions<T>, 'keyOf' | 'newest
 // A resource's list on the credential's own host: page=1..n, never links.next (an absolute URL
 // that could carry the key elsewhere); exact when `qs` sorts it newest first.
 export async function readList<T = IDataObject>(
-	ctx: RequestContext,
-	spec: ResourceSpec,
+	caller: Caller,
 	qs: IDataObject,
 	options: ListOptions<T>,
-	run?: Run,
 	fetcher?: PageFetcher,
 ): Promise<PagingResult<T>> {
+	const { ctx, spec } = caller;
 	const fetch: PageFetcher =
 		fetcher ??
 		(async (pageQs) => {
 			const { body, meta } = await phpRankRequest(
-				ctx,
-				spec,
+				caller,
 				{ url: spec.path, method: 'GET', qs: pageQs },
 				'list',
-				run,
 			);
 			return { records: body.data as IDataObject[], meta: meta ?? {} };
 		});

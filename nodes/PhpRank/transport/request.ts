@@ -62,6 +62,22 @@ export function recordPath(spec: ResourceSpec, key: unknown): string {
 }
 
 /**
+ * Who sends a request: the item's context and the resource it is about (its path, key, slow requests
+ * and secret parameters); in the action node also the node run, which knows its resource, so its
+ * steps take a caller from `callerOf` instead of handing the resource on.
+ */
+export interface Caller<C extends RequestContext = RequestContext> {
+	ctx: C;
+	spec: ResourceSpec;
+	run?: Run;
+}
+
+/** An item of the action node's run as a caller: the resource is the run's. */
+export function callerOf<C extends RequestContext>(ctx: C, run: Run): Caller<C> & { run: Run } {
+	return { ctx, spec: run.spec, run };
+}
+
+/**
  * The page of a record on the instance, as a user opens it (`https://seo.example.com/reports/12`,
  * on a sub-path when the instance has one): the one builder of that link.
  */
@@ -70,25 +86,20 @@ export function recordLink(connection: Connection, spec: ResourceSpec): (key: un
 	return (key) => `${instance}${recordPath(spec, key)}`;
 }
 
-/** The pages of a resource's records on the credential's instance (looked up once per node run). */
-export async function recordLinks(
-	ctx: RequestContext,
-	spec: ResourceSpec,
-): Promise<(key: unknown) => string> {
+/** The pages of the caller's resource's records on the credential's instance (looked up once per node run). */
+export async function recordLinks({ ctx, spec }: Caller): Promise<(key: unknown) => string> {
 	return recordLink(await connectionOf(ctx), spec);
 }
 
 /** Sends `attempt` in the user's budget, resent after 429; with `run`, its Stop ends the wait. */
 async function exchange<T>(
-	ctx: RequestContext,
+	{ ctx, spec, run }: Caller,
 	connection: Connection,
-	spec: ResourceSpec | undefined,
 	options: IHttpRequestOptions,
-	run: Run | undefined,
 	attempt: (current: Exchange) => Promise<T>,
 ): Promise<T> {
 	const failing = () => ({
-		node: redactedNode(ctx.getNode(), spec ?? run?.resource),
+		node: redactedNode(ctx.getNode(), spec),
 		context: errorContextOf(connection.host, connection.scheme, spec, options),
 	});
 	const stop = run?.stop.signal;
@@ -257,8 +268,7 @@ function timeoutFor(
 }
 
 async function prepare(
-	ctx: RequestContext,
-	spec: ResourceSpec | undefined,
+	{ ctx, spec }: Caller,
 	options: IHttpRequestOptions,
 ): Promise<{ connection: Connection; request: IHttpRequestOptions }> {
 	const connection = await connectionOf(ctx);
@@ -270,14 +280,13 @@ async function prepare(
 
 /** One request with n8n's authenticated HTTP helper: pickers, the trigger, multi-request steps. */
 export async function phpRankRequest(
-	ctx: RequestContext,
-	spec: ResourceSpec | undefined,
+	caller: Caller,
 	options: IHttpRequestOptions,
 	expect: Expect,
-	run?: Run,
 ): Promise<{ body: IDataObject; meta?: IDataObject }> {
-	const { connection, request } = await prepare(ctx, spec, options);
-	return await exchange(ctx, connection, spec, request, run, async (current) => {
+	const { ctx } = caller;
+	const { connection, request } = await prepare(caller, options);
+	return await exchange(caller, connection, request, async (current) => {
 		const response = await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			CREDENTIAL_TYPE,
@@ -294,10 +303,8 @@ type RoutingData = DeclarativeRestApiSettings.ResultOptions;
 // client, the output steps), the description's `routing.options` with `options` over it, in the
 // budget and resent after 429. The operation's first output step must be `answerCheck`.
 export async function routedRequest(
-	ctx: IExecutePaginationFunctions,
-	spec: ResourceSpec,
+	caller: Caller<IExecutePaginationFunctions> & { run: Run },
 	routing: RoutingData,
-	run: Run,
 	extra: {
 		options?: Partial<IHttpRequestOptions>;
 		onListPage?: (meta: IDataObject) => void;
@@ -305,8 +312,9 @@ export async function routedRequest(
 	} = {},
 ): Promise<{ items: INodeExecutionData[]; meta?: IDataObject }> {
 	const built = { ...(routing.options as IHttpRequestOptions), ...extra.options };
-	const { connection, request } = await prepare(ctx, spec, built);
-	return await exchange(ctx, connection, spec, request, run, async (current) => {
+	const { ctx, run } = caller;
+	const { connection, request } = await prepare(caller, built);
+	return await exchange(caller, connection, request, async (current) => {
 		current.onListPage = extra.onListPage;
 		current.note = extra.note;
 		const items = await run.sendForOutputSteps(ctx.getItemIndex(), current, () =>

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 // What the request layer needs to know about a resource, declared as data beside its descriptions
-// (descriptions/<resource>/<resource>.spec.ts): nothing in transport/ or operations/ names one.
+// (descriptions/<resource>/<resource>Spec.ts): nothing in transport/ or operations/ names one.
 export interface ResourceSpec {
 	noun: string;
 	plural: string;

@@ -33,6 +33,7 @@ export class Run {
 	readonly sending = new Set<Promise<unknown>>();
 	/** Changes made (creates, updates, deletes), by item, across tries. */
 	readonly done = new Map<number, Done>();
+	/** The resource the operation acts on, as its routing told the run (`operationRouting`). */
 	resource?: ResourceSpec;
 	private readonly shared = new Map<string, Promise<unknown>>();
 	/** Items of this try that reached a `gather` point, by point; and items that failed before their step. */
@@ -44,8 +45,21 @@ export class Run {
 	private readonly lanes = new Map<number, Promise<void>>();
 	private readonly answering = new Map<number, unknown>();
 
+	/** The run's resource, for the steps that run after `operationRouting` told it. */
+	get spec(): ResourceSpec {
+		if (!this.resource)
+			throw new Error('The run has no resource yet: route the operation with operationRouting');
+		return this.resource;
+	}
+
 	nodeForErrors(ctx: { getNode(): INode }): INode {
 		return redactedNode(ctx.getNode(), this.resource);
+	}
+
+	/** What `once` made for `key` earlier in this run (a step that reads what an earlier step of the item made). */
+	made<T>(key: string): Promise<T> {
+		const value = this.shared.get(key) as Promise<T> | undefined;
+		return value ?? Promise.reject(new Error(`Nothing in this run made "${key}" yet`));
 	}
 
 	/** What items of the run share: made once by the first item that asks, made again after it failed. */

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResultClass } from '../../PhpRank/api';
-import { shapeReport } from '../../PhpRank/operations/output';
+import { shapeReport } from '../../PhpRank/operations/reportItem';
 import { classify, classRank } from '../../PhpRank/report';
 import {
 	type Covered,
@@ -12,7 +12,7 @@ import {
 	decodeRound,
 } from '../reports';
 import type { Found, Settings, TriggerEvent } from './event';
-import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './fields';
+import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './eventFields';
 
 interface Parameters {
 	onlyWorse: boolean;

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BOUNDS, boundedField, readBounded } from '../../PhpRank/bounds';
 import { changesBetween } from '../../PhpRank/operations/changes';
-import { shapeReport } from '../../PhpRank/operations/output';
+import { shapeReport } from '../../PhpRank/operations/reportItem';
 import { checkStates, classify, type ReportChanges } from '../../PhpRank/report';
 import { sparkline } from '../../PhpRank/sparkline';
 import {
@@ -15,7 +15,7 @@ import {
 	decodeRound,
 } from '../reports';
 import type { Found, Settings, TriggerEvent } from './event';
-import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './fields';
+import { costNotice, notifyRecoveryField, onlyWorseField, outputField } from './eventFields';
 import {
 	type Below,
 	baselineRecord,

@@ -2,13 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { healthRoute } from '../../operations/getHealth/step';
 import { projectPath } from '../../operations/input';
-import { projectDeleted, shapeProjects } from '../../operations/output';
+import { projectDeleted } from '../../operations/delete/deleted';
+import { shapeProjects } from '../../operations/getMany/projects';
 import { deleteRoute, listRoute } from '../../operations/routes';
-import { projectSpec } from './project.spec';
+import { projectSpec } from './projectSpec';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as getHealth from './getHealth.operation';
-import { reportSpec } from '../report/report.spec';
+import { reportSpec } from '../report/reportSpec';
+import { toolDescriptionFields } from '../common';
 
 export const description: INodeProperties[] = [
 	{
@@ -50,3 +52,9 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...getHealth.description,
 ];
+
+export const toolDescriptions = toolDescriptionFields('project', {
+	delete: del,
+	getHealth,
+	getAll,
+});

@@ -17,3 +17,7 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['project'], operation: ['delete'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription =
+	'Delete a phpRank project: every report of one site (host, e.g. example.com). It cannot be undone: use it only when the user asks to delete all reports of that site.';

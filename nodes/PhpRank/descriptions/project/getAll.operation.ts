@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listParameters, projectSimplifyParameter, searchFilter } from '../common';
-import { projectSpec } from './project.spec';
+import { projectSpec } from './projectSpec';
 
 const properties: INodeProperties[] = [
 	...listParameters(
@@ -23,3 +23,7 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['project'], operation: ['getAll'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription =
+	'List phpRank projects, one per site host (e.g. example.com), with their number of reports and average score from 0 to 100. Use it to see which sites are audited and how each one scores overall.';

@@ -21,3 +21,7 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['project'], operation: ['getHealth'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription =
+	'How a whole site is doing in phpRank (one project, e.g. example.com): a few lines with its average score and class, health score (share of pages without a failed high-importance check), how many pages are good, decent and bad, the top issues and the worst pages with links. Use it when asked how a site is doing or what to fix first across a site.';

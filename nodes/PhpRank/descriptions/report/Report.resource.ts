@@ -3,14 +3,16 @@ import type { INodeProperties } from 'n8n-workflow';
 import { createOrRerunRoute } from '../../operations/createOrRerun/step';
 import { checkScoreRange, scoreKeep } from '../../operations/getMany/scoreRange';
 import { checkCreateBody, reportPath } from '../../operations/input';
-import { reportDeleted, shapeReports } from '../../operations/output';
+import { reportDeleted } from '../../operations/delete/deleted';
+import { shapeReports } from '../../operations/reportItem';
 import { buildUpdateBody } from '../../operations/update/checks';
 import { readBeforeRerun, withChanges } from '../../operations/update/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
-import { reportLocator } from '../common';
-import { reportSpec } from './report.spec';
+import { reportLocator, toolDescriptionFields } from '../common';
+import { reportSpec } from './reportSpec';
 import * as create from './create.operation';
 import * as createOrRerun from './createOrRerun.operation';
+import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
@@ -89,7 +91,7 @@ export const description: INodeProperties[] = [
 						preSend: [reportPath(reportSpec), buildUpdateBody],
 						postReceive: [withChanges, shapeReports],
 					},
-					readBeforeRerun(reportSpec),
+					readBeforeRerun,
 				),
 			},
 		],
@@ -106,3 +108,12 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...update.description,
 ];
+
+export const toolDescriptions = toolDescriptionFields('report', {
+	create,
+	createOrRerun,
+	delete: del,
+	get,
+	getAll,
+	update,
+});

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { passwordField, privacyField, simplifyParameter } from '../common';
+import { RESULT_CLASSES_TEXT } from '../../api';
 
 /** The fields of a report to create: Create, and Create or Re-Run. */
 export function createFields(
@@ -35,3 +36,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['create'] } },
 	createFields(),
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription = `Audit the SEO of one web page with phpRank: it analyses the URL now (a few seconds) and returns the new report: its ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and the checks that failed, grouped by importance. Use it only when the user wants a new, separate report: every call creates one.`;

@@ -10,6 +10,7 @@ import {
 	historyStoreParameters,
 	reportBrandingParameter,
 } from './history';
+import { RESULT_CLASSES_TEXT } from '../../api';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 
@@ -96,3 +97,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['createOrRerun'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription = `Audit the SEO of one web page with phpRank, re-using its report: when the page already has a report, its analysis is re-run and "changes" says what changed since the last analysis (e.g. "score 72 → 61; newly failed: title (high)"); otherwise a report is created (changes is null). Returns the report: ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and its failed checks by importance. Use it when asked to audit, check or re-check a page, or whether it got worse.`;

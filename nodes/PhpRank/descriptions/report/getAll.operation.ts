@@ -9,7 +9,8 @@ import {
 	searchFilter,
 	simplifyParameter,
 } from '../common';
-import { reportSpec } from './report.spec';
+import { reportSpec } from './reportSpec';
+import { RESULT_CLASSES_TEXT } from '../../api';
 
 const properties: INodeProperties[] = [
 	...listParameters(
@@ -42,3 +43,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['getAll'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription = `List phpRank SEO reports: ID, URL, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and analysis date of each, without check details. Use it to find reports or compare pages, e.g. the worst pages of a site; then get one report by its ID for its failed checks.`;

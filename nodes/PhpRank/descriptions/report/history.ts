@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { boundedField } from '../../bounds';
 
-import { HISTORY_LENGTH } from '../../operations/createOrRerun/history/fields';
+import { HISTORY_LENGTH } from '../../operations/createOrRerun/history/historyFields';
 import { FIRST_N8N_WITH_TABLE_API } from '../../operations/createOrRerun/history/n8nApi';
 import { RUNS_KEPT } from '../../operations/createOrRerun/history/record';
 

@@ -31,3 +31,7 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['report'], operation: ['update'] } },
 	properties,
 );
+
+/** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
+export const toolDescription =
+	'Change a phpRank report by its ID: re-run its SEO analysis (a few seconds; new score and checks) or change who can open it. Returns the updated report; after a re-run, "changes" says what changed (e.g. "score 72 → 61; newly failed: title (high)"). Use it after a page was fixed, to see the new score.';

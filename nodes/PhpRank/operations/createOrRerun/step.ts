@@ -11,7 +11,13 @@ import type {
 import { MAX_PAGE_SIZE } from '../../api';
 import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
 import { readList } from '../../transport/paging';
-import { phpRankRequest, recordLinks, recordPath } from '../../transport/request';
+import {
+	type Caller,
+	callerOf,
+	phpRankRequest,
+	recordLinks,
+	recordPath,
+} from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import {
 	doneBefore,
@@ -22,12 +28,12 @@ import {
 	runOf,
 } from '../../transport/run';
 import { changesBetween } from '../changes';
-import { outputChoice } from '../output';
+import { outputChoice } from '../reportItem';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
 import { readSiteHistories } from './history/keep';
 import { checkHistoryOptions } from './history/settings';
-import { type Outcome, pageItem, siteItems } from './output';
+import { type Outcome, pageItem, siteItems } from './items';
 
 /*
  * Report → Create or Re-Run: for each item's URL, the user's report of it is re-run (PUT
@@ -58,20 +64,17 @@ const newlyFailedHigh = (changes: ReportChanges) =>
 
 const siteKey = (project: string) => `createOrRerun site ${project}`;
 
+/** An item of the run, as it sends requests: the resource is the run's. */
+type ItemCaller = Caller<IExecutePaginationFunctions> & { run: Run };
+
 /** The user's reports of a site, by URL, newest first: one list read per site and node run, shared by its items. */
-function reportsOfSite(
-	ctx: IExecutePaginationFunctions,
-	spec: ResourceSpec,
-	run: Run,
-	project: string,
-): Promise<Map<string, IDataObject[]>> {
+function reportsOfSite(caller: ItemCaller, project: string): Promise<Map<string, IDataObject[]>> {
+	const { run, spec } = caller;
 	return run.once(siteKey(project), async () => {
 		const { items } = await readList(
-			ctx,
-			spec,
+			caller,
 			{ project, ...spec.newestFirst },
 			{ perPage: MAX_PAGE_SIZE },
-			run,
 		);
 		const byUrl = new Map<string, IDataObject[]>();
 		for (const report of items) {
@@ -91,15 +94,13 @@ function analysedWithin(report: IDataObject, hours: number): boolean {
 }
 
 async function analyse(
-	ctx: IExecutePaginationFunctions,
-	spec: ResourceSpec,
-	run: Run,
+	caller: ItemCaller,
 	url: string,
 	body: IDataObject,
 	{ confirmPoints, reuseHours }: { confirmPoints: number | undefined; reuseHours: number },
 ): Promise<Outcome> {
-	const reports =
-		(await reportsOfSite(ctx, spec, run, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
+	const { spec } = caller;
+	const reports = (await reportsOfSite(caller, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
 	const newest = reports.reduce<IDataObject | undefined>(
 		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
 		undefined,
@@ -113,7 +114,7 @@ async function analyse(
 			body: { results: 1 },
 		};
 		const rerun = async () =>
-			(await phpRankRequest(ctx, spec, request, 'record', run)).body.data as IDataObject;
+			(await phpRankRequest(caller, request, 'record')).body.data as IDataObject;
 		const first = await rerun();
 		const changes = changesBetween(newest, first);
 		const others = reports.length - 1;
@@ -135,59 +136,57 @@ async function analyse(
 		};
 	}
 	const { body: answer } = await phpRankRequest(
-		ctx,
-		spec,
+		caller,
 		{ method: 'POST', url: spec.path, body },
 		'record',
-		run,
 	);
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
 }
 
-export function createOrRerunStep(spec: ResourceSpec) {
-	return async function createOrRerun(
-		this: IExecutePaginationFunctions,
-		routing: DeclarativeRestApiSettings.ResultOptions,
-	): Promise<INodeExecutionData[]> {
-		const run = runOf(this);
-		try {
-			const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
-			const url = String(body[spec.createdFrom ?? 'url']);
-			const key = sameUrlKey(url);
-			const bySite = this.getNodeParameter('output', 'pages') === 'sites';
-			const fingerprint = fingerprintOf(['createOrRerun', key]);
-			const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
-			if (before) return paired(this, before);
+async function createOrRerun(
+	this: IExecutePaginationFunctions,
+	routing: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const run = runOf(this);
+	const caller = callerOf(this, run);
+	const { spec } = caller;
+	try {
+		const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
+		const url = String(body[spec.createdFrom ?? 'url']);
+		const key = sameUrlKey(url);
+		const bySite = this.getNodeParameter('output', 'pages') === 'sites';
+		const fingerprint = fingerprintOf(['createOrRerun', key]);
+		const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
+		if (before) return paired(this, before);
 
-			// An item that fails before it joins its site (On Error → Continue) is not waited for.
-			const leftOut = (error: unknown) => {
-				run.itemLeftOut(this.getItemIndex());
-				return Promise.reject(error);
-			};
-			// History Store → Data Table: the sites' rows read before any phpRank request.
-			if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
-			const confirmPoints = confirmDropPoints(this);
-			const analysis = run.once(`createOrRerun analysis ${key}`, () =>
-				analyse(this, spec, run, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
-			);
-			// A failed analysis may still have created the report: the next try reads the site again.
-			analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
-			if (bySite) return await siteItems(this, spec, run, url, analysis).catch(leftOut);
-			const outcome = await analysis;
-			const choice = outputChoice(this, await recordLinks(this, spec));
-			const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
-			recordDone(
-				run,
-				this.getItemIndex(),
-				fingerprint,
-				items,
-				outcome.action === 'created' ? spec : undefined,
-			);
-			return paired(this, items);
-		} catch (error) {
-			return await itemFailed(this, run, error);
-		}
-	};
+		// An item that fails before it joins its site (On Error → Continue) is not waited for.
+		const leftOut = (error: unknown) => {
+			run.itemLeftOut(this.getItemIndex());
+			return Promise.reject(error);
+		};
+		// History Store → Data Table: the sites' rows read before any phpRank request.
+		if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
+		const confirmPoints = confirmDropPoints(this);
+		const analysis = run.once(`createOrRerun analysis ${key}`, () =>
+			analyse(caller, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
+		);
+		// A failed analysis may still have created the report: the next try reads the site again.
+		analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
+		const outcome = await analysis;
+		const choice = outputChoice(this, await recordLinks(caller));
+		const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
+		recordDone(
+			run,
+			this.getItemIndex(),
+			fingerprint,
+			items,
+			outcome.action === 'created' ? spec : undefined,
+		);
+		return paired(this, items);
+	} catch (error) {
+		return await itemFailed(this, run, error);
+	}
 }
 
 /** The routing of Create or Re-Run: the input checked like Create's, then the step above. */
@@ -198,6 +197,6 @@ export function createOrRerunRoute(
 	return operationRouting(spec, {
 		request: { method: 'POST', url: spec.path },
 		send: { paginate: true, preSend: [...preSend, checkRerunOptions, checkHistoryOptions] },
-		operations: { pagination: createOrRerunStep(spec) },
+		operations: { pagination: createOrRerun },
 	});
 }

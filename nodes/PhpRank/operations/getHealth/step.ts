@@ -9,14 +9,14 @@ import { MAX_PAGE_SIZE } from '../../api';
 import { projectOfUrl } from '../../report';
 import { isToolRun } from '../../transport/n8nInternals';
 import { readList } from '../../transport/paging';
-import { recordLinks } from '../../transport/request';
+import { callerOf, recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
 import { operationRouting, paired } from '../routes';
 import { siteSettings } from '../site/options';
 import { checkHealthInput } from './checks';
-import { healthItem } from './output';
+import { healthItem } from './healthItem';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
@@ -37,7 +37,7 @@ function bySite(records: IDataObject[]): Map<string, IDataObject[]> {
 	return sites;
 }
 
-function healthStep(reports: ResourceSpec) {
+function healthStep() {
 	return async function getHealth(
 		this: IExecutePaginationFunctions,
 	): Promise<INodeExecutionData[]> {
@@ -47,12 +47,12 @@ function healthStep(reports: ResourceSpec) {
 				? undefined
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
+			const reports = run.spec;
+			const caller = callerOf(this, run);
 			const { items } = await readList(
-				this,
-				reports,
+				caller,
 				{ ...(project ? { project } : {}), ...reports.newestFirst },
 				{ perPage: MAX_PAGE_SIZE },
-				run,
 			);
 			const sites = bySite(items);
 			if (project !== undefined && !sites.has(project)) {
@@ -62,7 +62,7 @@ function healthStep(reports: ResourceSpec) {
 					'Project → Get Many lists the projects that have reports: choose one of them, or create a report for a page of this site first.',
 				);
 			}
-			const link = await recordLinks(this, reports);
+			const link = await recordLinks(caller);
 			const shape = {
 				simplify: this.getNodeParameter('simplify', true) as boolean,
 				tool: isToolRun(this),
@@ -85,6 +85,6 @@ export function healthRoute(reports: ResourceSpec): INodePropertyRouting {
 	return operationRouting(reports, {
 		request: { method: 'GET', url: reports.path },
 		send: { paginate: true, preSend: [checkHealthInput] },
-		operations: { pagination: healthStep(reports) },
+		operations: { pagination: healthStep() },
 	});
 }

@@ -6,8 +6,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { forOutputSteps, phpRankRequest } from '../../transport/request';
-import type { ResourceSpec } from '../../transport/resource';
+import { callerOf, forOutputSteps, phpRankRequest } from '../../transport/request';
 import type { Run } from '../../transport/run';
 import { changesBetween } from '../changes';
 
@@ -18,22 +17,18 @@ import { changesBetween } from '../changes';
  */
 
 /** Before an update: reads the report as it is, when the update re-runs its analysis. */
-export function readBeforeRerun(spec: ResourceSpec) {
-	return async function (
-		ctx: IExecutePaginationFunctions,
-		options: IHttpRequestOptions,
-		run: Run,
-	): Promise<IDataObject | undefined> {
-		if (Number((options.body as IDataObject | undefined)?.results) !== 1) return undefined;
-		const { body } = await phpRankRequest(
-			ctx,
-			spec,
-			{ method: 'GET', url: options.url },
-			'record',
-			run,
-		);
-		return { previous: body.data as IDataObject };
-	};
+export async function readBeforeRerun(
+	ctx: IExecutePaginationFunctions,
+	options: IHttpRequestOptions,
+	run: Run,
+): Promise<IDataObject | undefined> {
+	if (Number((options.body as IDataObject | undefined)?.results) !== 1) return undefined;
+	const { body } = await phpRankRequest(
+		callerOf(ctx, run),
+		{ method: 'GET', url: options.url },
+		'record',
+	);
+	return { previous: body.data as IDataObject };
 }
 
 /** Output step: `changes` on a re-run report, from the report as it was before. */

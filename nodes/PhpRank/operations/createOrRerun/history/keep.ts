@@ -4,7 +4,7 @@ import { inputItemCount } from '../../../transport/n8nInternals';
 import type { Run } from '../../../transport/run';
 import { fail, inputProblem } from '../../input';
 import type { SiteSummary } from '../../site/types';
-import { runRecord, type SiteHistoryFields, siteHistoryFields } from './fields';
+import { runRecord, type SiteHistoryFields, siteHistoryFields } from './historyFields';
 import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';
 import { addRun, type SiteHistory } from './record';
@@ -129,7 +129,8 @@ async function keepInTable(
 	record: ReturnType<typeof runRecord>,
 	counted: readonly FailingCheck[],
 ): Promise<Kept> {
-	const read = await run.once<TableRead>(READ_KEY, () => Promise.reject(new Error('not read')));
+	// Read by `readSiteHistories` before the item's first phpRank request.
+	const read = await run.made<TableRead>(READ_KEY);
 	const execution = String(ctx.getExecutionId() ?? '');
 	const inTable = tableRuns(read, project, execution);
 	const kept = workflowHistory(ctx, project);

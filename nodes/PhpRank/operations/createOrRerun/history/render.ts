@@ -1,7 +1,7 @@
 import { classify } from '../../../report';
 import { CLASS_COLOURS, escapeHtml, plural, shortList, signed } from '../../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
-import type { HistoryEntry, SiteHistoryFields } from './fields';
+import type { HistoryEntry, SiteHistoryFields } from './historyFields';
 import type { SiteIssues } from './issues';
 
 /*

@@ -1,4 +1,4 @@
-import { type HistoryEntry, historyEntry } from './fields';
+import { type HistoryEntry, historyEntry } from './historyFields';
 import type { FailingCheck } from './issues';
 import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
 

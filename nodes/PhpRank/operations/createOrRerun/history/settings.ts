@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 
 import { boundedOption, fail } from '../../input';
 import { type Branding, readBranding } from './branding';
-import { HISTORY_LENGTH } from './fields';
+import { HISTORY_LENGTH } from './historyFields';
 import { historyStoreOf, tableChoiceOf } from './keep';
 
 /*

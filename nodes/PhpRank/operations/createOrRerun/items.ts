@@ -3,13 +3,12 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
 import { inputItemCount } from '../../transport/n8nInternals';
-import { recordLinks } from '../../transport/request';
-import type { ResourceSpec } from '../../transport/resource';
+import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
-import { type OutputChoice, reportOutput } from '../output';
+import { type OutputChoice, reportOutput } from '../reportItem';
 import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
-import { siteHistoryOutput } from './history/output';
+import { siteHistoryOutput } from './history/siteItem';
 import { keepSiteRun } from './history/keep';
 import { historySettings } from './history/settings';
 
@@ -74,9 +73,7 @@ interface GatheredPage {
 
 /** One Item per Site: the item's page joins the run's; the first item of each site answers for it. */
 export async function siteItems(
-	ctx: IExecutePaginationFunctions,
-	spec: ResourceSpec,
-	run: Run,
+	{ ctx, spec, run }: Caller<IExecutePaginationFunctions> & { run: Run },
 	url: string,
 	analysis: Promise<Outcome>,
 ): Promise<INodeExecutionData[]> {
@@ -115,7 +112,7 @@ export async function siteItems(
 	const summary = siteSummary(project, pages, {
 		worstPages,
 		minChange,
-		link: await recordLinks(ctx, spec),
+		link: await recordLinks({ ctx, spec }),
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);

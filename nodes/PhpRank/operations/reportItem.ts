@@ -5,8 +5,8 @@ import { type CheckChange, classify, failedChecks, type ReportChanges } from '..
 import { isToolRun } from '../transport/n8nInternals';
 import { linksForOutputSteps } from '../transport/request';
 
-// How the node outputs what phpRank answered: reports (Simplify on, off, or for an AI tool),
-// deletions and projects.
+// How the node outputs a report phpRank answered: Simplify on, off, or for an AI tool; the
+// operations that output reports (Get, Get Many, Create, Update, Create or Re-Run, the trigger) share it.
 
 /** `title (high), load_time (medium)`. */
 export function checkList(checks: CheckChange[]): string {
@@ -198,54 +198,4 @@ export async function shapeReports(
 	return items.map(({ json }) => ({
 		json: reportOutput(choice, json, json.changes as ReportChanges | undefined, { inList }),
 	}));
-}
-
-/** Output step of Report → Delete: `{ deleted: true, id }`, the ID as phpRank confirmed it. */
-export async function reportDeleted(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const { id } = items[0]?.json ?? {};
-	// Instances that answer 204 confirm nothing: the ID is the one the request named.
-	const confirmed = /^\d+$/.test(String(id))
-		? Number(id)
-		: Number(this.getNodeParameter('reportId', undefined, { extractValue: true }));
-	return [{ json: { deleted: true, id: confirmed } }];
-}
-
-/** Output step of Project → Delete: `{ deleted: true, project }`, the name the request used. */
-export async function projectDeleted(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const { id } = items[0]?.json ?? {};
-	const named = String(this.getNodeParameter('project', '', { extractValue: true })).trim();
-	const project = typeof id === 'string' && id ? id : named;
-	return [{ json: { deleted: true, project } }];
-}
-
-// Project → Get Many: phpRank's `result` of a project is the sum of its reports' scores; the
-// average and its class are what a digest needs, added to the record or in the simplified one.
-export async function shapeProjects(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const simplify = this.getNodeParameter('simplify', true) as boolean;
-	return items.map(({ json }) => {
-		const reports = Number(json.reports);
-		const total = Number(json.result);
-		const average =
-			reports > 0 && Number.isFinite(total) ? Math.round((total / reports) * 10) / 10 : null;
-		const { result_class } = classify(average);
-		if (!simplify) return { json: { ...json, average_score: average, result_class } };
-		return {
-			json: {
-				project: json.project,
-				reports: Number.isFinite(reports) ? reports : null,
-				average_score: average,
-				result_class,
-				first_created_at: json.created_at ?? null,
-			},
-		};
-	});
 }

@@ -8,7 +8,7 @@ import {
 } from '../../site/text';
 import { type Flat, type Flatteners, flatten, type SiteSummary } from '../../site/types';
 import type { Branding } from './branding';
-import type { SiteHistoryFields } from './fields';
+import type { SiteHistoryFields } from './historyFields';
 import {
 	accentOf,
 	brandingHeader,
