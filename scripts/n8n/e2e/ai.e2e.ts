@@ -666,7 +666,7 @@ let simplifyForm:
 
 /** `shapeReport` from the installed package's dist/, if it is still where it was (else no comparison). */
 async function simplifiedReports(installedDir: string): Promise<typeof simplifyForm> {
-	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'output.js');
+	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'reportItem.js');
 	try {
 		return ((await import(file)) as { shapeReport?: typeof simplifyForm }).shapeReport;
 	} catch {
