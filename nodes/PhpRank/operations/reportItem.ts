@@ -17,12 +17,12 @@ export function checkList(checks: CheckChange[]): string {
 export const TOP_FAILED_CHECKS = 3;
 
 /**
- * `top_failed_checks`: the most important failed checks (high, medium, low; ties in phpRank's own
+ * `top_failed_checks` from `failedChecks`' list: the most important (high, medium, low; ties in phpRank's own
  * order), '' when none failed, as `newly_failed` says none: an empty cell in n8n's Table and in a
  * sheet, where null shows as the word "null".
  */
-export function topFailedChecks(results: unknown): string {
-	return checkList(failedChecks(results).slice(0, TOP_FAILED_CHECKS));
+export function topFailedChecks(failed: CheckChange[]): string {
+	return checkList(failed.slice(0, TOP_FAILED_CHECKS));
 }
 
 /** The changes in words an agent can read aloud: `score 72 → 61; newly failed: title (high)`. */
@@ -77,7 +77,8 @@ export function shapeReport(
 	flat = false,
 ): IDataObject {
 	const classified = classify(record.result);
-	const added = { top_failed_checks: topFailedChecks(record.results), link: link(record.id) };
+	const failed = failedChecks(record.results);
+	const added = { top_failed_checks: topFailedChecks(failed), link: link(record.id) };
 	if (!simplify) return { ...record, ...classified, ...added };
 	return {
 		id: record.id,
@@ -85,7 +86,7 @@ export function shapeReport(
 		project: record.project,
 		...classified,
 		...changeColumns(record.changes),
-		...failedCounts(failedChecks(record.results)),
+		...failedCounts(failed),
 		top_failed_checks: added.top_failed_checks,
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
@@ -134,7 +135,7 @@ export function toolReport(
 	if (inList) {
 		return {
 			...summary,
-			top_failed_checks: topFailedChecks(record.results),
+			top_failed_checks: topFailedChecks(failedChecks(record.results)),
 			generated_at: record.generated_at ?? null,
 		};
 	}
