@@ -23,6 +23,7 @@ export const BOUNDS = {
 	maxScore: { label: 'Maximum Score', low: 0, high: 100, default: 100 },
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
+	staleAfter: { label: 'Stale After', low: 1, high: 365, default: 8 },
 } as const satisfies Record<string, Bound>;
 
 /** A number option's parameter name: each is named as its entry of BOUNDS. */

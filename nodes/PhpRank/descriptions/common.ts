@@ -311,15 +311,24 @@ export function passwordField(overrides: Partial<INodeProperties> = {}): INodePr
  */
 export function toolDescriptionFields(
 	resource: string,
-	operations: Record<string, { toolDescription: string }>,
+	operations: Record<
+		string,
+		{ toolDescription: string; toolDescriptionHide?: Record<string, string[]> }
+	>,
 ): INodeProperties[] {
-	return Object.entries(operations).map(([operation, { toolDescription }]) => ({
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string' as const,
-		typeOptions: { rows: 4 },
-		default: toolDescription,
-		description: 'What the AI model reads about this tool: what it does and when to use it',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-	}));
+	return Object.entries(operations).map(
+		([operation, { toolDescription, toolDescriptionHide }]) => ({
+			displayName: 'Tool Description',
+			name: 'toolDescription',
+			type: 'string' as const,
+			typeOptions: { rows: 4 },
+			default: toolDescription,
+			description: 'What the AI model reads about this tool: what it does and when to use it',
+			displayOptions: {
+				show: { '@tool': [true], resource: [resource], operation: [operation] },
+				// An option with a tool description of its own (Get Health's One Digest) hides this one.
+				...(toolDescriptionHide ? { hide: toolDescriptionHide } : {}),
+			},
+		}),
+	);
 }

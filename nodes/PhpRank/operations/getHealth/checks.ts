@@ -1,14 +1,55 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { projectName } from '../input';
+import { BOUNDS } from '../../bounds';
+import { type Branding, readBranding } from '../history/branding';
+import { boundedOption, fail, projectName } from '../input';
 import { siteSettings } from '../site/options';
+import { digestStoreOn, digestTableChoice } from './digestHistory';
 
-/** Project → Get Health: a project (unless All Projects) and its site options, checked before anything is sent. */
+/** Output → One Digest: one item for the whole account (All Projects only). */
+export const isDigest = (ctx: IExecuteSingleFunctions) =>
+	ctx.getNodeParameter('output', 'projects') === 'digest';
+
+export interface DigestSettings {
+	staleAfterDays: number;
+	/** E-Mail HTML: whether the digest carries `summary_html`. */
+	html: boolean;
+	branding: Branding;
+}
+
+/** One Digest's options as set (Stale After, E-Mail HTML, Report Branding); a bad one stops the item naming the field. */
+export function digestSettings(ctx: IExecuteSingleFunctions): DigestSettings {
+	const options = ctx.getNodeParameter('siteOptions', {}) as IDataObject;
+	const { staleAfter } = BOUNDS;
+	const staleAfterDays = boundedOption(
+		ctx,
+		'staleAfter',
+		options.staleAfter,
+		`Set Stale After under Site Options to how many days without an analysis make a site stale, from ${staleAfter.low} to ${staleAfter.high} (e.g. ${staleAfter.default}: a weekly audit missed once).`,
+	);
+	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
+	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
+	return { staleAfterDays, html: options.emailHtml === true, branding: branding.branding };
+}
+
+/** Project → Get Health: a project (unless All Projects), its site options, One Digest's options, checked before anything is sent. */
 export async function checkHealthInput(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if (!(this.getNodeParameter('allProjects', false) as boolean)) projectName(this);
+	const all = this.getNodeParameter('allProjects', false) as boolean;
+	if (isDigest(this)) {
+		if (!all)
+			fail(
+				this,
+				'Output is One Digest, but All Projects is off',
+				'Turn on All Projects: a digest sums up every project of the account. For one project, set Output to One Item per Project.',
+			);
+		digestSettings(this);
+		if (digestStoreOn(this)) digestTableChoice(this);
+		return requestOptions;
+	}
+	if (!all) projectName(this);
 	siteSettings(this);
 	return requestOptions;
 }

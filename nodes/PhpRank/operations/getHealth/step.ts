@@ -7,23 +7,25 @@ import type {
 
 import { MAX_PAGE_SIZE } from '../../api';
 import { projectOfUrl } from '../../report';
-import { connectionOf, instanceUrl } from '../../transport/connection';
 import { isToolRun } from '../../transport/n8nInternals';
 import { readList } from '../../transport/paging';
-import { callerOf, recordPath } from '../../transport/request';
+import { callerOf, listLink, recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
 import { operationRouting, paired } from '../routes';
 import { siteSettings } from '../site/options';
-import { checkHealthInput } from './checks';
+import { checkHealthInput, digestSettings, isDigest } from './checks';
+import { readDigestHistory } from './digestHistory';
+import { digest, digestItem } from './digestItem';
 import { healthItem } from './healthItem';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
  * says what it counts). One project: its reports read with phpRank's `project` filter,
  * ceil(reports / 100) requests. All Projects: every report read once, one item per project, by
- * name. `reports` is the report resource whose list is read.
+ * name, or with Output → One Digest one item for them all (digest.ts). `reports` is the report
+ * resource whose list is read.
  */
 
 /** The reports read, by site (their project, else their URL's). */
@@ -49,8 +51,9 @@ function healthStep() {
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
 			const reports = run.spec;
+			const caller = callerOf(this, run);
 			const { items } = await readList(
-				callerOf(this, run),
+				caller,
 				{ ...(project ? { project } : {}), ...reports.newestFirst },
 				{ perPage: MAX_PAGE_SIZE },
 			);
@@ -62,12 +65,19 @@ function healthStep() {
 					'Project → Get Many lists the projects that have reports: choose one of them, or create a report for a page of this site first.',
 				);
 			}
-			const instance = instanceUrl(await connectionOf(this));
-			const link = (id: unknown) => `${instance}${recordPath(reports, id)}`;
+			const link = await recordLinks(caller);
 			const shape = {
 				simplify: this.getNodeParameter('simplify', true) as boolean,
 				tool: isToolRun(this),
 			};
+			if (isDigest(this)) {
+				const history = await readDigestHistory(this, [...sites.keys()].sort());
+				const list = await listLink(caller);
+				const siteLink = (site: string) => list({ project: site });
+				const options = { now: Date.now(), reportLink: link, siteLink };
+				const item = digest(sites, history, digestSettings(this), options);
+				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
+			}
 			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
 			return paired(
 				this,

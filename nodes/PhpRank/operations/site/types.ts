@@ -85,3 +85,52 @@ export function flatten<T extends object>(item: T, flatteners: Flatteners<NoInfe
 	}
 	return out as Flat<T>;
 }
+
+/** One site of Get Health's One Digest (All Projects): its figures now, its changes and oldest issue from its history. */
+export type DigestSite = {
+	project: string;
+	health_score: number | null;
+	average_score: number | null;
+	result_class: ResultClass | null;
+	pages: number;
+	/** The average now less the one four runs before (History Store → Data Table; else null). */
+	change_4_runs: number | null;
+	/** The average now less the first run's of the last 30 days (History Store → Data Table; else null). */
+	change_30_days: number | null;
+	/** Checks of high importance failing on at least one page now. */
+	open_high_issues: number;
+	/** The check failing longest without a break, `title (high)` (History Store → Data Table; else null). */
+	oldest_issue: string | null;
+	oldest_issue_since: string | null;
+	/** Whole days from the issue's first failing run to the site's newest analysis. */
+	oldest_issue_days: number | null;
+	last_analysed: string | null;
+	days_since_analysis: number | null;
+	/** No analysis for Stale After days or more. */
+	stale: boolean;
+	/** The site's reports on the phpRank instance. */
+	link: string;
+};
+
+/** The account as One Digest sums it up. */
+export type DigestTotals = {
+	total_sites: number;
+	total_pages: number;
+	/** The average score over every page of every site. */
+	average_score: number | null;
+	/** Sites whose average fell (rose) since four runs before: null without a history. */
+	worse_sites: number | null;
+	better_sites: number | null;
+	stale_sites: number;
+};
+
+/** Get Health's One Digest: one item for the whole account, its sites worst first. */
+export type Digest = DigestTotals & {
+	sites: DigestSite[];
+	stale_after_days: number;
+	/** Where to turn on the changes and issue ages, when they are off (null when they are on). */
+	history_note: string | null;
+	summary_text: string;
+	/** With Site Options → E-Mail HTML only. */
+	summary_html?: string;
+};

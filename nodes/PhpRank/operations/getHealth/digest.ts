@@ -1,0 +1,144 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { classify } from '../../report';
+import { runRecord } from '../history/historyFields';
+import { siteIssues } from '../history/issues';
+import { addRun, type RunRecord, type SiteHistory } from '../history/record';
+import { type DatedRun, historyOfRuns } from '../history/rows';
+import { mean, newestPerUrl, siteHealth } from '../site/figures';
+import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
+
+/*
+ * Get Health, All Projects, One Digest: every site of the account ranked worst first, with its
+ * changes and oldest open issue from its history (the rows Create or Re-Run's One Item per Site
+ * writes to a data table), and the account's totals. Pure: the reports and rows come read.
+ * A site's runs: its rows analysed before its newest analysis, then its figures now (the row of
+ * that same analysis, if any, is now's). `change_4_runs` is now less the run four before it, as
+ * Create or Re-Run's site item counts it; `change_30_days` now less the first run of the last 30
+ * days.
+ */
+
+const DAY_MS = 24 * 3600 * 1000;
+const MONTH_DAYS = 30;
+
+export interface DigestOptions {
+	staleAfterDays: number;
+	/** Milliseconds since 1970: the digest's moment. */
+	now: number;
+	/** A report's page on the instance, from its ID. */
+	reportLink: (id: unknown) => string;
+	/** A site's reports on the instance. */
+	siteLink: (project: string) => string;
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const change = (from: RunRecord | undefined, to: RunRecord) =>
+	from && typeof from.average === 'number' && typeof to.average === 'number'
+		? round1(to.average - from.average)
+		: null;
+
+/** The site's runs: those of the table analysed before now's figures, then now's. */
+function runsNow(runs: readonly DatedRun[], health: SiteHealth, now: number): SiteHistory {
+	const current = runRecord(health, now / 1000);
+	const before = runs.filter(({ record }) => record.at < current.at);
+	return addRun(historyOfRuns(before), current, '');
+}
+
+type HistoryPart = Pick<
+	DigestSite,
+	'change_4_runs' | 'change_30_days' | 'oldest_issue' | 'oldest_issue_since' | 'oldest_issue_days'
+>;
+
+const NO_HISTORY: HistoryPart = {
+	change_4_runs: null,
+	change_30_days: null,
+	oldest_issue: null,
+	oldest_issue_since: null,
+	oldest_issue_days: null,
+};
+
+/** What the site's history says: its changes and its oldest open issue. */
+function historyPart(runs: readonly DatedRun[], health: SiteHealth, now: number): HistoryPart {
+	const history = runsNow(runs, health, now);
+	const { records } = history;
+	const newest = records[records.length - 1];
+	const monthAgo = (now - MONTH_DAYS * DAY_MS) / 1000;
+	const firstOfMonth = records.find(({ at }) => at >= monthAgo);
+	const [oldest] = siteIssues(history, health.failing_checks).open_issues;
+	return {
+		change_4_runs: change(records[records.length - 5], newest),
+		change_30_days: firstOfMonth === newest ? null : change(firstOfMonth, newest),
+		oldest_issue: oldest ? `${oldest.check} (${oldest.importance})` : null,
+		oldest_issue_since: oldest?.failing_since ?? null,
+		oldest_issue_days: oldest?.age_days ?? null,
+	};
+}
+
+/** One site of the digest from its reports, and its rows when History Store is on (else null; none: no history yet). */
+export function digestSite(
+	project: string,
+	records: IDataObject[],
+	runs: readonly DatedRun[] | null,
+	options: DigestOptions,
+): DigestSite {
+	const health = siteHealth(newestPerUrl(records), {
+		worstPages: 1,
+		minChange: 0,
+		link: options.reportLink,
+	});
+	const last = health.analysed_to === null ? NaN : Date.parse(health.analysed_to);
+	const days = Number.isFinite(last) ? Math.floor((options.now - last) / DAY_MS) : null;
+	return {
+		project,
+		health_score: health.health_score,
+		average_score: health.average_score,
+		result_class: health.result_class,
+		pages: health.pages,
+		...(runs?.length ? historyPart(runs, health, options.now) : NO_HISTORY),
+		open_high_issues: health.failing_checks.filter(({ importance }) => importance === 'high')
+			.length,
+		last_analysed: health.analysed_to,
+		days_since_analysis: days,
+		stale: days === null || days >= options.staleAfterDays,
+		link: options.siteLink(project),
+	};
+}
+
+/** Ascending, a missing value first. */
+const lowFirst = (a: number | null, b: number | null) =>
+	a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b;
+
+/**
+ * Worst first: the lowest health score (the share of pages without a failed high-importance check:
+ * a page with a real problem is what needs a person), then the lowest average (many good pages can
+ * hide a broken one in the average, not in the health score), then the name; a site with no score
+ * first (nobody knows how it is doing).
+ */
+export function worstFirst(a: DigestSite, b: DigestSite): number {
+	return (
+		lowFirst(a.health_score, b.health_score) ||
+		lowFirst(a.average_score, b.average_score) ||
+		a.project.localeCompare(b.project)
+	);
+}
+
+/** The account's totals; the average over every page of every site (`records`: all reports read). */
+export function digestTotals(
+	sites: readonly DigestSite[],
+	records: IDataObject[],
+	history: boolean,
+): DigestTotals {
+	const scores = newestPerUrl(records)
+		.map((record) => classify(record.result).score)
+		.filter((score): score is number => score !== null);
+	const moved = (sign: number) =>
+		history ? sites.filter((site) => Math.sign(site.change_4_runs ?? 0) === sign).length : null;
+	return {
+		total_sites: sites.length,
+		total_pages: sites.reduce((sum, site) => sum + site.pages, 0),
+		average_score: mean(scores),
+		worse_sites: moved(-1),
+		better_sites: moved(1),
+		stale_sites: sites.filter((site) => site.stale).length,
+	};
+}

@@ -1,0 +1,164 @@
+/*
+ * npm run bench:digest: Get Health with All Projects, Output → One Digest beside One Item per
+ * Project, at an agency's size: 200 projects of 100 reports (20,000) and 200 of 5 (1,000), with
+ * four weekly runs per site in the history table for the digest. Run through the real n8n engine
+ * against the bundled phpRank test server and the stand-in for n8n's public API; both outputs are
+ * measured in the same run, rounds alternating, and the medians and their ratio printed: requests to
+ * phpRank and to n8n, wall time, the peak heap above the start, and the output's size. Figures, not
+ * assertions (this machine is noisy); a request count off the floor fails the run.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { PhpRankServer, TEST_API_KEY } from '../test/server';
+import { startN8nApi } from '../test/server/n8nApi';
+
+const PROJECTS = 200;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const N8N_KEY = 'bench-key';
+const TABLE = 'bench digest history';
+const DAY = 24 * 3600 * 1000;
+type Output = 'projects' | 'digest';
+
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const hosts = Array.from({ length: PROJECTS }, (_, i) => `client-${i}.example.com`);
+
+interface Measure {
+	ms: number;
+	heapMb: number;
+	phpRank: number;
+	n8n: number;
+	bytes: number;
+}
+
+async function account(reportsPerProject: number) {
+	const phpRank = new PhpRankServer({ throttle: false });
+	phpRank.seedReports(PROJECTS * reportsPerProject, {
+		hosts,
+		uniqueUrls: true,
+		startDate: new Date(Date.now() - 30 * DAY),
+	});
+	await phpRank.start();
+	const n8n = await startN8nApi({ apiKey: N8N_KEY });
+	const table = n8n.tables.create(TABLE, [...HISTORY_COLUMNS]);
+	n8n.tables.seed(
+		table.id,
+		hosts.flatMap((site, index) =>
+			[4, 3, 2, 1].map((weeks) => ({
+				site,
+				run_date: new Date(Date.now() - weeks * 7 * DAY).toISOString(),
+				average_score: 50 + ((index * 7 + weeks) % 40),
+				health_score: 50,
+				pages: reportsPerProject,
+				good_pages: 0,
+				decent_pages: reportsPerProject,
+				bad_pages: 0,
+				failing_checks: 'title (3 pages), favicon (1 page)',
+				execution_id: `${index}-${weeks}`,
+				workflow_id: 'bench',
+			})),
+		),
+	);
+	return { phpRank, n8n };
+}
+
+async function measure(
+	runNode: typeof import('../test/harness/engine').runNode,
+	{ phpRank, n8n }: Awaited<ReturnType<typeof account>>,
+	output: Output,
+): Promise<Measure> {
+	phpRank.clearRequests();
+	n8n.requests.length = 0;
+	const start = process.memoryUsage().heapUsed;
+	let peak = start;
+	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+	const started = performance.now();
+	const result = await runNode(
+		{
+			resource: 'project',
+			operation: 'getHealth',
+			allProjects: true,
+			output,
+			simplify: false,
+			...(output === 'digest'
+				? {
+						historyStore: 'dataTable',
+						historyTable: { __rl: true, mode: 'name', value: TABLE },
+						siteOptions: { emailHtml: true },
+					}
+				: {}),
+		},
+		{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
+		{ execution: { n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY } } },
+	);
+	const ms = performance.now() - started;
+	clearInterval(sampler);
+	if (result.error) throw result.error;
+	const items = result.items.map(({ json }) => json as IDataObject);
+	const sites = output === 'digest' ? (items[0].sites as unknown[]).length : items.length;
+	if (sites !== PROJECTS) throw new Error(`${output}: ${sites} sites`);
+	return {
+		ms,
+		heapMb: (peak - start) / 1024 / 1024,
+		phpRank: phpRank.requests.filter((r) => r.path.includes('/api/v1')).length,
+		n8n: n8n.requests.length,
+		bytes: JSON.stringify(items).length,
+	};
+}
+
+async function size(
+	runNode: typeof import('../test/harness/engine').runNode,
+	reportsPerProject: number,
+) {
+	const served = await account(reportsPerProject);
+	const floor = Math.ceil((PROJECTS * reportsPerProject) / 100);
+	const all: Record<Output, Measure[]> = { projects: [], digest: [] };
+	try {
+		await measure(runNode, served, 'digest');
+		for (let round = 0; round < ROUNDS; round++) {
+			const order: Output[] = round % 2 ? ['digest', 'projects'] : ['projects', 'digest'];
+			for (const output of order) {
+				const got = await measure(runNode, served, output);
+				if (got.phpRank !== floor)
+					throw new Error(`${output}: ${got.phpRank} phpRank requests, the floor is ${floor}`);
+				all[output].push(got);
+			}
+		}
+	} finally {
+		await served.phpRank.stop();
+		await served.n8n.close();
+	}
+	const row = (output: Output): Measure & { output: Output } => {
+		const pick = (key: keyof Measure) =>
+			Math.round(median(all[output].map((m) => m[key])) * 10) / 10;
+		return {
+			output,
+			phpRank: pick('phpRank'),
+			n8n: pick('n8n'),
+			ms: pick('ms'),
+			heapMb: pick('heapMb'),
+			bytes: pick('bytes'),
+		};
+	};
+	const [projects, digest] = [row('projects'), row('digest')];
+	console.log(
+		`\n${PROJECTS} projects of ${reportsPerProject} reports (${PROJECTS * reportsPerProject}), medians of ${ROUNDS} rounds:`,
+	);
+	console.table([projects, digest]);
+	console.log(
+		`One Digest / One Item per Project: time ×${(digest.ms / projects.ms).toFixed(2)}, peak heap ×${(digest.heapMb / projects.heapMb).toFixed(2)}, output ×${(digest.bytes / projects.bytes).toFixed(3)}`,
+	);
+}
+
+async function main() {
+	await import('../test/harness/env');
+	const { runNode } = await import('../test/harness/engine');
+	await size(runNode, 100);
+	await size(runNode, 5);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

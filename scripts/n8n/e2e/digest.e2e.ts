@@ -1,0 +1,271 @@
+/**
+ * `npm run test:e2e:digest`: Get Health → All Projects → Output: One Digest, and
+ * examples/weekly-agency-digest.json, inside a REAL n8n (2.41.1 on Node 24) installed as README says.
+ *
+ *   the test server holds 12 projects (one named `<script>alert(1)</script>`, 3 not analysed for 10 days) ->
+ *   `n8n start` with its public API on, an API key made as Settings → n8n API makes it, a real data table
+ *   "phpRank site history" with the columns Create or Re-Run writes, filled with four weeks of runs for 9 of
+ *   the sites (test/server/digestAccount.ts) -> the example saved as the editor imports it, its Schedule
+ *   Trigger swapped for every minute at a fixed second, published: its production run's digest equals the
+ *   server's and the table's own figures, worst first; one list request to phpRank (the floor); its e-mail
+ *   (a local SMTP catcher) is the digest's summary_html; that HTML rendered in Chromium (a screenshot) shows
+ *   the `<script>` project name as text and one row per site.
+ *
+ * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
+ * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL, CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { chromium } from 'playwright-core';
+
+import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/rows';
+import {
+	accountFixture,
+	expectedDigest,
+	SCRIPT_PROJECT,
+	type Row,
+} from '../../../test/server/digestAccount';
+import { createApiKey } from '../apiKey';
+import {
+	apiRequests,
+	checkExampleNodes,
+	json,
+	loadExamples,
+	sitemapN8nApiCredential,
+	testServerCredential,
+} from '../checks';
+import { createDataTable } from '../dataTable';
+import { importCredentials, setupOwner, startServer, storedExecutions } from '../n8n';
+import { Fatal, same } from '../report';
+import type { RestSession } from '../rest';
+import { Suite } from '../suite';
+import type { WorkflowJson } from '../workflow';
+
+const suite = new Suite('digest');
+const { check, section, note, timed, api } = suite;
+
+const EXAMPLE_FILE = 'weekly-agency-digest.json';
+const SCHEDULE = 'Every Monday at 08:00';
+const DIGEST = 'Digest of every site';
+const EMAIL = 'Email the digest';
+const TABLE = 'phpRank site history';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-digest-shots-'));
+
+/** The rows added through n8n's public API, as the node would read them back. */
+async function fillTable(baseUrl: string, apiKey: string, tableId: string, rows: Row[]) {
+	const res = await fetch(`${baseUrl}/api/v1/data-tables/${tableId}/rows`, {
+		method: 'POST',
+		headers: { 'X-N8N-API-KEY': apiKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ data: rows, returnType: 'count' }),
+	});
+	if (!res.ok) throw new Fatal(`rows not added: ${res.status} ${await res.text()}`);
+}
+
+/** Every row of the table, through n8n's public API. */
+async function tableRows(baseUrl: string, apiKey: string, tableId: string): Promise<Row[]> {
+	const rows: Row[] = [];
+	let cursor: string | undefined;
+	do {
+		const url = new URL(`${baseUrl}/api/v1/data-tables/${tableId}/rows`);
+		url.searchParams.set('limit', '250');
+		if (cursor) url.searchParams.set('cursor', cursor);
+		const res = await fetch(url, { headers: { 'X-N8N-API-KEY': apiKey } });
+		const body = (await res.json()) as { data: Row[]; nextCursor?: string | null };
+		rows.push(...body.data);
+		cursor = body.nextCursor ?? undefined;
+	} while (cursor);
+	return rows;
+}
+
+/** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 08:00. */
+function everyMinuteAt(wf: WorkflowJson, second: number): WorkflowJson {
+	const out = structuredClone(wf);
+	const schedule = out.nodes.find((n) => n.name === SCHEDULE);
+	if (schedule?.type !== 'n8n-nodes-base.scheduleTrigger')
+		throw new Fatal(`examples/${EXAMPLE_FILE}: no Schedule Trigger "${SCHEDULE}"`);
+	schedule.parameters.rule = {
+		interval: [{ field: 'cronExpression', expression: `${second} * * * * *` }],
+	};
+	return out;
+}
+
+/** Saved as the editor's Import from File saves it, then published; its id. */
+async function publish(session: RestSession, wf: WorkflowJson): Promise<string> {
+	const body: Record<string, unknown> = { ...wf };
+	delete body.id;
+	const created = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		body,
+	);
+	if (created.status !== 200) throw new Fatal(`workflow not saved: ${created.status}`);
+	const { id, versionId } = created.body.data;
+	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	if (!check('the workflow is published', published.status === 200, published.body))
+		throw new Fatal('not published');
+	return id;
+}
+
+/** The first production execution (the schedule's), once it has ended. */
+async function productionRun(sb: Parameters<typeof storedExecutions>[0], workflowId: string) {
+	const deadline = Date.now() + 150_000;
+	while (Date.now() < deadline) {
+		const exec = (await storedExecutions(sb, workflowId)).find((e) => e.mode === 'trigger');
+		if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) return exec;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Fatal('the schedule did not run within 150 s');
+}
+
+function checkExample(example: WorkflowJson) {
+	const digest = example.nodes.find((n) => n.name === DIGEST);
+	check(
+		'the example runs phpRank → Get Health, All Projects, Output: One Digest, E-Mail HTML, History Store → Data Table by name',
+		digest?.parameters.operation === 'getHealth' &&
+			digest.parameters.allProjects === true &&
+			digest.parameters.output === 'digest' &&
+			same(digest.parameters.siteOptions, { emailHtml: true, staleAfter: 8 }) &&
+			digest.parameters.historyStore === 'dataTable' &&
+			same(digest.parameters.historyTable, { __rl: true, mode: 'name', value: TABLE }),
+		digest?.parameters,
+	);
+	const email = example.nodes.find((n) => n.name === EMAIL);
+	check(
+		'it e-mails summary_html as HTML',
+		email?.parameters.emailFormat === 'html' &&
+			email.parameters.html === '={{ $json.summary_html }}',
+		email?.parameters,
+	);
+	const notes = example.nodes
+		.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+		.map((n) => String(n.parameters.content));
+	check(
+		'a sticky note says what to set and what it costs in requests',
+		notes.some(
+			(c) =>
+				c.includes('phpRank History Store API') &&
+				c.includes('Cost: one request to phpRank per 100 reports'),
+		),
+		notes,
+	);
+}
+
+function checkDigest(
+	digest: Record<string, unknown>,
+	rows: Row[],
+	reports: ReturnType<typeof api.listReports>,
+) {
+	const expected = expectedDigest(reports, rows, api.url, Date.now());
+	check(
+		'the digest has the 12 sites, worst first, each equal to the server’s figures and the table’s changes and issue ages',
+		same(digest.sites, expected.sites),
+		{ got: (digest.sites as unknown[])?.slice(0, 2), expected: expected.sites.slice(0, 2) },
+	);
+	const totals = Object.fromEntries(Object.keys(expected.totals).map((k) => [k, digest[k]]));
+	check(
+		`the totals are the server’s and the table’s: ${JSON.stringify(expected.totals)}`,
+		same(totals, expected.totals),
+		totals,
+	);
+	check(
+		'9 sites with changes, 3 stale',
+		(digest.sites as Array<Record<string, unknown>>).filter((s) => s.change_4_runs !== null)
+			.length === 9 && digest.stale_sites === 3,
+	);
+	const requests = apiRequests(api);
+	check(
+		`one list read of every report: ${Math.ceil(reports.length / 100)} request(s) to phpRank (the floor)`,
+		requests.length === Math.ceil(reports.length / 100) &&
+			requests.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+		requests.map((r) => `${r.method} ${r.path}`),
+	);
+}
+
+async function checkRendered(html: string, sites: number) {
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: ['--headless', '--no-sandbox'],
+	});
+	suite.defer(() => browser.close());
+	const page = await browser.newPage({ viewport: { width: 800, height: 1200 } });
+	await page.setContent(html);
+	const shot = path.join(SHOTS, 'digest-summary-html.png');
+	await page.screenshot({ path: shot, fullPage: true });
+	note(`screenshot: ${shot}`);
+	const text = await page.locator('body').innerText();
+	check(
+		'rendered in Chromium: the project named <script>alert(1)</script> shows as text, and no script is in the page',
+		text.includes(SCRIPT_PROJECT) && (await page.locator('script').count()) === 0,
+		text.slice(0, 300),
+	);
+	check(
+		`one table row per site (${sites}), each with its link`,
+		(await page.locator('tr a[href]').count()) === sites,
+	);
+}
+
+async function main(): Promise<void> {
+	const example = loadExamples().get(EXAMPLE_FILE);
+	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const { sb, allNodes } = await suite.packageSandbox();
+	section('the account, SMTP catcher, n8n with its public API, the history table');
+	const account = accountFixture(api, Date.now());
+	await api.start();
+	const { catcher: smtp, credential: smtpCred } = await suite.smtp();
+	await importCredentials(sb, [testServerCredential(api), smtpCred]);
+	const n8n = suite.n8n(
+		await timed('n8n start (public API on)', async () =>
+			startServer(sb, { env: { N8N_PUBLIC_API_DISABLED: 'false' } }),
+		),
+	);
+	const session = await setupOwner(n8n);
+	const apiKey = await createApiKey(session, { label: 'phprank e2e digest' });
+	await importCredentials(sb, [sitemapN8nApiCredential(n8n.baseUrl, apiKey)]);
+	const table = await createDataTable(session, TABLE, [...HISTORY_COLUMNS]);
+	await fillTable(n8n.baseUrl, apiKey, table.id, account.rows);
+	const rows = await tableRows(n8n.baseUrl, apiKey, table.id);
+	check(
+		`the table holds the ${account.rows.length} rows of 9 sites`,
+		rows.length === account.rows.length,
+		rows.length,
+	);
+	note(`phpRank test server ${api.url}: ${api.listReports().length} reports; n8n ${n8n.baseUrl}`);
+
+	section('the example as published: its Schedule Trigger every minute');
+	checkExample(example);
+	const second = (new Date().getUTCSeconds() + 20) % 60;
+	const wf = everyMinuteAt(example, second);
+	checkExampleNodes(suite.report, { wf, example, nodeTypes: allNodes, label: 'the example' });
+	api.clearRequests();
+	const workflowId = await publish(session, wf);
+	const exec = await timed('its first scheduled run', async () => productionRun(sb, workflowId));
+	await session.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+	check('the scheduled run succeeds', exec.status === 'success', exec.data.resultData?.error);
+	const [digest] = json(exec.outputs[DIGEST]);
+	if (!digest) throw new Fatal('no digest item');
+	checkDigest(digest, rows, api.listReports());
+	check(
+		'the table is as it was: the digest reads only',
+		same(await tableRows(n8n.baseUrl, apiKey, table.id), rows),
+	);
+
+	section('the e-mail, and its HTML in Chromium');
+	const [mail] = await smtp.waitFor(1, 10_000);
+	check(
+		'one e-mail whose HTML body is the digest’s summary_html',
+		mail !== undefined && mail.html === digest.summary_html,
+		mail?.subject,
+	);
+	check(
+		`subject: "phpRank weekly digest: 12 sites, ${String(digest.worse_sites)} worse, 3 stale"`,
+		mail?.subject ===
+			`phpRank weekly digest: 12 sites, ${String(digest.worse_sites)} worse, 3 stale`,
+		mail?.subject,
+	);
+	await checkRendered(String(digest.summary_html), 12);
+}
+
+suite.run(main);

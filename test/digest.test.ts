@@ -1,0 +1,240 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+import { runTools, toolNode } from './harness/tool';
+import type { ReportRecord } from './server';
+import { type N8nApi, startN8nApi } from './server/n8nApi';
+import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
+
+/*
+ * Project → Get Health, All Projects, Output → One Digest, through the real n8n engine against the
+ * test phpRank server and a stand-in for n8n's data-table API. The account: 12 projects, 3 of them
+ * not analysed for 10 days, and four weeks of history for 9 in the table Create or Re-Run writes.
+ * The expected digest is worked out in test/server/digestAccount.ts from the server's reports and the table's
+ * rows as they are, not by the node's code.
+ */
+
+const N8N_KEY = 'n8n-digest-key';
+const TABLE = 'phpRank site history';
+
+const digestNode = (extra: IDataObject = {}) => ({
+	resource: 'project',
+	operation: 'getHealth',
+	allProjects: true,
+	output: 'digest',
+	simplify: false,
+	historyStore: 'dataTable',
+	historyTable: locator('name', TABLE),
+	siteOptions: { emailHtml: true },
+	...extra,
+});
+
+describe('Get Health → One Digest: every client site in one item', () => {
+	const api = useServer();
+	let n8n: N8nApi;
+	let account: Account;
+	beforeAll(async () => {
+		n8n = await startN8nApi({ apiKey: N8N_KEY });
+	});
+	afterAll(async () => await n8n.close());
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		const table = n8n.tables.create(TABLE, [...HISTORY_COLUMNS]);
+		account = accountFixture(api.server, Date.now());
+		n8n.tables.seed(table.id, account.rows);
+		api.server.clearRequests();
+		n8n.requests.length = 0;
+	});
+
+	const run = (extra: IDataObject = {}) =>
+		runNode(digestNode(extra), api.credential, {
+			execution: { n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY } },
+		});
+	const reports = (): ReportRecord[] => api.server.listReports();
+	const rows = () => n8n.tables.rows(n8n.tables.byName(TABLE)!.id);
+
+	it('ranks the sites worst first, each with the server’s figures and the table’s changes and issue ages', async () => {
+		const { items, error } = await run();
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const digest = items[0].json;
+		const expected = expectedDigest(reports(), rows(), api.server.url, Date.now());
+		expect(digest.sites).toEqual(expected.sites);
+		expect({
+			total_sites: digest.total_sites,
+			total_pages: digest.total_pages,
+			average_score: digest.average_score,
+			worse_sites: digest.worse_sites,
+			better_sites: digest.better_sites,
+			stale_sites: digest.stale_sites,
+		}).toEqual(expected.totals);
+		// What the fixture made: 12 sites, 3 stale, 9 with changes, some worse and some better.
+		expect(digest.total_sites).toBe(12);
+		expect(digest.stale_sites).toBe(3);
+		const sites = digest.sites as IDataObject[];
+		expect(sites.filter((site) => site.change_4_runs !== null)).toHaveLength(9);
+		expect(digest.worse_sites).toBeGreaterThan(0);
+		expect(digest.better_sites).toBeGreaterThan(0);
+		expect(digest.history_note).toBeNull();
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('costs one list read of every report and one read of the table: the floor', async () => {
+		await run();
+		const phpRank = api.apiRequests();
+		expect(phpRank).toHaveLength(Math.ceil(reports().length / 100));
+		expect(phpRank.map((r) => r.query)).toEqual(
+			phpRank.map((_, index) => ({
+				sort_by: 'id',
+				sort: 'desc',
+				per_page: '100',
+				page: String(index + 1),
+			})),
+		);
+		const tableId = n8n.tables.byName(TABLE)!.id;
+		expect(n8n.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+			'GET /api/v1/data-tables',
+			`GET /api/v1/data-tables/${tableId}/rows`,
+		]);
+		const filter = JSON.parse(n8n.requests[1].query.filter) as { filters: IDataObject[] };
+		expect(filter.filters.map(({ value }) => value)).toEqual(
+			[...new Set(reports().map((r) => r.project))].sort(),
+		);
+		// Read only: the table holds what it held.
+		expect(rows()).toEqual(n8n.tables.rows(tableId));
+		expect(rows()).toHaveLength(account.rows.length);
+	});
+
+	it('writes a chat message of the sites worst first and an e-mail table, every value escaped', async () => {
+		const { items } = await run({
+			reportBranding: { agencyName: 'Acme <SEO>', accentColor: '#123456' },
+		});
+		const digest = items[0].json;
+		const sites = digest.sites as IDataObject[];
+		const lines = String(digest.summary_text).split('\n');
+		expect(lines[0]).toBe(
+			`phpRank: 12 sites, ${String(digest.total_pages)} pages, average ${String(digest.average_score)}; ${String(digest.worse_sites)} worse, ${String(digest.better_sites)} better than 4 runs ago; 3 sites stale (no analysis for 8 days)`,
+		);
+		expect(lines.slice(1).map((line) => line.replace(/^(\d+)\. ([^:]+):.*$/, '$1 $2'))).toEqual(
+			sites.map((site, index) => `${index + 1} ${String(site.project)}`),
+		);
+		const html = String(digest.summary_html);
+		expect(html).not.toContain('<script>');
+		expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+		expect(html).toContain('Acme &#60;SEO&#62;');
+		expect(html).toContain('border-top:4px solid #123456');
+		// One row per site, in the digest's order, each linking to its site.
+		const rowsHtml = [...html.matchAll(/<tr><td[^>]*>(\d+)<\/td>.*?<a href="([^"]+)"/g)];
+		expect(rowsHtml.map((m) => [Number(m[1]), m[2].replace(/&#38;/g, '&')])).toEqual(
+			sites.map((site, index) => [index + 1, String(site.link).replace(/&#38;/g, '&')]),
+		);
+		expect(digest.summary_text).toContain('<script>alert(1)</script>');
+	});
+
+	it('without a history store: the changes and issue ages are null, and the digest says where to turn them on', async () => {
+		const { items } = await run({ historyStore: 'none', historyTable: undefined });
+		const digest = items[0].json;
+		expect(n8n.requests).toHaveLength(0);
+		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
+		expect(digest.sites).toEqual(expected.sites);
+		for (const site of digest.sites as IDataObject[]) {
+			expect(site.change_4_runs).toBeNull();
+			expect(site.change_30_days).toBeNull();
+			expect(site.oldest_issue).toBeNull();
+			expect(site.oldest_issue_days).toBeNull();
+		}
+		expect(digest.worse_sites).toBeNull();
+		expect(digest.history_note).toMatch(/set History Store to Data Table/);
+		expect(String(digest.summary_text).split('\n')[1]).toBe(digest.history_note);
+	});
+
+	it('Simplify writes the sites as short text; without E-Mail HTML there is no summary_html', async () => {
+		const { items } = await run({ simplify: true, siteOptions: {} });
+		const digest = items[0].json;
+		const first = (await run()).items[0].json.sites as IDataObject[];
+		expect(digest.sites).toBe(
+			`${first
+				.slice(0, 5)
+				.map(
+					(site) =>
+						`${String(site.project)} health ${String(site.health_score)} score ${String(site.average_score)}`,
+				)
+				.join('; ')} (+7 more)`,
+		);
+		expect(digest).not.toHaveProperty('summary_html');
+	});
+
+	it('Stale After: a site not analysed for that many days or more is stale', async () => {
+		const { items } = await run({ siteOptions: { staleAfter: 11 } });
+		expect(items[0].json.stale_sites).toBe(0);
+		const strict = await run({ siteOptions: { staleAfter: 1 } });
+		expect(strict.items[0].json.stale_sites).toBe(12);
+	});
+
+	it.each([
+		[{ siteOptions: { staleAfter: 0 } }, 'Stale After must be a number from 1 to 365, not "0"'],
+		[{ siteOptions: { staleAfter: 366 } }, 'Stale After must be a number from 1 to 365, not "366"'],
+		[
+			{ allProjects: false, project: locator('name', 'a.example.com') },
+			'Output is One Digest, but All Projects is off',
+		],
+	])('bad input %j is refused before any request, naming the field', async (extra, message) => {
+		const { error } = await run(extra);
+		expect(error?.message).toBe(message);
+		expect(api.apiRequests()).toHaveLength(0);
+		expect(n8n.requests).toHaveLength(0);
+	});
+
+	it('as an AI tool: the message alone, worst first', async () => {
+		const tool = toolNode('Client sites', {
+			resource: 'project',
+			operation: 'getHealth',
+			allProjects: true,
+			output: 'digest',
+		});
+		const { tools, results } = await runTools(
+			[tool],
+			[{ node: 'Client sites', args: {} }],
+			api.credential,
+		);
+		expect(tools[0].description).toMatch(/^Which of the user's client sites need attention/);
+		const [answer] = JSON.parse(results[0]) as IDataObject[];
+		expect(Object.keys(answer)).toEqual(['digest']);
+		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
+		const lines = String(answer.digest).split('\n');
+		expect(lines[0]).toMatch(/^phpRank: 12 sites, /);
+		expect(lines.slice(2).map((line) => line.split(': ')[0].replace(/^\d+\. /, ''))).toEqual(
+			expected.sites.map((site) => site.project),
+		);
+	});
+});
+
+describe('Get Health → One Digest at an agency’s size', () => {
+	const api = useServer();
+
+	it('200 projects of 5 reports: 10 requests, and the message stays within 40 lines', async () => {
+		const hosts = Array.from(
+			{ length: 200 },
+			(_, i) => `client-${String(i).padStart(3, '0')}.example.com`,
+		);
+		api.server.seedReports(1000, { hosts, uniqueUrls: true });
+		api.server.clearRequests();
+		const { items, error } = await runNode(
+			{ resource: 'project', operation: 'getHealth', allProjects: true, output: 'digest' },
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		expect(api.apiRequests()).toHaveLength(10);
+		const digest = items[0].json;
+		expect(digest.total_sites).toBe(200);
+		expect(digest.total_pages).toBe(1000);
+		const lines = String(digest.summary_text).split('\n');
+		expect(lines).toHaveLength(40);
+		// The totals, where to turn the history on, 37 sites, and the rest counted.
+		expect(lines[39]).toBe('+163 more');
+		expect(lines[38]).toMatch(/^37\. /);
+	});
+});
