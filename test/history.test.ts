@@ -1,31 +1,28 @@
-import { readBranding } from '../nodes/PhpRank/operations/createOrRerun/history/branding';
-import {
-	decodeHistory,
-	encodeHistory,
-} from '../nodes/PhpRank/operations/createOrRerun/history/encode';
+import { readBranding } from '../nodes/PhpRank/operations/history/branding';
+import { decodeHistory, encodeHistory } from '../nodes/PhpRank/operations/history/encode';
 import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/history';
 import {
 	HISTORY_LENGTH,
 	historyFields,
 	runRecord,
 	siteHistoryFields,
-} from '../nodes/PhpRank/operations/createOrRerun/history/historyFields';
-import { siteIssues } from '../nodes/PhpRank/operations/createOrRerun/history/issues';
-import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/history/siteItem';
+} from '../nodes/PhpRank/operations/history/historyFields';
+import { siteIssues } from '../nodes/PhpRank/operations/history/issues';
+import { siteHistoryOutput } from '../nodes/PhpRank/operations/history/siteItem';
 import {
 	addRun,
 	emptyHistory,
 	RUNS_KEPT,
 	type RunRecord,
 	type SiteHistory,
-} from '../nodes/PhpRank/operations/createOrRerun/history/record';
+} from '../nodes/PhpRank/operations/history/record';
 import {
 	brandingHeader,
 	historyChart,
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from '../nodes/PhpRank/operations/createOrRerun/history/render';
+} from '../nodes/PhpRank/operations/history/render';
 import type { SiteSummary } from '../nodes/PhpRank/operations/site/types';
 import { sparkline } from '../nodes/PhpRank/sparkline';
 import { CHECK_NAMES } from './server';

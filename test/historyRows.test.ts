@@ -1,15 +1,11 @@
-import {
-	addRun,
-	emptyHistory,
-	type RunRecord,
-} from '../nodes/PhpRank/operations/createOrRerun/history/record';
+import { addRun, emptyHistory, type RunRecord } from '../nodes/PhpRank/operations/history/record';
 import {
 	HISTORY_COLUMNS,
 	historyOfRuns,
 	missingColumns,
 	recordOfRow,
 	rowOf,
-} from '../nodes/PhpRank/operations/createOrRerun/history/rows';
+} from '../nodes/PhpRank/operations/history/rows';
 
 /*
  * A site's history as rows of an n8n data table (History Store → Data Table): what a row says,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/createOrRerun/history/rows';
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
 import { listSearch, runNode, testCredential } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
@@ -401,9 +401,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				})),
 			),
 		);
-		const { readRows } = await import(
-			'../nodes/PhpRank/operations/createOrRerun/history/tableStore'
-		);
+		const { readRows } = await import('../nodes/PhpRank/operations/history/tableStore');
 		const ctx = {
 			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
 			getNode: () => ({ name: 'phpRank' }),

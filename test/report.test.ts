@@ -16,10 +16,12 @@ const reportKeys = [
 	'failed_high',
 	'failed_medium',
 	'failed_low',
+	'top_failed_checks',
 	'privacy',
 	'generated_at',
 	'created_at',
 	'updated_at',
+	'link',
 ];
 
 describe('Report → Get Many', () => {

@@ -11,6 +11,7 @@ import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
+import { expectedLink, expectedTopFailed } from './harness/expected';
 import { runTools, toolNode } from './harness/tool';
 
 /*
@@ -109,6 +110,7 @@ describe('phpRank as an AI tool', () => {
 				url: 'shop.example.org',
 				score: 20,
 				result_class: 'bad',
+				top_failed_checks: expectedTopFailed(api.server.getReport(3)!.results),
 				generated_at: expect.any(String),
 			},
 			{
@@ -116,6 +118,7 @@ describe('phpRank as an AI tool', () => {
 				url: 'example.com',
 				score: 31,
 				result_class: 'bad',
+				top_failed_checks: expectedTopFailed(api.server.getReport(1)!.results),
 				generated_at: expect.any(String),
 			},
 		]);
@@ -160,6 +163,7 @@ describe('phpRank as an AI tool', () => {
 				url: 'example.com',
 				score: 31,
 				result_class: 'bad',
+				top_failed_checks: expectedTopFailed(api.server.getReport(1)!.results),
 				generated_at: expect.any(String),
 			},
 		]);
@@ -191,6 +195,7 @@ describe('phpRank as an AI tool', () => {
 			'failed_checks',
 			'privacy',
 			'generated_at',
+			'link',
 		]);
 		expect(report).toMatchObject({
 			id: 1,
@@ -199,6 +204,7 @@ describe('phpRank as an AI tool', () => {
 			result_class: 'bad',
 			project: 'example.com',
 			privacy: 'private',
+			link: expectedLink(api.server.url, 1),
 		});
 		const groups = report.failed_checks as Record<string, string[]>;
 		expect(Object.keys(groups)).toEqual(
@@ -338,7 +344,10 @@ describe('phpRank as an AI tool', () => {
 			api.credential,
 		);
 		expect(items[0].json).toEqual(
-			shapeReport(api.server.getReport(1)! as unknown as IDataObject, true),
+			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
+				simplify: true,
+				link: (id) => `${api.server.url}/reports/${String(id)}`,
+			}),
 		);
 
 		const failed = await runNode(
@@ -435,6 +444,7 @@ describe('failed checks in words', () => {
 				},
 			},
 			false,
+			(id) => `https://seo.example.com/reports/${String(id)}`,
 		);
 		expect(report.failed_checks).toEqual({
 			high: ['title', 'meta_description: missing, title'],
@@ -451,11 +461,13 @@ describe('size of what a model reads', () => {
 		const size = (value: unknown) => JSON.stringify(value).length;
 		const median = (values: number[]) =>
 			values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-		const one = median(reports.map((r) => size(shapeReport(r, true))));
-		const full = median(reports.map((r) => size(shapeReport(r, false))));
-		const oneTool = median(reports.map((r) => size(toolReport(r, false))));
-		const list = size(reports.slice(0, 10).map((r) => shapeReport(r, true)));
-		const listTool = size(reports.slice(0, 10).map((r) => toolReport(r, true)));
+		const link = (id: unknown) => `${api.server.url}/reports/${String(id)}`;
+		const simplified = { simplify: true, link };
+		const one = median(reports.map((r) => size(shapeReport(r, simplified))));
+		const full = median(reports.map((r) => size(shapeReport(r, { simplify: false, link }))));
+		const oneTool = median(reports.map((r) => size(toolReport(r, false, link))));
+		const list = size(reports.slice(0, 10).map((r) => shapeReport(r, simplified)));
+		const listTool = size(reports.slice(0, 10).map((r) => toolReport(r, true, link)));
 		process.stdout.write(
 			`one report: ${full} chars in full, ${one} with Simplify, ${oneTool} as a tool (which names every failed check and why); 10 reports: ${list} with Simplify, ${listTool} as a tool\n`,
 		);

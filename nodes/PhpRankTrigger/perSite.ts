@@ -1,9 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { reportSpec } from '../PhpRank/descriptions/report/reportSpec';
 import { projectOfUrl } from '../PhpRank/report';
-import { connectionOf, instanceUrl } from '../PhpRank/transport/connection';
-import { recordPath } from '../PhpRank/transport/request';
 import type { Found, Settings, TriggerEvent } from './events/event';
 
 /*
@@ -68,7 +65,6 @@ function siteItem(
 	settings: Settings<unknown> & { event: string },
 	project: string,
 	pages: Page[],
-	link: (id: unknown) => string,
 ): IDataObject {
 	const reasons: Record<string, number> = {};
 	for (const { item } of pages)
@@ -87,7 +83,7 @@ function siteItem(
 			url: item.url,
 			score: item.score,
 			score_change: change,
-			link: link(item.id),
+			link: item.link,
 		})),
 		events: pages.map(({ item, shaped }) => (settings.simplify ? event.siteLine!(item) : shaped)),
 	};
@@ -125,9 +121,7 @@ export async function siteItems(
 		pages.push({ item, shaped, change: scoreChange(item) });
 		sites.set(site, pages);
 	}
-	const instance = instanceUrl(await connectionOf(this));
-	const link = (id: unknown) => `${instance}${recordPath(reportSpec, id)}`;
 	return [...sites]
-		.map(([project, pages]) => siteItem(event, settings, project, pages, link))
+		.map(([project, pages]) => siteItem(event, settings, project, pages))
 		.sort(worstFirst);
 }

@@ -2,7 +2,9 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ResultClass } from '../PhpRank/api';
+import { reportSpec } from '../PhpRank/descriptions/report/reportSpec';
 import { pollBudgetMs } from '../PhpRank/transport/n8nInternals';
+import { recordLinks } from '../PhpRank/transport/request';
 import type { Settings, TriggerEvent } from './events/event';
 import { beginPoll, commitPoll, endPoll, keepBaseline, recallBaseline } from './guard';
 import { siteItems } from './perSite';
@@ -13,10 +15,10 @@ import { readState, type StoredState, storedState, writeState } from './state';
 type EventSettings = Settings<unknown> & { event: string };
 
 /** The chosen event and the node's parameters, checked before any request is sent. */
-function settingsOf(
+async function settingsOf(
 	ctx: IPollFunctions,
 	events: readonly TriggerEvent[],
-): { event: TriggerEvent; settings: EventSettings } {
+): Promise<{ event: TriggerEvent; settings: EventSettings }> {
 	const value = ctx.getNodeParameter('event') as string;
 	const event = events.find((candidate) => candidate.value === value);
 	if (!event) {
@@ -37,6 +39,7 @@ function settingsOf(
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
 		perSite: !!event.siteLine && ctx.getNodeParameter('output', 'events') === 'sites',
 		...own,
+		link: await recordLinks({ ctx, spec: reportSpec }),
 	};
 	return { event, settings };
 }
@@ -81,7 +84,7 @@ export async function pollReports(
 	this: IPollFunctions,
 	events: readonly TriggerEvent[],
 ): Promise<INodeExecutionData[][] | null> {
-	const { event, settings } = settingsOf(this, events);
+	const { event, settings } = await settingsOf(this, events);
 	if (this.getMode() === 'manual') return await sampleEvent.call(this, event, settings);
 
 	const watch = watchOf(event, settings);

@@ -1,6 +1,6 @@
 /**
- * examples/lead-audit-form.json as a visitor meets it: its data table and its two edits (the table's ID,
- * the phpRank address of the report link), the form submitted over HTTP as a browser does (multipart,
+ * examples/lead-audit-form.json as a visitor meets it: its data table and its one edit (the table's
+ * ID; the report's link comes from the phpRank node's `link`), the form submitted over HTTP as a browser does (multipart,
  * then the ending page n8n hands it), and in Chromium. Used by e2e/form.e2e.ts and e2e/ui.e2e.ts.
  * NOTES.md, "Forms", says what n8n does at each step.
  */
@@ -15,7 +15,6 @@ export const FORM_EXAMPLE = {
 	path: 'free-seo-audit',
 	table: 'SEO audit leads',
 	tablePlaceholder: 'REPLACE-WITH-YOUR-DATA-TABLE-ID',
-	phpRankPlaceholder: 'https://phprank.example.com',
 	consent: 'I agree to receive the audit and to be contacted about it',
 	refusedTitle: 'We could not audit this address',
 };
@@ -35,15 +34,9 @@ export async function createLeadsTable(session: RestSession): Promise<LeadsTable
 /** The table's rows, in the order they were added. */
 export const leadRows = dataTableRows;
 
-/** The example with the two values its sticky note tells a user to set, and nothing else changed. */
-export function formWorkflow(
-	example: WorkflowJson,
-	table: LeadsTable,
-	phpRankUrl: string,
-): WorkflowJson {
-	const text = JSON.stringify(example)
-		.replace(FORM_EXAMPLE.tablePlaceholder, table.id)
-		.replace(FORM_EXAMPLE.phpRankPlaceholder, phpRankUrl);
+/** The example with the value its sticky note tells a user to set (the table), and nothing else changed. */
+export function formWorkflow(example: WorkflowJson, table: LeadsTable): WorkflowJson {
+	const text = JSON.stringify(example).replace(FORM_EXAMPLE.tablePlaceholder, table.id);
 	return { ...(JSON.parse(text) as WorkflowJson), name: `e2e: ${example.name}` };
 }
 
@@ -57,16 +50,15 @@ export interface PublishedForm {
 
 /**
  * The example as a user sets it up in the editor: the data table made, the workflow imported (POST
- * /rest/workflows, as Import from File saves it) with the table's ID and the report link's address, then
+ * /rest/workflows, as Import from File saves it) with the table's ID, then
  * published (the Publish button: POST /rest/workflows/<id>/activate); waits until its form answers.
  */
 export async function publishFormExample(
 	session: RestSession,
 	example: WorkflowJson,
-	phpRankUrl: string,
 ): Promise<PublishedForm> {
 	const table = await createLeadsTable(session);
-	const wf: Record<string, unknown> = { ...formWorkflow(example, table, phpRankUrl) };
+	const wf: Record<string, unknown> = { ...formWorkflow(example, table) };
 	delete wf.id; // n8n gives a new workflow its id
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',

@@ -121,10 +121,12 @@ describe('New Report', () => {
 			failed_high: expect.any(Number),
 			failed_medium: expect.any(Number),
 			failed_low: expect.any(Number),
+			top_failed_checks: expect.any(String),
 			privacy: 'public',
 			generated_at: report.generated_at,
 			created_at: report.created_at,
 			updated_at: report.updated_at,
+			link: `${fixture.server.url}/reports/${report.id}`,
 		});
 		expect(second.items).toBeNull();
 		expect(second.requests).toHaveLength(1);

@@ -6,8 +6,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { FIRST_N8N_WITH_TABLE_API } from '../operations/createOrRerun/history/n8nApi';
-import { listTables } from '../operations/createOrRerun/history/tableStore';
+import { FIRST_N8N_WITH_TABLE_API } from '../operations/history/n8nApi';
+import { listTables } from '../operations/history/tableStore';
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 

@@ -9,9 +9,8 @@ import { MAX_PAGE_SIZE } from '../api';
 import { projectSpec } from '../descriptions/project/projectSpec';
 import { reportSpec } from '../descriptions/report/reportSpec';
 import { classify } from '../report';
-import { connectionOf, instanceUrl } from '../transport/connection';
 import { cursorFromToken, readList } from '../transport/paging';
-import { recordPath } from '../transport/request';
+import { recordLinks } from '../transport/request';
 import type { ResourceSpec } from '../transport/resource';
 
 /**
@@ -49,7 +48,7 @@ export async function searchReports(
 		filter,
 		paginationToken,
 	);
-	const instance = instanceUrl(await connectionOf(this));
+	const link = await recordLinks({ ctx: this, spec: reportSpec });
 	const results: INodeListSearchItems[] = records.map((report) => {
 		const { score, result_class } = classify(report.result);
 		const grade =
@@ -60,7 +59,7 @@ export async function searchReports(
 			name: `${String(report.url)} (${grade ? `${grade} · ` : ''}#${String(report.id)})`,
 			value: String(report.id),
 			// The report's page in phpRank, for the picker's "open" link.
-			url: `${instance}${recordPath(reportSpec, report.id)}`,
+			url: link(report.id),
 		};
 	});
 	return { results, paginationToken: next };

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n
 import { PRIVACY_CHOICES } from '../api';
 import { type CheckChange, classify, failedChecks, type ReportChanges } from '../report';
 import { isToolRun } from '../transport/n8nInternals';
+import { linksForOutputSteps } from '../transport/request';
 
 // How the node outputs a report phpRank answered: Simplify on, off, or for an AI tool; the
 // operations that output reports (Get, Get Many, Create, Update, Create or Re-Run, the trigger) share it.
@@ -10,6 +11,18 @@ import { isToolRun } from '../transport/n8nInternals';
 /** `title (high), load_time (medium)`. */
 export function checkList(checks: CheckChange[]): string {
 	return checks.map(({ check, importance }) => `${check} (${importance})`).join(', ');
+}
+
+/** How many failed checks `top_failed_checks` names. */
+export const TOP_FAILED_CHECKS = 3;
+
+/**
+ * `top_failed_checks` from `failedChecks`' list: the most important (high, medium, low; ties in phpRank's own
+ * order), '' when none failed, as `newly_failed` says none: an empty cell in n8n's Table and in a
+ * sheet, where null shows as the word "null".
+ */
+export function topFailedChecks(failed: CheckChange[]): string {
+	return checkList(failed.slice(0, TOP_FAILED_CHECKS));
 }
 
 /** The changes in words an agent can read aloud: `score 72 → 61; newly failed: title (high)`. */
@@ -51,21 +64,35 @@ function changeColumns(changes: unknown): IDataObject {
 	};
 }
 
+/** How a report is shaped: Simplify, and its page on the instance (`recordLink`) for `link`. */
+export interface ReportShape {
+	simplify: boolean;
+	link: (id: unknown) => string;
+}
+
 /** The API record with score and class, or the compact form with every filtered field on top. */
-export function shapeReport(record: IDataObject, simplify: boolean, flat = false): IDataObject {
+export function shapeReport(
+	record: IDataObject,
+	{ simplify, link }: ReportShape,
+	flat = false,
+): IDataObject {
 	const classified = classify(record.result);
-	if (!simplify) return { ...record, ...classified };
+	const failed = failedChecks(record.results);
+	const added = { top_failed_checks: topFailedChecks(failed), link: link(record.id) };
+	if (!simplify) return { ...record, ...classified, ...added };
 	return {
 		id: record.id,
 		url: record.url,
 		project: record.project,
 		...classified,
 		...changeColumns(record.changes),
-		...failedCounts(failedChecks(record.results)),
+		...failedCounts(failed),
+		top_failed_checks: added.top_failed_checks,
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
 		created_at: record.created_at ?? null,
 		updated_at: record.updated_at ?? null,
+		link: added.link,
 		// `flat`: only the change columns (Create or Re-Run's many rows stay one line high in the Table view).
 		...(record.changes === undefined || flat ? {} : { changes: record.changes }),
 	};
@@ -95,28 +122,47 @@ function failedChecksByImportance(results: unknown): Record<string, string[]> {
 	return groups;
 }
 
-// A report as an AI model gets it (Simplify on): in a list, what it takes to pick one; alone, what
-// failed and why in words, a fraction of the full record (test/tool.test.ts prints the sizes).
-export function toolReport(record: IDataObject, inList: boolean): IDataObject {
+// A report as an AI model gets it (Simplify on): in a list, what it takes to pick one, with its top
+// failed checks (what is wrong, without a Get per report); alone, what failed and why in words,
+// and its link to hand on. Each a fraction of the full record, a list under half the Simplify
+// list (test/tool.test.ts prints the sizes): so a list leaves the links to Get.
+export function toolReport(
+	record: IDataObject,
+	inList: boolean,
+	link: ReportShape['link'],
+): IDataObject {
 	const summary = { id: record.id, url: record.url, ...classify(record.result) };
-	if (inList) return { ...summary, generated_at: record.generated_at ?? null };
+	if (inList) {
+		return {
+			...summary,
+			top_failed_checks: topFailedChecks(failedChecks(record.results)),
+			generated_at: record.generated_at ?? null,
+		};
+	}
 	return {
 		...summary,
 		project: record.project,
 		failed_checks: failedChecksByImportance(record.results),
 		privacy: privacyLabel(record),
 		generated_at: record.generated_at ?? null,
+		link: link(record.id),
 	};
 }
 
-export interface OutputChoice {
-	simplify: boolean;
+export interface OutputChoice extends ReportShape {
 	tool: boolean;
 }
 
-/** Read once per node run's step, not per report. */
-export function outputChoice(ctx: IExecuteSingleFunctions): OutputChoice {
-	return { simplify: ctx.getNodeParameter('simplify', true) as boolean, tool: isToolRun(ctx) };
+/** Read once per node run's step, not per report; `link` from `recordLinks`. */
+export function outputChoice(
+	ctx: IExecuteSingleFunctions,
+	link: ReportShape['link'],
+): OutputChoice {
+	return {
+		simplify: ctx.getNodeParameter('simplify', true) as boolean,
+		tool: isToolRun(ctx),
+		link,
+	};
 }
 
 // Every operation that returns a report goes through here: for an AI tool (Simplify on, in a tool
@@ -128,7 +174,7 @@ export function reportOutput(
 	{ inList = false, flat = false }: { inList?: boolean; flat?: boolean } = {},
 ): IDataObject {
 	if (choice.simplify && choice.tool) {
-		const report = toolReport(record, inList);
+		const report = toolReport(record, inList, choice.link);
 		if (changes === undefined) return report;
 		return {
 			...report,
@@ -139,7 +185,7 @@ export function reportOutput(
 		changes === undefined
 			? record
 			: { ...record, changes: changes as unknown as IDataObject | null },
-		choice.simplify,
+		choice,
 		flat,
 	);
 }
@@ -148,7 +194,7 @@ export async function shapeReports(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const choice = outputChoice(this);
+	const choice = outputChoice(this, linksForOutputSteps(this));
 	const inList = choice.tool && this.getNodeParameter('operation') === 'getAll';
 	return items.map(({ json }) => ({
 		json: reportOutput(choice, json, json.changes as ReportChanges | undefined, { inList }),

@@ -13,7 +13,13 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ANALYSIS_TIMEOUT_MS, CREDENTIAL_TYPE, READ_TIMEOUT_MS } from '../api';
-import { type Connection, connectionOf, isActionItem, type RequestContext } from './connection';
+import {
+	type Connection,
+	connectionOf,
+	instanceUrl,
+	isActionItem,
+	type RequestContext,
+} from './connection';
 import {
 	describeBadBody,
 	describeForeignBody,
@@ -69,6 +75,31 @@ export interface Caller<C extends RequestContext = RequestContext> {
 /** An item of the action node's run as a caller: the resource is the run's. */
 export function callerOf<C extends RequestContext>(ctx: C, run: Run): Caller<C> & { run: Run } {
 	return { ctx, spec: run.spec, run };
+}
+
+/**
+ * The page of a record on the instance, as a user opens it (`https://seo.example.com/reports/12`,
+ * on a sub-path when the instance has one): the one builder of that link.
+ */
+export function recordLink(connection: Connection, spec: ResourceSpec): (key: unknown) => string {
+	const instance = instanceUrl(connection);
+	return (key) => `${instance}${recordPath(spec, key)}`;
+}
+
+/** The caller's resource's list on the instance, filtered as the API filters it (`…/reports?project=example.com`). */
+export async function listLink({
+	ctx,
+	spec,
+}: Caller): Promise<(qs: Record<string, string>) => string> {
+	const list = `${instanceUrl(await connectionOf(ctx))}${spec.path}`;
+	const query = (qs: Record<string, string>) =>
+		Object.entries(qs).map(([name, value]) => `${name}=${encodeURIComponent(value)}`);
+	return (qs) => `${list}?${query(qs).join('&')}`;
+}
+
+/** The pages of the caller's resource's records on the credential's instance (looked up once per node run). */
+export async function recordLinks({ ctx, spec }: Caller): Promise<(key: unknown) => string> {
+	return recordLink(await connectionOf(ctx), spec);
 }
 
 /** Sends `attempt` in the user's budget, resent after 429; with `run`, its Stop ends the wait. */
@@ -307,6 +338,16 @@ export async function routedRequest(
 	});
 }
 
+function outsideRequestPath(node: INode): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		'A phpRank request was sent outside the node’s request path',
+		{
+			description: 'This is a bug in the phpRank node: please report it.',
+		},
+	);
+}
+
 /** The first output step of every operation: the answer checked before any other step reads it. */
 export function answerCheck(expect: Expect): PostReceiveAction {
 	const step = async function (
@@ -315,21 +356,20 @@ export function answerCheck(expect: Expect): PostReceiveAction {
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
 		const current = runOfOutputStep(this).takeForOutputSteps<Exchange>(this.getItemIndex());
-		if (!current) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'A phpRank request was sent outside the node’s request path',
-				{
-					description: 'This is a bug in the phpRank node: please report it.',
-				},
-			);
-		}
+		if (!current) throw outsideRequestPath(this.getNode());
 		return [{ json: inspect(current, response, expect) }];
 	};
 	Object.defineProperty(step, 'name', {
 		value: `check${expect.charAt(0).toUpperCase()}${expect.slice(1)}`,
 	});
 	return step;
+}
+
+/** In an output step after `answerCheck`: the pages of the answered resource's records (`recordLink`). */
+export function linksForOutputSteps(ctx: IExecuteSingleFunctions): (key: unknown) => string {
+	const current = runOfOutputStep(ctx).answeringFor<Exchange>(ctx.getItemIndex());
+	if (!current?.spec) throw outsideRequestPath(ctx.getNode());
+	return recordLink(current.connection, current.spec);
 }
 
 /** In an output step after `answerCheck`: what the operation's step handed its request (`note`). */

@@ -2,13 +2,15 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import type { ResultClass } from '../../PhpRank/api';
 
-/** What every event is given besides its own parameters: the filters and Simplify. */
+/** What every event is given besides its own parameters: the filters, Simplify and the report link. */
 export interface Common {
 	project?: string;
 	result?: ResultClass;
 	simplify: boolean;
 	/** Output: One Item per Site (perSite.ts), for the events that have `siteLine`. */
 	perSite: boolean;
+	/** A report's page on the instance (`recordLink`): every report item's `link`. */
+	link: (id: unknown) => string;
 }
 
 export type Settings<P> = Common & P;

@@ -70,6 +70,6 @@ export const newReport: TriggerEvent<object, Memory, object> = {
 		};
 	},
 
-	item: (settings, { record }) => shapeReport(record, settings.simplify),
+	item: (settings, { record }) => shapeReport(record, settings),
 	sample: () => ({ detail: {} }),
 };

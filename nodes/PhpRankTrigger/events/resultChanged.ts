@@ -120,7 +120,7 @@ export const resultChanged: TriggerEvent<Parameters, Memory, Detail> = {
 		const before = classify(detail.previous);
 		return {
 			reason: detail.reason,
-			...shapeReport(record, settings.simplify),
+			...shapeReport(record, settings),
 			previous_score: before.score,
 			previous_result_class: before.result_class,
 		};

@@ -247,7 +247,7 @@ export const scoreChanged: TriggerEvent<Parameters, Memory, Detail> = {
 
 	item: (settings, { record, detail }) => {
 		const changed = { ...record, changes: detail.changes as unknown as IDataObject };
-		const { changes, ...report } = shapeReport(changed, settings.simplify);
+		const { changes, ...report } = shapeReport(changed, settings);
 		return {
 			reason: detail.reason,
 			...report,

@@ -400,7 +400,14 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 			],
 		) &&
 			parsed(worst.result).every((r) =>
-				same(Object.keys(r), ['id', 'url', 'score', 'result_class', 'generated_at']),
+				same(Object.keys(r), [
+					'id',
+					'url',
+					'score',
+					'result_class',
+					'top_failed_checks',
+					'generated_at',
+				]),
 			),
 		textOf(worst.result),
 	);
@@ -460,7 +467,14 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	// The same answers in the workflow node's Simplify form, which tools returned before they had their own.
 	const simplified = (ids: number[]) =>
 		simplifyForm
-			? JSON.stringify(ids.map((id) => simplifyForm?.(api.getReport(id), true))).length
+			? JSON.stringify(
+					ids.map((id) =>
+						simplifyForm?.(api.getReport(id), {
+							simplify: true,
+							link: (key: unknown) => `${api.url}/reports/${String(key)}`,
+						}),
+					),
+				).length
 			: 'n/a';
 	sizes.push(
 		`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`,
@@ -649,11 +663,13 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 const sizes: string[] = [];
 
 /** The built package's Simplify shaping, for the result sizes printed beside the tools' (a note, no check). */
-let simplifyForm: ((report: unknown, simplify: boolean) => unknown) | undefined;
+let simplifyForm:
+	| ((report: unknown, shape: { simplify: boolean; link: (id: unknown) => string }) => unknown)
+	| undefined;
 
 /** `shapeReport` from the installed package's dist/, if it is still where it was (else no comparison). */
 async function simplifiedReports(installedDir: string): Promise<typeof simplifyForm> {
-	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'output.js');
+	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'reportItem.js');
 	try {
 		return ((await import(file)) as { shapeReport?: typeof simplifyForm }).shapeReport;
 	} catch {

@@ -1137,7 +1137,7 @@ async function main(): Promise<void> {
 	summaryRun = async () => await runInN8n(session, sb, summaryId);
 	publishForm = async () => {
 		const example = loadExamples().get(FORM_EXAMPLE.file) ?? fail('no form example');
-		return (await publishFormExample(session, example, api.url)).formUrl;
+		return (await publishFormExample(session, example)).formUrl;
 	};
 
 	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);

@@ -2,16 +2,15 @@ import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } fro
 import { NodeApiError } from 'n8n-workflow';
 
 import { projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
-import { connectionOf, instanceUrl } from '../../transport/connection';
 import { inputItemCount } from '../../transport/n8nInternals';
-import { type Caller, recordPath } from '../../transport/request';
+import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../reportItem';
 import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
-import { siteHistoryOutput } from './history/siteItem';
-import { keepSiteRun } from './history/keep';
-import { historySettings } from './history/settings';
+import { siteHistoryOutput } from '../history/siteItem';
+import { keepSiteRun } from '../history/keep';
+import { historySettings } from '../history/settings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
@@ -109,12 +108,11 @@ export async function siteItems(
 	// Items of the same URL share its analysis: the site counts it once.
 	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
 	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
-	const instance = instanceUrl(await connectionOf(ctx));
 	const { worstPages, minChange } = siteSettings(ctx);
 	const summary = siteSummary(project, pages, {
 		worstPages,
 		minChange,
-		link: (id) => `${instance}${recordPath(spec, id)}`,
+		link: await recordLinks({ ctx, spec }),
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);

@@ -11,7 +11,13 @@ import type {
 import { MAX_PAGE_SIZE } from '../../api';
 import { classify, projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
 import { readList } from '../../transport/paging';
-import { type Caller, callerOf, phpRankRequest, recordPath } from '../../transport/request';
+import {
+	type Caller,
+	callerOf,
+	phpRankRequest,
+	recordLinks,
+	recordPath,
+} from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import {
 	doneBefore,
@@ -25,8 +31,8 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../reportItem';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
-import { readSiteHistories } from './history/keep';
-import { checkHistoryOptions } from './history/settings';
+import { readSiteHistories } from '../history/keep';
+import { checkHistoryOptions } from '../history/settings';
 import { type Outcome, pageItem, siteItems } from './items';
 
 /*
@@ -168,7 +174,8 @@ async function createOrRerun(
 		analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
 		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
 		const outcome = await analysis;
-		const items = [{ json: pageItem(outputChoice(this), outcome, confirmPoints) }];
+		const choice = outputChoice(this, await recordLinks(caller));
+		const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
 		recordDone(
 			run,
 			this.getItemIndex(),

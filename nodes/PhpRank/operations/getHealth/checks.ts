@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BOUNDS } from '../../bounds';
-import { type Branding, readBranding } from '../createOrRerun/history/branding';
+import { type Branding, readBranding } from '../history/branding';
 import { boundedOption, fail, projectName } from '../input';
 import { siteSettings } from '../site/options';
 import { digestStoreOn, digestTableChoice } from './digestHistory';

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../report';
-import { runRecord } from '../createOrRerun/history/historyFields';
-import { siteIssues } from '../createOrRerun/history/issues';
-import { addRun, type RunRecord, type SiteHistory } from '../createOrRerun/history/record';
-import { type DatedRun, historyOfRuns } from '../createOrRerun/history/rows';
+import { runRecord } from '../history/historyFields';
+import { siteIssues } from '../history/issues';
+import { addRun, type RunRecord, type SiteHistory } from '../history/record';
+import { type DatedRun, historyOfRuns } from '../history/rows';
 import { mean, newestPerUrl, siteHealth } from '../site/figures';
 import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
 

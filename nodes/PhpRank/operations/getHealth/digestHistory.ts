@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { fail, inputProblem } from '../input';
-import { isTableProblem } from '../createOrRerun/history/n8nApi';
-import { type DatedRun, recordOfRow } from '../createOrRerun/history/rows';
-import { findTable, readRows, type TableChoice } from '../createOrRerun/history/tableStore';
+import { isTableProblem } from '../history/n8nApi';
+import { type DatedRun, recordOfRow } from '../history/rows';
+import { findTable, readRows, type TableChoice } from '../history/tableStore';
 
 /*
  * One Digest's history: the rows Create or Re-Run's One Item per Site writes to a data table

@@ -1,5 +1,5 @@
-import { type Branding } from '../createOrRerun/history/branding';
-import { accentOf, brandingHeader } from '../createOrRerun/history/render';
+import { type Branding } from '../history/branding';
+import { accentOf, brandingHeader } from '../history/render';
 import { CLASS_COLOURS, escapeHtml, htmlBox, plural, shortList, signed } from '../site/text';
 import type { Digest, DigestSite, DigestTotals, Flatteners } from '../site/types';
 

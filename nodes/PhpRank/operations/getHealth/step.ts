@@ -7,10 +7,9 @@ import type {
 
 import { MAX_PAGE_SIZE } from '../../api';
 import { projectOfUrl } from '../../report';
-import { connectionOf, instanceUrl } from '../../transport/connection';
 import { isToolRun } from '../../transport/n8nInternals';
 import { readList } from '../../transport/paging';
-import { callerOf, recordPath } from '../../transport/request';
+import { callerOf, listLink, recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
@@ -28,10 +27,6 @@ import { healthItem } from './healthItem';
  * name, or with Output → One Digest one item for them all (digest.ts). `reports` is the report
  * resource whose list is read.
  */
-
-/** A site's reports on the instance: its project's report list. */
-export const siteLink = (instance: string) => (project: string) =>
-	`${instance}/reports?project=${encodeURIComponent(project)}`;
 
 /** The reports read, by site (their project, else their URL's). */
 function bySite(records: IDataObject[]): Map<string, IDataObject[]> {
@@ -56,8 +51,9 @@ function healthStep() {
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
 			const reports = run.spec;
+			const caller = callerOf(this, run);
 			const { items } = await readList(
-				callerOf(this, run),
+				caller,
 				{ ...(project ? { project } : {}), ...reports.newestFirst },
 				{ perPage: MAX_PAGE_SIZE },
 			);
@@ -69,15 +65,16 @@ function healthStep() {
 					'Project → Get Many lists the projects that have reports: choose one of them, or create a report for a page of this site first.',
 				);
 			}
-			const instance = instanceUrl(await connectionOf(this));
-			const link = (id: unknown) => `${instance}${recordPath(reports, id)}`;
+			const link = await recordLinks(caller);
 			const shape = {
 				simplify: this.getNodeParameter('simplify', true) as boolean,
 				tool: isToolRun(this),
 			};
 			if (isDigest(this)) {
 				const history = await readDigestHistory(this, [...sites.keys()].sort());
-				const options = { now: Date.now(), reportLink: link, siteLink: siteLink(instance) };
+				const list = await listLink(caller);
+				const siteLink = (site: string) => list({ project: site });
+				const options = { now: Date.now(), reportLink: link, siteLink };
 				const item = digest(sites, history, digestSettings(this), options);
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}

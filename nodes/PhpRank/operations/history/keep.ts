@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { inputItemCount } from '../../../transport/n8nInternals';
-import type { Run } from '../../../transport/run';
-import { fail, inputProblem } from '../../input';
-import type { SiteSummary } from '../../site/types';
+import { inputItemCount } from '../../transport/n8nInternals';
+import type { Run } from '../../transport/run';
+import { fail, inputProblem } from '../input';
+import type { SiteSummary } from '../site/types';
 import { runRecord, type SiteHistoryFields, siteHistoryFields } from './historyFields';
 import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';

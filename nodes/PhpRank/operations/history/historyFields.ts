@@ -1,6 +1,6 @@
-import { BOUNDS } from '../../../bounds';
-import { sparkline } from '../../../sparkline';
-import type { SiteHealth } from '../../site/types';
+import { BOUNDS } from '../../bounds';
+import { sparkline } from '../../sparkline';
+import type { SiteHealth } from '../site/types';
 import { type FailingCheck, isoDate, siteIssues, type SiteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { boundedOption, fail } from '../../input';
+import { boundedOption, fail } from '../input';
 import { type Branding, readBranding } from './branding';
 import { HISTORY_LENGTH } from './historyFields';
 import { historyStoreOf, tableChoiceOf } from './keep';

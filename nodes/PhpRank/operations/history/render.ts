@@ -1,5 +1,5 @@
-import { classify } from '../../../report';
-import { CLASS_COLOURS, escapeHtml, plural, shortList, signed } from '../../site/text';
+import { classify } from '../../report';
+import { CLASS_COLOURS, escapeHtml, plural, shortList, signed } from '../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
 import type { HistoryEntry, SiteHistoryFields } from './historyFields';
 import type { SiteIssues } from './issues';

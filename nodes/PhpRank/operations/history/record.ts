@@ -1,4 +1,4 @@
-import { BOUNDS } from '../../../bounds';
+import { BOUNDS } from '../../bounds';
 
 /*
  * A site's history: one record per production run of Create or Re-Run (One Item per Site), the

@@ -5,8 +5,8 @@ import {
 	shortList,
 	summaryHtmlParts,
 	summaryText,
-} from '../../site/text';
-import { type Flat, type Flatteners, flatten, type SiteSummary } from '../../site/types';
+} from '../site/text';
+import { type Flat, type Flatteners, flatten, type SiteSummary } from '../site/types';
 import type { Branding } from './branding';
 import type { SiteHistoryFields } from './historyFields';
 import {
