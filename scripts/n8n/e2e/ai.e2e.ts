@@ -41,6 +41,8 @@ import { same } from '../report';
 import { Suite } from '../suite';
 import { node, NODE_TYPE, webhook, workflow, type Link, type WorkflowJson } from '../workflow';
 
+import { DIGEST_TOOL, digestToolChecks } from './aiDigest';
+
 const EXAMPLE = path.join(EXAMPLES_DIR, 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
 const TOOL_NAMES = [
@@ -49,6 +51,7 @@ const TOOL_NAMES = [
 	'list_worst_reports',
 	'rerun_report',
 	'site_health',
+	DIGEST_TOOL,
 ];
 
 const suite = new Suite('ai-e2e');
@@ -302,7 +305,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 	check(
-		'five tools, named after their nodes',
+		'six tools, named after their nodes',
 		same(tools.map((t) => t.name).sort(), TOOL_NAMES),
 		tools.map((t) => t.name),
 	);
@@ -640,7 +643,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	);
 	const sseTools = await sse.listTools();
 	check(
-		'SSE: the same five tools',
+		'SSE: the same six tools',
 		same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES),
 		sseTools.tools.map((t) => t.name),
 	);
@@ -765,7 +768,7 @@ async function agentChecks(
 	const first = model.requests[0];
 	const tools = Object.fromEntries((first?.tools ?? []).map((t) => [t.function.name, t.function]));
 	check(
-		'the model got the five tools',
+		'the model got the six tools',
 		same(Object.keys(tools).sort(), TOOL_NAMES),
 		Object.keys(tools),
 	);
@@ -939,6 +942,9 @@ async function main(): Promise<void> {
 	]);
 
 	await mcpChecks(n8n, api);
+	await digestToolChecks(suite, new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
+		Authorization: `Bearer ${MCP_TOKEN}`,
+	});
 	await agentChecks(n8n, api, model);
 	await throttleChecks(n8n, api);
 	for (const size of sizes) note(`result size, ${size}`);
