@@ -71,7 +71,7 @@ import {
 	startServer,
 	storedExecutions,
 	type StoredExecution,
-	waitForExecution,
+	runFromTrigger,
 	type ExportedNodeType,
 	type N8nSandbox,
 	type N8nServer,
@@ -433,22 +433,31 @@ async function runInN8n(
 	trigger: string,
 ): Promise<ExecuteResult> {
 	const started = Date.now();
-	const res = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${workflowId}/run`,
-		{ triggerToStartFrom: { name: trigger } },
+	const { started: res, exec } = await runFromTrigger(session, sb, workflowId, trigger, {
+		timeoutMs: 180_000,
+	});
+	return asExecuteResult(
+		exec,
+		Date.now() - started,
+		`POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
 	);
-	const id = res.body?.data?.executionId;
-	const exec = id ? await waitForExecution(sb, workflowId, id, 180_000) : undefined;
+}
+
+/** A stored execution as `n8n execute` answers (ExecuteResult), for the checks that read one; `stdout` if none. */
+function asExecuteResult(
+	exec: StoredExecution | undefined,
+	durationMs: number,
+	stdout = '',
+): ExecuteResult {
 	return {
 		ok: exec?.status === 'success',
 		code: exec ? 0 : null,
 		run: exec && ({ status: exec.status, data: exec.data } as unknown as ExecuteResult['run']),
 		outputs: exec?.outputs ?? {},
 		errorMessage: exec?.data.resultData?.error?.message,
-		stdout: exec ? '' : `POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
+		stdout: exec ? '' : stdout,
 		stderr: '',
-		durationMs: Date.now() - started,
+		durationMs,
 	};
 }
 
@@ -706,16 +715,10 @@ async function publishEveryMinute(
 			);
 		return {
 			exec,
-			run: {
-				ok: exec.status === 'success',
-				code: 0,
-				run: { status: exec.status, data: exec.data } as unknown as ExecuteResult['run'],
-				outputs: exec.outputs,
-				errorMessage: exec.data.resultData?.error?.message,
-				stdout: '',
-				stderr: '',
-				durationMs: (exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
-			},
+			run: asExecuteResult(
+				exec,
+				(exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
+			),
 		};
 	};
 	const arm = () => {

@@ -52,7 +52,7 @@ import {
 	type ExportedNodeType,
 	type N8nSandbox,
 	type RestSession,
-	waitForExecution,
+	runFromTrigger,
 } from '../n8n';
 import { Fatal } from '../report';
 import { Suite } from '../suite';
@@ -1068,14 +1068,14 @@ async function runInN8n(
 	sb: N8nSandbox,
 	workflowId: string,
 ): Promise<Record<string, unknown>> {
-	const started = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${workflowId}/run`,
-		{ triggerToStartFrom: { name: TRIGGER_NAME } },
+	const { started, executionId, exec } = await runFromTrigger(
+		session,
+		sb,
+		workflowId,
+		TRIGGER_NAME,
 	);
-	const id = started.body?.data?.executionId;
-	if (!id) throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
-	const exec = await waitForExecution(sb, workflowId, id);
+	if (!executionId)
+		throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
 	const item = json(exec?.outputs[SUMMARY_AUDIT])[0];
 	if (exec?.status !== 'success' || !item)
 		throw new Error(
