@@ -1090,6 +1090,28 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 // the monitoring table
 // ---------------------------------------------------------------------------------------------
 
+/** phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window; what it lets through a minute. */
+function scaledThrottle(options: Options): { throttle: ThrottleOptions; perMinute: number } {
+	const throttle: ThrottleOptions = {
+		limit: PHPRANK_RATE_LIMIT,
+		windowMs: options.monitorWindowMs,
+	};
+	return { throttle, perMinute: (throttle.limit * 60_000) / throttle.windowMs };
+}
+
+/** How long a throttled run may take: three times the throttle's floor and two minutes, EXECUTE_TIMEOUT_MS at least. */
+function throttledTimeoutMs(requests: number, throttle: ThrottleOptions): number {
+	return Math.max(
+		EXECUTE_TIMEOUT_MS,
+		3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
+	);
+}
+
+/** A throttled table's last column: the floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
+function floorAtPhpRankRate(requests: number): string {
+	return `≥ ${(throttleFloorMs(requests, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
+}
+
 interface MonitorCase {
 	label: string;
 	contender: N8nContender;
@@ -1113,11 +1135,7 @@ interface MonitorRun {
 
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
-	const throttle: ThrottleOptions = {
-		limit: PHPRANK_RATE_LIMIT,
-		windowMs: options.monitorWindowMs,
-	};
-	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const { throttle, perMinute } = scaledThrottle(options);
 	const { urls: stored } = await bench.server.monitor<{ urls: string[] }>({
 		cmd: 'monitor-seed',
 		others: options.monitorOthers,
@@ -1247,10 +1265,7 @@ async function runMonitorCase(run: MonitorRun, c: MonitorCase): Promise<string[]
 	});
 	await bench.server.monitor({ cmd: 'throttle', throttle });
 	const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
-	const timeoutMs = Math.max(
-		EXECUTE_TIMEOUT_MS,
-		3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000,
-	);
+	const timeoutMs = throttledTimeoutMs(expectedRequests, throttle);
 	// One item a page, or one for the site.
 	const out = await executeN8n(
 		bench,
@@ -1308,7 +1323,7 @@ async function runMonitorCase(run: MonitorRun, c: MonitorCase): Promise<string[]
 		ms(wallMs),
 		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
 		floorMs > 0 ? times(wallMs, floorMs) : '',
-		`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+		floorAtPhpRankRate(requests),
 	];
 	console.log(
 		`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
@@ -1352,7 +1367,7 @@ async function healthRow(
 		ms(nodeMs(healthOut, 'phpRank')),
 		'(unthrottled)',
 		'',
-		`≥ ${(throttleFloorMs(healthCounts.list, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(healthCounts.list / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+		floorAtPhpRankRate(healthCounts.list),
 	];
 }
 
@@ -1388,11 +1403,7 @@ interface SitemapRun {
 
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
-	const throttle: ThrottleOptions = {
-		limit: PHPRANK_RATE_LIMIT,
-		windowMs: options.monitorWindowMs,
-	};
-	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const { throttle, perMinute } = scaledThrottle(options);
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
 	// The others only: the site has no report before the first run.
@@ -1507,10 +1518,7 @@ async function runSitemapCase(run: SitemapRun, c: SitemapCase): Promise<string[]
 	files.hits.length = 0;
 	smtp.clear();
 	const requests = c.expect.list + c.expect.put + c.expect.post;
-	const timeoutMs = Math.max(
-		EXECUTE_TIMEOUT_MS,
-		3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
-	);
+	const timeoutMs = throttledTimeoutMs(requests, throttle);
 	const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
 	const after = await bench.server.monitor<MonitorCounts>({
 		cmd: 'monitor-stats',
@@ -1561,7 +1569,7 @@ async function runSitemapCase(run: SitemapRun, c: SitemapCase): Promise<string[]
 		ms(nodeWall),
 		`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
 		floorMs > 0 ? times(nodeWall, floorMs) : '',
-		`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
+		floorAtPhpRankRate(answered),
 	];
 	console.log(
 		`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
