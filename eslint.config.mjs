@@ -93,21 +93,8 @@ export default [
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
-	// Short functions: a long routine is several named steps (ARCHITECTURE.md).
-	{
-		files: ['nodes/PhpRank/**/*.ts', 'credentials/**/*.ts'],
-		rules: {
-			'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
-		},
-	},
-	// The verification scanner's rules, on everything that ships (and package.json). `npm run scan` runs
-	// the scanner itself (its own plugin versions) on the source and the tarball.
-	{
-		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
-		...n8nCommunityNodes.configs.recommended,
-	},
-	{ files: ['credentials/**/*.ts', 'nodes/**/*.ts'], rules: { 'no-console': 'error' } },
-	// Short functions in what ships: a longer one is several named steps.
+	// Short functions (ARCHITECTURE.md): a long routine is several named steps. What ships stays at 60
+	// lines; the harness (scripts/: each e2e suite's sections, the bench's phases) at 120.
 	{
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
 		rules: {
@@ -117,16 +104,25 @@ export default [
 			],
 		},
 	},
+	{
+		files: ['scripts/**/*.ts'],
+		rules: {
+			'max-lines-per-function': [
+				'error',
+				{ max: 120, skipBlankLines: true, skipComments: true, IIFEs: true },
+			],
+		},
+	},
+	// The verification scanner's rules, on everything that ships (and package.json). `npm run scan` runs
+	// the scanner itself (its own plugin versions) on the source and the tarball.
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
+		...n8nCommunityNodes.configs.recommended,
+	},
+	{ files: ['credentials/**/*.ts', 'nodes/**/*.ts'], rules: { 'no-console': 'error' } },
 	// The layers (ARCHITECTURE.md): node → descriptions → operations → transport, each importing only
 	// the ones below it. An import that points up fails lint; test/layers.test.ts proves each rule.
 	...layerRules,
-	// Short functions (ARCHITECTURE.md): what runs longer is several named steps.
-	{
-		files: ['nodes/PhpRankTrigger/**/*.ts'],
-		rules: {
-			'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
-		},
-	},
 	// The scanner's rule set is for shipped code; tests and scripts may use Node's globals.
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
 	{

@@ -69,6 +69,8 @@ import {
 	startSmtpCatcher,
 	urlsetXml,
 	XML_TYPE,
+	type FileServer,
+	type SmtpCatcher,
 } from './catchers';
 import {
 	loadExamples,
@@ -844,6 +846,17 @@ function table(header: string[], rows: string[][]): string {
 // ---------------------------------------------------------------------------------------------
 
 async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
+	const samples = await speedRounds(bench, options, firstId);
+	printSpeed(bench, options, samples);
+	checkRequests(samples, options);
+}
+
+/** Every contender once a round, alternating the order; each run's time, requests and server figures. */
+async function speedRounds(
+	bench: Bench,
+	options: Options,
+	firstId: number,
+): Promise<Map<string, Samples>> {
 	const samples = new Map<string, Samples>();
 	const sample = (key: string): Samples => {
 		let s = samples.get(key);
@@ -898,7 +911,11 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 		}
 		console.log(`  round ${round + 1}/${options.rounds} (ms): ${line.join(', ')}`);
 	}
+	return samples;
+}
 
+/** The speed tables: medians, ratios, spread, and the ratio within each round. */
+function printSpeed(bench: Bench, options: Options, samples: Map<string, Samples>): void {
 	const m = (key: string) => median(samples.get(key)!.ms);
 	const part = (key: string, name: string) => median(samples.get(key)!.parts[name]);
 	const req = (key: string) => {
@@ -1007,7 +1024,6 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 			]),
 		),
 	);
-	checkRequests(samples, options);
 }
 
 /** Paging and per-item requests are part of what is compared: say when a contender sent more or fewer. */
@@ -1074,6 +1090,28 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 // the monitoring table
 // ---------------------------------------------------------------------------------------------
 
+/** phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window; what it lets through a minute. */
+function scaledThrottle(options: Options): { throttle: ThrottleOptions; perMinute: number } {
+	const throttle: ThrottleOptions = {
+		limit: PHPRANK_RATE_LIMIT,
+		windowMs: options.monitorWindowMs,
+	};
+	return { throttle, perMinute: (throttle.limit * 60_000) / throttle.windowMs };
+}
+
+/** How long a throttled run may take: three times the throttle's floor and two minutes, EXECUTE_TIMEOUT_MS at least. */
+function throttledTimeoutMs(requests: number, throttle: ThrottleOptions): number {
+	return Math.max(
+		EXECUTE_TIMEOUT_MS,
+		3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
+	);
+}
+
+/** A throttled table's last column: the floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
+function floorAtPhpRankRate(requests: number): string {
+	return `≥ ${(throttleFloorMs(requests, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
+}
+
 interface MonitorCase {
 	label: string;
 	contender: N8nContender;
@@ -1084,13 +1122,20 @@ interface MonitorCase {
 	expect: { list: number; put: number; post: number; created: number };
 }
 
+/** What the monitoring cases share: the bench, the site's size, the throttle, and what they found broken. */
+interface MonitorRun {
+	bench: Bench;
+	n: number;
+	throttle: ThrottleOptions;
+	contenders: ReturnType<typeof monitorContenders>;
+	/** the drops the Confirm Drops case scripted: noise, and drops that hold */
+	scripted: { noisy: number; real: number };
+	broken: string[];
+}
+
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
-	const throttle: ThrottleOptions = {
-		limit: PHPRANK_RATE_LIMIT,
-		windowMs: options.monitorWindowMs,
-	};
-	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const { throttle, perMinute } = scaledThrottle(options);
 	const { urls: stored } = await bench.server.monitor<{ urls: string[] }>({
 		cmd: 'monitor-seed',
 		others: options.monitorOthers,
@@ -1098,7 +1143,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		siteReports: n,
 	});
 	const urls = spelledUrls(stored);
-	const { createOrRerun, create, bySite, confirm, health } = monitorContenders(urls);
+	const contenders = monitorContenders(urls);
+	const { createOrRerun, create, bySite, confirm, health } = contenders;
 	await importWorkflows(
 		bench.sb,
 		[createOrRerun, create, bySite, confirm, health].map((contender) =>
@@ -1109,6 +1155,54 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
 	);
 
+	const run: MonitorRun = {
+		bench,
+		n,
+		throttle,
+		contenders,
+		scripted: { noisy: 0, real: 0 },
+		broken: [],
+	};
+	const rows: string[][] = [];
+	for (const c of monitorCases(run)) rows.push(await runMonitorCase(run, c));
+	await bench.server.monitor({ cmd: 'throttle', throttle: false });
+	rows.push(await healthRow(bench, options, health, run.broken));
+
+	console.log(
+		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ` +
+			`phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
+	);
+	console.log(
+		table(
+			[
+				'case',
+				'requests answered',
+				'429s',
+				'reports created',
+				'wall time (the node)',
+				"throttle's floor",
+				'wall ÷ floor',
+				"floor at phpRank's 60 a minute",
+			],
+			rows,
+		),
+	);
+	console.log(
+		`\nThe floor: a fixed window opens at the first request and lets ${throttle.limit} through; the last request cannot go before the ` +
+			`window ceil(requests / ${throttle.limit}) opens, ${ms(throttle.windowMs)} after the one before (the requests' own time not counted). ` +
+			`The node learns a window's end from the 429 of one probe request (Retry-After, whole seconds).`,
+	);
+	console.log(
+		`Not run, counted: by hand, per page a Get Many with Search + an Update with Re-Run Analysis (which reads the report first) ` +
+			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
+	);
+	if (run.broken.length) throw new BrokenRun(run.broken.join('\n'));
+}
+
+/** The cases: Create or Re-Run (every page re-run, the first run), One Item per Site, Confirm Drops, Create. */
+function monitorCases(run: MonitorRun): MonitorCase[] {
+	const { bench, n } = run;
+	const { createOrRerun, create, bySite, confirm } = run.contenders;
 	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
 	const cases: MonitorCase[] = [
 		{
@@ -1140,7 +1234,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 					site: MONITOR_SITE,
 					every: CONFIRM_EVERY,
 				});
-				scripted = { noisy: noisy.length, real: real.length };
+				run.scripted = { noisy: noisy.length, real: real.length };
 				confirmCase.expect = {
 					list: pages,
 					put: n + noisy.length + real.length,
@@ -1156,88 +1250,94 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			expect: { list: 0, put: 0, post: n, created: n },
 		},
 	];
-	let scripted = { noisy: 0, real: 0 };
 	const confirmCase = cases.find((c) => c.contender === confirm) as MonitorCase;
-	const rows: string[][] = [];
-	const broken: string[] = [];
-	for (const c of cases) {
-		await c.prepare?.();
-		const before = await bench.server.monitor<MonitorCounts>({
-			cmd: 'monitor-stats',
-			site: MONITOR_SITE,
-		});
-		await bench.server.monitor({ cmd: 'throttle', throttle });
-		const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
-		const timeoutMs = Math.max(
-			EXECUTE_TIMEOUT_MS,
-			3 * throttleFloorMs(expectedRequests, throttle.limit, throttle.windowMs) + 120_000,
+	return cases;
+}
+
+/** One case run under the throttle: its row of the table; what it got wrong goes to run.broken. */
+async function runMonitorCase(run: MonitorRun, c: MonitorCase): Promise<string[]> {
+	const { bench, n, throttle, broken } = run;
+	const { bySite, confirm } = run.contenders;
+	await c.prepare?.();
+	const before = await bench.server.monitor<MonitorCounts>({
+		cmd: 'monitor-stats',
+		site: MONITOR_SITE,
+	});
+	await bench.server.monitor({ cmd: 'throttle', throttle });
+	const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
+	const timeoutMs = throttledTimeoutMs(expectedRequests, throttle);
+	// One item a page, or one for the site.
+	const out = await executeN8n(
+		bench,
+		c.contender,
+		c.contender === bySite || c.contender === confirm ? 1 : n,
+		undefined,
+		timeoutMs,
+	);
+	const wallMs = nodeMs(out, 'phpRank');
+	const after = await bench.server.monitor<MonitorCounts>({
+		cmd: 'monitor-stats',
+		site: MONITOR_SITE,
+	});
+	const action = out.nodes.phpRank[0].first?.action;
+	if (c.action && action !== c.action)
+		broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
+	if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {}))
+		broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
+	if (after.failed > 0)
+		broken.push(
+			`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
 		);
-		// One item a page, or one for the site.
-		const out = await executeN8n(
-			bench,
-			c.contender,
-			c.contender === bySite || c.contender === confirm ? 1 : n,
-			undefined,
-			timeoutMs,
-		);
-		const wallMs = nodeMs(out, 'phpRank');
-		const after = await bench.server.monitor<MonitorCounts>({
-			cmd: 'monitor-stats',
-			site: MONITOR_SITE,
-		});
-		const action = out.nodes.phpRank[0].first?.action;
-		if (c.action && action !== c.action)
-			broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
-		if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {}))
-			broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
-		if (after.failed > 0)
+	const created = after.createdTotal - before.createdTotal;
+	const got = { list: after.list, put: after.put, post: after.post, created };
+	for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
+		if (got[key] !== c.expect[key])
+			console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
+	}
+	// Whole sites: exact request counts are the claim (README, Whole sites).
+	if (
+		(c.contender === bySite || c.contender === confirm) &&
+		(got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)
+	) {
+		broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
+	}
+	// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
+	if (c.contender === confirm) {
+		const worse = out.nodes.phpRank[0].first?.worse_pages;
+		if (worse !== run.scripted.real)
 			broken.push(
-				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
+				`${c.label}: worse_pages ${String(worse)}, expected the ${run.scripted.real} drops that held`,
 			);
-		const created = after.createdTotal - before.createdTotal;
-		const got = { list: after.list, put: after.put, post: after.post, created };
-		for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
-			if (got[key] !== c.expect[key])
-				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
-		}
-		// Whole sites: exact request counts are the claim (README, Whole sites).
-		if (
-			(c.contender === bySite || c.contender === confirm) &&
-			(got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)
-		) {
-			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
-		}
-		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
-		if (c.contender === confirm) {
-			const worse = out.nodes.phpRank[0].first?.worse_pages;
-			if (worse !== scripted.real)
-				broken.push(
-					`${c.label}: worse_pages ${String(worse)}, expected the ${scripted.real} drops that held`,
-				);
-			console.log(
-				`  Confirm Drops: ${scripted.noisy + scripted.real} suspected drops (${scripted.noisy} noise, ${scripted.real} real) cost ${got.put - n} requests more; worse_pages ${String(worse)}`,
-			);
-		}
-		const requests = after.list + after.otherList + after.put + after.post + after.other;
-		const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
-		const duplicates = after.siteReports - n;
-		rows.push([
-			c.label,
-			`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
-			int(after.throttled),
-			`${int(created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
-			ms(wallMs),
-			`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
-			floorMs > 0 ? times(wallMs, floorMs) : '',
-			`≥ ${(throttleFloorMs(requests, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
-		]);
 		console.log(
-			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
+			`  Confirm Drops: ${run.scripted.noisy + run.scripted.real} suspected drops (${run.scripted.noisy} noise, ${run.scripted.real} real) cost ${got.put - n} requests more; worse_pages ${String(worse)}`,
 		);
 	}
-	await bench.server.monitor({ cmd: 'throttle', throttle: false });
+	const requests = after.list + after.otherList + after.put + after.post + after.other;
+	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
+	const duplicates = after.siteReports - n;
+	const row = [
+		c.label,
+		`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
+		int(after.throttled),
+		`${int(created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
+		ms(wallMs),
+		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
+		floorMs > 0 ? times(wallMs, floorMs) : '',
+		floorAtPhpRankRate(requests),
+	];
+	console.log(
+		`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
+	);
+	return row;
+}
 
-	// Get Health of a big site: its report list alone, 100 a page, with the project filter.
+/** Get Health of a big site: its report list alone, 100 a page, with the project filter. Its row of the table. */
+async function healthRow(
+	bench: Bench,
+	options: Options,
+	health: N8nContender,
+	broken: string[],
+): Promise<string[]> {
 	const healthPages = options.healthPages;
 	await bench.server.monitor({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: healthPages });
 	const healthOut = await executeN8n(bench, health, 1, undefined, EXECUTE_TIMEOUT_MS);
@@ -1259,7 +1359,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	console.log(
 		`  Get Health of ${HEALTH_SITE}, ${int(healthPages)} pages: ${int(healthCounts.list)} list requests (project filter), nothing else; ${ms(nodeMs(healthOut, 'phpRank'))}`,
 	);
-	rows.push([
+	return [
 		`Get Health of a site of ${int(healthPages)} pages (its report list alone)`,
 		`**${int(healthCounts.list)}**: ${int(healthCounts.list)} list (project filter)`,
 		int(healthCounts.throttled),
@@ -1267,38 +1367,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		ms(nodeMs(healthOut, 'phpRank')),
 		'(unthrottled)',
 		'',
-		`≥ ${(throttleFloorMs(healthCounts.list, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(healthCounts.list / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
-	]);
-
-	console.log(
-		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ` +
-			`phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
-	);
-	console.log(
-		table(
-			[
-				'case',
-				'requests answered',
-				'429s',
-				'reports created',
-				'wall time (the node)',
-				"throttle's floor",
-				'wall ÷ floor',
-				"floor at phpRank's 60 a minute",
-			],
-			rows,
-		),
-	);
-	console.log(
-		`\nThe floor: a fixed window opens at the first request and lets ${throttle.limit} through; the last request cannot go before the ` +
-			`window ceil(requests / ${throttle.limit}) opens, ${ms(throttle.windowMs)} after the one before (the requests' own time not counted). ` +
-			`The node learns a window's end from the 429 of one probe request (Retry-After, whole seconds).`,
-	);
-	console.log(
-		`Not run, counted: by hand, per page a Get Many with Search + an Update with Re-Run Analysis (which reads the report first) ` +
-			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
-	);
-	if (broken.length) throw new BrokenRun(broken.join('\n'));
+		floorAtPhpRankRate(healthCounts.list),
+	];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1314,13 +1384,26 @@ const NOT_SITEMAP_NODES = new Set<string>([
 	SITEMAP_EXAMPLE.site,
 ]);
 
+/** One run of the sitemap example, its expected counts. */
+interface SitemapCase {
+	label: string;
+	expect: { list: number; put: number; post: number; created: number; rerun: number };
+}
+
+/** What the sitemap runs share: the servers, the throttle, the sitemaps served, and what they found broken. */
+interface SitemapRun {
+	bench: Bench;
+	files: FileServer;
+	smtp: SmtpCatcher;
+	throttle: ThrottleOptions;
+	contender: N8nContender;
+	sitemaps: string[];
+	broken: string[];
+}
+
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
-	const throttle: ThrottleOptions = {
-		limit: PHPRANK_RATE_LIMIT,
-		windowMs: options.monitorWindowMs,
-	};
-	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const { throttle, perMinute } = scaledThrottle(options);
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
 	// The others only: the site has no report before the first run.
@@ -1376,11 +1459,7 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			build: () => wf,
 		};
 		const listPages = Math.max(1, Math.ceil(n / PAGE_SIZE));
-		const reads = 1 + sitemaps.length;
-		const cases: Array<{
-			label: string;
-			expect: { list: number; put: number; post: number; created: number; rerun: number };
-		}> = [
+		const cases: SitemapCase[] = [
 			{
 				label: 'the first run (the site has no report yet)',
 				expect: { list: 1, put: 0, post: n, created: n, rerun: 0 },
@@ -1392,75 +1471,8 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		];
 		const rows: string[][] = [];
 		const broken: string[] = [];
-		for (const c of cases) {
-			const before = await bench.server.monitor<MonitorCounts>({
-				cmd: 'monitor-stats',
-				site: SITEMAP_SITE,
-			});
-			await bench.server.monitor({ cmd: 'throttle', throttle });
-			files.hits.length = 0;
-			smtp.clear();
-			const requests = c.expect.list + c.expect.put + c.expect.post;
-			const timeoutMs = Math.max(
-				EXECUTE_TIMEOUT_MS,
-				3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
-			);
-			const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
-			const after = await bench.server.monitor<MonitorCounts>({
-				cmd: 'monitor-stats',
-				site: SITEMAP_SITE,
-			});
-			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
-			const mails = await smtp.waitFor(1, 10_000);
-			const got = {
-				list: after.list,
-				put: after.put,
-				post: after.post,
-				created: after.createdTotal - before.createdTotal,
-				rerun: Number(summary.rerun),
-			};
-			const answered = after.list + after.otherList + after.put + after.post + after.other;
-			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
-			if (!same(got, c.expect) || after.otherList + after.other + after.failed > 0) {
-				broken.push(
-					`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`,
-				);
-			}
-			if (Number(summary.created) !== c.expect.created)
-				broken.push(
-					`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`,
-				);
-			if (
-				files.hits.length !== reads ||
-				!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())
-			)
-				broken.push(
-					`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
-				);
-			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
-				broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
-			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
-			const sitemapMs = Object.keys(out.nodes)
-				.filter(
-					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
-				)
-				.reduce((sum, name) => sum + nodeMs(out, name), 0);
-			const floorMs = throttleFloorMs(answered, throttle.limit, throttle.windowMs);
-			rows.push([
-				c.label,
-				`**${int(answered)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
-				`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
-				int(after.throttled),
-				int(got.created),
-				ms(nodeWall),
-				`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
-				floorMs > 0 ? times(nodeWall, floorMs) : '',
-				`≥ ${(throttleFloorMs(answered, throttle.limit, 60_000) / 60_000).toFixed(0)} min (${(answered / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`,
-			]);
-			console.log(
-				`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
-			);
-		}
+		const run: SitemapRun = { bench, files, smtp, throttle, contender, sitemaps, broken };
+		for (const c of cases) rows.push(await runSitemapCase(run, c));
 		await bench.server.monitor({ cmd: 'throttle', throttle: false });
 		await bench.server.monitor({ cmd: 'clear-analyses' });
 		console.log(
@@ -1492,6 +1504,77 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		await files.stop();
 		await smtp.stop();
 	}
+}
+
+/** The example run once under the throttle: its row of the table; what it got wrong goes to run.broken. */
+async function runSitemapCase(run: SitemapRun, c: SitemapCase): Promise<string[]> {
+	const { bench, files, smtp, throttle, contender, sitemaps, broken } = run;
+	const reads = 1 + sitemaps.length;
+	const before = await bench.server.monitor<MonitorCounts>({
+		cmd: 'monitor-stats',
+		site: SITEMAP_SITE,
+	});
+	await bench.server.monitor({ cmd: 'throttle', throttle });
+	files.hits.length = 0;
+	smtp.clear();
+	const requests = c.expect.list + c.expect.put + c.expect.post;
+	const timeoutMs = throttledTimeoutMs(requests, throttle);
+	const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
+	const after = await bench.server.monitor<MonitorCounts>({
+		cmd: 'monitor-stats',
+		site: SITEMAP_SITE,
+	});
+	const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
+	const mails = await smtp.waitFor(1, 10_000);
+	const got = {
+		list: after.list,
+		put: after.put,
+		post: after.post,
+		created: after.createdTotal - before.createdTotal,
+		rerun: Number(summary.rerun),
+	};
+	const answered = after.list + after.otherList + after.put + after.post + after.other;
+	// Exact counts are the claim (README, Whole sites): anything else is a broken run.
+	if (!same(got, c.expect) || after.otherList + after.other + after.failed > 0) {
+		broken.push(
+			`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`,
+		);
+	}
+	if (Number(summary.created) !== c.expect.created)
+		broken.push(
+			`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`,
+		);
+	if (
+		files.hits.length !== reads ||
+		!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())
+	)
+		broken.push(
+			`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
+		);
+	if (mails.length !== 1 || mails[0].html !== summary.summary_html)
+		broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
+	const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
+	const sitemapMs = Object.keys(out.nodes)
+		.filter(
+			(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
+		)
+		.reduce((sum, name) => sum + nodeMs(out, name), 0);
+	const floorMs = throttleFloorMs(answered, throttle.limit, throttle.windowMs);
+	const row = [
+		c.label,
+		`**${int(answered)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
+		`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
+		int(after.throttled),
+		int(got.created),
+		ms(nodeWall),
+		`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
+		floorMs > 0 ? times(nodeWall, floorMs) : '',
+		floorAtPhpRankRate(answered),
+	];
+	console.log(
+		`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
+	);
+	return row;
 }
 
 // ---------------------------------------------------------------------------------------------

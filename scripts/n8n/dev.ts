@@ -188,37 +188,7 @@ async function main(): Promise<void> {
 	if (!(await buildAndInstall(sb)))
 		throw new Error('the first build failed; fix it and run npm run dev again');
 
-	// Imports run while n8n is stopped (the CLI and the server share the SQLite file).
-	await importCredentials(sb, [
-		{
-			id: CRED_ID,
-			name: CRED_NAME,
-			type: 'phpRankApi',
-			data: { baseUrl: api.url, apiKey: TEST_API_KEY },
-		},
-	]);
-	const examplesDir = path.join(REPO, 'examples');
-	const imported = new Set(state.importedWorkflows ?? []);
-	const fresh = fs.existsSync(examplesDir)
-		? fs
-				.readdirSync(examplesDir)
-				.filter((f) => f.endsWith('.json'))
-				.map(
-					(f) =>
-						JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8')) as {
-							id: string;
-							name: string;
-						},
-				)
-				.filter((wf) => !imported.has(wf.id))
-		: [];
-	if (fresh.length) {
-		await importWorkflows(sb, fresh);
-		for (const wf of fresh) imported.add(wf.id);
-		state.importedWorkflows = [...imported];
-		writeState(stateFile, state);
-		log(`imported example workflows: ${fresh.map((w) => w.name).join(', ')}`);
-	}
+	await importCredentialAndExamples(sb, api, stateFile, state);
 
 	const env = {
 		N8N_EDITOR_BASE_URL: `http://localhost:${N8N_PORT}`,
@@ -228,41 +198,9 @@ async function main(): Promise<void> {
 	};
 	let server = await startServer(sb, { port: N8N_PORT, readyTimeoutMs: 180_000, env });
 	let stopTail = QUIET ? () => {} : tailLogs(server);
-	if (!state.ownerCreated) {
-		try {
-			await setupOwner(server, DEFAULT_OWNER);
-		} catch (e) {
-			if (!/already setup/i.test(String(e))) throw e;
-		}
-		state.ownerCreated = true;
-		writeState(stateFile, state);
-	}
-	if (!state.n8nApiCredential) {
-		// The credential the sitemap example names, with a key of this n8n's owner.
-		const apiKey = await createApiKey(await login(server), { label: 'npm run dev' });
-		await importCredentials(sb, [sitemapN8nApiCredential(`http://localhost:${N8N_PORT}`, apiKey)]);
-		state.n8nApiCredential = true;
-		writeState(stateFile, state);
-	}
+	await setUpOnce(server, sb, stateFile, state);
 
-	const banner = [
-		'',
-		'  n8n with n8n-nodes-phprank is running',
-		`    open            http://localhost:${N8N_PORT}`,
-		`    log in as       ${DEFAULT_OWNER.email}  /  ${DEFAULT_OWNER.password}`,
-		'',
-		`  phpRank test server (30 sample reports over 6 sites)`,
-		`    Base URL        ${api.url}`,
-		`    API Key         ${TEST_API_KEY}`,
-		`    a credential "${CRED_NAME}" with these values and the example workflows are already imported,`,
-		'    and an n8n API credential of this n8n (History Store → Data Table, the sitemap example)',
-		'',
-		`  n8n user folder   ${userFolder}   (npm run dev -- --reset starts over)`,
-		'  watching nodes/, credentials/, package.json: a change rebuilds, re-installs and restarts n8n',
-		'  Ctrl+C stops everything',
-		'',
-	];
-	console.log(banner.join('\n'));
+	printBanner(api, userFolder);
 
 	let last = snapshot();
 	let busy = false;
@@ -332,6 +270,92 @@ async function main(): Promise<void> {
 	setInterval(() => {
 		if (ancestors() !== family) void shutdown('npm was stopped');
 	}, 1000).unref();
+}
+
+/** The test server's credential, and the examples not imported yet (imports run while n8n is stopped). */
+async function importCredentialAndExamples(
+	sb: N8nSandbox,
+	api: PhpRankServer,
+	stateFile: string,
+	state: DevState,
+): Promise<void> {
+	// Imports run while n8n is stopped (the CLI and the server share the SQLite file).
+	await importCredentials(sb, [
+		{
+			id: CRED_ID,
+			name: CRED_NAME,
+			type: 'phpRankApi',
+			data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+		},
+	]);
+	const examplesDir = path.join(REPO, 'examples');
+	const imported = new Set(state.importedWorkflows ?? []);
+	const fresh = fs.existsSync(examplesDir)
+		? fs
+				.readdirSync(examplesDir)
+				.filter((f) => f.endsWith('.json'))
+				.map(
+					(f) =>
+						JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8')) as {
+							id: string;
+							name: string;
+						},
+				)
+				.filter((wf) => !imported.has(wf.id))
+		: [];
+	if (fresh.length) {
+		await importWorkflows(sb, fresh);
+		for (const wf of fresh) imported.add(wf.id);
+		state.importedWorkflows = [...imported];
+		writeState(stateFile, state);
+		log(`imported example workflows: ${fresh.map((w) => w.name).join(', ')}`);
+	}
+}
+
+/** On the first start only: the owner, and the n8n API credential with a key of this n8n's owner. */
+async function setUpOnce(
+	server: N8nServer,
+	sb: N8nSandbox,
+	stateFile: string,
+	state: DevState,
+): Promise<void> {
+	if (!state.ownerCreated) {
+		try {
+			await setupOwner(server, DEFAULT_OWNER);
+		} catch (e) {
+			if (!/already setup/i.test(String(e))) throw e;
+		}
+		state.ownerCreated = true;
+		writeState(stateFile, state);
+	}
+	if (!state.n8nApiCredential) {
+		// The credential the sitemap example names, with a key of this n8n's owner.
+		const apiKey = await createApiKey(await login(server), { label: 'npm run dev' });
+		await importCredentials(sb, [sitemapN8nApiCredential(`http://localhost:${N8N_PORT}`, apiKey)]);
+		state.n8nApiCredential = true;
+		writeState(stateFile, state);
+	}
+}
+
+function printBanner(api: PhpRankServer, userFolder: string): void {
+	const banner = [
+		'',
+		'  n8n with n8n-nodes-phprank is running',
+		`    open            http://localhost:${N8N_PORT}`,
+		`    log in as       ${DEFAULT_OWNER.email}  /  ${DEFAULT_OWNER.password}`,
+		'',
+		`  phpRank test server (30 sample reports over 6 sites)`,
+		`    Base URL        ${api.url}`,
+		`    API Key         ${TEST_API_KEY}`,
+		`    a credential "${CRED_NAME}" with these values and the example workflows are already imported,`,
+		'    and an n8n API credential of this n8n (History Store → Data Table, the sitemap example)',
+		'',
+		`  n8n user folder   ${userFolder}   (npm run dev -- --reset starts over)`,
+		'  watching nodes/, credentials/, package.json: a change rebuilds, re-installs and restarts n8n',
+		'  Ctrl+C stops everything',
+		'',
+	];
+	console.log(banner.join('\n'));
 }
 
 main().catch((e: unknown) => {

@@ -8,7 +8,7 @@
 import type { PhpRankServer } from '../../test/server';
 import { createApiKey } from './apiKey';
 import { describeRequests, json } from './checks';
-import { n8nOlderThan, waitForExecution, type N8nServer, type RestSession } from './n8n';
+import { n8nOlderThan, runFromTrigger, type N8nServer, type RestSession } from './n8n';
 import type { N8nSandbox } from './sandbox';
 import type { Suite } from './suite';
 import { manualTrigger, phpRank, workflow, type CredentialRef } from './workflow';
@@ -124,16 +124,10 @@ async function manualRun(o: HistoryTableSetup, wf: ReturnType<typeof workflow>) 
 	if (saved.status !== 200 || !id)
 		throw new Error(`workflow not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
 	const sendsWorkflow = n8nOlderThan(o.sb.runtime, 2, 41);
-	const started = await o.session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${id}/run`,
-		{
-			...(sendsWorkflow ? { workflowData: { ...wf, id } } : {}),
-			triggerToStartFrom: { name: 'Manual' },
-		},
-	);
-	const executionId = started.body?.data?.executionId;
+	const { started, executionId, exec } = await runFromTrigger(o.session, o.sb, id, 'Manual', {
+		workflowData: sendsWorkflow ? { ...wf, id } : undefined,
+	});
 	if (!executionId)
 		throw new Error(`manual run not started: ${started.status} ${JSON.stringify(started.body)}`);
-	return await waitForExecution(o.sb, id, executionId);
+	return exec;
 }

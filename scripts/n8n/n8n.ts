@@ -78,6 +78,7 @@ export {
 	DEFAULT_OWNER,
 	login,
 	RestSession,
+	runFromTrigger,
 	setupOwner,
 	type CredentialTestResult,
 	type OwnerInfo,

@@ -2,14 +2,17 @@
  * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job:
  *   - the owner account (POST /rest/owner/setup, /rest/login): the sign-in the editor's calls need;
  *   - the editor's credential "Test" button (POST /rest/credentials/test): no CLI command tests a credential;
- *   - a manual run, the editor's "Execute workflow" (POST /rest/workflows/:id/run through
- *     RestSession.request): at a polling trigger (e2e/package.e2e.ts), where `n8n execute` never polls,
- *     and of a workflow created through REST while n8n runs (e2e/ui.e2e.ts).
+ *   - a manual run, the editor's "Execute workflow" (POST /rest/workflows/:id/run: runFromTrigger, or
+ *     RestSession.request where the suite checks the answer itself): at a polling trigger
+ *     (e2e/package.e2e.ts), where `n8n execute` never polls, and of a workflow created through REST while n8n
+ *     runs (e2e/ui.e2e.ts), or one whose run mode (manual) is what is checked (the history suites).
  * Everything else goes through stable interfaces: the CLI (import, publish/unpublish, list, execute; cli.ts),
  * production webhooks, the environment, and executions as stored in n8n's database (db.ts).
  */
 import { randomBytes } from 'crypto';
 
+import { waitForExecution, type StoredExecution } from './db';
+import type { N8nSandbox } from './sandbox';
 import type { N8nServer } from './server';
 
 export interface RestResponse<T = unknown> {
@@ -178,4 +181,31 @@ export async function login(
 	if (res.status !== 200)
 		throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
 	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
+}
+
+/** What POST /rest/workflows/:id/run answers. */
+type RunAnswer = RestResponse<{ data: { executionId?: string } }>;
+
+/**
+ * The editor's "Execute workflow" from a trigger (POST /rest/workflows/:id/run, mode manual), then the execution
+ * as n8n's database stores it once it has ended (db.ts): `exec` is undefined if the run did not start (`started`
+ * says why) or did not end within `timeoutMs`. `workflowData`: the workflow sent along, as an older n8n's editor
+ * does (n8n 2.0 runs only that one).
+ */
+export async function runFromTrigger(
+	session: RestSession,
+	sb: N8nSandbox,
+	workflowId: string,
+	trigger: string,
+	opts: { timeoutMs?: number; workflowData?: object } = {},
+): Promise<{ started: RunAnswer; executionId?: string; exec?: StoredExecution }> {
+	const started: RunAnswer = await session.request('POST', `/rest/workflows/${workflowId}/run`, {
+		...(opts.workflowData ? { workflowData: opts.workflowData } : {}),
+		triggerToStartFrom: { name: trigger },
+	});
+	const executionId = started.body?.data?.executionId;
+	const exec = executionId
+		? await waitForExecution(sb, workflowId, executionId, opts.timeoutMs)
+		: undefined;
+	return { started, executionId, exec };
 }

@@ -278,10 +278,27 @@ function callerOf(client: Client, api: PhpRankServer) {
 	};
 }
 
+/** A tool called as a client would (callerOf): what the client got and what phpRank received. */
+type ToolCall = ReturnType<typeof callerOf>;
+
 async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	const url = new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
 	const auth = { Authorization: `Bearer ${MCP_TOKEN}` };
+	await checkMcpRefusesAnonymous(url);
+	const client = await checkMcpToolList(url, auth);
 
+	section('MCP: each tool called, checked on both ends');
+	const call = callerOf(client, api);
+	await checkListAndGetTools(call, api);
+	await checkAuditUrlTool(call, api);
+	await checkRerunAndHealthTools(call, api);
+	await checkFailingCalls(call);
+
+	await client.close();
+	await checkMcpOverSse(url, auth, api);
+}
+
+async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	section('MCP: who may connect');
 	const anonymous = new Client({ name: 'e2e-anonymous', version: '1.0.0' });
 	const refused = await anonymous.connect(new StreamableHTTPClientTransport(url)).then(
@@ -290,7 +307,10 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	);
 	check('a client without the bearer token is refused', refused !== undefined, refused);
 	note(`without a token: ${refused}`);
+}
 
+/** Connected with the token over streamable HTTP: the five tools, their schemas and descriptions. */
+async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
 	section('MCP over streamable HTTP: the tools as a client lists them');
 	const client = new Client({ name: 'e2e-client', version: '1.0.0' });
 	await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: auth } }));
@@ -385,9 +405,11 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 		[schema('site_health'), byName.site_health?.description],
 	);
 
-	section('MCP: each tool called, checked on both ends');
-	const call = callerOf(client, api);
+	return client;
+}
 
+/** list_worst_reports (all sites, one site) and get_failed_checks, and the sizes of their answers. */
+async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise<void> {
 	const worst = await call('list_worst_reports', { limit: 3, site: '' });
 	check(
 		'list_worst_reports: the 3 worst reports, compact',
@@ -482,7 +504,10 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	sizes.push(
 		`one report: ${textOf(checks.result).length} chars (Simplify form: ${simplified([4])})`,
 	);
+}
 
+/** audit_url: a new page's report created; the same page again is re-run, not duplicated. */
+async function checkAuditUrlTool(call: ToolCall, api: PhpRankServer): Promise<void> {
 	const before = api.listReports(USER_IDS.default).map((r) => r.id);
 	const audit = await call('audit_url', {
 		url: 'https://docs.widgets.dev/getting-started',
@@ -536,7 +561,10 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 		),
 		describe(again.requests),
 	);
+}
 
+/** rerun_report, and site_health's few lines about a whole site. */
+async function checkRerunAndHealthTools(call: ToolCall, api: PhpRankServer): Promise<void> {
 	const generatedBefore = api.getReport(5)!.generated_at;
 	const rerun = await call('rerun_report', { report_id: 5 });
 	check(
@@ -580,7 +608,10 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 		describe(health.requests),
 	);
 	sizes.push(`site health of ${shop.length} pages: ${textOf(health.result).length} chars`);
+}
 
+/** Failing calls: each answered with a sentence the model can act on (or refused by n8n's schema check). */
+async function checkFailingCalls(call: ToolCall): Promise<void> {
 	section('MCP: failing calls');
 	const noSite = await call('site_health', { site: 'nothing.example.net' });
 	check(
@@ -624,9 +655,13 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 		wrongType.result.isError === true && wrongType.requests.length === 0,
 		textOf(wrongType.result),
 	);
+}
 
-	await client.close();
-
+async function checkMcpOverSse(
+	url: URL,
+	auth: Record<string, string>,
+	api: PhpRankServer,
+): Promise<void> {
 	section('MCP over SSE (the older transport n8n also serves)');
 	const sse = new Client({ name: 'e2e-sse', version: '1.0.0' });
 	await sse.connect(

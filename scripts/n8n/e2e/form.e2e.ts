@@ -16,6 +16,7 @@ import {
 	describeRequests,
 	loadExamples,
 	testServerCredential,
+	type WorkflowJson,
 } from '../checks';
 import {
 	endingText,
@@ -24,11 +25,13 @@ import {
 	leadRows,
 	publishFormExample,
 	submitForm,
+	type LeadsTable,
 	type Submission,
 } from '../form';
-import { importCredentials, startServer } from '../n8n';
+import type { SmtpCatcher } from '../catchers';
+import { importCredentials, startServer, type ExportedNodeType, type N8nSandbox } from '../n8n';
 import { Fatal } from '../report';
-import { setupOwner } from '../rest';
+import { setupOwner, type RestSession } from '../rest';
 import { Suite } from '../suite';
 
 const suite = new Suite('form');
@@ -88,11 +91,30 @@ function checkAudited(label: string, sent: Submission, reportId: number): void {
 	);
 }
 
+/** What the visits share: the SMTP catcher, the owner's session, the published form and its data table. */
+interface FormCtx {
+	smtp: SmtpCatcher;
+	session: RestSession;
+	formUrl: string;
+	table: LeadsTable;
+}
+
 async function main(): Promise<void> {
 	const example = loadExamples().get(FORM_EXAMPLE.file);
 	if (!example) throw new Fatal(`examples/${FORM_EXAMPLE.file} is missing`);
 	const { sb, allNodes } = await suite.packageSandbox();
+	const ctx = await publishTheForm(sb, example, allNodes);
+	const first = await checkFirstVisit(ctx);
+	await checkSameUrlAgain(ctx, first);
+	await checkRefusedUrls(ctx);
+}
 
+/** The test server, the SMTP catcher, the credentials, n8n, the data table; the example published, its form served. */
+async function publishTheForm(
+	sb: N8nSandbox,
+	example: WorkflowJson,
+	allNodes: ExportedNodeType[],
+): Promise<FormCtx> {
 	section('test server, SMTP catcher, credentials, n8n, the data table, the example published');
 	await api.start();
 	const { catcher: smtp, credential: smtpCredential } = await suite.smtp();
@@ -124,7 +146,14 @@ async function main(): Promise<void> {
 			),
 		page.status,
 	);
+	return { smtp, session, formUrl, table };
+}
 
+/** A visitor audits a public URL: one analysis, the ending page, a mail, a row. */
+async function checkFirstVisit(
+	ctx: FormCtx,
+): Promise<{ first: Submission; reportId: number; firstRequests: number }> {
+	const { smtp, session, formUrl, table } = ctx;
 	section('a visitor audits a public URL (multipart, as the form page posts it)');
 	api.clearRequests();
 	const first = await timed('submit, ending page', async () =>
@@ -165,7 +194,18 @@ async function main(): Promise<void> {
 			!Number.isNaN(Date.parse(String(rows[0].audited_at))),
 		rows,
 	);
+	return { first, reportId: created[0].id, firstRequests };
+}
 
+/** The same URL again within 24 hours: no analysis, the same report. */
+async function checkSameUrlAgain(
+	{ smtp, session, formUrl, table }: FormCtx,
+	{
+		first,
+		reportId,
+		firstRequests,
+	}: { first: Submission; reportId: number; firstRequests: number },
+): Promise<void> {
 	section('the same URL again within 24 hours (Reuse Recent Analysis)');
 	api.clearRequests();
 	const again = await timed('submit again, ending page', async () =>
@@ -178,7 +218,7 @@ async function main(): Promise<void> {
 			.join(' ') === 'GET',
 		describeRequests(apiRequests(api)),
 	);
-	checkAudited('second visit', again, created[0].id);
+	checkAudited('second visit', again, reportId);
 	const secondRequests = apiRequests(api).length;
 	check(
 		'two mails, two rows',
@@ -188,7 +228,9 @@ async function main(): Promise<void> {
 		`figures: first submission ${firstRequests} requests to phpRank (1 analysis), ${first.ms} ms to the ending page; ` +
 			`the same URL again ${secondRequests} request (0 analyses), ${again.ms} ms`,
 	);
+}
 
+async function checkRefusedUrls({ smtp, session, formUrl, table }: FormCtx): Promise<void> {
 	section('refused URLs and a URL phpRank cannot fetch end on the plain page');
 	for (const [what, url] of [
 		...REFUSED,

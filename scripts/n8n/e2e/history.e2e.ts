@@ -33,7 +33,8 @@ import {
 	setupOwner,
 	startServer,
 	storedExecutions,
-	waitForExecution,
+	runFromTrigger,
+	type N8nSandbox,
 } from '../n8n';
 import { createQueueCluster } from '../queue';
 import { same } from '../report';
@@ -155,14 +156,8 @@ async function checkRun(baseUrl: string, records: SiteFigures[], label: string):
 }
 
 /** The editor's "Execute workflow" from the Manual trigger (mode manual), read from n8n's database. */
-async function manualRun(session: RestSession, sb: Parameters<typeof waitForExecution>[0]) {
-	const started = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${WF_ID}/run`,
-		{ triggerToStartFrom: { name: 'Manual' } },
-	);
-	const id = started.body?.data?.executionId;
-	const exec = id ? await waitForExecution(sb, WF_ID, id) : undefined;
+async function manualRun(session: RestSession, sb: N8nSandbox) {
+	const { exec } = await runFromTrigger(session, sb, WF_ID, 'Manual');
 	return { exec, site: json(exec?.outputs.Audit)[0] ?? {} };
 }
 

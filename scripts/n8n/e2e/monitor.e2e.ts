@@ -62,6 +62,7 @@ import {
 	importWorkflows,
 	publishWorkflows,
 	startServer,
+	type ExecuteResult,
 	type ExportedNodeType,
 	type N8nSandbox,
 	type N8nServer,
@@ -206,11 +207,34 @@ function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
 }
 
+/** Run 2's checks, picked by importance from a report of run 1. */
+type Picked = { high: string; medium: string; low: string };
+
+/** What the example's runs share: the sandbox, the workflow, the SMTP catcher, the URL list and the reports left alone. */
+interface MonitorCtx {
+	sb: N8nSandbox;
+	wf: WorkflowJson;
+	smtp: SmtpCatcher;
+	list: { url: string; hits: () => number };
+	untouched: ReportRecord[];
+}
+
 async function main(): Promise<void> {
 	const example = loadExamples().get(EXAMPLE_FILE);
 	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
+	const ctx = await importTheExample(sb, example, nodeTypes);
+	const run1 = await checkRun1(ctx);
+	const picked = await checkRun2(ctx, run1);
+	await triggerChecks(sb, nodeTypes, api, ctx.smtp, example, picked.high);
+}
 
+/** The test server and its reports, the SMTP catcher, the URL list; the example imported with its Sheets node swapped. */
+async function importTheExample(
+	sb: N8nSandbox,
+	example: WorkflowJson,
+	nodeTypes: ExportedNodeType[],
+): Promise<MonitorCtx> {
 	section('test server, SMTP catcher, credentials and the example with the n8n CLI');
 	// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
 	api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
@@ -260,8 +284,16 @@ async function main(): Promise<void> {
 		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
 	);
 	await timed('n8n import:workflow', async () => await importWorkflows(sb, [wf]));
+	return { sb, wf, smtp, list, untouched };
+}
 
-	// ------------------------------------------------------------------ run 1: every URL new
+// ------------------------------------------------------------------ run 1: every URL new
+async function checkRun1({
+	sb,
+	wf,
+	smtp,
+	list,
+}: MonitorCtx): Promise<{ created: Map<string, ReportRecord>; after1: ReportRecord[] }> {
 	section('run 1 (n8n execute): every watched URL is new');
 	const before = reportsOf(api);
 	for (const page of PAGES)
@@ -338,8 +370,15 @@ async function main(): Promise<void> {
 		smtp.messages.map((m) => m.subject),
 	);
 	check('the URL list was read once', list.hits() === 1, list.hits());
+	return { created, after1 };
+}
 
-	// ------------------------------------------------------------------ run 2: some pages worse
+// ------------------------------------------------------------------ run 2: some pages worse
+async function checkRun2(
+	ctx: MonitorCtx,
+	{ created, after1 }: { created: Map<string, ReportRecord>; after1: ReportRecord[] },
+): Promise<Picked> {
+	const { sb, wf, smtp } = ctx;
 	section('run 2 (n8n execute): some pages worse, some not');
 	const sample = [...created.values()][0];
 	const byImportance = (importance: string) =>
@@ -363,6 +402,19 @@ async function main(): Promise<void> {
 		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
 	);
 	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+	checkRun2Reruns(ctx, run2, created, after1, picked);
+	await checkRun2Emails(smtp, run2, created, picked);
+	return picked;
+}
+
+/** Run 2's items and requests: every URL re-run (no report created), its change and confirmation as scripted. */
+function checkRun2Reruns(
+	{ untouched }: MonitorCtx,
+	run2: ExecuteResult,
+	created: Map<string, ReportRecord>,
+	after1: ReportRecord[],
+	picked: Picked,
+): void {
 	const out2 = json(run2.outputs[RERUN]);
 	const after2 = reportsOf(api);
 	check(
@@ -430,6 +482,15 @@ async function main(): Promise<void> {
 		contact?.newly_failed === `${picked.high} (high)`,
 		contact?.newly_failed,
 	);
+}
+
+/** Run 2's emails: exactly the pages made worse, each named with its scores and checks. */
+async function checkRun2Emails(
+	smtp: SmtpCatcher,
+	run2: ExecuteResult,
+	created: Map<string, ReportRecord>,
+	picked: Picked,
+): Promise<void> {
 	const [worse2, rest2] = branches(run2, IF);
 	const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
 	check(
@@ -495,8 +556,6 @@ async function main(): Promise<void> {
 			mail?.text,
 		);
 	}
-
-	await triggerChecks(sb, nodeTypes, api, smtp, example, picked.high);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,6 +583,24 @@ async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
 		throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
 }
 
+/** The published triggers while n8n runs: the reports they watch, their polls counted, their executions read. */
+interface TriggerRun {
+	sb: N8nSandbox;
+	api: PhpRankServer;
+	smtp: SmtpCatcher;
+	highCheck: string;
+	flood: Flood;
+	home: ReportRecord;
+	contact: ReportRecord;
+	about: ReportRecord;
+	/** the Score Changed trigger's polls (example.com) so far */
+	polls: () => number;
+	/** the Below Score trigger's polls so far */
+	belowPolls: () => number;
+	waitPoll: (n: number, label: string, timeoutMs: number, count?: () => number) => Promise<boolean>;
+	belowEvents: (count: number) => Promise<Array<Record<string, unknown>>>;
+}
+
 async function triggerChecks(
 	sb: N8nSandbox,
 	nodeTypes: ExportedNodeType[],
@@ -533,6 +610,40 @@ async function triggerChecks(
 	highCheck: string,
 ): Promise<void> {
 	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
+	const flood = await publishTriggers(sb, nodeTypes, api, example);
+	if (!flood) return;
+	const t = triggerRun(sb, api, smtp, highCheck, flood);
+	api.clearRequests();
+	smtp.clear();
+	let n8n: N8nServer | undefined;
+	try {
+		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
+		const seen = await checkFirstPolls(t);
+		if (!seen) return;
+		await scriptTheChanges(t);
+		await checkScoreChangedEmail(t, seen.seen);
+		await floodChecks(
+			sb,
+			await t.waitPoll(seen.floodSeen + 1, 'wait for its poll', 30_000, flood.polls),
+		);
+		await checkBelowScoreDrop(t, seen.belowSeen);
+		await checkRecovery(t);
+	} finally {
+		await n8n?.stop();
+	}
+}
+
+/**
+ * The three triggers imported and published (Score Changed → the example's email; Below Score with recovery;
+ * One Item per Site), polling at one fixed second of every minute. Undefined if the installed trigger has no
+ * Score Changed event.
+ */
+async function publishTriggers(
+	sb: N8nSandbox,
+	nodeTypes: ExportedNodeType[],
+	api: PhpRankServer,
+	example: WorkflowJson,
+): Promise<Flood | undefined> {
 	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
 	const events =
 		(
@@ -547,7 +658,7 @@ async function triggerChecks(
 			events,
 		)
 	)
-		return;
+		return undefined;
 	const email = example.nodes.find((n) => n.name === EMAIL);
 	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
 	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
@@ -600,6 +711,17 @@ async function triggerChecks(
 		await importWorkflows(sb, [wf, belowWf, flood.workflow]);
 		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID, FLOOD_WF_ID]);
 	});
+	return flood;
+}
+
+/** The reports the triggers watch, and how their polls and executions are counted. */
+function triggerRun(
+	sb: N8nSandbox,
+	api: PhpRankServer,
+	smtp: SmtpCatcher,
+	highCheck: string,
+	flood: Flood,
+): TriggerRun {
 	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
 	const home = byUrl('example.com');
 	const contact = byUrl('example.com/contact');
@@ -636,183 +758,214 @@ async function triggerChecks(
 		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000))
 			.filter((e) => e.mode === 'trigger')
 			.flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
-	api.clearRequests();
-	smtp.clear();
-	let n8n: N8nServer | undefined;
-	try {
-		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
-		if (
-			!check(
-				'n8n polled phpRank (the first poll notes every score of example.com)',
-				await waitPoll(1, 'wait for the first poll', 130_000),
-				describeRequests(apiRequests(api)),
-			)
+	return {
+		sb,
+		api,
+		smtp,
+		highCheck,
+		flood,
+		home,
+		contact,
+		about,
+		polls,
+		belowPolls,
+		waitPoll,
+		belowEvents,
+	};
+}
+
+/** Every trigger's first poll: each notes the scores, none fires. The polls counted so far, or undefined. */
+async function checkFirstPolls(
+	t: TriggerRun,
+): Promise<{ seen: number; floodSeen: number; belowSeen: number } | undefined> {
+	const { api, smtp, flood, waitPoll, polls, belowPolls } = t;
+	if (
+		!check(
+			'n8n polled phpRank (the first poll notes every score of example.com)',
+			await waitPoll(1, 'wait for the first poll', 130_000),
+			describeRequests(apiRequests(api)),
 		)
-			return;
-		check(
-			'the Below Score trigger polled too (every project)',
-			await waitPoll(1, 'wait for its first poll', 30_000, belowPolls),
-			describeRequests(apiRequests(api)),
-		);
-		check(
-			'the One Item per Site trigger polled too (another user, every project)',
-			await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
-		);
-		await sleep(3000); // the poll's state is saved after its request
-		const seen = polls();
-		const floodSeen = flood.polls();
-		const belowSeen = belowPolls();
-		check(
-			'the first poll fired nothing (no email)',
-			smtp.messages.length === 0,
-			smtp.messages.map((m) => m.subject),
-		);
+	)
+		return undefined;
+	check(
+		'the Below Score trigger polled too (every project)',
+		await waitPoll(1, 'wait for its first poll', 30_000, belowPolls),
+		describeRequests(apiRequests(api)),
+	);
+	check(
+		'the One Item per Site trigger polled too (another user, every project)',
+		await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
+	);
+	await sleep(3000); // the poll's state is saved after its request
+	const seen = polls();
+	const floodSeen = flood.polls();
+	const belowSeen = belowPolls();
+	check(
+		'the first poll fired nothing (no email)',
+		smtp.messages.length === 0,
+		smtp.messages.map((m) => m.subject),
+	);
+	return { seen, floodSeen, belowSeen };
+}
 
-		// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
-		// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
-		api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
-		api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
-		api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
-		for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
-		dropFlood(api, flood.reports);
-		note(
-			`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
-		);
+async function scriptTheChanges({
+	api,
+	home,
+	contact,
+	about,
+	highCheck,
+	flood,
+}: TriggerRun): Promise<void> {
+	// the scripted changes: the home page drops 80 → 70 with a high check newly failed; contact 79 → 77
+	// (under Minimum Change); about 76 → 90 (a rise, Only When Worse)
+	api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
+	api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
+	api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
+	for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
+	dropFlood(api, flood.reports);
+	note(
+		`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
+	);
+}
 
-		check(
-			'n8n polled again',
-			await waitPoll(seen + 1, 'wait for the next poll', 130_000),
-			describeRequests(apiRequests(api)),
-		);
-		const mails = await smtp.waitFor(1, 30_000);
-		await sleep(3000); // time for a wrong second email
-		check(
-			'exactly one email',
-			mails.length === 1,
-			mails.map((m) => m.subject),
-		);
-		const mail = mails[0];
-		check(
-			`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`,
-			mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`,
-			mail?.subject,
-		);
-		check(
-			`its text: "Score: 80 → 70 (decent), -10 points." (nothing about a second analysis), newly failed ${highCheck} (high)`,
-			mail?.text.includes('Score: 80 → 70 (decent), -10 points.\n') &&
-				mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) &&
-				mail.text.includes(`phpRank report ID: ${home.id}`),
-			mail?.text,
-		);
-		const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter(
-			(e) => e.mode === 'trigger',
-		);
-		const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
-		check(
-			'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
-			execs.length === 1 &&
-				execs[0].status === 'success' &&
-				items.length === 1 &&
-				items[0].id === home.id &&
-				items[0].event === 'scoreChanged' &&
-				items[0].reason === 'moved' &&
-				(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
-			execs.map((e) => ({
-				id: e.id,
-				status: e.status,
-				items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]),
-			})),
-		);
+/** The next poll: one email, for the drop of 10 alone; one trigger execution. */
+async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void> {
+	const { sb, api, smtp, home, highCheck, waitPoll } = t;
+	check(
+		'n8n polled again',
+		await waitPoll(seen + 1, 'wait for the next poll', 130_000),
+		describeRequests(apiRequests(api)),
+	);
+	const mails = await smtp.waitFor(1, 30_000);
+	await sleep(3000); // time for a wrong second email
+	check(
+		'exactly one email',
+		mails.length === 1,
+		mails.map((m) => m.subject),
+	);
+	const mail = mails[0];
+	check(
+		`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`,
+		mail?.subject === `phpRank: ${home.url} got worse, score 80 → 70`,
+		mail?.subject,
+	);
+	check(
+		`its text: "Score: 80 → 70 (decent), -10 points." (nothing about a second analysis), newly failed ${highCheck} (high)`,
+		mail?.text.includes('Score: 80 → 70 (decent), -10 points.\n') &&
+			mail.text.includes(`Newly failed checks: ${highCheck} (high)\n`) &&
+			mail.text.includes(`phpRank report ID: ${home.id}`),
+		mail?.text,
+	);
+	const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter(
+		(e) => e.mode === 'trigger',
+	);
+	const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
+	check(
+		'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
+		execs.length === 1 &&
+			execs[0].status === 'success' &&
+			items.length === 1 &&
+			items[0].id === home.id &&
+			items[0].event === 'scoreChanged' &&
+			items[0].reason === 'moved' &&
+			(items[0].changes as { scoreDelta?: number } | undefined)?.scoreDelta === -10,
+		execs.map((e) => ({
+			id: e.id,
+			status: e.status,
+			items: json(e.outputs[TRIGGER]).map((i) => [i.url, i.reason, i.changes]),
+		})),
+	);
+}
 
-		await floodChecks(sb, await waitPoll(floodSeen + 1, 'wait for its poll', 30_000, flood.polls));
+async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<void> {
+	const { home, highCheck, waitPoll, belowPolls, belowEvents } = t;
+	// The Below Score trigger: the same poll saw the home page fall from 80 to 70, below 75.
+	check(
+		'the Below Score trigger polled again',
+		await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls),
+	);
+	const drop = await belowEvents(1);
+	const trendOf = (item: (typeof drop)[number] | undefined) =>
+		item && {
+			reason: item.reason,
+			previous_score: item.previous_score,
+			score: item.score,
+			trend: item.trend,
+			trend_text: item.trend_text,
+		};
+	check(
+		`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
+		drop.length === 1 &&
+			drop[0].id === home.id &&
+			drop[0].reason === 'belowScore' &&
+			drop[0].previous_score === 80 &&
+			drop[0].score === 70 &&
+			drop[0].newly_failed === `${highCheck} (high)` &&
+			same(drop[0].trend, [80, 70]) &&
+			drop[0].trend_text === '80 █▁ 70',
+		drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
+	);
+}
 
-		// The Below Score trigger: the same poll saw the home page fall from 80 to 70, below 75.
-		check(
-			'the Below Score trigger polled again',
-			await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls),
-		);
-		const drop = await belowEvents(1);
-		const trendOf = (item: (typeof drop)[number] | undefined) =>
-			item && {
-				reason: item.reason,
-				previous_score: item.previous_score,
-				score: item.score,
-				trend: item.trend,
-				trend_text: item.trend_text,
-			};
-		check(
-			`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
-			drop.length === 1 &&
-				drop[0].id === home.id &&
-				drop[0].reason === 'belowScore' &&
-				drop[0].previous_score === 80 &&
-				drop[0].score === 70 &&
-				drop[0].newly_failed === `${highCheck} (high)` &&
-				same(drop[0].trend, [80, 70]) &&
-				drop[0].trend_text === '80 █▁ 70',
-			drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
-		);
-
-		// Back at 80: Notify on Recovery fires once; the Only When Worse trigger stays quiet on a rise.
-		api.setNextAnalysis(home.url, { score: 80, passed: [highCheck], others: 'keep' });
-		await rerunOnServer(api, home.id);
-		note(`re-run on the test server: ${home.url} 70 → 80 (${highCheck} fixed)`);
-		const before = belowPolls();
-		check(
-			'the Below Score trigger polled once more',
-			await waitPoll(before + 1, 'wait for the poll after the recovery', 130_000, belowPolls),
-		);
-		const recovered = await belowEvents(2);
-		await sleep(3000);
-		check(
-			'then one more event: the home page back at 80, reason recovered (previous_score 70, newly fixed), trend [80, 70, 80], trend_text "80 █▁█ 80"',
-			recovered.length === 2 &&
-				recovered[1].id === home.id &&
-				recovered[1].reason === 'recovered' &&
-				recovered[1].previous_score === 70 &&
-				recovered[1].score === 80 &&
-				recovered[1].newly_fixed === `${highCheck} (high)` &&
-				same(recovered[1].trend, [80, 70, 80]) &&
-				recovered[1].trend_text === '80 █▁█ 80',
-			recovered.map((i) => ({
-				url: i.url,
-				reason: i.reason,
-				previous_score: i.previous_score,
-				newly_fixed: i.newly_fixed,
-				trend: i.trend,
-				trend_text: i.trend_text,
-			})),
-		);
-		check(
-			'the Only When Worse trigger sent no email for the rise',
-			smtp.messages.length === 1,
-			smtp.messages.map((m) => m.subject),
-		);
-		check(
-			'and at the poll after, nothing more: recovered fires once',
-			await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls),
-		);
-		await sleep(5000); // an execution it would start
-		const after = (await storedExecutionsOf(sb, BELOW_WF_ID)).filter((e) => e.mode === 'trigger');
-		check(
-			'the Below Score trigger ran exactly two executions (belowScore, recovered)',
-			after.length === 2 && after.every((e) => e.status === 'success'),
-			after.map((e) => ({
-				id: e.id,
-				status: e.status,
-				items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]),
-			})),
-		);
-		const floodAfter = await storedExecutionsOf(sb, FLOOD_WF_ID);
-		check(
-			`the One Item per Site trigger ran one execution in all, over ${flood.polls()} polls of one request each`,
-			floodAfter.filter((e) => e.mode === 'trigger').length === 1 &&
-				flood.requests() === flood.polls(),
-			{ executions: floodAfter.length, polls: flood.polls(), requests: flood.requests() },
-		);
-	} finally {
-		await n8n?.stop();
-	}
+async function checkRecovery(t: TriggerRun): Promise<void> {
+	const { sb, api, smtp, home, highCheck, flood, waitPoll, belowPolls, belowEvents } = t;
+	// Back at 80: Notify on Recovery fires once; the Only When Worse trigger stays quiet on a rise.
+	api.setNextAnalysis(home.url, { score: 80, passed: [highCheck], others: 'keep' });
+	await rerunOnServer(api, home.id);
+	note(`re-run on the test server: ${home.url} 70 → 80 (${highCheck} fixed)`);
+	const before = belowPolls();
+	check(
+		'the Below Score trigger polled once more',
+		await waitPoll(before + 1, 'wait for the poll after the recovery', 130_000, belowPolls),
+	);
+	const recovered = await belowEvents(2);
+	await sleep(3000);
+	check(
+		'then one more event: the home page back at 80, reason recovered (previous_score 70, newly fixed), trend [80, 70, 80], trend_text "80 █▁█ 80"',
+		recovered.length === 2 &&
+			recovered[1].id === home.id &&
+			recovered[1].reason === 'recovered' &&
+			recovered[1].previous_score === 70 &&
+			recovered[1].score === 80 &&
+			recovered[1].newly_fixed === `${highCheck} (high)` &&
+			same(recovered[1].trend, [80, 70, 80]) &&
+			recovered[1].trend_text === '80 █▁█ 80',
+		recovered.map((i) => ({
+			url: i.url,
+			reason: i.reason,
+			previous_score: i.previous_score,
+			newly_fixed: i.newly_fixed,
+			trend: i.trend,
+			trend_text: i.trend_text,
+		})),
+	);
+	check(
+		'the Only When Worse trigger sent no email for the rise',
+		smtp.messages.length === 1,
+		smtp.messages.map((m) => m.subject),
+	);
+	check(
+		'and at the poll after, nothing more: recovered fires once',
+		await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls),
+	);
+	await sleep(5000); // an execution it would start
+	const after = (await storedExecutionsOf(sb, BELOW_WF_ID)).filter((e) => e.mode === 'trigger');
+	check(
+		'the Below Score trigger ran exactly two executions (belowScore, recovered)',
+		after.length === 2 && after.every((e) => e.status === 'success'),
+		after.map((e) => ({
+			id: e.id,
+			status: e.status,
+			items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]),
+		})),
+	);
+	const floodAfter = await storedExecutionsOf(sb, FLOOD_WF_ID);
+	check(
+		`the One Item per Site trigger ran one execution in all, over ${flood.polls()} polls of one request each`,
+		floodAfter.filter((e) => e.mode === 'trigger').length === 1 &&
+			flood.requests() === flood.polls(),
+		{ executions: floodAfter.length, polls: flood.polls(), requests: flood.requests() },
+	);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ import {
 	setResult,
 	testServerCredential,
 	TRIGGER_TYPE,
+	type SandboxWithPackage,
 	type WorkflowJson,
 } from '../checks';
 import {
@@ -154,17 +155,60 @@ const { check, section, note, timed, api } = suite;
 // the test
 // ---------------------------------------------------------------------------------------------
 
+/** What the sections share: the sandbox with the package installed, and the examples by file name. */
+interface PackageCtx {
+	sb: N8nSandbox;
+	example: (file: string) => WorkflowJson;
+}
+
+/** The n8n started for the app's checks, and how it was started (the production checks start it again so). */
+interface AppStart {
+	n8n: N8nServer;
+	session: RestSession;
+	serverEnv: Record<string, string>;
+	firstStartS: number;
+}
+
 async function main(): Promise<void> {
-	let n8n: N8nServer | undefined;
 	const examples = loadExamples();
 	const example = (file: string): WorkflowJson => {
 		const wf = examples.get(file);
 		if (!wf) throw new Fatal(`examples/${file} is missing`);
 		return wf;
 	};
+	const installed = await suite.packageSandbox();
+	checkInstalledPackage(installed);
+	const ctx: PackageCtx = { sb: installed.sb, example };
+	const imported = await importCredentialAndExamples(ctx, examples);
+	await checkDigestExample(ctx, imported.digest);
+	await checkWrongKeyWorkflow(ctx, imported.wrongKeyDigest);
+	await checkScheduledCreation(ctx);
+	await checkHousekeeping(ctx);
+	await imported.shrinking.check(ctx.sb);
+	const app = await startAppAndCheckTypes(ctx);
+	await checkCredentialTest(app.session);
+	const { sb } = ctx;
+	const { n8n, session } = app;
+	await historyTableOnThisN8n(suite, { sb, n8n, session, api, phpRank: OTHER_CRED });
 
-	// ------------------------------------------------------------------ n8n runtime + install
-	const { runtime, installedDir, allNodes, sb } = await suite.packageSandbox();
+	section('a failed Create with a literal password, started by a webhook (production execution)');
+	await checkFailedCreate(suite.report, {
+		sb,
+		api,
+		webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
+		workflowId: FAILED_CREATE_ID,
+	});
+
+	// ------------------------------------------------------------------ trigger
+	const alertWf = example('alert-on-score-drop.json');
+	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
+	await triggerManualChecks(session, sb, api, alertWf, triggerName);
+	await publishedTriggerChecks(ctx, app, alertWf, triggerName);
+}
+
+// ------------------------------------------------------------------ n8n runtime + install
+/** The package as n8n's own loader sees it: both node types, their credentials and icons. */
+function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithPackage): void {
 	check(
 		`the n8n under test is ${wantedN8nVersion()} (N8N_VERSION, default ${DEFAULT_N8N_VERSION})`,
 		runtime.n8nVersion === wantedN8nVersion(),
@@ -220,9 +264,20 @@ async function main(): Promise<void> {
 				fs.existsSync(path.join(installedDir, rel)),
 			);
 	}
+}
 
-	// ------------------------------------------------------------------ test server + imports
+// ------------------------------------------------------------------ test server + imports
+/** The test server seeded and started; the credentials, every example and the suite's own workflows imported. */
+async function importCredentialAndExamples(
+	{ sb, example }: PackageCtx,
+	examples: Map<string, WorkflowJson>,
+): Promise<{
+	shrinking: Awaited<ReturnType<typeof shrinkingLists>>;
+	digest: WorkflowJson;
+	wrongKeyDigest: WorkflowJson;
+}> {
 	section('import credential and examples with the n8n CLI');
+	const { runtime } = sb;
 	const now = Date.now();
 	seedServer(api, now);
 	await api.start();
@@ -296,8 +351,11 @@ async function main(): Promise<void> {
 	);
 	check('import:workflow accepted every example', true);
 	await timed('n8n publish:workflow', async () => await publishWorkflows(sb, [FAILED_CREATE_ID]));
+	return { shrinking, digest, wrongKeyDigest };
+}
 
-	// ------------------------------------------------------------------ digest
+// ------------------------------------------------------------------ digest
+async function checkDigestExample({ sb }: PackageCtx, digest: WorkflowJson): Promise<void> {
 	section('example: weekly digest of bad reports (n8n execute)');
 	api.clearRequests();
 	const dig = await timed('n8n execute digest', async () => await executeWorkflow(sb, digest.id));
@@ -366,8 +424,13 @@ async function main(): Promise<void> {
 		),
 		digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
 	);
+}
 
-	// ------------------------------------------------------------------ wrong key
+// ------------------------------------------------------------------ wrong key
+async function checkWrongKeyWorkflow(
+	{ sb }: PackageCtx,
+	wrongKeyDigest: WorkflowJson,
+): Promise<void> {
 	section('a wrong API key in a workflow (n8n execute)');
 	api.clearRequests();
 	const bad = await timed(
@@ -389,8 +452,10 @@ async function main(): Promise<void> {
 	note(
 		`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
 	);
+}
 
-	// ------------------------------------------------------------------ creation
+// ------------------------------------------------------------------ creation
+async function checkScheduledCreation({ sb, example }: PackageCtx): Promise<void> {
 	section('example: scheduled report creation (n8n execute)');
 	const creation = example('scheduled-report-creation.json');
 	api.clearRequests();
@@ -459,8 +524,10 @@ async function main(): Promise<void> {
 		created.length === 3 && created.every((r) => r.privacy === 1),
 		created.map((r) => [r.id, r.url, r.privacy]),
 	);
+}
 
-	// ------------------------------------------------------------------ housekeeping
+// ------------------------------------------------------------------ housekeeping
+async function checkHousekeeping({ sb, example }: PackageCtx): Promise<void> {
 	section('example: delete reports older than 90 days (n8n execute)');
 	const cleanup = example('delete-old-reports.json');
 	api.clearRequests();
@@ -520,14 +587,15 @@ async function main(): Promise<void> {
 			[9, 10],
 		),
 	);
+}
 
-	await shrinking.check(sb);
-
-	// ------------------------------------------------------------------ the app
+// ------------------------------------------------------------------ the app
+/** `n8n start`, the owner, and the node and credential types (and icons) as the editor loads them. */
+async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 	section('n8n start: owner, node and credential types, icons');
 	const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
 	const firstStart = Date.now();
-	n8n = await timed(
+	const n8n = await timed(
 		'n8n start until ready',
 		async () => await suite.n8n(await startServer(sb, { env: { ...serverEnv, ...PUBLIC_API_ON } })),
 	);
@@ -578,7 +646,11 @@ async function main(): Promise<void> {
 			`${res.status} ${res.headers.get('content-type')}`,
 		);
 	}
+	return { n8n, session, serverEnv, firstStartS };
+}
 
+/** The credential test through the app's own endpoint: every answer a sentence README promises. */
+async function checkCredentialTest(session: RestSession): Promise<void> {
 	section('credential test through the app (POST /rest/credentials/test)');
 	api.clearRequests();
 	const ok = await session.testCredential({ id: CRED_ID });
@@ -658,23 +730,18 @@ async function main(): Promise<void> {
 			r,
 		);
 	}
+}
 
-	await historyTableOnThisN8n(suite, { sb, n8n, session, api, phpRank: OTHER_CRED });
-
-	section('a failed Create with a literal password, started by a webhook (production execution)');
-	await checkFailedCreate(suite.report, {
-		sb,
-		api,
-		webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
-		workflowId: FAILED_CREATE_ID,
-	});
-
-	// ------------------------------------------------------------------ trigger
-	const alertWf = example('alert-on-score-drop.json');
-	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
-	await triggerManualChecks(session, sb, api, alertWf, triggerName);
-
-	// ------------------------------------------------------------------ production: published, restarted
+// ------------------------------------------------------------------ production: published, restarted
+/** The trigger example published and n8n restarted (its scheduled polls), then a poll that meets a long rate limit. */
+async function publishedTriggerChecks(
+	{ sb }: PackageCtx,
+	app: AppStart,
+	alertWf: WorkflowJson,
+	triggerName: string,
+): Promise<void> {
+	const { serverEnv, firstStartS } = app;
+	let n8n: N8nServer | undefined = app.n8n;
 	await timed('n8n stop', async () => await n8n?.stop());
 	n8n = undefined;
 	const box = sb;
@@ -998,7 +1065,6 @@ async function rateLimitedPollChecks(
 	firstStartS: number,
 	start: (env: Record<string, string>) => Promise<N8nServer>,
 ): Promise<void> {
-	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
 	section(
 		`a published trigger's polls meet a rate limit that outlasts them (429, Retry-After ${RATE_LIMIT_RETRY_AFTER_S} s, until lifted)`,
 	);
@@ -1007,50 +1073,16 @@ async function rateLimitedPollChecks(
 		return;
 	}
 	const phaseStart = Date.now();
-	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
-	const budgetMs = givesBudget
-		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)
-		: FALLBACK_POLL_BUDGET_MS;
-	const boundMs = budgetMs / 2;
-	const boundS = boundMs / 1000;
-	const backsOff = givesBudget && Boolean(process.env.E2E_DURABLE_CURSORS);
-	const env = givesBudget
-		? {
-				...DURABLE_POLLS_ENV,
-				N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S),
-				N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S),
-				...baseEnv,
-			}
-		: baseEnv;
-	note(
-		givesBudget
-			? `n8n ${sb.runtime.n8nVersion}: polls run by its durable scheduler (N8N_SCHEDULER_POLL_TIMEOUT=${POLL_TIMEOUT_S}, N8N_SCHEDULER_LEASE_DURATION=${SCHEDULER_LEASE_S}): getPollBudgetMs() = ${budgetMs / 1000} s, a poll waits at most ${boundS} s`
-			: `n8n ${sb.runtime.n8nVersion}: no getPollBudgetMs(); the node's fallback budget is ${budgetMs / 1000} s, a poll waits at most ${boundS} s`,
-	);
-	// The first tick after this import, publish and start (a poll before the limit finds nothing new).
-	const first =
-		(new Date().getUTCSeconds() +
-			Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) %
-		60;
-	const seconds = Array.from(
-		{ length: 60 / POLL_EVERY_S },
-		(_, i) => (first + i * POLL_EVERY_S) % 60,
-	).sort((a, b) => a - b);
-	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
-	const tickOf = (ms: number): number => {
-		let tick = Math.floor(ms / 1000) * 1000;
-		while (!seconds.includes(new Date(tick).getUTCSeconds())) tick -= 1000;
-		return tick;
-	};
+	const plan = rateLimitPlan(sb, baseEnv, firstStartS);
 	await timed(
 		'n8n import:workflow (rate-limited trigger)',
-		async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(seconds)]),
+		async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(plan.seconds)]),
 	);
 	await timed(
 		'n8n publish:workflow (rate-limited trigger)',
 		async () => await publishWorkflows(sb, [RATE_LIMITED_ID]),
 	);
-	note(`the trigger polls at seconds ${seconds.join(' and ')} of every minute`);
+	note(`the trigger polls at seconds ${plan.seconds.join(' and ')} of every minute`);
 
 	const other = `Bearer ${OTHER_USER_KEY}`;
 	const polls = (): RecordedRequest[] =>
@@ -1059,7 +1091,7 @@ async function rateLimitedPollChecks(
 				r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports',
 		);
 	const seenBefore = polls().length;
-	await timed('n8n start until ready (rate-limited trigger)', async () => await start(env));
+	await timed('n8n start until ready (rate-limited trigger)', async () => await start(plan.env));
 	const activation = await timed(
 		'wait for the activation poll',
 		async () =>
@@ -1101,6 +1133,98 @@ async function rateLimitedPollChecks(
 	if (!met) return;
 	const stored = async (): Promise<StoredExecution[]> =>
 		await storedExecutions(sb, RATE_LIMITED_ID);
+	const run: RateLimitRun = { ...plan, api, polls, stored, met, heldFrom };
+	await checkPollsUnderTheLimit(run);
+	await checkPollAfterTheWait(run, created.id);
+	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
+}
+
+/** How long a poll may wait on this n8n, how n8n is started for it, and the seconds the trigger polls at. */
+interface RateLimitPlan {
+	budgetMs: number;
+	boundMs: number;
+	boundS: number;
+	/** n8n itself backs the trigger off for the error's Retry-After (durable cursors) */
+	backsOff: boolean;
+	env: Record<string, string>;
+	seconds: number[];
+	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
+	tickOf: (ms: number) => number;
+}
+
+/** The state of a rate-limit run once a poll met the 429. */
+interface RateLimitRun extends RateLimitPlan {
+	api: PhpRankServer;
+	/** the other user's report list requests: the trigger's polls */
+	polls: () => RecordedRequest[];
+	stored: () => Promise<StoredExecution[]>;
+	/** the request that met the 429 */
+	met: RecordedRequest;
+	/** how many polls there were before the limit */
+	heldFrom: number;
+}
+
+function rateLimitPlan(
+	sb: N8nSandbox,
+	baseEnv: Record<string, string>,
+	firstStartS: number,
+): RateLimitPlan {
+	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
+	const budgetMs = givesBudget
+		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)
+		: FALLBACK_POLL_BUDGET_MS;
+	const boundMs = budgetMs / 2;
+	const boundS = boundMs / 1000;
+	const backsOff = givesBudget && Boolean(process.env.E2E_DURABLE_CURSORS);
+	const env = givesBudget
+		? {
+				...DURABLE_POLLS_ENV,
+				N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S),
+				N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S),
+				...baseEnv,
+			}
+		: baseEnv;
+	note(
+		givesBudget
+			? `n8n ${sb.runtime.n8nVersion}: polls run by its durable scheduler (N8N_SCHEDULER_POLL_TIMEOUT=${POLL_TIMEOUT_S}, N8N_SCHEDULER_LEASE_DURATION=${SCHEDULER_LEASE_S}): getPollBudgetMs() = ${budgetMs / 1000} s, a poll waits at most ${boundS} s`
+			: `n8n ${sb.runtime.n8nVersion}: no getPollBudgetMs(); the node's fallback budget is ${budgetMs / 1000} s, a poll waits at most ${boundS} s`,
+	);
+	// The first tick after this import, publish and start (a poll before the limit finds nothing new).
+	const first =
+		(new Date().getUTCSeconds() +
+			Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) %
+		60;
+	const seconds = Array.from(
+		{ length: 60 / POLL_EVERY_S },
+		(_, i) => (first + i * POLL_EVERY_S) % 60,
+	).sort((a, b) => a - b);
+	const tickOf = (ms: number): number => {
+		let tick = Math.floor(ms / 1000) * 1000;
+		while (!seconds.includes(new Date(tick).getUTCSeconds())) tick -= 1000;
+		return tick;
+	};
+	return { budgetMs, boundMs, boundS, backsOff, env, seconds, tickOf };
+}
+
+// n8n stores a failed poll's error through its toJSON (message, name, description...: no httpCode), on both versions.
+function errorOf(e: StoredExecution | undefined): { message?: string; name?: string } | undefined {
+	return e?.data.resultData?.error as { message?: string; name?: string } | undefined;
+}
+
+function isRateLimitError(e: StoredExecution | undefined): boolean {
+	return errorOf(e)?.name === 'NodeApiError' && RATE_LIMIT_ERROR.test(errorOf(e)?.message ?? '');
+}
+
+/** The tick of the poll that met the 429, and the tick after it. */
+function ticksOfTheLimit(run: RateLimitRun): { tick: number; nextTick: number } {
+	const tick = run.tickOf(run.met.receivedAt);
+	return { tick, nextTick: tick + POLL_EVERY_S * 1000 };
+}
+
+/** The poll that met the 429, and the one after it (phpRank's wait not over), each end within its bound. */
+async function checkPollsUnderTheLimit(run: RateLimitRun): Promise<void> {
+	const { api, met, stored, boundMs, boundS, budgetMs, backsOff } = run;
+	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
 	const failures = async (): Promise<StoredExecution[]> =>
 		(await stored()).filter((e) => e.status === 'error');
 	// Long enough to see a poll that waits past its bound (it would end one Retry-After later, or never).
@@ -1110,11 +1234,6 @@ async function rateLimitedPollChecks(
 	);
 	const lifted = api.liftRateLimit(USER_IDS.other);
 
-	// n8n stores a failed poll's error through its toJSON (message, name, description...: no httpCode), on both versions.
-	const errorOf = (e: StoredExecution | undefined) =>
-		e?.data.resultData?.error as { message?: string; name?: string } | undefined;
-	const isRateLimitError = (e: StoredExecution | undefined): boolean =>
-		errorOf(e)?.name === 'NodeApiError' && RATE_LIMIT_ERROR.test(errorOf(e)?.message ?? '');
 	const firstTook = failed?.stoppedAt && failed.stoppedAt.getTime() - met.receivedAt;
 	check(
 		`the poll that met it ended within ${boundS} s (half its ${budgetMs / 1000} s budget) with the node's rate-limit error, stored as a failed execution (mode trigger)`,
@@ -1132,42 +1251,45 @@ async function rateLimitedPollChecks(
 	);
 	check('the limit was lifted', lifted === 1);
 
-	const tick = tickOf(met.receivedAt);
-	const nextTick = tick + POLL_EVERY_S * 1000;
+	const { nextTick } = ticksOfTheLimit(run);
 	const waitLeftS = (met.receivedAt + retryAfterMs - nextTick) / 1000;
 	if (backsOff) {
 		note(
 			`n8n backs the trigger off for the error's Retry-After (durable cursors): no poll at the next tick, ${POLL_EVERY_S} s later`,
 		);
-	} else {
-		const next = await timed(
-			'wait for the next poll to end',
-			async () =>
-				await waitFor(
-					async () =>
-						(await failures()).find(
-							(e) => e.stoppedAt && tickOf(e.stoppedAt.getTime()) === nextTick,
-						),
-					nextTick - Date.now() + boundMs + 5_000,
-					250,
-				),
-		);
-		const nextTook = next?.stoppedAt && next.stoppedAt.getTime() - nextTick;
-		check(
-			`the next poll, ${POLL_EVERY_S} s later with ${waitLeftS.toFixed(0)} s of phpRank's wait left, ended within ${boundS} s with the same error, instead of waiting it out`,
-			next?.mode === 'trigger' &&
-				nextTook !== undefined &&
-				nextTook <= boundMs &&
-				isRateLimitError(next),
-			next
-				? { id: next.id, tookMs: nextTook, error: errorOf(next) }
-				: 'no failed execution of that poll',
-		);
-		note(
-			`it ended ${nextTook === undefined ? '?' : (nextTook / 1000).toFixed(2)} s after its tick`,
-		);
+		return;
 	}
+	const next = await timed(
+		'wait for the next poll to end',
+		async () =>
+			await waitFor(
+				async () =>
+					(await failures()).find(
+						(e) => e.stoppedAt && run.tickOf(e.stoppedAt.getTime()) === nextTick,
+					),
+				nextTick - Date.now() + boundMs + 5_000,
+				250,
+			),
+	);
+	const nextTook = next?.stoppedAt && next.stoppedAt.getTime() - nextTick;
+	check(
+		`the next poll, ${POLL_EVERY_S} s later with ${waitLeftS.toFixed(0)} s of phpRank's wait left, ended within ${boundS} s with the same error, instead of waiting it out`,
+		next?.mode === 'trigger' &&
+			nextTook !== undefined &&
+			nextTook <= boundMs &&
+			isRateLimitError(next),
+		next
+			? { id: next.id, tookMs: nextTook, error: errorOf(next) }
+			: 'no failed execution of that poll',
+	);
+	note(`it ended ${nextTook === undefined ? '?' : (nextTook / 1000).toFixed(2)} s after its tick`);
+}
 
+/** A later poll waits out the rest of phpRank's wait and reports the report created under the limit. */
+async function checkPollAfterTheWait(run: RateLimitRun, createdId: number): Promise<void> {
+	const { met, stored, polls, tickOf, boundMs, boundS, backsOff } = run;
+	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
+	const { tick, nextTick } = ticksOfTheLimit(run);
 	const worked = await timed(
 		'wait for a poll to work after the wait',
 		async () =>
@@ -1183,10 +1305,10 @@ async function rateLimitedPollChecks(
 	const workedEnd = worked?.startedAt?.getTime();
 	const workedTook = workedEnd === undefined ? undefined : workedEnd - tickOf(workedEnd);
 	check(
-		`a later poll waited out the rest and worked within ${boundS} s of its tick: an execution (mode trigger, success) with the report created under the limit (id ${created.id})`,
+		`a later poll waited out the rest and worked within ${boundS} s of its tick: an execution (mode trigger, success) with the report created under the limit (id ${createdId})`,
 		worked?.mode === 'trigger' &&
 			items.length === 1 &&
-			items[0].id === created.id &&
+			items[0].id === createdId &&
 			items[0].event === 'newReport' &&
 			workedEnd !== undefined &&
 			tickOf(workedEnd) > (backsOff ? tick : nextTick) &&
@@ -1211,7 +1333,7 @@ async function rateLimitedPollChecks(
 	const at = (ms: number): string => `${((ms - tick) / 1000).toFixed(1)} s`;
 	note(
 		`requests (s after the tick of the poll that met the 429): ${polls()
-			.slice(heldFrom)
+			.slice(run.heldFrom)
 			.map((r) => `${at(r.receivedAt)} ${r.status ?? '-'}`)
 			.join(', ')}`,
 	);
@@ -1227,7 +1349,6 @@ async function rateLimitedPollChecks(
 			)
 			.join(', ')}`,
 	);
-	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ import { sleep } from '../proc';
 import { createQueueCluster, type QueueCluster } from '../queue';
 import { Fatal, same } from '../report';
 import { getRuntime } from '../runtime';
+import type { N8nSandbox } from '../sandbox';
 import { Suite } from '../suite';
 import { node, phpRank, webhook, workflow } from '../workflow';
 
@@ -107,54 +108,8 @@ async function main(): Promise<void> {
 		);
 	}
 
-	section('credentials and workflows: n8n CLI on the main, published before start');
-	seedServer(api, Date.now());
-	await api.start();
-	await throttled.start();
 	const sb = cluster.mainSandbox;
-	await timed(
-		'n8n import:credentials (migrates the database)',
-		async () =>
-			await importCredentials(sb, [
-				{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				{
-					...THROTTLED_CRED,
-					type: 'phpRankApi',
-					data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
-				},
-			]),
-	);
-	const examples = loadExamples();
-	const scheduled = scheduleOnce(examples, Date.now());
-	const triggerWf = examples.get('alert-on-score-drop.json');
-	if (!triggerWf) throw new Fatal('examples/alert-on-score-drop.json is missing');
-	const pollSecond = (new Date().getUTCSeconds() + 30) % 60;
-	const trigger = structuredClone(triggerWf);
-	const triggerNode = trigger.nodes.find((n) => n.type === TRIGGER_TYPE);
-	if (!triggerNode) throw new Fatal('the alert example has no phpRank Trigger');
-	triggerNode.parameters.pollTimes = {
-		item: [{ mode: 'custom', cronExpression: `${pollSecond} * * * * *` }],
-	};
-	const workflows = [
-		createWorkflow(),
-		failedCreateWorkflow({ id: WF.failed, webhookPath: HOOK.failed, credential: CRED }),
-		throttleWorkflow(),
-		...scheduled.map((s) => s.workflow),
-		trigger,
-	];
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, workflows));
-	await timed(
-		'n8n publish:workflow',
-		async () =>
-			await publishWorkflows(
-				sb,
-				workflows.map((w) => w.id),
-			),
-	);
-	note(
-		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
-	);
+	const { scheduled, trigger, pollSecond } = await importAndPublish(sb, throttled);
 
 	section('queue mode: n8n start (main), then two n8n workers side by side');
 	await timed('main + 2 workers ready', async () => await (cluster as QueueCluster).start());
@@ -198,6 +153,64 @@ async function main(): Promise<void> {
 	await scheduleChecks(cluster, api, scheduled);
 	await triggerChecks(cluster, api, trigger, pollSecond);
 	await throttleChecks(cluster, throttled);
+}
+
+/**
+ * The credentials and workflows imported with the n8n CLI on the main, and published before the start: the
+ * examples on schedules that fire once each, the trigger example polling at a fixed second.
+ */
+async function importAndPublish(
+	sb: N8nSandbox,
+	throttled: PhpRankServer,
+): Promise<{ scheduled: Scheduled[]; trigger: WorkflowJson; pollSecond: number }> {
+	section('credentials and workflows: n8n CLI on the main, published before start');
+	seedServer(api, Date.now());
+	await api.start();
+	await throttled.start();
+	await timed(
+		'n8n import:credentials (migrates the database)',
+		async () =>
+			await importCredentials(sb, [
+				{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+				{
+					...THROTTLED_CRED,
+					type: 'phpRankApi',
+					data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
+				},
+			]),
+	);
+	const examples = loadExamples();
+	const scheduled = scheduleOnce(examples, Date.now());
+	const triggerWf = examples.get('alert-on-score-drop.json');
+	if (!triggerWf) throw new Fatal('examples/alert-on-score-drop.json is missing');
+	const pollSecond = (new Date().getUTCSeconds() + 30) % 60;
+	const trigger = structuredClone(triggerWf);
+	const triggerNode = trigger.nodes.find((n) => n.type === TRIGGER_TYPE);
+	if (!triggerNode) throw new Fatal('the alert example has no phpRank Trigger');
+	triggerNode.parameters.pollTimes = {
+		item: [{ mode: 'custom', cronExpression: `${pollSecond} * * * * *` }],
+	};
+	const workflows = [
+		createWorkflow(),
+		failedCreateWorkflow({ id: WF.failed, webhookPath: HOOK.failed, credential: CRED }),
+		throttleWorkflow(),
+		...scheduled.map((s) => s.workflow),
+		trigger,
+	];
+	await timed('n8n import:workflow', async () => await importWorkflows(sb, workflows));
+	await timed(
+		'n8n publish:workflow',
+		async () =>
+			await publishWorkflows(
+				sb,
+				workflows.map((w) => w.id),
+			),
+	);
+	note(
+		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
+	);
+	return { scheduled, trigger, pollSecond };
 }
 
 const processName = (i: number): string => (i === 0 ? 'main' : `worker-${i}`);
@@ -435,6 +448,14 @@ async function scheduleChecks(
 			runs.map((e) => e.id),
 		);
 	}
+	checkScheduledOutputs(api, byFile);
+}
+
+/** What each example that ran on its schedule put out, and what the server received. */
+function checkScheduledOutputs(
+	api: PhpRankServer,
+	byFile: Map<string, StoredExecution | undefined>,
+): void {
 	const digest = byFile.get('weekly-bad-reports-digest.json');
 	if (digest?.status === 'success') {
 		check(

@@ -44,6 +44,7 @@ import {
 	urlsetXml,
 	XML_TYPE,
 	type CaughtMail,
+	type FileServer,
 	type SmtpCatcher,
 } from '../catchers';
 import {
@@ -70,8 +71,10 @@ import {
 	startServer,
 	storedExecutions,
 	type StoredExecution,
-	waitForExecution,
+	runFromTrigger,
+	type ExportedNodeType,
 	type N8nSandbox,
+	type N8nServer,
 } from '../n8n';
 import type { RestSession } from '../rest';
 import type { WorkflowJson } from '../workflow';
@@ -430,30 +433,76 @@ async function runInN8n(
 	trigger: string,
 ): Promise<ExecuteResult> {
 	const started = Date.now();
-	const res = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${workflowId}/run`,
-		{ triggerToStartFrom: { name: trigger } },
+	const { started: res, exec } = await runFromTrigger(session, sb, workflowId, trigger, {
+		timeoutMs: 180_000,
+	});
+	return asExecuteResult(
+		exec,
+		Date.now() - started,
+		`POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
 	);
-	const id = res.body?.data?.executionId;
-	const exec = id ? await waitForExecution(sb, workflowId, id, 180_000) : undefined;
+}
+
+/** A stored execution as `n8n execute` answers (ExecuteResult), for the checks that read one; `stdout` if none. */
+function asExecuteResult(
+	exec: StoredExecution | undefined,
+	durationMs: number,
+	stdout = '',
+): ExecuteResult {
 	return {
 		ok: exec?.status === 'success',
 		code: exec ? 0 : null,
 		run: exec && ({ status: exec.status, data: exec.data } as unknown as ExecuteResult['run']),
 		outputs: exec?.outputs ?? {},
 		errorMessage: exec?.data.resultData?.error?.message,
-		stdout: exec ? '' : `POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
+		stdout: exec ? '' : stdout,
 		stderr: '',
-		durationMs: Date.now() - started,
+		durationMs,
 	};
 }
+
+/** The services of the run: n8n with its public API, the owner's session and API key, the recorder in front of n8n. */
+interface SitemapCtx {
+	sb: N8nSandbox;
+	n8n: N8nServer;
+	session: RestSession;
+	apiKey: string;
+	recorder: Recorder;
+	files: FileServer;
+	smtp: SmtpCatcher;
+}
+
+/** The published workflow: its production runs, one at a time. */
+interface ProductionCtx extends SitemapCtx {
+	workflowId: string;
+	/** the workflow's Manual Trigger (the manual run starts there) */
+	trigger: string;
+	/** The next production execution (the schedule's, mode `trigger`), once it has ended. */
+	nextProductionRun: () => Promise<{ exec: StoredExecution; run: ExecuteResult }>;
+	/** Before the next production run: what it is to meet is set from now on. */
+	arm: () => void;
+}
+
+type Recorder = Awaited<ReturnType<typeof startRecorder>>;
 
 async function main(): Promise<void> {
 	const example = loadExamples().get(EXAMPLE_FILE);
 	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
+	const { ctx, untouched, sitemapUrl } = await startServices(sb);
+	checkExampleShape(example);
+	const before = arrangeRun1();
+	const p = await publishEveryMinute(ctx, example, sitemapUrl, nodeTypes);
+	const run1 = await checkRun1(p, before);
+	const site2 = await checkRun2(p, run1, untouched);
+	await checkRun3(p, site2);
+	await checkManualRun(p);
+}
 
+/** The test server, the sitemap server, the SMTP catcher, the credentials, n8n and its data tables' API. */
+async function startServices(
+	sb: N8nSandbox,
+): Promise<{ ctx: SitemapCtx; untouched: ReportRecord[]; sitemapUrl: string }> {
 	section(
 		'test server, sitemap server, SMTP catcher, credentials (n8n CLI), n8n start, the data table and the example (REST)',
 	);
@@ -519,7 +568,15 @@ async function main(): Promise<void> {
 		`no data table "${TABLE_NAME}" yet`,
 		(await readHistoryTable(n8n.baseUrl, apiKey)).table === undefined,
 	);
+	return {
+		ctx: { sb, n8n, session, apiKey, recorder, files, smtp },
+		untouched,
+		sitemapUrl,
+	};
+}
 
+/** The example as shipped: the audit's settings, the history through the node, the email, the sticky notes. */
+function checkExampleShape(example: WorkflowJson): void {
 	const audit = example.nodes.find((n) => n.name === AUDIT);
 	check(
 		'the example runs phpRank → Create or Re-Run of {{ $json.url }}, Output: One Item per Site, Confirm Drops on',
@@ -576,7 +633,10 @@ async function main(): Promise<void> {
 		),
 		notes,
 	);
+}
 
+/** Run 1's script: one page refused (422), every other page's first analysis. The user's reports before it. */
+function arrangeRun1(): ReportRecord[] {
 	// phpRank cannot fetch one page of the site: every POST of it is answered 422, as phpRank does.
 	const refusal = CREATE_FAULTS.find((f) => f.status === 422)!.fault;
 	api.failNext(refusal, {
@@ -592,6 +652,17 @@ async function main(): Promise<void> {
 			others: 'pass',
 			failed: page.titleFails ? ['title'] : [],
 		});
+	return before;
+}
+
+/** The example published with its schedule at a fixed second of every minute (and the sitemap served here). */
+async function publishEveryMinute(
+	ctx: SitemapCtx,
+	example: WorkflowJson,
+	sitemapUrl: string,
+	nodeTypes: ExportedNodeType[],
+): Promise<ProductionCtx> {
+	const { sb, session, recorder } = ctx;
 	api.clearRequests();
 
 	// Published with its schedule at a second 20 s ahead: production runs, a minute apart.
@@ -628,7 +699,6 @@ async function main(): Promise<void> {
 	let armedAt = Date.now();
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
 	let productionRuns = 0;
-	/** The next production execution (the schedule's, mode `trigger`), once it has ended. */
 	const nextProductionRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
 		const want = ++productionRuns;
 		const deadline = Date.now() + 150_000;
@@ -645,86 +715,86 @@ async function main(): Promise<void> {
 			);
 		return {
 			exec,
-			run: {
-				ok: exec.status === 'success',
-				code: 0,
-				run: { status: exec.status, data: exec.data } as unknown as ExecuteResult['run'],
-				outputs: exec.outputs,
-				errorMessage: exec.data.resultData?.error?.message,
-				stdout: '',
-				stderr: '',
-				durationMs: (exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
-			},
+			run: asExecuteResult(
+				exec,
+				(exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
+			),
 		};
 	};
-	/** The row the production run added: one row more, the site item's figures, the run's IDs; the requests to n8n. */
-	const checkHistoryRow = async (
-		exec: StoredExecution,
-		site: Record<string, unknown>,
-		runs: number,
-		reports: ReportRecord[],
-	): Promise<void> => {
-		const { table, rows } = await readHistoryTable(n8n.baseUrl, apiKey);
-		const last = rows.at(-1) ?? {};
-		const newest = Math.max(...reports.map((r) => Date.parse(r.generated_at)));
-		const counts = new Map<string, number>();
-		for (const r of reports)
-			for (const [name, c] of Object.entries(r.results))
-				if (!c.passed) counts.set(name, (counts.get(name) ?? 0) + 1);
-		const failing = [...counts]
-			.map(([name, n]) => `${name} (${n} page${n === 1 ? '' : 's'})`)
-			.sort();
-		const rowFailing = String(last.failing_checks ?? '')
-			.split(', ')
-			.filter(Boolean)
-			.sort();
-		check(
-			`the table "${TABLE_NAME}" holds ${runs} row${runs === 1 ? '' : 's'}, one a production run; the new one: site ${PROJECT}, the site item's figures (${HISTORY_FIGURES.join(', ')}), this execution's and workflow's IDs`,
-			table !== undefined &&
-				rows.length === runs &&
-				last.site === PROJECT &&
-				same(pick(last, HISTORY_FIGURES), pick(site, HISTORY_FIGURES)) &&
-				last.execution_id === exec.id &&
-				last.workflow_id === workflowId,
-			{ rows: rows.length, last, site: pick(site, HISTORY_FIGURES), execution: exec.id },
-		);
-		check(
-			`its run_date is the run's newest analysis (${new Date(Math.floor(newest / 1000) * 1000).toISOString()}); failing_checks the server's: ${failing.join(', ') || '(none)'}`,
-			Date.parse(String(last.run_date)) === Math.floor(newest / 1000) * 1000 &&
-				same(rowFailing, failing),
-			{ run_date: last.run_date, failing_checks: last.failing_checks },
-		);
-		check(
-			`the site item says history_saved: true, runs_recorded ${runs} (the table's rows, this run last)`,
-			site.history_saved === true && site.runs_recorded === runs,
-			pick(site, ['history_saved', 'runs_recorded', 'history', 'history_error']),
-		);
-		const kinds = n8nKinds(recorder.requests);
-		const first = runs === 1;
-		check(
-			`requests to n8n: 1 table lookup${first ? ', 1 create (the table did not exist)' : ''}, 1 read of the rows, 1 upsert; all answered 2xx`,
-			same(kinds, {
-				lookups: 1,
-				creates: first ? 1 : 0,
-				reads: 1,
-				upserts: 1,
-				total: first ? 4 : 3,
-				failed: 0,
-			}),
-			describeN8n(recorder.requests),
-		);
-		note(
-			`run ${runs}: ${rows.length} row${rows.length === 1 ? '' : 's'}; requests to n8n: ${describeN8n(recorder.requests).join('; ')}`,
-		);
-	};
-	/** Before the next production run: what it is to meet is set from now on. */
 	const arm = () => {
 		armedAt = Date.now();
 		recorder.requests.length = 0;
 	};
 	recorder.requests.length = 0;
+	return { ...ctx, workflowId, trigger, nextProductionRun, arm };
+}
 
-	// ------------------------------------------------------------------ run 1: every page new
+/** The row the production run added: one row more, the site item's figures, the run's IDs; the requests to n8n. */
+async function checkHistoryRow(
+	{ n8n, apiKey, recorder, workflowId }: ProductionCtx,
+	exec: StoredExecution,
+	site: Record<string, unknown>,
+	runs: number,
+	reports: ReportRecord[],
+): Promise<void> {
+	const { table, rows } = await readHistoryTable(n8n.baseUrl, apiKey);
+	const last = rows.at(-1) ?? {};
+	const newest = Math.max(...reports.map((r) => Date.parse(r.generated_at)));
+	const counts = new Map<string, number>();
+	for (const r of reports)
+		for (const [name, c] of Object.entries(r.results))
+			if (!c.passed) counts.set(name, (counts.get(name) ?? 0) + 1);
+	const failing = [...counts].map(([name, n]) => `${name} (${n} page${n === 1 ? '' : 's'})`).sort();
+	const rowFailing = String(last.failing_checks ?? '')
+		.split(', ')
+		.filter(Boolean)
+		.sort();
+	check(
+		`the table "${TABLE_NAME}" holds ${runs} row${runs === 1 ? '' : 's'}, one a production run; the new one: site ${PROJECT}, the site item's figures (${HISTORY_FIGURES.join(', ')}), this execution's and workflow's IDs`,
+		table !== undefined &&
+			rows.length === runs &&
+			last.site === PROJECT &&
+			same(pick(last, HISTORY_FIGURES), pick(site, HISTORY_FIGURES)) &&
+			last.execution_id === exec.id &&
+			last.workflow_id === workflowId,
+		{ rows: rows.length, last, site: pick(site, HISTORY_FIGURES), execution: exec.id },
+	);
+	check(
+		`its run_date is the run's newest analysis (${new Date(Math.floor(newest / 1000) * 1000).toISOString()}); failing_checks the server's: ${failing.join(', ') || '(none)'}`,
+		Date.parse(String(last.run_date)) === Math.floor(newest / 1000) * 1000 &&
+			same(rowFailing, failing),
+		{ run_date: last.run_date, failing_checks: last.failing_checks },
+	);
+	check(
+		`the site item says history_saved: true, runs_recorded ${runs} (the table's rows, this run last)`,
+		site.history_saved === true && site.runs_recorded === runs,
+		pick(site, ['history_saved', 'runs_recorded', 'history', 'history_error']),
+	);
+	const kinds = n8nKinds(recorder.requests);
+	const first = runs === 1;
+	check(
+		`requests to n8n: 1 table lookup${first ? ', 1 create (the table did not exist)' : ''}, 1 read of the rows, 1 upsert; all answered 2xx`,
+		same(kinds, {
+			lookups: 1,
+			creates: first ? 1 : 0,
+			reads: 1,
+			upserts: 1,
+			total: first ? 4 : 3,
+			failed: 0,
+		}),
+		describeN8n(recorder.requests),
+	);
+	note(
+		`run ${runs}: ${rows.length} row${rows.length === 1 ? '' : 's'}; requests to n8n: ${describeN8n(recorder.requests).join('; ')}`,
+	);
+}
+
+// ------------------------------------------------------------------ run 1: every page new
+async function checkRun1(
+	p: ProductionCtx,
+	before: ReportRecord[],
+): Promise<{ site1: ReportRecord[]; after1: ReportRecord[] }> {
+	const { n8n, apiKey, files, smtp, nextProductionRun } = p;
 	section(
 		'run 1 (the schedule, published): the sitemap index, every page new, one page phpRank cannot analyse; the history table made',
 	);
@@ -829,14 +899,16 @@ async function main(): Promise<void> {
 		),
 		made,
 	);
-	await checkHistoryRow(exec1, sum1 ?? {}, 1, site1);
+	await checkHistoryRow(p, exec1, sum1 ?? {}, 1, site1);
 	const mail1 = await checkMail(smtp, sum1 ?? {});
 	if (mail1)
 		note(`the email as caught: Subject: ${mail1.subject}\n         ${mail1.html.slice(0, 400)}…`);
+	return { site1, after1 };
+}
 
-	// ------------------------------------------------------------------ run 2: scripted changes
-	section('run 2 (the schedule, a minute later): a week later, scripted changes');
-	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
+// ------------------------------------------------------------------ run 2: scripted changes
+/** Run 2's script: each page's next analysis (and a second one for each suspected drop); the counters reset. */
+function arrangeRun2({ files, smtp, arm }: ProductionCtx): void {
 	for (const page of audited) {
 		api.setNextAnalysis(urlOf(page), page.next!);
 		if (page.confirm) api.setNextAnalysis(urlOf(page), page.confirm);
@@ -846,6 +918,17 @@ async function main(): Promise<void> {
 	files.hits.length = 0;
 	smtp.clear();
 	arm();
+}
+
+async function checkRun2(
+	p: ProductionCtx,
+	{ site1, after1 }: { site1: ReportRecord[]; after1: ReportRecord[] },
+	untouched: ReportRecord[],
+): Promise<ReportRecord[]> {
+	const { files, smtp, nextProductionRun } = p;
+	section('run 2 (the schedule, a minute later): a week later, scripted changes');
+	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
+	arrangeRun2(p);
 	const { exec: exec2, run: run2 } = await timed('run 2 in n8n', nextProductionRun);
 	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
 	check(
@@ -947,14 +1030,21 @@ async function main(): Promise<void> {
 		String(sum2?.summary_text).includes('; 2 worse, 1 better'),
 		sum2?.summary_text,
 	);
-	await checkHistoryRow(exec2, sum2 ?? {}, 2, site2);
+	await checkHistoryRow(p, exec2, sum2 ?? {}, 2, site2);
 	await checkMail(smtp, sum2 ?? {});
+	return site2;
+}
 
-	// ------------------------------------------------------------------ run 3: a plain sitemap of one page
+/** The site's contact page: run 3's one-page sitemap, and the manual run's page. */
+const CONTACT = PAGES.find((p) => p.loc.endsWith('/contact'))!;
+
+// ------------------------------------------------------------------ run 3: a plain sitemap of one page
+async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void> {
+	const { files, smtp, arm, nextProductionRun } = p;
+	const contact = CONTACT;
 	section(
 		'run 3 (the schedule, a minute later): the same address answers a plain <urlset> with a single <url>, as application/octet-stream',
 	);
-	const contact = PAGES.find((p) => p.loc.endsWith('/contact'))!;
 	// served as a file download, as some static hosts do: the example reads the answer as text whatever its type
 	files.set('/sitemap.xml', {
 		body: urlsetXml([contact.loc]),
@@ -1007,10 +1097,14 @@ async function main(): Promise<void> {
 		sum3.map((i) => pick(i, ['project', 'pages', 'created', 'rerun'])),
 	);
 	const contact3 = siteReports(api).filter((r) => r.url === cleanUrl(urlOf(contact)));
-	await checkHistoryRow(exec3, sum3[0] ?? {}, 3, contact3);
+	await checkHistoryRow(p, exec3, sum3[0] ?? {}, 3, contact3);
 	await checkMail(smtp, sum3[0] ?? {});
+}
 
-	// ------------------------------------------------------------------ a manual run: reads, writes nothing
+// ------------------------------------------------------------------ a manual run: reads, writes nothing
+async function checkManualRun(p: ProductionCtx): Promise<void> {
+	const { sb, n8n, session, apiKey, recorder, smtp, arm, workflowId, trigger } = p;
+	const contact = CONTACT;
 	section(
 		'unpublished, then run as the editor\'s "Execute workflow" (manual): the table read, nothing written',
 	);

@@ -35,7 +35,7 @@ import {
 	setupOwner,
 	startServer,
 	storedExecutions,
-	waitForExecution,
+	runFromTrigger,
 	waitForExecutions,
 } from '../n8n';
 import { publishedVersionId } from '../db';
@@ -230,14 +230,8 @@ async function tableRows(base: string, key: string, site = SITE) {
 
 /** The editor's "Execute workflow" from Manual (mode manual), read from n8n's database. */
 async function manualRun(session: RestSession, sb: N8nSandbox, id: string, audit = 'Audit') {
-	const started = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${id}/run`,
-		{ triggerToStartFrom: { name: 'Manual' } },
-	);
-	const executionId = started.body?.data?.executionId;
+	const { started, executionId, exec } = await runFromTrigger(session, sb, id, 'Manual');
 	if (!executionId) note(`manual run not started: ${JSON.stringify(started.body).slice(0, 400)}`);
-	const exec = executionId ? await waitForExecution(sb, id, executionId) : undefined;
 	const error = exec?.data.resultData?.error;
 	return {
 		exec,

@@ -53,7 +53,7 @@ import {
 	type ExportedNodeType,
 	type N8nSandbox,
 	type RestSession,
-	waitForExecution,
+	runFromTrigger,
 } from '../n8n';
 import { Fatal } from '../report';
 import { Suite } from '../suite';
@@ -603,442 +603,464 @@ function fail(message: string): never {
 }
 
 const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
-	async panels(ui) {
-		const page = await ui.context.newPage();
-		for (const p of panels) {
-			try {
-				await ui.openPanel(p.node, page);
-				const value = await page
-					.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`)
-					.first()
-					.inputValue({ timeout: TIMEOUT });
-				await ui.screenshot(page, p.file);
-				check(
-					`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`,
-					value === p.shows.option,
-					`shown: "${value}"`,
-				);
-				if (p.type === TRIGGER_TYPE && p.parameters.event !== 'newReport') {
-					// n8n shows a notice as one block: its sentences must not run together ("…requests).phpRank allows…").
-					const notice = (
-						await page
-							.locator(`${SEL.ndv} .notice`, { hasText: 'Each poll reads' })
-							.first()
-							.innerText({ timeout: TIMEOUT })
-					).trim();
-					check(
-						`panel "${p.node}": the request notice's sentences are separated by spaces`,
-						notice.includes(
-							'(10 requests). phpRank allows 60 requests a minute per user. More reports',
-						) && !/[.)][A-Za-z]/.test(notice),
-						notice,
-					);
-				}
-			} catch (e) {
-				check(`panel "${p.node}" opens`, false, (e as Error).message.split('\n')[0]);
-				await ui.evidence(page, `panel ${p.node}`);
-			}
-		}
-		await page.close();
-	},
+	panels: async (ui) => await checkPanelsOpen(ui, panels),
+	rows: checkGetManyRowsFit,
+	get: checkGetByIdRowFits,
+	error: checkLocalInputError,
+	filter: checkResultFilterPicksNothing,
+	byurl: checkReportPickerByUrl,
+	sample: checkTriggerSamples,
+	rerun: checkRerunRowsFit,
+	summary: checkSummaryHtmlRenders,
+	form: checkFormExample,
+});
 
-	async rows(ui) {
-		const page = await ui.openPanel(CHECK_NODES.rows);
-		const out = await execute(page);
-		const items = await itemsShown(out);
-		check(
-			`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
-			items === ROWS_WANTED,
-			`output shows ${items ?? 'no'} items`,
-		);
-		const m = await measureTable(page);
-		await ui.screenshot(page, 'rows-get-many-table');
-		const heights = m.rows.map((r) => r.bottom - r.top);
-		note(
-			`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`,
-		);
-		note(`columns: ${m.headers.join(', ')}`);
-		const pass = check(
-			`Table view: all ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_WANTED})`,
-			m.fullyVisible >= ROWS_WANTED,
-			`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
-		);
-		if (!pass) await ui.evidence(page, 'rows');
-		await page.close();
-	},
-
-	async get(ui) {
-		const page = await ui.openPanel(CHECK_NODES.get);
-		const out = await execute(page);
-		const items = await itemsShown(out);
-		const m = await measureTable(page);
-		await ui.screenshot(page, 'get-table');
-		const idColumn = m.headers.indexOf('id');
-		const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
-		const ok = check(
-			`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
-			items === 1 && id === String(GET_REPORT),
-			{ items, id, columns: m.headers },
-		);
-		const row = m.rows[0];
-		const fits = check(
-			'Table view: its row is fully visible',
-			m.fullyVisible === 1,
-			row
-				? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
-				: 'no row',
-		);
-		if (!ok || !fits) await ui.evidence(page, 'get');
-		await page.close();
-	},
-
-	async error(ui) {
-		const page = await ui.openPanel(CHECK_NODES.error);
-		const out = await execute(page);
-		const message = await out
-			.locator(SEL.errorMessage)
-			.first()
-			.innerText({ timeout: TIMEOUT })
-			.catch(() => '');
-		check(
-			'Create with URL "not a url" stops with the node\'s own message',
-			/not a url/i.test(message) && /URL/.test(message),
-			message,
-		);
-		// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
-		// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
-		const sections = out.locator(SEL.errorSection);
-		await sections
-			.filter({ hasText: 'Other info' })
-			.first()
-			.waitFor({ state: 'attached', timeout: TIMEOUT });
-		const found = await sections.evaluateAll((els) =>
-			els.map((el) => {
-				const d = el as unknown as DomElement;
-				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
-					(p.textContent ?? '').trim(),
-				);
-				return {
-					summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
-					body: parts.join(' ').replace(/\s+/g, ' '),
-				};
-			}),
-		);
-		const from = found.find((f) => /^From\s/.test(f.summary));
-		if (from)
-			await sections
-				.filter({ hasText: from.summary })
-				.locator('summary')
+/** Every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences */
+async function checkPanelsOpen(ui: Ui, panels: Panel[]): Promise<void> {
+	const page = await ui.context.newPage();
+	for (const p of panels) {
+		try {
+			await ui.openPanel(p.node, page);
+			const value = await page
+				.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`)
 				.first()
-				.click()
-				.catch(() => undefined);
-		await ui.screenshot(page, 'error-local-input');
-		note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
-		const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
-		const pass = check(
-			'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
-			!from && code === undefined,
-			from
-				? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
-				: undefined,
-		);
-		if (!pass) await ui.evidence(page, 'error');
-		await page.close();
-	},
-
-	async filter(ui) {
-		const page = await ui.openPanel(CHECK_NODES.filter);
-		await page
-			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
-			.locator(SEL.collectionAdd)
-			.first()
-			.click();
-		await page
-			.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
-			.first()
-			.click();
-		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
-		await input.waitFor({ timeout: TIMEOUT });
-		const value = await input.inputValue();
-		await ui.screenshot(page, 'filter-result-added');
-		// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
-		const nothing = value.trim() === '' || /^any$/i.test(value.trim());
-		let pass = check(
-			'the Result filter, just added, has no value picked (empty or "Any")',
-			nothing,
-			`it shows "${value}"`,
-		);
-		// And it changes nothing: the list request carries no result filter.
-		testServer?.clearRequests();
-		await execute(page);
-		const list = (testServer?.requests ?? []).filter(
-			(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
-		);
-		pass =
+				.inputValue({ timeout: TIMEOUT });
+			await ui.screenshot(page, p.file);
 			check(
-				'executing with the filter just added sends no result filter',
-				list.length > 0 && list.every((r) => !('result' in r.query)),
-				list.map((r) => r.rawQuery).join(' | ') || 'no list request',
-			) && pass;
-		if (!pass) await ui.evidence(page, 'filter');
-		await page.close();
-	},
+				`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`,
+				value === p.shows.option,
+				`shown: "${value}"`,
+			);
+			if (p.type === TRIGGER_TYPE && p.parameters.event !== 'newReport') {
+				// n8n shows a notice as one block: its sentences must not run together ("…requests).phpRank allows…").
+				const notice = (
+					await page
+						.locator(`${SEL.ndv} .notice`, { hasText: 'Each poll reads' })
+						.first()
+						.innerText({ timeout: TIMEOUT })
+				).trim();
+				check(
+					`panel "${p.node}": the request notice's sentences are separated by spaces`,
+					notice.includes(
+						'(10 requests). phpRank allows 60 requests a minute per user. More reports',
+					) && !/[.)][A-Za-z]/.test(notice),
+					notice,
+				);
+			}
+		} catch (e) {
+			check(`panel "${p.node}" opens`, false, (e as Error).message.split('\n')[0]);
+			await ui.evidence(page, `panel ${p.node}`);
+		}
+	}
+	await page.close();
+}
 
-	async byurl(ui) {
-		const page = await ui.openPanel(CHECK_NODES.byurl);
-		const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
-		await picker.locator(SEL.locatorMode).click();
-		const options = page.locator(SEL.locatorModes);
-		await options.first().waitFor({ timeout: TIMEOUT });
-		const modes = (await options.allInnerTexts()).map((t) => t.trim());
-		const byUrl = page
-			.locator('[data-test-id="mode-url"]:visible')
-			.or(options.filter({ hasText: /\bURL\b/i }));
-		await ui.screenshot(page, 'byurl-modes');
+/** Get Many (Limit 10, Simplify) run in its panel: ten items, all ten rows fit in the Table view */
+async function checkGetManyRowsFit(ui: Ui): Promise<void> {
+	const page = await ui.openPanel(CHECK_NODES.rows);
+	const out = await execute(page);
+	const items = await itemsShown(out);
+	check(
+		`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
+		items === ROWS_WANTED,
+		`output shows ${items ?? 'no'} items`,
+	);
+	const m = await measureTable(page);
+	await ui.screenshot(page, 'rows-get-many-table');
+	const heights = m.rows.map((r) => r.bottom - r.top);
+	note(
+		`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`,
+	);
+	note(`columns: ${m.headers.join(', ')}`);
+	const pass = check(
+		`Table view: all ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_WANTED})`,
+		m.fullyVisible >= ROWS_WANTED,
+		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+	);
+	if (!pass) await ui.evidence(page, 'rows');
+	await page.close();
+}
+
+/** Get (By ID) run in its panel: the report comes out, its row fits in the Table view */
+async function checkGetByIdRowFits(ui: Ui): Promise<void> {
+	const page = await ui.openPanel(CHECK_NODES.get);
+	const out = await execute(page);
+	const items = await itemsShown(out);
+	const m = await measureTable(page);
+	await ui.screenshot(page, 'get-table');
+	const idColumn = m.headers.indexOf('id');
+	const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
+	const ok = check(
+		`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
+		items === 1 && id === String(GET_REPORT),
+		{ items, id, columns: m.headers },
+	);
+	const row = m.rows[0];
+	const fits = check(
+		'Table view: its row is fully visible',
+		m.fullyVisible === 1,
+		row
+			? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
+			: 'no row',
+	);
+	if (!ok || !fits) await ui.evidence(page, 'get');
+	await page.close();
+}
+
+/** A local input error: its message shows, and no "From phpRank" section (nothing came from phpRank) */
+async function checkLocalInputError(ui: Ui): Promise<void> {
+	const page = await ui.openPanel(CHECK_NODES.error);
+	const out = await execute(page);
+	const message = await out
+		.locator(SEL.errorMessage)
+		.first()
+		.innerText({ timeout: TIMEOUT })
+		.catch(() => '');
+	check(
+		'Create with URL "not a url" stops with the node\'s own message',
+		/not a url/i.test(message) && /URL/.test(message),
+		message,
+	);
+	// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
+	// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
+	const sections = out.locator(SEL.errorSection);
+	await sections
+		.filter({ hasText: 'Other info' })
+		.first()
+		.waitFor({ state: 'attached', timeout: TIMEOUT });
+	const found = await sections.evaluateAll((els) =>
+		els.map((el) => {
+			const d = el as unknown as DomElement;
+			const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
+				(p.textContent ?? '').trim(),
+			);
+			return {
+				summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
+				body: parts.join(' ').replace(/\s+/g, ' '),
+			};
+		}),
+	);
+	const from = found.find((f) => /^From\s/.test(f.summary));
+	if (from)
+		await sections
+			.filter({ hasText: from.summary })
+			.locator('summary')
+			.first()
+			.click()
+			.catch(() => undefined);
+	await ui.screenshot(page, 'error-local-input');
+	note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
+	const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
+	const pass = check(
+		'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
+		!from && code === undefined,
+		from
+			? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
+			: undefined,
+	);
+	if (!pass) await ui.evidence(page, 'error');
+	await page.close();
+}
+
+/** The Result filter, just added to Get Many's Filters, picks no value and sends none */
+async function checkResultFilterPicksNothing(ui: Ui): Promise<void> {
+	const page = await ui.openPanel(CHECK_NODES.filter);
+	await page
+		.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
+		.locator(SEL.collectionAdd)
+		.first()
+		.click();
+	await page
+		.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
+		.first()
+		.click();
+	const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
+	await input.waitFor({ timeout: TIMEOUT });
+	const value = await input.inputValue();
+	await ui.screenshot(page, 'filter-result-added');
+	// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
+	const nothing = value.trim() === '' || /^any$/i.test(value.trim());
+	let pass = check(
+		'the Result filter, just added, has no value picked (empty or "Any")',
+		nothing,
+		`it shows "${value}"`,
+	);
+	// And it changes nothing: the list request carries no result filter.
+	testServer?.clearRequests();
+	await execute(page);
+	const list = (testServer?.requests ?? []).filter(
+		(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
+	);
+	pass =
+		check(
+			'executing with the filter just added sends no result filter',
+			list.length > 0 && list.every((r) => !('result' in r.query)),
+			list.map((r) => r.rawQuery).join(' | ') || 'no list request',
+		) && pass;
+	if (!pass) await ui.evidence(page, 'filter');
+	await page.close();
+}
+
+/** The Report picker's By URL mode resolves a report link; Get returns that report */
+async function checkReportPickerByUrl(ui: Ui): Promise<void> {
+	const page = await ui.openPanel(CHECK_NODES.byurl);
+	const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
+	await picker.locator(SEL.locatorMode).click();
+	const options = page.locator(SEL.locatorModes);
+	await options.first().waitFor({ timeout: TIMEOUT });
+	const modes = (await options.allInnerTexts()).map((t) => t.trim());
+	const byUrl = page
+		.locator('[data-test-id="mode-url"]:visible')
+		.or(options.filter({ hasText: /\bURL\b/i }));
+	await ui.screenshot(page, 'byurl-modes');
+	if (
+		!check(
+			'the Report picker has a "By URL" mode',
+			(await byUrl.count()) > 0,
+			`its modes: ${modes.join(', ')}`,
+		)
+	) {
+		await ui.evidence(page, 'byurl');
+		await page.close();
+		return;
+	}
+	await byUrl.first().click();
+	const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
+	await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
+	await page.keyboard.press('Tab');
+	await page.waitForTimeout(300);
+	const issues = await picker.locator(SEL.parameterIssues).count();
+	check(
+		`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
+		issues === 0,
+		`${issues} issue markers`,
+	);
+	const out = await execute(page);
+	const m = await measureTable(page);
+	await ui.screenshot(page, 'byurl-resolved');
+	const id = m.rows[0]?.cells[m.headers.indexOf('id')];
+	const pass = check(
+		`Get by that link returns report ${LINKED_REPORT}`,
+		(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
+		{
+			id,
+			error: await out
+				.locator(SEL.errorMessage)
+				.first()
+				.innerText()
+				.catch(() => undefined),
+		},
+	);
+	if (!pass) await ui.evidence(page, 'byurl');
+	await page.close();
+}
+
+/** The trigger's Fetch Test Event for both change events: no null/empty change fields */
+async function checkTriggerSamples(ui: Ui): Promise<void> {
+	// Both change events: every field an event carries is filled in the sample.
+	const events = [
+		{
+			node: CHECK_NODES.sample,
+			event: 'Report Result Changed',
+			shot: 'sample-result-changed',
+			always: ['previous_score', 'previous_result_class'],
+		},
+		{
+			node: SCORE_SAMPLE_NODE,
+			event: 'Score Changed',
+			shot: 'sample-score-changed',
+			always: ['previous_score', 'score_change', 'newly_failed', 'changes'],
+		},
+	];
+	for (const { node, event, shot, always } of events) {
+		const page = await ui.openPanel(node);
+		const out = await execute(page);
+		const items = await itemsShown(out);
+		const list = await tableItems(page);
+		await ui.screenshot(page, shot);
 		if (
 			!check(
-				'the Report picker has a "By URL" mode',
-				(await byUrl.count()) > 0,
-				`its modes: ${modes.join(', ')}`,
+				`Fetch Test Event (${event}) shows a sample event`,
+				items !== undefined && items > 0 && list.length > 0,
+				{ items, rows: list.length },
 			)
 		) {
-			await ui.evidence(page, 'byurl');
+			await ui.evidence(page, `sample ${event}`);
 			await page.close();
-			return;
+			continue;
 		}
-		await byUrl.first().click();
-		const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
-		await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
-		await page.keyboard.press('Tab');
-		await page.waitForTimeout(300);
-		const issues = await picker.locator(SEL.parameterIssues).count();
-		check(
-			`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
-			issues === 0,
-			`${issues} issue markers`,
-		);
-		const out = await execute(page);
-		const m = await measureTable(page);
-		await ui.screenshot(page, 'byurl-resolved');
-		const id = m.rows[0]?.cells[m.headers.indexOf('id')];
-		const pass = check(
-			`Get by that link returns report ${LINKED_REPORT}`,
-			(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
-			{
-				id,
-				error: await out
-					.locator(SEL.errorMessage)
-					.first()
-					.innerText()
-					.catch(() => undefined),
-			},
-		);
-		if (!pass) await ui.evidence(page, 'byurl');
-		await page.close();
-	},
-
-	async sample(ui) {
-		// Both change events: every field an event carries is filled in the sample.
-		const events = [
-			{
-				node: CHECK_NODES.sample,
-				event: 'Report Result Changed',
-				shot: 'sample-result-changed',
-				always: ['previous_score', 'previous_result_class'],
-			},
-			{
-				node: SCORE_SAMPLE_NODE,
-				event: 'Score Changed',
-				shot: 'sample-score-changed',
-				always: ['previous_score', 'score_change', 'newly_failed', 'changes'],
-			},
+		note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
+		// the change fields, and every previous_* / changes column the table shows
+		const wanted = [
+			...new Set([
+				...always,
+				...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
+			]),
 		];
-		for (const { node, event, shot, always } of events) {
-			const page = await ui.openPanel(node);
-			const out = await execute(page);
-			const items = await itemsShown(out);
-			const list = await tableItems(page);
-			await ui.screenshot(page, shot);
-			if (
-				!check(
-					`Fetch Test Event (${event}) shows a sample event`,
-					items !== undefined && items > 0 && list.length > 0,
-					{ items, rows: list.length },
-				)
-			) {
-				await ui.evidence(page, `sample ${event}`);
-				await page.close();
-				continue;
-			}
-			note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
-			// the change fields, and every previous_* / changes column the table shows
-			const wanted = [
-				...new Set([
-					...always,
-					...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
-				]),
-			];
-			const empty = (v: string | undefined): boolean =>
-				v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
-			const bad = list.flatMap((item, i) =>
-				wanted
-					.filter((k) => empty(item[k]))
-					.map(
-						(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
-					),
-			);
-			const pass = check(
-				`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
-				bad.length === 0,
-				bad.join('; '),
-			);
-			if (!pass) await ui.evidence(page, `sample ${event}`);
-			await page.close();
-		}
-	},
-
-	async rerun(ui) {
-		// The pages have reports already (as after a first run), so the panel's run re-runs every one.
-		const api = testServer ?? fail('no test server');
-		// A week's re-run as it usually goes: the score moves a little, a check or two change.
-		for (let i = 1; i <= ROWS_WANTED; i++) {
-			const url = `https://rows.example.com/page-${i}`;
-			const report = api.addReport({ url, user_id: USER_IDS.default, result: 70 });
-			const [changed] = Object.entries(report.results).find(([, c]) => c.passed) ?? [];
-			api.setNextAnalysis(url, {
-				score: 70 - i,
-				others: 'keep',
-				...(changed ? { failed: [changed] } : {}),
-			});
-		}
-		const page = await ui.openPanel(CHECK_NODES.rerun);
-		const second = await itemsShown(await execute(page));
-		const m = await measureTable(page);
-		await ui.screenshot(page, 'rows-create-or-rerun-table');
-		const action = m.headers.indexOf('action');
-		const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
-		check(
-			`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
-			second === ROWS_WANTED && reruns === ROWS_WANTED,
-			{ items: second, reruns, columns: m.headers },
+		const empty = (v: string | undefined): boolean =>
+			v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+		const bad = list.flatMap((item, i) =>
+			wanted
+				.filter((k) => empty(item[k]))
+				.map(
+					(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
+				),
 		);
-		const heights = m.rows.map((r) => r.bottom - r.top);
-		note(
-			`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`,
-		);
-		note(`columns: ${m.headers.join(', ')}`);
 		const pass = check(
-			`Table view after a re-run: all ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_WANTED})`,
-			m.fullyVisible >= ROWS_WANTED,
-			`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+			`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
+			bad.length === 0,
+			bad.join('; '),
 		);
-		if (!pass) await ui.evidence(page, 'rerun rows');
+		if (!pass) await ui.evidence(page, `sample ${event}`);
 		await page.close();
+	}
+}
 
-		const sites = await ui.openPanel(CHECK_NODES.summary);
-		const items = await itemsShown(await execute(sites));
-		const s = await measureTable(sites);
-		await ui.screenshot(sites, 'rows-site-summary-table');
-		const row = s.rows[0];
-		const height = row ? row.bottom - row.top : 0;
-		note(
-			`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
-		);
-		// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
-		const area = s.visible.bottom - s.visible.top;
-		const tallest = (row?.heights ?? [])
-			.map((h, i) => ({ column: s.headers[i], h }))
-			.sort((a, b) => b.h - a.h)
-			.slice(0, 4);
-		note(
-			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
-		);
-		check(
-			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
-			height > 0 && height <= Math.min(SITE_ROW_MAX, area),
-			{ height, tallest },
-		);
-		const fits = check(
-			'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
-			items === 1 &&
-				row !== undefined &&
-				row.top >= s.visible.top - 1 &&
-				row.top + 40 <= s.visible.bottom &&
-				row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
-			{ items, row: row && { top: row.top, height }, visible: s.visible },
-		);
-		if (!fits) await ui.evidence(sites, 'site summary row');
-		await sites.close();
-		await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
-	},
+/** Create or Re-Run run twice in its panel: the rows fit as Get Many's do; the site summary's one row is held to a height */
+async function checkRerunRowsFit(ui: Ui): Promise<void> {
+	// The pages have reports already (as after a first run), so the panel's run re-runs every one.
+	const api = testServer ?? fail('no test server');
+	// A week's re-run as it usually goes: the score moves a little, a check or two change.
+	for (let i = 1; i <= ROWS_WANTED; i++) {
+		const url = `https://rows.example.com/page-${i}`;
+		const report = api.addReport({ url, user_id: USER_IDS.default, result: 70 });
+		const [changed] = Object.entries(report.results).find(([, c]) => c.passed) ?? [];
+		api.setNextAnalysis(url, {
+			score: 70 - i,
+			others: 'keep',
+			...(changed ? { failed: [changed] } : {}),
+		});
+	}
+	const page = await ui.openPanel(CHECK_NODES.rerun);
+	const second = await itemsShown(await execute(page));
+	const m = await measureTable(page);
+	await ui.screenshot(page, 'rows-create-or-rerun-table');
+	const action = m.headers.indexOf('action');
+	const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
+	check(
+		`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
+		second === ROWS_WANTED && reruns === ROWS_WANTED,
+		{ items: second, reruns, columns: m.headers },
+	);
+	const heights = m.rows.map((r) => r.bottom - r.top);
+	note(
+		`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`,
+	);
+	note(`columns: ${m.headers.join(', ')}`);
+	const pass = check(
+		`Table view after a re-run: all ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_WANTED})`,
+		m.fullyVisible >= ROWS_WANTED,
+		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+	);
+	if (!pass) await ui.evidence(page, 'rerun rows');
+	await page.close();
 
-	async summary(ui) {
-		// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
-		const api = testServer ?? fail('no test server');
-		const audit = summaryRun ?? fail('no summary workflow');
-		const urls = SUMMARY_URLS;
-		for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
-		await audit();
-		api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
-		api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
-		const site = await audit();
-		const page = await ui.context.newPage();
-		await page.setContent(String(site.summary_html));
-		await ui.screenshot(page, 'summary-html');
-		const text = await page.locator('body').innerText();
-		const links = await page.locator('a[href]').evaluateAll((els) =>
-			els.map((el) => ({
-				href: String((el as unknown as { href: string }).href),
-				text: (el as unknown as DomElement).textContent ?? '',
-			})),
-		);
-		note(`summary_html rendered: ${text.split('\n').length} lines, ${links.length} links`);
-		// The one URL that holds markup shows it as its own text; nothing else may look like markup.
-		const rest = text.split('render.example.com/"><script>alert(1)</script>').join('');
-		check(
-			'the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#") beside that URL\'s own text',
-			!/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(rest),
-			rest,
-		);
-		check(
-			'the page URL with <script> and a quote shows as text, and no script ran',
-			text.includes('render.example.com/"><script>alert(1)</script>') &&
-				(await page.locator('script').count()) === 0,
-			text,
-		);
-		type Listed = { url: string; result_class?: string };
-		const pages = [
-			...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'),
-			...(site.biggest_drops as Listed[]),
-		].map((p) => p.url);
-		const linked = (url: string) =>
-			links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
-		check(
-			`every worst page below good and every biggest drop is a link to its report (${pages.length})`,
-			pages.length >= 2 && pages.every(linked),
-			{ pages, links },
-		);
-		await page.close();
-	},
-	async form(ui) {
-		const api = testServer ?? fail('no test server');
-		const formUrl = await (publishForm ?? fail('no form'))();
-		const shot = 'form-ending.png';
-		const text = await visitForm(
-			ui.context,
-			formUrl,
-			{ website: 'https://www.agency-client.example.com/', email: 'visitor@example.org' },
-			path.join(ui.shots, shot),
-			TIMEOUT,
-		);
-		const report = api.listReports().find((r) => r.url === 'agency-client.example.com');
-		check(
-			`the ending page shows the test server's score, ${report?.result ?? '?'} (${shot})`,
-			report !== undefined && text.includes(`Your SEO score: ${report.result}/100`),
-			text,
-		);
-	},
-});
+	const sites = await ui.openPanel(CHECK_NODES.summary);
+	const items = await itemsShown(await execute(sites));
+	const s = await measureTable(sites);
+	await ui.screenshot(sites, 'rows-site-summary-table');
+	const row = s.rows[0];
+	const height = row ? row.bottom - row.top : 0;
+	note(
+		`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
+	);
+	// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
+	const area = s.visible.bottom - s.visible.top;
+	const tallest = (row?.heights ?? [])
+		.map((h, i) => ({ column: s.headers[i], h }))
+		.sort((a, b) => b.h - a.h)
+		.slice(0, 4);
+	note(
+		`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
+	);
+	check(
+		`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
+		height > 0 && height <= Math.min(SITE_ROW_MAX, area),
+		{ height, tallest },
+	);
+	const fits = check(
+		'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
+		items === 1 &&
+			row !== undefined &&
+			row.top >= s.visible.top - 1 &&
+			row.top + 40 <= s.visible.bottom &&
+			row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
+		{ items, row: row && { top: row.top, height }, visible: s.visible },
+	);
+	if (!fits) await ui.evidence(sites, 'site summary row');
+	await sites.close();
+	await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
+}
+
+/** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
+async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
+	// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
+	const api = testServer ?? fail('no test server');
+	const audit = summaryRun ?? fail('no summary workflow');
+	const urls = SUMMARY_URLS;
+	for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
+	await audit();
+	api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
+	api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
+	const site = await audit();
+	const page = await ui.context.newPage();
+	await page.setContent(String(site.summary_html));
+	await ui.screenshot(page, 'summary-html');
+	const text = await page.locator('body').innerText();
+	const links = await page.locator('a[href]').evaluateAll((els) =>
+		els.map((el) => ({
+			href: String((el as unknown as { href: string }).href),
+			text: (el as unknown as DomElement).textContent ?? '',
+		})),
+	);
+	note(`summary_html rendered: ${text.split('\n').length} lines, ${links.length} links`);
+	// The one URL that holds markup shows it as its own text; nothing else may look like markup.
+	const rest = text.split('render.example.com/"><script>alert(1)</script>').join('');
+	check(
+		'the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#") beside that URL\'s own text',
+		!/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(rest),
+		rest,
+	);
+	check(
+		'the page URL with <script> and a quote shows as text, and no script ran',
+		text.includes('render.example.com/"><script>alert(1)</script>') &&
+			(await page.locator('script').count()) === 0,
+		text,
+	);
+	type Listed = { url: string; result_class?: string };
+	const pages = [
+		...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'),
+		...(site.biggest_drops as Listed[]),
+	].map((p) => p.url);
+	const linked = (url: string) =>
+		links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
+	check(
+		`every worst page below good and every biggest drop is a link to its report (${pages.length})`,
+		pages.length >= 2 && pages.every(linked),
+		{ pages, links },
+	);
+	await page.close();
+}
+
+/** The audit form example filled and submitted in Chromium: the ending page shows the score */
+async function checkFormExample(ui: Ui): Promise<void> {
+	const api = testServer ?? fail('no test server');
+	const formUrl = await (publishForm ?? fail('no form'))();
+	const shot = 'form-ending.png';
+	const text = await visitForm(
+		ui.context,
+		formUrl,
+		{ website: 'https://www.agency-client.example.com/', email: 'visitor@example.org' },
+		path.join(ui.shots, shot),
+		TIMEOUT,
+	);
+	const report = api.listReports().find((r) => r.url === 'agency-client.example.com');
+	check(
+		`the ending page shows the test server's score, ${report?.result ?? '?'} (${shot})`,
+		report !== undefined && text.includes(`Your SEO score: ${report.result}/100`),
+		text,
+	);
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -1048,14 +1070,14 @@ async function runInN8n(
 	sb: N8nSandbox,
 	workflowId: string,
 ): Promise<Record<string, unknown>> {
-	const started = await session.request<{ data: { executionId?: string } }>(
-		'POST',
-		`/rest/workflows/${workflowId}/run`,
-		{ triggerToStartFrom: { name: TRIGGER_NAME } },
+	const { started, executionId, exec } = await runFromTrigger(
+		session,
+		sb,
+		workflowId,
+		TRIGGER_NAME,
 	);
-	const id = started.body?.data?.executionId;
-	if (!id) throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
-	const exec = await waitForExecution(sb, workflowId, id);
+	if (!executionId)
+		throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
 	const item = json(exec?.outputs[SUMMARY_AUDIT])[0];
 	if (exec?.status !== 'success' || !item)
 		throw new Error(
