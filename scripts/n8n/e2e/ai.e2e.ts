@@ -309,7 +309,7 @@ async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	note(`without a token: ${refused}`);
 }
 
-/** Connected with the token over streamable HTTP: the five tools, their schemas and descriptions. */
+/** Connected with the token over streamable HTTP: the six tools, their schemas and descriptions. */
 async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
 	section('MCP over streamable HTTP: the tools as a client lists them');
 	const client = new Client({ name: 'e2e-client', version: '1.0.0' });
