@@ -168,6 +168,25 @@ export function withWorkflowHistory(wf: WorkflowJson): WorkflowJson {
 }
 
 /**
+ * An e2e copy of an example whose Schedule Trigger (the one named `name`, else the first) fires on
+ * `cron` (UTC, seconds first) instead of its weekly time.
+ */
+export function withSchedule(
+	wf: WorkflowJson,
+	file: string,
+	cron: string,
+	name?: string,
+): WorkflowJson {
+	const out = structuredClone(wf);
+	const schedule = out.nodes.find((n) =>
+		name ? n.name === name : n.type === 'n8n-nodes-base.scheduleTrigger',
+	);
+	if (schedule?.type !== 'n8n-nodes-base.scheduleTrigger')
+		throw new Fatal(`examples/${file}: no Schedule Trigger${name ? ` "${name}"` : ''}`);
+	schedule.parameters.rule = { interval: [{ field: 'cronExpression', expression: cron }] };
+	return out;
+}
+/**
  * The sitemap example with its Site node's `sitemap_url` set to `sitemapUrl` (a local sitemap server's); every
  * other parameter, node and connection is the file's own.
  */

@@ -255,19 +255,24 @@ export function listParameters(
 	return [
 		...returnAllOrLimit(what),
 		filtersCollection(filters),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				pageSizeOption,
-				sortByOption(sort.options, sort.default, sort.value),
-				sortDirectionOption,
-			],
-		},
+		optionsCollection([
+			pageSizeOption,
+			sortByOption(sort.options, sort.default, sort.value),
+			sortDirectionOption,
+		]),
 	];
+}
+
+/** An operation's Options: what most runs leave at its default, as n8n's own nodes keep it. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }
 
 const PRIVACY_OPTIONS = PRIVACY_CHOICES.map(({ label, value, description }) => ({

@@ -35,6 +35,7 @@ import {
 	loadExamples,
 	sitemapN8nApiCredential,
 	testServerCredential,
+	withSchedule,
 } from '../checks';
 import { createDataTable } from '../dataTable';
 import { importCredentials, setupOwner, startServer, storedExecutions } from '../n8n';
@@ -81,16 +82,8 @@ async function tableRows(baseUrl: string, apiKey: string, tableId: string): Prom
 }
 
 /** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 08:00. */
-function everyMinuteAt(wf: WorkflowJson, second: number): WorkflowJson {
-	const out = structuredClone(wf);
-	const schedule = out.nodes.find((n) => n.name === SCHEDULE);
-	if (schedule?.type !== 'n8n-nodes-base.scheduleTrigger')
-		throw new Fatal(`examples/${EXAMPLE_FILE}: no Schedule Trigger "${SCHEDULE}"`);
-	schedule.parameters.rule = {
-		interval: [{ field: 'cronExpression', expression: `${second} * * * * *` }],
-	};
-	return out;
-}
+const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
+	withSchedule(wf, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
 
 /** Saved as the editor's Import from File saves it, then published; its id. */
 async function publish(session: RestSession, wf: WorkflowJson): Promise<string> {

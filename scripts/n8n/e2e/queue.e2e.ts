@@ -40,6 +40,7 @@ import {
 	setResult,
 	TRIGGER_TYPE,
 	type WorkflowJson,
+	withSchedule,
 } from '../checks';
 import { importCredentials, importWorkflows, publishWorkflows } from '../cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from '../db';
@@ -298,13 +299,9 @@ function scheduleOnce(examples: Map<string, WorkflowJson>, from: number): Schedu
 	return plan.map(([file, afterS]) => {
 		const example = examples.get(file);
 		if (!example) throw new Fatal(`examples/${file} is missing`);
-		const workflow = structuredClone(example);
 		const at = new Date(Math.ceil((from + afterS * 1000) / 1000) * 1000);
-		const schedule = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
-		if (!schedule) throw new Fatal(`examples/${file} has no Schedule Trigger`);
 		const cron = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
-		schedule.parameters.rule = { interval: [{ field: 'cronExpression', expression: cron }] };
-		return { file, at, workflow };
+		return { file, at, workflow: withSchedule(example, file, cron) };
 	});
 }
 

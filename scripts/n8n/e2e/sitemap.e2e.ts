@@ -60,6 +60,7 @@ import {
 	sitemapN8nApiCredential,
 	testServerCredential,
 	withSitemapUrl,
+	withSchedule,
 } from '../checks';
 import { createApiKey } from '../apiKey';
 import {
@@ -301,16 +302,8 @@ async function saveWorkflow(
 }
 
 /** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 06:00. */
-function everyMinuteAt(wf: WorkflowJson, second: number): WorkflowJson {
-	const out = structuredClone(wf);
-	const schedule = out.nodes.find((n) => n.name === SCHEDULE);
-	if (schedule?.type !== 'n8n-nodes-base.scheduleTrigger')
-		throw new Fatal(`examples/${EXAMPLE_FILE}: no Schedule Trigger "${SCHEDULE}"`);
-	schedule.parameters.rule = {
-		interval: [{ field: 'cronExpression', expression: `${second} * * * * *` }],
-	};
-	return out;
-}
+const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
+	withSchedule(wf, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
 
 /** A request the node sent to n8n's public API, as the recorder passed it on. */
 interface N8nRequest {

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
+import { optionsCollection } from '../common';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
@@ -27,43 +28,36 @@ const withHistoryLength = (options: INodeProperties): INodeProperties => ({
  * Create or Re-Run itself). Drop Points is offered once Confirm Drops is on: displayOptions inside a
  * collection read its sibling options (n8n-workflow displayParameterPath; the editor, test:ui).
  */
-const rerunOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Confirm Drops',
-			name: 'confirmDrops',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
-		},
-		boundedField(
-			'dropPoints',
-			`With Confirm Drops on: how many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
-			{ displayOptions: { show: { confirmDrops: [true] } } },
+const rerunOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Confirm Drops',
+		name: 'confirmDrops',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to analyse a page once more right away when its score fell by at least Drop Points, or a high-importance check newly failed, and say whether the drop held (confirmed) or was noise. One more request per suspected drop, none for other pages.',
+	},
+	boundedField(
+		'dropPoints',
+		`With Confirm Drops on: how many points a score must fall by to be analysed again (${dropPoints.low}-${dropPoints.high}; 0: any fall)`,
+		{ displayOptions: { show: { confirmDrops: [true] } } },
+	),
+	{
+		displayName: 'Public URLs Only',
+		name: 'publicUrlsOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to refuse, before anything is sent, a URL that is not a public web page: not http(s), longer than 2,000 characters, or pointing to localhost or a private, loopback or link-local address. Turn it on when the URL comes from the public, e.g. a form.',
+	},
+	{
+		...boundedField(
+			'reuseRecentAnalysis',
+			`Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
 		),
-		{
-			displayName: 'Public URLs Only',
-			name: 'publicUrlsOnly',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to refuse, before anything is sent, a URL that is not a public web page: not http(s), longer than 2,000 characters, or pointing to localhost or a private, loopback or link-local address. Turn it on when the URL comes from the public, e.g. a form.',
-		},
-		{
-			...boundedField(
-				'reuseRecentAnalysis',
-				`Return the newest report of the URL as it is, with no new analysis, when it was analysed less than this many hours ago (${reuse.low}: always analyse; at most ${reuse.high}, a year). The output says <code>action: reused</code>. Saves requests when a URL comes back often, e.g. from a public form.`,
-			),
-			displayName: 'Reuse Recent Analysis (Hours)',
-		},
-	],
-};
+		displayName: 'Reuse Recent Analysis (Hours)',
+	},
+]);
 
 const properties: INodeProperties[] = [
 	{
