@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { fail, inputProblem } from '../input';
+import { inputProblem } from '../input';
 import { isTableProblem } from '../history/n8nApi';
-import { type DatedRun, recordOfRow } from '../history/rows';
+import { type DatedRun, datedRunOfRow } from '../history/rows';
+import { tableChoiceOf } from '../history/keep';
 import { findTable, readRows, type TableChoice } from '../history/tableStore';
 
 /*
@@ -20,17 +21,11 @@ export const digestStoreOn = (ctx: IExecuteSingleFunctions) =>
 	ctx.getNodeParameter('historyStore', 'none') === 'dataTable';
 
 /** History Table as chosen; an empty one stops the item with an error naming the field. */
-export function digestTableChoice(ctx: IExecuteSingleFunctions): TableChoice {
-	const locator = ctx.getNodeParameter('historyTable', {}) as IDataObject;
-	const value = String(locator.value ?? '').trim();
-	if (!value)
-		fail(
-			ctx,
-			'History Store is Data Table, but no History Table is chosen',
-			'Pick the data table Create or Re-Run keeps the sites’ history in under History Table (From List or By ID, or its name By Name), or set History Store to None.',
-		);
-	return { mode: String(locator.mode ?? 'list'), value };
-}
+export const digestTableChoice = (ctx: IExecuteSingleFunctions): TableChoice =>
+	tableChoiceOf(
+		ctx,
+		'Pick the data table Create or Re-Run keeps the sites’ history in under History Table (From List or By ID, or its name By Name), or set History Store to None.',
+	);
 
 export interface DigestHistory {
 	/** Each site's runs, by site; null when History Store is off. */
@@ -53,9 +48,9 @@ async function readTable(
 			note: `The history table "${choice.value}" does not exist yet: Create or Re-Run (One Item per Site, History Store → Data Table) makes it on its first production run.`,
 		};
 	for (const row of await readRows(ctx, table, sites)) {
-		const record = recordOfRow(row);
+		const run = datedRunOfRow(row);
 		const site = runs.get(String(row.site));
-		if (record && site) site.push({ record, execution: String(row.execution_id ?? '') });
+		if (run && site) site.push(run);
 	}
 	return { runs, note: null };
 }

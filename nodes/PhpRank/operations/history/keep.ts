@@ -8,7 +8,7 @@ import { runRecord, type SiteHistoryFields, siteHistoryFields } from './historyF
 import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';
 import { addRun, type SiteHistory } from './record';
-import { type DatedRun, historyOfRuns, type HistoryRow, recordOfRow, rowOf } from './rows';
+import { datedRunOfRow, type DatedRun, historyOfRuns, type HistoryRow, rowOf } from './rows';
 import { forgetWorkflowHistory, recordRun, workflowHistory } from './store';
 import {
 	findTable,
@@ -37,16 +37,14 @@ export function historyStoreOf(ctx: IExecuteSingleFunctions): HistoryStore {
 }
 
 /** History Table as chosen; an empty one stops the item with an error naming the field. */
-export function tableChoiceOf(ctx: IExecuteSingleFunctions): TableChoice {
+export function tableChoiceOf(
+	ctx: IExecuteSingleFunctions,
+	fix = 'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
+): TableChoice {
 	const locator = ctx.getNodeParameter('historyTable', {}) as IDataObject;
 	const value = String(locator.value ?? '').trim();
 	const mode = String(locator.mode ?? 'list');
-	if (!value)
-		fail(
-			ctx,
-			'History Store is Data Table, but no History Table is chosen',
-			'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
-		);
+	if (!value) fail(ctx, 'History Store is Data Table, but no History Table is chosen', fix);
 	return { mode, value };
 }
 
@@ -100,10 +98,7 @@ function tableRuns(read: TableRead, project: string, execution: string): DatedRu
 			(row) =>
 				row.site === project && (execution === '' || String(row.execution_id ?? '') !== execution),
 		)
-		.flatMap((row) => {
-			const record = recordOfRow(row);
-			return record ? [{ record, execution: String(row.execution_id ?? '') }] : [];
-		});
+		.flatMap((row) => datedRunOfRow(row) ?? []);
 }
 
 /** The runs this node kept in the workflow that the table lacks (by date): to be moved. */

@@ -103,6 +103,12 @@ export interface DatedRun {
 	execution: string;
 }
 
+/** A row as a run with the execution that wrote it; null for a row without a readable date. */
+export function datedRunOfRow(row: Record<string, unknown>): DatedRun | null {
+	const record = recordOfRow(row);
+	return record ? { record, execution: String(row.execution_id ?? '') } : null;
+}
+
 /** A site's runs folded into its history, oldest first (runs of one date in the order given). */
 export function historyOfRuns(runs: readonly DatedRun[]): SiteHistory {
 	return [...runs]
