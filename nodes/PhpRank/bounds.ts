@@ -24,6 +24,9 @@ export const BOUNDS = {
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 	staleAfter: { label: 'Stale After', low: 1, high: 365, default: 8 },
+	// Compare With Competitors: its own reuse (a comparison is usually re-read within a day) and tie band.
+	reuseHours: { label: 'Reuse Recent Analysis (Hours)', low: 0, high: 8760, default: 24 },
+	tieWithin: { label: 'Tie Within (Points)', low: 0, high: 100, default: 3 },
 } as const satisfies Record<string, Bound>;
 
 /** A number option's parameter name: each is named as its entry of BOUNDS. */

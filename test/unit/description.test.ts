@@ -32,6 +32,7 @@ describe('node description', () => {
 
 	it('offers Report and Project with one operation per endpoint of the spec, and a site’s health', () => {
 		expect(operationsOf('report').map((o) => o.value)).toEqual([
+			'compare',
 			'create',
 			'createOrRerun',
 			'delete',

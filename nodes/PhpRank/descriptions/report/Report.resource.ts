@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_COMPETITORS } from '../../operations/compare/comparison';
+import { compareRoute } from '../../operations/compare/step';
 import { createOrRerunRoute } from '../../operations/createOrRerun/step';
 import { checkScoreRange, scoreKeep } from '../../operations/getMany/scoreRange';
 import { checkCreateBody, reportPath } from '../../operations/input';
@@ -10,6 +12,7 @@ import { readBeforeRerun, withChanges } from '../../operations/update/rerun';
 import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
 import { reportLocator, toolDescriptionFields } from '../common';
 import { reportSpec } from './reportSpec';
+import * as compare from './compare.operation';
 import * as create from './create.operation';
 import * as createOrRerun from './createOrRerun.operation';
 import * as del from './delete.operation';
@@ -27,6 +30,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['report'] } },
 		options: [
+			{
+				name: 'Compare With Competitors',
+				value: 'compare',
+				action: 'Compare a page with competitors',
+				description: `Analyse your page and up to ${MAX_COMPETITORS} competitors’ (or reuse their recent reports) and see, check by check, what they pass and you fail`,
+				routing: compareRoute(reportSpec),
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -102,6 +112,7 @@ export const description: INodeProperties[] = [
 		...reportLocator,
 		displayOptions: { show: { resource: ['report'], operation: ['get', 'update', 'delete'] } },
 	},
+	...compare.description,
 	...create.description,
 	...createOrRerun.description,
 	...get.description,
@@ -110,6 +121,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const toolDescriptions = toolDescriptionFields('report', {
+	compare,
 	create,
 	createOrRerun,
 	delete: del,

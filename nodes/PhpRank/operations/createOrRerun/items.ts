@@ -55,7 +55,7 @@ export function pageItem(
 }
 
 /** Whether an analysis failed for the page alone (phpRank could not fetch or analyse it), not for the run. */
-function isPageFailure(error: unknown): error is NodeApiError {
+export function isPageFailure(error: unknown): error is NodeApiError {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = String(error.httpCode ?? '');
 	return (

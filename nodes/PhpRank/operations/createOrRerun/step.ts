@@ -65,7 +65,7 @@ const newlyFailedHigh = (changes: ReportChanges) =>
 const siteKey = (project: string) => `createOrRerun site ${project}`;
 
 /** An item of the run, as it sends requests: the resource is the run's. */
-type ItemCaller = Caller<IExecutePaginationFunctions> & { run: Run };
+export type ItemCaller = Caller<IExecutePaginationFunctions> & { run: Run };
 
 /** The user's reports of a site, by URL, newest first: one list read per site and node run, shared by its items. */
 function reportsOfSite(caller: ItemCaller, project: string): Promise<Map<string, IDataObject[]>> {
@@ -143,6 +143,25 @@ async function analyse(
 	return { action: 'created', record: answer.data as IDataObject, changes: null, others: 0 };
 }
 
+/**
+ * A URL's analysis as Create or Re-Run makes it (its site's reports read once, a re-run or a create,
+ * or a recent report reused), shared by the run's items of that URL: Compare With Competitors' too.
+ */
+export function sharedAnalysis(
+	caller: ItemCaller,
+	url: string,
+	body: IDataObject,
+	options: { confirmPoints: number | undefined; reuseHours: number },
+): Promise<Outcome> {
+	const { run } = caller;
+	const analysis = run.once(`createOrRerun analysis ${sameUrlKey(url)}`, () =>
+		analyse(caller, url, body, options),
+	);
+	// A failed analysis may still have created the report: the next try reads the site again.
+	analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+	return analysis;
+}
+
 async function createOrRerun(
 	this: IExecutePaginationFunctions,
 	routing: DeclarativeRestApiSettings.ResultOptions,
@@ -167,11 +186,10 @@ async function createOrRerun(
 		// History Store → Data Table: the sites' rows read before any phpRank request.
 		if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
 		const confirmPoints = confirmDropPoints(this);
-		const analysis = run.once(`createOrRerun analysis ${key}`, () =>
-			analyse(caller, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
-		);
-		// A failed analysis may still have created the report: the next try reads the site again.
-		analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+		const analysis = sharedAnalysis(caller, url, body, {
+			confirmPoints,
+			reuseHours: reuseHours(this),
+		});
 		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));

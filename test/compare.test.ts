@@ -1,0 +1,376 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from './harness/engine';
+import { useServer } from './harness/setup';
+import { runTools, toolNode } from './harness/tool';
+
+/*
+ * Report → Compare With Competitors through n8n's engine against the test server: what went over
+ * the wire (one list read per site, one analysis per URL per run, none for a recent report) and
+ * what comes out (gaps, verdicts at the tie band's edge, the check matrix, what to fix first).
+ */
+
+const YOU = 'https://www.shop.example.com/pricing';
+const RIVAL = 'https://rival.example.org/pricing';
+const OTHER = 'https://other.example.net/';
+
+const compare = (competitors: unknown[], extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'compare',
+	yourUrl: YOU,
+	competitors: { competitor: competitors.map((url) => ({ url })) },
+	...extra,
+});
+
+describe('Report → Compare With Competitors', () => {
+	const api = useServer();
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		api.server.clearAnalyses();
+	});
+	const wire = () =>
+		api
+			.apiRequests()
+			.map(
+				(r) =>
+					`${r.method} ${r.path}${r.query.project ? ` project=${String(r.query.project)}` : ''}`,
+			);
+	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
+
+	function scriptAnalyses() {
+		api.server.setNextAnalysis(YOU, {
+			score: 70,
+			failed: ['title', 'meta_description', 'favicon', 'dom_size'],
+			others: 'pass',
+		});
+		api.server.setNextAnalysis(RIVAL, {
+			score: 88,
+			failed: ['https_encryption', 'dom_size'],
+			others: 'pass',
+		});
+		api.server.setNextAnalysis(OTHER, {
+			score: 68,
+			failed: ['title', 'favicon', 'robots'],
+			others: 'pass',
+		});
+	}
+
+	it('analyses each URL once (one list read per site), and lines the competitors up check by check', async () => {
+		scriptAnalyses();
+		const { items, error } = await runNode(
+			compare([RIVAL, OTHER], { simplify: false }),
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		expect(wire().sort()).toEqual(
+			[
+				'GET /api/v1/reports project=shop.example.com',
+				'GET /api/v1/reports project=rival.example.org',
+				'GET /api/v1/reports project=other.example.net',
+				'POST /api/v1/reports',
+				'POST /api/v1/reports',
+				'POST /api/v1/reports',
+			].sort(),
+		);
+		expect(items).toHaveLength(1);
+		const item = items[0].json;
+		const link = (url: string) => {
+			const report = api.server
+				.listReports()
+				.find((r) => `https://${r.url}` === url.replace('www.', '').replace(/\/$/, ''))!;
+			return `${api.server.url}/reports/${report.id}`;
+		};
+		expect(item.you).toEqual({
+			url: YOU,
+			score: 70,
+			result_class: 'decent',
+			link: link(YOU),
+			action: 'created',
+			analysed_at: expect.any(String),
+		});
+		expect(item.competitors).toEqual([
+			expect.objectContaining({
+				url: RIVAL,
+				score: 88,
+				gap: 18,
+				verdict: 'ahead',
+				link: link(RIVAL),
+			}),
+			expect.objectContaining({ url: OTHER, score: 68, gap: -2, verdict: 'tie' }),
+		]);
+		expect(item.best_competitor).toBe(RIVAL);
+		expect(item.score_gap).toBe(18);
+		expect(item.not_comparable).toEqual([]);
+		// High first; a check both competitors pass before one only one passes.
+		expect(item.they_lead_on).toEqual([
+			{ check: 'meta_description', importance: 'high', competitors: [RIVAL, OTHER] },
+			{ check: 'title', importance: 'high', competitors: [RIVAL] },
+			{ check: 'favicon', importance: 'medium', competitors: [RIVAL] },
+			{ check: 'dom_size', importance: 'low', competitors: [OTHER] },
+		]);
+		expect(item.you_lead_on).toEqual([
+			{ check: 'https_encryption', importance: 'high', competitors: [RIVAL] },
+			{ check: 'robots', importance: 'high', competitors: [OTHER] },
+		]);
+		const checks = item.checks as IDataObject[];
+		expect(checks.map((row) => row.importance)).toEqual(
+			[...checks.map((row) => row.importance)].sort(
+				(a, b) =>
+					['high', 'medium', 'low'].indexOf(String(a)) -
+					['high', 'medium', 'low'].indexOf(String(b)),
+			),
+		);
+		expect(checks.find((row) => row.check === 'dom_size')).toEqual({
+			check: 'dom_size',
+			importance: 'low',
+			you_pass: false,
+			passed_by: [OTHER],
+			failed_by: [RIVAL],
+		});
+		expect(String(item.summary_text).split('\n')[0]).toBe(
+			'Your competitors pass 2 high checks you fail: meta_description (2 of 2), title (1 of 2).',
+		);
+		expect(item).not.toHaveProperty('summary_html');
+	});
+
+	it('reuses reports analysed within Reuse Recent Analysis: 0 analysis requests, only the list reads', async () => {
+		scriptAnalyses();
+		expect((await runNode(compare([RIVAL, OTHER]), api.credential)).error).toBeUndefined();
+		api.server.clearRequests();
+
+		const { items, error } = await runNode(
+			compare([RIVAL, OTHER], { simplify: false }),
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		expect(analyses()).toEqual([]);
+		expect(wire()).toHaveLength(3);
+		const item = items[0].json;
+		expect((item.you as IDataObject).action).toBe('reused');
+		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
+		expect(api.server.listReports()).toHaveLength(3);
+
+		// 0 hours: always analyse, as a re-run of each report (never a second report).
+		api.server.clearRequests();
+		expect(
+			(await runNode(compare([RIVAL, OTHER], { reuseHours: 0 }), api.credential)).error,
+		).toBeUndefined();
+		expect(analyses().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
+		expect(api.server.listReports()).toHaveLength(3);
+	});
+
+	it('analyses a URL several input items name once per run', async () => {
+		const items = [
+			{ you: YOU, them: `${RIVAL}, ${OTHER}` },
+			{ you: 'https://shop.example.com/about', them: RIVAL },
+			{ you: YOU, them: OTHER },
+		];
+		const { items: out, error } = await runNode(
+			{
+				...compare(['={{ $json.them }}']),
+				yourUrl: '={{ $json.you }}',
+			},
+			api.credential,
+			{ items },
+		);
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(3);
+		// 4 URLs on 3 sites: each site's list read once, each URL analysed once.
+		expect(analyses()).toHaveLength(4);
+		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(3);
+		expect(api.server.listReports()).toHaveLength(4);
+		expect(out.map(({ pairedItem }) => pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+	});
+
+	it('counts a gap of exactly Tie Within as a tie and a tenth more as ahead or behind', async () => {
+		const add = (url: string, result: number) => api.server.addReport({ url, result });
+		add(YOU, 70);
+		const at = [
+			'https://a.example/',
+			'https://b.example/',
+			'https://c.example/',
+			'https://d.example/',
+		];
+		[73, 73.1, 67, 66.9].forEach((score, index) => add(at[index], score));
+		const { items, error } = await runNode(compare(at, { simplify: false }), api.credential);
+		expect(error).toBeUndefined();
+		expect(analyses()).toEqual([]);
+		expect(
+			(items[0].json.competitors as IDataObject[]).map(({ gap, verdict }) => [gap, verdict]),
+		).toEqual([
+			[3, 'tie'],
+			[3.1, 'ahead'],
+			[-3, 'tie'],
+			[-3.1, 'behind'],
+		]);
+		expect(items[0].json.best_competitor).toBe('https://b.example/');
+		expect(items[0].json.score_gap).toBe(3.1);
+
+		// Tie Within 0: only equal scores tie.
+		const strict = await runNode(compare(at, { simplify: false, tieWithin: 0 }), api.credential);
+		expect((strict.items[0].json.competitors as IDataObject[]).map((c) => c.verdict)).toEqual([
+			'ahead',
+			'ahead',
+			'behind',
+			'behind',
+		]);
+	});
+
+	it('lists a competitor phpRank cannot analyse as not comparable, and still compares the rest', async () => {
+		scriptAnalyses();
+		const down = 'https://down.invalid/';
+		api.server.failNext(
+			{ type: 'status', status: 500 },
+			{
+				match: (r) => r.method === 'POST' && String(r.form.url ?? '').includes('other.example.net'),
+			},
+		);
+		const { items, error } = await runNode(
+			compare([RIVAL, down, OTHER], { simplify: false }),
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		const item = items[0].json;
+		expect((item.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL]);
+		expect(item.not_comparable).toEqual([
+			{ url: down, reason: expect.stringMatching(/fetch|422|url/i) },
+			{ url: OTHER, reason: expect.any(String) },
+		]);
+		expect(item.best_competitor).toBe(RIVAL);
+		expect(String(item.summary_text)).toContain(`Not comparable: ${down} (`);
+		expect(String(item.summary_text).split('\n')[0]).toBe(
+			'Your competitor passes 2 high checks you fail: meta_description, title.',
+		);
+	});
+
+	it('fails the item when Your URL cannot be analysed', async () => {
+		const { error } = await runNode(
+			compare([RIVAL], { yourUrl: 'https://mine.invalid/' }),
+			api.credential,
+		);
+		expect(error?.message).toMatch(/fetch|url|422/i);
+	});
+
+	it.each([
+		['no competitor', [], {}, /Competitor URLs has no URL/],
+		[
+			'more than 10',
+			Array.from({ length: 11 }, (_, i) => `https://c${i}.example.com/`),
+			{},
+			/Competitor URLs has 11 URLs, more than the 10/,
+		],
+		[
+			'a competitor that is not http(s)',
+			['ftp://rival.example.org/'],
+			{},
+			/Competitor URL 1 must be a full http/,
+		],
+		[
+			'a competitor without a scheme',
+			[RIVAL, 'rival2.example.org'],
+			{},
+			/Competitor URL 2 must be a full http/,
+		],
+		[
+			'Your URL not http(s)',
+			[RIVAL],
+			{ yourUrl: 'shop.example.com' },
+			/Your URL must be a full http/,
+		],
+		[
+			'an internal competitor with Public URLs Only',
+			['http://192.168.1.10/admin'],
+			{ options: { publicUrlsOnly: true } },
+			/Competitor URL 1 "http:\/\/192.168.1.10\/admin" points to a private network address/,
+		],
+		[
+			'an internal Your URL with Public URLs Only',
+			[RIVAL],
+			{ yourUrl: 'http://localhost:8080/', options: { publicUrlsOnly: true } },
+			/Your URL "http:\/\/localhost:8080\/" points to a local network name/,
+		],
+		[
+			'a competitor equal to Your URL',
+			['http://shop.example.com/pricing/'],
+			{},
+			/Competitor URL 1 .* is Your URL/,
+		],
+		[
+			'Tie Within out of bounds',
+			[RIVAL],
+			{ tieWithin: 101 },
+			/Tie Within \(Points\) must be a number from 0 to 100/,
+		],
+	])('refuses %s before any request, naming the field', async (_, competitors, extra, message) => {
+		const { error } = await runNode(compare(competitors, extra), api.credential);
+		expect(error?.message).toMatch(message);
+		expect(api.apiRequests()).toEqual([]);
+	});
+
+	it('splits comma-separated text from an expression, and counts a competitor given twice once', async () => {
+		const { items, error } = await runNode(
+			compare(['={{ $json.them }}', RIVAL], { simplify: false }),
+			api.credential,
+			{ items: [{ them: `${RIVAL},${OTHER}\nhttps://rival.example.org/pricing/` }] },
+		);
+		expect(error).toBeUndefined();
+		expect((items[0].json.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL, OTHER]);
+	});
+
+	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {
+		scriptAnalyses();
+		const { items, error } = await runNode(
+			compare([RIVAL, OTHER], {
+				options: { emailHtml: true },
+				reportBranding: { agencyName: '<b>Acme</b> & Co', accentColor: '#112233' },
+			}),
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		const item = items[0].json;
+		expect(item.you).toBe(`${YOU} 70 (decent)`);
+		expect(item.competitors).toBe(`${RIVAL} 88, ahead by 18; ${OTHER} 68, tie (−2)`);
+		expect(String(item.they_lead_on).split('; ')[0]).toBe(
+			'meta_description (high): you fail, 2 of 2 pass',
+		);
+		expect(item.checks).not.toMatch(/doctype/);
+		const html = String(item.summary_html);
+		expect(html).toContain('&#60;b&#62;Acme&#60;/b&#62; &#38; Co');
+		expect(html).not.toMatch(/<script|<b>Acme/);
+		expect(html).toContain('Your competitors pass 2 high checks you fail');
+		expect(html).toContain('#112233');
+	});
+
+	it('answers an AI tool with a short text to read aloud', async () => {
+		scriptAnalyses();
+		const tool = toolNode('compare_with_competitors', {
+			resource: 'report',
+			operation: 'compare',
+			yourUrl: "={{ $fromAI('url', 'Your page', 'string') }}",
+			competitors: {
+				competitor: [
+					{ url: "={{ $fromAI('competitors', 'Competitor pages, comma-separated', 'string') }}" },
+				],
+			},
+		});
+		const { tools, results, error } = await runTools(
+			[tool],
+			[{ node: 'compare_with_competitors', args: { url: YOU, competitors: `${RIVAL}, ${OTHER}` } }],
+			api.credential,
+		);
+		expect(error).toBeUndefined();
+		expect(tools[0].description).toMatch(/^Compare the SEO of one web page with competitors/);
+		const [answer] = JSON.parse(results[0]) as IDataObject[];
+		expect(Object.keys(answer)).toEqual(['comparison']);
+		const text = String(answer.comparison);
+		expect(text.split('\n')[0]).toBe(
+			'Your competitors pass 2 high checks you fail: meta_description (2 of 2), title (1 of 2).',
+		);
+		expect(text).not.toContain('http://127.0.0.1');
+		expect(text.length).toBeLessThan(600);
+	});
+});
