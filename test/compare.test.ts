@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { useServer } from './harness/setup';
+import { locator, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
 
 /*
@@ -372,5 +372,88 @@ describe('Report → Compare With Competitors', () => {
 		);
 		expect(text).not.toContain('http://127.0.0.1');
 		expect(text.length).toBeLessThan(600);
+	});
+});
+
+describe('Project → Get Health → Compare With', () => {
+	const api = useServer();
+	beforeEach(() => api.server.deleteAllReports());
+
+	const health = (extra: IDataObject = {}) => ({
+		resource: 'project',
+		operation: 'getHealth',
+		project: locator('name', 'shop.example.com'),
+		compareWith: {
+			site: [
+				{ project: locator('list', 'rival.example.org') },
+				{ project: locator('name', 'other.example.net') },
+			],
+		},
+		...extra,
+	});
+
+	function seed() {
+		const add = (url: string, result: number) => api.server.addReport({ url, result });
+		add('https://shop.example.com/', 70);
+		add('https://shop.example.com/a', 74);
+		add('https://rival.example.org/', 80);
+		add('https://rival.example.org/b', 82);
+		add('https://other.example.net/', 75);
+	}
+
+	/** A check's share of failing pages on a site, from the server's own reports. */
+	const share = (project: string, check: string) => {
+		const reports = api.server.listReports().filter((r) => r.project === project);
+		const failing = reports.filter((r) => r.results[check] && !r.results[check].passed).length;
+		return Math.round((failing / reports.length) * 100);
+	};
+
+	it('puts other projects beside the chosen one from their report lists alone: one list read each, no analysis', async () => {
+		seed();
+		const { items, error } = await runNode(health({ simplify: false }), api.credential);
+		expect(error).toBeUndefined();
+		const requests = api.apiRequests();
+		expect(requests.map((r) => `${r.method} ${String(r.query.project)}`).sort()).toEqual([
+			'GET other.example.net',
+			'GET rival.example.org',
+			'GET shop.example.com',
+		]);
+		const item = items[0].json;
+		expect(item.project).toBe('shop.example.com');
+		expect(item.average_score).toBe(72);
+		expect(item.compared_with).toEqual([
+			expect.objectContaining({
+				project: 'rival.example.org',
+				average_score: 81,
+				pages: 2,
+				gap: 9,
+				verdict: 'ahead',
+			}),
+			expect.objectContaining({
+				project: 'other.example.net',
+				average_score: 75,
+				pages: 1,
+				gap: 3,
+				verdict: 'tie',
+			}),
+		]);
+		const shares = item.check_shares as Array<{ check: string; failing_share: IDataObject }>;
+		expect(shares.length).toBeGreaterThan(0);
+		for (const { check, failing_share } of shares)
+			expect(failing_share).toEqual({
+				'shop.example.com': share('shop.example.com', check),
+				'rival.example.org': share('rival.example.org', check),
+				'other.example.net': share('other.example.net', check),
+			});
+		expect(String(item.summary_text).split('\n').pop()).toMatch(
+			/^Beside: rival\.example\.org 81 \(ahead by 9, health \d+\); other\.example\.net 75 \(tie \(\+3\), health \d+\)\.$/,
+		);
+	});
+
+	it('refuses a Tie Within out of bounds before any request', async () => {
+		seed();
+		const { error } = await runNode(health({ siteOptions: { tieWithin: -1 } }), api.credential);
+		expect(error?.message).toMatch(/Site Options → Tie Within \(Points\) must be a number/);
+		expect(api.apiRequests()).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { RESULT_CLASSES_TEXT } from '../../api';
 import { BOUNDS, boundedField } from '../../bounds';
+import { MAX_COMPETITORS } from '../../operations/compare/comparison';
 import { projectLocator } from '../common';
 import {
 	emailHtmlOption,
@@ -11,7 +12,7 @@ import {
 } from '../report/history';
 import { siteOptions, siteSimplifyParameter } from '../site';
 
-const { staleAfter } = BOUNDS;
+const { staleAfter, tieWithin } = BOUNDS;
 const digestOnly = { displayOptions: { show: { output: ['digest'] } } };
 
 /** One Digest's Site Options: E-Mail HTML and Stale After. */
@@ -93,8 +94,35 @@ const properties: INodeProperties[] = [
 		default: 'projects',
 		description: 'Whether to return each project, or one digest of every project',
 	},
+	{
+		displayName: 'Compare With',
+		name: 'compareWith',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Project',
+		default: {},
+		description: `Other projects (e.g. competitors’ sites you audit) beside this one, up to ${MAX_COMPETITORS}: health, average score, pages and each failing check’s share of pages side by side, from their report lists alone (one list read each, no analysis)`,
+		displayOptions: { show: { allProjects: [false], output: ['projects'] } },
+		options: [
+			{
+				displayName: 'Project',
+				name: 'site',
+				values: [projectLocator({ description: 'A project to put beside the chosen one' })],
+			},
+		],
+	},
 	siteSimplifyParameter,
-	siteOptions(false, { displayOptions: { show: { output: ['projects'] } } }),
+	{
+		...siteOptions(false, { displayOptions: { show: { output: ['projects'] } } }),
+		// Sorted as n8n lists options.
+		options: [
+			boundedField(
+				'tieWithin',
+				`With Compare With: average scores at most this many points apart count as a tie (${tieWithin.low}-${tieWithin.high}; the edge is a tie)`,
+			),
+			...(siteOptions(false).options as INodeProperties[]),
+		],
+	},
 	digestSiteOptions,
 	...digestStore,
 	{

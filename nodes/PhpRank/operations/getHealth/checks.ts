@@ -4,6 +4,7 @@ import { BOUNDS } from '../../bounds';
 import { type Branding, readBranding } from '../history/branding';
 import { boundedOption, fail, projectName } from '../input';
 import { siteSettings } from '../site/options';
+import { compareWithNames, siteTieWithin } from './compareWith';
 import { digestStoreOn, digestTableChoice } from './digestHistory';
 
 /** Output → One Digest: one item for the whole account (All Projects only). */
@@ -49,7 +50,8 @@ export async function checkHealthInput(
 		if (digestStoreOn(this)) digestTableChoice(this);
 		return requestOptions;
 	}
-	if (!all) projectName(this);
+	if (!all) compareWithNames(this, projectName(this));
+	if (!all) siteTieWithin(this);
 	siteSettings(this);
 	return requestOptions;
 }

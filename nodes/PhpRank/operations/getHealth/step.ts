@@ -19,6 +19,14 @@ import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
 import { digest, digestItem } from './digestItem';
 import { healthItem } from './healthItem';
+import { newestPerUrl, siteHealth } from '../site/figures';
+import {
+	besideFields,
+	compareWithNames,
+	readSitesBeside,
+	siteTieWithin,
+	withBeside,
+} from './compareWith';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
@@ -79,6 +87,15 @@ function healthStep() {
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}
 			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
+			const beside = project === undefined ? [] : compareWithNames(this, project);
+			if (project !== undefined && beside.length) {
+				const options = { worstPages, minChange, link };
+				const others = await readSitesBeside(caller, beside, options);
+				const yours = { project, health: siteHealth(newestPerUrl(sites.get(project)!), options) };
+				const fields = besideFields(yours, others, siteTieWithin(this));
+				const item = healthItem(project, sites.get(project)!, options, shape);
+				return paired(this, [{ json: withBeside(item, fields, shape) }]);
+			}
 			return paired(
 				this,
 				names.sort().map((site) => ({
