@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
+import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
  * Report → Compare With Competitors through n8n's engine against the test server: what went over
@@ -455,5 +456,110 @@ describe('Project → Get Health → Compare With', () => {
 		const { error } = await runNode(health({ siteOptions: { tieWithin: -1 } }), api.credential);
 		expect(error?.message).toMatch(/Site Options → Tie Within \(Points\) must be a number/);
 		expect(api.apiRequests()).toEqual([]);
+	});
+});
+
+describe('Compare With Competitors over time: History Store → Data Table', () => {
+	const api = useServer();
+	let n8n: N8nApi;
+	let executions = 0;
+	beforeAll(async () => {
+		n8n = await startN8nApi({ apiKey: 'n8n-test-key' });
+	});
+	afterAll(async () => await n8n.close());
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		api.server.clearAnalyses();
+		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		n8n.requests.length = 0;
+		executions = 0;
+	});
+
+	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
+		n8n.requests.length = 0;
+		const result = await runNode(
+			compare([RIVAL, OTHER], {
+				simplify: false,
+				reuseHours: 0,
+				historyStore: 'dataTable',
+				historyTable: locator('name', 'phpRank comparisons'),
+				...extra,
+			}),
+			api.credential,
+			{
+				execution: {
+					mode,
+					id: String(++executions),
+					n8nApi: { baseUrl: n8n.url, apiKey: 'n8n-test-key' },
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return result.items[0].json;
+	};
+	const scores = (you: number, rival: number, other: number) => {
+		api.server.setNextAnalysis(YOU, { score: you });
+		api.server.setNextAnalysis(RIVAL, { score: rival });
+		api.server.setNextAnalysis(OTHER, { score: other });
+	};
+	const changes = (item: IDataObject) =>
+		(item.competitors as IDataObject[]).map(({ gap, previous_gap, gap_change }) => [
+			gap,
+			previous_gap,
+			gap_change,
+		]);
+
+	it('keeps each page as a site of the table, and says gap_change and overtaken_by since the previous production comparison', async () => {
+		scores(70, 68, 60);
+		const first = await over('webhook');
+		expect(first.history_saved).toBe(true);
+		expect(first.overtaken_by).toEqual([]);
+		expect(changes(first)).toEqual([
+			[-2, null, null],
+			[-10, null, null],
+		]);
+		const [table] = n8n.tables.all();
+		expect(
+			n8n.tables
+				.rows(table.id)
+				.map((row) => [row.site, row.average_score, row.pages])
+				.sort(),
+		).toEqual([
+			['other.example.net/', 60, 1],
+			['rival.example.org/pricing', 68, 1],
+			['shop.example.com/pricing', 70, 1],
+		]);
+
+		// The rival moves from a tie (−2) to ahead (+10): overtaken.
+		scores(70, 80, 65);
+		const second = await over('webhook');
+		expect(changes(second)).toEqual([
+			[10, -2, 12],
+			[-5, -10, 5],
+		]);
+		expect(second.overtaken_by).toEqual([RIVAL]);
+		expect(String(second.summary_text).split('\n')[1]).toBe(
+			`Overtaken since the last comparison by ${RIVAL}.`,
+		);
+		// n8n's API: the table found, the rows read once, one upsert per page.
+		expect(
+			n8n.requests.map(
+				(r) => `${r.method} ${r.path.replace(/\/data-tables\/[^/]+/, '/data-tables/T')}`,
+			),
+		).toEqual([
+			'GET /api/v1/data-tables',
+			'GET /api/v1/data-tables/T/rows',
+			'POST /api/v1/data-tables/T/rows/upsert',
+			'POST /api/v1/data-tables/T/rows/upsert',
+			'POST /api/v1/data-tables/T/rows/upsert',
+		]);
+
+		// Still ahead: no news. A manual run reads the table and writes nothing.
+		scores(70, 81, 65);
+		const third = await over('manual');
+		expect(third.overtaken_by).toEqual([]);
+		expect(changes(third)[0]).toEqual([11, 10, 1]);
+		expect(third.history_saved).toBe(false);
+		expect(n8n.tables.rows(table.id)).toHaveLength(6);
 	});
 });

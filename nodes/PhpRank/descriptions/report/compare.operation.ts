@@ -4,7 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS, boundedField } from '../../bounds';
 import { MAX_COMPETITORS } from '../../operations/compare/comparison';
 import { optionsCollection } from '../common';
-import { reportBrandingParameter } from './history';
+import { historyStoreParameters, reportBrandingParameter } from './history';
+
+const [store, table] = historyStoreParameters;
 
 const { reuseHours, tieWithin } = BOUNDS;
 
@@ -65,6 +67,29 @@ const properties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to return short text columns for tables ("title (high): you fail, 2 of 3 pass"; checks only where the sites differ) instead of lists with every check and each site’s link',
+	},
+	{
+		...store,
+		options: [
+			{
+				name: 'None',
+				value: 'none',
+				description: 'Each comparison on its own: no gap_change or overtaken_by',
+			},
+			{
+				name: 'Data Table',
+				value: 'dataTable',
+				description:
+					'A row per compared page and production run in a data table of this n8n (the table Create or Re-Run keeps sites in may be the same: a page is a site there, written with a slash after a bare host), so each competitor says gap_change since the previous comparison, and overtaken_by lists those now ahead that were not',
+			},
+		],
+		default: 'none',
+		description: 'Where each comparison’s scores are kept, to say what changed since the last one',
+	},
+	{
+		...table,
+		description:
+			'The data table that keeps one row per compared page and production run. By Name: created with its columns on the first production run when this n8n has none of that name.',
 	},
 	{
 		...reportBrandingParameter,

@@ -4,6 +4,7 @@ import { BOUNDS, describeValue } from '../../bounds';
 import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
 import { type Branding, readBranding } from '../history/branding';
+import { historyStoreOf, tableChoiceOf } from '../history/keep';
 import { boundedOption, fail, textParameter } from '../input';
 import { MAX_COMPETITORS } from './comparison';
 
@@ -142,5 +143,6 @@ export async function checkCompareInput(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	compareInput(this);
+	if (historyStoreOf(this) === 'dataTable') tableChoiceOf(this);
 	return requestOptions;
 }

@@ -35,6 +35,9 @@ export interface Competitor extends Contender {
 	/** Their score less yours; null when either has none. */
 	gap: number | null;
 	verdict: Verdict | null;
+	/** History Store → Data Table: the gap at the previous comparison, and the change since. */
+	previous_gap?: number | null;
+	gap_change?: number | null;
 }
 
 /** A check of the matrix: whether you pass it (null: not in your report) and which competitors do. */
@@ -67,6 +70,8 @@ export interface Comparison {
 	/** Competitors phpRank could not analyse, with why: never counted as a win or a loss. */
 	not_comparable: Array<{ url: string; reason: string }>;
 	tie_within: number;
+	/** History Store → Data Table: competitors now ahead that were not at the previous comparison. */
+	overtaken_by?: string[];
 }
 
 /** Their score less yours, in hundredths; null when either is unknown. */

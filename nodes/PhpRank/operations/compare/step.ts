@@ -16,6 +16,7 @@ import { type ItemCaller, sharedAnalysis } from '../createOrRerun/step';
 import { operationRouting, paired } from '../routes';
 import { checkCompareInput, type CompareInput, compareInput } from './checks';
 import { type Analysed, compare, type Comparison } from './comparison';
+import { keepComparison, overTime, readComparisonHistory } from './history';
 import { simplified, summaryHtml, summaryText, toolText } from './text';
 
 /*
@@ -85,18 +86,19 @@ async function compareWithCompetitors(
 		// Retry On Fail: a comparison an earlier try made is returned, its analyses not made again.
 		const before = doneBefore(run, item, fingerprint);
 		if (before) return paired(this, before);
+		// History Store → Data Table: the URLs' rows read before any phpRank request.
+		const history = await readComparisonHistory(this, run, [input.yours, ...input.competitors]);
 		const caller = callerOf(this, run);
 		const { you, competitors, notComparable } = await analyseAll(caller, input);
 		const link = await recordLinks(caller);
-		const comparison = compare(you, competitors, notComparable, {
-			tieWithin: input.tieWithin,
-			link,
-		});
+		const now = compare(you, competitors, notComparable, { tieWithin: input.tieWithin, link });
+		const comparison = history ? overTime(now, history) : now;
+		const kept = history ? await keepComparison(this, run, history, [you, ...competitors]) : {};
 		const shape = {
 			simplify: this.getNodeParameter('simplify', true) as boolean,
 			tool: isToolRun(this),
 		};
-		const items = [{ json: comparisonItem(comparison, input, shape) }];
+		const items = [{ json: { ...comparisonItem(comparison, input, shape), ...kept } }];
 		recordDone(run, item, fingerprint, items);
 		return paired(this, items);
 	} catch (error) {

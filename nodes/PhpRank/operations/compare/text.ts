@@ -45,8 +45,18 @@ export function standing(entry: Competitor): string {
 			: verdict === 'tie'
 				? `, tie (${signed(gap)})`
 				: `, ${verdict} by ${Math.abs(gap)}`;
-	return `${entry.url} ${scoreOf(entry.score)}${where}`;
+	const change =
+		entry.gap_change === undefined || entry.gap_change === null
+			? ''
+			: ` (${signed(entry.gap_change)} since the last comparison)`;
+	return `${entry.url} ${scoreOf(entry.score)}${where}${change}`;
 }
+
+/** History Store → Data Table: who overtook you since the last comparison. */
+const overtakenLine = (c: Comparison) =>
+	c.overtaken_by?.length
+		? `Overtaken since the last comparison by ${c.overtaken_by.join(', ')}.`
+		: undefined;
 
 /** The best competitor against you, in words. */
 function bestLine(c: Comparison): string | undefined {
@@ -66,6 +76,7 @@ export function summaryText(c: Comparison, { links = true }: { links?: boolean }
 	const more = c.they_lead_on.filter((lead) => lead.importance !== first);
 	const lines = [
 		fixFirst(c),
+		overtakenLine(c),
 		`Scores: you ${scoreOf(c.you.score)} (${c.you.url})${c.competitors.map((entry) => `; ${standing(entry)}`).join('')}.`,
 		bestLine(c),
 		more.length ? `They also lead on: ${leadList(c, more)}.` : undefined,
@@ -113,6 +124,9 @@ export function summaryHtml(c: Comparison, branding: Branding): string {
 		brandingHeader(branding),
 		`<h2 style="font-size:18px;margin:0 0 8px;color:${accent}">${escapeHtml(c.you.url)} beside ${escapeHtml(plural(c.competitors.length, 'competitor'))}</h2>`,
 		`<p style="margin:0 0 8px;font-weight:bold">${escapeHtml(fixFirst(c))}</p>`,
+		overtakenLine(c)
+			? `<p style="margin:0 0 8px;color:#d93025">${escapeHtml(overtakenLine(c))}</p>`
+			: '',
 		table,
 		best ? `<p style="margin:0 0 8px">${escapeHtml(best)}</p>` : '',
 		htmlList(
@@ -163,5 +177,6 @@ export function simplified(c: Comparison): IDataObject {
 		checks: lines(c.checks.filter(differs)),
 		not_comparable: c.not_comparable.map(({ url, reason }) => `${url} (${reason})`).join('; '),
 		tie_within: c.tie_within,
+		...(c.overtaken_by ? { overtaken_by: c.overtaken_by.join(', ') } : {}),
 	};
 }
