@@ -41,12 +41,14 @@ import { same } from '../report';
 import { Suite } from '../suite';
 import { node, NODE_TYPE, webhook, workflow, type Link, type WorkflowJson } from '../workflow';
 
+import { COMPARE_TOOL, compareToolChecks } from './aiCompare';
 import { DIGEST_TOOL, digestToolChecks } from './aiDigest';
 
 const EXAMPLE = path.join(EXAMPLES_DIR, 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
 const TOOL_NAMES = [
 	'audit_url',
+	COMPARE_TOOL,
 	'get_failed_checks',
 	'list_worst_reports',
 	'rerun_report',
@@ -309,7 +311,7 @@ async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	note(`without a token: ${refused}`);
 }
 
-/** Connected with the token over streamable HTTP: the six tools, their schemas and descriptions. */
+/** Connected with the token over streamable HTTP: the seven tools, their schemas and descriptions. */
 async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
 	section('MCP over streamable HTTP: the tools as a client lists them');
 	const client = new Client({ name: 'e2e-client', version: '1.0.0' });
@@ -325,7 +327,7 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 	check(
-		'six tools, named after their nodes',
+		'seven tools, named after their nodes',
 		same(tools.map((t) => t.name).sort(), TOOL_NAMES),
 		tools.map((t) => t.name),
 	);
@@ -678,7 +680,7 @@ async function checkMcpOverSse(
 	);
 	const sseTools = await sse.listTools();
 	check(
-		'SSE: the same six tools',
+		'SSE: the same seven tools',
 		same(sseTools.tools.map((t) => t.name).sort(), TOOL_NAMES),
 		sseTools.tools.map((t) => t.name),
 	);
@@ -803,7 +805,7 @@ async function agentChecks(
 	const first = model.requests[0];
 	const tools = Object.fromEntries((first?.tools ?? []).map((t) => [t.function.name, t.function]));
 	check(
-		'the model got the six tools',
+		'the model got the seven tools',
 		same(Object.keys(tools).sort(), TOOL_NAMES),
 		Object.keys(tools),
 	);
@@ -978,6 +980,9 @@ async function main(): Promise<void> {
 
 	await mcpChecks(n8n, api);
 	await digestToolChecks(suite, new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
+		Authorization: `Bearer ${MCP_TOKEN}`,
+	});
+	await compareToolChecks(suite, new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
 		Authorization: `Bearer ${MCP_TOKEN}`,
 	});
 	await agentChecks(n8n, api, model);
