@@ -28,6 +28,7 @@ export async function createLeadsTable(session: RestSession): Promise<LeadsTable
 		{ name: 'email', type: 'string' },
 		{ name: 'score', type: 'number' },
 		{ name: 'audited_at', type: 'date' },
+		{ name: 'comparison', type: 'string' },
 	]);
 }
 
@@ -122,7 +123,7 @@ async function statusOtherThan(waitingUrl: string, busy: string[], timeoutMs: nu
  */
 export async function submitForm(
 	formUrl: string,
-	answers: { website: string; email: string },
+	answers: { website: string; email: string; competitor?: string },
 	timeoutMs = 60_000,
 ): Promise<Submission> {
 	const started = Date.now();
@@ -130,6 +131,8 @@ export async function submitForm(
 	fields.append('field-0', answers.website);
 	fields.append('field-1', answers.email);
 	fields.append('field-2', JSON.stringify([FORM_EXAMPLE.consent]));
+	// The optional competitor's website: sent empty, as the page sends a field left blank.
+	fields.append('field-3', answers.competitor ?? '');
 	const post = await fetch(formUrl, { method: 'POST', body: fields });
 	const answer = await post.text();
 	const waitingUrl = (JSON.parse(answer) as { formWaitingUrl?: string }).formWaitingUrl;

@@ -106,6 +106,7 @@ async function main(): Promise<void> {
 	const ctx = await publishTheForm(sb, example, allNodes);
 	const first = await checkFirstVisit(ctx);
 	await checkSameUrlAgain(ctx, first);
+	await checkWithCompetitor(ctx, first.reportId);
 	await checkRefusedUrls(ctx);
 }
 
@@ -230,6 +231,104 @@ async function checkSameUrlAgain(
 	);
 }
 
+const RIVAL = 'https://www.rival.example.org/pricing';
+
+/**
+ * What the comparison's first two lines must say, from the test server's reports: the rival passes
+ * every check, so it leads on each check the visitor's page fails, the most important level first.
+ */
+function expectedComparison(mine: number, rivalId: number): string[] {
+	const you = api.getReport(mine)!;
+	const rival = api.getReport(rivalId)!;
+	const order = ['high', 'medium', 'low'];
+	const failed = Object.entries(you.results).filter(([, c]) => !c.passed);
+	const level = order.find((importance) => failed.some(([, c]) => c.importance === importance));
+	const names = failed
+		.filter(([, c]) => c.importance === level)
+		.map(([name]) => name)
+		.sort((a, b) => a.localeCompare(b));
+	const gap = rival.result - you.result;
+	const verdict =
+		Math.abs(gap) <= 3
+			? `tie (${gap > 0 ? '+' : gap < 0 ? '−' : '±'}${Math.abs(gap)})`
+			: `${gap > 0 ? 'ahead' : 'behind'} by ${Math.abs(gap)}`;
+	return [
+		level === undefined
+			? 'Your competitor passes no check your page fails.'
+			: `Your competitor passes ${names.length} ${level} check${names.length === 1 ? '' : 's'} you fail: ${names.join(', ')}.`,
+		`Scores: you ${you.result} (${PUBLIC_URL}); ${RIVAL} ${rival.result}, ${verdict}.`,
+	];
+}
+
+/** A visitor gives a competitor's website too: the page, the mail and the row lead with the comparison. */
+async function checkWithCompetitor(
+	{ smtp, session, formUrl, table }: FormCtx,
+	reportId: number,
+): Promise<void> {
+	section("a visitor adds a competitor's website (Compare With Competitors)");
+	api.setNextAnalysis(RIVAL, { score: 97, failed: [], others: 'pass' });
+	api.clearRequests();
+	const sent = await timed('submit with a competitor, ending page', async () =>
+		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR, competitor: RIVAL }),
+	);
+	const rival = api.listReports().find((r) => r.url === 'rival.example.org/pricing');
+	if (!rival) throw new Fatal("no report of the competitor's page on the test server");
+	const lines = expectedComparison(reportId, rival.id);
+	const text = endingText(sent.endingHtml);
+	note(`ending page: ${text.slice(0, 400)}`);
+	check(
+		"the ending page leads with the comparison (what the competitor passes and the visitor's page fails, both scores), then the audit",
+		text.includes(`${lines[0]} ${lines[1]}`) &&
+			text.indexOf(lines[0]) < text.indexOf('Fix these first:'),
+		{ text: text.slice(0, 400), lines },
+	);
+	checkAudited('with a competitor', sent, reportId);
+	const methods = apiRequests(api).map((r) => r.method);
+	check(
+		"requests: the visitor's report reused twice (audit, comparison), one analysis: the competitor's create",
+		methods.filter((m) => m === 'POST').length === 1 &&
+			methods.filter((m) => m === 'PUT').length === 0 &&
+			methods.filter((m) => m === 'GET').length === 3,
+		describeRequests(apiRequests(api)),
+	);
+	const mails = await smtp.waitFor(3, 15_000);
+	check(
+		'the mail leads with the comparison',
+		mails.length === 3 && mails[2].text.includes(`Hello,\n\n${lines.join('\n')}\n\nthank you`),
+		mails[2]?.text.slice(0, 400),
+	);
+	const rows = await leadRows(session, table);
+	check(
+		'the data table row holds the comparison',
+		rows.length === 3 && rows[2].comparison === lines.join('\n'),
+		rows[2],
+	);
+	api.clearRequests();
+	const internal = await submitForm(formUrl, {
+		website: PUBLIC_URL,
+		email: VISITOR,
+		competitor: 'http://192.168.1.10/admin',
+	});
+	const internalText = endingText(internal.endingHtml);
+	check(
+		"an internal competitor's address (Public URLs Only): the audit without a comparison, nothing sent for it",
+		internalText.startsWith('Your SEO score:') &&
+			!internalText.includes('Your competitor') &&
+			apiRequests(api)
+				.map((r) => r.method)
+				.join(' ') === 'GET' &&
+			internal.finalStatus === 'success',
+		{ text: internalText.slice(0, 200), requests: describeRequests(apiRequests(api)) },
+	);
+	check(
+		'  its mail and row come without one',
+		(await smtp.waitFor(4, 15_000)).length === 4 &&
+			// n8n keeps an empty string as null.
+			[null, ''].includes((await leadRows(session, table))[3]?.comparison as string | null),
+		(await leadRows(session, table))[3],
+	);
+}
+
 async function checkRefusedUrls({ smtp, session, formUrl, table }: FormCtx): Promise<void> {
 	section('refused URLs and a URL phpRank cannot fetch end on the plain page');
 	for (const [what, url] of [
@@ -257,7 +356,7 @@ async function checkRefusedUrls({ smtp, session, formUrl, table }: FormCtx): Pro
 		);
 	}
 	const finalRows = await leadRows(session, table);
-	check('the data table still holds the two leads only', finalRows.length === 2, finalRows.length);
+	check('the data table still holds the four leads only', finalRows.length === 4, finalRows.length);
 }
 
 suite.run(main);
