@@ -24,6 +24,7 @@ const SECTIONS = {
 	getMany: '## One item of Report → Get Many',
 	create: '## One item of Report → Create',
 	createOrRerun: '## One item of Report → Create or Re-Run',
+	compare: '## One item of Report → Compare With Competitors',
 	scoreChanged: '## One Score Changed poll',
 } as const;
 
@@ -127,6 +128,16 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 			privacy: 1,
 		});
 		expectMap('createOrRerun', await filesOf(createOrRerun, createOrRerun));
+	});
+
+	it('Report → Compare With Competitors (reports reused within the window)', async () => {
+		const compare = run({
+			resource: 'report',
+			operation: 'compare',
+			yourUrl: 'https://example.com/pricing',
+			competitors: { competitor: [{ url: 'https://rival.example.org/pricing' }] },
+		});
+		expectMap('compare', await filesOf(compare, compare));
 	});
 
 	it('one Score Changed poll that fires', async () => {
