@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
 import { listSearch, runNode, testCredential } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
@@ -125,7 +125,10 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				`POST /api/v1/data-tables/${tableId}/rows/upsert`,
 			]);
 		}
-		expect(table().columns.map(({ name, type }) => ({ name, type }))).toEqual(HISTORY_COLUMNS);
+		expect(table().columns.map(({ name, type }) => ({ name, type }))).toEqual([
+			...HISTORY_COLUMNS,
+			...GROUP_COLUMNS,
+		]);
 		expect(
 			rows().map((row) => ({
 				site: row.site,

@@ -614,6 +614,33 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return { status: 201, body: publicTable(store.create(name, cols), true) };
 	});
 
+	// POST …/columns (2.41.1: dataTableColumn:create): the column added last; existing rows hold null in it.
+	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/columns$/, [], ({ params, body }) => {
+		const entry = store.entry(tableId(params[0]));
+		const b = bodyObject(body);
+		required(b, 'name');
+		const name = String(b.name).trim();
+		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
+		if (!['string', 'number', 'boolean', 'date'].includes(b.type as string))
+			throw bad(
+				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(b.type)}'`,
+			);
+		if (entry.table.columns.some((c) => c.name === name))
+			throw new ApiError(409, `A column with the name '${name}' already exists in this data table`);
+		const now = new Date().toISOString();
+		const column = {
+			updatedAt: now,
+			createdAt: now,
+			id: newId(),
+			dataTableId: entry.table.id,
+			name,
+			type: b.type as ColumnType,
+			index: entry.table.columns.length,
+		};
+		entry.table.columns.push(column);
+		return { status: 201, body: column };
+	});
+
 	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
 		status: 200,
 		body: publicTable(store.entry(tableId(params[0])).table, true),

@@ -9,6 +9,7 @@ import {
 	historyStoreParameters,
 	reportBrandingParameter,
 } from '../report/history';
+import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions, siteSimplifyParameter } from '../site';
 
 const { staleAfter } = BOUNDS;
@@ -94,6 +95,8 @@ const properties: INodeProperties[] = [
 		description: 'Whether to return each project, or one digest of every project',
 	},
 	siteSimplifyParameter,
+	pageGroupsParameter,
+	defaultBudgetParameter,
 	siteOptions(false, { displayOptions: { show: { output: ['projects'] } } }),
 	digestSiteOptions,
 	...digestStore,

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
 import { optionsCollection } from '../common';
+import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
@@ -94,6 +95,11 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
+	{
+		...pageGroupsParameter,
+		description: `${pageGroupsParameter.description} One Item per Page: each page says its <code>group</code>.`,
+	},
+	{ ...defaultBudgetParameter, displayOptions: { show: { output: ['sites'] } } },
 	...historyStoreParameters.map((parameter) => ({
 		...parameter,
 		displayOptions: { show: { output: ['sites'], ...parameter.displayOptions?.show } },

@@ -27,7 +27,11 @@ function headLine(digest: DigestHead): string {
 	const stale = digest.stale_sites
 		? `; ${plural(digest.stale_sites, 'site')} stale (no analysis for ${plural(digest.stale_after_days, 'day')})`
 		: '';
-	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${stale}`;
+	const budgets =
+		digest.sites_over_budget === undefined
+			? ''
+			: `; ${plural(digest.sites_over_budget, 'site')} over budget (${plural(digest.broken_groups ?? 0, 'page group')})`;
+	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${budgets}${stale}`;
 }
 
 /** A site's changes, in words: `−4.1 over 4 runs, +2 in 30 days` ('' without a history). */
@@ -54,7 +58,10 @@ export function scoreLine(site: DigestSite): string {
 	const stale = site.stale
 		? `; stale: last analysed ${site.days_since_analysis === null ? 'never' : `${plural(site.days_since_analysis, 'day')} ago`}`
 		: '';
-	return `health ${site.health_score ?? '–'}/100, ${score}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${stale}`;
+	const broken = site.broken_groups?.length
+		? `; over budget: ${site.broken_groups.join(', ')}`
+		: '';
+	return `health ${site.health_score ?? '–'}/100, ${score}${broken}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${stale}`;
 }
 
 /** `summary_text`: the totals, then one line per site, worst first, within SUMMARY_LINES lines. */
