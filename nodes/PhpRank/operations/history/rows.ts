@@ -154,29 +154,32 @@ export function groupRowsOf(
 	groups: readonly GroupFigures[],
 	ids: { execution: string; workflow: string },
 ): HistoryRow[] {
-	return groups.map((group) => {
-		const record: RunRecord = {
-			at,
-			average: group.average_score,
-			health: group.health_score,
-			pages: group.pages,
-			good: group.good_pages,
-			decent: group.decent_pages,
-			bad: group.bad_pages,
-			failing: group.failing_checks.map(({ check }) => check),
-		};
-		return {
-			...rowOf(site, record, group.failing_checks, ids),
-			page_group: group.name,
-			budget_passed: group.passed,
-			breaches: group.breaches.map(({ text }) => text).join('; '),
-		};
-	});
+	// A group no page matched has nothing to keep.
+	return groups
+		.filter(({ pages }) => pages > 0)
+		.map((group) => {
+			const record: RunRecord = {
+				at,
+				average: group.average_score,
+				health: group.health_score,
+				pages: group.pages,
+				good: group.good_pages,
+				decent: group.decent_pages,
+				bad: group.bad_pages,
+				failing: group.failing_checks.map(({ check }) => check),
+			};
+			return {
+				...rowOf(site, record, group.failing_checks, ids),
+				page_group: group.name,
+				budget_passed: group.passed,
+				breaches: group.breaches.map(({ text }) => text).join('; '),
+			};
+		});
 }
 
 /**
  * The groups over budget at the site's newest run that wrote group rows, but this execution's
- * (null: no such run, e.g. the first with Page Groups). Rows of one run share its date.
+ * (null: no such run, e.g. the first with Page Groups).
  */
 export function brokenGroupsBefore(
 	rows: ReadonlyArray<Record<string, unknown>>,
@@ -189,12 +192,14 @@ export function brokenGroupsBefore(
 			isGroupRow(row) &&
 			(execution === '' || String(row.execution_id ?? '') !== execution),
 	);
-	const dates = groupRows
-		.map((row) => Date.parse(String(row.run_date ?? '')))
-		.filter(Number.isFinite);
-	if (!dates.length) return null;
-	const newest = Math.max(...dates);
+	// The run before: the execution of the newest group row (by date, then as n8n numbered it).
+	const newest = groupRows.reduce<Record<string, unknown> | undefined>((latest, row) => {
+		if (!latest) return row;
+		const byDate = Date.parse(String(row.run_date)) - Date.parse(String(latest.run_date));
+		return byDate > 0 || (byDate === 0 && Number(row.id) > Number(latest.id)) ? row : latest;
+	}, undefined);
+	if (!newest) return null;
 	return groupRows
-		.filter((row) => Date.parse(String(row.run_date)) === newest && row.budget_passed === false)
+		.filter((row) => row.execution_id === newest.execution_id && row.budget_passed === false)
 		.map((row) => String(row.page_group));
 }
