@@ -284,6 +284,65 @@ describe('Page Groups and budgets', () => {
 		});
 	});
 
+	describe('One Digest', () => {
+		beforeAll(async () => {
+			await seed();
+			// A second site, healthier by every figure but with a product page failing its budget.
+			script({});
+			api.server.setAnalysis('https://b-shop.example.net/', {
+				score: 40,
+				failed: [],
+				others: 'pass',
+			});
+			api.server.setAnalysis('https://b-shop.example.net/products/1', {
+				score: 95,
+				failed: [],
+				others: 'pass',
+			});
+			const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+				items: [
+					{ url: 'https://b-shop.example.net/' },
+					{ url: 'https://b-shop.example.net/products/1' },
+				],
+			});
+			expect(error).toBeUndefined();
+			api.server.clearRequests();
+		});
+
+		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
+			const digest = (extra: IDataObject) =>
+				runNode({ ...health({ allProjects: true, output: 'digest' }), ...extra }, api.credential);
+			const plain = await digest({});
+			const calls = listCalls();
+			api.server.clearRequests();
+			const { items, error } = await digest({
+				pageGroups: groupsParam(group('Products', '/products/**', { minAverageScore: 96 })),
+				defaultBudget: { maxBadPages: 0 },
+			});
+			expect(error).toBeUndefined();
+			expect(listCalls()).toEqual(calls);
+			const item = items[0].json;
+			const sites = item.sites as IDataObject[];
+			// Without groups b-shop (health 100, average 67.5) ranks after shop (health 50).
+			expect((plain.items[0].json.sites as IDataObject[]).map((s) => s.project)).toEqual([
+				SITE,
+				'b-shop.example.net',
+			]);
+			// b-shop: Products 95 < 96 and Other has a bad page (40): two groups over budget rank it
+			// first. shop: Products (average 60, a bad page); its Other has no bad page.
+			expect(sites.map((s) => [s.project, s.broken_groups])).toEqual([
+				['b-shop.example.net', ['Products', 'Other']],
+				[SITE, ['Products']],
+			]);
+			expect(item).toMatchObject({ sites_over_budget: 2, broken_groups: 3 });
+			expect(String(item.summary_text).split('\n')[0]).toContain(
+				'2 sites over budget (3 page groups)',
+			);
+			expect(String(item.summary_text)).toContain('over budget: Products');
+			expect(plain.items[0].json.sites_over_budget).toBeUndefined();
+		});
+	});
+
 	describe('bad input is refused before any request, naming the group and the field', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
 			[
