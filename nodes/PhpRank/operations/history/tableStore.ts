@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NodeOperationError } from 'n8n-workflow';
-
-import { n8nApi, type N8nApiContext } from './n8nApi';
+import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
 import { HISTORY_COLUMNS, type HistoryRow, missingColumns } from './rows';
 
 /*
@@ -67,13 +65,10 @@ export async function findTable(
 	}
 	const missing = missingColumns(table.columns ?? []);
 	if (missing.length > 0)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw tableProblem(
+			ctx,
 			`The history table "${table.name}" lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
-			{
-				description:
-					'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
-			},
+			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
 	return { id: table.id, name: table.name };
 }
