@@ -70,7 +70,7 @@ const properties: INodeProperties[] = [
 	},
 	...createFields({
 		urlDescription:
-			'The page to analyse, starting with http:// or https://. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
+			'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
 		privacyDescription:
 			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),

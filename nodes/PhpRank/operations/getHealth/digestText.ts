@@ -1,6 +1,6 @@
 import { type Branding } from '../history/branding';
 import { accentOf, brandingHeader } from '../history/render';
-import { CLASS_COLOURS, escapeHtml, htmlBox, plural, shortList, signed } from '../site/text';
+import { escapeHtml, htmlBox, plural, scoreColour, shortList, signed } from '../site/text';
 import type { Digest, DigestSite, DigestTotals, Flatteners } from '../site/types';
 
 /*
@@ -79,10 +79,9 @@ export function digestText(digest: DigestHead, sites: readonly DigestSite[]): st
 const cell = (content: string, extra = '') =>
 	`<td style="padding:6px 8px;border-bottom:1px solid #e0e0e0;vertical-align:top${extra}">${content}</td>`;
 
-/** A site's row: its name linked, its score line under it; health as a badge by the score's class. */
+/** A site's row: its name linked, its score line under it; health as a badge coloured by the health shown. */
 function siteRow(site: DigestSite, index: number): string {
-	const colour = site.result_class ? CLASS_COLOURS[site.result_class] : GREY;
-	const badge = `<span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;padding:2px 8px;border-radius:8px">${escapeHtml(site.health_score ?? '–')}</span>`;
+	const badge = `<span style="display:inline-block;background:${scoreColour(site.health_score)};color:#ffffff;font-weight:bold;padding:2px 8px;border-radius:8px">${escapeHtml(site.health_score ?? '–')}</span>`;
 	const stale = site.stale ? ` <span style="color:#d93025;font-weight:bold">stale</span>` : '';
 	const name = `<a href="${escapeHtml(site.link)}" style="color:#1a73e8;font-weight:bold">${escapeHtml(site.project)}</a>${stale}`;
 	const line = `<div style="font-size:12px;color:${GREY};margin-top:2px">${escapeHtml(scoreLine(site))}</div>`;

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NodeOperationError } from 'n8n-workflow';
-
-import { n8nApi, type N8nApiContext } from './n8nApi';
+import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
 import {
 	GROUP_COLUMNS,
 	groupColumnsToAdd,
@@ -77,13 +75,10 @@ export async function findTable(
 	}
 	const missing = missingColumns(table.columns ?? []);
 	if (missing.length > 0)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw tableProblem(
+			ctx,
 			`The history table "${table.name}" lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
-			{
-				description:
-					'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
-			},
+			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
 	// A table made before Page Groups: their columns added, its rows kept (production runs only).
 	if (groupColumns && create)

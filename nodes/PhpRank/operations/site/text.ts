@@ -1,4 +1,5 @@
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
+import { classify } from '../../report';
 import {
 	type CheckCount,
 	type Flatteners,
@@ -77,6 +78,15 @@ export const CLASS_COLOURS: Record<ResultClass, string> = {
 };
 const NO_CLASS_COLOUR = '#5f6368';
 
+/**
+ * The colour of a number on a badge or a bar: the class the number itself falls in (RESULT_CLASSES),
+ * grey without one. Every 0-100 figure is coloured so, whatever it is: a score, a site's health.
+ */
+export const scoreColour = (shown: number | null | undefined): string => {
+	const { result_class } = classify(shown);
+	return result_class ? CLASS_COLOURS[result_class] : NO_CLASS_COLOUR;
+};
+
 function pageLinks<P extends { link: string; url: string | null }>(
 	title: string,
 	pages: P[],
@@ -107,7 +117,7 @@ export function htmlBox(parts: readonly string[]): string {
  * drops as links. Inline styles only (mail clients drop `<style>`); every value from phpRank escaped.
  */
 export function summaryHtmlParts(site: SiteText): string[] {
-	const colour = (site.result_class && CLASS_COLOURS[site.result_class]) ?? NO_CLASS_COLOUR;
+	const colour = scoreColour(site.average_score);
 	const pages = Number(site.pages) || 0;
 	const bar = [...RESULT_CLASSES]
 		.map(({ value }) => ({ value, count: Number(site[`${value}_pages`]) || 0 }))
