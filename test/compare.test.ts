@@ -268,20 +268,21 @@ describe('Report → Compare With Competitors', () => {
 			'a competitor that is not http(s)',
 			['ftp://rival.example.org/'],
 			{},
-			/Competitor URL 1 must be a full http/,
+			/Competitor URL 1 "ftp:\/\/rival.example.org\/" uses ftp:, not http or https/,
 		],
 		[
-			'a competitor without a scheme',
-			[RIVAL, 'rival2.example.org'],
+			'a competitor that is no address',
+			[RIVAL, 'https://'],
 			{},
-			/Competitor URL 2 must be a full http/,
+			/Competitor URL 2 "https:\/\/" is not a web address/,
 		],
 		[
 			'Your URL not http(s)',
 			[RIVAL],
-			{ yourUrl: 'shop.example.com' },
-			/Your URL must be a full http/,
+			{ yourUrl: 'mailto:me@shop.example.com' },
+			/Your URL "mailto:me@shop.example.com" uses mailto:, not http or https/,
 		],
+		['Your URL empty (from an expression)', [RIVAL], { yourUrl: '={{ "" }}' }, /Your URL is empty/],
 		[
 			'an internal competitor with Public URLs Only',
 			['http://192.168.1.10/admin'],
@@ -312,14 +313,29 @@ describe('Report → Compare With Competitors', () => {
 		expect(api.apiRequests()).toEqual([]);
 	});
 
-	it('splits comma-separated text from an expression, and counts a competitor given twice once', async () => {
+	it('splits comma-separated text from an expression, adds https:// to an address without a scheme, and counts a competitor given twice once', async () => {
 		const { items, error } = await runNode(
-			compare(['={{ $json.them }}', RIVAL], { simplify: false }),
+			compare(['={{ $json.them }}', RIVAL], {
+				simplify: false,
+				yourUrl: 'shop.example.com/pricing',
+			}),
 			api.credential,
-			{ items: [{ them: `${RIVAL},${OTHER}\nhttps://rival.example.org/pricing/` }] },
+			{
+				items: [
+					{
+						them: `${RIVAL},${OTHER}\nhttps://rival.example.org/pricing/, third.example.com,fourth.example.com/a?x=1,2`,
+					},
+				],
+			},
 		);
 		expect(error).toBeUndefined();
-		expect((items[0].json.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL, OTHER]);
+		expect((items[0].json.you as IDataObject).url).toBe('https://shop.example.com/pricing');
+		expect((items[0].json.competitors as IDataObject[]).map((c) => c.url)).toEqual([
+			RIVAL,
+			OTHER,
+			'https://third.example.com',
+			'https://fourth.example.com/a?x=1,2',
+		]);
 	});
 
 	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {

@@ -33,6 +33,7 @@ const SUITES: Entry[] = [
 	{ name: 'monitor', file: 'monitor.e2e.ts' },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
 	{ name: 'digest', file: 'digest.e2e.ts' },
+	{ name: 'deploy-gate', file: 'deployGate.e2e.ts' },
 	{ name: 'form', file: 'form.e2e.ts' },
 	{ name: 'ai', file: 'ai.e2e.ts' },
 	{ name: 'history', file: 'history.e2e.ts' },

@@ -40,7 +40,7 @@ import {
 import { createDataTable } from '../dataTable';
 import { importCredentials, setupOwner, startServer, storedExecutions } from '../n8n';
 import { Fatal, same } from '../report';
-import type { RestSession } from '../rest';
+import { type RestSession, saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import type { WorkflowJson } from '../workflow';
 
@@ -87,16 +87,7 @@ const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
 
 /** Saved as the editor's Import from File saves it, then published; its id. */
 async function publish(session: RestSession, wf: WorkflowJson): Promise<string> {
-	const body: Record<string, unknown> = { ...wf };
-	delete body.id;
-	const created = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (created.status !== 200) throw new Fatal(`workflow not saved: ${created.status}`);
-	const { id, versionId } = created.body.data;
-	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const { id, published } = await saveAndPublish(session, wf);
 	if (!check('the workflow is published', published.status === 200, published.body))
 		throw new Fatal('not published');
 	return id;

@@ -25,7 +25,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'https://example.com/pricing',
-		description: 'Your page (or your client’s), starting with http:// or https://',
+		description:
+			'Your page (or your client’s): example.com/pricing (https:// is added) or a full http:// or https:// address',
 	},
 	{
 		displayName: 'Competitor URLs',
@@ -46,7 +47,8 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'https://competitor.example/pricing',
-						description: 'A competitor’s page, starting with http:// or https://',
+						description:
+							'A competitor’s page: competitor.example/pricing (https:// is added) or a full http:// or https:// address',
 					},
 				],
 			},

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BOUNDS, describeValue } from '../../bounds';
-import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
+import {
+	PUBLIC_URL_MAX_LENGTH,
+	publicUrlProblem,
+	webAddressProblem,
+	withScheme,
+} from '../../publicUrl';
 import { sameUrlKey } from '../../report';
 import { type Branding, readBranding } from '../history/branding';
 import { historyStoreOf, tableChoiceOf } from '../history/keep';
@@ -27,10 +32,14 @@ export interface CompareInput {
 const options = (ctx: IExecuteSingleFunctions) =>
 	ctx.getNodeParameter('options', {}) as IDataObject;
 
+// A new line or semicolon; a comma before a space, a scheme or a host name (`, b.com`, `,https://`,
+// `,b.com/x`): a comma inside a URL's path or query stays.
+const SEPARATOR =
+	/\s*[\n;]\s*|,\s+|,(?=[a-z][a-z0-9+.-]*:\/\/|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:[/?#:,]|$))/i;
+
 /**
  * The competitors as entered: each entry of the list, where an expression may give one URL, several
- * separated by commas, semicolons or new lines, or a list. A comma inside a URL stays (a split needs
- * a space or a new scheme after it).
+ * separated by commas, semicolons or new lines, or a list.
  */
 export function competitorUrls(value: unknown): string[] {
 	const entries =
@@ -38,45 +47,43 @@ export function competitorUrls(value: unknown): string[] {
 	const texts = entries.flatMap(({ url }) => (Array.isArray(url) ? url : [url]));
 	return texts
 		.flatMap((text) =>
-			typeof text === 'string' || typeof text === 'number'
-				? String(text).split(/\s*[\n;]\s*|,\s+|,(?=[a-z][a-z0-9+.-]*:\/\/)/i)
-				: [text],
+			typeof text === 'string' || typeof text === 'number' ? String(text).split(SEPARATOR) : [text],
 		)
 		.map((text) => (typeof text === 'string' ? text.trim() : text))
 		.filter((text) => text !== '' && text !== undefined && text !== null) as string[];
 }
 
-function isWebAddress(url: unknown): boolean {
-	if (typeof url !== 'string') return false;
-	try {
-		const parsed = new URL(url);
-		return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-	} catch {
-		return false;
-	}
-}
-
-/** An http(s) address, public when Public URLs Only is on; `field` names it in the error. */
+/**
+ * A page's address as Create takes it: without a scheme https:// is added; then http(s), and public
+ * when Public URLs Only is on. `field` names it in the error. Returns the address to analyse.
+ */
 function checkUrl(
 	ctx: IExecuteSingleFunctions,
-	url: unknown,
+	given: unknown,
 	field: string,
 	example: string,
-): void {
-	if (!isWebAddress(url))
+): string {
+	const url = typeof given === 'string' ? withScheme(given) : '';
+	const problem =
+		typeof given !== 'string'
+			? 'is not a web address'
+			: given === ''
+				? 'is empty'
+				: webAddressProblem(url);
+	if (problem !== undefined)
 		fail(
 			ctx,
-			`${field} must be a full http:// or https:// address, not ${describeValue(url)}`,
-			`Enter the page with its scheme, e.g. ${example}.`,
+			`${field}${given === '' ? '' : ` ${describeValue(given)}`} ${problem}`,
+			`Enter the page, e.g. ${example} (https:// is added to an address without a scheme) or http://….`,
 		);
-	if (!options(ctx).publicUrlsOnly) return;
-	const problem = publicUrlProblem(String(url));
-	if (problem === undefined) return;
-	const shown = String(url).length > PUBLIC_URL_MAX_LENGTH ? '' : ` ${describeValue(url)}`;
+	if (!options(ctx).publicUrlsOnly) return url;
+	const publicProblem = publicUrlProblem(url);
+	if (publicProblem === undefined) return url;
+	const shown = url.length > PUBLIC_URL_MAX_LENGTH ? '' : ` ${describeValue(url)}`;
 	fail(
 		ctx,
-		`${field}${shown} ${problem}`,
-		`Options → Public URLs Only is on: enter the address of a public web page, e.g. ${example}.`,
+		`${field}${shown} ${publicProblem}`,
+		`Options → Public URLs Only is on: enter the address of a public web page, e.g. https://${example}.`,
 	);
 }
 
@@ -86,12 +93,12 @@ function readCompetitors(ctx: IExecuteSingleFunctions, yours: string): string[] 
 		fail(
 			ctx,
 			'Competitor URLs has no URL',
-			`Add at least one competitor’s page under Competitor URLs (1 to ${MAX_COMPETITORS}), e.g. https://competitor.example/pricing. An expression may give several, separated by commas.`,
+			`Add at least one competitor’s page under Competitor URLs (1 to ${MAX_COMPETITORS}), e.g. competitor.example/pricing. An expression may give several, separated by commas.`,
 		);
 	const byKey = new Map<string, string>();
-	given.forEach((url, index) => {
+	given.forEach((entry, index) => {
 		const field = `Competitor URL ${index + 1}`;
-		checkUrl(ctx, url, field, 'https://competitor.example/pricing');
+		const url = checkUrl(ctx, entry, field, 'competitor.example/pricing');
 		if (sameUrlKey(url) === sameUrlKey(yours))
 			fail(
 				ctx,
@@ -111,8 +118,8 @@ function readCompetitors(ctx: IExecuteSingleFunctions, yours: string): string[] 
 
 /** The comparison's input as set; bad input stops the item with an error naming the field. */
 export function compareInput(ctx: IExecuteSingleFunctions): CompareInput {
-	const yours = textParameter(ctx, 'yourUrl', 'Your URL', ctx.getNodeParameter('yourUrl', ''));
-	checkUrl(ctx, yours, 'Your URL', 'https://example.com/pricing');
+	const given = textParameter(ctx, 'yourUrl', 'Your URL', ctx.getNodeParameter('yourUrl', ''));
+	const yours = checkUrl(ctx, given, 'Your URL', 'example.com/pricing');
 	const competitors = readCompetitors(ctx, yours);
 	const { reuseHours, tieWithin } = BOUNDS;
 	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);

@@ -34,6 +34,7 @@ import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
 import { readSiteHistories } from '../history/keep';
 import { checkHistoryOptions } from '../history/settings';
 import { type Outcome, pageItem, siteItems } from './items';
+import { pageGroupSettings } from '../site/pageGroups';
 
 /*
  * Report → Create or Re-Run: for each item's URL, the user's report of it is re-run (PUT
@@ -193,7 +194,8 @@ async function createOrRerun(
 		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
-		const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
+		const { groups } = pageGroupSettings(this);
+		const items = [{ json: pageItem(choice, outcome, confirmPoints, groups) }];
 		recordDone(
 			run,
 			this.getItemIndex(),

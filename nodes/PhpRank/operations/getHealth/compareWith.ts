@@ -172,12 +172,27 @@ export function besideText(fields: IDataObject): { line: string; flat: IDataObje
 	};
 }
 
-/** The chosen site's health item with Compare With's fields; its summary (and an AI tool's text) gains a line. */
-export function withBeside(
+/**
+ * The chosen site's health item with Compare With's fields: the other projects read (one list each)
+ * and set beside it; its summary (and an AI tool's text) gains a line.
+ */
+export async function withBeside(
+	caller: Caller<IExecutePaginationFunctions>,
+	chosen: { project: string; records: IDataObject[] },
 	item: IDataObject,
-	fields: IDataObject,
+	options: SiteOptions,
 	{ simplify, tool }: { simplify: boolean; tool: boolean },
-): IDataObject {
+): Promise<IDataObject> {
+	const others = await readSitesBeside(
+		caller,
+		compareWithNames(caller.ctx, chosen.project),
+		options,
+	);
+	const yours = {
+		project: chosen.project,
+		health: siteHealth(newestPerUrl(chosen.records), options),
+	};
+	const fields = besideFields(yours, others, siteTieWithin(caller.ctx));
 	const { line, flat } = besideText(fields);
 	if (simplify && tool) return { ...item, health: `${String(item.health)}\n${line}` };
 	return {

@@ -6,6 +6,8 @@ import { siteIssues } from '../history/issues';
 import { addRun, type RunRecord, type SiteHistory } from '../history/record';
 import { type DatedRun, historyOfRuns } from '../history/rows';
 import { mean, newestPerUrl, siteHealth } from '../site/figures';
+import { withGroups } from '../site/groups';
+import type { PageGroupSettings } from '../site/pageGroups';
 import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
 
 /*
@@ -29,6 +31,8 @@ export interface DigestOptions {
 	reportLink: (id: unknown) => string;
 	/** A site's reports on the instance. */
 	siteLink: (project: string) => string;
+	/** Page Groups and Default Budget (no groups: none judged). */
+	groups: PageGroupSettings;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -81,11 +85,10 @@ export function digestSite(
 	runs: readonly DatedRun[] | null,
 	options: DigestOptions,
 ): DigestSite {
-	const health = siteHealth(newestPerUrl(records), {
-		worstPages: 1,
-		minChange: 0,
-		link: options.reportLink,
-	});
+	const pages = newestPerUrl(records);
+	const siteOptions = { worstPages: 1, minChange: 0, link: options.reportLink };
+	const health = siteHealth(pages, siteOptions);
+	const { broken_groups } = withGroups(pages, health, options.groups, siteOptions);
 	const last = health.analysed_to === null ? NaN : Date.parse(health.analysed_to);
 	const days = Number.isFinite(last) ? Math.floor((options.now - last) / DAY_MS) : null;
 	return {
@@ -101,6 +104,7 @@ export function digestSite(
 		days_since_analysis: days,
 		stale: days === null || days >= options.staleAfterDays,
 		link: options.siteLink(project),
+		...(broken_groups ? { broken_groups } : {}),
 	};
 }
 
@@ -109,13 +113,14 @@ const lowFirst = (a: number | null, b: number | null) =>
 	a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b;
 
 /**
- * Worst first: the lowest health score (the share of pages without a failed high-importance check:
+ * Worst first: the most page groups over budget (with Page Groups), then the lowest health score (the share of pages without a failed high-importance check:
  * a page with a real problem is what needs a person), then the lowest average (many good pages can
  * hide a broken one in the average, not in the health score), then the name; a site with no score
  * first (nobody knows how it is doing).
  */
 export function worstFirst(a: DigestSite, b: DigestSite): number {
 	return (
+		(b.broken_groups?.length ?? 0) - (a.broken_groups?.length ?? 0) ||
 		lowFirst(a.health_score, b.health_score) ||
 		lowFirst(a.average_score, b.average_score) ||
 		a.project.localeCompare(b.project)
@@ -140,5 +145,15 @@ export function digestTotals(
 		worse_sites: moved(-1),
 		better_sites: moved(1),
 		stale_sites: sites.filter((site) => site.stale).length,
+		...budgetTotals(sites),
+	};
+}
+
+/** With Page Groups: how many sites have a group over budget, and how many such groups in all. */
+function budgetTotals(sites: readonly DigestSite[]): Partial<DigestTotals> {
+	if (!sites.some((site) => site.broken_groups)) return {};
+	return {
+		sites_over_budget: sites.filter((site) => site.broken_groups?.length).length,
+		broken_groups: sites.reduce((sum, site) => sum + (site.broken_groups?.length ?? 0), 0),
 	};
 }

@@ -15,18 +15,12 @@ import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
 import { operationRouting, paired } from '../routes';
 import { siteSettings } from '../site/options';
+import { pageGroupSettings } from '../site/pageGroups';
 import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
 import { digest, digestItem } from './digestItem';
 import { healthItem } from './healthItem';
-import { newestPerUrl, siteHealth } from '../site/figures';
-import {
-	besideFields,
-	compareWithNames,
-	readSitesBeside,
-	siteTieWithin,
-	withBeside,
-} from './compareWith';
+import { compareWithNames, withBeside } from './compareWith';
 
 /*
  * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
@@ -58,6 +52,7 @@ function healthStep() {
 				? undefined
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
+			const groups = pageGroupSettings(this);
 			const reports = run.spec;
 			const caller = callerOf(this, run);
 			const { items } = await readList(
@@ -82,24 +77,22 @@ function healthStep() {
 				const history = await readDigestHistory(this, [...sites.keys()].sort());
 				const list = await listLink(caller);
 				const siteLink = (site: string) => list({ project: site });
-				const options = { now: Date.now(), reportLink: link, siteLink };
+				const options = { now: Date.now(), reportLink: link, siteLink, groups };
 				const item = digest(sites, history, digestSettings(this), options);
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}
 			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
-			const beside = project === undefined ? [] : compareWithNames(this, project);
-			if (project !== undefined && beside.length) {
-				const options = { worstPages, minChange, link };
-				const others = await readSitesBeside(caller, beside, options);
-				const yours = { project, health: siteHealth(newestPerUrl(sites.get(project)!), options) };
-				const fields = besideFields(yours, others, siteTieWithin(this));
-				const item = healthItem(project, sites.get(project)!, options, shape);
-				return paired(this, [{ json: withBeside(item, fields, shape) }]);
+			const options = { worstPages, minChange, link };
+			// Compare With: other projects beside the chosen one (compareWith.ts).
+			if (project !== undefined && compareWithNames(this, project).length) {
+				const item = healthItem(project, sites.get(project)!, options, shape, groups);
+				const chosen = { project, records: sites.get(project)! };
+				return paired(this, [{ json: await withBeside(caller, chosen, item, options, shape) }]);
 			}
 			return paired(
 				this,
 				names.sort().map((site) => ({
-					json: healthItem(site, sites.get(site)!, { worstPages, minChange, link }, shape),
+					json: healthItem(site, sites.get(site)!, options, shape, groups),
 				})),
 			);
 		} catch (error) {

@@ -1,6 +1,6 @@
 import { BOUNDS } from '../../bounds';
 import { sparkline } from '../../sparkline';
-import type { SiteHealth } from '../site/types';
+import type { GroupChanges, SiteHealth } from '../site/types';
 import { type FailingCheck, isoDate, siteIssues, type SiteIssues } from './issues';
 import type { RunRecord, SiteHistory } from './record';
 
@@ -40,7 +40,8 @@ export type SiteHistoryFields = HistoryFields & {
 	history_saved: boolean;
 	/** History Store → Data Table only: what kept the run's row out of the table, or null. */
 	history_error?: string | null;
-} & SiteIssues;
+} & SiteIssues &
+	Partial<GroupChanges>;
 
 /** This run's record from the site's figures; dated by its newest analysis, else `now` (seconds). */
 export function runRecord(

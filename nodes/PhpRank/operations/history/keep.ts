@@ -3,13 +3,22 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputItemCount } from '../../transport/n8nInternals';
 import type { Run } from '../../transport/run';
 import { fail, inputProblem } from '../input';
+import { groupChanges } from '../site/groups';
+import { pageGroupSettings } from '../site/pageGroups';
 import type { SiteSummary } from '../site/types';
 import { runRecord, type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import type { FailingCheck } from './issues';
 import { isTableProblem } from './n8nApi';
-import { addRun, type SiteHistory } from './record';
-import { datedRunOfRow, type DatedRun, historyOfRuns, type HistoryRow, rowOf } from './rows';
-import { forgetWorkflowHistory, recordRun, workflowHistory } from './store';
+import { addRun, type RunRecord, type SiteHistory } from './record';
+import {
+	brokenGroupsBefore,
+	datedRunOfRow,
+	type DatedRun,
+	groupRowsOf,
+	historyOfRuns,
+	isGroupRow,
+	rowOf,
+} from './rows';
+import { forgetWorkflowHistory, keepGroupStates, recordRun, workflowHistory } from './store';
 import {
 	findTable,
 	type HistoryTable,
@@ -72,7 +81,8 @@ export async function readSiteHistories(
 	const sites = await run.gather('history sites', ctx.getItemIndex(), project, inputItemCount(ctx));
 	await run
 		.once<TableRead>(READ_KEY, async () => {
-			const table = await findTable(ctx, choice, isProduction(ctx));
+			const groups = pageGroupSettings(ctx).groups.length > 0;
+			const table = await findTable(ctx, choice, isProduction(ctx), groups);
 			const rows = table ? await readRows(ctx, table, [...new Set(sites.values())].sort()) : [];
 			return { table, rows };
 		})
@@ -114,16 +124,51 @@ interface Kept {
 	saved: boolean;
 	/** What to fix when the run's row could not be written (Data Table only). */
 	error?: string | null;
+	/** Page Groups: the groups over budget at the previous production run (null: none known). */
+	groupsBefore?: string[] | null;
 }
 
-/** Data Table: the site's history with this run, its row (and any history moved) written on production runs. */
+/** The site's run as rows (with Page Groups, its own row says whether every budget held, then one row per group). */
+function runRows(
+	site: SiteSummary,
+	record: RunRecord,
+	ids: { execution: string; workflow: string },
+) {
+	const own = rowOf(site.project, record, site.failing_checks, ids);
+	if (!site.groups) return { own, groups: [] };
+	return {
+		own: {
+			...own,
+			page_group: null,
+			budget_passed: site.budgets_passed ?? null,
+			breaches: (site.breaches ?? []).map(({ text }) => text).join('; '),
+		},
+		groups: groupRowsOf(site.project, record.at, site.groups, ids),
+	};
+}
+
+/** This execution's rows: the site's upserted; its groups' inserted in one request, or upserted when an earlier try wrote them. */
+async function writeRun(
+	ctx: IExecuteSingleFunctions,
+	read: TableRead & { table: HistoryTable },
+	{ own, groups }: ReturnType<typeof runRows>,
+): Promise<void> {
+	await upsertRow(ctx, read.table, own);
+	const retried = read.rows.some(
+		(row) => row.site === own.site && isGroupRow(row) && row.execution_id === own.execution_id,
+	);
+	if (!retried) return await insertRows(ctx, read.table, groups);
+	for (const row of groups) await upsertRow(ctx, read.table, row);
+}
+
+/** Data Table: the site's history with this run, its rows (and any history moved) written on production runs. */
 async function keepInTable(
 	ctx: IExecuteSingleFunctions,
 	run: Run,
-	project: string,
-	record: ReturnType<typeof runRecord>,
-	counted: readonly FailingCheck[],
+	site: SiteSummary,
+	record: RunRecord,
 ): Promise<Kept> {
+	const { project } = site;
 	// Read by `readSiteHistories` before the item's first phpRank request.
 	const read = await run.made<TableRead>(READ_KEY);
 	const execution = String(ctx.getExecutionId() ?? '');
@@ -131,27 +176,36 @@ async function keepInTable(
 	const kept = workflowHistory(ctx, project);
 	const moving = runsToMove(kept, inTable);
 	const history = addRun(historyOfRuns([...inTable, ...moving]), record, execution);
-	if (!isProduction(ctx) || !read.table) return { history, saved: false, error: null };
-	const ids = { execution, workflow: String(ctx.getWorkflow().id ?? '') };
-	const row = (dated: DatedRun, checks: readonly FailingCheck[]): HistoryRow =>
-		rowOf(project, dated.record, checks, { ...ids, execution: dated.execution });
+	const groupsBefore = site.groups ? brokenGroupsBefore(read.rows, project, execution) : undefined;
+	const unsaved: Kept = { history, saved: false, error: null, groupsBefore };
+	if (!isProduction(ctx) || !read.table) return unsaved;
 	const table = read.table;
+	const workflow = String(ctx.getWorkflow().id ?? '');
 	const written = async (): Promise<Kept> => {
 		await insertRows(
 			ctx,
 			table,
-			moving.map((dated) => row(dated, [])),
+			moving.map((dated) =>
+				rowOf(project, dated.record, [], { execution: dated.execution, workflow }),
+			),
 		);
 		// Moved now or by an earlier run whose static data n8n did not save: the table has them all.
 		if (kept.records.length > 0) forgetWorkflowHistory(ctx, project);
-		await upsertRow(ctx, table, row({ record, execution }, counted));
-		return { history, saved: true, error: null };
+		await writeRun(ctx, { ...read, table }, runRows(site, record, { execution, workflow }));
+		return { ...unsaved, saved: true };
 	};
 	return await written().catch((error: unknown) =>
 		isTableProblem(error)
-			? { history, saved: false, error: `${error.message}. ${error.description ?? ''}`.trim() }
+			? { ...unsaved, error: `${error.message}. ${error.description ?? ''}`.trim() }
 			: Promise.reject(error),
 	);
+}
+
+/** This Workflow: the run in the static data, and with Page Groups the groups' state. */
+function keepInWorkflow(ctx: IExecuteSingleFunctions, site: SiteSummary, record: RunRecord): Kept {
+	const stored = recordRun(ctx, site.project, record);
+	if (!site.groups) return stored;
+	return { ...stored, groupsBefore: keepGroupStates(ctx, site.project, site.broken_groups ?? []) };
 }
 
 /** The site item's history fields, this run kept where History Store says (not on manual runs). */
@@ -162,11 +216,20 @@ export async function keepSiteRun(
 	length: number,
 ): Promise<SiteHistoryFields> {
 	const record = runRecord(site, Date.now() / 1000);
-	const { project, failing_checks: counted } = site;
 	const kept: Kept =
 		historyStoreOf(ctx) === 'dataTable'
-			? await keepInTable(ctx, run, project, record, counted)
-			: recordRun(ctx, project, record);
-	const fields = siteHistoryFields(kept.history, kept.saved, counted, length);
+			? await keepInTable(ctx, run, site, record)
+			: keepInWorkflow(ctx, site, record);
+	const fields = {
+		...siteHistoryFields(kept.history, kept.saved, site.failing_checks, length),
+		...(site.groups && kept.groupsBefore !== undefined
+			? groupChanges(kept.groupsBefore, {
+					groups: site.groups,
+					broken_groups: site.broken_groups ?? [],
+					budgets_passed: site.budgets_passed ?? true,
+					breaches: site.breaches ?? [],
+				})
+			: {}),
+	};
 	return kept.error === undefined ? fields : { ...fields, history_error: kept.error };
 }

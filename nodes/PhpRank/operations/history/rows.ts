@@ -1,5 +1,6 @@
 import { type HistoryEntry, historyEntry } from './historyFields';
 import type { FailingCheck } from './issues';
+import type { GroupFigures } from '../site/types';
 import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
 
 /*
@@ -25,21 +26,50 @@ export const HISTORY_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> 
 	{ name: 'workflow_id', type: 'string' },
 ];
 
+/**
+ * The columns of page groups (Page Groups set): a site's run has one row of its own (`page_group`
+ * empty) and one per group, its figures and whether it held its budget. A table made before them
+ * gets them added on the first production run with Page Groups; its rows stay the site's.
+ */
+export const GROUP_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> = [
+	{ name: 'page_group', type: 'string' },
+	{ name: 'budget_passed', type: 'boolean' },
+	{ name: 'breaches', type: 'string' },
+];
+
+/** The group columns of a row (with Page Groups only): null on the site's own row but `budget_passed`, every budget held. */
+export type GroupCells = {
+	page_group: string | null;
+	budget_passed: boolean | null;
+	/** The breaches in words, `; `-separated ('' for none). */
+	breaches: string;
+};
+
 /** One row as the node writes it (n8n adds id, createdAt and updatedAt): a run as `history` lists it, and more. */
 export type HistoryRow = { site: string; run_date: string } & Omit<HistoryEntry, 'date'> & {
 		/** `title (12 pages), robots (1 page)`: the checks that failed, on how many pages. */
 		failing_checks: string;
 		execution_id: string;
 		workflow_id: string;
-	};
+	} & Partial<GroupCells>;
 
-/** The columns a table lacks, or has with another type, in words (empty when it fits). */
+/** The columns a table lacks, or has with another type, in words (empty when it fits); the group columns only when it has them. */
 export function missingColumns(columns: ReadonlyArray<{ name: string; type: string }>): string[] {
 	const has = new Map(columns.map(({ name, type }) => [name, type]));
-	return HISTORY_COLUMNS.filter(({ name, type }) => has.get(name) !== type).map(({ name, type }) =>
-		has.has(name) ? `${name} (${type}, not ${String(has.get(name))})` : `${name} (${type})`,
-	);
+	return [...HISTORY_COLUMNS, ...GROUP_COLUMNS.filter(({ name }) => has.has(name))]
+		.filter(({ name, type }) => has.get(name) !== type)
+		.map(({ name, type }) =>
+			has.has(name) ? `${name} (${type}, not ${String(has.get(name))})` : `${name} (${type})`,
+		);
 }
+
+/** The group columns a table made before them lacks. */
+export const groupColumnsToAdd = (columns: ReadonlyArray<{ name: string }>) =>
+	GROUP_COLUMNS.filter(({ name }) => !columns.some((column) => column.name === name));
+
+/** A group's row (`page_group` set) rather than the site's own. */
+export const isGroupRow = (row: Record<string, unknown>) =>
+	typeof row.page_group === 'string' && row.page_group !== '';
 
 const pagesText = (pages: number) => `${pages} page${pages === 1 ? '' : 's'}`;
 
@@ -103,8 +133,9 @@ export interface DatedRun {
 	execution: string;
 }
 
-/** A row as a run with the execution that wrote it; null for a row without a readable date. */
+/** A site's row as a run with the execution that wrote it; null for a row without a readable date, and for a group's row. */
 export function datedRunOfRow(row: Record<string, unknown>): DatedRun | null {
+	if (isGroupRow(row)) return null;
 	const record = recordOfRow(row);
 	return record ? { record, execution: String(row.execution_id ?? '') } : null;
 }
@@ -114,4 +145,61 @@ export function historyOfRuns(runs: readonly DatedRun[]): SiteHistory {
 	return [...runs]
 		.sort((a, b) => a.record.at - b.record.at)
 		.reduce((history, { record, execution }) => addRun(history, record, execution), emptyHistory());
+}
+
+/** A site's page groups at one run as rows: each group's figures, whether it held its budget, its breaches. */
+export function groupRowsOf(
+	site: string,
+	at: number,
+	groups: readonly GroupFigures[],
+	ids: { execution: string; workflow: string },
+): HistoryRow[] {
+	// A group no page matched has nothing to keep.
+	return groups
+		.filter(({ pages }) => pages > 0)
+		.map((group) => {
+			const record: RunRecord = {
+				at,
+				average: group.average_score,
+				health: group.health_score,
+				pages: group.pages,
+				good: group.good_pages,
+				decent: group.decent_pages,
+				bad: group.bad_pages,
+				failing: group.failing_checks.map(({ check }) => check),
+			};
+			return {
+				...rowOf(site, record, group.failing_checks, ids),
+				page_group: group.name,
+				budget_passed: group.passed,
+				breaches: group.breaches.map(({ text }) => text).join('; '),
+			};
+		});
+}
+
+/**
+ * The groups over budget at the site's newest run that wrote group rows, but this execution's
+ * (null: no such run, e.g. the first with Page Groups).
+ */
+export function brokenGroupsBefore(
+	rows: ReadonlyArray<Record<string, unknown>>,
+	site: string,
+	execution: string,
+): string[] | null {
+	const groupRows = rows.filter(
+		(row) =>
+			row.site === site &&
+			isGroupRow(row) &&
+			(execution === '' || String(row.execution_id ?? '') !== execution),
+	);
+	// The run before: the execution of the newest group row (by date, then as n8n numbered it).
+	const newest = groupRows.reduce<Record<string, unknown> | undefined>((latest, row) => {
+		if (!latest) return row;
+		const byDate = Date.parse(String(row.run_date)) - Date.parse(String(latest.run_date));
+		return byDate > 0 || (byDate === 0 && Number(row.id) > Number(latest.id)) ? row : latest;
+	}, undefined);
+	if (!newest) return null;
+	return groupRows
+		.filter((row) => row.execution_id === newest.execution_id && row.budget_passed === false)
+		.map((row) => String(row.page_group));
 }

@@ -41,6 +41,8 @@ const HISTORY_FLATTENERS: Flatteners<SiteHistoryFields> = {
 			', ',
 		),
 	new_issues: (issues) => shortList(issues.map(checkText), ', '),
+	groups_newly_broken: (names) => names.join(', '),
+	groups_recovered: (names) => names.join(', '),
 	resolved_issues: (issues) =>
 		shortList(
 			issues.map(({ check, age_runs }) => `${check} (${age_runs} runs)`),
@@ -62,7 +64,7 @@ export function siteHistoryOutput(
 	branding: Branding,
 ): SiteItem {
 	const all = { ...site, ...history };
-	const summary_text = [summaryText(site), historyLine(all), ...issueLines(all)]
+	const summary_text = [summaryText(all), historyLine(all), ...issueLines(all)]
 		.filter(Boolean)
 		.join('\n');
 	const item = simplify
@@ -78,7 +80,7 @@ export function siteHistoryOutput(
 		...item,
 		summary_html: htmlBox([
 			brandingHeader(branding),
-			...summaryHtmlParts(site),
+			...summaryHtmlParts(all),
 			historyChart(all, accent),
 			issuesHtml(all, accent),
 		]),

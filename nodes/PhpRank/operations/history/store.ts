@@ -56,3 +56,44 @@ export function recordRun(
 	}
 	return { history, saved };
 }
+
+const groupsKey = (project: string) => `groups ${project}`;
+
+/** A site's page groups as the static data keeps them: those over budget at its last production run, and at the run before. */
+interface KeptGroups {
+	execution: string;
+	broken: string[];
+	before: string[] | null;
+}
+
+const namesOf = (value: unknown): string[] | null =>
+	Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : null;
+
+/**
+ * Page Groups in This Workflow: the groups over budget at the site's previous production run (null:
+ * none kept); a production run keeps its own (Retry On Fail's next try compares with the same run
+ * before). Only the last state is kept, not each group's figures over time (Data Table keeps those).
+ */
+export function keepGroupStates(
+	ctx: IExecuteSingleFunctions,
+	project: string,
+	broken: string[],
+): string[] | null {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject;
+	const stored = data[groupsKey(project)] as IDataObject | undefined;
+	const kept: KeptGroups | null =
+		stored && typeof stored === 'object'
+			? {
+					execution: String(stored.execution ?? ''),
+					broken: namesOf(stored.broken) ?? [],
+					before: namesOf(stored.before),
+				}
+			: null;
+	const saved = ctx.getMode() !== 'manual';
+	const execution = saved ? String(ctx.getExecutionId() ?? '') : '';
+	const retry = kept !== null && execution !== '' && kept.execution === execution;
+	const before = kept === null ? null : retry ? kept.before : kept.broken;
+	// A new value at the top level: n8n marks static data changed only when such a key is set.
+	if (saved) data[groupsKey(project)] = { execution, broken, before };
+	return before;
+}

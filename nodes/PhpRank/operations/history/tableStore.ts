@@ -1,9 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NodeOperationError } from 'n8n-workflow';
-
-import { n8nApi, type N8nApiContext } from './n8nApi';
-import { HISTORY_COLUMNS, type HistoryRow, missingColumns } from './rows';
+import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
+import {
+	GROUP_COLUMNS,
+	groupColumnsToAdd,
+	HISTORY_COLUMNS,
+	type HistoryRow,
+	missingColumns,
+} from './rows';
 
 /*
  * History Store → Data Table: the table found (by ID, or by name and created with its columns
@@ -47,6 +51,7 @@ export async function findTable(
 	ctx: N8nApiContext,
 	choice: TableChoice,
 	create: boolean,
+	groupColumns = false,
 ): Promise<HistoryTable | null> {
 	let table: TableAnswer | undefined;
 	if (choice.mode === 'name') {
@@ -56,7 +61,10 @@ export async function findTable(
 		table = data.find(({ name }) => name === choice.value);
 		if (!table && !create) return null;
 		table ??= await n8nApi<TableAnswer>(ctx, 'POST', '/data-tables', {
-			body: { name: choice.value, columns: HISTORY_COLUMNS.map((column) => ({ ...column })) },
+			body: {
+				name: choice.value,
+				columns: [...HISTORY_COLUMNS, ...GROUP_COLUMNS].map((column) => ({ ...column })),
+			},
 		});
 	} else {
 		table = await n8nApi<TableAnswer>(
@@ -67,18 +75,30 @@ export async function findTable(
 	}
 	const missing = missingColumns(table.columns ?? []);
 	if (missing.length > 0)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw tableProblem(
+			ctx,
 			`The history table "${table.name}" lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
-			{
-				description:
-					'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
-			},
+			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
+	// A table made before Page Groups: their columns added, its rows kept (production runs only).
+	if (groupColumns && create)
+		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
 	return { id: table.id, name: table.name };
 }
 
-const eq = (columnName: string, value: string) => ({ columnName, condition: 'eq', value });
+/** Columns added to a table, one request each. */
+async function addColumns(
+	ctx: N8nApiContext,
+	id: string,
+	columns: ReadonlyArray<{ name: string; type: string }>,
+): Promise<void> {
+	for (const column of columns)
+		await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(id)}/columns`, {
+			body: { ...column },
+		});
+}
+
+const eq = (columnName: string, value: string | null) => ({ columnName, condition: 'eq', value });
 
 /** The sites in groups whose OR filter stays within FILTER_CHARACTERS: usually one. */
 function filterGroups(sites: readonly string[]): string[][] {
@@ -136,7 +156,12 @@ export async function upsertRow(
 		body: {
 			filter: {
 				type: 'and',
-				filters: [eq('site', row.site), eq('execution_id', row.execution_id)],
+				// A run's rows: the site's own (page_group null) and one per page group.
+				filters: [
+					eq('site', row.site),
+					eq('execution_id', row.execution_id),
+					...('page_group' in row ? [eq('page_group', row.page_group ?? null)] : []),
+				],
 			},
 			data: { ...row },
 			returnData: false,
