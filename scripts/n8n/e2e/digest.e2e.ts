@@ -20,7 +20,7 @@ import * as path from 'path';
 
 import { chromium } from 'playwright-core';
 
-import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/rows';
+import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/model';
 import {
 	accountFixture,
 	expectedDigest,
