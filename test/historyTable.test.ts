@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { listSearch, runNode, testCredential } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
@@ -440,7 +440,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				})),
 			),
 		);
-		const { readRows } = await import('../nodes/PhpRank/operations/history/tableStore');
+		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
 		const ctx = {
 			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
 			getNode: () => ({ name: 'phpRank' }),
