@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { emptyHistory } from '../nodes/PhpRank/operations/history/model';
 import type { HistoryStore } from '../nodes/PhpRank/operations/history/stores';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, perSiteParameters, useServer } from './harness/setup';
 import { siteFigures } from './server';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 
@@ -56,16 +56,10 @@ describe('History Store: one interface, two homes', () => {
 				error,
 				staticData: after,
 			} = await runNode(
-				{
-					resource: 'report',
-					operation: 'createOrRerun',
-					url: '={{ $json.url }}',
-					privacy: 1,
-					output: 'sites',
-					simplify: false,
+				perSiteParameters({
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
-				},
+				}),
 				api.credential,
 				{
 					items: URLS.map((url) => ({ url })),

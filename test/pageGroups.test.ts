@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, perSiteParameters, useServer } from './harness/setup';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
@@ -48,15 +48,7 @@ const health = (extra: IDataObject = {}) => ({
 	...extra,
 });
 
-const perSite = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	output: 'sites',
-	simplify: false,
-	...extra,
-});
+const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
 
 describe('Page Groups and budgets', () => {
 	const api = useServer();
