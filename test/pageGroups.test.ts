@@ -491,7 +491,7 @@ describe('Page Groups and budgets', () => {
 			);
 			expect(own.map((row) => row.budget_passed)).toEqual([false, false, false, true, true, false]);
 			expect(String(groups[0].breaches)).toMatch(
-				/^Products: meta_description fails on 1 of 2 pages/,
+				/^Products: meta_description fails on 1 of 2 pages \(passes on 50%, budget 100%\): fix it on shop\.example\.com\/products\/x$/,
 			);
 		});
 	});

@@ -248,7 +248,7 @@ async function rendered(html: string): Promise<void> {
 		lead >= 0 &&
 			lead < text.indexOf('Health ') &&
 			text.includes('meta_description fails on 1 of 2 pages') &&
-			text.includes('one fix in the template these pages share') &&
+			text.includes(`fix it on ${SITE}/products/x`) &&
 			(await page.locator('script').count()) === 0,
 		text.slice(0, 400),
 	);
