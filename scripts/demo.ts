@@ -2,7 +2,8 @@
  * npm run demo: the job people bring the node to, with nothing else installed. Starts the bundled
  * phpRank test server and audits a small site twice through n8n-core's real engine, as a weekly
  * workflow would: phpRank → Report → Create or Re-Run over the site's pages, with Confirm Drops and
- * Output: One Item per Site. Between the two runs the server is scripted to change two pages (one
+ * Output: One Item per Site, and Page Groups with their budgets (the money pages must pass every
+ * high-importance check). Between the two runs the server is scripted to change two pages (one
  * drops for real, with a high-importance check newly failing; one gets better). It prints the
  * second run's site summary (`summary_text`, what a Slack message would carry) and what each run
  * cost in requests, and exits non-zero when the summary is not what the server did.
@@ -26,6 +27,7 @@ async function main() {
 	await server.start();
 	try {
 		const credential = { baseUrl: server.url, apiKey: TEST_API_KEY };
+		let highChecks = '';
 		const audit = async () => {
 			server.clearRequests();
 			const { items, error } = await runNode(
@@ -37,6 +39,20 @@ async function main() {
 					options: { confirmDrops: true },
 					output: 'sites',
 					siteOptions: { emailHtml: true },
+					// Each section of the site held to its own bar: the money pages must pass every
+					// high-importance check; the blog may be a little weaker.
+					pageGroups: {
+						group: [
+							{
+								name: 'Money pages',
+								pattern: '^/(pricing|contact)?$',
+								patternType: 'regex',
+								budget: { requiredChecks: highChecks, minAverageScore: 80 },
+							},
+							{ name: 'Blog', pattern: '/blog/**', budget: { minAverageScore: 70 } },
+						],
+					},
+					defaultBudget: { maxBadPages: 0 },
 				},
 				credential,
 				{ items: PAGES.map((url) => ({ url })) },
@@ -57,6 +73,11 @@ async function main() {
 		for (const url of PAGES)
 			server.setNextAnalysis(url, { score: 85, failed: ['favicon'], others: 'pass' });
 		const first = await audit();
+		// From the second run on, the money pages must pass every high-importance check.
+		highChecks = Object.entries(server.listReports()[0].results)
+			.filter(([, check]) => check.importance === 'high')
+			.map(([name]) => name)
+			.join(', ');
 		console.log(
 			`Run 1 (the site is new): ${String(first.summary.created)} reports created; requests: ${cost(first.counts)}`,
 		);
@@ -95,6 +116,15 @@ async function main() {
 			fail(`unexpected requests: ${cost(counts)}`);
 		if (!String(summary.summary_text).includes('shop.example.com/pricing'))
 			fail('the summary does not name the page that dropped');
+		if (
+			JSON.stringify(summary.broken_groups) !== '"Money pages"' ||
+			summary.budgets_passed !== false
+		)
+			fail(`expected the Money pages over budget, got ${JSON.stringify(summary.broken_groups)}`);
+		if (
+			!String(summary.summary_text).startsWith('shop.example.com: 1 of 3 page groups over budget')
+		)
+			fail('the summary does not lead with the group over budget');
 	} finally {
 		await server.stop();
 	}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { useServer } from './harness/setup';
+import { perSiteParameters, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
 
 /*
@@ -11,15 +11,7 @@ import { siteFigures, type SiteFigures } from './server';
  * expected figures come from the test server's own reports.
  */
 
-const perSite = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	output: 'sites',
-	simplify: false,
-	...extra,
-});
+const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
 const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
 const input = URLS.map((url) => ({ url }));
 const DAY = 24 * 3600 * 1000;

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { listSearch, runNode, testCredential } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, perSiteParameters, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
 import { DEFAULT_MAX_SIZE_BYTES, type N8nApi, startN8nApi } from './server/n8nApi';
 
@@ -20,17 +20,12 @@ const OTHER_URL = 'https://blog.example.org/';
 const DAY = 24 * 3600 * 1000;
 const START = Date.parse('2026-01-05T08:00:00Z');
 
-const perSite = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	output: 'sites',
-	simplify: false,
-	historyStore: 'dataTable',
-	historyTable: locator('name', 'phpRank history'),
-	...extra,
-});
+const perSite = (extra: IDataObject = {}) =>
+	perSiteParameters({
+		historyStore: 'dataTable',
+		historyTable: locator('name', 'phpRank history'),
+		...extra,
+	});
 
 describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
@@ -440,7 +435,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				})),
 			),
 		);
-		const { readRows } = await import('../nodes/PhpRank/operations/history/tableStore');
+		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
 		const ctx = {
 			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
 			getNode: () => ({ name: 'phpRank' }),

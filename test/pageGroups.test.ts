@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, perSiteParameters, useServer } from './harness/setup';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
@@ -48,15 +48,7 @@ const health = (extra: IDataObject = {}) => ({
 	...extra,
 });
 
-const perSite = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	output: 'sites',
-	simplify: false,
-	...extra,
-});
+const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
 
 describe('Page Groups and budgets', () => {
 	const api = useServer();
@@ -499,7 +491,7 @@ describe('Page Groups and budgets', () => {
 			);
 			expect(own.map((row) => row.budget_passed)).toEqual([false, false, false, true, true, false]);
 			expect(String(groups[0].breaches)).toMatch(
-				/^Products: meta_description fails on 1 of 2 pages/,
+				/^Products: meta_description fails on 1 of 2 pages \(passes on 50%, budget 100%\): fix it on shop\.example\.com\/products\/x$/,
 			);
 		});
 	});

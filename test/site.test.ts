@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Whole sites: Project → Get Health, and Create or Re-Run with One Item per Site. The expected
@@ -14,14 +14,7 @@ const health = (extra: IDataObject = {}) => ({
 	project: locator('name', 'shop.example.com'),
 	...extra,
 });
-const perSite = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	output: 'sites',
-	...extra,
-});
+const perSite = (extra: IDataObject = {}) => perSiteParameters({ simplify: true, ...extra });
 
 describe('Project → Get Health', () => {
 	const api = useServer();

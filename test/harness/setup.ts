@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions } from '../server';
 import type { TestCredential } from './engine';
 
@@ -34,4 +36,20 @@ export function useServer(
 /** A resource locator value as n8n stores it. */
 export function locator(mode: string, value: string | number) {
 	return { __rl: true, mode, value };
+}
+
+/**
+ * Create or Re-Run, Output: One Item per Site, each input item's `url`, private reports: the node as
+ * the site and history tests run it (Simplify off unless `extra` says otherwise).
+ */
+export function perSiteParameters(extra: IDataObject = {}): IDataObject {
+	return {
+		resource: 'report',
+		operation: 'createOrRerun',
+		url: '={{ $json.url }}',
+		privacy: 1,
+		output: 'sites',
+		simplify: false,
+		...extra,
+	};
 }

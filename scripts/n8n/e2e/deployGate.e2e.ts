@@ -13,11 +13,6 @@
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL, CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-
-import { chromium } from 'playwright-core';
 
 import {
 	apiRequests,
@@ -51,8 +46,6 @@ const AUDIT = 'Audit the site';
 const HOOK = 'seo-deploy-gate';
 const SITE = 'shop.example.com';
 const PAGES = ['/', '/products/x', '/products/y', '/blog/a'];
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-deploy-gate-shots-'));
 const DIGEST_WF = 'phprankGateDiges';
 
 type Answer = Record<string, unknown>;
@@ -247,16 +240,7 @@ async function digestShowsBrokenGroups(
 
 async function rendered(html: string): Promise<void> {
 	section('the e-mail of the broken budget, rendered in Chromium');
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox'],
-	});
-	suite.defer(() => browser.close());
-	const page = await browser.newPage({ viewport: { width: 800, height: 1200 } });
-	await page.setContent(html);
-	const shot = path.join(SHOTS, 'deploy-gate-summary-html.png');
-	await page.screenshot({ path: shot, fullPage: true });
-	note(`screenshot: ${shot}`);
+	const page = await suite.renderHtml(html, 'deploy-gate-summary-html');
 	const text = await page.locator('body').innerText();
 	const lead = text.indexOf('over budget: Products');
 	check(
@@ -264,7 +248,7 @@ async function rendered(html: string): Promise<void> {
 		lead >= 0 &&
 			lead < text.indexOf('Health ') &&
 			text.includes('meta_description fails on 1 of 2 pages') &&
-			text.includes('one fix in the template these pages share') &&
+			text.includes(`fix it on ${SITE}/products/x`) &&
 			(await page.locator('script').count()) === 0,
 		text.slice(0, 400),
 	);

@@ -14,13 +14,8 @@
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL, CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 
-import { chromium } from 'playwright-core';
-
-import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/rows';
+import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/model';
 import {
 	accountFixture,
 	expectedDigest,
@@ -52,8 +47,6 @@ const SCHEDULE = 'Every Monday at 08:00';
 const DIGEST = 'Digest of every site';
 const EMAIL = 'Email the digest';
 const TABLE = 'phpRank site history';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-digest-shots-'));
 
 /** The rows added through n8n's public API, as the node would read them back. */
 async function fillTable(baseUrl: string, apiKey: string, tableId: string, rows: Row[]) {
@@ -169,16 +162,7 @@ function checkDigest(
 }
 
 async function checkRendered(html: string, sites: number) {
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox'],
-	});
-	suite.defer(() => browser.close());
-	const page = await browser.newPage({ viewport: { width: 800, height: 1200 } });
-	await page.setContent(html);
-	const shot = path.join(SHOTS, 'digest-summary-html.png');
-	await page.screenshot({ path: shot, fullPage: true });
-	note(`screenshot: ${shot}`);
+	const page = await suite.renderHtml(html, 'digest-summary-html');
 	const text = await page.locator('body').innerText();
 	check(
 		'rendered in Chromium: the project named <script>alert(1)</script> shows as text, and no script is in the page',

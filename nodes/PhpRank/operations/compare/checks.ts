@@ -9,7 +9,7 @@ import {
 } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
 import { type Branding, readBranding } from '../history/branding';
-import { historyStoreOf, tableChoiceOf } from '../history/keep';
+import { historyStoreOf, tableChoiceOf } from '../history/stores';
 import { boundedOption, fail, textParameter } from '../input';
 import { MAX_COMPETITORS } from './comparison';
 
@@ -150,6 +150,6 @@ export async function checkCompareInput(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	compareInput(this);
-	if (historyStoreOf(this) === 'dataTable') tableChoiceOf(this);
+	if (historyStoreOf(this, 'compare') === 'dataTable') tableChoiceOf(this);
 	return requestOptions;
 }

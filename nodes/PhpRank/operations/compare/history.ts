@@ -2,11 +2,10 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { checkStates, classify, sameUrlKey } from '../../report';
 import type { Run } from '../../transport/run';
-import { historyStoreOf, tableChoiceOf } from '../history/keep';
+import { datedRunOfRow, rowOf, type RunRecord } from '../history/model';
 import { isTableProblem } from '../history/n8nApi';
-import type { RunRecord } from '../history/record';
-import { recordOfRow, rowOf } from '../history/rows';
-import { findTable, type HistoryTable, readRows, upsertRow } from '../history/tableStore';
+import { historyStoreOf, isProduction, tableChoiceOf, writerOf } from '../history/stores';
+import { findTable, type HistoryTable, readRows, upsertRow } from '../history/tableApi';
 import { type Analysed, type Comparison, gapOf, verdictOf } from './comparison';
 
 /*
@@ -36,7 +35,7 @@ export async function readComparisonHistory(
 	run: Run,
 	urls: string[],
 ): Promise<ComparisonHistory | undefined> {
-	if (historyStoreOf(ctx) !== 'dataTable') return undefined;
+	if (historyStoreOf(ctx, 'compare') !== 'dataTable') return undefined;
 	const choice = tableChoiceOf(ctx);
 	const production = ctx.getMode() !== 'manual';
 	const table = await run.once(`compare history table`, () => findTable(ctx, choice, production));
@@ -45,9 +44,9 @@ export async function readComparisonHistory(
 	const execution = String(ctx.getExecutionId() ?? '');
 	// Oldest first: the last row read of a site is its newest.
 	for (const row of await readRows(ctx, table, urls.map(pageSite))) {
-		if (execution !== '' && String(row.execution_id ?? '') === execution) continue;
-		const record = recordOfRow(row);
-		if (record) previous.set(String(row.site), record);
+		const dated = datedRunOfRow(row);
+		if (dated && (execution === '' || dated.execution !== execution))
+			previous.set(String(row.site), dated.record);
 	}
 	return { table, previous };
 }
@@ -76,11 +75,8 @@ export async function keepComparison(
 	analysed: Analysed[],
 ): Promise<{ history_saved: boolean; history_error?: string }> {
 	const { table } = history;
-	if (ctx.getMode() === 'manual' || !table) return { history_saved: false };
-	const ids = {
-		execution: String(ctx.getExecutionId() ?? ''),
-		workflow: String(ctx.getWorkflow().id ?? ''),
-	};
+	if (!isProduction(ctx) || !table) return { history_saved: false };
+	const ids = { execution: writerOf(ctx), workflow: String(ctx.getWorkflow().id ?? '') };
 	const at = Math.floor(Date.now() / 1000);
 	const written = async () => {
 		await Promise.all(

@@ -10,9 +10,9 @@ import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
 import { groupOf, type PageGroup } from '../site/groups';
 import { pageGroupSettings } from '../site/pageGroups';
-import { siteHistoryOutput } from '../history/siteItem';
+import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../history/keep';
-import { historySettings } from '../history/settings';
+import { historySettings } from './historySettings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change

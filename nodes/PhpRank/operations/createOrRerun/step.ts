@@ -31,8 +31,8 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../reportItem';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
-import { readSiteHistories } from '../history/keep';
-import { checkHistoryOptions } from '../history/settings';
+import { prepareSiteHistory } from '../history/keep';
+import { checkHistoryOptions } from './historySettings';
 import { type Outcome, pageItem, siteItems } from './items';
 import { pageGroupSettings } from '../site/pageGroups';
 
@@ -185,7 +185,7 @@ async function createOrRerun(
 			return Promise.reject(error);
 		};
 		// History Store → Data Table: the sites' rows read before any phpRank request.
-		if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
+		if (bySite) await prepareSiteHistory(this, run, projectOfUrl(url)).catch(leftOut);
 		const confirmPoints = confirmDropPoints(this);
 		const analysis = sharedAnalysis(caller, url, body, {
 			confirmPoints,

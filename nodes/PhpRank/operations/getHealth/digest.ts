@@ -1,14 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../report';
-import { runRecord } from '../history/historyFields';
 import { siteIssues } from '../history/issues';
-import { addRun, type RunRecord, type SiteHistory } from '../history/record';
-import { type DatedRun, historyOfRuns } from '../history/rows';
+import {
+	addRun,
+	type DatedRun,
+	historyOfRuns,
+	runRecord,
+	type RunRecord,
+	type SiteHistory,
+} from '../history/model';
 import { mean, newestPerUrl, siteHealth } from '../site/figures';
 import { withGroups } from '../site/groups';
 import type { PageGroupSettings } from '../site/pageGroups';
-import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
+import type { Digest, DigestSite, DigestTotals, SiteHealth } from '../site/types';
+import type { DigestSettings } from './checks';
+import type { DigestHistory } from './digestHistory';
+import { digestHtml, digestText } from './digestText';
 
 /*
  * Get Health, All Projects, One Digest: every site of the account ranked worst first, with its
@@ -17,7 +25,7 @@ import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
  * A site's runs: its rows analysed before its newest analysis, then its figures now (the row of
  * that same analysis, if any, is now's). `change_4_runs` is now less the run four before it, as
  * Create or Re-Run's site item counts it; `change_30_days` now less the first run of the last 30
- * days.
+ * days. `digest` puts the sites, worst first, the totals and the messages (digestText.ts) in one item.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -155,5 +163,30 @@ function budgetTotals(sites: readonly DigestSite[]): Partial<DigestTotals> {
 	return {
 		sites_over_budget: sites.filter((site) => site.broken_groups?.length).length,
 		broken_groups: sites.reduce((sum, site) => sum + (site.broken_groups?.length ?? 0), 0),
+	};
+}
+
+/** The digest of the account from its reports by site and their history. */
+export function digest(
+	sites: Map<string, IDataObject[]>,
+	history: DigestHistory,
+	settings: DigestSettings,
+	options: Omit<DigestOptions, 'staleAfterDays'>,
+): Digest {
+	const all = { ...options, staleAfterDays: settings.staleAfterDays };
+	const entries = [...sites.entries()]
+		.map(([site, records]) => digestSite(site, records, history.runs?.get(site) ?? null, all))
+		.sort(worstFirst);
+	const head = {
+		...digestTotals(entries, [...sites.values()].flat(), history.runs !== null),
+		stale_after_days: settings.staleAfterDays,
+		history_note: history.note,
+	};
+	const summary_text = digestText(head, entries);
+	return {
+		...head,
+		sites: entries,
+		summary_text,
+		...(settings.html ? { summary_html: digestHtml(head, entries, settings.branding) } : {}),
 	};
 }

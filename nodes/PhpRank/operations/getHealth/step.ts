@@ -18,7 +18,8 @@ import { siteSettings } from '../site/options';
 import { pageGroupSettings } from '../site/pageGroups';
 import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
-import { digest, digestItem } from './digestItem';
+import { digest } from './digest';
+import { digestItem } from './digestItem';
 import { healthItem } from './healthItem';
 import { compareWithNames, withBeside } from './compareWith';
 

@@ -1,7 +1,8 @@
 import { classify } from '../../report';
 import { escapeHtml, plural, scoreColour, shortList, signed } from '../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
-import type { HistoryEntry, SiteHistoryFields } from './historyFields';
+import type { SiteHistoryFields } from './historyFields';
+import type { HistoryEntry } from './model';
 import type { SiteIssues } from './issues';
 
 /*

@@ -186,16 +186,21 @@ function checkBreaches(group: Judged, budget: GroupBudget): Breach[] {
 		)
 		.map(({ check, share }) => {
 			const fails = failing.get(check) ?? 0;
+			const pages = failingPages(records, check, group.options);
+			// Several pages of a section failing one check is the section's template; one page is that page.
+			const fix =
+				fails > 1
+					? 'one fix in the template these pages share'
+					: `fix it on ${String(pages[0]?.url)}`;
+			const passes = percent(figures.pages - fails, figures.pages);
 			return {
 				group: name,
 				rule: 'required_check' as const,
 				check,
 				limit: share,
-				actual: percent(figures.pages - fails, figures.pages),
-				text: `${name}: ${check} fails on ${fails} of ${figures.pages} pages (passes on ${percent(figures.pages - fails, figures.pages)}%, budget ${share}%): one fix in the template these pages share`,
-				pages: failingPages(records, check, group.options)
-					.slice(0, group.options.worstPages)
-					.map((page) => ({ ...page, group: name })),
+				actual: passes,
+				text: `${name}: ${check} fails on ${fails} of ${figures.pages} pages (passes on ${passes}%, budget ${share}%): ${fix}`,
+				pages: pages.slice(0, group.options.worstPages).map((page) => ({ ...page, group: name })),
 			};
 		});
 }

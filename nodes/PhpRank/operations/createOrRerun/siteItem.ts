@@ -7,8 +7,8 @@ import {
 	summaryText,
 } from '../site/text';
 import { type Flat, type Flatteners, flatten, type SiteSummary } from '../site/types';
-import type { Branding } from './branding';
-import type { SiteHistoryFields } from './historyFields';
+import type { Branding } from '../history/branding';
+import type { SiteHistoryFields } from '../history/historyFields';
 import {
 	accentOf,
 	brandingHeader,
@@ -16,7 +16,7 @@ import {
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from './render';
+} from '../history/render';
 
 /*
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,

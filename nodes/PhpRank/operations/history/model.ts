@@ -1,13 +1,165 @@
-import { type HistoryEntry, historyEntry } from './historyFields';
-import type { FailingCheck } from './issues';
-import type { GroupFigures } from '../site/types';
-import { addRun, emptyHistory, type RunRecord, type SiteHistory } from './record';
+import { BOUNDS } from '../../bounds';
+import type { GroupFigures, SiteHealth } from '../site/types';
 
 /*
- * A site's history as rows of an n8n data table: one row per site and production run, its column
- * names as words in n8n's Data Tables view, the run's date as a date. Pure: the rows of a site
- * folded into its history, and a run written as a row.
+ * The history model, pure: a run (`RunRecord`: what one production run of Create or Re-Run, One
+ * Item per Site, keeps of a site), a site's runs (`SiteHistory`: the newest RUNS_KEPT, and where
+ * each check's current failing streak began), and a run as a row of the history table (`HistoryRow`,
+ * its columns, both ways). Both History Store homes (workflowStore.ts, tableStore.ts) and One Digest
+ * build a site's history from these.
  */
+
+/** Runs kept per site: two years of weekly runs. */
+export const RUNS_KEPT = BOUNDS.historyLength.high;
+
+/** One run of a site, as its history keeps it. */
+export interface RunRecord {
+	/** When the run's pages were analysed: seconds since 1970. */
+	at: number;
+	/** One decimal; null when no page had a score. */
+	average: number | null;
+	health: number | null;
+	pages: number;
+	good: number;
+	decent: number;
+	bad: number;
+	/** The checks that failed on at least one page. */
+	failing: string[];
+}
+
+/** Where a failing streak began: the run's number (1 = the site's first run) and date. */
+export interface StreakStart {
+	ordinal: number;
+	at: number;
+}
+
+export interface SiteHistory {
+	/** Runs recorded since the first: the number of the newest record. */
+	runs: number;
+	/** The execution that wrote the newest record: a later try in it replaces the record. */
+	execution: string;
+	/** The site's first run ever (kept when its record is dropped). */
+	first: { at: number; average: number | null } | null;
+	/** Oldest first, at most RUNS_KEPT. */
+	records: RunRecord[];
+	/** Streaks failing in the oldest record that began before it, by check. */
+	carried: Map<string, StreakStart>;
+}
+
+export const emptyHistory = (): SiteHistory => ({
+	runs: 0,
+	execution: '',
+	first: null,
+	records: [],
+	carried: new Map(),
+});
+
+/** The run number of `records[index]`. */
+export const ordinalOf = (history: SiteHistory, index: number): number =>
+	history.runs - history.records.length + 1 + index;
+
+/** Drops the oldest record, carrying the start of each streak that goes on in the next one. */
+function dropOldest(history: SiteHistory): void {
+	const [oldest, next] = history.records;
+	const carried = new Map<string, StreakStart>();
+	const still = new Set(next?.failing ?? []);
+	for (const check of oldest.failing) {
+		if (still.has(check))
+			carried.set(
+				check,
+				history.carried.get(check) ?? { ordinal: ordinalOf(history, 0), at: oldest.at },
+			);
+	}
+	history.records.shift();
+	history.carried = carried;
+}
+
+/**
+ * The history with this run's record added, or, when the newest record was written by the same
+ * execution (Retry On Fail, a second try), replaced. Returns a new history; `history` is unchanged.
+ */
+export function addRun(
+	history: SiteHistory,
+	record: RunRecord,
+	execution: string,
+	kept = RUNS_KEPT,
+): SiteHistory {
+	const next: SiteHistory = {
+		...history,
+		records: [...history.records],
+		carried: new Map(history.carried),
+	};
+	record = { ...record, failing: [...new Set(record.failing)].sort() };
+	const replace = execution !== '' && execution === history.execution && next.records.length > 0;
+	if (replace) next.records[next.records.length - 1] = record;
+	else {
+		next.records.push(record);
+		next.runs += 1;
+	}
+	next.execution = execution;
+	if (next.first === null || next.runs === 1)
+		next.first = { at: record.at, average: record.average };
+	while (next.records.length > kept) dropOldest(next);
+	return next;
+}
+
+/** A date (seconds since 1970) as the history writes it: `2026-01-05T08:00:00Z`. */
+export const isoDate = (seconds: number): string =>
+	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/** One run as `history` lists it. */
+export type HistoryEntry = {
+	date: string;
+	average_score: number | null;
+	health_score: number | null;
+	pages: number;
+	good_pages: number;
+	decent_pages: number;
+	bad_pages: number;
+};
+
+/** This run's record from the site's figures; dated by its newest analysis, else `now` (seconds). */
+export function runRecord(
+	site: Pick<
+		SiteHealth,
+		| 'analysed_to'
+		| 'average_score'
+		| 'health_score'
+		| 'pages'
+		| 'good_pages'
+		| 'decent_pages'
+		| 'bad_pages'
+		| 'failing_checks'
+	>,
+	now: number,
+): RunRecord {
+	const analysed = site.analysed_to === null ? NaN : Date.parse(site.analysed_to);
+	return {
+		at: Number.isFinite(analysed) ? Math.floor(analysed / 1000) : Math.floor(now),
+		average: site.average_score,
+		health: site.health_score,
+		pages: site.pages,
+		good: site.good_pages,
+		decent: site.decent_pages,
+		bad: site.bad_pages,
+		failing: site.failing_checks.map(({ check }) => check),
+	};
+}
+
+/** One run as `history` lists it. */
+export function historyEntry(record: RunRecord): HistoryEntry {
+	return {
+		date: isoDate(record.at),
+		average_score: record.average,
+		health_score: record.health,
+		pages: record.pages,
+		good_pages: record.good,
+		decent_pages: record.decent,
+		bad_pages: record.bad,
+	};
+}
+
+/* A run as a row of the history table (History Store → Data Table). */
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 
@@ -74,7 +226,10 @@ export const isGroupRow = (row: Record<string, unknown>) =>
 const pagesText = (pages: number) => `${pages} page${pages === 1 ? '' : 's'}`;
 
 /** The checks of a run as the row writes them, with their pages when the run counted them. */
-function failingText(record: RunRecord, counted: readonly FailingCheck[]): string {
+function failingText(
+	record: RunRecord,
+	counted: ReadonlyArray<{ check: string; pages: number; importance?: string }>,
+): string {
 	const pages = new Map(counted.map(({ check, pages: count }) => [check, count]));
 	return record.failing
 		.map((check) => (pages.has(check) ? `${check} (${pagesText(pages.get(check)!)})` : check))
@@ -93,7 +248,7 @@ function failingOf(text: unknown): string[] {
 export function rowOf(
 	site: string,
 	record: RunRecord,
-	counted: readonly FailingCheck[],
+	counted: ReadonlyArray<{ check: string; pages: number; importance?: string }>,
 	{ execution, workflow }: { execution: string; workflow: string },
 ): HistoryRow {
 	const { date, ...figures } = historyEntry(record);
