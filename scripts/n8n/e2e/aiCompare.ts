@@ -12,6 +12,7 @@ import type { PhpRankServer } from '../../../test/server';
 import { apiRequests, describeRequests } from '../checks';
 import { same } from '../report';
 import type { Suite } from '../suite';
+import { answerOf, textOf, type ToolResult } from './aiDigest';
 
 /** The example's comparison tool, by its node's name. */
 export const COMPARE_TOOL = 'compare_with_competitors';
@@ -19,18 +20,6 @@ export const COMPARE_TOOL = 'compare_with_competitors';
 const YOU = 'https://www.compare-you.example.com/pricing';
 const RIVAL = 'https://compare-rival.example.org/pricing';
 const OTHER = 'https://compare-other.example.net/';
-
-type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
-
-const textOf = (result: ToolResult) => (result.content ?? []).map((c) => c.text ?? '').join('');
-
-function answerOf(result: ToolResult): Record<string, unknown> {
-	try {
-		return (JSON.parse(textOf(result)) as Array<Record<string, unknown>>)[0] ?? {};
-	} catch {
-		return {};
-	}
-}
 
 /** The tool as a client lists it: the operation's tool description, url and competitors to fill in. */
 async function listed(suite: Suite, client: Client): Promise<void> {

@@ -25,11 +25,15 @@ export const DIGEST_TOOL = 'sites_needing_attention';
 /** The example's Stale After (Days). */
 const STALE_AFTER_DAYS = 8;
 
-type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
+/** What an MCP tool call answers. */
+export type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
 
-const textOf = (result: ToolResult) => (result.content ?? []).map((c) => c.text ?? '').join('');
+/** A tool's answer as text. */
+export const textOf = (result: ToolResult) =>
+	(result.content ?? []).map((c) => c.text ?? '').join('');
 
-function answerOf(result: ToolResult): Record<string, unknown> {
+/** A tool's answer as n8n's tools give it (a JSON list of items): the first item, or {}. */
+export function answerOf(result: ToolResult): Record<string, unknown> {
 	try {
 		return (JSON.parse(textOf(result)) as Array<Record<string, unknown>>)[0] ?? {};
 	} catch {
