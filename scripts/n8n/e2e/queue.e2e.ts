@@ -139,6 +139,7 @@ async function main(): Promise<void> {
 		throw new Fatal(
 			`this machine took too long to start n8n: raise SCHEDULE_AT_S in ${path.basename(__filename)}`,
 		);
+	suite.up(); // e2e/all.ts: the other suites may start now
 
 	// while the schedules are due
 	await webhookChecks(cluster, api);
