@@ -118,6 +118,7 @@ function runOne(
 		return { name: entry.name, lane, start: since(started), seconds, code, counts };
 	});
 	const up = (async () => {
+		if (!entry.first) return;
 		while (!ended && !fs.existsSync(upFile)) await sleep(500);
 		console.log(
 			`\n[e2e-all] ${entry.name} ${ended ? 'ended' : 'is up'} after ${((Date.now() - started) / 1000).toFixed(0)} s: the other lanes start`,
