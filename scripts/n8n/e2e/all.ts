@@ -37,17 +37,17 @@ interface Entry {
 const OLDEST = process.env.N8N_OLDEST_VERSION || '2.0.0';
 /** A new suite: one line here, with its wall time as measured in this runner (see `seconds`). */
 const SUITES: Entry[] = [
-	{ name: 'queue', file: 'queue.e2e.ts', seconds: 480, first: true },
-	{ name: 'package', file: 'package.e2e.ts', seconds: 485 },
-	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 415, env: { N8N_VERSION: OLDEST } },
-	{ name: 'ui', file: 'ui.e2e.ts', seconds: 320 },
-	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 185 },
+	{ name: 'queue', file: 'queue.e2e.ts', seconds: 490, first: true },
+	{ name: 'package', file: 'package.e2e.ts', seconds: 410 },
+	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 355, env: { N8N_VERSION: OLDEST } },
+	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285 },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 180 },
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 285 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
-	{ name: 'digest', file: 'digest.e2e.ts', seconds: 90 },
-	{ name: 'form', file: 'form.e2e.ts', seconds: 80 },
-	{ name: 'ai', file: 'ai.e2e.ts', seconds: 130 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 210 },
+	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
+	{ name: 'form', file: 'form.e2e.ts', seconds: 60 },
+	{ name: 'ai', file: 'ai.e2e.ts', seconds: 100 },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 180 },
 ];
 
 interface Outcome {
