@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
-import type { ReportRecord } from './server';
+import type { CheckResult, ReportRecord } from './server';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
 
@@ -132,6 +132,55 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			sites.map((site, index) => [index + 1, String(site.link).replace(/&#38;/g, '&')]),
 		);
 		expect(digest.summary_text).toContain('<script>alert(1)</script>');
+	});
+
+	it('colours each health badge by the health it shows, not by the site’s average score', async () => {
+		// Pages that score well but each fail a high-importance check: health 0, average good. And
+		// the reverse: every check passed, low scores: health 100, average bad.
+		const check = (passed: boolean): CheckResult => ({ passed, importance: 'high', value: null });
+		for (const page of ['a', 'b', 'c']) {
+			api.server.addReport({
+				url: `https://zero-health.example.com/${page}`,
+				result: 95,
+				results: { title: check(false) },
+			});
+			api.server.addReport({
+				url: `https://full-health.example.com/${page}`,
+				result: 30,
+				results: { title: check(true) },
+			});
+		}
+		const { items, error } = await run();
+		expect(error).toBeUndefined();
+		const sites = items[0].json.sites as IDataObject[];
+		const site = (project: string) => sites.find((entry) => entry.project === project)!;
+		expect(site('zero-health.example.com')).toMatchObject({
+			health_score: 0,
+			result_class: 'good',
+		});
+		expect(site('full-health.example.com')).toMatchObject({
+			health_score: 100,
+			result_class: 'bad',
+		});
+		// Each row's badge: its number and colour; the colour is the class of that number.
+		const html = String(items[0].json.summary_html);
+		const badges = [
+			...html.matchAll(
+				/<span style="display:inline-block;background:(#[0-9a-f]{6});[^"]*">([^<]*)<\/span>/g,
+			),
+		].map(([, colour, shown]) => ({ colour, shown }));
+		const colourOf = (health: number) =>
+			health > 79 ? '#1e8e3e' : health >= 49 ? '#e37400' : '#d93025';
+		expect(badges).toEqual(
+			sites.map((entry) => ({
+				colour: colourOf(Number(entry.health_score)),
+				shown: String(entry.health_score),
+			})),
+		);
+		const zero = sites.indexOf(site('zero-health.example.com'));
+		const full = sites.indexOf(site('full-health.example.com'));
+		expect(badges[zero]).toEqual({ colour: '#d93025', shown: '0' });
+		expect(badges[full]).toEqual({ colour: '#1e8e3e', shown: '100' });
 	});
 
 	it('without a history store: the changes and issue ages are null, and the digest says where to turn them on', async () => {

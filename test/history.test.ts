@@ -4,18 +4,18 @@ import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/histor
 import {
 	HISTORY_LENGTH,
 	historyFields,
-	runRecord,
 	siteHistoryFields,
 } from '../nodes/PhpRank/operations/history/historyFields';
+import { runRecord } from '../nodes/PhpRank/operations/history/model';
 import { siteIssues } from '../nodes/PhpRank/operations/history/issues';
-import { siteHistoryOutput } from '../nodes/PhpRank/operations/history/siteItem';
+import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/siteItem';
 import {
 	addRun,
 	emptyHistory,
 	RUNS_KEPT,
 	type RunRecord,
 	type SiteHistory,
-} from '../nodes/PhpRank/operations/history/record';
+} from '../nodes/PhpRank/operations/history/model';
 import {
 	brandingHeader,
 	historyChart,

@@ -1,11 +1,11 @@
-import { addRun, emptyHistory, type RunRecord } from '../nodes/PhpRank/operations/history/record';
+import { addRun, emptyHistory, type RunRecord } from '../nodes/PhpRank/operations/history/model';
 import {
 	HISTORY_COLUMNS,
 	historyOfRuns,
 	missingColumns,
 	recordOfRow,
 	rowOf,
-} from '../nodes/PhpRank/operations/history/rows';
+} from '../nodes/PhpRank/operations/history/model';
 
 /*
  * A site's history as rows of an n8n data table (History Store → Data Table): what a row says,

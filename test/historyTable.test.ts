@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/rows';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { listSearch, runNode, testCredential } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { siteFigures, type SiteFigures } from './server';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
+import { DEFAULT_MAX_SIZE_BYTES, type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
  * History Store → Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
@@ -46,6 +46,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
 		n8n.requests.length = 0;
 		n8n.setPublicApiDisabled(false);
+		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
 		executions = 0;
 		staticData = {};
 	});
@@ -125,7 +126,10 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				`POST /api/v1/data-tables/${tableId}/rows/upsert`,
 			]);
 		}
-		expect(table().columns.map(({ name, type }) => ({ name, type }))).toEqual(HISTORY_COLUMNS);
+		expect(table().columns.map(({ name, type }) => ({ name, type }))).toEqual([
+			...HISTORY_COLUMNS,
+			...GROUP_COLUMNS,
+		]);
 		expect(
 			rows().map((row) => ({
 				site: row.site,
@@ -341,6 +345,41 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(rows()).toHaveLength(1);
 	});
 
+	it('when n8n’s data tables are full, history_error quotes n8n and names the limit and its setting, not the columns; with room again the next run writes', async () => {
+		script(0, [70, 80]);
+		await run('webhook');
+		// As N8N_DATA_TABLES_MAX_SIZE_BYTES set to what the tables hold now: n8n 2.41.1 refuses every write.
+		n8n.setMaxSizeBytes(n8n.tables.totalBytes());
+		script(1, [71, 80]);
+		n8n.requests.length = 0;
+		const { items, error } = await run('webhook');
+		expect(error).toBeUndefined();
+		const site = items[0].json;
+		expect(site.history_saved).toBe(false);
+		expect(site.history_error).toBe(
+			"n8n's data tables are full (HTTP 400: Data table size limit exceeded: 0MB used, limit is 0MB). " +
+				'n8n takes no new row once all its data tables together reach the limit it names, set by N8N_DATA_TABLES_MAX_SIZE_BYTES (in bytes): raise that setting where n8n runs and restart n8n, or delete rows no longer needed (Overview → Data tables). This run’s row is not kept; runs write theirs again once there is room.',
+		);
+		expect(site.history_error).not.toMatch(/column/);
+		// The audit is whole: the run's figures, and its history shown with this run in it.
+		expect(site.average_score).toBe(siteFigures(api.server, SITE).average_score);
+		expect(site.runs_recorded).toBe(2);
+		// Over the wire: the table found, the site's rows read, the upsert refused; nothing written.
+		const tableId = table().id;
+		expect(n8nCalls()).toEqual([
+			'GET /api/v1/data-tables',
+			`GET /api/v1/data-tables/${tableId}/rows`,
+			`POST /api/v1/data-tables/${tableId}/rows/upsert`,
+		]);
+		expect(rows()).toHaveLength(1);
+
+		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
+		script(2, [72, 80]);
+		const later = await run('webhook');
+		expect(later.items[0].json).toMatchObject({ history_saved: true, history_error: null });
+		expect(rows()).toHaveLength(2);
+	});
+
 	it('History Table lists this n8n’s tables by name, searched by name', async () => {
 		n8n.tables.create('phpRank history', [...HISTORY_COLUMNS]);
 		n8n.tables.create('leads', [{ name: 'email', type: 'string' }]);
@@ -401,7 +440,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				})),
 			),
 		);
-		const { readRows } = await import('../nodes/PhpRank/operations/history/tableStore');
+		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
 		const ctx = {
 			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
 			getNode: () => ({ name: 'phpRank' }),

@@ -181,16 +181,83 @@ describe('Report → Create or Re-Run', () => {
 		expect(items[0].json.changes).toBeDefined();
 	});
 
+	it('takes a URL without its scheme, as the trigger gives it: https:// is added, the same page is re-run, a new one is created with https', async () => {
+		const existing = api.server.addReport({ url: 'https://www.shop.example.com/pricing' });
+		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+			// The trigger's `url` (phpRank's cleaned form), a typed one with www. and a port, and one with http.
+			items: [
+				{ url: 'shop.example.com/pricing' },
+				{ url: 'shop.example.com/new-page' },
+				{ url: 'http://shop.example.com/plain' },
+			],
+		});
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => [json.action, json.url])).toEqual([
+			['rerun', 'shop.example.com/pricing'],
+			['created', 'shop.example.com/new-page'],
+			['created', 'shop.example.com/plain'],
+		]);
+		expect(items[0].json.id).toBe(existing.id);
+		// Over the wire: one read of the site, the re-run of the report it has, two creates with the
+		// URL as given when it has a scheme, with https:// when it has none.
+		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(1);
+		expect(api.apiRequests().find((r) => r.method === 'PUT')?.path).toBe(
+			`/api/v1/reports/${existing.id}`,
+		);
+		expect(
+			api
+				.apiRequests()
+				.filter((r) => r.method === 'POST')
+				.map((r) => r.form.url)
+				.sort(),
+		).toEqual(['http://shop.example.com/plain', 'https://shop.example.com/new-page']);
+		expect(api.server.listReports()).toHaveLength(3);
+	});
+
+	it('Public URLs Only reads a URL without its scheme as https: a public one is analysed, a local one refused', async () => {
+		const { items, error } = await runNode(
+			createOrRerun({ options: { publicUrlsOnly: true } }),
+			api.credential,
+			{ items: [{ url: 'public.example.com:8443/a' }] },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.action).toBe('created');
+		expect(api.apiRequests().find((r) => r.method === 'POST')?.form.url).toBe(
+			'https://public.example.com:8443/a',
+		);
+		api.server.clearRequests();
+		const refused = await runNode(
+			createOrRerun({ options: { publicUrlsOnly: true } }),
+			api.credential,
+			{ items: [{ url: 'localhost:8080/admin' }] },
+		);
+		expect(refused.error?.message).toBe(
+			'The URL "https://localhost:8080/admin" points to a local network name (localhost)',
+		);
+		expect(api.apiRequests()).toHaveLength(0);
+	});
+
 	it.each([
-		['a blank URL', ''],
-		['a URL without a scheme', 'example.com/page'],
-		['a URL that is not http(s)', 'ftp://example.com/file'],
-		['a URL without a host', 'https://'],
-	])('refuses %s before any request', async (_what, url) => {
+		['a blank URL', '', 'The URL is empty'],
+		[
+			'a URL that is not http(s)',
+			'ftp://example.com/file',
+			'The URL "ftp://example.com/file" uses ftp:, not http or https',
+		],
+		[
+			'a mailto: link',
+			'mailto:seo@example.com',
+			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
+		],
+		['a URL without a host', 'https://', 'The URL "https://" is not a web address'],
+	])('refuses %s before any request, saying what to enter', async (_what, url, message) => {
 		const { error } = await runNode(createOrRerun(), api.credential, {
 			items: [{ url: 'https://fine.example.com' }, { url }],
 		});
-		expect(error?.message).toMatch(/The URL must be a full http:\/\/ or https:\/\/ address/);
+		expect(error?.message).toBe(`${message} [item 1]`);
+		expect(error?.description).toMatch(
+			/^Enter the page to analyse, e\.g\. example\.com\/pricing \(https:\/\/ is added\) or http:\/\/example\.com\/pricing\./,
+		);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 });

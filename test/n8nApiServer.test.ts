@@ -359,6 +359,30 @@ describe('errors and switches', () => {
 		expect((await call('GET', `/data-tables/${other}/rows`)).status).toBe(404);
 	});
 
+	test('full (N8N_DATA_TABLES_MAX_SIZE_BYTES reached): every write answers 400 with n8n’s message; reads and new tables go on', async () => {
+		const id = await historyTable();
+		const used = api.tables.totalBytes();
+		api.setMaxSizeBytes(used);
+		// n8n 2.41.1: DataTableSizeValidator's DataTableValidationError, the public API's BadRequestError.
+		const full = {
+			status: 400,
+			body: { message: 'Data table size limit exceeded: 0MB used, limit is 0MB' },
+		};
+		expect(await call('POST', `/data-tables/${id}/rows`, { data: [{ site: 'x' }] })).toMatchObject(
+			full,
+		);
+		const upsert = { filter: { type: 'and', filters: [cond('site', 'x')] }, data: { site: 'x' } };
+		expect(await call('POST', `/data-tables/${id}/rows/upsert`, upsert)).toMatchObject(full);
+		expect(await call('PATCH', `/data-tables/${id}/rows/update`, upsert)).toMatchObject(full);
+		expect((await call('GET', `/data-tables/${id}/rows`)).status).toBe(200);
+		expect((await call('POST', '/data-tables', { name: 'another', columns: [] })).status).toBe(201);
+		expect(api.tables.totalBytes()).toBeGreaterThan(used);
+		api.setMaxSizeBytes(300 * 1024 * 1024);
+		expect((await call('POST', `/data-tables/${id}/rows`, { data: [{ site: 'x' }] })).status).toBe(
+			200,
+		);
+	});
+
 	test('failNext: an answer, a dropped connection, a held request', async () => {
 		const id = await historyTable();
 		api.failNext({ method: 'GET', path: '/rows' }, { status: 503, body: { message: 'busy' } });

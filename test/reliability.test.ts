@@ -271,7 +271,7 @@ describe('Bad input is refused before any request', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
 	const expectRefused = async (
 		parameters: IDataObject,
-		message: RegExp,
+		message: RegExp | string,
 		credential = api.credential,
 	) => {
 		const { error } = await runNode(parameters, credential);
@@ -295,16 +295,38 @@ describe('Bad input is refused before any request', () => {
 		);
 	});
 
-	it.each([
-		['no scheme', 'example.com/page'],
-		['an ftp scheme', 'ftp://example.com/file'],
-		['a javascript: URL', 'javascript:alert(1)'],
-		['nothing (from an expression)', '={{ "" }}'],
-	])('a URL with %s', async (_what, url) => {
-		await expectRefused(
-			{ resource: 'report', operation: 'create', url },
-			/^The URL must be a full http:\/\/ or https:\/\/ address/,
+	it('a URL without its scheme is not bad input: Create sends it with https://, as Create or Re-Run does', async () => {
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'create', url: 'example.com/page' },
+			api.credential,
 		);
+		expect(error).toBeUndefined();
+		expect(api.apiRequests().map((r) => [r.method, r.form.url])).toEqual([
+			['POST', 'https://example.com/page'],
+		]);
+		expect(items[0].json.url).toBe('example.com/page');
+	});
+
+	it.each([
+		[
+			'an ftp scheme',
+			'ftp://example.com/file',
+			'The URL "ftp://example.com/file" uses ftp:, not http or https',
+		],
+		[
+			'a javascript: URL',
+			'javascript:alert(1)',
+			'The URL "javascript:alert(1)" uses javascript:, not http or https',
+		],
+		[
+			'a mailto: URL',
+			'mailto:seo@example.com',
+			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
+		],
+		['no host', 'https://', 'The URL "https://" is not a web address'],
+		['nothing (from an expression)', '={{ "" }}', 'The URL is empty'],
+	])('a URL with %s', async (_what, url, message) => {
+		await expectRefused({ resource: 'report', operation: 'create', url }, message);
 	});
 
 	it('Password privacy without a password', async () => {

@@ -276,7 +276,7 @@ describe('phpRank as an AI tool', () => {
 		const { results, error } = await runTools(
 			[audit, failedChecks],
 			[
-				{ node: 'audit_url', args: { url: 'example.com/no-scheme', privacy: 1 } },
+				{ node: 'audit_url', args: { url: 'ftp://example.com/no-scheme', privacy: 1 } },
 				{ node: 'get_failed_checks', args: { report_id: -3 } },
 			],
 			api.credential,
@@ -287,7 +287,7 @@ describe('phpRank as an AI tool', () => {
 			[
 				{
 					error:
-						'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.',
+						'The URL "ftp://example.com/no-scheme" uses ftp:, not http or https. Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
 				},
 			],
 			[

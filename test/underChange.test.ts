@@ -173,7 +173,7 @@ describe("n8n's retry and error settings", () => {
 			{ url: 'https://ok2.example.com' },
 		];
 		const { error } = await runNode(createFromItems, api.credential, { items });
-		expect(error?.message).toMatch(/The URL must be a full http/);
+		expect(error?.message).toBe('The URL "not a url" is not a web address [item 1]');
 		expect(api.apiRequests()).toHaveLength(0);
 	});
 

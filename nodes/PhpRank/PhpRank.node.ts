@@ -24,8 +24,11 @@ export class PhpRank implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// Literal names: the scanner's credential-test-required rule reads them from the source.
 		credentials: [
+			// displayName: the field's label in the editor (n8n 2.0 and 2.41 label it "Credential" without
+			// one, so a panel showed two fields of that name).
 			{
 				name: 'phpRankApi',
+				displayName: 'phpRank API',
 				required: true,
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
@@ -33,7 +36,12 @@ export class PhpRank implements INodeType {
 			// History Store → Data Table: n8n's own public API. Optional and shown in every panel: n8n's
 			// editor hides every parameter a credential's displayOptions name, and those they depend on
 			// (Resource, Operation, Output), so it cannot be shown for History Store alone.
-			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
+			{
+				name: 'phpRankN8nApi',
+				displayName: 'n8n API (only for History Store → Data Table)',
+				required: false,
+				testedBy: 'phpRankN8nApiTest',
+			},
 		],
 		// Empty: n8n evaluates requestDefaults for every item. Every operation routes through a step
 		// of operations/, which takes the instance from the credential once per run and sets the

@@ -80,3 +80,45 @@ export const READ_TIMEOUT_MS = 30_000;
 /** A report page's link as users copy it (any scheme or none, a sub-path, a slash, query or fragment after); its group is the report ID. */
 export const REPORT_LINK =
 	'^\\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:\\/\\/)?[^\\s/?#]+(?:\\/[^\\s?#]*)?\\/reports\\/([1-9][0-9]*)\\/?(?:[?#]\\S*)?\\s*$';
+
+/**
+ * The checks phpRank analyses (the keys of a report's `results`): a budget's Checks That Must Pass
+ * name only these, so a typo is refused before anything is sent.
+ */
+export const PHPRANK_CHECKS = [
+	'title',
+	'meta_description',
+	'headings',
+	'content_keywords',
+	'image_keywords',
+	'seo_friendly_url',
+	'404_page',
+	'robots',
+	'noindex',
+	'in_page_links',
+	'language',
+	'favicon',
+	'https_encryption',
+	'mixed_content',
+	'server_signature',
+	'unsafe_cross_origin_links',
+	'plaintext_email',
+	'load_time',
+	'page_size',
+	'http_requests',
+	'text_compression',
+	'image_format',
+	'defer_javascript',
+	'dom_size',
+	'doctype',
+	'structured_data',
+	'meta_viewport',
+	'charset',
+	'sitemap',
+	'social',
+	'content_length',
+	'text_html_ratio',
+	'inline_css',
+	'deprecated_html_tags',
+	'minification',
+] as const;

@@ -24,6 +24,11 @@ export const BOUNDS = {
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 	staleAfter: { label: 'Stale After', low: 1, high: 365, default: 8 },
+	minAverageScore: { label: 'Minimum Average Score', low: 0, high: 100, default: 70 },
+	minHealthScore: { label: 'Minimum Health Score', low: 0, high: 100, default: 80 },
+	maxBadShare: { label: 'Maximum Bad Pages (%)', low: 0, high: 100, default: 10 },
+	maxBadPages: { label: 'Maximum Bad Pages', low: 0, high: 1_000_000, default: 0 },
+	requiredCheckShare: { label: 'Required Check Share', low: 0, high: 100, default: 100 },
 } as const satisfies Record<string, Bound>;
 
 /** A number option's parameter name: each is named as its entry of BOUNDS. */

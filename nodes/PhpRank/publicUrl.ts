@@ -1,8 +1,11 @@
 /*
- * Whether a URL from the public may be handed to phpRank, which fetches whatever it is given: a
- * web address (http or https) of a public host, not a name or an address of a local or private
- * network. Pure: the URL as a browser's parser reads it (so 2130706433, 0x7f000001 and 0177.0.0.1
- * are 127.0.0.1). It reads text only: a public name that resolves to a private address passes.
+ * A page's URL as people write it: `withScheme` puts https:// in front of one without a scheme
+ * (`example.com/pricing`, as the trigger gives a report's url and as people type it in a form),
+ * `webAddressProblem` refuses what is not an http(s) address. And whether a URL from the public may
+ * be handed to phpRank, which fetches whatever it is given: a web address of a public host, not a
+ * name or an address of a local or private network. Pure: the URL as a browser's parser reads it
+ * (so 2130706433, 0x7f000001 and 0177.0.0.1 are 127.0.0.1). It reads text only: a public name that
+ * resolves to a private address passes.
  */
 
 export const PUBLIC_URL_MAX_LENGTH = 2000;
@@ -76,10 +79,17 @@ function hostProblem(hostname: string): string | undefined {
 	return undefined;
 }
 
-/** What is wrong with a URL from the public, in words that end a sentence starting with the URL; undefined when it may go to phpRank. */
-export function publicUrlProblem(url: string): string | undefined {
-	if (url.length > PUBLIC_URL_MAX_LENGTH)
-		return `is ${url.length} characters long, more than the 2,000 allowed`;
+/** A scheme at the start (`https:`, `ftp:`, `mailto:`); in `example.com:8080/…` a host and its port. */
+const SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i;
+
+/** The URL with https:// in front when it has no scheme (`//example.com/a` gets `https:`); else as it is. */
+export function withScheme(url: string): string {
+	if (url === '' || SCHEME.test(url)) return url;
+	return url.startsWith('//') ? `https:${url}` : `https://${url}`;
+}
+
+/** What keeps a URL from being a web page's address (http or https, with a host), in words that end a sentence starting with the URL. */
+export function webAddressProblem(url: string): string | undefined {
 	let parsed: URL;
 	try {
 		parsed = new URL(url);
@@ -87,7 +97,17 @@ export function publicUrlProblem(url: string): string | undefined {
 		return 'is not a web address';
 	}
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-		return `uses ${parsed.protocol.slice(0, -1)}:, not http: or https:`;
+		return `uses ${parsed.protocol.slice(0, -1)}:, not http or https`;
+	return parsed.hostname === '' ? 'is not a web address' : undefined;
+}
+
+/** What is wrong with a URL from the public, in words that end a sentence starting with the URL; undefined when it may go to phpRank. */
+export function publicUrlProblem(url: string): string | undefined {
+	if (url.length > PUBLIC_URL_MAX_LENGTH)
+		return `is ${url.length} characters long, more than the 2,000 allowed`;
+	const notWeb = webAddressProblem(url);
+	if (notWeb) return notWeb;
+	const parsed = new URL(url);
 	if (parsed.username !== '' || parsed.password !== '') return 'carries a user name or password';
 	const problem = hostProblem(parsed.hostname);
 	return problem && `points to ${problem}`;

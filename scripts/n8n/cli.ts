@@ -91,7 +91,7 @@ export interface ExportedNodeType {
 	name: string; // e.g. "n8n-nodes-phprank.phpRank" (package name + "." + description.name)
 	displayName: string;
 	version: number | number[];
-	credentials?: Array<{ name: string; required?: boolean }>;
+	credentials?: Array<{ name: string; displayName?: string; required?: boolean }>;
 	properties: Array<Record<string, unknown>>;
 	[key: string]: unknown;
 }

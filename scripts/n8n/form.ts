@@ -7,7 +7,7 @@
 import type { BrowserContext } from 'playwright-core';
 
 import { createDataTable, type DataTable, dataTableRows } from './dataTable';
-import type { RestSession } from './rest';
+import { type RestSession, saveAndPublish } from './rest';
 import type { WorkflowJson } from './workflow';
 
 export const FORM_EXAMPLE = {
@@ -58,17 +58,7 @@ export async function publishFormExample(
 	example: WorkflowJson,
 ): Promise<PublishedForm> {
 	const table = await createLeadsTable(session);
-	const wf: Record<string, unknown> = { ...formWorkflow(example, table) };
-	delete wf.id; // n8n gives a new workflow its id
-	const created = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		wf,
-	);
-	if (created.status !== 200)
-		throw new Error(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
-	const { id, versionId } = created.body.data;
-	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const { id, published } = await saveAndPublish(session, formWorkflow(example, table));
 	const formUrl = `${session.baseUrl}/form/${FORM_EXAMPLE.path}`;
 	await waitForForm(formUrl);
 	return { table, workflowId: id, formUrl, publishStatus: published.status };

@@ -209,3 +209,26 @@ export async function runFromTrigger(
 		: undefined;
 	return { started, executionId, exec };
 }
+
+/**
+ * A workflow as a user sets it up in the editor: saved as Import from File saves it (POST
+ * /rest/workflows; n8n gives it its id), then published (the Publish button: POST
+ * /rest/workflows/<id>/activate). Takes effect at once, with no restart. Its id and Publish's answer.
+ */
+export async function saveAndPublish(
+	session: RestSession,
+	wf: object,
+): Promise<{ id: string; published: RestResponse }> {
+	const body: Record<string, unknown> = { ...wf };
+	delete body.id;
+	const created = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		body,
+	);
+	if (created.status !== 200)
+		throw new Error(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
+	const { id, versionId } = created.body.data;
+	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	return { id, published };
+}

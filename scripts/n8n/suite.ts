@@ -8,6 +8,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { type Browser, chromium, type Page } from 'playwright-core';
+
 import { PhpRankServer } from '../../test/server';
 import { startSmtpCatcher, type SmtpCatcher } from './catchers';
 import { buildAndPack, sandboxWithPackage, type SandboxWithPackage } from './checks';
@@ -48,6 +50,7 @@ export class Suite {
 	private readonly cleanups: Array<() => Promise<unknown> | unknown> = [];
 	private readonly servers = new Set<N8nServer>();
 	private readonly diagnostics = new Set<() => string>();
+	private browser: Promise<Browser> | undefined;
 
 	/** `name`: the temp folders' prefix; `pass`: the word a passed check is printed with. */
 	constructor(
@@ -60,6 +63,30 @@ export class Suite {
 		this.note = this.report.note.bind(this.report);
 		this.timed = this.report.timed.bind(this.report);
 		this.defer(() => this.api.stop());
+	}
+
+	/**
+	 * An e-mail body (a `summary_html`) as a mail client shows it: rendered in Debian's Chromium
+	 * (CHROMIUM_PATH), 800 px wide, one browser per suite, closed at the end. Its screenshot is kept
+	 * after the suite, its path printed; the page is returned for the suite's own checks.
+	 */
+	async renderHtml(html: string, name: string): Promise<Page> {
+		this.browser ??= chromium
+			.launch({
+				executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+				args: ['--headless', '--no-sandbox'],
+			})
+			.then((browser) => {
+				this.defer(() => browser.close());
+				return browser;
+			});
+		const page = await (await this.browser).newPage({ viewport: { width: 800, height: 1200 } });
+		await page.setContent(html);
+		const shots = fs.mkdtempSync(path.join(os.tmpdir(), `phprank-${this.name}-shots-`));
+		const shot = path.join(shots, `${name}.png`);
+		await page.screenshot({ path: shot, fullPage: true });
+		this.note(`screenshot: ${shot}`);
+		return page;
 	}
 
 	/** A temp folder of the suite's own, removed at the end. */

@@ -71,6 +71,8 @@ export interface N8nApiOptions {
 	port?: number;
 	/** the personal project's id, in every table's projectId */
 	projectId?: string;
+	/** as N8N_DATA_TABLES_MAX_SIZE_BYTES: every table's bytes together (`TableStore.totalBytes`); 200 MiB, n8n's default, unless set */
+	maxSizeBytes?: number;
 }
 
 export interface N8nApi {
@@ -85,6 +87,8 @@ export interface N8nApi {
 	setPublicApiDisabled(disabled: boolean): void;
 	/** the next request that matches gets the fault (once) */
 	failNext(match: RequestMatch, fault: N8nFault): FaultHandle;
+	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES */
+	setMaxSizeBytes(bytes: number): void;
 	close(): Promise<void>;
 }
 
@@ -118,6 +122,10 @@ const CONDITIONS = [
 const LUXON_HINT =
 	' <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.';
 const SIZE_BYTES = 4096;
+/** n8n's default N8N_DATA_TABLES_MAX_SIZE_BYTES (2.41.1: @n8n/config DataTableConfig.maxSize). */
+export const DEFAULT_MAX_SIZE_BYTES = 200 * 1024 * 1024;
+/** n8n's toMb (@n8n/utils number/bytes): megabytes, rounded. */
+const toMb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /** n8n's error answers: `{ message }` with the status. */
 class ApiError extends Error {
@@ -291,6 +299,17 @@ export class TableStore {
 		return this.insert(id, rows).map((r) => this.present(this.entry(id).table, r));
 	}
 
+	/**
+	 * Every table's bytes together, as N8N_DATA_TABLES_MAX_SIZE_BYTES counts them. n8n measures its
+	 * database's pages; here each table is its 4,096 bytes plus its rows' JSON.
+	 */
+	totalBytes(): number {
+		let total = 0;
+		for (const { rows } of this.byId.values())
+			total += SIZE_BYTES + rows.reduce((sum, row) => sum + JSON.stringify(row).length, 0);
+		return total;
+	}
+
 	/** As DELETE /api/v1/data-tables/{id}: later calls for it answer 404. */
 	delete(id: string): boolean {
 		return this.byId.delete(id);
@@ -437,6 +456,19 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 	}> = [];
 	const held = new Set<() => void>();
 	let disabled = false;
+	let maxSize = options.maxSizeBytes ?? DEFAULT_MAX_SIZE_BYTES;
+	/**
+	 * n8n 2.41.1 checks the size before it inserts, upserts or updates rows (DataTableService's
+	 * validateDataTableSize; its DataTableValidationError is the public API's 400). n8n caches the
+	 * size for 5 s; this fake measures it on every write.
+	 */
+	const roomLeft = () => {
+		const total = store.totalBytes();
+		if (total >= maxSize)
+			throw bad(
+				`Data table size limit exceeded: ${toMb(total)}MB used, limit is ${toMb(maxSize)}MB`,
+			);
+	};
 
 	const matches = (m: RequestMatch, method: string, path: string) =>
 		(m.method === undefined || m.method.toUpperCase() === method) &&
@@ -614,6 +646,33 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return { status: 201, body: publicTable(store.create(name, cols), true) };
 	});
 
+	// POST …/columns (2.41.1: dataTableColumn:create): the column added last; existing rows hold null in it.
+	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/columns$/, [], ({ params, body }) => {
+		const entry = store.entry(tableId(params[0]));
+		const b = bodyObject(body);
+		required(b, 'name');
+		const name = String(b.name).trim();
+		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
+		if (!['string', 'number', 'boolean', 'date'].includes(b.type as string))
+			throw bad(
+				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(b.type)}'`,
+			);
+		if (entry.table.columns.some((c) => c.name === name))
+			throw new ApiError(409, `A column with the name '${name}' already exists in this data table`);
+		const now = new Date().toISOString();
+		const column = {
+			updatedAt: now,
+			createdAt: now,
+			id: newId(),
+			dataTableId: entry.table.id,
+			name,
+			type: b.type as ColumnType,
+			index: entry.table.columns.length,
+		};
+		entry.table.columns.push(column);
+		return { status: 201, body: column };
+	});
+
 	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
 		status: 200,
 		body: publicTable(store.entry(tableId(params[0])).table, true),
@@ -691,6 +750,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 				'request/body/returnType must be equal to one of the allowed values: count, id, all',
 			);
 		const entry = store.entry(params[0]);
+		roomLeft();
 		const added = store.insert(params[0], data);
 		if (returnType === 'count')
 			return { status: 200, body: { success: true, insertedRows: added.length } };
@@ -717,6 +777,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		tableId(id);
 		const { filter, data, returnData } = writeParams(body);
 		const entry = store.entry(id);
+		roomLeft();
 		const changes = store.convert(entry.table, data);
 		const hit = store.select(entry.table, entry.rows, filter);
 		const now = new Date().toISOString();
@@ -886,6 +947,9 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		requests,
 		setPublicApiDisabled(d: boolean) {
 			disabled = d;
+		},
+		setMaxSizeBytes(bytes: number) {
+			maxSize = bytes;
 		},
 		failNext(match: RequestMatch, fault: N8nFault): FaultHandle {
 			let reached!: (r: RecordedN8nRequest) => void;

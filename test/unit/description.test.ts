@@ -51,16 +51,23 @@ describe('node description', () => {
 		}
 	});
 
-	it('is usable as an AI tool, uses the phpRank credential, and offers the n8n API one (History Store → Data Table) as optional', () => {
+	it('is usable as an AI tool, uses the phpRank credential, and offers the n8n API one (History Store → Data Table) as optional, each labelled for what it is', () => {
 		expect(description.usableAsTool).toBe(true);
+		// displayName: the credential field's label in the editor (n8n 2.0 and 2.41), else "Credential".
 		expect(description.credentials).toEqual([
 			{
 				name: 'phpRankApi',
+				displayName: 'phpRank API',
 				required: true,
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
+			{
+				name: 'phpRankN8nApi',
+				displayName: 'n8n API (only for History Store → Data Table)',
+				required: false,
+				testedBy: 'phpRankN8nApiTest',
+			},
 		]);
 		// RoutingNode takes, of two credentials, the one this hidden parameter's value shows.
 		expect(description.properties.find(({ name }) => name === 'authentication')).toMatchObject({

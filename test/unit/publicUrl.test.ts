@@ -1,4 +1,4 @@
-import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../nodes/PhpRank/publicUrl';
+import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem, withScheme } from '../../nodes/PhpRank/publicUrl';
 
 describe('a URL from the public is checked before it reaches phpRank', () => {
 	it.each([
@@ -17,9 +17,9 @@ describe('a URL from the public is checked before it reaches phpRank', () => {
 	});
 
 	it.each([
-		['ftp://example.com/file', 'uses ftp:, not http: or https:'],
-		['file:///etc/passwd', 'uses file:, not http: or https:'],
-		['javascript:alert(1)', 'uses javascript:, not http: or https:'],
+		['ftp://example.com/file', 'uses ftp:, not http or https'],
+		['file:///etc/passwd', 'uses file:, not http or https'],
+		['javascript:alert(1)', 'uses javascript:, not http or https'],
 		['example.com', 'is not a web address'],
 		['', 'is not a web address'],
 		['https://user:secret@example.com/', 'carries a user name or password'],
@@ -92,5 +92,24 @@ describe('a URL from the public is checked before it reaches phpRank', () => {
 		expect(publicUrlProblem(`${exact}b`)).toBe(
 			'is 2001 characters long, more than the 2,000 allowed',
 		);
+	});
+});
+
+describe('a URL without its scheme gets https://; one with a scheme is left as it is', () => {
+	it.each([
+		['example.com/pricing', 'https://example.com/pricing'],
+		['www.example.com', 'https://www.example.com'],
+		['example.com:8080/a', 'https://example.com:8080/a'],
+		['localhost:3000', 'https://localhost:3000'],
+		['127.0.0.1:80', 'https://127.0.0.1:80'],
+		['//example.com/a', 'https://example.com/a'],
+		['https://example.com/a', 'https://example.com/a'],
+		['HTTP://Example.com', 'HTTP://Example.com'],
+		['ftp://example.com/file', 'ftp://example.com/file'],
+		['mailto:seo@example.com', 'mailto:seo@example.com'],
+		['javascript:alert(1)', 'javascript:alert(1)'],
+		['', ''],
+	])('%j → %j', (url, expected) => {
+		expect(withScheme(url)).toBe(expected);
 	});
 });

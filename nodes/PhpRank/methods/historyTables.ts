@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { FIRST_N8N_WITH_TABLE_API } from '../operations/history/n8nApi';
-import { listTables } from '../operations/history/tableStore';
+import { listTables } from '../operations/history/tableApi';
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 

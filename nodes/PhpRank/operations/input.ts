@@ -16,6 +16,7 @@ import {
 	REPORT_LINK,
 } from '../api';
 import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
+import { webAddressProblem, withScheme } from '../publicUrl';
 import { connectionOf } from '../transport/connection';
 import { inputError } from '../transport/errors';
 import { inputItemCount } from '../transport/n8nInternals';
@@ -128,7 +129,7 @@ async function checkReportLink(ctx: IExecuteSingleFunctions, value: unknown): Pr
 	}
 	let host = '';
 	try {
-		host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(link) ? link : `https://${link}`).host;
+		host = new URL(withScheme(link)).host;
 	} catch {
 		host = '';
 	}
@@ -228,25 +229,20 @@ export function checkPrivacy(
 	body.password = password;
 }
 
-/** Report → Create: an http(s) URL, and a password when privacy is Password. */
+/** Report → Create and Create or Re-Run: an http(s) URL (https:// added when it has no scheme), and a password when privacy is Password. */
 export async function checkCreateBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const body = { ...(requestOptions.body as IDataObject) };
-	const url = textParameter(this, 'url', 'URL', body.url);
-	let valid = false;
-	try {
-		const parsed = new URL(url);
-		valid = (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-	} catch {
-		valid = false;
-	}
-	if (!valid) {
+	const given = textParameter(this, 'url', 'URL', body.url);
+	const url = withScheme(given);
+	const problem = given === '' ? 'is empty' : webAddressProblem(url);
+	if (problem !== undefined) {
 		fail(
 			this,
-			`The URL must be a full http:// or https:// address, not ${describeValue(url)}`,
-			'Enter the page to analyse with its scheme, e.g. https://example.com/pricing.',
+			`The URL${given === '' ? '' : ` ${describeValue(given)}`} ${problem}`,
+			'Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
 		);
 	}
 	body.url = url;

@@ -621,13 +621,13 @@ async function checkFailingCalls(call: ToolCall): Promise<void> {
 		),
 		textOf(noSite.result),
 	);
-	const badUrl = await call('audit_url', { url: 'example.com/no-scheme', privacy: 1 });
+	const badUrl = await call('audit_url', { url: 'ftp://example.com/no-scheme', privacy: 1 });
 	check(
 		'an invalid URL: one sentence naming the URL, no class name',
 		same(parsed(badUrl.result), [
 			{
 				error:
-					'The URL must be a full http:// or https:// address, not "example.com/no-scheme". Enter the page to analyse with its scheme, e.g. https://example.com/pricing.',
+					'The URL "ftp://example.com/no-scheme" uses ftp:, not http or https. Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
 			},
 		]),
 		textOf(badUrl.result),

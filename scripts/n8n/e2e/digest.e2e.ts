@@ -14,13 +14,8 @@
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL, CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 
-import { chromium } from 'playwright-core';
-
-import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/rows';
+import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/model';
 import {
 	accountFixture,
 	expectedDigest,
@@ -40,7 +35,7 @@ import {
 import { createDataTable } from '../dataTable';
 import { importCredentials, setupOwner, startServer, storedExecutions } from '../n8n';
 import { Fatal, same } from '../report';
-import type { RestSession } from '../rest';
+import { type RestSession, saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import type { WorkflowJson } from '../workflow';
 
@@ -52,8 +47,6 @@ const SCHEDULE = 'Every Monday at 08:00';
 const DIGEST = 'Digest of every site';
 const EMAIL = 'Email the digest';
 const TABLE = 'phpRank site history';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-digest-shots-'));
 
 /** The rows added through n8n's public API, as the node would read them back. */
 async function fillTable(baseUrl: string, apiKey: string, tableId: string, rows: Row[]) {
@@ -87,16 +80,7 @@ const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
 
 /** Saved as the editor's Import from File saves it, then published; its id. */
 async function publish(session: RestSession, wf: WorkflowJson): Promise<string> {
-	const body: Record<string, unknown> = { ...wf };
-	delete body.id;
-	const created = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (created.status !== 200) throw new Fatal(`workflow not saved: ${created.status}`);
-	const { id, versionId } = created.body.data;
-	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const { id, published } = await saveAndPublish(session, wf);
 	if (!check('the workflow is published', published.status === 200, published.body))
 		throw new Fatal('not published');
 	return id;
@@ -178,16 +162,7 @@ function checkDigest(
 }
 
 async function checkRendered(html: string, sites: number) {
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox'],
-	});
-	suite.defer(() => browser.close());
-	const page = await browser.newPage({ viewport: { width: 800, height: 1200 } });
-	await page.setContent(html);
-	const shot = path.join(SHOTS, 'digest-summary-html.png');
-	await page.screenshot({ path: shot, fullPage: true });
-	note(`screenshot: ${shot}`);
+	const page = await suite.renderHtml(html, 'digest-summary-html');
 	const text = await page.locator('body').innerText();
 	check(
 		'rendered in Chromium: the project named <script>alert(1)</script> shows as text, and no script is in the page',

@@ -206,10 +206,12 @@ async function checkSameUrlAgain(
 		firstRequests,
 	}: { first: Submission; reportId: number; firstRequests: number },
 ): Promise<void> {
-	section('the same URL again within 24 hours (Reuse Recent Analysis)');
+	// Typed as visitors type it, without https://: the node adds it, and it is the same page.
+	const typed = PUBLIC_URL.replace(/^https:\/\//, '');
+	section(`the same URL again within 24 hours, typed "${typed}" (Reuse Recent Analysis)`);
 	api.clearRequests();
 	const again = await timed('submit again, ending page', async () =>
-		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR }),
+		submitForm(formUrl, { website: typed, email: VISITOR }),
 	);
 	check(
 		"no analysis request: the site's list read, nothing else",

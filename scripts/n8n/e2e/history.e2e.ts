@@ -9,11 +9,6 @@
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-
-import { chromium } from 'playwright-core';
 
 import { siteFigures, type AnalysisSpec, type SiteFigures } from '../../../test/server';
 import {
@@ -44,8 +39,6 @@ import { Suite } from '../suite';
 import { manualTrigger, node, phpRank, webhook, workflow } from '../workflow';
 
 const suite = new Suite('history');
-/** Screenshots: kept after the suite, printed. */
-const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-history-shots-'));
 const { check, section, note, api } = suite;
 
 const WF_ID = 'phprankHistory01';
@@ -73,7 +66,6 @@ const BRANDING = {
 	accentColor: '#0a7d5a',
 	introText: 'Your site, week by week.',
 };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const PAGES_CODE = `const urls = $input.first().json.body?.urls ?? ${JSON.stringify(PAGES)};
 return urls.map((url) => ({ json: { url } }));`;
@@ -353,16 +345,7 @@ async function twelveRuns(baseUrl: string, records: SiteFigures[]): Promise<void
 		JSON.stringify(historyOf(site)) === JSON.stringify(records.slice(-12)),
 		{ history: historyOf(site), expected: records.slice(-12) },
 	);
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox'],
-	});
-	suite.defer(() => browser.close());
-	const page = await browser.newPage({ viewport: { width: 800, height: 1200 } });
-	await page.setContent(String(site.summary_html));
-	const shot = path.join(SHOTS, 'history-summary-html.png');
-	await page.screenshot({ path: shot, fullPage: true });
-	note(`screenshot: ${shot}`);
+	const page = await suite.renderHtml(String(site.summary_html), 'history-summary-html');
 	const text = await page.locator('body').innerText();
 	check(
 		'the agency name holding <script> shows as text, and no script is in the page',

@@ -227,15 +227,21 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 	check('export:nodes lists phpRank', action);
 	check('export:nodes lists phpRankTrigger', trigger);
 	check(
-		'phpRank uses the phpRankApi credential, and offers phpRankN8nApi (History Store → Data Table) as optional',
+		'phpRank uses the phpRankApi credential, and offers phpRankN8nApi (History Store → Data Table) as optional, each with the label its field shows in the editor',
 		same(action?.credentials, [
 			{
 				name: 'phpRankApi',
+				displayName: 'phpRank API',
 				required: true,
 				testedBy: 'phpRankApiTest',
 				displayOptions: { show: { authentication: ['phpRankApi'] } },
 			},
-			{ name: 'phpRankN8nApi', required: false, testedBy: 'phpRankN8nApiTest' },
+			{
+				name: 'phpRankN8nApi',
+				displayName: 'n8n API (only for History Store → Data Table)',
+				required: false,
+				testedBy: 'phpRankN8nApiTest',
+			},
 		]),
 		action?.credentials,
 	);

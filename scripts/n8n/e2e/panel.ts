@@ -11,6 +11,8 @@
  *   Drops off hides it again.
  *
  * Called from ui.e2e.ts's rerun check, last (it edits the node in the editor, on a tab of its own).
+ *
+ * `checkCredentialLabels` (the credentials check): each action panel's credential fields and their labels.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -61,6 +63,7 @@ interface DomElement {
 	getBoundingClientRect(): { top: number; bottom: number; height: number };
 	querySelector(selector: string): DomElement | null;
 	querySelectorAll(selector: string): ArrayLike<DomElement>;
+	parentElement: DomElement | null;
 }
 
 /** The node's parameter pane: its credential selects and its top-level parameters, as laid out. */
@@ -200,5 +203,59 @@ export async function checkOptionsPanel(ui: PanelUi, node: string, s: Checks): P
 		if (!(fewFields && pass && drop && off)) await ui.evidence(page, 'panel options');
 	} finally {
 		await page.close();
+	}
+}
+
+/** The label of each credential select shown in the panel, in order: the text of the nearest `<label>` above it. */
+export async function credentialLabels(page: Page): Promise<string[]> {
+	const pane = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').first();
+	await pane
+		.locator('[data-test-id="node-credentials-select"]')
+		.first()
+		.waitFor({ timeout: TIMEOUT });
+	return await pane.evaluate((el: unknown) =>
+		Array.from((el as DomElement).querySelectorAll('[data-test-id="node-credentials-select"]'))
+			.filter((c) => c.getBoundingClientRect().height > 0)
+			.map((c) => {
+				let at: DomElement | null = c;
+				while (at && !at.querySelector('label')) at = at.parentElement;
+				return (at?.querySelector('label')?.textContent ?? '').trim();
+			}),
+	);
+}
+
+/**
+ * Every action panel (`nodes`): one credential field per entry of the node's `credentials`, each
+ * labelled with its entry's displayName as n8n loaded it (n8n 2.41's editor, getCredentialsFieldLabel),
+ * the labels distinct and none the editor's bare "Credential".
+ */
+export async function checkCredentialLabels(
+	ui: PanelUi,
+	nodes: string[],
+	expected: string[],
+	s: Checks,
+): Promise<void> {
+	s.note(`the node's credentials as n8n loaded them: ${expected.map((e) => `"${e}"`).join(', ')}`);
+	s.check(
+		'the node names each credential for what it is: distinct displayNames, none "Credential"',
+		expected.length === 2 &&
+			new Set(expected).size === expected.length &&
+			expected.every((label) => label !== '' && label !== 'Credential'),
+		expected,
+	);
+	for (const node of nodes) {
+		const page = await ui.openPanel(node);
+		try {
+			const labels = await credentialLabels(page);
+			const file = await ui.screenshot(page, `credentials-${node}`);
+			const pass = s.check(
+				`panel "${node}": its credential fields are labelled ${labels.map((l) => `"${l}"`).join(' and ')} (${file})`,
+				JSON.stringify(labels) === JSON.stringify(expected),
+				{ shown: labels, expected },
+			);
+			if (!pass) await ui.evidence(page, `credentials ${node}`);
+		} finally {
+			await page.close();
+		}
 	}
 }

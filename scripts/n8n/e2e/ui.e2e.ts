@@ -26,6 +26,9 @@
  *           report (a screenshot of it in the folder)
  *   form    examples/lead-audit-form.json published (form.ts): its form opened in Chromium as a visitor opens
  *           it, filled, submitted; the ending page shows the test server's score (a screenshot of it)
+ *   credentials every action panel (one per operation): two credential fields, labelled with the node's
+ *           credential displayNames ("phpRank API", "n8n API (only for History Store → Data Table)"),
+ *           not twice "Credential" (panel.ts)
  *
  * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
  * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
@@ -44,7 +47,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { USER_IDS, type PhpRankServer } from '../../../test/server';
 import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
-import { checkOptionsPanel } from './panel';
+import { checkCredentialLabels, checkOptionsPanel } from './panel';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -81,6 +84,8 @@ const CHECKS = {
 		'Create or Re-Run of 10 pages, after a re-run: eight of ten rows fit whole on one screen; the site summary: one row, held to a height limit',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
+	credentials:
+		'every action panel labels its two credential fields by what each is for, not "Credential" twice',
 } as const;
 type CheckName = keyof typeof CHECKS;
 
@@ -345,6 +350,7 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 		rerun: undefined,
 		summary: undefined,
 		form: undefined,
+		credentials: undefined,
 	};
 	const out = [
 		workflowOf(
@@ -355,7 +361,7 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 	for (const [check, node] of Object.entries(checkNodes)) {
 		if (!node) continue;
 		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [
-			{ name: CHECK_NODES[check as Exclude<CheckName, 'panels'>], ...node },
+			{ name: CHECK_NODES[check as Exclude<CheckName, 'panels' | 'credentials'>], ...node },
 		];
 		if (check === 'sample')
 			nodes.push({
@@ -609,7 +615,7 @@ function fail(message: string): never {
 	throw new Error(message);
 }
 
-const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
+const checks = (panels: Panel[], credentials: string[]): Record<CheckName, CheckFn> => ({
 	panels: async (ui) => await checkPanelsOpen(ui, panels),
 	rows: checkGetManyRowsFit,
 	get: checkGetByIdRowFits,
@@ -620,6 +626,13 @@ const checks = (panels: Panel[]): Record<CheckName, CheckFn> => ({
 	rerun: checkRerunRowsFit,
 	summary: checkSummaryHtmlRenders,
 	form: checkFormExample,
+	credentials: async (ui) =>
+		await checkCredentialLabels(
+			ui,
+			panels.filter((p) => p.type === NODE_TYPE).map((p) => p.node),
+			credentials,
+			suite,
+		),
 });
 
 /** Every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences */
@@ -1183,7 +1196,11 @@ async function main(): Promise<void> {
 	check('signed in to the editor as the owner', true);
 	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
-	const all = checks(panels);
+	const action = installed.allNodes.find((n) => n.name === NODE_TYPE);
+	const all = checks(
+		panels,
+		(action?.credentials ?? []).map((c) => c.displayName ?? ''),
+	);
 	for (const name of only) {
 		section(`${name}: ${CHECKS[name]}`);
 		try {

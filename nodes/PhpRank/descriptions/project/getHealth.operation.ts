@@ -9,6 +9,7 @@ import {
 	historyStoreParameters,
 	reportBrandingParameter,
 } from '../report/history';
+import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions, siteSimplifyParameter } from '../site';
 
 const { staleAfter } = BOUNDS;
@@ -94,6 +95,8 @@ const properties: INodeProperties[] = [
 		description: 'Whether to return each project, or one digest of every project',
 	},
 	siteSimplifyParameter,
+	pageGroupsParameter,
+	defaultBudgetParameter,
 	siteOptions(false, { displayOptions: { show: { output: ['projects'] } } }),
 	digestSiteOptions,
 	...digestStore,
@@ -108,7 +111,7 @@ const properties: INodeProperties[] = [
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 4 },
-		default: `Which of the user's client sites need attention this week, from phpRank: one short message ranking every site (project, e.g. example.com) worst first, by health score (share of pages without a failed high-importance check), then average score from 0 to 100 (${RESULT_CLASSES_TEXT}). Each line gives the site's change over the last four runs and the last 30 days, its open high-importance issues, its oldest open issue and for how many days, whether it is stale (not analysed lately), and its link; the first line the totals. Use it when asked which sites or clients need attention, got worse, or were not audited lately; then get one project's health for its details.`,
+		default: `Which of the user's client sites need attention this week, from phpRank: one short message ranking every site (project, e.g. example.com) worst first, by health score (share of pages without a failed high-importance check), then average score from 0 to 100 (${RESULT_CLASSES_TEXT}). Each line gives the site's change over the last four runs and the last 30 days, its open high-importance issues, its oldest open issue and for how many days, whether it is stale (not analysed lately), its page groups over budget when budgets are set, and its link; the first line the totals. Use it when asked which sites or clients need attention, got worse, or were not audited lately; then get one project's health for its details.`,
 		description: 'What the AI model reads about this tool: what it does and when to use it',
 		displayOptions: { show: { '@tool': [true], output: ['digest'] } },
 	},
@@ -124,4 +127,4 @@ export const toolDescriptionHide = { output: ['digest'] };
 
 /** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
 export const toolDescription =
-	'How a whole site is doing in phpRank (one project, e.g. example.com): a few lines with its average score and class, health score (share of pages without a failed high-importance check), how many pages are good, decent and bad, the top issues and the worst pages with links. Use it when asked how a site is doing or what to fix first across a site.';
+	'How a whole site is doing in phpRank (one project, e.g. example.com): a few lines with its average score and class, health score (share of pages without a failed high-importance check), how many pages are good, decent and bad, the top issues and the worst pages with links. When page groups with budgets are set (sections of the site such as /products/**), it starts with the groups over budget, each broken rule and the pages to fix. Use it when asked how a site is doing, whether it holds its SEO budgets, or what to fix first across a site.';

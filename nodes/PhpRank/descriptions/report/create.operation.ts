@@ -4,6 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { passwordField, privacyField, simplifyParameter } from '../common';
 import { RESULT_CLASSES_TEXT } from '../../api';
 
+/** How the URL is read (operations/input.ts, checkCreateBody): Create's and Create or Re-Run's. */
+const URL_DESCRIPTION =
+	'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken';
+
 /** The fields of a report to create: Create, and Create or Re-Run. */
 export function createFields(
 	texts: { urlDescription?: string; privacyDescription?: string } = {},
@@ -16,7 +20,7 @@ export function createFields(
 			required: true,
 			default: '',
 			placeholder: 'https://example.com/pricing',
-			description: texts.urlDescription ?? 'The page to analyse, starting with http:// or https://',
+			description: texts.urlDescription ?? URL_DESCRIPTION,
 			routing: { send: { type: 'body', property: 'url' } },
 		},
 		privacyField({

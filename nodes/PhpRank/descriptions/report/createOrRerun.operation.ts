@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
 import { optionsCollection } from '../common';
+import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
@@ -69,7 +70,7 @@ const properties: INodeProperties[] = [
 	},
 	...createFields({
 		urlDescription:
-			'The page to analyse, starting with http:// or https://. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
+			'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
 		privacyDescription:
 			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
 	}),
@@ -94,6 +95,11 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
+	{
+		...pageGroupsParameter,
+		description: `${pageGroupsParameter.description} One Item per Page: each page says its <code>group</code>.`,
+	},
+	{ ...defaultBudgetParameter, displayOptions: { show: { output: ['sites'] } } },
 	...historyStoreParameters.map((parameter) => ({
 		...parameter,
 		displayOptions: { show: { output: ['sites'], ...parameter.displayOptions?.show } },

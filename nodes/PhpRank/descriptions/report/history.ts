@@ -4,7 +4,7 @@ import { boundedField } from '../../bounds';
 
 import { HISTORY_LENGTH } from '../../operations/history/historyFields';
 import { FIRST_N8N_WITH_TABLE_API } from '../../operations/history/n8nApi';
-import { RUNS_KEPT } from '../../operations/history/record';
+import { RUNS_KEPT } from '../../operations/history/model';
 
 /*
  * The fields of a site's history on Create or Re-Run (One Item per Site): History Length under

@@ -4,6 +4,7 @@ import { BOUNDS, describeValue } from '../../bounds';
 import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../input';
 import { siteSettings } from '../site/options';
+import { pageGroupSettings } from '../site/pageGroups';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
@@ -50,7 +51,7 @@ function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void {
 	);
 }
 
-/** Public URLs Only, Reuse Recent Analysis, Confirm Drops and, with One Item per Site, the site options, checked before anything is sent. */
+/** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups and, with One Item per Site, the site options, checked before anything is sent. */
 export async function checkRerunOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
@@ -58,6 +59,7 @@ export async function checkRerunOptions(
 	checkPublicUrl(this, (requestOptions.body as IDataObject).url);
 	reuseHours(this);
 	confirmDropPoints(this);
+	pageGroupSettings(this);
 	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
 	return requestOptions;
 }

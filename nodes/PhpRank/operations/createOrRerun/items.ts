@@ -8,9 +8,11 @@ import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../reportItem';
 import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../site/options';
-import { siteHistoryOutput } from '../history/siteItem';
+import { groupOf, type PageGroup } from '../site/groups';
+import { pageGroupSettings } from '../site/pageGroups';
+import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../history/keep';
-import { historySettings } from '../history/settings';
+import { historySettings } from './historySettings';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
@@ -38,6 +40,7 @@ export function pageItem(
 	choice: OutputChoice,
 	{ action, record, changes, others, confirmation }: Outcome,
 	confirmPoints: number | undefined,
+	groups: readonly PageGroup[],
 ): IDataObject {
 	const confirmed =
 		confirmPoints === undefined
@@ -51,6 +54,7 @@ export function pageItem(
 		...reportOutput(choice, record, changes, { flat: true }),
 		other_reports: others,
 		...confirmed,
+		...(groups.length ? { group: groupOf(record.url, groups) } : {}),
 	};
 }
 
@@ -109,11 +113,12 @@ export async function siteItems(
 	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
 	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
 	const { worstPages, minChange } = siteSettings(ctx);
-	const summary = siteSummary(project, pages, {
-		worstPages,
-		minChange,
-		link: await recordLinks({ ctx, spec }),
-	});
+	const summary = siteSummary(
+		project,
+		pages,
+		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
+		pageGroupSettings(ctx),
+	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
 	const history = await keepSiteRun(ctx, run, summary, length);

@@ -31,9 +31,10 @@ import { changesBetween } from '../changes';
 import { outputChoice } from '../reportItem';
 import { operationRouting, paired } from '../routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
-import { readSiteHistories } from '../history/keep';
-import { checkHistoryOptions } from '../history/settings';
+import { prepareSiteHistory } from '../history/keep';
+import { checkHistoryOptions } from './historySettings';
 import { type Outcome, pageItem, siteItems } from './items';
+import { pageGroupSettings } from '../site/pageGroups';
 
 /*
  * Report → Create or Re-Run: for each item's URL, the user's report of it is re-run (PUT
@@ -165,7 +166,7 @@ async function createOrRerun(
 			return Promise.reject(error);
 		};
 		// History Store → Data Table: the sites' rows read before any phpRank request.
-		if (bySite) await readSiteHistories(this, run, projectOfUrl(url)).catch(leftOut);
+		if (bySite) await prepareSiteHistory(this, run, projectOfUrl(url)).catch(leftOut);
 		const confirmPoints = confirmDropPoints(this);
 		const analysis = run.once(`createOrRerun analysis ${key}`, () =>
 			analyse(caller, url, body, { confirmPoints, reuseHours: reuseHours(this) }),
@@ -175,7 +176,8 @@ async function createOrRerun(
 		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
-		const items = [{ json: pageItem(choice, outcome, confirmPoints) }];
+		const { groups } = pageGroupSettings(this);
+		const items = [{ json: pageItem(choice, outcome, confirmPoints, groups) }];
 		recordDone(
 			run,
 			this.getItemIndex(),

@@ -9,6 +9,8 @@ import {
 	type SiteOptions,
 	siteHealth,
 } from '../site/figures';
+import { NO_BUDGET, withGroups } from '../site/groups';
+import type { PageGroupSettings } from '../site/pageGroups';
 import type { SiteSummary } from '../site/types';
 
 /*
@@ -28,13 +30,34 @@ export interface RunPage {
 	confirmed?: boolean;
 }
 
+/** The re-run pages whose score fell, the deepest first: the first Worst Pages of them. */
+function biggestDrops(rerun: Array<RunPage & { record: IDataObject }>, options: SiteOptions) {
+	return rerun
+		.filter(({ changes }) => changes!.scoreDelta !== null && changes!.scoreDelta < 0)
+		.sort(
+			(a, b) =>
+				a.changes!.scoreDelta! - b.changes!.scoreDelta! ||
+				Number(a.record.id) - Number(b.record.id),
+		)
+		.slice(0, options.worstPages)
+		.map(({ record, changes }) => {
+			const { id, url, score, link } = pageEntry(record, options);
+			return { id, url, score, score_change: changes!.scoreDelta, link };
+		});
+}
+
 /**
  * The summary of one site's pages in a Create or Re-Run run: what was created and re-run, how the
  * scores moved (re-run pages only: a created page has no score before), which checks newly failed
  * or were fixed and on how many pages, the biggest drops, the pages phpRank could not analyse, and
  * the health of the pages the run analysed.
  */
-export function siteSummary(project: string, pages: RunPage[], options: SiteOptions): SiteSummary {
+export function siteSummary(
+	project: string,
+	pages: RunPage[],
+	options: SiteOptions,
+	settings: PageGroupSettings = { groups: [], defaultBudget: NO_BUDGET },
+): SiteSummary {
 	const analysed = pages.filter(
 		(page): page is RunPage & { record: IDataObject } => page.record !== undefined,
 	);
@@ -55,19 +78,9 @@ export function siteSummary(project: string, pages: RunPage[], options: SiteOpti
 				!(sign < 0 && confirmed === false)
 			);
 		}).length;
-	const drops = rerun
-		.filter(({ changes }) => changes!.scoreDelta !== null && changes!.scoreDelta < 0)
-		.sort(
-			(a, b) =>
-				a.changes!.scoreDelta! - b.changes!.scoreDelta! ||
-				Number(a.record.id) - Number(b.record.id),
-		)
-		.slice(0, options.worstPages)
-		.map(({ record, changes }) => {
-			const { id, url, score, link } = pageEntry(record, options);
-			return { id, url, score, score_change: changes!.scoreDelta, link };
-		});
-	const health = siteHealth(newestPerUrl(analysed.map(({ record }) => record)), options);
+	const drops = biggestDrops(rerun, options);
+	const records = newestPerUrl(analysed.map(({ record }) => record));
+	const health = siteHealth(records, options);
 	// pages and average_score first, as the run reads them; the health repeats them in place.
 	const run = {
 		project,
@@ -89,5 +102,6 @@ export function siteSummary(project: string, pages: RunPage[], options: SiteOpti
 		failed_pages: pages
 			.filter((page) => page.failure !== undefined)
 			.map(({ url, failure }) => ({ url, reason: failure! })),
+		...withGroups(records, health, settings, options),
 	};
 }

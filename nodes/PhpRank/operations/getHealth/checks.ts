@@ -4,6 +4,7 @@ import { BOUNDS } from '../../bounds';
 import { type Branding, readBranding } from '../history/branding';
 import { boundedOption, fail, projectName } from '../input';
 import { siteSettings } from '../site/options';
+import { pageGroupSettings } from '../site/pageGroups';
 import { digestStoreOn, digestTableChoice } from './digestHistory';
 
 /** Output → One Digest: one item for the whole account (All Projects only). */
@@ -32,12 +33,13 @@ export function digestSettings(ctx: IExecuteSingleFunctions): DigestSettings {
 	return { staleAfterDays, html: options.emailHtml === true, branding: branding.branding };
 }
 
-/** Project → Get Health: a project (unless All Projects), its site options, One Digest's options, checked before anything is sent. */
+/** Project → Get Health: a project (unless All Projects), Page Groups, its site options, One Digest's options, checked before anything is sent. */
 export async function checkHealthInput(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const all = this.getNodeParameter('allProjects', false) as boolean;
+	pageGroupSettings(this);
 	if (isDigest(this)) {
 		if (!all)
 			fail(

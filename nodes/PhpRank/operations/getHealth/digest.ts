@@ -1,12 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../report';
-import { runRecord } from '../history/historyFields';
 import { siteIssues } from '../history/issues';
-import { addRun, type RunRecord, type SiteHistory } from '../history/record';
-import { type DatedRun, historyOfRuns } from '../history/rows';
+import {
+	addRun,
+	type DatedRun,
+	historyOfRuns,
+	runRecord,
+	type RunRecord,
+	type SiteHistory,
+} from '../history/model';
 import { mean, newestPerUrl, siteHealth } from '../site/figures';
-import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
+import { withGroups } from '../site/groups';
+import type { PageGroupSettings } from '../site/pageGroups';
+import type { Digest, DigestSite, DigestTotals, SiteHealth } from '../site/types';
+import type { DigestSettings } from './checks';
+import type { DigestHistory } from './digestHistory';
+import { digestHtml, digestText } from './digestText';
 
 /*
  * Get Health, All Projects, One Digest: every site of the account ranked worst first, with its
@@ -15,7 +25,7 @@ import type { DigestSite, DigestTotals, SiteHealth } from '../site/types';
  * A site's runs: its rows analysed before its newest analysis, then its figures now (the row of
  * that same analysis, if any, is now's). `change_4_runs` is now less the run four before it, as
  * Create or Re-Run's site item counts it; `change_30_days` now less the first run of the last 30
- * days.
+ * days. `digest` puts the sites, worst first, the totals and the messages (digestText.ts) in one item.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -29,6 +39,8 @@ export interface DigestOptions {
 	reportLink: (id: unknown) => string;
 	/** A site's reports on the instance. */
 	siteLink: (project: string) => string;
+	/** Page Groups and Default Budget (no groups: none judged). */
+	groups: PageGroupSettings;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -81,11 +93,10 @@ export function digestSite(
 	runs: readonly DatedRun[] | null,
 	options: DigestOptions,
 ): DigestSite {
-	const health = siteHealth(newestPerUrl(records), {
-		worstPages: 1,
-		minChange: 0,
-		link: options.reportLink,
-	});
+	const pages = newestPerUrl(records);
+	const siteOptions = { worstPages: 1, minChange: 0, link: options.reportLink };
+	const health = siteHealth(pages, siteOptions);
+	const { broken_groups } = withGroups(pages, health, options.groups, siteOptions);
 	const last = health.analysed_to === null ? NaN : Date.parse(health.analysed_to);
 	const days = Number.isFinite(last) ? Math.floor((options.now - last) / DAY_MS) : null;
 	return {
@@ -101,6 +112,7 @@ export function digestSite(
 		days_since_analysis: days,
 		stale: days === null || days >= options.staleAfterDays,
 		link: options.siteLink(project),
+		...(broken_groups ? { broken_groups } : {}),
 	};
 }
 
@@ -109,13 +121,14 @@ const lowFirst = (a: number | null, b: number | null) =>
 	a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b;
 
 /**
- * Worst first: the lowest health score (the share of pages without a failed high-importance check:
+ * Worst first: the most page groups over budget (with Page Groups), then the lowest health score (the share of pages without a failed high-importance check:
  * a page with a real problem is what needs a person), then the lowest average (many good pages can
  * hide a broken one in the average, not in the health score), then the name; a site with no score
  * first (nobody knows how it is doing).
  */
 export function worstFirst(a: DigestSite, b: DigestSite): number {
 	return (
+		(b.broken_groups?.length ?? 0) - (a.broken_groups?.length ?? 0) ||
 		lowFirst(a.health_score, b.health_score) ||
 		lowFirst(a.average_score, b.average_score) ||
 		a.project.localeCompare(b.project)
@@ -140,5 +153,40 @@ export function digestTotals(
 		worse_sites: moved(-1),
 		better_sites: moved(1),
 		stale_sites: sites.filter((site) => site.stale).length,
+		...budgetTotals(sites),
+	};
+}
+
+/** With Page Groups: how many sites have a group over budget, and how many such groups in all. */
+function budgetTotals(sites: readonly DigestSite[]): Partial<DigestTotals> {
+	if (!sites.some((site) => site.broken_groups)) return {};
+	return {
+		sites_over_budget: sites.filter((site) => site.broken_groups?.length).length,
+		broken_groups: sites.reduce((sum, site) => sum + (site.broken_groups?.length ?? 0), 0),
+	};
+}
+
+/** The digest of the account from its reports by site and their history. */
+export function digest(
+	sites: Map<string, IDataObject[]>,
+	history: DigestHistory,
+	settings: DigestSettings,
+	options: Omit<DigestOptions, 'staleAfterDays'>,
+): Digest {
+	const all = { ...options, staleAfterDays: settings.staleAfterDays };
+	const entries = [...sites.entries()]
+		.map(([site, records]) => digestSite(site, records, history.runs?.get(site) ?? null, all))
+		.sort(worstFirst);
+	const head = {
+		...digestTotals(entries, [...sites.values()].flat(), history.runs !== null),
+		stale_after_days: settings.staleAfterDays,
+		history_note: history.note,
+	};
+	const summary_text = digestText(head, entries);
+	return {
+		...head,
+		sites: entries,
+		summary_text,
+		...(settings.html ? { summary_html: digestHtml(head, entries, settings.branding) } : {}),
 	};
 }

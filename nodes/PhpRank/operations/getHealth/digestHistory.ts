@@ -1,11 +1,11 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { inputProblem } from '../input';
+import type { DatedRun } from '../history/model';
 import { isTableProblem } from '../history/n8nApi';
-import { type DatedRun, datedRunOfRow } from '../history/rows';
-import { tableChoiceOf } from '../history/keep';
-import { findTable, readRows, type TableChoice } from '../history/tableStore';
-
+import { historyStoreOf, tableChoiceOf } from '../history/stores';
+import type { TableChoice } from '../history/tableApi';
+import { readTableRuns } from '../history/tableStore';
 /*
  * One Digest's history: the rows Create or Re-Run's One Item per Site writes to a data table
  * (History Store → Data Table), read once for every site of the account (one OR filter, split by
@@ -16,9 +16,9 @@ import { findTable, readRows, type TableChoice } from '../history/tableStore';
 export const HISTORY_OFF_NOTE =
 	'Changes and issue ages are off: set History Store to Data Table in this node, with the table Create or Re-Run (One Item per Site, History Store → Data Table) writes each site’s runs to.';
 
-/** History Store of the digest: `none` (the default) or `dataTable`. */
+/** Whether the digest reads a history: History Store → Data Table (its default is None). */
 export const digestStoreOn = (ctx: IExecuteSingleFunctions) =>
-	ctx.getNodeParameter('historyStore', 'none') === 'dataTable';
+	historyStoreOf(ctx, 'digest') === 'dataTable';
 
 /** History Table as chosen; an empty one stops the item with an error naming the field. */
 export const digestTableChoice = (ctx: IExecuteSingleFunctions): TableChoice =>
@@ -34,25 +34,18 @@ export interface DigestHistory {
 	note: string | null;
 }
 
-/** Each site's runs in the table, or why there are none (the table not made yet). */
+/** Each site's runs in the table (the same reader as Create or Re-Run's), or why there are none (the table not made yet). */
 async function readTable(
 	ctx: IExecuteSingleFunctions,
 	choice: TableChoice,
 	sites: readonly string[],
 ): Promise<DigestHistory> {
-	const table = await findTable(ctx, choice, false);
-	const runs = new Map<string, DatedRun[]>(sites.map((site) => [site, []]));
-	if (!table)
-		return {
-			runs,
-			note: `The history table "${choice.value}" does not exist yet: Create or Re-Run (One Item per Site, History Store → Data Table) makes it on its first production run.`,
-		};
-	for (const row of await readRows(ctx, table, sites)) {
-		const run = datedRunOfRow(row);
-		const site = runs.get(String(row.site));
-		if (run && site) site.push(run);
-	}
-	return { runs, note: null };
+	const runs = await readTableRuns(ctx, choice, sites);
+	if (runs) return { runs, note: null };
+	return {
+		runs: new Map(sites.map((site) => [site, []])),
+		note: `The history table "${choice.value}" does not exist yet: Create or Re-Run (One Item per Site, History Store → Data Table) makes it on its first production run.`,
+	};
 }
 
 /** The runs of `sites` in the history table (one read), or why there are none; a table that cannot be read stops the item with what to fix. */

@@ -1,6 +1,6 @@
 import { type Branding } from '../history/branding';
 import { accentOf, brandingHeader } from '../history/render';
-import { CLASS_COLOURS, escapeHtml, htmlBox, plural, shortList, signed } from '../site/text';
+import { escapeHtml, htmlBox, plural, scoreColour, shortList, signed } from '../site/text';
 import type { Digest, DigestSite, DigestTotals, Flatteners } from '../site/types';
 
 /*
@@ -27,7 +27,11 @@ function headLine(digest: DigestHead): string {
 	const stale = digest.stale_sites
 		? `; ${plural(digest.stale_sites, 'site')} stale (no analysis for ${plural(digest.stale_after_days, 'day')})`
 		: '';
-	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${stale}`;
+	const budgets =
+		digest.sites_over_budget === undefined
+			? ''
+			: `; ${plural(digest.sites_over_budget, 'site')} over budget (${plural(digest.broken_groups ?? 0, 'page group')})`;
+	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${budgets}${stale}`;
 }
 
 /** A site's changes, in words: `−4.1 over 4 runs, +2 in 30 days` ('' without a history). */
@@ -54,7 +58,10 @@ export function scoreLine(site: DigestSite): string {
 	const stale = site.stale
 		? `; stale: last analysed ${site.days_since_analysis === null ? 'never' : `${plural(site.days_since_analysis, 'day')} ago`}`
 		: '';
-	return `health ${site.health_score ?? '–'}/100, ${score}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${stale}`;
+	const broken = site.broken_groups?.length
+		? `; over budget: ${site.broken_groups.join(', ')}`
+		: '';
+	return `health ${site.health_score ?? '–'}/100, ${score}${broken}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${stale}`;
 }
 
 /** `summary_text`: the totals, then one line per site, worst first, within SUMMARY_LINES lines. */
@@ -72,10 +79,9 @@ export function digestText(digest: DigestHead, sites: readonly DigestSite[]): st
 const cell = (content: string, extra = '') =>
 	`<td style="padding:6px 8px;border-bottom:1px solid #e0e0e0;vertical-align:top${extra}">${content}</td>`;
 
-/** A site's row: its name linked, its score line under it; health as a badge by the score's class. */
+/** A site's row: its name linked, its score line under it; health as a badge coloured by the health shown. */
 function siteRow(site: DigestSite, index: number): string {
-	const colour = site.result_class ? CLASS_COLOURS[site.result_class] : GREY;
-	const badge = `<span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;padding:2px 8px;border-radius:8px">${escapeHtml(site.health_score ?? '–')}</span>`;
+	const badge = `<span style="display:inline-block;background:${scoreColour(site.health_score)};color:#ffffff;font-weight:bold;padding:2px 8px;border-radius:8px">${escapeHtml(site.health_score ?? '–')}</span>`;
 	const stale = site.stale ? ` <span style="color:#d93025;font-weight:bold">stale</span>` : '';
 	const name = `<a href="${escapeHtml(site.link)}" style="color:#1a73e8;font-weight:bold">${escapeHtml(site.project)}</a>${stale}`;
 	const line = `<div style="font-size:12px;color:${GREY};margin-top:2px">${escapeHtml(scoreLine(site))}</div>`;

@@ -15,9 +15,11 @@ import { itemFailed, runOf } from '../../transport/run';
 import { inputProblem, projectName } from '../input';
 import { operationRouting, paired } from '../routes';
 import { siteSettings } from '../site/options';
+import { pageGroupSettings } from '../site/pageGroups';
 import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
-import { digest, digestItem } from './digestItem';
+import { digest } from './digest';
+import { digestItem } from './digestItem';
 import { healthItem } from './healthItem';
 
 /*
@@ -50,6 +52,7 @@ function healthStep() {
 				? undefined
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
+			const groups = pageGroupSettings(this);
 			const reports = run.spec;
 			const caller = callerOf(this, run);
 			const { items } = await readList(
@@ -74,7 +77,7 @@ function healthStep() {
 				const history = await readDigestHistory(this, [...sites.keys()].sort());
 				const list = await listLink(caller);
 				const siteLink = (site: string) => list({ project: site });
-				const options = { now: Date.now(), reportLink: link, siteLink };
+				const options = { now: Date.now(), reportLink: link, siteLink, groups };
 				const item = digest(sites, history, digestSettings(this), options);
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}
@@ -82,7 +85,7 @@ function healthStep() {
 			return paired(
 				this,
 				names.sort().map((site) => ({
-					json: healthItem(site, sites.get(site)!, { worstPages, minChange, link }, shape),
+					json: healthItem(site, sites.get(site)!, { worstPages, minChange, link }, shape, groups),
 				})),
 			);
 		} catch (error) {

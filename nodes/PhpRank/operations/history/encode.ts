@@ -1,4 +1,4 @@
-import { emptyHistory, type RunRecord, type SiteHistory, type StreakStart } from './record';
+import { emptyHistory, type RunRecord, type SiteHistory, type StreakStart } from './model';
 
 /*
  * A site's history as one short string in the workflow's static data (n8n saves it with the

@@ -1,8 +1,8 @@
 import { BOUNDS } from '../../bounds';
 import { sparkline } from '../../sparkline';
-import type { SiteHealth } from '../site/types';
-import { type FailingCheck, isoDate, siteIssues, type SiteIssues } from './issues';
-import type { RunRecord, SiteHistory } from './record';
+import type { GroupChanges } from '../site/types';
+import { type FailingCheck, siteIssues, type SiteIssues } from './issues';
+import { type HistoryEntry, historyEntry, isoDate, type SiteHistory } from './model';
 
 /*
  * A site's history as the site item gives it: the record of this run (from the site's figures)
@@ -13,17 +13,6 @@ import type { RunRecord, SiteHistory } from './record';
 /** How many runs `history` lists (History Length under Site Options). */
 export const HISTORY_LENGTH = BOUNDS.historyLength;
 const DEFAULT_HISTORY_LENGTH: number = HISTORY_LENGTH.default;
-
-/** One run as `history` lists it. */
-export type HistoryEntry = {
-	date: string;
-	average_score: number | null;
-	health_score: number | null;
-	pages: number;
-	good_pages: number;
-	decent_pages: number;
-	bad_pages: number;
-};
 
 /** The site item's history fields. */
 export type HistoryFields = {
@@ -40,48 +29,8 @@ export type SiteHistoryFields = HistoryFields & {
 	history_saved: boolean;
 	/** History Store → Data Table only: what kept the run's row out of the table, or null. */
 	history_error?: string | null;
-} & SiteIssues;
-
-/** This run's record from the site's figures; dated by its newest analysis, else `now` (seconds). */
-export function runRecord(
-	site: Pick<
-		SiteHealth,
-		| 'analysed_to'
-		| 'average_score'
-		| 'health_score'
-		| 'pages'
-		| 'good_pages'
-		| 'decent_pages'
-		| 'bad_pages'
-		| 'failing_checks'
-	>,
-	now: number,
-): RunRecord {
-	const analysed = site.analysed_to === null ? NaN : Date.parse(site.analysed_to);
-	return {
-		at: Number.isFinite(analysed) ? Math.floor(analysed / 1000) : Math.floor(now),
-		average: site.average_score,
-		health: site.health_score,
-		pages: site.pages,
-		good: site.good_pages,
-		decent: site.decent_pages,
-		bad: site.bad_pages,
-		failing: site.failing_checks.map(({ check }) => check),
-	};
-}
-
-/** One run as `history` lists it. */
-export function historyEntry(record: RunRecord): HistoryEntry {
-	return {
-		date: isoDate(record.at),
-		average_score: record.average,
-		health_score: record.health,
-		pages: record.pages,
-		good_pages: record.good,
-		decent_pages: record.decent,
-		bad_pages: record.bad,
-	};
-}
+} & SiteIssues &
+	Partial<GroupChanges>;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const change = (from: number | null | undefined, to: number | null | undefined) =>

@@ -1,4 +1,4 @@
-import { ordinalOf, type SiteHistory, type StreakStart } from './record';
+import { isoDate, ordinalOf, type SiteHistory, type StreakStart } from './model';
 
 /*
  * How long each check has been failing on a site, from its history: a check's streak is the
@@ -36,9 +36,6 @@ export type SiteIssues = {
 	resolved_issues: ResolvedIssue[];
 	open_issues: OpenIssue[];
 };
-
-export const isoDate = (seconds: number): string =>
-	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /** Where the streak of `check` that includes record `end` began. */
 function streakStart(history: SiteHistory, check: string, end: number): StreakStart {

@@ -25,17 +25,17 @@ const TIMEOUT_MS = 30_000;
 
 export type N8nApiContext = IExecuteSingleFunctions | ILoadOptionsFunctions;
 
-/** Something n8n's API did not do, in words, and what the user can do about it. */
-export interface TableProblem {
-	message: string;
-	description: string;
-}
+/**
+ * Something n8n's API or the history table did not do: a NodeOperationError whose description says
+ * what to fix. Made by `tableProblem` (here, and in tableStore.ts for the table's columns).
+ */
+export type TableProblem = NodeOperationError & { description: string };
 
-const problem = (ctx: N8nApiContext, message: string, description: string) =>
-	new NodeOperationError(ctx.getNode(), message, { description });
+export const tableProblem = (ctx: N8nApiContext, message: string, description: string) =>
+	new NodeOperationError(ctx.getNode(), message, { description }) as TableProblem;
 
-/** Whether an error is one this file made (a TableProblem), not a bug. */
-export const isTableProblem = (error: unknown): error is NodeOperationError =>
+/** Whether an error is a TableProblem (a node error that says what to fix), not a bug. */
+export const isTableProblem = (error: unknown): error is TableProblem =>
 	error instanceof NodeOperationError && typeof error.description === 'string';
 
 const CREDENTIAL_HINT =
@@ -47,7 +47,7 @@ export async function n8nApiRoot(ctx: N8nApiContext): Promise<string> {
 	try {
 		credentials = await ctx.getCredentials(N8N_API_CREDENTIAL);
 	} catch {
-		throw problem(
+		throw tableProblem(
 			ctx,
 			'History Store is Data Table, but no n8n API credential is set',
 			`Choose or create ${CREDENTIAL_HINT}, and an n8n API key.`,
@@ -55,7 +55,7 @@ export async function n8nApiRoot(ctx: N8nApiContext): Promise<string> {
 	}
 	const root = apiBaseUrl(credentials.baseUrl);
 	if (!isApiBaseUrl(root))
-		throw problem(
+		throw tableProblem(
 			ctx,
 			`The n8n Address of the n8n API credential is not a web address: ${JSON.stringify(String(credentials.baseUrl ?? ''))}`,
 			`Correct ${CREDENTIAL_HINT}.`,
@@ -69,42 +69,77 @@ function messageOf(body: unknown): string {
 	return typeof message === 'string' ? message : '';
 }
 
-/** What an error status of n8n's API means for the history, by status. */
-function answerProblem(root: string, path: string, status: number, body: unknown): TableProblem {
-	const said = messageOf(body);
-	const at = `${root}${path}`;
-	if (status === 401)
-		return tableProblem(
-			`n8n refused the API key of the n8n API credential (HTTP 401${said ? `: ${said}` : ''})`,
-			'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History Store API credential. n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true): turn it on, or set History Store to This Workflow.',
-		);
-	if (status === 403)
-		return tableProblem(
-			`The n8n API key may not use this data table (HTTP 403${said ? `: ${said}` : ''})`,
-			'Give the key the data table scopes (dataTable:list, dataTable:read, dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:upsert), or pick a table of a project its user can edit.',
-		);
-	if (status === 404 && /data ?table/i.test(said))
-		return tableProblem(
-			`The history table is gone: ${said}`,
-			'Pick another table under History Table, or enter a name (By Name) and the node creates the table on its next production run.',
-		);
-	if (status === 404)
-		return tableProblem(
-			`This n8n has no data-table API at ${at} (HTTP 404)`,
-			`n8n serves data tables through its public API from version ${FIRST_N8N_WITH_TABLE_API} on. Update n8n, check the n8n Address of the credential, or set History Store to This Workflow.`,
-		);
-	return tableProblem(
-		`n8n answered HTTP ${status} to the history table's request${said ? `: ${said}` : ''}`,
-		status >= 500
-			? 'n8n failed: try again, or look at n8n’s log.'
-			: 'Check the table under History Table: it must have the columns the node writes (README, "Where history lives").',
-	);
+/** An error answer of n8n's API: its status, n8n's own message, the address asked. */
+interface Answer {
+	status: number;
+	said: string;
+	at: string;
 }
 
-const tableProblem = (message: string, description: string): TableProblem => ({
-	message,
-	description,
-});
+const withSaid = ({ status, said }: Answer) => `HTTP ${status}${said ? `: ${said}` : ''}`;
+const answered = ({ status, said }: Answer) =>
+	`n8n answered HTTP ${status} to the history table's request${said ? `: ${said}` : ''}`;
+
+/**
+ * Each kind of failure of n8n's API, how it is known, what it means and what fixes it; the first
+ * that matches an answer is the one. The last matches any.
+ */
+const FAILURES: ReadonlyArray<{
+	kind: string;
+	matches: (answer: Answer) => boolean;
+	message: (answer: Answer) => string;
+	fix: string;
+}> = [
+	{
+		kind: 'key refused',
+		matches: ({ status }) => status === 401,
+		message: (answer) => `n8n refused the API key of the n8n API credential (${withSaid(answer)})`,
+		fix: 'Create an API key in n8n (Settings → n8n API) and paste it into the phpRank History Store API credential. n8n answers so too while its public API is turned off (N8N_PUBLIC_API_DISABLED=true): turn it on, or set History Store to This Workflow.',
+	},
+	{
+		kind: 'scope missing',
+		matches: ({ status }) => status === 403,
+		message: (answer) => `The n8n API key may not use this data table (${withSaid(answer)})`,
+		fix: 'Give the key the data table scopes (dataTable:list, dataTable:read, dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:upsert; with Page Groups on a table made before them, also dataTableColumn:create, or add the columns page_group (string), budget_passed (boolean) and breaches (string) yourself), or pick a table of a project its user can edit.',
+	},
+	{
+		kind: 'table gone',
+		matches: ({ status, said }) => status === 404 && /data ?table/i.test(said),
+		message: ({ said }) => `The history table is gone: ${said}`,
+		fix: 'Pick another table under History Table, or enter a name (By Name) and the node creates the table on its next production run.',
+	},
+	{
+		kind: 'no table API',
+		matches: ({ status }) => status === 404,
+		message: ({ at }) => `This n8n has no data-table API at ${at} (HTTP 404)`,
+		fix: `n8n serves data tables through its public API from version ${FIRST_N8N_WITH_TABLE_API} on. Update n8n, check the n8n Address of the credential, or set History Store to This Workflow.`,
+	},
+	{
+		// n8n 2.41: 400 "Data table size limit exceeded: 200MB used, limit is 200MB", on every write.
+		kind: 'tables full',
+		matches: ({ status, said }) => status === 400 && /size limit exceeded/i.test(said),
+		message: (answer) => `n8n's data tables are full (${withSaid(answer)})`,
+		fix: 'n8n takes no new row once all its data tables together reach the limit it names, set by N8N_DATA_TABLES_MAX_SIZE_BYTES (in bytes): raise that setting where n8n runs and restart n8n, or delete rows no longer needed (Overview → Data tables). This run’s row is not kept; runs write theirs again once there is room.',
+	},
+	{
+		kind: 'n8n failed',
+		matches: ({ status }) => status >= 500,
+		message: answered,
+		fix: 'n8n failed: try again, or look at n8n’s log.',
+	},
+	{
+		kind: 'row refused',
+		matches: () => true,
+		message: answered,
+		fix: 'Check the table under History Table: it must have the columns the node writes (README, "Where history lives").',
+	},
+];
+
+/** What an error answer of n8n's API means for the history, and what fixes it. */
+function answerProblem(answer: Answer): { message: string; description: string } {
+	const failure = FAILURES.find(({ matches }) => matches(answer)) ?? FAILURES[FAILURES.length - 1];
+	return { message: failure.message(answer), description: failure.fix };
+}
 
 /** One request to n8n's public API; its JSON answer, or a TableProblem saying what to fix. */
 export async function n8nApi<T>(
@@ -130,13 +165,17 @@ export async function n8nApi<T>(
 			timeout: TIMEOUT_MS,
 		})) as { statusCode: number; body: unknown };
 	} catch (error) {
-		throw problem(
+		throw tableProblem(
 			ctx,
 			`Could not reach n8n at ${root}: ${networkCause(error).cause}`,
 			`Check ${CREDENTIAL_HINT}.`,
 		);
 	}
 	if (answer.statusCode >= 200 && answer.statusCode < 300) return answer.body as T;
-	const { message, description } = answerProblem(root, path, answer.statusCode, answer.body);
-	throw problem(ctx, message, description);
+	const { message, description } = answerProblem({
+		status: answer.statusCode,
+		said: messageOf(answer.body),
+		at: `${root}${path}`,
+	});
+	throw tableProblem(ctx, message, description);
 }

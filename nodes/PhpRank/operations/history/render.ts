@@ -1,7 +1,8 @@
 import { classify } from '../../report';
-import { CLASS_COLOURS, escapeHtml, plural, shortList, signed } from '../site/text';
+import { escapeHtml, plural, scoreColour, shortList, signed } from '../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
-import type { HistoryEntry, SiteHistoryFields } from './historyFields';
+import type { SiteHistoryFields } from './historyFields';
+import type { HistoryEntry } from './model';
 import type { SiteIssues } from './issues';
 
 /*
@@ -65,10 +66,10 @@ export function issueLines(site: SiteIssues): string[] {
 
 /** One column of the chart: the score above its bar, coloured by the score's class. */
 function chartColumn(run: HistoryEntry, low: number): string {
-	const { score, result_class } = classify(run.average_score);
+	const { score } = classify(run.average_score);
 	const height =
 		score === null ? 0 : Math.max(2, Math.round(((score - low) / (100 - low)) * BAR_HEIGHT));
-	const colour = result_class ? CLASS_COLOURS[result_class] : GREY;
+	const colour = scoreColour(score);
 	const label = score === null ? '–' : String(Math.round(score));
 	const title = `${day(run.date)}: ${score ?? 'no score'}, health ${String(run.health_score ?? '–')}, ${String(run.pages)} pages`;
 	return (

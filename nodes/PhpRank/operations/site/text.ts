@@ -1,7 +1,11 @@
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
+import { classify } from '../../report';
 import {
 	type CheckCount,
 	type Flatteners,
+	type GroupChanges,
+	type GroupFigures,
+	type SiteGroups,
 	type PageEntry,
 	type SiteSummary,
 	type SiteText,
@@ -23,9 +27,9 @@ export const signed = (value: number) =>
 /** `1 page`, `3 pages`. */
 export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** A few lines for Slack or Teams: score and change, pages worse and better, top issues, worst pages with links. */
+/** A few lines for Slack or Teams: broken budgets first, then score and change, pages worse and better, top issues, worst pages with links. */
 export function summaryText(site: SiteText): string {
-	const lines: string[] = [];
+	const lines: string[] = groupLines(site);
 	const change =
 		typeof site.average_change === 'number'
 			? `, ${signed(site.average_change)} since the last run`
@@ -74,6 +78,15 @@ export const CLASS_COLOURS: Record<ResultClass, string> = {
 };
 const NO_CLASS_COLOUR = '#5f6368';
 
+/**
+ * The colour of a number on a badge or a bar: the class the number itself falls in (RESULT_CLASSES),
+ * grey without one. Every 0-100 figure is coloured so, whatever it is: a score, a site's health.
+ */
+export const scoreColour = (shown: number | null | undefined): string => {
+	const { result_class } = classify(shown);
+	return result_class ? CLASS_COLOURS[result_class] : NO_CLASS_COLOUR;
+};
+
 function pageLinks<P extends { link: string; url: string | null }>(
 	title: string,
 	pages: P[],
@@ -104,7 +117,7 @@ export function htmlBox(parts: readonly string[]): string {
  * drops as links. Inline styles only (mail clients drop `<style>`); every value from phpRank escaped.
  */
 export function summaryHtmlParts(site: SiteText): string[] {
-	const colour = (site.result_class && CLASS_COLOURS[site.result_class]) ?? NO_CLASS_COLOUR;
+	const colour = scoreColour(site.average_score);
 	const pages = Number(site.pages) || 0;
 	const bar = [...RESULT_CLASSES]
 		.map(({ value }) => ({ value, count: Number(site[`${value}_pages`]) || 0 }))
@@ -132,6 +145,7 @@ export function summaryHtmlParts(site: SiteText): string[] {
 		.join('');
 	return [
 		`<h2 style="font-size:18px;margin:0 0 8px">${escapeHtml(site.project)}</h2>`,
+		groupsHtml(site),
 		`<p style="margin:0 0 8px"><span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;font-size:20px;padding:4px 12px;border-radius:12px">${escapeHtml(site.average_score ?? '–')}</span> `,
 		`<span style="font-weight:bold">${escapeHtml(site.result_class ?? 'no score')}</span>${change}</p>`,
 		`<p style="margin:0 0 4px">Health ${escapeHtml(site.health_score ?? '–')}/100 · ${escapeHtml(plural(pages, 'page'))}: ${escapeHtml(site.good_pages)} good, ${escapeHtml(site.decent_pages)} decent, ${escapeHtml(site.bad_pages)} bad${moves}</p>`,
@@ -176,8 +190,66 @@ const checkList = (checks: CheckCount[]) => shortList(checks.map(checkText), ', 
 const pageList = (pages: Array<{ url: string | null; score: number | null }>) =>
 	pages.map((page) => `${String(page.url)} ${String(page.score)}`).join(', ');
 
+/** A group as a list of groups writes it: `Products 61.2 (240 pages) over budget`. */
+const groupText = ({ name, average_score, pages, passed }: GroupFigures) =>
+	`${name} ${String(average_score ?? '–')} (${plural(pages, 'page')}) ${passed ? 'within budget' : 'over budget'}`;
+
+/** How Simplify writes the lists of Page Groups. */
+const GROUP_FLATTENERS: Flatteners<SiteGroups & GroupChanges> = {
+	groups: (groups) => shortList(groups.map(groupText), '; '),
+	broken_groups: (names) => names.join(', '),
+	breaches: (breaches) =>
+		shortList(
+			breaches.map(({ text }) => text),
+			'; ',
+		),
+	groups_newly_broken: (names) => names.join(', '),
+	groups_recovered: (names) => names.join(', '),
+};
+
+/** The lines that lead a site's message when Page Groups are set: the groups over budget and each breach, what changed since the last run. */
+function groupLines(site: SiteText): string[] {
+	if (!site.groups) return [];
+	const broken = site.broken_groups ?? [];
+	const changes = [
+		site.groups_newly_broken?.length
+			? `newly over budget: ${site.groups_newly_broken.join(', ')}`
+			: '',
+		site.groups_recovered?.length ? `back within budget: ${site.groups_recovered.join(', ')}` : '',
+	].filter(Boolean);
+	const since = changes.length ? ` (since the last run: ${changes.join('; ')})` : '';
+	if (!broken.length)
+		return [
+			`${String(site.project)}: all ${plural(site.groups.length, 'page group')} within budget${since}`,
+		];
+	const breaches = site.breaches ?? [];
+	return [
+		`${String(site.project)}: ${broken.length} of ${plural(site.groups.length, 'page group')} over budget: ${broken.join(', ')}${since}`,
+		...breaches.slice(0, SHORT_LIST).map(({ text }) => `- ${text}`),
+		...(breaches.length > SHORT_LIST ? [`- +${breaches.length - SHORT_LIST} more`] : []),
+	];
+}
+
+/** The e-mail's first part when Page Groups are set: the groups over budget with each breach, or that every group holds. */
+function groupsHtml(site: SiteText): string {
+	if (!site.groups) return '';
+	const [lead, ...breaches] = groupLines(site);
+	const broken = (site.broken_groups ?? []).length > 0;
+	const colour = broken ? CLASS_COLOURS.bad : CLASS_COLOURS.good;
+	const items = breaches
+		.map((line) => `<li style="margin:2px 0">${escapeHtml(line.replace(/^- /, ''))}</li>`)
+		.join('');
+	return [
+		`<div style="border-left:4px solid ${colour};padding:4px 12px;margin:0 0 12px">`,
+		`<p style="margin:0;font-weight:bold;color:${colour}">${escapeHtml(lead.replace(/^[^:]*: /, ''))}</p>`,
+		items ? `<ul style="margin:4px 0 0;padding-left:20px">${items}</ul>` : '',
+		`</div>`,
+	].join('');
+}
+
 /** How Simplify writes each list of a site (Get Health's, and Create or Re-Run's before its history). */
 export const SITE_FLATTENERS: Flatteners<SiteSummary> = {
+	...GROUP_FLATTENERS,
 	failing_checks: checkList,
 	newly_failing_checks: checkList,
 	newly_fixed_checks: checkList,

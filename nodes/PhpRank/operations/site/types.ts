@@ -17,6 +17,8 @@ export type PageEntry = {
 	score: number | null;
 	result_class: ResultClass | null;
 	link: string;
+	/** Its page group, when Page Groups are set. */
+	group?: string;
 };
 
 /** A re-run page whose score fell, and by how much. */
@@ -59,10 +61,12 @@ export type RunChanges = {
 };
 
 /** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
-export type SiteSummary = SiteFigures & RunChanges & { failed_pages: FailedPage[] };
+export type SiteSummary = SiteFigures &
+	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups>;
 
 /** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
-export type SiteText = SiteFigures & Partial<RunChanges> & { failed_pages?: FailedPage[] };
+export type SiteText = SiteFigures &
+	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges>;
 
 /** The keys of T whose values are lists. */
 type ListKeys<T> = {
@@ -110,6 +114,8 @@ export type DigestSite = {
 	stale: boolean;
 	/** The site's reports on the phpRank instance. */
 	link: string;
+	/** With Page Groups: the groups over budget now (the site's reports as they are). */
+	broken_groups?: string[];
 };
 
 /** The account as One Digest sums it up. */
@@ -122,6 +128,9 @@ export type DigestTotals = {
 	worse_sites: number | null;
 	better_sites: number | null;
 	stale_sites: number;
+	/** With Page Groups: sites with a group over budget, and such groups over all sites. */
+	sites_over_budget?: number;
+	broken_groups?: number;
 };
 
 /** Get Health's One Digest: one item for the whole account, its sites worst first. */
@@ -133,4 +142,67 @@ export type Digest = DigestTotals & {
 	summary_text: string;
 	/** With Site Options → E-Mail HTML only. */
 	summary_html?: string;
+};
+
+/** A budget's rule: a score or a share of bad pages a group must hold, or a check its pages must pass. */
+export type BudgetRule =
+	| 'min_average_score'
+	| 'min_health_score'
+	| 'max_bad_share'
+	| 'max_bad_pages'
+	| 'required_check';
+
+/** What a group of pages is held to; null: no such rule. Shares are percentages of the group's pages. */
+export type GroupBudget = {
+	min_average_score: number | null;
+	min_health_score: number | null;
+	max_bad_share: number | null;
+	max_bad_pages: number | null;
+	/** Checks that must pass on at least `share` % of the group's pages. */
+	required_checks: Array<{ check: string; share: number }>;
+};
+
+/** A rule a group breaks: its limit, what the group has (a share in %, a score or a count) and the pages that break it, worst first. */
+export type Breach = {
+	group: string;
+	rule: BudgetRule;
+	/** The required check (rule `required_check` only). */
+	check?: string;
+	limit: number;
+	actual: number | null;
+	/** The breach in words, e.g. `products: meta_description fails on 212 of 240 pages (…)`. */
+	text: string;
+	pages: PageEntry[];
+};
+
+/** A group's page as lists name it: with its group. */
+export type GroupPage = PageEntry & { group: string };
+
+/** One group of a site's pages: its figures (as a site's), its budget, whether it holds, and how not. */
+export type GroupFigures = Omit<SiteHealth, 'failing_checks' | 'worst_pages'> & {
+	name: string;
+	/** The URL pattern (null for Other). */
+	pattern: string | null;
+	/** Each failing check with the share (%) of the group's pages it fails on. */
+	failing_checks: Array<CheckCount & { share: number }>;
+	worst_pages: GroupPage[];
+	budget: GroupBudget;
+	passed: boolean;
+	breaches: Breach[];
+};
+
+/** A site's page groups (Page Groups set): each group, and the budgets summed up. */
+export type SiteGroups = {
+	groups: GroupFigures[];
+	/** Whether every group holds its budget. */
+	budgets_passed: boolean;
+	broken_groups: string[];
+	/** Every broken group's breaches, in the groups' order. */
+	breaches: Breach[];
+};
+
+/** Since the previous production run (Create or Re-Run with a history): groups whose budget broke, and that recovered. */
+export type GroupChanges = {
+	groups_newly_broken: string[];
+	groups_recovered: string[];
 };

@@ -7,8 +7,8 @@ import {
 	summaryText,
 } from '../site/text';
 import { type Flat, type Flatteners, flatten, type SiteSummary } from '../site/types';
-import type { Branding } from './branding';
-import type { SiteHistoryFields } from './historyFields';
+import type { Branding } from '../history/branding';
+import type { SiteHistoryFields } from '../history/historyFields';
 import {
 	accentOf,
 	brandingHeader,
@@ -16,7 +16,7 @@ import {
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from './render';
+} from '../history/render';
 
 /*
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,
@@ -41,6 +41,8 @@ const HISTORY_FLATTENERS: Flatteners<SiteHistoryFields> = {
 			', ',
 		),
 	new_issues: (issues) => shortList(issues.map(checkText), ', '),
+	groups_newly_broken: (names) => names.join(', '),
+	groups_recovered: (names) => names.join(', '),
 	resolved_issues: (issues) =>
 		shortList(
 			issues.map(({ check, age_runs }) => `${check} (${age_runs} runs)`),
@@ -62,7 +64,7 @@ export function siteHistoryOutput(
 	branding: Branding,
 ): SiteItem {
 	const all = { ...site, ...history };
-	const summary_text = [summaryText(site), historyLine(all), ...issueLines(all)]
+	const summary_text = [summaryText(all), historyLine(all), ...issueLines(all)]
 		.filter(Boolean)
 		.join('\n');
 	const item = simplify
@@ -78,7 +80,7 @@ export function siteHistoryOutput(
 		...item,
 		summary_html: htmlBox([
 			brandingHeader(branding),
-			...summaryHtmlParts(site),
+			...summaryHtmlParts(all),
 			historyChart(all, accent),
 			issuesHtml(all, accent),
 		]),

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { boundedOption, fail } from '../input';
-import { type Branding, readBranding } from './branding';
-import { HISTORY_LENGTH } from './historyFields';
-import { historyStoreOf, tableChoiceOf } from './keep';
+import { type Branding, readBranding } from '../history/branding';
+import { HISTORY_LENGTH } from '../history/historyFields';
+import { historyStoreOf, tableChoiceOf } from '../history/stores';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any
@@ -42,6 +42,6 @@ export async function checkHistoryOptions(
 ): Promise<IHttpRequestOptions> {
 	if (this.getNodeParameter('output', 'pages') !== 'sites') return requestOptions;
 	historySettings(this);
-	if (historyStoreOf(this) === 'dataTable') tableChoiceOf(this);
+	if (historyStoreOf(this, 'createOrRerun') === 'dataTable') tableChoiceOf(this);
 	return requestOptions;
 }

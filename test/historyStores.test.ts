@@ -1,0 +1,131 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { emptyHistory } from '../nodes/PhpRank/operations/history/model';
+import type { HistoryStore } from '../nodes/PhpRank/operations/history/stores';
+import { runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+import { siteFigures } from './server';
+import { type N8nApi, startN8nApi } from './server/n8nApi';
+
+/*
+ * The History Store's two homes, This Workflow and Data Table, behind one interface: the same
+ * scenario, through the real n8n engine against the test phpRank server (and the stand-in for n8n's
+ * public API), gives the same history in both. And a third home that forgets a method does not compile.
+ */
+
+const N8N_KEY = 'n8n-test-key';
+const SITE = 'stores.example.com';
+const URLS = [`https://${SITE}/`, `https://${SITE}/a`];
+const WEEK = 7 * 24 * 3600 * 1000;
+const START = Date.parse('2026-02-02T08:00:00Z');
+
+describe('History Store: one interface, two homes', () => {
+	const api = useServer();
+	let n8n: N8nApi;
+	beforeAll(async () => {
+		n8n = await startN8nApi({ apiKey: N8N_KEY });
+	});
+	afterAll(async () => await n8n.close());
+
+	/** Four production runs a week apart, a manual run after the second, the third tried twice (Retry On Fail). */
+	async function scenario(store: 'workflow' | 'dataTable') {
+		api.server.deleteAllReports();
+		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		let staticData: IDataObject = {};
+		const seen: IDataObject[] = [];
+		const expected: unknown[] = [];
+		const steps: Array<{ week: number; mode: 'webhook' | 'manual'; id: string }> = [
+			{ week: 0, mode: 'webhook', id: 'e1' },
+			{ week: 1, mode: 'webhook', id: 'e2' },
+			{ week: 1.5, mode: 'manual', id: 'm1' },
+			{ week: 2, mode: 'webhook', id: 'e3' },
+			{ week: 2.1, mode: 'webhook', id: 'e3' },
+			{ week: 3, mode: 'webhook', id: 'e4' },
+		];
+		for (const { week, mode, id } of steps) {
+			URLS.forEach((url, index) =>
+				api.server.setNextAnalysis(url, {
+					score: 60 + Math.round(week * 4) + index * 10,
+					failed: index === 0 && week >= 1 ? ['title'] : [],
+					others: 'pass',
+					generatedAt: new Date(START + week * WEEK + index * 1000).toISOString(),
+				}),
+			);
+			const {
+				items,
+				error,
+				staticData: after,
+			} = await runNode(
+				{
+					resource: 'report',
+					operation: 'createOrRerun',
+					url: '={{ $json.url }}',
+					privacy: 1,
+					output: 'sites',
+					simplify: false,
+					historyStore: store,
+					historyTable: locator('name', 'phpRank history'),
+				},
+				api.credential,
+				{
+					items: URLS.map((url) => ({ url })),
+					execution: {
+						mode,
+						id,
+						workflowId: 'wf-1',
+						staticData: structuredClone(staticData),
+						n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+					},
+				},
+			);
+			expect(error).toBeUndefined();
+			if (mode !== 'manual' && after.__dataChanged === true)
+				staticData = JSON.parse(JSON.stringify(after)) as IDataObject;
+			const site = items[0].json;
+			const { date, average_score } = siteFigures(api.server, SITE);
+			expected.push({ date, average_score, saved: mode !== 'manual' });
+			seen.push({
+				runs_recorded: site.runs_recorded,
+				history: (site.history as IDataObject[]).map((r) => [r.date, r.average_score]),
+				history_saved: site.history_saved,
+				new_issues: (site.new_issues as IDataObject[]).map((i) => i.check),
+				open_issues: (site.open_issues as IDataObject[]).map((i) => [i.check, i.age_runs]),
+			});
+		}
+		return { seen, expected };
+	}
+
+	it('the same runs give the same history in both homes', async () => {
+		const workflow = await scenario('workflow');
+		const table = await scenario('dataTable');
+		expect(table.seen).toEqual(workflow.seen);
+		// The history of each run: the production runs before it (the retried one once), this run last.
+		expect(workflow.seen.map((s) => s.runs_recorded)).toEqual([1, 2, 3, 3, 3, 4]);
+		expect(workflow.seen.map((s) => s.history_saved)).toEqual([
+			true,
+			true,
+			false,
+			true,
+			true,
+			true,
+		]);
+		expect(workflow.seen[5].history).toEqual(
+			[0, 1, 4, 5].map((step) => {
+				const { date, average_score } = workflow.expected[step] as IDataObject;
+				return [date, average_score];
+			}),
+		);
+		expect(workflow.seen[5].open_issues).toEqual([['title', 3]]);
+	});
+
+	it('a third home that forgets a method is refused by tsc', () => {
+		// @ts-expect-error: `keep` is missing
+		const third: HistoryStore = {
+			async prepare() {},
+			async past() {
+				return { history: emptyHistory(), groupsBefore: null };
+			},
+		};
+		expect(Object.keys(third)).toEqual(['prepare', 'past']);
+	});
+});

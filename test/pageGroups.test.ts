@@ -1,0 +1,580 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
+import { runNode } from './harness/engine';
+import { locator, useServer } from './harness/setup';
+import { type N8nApi, startN8nApi } from './server/n8nApi';
+
+/*
+ * Page Groups and budgets through the real n8n engine against the test phpRank server (and, for
+ * History Store → Data Table, the stand-in for n8n's public API): which page goes to which group,
+ * each budget rule at its boundary, groups newly over budget and recovered over production runs in
+ * both stores, a table made before page groups upgraded, bad input refused with no request sent.
+ */
+
+const SITE = 'shop.example.com';
+const page = (path: string) => `https://${SITE}${path}`;
+
+/** Each page's score and failing checks: the site the budgets are held against. */
+const PAGES: Record<string, { score: number; failed: string[] }> = {
+	'/': { score: 90, failed: [] },
+	'/about': { score: 85, failed: [] },
+	'/blog/a': { score: 80, failed: ['meta_description'] },
+	'/blog/2024/b': { score: 75, failed: [] },
+	'/products/x': { score: 70, failed: ['meta_description'] },
+	'/products/y': { score: 50, failed: [] },
+	'/products/y/z': { score: 40, failed: ['meta_description', 'title'] },
+	'/products/w': { score: 80, failed: [] },
+};
+
+const groupsParam = (...groups: IDataObject[]) => ({ group: groups });
+const group = (
+	name: string,
+	pattern: string,
+	budget: IDataObject = {},
+	extra: IDataObject = {},
+) => ({
+	name,
+	pattern,
+	budget,
+	...extra,
+});
+
+const health = (extra: IDataObject = {}) => ({
+	resource: 'project',
+	operation: 'getHealth',
+	project: locator('name', SITE),
+	simplify: false,
+	...extra,
+});
+
+const perSite = (extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'createOrRerun',
+	url: '={{ $json.url }}',
+	privacy: 1,
+	output: 'sites',
+	simplify: false,
+	...extra,
+});
+
+describe('Page Groups and budgets', () => {
+	const api = useServer();
+
+	function script(pages: Record<string, { score: number; failed: string[] }> = PAGES) {
+		for (const [path, { score, failed }] of Object.entries(pages))
+			api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
+	}
+
+	async function seed(pages = PAGES) {
+		api.server.deleteAllReports();
+		api.server.clearAnalyses();
+		script(pages);
+		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+			items: Object.keys(pages).map((path) => ({ url: page(path) })),
+		});
+		expect(error).toBeUndefined();
+		api.server.clearRequests();
+	}
+
+	const listCalls = () => api.apiRequests().map((r) => `${r.method} ${r.path}`);
+
+	describe('which group a page goes to', () => {
+		beforeAll(async () => await seed());
+
+		it('first match wins, overlapping patterns included, and the rest goes to Other; no request more than without groups', async () => {
+			const without = await runNode(health(), api.credential);
+			const plain = listCalls();
+			api.server.clearRequests();
+			const { items, error } = await runNode(
+				health({
+					pageGroups: groupsParam(
+						group('Blog posts', '/blog/*'),
+						group('Products', '/products/**'),
+						group('All blog', '/blog/**'),
+						group('Home', '/'),
+					),
+				}),
+				api.credential,
+			);
+			expect(error).toBeUndefined();
+			expect(listCalls()).toEqual(plain);
+			expect(without.items[0].json.groups).toBeUndefined();
+			const site = items[0].json;
+			const pagesOf = (name: string) =>
+				(site.groups as IDataObject[]).find((g) => g.name === name)!.pages;
+			expect((site.groups as IDataObject[]).map((g) => g.name)).toEqual([
+				'Blog posts',
+				'Products',
+				'All blog',
+				'Home',
+				'Other',
+			]);
+			expect(pagesOf('Blog posts')).toBe(1); // /blog/a; /blog/2024/b is two levels down
+			expect(pagesOf('Products')).toBe(4); // ** any depth
+			expect(pagesOf('All blog')).toBe(1); // /blog/2024/b: /blog/a went to the first match
+			expect(pagesOf('Home')).toBe(1);
+			expect(pagesOf('Other')).toBe(1); // /about
+			// Every worst page says its group.
+			const worst = site.worst_pages as IDataObject[];
+			expect(worst.map((p) => [p.url, p.group])).toEqual([
+				[`${SITE}/products/y/z`, 'Products'],
+				[`${SITE}/products/y`, 'Products'],
+				[`${SITE}/products/x`, 'Products'],
+				[`${SITE}/blog/2024/b`, 'All blog'],
+				[`${SITE}/blog/a`, 'Blog posts'],
+			]);
+			// No budget: every group holds.
+			expect(site.budgets_passed).toBe(true);
+			expect(site.broken_groups).toEqual([]);
+		});
+
+		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
+			const { items, error } = await runNode(
+				health({
+					pageGroups: groupsParam(
+						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
+						group('Docs', '/docs/**', { minAverageScore: 99 }),
+					),
+				}),
+				api.credential,
+			);
+			expect(error).toBeUndefined();
+			const groups = items[0].json.groups as IDataObject[];
+			expect(groups.map((g) => [g.name, g.pages, g.passed])).toEqual([
+				['Products with y', 2, true],
+				['Docs', 0, true],
+				['Other', 6, true],
+			]);
+		});
+
+		it('One Item per Page: each page says its group', async () => {
+			script();
+			const { items, error } = await runNode(
+				perSite({
+					output: 'pages',
+					pageGroups: groupsParam(group('Products', '/products/**')),
+				}),
+				api.credential,
+				{ items: [{ url: page('/products/x') }, { url: page('/about') }] },
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.group)).toEqual(['Products', 'Other']);
+		});
+	});
+
+	describe('each budget rule at its boundary', () => {
+		beforeAll(async () => await seed());
+
+		// Products: 4 pages, scores 70, 50, 40, 80 → average 60; 1 bad (40); meta_description fails
+		// on 2 (passes on 50%) and title on 1, both high → health 50.
+		const cases: Array<[string, IDataObject, boolean, IDataObject | null]> = [
+			['average at the limit', { minAverageScore: 60 }, true, null],
+			[
+				'average just above',
+				{ minAverageScore: 60.1 },
+				false,
+				{ rule: 'min_average_score', actual: 60 },
+			],
+			['health at the limit', { minHealthScore: 50 }, true, null],
+			[
+				'health just above',
+				{ minHealthScore: 51 },
+				false,
+				{ rule: 'min_health_score', actual: 50 },
+			],
+			['bad share at the limit', { maxBadShare: 25 }, true, null],
+			['bad share just below', { maxBadShare: 24.9 }, false, { rule: 'max_bad_share', actual: 25 }],
+			['bad pages at the limit', { maxBadPages: 1 }, true, null],
+			['bad pages just below', { maxBadPages: 0 }, false, { rule: 'max_bad_pages', actual: 1 }],
+			['check share at the limit', { requiredChecks: 'meta_description:50' }, true, null],
+			[
+				'check share just above',
+				{ requiredChecks: 'meta_description:50.5' },
+				false,
+				{ rule: 'required_check', check: 'meta_description', actual: 50, limit: 50.5 },
+			],
+			['a check that passes everywhere', { requiredChecks: 'favicon' }, true, null],
+		];
+
+		it.each(cases)('%s', async (_name, budget, passed, breach) => {
+			const { items, error } = await runNode(
+				health({ pageGroups: groupsParam(group('Products', '/products/**', budget)) }),
+				api.credential,
+			);
+			expect(error).toBeUndefined();
+			const site = items[0].json;
+			const products = (site.groups as IDataObject[])[0];
+			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
+			expect(products.passed).toBe(passed);
+			expect(site.budgets_passed).toBe(passed);
+			expect(site.broken_groups).toEqual(passed ? [] : ['Products']);
+			if (breach) {
+				expect(site.breaches).toHaveLength(1);
+				expect((site.breaches as IDataObject[])[0]).toMatchObject({ group: 'Products', ...breach });
+			} else expect(site.breaches).toEqual([]);
+		});
+
+		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
+			const { items, error } = await runNode(
+				health({
+					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
+					pageGroups: groupsParam(
+						group('Products', '/products/**', { minAverageScore: 60 }),
+						group('Blog', '/blog/**'),
+					),
+				}),
+				api.credential,
+			);
+			expect(error).toBeUndefined();
+			const site = items[0].json;
+			const byName = Object.fromEntries(
+				(site.groups as IDataObject[]).map((g) => [g.name, g]),
+			) as Record<string, IDataObject>;
+			expect(byName.Products.budget).toMatchObject({
+				min_average_score: 60,
+				required_checks: [{ check: 'meta_description', share: 100 }],
+			});
+			// Products: average 60 holds its own 60; meta_description fails on 2 of 4.
+			expect((byName.Products.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
+				'required_check',
+			]);
+			// Blog: average 77.5 holds 70; meta_description fails on /blog/a.
+			expect((byName.Blog.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
+				'required_check',
+			]);
+			expect(byName.Other.passed).toBe(true);
+			expect(site.broken_groups).toEqual(['Products', 'Blog']);
+			// The breach names the failing pages, worst first, with their group and link.
+			const products = (byName.Products.breaches as IDataObject[])[0];
+			expect((products.pages as IDataObject[]).map((p) => [p.url, p.group])).toEqual([
+				[`${SITE}/products/y/z`, 'Products'],
+				[`${SITE}/products/x`, 'Products'],
+			]);
+			expect(products.text).toBe(
+				'Products: meta_description fails on 2 of 4 pages (passes on 50%, budget 100%): one fix in the template these pages share',
+			);
+		});
+
+		it('summary_text and summary_html lead with the broken groups; the e-mail escapes what it shows', async () => {
+			const { items, error } = await runNode(
+				health({
+					simplify: true,
+					pageGroups: groupsParam(
+						group('<b>Products</b>', '/products/**', { requiredChecks: 'meta_description' }),
+					),
+				}),
+				api.credential,
+			);
+			expect(error).toBeUndefined();
+			const site = items[0].json;
+			const lines = String(site.summary_text).split('\n');
+			expect(lines[0]).toBe(`${SITE}: 1 of 2 page groups over budget: <b>Products</b>`);
+			expect(lines[1]).toMatch(/^- <b>Products<\/b>: meta_description fails on 2 of 4 pages/);
+			expect(lines[2]).toMatch(new RegExp(`^${SITE}: score`));
+			const html = String(site.summary_html);
+			expect(html).not.toContain('<b>Products</b>');
+			expect(html).toContain('&#60;b&#62;Products&#60;/b&#62;: meta_description fails on 2 of 4');
+			expect(html.indexOf('over budget')).toBeLessThan(html.indexOf('Health '));
+			// Simplify: the lists as short text.
+			expect(site.broken_groups).toBe('<b>Products</b>');
+			expect(site.groups).toBe(
+				'<b>Products</b> 60 (4 pages) over budget; Other 82.5 (4 pages) within budget',
+			);
+		});
+	});
+
+	describe('One Digest', () => {
+		beforeAll(async () => {
+			await seed();
+			// A second site, healthier by every figure but with a product page failing its budget.
+			script({});
+			api.server.setAnalysis('https://b-shop.example.net/', {
+				score: 40,
+				failed: [],
+				others: 'pass',
+			});
+			api.server.setAnalysis('https://b-shop.example.net/products/1', {
+				score: 95,
+				failed: [],
+				others: 'pass',
+			});
+			const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+				items: [
+					{ url: 'https://b-shop.example.net/' },
+					{ url: 'https://b-shop.example.net/products/1' },
+				],
+			});
+			expect(error).toBeUndefined();
+			api.server.clearRequests();
+		});
+
+		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
+			const digest = (extra: IDataObject) =>
+				runNode({ ...health({ allProjects: true, output: 'digest' }), ...extra }, api.credential);
+			const plain = await digest({});
+			const calls = listCalls();
+			api.server.clearRequests();
+			const { items, error } = await digest({
+				pageGroups: groupsParam(group('Products', '/products/**', { minAverageScore: 96 })),
+				defaultBudget: { maxBadPages: 0 },
+			});
+			expect(error).toBeUndefined();
+			expect(listCalls()).toEqual(calls);
+			const item = items[0].json;
+			const sites = item.sites as IDataObject[];
+			// Without groups b-shop (health 100, average 67.5) ranks after shop (health 50).
+			expect((plain.items[0].json.sites as IDataObject[]).map((s) => s.project)).toEqual([
+				SITE,
+				'b-shop.example.net',
+			]);
+			// b-shop: Products 95 < 96 and Other has a bad page (40): two groups over budget rank it
+			// first. shop: Products (average 60, a bad page); its Other has no bad page.
+			expect(sites.map((s) => [s.project, s.broken_groups])).toEqual([
+				['b-shop.example.net', ['Products', 'Other']],
+				[SITE, ['Products']],
+			]);
+			expect(item).toMatchObject({ sites_over_budget: 2, broken_groups: 3 });
+			expect(String(item.summary_text).split('\n')[0]).toContain(
+				'2 sites over budget (3 page groups)',
+			);
+			expect(String(item.summary_text)).toContain('over budget: Products');
+			expect(plain.items[0].json.sites_over_budget).toBeUndefined();
+		});
+	});
+
+	describe('bad input is refused before any request, naming the group and the field', () => {
+		const cases: Array<[string, IDataObject, RegExp]> = [
+			[
+				'an empty name',
+				{ pageGroups: groupsParam(group('', '/blog/*')) },
+				/Page Groups → group 1 → Name is empty/,
+			],
+			[
+				'a duplicate name',
+				{ pageGroups: groupsParam(group('Blog', '/blog/*'), group('blog', '/news/*')) },
+				/Page Groups → group 2 \(blog\) → Name: another group is called "blog"/,
+			],
+			[
+				'the name Other',
+				{ pageGroups: groupsParam(group('other', '/x')) },
+				/group 1 \(other\) → Name: "Other"/,
+			],
+			[
+				'a pattern that is not a path',
+				{ pageGroups: groupsParam(group('Blog', 'blog/*')) },
+				/group 1 \(Blog\) → URL Pattern: "blog\/\*" is not a path/,
+			],
+			[
+				'a regular expression that does not compile',
+				{ pageGroups: groupsParam(group('Blog', '^/blog/(', {}, { patternType: 'regex' })) },
+				/group 1 \(Blog\) → URL Pattern: "\^\/blog\/\(" is not a regular expression/,
+			],
+			[
+				'a threshold out of range',
+				{ pageGroups: groupsParam(group('Blog', '/blog/*', { minAverageScore: 101 })) },
+				/group 1 \(Blog\) → Minimum Average Score must be a number from 0 to 100, not "101"/,
+			],
+			[
+				'a Default Budget threshold out of range',
+				{ defaultBudget: { maxBadShare: -1 } },
+				/Default Budget → Maximum Bad Pages \(%\) must be a number from 0 to 100/,
+			],
+			[
+				'a check phpRank does not have',
+				{
+					pageGroups: groupsParam(
+						group('Blog', '/blog/*', { requiredChecks: 'title, meta_desc:90' }),
+					),
+				},
+				/group 1 \(Blog\) → Checks That Must Pass: phpRank has no check "meta_desc"/,
+			],
+			[
+				'a share over 100',
+				{ defaultBudget: { requiredChecks: 'title:120' } },
+				/Default Budget → Checks That Must Pass: title at 120%/,
+			],
+		];
+
+		it.each(cases)('%s: Get Health', async (_name, extra, message) => {
+			const { error } = await runNode(health(extra), api.credential);
+			expect(error?.message).toMatch(message);
+			expect(api.apiRequests()).toHaveLength(0);
+		});
+
+		it.each(cases)('%s: Create or Re-Run', async (_name, extra, message) => {
+			const { error } = await runNode(perSite(extra), api.credential, {
+				items: [{ url: page('/blog/a') }],
+			});
+			expect(error?.message).toMatch(message);
+			expect(api.apiRequests()).toHaveLength(0);
+		});
+	});
+
+	describe('over production runs: newly over budget and recovered', () => {
+		const N8N_KEY = 'n8n-test-key';
+		let n8n: N8nApi;
+		let staticData: IDataObject = {};
+		let executions = 0;
+		beforeAll(async () => {
+			n8n = await startN8nApi({ apiKey: N8N_KEY });
+		});
+		afterAll(async () => await n8n.close());
+
+		const PRODUCTS = ['/products/x', '/products/y'];
+		const gate = groupsParam(
+			group('Products', '/products/**', { requiredChecks: 'meta_description' }),
+		);
+
+		async function runOnce(
+			store: 'workflow' | 'dataTable',
+			failing: boolean,
+			{
+				mode = 'webhook',
+				id = String(++executions),
+			}: { mode?: 'webhook' | 'manual'; id?: string } = {},
+		) {
+			for (const path of PRODUCTS)
+				api.server.setNextAnalysis(page(path), {
+					score: 70,
+					failed: failing && path === '/products/x' ? ['meta_description'] : [],
+					others: 'pass',
+				});
+			const result = await runNode(
+				perSite({
+					pageGroups: gate,
+					historyStore: store,
+					historyTable: locator('name', 'phpRank history'),
+				}),
+				api.credential,
+				{
+					items: PRODUCTS.map((path) => ({ url: page(path) })),
+					execution: {
+						mode,
+						id,
+						workflowId: 'wf-1',
+						staticData: structuredClone(staticData),
+						n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+					},
+				},
+			);
+			expect(result.error).toBeUndefined();
+			if (mode !== 'manual' && result.staticData.__dataChanged === true)
+				staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
+			const site = result.items[0].json;
+			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed];
+		}
+
+		describe.each(['workflow', 'dataTable'] as const)('History Store: %s', (store) => {
+			beforeAll(() => {
+				api.server.deleteAllReports();
+				api.server.clearAnalyses();
+				for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+				staticData = {};
+			});
+
+			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
+				expect(await runOnce(store, true)).toEqual([[], [], false]);
+				expect(await runOnce(store, false, { mode: 'manual' })).toEqual([[], ['Products'], true]);
+				expect(await runOnce(store, true)).toEqual([[], [], false]);
+				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
+				// Retry On Fail: a second try of the same execution says the same.
+				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
+				expect(await runOnce(store, false)).toEqual([[], [], true]);
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
+			});
+		});
+
+		it('Data Table: one row per site and run plus one per group, a person can filter by group', async () => {
+			const table = n8n.tables.byName('phpRank history')!;
+			const rows = n8n.tables.rows(table.id);
+			// 7 production runs (the manual one wrote nothing), the retried one once.
+			const own = rows.filter((row) => row.page_group === null);
+			const groups = rows.filter((row) => row.page_group !== null);
+			expect(own).toHaveLength(6);
+			// Other matched no page: no row of its own.
+			expect(groups.map((row) => [row.page_group, row.budget_passed])).toEqual(
+				[false, false, false, true, true, false].map((passed) => ['Products', passed]),
+			);
+			expect(own.map((row) => row.budget_passed)).toEqual([false, false, false, true, true, false]);
+			expect(String(groups[0].breaches)).toMatch(
+				/^Products: meta_description fails on 1 of 2 pages/,
+			);
+		});
+	});
+
+	describe('a history table made before page groups', () => {
+		const N8N_KEY = 'n8n-test-key';
+		let n8n: N8nApi;
+		beforeAll(async () => {
+			n8n = await startN8nApi({ apiKey: N8N_KEY });
+			api.server.deleteAllReports();
+			api.server.clearAnalyses();
+		});
+		afterAll(async () => await n8n.close());
+
+		it('gets the group columns on the first production run with Page Groups, and keeps every row', async () => {
+			const table = n8n.tables.create('old history', [...HISTORY_COLUMNS]);
+			n8n.tables.seed(table.id, [
+				{
+					site: SITE,
+					run_date: '2026-01-05T08:00:00.000Z',
+					average_score: 60,
+					health_score: 50,
+					pages: 2,
+					good_pages: 0,
+					decent_pages: 2,
+					bad_pages: 0,
+					failing_checks: 'meta_description (1 page)',
+					execution_id: 'old-1',
+					workflow_id: 'wf-1',
+				},
+			]);
+			const params = perSite({
+				pageGroups: groupsParam(
+					group('Products', '/products/**', { requiredChecks: 'meta_description' }),
+				),
+				historyStore: 'dataTable',
+				historyTable: locator('id', table.id),
+			});
+			const execution = (id: string, mode: 'webhook' | 'manual') => ({
+				mode,
+				id,
+				workflowId: 'wf-1',
+				staticData: {},
+				n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+			});
+			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
+			// A manual run reads the old table as it is and changes nothing.
+			const manual = await runNode(params, api.credential, {
+				items: [{ url: page('/products/x') }],
+				execution: execution('m', 'manual'),
+			});
+			expect(manual.error).toBeUndefined();
+			expect(n8n.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
+				HISTORY_COLUMNS.map((c) => c.name),
+			);
+			n8n.requests.length = 0;
+			const { items, error } = await runNode(params, api.credential, {
+				items: [{ url: page('/products/x') }],
+				execution: execution('new-1', 'webhook'),
+			});
+			expect(error).toBeUndefined();
+			expect(n8n.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body)).toEqual(
+				GROUP_COLUMNS.map((c) => ({ ...c })),
+			);
+			const rows = n8n.tables.rows(table.id);
+			expect(rows).toHaveLength(3);
+			expect(rows[0]).toMatchObject({ execution_id: 'old-1', average_score: 60, page_group: null });
+			expect(rows.slice(1).map((r) => [r.execution_id, r.page_group, r.budget_passed])).toEqual([
+				['new-1', null, true],
+				['new-1', 'Products', true],
+			]);
+			const site = items[0].json;
+			expect(site.runs_recorded).toBe(2);
+			expect(site.history_saved).toBe(true);
+			expect(site.groups_newly_broken).toEqual([]);
+		});
+	});
+});
