@@ -45,7 +45,7 @@ const SUITES: Entry[] = [
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 285 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
-	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 90 },
+	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 95 },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 60 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 100 },
 	{ name: 'history', file: 'history.e2e.ts', seconds: 180 },
