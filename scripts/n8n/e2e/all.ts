@@ -41,14 +41,14 @@ const SUITES: Entry[] = [
 	{ name: 'package', file: 'package.e2e.ts', seconds: 410 },
 	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 355, env: { N8N_VERSION: OLDEST } },
 	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285 },
-	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 180 },
-	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 285 },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
+	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
-	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 95 },
-	{ name: 'form', file: 'form.e2e.ts', seconds: 60 },
-	{ name: 'ai', file: 'ai.e2e.ts', seconds: 100 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 180 },
+	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
+	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
+	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 195 },
 ];
 
 interface Outcome {
