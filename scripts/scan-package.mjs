@@ -2,7 +2,8 @@
 // checks a published version: its provenance, then its lint (analyzePackage) on the source files the
 // provenance names and on the downloaded tarball. This runs the same analyzePackage legs on the source
 // tree and on the tarball `npm pack` makes now; provenance exists only after publishing.
-// Needs `npm run build` first. Exit code 1 on any finding.
+// Needs `npm run build` first. `--tarball <file>`: scan that tarball instead of packing one (.ci/run packs
+// once for this scan and every e2e suite). Exit code 1 on any finding.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,16 +18,23 @@ const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
 	'@n8n/scan-community-package/scanner/scanner.mjs'
 );
 
+/** `npm pack` of the repository into `dir`; the tarball's path. */
+function packInto(dir) {
+	const packed = execFileSync(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+		{ cwd: root, encoding: 'utf8' },
+	);
+	return path.join(dir, JSON.parse(packed)[0].filename);
+}
+
 try {
 	if (!fs.existsSync(path.join(root, 'dist')))
 		throw new Error('dist/ is missing: run npm run build first');
-	const [{ filename }] = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-			cwd: root,
-			encoding: 'utf8',
-		}),
-	);
-	execFileSync('tar', ['-xzf', path.join(work, filename), '-C', work]);
+	const given = process.argv.indexOf('--tarball');
+	const tarball = given > 0 ? path.resolve(process.argv[given + 1]) : packInto(work);
+	const filename = path.basename(tarball);
+	execFileSync('tar', ['-xzf', tarball, '-C', work]);
 	const unpacked = path.join(work, 'package');
 
 	const legs = [

@@ -240,7 +240,13 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	if (!report.check('npm run build succeeds', build.code === 0, build.output.slice(-4000)))
 		throw new Fatal('build failed');
 	const tgz = await report.timed('npm pack', async () => await packPackage(REPO, work));
-	const files = run('tar', ['-tzf', tgz], work)
+	checkTarball(report, tgz);
+	return tgz;
+}
+
+/** What the tarball holds: the package.json's nodes and credentials, nothing but dist/ and the docs. */
+export function checkTarball(report: Report, tgz: string): void {
+	const files = run('tar', ['-tzf', tgz], path.dirname(tgz))
 		.output.split('\n')
 		.filter(Boolean)
 		.map((f) => f.replace(/^package\//, ''));
@@ -264,7 +270,6 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	report.note(
 		`${path.basename(tgz)}: ${files.length} files, ${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB`,
 	);
-	return tgz;
 }
 
 /** The phpRank credential (id CRED_ID) for `n8n import:credentials`, pointing at a running test server. */

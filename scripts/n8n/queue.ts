@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'crypto';
 
+import { withBootLock } from './bootLock';
 import { startPostgres, type Postgres } from './postgres';
 import { onInterrupt } from './proc';
 import { startRedis, type Redis } from './redis';
@@ -95,17 +96,19 @@ export async function createQueueCluster(opts: {
 		workerSandboxes,
 		sandboxes,
 		workers: [],
-		start: async () => {
-			cluster.main = await startServer(mainSandbox);
-			const started = await Promise.allSettled(
-				workerSandboxes.map((sb, i) =>
-					startWorker(sb, { name: `worker-${i + 1}`, concurrency: opts.concurrency }),
-				),
-			);
-			for (const s of started) if (s.status === 'fulfilled') cluster.workers.push(s.value);
-			const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-			if (failed) throw failed.reason;
-		},
+		// one boot-lock hold (bootLock.ts) for the main and its workers: the workers still boot side by side
+		start: async () =>
+			await withBootLock('queue mode: main + workers', async () => {
+				cluster.main = await startServer(mainSandbox);
+				const started = await Promise.allSettled(
+					workerSandboxes.map((sb, i) =>
+						startWorker(sb, { name: `worker-${i + 1}`, concurrency: opts.concurrency }),
+					),
+				);
+				for (const s of started) if (s.status === 'fulfilled') cluster.workers.push(s.value);
+				const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+				if (failed) throw failed.reason;
+			}),
 		stopN8n: async () => {
 			for (const w of cluster.workers.splice(0).reverse()) await w.stop();
 			await cluster.main?.stop();

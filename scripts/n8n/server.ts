@@ -5,6 +5,7 @@
  */
 import * as path from 'path';
 
+import { withBootLock } from './bootLock';
 import { getFreePort, httpReady, startDaemon, waitReady, type Daemon } from './proc';
 import type { N8nSandbox } from './sandbox';
 
@@ -31,11 +32,18 @@ export interface N8nWorker {
 /**
  * `n8n start` on 127.0.0.1:<port> (free port by default) and wait until GET /healthz/readiness is 200
  * (DB connected + migrated + server fully ready) and the log says "Editor is now accessible via". Cold start of a fresh sandbox takes ~10 s.
- * Killed when the calling script exits.
+ * Killed when the calling script exits. Holds the boot lock (bootLock.ts) until ready.
  */
 export async function startServer(
 	sb: N8nSandbox,
 	opts: { port?: number; readyTimeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<N8nServer> {
+	return await withBootLock('n8n start', async () => await bootServer(sb, opts));
+}
+
+async function bootServer(
+	sb: N8nSandbox,
+	opts: { port?: number; readyTimeoutMs?: number; env?: Record<string, string> },
 ): Promise<N8nServer> {
 	const port = opts.port ?? (await getFreePort());
 	const baseUrl = `http://127.0.0.1:${port}`;
@@ -75,17 +83,20 @@ export async function startServer(
 /**
  * `n8n worker --concurrency=<n>` with its health server on a free loopback port (QUEUE_HEALTH_CHECK_*) and its
  * own task-runner broker port; ready when the health server says so (Redis and DB connected).
- * The sandbox's env must carry the queue-mode settings (see queue.ts).
+ * The sandbox's env must carry the queue-mode settings (see queue.ts). Holds the boot lock until ready.
  */
-export async function startWorker(
-	sb: N8nSandbox,
-	opts: {
-		name: string;
-		concurrency?: number;
-		readyTimeoutMs?: number;
-		env?: Record<string, string>;
-	},
-): Promise<N8nWorker> {
+export async function startWorker(sb: N8nSandbox, opts: WorkerOptions): Promise<N8nWorker> {
+	return await withBootLock(`n8n worker ${opts.name}`, async () => await bootWorker(sb, opts));
+}
+
+interface WorkerOptions {
+	name: string;
+	concurrency?: number;
+	readyTimeoutMs?: number;
+	env?: Record<string, string>;
+}
+
+async function bootWorker(sb: N8nSandbox, opts: WorkerOptions): Promise<N8nWorker> {
 	const healthPort = await getFreePort();
 	const healthUrl = `http://127.0.0.1:${healthPort}`;
 	const daemon: Daemon = startDaemon({

@@ -136,6 +136,16 @@ export class Suite {
 		return { catcher, credential: smtpCredential(catcher) };
 	}
 
+	/**
+	 * Says that the part of this suite that needs the machine to itself is over (queue mode: its main and workers
+	 * are up before its fixed schedules): e2e/all.ts starts the other lanes when the file E2E_UP_FILE names
+	 * appears (or when this suite ends). A no-op when run alone.
+	 */
+	up(): void {
+		const file = process.env.E2E_UP_FILE;
+		if (file) fs.writeFileSync(file, `${new Date().toISOString()}\n`);
+	}
+
 	/** Printed if the suite breaks off (an unexpected error or a Fatal): e.g. the tail of a log. */
 	diagnose(fn: () => string): () => void {
 		this.diagnostics.add(fn);

@@ -1,9 +1,17 @@
 /**
- * `npm run test:e2e:all`: every e2e suite, as CI runs them. Builds, packs and checks the tarball once, then runs
- * the suites as child processes with E2E_TARBALL set (each still in its own n8n home, ports and test server):
- * queue mode alone first (its main and workers must start before its fixed schedules), then the others
- * `--parallel` at a time (default 2: most of a suite's time is spent waiting for n8n's schedules). Each suite's
- * output is printed whole when it ends; then a table of wall times and counts. Exit 1 on any failure.
+ * `npm run test:e2e:all`: every e2e suite, as CI runs them, in lanes (default 3) on one tarball: the one
+ * E2E_TARBALL names (.ci/run builds and packs once and passes it), else built and packed here; its contents
+ * are checked either way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home,
+ * ports and test server).
+ *
+ * - A suite marked `first` (queue mode: its main and workers must be up before its fixed schedules) starts
+ *   alone; the other lanes start when it says its start is behind it (`suite.up()` writes E2E_UP_FILE) or ends.
+ * - Then each lane takes the longest suite left (by `seconds`) whenever it is free, so a new suite costs what it
+ *   adds to the longest lane, not its own time.
+ * - One n8n boots at a time (E2E_BOOT_LOCK, bootLock.ts): boots queue up instead of slowing each other past a
+ *   suite's schedule.
+ * Each suite's output is printed whole when it ends; then one line per suite (lane, start, wall time, counts)
+ * and per lane. Exit 1 on any failure. E2E_SUMMARY=<file>: those lines also written there (.ci/run's table).
  *
  * Usage: npm run test:e2e:all [-- --parallel 1] [-- package monitor …]   (names: see SUITES; package@<oldest>
  * runs the package suite on N8N_OLDEST_VERSION, default 2.0.0, the oldest n8n 2.x)
@@ -12,44 +20,53 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { buildAndPack } from '../checks';
+import { buildAndPack, checkTarball } from '../checks';
+import { sleep } from '../proc';
+import { Fatal } from '../report';
 import { Suite } from '../suite';
 
 interface Entry {
 	name: string;
 	file: string;
 	env?: Record<string, string>;
-	/** runs with no other suite beside it: its timing needs the machine (queue mode's start before its schedules) */
-	alone?: boolean;
+	/** its wall time in this runner (.ci/run, 2 cores, three lanes; README's table): the lanes take the longest first */
+	seconds: number;
+	/** starts before the others, alone until it calls suite.up() (queue mode's start before its schedules) */
+	first?: boolean;
 }
 const OLDEST = process.env.N8N_OLDEST_VERSION || '2.0.0';
-/** Longest first, so that the short ones fill the gaps. */
+/** A new suite: one line here, with its wall time as measured in this runner (see `seconds`). */
 const SUITES: Entry[] = [
-	{ name: 'queue', file: 'queue.e2e.ts', alone: true },
-	{ name: 'package', file: 'package.e2e.ts' },
-	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', env: { N8N_VERSION: OLDEST } },
-	{ name: 'ui', file: 'ui.e2e.ts' },
-	{ name: 'table-history', file: 'tableHistory.e2e.ts' },
-	{ name: 'monitor', file: 'monitor.e2e.ts' },
-	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
-	{ name: 'digest', file: 'digest.e2e.ts' },
-	{ name: 'deploy-gate', file: 'deployGate.e2e.ts' },
-	{ name: 'form', file: 'form.e2e.ts' },
-	{ name: 'ai', file: 'ai.e2e.ts' },
-	{ name: 'history', file: 'history.e2e.ts' },
+	{ name: 'queue', file: 'queue.e2e.ts', seconds: 490, first: true },
+	{ name: 'package', file: 'package.e2e.ts', seconds: 410 },
+	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 355, env: { N8N_VERSION: OLDEST } },
+	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285 },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
+	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
+	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
+	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
+	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
+	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
+	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 195 },
 ];
 
 interface Outcome {
 	name: string;
-	code: number | null;
+	lane: number;
+	/** seconds after the first suite started */
+	start: number;
 	seconds: number;
+	code: number | null;
 	counts: string;
 }
 
 const suite = new Suite('e2e-all');
+let t0 = Date.now();
+const since = (t: number): number => (t - t0) / 1000;
 
 function options(argv: string[]): { parallel: number; entries: Entry[] } {
-	let parallel = Number(process.env.E2E_PARALLEL ?? 2);
+	let parallel = Number(process.env.E2E_PARALLEL ?? 3);
 	const names: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--parallel') parallel = Number(argv[++i]);
@@ -66,9 +83,19 @@ function options(argv: string[]): { parallel: number; entries: Entry[] } {
 	};
 }
 
-/** One suite in a child process, its output in a log file printed whole at the end. */
-async function runOne(entry: Entry, tarball: string): Promise<Outcome> {
-	const log = path.join(suite.work, `${entry.name.replace(/[^\w.-]/g, '_')}.log`);
+const safeName = (entry: Entry): string => entry.name.replace(/[^\w.-]/g, '_');
+
+/**
+ * One suite in a child process, its output in a log file printed whole at the end. `up` resolves when a
+ * `first` suite writes its E2E_UP_FILE, or when it ends.
+ */
+function runOne(
+	entry: Entry,
+	lane: number,
+	env: Record<string, string>,
+): { up: Promise<void>; done: Promise<Outcome> } {
+	const log = path.join(suite.work, `${safeName(entry)}.log`);
+	const upFile = path.join(suite.work, `${safeName(entry)}.up`);
 	const out = fs.openSync(log, 'w');
 	const started = Date.now();
 	const child = spawn(
@@ -76,36 +103,92 @@ async function runOne(entry: Entry, tarball: string): Promise<Outcome> {
 		['-r', 'ts-node/register/transpile-only', path.join(__dirname, entry.file)],
 		{
 			stdio: ['ignore', out, out],
-			env: { ...process.env, ...entry.env, E2E_TARBALL: tarball, CI: 'true' },
+			env: { ...process.env, ...entry.env, ...env, E2E_UP_FILE: upFile, CI: 'true' },
 		},
 	);
-	const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-	fs.closeSync(out);
-	const seconds = (Date.now() - started) / 1000;
-	const text = fs.readFileSync(log, 'utf8');
-	console.log(`\n########## ${entry.name}: exit ${code}, ${seconds.toFixed(0)} s\n${text}`);
-	const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
-	return { name: entry.name, code, seconds, counts };
+	let ended = false;
+	const done = new Promise<number | null>((resolve) => child.on('exit', resolve)).then((code) => {
+		ended = true;
+		fs.closeSync(out);
+		const seconds = (Date.now() - started) / 1000;
+		const text = fs.readFileSync(log, 'utf8');
+		console.log(
+			`\n########## ${entry.name} (lane ${lane}): exit ${code}, ${seconds.toFixed(0)} s\n${text}`,
+		);
+		const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
+		return { name: entry.name, lane, start: since(started), seconds, code, counts };
+	});
+	const up = (async () => {
+		if (!entry.first) return;
+		while (!ended && !fs.existsSync(upFile)) await sleep(500);
+		console.log(
+			`\n[e2e-all] ${entry.name} ${ended ? 'ended' : 'is up'} after ${((Date.now() - started) / 1000).toFixed(0)} s: the other lanes start`,
+		);
+	})();
+	return { up, done };
+}
+
+/** The lanes: the `first` suites each in a lane of their own, alone until up; then every lane longest-first. */
+async function runLanes(
+	entries: Entry[],
+	parallel: number,
+	env: Record<string, string>,
+): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	const left = entries.filter((e) => !e.first).sort((a, b) => b.seconds - a.seconds);
+	const drain = async (lane: number): Promise<void> => {
+		for (let next = left.shift(); next; next = left.shift())
+			outcomes.push(await runOne(next, lane, env).done);
+	};
+	t0 = Date.now();
+	const lanes: Array<Promise<void>> = [];
+	let lane = 1;
+	for (const first of entries.filter((e) => e.first)) {
+		const run = runOne(first, lane, env);
+		const mine = lane++;
+		lanes.push(run.done.then(async (o) => (outcomes.push(o), await drain(mine))));
+		await run.up;
+	}
+	for (; lane <= parallel; lane++) lanes.push(drain(lane));
+	await Promise.all(lanes);
+	return outcomes;
+}
+
+async function tarball(): Promise<string> {
+	const given = process.env.E2E_TARBALL;
+	if (!given) return await buildAndPack(suite.report, suite.work);
+	suite.section('the tarball .ci/run built and packed');
+	if (!fs.existsSync(given)) throw new Fatal(`E2E_TARBALL ${given} does not exist`);
+	checkTarball(suite.report, path.resolve(given));
+	return path.resolve(given);
+}
+
+function summary(entries: Entry[], outcomes: Outcome[]): void {
+	suite.section('suites (lane, started at, wall time)');
+	const lines: string[] = [];
+	for (const o of entries.map((e) => outcomes.find((x) => x.name === e.name) as Outcome)) {
+		const line = `${o.name.padEnd(14)} lane ${o.lane}  from ${o.start.toFixed(0).padStart(4)} s  ${o.seconds.toFixed(0).padStart(5)} s  ${o.counts}`;
+		suite.check(line, o.code === 0);
+		lines.push(`e2e ${line}`);
+	}
+	for (const lane of [...new Set(outcomes.map((o) => o.lane))].sort()) {
+		const mine = outcomes.filter((o) => o.lane === lane).sort((a, b) => a.start - b.start);
+		const end = Math.max(...mine.map((o) => o.start + o.seconds));
+		const line = `lane ${lane}: ${mine.map((o) => o.name).join(' → ')}; ended at ${end.toFixed(0)} s`;
+		suite.note(line);
+		lines.push(`e2e ${line}`);
+	}
+	if (process.env.E2E_SUMMARY) fs.writeFileSync(process.env.E2E_SUMMARY, `${lines.join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
 	const { parallel, entries } = options(process.argv.slice(2));
-	const tarball = await buildAndPack(suite.report, suite.work);
-	suite.section(`${entries.length} suites, ${parallel} at a time`);
-	const outcomes: Outcome[] = [];
-	for (const entry of entries.filter((e) => e.alone)) outcomes.push(await runOne(entry, tarball));
-	const queue = entries.filter((e) => !e.alone);
-	const worker = async (): Promise<void> => {
-		for (let next = queue.shift(); next; next = queue.shift())
-			outcomes.push(await runOne(next, tarball));
-	};
-	await Promise.all(Array.from({ length: parallel }, worker));
-	suite.section('suites');
-	for (const o of entries.map((e) => outcomes.find((x) => x.name === e.name) as Outcome))
-		suite.check(
-			`${o.name.padEnd(14)} ${o.seconds.toFixed(0).padStart(5)} s  ${o.counts}`,
-			o.code === 0,
-		);
+	const tgz = await tarball();
+	suite.section(`${entries.length} suites in ${parallel} lane(s)`);
+	const env: Record<string, string> = { E2E_TARBALL: tgz };
+	if (parallel > 1) env.E2E_BOOT_LOCK = path.join(suite.work, 'boot.lock');
+	const outcomes = await runLanes(entries, parallel, env);
+	summary(entries, outcomes);
 }
 
 suite.run(main);

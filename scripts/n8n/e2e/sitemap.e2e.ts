@@ -101,7 +101,10 @@ const HISTORY_FIGURES = [
 	'decent_pages',
 	'bad_pages',
 ];
-/** The columns the node gives the table it makes (README, "Where history lives"), in its order. */
+/**
+ * The columns the node gives the table it makes (README, "Where history lives"), in its order; the last three are
+ * Page Groups' (README, "Page groups and budgets": a table made by this version has them, empty without groups).
+ */
 const HISTORY_COLUMNS = [
 	{ name: 'site', type: 'string' },
 	{ name: 'run_date', type: 'date' },
@@ -111,6 +114,9 @@ const HISTORY_COLUMNS = [
 	{ name: 'failing_checks', type: 'string' },
 	{ name: 'execution_id', type: 'string' },
 	{ name: 'workflow_id', type: 'string' },
+	{ name: 'page_group', type: 'string' },
+	{ name: 'budget_passed', type: 'boolean' },
+	{ name: 'breaches', type: 'string' },
 ];
 
 const PROJECT = 'shop.example.com';
