@@ -75,16 +75,22 @@ export interface Agency {
 	rowsPerSite(): Promise<Map<string, number>>;
 }
 
-/** The least phpRank requests one run can make: one analysis per page, lists at 100 a request. */
+/**
+ * phpRank requests of one run: one analysis per page and lists at 100 a request. `lists` is the floor (Create or
+ * Re-Run's own read of each site's reports, then the digest's one read of every report); the example reads each
+ * site's reports once more for its pages (Every page of the site): `pageLists`.
+ */
 export function agencyFloor(o: AgencyOptions): {
 	analyses: number;
 	lists: number;
+	pageLists: number;
 	projectLists: number;
 } {
+	const perSite = Math.ceil(o.pages / 100);
 	return {
 		analyses: o.sites * o.pages,
-		// each site's own list, then the digest's one read of every report
-		lists: o.sites * Math.ceil(o.pages / 100) + Math.ceil((o.sites * o.pages) / 100),
+		lists: o.sites * perSite + Math.ceil((o.sites * o.pages) / 100),
+		pageLists: o.sites * perSite,
 		projectLists: Math.ceil(o.sites / 100),
 	};
 }

@@ -52,9 +52,9 @@ async function main(): Promise<void> {
 	);
 	const floor = agencyFloor(SIZE);
 	check(
-		`phpRank requests at the floor: ${floor.analyses} analyses, ${floor.lists} report lists, ${floor.projectLists} project list`,
+		`phpRank requests at the floor: ${floor.analyses} analyses, ${floor.lists} report lists (+ ${floor.pageLists} for the pages), ${floor.projectLists} project list`,
 		run.phpRank.analyses === floor.analyses &&
-			run.phpRank.lists === floor.lists &&
+			run.phpRank.lists === floor.lists + floor.pageLists &&
 			run.phpRank.projectLists === floor.projectLists &&
 			run.phpRank.other === 0,
 		run.phpRank,

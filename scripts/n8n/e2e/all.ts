@@ -26,10 +26,10 @@ const OLDEST = process.env.N8N_OLDEST_VERSION || '2.0.0';
 /** Longest first, so that the short ones fill the gaps. */
 const SUITES: Entry[] = [
 	{ name: 'queue', file: 'queue.e2e.ts', alone: true },
-	{ name: 'agency', file: 'agency.e2e.ts', alone: true },
 	{ name: 'package', file: 'package.e2e.ts' },
 	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', env: { N8N_VERSION: OLDEST } },
 	{ name: 'ui', file: 'ui.e2e.ts' },
+	{ name: 'agency', file: 'agency.e2e.ts' },
 	{ name: 'table-history', file: 'tableHistory.e2e.ts' },
 	{ name: 'monitor', file: 'monitor.e2e.ts' },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts' },
