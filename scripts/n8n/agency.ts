@@ -56,6 +56,8 @@ export interface AgencyRun {
 	peakRss: Record<string, number>;
 	/** relation group → bytes grown over the run */
 	dbGrowth: { executions: number; tables: number; database: number };
+	/** the run's site executions still stored after it, and the bytes of their run data */
+	kept: { executions: number; dataBytes: number };
 	digest: { ms: number; bytes: number; totalSites: number; htmlBytes: number };
 	/** worker name → how many site executions it started */
 	sitesBy: Record<string, number>;
@@ -394,10 +396,24 @@ async function runOnce(
 		n8nApi: ctx.proxy.count(),
 		peakRss,
 		dbGrowth: diffSizes(before, await dbSizes(cluster)),
+		kept: await keptData(
+			cluster,
+			sites.map((e) => e.id),
+		),
 		sitesBy: sitesBy(cluster, new Set(sites.map((e) => e.id))),
 		mails: ctx.smtp.messages.length,
 		...(await dispatcherFigures(cluster, dispatcherId, ctx.smtp)),
 	};
+}
+
+/** How many of `ids` are still stored, and the bytes of their execution data. */
+async function keptData(cluster: QueueCluster, ids: string[]): Promise<AgencyRun['kept']> {
+	const [row] = await cluster.postgres.query<{ n: string; bytes: string | null }>(
+		`SELECT count(*) AS n, sum(octet_length(d.data)) AS bytes FROM execution_entity e
+		 LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e.id = ANY($1::int[])`,
+		[ids.map(Number)],
+	);
+	return { executions: Number(row.n), dataBytes: Number(row.bytes ?? 0) };
 }
 
 function diffSizes(a: AgencyRun['dbGrowth'], b: AgencyRun['dbGrowth']): AgencyRun['dbGrowth'] {
