@@ -56,7 +56,8 @@ export interface AgencyRun {
 	peakRss: Record<string, number>;
 	/** relation group → bytes grown over the run */
 	dbGrowth: { executions: number; tables: number; database: number };
-	/** the run's site executions still stored after it, and the bytes of their run data */
+	/** the run's site executions still stored after it (not soft-deleted: n8n marks an execution it does not
+	 * keep with deletedAt and pruning removes it within EXECUTIONS_DATA_HARD_DELETE_BUFFER), and their run data */
 	kept: { executions: number; dataBytes: number };
 	digest: { ms: number; bytes: number; totalSites: number; htmlBytes: number };
 	/** worker name → how many site executions it started */
@@ -410,7 +411,8 @@ async function runOnce(
 async function keptData(cluster: QueueCluster, ids: string[]): Promise<AgencyRun['kept']> {
 	const [row] = await cluster.postgres.query<{ n: string; bytes: string | null }>(
 		`SELECT count(*) AS n, sum(octet_length(d.data)) AS bytes FROM execution_entity e
-		 LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e.id = ANY($1::int[])`,
+		 LEFT JOIN execution_data d ON d."executionId" = e.id
+		 WHERE e.id = ANY($1::int[]) AND e."deletedAt" IS NULL`,
 		[ids.map(Number)],
 	);
 	return { executions: Number(row.n), dataBytes: Number(row.bytes ?? 0) };
