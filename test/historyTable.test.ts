@@ -198,6 +198,29 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(later.items[0].json.runs_recorded).toBe(3);
 	});
 
+	it('many sites’ first runs at once (one execution per site on queue-mode workers) make one table and keep every row', async () => {
+		const sites = ['a', 'b', 'c', 'd'].map((name) => `https://${name}.example.com/`);
+		for (const url of sites) api.server.setNextAnalysis(url, { score: 70, others: 'pass' });
+		const runs = await Promise.all(
+			sites.map(
+				async (url, index) => await run('webhook', { urls: [url], id: String(60 + index) }),
+			),
+		);
+		// All four looked for the table before any had made it: n8n answered the later creates 409.
+		expect(n8nCalls().filter((call) => call === 'POST /api/v1/data-tables').length).toBeGreaterThan(
+			1,
+		);
+		expect(runs.map(({ error, items }) => [error, items[0]?.json.history_saved])).toEqual(
+			sites.map(() => [undefined, true]),
+		);
+		expect(n8n.tables.all()).toHaveLength(1);
+		expect(
+			rows()
+				.map(({ site }) => site)
+				.sort(),
+		).toEqual(sites.map((url) => new URL(url).host));
+	});
+
 	it('shares the site’s history between workflows and node names: the rows belong to the site', async () => {
 		script(0, [70, 80]);
 		await run('webhook', { workflowId: 'wf-1' });

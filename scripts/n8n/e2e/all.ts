@@ -46,6 +46,7 @@ const SUITES: Entry[] = [
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
 	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
+	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110 },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
 	{ name: 'history', file: 'history.e2e.ts', seconds: 195 },

@@ -55,17 +55,9 @@ export async function findTable(
 ): Promise<HistoryTable | null> {
 	let table: TableAnswer | undefined;
 	if (choice.mode === 'name') {
-		const { data } = await n8nApi<Page<TableAnswer>>(ctx, 'GET', '/data-tables', {
-			qs: { filter: JSON.stringify({ name: choice.value }), limit: ROWS_PER_PAGE },
-		});
-		table = data.find(({ name }) => name === choice.value);
+		table = await tableNamed(ctx, choice.value);
 		if (!table && !create) return null;
-		table ??= await n8nApi<TableAnswer>(ctx, 'POST', '/data-tables', {
-			body: {
-				name: choice.value,
-				columns: [...HISTORY_COLUMNS, ...GROUP_COLUMNS].map((column) => ({ ...column })),
-			},
-		});
+		table ??= await createTable(ctx, choice.value);
 	} else {
 		table = await n8nApi<TableAnswer>(
 			ctx,
@@ -84,6 +76,28 @@ export async function findTable(
 	if (groupColumns && create)
 		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
 	return { id: table.id, name: table.name };
+}
+
+/** The table of exactly this name (n8n's name filter is a substring match), if there is one. */
+async function tableNamed(ctx: N8nApiContext, name: string): Promise<TableAnswer | undefined> {
+	const { data } = await n8nApi<Page<TableAnswer>>(ctx, 'GET', '/data-tables', {
+		qs: { filter: JSON.stringify({ name }), limit: ROWS_PER_PAGE },
+	});
+	return data.find((table) => table.name === name);
+}
+
+/**
+ * The table made with its columns. Many sites' first runs at once (one execution per site on
+ * queue-mode workers) all find no table and all create it: n8n answers the later ones 409 (or
+ * 500, its unique index), so when creating fails, the table another run just made is used.
+ */
+async function createTable(ctx: N8nApiContext, name: string): Promise<TableAnswer> {
+	return await n8nApi<TableAnswer>(ctx, 'POST', '/data-tables', {
+		body: {
+			name,
+			columns: [...HISTORY_COLUMNS, ...GROUP_COLUMNS].map((column) => ({ ...column })),
+		},
+	}).catch(async (error: unknown) => (await tableNamed(ctx, name)) ?? Promise.reject(error));
 }
 
 /** Columns added to a table, one request each. */

@@ -1,0 +1,477 @@
+/**
+ * examples/agency-weekly-audit.json on a queue-mode n8n (main + 2 workers, Redis, PostgreSQL), as `npm run
+ * bench:agency` and the agency e2e suite run it: the phpRank test server with `sites` projects of `pages`
+ * reports (every page's analysis fixed at its score, so Confirm Drops confirms nothing and the floor is exact),
+ * its throttle 60 a minute × `throttleFactor`; the example saved and published as a user would (the History
+ * Store credential's n8n Address a counting pass-through proxy in front of the main; Settings' n8n_address
+ * the main's), then run from its Manual trigger with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true, so that the
+ * dispatcher too runs on a worker, as its schedule would. Each run is measured: phpRank and n8n API requests,
+ * wall time, each worker's peak RSS (/proc, with its child processes), the growth of n8n's execution and
+ * data-table relations in PostgreSQL, the digest's time and size, which worker ran which site.
+ */
+import * as fs from 'fs';
+import * as http from 'http';
+
+import type { PhpRankServer } from '../../test/server';
+import { createApiKey } from './apiKey';
+import {
+	EXAMPLES_DIR,
+	installAsReadmeSays,
+	testServerCredential,
+	type WorkflowJson,
+} from './checks';
+import type { SmtpCatcher } from './catchers';
+import { importCredentials, setupOwner } from './n8n';
+import { createQueueCluster, type QueueCluster } from './queue';
+import { getRuntime, requireFromN8n } from './runtime';
+import type { RestSession } from './rest';
+import type { Suite } from './suite';
+
+export const AGENCY_FILE = 'agency-weekly-audit.json';
+const DISPATCH = 'Audit each site (one execution per site)';
+const DIGEST = 'Digest of every site';
+const N8N_API_CRED_ID = 'phprank-e2e-n8n-api';
+
+export interface AgencyOptions {
+	sites: number;
+	pages: number;
+	/** phpRank's 60 requests a minute multiplied by this */
+	throttleFactor: number;
+	/** `n8n worker --concurrency` */
+	concurrency?: number;
+}
+
+export interface AgencyRun {
+	label: string;
+	dispatcherId: string;
+	status: string;
+	wallMs: number;
+	siteExecutions: number;
+	siteStatuses: Record<string, number>;
+	/** median of the site executions' own time */
+	siteMedianMs: number;
+	phpRank: { total: number; lists: number; projectLists: number; analyses: number; other: number };
+	n8nApi: number;
+	/** worker name → peak RSS in bytes over the run */
+	peakRss: Record<string, number>;
+	/** relation group → bytes grown over the run */
+	dbGrowth: { executions: number; tables: number; database: number };
+	/** the run's site executions still stored after it (not soft-deleted: n8n marks an execution it does not
+	 * keep with deletedAt and pruning removes it within EXECUTIONS_DATA_HARD_DELETE_BUFFER), and their run data */
+	kept: { executions: number; dataBytes: number };
+	digest: { ms: number; bytes: number; totalSites: number; htmlBytes: number };
+	/** worker name → how many site executions it started */
+	sitesBy: Record<string, number>;
+	/** the dispatcher's HTTP Request items that are errors */
+	dispatchErrors: number;
+	mails: number;
+}
+
+export interface Agency {
+	cluster: QueueCluster;
+	session: RestSession;
+	workflowId: string;
+	apiKey: string;
+	hosts: string[];
+	run(label: string, settings?: Record<string, unknown>): Promise<AgencyRun>;
+	/** site → rows in the history table */
+	rowsPerSite(): Promise<Map<string, number>>;
+}
+
+/**
+ * phpRank requests of one run: one analysis per page and lists at 100 a request. `lists` is the floor (Create or
+ * Re-Run's own read of each site's reports, then the digest's one read of every report); the example reads each
+ * site's reports once more for its pages (Every page of the site): `pageLists`.
+ */
+export function agencyFloor(o: AgencyOptions): {
+	analyses: number;
+	lists: number;
+	pageLists: number;
+	projectLists: number;
+} {
+	const perSite = Math.ceil(o.pages / 100);
+	return {
+		analyses: o.sites * o.pages,
+		lists: o.sites * perSite + Math.ceil((o.sites * o.pages) / 100),
+		pageLists: o.sites * perSite,
+		projectLists: Math.ceil(o.sites / 100),
+	};
+}
+
+export const hostsFor = (sites: number): string[] =>
+	Array.from({ length: sites }, (_, i) => `client-${String(i + 1).padStart(3, '0')}.example.com`);
+
+/** The account: `sites` projects of `pages` reports, each URL's analysis fixed at its score. */
+export function seedAccount(api: PhpRankServer, o: AgencyOptions): string[] {
+	const hosts = hostsFor(o.sites);
+	const reports = api.seedReports(o.sites * o.pages, { hosts, uniqueUrls: true });
+	for (const r of reports) api.setAnalysis(`https://${r.url}`, { score: r.result, others: 'keep' });
+	api.setThrottle({ limit: 60 * o.throttleFactor, windowMs: 60_000 });
+	return hosts;
+}
+
+/** A pass-through proxy to `target` that counts the requests (the n8n API the node calls). */
+export async function countingProxy(
+	target: string,
+): Promise<{ url: string; count: () => number; reset: () => void; close: () => void }> {
+	let count = 0;
+	const to = new URL(target);
+	const server = http.createServer((req, res) => {
+		count += 1;
+		const out = http.request(
+			{ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		out.on('error', () => res.destroy());
+		req.pipe(out);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		count: () => count,
+		reset: () => (count = 0),
+		close: () => server.close(),
+	};
+}
+
+/** The example as a user sets it up here: n8n_address the main's, the History Store credential the proxy's. */
+export function agencyWorkflow(mainUrl: string, n8nApiCredId: string): WorkflowJson {
+	const text = fs.readFileSync(`${EXAMPLES_DIR}/${AGENCY_FILE}`, 'utf8');
+	const wf = JSON.parse(
+		text.replaceAll(`"${N8N_API_CRED_ID}"`, `"${n8nApiCredId}"`),
+	) as WorkflowJson;
+	const settings = wf.nodes.find((n) => n.name === 'Settings');
+	const assignments = (
+		settings?.parameters.assignments as { assignments: Array<{ value: string }> }
+	).assignments;
+	assignments[0].value = mainUrl;
+	return wf;
+}
+
+/** Starts the cluster with the package, the credentials and the example published. */
+export async function startAgency(
+	suite: Suite,
+	api: PhpRankServer,
+	smtp: SmtpCatcher,
+	smtpCredential: Parameters<typeof importCredentials>[1][number],
+	o: AgencyOptions,
+): Promise<Agency> {
+	const hosts = seedAccount(api, o);
+	const tgz = await suite.tarball();
+	const runtime = await getRuntime({ install: true });
+	const cluster = await createQueueCluster({
+		runtime,
+		workers: 2,
+		concurrency: o.concurrency,
+		env: { N8N_PUBLIC_API_DISABLED: 'false', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+	});
+	suite.defer(() => cluster.stop());
+	suite.diagnose(() => cluster.logTails(4000));
+	for (const [i, sb] of cluster.sandboxes.entries())
+		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
+	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
+	await cluster.start();
+	const main = cluster.main as NonNullable<QueueCluster['main']>;
+	const session = await setupOwner(main);
+	const apiKey = await createApiKey(session, { label: 'phpRank agency audit' });
+	const proxy = await countingProxy(main.baseUrl);
+	suite.defer(() => proxy.close());
+	const cred = await session.createCredential({
+		name: 'phpRank History Store API (counted)',
+		type: 'phpRankN8nApi',
+		data: { baseUrl: proxy.url, apiKey },
+	});
+	const body: Record<string, unknown> = { ...agencyWorkflow(main.baseUrl, cred.id) };
+	delete body.id;
+	const saved = await session.request<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/rest/workflows',
+		body,
+	);
+	if (saved.status !== 200) throw new Error(`not saved: ${JSON.stringify(saved.body)}`);
+	const { id, versionId } = saved.body.data;
+	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
+	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
+	return {
+		cluster,
+		session,
+		workflowId: id,
+		apiKey,
+		hosts,
+		run: (label, settings) => runOnce(ctx, label, settings),
+		rowsPerSite: () => rowsPerSite(cluster),
+	};
+}
+
+interface RunContext {
+	cluster: QueueCluster;
+	session: RestSession;
+	workflowId: string;
+	api: PhpRankServer;
+	smtp: SmtpCatcher;
+	proxy: { count: () => number; reset: () => void };
+	sites: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** RSS of a process and its children, from /proc (0 when it is gone). */
+function rssOf(pid: number): number {
+	let bytes = 0;
+	try {
+		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+		bytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+		for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+			const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+			for (const child of children.split(' ').filter(Boolean)) bytes += rssOf(Number(child));
+		}
+	} catch {
+		// the process ended between two reads
+	}
+	return bytes;
+}
+
+/** Bytes of n8n's execution relations, of the data tables' own relations, and of the whole database. */
+async function dbSizes(
+	cluster: QueueCluster,
+): Promise<{ executions: number; tables: number; database: number }> {
+	const rows = await cluster.postgres.query<{ relname: string; bytes: string }>(
+		`SELECT relname, pg_total_relation_size(oid) AS bytes FROM pg_class WHERE relkind = 'r'
+		 AND (relname LIKE 'execution%' OR relname LIKE 'data_table_user_%')`,
+	);
+	const sum = (prefix: string) =>
+		rows.filter((r) => r.relname.startsWith(prefix)).reduce((s, r) => s + Number(r.bytes), 0);
+	const [db] = await cluster.postgres.query<{ bytes: string }>(
+		'SELECT pg_database_size(current_database()) AS bytes',
+	);
+	return {
+		executions: sum('execution'),
+		tables: sum('data_table_user_'),
+		database: Number(db.bytes),
+	};
+}
+
+/** site → rows, read from the history table's relation in PostgreSQL. */
+async function rowsPerSite(cluster: QueueCluster): Promise<Map<string, number>> {
+	const tables = await cluster.postgres.query<{ relname: string }>(
+		"SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'data_table_user_%'",
+	);
+	const out = new Map<string, number>();
+	for (const { relname } of tables) {
+		const rows = await cluster.postgres.query<{ site: string; n: string }>(
+			`SELECT site, count(*) AS n FROM "${relname}" GROUP BY site`,
+		);
+		for (const r of rows) out.set(r.site, (out.get(r.site) ?? 0) + Number(r.n));
+	}
+	return out;
+}
+
+interface ExecRow {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt: Date | null;
+	stoppedAt: Date | null;
+}
+
+async function executionsOf(cluster: QueueCluster, workflowId: string): Promise<ExecRow[]> {
+	return await cluster.postgres.query<ExecRow>(
+		`SELECT id::text AS id, status, mode, "startedAt", "stoppedAt" FROM execution_entity
+		 WHERE "workflowId" = $1 ORDER BY id`,
+		[workflowId],
+	);
+}
+
+const FINISHED = (status: string) => !['new', 'running', 'waiting', 'unknown'].includes(status);
+
+/** The dispatcher's run data (flatted JSON in execution_data). */
+async function runDataOf(
+	cluster: QueueCluster,
+	id: string,
+): Promise<Record<string, Array<Record<string, unknown>>>> {
+	const [row] = await cluster.postgres.query<{ data: string }>(
+		'SELECT data FROM execution_data WHERE "executionId" = $1',
+		[id],
+	);
+	const flatted = requireFromN8n<{ parse(text: string): unknown }>(
+		cluster.mainSandbox.runtime,
+		'flatted',
+	);
+	const data = (row ? flatted.parse(row.data) : {}) as {
+		resultData?: { runData?: Record<string, Array<Record<string, unknown>>> };
+	};
+	return data.resultData?.runData ?? {};
+}
+
+type NodeRun = {
+	executionTime?: number;
+	data?: { main?: Array<Array<{ json: Record<string, unknown> }>> };
+};
+const itemsOf = (runs: Array<Record<string, unknown>> | undefined) =>
+	((runs?.[runs.length - 1] as NodeRun | undefined)?.data?.main?.[0] ?? []).map((i) => i.json);
+
+/** worker name → the site executions it started ("Worker started execution <id> (job" in its log). */
+function sitesBy(cluster: QueueCluster, ids: Set<string>): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const w of cluster.workers) {
+		const started = [...w.logs().matchAll(/Worker started execution (\d+) \(job/g)].map(
+			(m) => m[1],
+		);
+		out[w.name] = started.filter((id) => ids.has(id)).length;
+	}
+	return out;
+}
+
+function phpRankCounts(api: PhpRankServer): AgencyRun['phpRank'] {
+	const reqs = api.requests.filter((r) => r.path.includes('/api/v1/'));
+	const lists = reqs.filter((r) => r.method === 'GET' && /\/reports\/?$/.test(r.path)).length;
+	const projectLists = reqs.filter(
+		(r) => r.method === 'GET' && /\/projects\/?$/.test(r.path),
+	).length;
+	const analyses = reqs.filter(
+		(r) => r.method === 'POST' || (r.method === 'PUT' && /\/reports\/\d+/.test(r.path)),
+	).length;
+	return {
+		total: reqs.length,
+		lists,
+		projectLists,
+		analyses,
+		other: reqs.length - lists - projectLists - analyses,
+	};
+}
+
+/** Optional workflow settings (e.g. saveDataSuccessExecution), then one run from the Manual trigger. */
+async function runOnce(
+	ctx: RunContext,
+	label: string,
+	settings?: Record<string, unknown>,
+): Promise<AgencyRun> {
+	const { cluster, session, workflowId, api } = ctx;
+	if (settings) await applySettings(ctx, settings);
+	const before = await dbSizes(cluster);
+	const known = new Set((await executionsOf(cluster, workflowId)).map((e) => e.id));
+	api.clearRequests();
+	ctx.proxy.reset();
+	ctx.smtp.clear();
+	const peakRss: Record<string, number> = {};
+	const sampler = setInterval(() => {
+		for (const w of cluster.workers) peakRss[w.name] = Math.max(peakRss[w.name] ?? 0, rssOf(w.pid));
+	}, 1000);
+	const started = await session.request<{ data?: { executionId?: string } }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } },
+	);
+	const dispatcherId = started.body?.data?.executionId;
+	if (!dispatcherId) throw new Error(`the run did not start: ${JSON.stringify(started.body)}`);
+	let dispatcher: ExecRow | undefined;
+	for (let tick = 1; !dispatcher || !FINISHED(dispatcher.status); tick++) {
+		await pause(2000);
+		const now = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
+		dispatcher = now.find((e) => e.id === dispatcherId);
+		if (tick % 30 === 0)
+			console.log(
+				`       ${label}: ${now.filter((e) => e.mode === 'webhook' && FINISHED(e.status)).length} of ${ctx.sites} sites done`,
+			);
+	}
+	clearInterval(sampler);
+	const execs = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
+	const sites = execs.filter((e) => e.mode === 'webhook');
+	return {
+		label,
+		dispatcherId,
+		status: dispatcher.status,
+		wallMs: +(dispatcher.stoppedAt ?? 0) - +(dispatcher.startedAt ?? 0),
+		siteExecutions: sites.length,
+		siteStatuses: sites.reduce<Record<string, number>>(
+			(acc, e) => ({ ...acc, [e.status]: (acc[e.status] ?? 0) + 1 }),
+			{},
+		),
+		siteMedianMs: median(sites.map((e) => +(e.stoppedAt ?? 0) - +(e.startedAt ?? 0))),
+		phpRank: phpRankCounts(api),
+		n8nApi: ctx.proxy.count(),
+		peakRss,
+		dbGrowth: diffSizes(before, await dbSizes(cluster)),
+		kept: await keptData(
+			cluster,
+			sites.map((e) => e.id),
+		),
+		sitesBy: sitesBy(cluster, new Set(sites.map((e) => e.id))),
+		mails: ctx.smtp.messages.length,
+		...(await dispatcherFigures(cluster, dispatcherId, ctx.smtp)),
+	};
+}
+
+/** How many of `ids` are still stored, and the bytes of their execution data. */
+async function keptData(cluster: QueueCluster, ids: string[]): Promise<AgencyRun['kept']> {
+	const [row] = await cluster.postgres.query<{ n: string; bytes: string | null }>(
+		`SELECT count(*) AS n, sum(octet_length(d.data)) AS bytes FROM execution_entity e
+		 LEFT JOIN execution_data d ON d."executionId" = e.id
+		 WHERE e.id = ANY($1::int[]) AND e."deletedAt" IS NULL`,
+		[ids.map(Number)],
+	);
+	return { executions: Number(row.n), dataBytes: Number(row.bytes ?? 0) };
+}
+
+function diffSizes(a: AgencyRun['dbGrowth'], b: AgencyRun['dbGrowth']): AgencyRun['dbGrowth'] {
+	return {
+		executions: b.executions - a.executions,
+		tables: b.tables - a.tables,
+		database: b.database - a.database,
+	};
+}
+
+export const median = (values: number[]): number =>
+	values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : 0;
+
+/** The digest's time and size, and the dispatcher's failed calls, from its run data. */
+async function dispatcherFigures(
+	cluster: QueueCluster,
+	id: string,
+	smtp: SmtpCatcher,
+): Promise<Pick<AgencyRun, 'digest' | 'dispatchErrors'>> {
+	const runData = await runDataOf(cluster, id);
+	const digestRun = runData[DIGEST]?.[0] as NodeRun | undefined;
+	const [digest] = itemsOf(runData[DIGEST]);
+	const calls = itemsOf(runData[DISPATCH]);
+	const mail = smtp.messages[0];
+	return {
+		digest: {
+			ms: digestRun?.executionTime ?? 0,
+			bytes: digest ? JSON.stringify(digest).length : 0,
+			totalSites: Number(digest?.total_sites ?? 0),
+			htmlBytes: String(digest?.summary_html ?? mail?.html ?? '').length,
+		},
+		dispatchErrors: calls.filter((c) => c.error !== undefined).length,
+	};
+}
+
+/** The workflow's settings changed as the editor's Workflow Settings would, and published again. */
+async function applySettings(ctx: RunContext, settings: Record<string, unknown>): Promise<void> {
+	const { session, workflowId } = ctx;
+	const got = await session.request<{ data: { settings?: object; versionId: string } }>(
+		'GET',
+		`/rest/workflows/${workflowId}`,
+	);
+	const patched = await session.request<{ data: { versionId: string } }>(
+		'PATCH',
+		`/rest/workflows/${workflowId}`,
+		{
+			settings: { ...got.body.data.settings, ...settings },
+			versionId: got.body.data.versionId,
+		},
+	);
+	if (patched.status !== 200)
+		throw new Error(`settings not saved: ${JSON.stringify(patched.body)}`);
+	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
+		versionId: patched.body.data.versionId,
+	});
+	if (published.status !== 200)
+		throw new Error(`not published again: ${JSON.stringify(published.body)}`);
+	await pause(3000);
+}

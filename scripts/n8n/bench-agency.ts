@@ -1,0 +1,126 @@
+/*
+ * npm run bench:agency [-- --sites 500 --pages 100 --throttle <factor> --concurrency 10]: the agency's weekly
+ * audit (examples/agency-weekly-audit.json) on a real queue-mode n8n (main + 2 workers, Redis, PostgreSQL 17),
+ * against the bundled phpRank test server with `sites` projects of `pages` reports and its throttle at 60 a
+ * minute × the factor (default: the number of sites). Two runs on the same cluster: n8n's default execution
+ * data settings, then the workflow's "Save successful production executions" off (as
+ * EXECUTIONS_DATA_SAVE_ON_SUCCESS=none, which README's Sizing recommends). Printed per run: requests to
+ * phpRank against the floor, requests to n8n's API per site, wall time and time per site, each worker's peak
+ * RSS, PostgreSQL growth (execution relations, data-table relations, the database), the digest's time and
+ * size, the sites each worker took. Figures from one run on a shared machine, not assertions; a request count
+ * off the floor, a site without its row or a digest that misses a site fails the run.
+ */
+import { agencyFloor, startAgency, type AgencyOptions, type AgencyRun } from './agency';
+import { Suite } from './suite';
+
+const suite = new Suite('bench-agency');
+
+function options(argv: string[]): AgencyOptions {
+	const get = (name: string, fallback: number): number => {
+		const at = argv.indexOf(`--${name}`);
+		const value = at >= 0 ? Number(argv[at + 1]) : fallback;
+		if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number`);
+		return value;
+	};
+	const sites = get('sites', 500);
+	return {
+		sites,
+		pages: get('pages', 100),
+		throttleFactor: get('throttle', sites),
+		concurrency: get('concurrency', 10),
+	};
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function print(o: AgencyOptions, run: AgencyRun): void {
+	const floor = agencyFloor(o);
+	const floorTotal = floor.analyses + floor.lists + floor.projectLists;
+	const example = floorTotal + floor.pageLists;
+	const p = run.phpRank;
+	console.log(
+		`\n${run.label}: dispatcher ${run.status}, ${run.siteExecutions} site executions ${JSON.stringify(run.siteStatuses)}`,
+	);
+	console.table({
+		'phpRank requests': `${int(p.total)} (floor ${int(floorTotal)}, ×${(p.total / floorTotal).toFixed(3)}; the example's ${int(example)}): ${int(p.analyses)} analyses (floor ${int(floor.analyses)}), ${int(p.lists)} report lists (floor ${int(floor.lists)}, + ${int(floor.pageLists)} for the pages), ${int(p.projectLists)} project lists, ${int(p.other)} other`,
+		'n8n API requests': `${int(run.n8nApi)}, ${(run.n8nApi / o.sites).toFixed(2)} per site`,
+		'wall time': `${s(run.wallMs)}, ${s(run.wallMs / o.sites)} per site (site execution median ${s(run.siteMedianMs)})`,
+		'peak RSS': Object.entries(run.peakRss)
+			.map(([w, b]) => `${w} ${mb(b)}`)
+			.join(', '),
+		'sites taken': Object.entries(run.sitesBy)
+			.map(([w, n]) => `${w} ${n}`)
+			.join(', '),
+		'PostgreSQL growth': `executions ${mb(run.dbGrowth.executions)} (${kb(run.dbGrowth.executions / o.sites)} per site), data tables ${kb(run.dbGrowth.tables)}, database ${mb(run.dbGrowth.database)}`,
+		'stored after the run': `${run.kept.executions} site executions, run data ${mb(run.kept.dataBytes)} (${kb(run.kept.dataBytes / o.sites)} per site)`,
+		digest: `${s(run.digest.ms)}, item ${kb(run.digest.bytes)}, summary_html ${kb(run.digest.htmlBytes)}, total_sites ${run.digest.totalSites}, ${run.mails} e-mail(s)`,
+		'dispatcher errors': String(run.dispatchErrors),
+	});
+}
+
+function checkRun(o: AgencyOptions, run: AgencyRun, rowsSoFar: number): void {
+	const floor = agencyFloor(o);
+	suite.check(
+		`${run.label}: phpRank requests at the floor (${floor.analyses} analyses, ${floor.lists} report lists + ${floor.pageLists} for the pages, ${floor.projectLists} project lists)`,
+		run.phpRank.analyses === floor.analyses &&
+			run.phpRank.lists === floor.lists + floor.pageLists &&
+			run.phpRank.projectLists === floor.projectLists &&
+			run.phpRank.other === 0,
+		run.phpRank,
+	);
+	suite.check(
+		`${run.label}: ${o.sites} site executions, all successful; the digest counts ${o.sites} sites`,
+		run.siteExecutions === o.sites &&
+			run.siteStatuses.success === o.sites &&
+			run.digest.totalSites === o.sites &&
+			run.dispatchErrors === 0,
+		{ statuses: run.siteStatuses, digest: run.digest, errors: run.dispatchErrors },
+	);
+	suite.note(`${run.label}: history rows so far ${rowsSoFar}`);
+}
+
+async function main(): Promise<void> {
+	const o = options(process.argv.slice(2));
+	suite.section(
+		`${o.sites} sites of ${o.pages} pages; phpRank's throttle 60 a minute × ${o.throttleFactor} = ${int(60 * o.throttleFactor)} a minute; 2 workers, concurrency ${o.concurrency}`,
+	);
+	await suite.api.start();
+	const smtp = await suite.smtp();
+	const started = Date.now();
+	const agency = await startAgency(suite, suite.api, smtp.catcher, smtp.credential, o);
+	suite.note(`cluster ready in ${s(Date.now() - started)}`);
+	const runs: AgencyRun[] = [];
+	runs.push(await agency.run("n8n's default execution data settings"));
+	let rows = await agency.rowsPerSite();
+	print(o, runs[0]);
+	checkRun(
+		o,
+		runs[0],
+		[...rows.values()].reduce((a, b) => a + b, 0),
+	);
+	runs.push(
+		await agency.run('successful executions not saved (saveDataSuccessExecution: none)', {
+			saveDataSuccessExecution: 'none',
+		}),
+	);
+	rows = await agency.rowsPerSite();
+	print(o, runs[1]);
+	checkRun(
+		o,
+		runs[1],
+		[...rows.values()].reduce((a, b) => a + b, 0),
+	);
+	suite.check(
+		'every site has one history row per run',
+		agency.hosts.every((h) => rows.get(h) === 2),
+		agency.hosts.filter((h) => rows.get(h) !== 2).slice(0, 10),
+	);
+	suite.note(
+		'One machine of 2 cores shared with other jobs: times vary by ±30% between runs; the request counts and bytes do not.',
+	);
+}
+
+suite.run(main);
