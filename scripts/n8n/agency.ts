@@ -10,7 +10,6 @@
  * data-table relations in PostgreSQL, the digest's time and size, which worker ran which site.
  */
 import * as fs from 'fs';
-import * as http from 'http';
 
 import type { PhpRankServer } from '../../test/server';
 import { createApiKey } from './apiKey';
@@ -26,6 +25,7 @@ import { createQueueCluster, type QueueCluster } from './queue';
 import { getRuntime, requireFromN8n } from './runtime';
 import type { RestSession } from './rest';
 import type { Suite } from './suite';
+import { countingProxy } from './proxy';
 
 export const AGENCY_FILE = 'agency-weekly-audit.json';
 const DISPATCH = 'Audit each site (one execution per site)';
@@ -108,34 +108,6 @@ export function seedAccount(api: PhpRankServer, o: AgencyOptions): string[] {
 	for (const r of reports) api.setAnalysis(`https://${r.url}`, { score: r.result, others: 'keep' });
 	api.setThrottle({ limit: 60 * o.throttleFactor, windowMs: 60_000 });
 	return hosts;
-}
-
-/** A pass-through proxy to `target` that counts the requests (the n8n API the node calls). */
-export async function countingProxy(
-	target: string,
-): Promise<{ url: string; count: () => number; reset: () => void; close: () => void }> {
-	let count = 0;
-	const to = new URL(target);
-	const server = http.createServer((req, res) => {
-		count += 1;
-		const out = http.request(
-			{ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		out.on('error', () => res.destroy());
-		req.pipe(out);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	return {
-		url: `http://127.0.0.1:${port}`,
-		count: () => count,
-		reset: () => (count = 0),
-		close: () => server.close(),
-	};
 }
 
 /** The example as a user sets it up here: n8n_address the main's, the History Store credential the proxy's. */

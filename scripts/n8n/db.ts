@@ -112,6 +112,23 @@ export async function waitForExecutions(
 	return found;
 }
 
+/** The workflow's `n`-th execution (from 1) of `mode`, once it has ended; undefined if none has by the deadline. */
+export async function nthExecution(
+	sb: N8nSandbox,
+	workflowId: string,
+	mode: string,
+	n: number,
+	timeoutMs = 60_000,
+): Promise<StoredExecution | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const exec = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === mode)[n - 1];
+		if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) return exec;
+		if (Date.now() > deadline) return undefined;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
 /** One stored execution by its id, once it has ended (or the last state seen when the time is up). */
 export async function waitForExecution(
 	sb: N8nSandbox,

@@ -23,6 +23,7 @@ import {
 	type Row,
 } from '../../../test/server/digestAccount';
 import { createApiKey } from '../apiKey';
+import { nthExecution } from '../db';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -32,8 +33,8 @@ import {
 	testServerCredential,
 	withSchedule,
 } from '../checks';
-import { createDataTable } from '../dataTable';
-import { importCredentials, setupOwner, startServer, storedExecutions } from '../n8n';
+import { createDataTable, publicTables } from '../dataTable';
+import { importCredentials, setupOwner, startServer } from '../n8n';
 import { Fatal, same } from '../report';
 import { type RestSession, saveAndPublish } from '../rest';
 import { Suite } from '../suite';
@@ -48,32 +49,6 @@ const DIGEST = 'Digest of every site';
 const EMAIL = 'Email the digest';
 const TABLE = 'phpRank site history';
 
-/** The rows added through n8n's public API, as the node would read them back. */
-async function fillTable(baseUrl: string, apiKey: string, tableId: string, rows: Row[]) {
-	const res = await fetch(`${baseUrl}/api/v1/data-tables/${tableId}/rows`, {
-		method: 'POST',
-		headers: { 'X-N8N-API-KEY': apiKey, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ data: rows, returnType: 'count' }),
-	});
-	if (!res.ok) throw new Fatal(`rows not added: ${res.status} ${await res.text()}`);
-}
-
-/** Every row of the table, through n8n's public API. */
-async function tableRows(baseUrl: string, apiKey: string, tableId: string): Promise<Row[]> {
-	const rows: Row[] = [];
-	let cursor: string | undefined;
-	do {
-		const url = new URL(`${baseUrl}/api/v1/data-tables/${tableId}/rows`);
-		url.searchParams.set('limit', '250');
-		if (cursor) url.searchParams.set('cursor', cursor);
-		const res = await fetch(url, { headers: { 'X-N8N-API-KEY': apiKey } });
-		const body = (await res.json()) as { data: Row[]; nextCursor?: string | null };
-		rows.push(...body.data);
-		cursor = body.nextCursor ?? undefined;
-	} while (cursor);
-	return rows;
-}
-
 /** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 08:00. */
 const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
 	withSchedule(wf, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
@@ -84,17 +59,6 @@ async function publish(session: RestSession, wf: WorkflowJson): Promise<string> 
 	if (!check('the workflow is published', published.status === 200, published.body))
 		throw new Fatal('not published');
 	return id;
-}
-
-/** The first production execution (the schedule's), once it has ended. */
-async function productionRun(sb: Parameters<typeof storedExecutions>[0], workflowId: string) {
-	const deadline = Date.now() + 150_000;
-	while (Date.now() < deadline) {
-		const exec = (await storedExecutions(sb, workflowId)).find((e) => e.mode === 'trigger');
-		if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) return exec;
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	throw new Fatal('the schedule did not run within 150 s');
 }
 
 function checkExample(example: WorkflowJson) {
@@ -193,8 +157,9 @@ async function main(): Promise<void> {
 	const apiKey = await createApiKey(session, { label: 'phprank e2e digest' });
 	await importCredentials(sb, [sitemapN8nApiCredential(n8n.baseUrl, apiKey)]);
 	const table = await createDataTable(session, TABLE, [...HISTORY_COLUMNS]);
-	await fillTable(n8n.baseUrl, apiKey, table.id, account.rows);
-	const rows = await tableRows(n8n.baseUrl, apiKey, table.id);
+	const tables = publicTables(n8n.baseUrl, apiKey);
+	await tables.addRows(table.id, account.rows);
+	const rows = await tables.rows<Row>(table.id);
 	check(
 		`the table holds the ${account.rows.length} rows of 9 sites`,
 		rows.length === account.rows.length,
@@ -209,16 +174,16 @@ async function main(): Promise<void> {
 	checkExampleNodes(suite.report, { wf, example, nodeTypes: allNodes, label: 'the example' });
 	api.clearRequests();
 	const workflowId = await publish(session, wf);
-	const exec = await timed('its first scheduled run', async () => productionRun(sb, workflowId));
+	const exec = await timed('its first scheduled run', async () =>
+		nthExecution(sb, workflowId, 'trigger', 1, 150_000),
+	);
+	if (!exec) throw new Fatal('the schedule did not run within 150 s');
 	await session.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
 	check('the scheduled run succeeds', exec.status === 'success', exec.data.resultData?.error);
 	const [digest] = json(exec.outputs[DIGEST]);
 	if (!digest) throw new Fatal('no digest item');
 	checkDigest(digest, rows, api.listReports());
-	check(
-		'the table is as it was: the digest reads only',
-		same(await tableRows(n8n.baseUrl, apiKey, table.id), rows),
-	);
+	check('the table is as it was: the digest reads only', same(await tables.rows(table.id), rows));
 
 	section('the e-mail, and its HTML in Chromium');
 	const [mail] = await smtp.waitFor(1, 10_000);

@@ -10,16 +10,9 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
 
-import { siteFigures, type AnalysisSpec, type SiteFigures } from '../../../test/server';
-import {
-	apiRequests,
-	callWebhook,
-	describeRequests,
-	installAsReadmeSays,
-	json,
-	PHPRANK_CRED,
-	testServerCredential,
-} from '../checks';
+import { siteFigures, type SiteFigures } from '../../../test/server';
+import { MONTHS, historyOf, scriptRun } from '../../../test/harness/siteOverMonths';
+import { apiRequests, callWebhook, describeRequests, testServerCredential } from '../checks';
 import {
 	importCredentials,
 	importWorkflows,
@@ -28,15 +21,17 @@ import {
 	setupOwner,
 	startServer,
 	storedExecutions,
-	runFromTrigger,
-	type N8nSandbox,
 } from '../n8n';
-import { createQueueCluster } from '../queue';
 import { same } from '../report';
-import { getRuntime } from '../runtime';
-import type { RestSession } from '../rest';
+import {
+	historyCluster,
+	loseCreateAnswerOnce,
+	manualRun,
+	production,
+	siteWorkflow,
+	type Site,
+} from '../siteHistory';
 import { Suite } from '../suite';
-import { manualTrigger, node, phpRank, webhook, workflow } from '../workflow';
 
 const suite = new Suite('history');
 const { check, section, note, api } = suite;
@@ -47,17 +42,7 @@ const SITE = 'months.example.com';
 const PAGES = ['/', '/pricing', '/blog'].map((p) => `https://${SITE}${p}`);
 /** A second site, in the Retry On Fail run only: its list answer is lost once. */
 const OTHER = 'https://second.example.com/';
-const WEEK = 7 * 24 * 3600 * 1000;
 const START = Date.parse('2026-01-05T08:00:00Z');
-
-/** The five production runs: each page's score and failing checks. title fails in runs 2-4. */
-const RUNS: Array<{ scores: number[]; failing: string[][] }> = [
-	{ scores: [70, 80, 90], failing: [['favicon'], [], []] },
-	{ scores: [72, 81, 88], failing: [['favicon', 'title'], [], []] },
-	{ scores: [60, 82, 85], failing: [['favicon', 'title'], ['title'], []] },
-	{ scores: [75, 90, 86], failing: [['favicon'], ['title'], []] },
-	{ scores: [78, 91, 92], failing: [['favicon', 'robots'], [], []] },
-];
 
 /** An agency name holding markup: the e-mail must show it as text. */
 const AGENCY = 'Acme <script>alert(1)</script> & Co';
@@ -67,77 +52,22 @@ const BRANDING = {
 	introText: 'Your site, week by week.',
 };
 
-const PAGES_CODE = `const urls = $input.first().json.body?.urls ?? ${JSON.stringify(PAGES)};
-return urls.map((url) => ({ json: { url } }));`;
+const historyWorkflow = siteWorkflow({
+	id: WF_ID,
+	name: 'e2e: a site over months',
+	hook: HOOK,
+	pages: PAGES,
+	parameters: { siteOptions: { emailHtml: true }, reportBranding: BRANDING },
+});
 
-const historyWorkflow = workflow(
-	WF_ID,
-	'e2e: a site over months',
-	[
-		webhook(HOOK, 'lastNode'),
-		manualTrigger('Manual'),
-		node('Pages', 'n8n-nodes-base.code', { jsCode: PAGES_CODE }, { typeVersion: 2 }),
-		phpRank(
-			'Audit',
-			{
-				resource: 'report',
-				operation: 'createOrRerun',
-				url: '={{ $json.url }}',
-				privacy: 1,
-				output: 'sites',
-				simplify: false,
-				siteOptions: { emailHtml: true },
-				reportBranding: BRANDING,
-			},
-			PHPRANK_CRED,
-			{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 },
-		),
-	],
-	[
-		['Webhook', 'Pages'],
-		['Manual', 'Pages'],
-		['Pages', 'Audit'],
-	],
-);
-
-/** Scripts the next analysis of each page (run `run`, a week apart, each page a second after the one before). */
-function script(run: number, scores: number[], failing: string[][]): void {
-	PAGES.forEach((url, index) => {
-		const spec: AnalysisSpec = {
-			score: scores[index],
-			failed: failing[index],
-			others: 'pass',
-			generatedAt: new Date(START + run * WEEK + index * 1000).toISOString(),
-		};
-		api.setNextAnalysis(url, spec);
-	});
-}
-
-type Site = Record<string, unknown>;
-function fail(message: string): never {
-	throw new Error(message);
-}
-const historyOf = (site: Site) =>
-	((site.history ?? []) as Site[]).map(({ date, average_score, health_score, pages }) => ({
-		date,
-		average_score,
-		health_score,
-		pages,
-	}));
+/** Scripts each page's next analysis (run `run`, a week apart, each page a second after the one before). */
+const script = (run: number, month = MONTHS[run]) =>
+	scriptRun(api, PAGES, { start: START, run, ...month });
 const checksOf = (list: unknown) => ((list ?? []) as Site[]).map((issue) => issue.check);
-
-async function production(baseUrl: string, urls: string[] = PAGES): Promise<Site | undefined> {
-	const res = await callWebhook(`${baseUrl}/webhook/${HOOK}`, { urls });
-	if (res.status !== 200) {
-		note(`webhook answered ${res.status}: ${res.body.slice(0, 300)}`);
-		return undefined;
-	}
-	return JSON.parse(res.body) as Site;
-}
 
 /** One production run: the history grows by one record, this run last, each record the server's figures. */
 async function checkRun(baseUrl: string, records: SiteFigures[], label: string): Promise<Site> {
-	const site = (await production(baseUrl)) ?? {};
+	const site = await production(suite, baseUrl, HOOK, PAGES);
 	records.push(siteFigures(api, SITE));
 	check(
 		`${label}: history holds ${records.length} records, each equal to the test server's figures; history_saved`,
@@ -145,12 +75,6 @@ async function checkRun(baseUrl: string, records: SiteFigures[], label: string):
 		{ history: historyOf(site), expected: records, history_saved: site.history_saved },
 	);
 	return site;
-}
-
-/** The editor's "Execute workflow" from the Manual trigger (mode manual), read from n8n's database. */
-async function manualRun(session: RestSession, sb: N8nSandbox) {
-	const { exec } = await runFromTrigger(session, sb, WF_ID, 'Manual');
-	return { exec, site: json(exec?.outputs.Audit)[0] ?? {} };
 }
 
 async function main(): Promise<void> {
@@ -165,13 +89,13 @@ async function main(): Promise<void> {
 
 	section('runs 1-2: production runs started by a webhook');
 	for (const run of [0, 1]) {
-		script(run, RUNS[run].scores, RUNS[run].failing);
+		script(run);
 		await checkRun(n8n.baseUrl, records, `run ${run + 1}`);
 	}
 
 	section('a manual run between them');
-	script(1.5, RUNS[1].scores, RUNS[1].failing);
-	const manual = await manualRun(session, sb);
+	script(1.5, MONTHS[1]);
+	const manual = await manualRun(session, sb, WF_ID);
 	check(
 		'the manual run succeeds (mode manual), shows the history so far and this run last, and says it is not saved',
 		manual.exec?.status === 'success' &&
@@ -193,27 +117,15 @@ async function main(): Promise<void> {
 	check('the run fails (phpRank answers 503 to everything)', failed.status >= 500, failed);
 
 	section('run 3: the history has two records before it, not three or four');
-	script(2, RUNS[2].scores, RUNS[2].failing);
+	script(2);
 	await checkRun(n8n.baseUrl, records, 'run 3');
 
 	section('run 4: Retry On Fail after a lost answer');
-	// A second site joins this run. phpRank creates its report but the answer is lost (the connection is
-	// reset): its only page failed, so the node fails and n8n tries it again, which finds the report and
-	// re-runs it. The first site's record of this execution is written once, however many tries.
-	script(3, RUNS[3].scores, RUNS[3].failing);
-	api.setNextAnalysis(OTHER, { score: 50, others: 'pass' });
-	api.clearRequests();
-	api.failNext(
-		{ type: 'reset' },
-		{
-			match: (req) => {
-				if (req.method !== 'POST' || !req.form.url?.includes('second.example.com')) return false;
-				api.addReport({ url: OTHER });
-				return true;
-			},
-		},
-	);
-	const retried = (await production(n8n.baseUrl, [...PAGES, OTHER])) ?? {};
+	// A second site joins this run; its create's answer is lost once (loseCreateAnswerOnce). The first site's
+	// record of this execution is written once, however many tries.
+	script(3);
+	loseCreateAnswerOnce(api, OTHER);
+	const retried = await production(suite, n8n.baseUrl, HOOK, [...PAGES, OTHER]);
 	records.push(siteFigures(api, SITE));
 	const otherReports = api.listReports().filter((r) => r.project === 'second.example.com');
 	const others = apiRequests(api).filter(
@@ -241,7 +153,7 @@ async function main(): Promise<void> {
 	await n8n.stop();
 	n8n = suite.n8n(await startServer(sb));
 	await login(n8n);
-	script(4, RUNS[4].scores, RUNS[4].failing);
+	script(4);
 	const last = await checkRun(n8n.baseUrl, records, 'run 5, after the restart');
 	const open = (last.open_issues ?? []) as Site[];
 	const favicon = open.find((issue) => issue.check === 'favicon');
@@ -275,24 +187,11 @@ async function main(): Promise<void> {
  */
 async function queueMode(): Promise<void> {
 	section('queue mode (one main, one worker), OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true');
-	const tgz = await suite.tarball();
-	const runtime = await getRuntime({ install: true });
-	const cluster = await createQueueCluster({
-		runtime,
+	const { cluster, sb, main, session } = await historyCluster(suite, api, {
 		workers: 1,
 		env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+		workflows: [historyWorkflow],
 	});
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
-	for (const [i, sb] of cluster.sandboxes.entries())
-		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : 'worker-1');
-	const sb = cluster.mainSandbox;
-	await importCredentials(sb, [testServerCredential(api)]);
-	await importWorkflows(sb, [historyWorkflow]);
-	await publishWorkflows(sb, [WF_ID]);
-	await cluster.start();
-	const main = cluster.main ?? fail('the queue-mode main did not start');
-	const session = await setupOwner(main);
 	const lastRunBy = async () => {
 		const last = (await storedExecutions(sb, WF_ID)).at(-1);
 		return last ? cluster.ranBy(last.id) : [];
@@ -302,8 +201,8 @@ async function queueMode(): Promise<void> {
 	// history therefore starts anew; README, "A site over months", says so. Checked, so that the day
 	// n8n loads it this check fails and README changes.
 	for (const run of [0, 1]) {
-		script(20 + run, RUNS[run].scores, RUNS[run].failing);
-		const site = (await production(main.baseUrl)) ?? {};
+		script(20 + run, MONTHS[run]);
+		const site = await production(suite, main.baseUrl, HOOK, PAGES);
 		const figures = siteFigures(api, SITE);
 		check(
 			`queue mode, run ${run + 1}: a worker ran it, the item is whole, its record the server's figures; the history holds this run only (n8n 2.41.1 gives the worker no static data)`,
@@ -313,8 +212,8 @@ async function queueMode(): Promise<void> {
 			{ ranBy: await lastRunBy(), history: historyOf(site), figures },
 		);
 	}
-	script(21.5, RUNS[1].scores, RUNS[1].failing);
-	const manual = await manualRun(session, sb);
+	script(21.5, MONTHS[1]);
+	const manual = await manualRun(session, sb, WF_ID);
 	check(
 		'a manual run, offloaded to the worker: it works there, adds nothing and says so (history_saved false, summary_text)',
 		manual.exec?.status === 'success' &&
@@ -336,8 +235,8 @@ async function twelveRuns(baseUrl: string, records: SiteFigures[]): Promise<void
 	let site: Site = {};
 	for (let run = 5; run < 12; run++) {
 		const scores = PAGES.map((_, i) => 60 + ((run * 7 + i * 5) % 35));
-		script(run, scores, [['favicon'], run % 3 === 0 ? ['title'] : [], []]);
-		site = (await production(baseUrl)) ?? {};
+		script(run, { scores, failing: [['favicon'], run % 3 === 0 ? ['title'] : [], []] });
+		site = await production(suite, baseUrl, HOOK, PAGES);
 		records.push(siteFigures(api, SITE));
 	}
 	check(

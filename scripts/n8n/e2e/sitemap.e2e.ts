@@ -28,8 +28,6 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
 
-import * as http from 'http';
-
 import {
 	PhpRankServer,
 	USER_IDS,
@@ -63,6 +61,8 @@ import {
 	withSchedule,
 } from '../checks';
 import { createApiKey } from '../apiKey';
+import { nthExecution } from '../db';
+import { publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import {
 	branches,
 	type ExecuteResult,
@@ -77,7 +77,8 @@ import {
 	type N8nSandbox,
 	type N8nServer,
 } from '../n8n';
-import type { RestSession } from '../rest';
+import { countingProxy, describeProxied, type CountingProxy, type ProxiedRequest } from '../proxy';
+import { saveAndPublish, type RestSession } from '../rest';
 import type { WorkflowJson } from '../workflow';
 import { Fatal, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
@@ -101,24 +102,6 @@ const HISTORY_FIGURES = [
 	'decent_pages',
 	'bad_pages',
 ];
-/**
- * The columns the node gives the table it makes (README, "Where history lives"), in its order; the last three are
- * Page Groups' (README, "Page groups and budgets": a table made by this version has them, empty without groups).
- */
-const HISTORY_COLUMNS = [
-	{ name: 'site', type: 'string' },
-	{ name: 'run_date', type: 'date' },
-	...['average_score', 'health_score', 'pages', 'good_pages', 'decent_pages', 'bad_pages'].map(
-		(name) => ({ name, type: 'number' }),
-	),
-	{ name: 'failing_checks', type: 'string' },
-	{ name: 'execution_id', type: 'string' },
-	{ name: 'workflow_id', type: 'string' },
-	{ name: 'page_group', type: 'string' },
-	{ name: 'budget_passed', type: 'boolean' },
-	{ name: 'breaches', type: 'string' },
-];
-
 const PROJECT = 'shop.example.com';
 const HOME = 'https://www.shop.example.com/';
 
@@ -290,83 +273,12 @@ async function checkMail(
 	return mail;
 }
 
-/** The workflow saved as the editor's Import from File does; its id and version. */
-async function saveWorkflow(
-	session: RestSession,
-	wf: WorkflowJson,
-): Promise<{ id: string; versionId: string }> {
-	const body: Record<string, unknown> = { ...wf };
-	delete body.id; // n8n gives a new workflow its id
-	const created = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (created.status !== 200)
-		throw new Fatal(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
-	return created.body.data;
-}
-
 /** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 06:00. */
 const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
 	withSchedule(wf, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
 
-/** A request the node sent to n8n's public API, as the recorder passed it on. */
-interface N8nRequest {
-	method: string;
-	path: string;
-	query: string;
-	status: number;
-}
-
-/**
- * A recorder in front of n8n on the loopback: every request passed on as it came (headers, body), every answer
- * passed back as it came, each counted. The credential's n8n Address is the recorder's, so that the suite sees
- * what the node asks of n8n.
- */
-async function startRecorder(
-	target: string,
-): Promise<{ url: string; requests: N8nRequest[]; stop(): Promise<void> }> {
-	const requests: N8nRequest[] = [];
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			const url = new URL(req.url ?? '/', target);
-			const entry: N8nRequest = {
-				method: req.method ?? '',
-				path: url.pathname,
-				query: decodeURIComponent(url.search),
-				status: 0,
-			};
-			requests.push(entry);
-			const upstream = http.request(
-				url,
-				{ method: req.method, headers: { ...req.headers, host: url.host } },
-				(answer) => {
-					entry.status = answer.statusCode ?? 0;
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				},
-			);
-			upstream.on('error', (error) => {
-				res.writeHead(502);
-				res.end(String(error));
-			});
-			upstream.end(Buffer.concat(chunks));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
-
 /** The node's requests to n8n by kind: the table looked up by name, made, its rows read, a row upserted. */
-function n8nKinds(reqs: N8nRequest[]) {
+function n8nKinds(reqs: ProxiedRequest[]) {
 	const tables = '/api/v1/data-tables';
 	const rows = /^\/api\/v1\/data-tables\/[^/]+\/rows$/;
 	const upsert = /^\/api\/v1\/data-tables\/[^/]+\/rows\/upsert$/;
@@ -380,48 +292,15 @@ function n8nKinds(reqs: N8nRequest[]) {
 	};
 }
 
-const describeN8n = (reqs: N8nRequest[]) =>
-	reqs.map((r) => `${r.method} ${r.path}${r.query} → ${r.status}`);
-
-/** The history table as n8n's public API shows it (read with the key, beside the recorder): its columns and rows. */
-async function readHistoryTable(
-	baseUrl: string,
-	apiKey: string,
-): Promise<{
-	table?: {
-		id: string;
-		name: string;
-		columns: Array<{ name: string; type: string; index?: number }>;
-	};
-	rows: Array<Record<string, unknown>>;
-}> {
-	const get = async <T>(path: string): Promise<T> => {
-		const res = await fetch(`${baseUrl}/api/v1${path}`, {
-			headers: { 'X-N8N-API-KEY': apiKey, Accept: 'application/json' },
-		});
-		if (res.status !== 200)
-			throw new Fatal(`GET /api/v1${path}: ${res.status} ${await res.text()}`);
-		return (await res.json()) as T;
-	};
-	type Table = {
-		id: string;
-		name: string;
-		columns?: Array<{ name: string; type: string; index?: number }>;
-	};
-	const list = await get<{ data: Table[] }>(
-		`/data-tables?filter=${encodeURIComponent(JSON.stringify({ name: TABLE_NAME }))}`,
-	);
-	const found = list.data.filter((t) => t.name === TABLE_NAME);
+/** The history table as n8n's public API shows it (with the key, beside the recorder): its columns and rows. */
+async function readHistoryTable(baseUrl: string, apiKey: string) {
+	const tables = publicTables(baseUrl, apiKey);
+	const found = await tables.named(TABLE_NAME);
 	if (found.length > 1) throw new Fatal(`${found.length} tables named "${TABLE_NAME}"`);
-	if (!found[0]) return { rows: [] };
-	const table = await get<Table>(`/data-tables/${found[0].id}`);
-	const rows = await get<{ data: Array<Record<string, unknown>> }>(
-		`/data-tables/${found[0].id}/rows?limit=250`,
-	);
-	return {
-		table: { id: table.id, name: table.name, columns: table.columns ?? found[0].columns ?? [] },
-		rows: [...rows.data].sort((a, b) => Number(a.id) - Number(b.id)),
-	};
+	if (!found[0]) return { table: undefined, rows: [] };
+	const table = await tables.table(found[0].id);
+	const columns = table.columns ?? found[0].columns ?? [];
+	return { table: { ...table, columns }, rows: await tables.rows(found[0].id) };
 }
 
 /** The editor's "Execute workflow" from the Manual trigger, read from n8n's database as `n8n execute` answers. */
@@ -466,7 +345,7 @@ interface SitemapCtx {
 	n8n: N8nServer;
 	session: RestSession;
 	apiKey: string;
-	recorder: Recorder;
+	recorder: CountingProxy;
 	files: FileServer;
 	smtp: SmtpCatcher;
 }
@@ -481,8 +360,6 @@ interface ProductionCtx extends SitemapCtx {
 	/** Before the next production run: what it is to meet is set from now on. */
 	arm: () => void;
 }
-
-type Recorder = Awaited<ReturnType<typeof startRecorder>>;
 
 async function main(): Promise<void> {
 	const example = loadExamples().get(EXAMPLE_FILE);
@@ -548,8 +425,8 @@ async function startServices(
 	);
 	const session = await setupOwner(n8n);
 	const apiKey = await createApiKey(session, { label: 'phprank e2e sitemap' });
-	const recorder = await startRecorder(n8n.baseUrl);
-	suite.defer(() => recorder.stop());
+	const recorder = await countingProxy(n8n.baseUrl);
+	suite.defer(() => recorder.close());
 	await timed(
 		'n8n import:credentials (the phpRank History Store API credential: n8n on 127.0.0.1, an API key)',
 		async () => await importCredentials(sb, [sitemapN8nApiCredential(recorder.url, apiKey)]),
@@ -684,14 +561,9 @@ async function publishEveryMinute(
 		changed,
 	);
 	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the example' });
-	const saved = await timed('save the workflow (POST /rest/workflows)', async () =>
-		saveWorkflow(session, wf),
-	);
-	const workflowId = saved.id;
-	const published = await timed('publish it (POST /rest/workflows/<id>/activate)', async () =>
-		session.request('POST', `/rest/workflows/${workflowId}/activate`, {
-			versionId: saved.versionId,
-		}),
+	const { id: workflowId, published } = await timed(
+		'save the workflow (POST /rest/workflows) and publish it (POST /rest/workflows/<id>/activate)',
+		async () => saveAndPublish(session, wf),
 	);
 	if (!check('the workflow is published', published.status === 200, published.body))
 		throw new Fatal('not published');
@@ -700,14 +572,8 @@ async function publishEveryMinute(
 	let productionRuns = 0;
 	const nextProductionRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
 		const want = ++productionRuns;
-		const deadline = Date.now() + 150_000;
-		let exec: StoredExecution | undefined;
-		while (Date.now() < deadline) {
-			exec = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === 'trigger')[want - 1];
-			if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) break;
-			await new Promise((r) => setTimeout(r, 500));
-		}
-		if (!exec) throw new Fatal(`production run ${want} did not start within 150 s`);
+		const exec = await nthExecution(sb, workflowId, 'trigger', want, 150_000);
+		if (!exec) throw new Fatal(`production run ${want} did not end within 150 s`);
 		if ((exec.startedAt?.getTime() ?? 0) < armedAt - 1000)
 			throw new Fatal(
 				`production run ${want} started before its script was set: this machine took over a minute between two runs`,
@@ -722,9 +588,9 @@ async function publishEveryMinute(
 	};
 	const arm = () => {
 		armedAt = Date.now();
-		recorder.requests.length = 0;
+		recorder.reset();
 	};
-	recorder.requests.length = 0;
+	recorder.reset();
 	return { ...ctx, workflowId, trigger, nextProductionRun, arm };
 }
 
@@ -769,7 +635,7 @@ async function checkHistoryRow(
 		site.history_saved === true && site.runs_recorded === runs,
 		pick(site, ['history_saved', 'runs_recorded', 'history', 'history_error']),
 	);
-	const kinds = n8nKinds(recorder.requests);
+	const kinds = n8nKinds(recorder.seen);
 	const first = runs === 1;
 	check(
 		`requests to n8n: 1 table lookup${first ? ', 1 create (the table did not exist)' : ''}, 1 read of the rows, 1 upsert; all answered 2xx`,
@@ -781,10 +647,10 @@ async function checkHistoryRow(
 			total: first ? 4 : 3,
 			failed: 0,
 		}),
-		describeN8n(recorder.requests),
+		describeProxied(recorder.seen),
 	);
 	note(
-		`run ${runs}: ${rows.length} row${rows.length === 1 ? '' : 's'}; requests to n8n: ${describeN8n(recorder.requests).join('; ')}`,
+		`run ${runs}: ${rows.length} row${rows.length === 1 ? '' : 's'}; requests to n8n: ${describeProxied(recorder.seen).join('; ')}`,
 	);
 }
 
@@ -888,13 +754,13 @@ async function checkRun1(
 	);
 	const made = (await readHistoryTable(n8n.baseUrl, apiKey)).table;
 	check(
-		`the node made the table "${TABLE_NAME}" by name with its columns: ${HISTORY_COLUMNS.map((c) => `${c.name} (${c.type})`).join(', ')}`,
+		`the node made the table "${TABLE_NAME}" by name with its columns: ${README_HISTORY_COLUMNS.map((c) => `${c.name} (${c.type})`).join(', ')}`,
 		same(
 			made?.columns
 				.slice()
 				.sort((a, b) => Number(a.index) - Number(b.index))
 				.map((c) => [c.name, c.type]),
-			HISTORY_COLUMNS.map((c) => [c.name, c.type]),
+			README_HISTORY_COLUMNS.map((c) => [c.name, c.type]),
 		),
 		made,
 	);
@@ -1133,13 +999,13 @@ async function checkManualRun(p: ProductionCtx): Promise<void> {
 		rowsAfter.length === 3 && same(rowsAfter, rowsBefore),
 		{ before: rowsBefore.length, after: rowsAfter },
 	);
-	const kinds4 = n8nKinds(recorder.requests);
+	const kinds4 = n8nKinds(recorder.seen);
 	check(
 		'requests to n8n: 1 table lookup and 1 read of the rows; no create, no upsert',
 		same(kinds4, { lookups: 1, creates: 0, reads: 1, upserts: 0, total: 2, failed: 0 }),
-		describeN8n(recorder.requests),
+		describeProxied(recorder.seen),
 	);
-	note(`manual run: requests to n8n: ${describeN8n(recorder.requests).join('; ')}`);
+	note(`manual run: requests to n8n: ${describeProxied(recorder.seen).join('; ')}`);
 	const production = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === 'trigger');
 	check(
 		'3 production executions in all (the schedule stopped when unpublished)',

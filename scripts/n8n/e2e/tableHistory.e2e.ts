@@ -15,44 +15,38 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL (the runner's tarball).
  * Args: `-- --only one|queue` runs one part.
  */
-import * as http from 'http';
-
+import { scriptRun, historyOf } from '../../../test/harness/siteOverMonths';
 import { siteFigures, type SiteFigures } from '../../../test/server';
 import { createApiKey } from '../apiKey';
-import {
-	apiRequests,
-	callWebhook,
-	describeRequests,
-	installAsReadmeSays,
-	json,
-	PHPRANK_CRED,
-	testServerCredential,
-} from '../checks';
-import { createDataTable } from '../dataTable';
+import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
+import { createDataTable, publicTables, README_HISTORY_COLUMNS } from '../dataTable';
+import { nthExecution, publishedVersionId } from '../db';
+import { PUBLIC_API_ON } from '../historyTableApi';
 import {
 	importCredentials,
 	login,
 	setupOwner,
 	startServer,
 	storedExecutions,
-	runFromTrigger,
 	waitForExecutions,
 } from '../n8n';
-import { publishedVersionId } from '../db';
-import { getFreePort } from '../proc';
-import { createQueueCluster } from '../queue';
+import { countingProxy, describeProxied, type CountingProxy } from '../proxy';
 import { same } from '../report';
-import type { RestSession } from '../rest';
-import { getRuntime } from '../runtime';
+import { saveAndPublish, saveWorkflow, type RestSession } from '../rest';
 import type { N8nSandbox } from '../sandbox';
+import {
+	historyCluster,
+	loseCreateAnswerOnce,
+	manualRun,
+	production,
+	siteWorkflow,
+	type Site,
+} from '../siteHistory';
 import { Suite } from '../suite';
 import {
-	manualTrigger,
-	node,
 	phpRank,
 	phpRankTrigger,
 	pollAt,
-	webhook,
 	workflow,
 	type CredentialRef,
 	type WorkflowJson,
@@ -68,14 +62,11 @@ const PAGES = ['/', '/pricing', '/blog'].map((p) => `https://${SITE}${p}`);
 const OTHER = 'https://second.example.com/';
 const TABLE = 'phpRank history (e2e)';
 const HOOK = 'phprank-tablehistory';
-const WEEK = 7 * 24 * 3600 * 1000;
 const START = Date.parse('2026-02-02T08:00:00Z');
-const PUBLIC_API_ON = { N8N_PUBLIC_API_DISABLED: 'false' };
 const TIMES: Array<[string, number]> = [];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Site = Record<string, unknown>;
 type Row = Record<string, unknown>;
 const fail = (message: string): never => {
 	throw new Error(message);
@@ -84,9 +75,6 @@ const fail = (message: string): never => {
 // ------------------------------------------------------------------------------------------------
 // the workflow, the runs, the table
 // ------------------------------------------------------------------------------------------------
-
-const PAGES_CODE = `const urls = $input.first().json.body?.urls ?? ${JSON.stringify(PAGES)};
-return urls.map((url) => ({ json: { url } }));`;
 
 interface HistoryOptions {
 	hook: string;
@@ -97,82 +85,35 @@ interface HistoryOptions {
 }
 
 /** Webhook (answers the site item) and Manual → Pages → Create or Re-Run (One Item per Site), Retry On Fail. */
-function historyWorkflow(name: string, o: HistoryOptions): WorkflowJson {
-	const audit = o.audit ?? 'Audit';
-	const nodes: WorkflowNode[] = [
-		webhook(o.hook, 'lastNode'),
-		manualTrigger('Manual'),
-		node('Pages', 'n8n-nodes-base.code', { jsCode: PAGES_CODE }, { typeVersion: 2 }),
-		phpRank(
-			audit,
-			{
-				resource: 'report',
-				operation: 'createOrRerun',
-				url: '={{ $json.url }}',
-				privacy: 1,
-				output: 'sites',
-				simplify: false,
-				historyStore: o.store ?? 'dataTable',
-				historyTable: o.table ?? { mode: 'name', value: TABLE },
-			},
-			PHPRANK_CRED,
-			{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 },
-		),
-	];
-	nodes[3].credentials = { phpRankApi: PHPRANK_CRED, phpRankN8nApi: o.n8nApi };
-	return workflow('', name, nodes, [
-		['Webhook', 'Pages'],
-		['Manual', 'Pages'],
-		['Pages', audit],
-	]);
-}
+const historyWorkflow = (name: string, o: HistoryOptions): WorkflowJson =>
+	siteWorkflow({
+		name,
+		hook: o.hook,
+		pages: PAGES,
+		audit: o.audit,
+		n8nApi: o.n8nApi,
+		parameters: {
+			historyStore: o.store ?? 'dataTable',
+			historyTable: o.table ?? { mode: 'name', value: TABLE },
+		},
+	});
 
-/** Saved as the editor saves it (POST /rest/workflows: n8n gives the id), published when asked. */
-async function saveWorkflow(session: RestSession, wf: WorkflowJson, publish = true) {
-	const body: Record<string, unknown> = { ...wf };
-	delete body.id;
-	const saved = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (saved.status !== 200)
-		fail(`workflow not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
-	const { id, versionId } = saved.body.data;
-	if (publish) await activate(session, id, versionId);
+/** Saved as the editor saves it (n8n gives the id), published when asked. */
+async function save(session: RestSession, wf: WorkflowJson, publish = true): Promise<string> {
+	if (!publish) return (await saveWorkflow(session, wf)).id;
+	const { id, published } = await saveAndPublish(session, wf);
+	if (published.status !== 200) fail(`not published: ${JSON.stringify(published.body)}`);
 	return id;
 }
 
-async function activate(session: RestSession, id: string, versionId: string): Promise<void> {
-	const res = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
-	if (res.status !== 200) fail(`not published: ${res.status} ${JSON.stringify(res.body)}`);
-}
-
 /** Each page's next analysis for run `run` (a week apart, pages a second apart), scores varying by run. */
-function script(run: number): void {
-	PAGES.forEach((url, index) => {
-		api.setNextAnalysis(url, {
-			score: 55 + ((run * 11 + index * 7) % 40),
-			failed: run % 2 === 0 ? ['favicon'] : ['favicon', 'title'],
-			others: 'pass',
-			generatedAt: new Date(START + run * WEEK + index * 1000).toISOString(),
-		});
+const script = (run: number) =>
+	scriptRun(api, PAGES, {
+		start: START,
+		run,
+		scores: PAGES.map((_, index) => 55 + ((run * 11 + index * 7) % 40)),
+		failing: PAGES.map(() => (run % 2 === 0 ? ['favicon'] : ['favicon', 'title'])),
 	});
-}
-
-async function production(baseUrl: string, hook: string, urls = PAGES): Promise<Site> {
-	const res = await callWebhook(`${baseUrl}/webhook/${hook}`, { urls });
-	if (res.status !== 200) note(`webhook answered ${res.status}: ${res.body.slice(0, 400)}`);
-	return res.status === 200 ? (JSON.parse(res.body) as Site) : {};
-}
-
-const historyOf = (site: Site) =>
-	((site.history ?? []) as Site[]).map(({ date, average_score, health_score, pages }) => ({
-		date,
-		average_score,
-		health_score,
-		pages,
-	}));
 
 /** A row's figures as siteFigures writes them. */
 const rowFigures = (row: Row): SiteFigures => ({
@@ -182,62 +123,11 @@ const rowFigures = (row: Row): SiteFigures => ({
 	pages: row.pages as number,
 });
 
-/** n8n's public API v1 with the key. */
-async function publicApi<T>(base: string, key: string, method: string, path: string) {
-	const res = await fetch(`${base}/api/v1${path}`, {
-		method,
-		headers: { 'X-N8N-API-KEY': key, accept: 'application/json' },
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await res.text();
-	return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-/** n8n's API refuses a query value holding any of RFC 3986's reserved characters (express-openapi-validator). */
-const strict = (value: string) =>
-	encodeURIComponent(value).replace(
-		/[!'()*]/g,
-		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-	);
-
-/** The table's id (by name) and every row of a site, oldest first, through the public API. */
-async function tableRows(base: string, key: string, site = SITE) {
-	const filter = strict(JSON.stringify({ name: TABLE }));
-	const tables = await publicApi<{ data: Array<{ id: string; name: string }> }>(
-		base,
-		key,
-		'GET',
-		`/data-tables?filter=${filter}`,
-	);
-	if (tables.status !== 200)
-		fail(`GET /api/v1/data-tables: ${tables.status} ${JSON.stringify(tables.body)}`);
-	const table = tables.body.data.find((t) => t.name === TABLE);
-	if (!table) return { id: undefined, rows: [] as Row[] };
-	const rowFilter = strict(
-		JSON.stringify({
-			type: 'and',
-			filters: [{ columnName: 'site', condition: 'eq', value: site }],
-		}),
-	);
-	const rows = await publicApi<{ data: Row[] }>(
-		base,
-		key,
-		'GET',
-		`/data-tables/${table.id}/rows?filter=${rowFilter}&sortBy=${strict('run_date:asc')}&limit=250`,
-	);
-	return { id: table.id, rows: rows.body.data };
-}
-
-/** The editor's "Execute workflow" from Manual (mode manual), read from n8n's database. */
-async function manualRun(session: RestSession, sb: N8nSandbox, id: string, audit = 'Audit') {
-	const { started, executionId, exec } = await runFromTrigger(session, sb, id, 'Manual');
-	if (!executionId) note(`manual run not started: ${JSON.stringify(started.body).slice(0, 400)}`);
-	const error = exec?.data.resultData?.error;
-	return {
-		exec,
-		site: json(exec?.outputs[audit])[0] ?? {},
-		error: `${error?.message ?? ''} | ${error?.description ?? ''}`,
-	};
+/** Every row of the site in the table (by name), oldest first, through the public API. */
+async function tableRows(base: string, key: string): Promise<Row[]> {
+	const tables = publicTables(base, key);
+	const [table] = await tables.named(TABLE);
+	return table ? await tables.rows(table.id, { site: SITE, sortBy: 'run_date:asc' }) : [];
 }
 
 async function timedSection<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -252,52 +142,6 @@ async function timedSection<T>(name: string, fn: () => Promise<T>): Promise<T> {
 }
 
 // ------------------------------------------------------------------------------------------------
-// a counting pass-through proxy in front of n8n's API
-// ------------------------------------------------------------------------------------------------
-
-interface Proxy {
-	url: string;
-	seen: Array<{ method: string; path: string; status: number }>;
-	/** a status to answer instead of n8n's, or undefined to pass the request on */
-	fault?: (method: string, path: string) => number | undefined;
-	stop(): Promise<void>;
-}
-
-async function startProxy(target: string): Promise<Proxy> {
-	const port = await getFreePort();
-	const to = new URL(target);
-	const proxy: Proxy = { url: `http://127.0.0.1:${port}`, seen: [], stop: async () => {} };
-	const server = http.createServer((req, res) => {
-		const method = req.method ?? 'GET';
-		const path = (req.url ?? '').split('?')[0];
-		const fault = proxy.fault?.(method, path);
-		if (fault) {
-			req.resume();
-			proxy.seen.push({ method, path, status: fault });
-			res.writeHead(fault, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ message: 'Service Unavailable (e2e proxy)' }));
-			return;
-		}
-		const out = http.request(
-			{ host: to.hostname, port: to.port, method, path: req.url, headers: req.headers },
-			(answer) => {
-				proxy.seen.push({ method, path, status: answer.statusCode ?? 0 });
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		out.on('error', () => res.destroy());
-		req.pipe(out);
-	});
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	proxy.stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
-	return proxy;
-}
-
-const describeSeen = (seen: Proxy['seen']) =>
-	seen.map((s) => `${s.method} ${s.path.replace(/^\/api\/v1/, '')} ${s.status}`).join(', ');
-
-// ------------------------------------------------------------------------------------------------
 // one machine
 // ------------------------------------------------------------------------------------------------
 
@@ -307,7 +151,7 @@ interface One {
 	port: number;
 	session: RestSession;
 	key: string;
-	proxy: Proxy;
+	proxy: CountingProxy;
 	cred: CredentialRef;
 	wfId: string;
 	records: SiteFigures[];
@@ -321,15 +165,15 @@ async function startOne(): Promise<One> {
 	const n8n = suite.n8n(await startServer(sb, { env: PUBLIC_API_ON }));
 	const session = await setupOwner(n8n);
 	const key = await createApiKey(session, { label: 'phpRank history (e2e)' });
-	const proxy = await startProxy(n8n.baseUrl);
-	suite.defer(() => proxy.stop());
+	const proxy = await countingProxy(n8n.baseUrl);
+	suite.defer(() => proxy.close());
 	const made = await session.createCredential({
 		name: 'phpRank History Store API',
 		type: 'phpRankN8nApi',
 		data: { baseUrl: proxy.url, apiKey: key },
 	});
 	const cred = { id: made.id, name: made.name };
-	const wfId = await saveWorkflow(
+	const wfId = await save(
 		session,
 		historyWorkflow('e2e: table history', { hook: HOOK, n8nApi: cred }),
 	);
@@ -351,34 +195,22 @@ async function startOne(): Promise<One> {
 /** Webhook executions of each workflow already taken by lastExecution. */
 const TAKEN = new Map<string, number>();
 
-/**
- * The webhook run just answered, once n8n has stored it as ended (the answer can come before the execution
- * is saved): the workflow's next webhook execution after those taken before.
- */
+/** The workflow's next webhook execution once n8n has stored it as ended (the answer can come before). */
 async function lastExecution(sb: N8nSandbox, wfId: string) {
-	const taken = TAKEN.get(wfId) ?? 0;
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const ended = (await storedExecutions(sb, wfId)).filter(
-			(e) => e.mode === 'webhook' && !['new', 'running', 'waiting'].includes(e.status),
-		);
-		if (ended.length > taken || Date.now() > deadline) {
-			TAKEN.set(wfId, ended.length);
-			return ended.at(-1);
-		}
-		await pause(300);
-	}
+	const n = (TAKEN.get(wfId) ?? 0) + 1;
+	TAKEN.set(wfId, n);
+	return await nthExecution(sb, wfId, 'webhook', n, 30_000);
 }
 
 /** A production run of `hook`: the answer's history = the records so far + this run's figures. */
 async function recordedRun(one: One, hook: string, wfId: string, label: string): Promise<Site> {
 	const before = one.proxy.seen.length;
-	const site = await production(one.baseUrl, hook);
+	const site = await production(suite, one.baseUrl, hook, PAGES);
 	one.records.push(siteFigures(api, SITE));
 	const exec = await lastExecution(one.sb, wfId);
 	one.executions.push(exec?.id ?? '?');
 	const seen = one.proxy.seen.slice(before);
-	note(`${label}: ${seen.length} requests to n8n: ${describeSeen(seen)}`);
+	note(`${label}: ${seen.length} requests to n8n: ${describeProxied(seen).join(', ')}`);
 	check(
 		`${label}: history holds ${one.records.length} runs, each the test server's figures; history_saved true`,
 		same(historyOf(site), one.records) && site.history_saved === true && !site.history_error,
@@ -389,7 +221,7 @@ async function recordedRun(one: One, hook: string, wfId: string, label: string):
 
 /** The table's rows of the site equal the records, one per execution. */
 async function checkRows(one: One, label: string): Promise<Row[]> {
-	const { rows } = await tableRows(one.baseUrl, one.key);
+	const rows = await tableRows(one.baseUrl, one.key);
 	check(
 		`${label}: the table (read through n8n's public API) holds ${one.records.length} rows of ${SITE}, each the test server's figures, one per execution`,
 		same(rows.map(rowFigures), one.records) &&
@@ -449,7 +281,10 @@ async function renamedAndCopied(one: One): Promise<void> {
 	if (patched.status !== 200)
 		fail(`rename not saved: ${patched.status} ${JSON.stringify(patched.body)}`);
 	const versionId = patched.body.data.versionId;
-	await activate(one.session, one.wfId, versionId);
+	const published = await one.session.request('POST', `/rest/workflows/${one.wfId}/activate`, {
+		versionId,
+	});
+	if (published.status !== 200) fail(`not published: ${JSON.stringify(published.body)}`);
 	const t = Date.now();
 	while (publishedVersionId(one.sb, one.wfId) !== versionId && Date.now() - t < 60_000)
 		await pause(500);
@@ -479,7 +314,7 @@ async function renamedAndCopied(one: One): Promise<void> {
 		audit: renamed,
 		n8nApi: one.cred,
 	});
-	const copyId = await saveWorkflow(one.session, copy);
+	const copyId = await save(one.session, copy);
 	script(6);
 	await recordedRun(one, copyHook, copyId, `run 7, the workflow's copy (${copyId})'s first run`);
 	const rows = await checkRows(one, 'after the rename and the copy');
@@ -494,20 +329,9 @@ async function renamedAndCopied(one: One): Promise<void> {
 /** Retry On Fail after a lost answer: one row for the run; then a manual run: no row. */
 async function retryAndManual(one: One): Promise<void> {
 	script(7);
-	api.setNextAnalysis(OTHER, { score: 50, others: 'pass' });
-	api.clearRequests();
-	api.failNext(
-		{ type: 'reset' },
-		{
-			match: (req) => {
-				if (req.method !== 'POST' || !req.form.url?.includes('second.example.com')) return false;
-				api.addReport({ url: OTHER });
-				return true;
-			},
-		},
-	);
+	loseCreateAnswerOnce(api, OTHER);
 	const before = one.proxy.seen.length;
-	const site = await production(one.baseUrl, HOOK, [...PAGES, OTHER]);
+	const site = await production(suite, one.baseUrl, HOOK, [...PAGES, OTHER]);
 	one.records.push(siteFigures(api, SITE));
 	one.executions.push((await lastExecution(one.sb, one.wfId))?.id ?? '?');
 	const others = apiRequests(api).filter(
@@ -516,13 +340,13 @@ async function retryAndManual(one: One): Promise<void> {
 			(r.method === 'PUT' && r.path.includes('/reports/')),
 	);
 	const seen = one.proxy.seen.slice(before);
-	note(`run 8 (two tries): ${seen.length} requests to n8n: ${describeSeen(seen)}`);
+	note(`run 8 (two tries): ${seen.length} requests to n8n: ${describeProxied(seen).join(', ')}`);
 	note(`run 8, phpRank writes: ${describeRequests(others)}`);
 	const upserts = seen.filter((s) => s.path.endsWith('/rows/upsert'));
 	check(
 		`run 8: ${upserts.length} upserts, one table read: the site's row written on each try (2) and the second site's once, n8n's Retry On Fail re-ran the node`,
 		upserts.length === 3 && seen.filter((s) => s.path.endsWith('/rows')).length === 1,
-		describeSeen(seen),
+		describeProxied(seen).join(', '),
 	);
 	check(
 		"run 8: the second site's create was answered by a reset and the node tried again (Retry On Fail)",
@@ -563,14 +387,14 @@ async function writeFails(one: One): Promise<void> {
 	script(9);
 	api.clearRequests();
 	const before = one.proxy.seen.length;
-	const site = await production(one.baseUrl, HOOK);
+	const site = await production(suite, one.baseUrl, HOOK, PAGES);
 	one.proxy.fault = undefined;
 	const figures = siteFigures(api, SITE);
 	const exec = await lastExecution(one.sb, one.wfId);
 	const audits = apiRequests(api).filter(
 		(r) => (r.method === 'POST' && r.path.endsWith('/reports')) || r.method === 'PUT',
 	);
-	note(`run 9: requests to n8n: ${describeSeen(one.proxy.seen.slice(before))}`);
+	note(`run 9: requests to n8n: ${describeProxied(one.proxy.seen.slice(before)).join(', ')}`);
 	note(`run 9: history_error: ${String(site.history_error)}`);
 	check(
 		'a write that fails after the audit (n8n answers 503 to rows/upsert): the execution succeeds, the site item comes out with history_saved false and history_error naming the HTTP 503',
@@ -595,21 +419,16 @@ async function writeFails(one: One): Promise<void> {
 
 /** A History Store of Data Table that cannot be read: the error names the fix; phpRank gets nothing. */
 async function badInput(one: One): Promise<void> {
-	const allColumns = [
-		['site', 'string'],
-		['run_date', 'date'],
-		...['average_score', 'health_score', 'pages', 'good_pages', 'decent_pages', 'bad_pages'].map(
-			(c) => [c, 'number'],
-		),
-		...['failing_checks', 'execution_id', 'workflow_id'].map((c) => [c, 'string']),
-	].map(([name, type]) => ({ name, type: type as 'string' | 'number' | 'date' }));
 	const lacking = await createDataTable(
 		one.session,
 		'history lacking columns',
-		allColumns.filter((c) => !['health_score', 'workflow_id'].includes(c.name)),
+		README_HISTORY_COLUMNS.filter((c) => !['health_score', 'workflow_id'].includes(c.name)),
 	);
-	const gone = await createDataTable(one.session, 'history deleted', allColumns);
-	const deleted = await publicApi(one.baseUrl, one.key, 'DELETE', `/data-tables/${gone.id}`);
+	const gone = await createDataTable(one.session, 'history deleted', README_HISTORY_COLUMNS);
+	const deleted = await publicTables(one.baseUrl, one.key).request(
+		'DELETE',
+		`/data-tables/${gone.id}`,
+	);
 	note(`the table "history deleted" removed through the public API: HTTP ${deleted.status}`);
 	const wrong = await one.session.createCredential({
 		name: 'n8n API (wrong key)',
@@ -636,7 +455,7 @@ async function badInput(one: One): Promise<void> {
 			n8nApi: one.cred,
 			...opts,
 		});
-		const id = await saveWorkflow(one.session, wf, false);
+		const id = await save(one.session, wf, false);
 		api.clearRequests();
 		const run = await manualRun(one.session, one.sb, id);
 		note(`${label}: ${run.error}`);
@@ -698,21 +517,10 @@ interface Queue {
 }
 
 async function startQueue(): Promise<Queue> {
-	const tgz = await suite.tarball();
-	const runtime = await getRuntime({ install: true });
-	const cluster = await createQueueCluster({
-		runtime,
+	const { cluster, sb, main, session } = await historyCluster(suite, api, {
 		workers: 2,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
-	for (const [i, sb] of cluster.sandboxes.entries())
-		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
-	await importCredentials(cluster.mainSandbox, [testServerCredential(api)]);
-	await cluster.start();
-	const main = cluster.main ?? fail('the queue-mode main did not start');
-	const session = await setupOwner(main);
 	const key = await createApiKey(session, { label: 'phpRank history (e2e, queue)' });
 	const made = await session.createCredential({
 		name: 'phpRank History Store API (main)',
@@ -721,7 +529,7 @@ async function startQueue(): Promise<Queue> {
 	});
 	note(`the credential's n8n Address is the main's: ${main.baseUrl}`);
 	const queue: Queue = {
-		sb: cluster.mainSandbox,
+		sb,
 		baseUrl: main.baseUrl,
 		session,
 		key,
@@ -730,7 +538,7 @@ async function startQueue(): Promise<Queue> {
 		restartMain: async (whileDown) => {
 			await cluster.main?.stop();
 			whileDown();
-			cluster.main = await startServer(cluster.mainSandbox, { port: main.port });
+			cluster.main = await startServer(sb, { port: main.port });
 			queue.session = await login(cluster.main);
 		},
 	};
@@ -739,7 +547,7 @@ async function startQueue(): Promise<Queue> {
 
 /** Six webhook runs taken by the two workers; then a manual run offloaded to a worker. */
 async function queueRuns(q: Queue): Promise<void> {
-	const wfId = await saveWorkflow(
+	const wfId = await save(
 		q.session,
 		historyWorkflow('e2e: table history (queue)', { hook: HOOK, n8nApi: q.cred }),
 	);
@@ -747,7 +555,7 @@ async function queueRuns(q: Queue): Promise<void> {
 	const workers: string[] = [];
 	for (let run = 0; run < 6; run++) {
 		script(20 + run);
-		const site = await production(q.baseUrl, HOOK);
+		const site = await production(suite, q.baseUrl, HOOK, PAGES);
 		records.push(siteFigures(api, SITE));
 		const exec = await lastExecution(q.sb, wfId);
 		workers.push(q.ranBy(exec?.id ?? '').join('+') || '?');
@@ -765,7 +573,7 @@ async function queueRuns(q: Queue): Promise<void> {
 		workers.includes('worker-1') && workers.includes('worker-2'),
 		workers,
 	);
-	const { rows } = await tableRows(q.baseUrl, q.key);
+	const rows = await tableRows(q.baseUrl, q.key);
 	check(
 		"the table holds six rows, each the test server's figures",
 		same(rows.map(rowFigures), records),
@@ -774,7 +582,7 @@ async function queueRuns(q: Queue): Promise<void> {
 	script(26);
 	const manual = await manualRun(q.session, q.sb, wfId);
 	const by = manual.exec ? q.ranBy(manual.exec.id) : [];
-	const after = (await tableRows(q.baseUrl, q.key)).rows;
+	const after = await tableRows(q.baseUrl, q.key);
 	check(
 		'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: a manual run on a worker shows seven runs, history_saved false, and writes no row',
 		manual.exec?.status === 'success' &&
@@ -842,7 +650,7 @@ async function triggerBeside(q: Queue): Promise<void> {
 		],
 		[[TRIGGER, 'Audit']],
 	);
-	const id = await saveWorkflow(q.session, wf);
+	const id = await save(q.session, wf);
 	await pause(2000);
 	const states = [describeState(await staticDataOf(q, id))];
 	note(`after publishing (the activation poll on the main): ${states[0]}`);
