@@ -1,110 +1,58 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { perSiteParameters, useServer } from './harness/setup';
+import { historyOf, MONTHS, scriptRun } from './harness/siteOverMonths';
+import { siteRuns } from './harness/siteRuns';
 import { siteFigures, type SiteFigures } from './server';
 
 /*
- * A site over months, through the real n8n engine: Create or Re-Run (One Item per Site) run as
- * production executions (mode `webhook`, each with its own ID) and as manual ones, the workflow's
- * static data kept between runs as n8n keeps it (saved after a run whose mode is not manual). The
+ * A site over months (test/harness/siteOverMonths.ts), through the real n8n engine: Create or Re-Run
+ * (One Item per Site) run as production executions and manual ones (test/harness/siteRuns.ts). The
  * expected figures come from the test server's own reports.
  */
 
-const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
 const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
-const input = URLS.map((url) => ({ url }));
-const DAY = 24 * 3600 * 1000;
 const START = Date.parse('2026-01-05T08:00:00Z');
 
 describe('Create or Re-Run, One Item per Site: a site over months', () => {
 	const api = useServer();
-	/** The static data as n8n's database holds it between executions. */
-	let saved: IDataObject = {};
-	let executions = 0;
+	const { run, state, reset } = siteRuns(api, perSiteParameters, { urls: URLS });
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		saved = {};
-		executions = 0;
+		reset();
 	});
 
-	/** One run; n8n saves the static data after it unless it is manual (and the site's record was written). */
-	async function run(
-		mode: 'webhook' | 'manual',
-		extra: IDataObject = {},
-		id = String(++executions),
-	) {
-		const result = await runNode(perSite(extra), api.credential, {
-			items: input,
-			execution: { mode, id, staticData: structuredClone(saved) },
-		});
-		if (mode !== 'manual' && result.staticData.__dataChanged === true)
-			saved = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
-		return result;
-	}
-
-	/** Scripted analyses of the run on day `day`: scores and failing checks per page. */
-	function script(day: number, scores: number[], failing: string[][]) {
-		URLS.forEach((url, index) =>
-			api.server.setNextAnalysis(url, {
-				score: scores[index],
-				failed: failing[index],
-				others: 'pass',
-				generatedAt: new Date(START + day * 7 * DAY + index * 1000).toISOString(),
-			}),
-		);
-	}
-
+	/** Scripted analyses of the run `day` weeks in: each page's score and failing checks (MONTHS unless given). */
+	const script = (day: number, month = MONTHS[day]) =>
+		scriptRun(api.server, URLS, { start: START, run: day, ...month });
 	const serverFigures = () => siteFigures(api.server, 'shop.example.com');
-
-	const scores = [
-		[70, 80],
-		[72, 81],
-		[60, 82],
-		[75, 90],
-		[78, 91],
-	];
-	const failing = [
-		[['favicon'], []],
-		[['favicon', 'title'], []],
-		[['favicon', 'title'], ['title']],
-		[['favicon'], ['title']],
-		[['favicon', 'robots'], []],
-	];
 
 	it('grows by one record a production run, each equal to the server’s figures; a manual run adds nothing', async () => {
 		const records: SiteFigures[] = [];
 		for (let day = 0; day < 5; day++) {
-			script(day, scores[day], failing[day]);
+			script(day);
 			const { items, error } = await run('webhook');
 			expect(error).toBeUndefined();
 			records.push(serverFigures());
 			const site = items[0].json;
 			expect(site.history_saved).toBe(true);
-			expect(
-				(site.history as IDataObject[]).map(({ date, average_score, health_score, pages }) => ({
-					date,
-					average_score,
-					health_score,
-					pages,
-				})),
-			).toEqual(records);
+			expect(historyOf(site)).toEqual(records);
 			expect(site.runs_recorded).toBe(day + 1);
 
 			if (day === 2) {
 				// A manual run in between shows this run last, saves nothing, and says so.
-				const before = structuredClone(saved);
-				script(day, scores[day], failing[day]);
+				const before = structuredClone(state.saved);
+				script(day);
 				const manual = await run('manual');
 				expect(manual.items[0].json.history_saved).toBe(false);
 				expect(manual.items[0].json.history).toHaveLength(4);
 				expect(String(manual.items[0].json.summary_text)).toContain('this run not saved');
 				expect(manual.staticData.__dataChanged).toBe(false);
-				expect(saved).toEqual(before);
+				expect(state.saved).toEqual(before);
 			}
 		}
 		const site = (await (async () => {
-			script(5, [79, 92], [['favicon', 'robots'], []]);
+			script(5, { scores: [79, 92], failing: [['favicon', 'robots'], []] });
 			return (await run('webhook')).items[0].json;
 		})()) as IDataObject;
 		expect(site.first_run_at).toBe(records[0].date);
@@ -143,10 +91,10 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 
 	it('names new and resolved issues against the previous run', async () => {
 		for (let day = 0; day < 5; day++) {
-			script(day, scores[day], failing[day]);
+			script(day);
 			await run('webhook');
 		}
-		script(5, [79, 92], [[], ['title']]);
+		script(5, { scores: [79, 92], failing: [[], ['title']] });
 		const sixth = (await run('webhook')).items[0].json;
 		expect((sixth.new_issues as IDataObject[]).map(({ check }) => check)).toEqual(['title']);
 		expect(sixth.resolved_issues).toEqual([
@@ -156,18 +104,18 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 	});
 
 	it('a run that fails adds nothing; a second try in the same execution replaces its record', async () => {
-		script(0, scores[0], failing[0]);
+		script(0);
 		await run('webhook');
-		const before = structuredClone(saved);
+		const before = structuredClone(state.saved);
 		api.server.failNext({ type: 'status', status: 503 }, { times: 1 });
 		const failed = await run('webhook');
 		expect(failed.error).toBeDefined();
-		expect(saved).toEqual(before);
+		expect(state.saved).toEqual(before);
 
-		script(1, scores[1], failing[1]);
-		await run('webhook', {}, 'same');
-		script(2, scores[2], failing[2]);
-		const again = (await run('webhook', {}, 'same')).items[0].json;
+		script(1);
+		await run('webhook', { id: 'same' });
+		script(2);
+		const again = (await run('webhook', { id: 'same' })).items[0].json;
 		expect(again.runs_recorded).toBe(2);
 		expect((again.history as IDataObject[]).map(({ average_score }) => average_score)).toEqual([
 			75, 71,
@@ -176,11 +124,13 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 
 	it('History Length sets how many runs the item lists; Simplify writes them as text', async () => {
 		for (let day = 0; day < 4; day++) {
-			script(day, scores[day], failing[day]);
+			script(day);
 			await run('webhook');
 		}
-		script(4, scores[4], failing[4]);
-		const { items } = await run('webhook', { siteOptions: { historyLength: 2 }, simplify: true });
+		script(4);
+		const { items } = await run('webhook', {
+			extra: { siteOptions: { historyLength: 2 }, simplify: true },
+		});
 		expect(items[0].json.history).toBe('2026-01-26 82.5, 2026-02-02 84.5');
 		expect(items[0].json.runs_recorded).toBe(5);
 		// E-Mail HTML is off by default: the text for chat stays, the e-mail's HTML is left out.
@@ -208,22 +158,24 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 	])(
 		'bad input %j is refused before anything is sent, naming the field and the item',
 		async (extra, message) => {
-			const { error } = await run('webhook', extra);
+			const { error } = await run('webhook', { extra });
 			expect(error?.message).toBe(message);
 			expect(api.apiRequests()).toHaveLength(0);
-			expect(saved).toEqual({});
+			expect(state.saved).toEqual({});
 		},
 	);
 
 	it('branding reaches summary_html escaped, with the chart and the issues', async () => {
-		script(0, scores[0], failing[0]);
+		script(0);
 		const { items } = await run('webhook', {
-			siteOptions: { emailHtml: true },
-			reportBranding: {
-				agencyName: '<script>alert(1)</script> Agency',
-				logoUrl: 'https://agency.example/logo.png',
-				accentColor: '#ff0066',
-				introText: 'Your monthly report',
+			extra: {
+				siteOptions: { emailHtml: true },
+				reportBranding: {
+					agencyName: '<script>alert(1)</script> Agency',
+					logoUrl: 'https://agency.example/logo.png',
+					accentColor: '#ff0066',
+					introText: 'Your monthly report',
+				},
 			},
 		});
 		const html = String(items[0].json.summary_html);

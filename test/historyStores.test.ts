@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { emptyHistory } from '../nodes/PhpRank/operations/history/model';
 import type { HistoryStore } from '../nodes/PhpRank/operations/history/stores';
-import { runNode } from './harness/engine';
 import { locator, perSiteParameters, useServer } from './harness/setup';
+import { scriptRun } from './harness/siteOverMonths';
+import { siteRuns } from './harness/siteRuns';
 import { siteFigures } from './server';
 import { type N8nApi, startN8nApi } from './server/n8nApi';
 
@@ -16,7 +17,6 @@ import { type N8nApi, startN8nApi } from './server/n8nApi';
 const N8N_KEY = 'n8n-test-key';
 const SITE = 'stores.example.com';
 const URLS = [`https://${SITE}/`, `https://${SITE}/a`];
-const WEEK = 7 * 24 * 3600 * 1000;
 const START = Date.parse('2026-02-02T08:00:00Z');
 
 describe('History Store: one interface, two homes', () => {
@@ -31,7 +31,15 @@ describe('History Store: one interface, two homes', () => {
 	async function scenario(store: 'workflow' | 'dataTable') {
 		api.server.deleteAllReports();
 		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
-		let staticData: IDataObject = {};
+		const { run } = siteRuns(
+			api,
+			() =>
+				perSiteParameters({
+					historyStore: store,
+					historyTable: locator('name', 'phpRank history'),
+				}),
+			{ urls: URLS, n8nApi: () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }) },
+		);
 		const seen: IDataObject[] = [];
 		const expected: unknown[] = [];
 		const steps: Array<{ week: number; mode: 'webhook' | 'manual'; id: string }> = [
@@ -43,38 +51,15 @@ describe('History Store: one interface, two homes', () => {
 			{ week: 3, mode: 'webhook', id: 'e4' },
 		];
 		for (const { week, mode, id } of steps) {
-			URLS.forEach((url, index) =>
-				api.server.setNextAnalysis(url, {
-					score: 60 + Math.round(week * 4) + index * 10,
-					failed: index === 0 && week >= 1 ? ['title'] : [],
-					others: 'pass',
-					generatedAt: new Date(START + week * WEEK + index * 1000).toISOString(),
-				}),
-			);
-			const {
-				items,
-				error,
-				staticData: after,
-			} = await runNode(
-				perSiteParameters({
-					historyStore: store,
-					historyTable: locator('name', 'phpRank history'),
-				}),
-				api.credential,
-				{
-					items: URLS.map((url) => ({ url })),
-					execution: {
-						mode,
-						id,
-						workflowId: 'wf-1',
-						staticData: structuredClone(staticData),
-						n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
-					},
-				},
-			);
+			const step = Math.round(week * 4);
+			scriptRun(api.server, URLS, {
+				start: START,
+				run: week,
+				scores: [60 + step, 70 + step],
+				failing: [week >= 1 ? ['title'] : []],
+			});
+			const { items, error } = await run(mode, { id });
 			expect(error).toBeUndefined();
-			if (mode !== 'manual' && after.__dataChanged === true)
-				staticData = JSON.parse(JSON.stringify(after)) as IDataObject;
 			const site = items[0].json;
 			const { date, average_score } = siteFigures(api.server, SITE);
 			expected.push({ date, average_score, saved: mode !== 'manual' });

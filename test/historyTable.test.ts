@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { listSearch, runNode, testCredential } from './harness/engine';
 import { locator, perSiteParameters, useServer } from './harness/setup';
+import { historyOf, scriptRun } from './harness/siteOverMonths';
+import { siteRuns } from './harness/siteRuns';
 import { siteFigures, type SiteFigures } from './server';
 import { DEFAULT_MAX_SIZE_BYTES, type N8nApi, startN8nApi } from './server/n8nApi';
 
@@ -30,8 +32,6 @@ const perSite = (extra: IDataObject = {}) =>
 describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
 	let n8n: N8nApi;
-	let executions = 0;
-	let staticData: IDataObject = {};
 	beforeAll(async () => {
 		n8n = await startN8nApi({ apiKey: N8N_KEY });
 	});
@@ -42,51 +42,17 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		n8n.requests.length = 0;
 		n8n.setPublicApiDisabled(false);
 		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
-		executions = 0;
-		staticData = {};
+		reset();
 	});
 
-	async function run(
-		mode: 'webhook' | 'manual',
-		{
-			extra = {},
-			urls = URLS,
-			id = String(++executions),
-			apiKey = N8N_KEY,
-			workflowId = 'wf-1',
-		}: {
-			extra?: IDataObject;
-			urls?: string[];
-			id?: string;
-			apiKey?: string;
-			workflowId?: string;
-		} = {},
-	) {
-		const result = await runNode(perSite(extra), api.credential, {
-			items: urls.map((url) => ({ url })),
-			execution: {
-				mode,
-				id,
-				workflowId,
-				staticData: structuredClone(staticData),
-				n8nApi: { baseUrl: n8n.url, apiKey },
-			},
-		});
-		if (mode !== 'manual' && result.staticData.__dataChanged === true)
-			staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
-		return result;
-	}
+	const { run, state, reset } = siteRuns(api, perSite, {
+		urls: URLS,
+		n8nApi: () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
+	});
 
-	function script(day: number, scores: number[], urls = URLS) {
-		urls.forEach((url, index) =>
-			api.server.setNextAnalysis(url, {
-				score: scores[index],
-				failed: index === 0 ? ['title'] : [],
-				others: 'pass',
-				generatedAt: new Date(START + day * 7 * DAY + index * 1000).toISOString(),
-			}),
-		);
-	}
+	/** The run `day` weeks in: each page's score, title failing on the first. */
+	const script = (day: number, scores: number[]) =>
+		scriptRun(api.server, URLS, { start: START, run: day, scores, failing: [['title']] });
 
 	const table = () => n8n.tables.byName('phpRank history')!;
 	const rows = () => n8n.tables.rows(table().id);
@@ -104,14 +70,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			expect(site.history_saved).toBe(true);
 			expect(site.history_error).toBeNull();
 			expect(site.runs_recorded).toBe(day + 1);
-			expect(
-				(site.history as IDataObject[]).map(({ date, average_score, health_score, pages }) => ({
-					date,
-					average_score,
-					health_score,
-					pages,
-				})),
-			).toEqual(figures);
+			expect(historyOf(site)).toEqual(figures);
 			// Requests to n8n: the table looked up (made the first time), the site's rows read, its row written.
 			const tableId = table().id;
 			expect(n8nCalls()).toEqual([
@@ -236,22 +195,22 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			await run('webhook', { extra: { historyStore: 'workflow' } });
 		}
 		expect(n8n.tables.all()).toHaveLength(0);
-		const before = structuredClone(staticData);
+		const before = structuredClone(state.saved);
 		script(3, [75, 80]);
 		const moved = await run('webhook');
 		expect(moved.items[0].json.runs_recorded).toBe(4);
 		expect(moved.items[0].json.history_saved).toBe(true);
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
-		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
+		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
 		// Had n8n not saved that run's static data, the next run finds the runs in the table: none twice.
-		const unsaved = structuredClone(staticData);
-		staticData = before;
+		const unsaved = structuredClone(state.saved);
+		state.saved = before;
 		script(3, [75, 80]);
 		const again = await run('webhook', { id: '4' });
 		expect(again.items[0].json.runs_recorded).toBe(4);
 		expect(rows()).toHaveLength(4);
-		expect(Object.keys(staticData).filter((key) => key.startsWith('history '))).toEqual([]);
-		expect(Object.keys(unsaved)).toEqual(Object.keys(staticData));
+		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
+		expect(Object.keys(unsaved)).toEqual(Object.keys(state.saved));
 		// A run without an execution ID (no row of its own to replace) shows every moved run.
 		script(4, [76, 80]);
 		const unnamed = await run('manual', { id: '' });
@@ -316,7 +275,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			}
 			const { error } = await run('webhook', {
 				extra: { historyTable },
-				apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY,
+				n8nApi: { baseUrl: n8n.url, apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY },
 			});
 			expect(error?.message).toMatch(message);
 			expect(error?.message).toContain('Nothing was sent to phpRank');
