@@ -6,13 +6,13 @@ import {
 	historyFields,
 	siteHistoryFields,
 } from '../nodes/PhpRank/operations/history/historyFields';
-import { runRecord } from '../nodes/PhpRank/operations/history/model';
 import { siteIssues } from '../nodes/PhpRank/operations/history/issues';
 import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/siteItem';
 import {
 	addRun,
 	emptyHistory,
 	RUNS_KEPT,
+	runRecord,
 	type RunRecord,
 	type SiteHistory,
 } from '../nodes/PhpRank/operations/history/model';
@@ -25,24 +25,12 @@ import {
 } from '../nodes/PhpRank/operations/history/render';
 import type { SiteSummary } from '../nodes/PhpRank/operations/site/types';
 import { sparkline } from '../nodes/PhpRank/sparkline';
+import { recordOf } from './harness/siteOverMonths';
 import { CHECK_NAMES } from './server';
 
 const WEEK = 7 * 24 * 3600;
 const START = Date.parse('2024-01-01T06:00:00Z') / 1000;
-
-function record(run: number, overrides: Partial<RunRecord> = {}): RunRecord {
-	return {
-		at: START + run * WEEK,
-		average: 70 + (run % 10),
-		health: 60 + (run % 5),
-		pages: 40,
-		good: 20,
-		decent: 15,
-		bad: 5,
-		failing: ['title'],
-		...overrides,
-	};
-}
+const record = (run: number, over: Partial<RunRecord> = {}) => recordOf(START, run, over);
 
 function runs(count: number, make: (run: number) => RunRecord = record): SiteHistory {
 	let history = emptyHistory();

@@ -1,30 +1,21 @@
-import { addRun, emptyHistory, type RunRecord } from '../nodes/PhpRank/operations/history/model';
 import {
+	addRun,
+	emptyHistory,
 	HISTORY_COLUMNS,
 	historyOfRuns,
 	missingColumns,
 	recordOfRow,
 	rowOf,
 } from '../nodes/PhpRank/operations/history/model';
+import { recordOf } from './harness/siteOverMonths';
 
 /*
  * A site's history as rows of an n8n data table (History Store → Data Table): what a row says,
  * read back, and a site's rows folded into the same history the workflow's static data keeps.
  */
 
-const WEEK = 7 * 24 * 3600;
 const START = Date.parse('2026-01-05T08:00:00Z') / 1000;
-
-const record = (run: number, failing = ['title']): RunRecord => ({
-	at: START + run * WEEK,
-	average: 70 + run,
-	health: 60 + run,
-	pages: 40,
-	good: 20,
-	decent: 15,
-	bad: 5,
-	failing,
-});
+const record = (run: number, failing = ['title']) => recordOf(START, run, { failing });
 
 const ids = { execution: '1234', workflow: 'wf1' };
 

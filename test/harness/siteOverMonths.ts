@@ -1,3 +1,4 @@
+import type { RunRecord } from '../../nodes/PhpRank/operations/history/model';
 import type { PhpRankServer } from '../server';
 
 /*
@@ -45,3 +46,16 @@ export const historyOf = (site: Record<string, unknown>) =>
 			pages,
 		}),
 	);
+
+/** Run `run`'s record as a site history keeps it: `run` weeks after `start` (seconds), its figures moving by run. */
+export const recordOf = (start: number, run: number, over: Partial<RunRecord> = {}): RunRecord => ({
+	at: start + (run * WEEK_MS) / 1000,
+	average: 70 + (run % 10),
+	health: 60 + (run % 5),
+	pages: 40,
+	good: 20,
+	decent: 15,
+	bad: 5,
+	failing: ['title'],
+	...over,
+});
