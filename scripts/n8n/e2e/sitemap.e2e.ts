@@ -42,7 +42,6 @@ import {
 	urlsetXml,
 	XML_TYPE,
 	type CaughtMail,
-	type FileServer,
 	type SmtpCatcher,
 } from '../catchers';
 import {
@@ -75,9 +74,8 @@ import {
 	runFromTrigger,
 	type ExportedNodeType,
 	type N8nSandbox,
-	type N8nServer,
 } from '../n8n';
-import { countingProxy, describeProxied, type CountingProxy, type ProxiedRequest } from '../proxy';
+import { countingProxy, describeProxied, type ProxiedRequest } from '../proxy';
 import { saveAndPublish, type RestSession } from '../rest';
 import type { WorkflowJson } from '../workflow';
 import { Fatal, same } from '../report';
@@ -340,26 +338,9 @@ function asExecuteResult(
 }
 
 /** The services of the run: n8n with its public API, the owner's session and API key, the recorder in front of n8n. */
-interface SitemapCtx {
-	sb: N8nSandbox;
-	n8n: N8nServer;
-	session: RestSession;
-	apiKey: string;
-	recorder: CountingProxy;
-	files: FileServer;
-	smtp: SmtpCatcher;
-}
-
+type SitemapCtx = Awaited<ReturnType<typeof startServices>>['ctx'];
 /** The published workflow: its production runs, one at a time. */
-interface ProductionCtx extends SitemapCtx {
-	workflowId: string;
-	/** the workflow's Manual Trigger (the manual run starts there) */
-	trigger: string;
-	/** The next production execution (the schedule's, mode `trigger`), once it has ended. */
-	nextProductionRun: (n: number) => Promise<{ exec: StoredExecution; run: ExecuteResult }>;
-	/** Before the next production run: what it is to meet is set from now on; the counters and catchers emptied. */
-	arm: () => void;
-}
+type ProductionCtx = Awaited<ReturnType<typeof publishEveryMinute>>;
 
 async function main(): Promise<void> {
 	const example = loadExamples().get(EXAMPLE_FILE);
@@ -376,9 +357,7 @@ async function main(): Promise<void> {
 }
 
 /** The test server, the sitemap server, the SMTP catcher, the credentials, n8n and its data tables' API. */
-async function startServices(
-	sb: N8nSandbox,
-): Promise<{ ctx: SitemapCtx; untouched: ReportRecord[]; sitemapUrl: string }> {
+async function startServices(sb: N8nSandbox) {
 	section(
 		'test server, sitemap server, SMTP catcher, credentials (n8n CLI), n8n start, the data table and the example (REST)',
 	);
@@ -537,7 +516,7 @@ async function publishEveryMinute(
 	example: WorkflowJson,
 	sitemapUrl: string,
 	nodeTypes: ExportedNodeType[],
-): Promise<ProductionCtx> {
+) {
 	const { sb, session, recorder } = ctx;
 
 	// Published with its schedule at a second 20 s ahead: production runs, a minute apart.
@@ -599,6 +578,7 @@ async function publishEveryMinute(
 		ctx.smtp.clear();
 	};
 	arm();
+	/** trigger: the Manual Trigger (the manual run starts there); arm(): before the next production run */
 	return { ...ctx, workflowId, trigger, nextProductionRun, arm };
 }
 
