@@ -30,7 +30,7 @@ import {
 	storedExecutions,
 	waitForExecutions,
 } from '../n8n';
-import { countingProxy, describeProxied, type CountingProxy } from '../proxy';
+import { countingProxy, describeProxied } from '../proxy';
 import { same } from '../report';
 import { saveAndPublish, saveWorkflow, type RestSession } from '../rest';
 import type { N8nSandbox } from '../sandbox';
@@ -140,21 +140,9 @@ async function timedSection<T>(name: string, fn: () => Promise<T>): Promise<T> {
 // one machine
 // ------------------------------------------------------------------------------------------------
 
-interface One {
-	sb: N8nSandbox;
-	baseUrl: string;
-	port: number;
-	session: RestSession;
-	key: string;
-	proxy: CountingProxy;
-	cred: CredentialRef;
-	wfId: string;
-	records: SiteFigures[];
-	executions: string[];
-	stop(): Promise<void>;
-}
+type One = Awaited<ReturnType<typeof startOne>>;
 
-async function startOne(): Promise<One> {
+async function startOne() {
 	const { sb } = await suite.packageSandbox();
 	await importCredentials(sb, [testServerCredential(api)]);
 	const n8n = suite.n8n(await startServer(sb, { env: PUBLIC_API_ON }));
@@ -181,9 +169,9 @@ async function startOne(): Promise<One> {
 		proxy,
 		cred,
 		wfId,
-		records: [],
-		executions: [],
-		stop: () => n8n.stop(),
+		records: [] as SiteFigures[],
+		executions: [] as string[],
+		stop: (): Promise<void> => n8n.stop(),
 	};
 }
 
@@ -500,18 +488,9 @@ async function oneMachine(): Promise<void> {
 // queue mode
 // ------------------------------------------------------------------------------------------------
 
-interface Queue {
-	sb: N8nSandbox;
-	baseUrl: string;
-	session: RestSession;
-	key: string;
-	cred: CredentialRef;
-	ranBy(id: string): string[];
-	/** the main stopped, `whileDown` run, the main started again on its port */
-	restartMain(whileDown: () => void): Promise<void>;
-}
+type Queue = Awaited<ReturnType<typeof startQueue>>;
 
-async function startQueue(): Promise<Queue> {
+async function startQueue() {
 	const { cluster, sb, main, session } = await historyCluster(suite, api, {
 		workers: 2,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
@@ -523,14 +502,15 @@ async function startQueue(): Promise<Queue> {
 		data: { baseUrl: main.baseUrl, apiKey: key },
 	});
 	note(`the credential's n8n Address is the main's: ${main.baseUrl}`);
-	const queue: Queue = {
+	const queue = {
 		sb,
 		baseUrl: main.baseUrl,
 		session,
 		key,
 		cred: { id: made.id, name: made.name },
-		ranBy: (id) => cluster.ranBy(id),
-		restartMain: async (whileDown) => {
+		ranBy: (id: string) => cluster.ranBy(id),
+		/** the main stopped, `whileDown` run, the main started again on its port */
+		restartMain: async (whileDown: () => void): Promise<void> => {
 			await cluster.main?.stop();
 			whileDown();
 			cluster.main = await startServer(sb, { port: main.port });
