@@ -9,7 +9,6 @@ import {
 	type AnalysisSpec,
 	type Fault,
 	type ServerOptions,
-	type ServerStats,
 } from './index';
 import { phpJson } from './laravel';
 import { SAMPLE_HOSTS, startSampleServer } from './sample';
@@ -263,13 +262,6 @@ describe('report list', () => {
 		}
 		expect((await list('/reports?per_page=25')).data).toHaveLength(25);
 		expect((await list('/reports?per_page=100')).meta.last_page).toBe(1);
-	});
-
-	it('uses the instance default per_page', async () => {
-		await server.stop();
-		await boot({ defaultPerPage: 25 });
-		server.seedReports(30);
-		expect((await list('/reports?per_page=3')).meta.per_page).toBe(25);
 	});
 
 	it('shows an empty list with last_page 1', async () => {
@@ -1502,137 +1494,6 @@ describe('setting what an analysis returns', () => {
 		expect((await list<ProjectBody>('/projects')).data).toEqual([
 			expect.objectContaining({ project: 'example.com', reports: 2, result: 77 + other.result }),
 		]);
-	});
-});
-
-describe('control endpoints', () => {
-	const control = (path: string, init: RequestInit & { body?: string } = {}): Promise<Response> =>
-		fetch(`${server.controlUrl}${path}`, {
-			...init,
-			headers: { 'Content-Type': 'application/json' },
-		});
-	const post = (path: string, body: unknown): Promise<Response> =>
-		control(path, { method: 'POST', body: JSON.stringify(body) });
-
-	it('are off unless the server is started with control: /__control is then an unknown path', async () => {
-		await boot();
-		expect(() => server.controlUrl).toThrow(/control/);
-		const origin = new URL(server.url).origin;
-		const res = await fetch(`${origin}/__control/next-analysis`, {
-			method: 'POST',
-			body: JSON.stringify({ url: 'example.com', score: 1 }),
-		});
-		expect(res.status).toBe(404);
-		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
-		expect(server.requests.map((r) => r.path)).toEqual(['/__control/next-analysis']);
-	});
-
-	it('set the next analysis over HTTP, outside basePath and never under /api/v1, without being recorded', async () => {
-		await boot({ control: true, basePath: '/phprank' });
-		const origin = new URL(server.url).origin;
-		expect(server.controlUrl).toBe(`${origin}/__control`);
-		const report = server.addReport({ url: 'https://example.com/a' });
-
-		const res = await post('/next-analysis', {
-			url: 'https://www.example.com/a',
-			score: 55,
-			failed: ['title'],
-			generated_at: '2026-03-04T05:06:07Z',
-		});
-		expect(res.status).toBe(200);
-		expect(res.headers.get('content-type')).toBe('application/json');
-		expect(await res.json()).toEqual({ url: 'example.com/a', pending: 1 });
-		expect(await (await control('/analysis')).json()).toEqual({
-			next: { 'example.com/a': 1 },
-			persistent: [],
-		});
-
-		for (const path of [
-			`${server.url}/api/v1/__control/next-analysis`,
-			`${server.url}/__control/next-analysis`,
-		]) {
-			const wrong = await fetch(path, {
-				method: 'POST',
-				headers: { Accept: 'application/json' },
-				body: '{"url":"example.com/a"}',
-			});
-			expect(wrong.status).toBe(404);
-		}
-		expect(server.pendingAnalyses().next).toEqual({ 'example.com/a': 1 });
-
-		const { data } = (await (
-			await send('PUT', `/reports/${report.id}`, { results: '1' })
-		).json()) as { data: ReportBody };
-		expect(data).toMatchObject({ result: 55, generated_at: '2026-03-04T05:06:07.000000Z' });
-		expect(
-			Object.entries(data.results)
-				.filter(([, check]) => !check.passed)
-				.map(([name]) => name),
-		).toEqual(['title']);
-		expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-			'POST /phprank/api/v1/__control/next-analysis',
-			'POST /phprank/__control/next-analysis',
-			`PUT /phprank/api/v1/reports/${report.id}`,
-		]);
-	});
-
-	it('set a persistent analysis and clear it, answer errors as {error}, read and reset the counters, seed reports', async () => {
-		await boot({ control: true });
-		expect(await (await post('/analysis', { url: 'example.com/b', score: 30 })).json()).toEqual({
-			url: 'example.com/b',
-		});
-		expect(server.pendingAnalyses().persistent).toEqual(['example.com/b']);
-		const cleared = await control(
-			`/analysis?url=${encodeURIComponent('https://www.example.com/b')}`,
-			{ method: 'DELETE' },
-		);
-		expect(await cleared.json()).toEqual({ cleared: 1 });
-
-		const bad = await post('/next-analysis', { url: 'example.com/b', failed: ['nope'] });
-		expect(bad.status).toBe(422);
-		expect(((await bad.json()) as { error: string }).error).toMatch(/unknown check "nope"/);
-		expect((await post('/next-analysis', { score: 3 })).status).toBe(422);
-		expect((await control('/next-analysis', { method: 'POST', body: '{oops' })).status).toBe(400);
-		expect((await control('/nothing-here')).status).toBe(404);
-		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
-
-		await call('/reports');
-		await call('/reports/1');
-		await call('/reports');
-		const stats = (await (await control('/stats')).json()) as ServerStats;
-		expect(stats.requests).toEqual({ 'GET /reports': 2, 'GET /reports/:id': 1 });
-		expect(stats.statuses).toEqual({ 200: 2, 404: 1 });
-		expect(
-			((await (await control('/stats/reset', { method: 'POST' })).json()) as ServerStats).requests,
-		).toEqual({});
-
-		const seeded = (await (
-			await post('/seed', { count: 50, hosts: ['big.example'], unique_urls: true })
-		).json()) as { count: number; ids: number[] };
-		expect(seeded.count).toBe(50);
-		expect(seeded.ids).toHaveLength(50);
-		const listed = await list('/reports?project=big.example&per_page=100');
-		expect(listed.meta.total).toBe(50);
-		expect(new Set(listed.data.map((r) => r.url)).size).toBe(50);
-		expect((await post('/seed', { count: -1 })).status).toBe(422);
-		expect(server.stats.requests).toEqual({ 'GET /reports': 1 });
-
-		expect(
-			await (await post('/rate-limit', { user_id: USER_IDS.default, retry_after: 600 })).json(),
-		).toEqual({ user_id: USER_IDS.default, retry_after: 600 });
-		const held = await call('/reports');
-		expect([held.status, held.headers.get('retry-after')]).toEqual([429, '600']);
-		expect((await post('/rate-limit', { user_id: USER_IDS.default, retry_after: -1 })).status).toBe(
-			422,
-		);
-		expect((await post('/rate-limit', { retry_after: 5 })).status).toBe(422);
-		expect(
-			await (await control(`/rate-limit?user_id=${USER_IDS.default}`, { method: 'DELETE' })).json(),
-		).toEqual({ lifted: 1 });
-		expect((await call('/reports')).status).toBe(200);
-		expect(await (await control('/rate-limit', { method: 'DELETE' })).json()).toEqual({
-			lifted: 0,
-		});
 	});
 });
 

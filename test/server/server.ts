@@ -314,15 +314,6 @@ function toJson(report: ReportRecord): ReportJson {
 
 type FieldErrors = Record<string, string[]>;
 
-class ControlError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 function validatePrivacy(input: Input, errors: FieldErrors): void {
 	if (!('privacy' in input)) return;
 	const value = scalarString(input.privacy);
@@ -364,7 +355,6 @@ function lazyCopy(report: ReportRecord): ReportRecord {
 	});
 }
 
-const CONTROL_PATH = '/__control';
 const OTHERS = ['pass', 'fail', 'keep', 'random'];
 const IMPORTANCES = ['high', 'medium', 'low'];
 
@@ -506,7 +496,6 @@ export class PhpRankServer {
 	private readonly encoded = new WeakMap<ReportRecord, string>();
 	private server: Server | undefined;
 	private baseUrl: string | undefined;
-	private origin: string | undefined;
 	private linkOrigin = '';
 	private nextId = 1;
 	private created = 0;
@@ -523,14 +512,6 @@ export class PhpRankServer {
 	get url(): string {
 		if (this.baseUrl === undefined) throw new Error('PhpRankServer: start() the server first');
 		return this.baseUrl;
-	}
-
-	/** Where the control endpoints are (servers started with `control: true` only). */
-	get controlUrl(): string {
-		if (!this.options.control)
-			throw new Error('PhpRankServer: control endpoints are off (start with { control: true })');
-		if (this.origin === undefined) throw new Error('PhpRankServer: start() the server first');
-		return this.origin + CONTROL_PATH;
 	}
 
 	get requests(): RecordedRequest[] {
@@ -578,7 +559,6 @@ export class PhpRankServer {
 				this.linkOrigin = this.options.nextLinkHost
 					? PhpRankServer.originOf(this.options.nextLinkHost)
 					: origin;
-				this.origin = origin;
 				this.baseUrl = origin + this.basePath;
 				resolve(this.baseUrl);
 			});
@@ -820,8 +800,6 @@ export class PhpRankServer {
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		if (this.options.control && PhpRankServer.isControlPath(req.url ?? '/'))
-			return this.handleControl(req, res);
 		const stats = this.counters;
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
@@ -857,146 +835,6 @@ export class PhpRankServer {
 		if (this.holding?.(rec))
 			await new Promise<void>((send) => this.heldBack.push({ request: rec, send }));
 		this.send(res, reply);
-	}
-
-	private static isControlPath(target: string): boolean {
-		const path = target.split('?', 1)[0];
-		return path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`);
-	}
-
-	/**
-	 * The test-only control endpoints (listed at controlAction): JSON in (body, or query for simple
-	 * fields) and out, no auth, errors as {error} with 400/404/422. Never recorded, counted, delayed,
-	 * throttled or faulted, so they do not disturb what a test asserts about the API traffic.
-	 */
-	private async handleControl(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const rawBody = await readBody(req);
-		if (rawBody === undefined) return;
-		const target = new URL(req.url ?? '/', 'http://control');
-		let status = 200;
-		let body: unknown;
-		try {
-			let input: Input = {};
-			if (rawBody.trim() !== '') {
-				const parsed: unknown = JSON.parse(rawBody);
-				if (!isPlainObject(parsed)) throw new ControlError(400, 'the body must be a JSON object');
-				input = parsed;
-			}
-			for (const [key, value] of target.searchParams) if (!(key in input)) input[key] = value;
-			body = this.controlAction(
-				req.method ?? 'GET',
-				target.pathname.slice(CONTROL_PATH.length).replace(/\/+$/, ''),
-				input,
-			);
-		} catch (error) {
-			status =
-				error instanceof ControlError ? error.status : error instanceof SyntaxError ? 400 : 422;
-			body = {
-				error:
-					error instanceof Error ? error.message.replace(/^PhpRankServer: /, '') : String(error),
-			};
-		}
-		if (res.destroyed) return;
-		const text = JSON.stringify(body);
-		res
-			.writeHead(status, {
-				'Content-Type': 'application/json',
-				'Content-Length': Buffer.byteLength(text),
-				'Cache-Control': 'no-store',
-			})
-			.end(text);
-	}
-
-	/**
-	 * POST /__control/next-analysis  {url, score?, failed?, passed?, others?, results?, generated_at?}  → {url, pending}
-	 * POST /__control/analysis       same body, persistent (setAnalysis)                           → {url}
-	 * DELETE /__control/analysis     {url?} (or ?url=)                                              → {cleared}
-	 * GET /__control/analysis                                                                       → {next: {url: n}, persistent: [url]}
-	 * GET /__control/stats                                                                          → ServerStats
-	 * POST /__control/stats/reset                                                                   → ServerStats (after the reset)
-	 * POST /__control/seed           {count, hosts?, user_id?, start_date?, unique_urls?}           → {count, ids}
-	 * POST /__control/rate-limit     {user_id, retry_after} (holdRateLimit)                          → {user_id, retry_after}
-	 * DELETE /__control/rate-limit   {user_id?} (or ?user_id=; liftRateLimit)                        → {lifted}
-	 */
-	private controlAction(method: string, path: string, input: Input): unknown {
-		const route = `${method} ${path}`;
-		switch (route) {
-			case 'POST /next-analysis':
-			case 'POST /analysis': {
-				if (typeof input.url !== 'string' || input.url.trim() === '')
-					throw new ControlError(422, 'url is required');
-				const spec: AnalysisSpec = {
-					score: input.score as number | undefined,
-					failed: input.failed as string[] | undefined,
-					passed: input.passed as string[] | undefined,
-					others: input.others as AnalysisSpec['others'],
-					results: input.results as AnalysisSpec['results'],
-					generatedAt: (input.generated_at ?? input.generatedAt) as string | undefined,
-				};
-				for (const key of Object.keys(spec) as (keyof AnalysisSpec)[])
-					if (spec[key] === undefined || spec[key] === null) delete spec[key];
-				if (route === 'POST /analysis') {
-					this.setAnalysis(input.url, spec);
-					return { url: cleanUrl(input.url) };
-				}
-				return { url: cleanUrl(input.url), pending: this.setNextAnalysis(input.url, spec) };
-			}
-			case 'DELETE /analysis':
-				return {
-					cleared: this.clearAnalyses(typeof input.url === 'string' ? input.url : undefined),
-				};
-			case 'GET /analysis':
-				return this.pendingAnalyses();
-			case 'GET /stats':
-				return this.stats;
-			case 'POST /stats/reset':
-				this.resetStats();
-				return this.stats;
-			case 'POST /seed': {
-				const count = Number(input.count);
-				if (!Number.isInteger(count) || count < 0 || count > 1_000_000)
-					throw new ControlError(422, 'count must be an integer 0-1000000');
-				const hosts = input.hosts;
-				if (
-					hosts !== undefined &&
-					(!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string'))
-				) {
-					throw new ControlError(422, 'hosts must be a list of host names');
-				}
-				const startDate =
-					input.start_date === undefined ? undefined : new Date(String(input.start_date));
-				if (startDate && Number.isNaN(startDate.getTime()))
-					throw new ControlError(422, 'start_date must be a date');
-				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId))
-					throw new ControlError(422, 'user_id must be an integer');
-				const ids = this.seedReports(count, {
-					userId,
-					hosts: hosts as string[] | undefined,
-					startDate,
-					uniqueUrls:
-						input.unique_urls === true || input.unique_urls === 'true' || input.unique_urls === '1',
-				}).map((report) => report.id);
-				return { count: ids.length, ids };
-			}
-			case 'POST /rate-limit': {
-				const userId = Number(input.user_id);
-				const retryAfter = Number(input.retry_after);
-				if (!Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
-				if (!Number.isInteger(retryAfter) || retryAfter < 0)
-					throw new ControlError(422, 'retry_after must be a whole number of seconds, 0 or more');
-				this.holdRateLimit(userId, retryAfter);
-				return { user_id: userId, retry_after: retryAfter };
-			}
-			case 'DELETE /rate-limit': {
-				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId))
-					throw new ControlError(422, 'user_id must be an integer');
-				return { lifted: this.liftRateLimit(userId) };
-			}
-			default:
-				throw new ControlError(404, `no control endpoint ${route}`);
-		}
 	}
 
 	private record(req: IncomingMessage, rawBody: string): RecordedRequest {
@@ -1343,7 +1181,8 @@ export class PhpRankServer {
 	private perPage(rec: RecordedRequest): number {
 		const raw = queryParam(rec, 'per_page');
 		const value = raw === undefined ? NaN : Number(raw);
-		const perPage = PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
+		// The instance's default per_page, 10, when per_page is missing or not 10/25/50/100.
+		const perPage = PER_PAGE_VALUES.includes(value) ? value : 10;
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		return maxPerPage !== undefined && maxPerPageBy === 'instance'
 			? Math.min(perPage, maxPerPage)

@@ -124,8 +124,6 @@ export interface ServerOptions {
 	responseDelayMs?: ResponseDelay;
 	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
 	ignorePage?: IgnorePage;
-	/** The instance's default per_page, used when per_page is missing or not 10/25/50/100 (default 10). */
-	defaultPerPage?: number;
 	/**
 	 * At most this many records on a list page, whatever per_page asks (default: no cap). By the
 	 * instance (an admin's setting, default): its meta says the capped per_page. By a proxy: each page
@@ -137,12 +135,6 @@ export interface ServerOptions {
 	nextLinkHost?: string;
 	/** Port to listen on (default 0: a random free port). */
 	port?: number;
-	/**
-	 * Test-only control endpoints under /__control on the server's origin (outside basePath and
-	 * /api/v1; see PhpRankServer.controlUrl). Default false: those paths are answered like any
-	 * unknown path. Control requests are not recorded, counted, delayed, throttled or faulted.
-	 */
-	control?: boolean;
 }
 
 /**
