@@ -97,16 +97,10 @@ const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
 const COLUMN_REGEX = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 const COLUMN_ERROR =
 	'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-const TABLE_SORTS = [
-	'name:asc',
-	'name:desc',
-	'createdAt:asc',
-	'createdAt:desc',
-	'updatedAt:asc',
-	'updatedAt:desc',
-	'size:asc',
-	'size:desc',
-];
+const TABLE_SORTS = ['name', 'createdAt', 'updatedAt', 'size'].flatMap((field) => [
+	`${field}:asc`,
+	`${field}:desc`,
+]);
 const CONDITIONS = [
 	'eq',
 	'neq',
@@ -252,28 +246,35 @@ export class TableStore {
 
 	constructor(private readonly projectId: string) {}
 
-	/** A table as POST /api/v1/data-tables makes it (no checks); its id. */
+	/** A table as POST /api/v1/data-tables makes it (no checks). */
 	create(name: string, columns: Array<{ name: string; type: ColumnType }>): N8nTable {
 		const now = new Date().toISOString();
-		const id = newId();
 		const table: N8nTable = {
 			updatedAt: now,
 			createdAt: now,
-			id,
+			id: newId(),
 			name,
 			projectId: this.projectId,
-			columns: columns.map((c, index) => ({
-				updatedAt: now,
-				createdAt: now,
-				id: newId(),
-				dataTableId: id,
-				name: c.name,
-				type: c.type,
-				index,
-			})),
+			columns: [],
 		};
-		this.byId.set(id, { table, rows: [], nextId: 1 });
+		for (const column of columns) this.addColumn(table, column.name, column.type);
+		this.byId.set(table.id, { table, rows: [], nextId: 1 });
 		return table;
+	}
+
+	/** @internal a column added last, as POST …/columns adds it (existing rows hold null in it) */
+	addColumn(table: N8nTable, name: string, type: ColumnType): N8nColumn {
+		const now = new Date().toISOString();
+		const column = {
+			updatedAt: now,
+			createdAt: now,
+			id: newId(),
+			dataTableId: table.id,
+			name,
+			type,
+		};
+		table.columns.push({ ...column, index: table.columns.length });
+		return table.columns[table.columns.length - 1];
 	}
 
 	get(id: string): N8nTable | undefined {
@@ -554,6 +555,20 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 	const required = (body: Record<string, unknown>, key: string) => {
 		if (body[key] === undefined) throw bad(`request/body must have required property '${key}'`);
 	};
+	/** A column's name and type as n8n checks them (the name's rule, then the type's enum). */
+	const columnOf = (c: Record<string, unknown>): { name: string; type: ColumnType } => {
+		const name = String(c.name ?? '').trim();
+		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
+		if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
+			throw bad(
+				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
+			);
+		return { name, type: c.type as ColumnType };
+	};
+	const nameFree = (name: string, except?: string) => {
+		if (store.all().some((t) => t.name === name && t.id !== except))
+			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+	};
 	const dataRecords = (value: unknown, path: string): Array<Record<string, unknown>> => {
 		if (!Array.isArray(value)) throw bad(`${path} must be array`);
 		for (const r of value)
@@ -621,14 +636,9 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		if (name.length < 1) throw bad('String must contain at least 1 character(s)');
 		if (name.length > 128) throw bad('String must contain at most 128 character(s)');
 		const cols = columns.map((c) => {
-			const cname = String(c.name ?? '').trim();
-			if (cname.length > 63) throw bad('String must contain at most 63 character(s)');
-			if (!COLUMN_REGEX.test(cname)) throw bad(COLUMN_ERROR);
-			if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
-				throw bad(
-					`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
-				);
-			return { name: cname, type: c.type as ColumnType };
+			if (String(c.name ?? '').trim().length > 63)
+				throw bad('String must contain at most 63 character(s)');
+			return columnOf(c);
 		});
 		if (
 			b.projectId !== undefined &&
@@ -641,36 +651,19 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 				throw bad(`Column name "${c.name}" is reserved as a system column name.`);
 		if (new Set(cols.map((c) => c.name)).size !== cols.length)
 			throw new ApiError(500, 'Internal server error');
-		if (store.all().some((t) => t.name === name))
-			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		nameFree(name);
 		return { status: 201, body: publicTable(store.create(name, cols), true) };
 	});
 
-	// POST …/columns (2.41.1: dataTableColumn:create): the column added last; existing rows hold null in it.
+	// POST …/columns (2.41.1: dataTableColumn:create)
 	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/columns$/, [], ({ params, body }) => {
-		const entry = store.entry(tableId(params[0]));
+		const { table } = store.entry(tableId(params[0]));
 		const b = bodyObject(body);
 		required(b, 'name');
-		const name = String(b.name).trim();
-		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
-		if (!['string', 'number', 'boolean', 'date'].includes(b.type as string))
-			throw bad(
-				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(b.type)}'`,
-			);
-		if (entry.table.columns.some((c) => c.name === name))
+		const { name, type } = columnOf(b);
+		if (table.columns.some((c) => c.name === name))
 			throw new ApiError(409, `A column with the name '${name}' already exists in this data table`);
-		const now = new Date().toISOString();
-		const column = {
-			updatedAt: now,
-			createdAt: now,
-			id: newId(),
-			dataTableId: entry.table.id,
-			name,
-			type: b.type as ColumnType,
-			index: entry.table.columns.length,
-		};
-		entry.table.columns.push(column);
-		return { status: 201, body: column };
+		return { status: 201, body: store.addColumn(table, name, type) };
 	});
 
 	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
@@ -683,8 +676,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		const b = bodyObject(body);
 		required(b, 'name');
 		const name = String(b.name).trim();
-		if (store.all().some((t) => t.name === name && t.id !== entry.table.id))
-			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		nameFree(name, entry.table.id);
 		entry.table.name = name;
 		entry.table.updatedAt = new Date().toISOString();
 		return { status: 200, body: publicTable(entry.table, true) };

@@ -8,51 +8,18 @@ import {
 	USER_IDS,
 	type AnalysisSpec,
 	type Fault,
+	type ReportRecord,
 	type ServerOptions,
 } from './index';
-import { phpJson } from './laravel';
+import { phpJson, type Paginated } from './laravel';
 import { SAMPLE_HOSTS, startSampleServer } from './sample';
 
-interface ReportBody {
-	id: number;
-	url: string;
-	project: string;
-	result: number;
-	results: Record<
-		string,
-		{ passed: boolean; importance: string; value: unknown; errors?: Record<string, unknown> }
-	>;
-	privacy: number;
-	password: boolean;
-	generated_at: string;
-	created_at: string;
-	updated_at: string;
-}
-
-interface ProjectBody {
-	project: string;
-	reports: number;
-	result: number;
-	created_at: string;
-}
-
-interface ListBody<T> {
-	data: T[];
-	links: { first: string; last: string; prev: string | null; next: string | null };
-	meta: {
-		current_page: number;
-		from: number | null;
-		last_page: number;
-		links: { url: string | null; label: string; active: boolean }[];
-		path: string;
-		per_page: number;
-		to: number | null;
-		total: number;
-	};
-	status: number;
-}
+type ReportBody = Omit<ReportRecord, 'user_id' | 'password'> & { password: boolean };
+type ProjectBody = { project: string; reports: number; result: number; created_at: string };
+type ListBody<T> = Paginated<T>;
 
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 let server: PhpRankServer;
 
@@ -83,6 +50,9 @@ function call(
 	return fetch(`${server.url}/api/v1${path}`, { redirect: 'manual', ...init, headers });
 }
 
+const del = (path: string, options: CallOptions = {}) =>
+	call(path, { ...options, method: 'DELETE' });
+
 function send(
 	method: string,
 	path: string,
@@ -90,6 +60,19 @@ function send(
 	options: CallOptions = {},
 ): Promise<Response> {
 	return call(path, { ...options, method, body: new URLSearchParams(fields) });
+}
+
+/** The status and JSON body of an answer. */
+async function answer(
+	res: Response | Promise<Response>,
+): Promise<{ status: number; body: unknown }> {
+	const done = await res;
+	return { status: done.status, body: await done.json() };
+}
+
+/** The report an answer holds (`data`). */
+async function dataOf(res: Response | Promise<Response>): Promise<ReportBody> {
+	return ((await (await res).json()) as { data: ReportBody }).data;
 }
 
 async function list<T = ReportBody>(path: string, options?: CallOptions): Promise<ListBody<T>> {
@@ -101,20 +84,18 @@ async function list<T = ReportBody>(path: string, options?: CallOptions): Promis
 describe('authentication', () => {
 	beforeEach(() => boot());
 
-	it('answers a missing or wrong key with 401 JSON when the client accepts JSON', async () => {
-		for (const key of [null, 'wrong', TEST_API_KEY.toLowerCase()]) {
-			const res = await call('/reports', { key });
-			expect(res.status).toBe(401);
-			expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
-		}
-	});
-
-	it('only reads the exact "Bearer " scheme', async () => {
-		const res = await call('/reports', {
-			key: null,
-			headers: { Authorization: `bearer ${TEST_API_KEY}` },
-		});
-		expect(res.status).toBe(401);
+	it('answers a missing or wrong key, or a scheme other than "Bearer ", with 401 JSON when the client accepts JSON', async () => {
+		const lowerScheme = { key: null, headers: { Authorization: `bearer ${TEST_API_KEY}` } };
+		for (const options of [
+			{ key: null },
+			{ key: 'wrong' },
+			{ key: TEST_API_KEY.toLowerCase() },
+			lowerScheme,
+		])
+			expect(await answer(call('/reports', options))).toEqual({
+				status: 401,
+				body: { message: 'Unauthenticated.' },
+			});
 	});
 
 	it('redirects to the HTML login page without Accept: application/json', async () => {
@@ -137,11 +118,9 @@ describe('authentication', () => {
 	});
 
 	it('rejects a user whose plan has no API access with 403', async () => {
-		const res = await call('/projects', { key: NO_API_PLAN_KEY });
-		expect(res.status).toBe(403);
-		expect(await res.json()).toEqual({
-			message: "You don't have access to this feature.",
+		expect(await answer(call('/projects', { key: NO_API_PLAN_KEY }))).toEqual({
 			status: 403,
+			body: { message: "You don't have access to this feature.", status: 403 },
 		});
 	});
 
@@ -170,15 +149,12 @@ describe('routing', () => {
 
 	it('answers unknown API routes with the JSON 404, before authentication', async () => {
 		await boot();
-		for (const path of ['/nope', '/reports/abc', '/reports/1/extra', '/api/v1/reports']) {
-			const res = await call(path, { key: null });
-			expect(res.status).toBe(404);
-			expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
-		}
-		const v2 = await fetch(`${server.url}/api/v2/reports`, {
+		for (const path of ['/nope', '/reports/abc', '/reports/1/extra', '/api/v1/reports'])
+			expect(await answer(call(path, { key: null }))).toEqual({ status: 404, body: NOT_FOUND });
+		const v2 = fetch(`${server.url}/api/v2/reports`, {
 			headers: { Authorization: `Bearer ${TEST_API_KEY}` },
 		});
-		expect(await v2.json()).toEqual({ message: 'Resource not found.', status: 404 });
+		expect(await answer(v2)).toEqual({ status: 404, body: NOT_FOUND });
 	});
 
 	it('tolerates one trailing slash and answers a wrong method with 405', async () => {
@@ -442,11 +418,8 @@ describe('report record', () => {
 
 	it("answers 404 for an unknown id or another user's report", async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		for (const id of [theirs.id, 999]) {
-			const res = await call(`/reports/${id}`);
-			expect(res.status).toBe(404);
-			expect(await res.json()).toEqual({ message: 'Resource not found.', status: 404 });
-		}
+		for (const id of [theirs.id, 999])
+			expect(await answer(call(`/reports/${id}`))).toEqual({ status: 404, body: NOT_FOUND });
 		expect((await call(`/reports/${theirs.id}`, { key: OTHER_USER_KEY })).status).toBe(200);
 	});
 
@@ -538,16 +511,14 @@ describe('create', () => {
 			password: 'é'.repeat(128),
 		});
 		expect(res.status).toBe(201);
-		expect(((await res.json()) as { data: ReportBody }).data.project).toBe('bäckerei-müller.de');
+		expect((await dataOf(res)).project).toBe('bäckerei-müller.de');
 	});
 
 	it('answers 422 when the site cannot be fetched', async () => {
 		await boot();
-		const res = await send('POST', '/reports', { url: 'https://down.invalid/' });
-		expect(res.status).toBe(422);
-		expect(await res.json()).toEqual({
-			message: { url: ['Could not fetch the url.'] },
+		expect(await answer(send('POST', '/reports', { url: 'https://down.invalid/' }))).toEqual({
 			status: 422,
+			body: { message: { url: ['Could not fetch the url.'] }, status: 422 },
 		});
 		expect(server.listReports()).toEqual([]);
 	});
@@ -573,11 +544,10 @@ describe('create', () => {
 		body.set('url', 'https://multipart.example.com');
 		const created = await call('/reports', { method: 'POST', body });
 		expect(created.status).toBe(201);
-		const { data } = (await created.json()) as { data: ReportBody };
+		const { id } = await dataOf(created);
 		const update = new FormData();
 		update.set('privacy', '1');
-		const res = await call(`/reports/${data.id}`, { method: 'PUT', body: update });
-		expect(((await res.json()) as { data: ReportBody }).data.privacy).toBe(0);
+		expect((await dataOf(call(`/reports/${id}`, { method: 'PUT', body: update }))).privacy).toBe(0);
 	});
 });
 
@@ -590,8 +560,7 @@ describe('update', () => {
 			created_at: '2026-01-02T03:04:05Z',
 		});
 		expect(report.updated_at).toBe('2026-01-02T03:04:05.000000Z');
-		const unchanged = await send('PUT', `/reports/${report.id}`, {});
-		expect(((await unchanged.json()) as { data: ReportBody }).data).toMatchObject({
+		expect(await dataOf(send('PUT', `/reports/${report.id}`, {}))).toMatchObject({
 			privacy: 0,
 			updated_at: report.updated_at,
 		});
@@ -609,11 +578,8 @@ describe('update', () => {
 		expect(data.updated_at).not.toBe(report.updated_at);
 		expect(server.getReport(report.id)?.password).toBe('hunter2');
 
-		const privacyOnly = await send('PUT', `/reports/${report.id}`, { privacy: '1' });
-		expect(((await privacyOnly.json()) as { data: ReportBody }).data).toMatchObject({
-			privacy: 1,
-			password: true,
-		});
+		const privacyOnly = send('PUT', `/reports/${report.id}`, { privacy: '1' });
+		expect(await dataOf(privacyOnly)).toMatchObject({ privacy: 1, password: true });
 	});
 
 	it('re-runs the analysis with results=1', async () => {
@@ -621,35 +587,35 @@ describe('update', () => {
 			url: 'https://example.com',
 			created_at: '2026-01-02T03:04:05Z',
 		});
-		const res = await send('PUT', `/reports/${report.id}`, { results: '1' });
-		const { data } = (await res.json()) as { data: ReportBody };
+		const data = await dataOf(send('PUT', `/reports/${report.id}`, { results: '1' }));
 		expect(data.generated_at).not.toBe(report.generated_at);
 		expect(data.created_at).toBe(report.created_at);
 		expect(data.results).not.toEqual(report.results);
 		expect(server.getReport(report.id)?.results).toEqual(data.results);
 
-		const again = await send('PUT', `/reports/${report.id}`, { results: '0' });
-		expect(((await again.json()) as { data: ReportBody }).data.results).toEqual(data.results);
+		const again = send('PUT', `/reports/${report.id}`, { results: '0' });
+		expect((await dataOf(again)).results).toEqual(data.results);
 	});
 
 	it('validates privacy and password like create', async () => {
 		const report = server.addReport({ url: 'https://example.com', privacy: 2, password: 'old' });
-		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2' });
-		expect(res.status).toBe(422);
-		expect(await res.json()).toEqual({
-			message: { password: ['The password field is required when privacy is 2.'] },
+		expect(await answer(send('PUT', `/reports/${report.id}`, { privacy: '2' }))).toEqual({
 			status: 422,
+			body: {
+				message: { password: ['The password field is required when privacy is 2.'] },
+				status: 422,
+			},
 		});
 		expect((await send('PUT', `/reports/${report.id}`, { privacy: 'public' })).status).toBe(422);
 	});
 
 	it('answers 403 for a report that is not yours or does not exist, before validating', async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		for (const id of [theirs.id, 4242]) {
-			const res = await send('PUT', `/reports/${id}`, { privacy: 'bad' });
-			expect(res.status).toBe(403);
-			expect(await res.json()).toEqual({ message: 'This action is unauthorized.' });
-		}
+		for (const id of [theirs.id, 4242])
+			expect(await answer(send('PUT', `/reports/${id}`, { privacy: 'bad' }))).toEqual({
+				status: 403,
+				body: { message: 'This action is unauthorized.' },
+			});
 		expect(server.getReport(theirs.id)?.privacy).toBe(0);
 	});
 });
@@ -657,22 +623,16 @@ describe('update', () => {
 describe('delete', () => {
 	beforeEach(() => boot());
 
-	it('deletes one report', async () => {
+	it("deletes one report, not another user's", async () => {
 		const report = server.addReport({ url: 'https://example.com' });
-		const res = await call(`/reports/${report.id}`, { method: 'DELETE' });
-		expect(await res.json()).toEqual({
-			id: report.id,
-			object: 'report',
-			deleted: true,
-			status: 200,
-		});
-		expect((await call(`/reports/${report.id}`, { method: 'DELETE' })).status).toBe(404);
-		expect(server.getReport(report.id)).toBeUndefined();
-	});
-
-	it("does not delete another user's report", async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		expect((await call(`/reports/${theirs.id}`, { method: 'DELETE' })).status).toBe(404);
+		expect(await answer(del(`/reports/${report.id}`))).toEqual({
+			status: 200,
+			body: { id: report.id, object: 'report', deleted: true, status: 200 },
+		});
+		for (const id of [report.id, theirs.id])
+			expect(await answer(del(`/reports/${id}`))).toEqual({ status: 404, body: NOT_FOUND });
+		expect(server.getReport(report.id)).toBeUndefined();
 		expect(server.getReport(theirs.id)).toBeDefined();
 	});
 
@@ -681,21 +641,16 @@ describe('delete', () => {
 		server.addReport({ url: 'https://www.example.com/b' });
 		server.addReport({ url: 'https://other.example.com' });
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		const res = await call('/projects/example.com', { method: 'DELETE' });
-		expect(await res.json()).toEqual({
-			id: 'example.com',
-			object: 'report',
-			deleted: true,
+		expect(await answer(del('/projects/example.com'))).toEqual({
 			status: 200,
+			body: { id: 'example.com', object: 'report', deleted: true, status: 200 },
 		});
 		expect(server.listReports(USER_IDS.default).map((r) => r.project)).toEqual([
 			'other.example.com',
 		]);
 		expect(server.getReport(theirs.id)).toBeDefined();
 
-		const again = await call('/projects/example.com', { method: 'DELETE' });
-		expect(again.status).toBe(404);
-		expect(await again.json()).toEqual({ message: 'Resource not found.', status: 404 });
+		expect(await answer(del('/projects/example.com'))).toEqual({ status: 404, body: NOT_FOUND });
 	});
 
 	it.each(['a/b', 'my project', 'bäckerei-müller.de', 'a%2Fb', '50% off?#'])(
@@ -704,9 +659,7 @@ describe('delete', () => {
 			server.addReport({ url: 'https://example.com', project: name });
 			server.addReport({ url: 'https://example.com', project: name === 'a/b' ? 'a' : 'a/b' });
 			const path = `/projects/${encodeURIComponent(name)}`;
-			const res = await call(path, { method: 'DELETE' });
-			expect(res.status).toBe(200);
-			expect(((await res.json()) as { id: string }).id).toBe(name);
+			expect(await answer(del(path))).toMatchObject({ status: 200, body: { id: name } });
 			expect(server.listReports()).toHaveLength(1);
 			expect(server.requests[0].path).toBe(`/api/v1${path}`);
 		},
@@ -714,8 +667,8 @@ describe('delete', () => {
 
 	it('does not decode a project segment twice, nor match an unencoded slash', async () => {
 		server.addReport({ url: 'https://example.com', project: 'a/b' });
-		expect((await call('/projects/a%252Fb', { method: 'DELETE' })).status).toBe(404);
-		expect((await call('/projects/a/b', { method: 'DELETE' })).status).toBe(404);
+		expect((await del('/projects/a%252Fb')).status).toBe(404);
+		expect((await del('/projects/a/b')).status).toBe(404);
 		expect(server.listReports()).toHaveLength(1);
 	});
 });
@@ -819,9 +772,9 @@ describe('throttle', () => {
 		note(await call('/reports/1'));
 		note(await send('POST', '/reports', { url: 'https://example.com' }));
 		note(await send('PUT', '/reports/1', { privacy: '1' }));
-		note(await call('/reports/1', { method: 'DELETE' }));
+		note(await del('/reports/1'));
 		note(await call('/projects'));
-		note(await call('/projects/b.example', { method: 'DELETE' }));
+		note(await del('/projects/b.example'));
 		note(await call('/reports/1'));
 		note(await send('POST', '/reports', {}));
 		expect(answers).toEqual([
@@ -1132,7 +1085,7 @@ describe('odd servers', () => {
 			expect(await res.json()).toEqual(body);
 		}
 		server.failNext({ type: 'foreign', body: FOREIGN_BODIES.emptyObject, status: 202 });
-		const res = await call('/reports/1', { method: 'DELETE' });
+		const res = await del('/reports/1');
 		expect(res.status).toBe(202);
 		expect(await res.text()).toBe('{}');
 		expect(server.createdCount).toBe(0);
@@ -1183,7 +1136,7 @@ describe('load and counters', () => {
 		const started = Date.now();
 		const statuses = await Promise.all([
 			...Array.from({ length: 8 }, () => call('/reports/1').then((res) => res.status)),
-			call('/projects/example.com', { method: 'DELETE' }).then((res) => res.status),
+			del('/projects/example.com').then((res) => res.status),
 			send('POST', '/reports', { url: 'https://example.com' }).then((res) => res.status),
 		]);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
@@ -1288,9 +1241,8 @@ describe('request log', () => {
 describe('setting what an analysis returns', () => {
 	beforeEach(() => boot({ throttle: false }));
 
-	const rerun = async (id: number): Promise<ReportBody> =>
-		((await (await send('PUT', `/reports/${id}`, { results: '1' })).json()) as { data: ReportBody })
-			.data;
+	const rerun = (id: number): Promise<ReportBody> =>
+		dataOf(send('PUT', `/reports/${id}`, { results: '1' }));
 	const failing = (report: { results: ReportBody['results'] }): string[] =>
 		Object.entries(report.results)
 			.filter(([, check]) => !check.passed)
@@ -1534,7 +1486,7 @@ describe('report list for monitoring', () => {
 
 		server.deleteReport(expected[0]);
 		expect((await list(`/reports?${query}`)).meta.total).toBe(expected.length - 1);
-		expect((await call('/projects/example.com', { method: 'DELETE' })).status).toBe(200);
+		expect((await del('/projects/example.com')).status).toBe(200);
 		expect((await list('/reports?project=example.com')).meta.total).toBe(0);
 		expect(
 			(await list('/reports?project=example.com', { key: OTHER_USER_KEY })).meta.total,

@@ -147,18 +147,8 @@ interface QueuedFault {
 	match: (req: RecordedRequest) => boolean;
 }
 
-interface ReportJson {
-	id: number;
-	url: string;
-	project: string;
-	result: number;
-	results: ReportRecord['results'];
-	privacy: 0 | 1 | 2;
-	password: boolean;
-	generated_at: string;
-	created_at: string;
-	updated_at: string;
-}
+/** A report as the API shows it: no owner, and only whether a password is set. */
+type ReportJson = Omit<ReportRecord, 'user_id' | 'password'> & { password: boolean };
 
 interface ProjectJson {
 	project: string;
@@ -169,6 +159,17 @@ interface ProjectJson {
 
 const json = (status: number, body: unknown): Reply => ({ kind: 'json', status, body });
 const notFound = (): Reply => json(404, NOT_FOUND_BODY);
+
+/** The throttle's 429 headers. */
+function tooMany(retryAfterS: number, resetAtS: number, limit: number) {
+	const headers: HeaderMap = {
+		'Retry-After': String(retryAfterS),
+		'X-RateLimit-Reset': String(resetAtS),
+		'X-RateLimit-Limit': String(limit),
+		'X-RateLimit-Remaining': '0',
+	};
+	return { exceeded: true as const, headers };
+}
 
 function safeDecode(text: string): string | undefined {
 	try {
@@ -297,19 +298,9 @@ function compareText(a: string, b: string): number {
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function toJson(report: ReportRecord): ReportJson {
-	return {
-		id: report.id,
-		url: report.url,
-		project: report.project,
-		result: report.result,
-		results: report.results,
-		privacy: report.privacy,
-		password: report.password !== null && report.password !== '',
-		generated_at: report.generated_at,
-		created_at: report.created_at,
-		updated_at: report.updated_at,
-	};
+/** The stored fields in their order, without the owner; `password` says whether one is set. */
+function toJson({ user_id: _owner, ...report }: ReportRecord): ReportJson {
+	return { ...report, password: !!report.password };
 }
 
 type FieldErrors = Record<string, string[]>;
@@ -1054,15 +1045,8 @@ export class PhpRankServer {
 	private heldLimit(userId: number): { exceeded: true; headers: HeaderMap } | undefined {
 		const retryAfterS = this.held.get(userId);
 		if (retryAfterS === undefined) return undefined;
-		return {
-			exceeded: true,
-			headers: {
-				'Retry-After': String(retryAfterS),
-				'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfterS),
-				'X-RateLimit-Limit': String((this.throttle || DEFAULT_THROTTLE).limit),
-				'X-RateLimit-Remaining': '0',
-			},
-		};
+		const resetAt = Math.ceil(Date.now() / 1000) + retryAfterS;
+		return tooMany(retryAfterS, resetAt, (this.throttle || DEFAULT_THROTTLE).limit);
 	}
 
 	/** Laravel's fixed window: it opens at a user's first request; a rejected request does not count. */
@@ -1078,15 +1062,8 @@ export class PhpRankServer {
 		const limit = String(throttle.limit);
 		const resetAt = window.start + throttle.windowMs;
 		if (window.count >= throttle.limit) {
-			return {
-				exceeded: true,
-				headers: {
-					'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
-					'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
-					'X-RateLimit-Limit': limit,
-					'X-RateLimit-Remaining': '0',
-				},
-			};
+			const retryAfterS = Math.max(1, Math.ceil((resetAt - now) / 1000));
+			return tooMany(retryAfterS, Math.ceil(resetAt / 1000), throttle.limit);
 		}
 		window.count += 1;
 		return {
