@@ -10,20 +10,4 @@ export {
 } from './server';
 export { CHECK_NAMES } from './analysis';
 export { siteFigures, type SiteFigures } from './site';
-export type {
-	AnalysisSpec,
-	CheckResult,
-	Fault,
-	IgnorePage,
-	Importance,
-	ListHook,
-	ListRequest,
-	RecordedRequest,
-	RedirectStatus,
-	ReportRecord,
-	ResponseDelay,
-	SeedOptions,
-	ServerOptions,
-	ServerStats,
-	ThrottleOptions,
-} from './types';
+export type * from './types';
