@@ -5,7 +5,7 @@
  * live in memory; every request is recorded (the key header left out) for tests to check what went over the wire.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
-import type { AddressInfo, Socket } from 'net';
+import type { AddressInfo } from 'net';
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type CellValue = string | number | boolean | null;
@@ -200,17 +200,18 @@ interface Filter {
 	filters: Array<{ columnName: string; condition: string; value: CellValue }>;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** dataTableFilterSchema (type and/or, default and; condition default eq) or undefined when it does not fit. */
 function filterShape(raw: unknown): Filter | undefined {
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-	const o = raw as Record<string, unknown>;
-	const type = o.type ?? 'and';
-	const filters = o.filters ?? [];
+	if (!isRecord(raw)) return undefined;
+	const { type = 'and', filters = [] } = raw;
 	if ((type !== 'and' && type !== 'or') || !Array.isArray(filters)) return undefined;
 	const out: Filter['filters'] = [];
 	for (const f of filters as unknown[]) {
-		if (typeof f !== 'object' || f === null) return undefined;
-		const { columnName, condition = 'eq', value } = f as Record<string, unknown>;
+		if (!isRecord(f)) return undefined;
+		const { columnName, condition = 'eq', value } = f;
 		if (typeof columnName !== 'string' || !COLUMN_REGEX.test(columnName.trim())) return undefined;
 		if (typeof condition !== 'string' || !CONDITIONS.includes(condition)) return undefined;
 		if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return undefined;
@@ -438,7 +439,6 @@ export class TableStore {
 }
 
 interface Ctx {
-	req: IncomingMessage;
 	query: Record<string, string>;
 	body: unknown;
 	params: string[];
@@ -477,8 +477,14 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			(typeof m.path === 'string' ? path.includes(m.path) : m.path.test(path)));
 
 	const routes: Array<[string, RegExp, Handler, string[]]> = [];
-	const route = (method: string, pattern: RegExp, queryKeys: string[], handler: Handler) =>
-		routes.push([method, pattern, handler, queryKeys]);
+	/** A route under /api/v1/data-tables (`:id` a table's id), with the query parameters it takes. */
+	const route = (method: string, path: string, queryKeys: string[], handler: Handler) =>
+		routes.push([
+			method,
+			new RegExp(`^/api/v1/data-tables${path.replace(':id', '([^/]+)')}$`),
+			handler,
+			queryKeys,
+		]);
 
 	const tableId = (id: string) => {
 		if (!/^[A-Za-z0-9_-]+$/.test(id))
@@ -548,9 +554,8 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return f;
 	};
 	const bodyObject = (body: unknown): Record<string, unknown> => {
-		if (typeof body !== 'object' || body === null || Array.isArray(body))
-			throw bad('request/body must be object');
-		return body as Record<string, unknown>;
+		if (!isRecord(body)) throw bad('request/body must be object');
+		return body;
 	};
 	const required = (body: Record<string, unknown>, key: string) => {
 		if (body[key] === undefined) throw bad(`request/body must have required property '${key}'`);
@@ -571,35 +576,28 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 	};
 	const dataRecords = (value: unknown, path: string): Array<Record<string, unknown>> => {
 		if (!Array.isArray(value)) throw bad(`${path} must be array`);
-		for (const r of value)
-			if (typeof r !== 'object' || r === null || Array.isArray(r))
-				throw bad(`${path} must be object`);
+		for (const r of value) if (!isRecord(r)) throw bad(`${path} must be object`);
 		return value as Array<Record<string, unknown>>;
 	};
 
-	route('GET', /^\/api\/v1\/data-tables$/, ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
+	route('GET', '', ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
 		const pg = paging(query);
 		const raw = jsonQuery(query, 'filter');
 		let filter: { id?: unknown; name?: unknown; projectId?: unknown } = {};
 		if (raw !== undefined && raw !== '') {
-			const ok =
-				typeof raw === 'object' &&
-				raw !== null &&
-				!Array.isArray(raw) &&
-				Object.keys(raw).every((k) => ['id', 'name', 'projectId'].includes(k));
-			const o = (raw ?? {}) as Record<string, unknown>;
 			const strOrList = (v: unknown) =>
 				v === undefined ||
 				typeof v === 'string' ||
 				(Array.isArray(v) && v.every((x) => typeof x === 'string'));
 			if (
-				!ok ||
-				!strOrList(o.id) ||
-				!strOrList(o.name) ||
-				!(o.projectId === undefined || typeof o.projectId === 'string')
+				!isRecord(raw) ||
+				Object.keys(raw).some((k) => !['id', 'name', 'projectId'].includes(k)) ||
+				!strOrList(raw.id) ||
+				!strOrList(raw.name) ||
+				!(raw.projectId === undefined || typeof raw.projectId === 'string')
 			)
 				throw bad('Invalid filter fields');
-			filter = o;
+			filter = raw;
 		}
 		if (query.sortBy !== undefined && !TABLE_SORTS.includes(query.sortBy))
 			throw bad(`sortBy must be one of: ${TABLE_SORTS.join(', ')}`);
@@ -626,7 +624,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		};
 	});
 
-	route('POST', /^\/api\/v1\/data-tables$/, [], ({ body }) => {
+	route('POST', '', [], ({ body }) => {
 		const b = bodyObject(body);
 		required(b, 'name');
 		required(b, 'columns');
@@ -656,7 +654,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 	});
 
 	// POST …/columns (2.41.1: dataTableColumn:create)
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/columns$/, [], ({ params, body }) => {
+	route('POST', '/:id/columns', [], ({ params, body }) => {
 		const { table } = store.entry(tableId(params[0]));
 		const b = bodyObject(body);
 		required(b, 'name');
@@ -666,12 +664,12 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return { status: 201, body: store.addColumn(table, name, type) };
 	});
 
-	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
+	route('GET', '/:id', [], ({ params }) => ({
 		status: 200,
 		body: publicTable(store.entry(tableId(params[0])).table, true),
 	}));
 
-	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params, body }) => {
+	route('PATCH', '/:id', [], ({ params, body }) => {
 		const entry = store.entry(tableId(params[0]));
 		const b = bodyObject(body);
 		required(b, 'name');
@@ -682,7 +680,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return { status: 200, body: publicTable(entry.table, true) };
 	});
 
-	route('DELETE', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => {
+	route('DELETE', '/:id', [], ({ params }) => {
 		store.entry(tableId(params[0]));
 		store.delete(params[0]);
 		return { status: 204 };
@@ -704,7 +702,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 
 	route(
 		'GET',
-		/^\/api\/v1\/data-tables\/([^/]+)\/rows$/,
+		'/:id/rows',
 		['limit', 'cursor', 'filter', 'sortBy', 'search'],
 		({ params, query }) => {
 			tableId(params[0]);
@@ -730,7 +728,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		},
 	);
 
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows$/, [], ({ params, body }) => {
+	route('POST', '/:id/rows', [], ({ params, body }) => {
 		tableId(params[0]);
 		const b = bodyObject(body);
 		required(b, 'data');
@@ -784,35 +782,25 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		}
 		return { status: 200, body: returnData ? hit.map((r) => store.present(entry.table, r)) : true };
 	};
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/upsert$/, [], ({ params, body }) =>
-		updateRows(params[0], body, true),
-	);
-	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/update$/, [], ({ params, body }) =>
-		updateRows(params[0], body, false),
-	);
-	route(
-		'DELETE',
-		/^\/api\/v1\/data-tables\/([^/]+)\/rows\/delete$/,
-		['filter', 'returnData', 'dryRun'],
-		({ params, query }) => {
-			tableId(params[0]);
-			if (query.filter === undefined)
-				throw bad("request/query must have required property 'filter'");
-			const filter = rowFilter(jsonQuery(query, 'filter'));
-			const entry = store.entry(params[0]);
-			if (!filter || filter.filters.length === 0)
-				throw validation(
-					'Filter is required for delete operations to prevent accidental deletion of all data',
-				);
-			const hit = store.select(entry.table, entry.rows, filter);
-			const shown = hit.map((r) => store.present(entry.table, r));
-			if (query.dryRun !== 'true') {
-				const gone = new Set(hit.map((r) => r.id));
-				entry.rows.splice(0, entry.rows.length, ...entry.rows.filter((r) => !gone.has(r.id)));
-			}
-			return { status: 200, body: query.returnData === 'true' ? shown : true };
-		},
-	);
+	route('POST', '/:id/rows/upsert', [], ({ params, body }) => updateRows(params[0], body, true));
+	route('PATCH', '/:id/rows/update', [], ({ params, body }) => updateRows(params[0], body, false));
+	route('DELETE', '/:id/rows/delete', ['filter', 'returnData', 'dryRun'], ({ params, query }) => {
+		tableId(params[0]);
+		if (query.filter === undefined) throw bad("request/query must have required property 'filter'");
+		const filter = rowFilter(jsonQuery(query, 'filter'));
+		const entry = store.entry(params[0]);
+		if (!filter || filter.filters.length === 0)
+			throw validation(
+				'Filter is required for delete operations to prevent accidental deletion of all data',
+			);
+		const hit = store.select(entry.table, entry.rows, filter);
+		const shown = hit.map((r) => store.present(entry.table, r));
+		if (query.dryRun !== 'true') {
+			const gone = new Set(hit.map((r) => r.id));
+			entry.rows.splice(0, entry.rows.length, ...entry.rows.filter((r) => !gone.has(r.id)));
+		}
+		return { status: 200, body: query.returnData === 'true' ? shown : true };
+	});
 
 	const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
@@ -872,39 +860,26 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			}
 		}
 
-		const found = routes
-			.map(([m, pattern, handler, keys]) => ({
-				m,
-				match: pattern.exec(url.pathname),
-				handler,
-				keys,
-			}))
-			.filter((r) => r.match);
-		const hit = found.find((r) => r.m === method);
-		if (!hit) {
-			send(404, { message: found.length ? `${method} method not allowed` : 'not found' });
-			return;
-		}
-		if (key === undefined) {
-			send(401, { message: "'X-N8N-API-KEY' header required" });
-			return;
-		}
-		if (disabled || key !== options.apiKey) {
-			send(401, { message: 'unauthorized' });
-			return;
-		}
-		if (body !== undefined && typeof body === 'string') {
-			send(500, undefined);
-			return;
-		}
-		if ((method === 'POST' || method === 'PATCH') && raw === '') {
-			send(415, { message: 'unsupported media type undefined' });
-			return;
-		}
+		const found = routes.filter(([, pattern]) => pattern.test(url.pathname));
+		const hit = found.find(([m]) => m === method);
+		// What n8n answers before the route's own checks, in its order.
+		const refusal: [number, unknown?] | undefined = !hit
+			? [404, { message: found.length ? `${method} method not allowed` : 'not found' }]
+			: key === undefined
+				? [401, { message: "'X-N8N-API-KEY' header required" }]
+				: disabled || key !== options.apiKey
+					? [401, { message: 'unauthorized' }]
+					: typeof body === 'string'
+						? [500]
+						: (method === 'POST' || method === 'PATCH') && raw === ''
+							? [415, { message: 'unsupported media type undefined' }]
+							: undefined;
+		if (!hit || refusal) return send(...(refusal ?? [404]));
 		try {
-			const unknown = Object.keys(query).find((k) => !hit.keys.includes(k));
+			const [, pattern, handler, keys] = hit;
+			const unknown = Object.keys(query).find((k) => !keys.includes(k));
 			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
-			const result = hit.handler({ req, query, body, params: hit.match!.slice(1) });
+			const result = handler({ query, body, params: pattern.exec(url.pathname)!.slice(1) });
 			send(result.status, result.body);
 		} catch (e) {
 			if (e instanceof ApiError) send(e.status, { message: e.message });
@@ -912,17 +887,12 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		}
 	};
 
-	const sockets = new Set<Socket>();
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			void handle(req, res, Buffer.concat(chunks).toString('utf8'));
 		});
-	});
-	server.on('connection', (s: Socket) => {
-		sockets.add(s);
-		s.on('close', () => sockets.delete(s));
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -957,7 +927,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			for (const release of held) release();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
-				for (const s of sockets) s.destroy();
+				server.closeAllConnections();
 			});
 		},
 	};
