@@ -52,27 +52,16 @@ export interface RequestMatch {
 	path?: string | RegExp;
 }
 
-/** What to do with one matching request: answer it so, drop the connection, or hold it until released. */
-export type N8nFault =
-	| { status: number; body?: unknown; headers?: Record<string, string> }
-	| { reset: true }
-	| { hold: true };
-
-export interface FaultHandle {
-	/** resolves with the request when it arrives */
-	reached: Promise<RecordedN8nRequest>;
-	/** a held request goes on as normal (other faults: no effect) */
-	release(): void;
+/** The answer one matching request gets instead of n8n's. */
+export interface N8nFault {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
 }
 
 export interface N8nApiOptions {
 	/** the one key accepted in X-N8N-API-KEY */
 	apiKey: string;
-	port?: number;
-	/** the personal project's id, in every table's projectId */
-	projectId?: string;
-	/** as N8N_DATA_TABLES_MAX_SIZE_BYTES: every table's bytes together (`TableStore.totalBytes`); 200 MiB, n8n's default, unless set */
-	maxSizeBytes?: number;
 }
 
 export interface N8nApi {
@@ -86,8 +75,8 @@ export interface N8nApi {
 	/** as `N8N_PUBLIC_API_DISABLED=true`: every call with a key answers 401 {"message":"unauthorized"} */
 	setPublicApiDisabled(disabled: boolean): void;
 	/** the next request that matches gets the fault (once) */
-	failNext(match: RequestMatch, fault: N8nFault): FaultHandle;
-	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES */
+	failNext(match: RequestMatch, fault: N8nFault): void;
+	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES (every table's bytes together, `TableStore.totalBytes`; n8n's default 200 MiB until then) */
 	setMaxSizeBytes(bytes: number): void;
 	close(): Promise<void>;
 }
@@ -445,19 +434,13 @@ interface Ctx {
 }
 type Handler = (ctx: Ctx) => { status: number; body?: unknown };
 
-/** A started fake of n8n's public API (127.0.0.1, a free port unless given). */
+/** A started fake of n8n's public API (127.0.0.1, a free port). */
 export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
-	const store = new TableStore(options.projectId ?? 'P77N3czIDpnoQfmw');
+	const store = new TableStore('P77N3czIDpnoQfmw');
 	const requests: RecordedN8nRequest[] = [];
-	const faults: Array<{
-		match: RequestMatch;
-		fault: N8nFault;
-		reached: (r: RecordedN8nRequest) => void;
-		release: Promise<void>;
-	}> = [];
-	const held = new Set<() => void>();
+	const faults: Array<{ match: RequestMatch; fault: N8nFault }> = [];
 	let disabled = false;
-	let maxSize = options.maxSizeBytes ?? DEFAULT_MAX_SIZE_BYTES;
+	let maxSize = DEFAULT_MAX_SIZE_BYTES;
 	/**
 	 * n8n 2.41.1 checks the size before it inserts, upserts or updates rows (DataTableService's
 	 * validateDataTableSize; its DataTableValidationError is the public API's 400). n8n caches the
@@ -638,11 +621,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 				throw bad('String must contain at most 63 character(s)');
 			return columnOf(c);
 		});
-		if (
-			b.projectId !== undefined &&
-			b.projectId !== options.projectId &&
-			b.projectId !== store['projectId']
-		)
+		if (b.projectId !== undefined && b.projectId !== store['projectId'])
 			throw bad(`Project with ID "${String(b.projectId)}" not found`);
 		for (const c of cols)
 			if (SYSTEM_COLUMNS.some((s) => s.toLowerCase() === c.name.toLowerCase()))
@@ -820,15 +799,14 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			if (k !== 'x-n8n-api-key' && v !== undefined)
 				headers[k] = Array.isArray(v) ? v.join(', ') : v;
 		const method = req.method ?? 'GET';
-		const recorded: RecordedN8nRequest = {
+		requests.push({
 			method,
 			path: url.pathname,
 			query,
 			body,
 			headers,
 			keySent: key === undefined ? 'none' : key === options.apiKey ? 'right' : 'wrong',
-		};
-		requests.push(recorded);
+		});
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
 			if (payload === undefined) {
@@ -847,17 +825,8 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 
 		const faultIndex = faults.findIndex((f) => matches(f.match, method, url.pathname));
 		if (faultIndex >= 0) {
-			const [f] = faults.splice(faultIndex, 1);
-			f.reached(recorded);
-			if ('reset' in f.fault) {
-				req.socket.destroy();
-				return;
-			}
-			if ('hold' in f.fault) await f.release;
-			else {
-				send(f.fault.status, f.fault.body, f.fault.headers);
-				return;
-			}
+			const [{ fault }] = faults.splice(faultIndex, 1);
+			return send(fault.status, fault.body, fault.headers);
 		}
 
 		const found = routes.filter(([, pattern]) => pattern.test(url.pathname));
@@ -896,7 +865,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+		server.listen(0, '127.0.0.1', () => resolve());
 	});
 	const { port } = server.address() as AddressInfo;
 	const url = `http://127.0.0.1:${port}`;
@@ -913,18 +882,10 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		setMaxSizeBytes(bytes: number) {
 			maxSize = bytes;
 		},
-		failNext(match: RequestMatch, fault: N8nFault): FaultHandle {
-			let reached!: (r: RecordedN8nRequest) => void;
-			let release!: () => void;
-			const reachedP = new Promise<RecordedN8nRequest>((r) => (reached = r));
-			const releaseP = new Promise<void>((r) => (release = r));
-			faults.push({ match, fault, reached, release: releaseP });
-			held.add(release);
-			return { reached: reachedP, release };
+		failNext(match: RequestMatch, fault: N8nFault) {
+			faults.push({ match, fault });
 		},
 		async close() {
-			faults.splice(0);
-			for (const release of held) release();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();
