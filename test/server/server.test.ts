@@ -825,7 +825,6 @@ describe('throttle', () => {
 			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeGreaterThanOrEqual(600);
 			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeLessThanOrEqual(601);
 		}
-		expect(server.stats.throttled).toBe(2);
 		expect((await call('/reports')).status).toBe(200);
 		expect((await call('/reports', { key: null })).status).toBe(401);
 
@@ -1111,7 +1110,7 @@ describe('load and counters', () => {
 		expect(condition()).toBe(true);
 	}
 
-	it('responseDelayMs delays every endpoint; stats count requests and connections in flight, and their peak', async () => {
+	it('responseDelayMs delays every endpoint; stats count requests in flight, their peak and the statuses', async () => {
 		await boot({ throttle: false, responseDelayMs: 400 });
 		server.seedReports(3);
 		const started = Date.now();
@@ -1122,30 +1121,18 @@ describe('load and counters', () => {
 		]);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
 		expect(statuses).toEqual([...Array<number>(8).fill(200), 200, 201]);
-		const stats = server.stats;
-		expect(stats).toMatchObject({ inFlight: 0, peakInFlight: 10, hanging: 0, throttled: 0 });
-		expect(stats.peakConnections).toBe(10);
-		expect(stats.requests).toEqual({
-			'GET /reports/:id': 8,
-			'DELETE /projects/:project': 1,
-			'POST /reports': 1,
-		});
-		expect(stats.statuses).toEqual({ 200: 9, 201: 1 });
+		expect(server.stats).toEqual({ inFlight: 0, peakInFlight: 10, statuses: { 200: 9, 201: 1 } });
 
 		server.resetStats();
 		server.setResponseDelay({ POST: 300 });
 		for (let i = 0; i < 3; i++) await call('/reports');
-		expect(server.stats).toMatchObject({
-			peakInFlight: 1,
-			requests: { 'GET /reports': 3 },
-			statuses: { 200: 3 },
-		});
+		expect(server.stats).toEqual({ inFlight: 0, peakInFlight: 1, statuses: { 200: 3 } });
 		const post = Date.now();
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 		expect(Date.now() - post).toBeGreaterThanOrEqual(290);
 	});
 
-	it('stats count 429s from the throttle apart from faults, and every request records its status', async () => {
+	it('stats count the statuses of faults and of the throttle, and every request records its status', async () => {
 		await boot({ throttle: { limit: 2, windowMs: 60_000 } });
 		await call('/reports');
 		await call('/reports/7');
@@ -1153,15 +1140,11 @@ describe('load and counters', () => {
 		server.failNext({ type: 'status', status: 429 });
 		await call('/projects');
 		await fetch(`${server.url}/login`);
-		expect(server.stats).toMatchObject({
-			requests: { 'GET /reports': 2, 'GET /reports/:id': 1, 'GET /projects': 1, 'GET /login': 1 },
-			statuses: { 200: 2, 404: 1, 429: 2 },
-			throttled: 1,
-		});
+		expect(server.stats.statuses).toEqual({ 200: 2, 404: 1, 429: 2 });
 		expect(server.requests.map((r) => r.status)).toEqual([200, 404, 429, 429, 200]);
 	});
 
-	it('hang: counts hanging requests and releases every one on stop()', async () => {
+	it('hang: requests stay in flight, unanswered, until stop() releases every one', async () => {
 		await boot();
 		server.failNext({ type: 'hang' }, { times: 3 });
 		const pending = Array.from({ length: 3 }, () =>
@@ -1170,13 +1153,11 @@ describe('load and counters', () => {
 				() => 'released',
 			),
 		);
-		await until(() => server.stats.hanging === 3);
-		expect(server.stats.inFlight).toBe(3);
+		await until(() => server.stats.inFlight === 3);
 		expect(server.requests.map((r) => r.status)).toEqual([undefined, undefined, undefined]);
 		await server.stop();
 		expect(await Promise.all(pending)).toEqual(['released', 'released', 'released']);
-		await until(() => server.stats.hanging === 0);
-		expect(server.stats).toMatchObject({ hanging: 0, inFlight: 0, connections: 0 });
+		await until(() => server.stats.inFlight === 0);
 	});
 });
 

@@ -4,7 +4,7 @@ import http, {
 	type Server,
 	type ServerResponse,
 } from 'http';
-import type { AddressInfo, Socket } from 'net';
+import type { AddressInfo } from 'net';
 
 import {
 	analyse,
@@ -482,7 +482,7 @@ export class PhpRankServer {
 	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
 	private ignorePage: IgnorePage;
 	private responseDelay: ResponseDelay;
-	private counters: ServerStats = PhpRankServer.emptyStats();
+	private counters: ServerStats = { inFlight: 0, peakInFlight: 0, statuses: {} };
 	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
 	private readonly encoded = new WeakMap<ReportRecord, string>();
 	private server: Server | undefined;
@@ -518,28 +518,15 @@ export class PhpRankServer {
 		return structuredClone(this.counters);
 	}
 
-	/** Zeroes the counters; peaks restart from what is open now. */
+	/** Zeroes the counters; the peak restarts from what is in flight now. */
 	resetStats(): void {
-		const { inFlight, connections, hanging } = this.counters;
-		this.counters = {
-			...PhpRankServer.emptyStats(),
-			inFlight,
-			peakInFlight: inFlight,
-			connections,
-			peakConnections: connections,
-			hanging,
-		};
+		const { inFlight } = this.counters;
+		this.counters = { inFlight, peakInFlight: inFlight, statuses: {} };
 	}
 
 	start(): Promise<string> {
 		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
 		const server = http.createServer((req, res) => void this.handle(req, res));
-		server.on('connection', (socket: Socket) => {
-			const stats = this.counters;
-			stats.connections += 1;
-			stats.peakConnections = Math.max(stats.peakConnections, stats.connections);
-			socket.once('close', () => (this.counters.connections -= 1));
-		});
 		this.server = server;
 		return new Promise((resolve, reject) => {
 			server.once('error', reject);
@@ -773,19 +760,6 @@ export class PhpRankServer {
 		return count;
 	}
 
-	private static emptyStats(): ServerStats {
-		return {
-			inFlight: 0,
-			peakInFlight: 0,
-			connections: 0,
-			peakConnections: 0,
-			hanging: 0,
-			requests: {},
-			statuses: {},
-			throttled: 0,
-		};
-	}
-
 	private static originOf(host: string): string {
 		return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`).origin;
 	}
@@ -798,8 +772,6 @@ export class PhpRankServer {
 		const rawBody = await readBody(req);
 		if (rawBody === undefined) return; // The client went away mid-body.
 		const rec = this.record(req, rawBody);
-		const route = `${rec.method} ${this.routeOf(rec.path)}`;
-		this.counters.requests[route] = (this.counters.requests[route] ?? 0) + 1;
 		res.once('finish', () => {
 			rec.status = res.statusCode;
 			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
@@ -900,8 +872,6 @@ export class PhpRankServer {
 				req.socket.resetAndDestroy();
 				return;
 			case 'hang':
-				this.counters.hanging += 1;
-				res.once('close', () => (this.counters.hanging -= 1));
 				return;
 			case 'redirect':
 				this.send(res, this.redirect(fault, rec));
@@ -935,16 +905,6 @@ export class PhpRankServer {
 			html: proxyErrorPage(status),
 			headers: { Location: origin + target },
 		};
-	}
-
-	/** 'GET /reports/:id' style names for API routes; other paths as received. */
-	private routeOf(path: string): string {
-		const relative = this.relativePath(path);
-		if (relative === undefined || !relative.startsWith('/api/v1/')) return path;
-		return relative
-			.slice('/api/v1'.length)
-			.replace(/^\/reports\/\d+$/, '/reports/:id')
-			.replace(/^\/projects\/[^/]+$/, '/projects/:project');
 	}
 
 	/** The request path relative to the instance, or undefined when it is outside basePath. */
@@ -983,7 +943,6 @@ export class PhpRankServer {
 				? json(401, { message: 'Unauthenticated.' })
 				: this.redirectToLogin();
 		const limit = this.heldLimit(user.id) ?? this.hitThrottle(user.id);
-		if (limit?.exceeded) this.counters.throttled += 1;
 		if (limit?.exceeded)
 			return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');

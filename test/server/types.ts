@@ -95,17 +95,8 @@ export interface ServerStats {
 	inFlight: number;
 	/** The most requests in flight at once since start() or resetStats(). */
 	peakInFlight: number;
-	/** Open TCP connections, busy or idle (keep-alive). */
-	connections: number;
-	peakConnections: number;
-	/** Requests held by a hang fault and not released yet. */
-	hanging: number;
-	/** Requests received by 'METHOD route': API routes relative to /api/v1 ('GET /reports/:id', 'DELETE /projects/:project'), other paths as received. */
-	requests: Record<string, number>;
 	/** Answers sent, by status. */
 	statuses: Record<number, number>;
-	/** 429s answered by the throttle or a held rate limit (not by faults). */
-	throttled: number;
 }
 
 export interface ThrottleOptions {
