@@ -783,8 +783,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 
 	const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
-		const query: Record<string, string> = {};
-		for (const [k, v] of url.searchParams) query[k] = v;
+		const query: Record<string, string> = Object.fromEntries(url.searchParams);
 		let body: unknown;
 		if (raw !== '') {
 			try {

@@ -16,7 +16,6 @@ import { SAMPLE_HOSTS, startSampleServer } from './sample';
 
 type ReportBody = Omit<ReportRecord, 'user_id' | 'password'> & { password: boolean };
 type ProjectBody = { project: string; reports: number; result: number; created_at: string };
-type ListBody<T> = Paginated<T>;
 
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const NOT_FOUND = { message: 'Resource not found.', status: 404 };
@@ -75,10 +74,10 @@ async function dataOf(res: Response | Promise<Response>): Promise<ReportBody> {
 	return ((await (await res).json()) as { data: ReportBody }).data;
 }
 
-async function list<T = ReportBody>(path: string, options?: CallOptions): Promise<ListBody<T>> {
+async function list<T = ReportBody>(path: string, options?: CallOptions): Promise<Paginated<T>> {
 	const res = await call(path, options);
 	expect(res.status).toBe(200);
-	return (await res.json()) as ListBody<T>;
+	return (await res.json()) as Paginated<T>;
 }
 
 describe('authentication', () => {
@@ -397,7 +396,7 @@ describe('report record', () => {
 		server.addReport({ url: 'https://bücher.example/a/b' });
 		const raw = await (await call('/reports')).text();
 		expect(raw).toContain('"url":"b\\u00fccher.example\\/a\\/b"');
-		expect((JSON.parse(raw) as ListBody<ReportBody>).data[0].url).toBe('bücher.example/a/b');
+		expect((JSON.parse(raw) as Paginated<ReportBody>).data[0].url).toBe('bücher.example/a/b');
 	});
 
 	it('sends a list page exactly as phpJson encodes it, with each report as it is now', async () => {
@@ -410,7 +409,7 @@ describe('report record', () => {
 		);
 		const after = await (await call('/reports?sort=asc')).text();
 		expect(phpJson(JSON.parse(after))).toBe(after);
-		const { data } = JSON.parse(after) as ListBody<ReportBody>;
+		const { data } = JSON.parse(after) as Paginated<ReportBody>;
 		expect(data[0]).toEqual(JSON.parse(await (await call(`/reports/${first.id}`)).text()).data);
 		expect(data[0].privacy).toBe(1);
 		expect(after).not.toBe(before);
@@ -432,8 +431,9 @@ describe('report record', () => {
 });
 
 describe('create', () => {
+	beforeEach(() => boot());
+
 	it('stores a cleaned url and its project, and answers 201', async () => {
-		await boot();
 		const res = await send('POST', '/reports', { url: 'https://www.example.com/blog/' });
 		expect(res.status).toBe(201);
 		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
@@ -453,7 +453,6 @@ describe('create', () => {
 	});
 
 	it('accepts a JSON body, privacy and a password', async () => {
-		await boot();
 		const res = await call('/reports', {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
@@ -491,7 +490,6 @@ describe('create', () => {
 	])(
 		'rejects %j with 422 and the field map in message',
 		async (fields: Record<string, string>, message) => {
-			await boot();
 			const res = await send('POST', '/reports', fields);
 			expect(res.status).toBe(422);
 			expect(await res.json()).toEqual({ message, status: 422 });
@@ -501,7 +499,6 @@ describe('create', () => {
 	);
 
 	it('accepts a 128-character password and a unicode host', async () => {
-		await boot();
 		const res = await send('POST', '/reports', {
 			url: 'https://bäckerei-müller.de/',
 			privacy: '2',
@@ -512,6 +509,7 @@ describe('create', () => {
 	});
 
 	it('takes analysisDelayMs to answer and still creates the report when the client gives up', async () => {
+		await server.stop();
 		await boot({ analysisDelayMs: 150 });
 		const started = Date.now();
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
@@ -527,7 +525,6 @@ describe('create', () => {
 	});
 
 	it('ignores a multipart body on PUT, as PHP does, but reads it on POST', async () => {
-		await boot();
 		const body = new FormData();
 		body.set('url', 'https://multipart.example.com');
 		const created = await call('/reports', { method: 'POST', body });
@@ -938,9 +935,8 @@ describe('faults', () => {
 describe('moving lists', () => {
 	beforeEach(() => boot({ throttle: false }));
 
-	/** Every id of pages 1..3 of ten, in order. */
-	async function readThreePages(path: string): Promise<number[]> {
-		const ids: number[] = [];
+	/** Every id of pages 1..3 of ten, in order (added to `ids` as each page is read). */
+	async function readThreePages(path: string, ids: number[] = []): Promise<number[]> {
 		for (let page = 1; page <= 3; page++)
 			ids.push(...(await list(`${path}?per_page=10&page=${page}`)).data.map((r) => r.id));
 		return ids;
@@ -981,8 +977,7 @@ describe('moving lists', () => {
 		server.beforeList(({ page }) => {
 			if (page > 1) expect(server.deleteReport(read[page - 2])).toBe(true);
 		});
-		for (let page = 1; page <= 3; page++)
-			read.push(...(await list(`/reports?per_page=10&page=${page}`)).data.map((r) => r.id));
+		await readThreePages('/reports', read);
 		const missed = server
 			.listReports(USER_IDS.default)
 			.filter((r) => !read.includes(r.id))

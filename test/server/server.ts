@@ -48,11 +48,7 @@ export const TEST_API_KEY = 'GtFwarinuVcFgM1V5F5oOfcoDtARtrawS4ip4y87D1rp0a1sQAv
 export const OTHER_USER_KEY = 'ZvY67PoGCKRRIIMvdFpknmPcMQ8axOVjYqBIoNvD7LoKzIxXKk3NJVuVg9pLhfkl';
 export const NO_API_PLAN_KEY = 'm3OkeEKk8M9XKC9ZBdethHU0Yn8GeVU44wI4nVWanKWQqn5A2mjWY0VH3UMzbWF1';
 
-export const USER_IDS: {
-	readonly default: number;
-	readonly other: number;
-	readonly noApi: number;
-} = {
+export const USER_IDS: Readonly<Record<'default' | 'other' | 'noApi', number>> = {
 	default: 1,
 	other: 2,
 	noApi: 3,
@@ -179,14 +175,12 @@ function safeDecode(text: string): string | undefined {
 	}
 }
 
-function lastWins(params: URLSearchParams): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of params) out[key] = value;
-	return out;
-}
+/** Query or form fields; the last of a repeated name wins, as in PHP. */
+const lastWins = (text: string): Record<string, string> =>
+	Object.fromEntries(new URLSearchParams(text));
 
-function contentType(rec: RecordedRequest): string {
-	return String(rec.headers['content-type'] ?? '').toLowerCase();
+function contentType(headers: RecordedRequest['headers']): string {
+	return String(headers['content-type'] ?? '').toLowerCase();
 }
 
 function isPlainObject(value: unknown): value is Input {
@@ -214,7 +208,7 @@ function parseMultipart(body: string, type: string): Input {
  * (form or JSON) over the query string, strings trimmed (except passwords), empty strings as null.
  */
 function requestInput(rec: RecordedRequest): Input {
-	const type = contentType(rec);
+	const type = contentType(rec.headers);
 	let body: Input = {};
 	if (type.includes('/json') || type.includes('+json')) {
 		try {
@@ -805,18 +799,16 @@ export class PhpRankServer {
 		const queryStart = target.indexOf('?');
 		const path = queryStart === -1 ? target : target.slice(0, queryStart);
 		const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
-		const isForm = String(req.headers['content-type'] ?? '')
-			.toLowerCase()
-			.startsWith('application/x-www-form-urlencoded');
+		const isForm = contentType(req.headers).startsWith('application/x-www-form-urlencoded');
 		const rec: RecordedRequest = {
 			method: req.method ?? 'GET',
 			path,
 			decodedPath: safeDecode(path) ?? path,
-			query: lastWins(new URLSearchParams(rawQuery)),
+			query: lastWins(rawQuery),
 			rawQuery,
 			headers: req.headers,
 			rawBody,
-			form: isForm ? lastWins(new URLSearchParams(rawBody)) : {},
+			form: isForm ? lastWins(rawBody) : {},
 			receivedAt: Date.now(),
 		};
 		this.recorded.push(rec);
