@@ -3,7 +3,6 @@ export {
 	NO_API_PLAN_KEY,
 	OTHER_USER_KEY,
 	PhpRankServer,
-	SERVER_ERROR_BODY,
 	TEST_API_KEY,
 	USER_IDS,
 	cleanUrl,

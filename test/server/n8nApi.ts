@@ -59,11 +59,6 @@ export interface N8nFault {
 	headers?: Record<string, string>;
 }
 
-export interface N8nApiOptions {
-	/** the one key accepted in X-N8N-API-KEY */
-	apiKey: string;
-}
-
 export interface N8nApi {
 	/** http://127.0.0.1:<port>: the instance's base URL (n8n's own credential asks for this) */
 	url: string;
@@ -434,8 +429,8 @@ interface Ctx {
 }
 type Handler = (ctx: Ctx) => { status: number; body?: unknown };
 
-/** A started fake of n8n's public API (127.0.0.1, a free port). */
-export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
+/** A started fake of n8n's public API (127.0.0.1, a free port) accepting one key in X-N8N-API-KEY. */
+export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> {
 	const store = new TableStore('P77N3czIDpnoQfmw');
 	const requests: RecordedN8nRequest[] = [];
 	const faults: Array<{ match: RequestMatch; fault: N8nFault }> = [];

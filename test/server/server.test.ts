@@ -12,7 +12,8 @@ import {
 	type ServerOptions,
 } from './index';
 import { phpJson, type Paginated } from './laravel';
-import { SAMPLE_HOSTS, startSampleServer } from './sample';
+import { startSampleServer } from './sample';
+import { DEFAULT_HOSTS } from './server';
 
 type ReportBody = Omit<ReportRecord, 'user_id' | 'password'> & { password: boolean };
 type ProjectBody = { project: string; reports: number; result: number; created_at: string };
@@ -314,21 +315,16 @@ describe('report list', () => {
 	});
 
 	it('sorts by id, url and result only; generated_at and unknown values fall back to id', async () => {
-		server.addReport({
-			url: 'https://b.example',
-			result: 10,
-			generated_at: '2026-03-01T00:00:00Z',
-		});
-		server.addReport({
-			url: 'https://c.example',
-			result: 90,
-			generated_at: '2026-01-01T00:00:00Z',
-		});
-		server.addReport({
-			url: 'https://a.example',
-			result: 50,
-			generated_at: '2026-02-01T00:00:00Z',
-		});
+		for (const [host, result, month] of [
+			['b', 10, 3],
+			['c', 90, 1],
+			['a', 50, 2],
+		] as const)
+			server.addReport({
+				url: `https://${host}.example`,
+				result,
+				generated_at: `2026-0${month}-01`,
+			});
 		const ids = async (query: string) => (await list(`/reports?${query}`)).data.map((r) => r.id);
 		expect(await ids('')).toEqual([3, 2, 1]);
 		expect(await ids('sort=asc')).toEqual([1, 2, 3]);
@@ -662,21 +658,12 @@ describe('project list', () => {
 	beforeEach(() => boot());
 
 	it("groups a user's reports by project with count, score sum and earliest date", async () => {
-		server.addReport({
-			url: 'https://example.com/a',
-			result: 80,
-			created_at: '2026-01-03T00:00:00Z',
-		});
-		server.addReport({
-			url: 'https://www.example.com/b',
-			result: 30,
-			created_at: '2026-01-01T00:00:00Z',
-		});
-		server.addReport({
-			url: 'https://blog.acme.io',
-			result: 55,
-			created_at: '2026-01-02T00:00:00Z',
-		});
+		for (const [url, result, day] of [
+			['https://example.com/a', 80, 3],
+			['https://www.example.com/b', 30, 1],
+			['https://blog.acme.io', 55, 2],
+		] as const)
+			server.addReport({ url, result, created_at: `2026-01-0${day}T00:00:00Z` });
 		server.addReport({ url: 'https://zeta.example', user_id: USER_IDS.other });
 		const body = await list<ProjectBody>('/projects');
 		expect(body.data).toEqual([
@@ -797,10 +784,15 @@ describe('throttle', () => {
 		expect((await call('/reports')).headers.get('x-ratelimit-remaining')).toBe('1');
 	});
 
-	it('counts requests of a user without API access, who still gets 403', async () => {
+	it('counts requests of a user without API access, who still gets 403; renders 429 as HTML for clients that do not ask for JSON', async () => {
 		await boot({ throttle: { limit: 1, windowMs: 1_000 } });
 		expect((await call('/reports', { key: NO_API_PLAN_KEY })).status).toBe(403);
 		expect((await call('/reports', { key: NO_API_PLAN_KEY })).status).toBe(429);
+		await call('/reports', { json: false });
+		const res = await call('/reports', { json: false });
+		expect(res.status).toBe(429);
+		expect(res.headers.get('content-type')).toContain('text/html');
+		expect(res.headers.get('retry-after')).toBe('1');
 	});
 
 	it('holds a user at a rate limit until lifted: the Retry-After asked for, whatever the throttle says, not counted in its window', async () => {
@@ -840,15 +832,6 @@ describe('throttle', () => {
 		expect(server.liftRateLimit()).toBe(1);
 		expect((await call('/reports')).status).toBe(200);
 		expect(() => server.holdRateLimit(USER_IDS.default, 1.5)).toThrow(/whole number/);
-	});
-
-	it('renders 429 as HTML for clients that do not ask for JSON', async () => {
-		await boot({ throttle: { limit: 1, windowMs: 1_000 } });
-		await call('/reports', { json: false });
-		const res = await call('/reports', { json: false });
-		expect(res.status).toBe(429);
-		expect(res.headers.get('content-type')).toContain('text/html');
-		expect(res.headers.get('retry-after')).toBe('1');
 	});
 });
 
@@ -1105,8 +1088,9 @@ describe('load and counters', () => {
 		expect(condition()).toBe(true);
 	}
 
-	it('responseDelayMs delays every endpoint; stats count requests in flight, their peak and the statuses', async () => {
-		await boot({ throttle: false, responseDelayMs: 400 });
+	it('a response delay delays every endpoint; stats count requests in flight, their peak and the statuses', async () => {
+		await boot({ throttle: false });
+		server.setResponseDelay(400);
 		server.seedReports(3);
 		const started = Date.now();
 		const statuses = await Promise.all([
@@ -1481,7 +1465,7 @@ describe('sample server', () => {
 		server = await startSampleServer();
 		const reports = server.listReports(USER_IDS.default);
 		expect(reports).toHaveLength(30);
-		expect(new Set(reports.map((r) => r.project))).toEqual(new Set(SAMPLE_HOSTS));
+		expect(new Set(reports.map((r) => r.project))).toEqual(new Set(DEFAULT_HOSTS));
 		const classes = new Set(
 			reports.map((r) => (r.result > 79 ? 'good' : r.result >= 49 ? 'decent' : 'bad')),
 		);

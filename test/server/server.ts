@@ -73,19 +73,14 @@ export const SERVER_ERROR_BODY = {
 const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
 
 /** Bodies a server that is not phpRank answers with 200 (for `{ type: 'foreign', body }`). */
-export const FOREIGN_BODIES: Readonly<
-	Record<
-		'ok' | 'nullData' | 'emptyData' | 'emptyArray' | 'emptyObject' | 'listWithoutData',
-		unknown
-	>
-> = {
+export const FOREIGN_BODIES = Object.freeze({
 	ok: { ok: true },
 	nullData: { data: null },
 	emptyData: { data: {} },
 	emptyArray: [],
 	emptyObject: {},
 	listWithoutData: { items: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } },
-};
+});
 const DEFAULT_THROTTLE: ThrottleOptions = { limit: 60, windowMs: 60_000 };
 const PER_PAGE_VALUES = [10, 25, 50, 100];
 
@@ -475,7 +470,7 @@ export class PhpRankServer {
 	private holding: ((request: RecordedRequest) => boolean) | undefined;
 	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
 	private ignorePage: IgnorePage;
-	private responseDelay: ResponseDelay;
+	private responseDelay: ResponseDelay = 0;
 	private counters: ServerStats = { inFlight: 0, peakInFlight: 0, statuses: {} };
 	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
 	private readonly encoded = new WeakMap<ReportRecord, string>();
@@ -491,7 +486,6 @@ export class PhpRankServer {
 		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
 		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
 		this.ignorePage = options.ignorePage ?? false;
-		this.responseDelay = options.responseDelayMs ?? 0;
 	}
 
 	get url(): string {
@@ -724,6 +718,7 @@ export class PhpRankServer {
 		this.ignorePage = mode;
 	}
 
+	/** A slow instance: a delay before every request is handled, on top of analysisDelayMs (default 0). */
 	setResponseDelay(delay: ResponseDelay): void {
 		this.responseDelay = delay;
 	}

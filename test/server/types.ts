@@ -111,8 +111,6 @@ export interface ServerOptions {
 	throttle?: ThrottleOptions | false;
 	/** How long POST /reports and PUT with results=1 take to answer (default 0). */
 	analysisDelayMs?: number;
-	/** A slow instance: delay before every request is handled, on top of analysisDelayMs (default 0). */
-	responseDelayMs?: ResponseDelay;
 	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
 	ignorePage?: IgnorePage;
 	/**
