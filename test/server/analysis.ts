@@ -119,7 +119,8 @@ function found(passed: boolean, key: string, items: () => unknown[]): CheckOutco
 function measured(
 	rng: Rng,
 	passed: boolean,
-	[pass, fail]: [[number, number], [number, number]],
+	pass: [number, number],
+	fail: [number, number],
 	errors: Record<string, unknown>,
 	scale = 1,
 ): CheckOutcome {
@@ -240,27 +241,10 @@ const CHECKS: CheckDefinition[] = [
 		found(passed, 'emails', () => [`info@${page.host}`]),
 	),
 	check('load_time', 'high', (rng, _page, passed) =>
-		measured(
-			rng,
-			passed,
-			[
-				[12, 99],
-				[100, 650],
-			],
-			{ too_slow: { max: 1 } },
-			100,
-		),
+		measured(rng, passed, [12, 99], [100, 650], { too_slow: { max: 1 } }, 100),
 	),
 	check('page_size', 'medium', (rng, _page, passed) =>
-		measured(
-			rng,
-			passed,
-			[
-				[18000, 329000],
-				[330001, 2400000],
-			],
-			{ too_large: { max: 330000 } },
-		),
+		measured(rng, passed, [18000, 329000], [330001, 2400000], { too_large: { max: 330000 } }),
 	),
 	check('http_requests', 'medium', (rng, page, passed) => {
 		const scale = passed ? 1 : 4;
@@ -284,15 +268,7 @@ const CHECKS: CheckDefinition[] = [
 		found(passed, 'missing', () => assets(rng, page, 'js', 'js', 1, 4)),
 	),
 	check('dom_size', 'low', (rng, _page, passed) =>
-		measured(
-			rng,
-			passed,
-			[
-				[150, 1500],
-				[1501, 5200],
-			],
-			{ too_large: { max: 1500 } },
-		),
+		measured(rng, passed, [150, 1500], [1501, 5200], { too_large: { max: 1500 } }),
 	),
 	check('doctype', 'medium', (_rng, _page, passed) => missing(passed, 'html')),
 	check('structured_data', 'medium', (_rng, page, passed) =>
@@ -318,26 +294,10 @@ const CHECKS: CheckDefinition[] = [
 		);
 	}),
 	check('content_length', 'low', (rng, _page, passed) =>
-		measured(
-			rng,
-			passed,
-			[
-				[500, 3200],
-				[40, 499],
-			],
-			{ too_few: { min: 500 } },
-		),
+		measured(rng, passed, [500, 3200], [40, 499], { too_few: { min: 500 } }),
 	),
 	check('text_html_ratio', 'low', (rng, _page, passed) =>
-		measured(
-			rng,
-			passed,
-			[
-				[10, 45],
-				[1, 9],
-			],
-			{ too_small: { min: 10 } },
-		),
+		measured(rng, passed, [10, 45], [1, 9], { too_small: { min: 10 } }),
 	),
 	check('inline_css', 'low', (rng, _page, passed) =>
 		found(passed, 'found', () =>
