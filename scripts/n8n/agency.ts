@@ -14,17 +14,12 @@ import * as http from 'http';
 
 import type { PhpRankServer } from '../../test/server';
 import { createApiKey } from './apiKey';
-import {
-	EXAMPLES_DIR,
-	installAsReadmeSays,
-	testServerCredential,
-	type WorkflowJson,
-} from './checks';
+import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import { importCredentials, setupOwner } from './n8n';
-import { createQueueCluster, type QueueCluster } from './queue';
-import { getRuntime, requireFromN8n } from './runtime';
-import type { RestSession } from './rest';
+import { clusterWithPackage, type QueueCluster } from './queue';
+import { saveAndPublish, type RestSession } from './rest';
+import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
 
 export const AGENCY_FILE = 'agency-weekly-audit.json';
@@ -161,18 +156,11 @@ export async function startAgency(
 	o: AgencyOptions,
 ): Promise<Agency> {
 	const hosts = seedAccount(api, o);
-	const tgz = await suite.tarball();
-	const runtime = await getRuntime({ install: true });
-	const cluster = await createQueueCluster({
-		runtime,
+	const cluster = await clusterWithPackage(suite, {
 		workers: 2,
 		concurrency: o.concurrency,
 		env: { N8N_PUBLIC_API_DISABLED: 'false', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
-	for (const [i, sb] of cluster.sandboxes.entries())
-		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
 	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
 	const main = cluster.main as NonNullable<QueueCluster['main']>;
@@ -185,16 +173,7 @@ export async function startAgency(
 		type: 'phpRankN8nApi',
 		data: { baseUrl: proxy.url, apiKey },
 	});
-	const body: Record<string, unknown> = { ...agencyWorkflow(main.baseUrl, cred.id) };
-	delete body.id;
-	const saved = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (saved.status !== 200) throw new Error(`not saved: ${JSON.stringify(saved.body)}`);
-	const { id, versionId } = saved.body.data;
-	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
 	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
 	return {

@@ -30,6 +30,20 @@ export function withoutNpmRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
+export async function waitFor<T>(
+	probe: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+	stepMs = 100,
+): Promise<T | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = await probe();
+		if (found !== undefined || Date.now() >= deadline) return found;
+		await sleep(stepMs);
+	}
+}
+
 /** Signals the child's process group (children are spawned detached), so task runners and forks go too. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
