@@ -38,7 +38,6 @@ export interface AgencyOptions {
 
 export interface AgencyRun {
 	label: string;
-	dispatcherId: string;
 	status: string;
 	wallMs: number;
 	siteExecutions: number;
@@ -63,10 +62,6 @@ export interface AgencyRun {
 }
 
 export interface Agency {
-	cluster: QueueCluster;
-	session: RestSession;
-	workflowId: string;
-	apiKey: string;
 	hosts: string[];
 	run(label: string, settings?: Record<string, unknown>): Promise<AgencyRun>;
 	/** site → rows in the history table */
@@ -177,10 +172,6 @@ export async function startAgency(
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
 	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
 	return {
-		cluster,
-		session,
-		workflowId: id,
-		apiKey,
 		hosts,
 		run: (label, settings) => runOnce(ctx, label, settings),
 		rowsPerSite: () => rowsPerSite(cluster),
@@ -363,7 +354,6 @@ async function runOnce(
 	const sites = execs.filter((e) => e.mode === 'webhook');
 	return {
 		label,
-		dispatcherId,
 		status: dispatcher.status,
 		wallMs: +(dispatcher.stoppedAt ?? 0) - +(dispatcher.startedAt ?? 0),
 		siteExecutions: sites.length,

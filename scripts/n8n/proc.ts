@@ -66,7 +66,7 @@ export interface Daemon {
 	logs(): string;
 	/** undefined while running, else "exit code N" / "exit code SIGNAL" */
 	exited(): string | undefined;
-	/** stop signal, then SIGKILL after `graceMs`; resolves when the process is gone */
+	/** stop signal, then SIGKILL after 15 s; resolves when the process is gone */
 	stop(): Promise<void>;
 }
 
@@ -116,7 +116,6 @@ export function startDaemon(opts: {
 	uid?: number;
 	gid?: number;
 	stopSignal?: NodeJS.Signals;
-	graceMs?: number;
 }): Daemon {
 	installExitHooks();
 	const fd = fs.openSync(opts.logFile, 'w');
@@ -153,7 +152,7 @@ export function startDaemon(opts: {
 				live.delete(entry);
 				if (exitedWith) return;
 				killGroup(child, opts.stopSignal ?? 'SIGTERM');
-				const timer = setTimeout(() => killGroup(child, 'SIGKILL'), opts.graceMs ?? 15_000);
+				const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
 				await gone;
 				clearTimeout(timer);
 				// the group may still hold children (n8n's task runner) after the leader exited

@@ -170,6 +170,8 @@ const { check, section, note, timed, api } = suite;
 interface PackageCtx {
 	sb: N8nSandbox;
 	example: (file: string) => WorkflowJson;
+	/** every node type this n8n loads */
+	allNodes: SandboxWithPackage['allNodes'];
 }
 
 /** The n8n started for the app's checks, and how it was started (the production checks start it again so). */
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
 	};
 	const installed = await suite.packageSandbox();
 	checkInstalledPackage(installed);
-	const ctx: PackageCtx = { sb: installed.sb, example };
+	const ctx: PackageCtx = { sb: installed.sb, example, allNodes: installed.allNodes };
 	const imported = await importCredentialAndExamples(ctx, examples);
 	await checkExamples(ctx, imported.wrongKeyDigest);
 	await imported.shrinking.check(ctx.sb);
@@ -222,11 +224,6 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 		runtime.n8nVersion === wantedN8nVersion(),
 		runtime,
 	);
-	knownTypes = new Map();
-	for (const n of allNodes) {
-		const versions = Array.isArray(n.version) ? n.version : [n.version];
-		knownTypes.set(n.name, [...(knownTypes.get(n.name) ?? []), ...versions]);
-	}
 	const nodes = allNodes.filter((n) => n.name.startsWith(`${PACKAGE}.`));
 	const names = nodes.map((n) => n.name);
 	note(`loaded node types: ${names.join(', ')}`);
@@ -283,7 +280,7 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 // ------------------------------------------------------------------ test server + imports
 /** The test server seeded and started; the credentials, every example and the suite's own workflows imported. */
 async function importCredentialAndExamples(
-	{ sb, example }: PackageCtx,
+	{ sb, example, allNodes }: PackageCtx,
 	examples: Map<string, WorkflowJson>,
 ): Promise<{
 	shrinking: Awaited<ReturnType<typeof shrinkingLists>>;
@@ -324,7 +321,10 @@ async function importCredentialAndExamples(
 			creds,
 		);
 		const unknown = wf.nodes
-			.filter((n) => !knownType(n.type, n.typeVersion))
+			.filter(
+				(n) =>
+					!allNodes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
+			)
 			.map((n) => `${n.type}@${n.typeVersion}`);
 		const newer = NEEDS_NEWER_N8N[file];
 		if (
@@ -1100,35 +1100,23 @@ async function checkPollAfterTheWait(run: RateLimitRun, createdId: number): Prom
 
 // ---------------------------------------------------------------------------------------------
 
-let knownTypes: Map<string, number[]> | undefined;
-function knownType(type: string, version: number): boolean {
-	return knownTypes?.get(type)?.includes(version) ?? false;
-}
-
-/** Relative icon paths (inside the package) of an exported node type description. */
-function iconFiles(n: Record<string, unknown>): string[] {
-	const out: string[] = [];
-	const icon = n.icon as string | { light?: string; dark?: string } | undefined;
-	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
-	const prefix = `icons/${PACKAGE}/`;
-	for (const v of [iconUrl, icon]) {
-		if (!v) continue;
-		const values = typeof v === 'string' ? [v] : [v.light, v.dark];
-		for (const s of values) {
-			if (typeof s !== 'string') continue;
-			if (s.startsWith(prefix)) out.push(s.slice(prefix.length));
-		}
-		if (out.length) break;
-	}
-	return out;
-}
-
-function iconUrlsOf(n: Record<string, unknown>): string[] {
-	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
-	if (!iconUrl) return [];
-	return (typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark]).filter(
+/** The light and dark values of a node or credential type's `iconUrl` or `icon`. */
+const iconValues = (v: unknown): string[] =>
+	(typeof v === 'string' ? [v] : [(v as IconPair)?.light, (v as IconPair)?.dark]).filter(
 		(s): s is string => typeof s === 'string',
 	);
+type IconPair = { light?: unknown; dark?: unknown } | undefined;
+
+/** Relative icon paths (inside the package) of an exported node type description: its iconUrl's, else its icon's. */
+function iconFiles(n: Record<string, unknown>): string[] {
+	const prefix = `icons/${PACKAGE}/`;
+	for (const v of [n.iconUrl, n.icon]) {
+		const files = iconValues(v).filter((s) => s.startsWith(prefix));
+		if (files.length) return files.map((s) => s.slice(prefix.length));
+	}
+	return [];
 }
+
+const iconUrlsOf = (n: Record<string, unknown>): string[] => iconValues(n.iconUrl);
 
 suite.run(main);
