@@ -17,7 +17,9 @@ import { createApiKey } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import { importCredentials, setupOwner } from './n8n';
+import { sleep } from './proc';
 import { clusterWithPackage, type QueueCluster } from './queue';
+import type { Report } from './report';
 import { saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
@@ -86,6 +88,28 @@ export function agencyFloor(o: AgencyOptions): {
 		pageLists: o.sites * perSite,
 		projectLists: Math.ceil(o.sites / 100),
 	};
+}
+
+/** A run's outcome as both the e2e suite and the bench check it: phpRank's requests at the floor, every site done. */
+export function checkAgencyRun(check: Report['check'], o: AgencyOptions, run: AgencyRun): void {
+	const floor = agencyFloor(o);
+	check(
+		`${run.label}: phpRank requests at the floor (${floor.analyses} analyses, ${floor.lists} report lists + ${floor.pageLists} for the pages, ${floor.projectLists} project lists)`,
+		run.phpRank.analyses === floor.analyses &&
+			run.phpRank.lists === floor.lists + floor.pageLists &&
+			run.phpRank.projectLists === floor.projectLists &&
+			run.phpRank.other === 0,
+		run.phpRank,
+	);
+	check(
+		`${run.label}: the dispatcher ended successfully; ${o.sites} site executions, all successful; no failed call; the digest counts ${o.sites} sites`,
+		run.status === 'success' &&
+			run.siteExecutions === o.sites &&
+			run.siteStatuses.success === o.sites &&
+			run.dispatchErrors === 0 &&
+			run.digest.totalSites === o.sites,
+		{ status: run.status, sites: run.siteStatuses, errors: run.dispatchErrors, digest: run.digest },
+	);
 }
 
 export const hostsFor = (sites: number): string[] =>
@@ -187,8 +211,6 @@ interface RunContext {
 	proxy: { count: () => number; reset: () => void };
 	sites: number;
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** RSS of a process and its children, from /proc (0 when it is gone). */
 function rssOf(pid: number): number {
@@ -341,7 +363,7 @@ async function runOnce(
 	if (!dispatcherId) throw new Error(`the run did not start: ${JSON.stringify(started.body)}`);
 	let dispatcher: ExecRow | undefined;
 	for (let tick = 1; !dispatcher || !FINISHED(dispatcher.status); tick++) {
-		await pause(2000);
+		await sleep(2000);
 		const now = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
 		dispatcher = now.find((e) => e.id === dispatcherId);
 		if (tick % 30 === 0)
@@ -442,5 +464,5 @@ async function applySettings(ctx: RunContext, settings: Record<string, unknown>)
 	});
 	if (published.status !== 200)
 		throw new Error(`not published again: ${JSON.stringify(published.body)}`);
-	await pause(3000);
+	await sleep(3000);
 }

@@ -78,18 +78,7 @@ import {
 	type RestSession,
 	type StoredExecution,
 } from '../n8n';
-import {
-	ALERT,
-	alertPollingAt,
-	changeReports,
-	checkCreation,
-	checkDigest,
-	checkHousekeeping,
-	checkSecondAlert,
-	CREATION,
-	DIGEST,
-	HOUSEKEEPING,
-} from '../exampleOutcomes';
+import * as outcomes from '../exampleOutcomes';
 import { historyTableOnThisN8n, PUBLIC_API_ON } from '../historyTableApi';
 import { shrinkingLists } from '../pagingUnderDeletes';
 import { sleep, waitFor } from '../proc';
@@ -210,7 +199,7 @@ async function main(): Promise<void> {
 	});
 
 	// ------------------------------------------------------------------ trigger
-	const alertWf = example(ALERT.file);
+	const alertWf = example(outcomes.ALERT.file);
 	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
 	await triggerManualChecks(session, sb, api, alertWf, triggerName);
 	await publishedTriggerChecks(ctx, app, alertWf, triggerName);
@@ -342,7 +331,7 @@ async function importCredentialAndExamples(
 	}
 	// The digest once more, with the wrong key: what a user sees when the key is wrong.
 	const wrongKeyDigest: WorkflowJson = JSON.parse(
-		JSON.stringify(example(DIGEST.file)).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
+		JSON.stringify(example(outcomes.DIGEST.file)).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
 	) as WorkflowJson;
 	wrongKeyDigest.id = 'phprankE2eWrongK';
 	wrongKeyDigest.name = 'e2e: digest with a wrong key';
@@ -386,8 +375,8 @@ async function checkExamples(
 	wrongKeyDigest: WorkflowJson,
 ): Promise<void> {
 	section('example: weekly digest of bad reports (n8n execute)');
-	const digest = await execute(sb, example(DIGEST.file), 'digest');
-	checkDigest(check, digest.out, digest.reqs);
+	const digest = await execute(sb, example(outcomes.DIGEST.file), 'digest');
+	outcomes.checkDigest(check, digest.out, digest.reqs);
 
 	section('a wrong API key in a workflow (n8n execute)');
 	const { res: bad, reqs: badReqs } = await execute(sb, wrongKeyDigest, 'with wrong key', false);
@@ -409,14 +398,14 @@ async function checkExamples(
 	section('example: scheduled report creation (n8n execute)');
 	const ids = (user: number) => api.listReports(user).map((r) => r.id);
 	const before = ids(USER_IDS.default);
-	const creation = await execute(sb, example(CREATION.file), 'creation');
+	const creation = await execute(sb, example(outcomes.CREATION.file), 'creation');
 	const created = api.listReports(USER_IDS.default).filter((r) => !before.includes(r.id));
-	checkCreation(check, creation.out, creation.reqs, created);
+	outcomes.checkCreation(check, creation.out, creation.reqs, created);
 
 	section('example: delete reports older than 90 days (n8n execute)');
 	const kept = { mine: ids(USER_IDS.default).filter((id) => id > 4), others: ids(USER_IDS.other) };
-	const cleanup = await execute(sb, example(HOUSEKEEPING.file), 'housekeeping');
-	checkHousekeeping(check, api, cleanup.out, cleanup.reqs, kept);
+	const cleanup = await execute(sb, example(outcomes.HOUSEKEEPING.file), 'housekeeping');
+	outcomes.checkHousekeeping(check, api, cleanup.out, cleanup.reqs, kept);
 }
 // ------------------------------------------------------------------ the app
 /** `n8n start`, the owner, and the node and credential types (and icons) as the editor loads them. */
@@ -684,7 +673,7 @@ async function triggerActivatedChecks(
 	// first one, at most) and the activation poll, with room to change a report in between.
 	const leadS = Math.min(55, Math.max(30, Math.ceil(firstStartS * 1.5) + 25));
 	const second = (new Date().getUTCSeconds() + leadS) % 60;
-	const { wf: copy } = alertPollingAt(wf, second, {
+	const { wf: copy } = outcomes.alertPollingAt(wf, second, {
 		id: ACTIVATED_TRIGGER_ID,
 		name: 'e2e: alert on a result drop (published)',
 	});
@@ -719,7 +708,7 @@ async function triggerActivatedChecks(
 	}
 
 	// A drop after the activation poll, before the first scheduled poll.
-	await changeReports(api, ALERT.first);
+	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check('n8n ran the first scheduled poll', await waitPoll(2, 'wait for scheduled poll 1'));
 	const settled = async (more: number): Promise<StoredExecution[]> => {
 		const deadline = Date.now() + 20_000;
@@ -743,7 +732,7 @@ async function triggerActivatedChecks(
 		afterFirst.map((e) => ({ id: e.id, mode: e.mode, status: e.status, ids: ids(e) })),
 	);
 
-	await changeReports(api, ALERT.then);
+	await outcomes.changeReports(api, outcomes.ALERT.then);
 	check('n8n ran the second scheduled poll', await waitPoll(3, 'wait for scheduled poll 2'));
 	const all = await settled(afterFirst.length + 1);
 	const fresh = all.slice(afterFirst.length);
@@ -752,7 +741,7 @@ async function triggerActivatedChecks(
 		fresh.length === 1 && fresh[0].mode === 'trigger' && fresh[0].status === 'success',
 		fresh.map((e) => [e.id, e.mode, e.status]),
 	);
-	checkSecondAlert(check, fresh[0], triggerName);
+	outcomes.checkSecondAlert(check, fresh[0], triggerName);
 	check(
 		'no execution ever reported the rise of report 8',
 		!all.some((e) => ids(e).includes(8)),

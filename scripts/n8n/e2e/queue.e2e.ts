@@ -41,18 +41,7 @@ import {
 } from '../checks';
 import { importCredentials, importWorkflows, publishWorkflows } from '../cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from '../db';
-import {
-	ALERT,
-	alertPollingAt,
-	changeReports,
-	checkCreation,
-	checkDigest,
-	checkHousekeeping,
-	checkSecondAlert,
-	CREATION,
-	DIGEST,
-	HOUSEKEEPING,
-} from '../exampleOutcomes';
+import * as outcomes from '../exampleOutcomes';
 import { sleep, waitFor } from '../proc';
 import { clusterWithPackage, type QueueCluster } from '../queue';
 import { Fatal, same } from '../report';
@@ -182,10 +171,10 @@ async function importAndPublish(
 	);
 	const examples = loadExamples();
 	const scheduled = scheduleOnce(examples, Date.now());
-	const triggerWf = examples.get(ALERT.file);
-	if (!triggerWf) throw new Fatal(`examples/${ALERT.file} is missing`);
+	const triggerWf = examples.get(outcomes.ALERT.file);
+	if (!triggerWf) throw new Fatal(`examples/${outcomes.ALERT.file} is missing`);
 	const pollSecond = (new Date().getUTCSeconds() + 30) % 60;
-	const { wf: trigger } = alertPollingAt(triggerWf, pollSecond);
+	const { wf: trigger } = outcomes.alertPollingAt(triggerWf, pollSecond);
 	const workflows = [
 		createWorkflow(),
 		failedCreateWorkflow({ id: WF.failed, webhookPath: HOOK.failed, credential: CRED }),
@@ -284,9 +273,9 @@ interface Scheduled {
  */
 function scheduleOnce(examples: Map<string, WorkflowJson>, from: number): Scheduled[] {
 	const plan: Array<[string, number]> = [
-		[DIGEST.file, SCHEDULE_AT_S.digest],
-		[CREATION.file, SCHEDULE_AT_S.creation],
-		[HOUSEKEEPING.file, SCHEDULE_AT_S.housekeeping],
+		[outcomes.DIGEST.file, SCHEDULE_AT_S.digest],
+		[outcomes.CREATION.file, SCHEDULE_AT_S.creation],
+		[outcomes.HOUSEKEEPING.file, SCHEDULE_AT_S.housekeeping],
 	];
 	return plan.map(([file, afterS]) => {
 		const example = examples.get(file);
@@ -436,64 +425,55 @@ async function scheduleChecks(
 			runs.length === 1,
 			runs.map((e) => e.id),
 		);
+		outcomeChecks(api)[s.file](exec!);
 	}
-	checkScheduledOutputs(api, byFile);
 }
 
 /**
  * What each example that ran on its schedule put out, and what the server received (exampleOutcomes.ts): the
  * digest's read of the bad reports, the creation's POSTs with the examples' key and no password (the failed
- * Create's have one), every request during the housekeeping's run.
+ * Create's have one); every DELETE, and every other request during the housekeeping's run.
  */
-function checkScheduledOutputs(
-	api: PhpRankServer,
-	byFile: Map<string, StoredExecution | undefined>,
-): void {
-	const ran = (file: string) => {
-		const exec = byFile.get(file);
-		return exec?.status === 'success' ? exec : undefined;
-	};
+function outcomeChecks(api: PhpRankServer): Record<string, (exec: StoredExecution) => void> {
 	const requests = apiRequests(api);
-	const digest = ran(DIGEST.file);
-	if (digest)
-		checkDigest(
-			check,
-			digest.outputs,
-			requests.filter((r) => r.method === 'GET' && r.query.result === 'bad'),
-		);
-	const creation = ran(CREATION.file);
-	if (creation)
-		checkCreation(
-			check,
-			creation.outputs,
-			requests.filter(
-				(r) =>
-					r.method === 'POST' &&
-					r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
-					r.form.password === undefined,
-			),
-		);
-	const cleanup = ran(HOUSEKEEPING.file);
-	if (cleanup) {
-		// every DELETE so far, and every other request during its run
-		const during = requests.filter(
+	const during = (e: StoredExecution) =>
+		requests.filter(
 			(r) =>
 				r.method === 'DELETE' ||
-				(r.receivedAt >= (cleanup.startedAt?.getTime() ?? 0) &&
-					r.receivedAt <= (cleanup.stoppedAt?.getTime() ?? Date.now())),
+				(r.receivedAt >= (e.startedAt?.getTime() ?? 0) &&
+					r.receivedAt <= (e.stoppedAt?.getTime() ?? Date.now())),
 		);
-		// reports 1-4 deleted, 5-8 kept beside the ones created since (IDs above the seed's 10)
-		const since = (user: number) =>
-			api
-				.listReports(user)
-				.map((r) => r.id)
-				.filter((id) => id > 10);
-		const kept = {
-			mine: [5, 6, 7, 8, ...since(USER_IDS.default)],
-			others: [9, 10, ...since(USER_IDS.other)],
-		};
-		checkHousekeeping(check, api, cleanup.outputs, during, kept);
-	}
+	// reports 1-4 deleted, 5-8 kept beside the ones created since (IDs above the seed's 10)
+	const since = (user: number) =>
+		api
+			.listReports(user)
+			.map((r) => r.id)
+			.filter((id) => id > 10);
+	const kept = () => ({
+		mine: [5, 6, 7, 8, ...since(USER_IDS.default)],
+		others: [9, 10, ...since(USER_IDS.other)],
+	});
+	return {
+		[outcomes.DIGEST.file]: (e) =>
+			outcomes.checkDigest(
+				check,
+				e.outputs,
+				requests.filter((r) => r.method === 'GET' && r.query.result === 'bad'),
+			),
+		[outcomes.CREATION.file]: (e) =>
+			outcomes.checkCreation(
+				check,
+				e.outputs,
+				requests.filter(
+					(r) =>
+						r.method === 'POST' &&
+						r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
+						r.form.password === undefined,
+				),
+			),
+		[outcomes.HOUSEKEEPING.file]: (e) =>
+			outcomes.checkHousekeeping(check, api, e.outputs, during(e), kept()),
+	};
 }
 
 /** The trigger's scan of every report (Report Result Changed): newest first by ID, no filter (housekeeping reads oldest first). */
@@ -530,13 +510,13 @@ async function triggerChecks(
 		polls() >= 1,
 		describeRequests(apiRequests(api).filter(isPoll)),
 	);
-	await changeReports(api, ALERT.first);
+	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check(
 		`a scheduled poll (second ${pollSecond}) after the drop of report 6`,
 		await waitPoll(polls(), 'wait for a scheduled poll'),
 	);
 	let runs = await waitForExecutions(sb, wf.id, 1, 30_000);
-	await changeReports(api, ALERT.then);
+	await outcomes.changeReports(api, outcomes.ALERT.then);
 	check(
 		'another scheduled poll after the drop of report 7 and the rise of report 8',
 		await waitPoll(polls(), 'wait for the next scheduled poll'),
@@ -547,7 +527,7 @@ async function triggerChecks(
 	const events = runs.map((e) => json(e.outputs[triggerName]).map((i) => i.id));
 	check(
 		'exactly two executions: [6] then [7] (each event once; no rise, no replay)',
-		same(events, ALERT.events),
+		same(events, outcomes.ALERT.events),
 		runs.map((e) => ({
 			id: e.id,
 			mode: e.mode,
@@ -563,7 +543,7 @@ async function triggerChecks(
 		);
 		checkRanOnAWorker(cluster, e, `trigger event ${events[runs.indexOf(e)]}`);
 	}
-	checkSecondAlert(check, runs[1], triggerName);
+	outcomes.checkSecondAlert(check, runs[1], triggerName);
 	const onMain = (cluster.main?.logs().match(pollLine(wf.name)) ?? []).length;
 	const onWorkers = cluster.workers.map((w) => (w.logs().match(pollLine(wf.name)) ?? []).length);
 	check(
