@@ -74,14 +74,11 @@ export function apiRequests(server: PhpRankServer): RecordedRequest[] {
 	return server.requests.filter((r) => r.path.includes('/api/'));
 }
 
-export function describeRequests(reqs: RecordedRequest[]): string {
-	return reqs
-		.map(
-			(r) =>
-				`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`,
-		)
-		.join(' | ');
-}
+/** A request as `METHOD /path?query <body>`. */
+export const describeRequest = (r: RecordedRequest) =>
+	`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`;
+
+export const describeRequests = (reqs: RecordedRequest[]) => reqs.map(describeRequest).join(' | ');
 
 export function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
 	return (items ?? []).map((i) => i.json);

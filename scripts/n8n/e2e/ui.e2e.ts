@@ -7,28 +7,8 @@
  *   and events are covered without editing this file) -> Chromium (Debian's, /usr/bin/chromium, through
  *   playwright-core; never a downloaded browser), window 1400x900, signed in as the owner.
  *
- * Checks (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`):
- *   panels  every operation's panel and the trigger's panel for every event opens (one screenshot each); the
- *           trigger's request notice (change events) reads as sentences separated by spaces
- *   rows    Report Get Many (Limit 10, Simplify on) run in its panel: 10 items, and all 10 rows fit in the
- *           output's Table view in the 1400x900 window
- *   get     Report Get (By ID) run in its panel: the report comes out, its row fits in the Table view
- *   error   a local input error (Create with URL "not a url"): the message shows, and no "From phpRank"
- *           section / "Error code: none" (nothing came from phpRank)
- *   filter  adding the Result filter to Get Many's Filters picks no value
- *   byurl   the Report picker's "By URL" mode: a report link `<base URL>/reports/12` resolves and Get returns report 12
- *   sample  Fetch Test Event of the trigger (Report Result Changed): no null/empty change fields
- *   rerun   Create or Re-Run of 10 pages (Simplify on) run twice in its panel: after the re-run, all 10 rows
- *           fit in the Table view as Get Many's do; the site summary (Output: One Item per Site) of the same
- *           pages: one row, fully visible and at most SITE_ROW_MAX px high
- *   summary a site summary's summary_html (the node's own, with a page URL holding <script> and a quote)
- *           rendered in Chromium: no raw markup in the text, every worst page and biggest drop a link to its
- *           report (a screenshot of it in the folder)
- *   form    examples/lead-audit-form.json published (form.ts): its form opened in Chromium as a visitor opens
- *           it, filled, submitted; the ending page shows the test server's score (a screenshot of it)
- *   credentials every action panel (one per operation): two credential fields, labelled with the node's
- *           credential displayNames ("phpRank API", "n8n API (only for History Store → Data Table)"),
- *           not twice "Credential" (panel.ts)
+ * Checks: CHECKS below (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`);
+ * NOTES.md, "Editor check", says how they read the editor.
  *
  * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
  * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
@@ -44,7 +24,7 @@ import * as path from 'path';
 
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { USER_IDS, type PhpRankServer } from '../../../test/server';
+import { USER_IDS } from '../../../test/server';
 import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
 import { checkCredentialLabels, checkOptionsPanel } from './panel';
@@ -59,6 +39,7 @@ import {
 	runFromTrigger,
 } from '../n8n';
 import { Fatal } from '../report';
+import { saveWorkflow } from '../rest';
 import { Suite } from '../suite';
 import {
 	manualTrigger,
@@ -72,7 +53,8 @@ import {
 } from '../workflow';
 
 const CHECKS = {
-	panels: "every operation's panel and the trigger's panel for every event open",
+	panels:
+		"every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences",
 	rows: 'Get Many (Limit 10, Simplify): eight of ten reports fit whole on one screen in the Table view',
 	get: 'Get (By ID) returns the report; its row fits in the Table view',
 	error: 'a local input error shows no "From phpRank" section',
@@ -119,17 +101,12 @@ const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
-/**
- * Selectors: the data-test-id attributes of n8n's editor (2.41.1, checked in its bundle
- * node_modules/n8n-editor-ui/dist/assets), never CSS classes (hashed per build).
- */
-/** The phpRank test server of this run, for checks that look at what the node sent. */
-let testServer: PhpRankServer | undefined;
 /** Runs the summary workflow in n8n (as the editor's "Execute workflow") and returns its site summary. */
 let summaryRun: (() => Promise<Record<string, unknown>>) | undefined;
 /** Publishes examples/lead-audit-form.json (its data table made) and returns its form's URL. */
 let publishForm: (() => Promise<string>) | undefined;
 
+/** n8n's editor's data-test-id attributes (2.41.1, checked in its bundle), never CSS classes (hashed per build). */
 const SEL = {
 	signinForm: '[data-test-id="signin-form"]',
 	email: 'input[name="emailOrLdapLoginId"]',
@@ -317,127 +294,114 @@ function workflowOf(
 	);
 }
 
-/** The workflows to create: every panel in one, each check's node in its own. */
+type NodeSpec = { name: string; type: string; parameters: Record<string, unknown> };
+const report = (operation: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'report',
+	operation,
+	...extra,
+});
+const action = (
+	check: keyof typeof CHECK_NODES,
+	parameters: Record<string, unknown>,
+): NodeSpec => ({
+	name: CHECK_NODES[check],
+	type: NODE_TYPE,
+	parameters,
+});
+
+/** The workflows to create: every panel in one, each check's nodes in their own. */
 function buildWorkflows(panels: Panel[]): WorkflowJson[] {
-	const report = (operation: string, extra: Record<string, unknown> = {}) => ({
-		resource: 'report',
-		operation,
-		...extra,
-	});
-	const checkNodes: Record<
-		CheckName,
-		{ type: string; parameters: Record<string, unknown> } | undefined
-	> = {
-		panels: undefined,
-		rows: {
-			type: NODE_TYPE,
-			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }),
-		},
-		get: {
-			type: NODE_TYPE,
-			parameters: report('get', {
-				reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
-				simplify: true,
-			}),
-		},
-		error: { type: NODE_TYPE, parameters: report('create', { url: 'not a url' }) },
-		filter: {
-			type: NODE_TYPE,
-			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }),
-		},
-		byurl: { type: NODE_TYPE, parameters: report('get', { simplify: true }) },
-		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
-		rerun: undefined,
-		summary: undefined,
-		form: undefined,
-		credentials: undefined,
-	};
-	const out = [
+	const checkNodes: Array<[CheckName, NodeSpec[]]> = [
+		[
+			'rows',
+			[action('rows', report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }))],
+		],
+		[
+			'get',
+			[
+				action(
+					'get',
+					report('get', {
+						reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
+						simplify: true,
+					}),
+				),
+			],
+		],
+		['error', [action('error', report('create', { url: 'not a url' }))]],
+		['filter', [action('filter', report('getAll', { returnAll: false, limit: ROWS_WANTED }))]],
+		['byurl', [action('byurl', report('get', { simplify: true }))]],
+		[
+			'sample',
+			[
+				{ name: CHECK_NODES.sample, type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
+				{ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } },
+			],
+		],
+	];
+	return [
 		workflowOf(
 			'phpRank: every panel (test:ui)',
 			panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })),
 		),
-	];
-	for (const [check, node] of Object.entries(checkNodes)) {
-		if (!node) continue;
-		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [
-			{ name: CHECK_NODES[check as Exclude<CheckName, 'panels' | 'credentials'>], ...node },
-		];
-		if (check === 'sample')
-			nodes.push({
-				name: SCORE_SAMPLE_NODE,
-				type: TRIGGER_TYPE,
-				parameters: { event: 'scoreChanged' },
-			});
-		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
-	}
-	out.push(rerunWorkflow(report), summaryWorkflow());
-	return out;
-}
-
-/** Manual Trigger → a Code node's ten URLs of one site → Create or Re-Run per page, and per site. */
-function rerunWorkflow(
-	report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>,
-): WorkflowJson {
-	const jsCode = `return Array.from({ length: ${ROWS_WANTED} }, (_, i) => ({ json: { url: 'https://rows.example.com/page-' + (i + 1) } }));`;
-	const url = '={{ $json.url }}';
-	return workflow(
-		'',
-		'phpRank test:ui: rerun',
-		[
-			manualTrigger(TRIGGER_NAME),
-			node(TEN_URLS, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
-			phpRank(
-				CHECK_NODES.rerun,
-				report('createOrRerun', { url, privacy: 1, simplify: true }),
-				PHPRANK_CRED,
-				{ position: [460, 0] },
-			),
-			phpRank(
-				CHECK_NODES.summary,
-				report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }),
-				PHPRANK_CRED,
-				{ position: [460, 200] },
-			),
-		],
-		[
-			[TRIGGER_NAME, TEN_URLS],
-			[TEN_URLS, CHECK_NODES.rerun],
-			[TEN_URLS, CHECK_NODES.summary],
-		],
-	);
-}
-
-/**
- * Manual Trigger → a Code node's three URLs of one site (one with markup and a quote) → Create or Re-Run,
- * one site summary, unsimplified: run in n8n for the summary check.
- */
-function summaryWorkflow(): WorkflowJson {
-	const jsCode = `return ${JSON.stringify(SUMMARY_URLS)}.map((url) => ({ json: { url } }));`;
-	return workflow(
-		'',
-		'phpRank test:ui: summary',
-		[
-			manualTrigger(TRIGGER_NAME),
-			node(SUMMARY_URLS_NODE, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
-			phpRank(
+		...checkNodes.map(([check, nodes]) => workflowOf(`phpRank test:ui: ${check}`, nodes)),
+		urlsWorkflow(
+			'rerun',
+			TEN_URLS,
+			`Array.from({ length: ${ROWS_WANTED} }, (_, i) => 'https://rows.example.com/page-' + (i + 1))`,
+			[
+				[
+					CHECK_NODES.rerun,
+					report('createOrRerun', { url: URL_OF_ITEM, privacy: 1, simplify: true }),
+				],
+				[
+					CHECK_NODES.summary,
+					report('createOrRerun', {
+						url: URL_OF_ITEM,
+						privacy: 1,
+						output: 'sites',
+						simplify: true,
+					}),
+				],
+			],
+		),
+		// unsimplified: run in n8n for the summary check
+		urlsWorkflow('summary', SUMMARY_URLS_NODE, JSON.stringify(SUMMARY_URLS), [
+			[
 				SUMMARY_AUDIT,
-				{
-					resource: 'report',
-					operation: 'createOrRerun',
-					url: '={{ $json.url }}',
+				report('createOrRerun', {
+					url: URL_OF_ITEM,
 					privacy: 1,
 					output: 'sites',
 					simplify: false,
 					siteOptions: { emailHtml: true },
-				},
-				PHPRANK_CRED,
+				}),
+			],
+		]),
+	];
+}
+
+const URL_OF_ITEM = '={{ $json.url }}';
+
+/** Manual Trigger → a Code node that makes one item per URL of `urls` (a JS expression) → each audit. */
+function urlsWorkflow(
+	check: CheckName,
+	code: string,
+	urls: string,
+	audits: Array<[string, Record<string, unknown>]>,
+): WorkflowJson {
+	const jsCode = `return ${urls}.map((url) => ({ json: { url } }));`;
+	return workflow(
+		'',
+		`phpRank test:ui: ${check}`,
+		[
+			manualTrigger(TRIGGER_NAME),
+			node(code, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
+			...audits.map(([name, parameters], i) =>
+				phpRank(name, parameters, PHPRANK_CRED, { position: [460, 200 * i] }),
 			),
 		],
-		[
-			[TRIGGER_NAME, SUMMARY_URLS_NODE],
-			[SUMMARY_URLS_NODE, SUMMARY_AUDIT],
-		],
+		[[TRIGGER_NAME, code], ...audits.map(([name]): Link => [code, name])],
 	);
 }
 
@@ -675,11 +639,23 @@ async function checkPanelsOpen(ui: Ui, panels: Panel[]): Promise<void> {
 	await page.close();
 }
 
+/** At least ROWS_ON_SCREEN of the ROWS_WANTED rows of `what`'s Table view show whole on one screen. */
+function rowsFit(m: TableMeasure, what: string, asGetMany = ''): boolean {
+	const heights = m.rows.map((r) => r.bottom - r.top);
+	note(
+		`${what} Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window; columns: ${m.headers.join(', ')}`,
+	);
+	return check(
+		`Table view${asGetMany}: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen${asGetMany && ", as Get Many's do"} (fully visible rows >= ${ROWS_ON_SCREEN})`,
+		m.fullyVisible >= ROWS_ON_SCREEN,
+		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
+	);
+}
+
 /** Get Many (Limit 10, Simplify) run in its panel: ten items, all ten rows fit in the Table view */
 async function checkGetManyRowsFit(ui: Ui): Promise<void> {
 	const page = await ui.openPanel(CHECK_NODES.rows);
-	const out = await execute(page);
-	const items = await itemsShown(out);
+	const items = await itemsShown(await execute(page));
 	check(
 		`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
 		items === ROWS_WANTED,
@@ -687,17 +663,7 @@ async function checkGetManyRowsFit(ui: Ui): Promise<void> {
 	);
 	const m = await measureTable(page);
 	await ui.screenshot(page, 'rows-get-many-table');
-	const heights = m.rows.map((r) => r.bottom - r.top);
-	note(
-		`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`,
-	);
-	note(`columns: ${m.headers.join(', ')}`);
-	const pass = check(
-		`Table view: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_ON_SCREEN})`,
-		m.fullyVisible >= ROWS_ON_SCREEN,
-		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
-	);
-	if (!pass) await ui.evidence(page, 'rows');
+	if (!rowsFit(m, 'Get Many')) await ui.evidence(page, 'rows');
 	await page.close();
 }
 
@@ -806,9 +772,9 @@ async function checkResultFilterPicksNothing(ui: Ui): Promise<void> {
 		`it shows "${value}"`,
 	);
 	// And it changes nothing: the list request carries no result filter.
-	testServer?.clearRequests();
+	suite.api.clearRequests();
 	await execute(page);
-	const list = (testServer?.requests ?? []).filter(
+	const list = suite.api.requests.filter(
 		(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
 	);
 	pass =
@@ -939,7 +905,7 @@ async function checkTriggerSamples(ui: Ui): Promise<void> {
 /** Create or Re-Run run twice in its panel: the rows fit as Get Many's do; the site summary's one row is held to a height */
 async function checkRerunRowsFit(ui: Ui): Promise<void> {
 	// The pages have reports already (as after a first run), so the panel's run re-runs every one.
-	const api = testServer ?? fail('no test server');
+	const { api } = suite;
 	// A week's re-run as it usually goes: the score moves a little, a check or two change.
 	for (let i = 1; i <= ROWS_WANTED; i++) {
 		const url = `https://rows.example.com/page-${i}`;
@@ -962,16 +928,7 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 		second === ROWS_WANTED && reruns === ROWS_WANTED,
 		{ items: second, reruns, columns: m.headers },
 	);
-	const heights = m.rows.map((r) => r.bottom - r.top);
-	note(
-		`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`,
-	);
-	note(`columns: ${m.headers.join(', ')}`);
-	const pass = check(
-		`Table view after a re-run: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_ON_SCREEN})`,
-		m.fullyVisible >= ROWS_ON_SCREEN,
-		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
-	);
+	const pass = rowsFit(m, 'Create or Re-Run', ' after a re-run');
 	if (!pass) await ui.evidence(page, 'rerun rows');
 	await page.close();
 
@@ -1013,9 +970,9 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 }
 
 /** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
-async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
+async function checkSummaryHtmlRenders(): Promise<void> {
 	// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
-	const api = testServer ?? fail('no test server');
+	const { api } = suite;
 	const audit = summaryRun ?? fail('no summary workflow');
 	const urls = SUMMARY_URLS;
 	for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
@@ -1023,9 +980,7 @@ async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
 	api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
 	api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
 	const site = await audit();
-	const page = await ui.context.newPage();
-	await page.setContent(String(site.summary_html));
-	await ui.screenshot(page, 'summary-html');
+	const page = await suite.renderHtml(String(site.summary_html), 'summary-html');
 	const text = await page.locator('body').innerText();
 	const links = await page.locator('a[href]').evaluateAll((els) =>
 		els.map((el) => ({
@@ -1064,7 +1019,7 @@ async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
 
 /** The audit form example filled and submitted in Chromium: the ending page shows the score */
 async function checkFormExample(ui: Ui): Promise<void> {
-	const api = testServer ?? fail('no test server');
+	const { api } = suite;
 	const formUrl = await (publishForm ?? fail('no form'))();
 	const shot = 'form-ending.png';
 	const text = await visitForm(
@@ -1120,7 +1075,6 @@ async function main(): Promise<void> {
 
 	suite.defer(() => console.log(`\nscreenshots: ${shots}`));
 	const api = suite.api;
-	testServer = api;
 	const installed = await suite.packageSandbox();
 	const sb = installed.sb;
 	const panels = panelsFrom(
@@ -1159,24 +1113,10 @@ async function main(): Promise<void> {
 	const session: RestSession = await setupOwner(n8n);
 	const targets: NodeTargets = new Map();
 	for (const workflow of buildWorkflows(panels)) {
-		const body: Record<string, unknown> = { ...workflow };
-		delete body.id; // n8n gives a new workflow its id
-		const created = await session.request<{ data: { id: string } }>(
-			'POST',
-			'/rest/workflows',
-			body,
-		);
-		if (
-			!check(
-				`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`,
-				created.status === 200 && created.body?.data?.id,
-				created,
-			)
-		)
-			throw new Fatal('no test workflow');
-		for (const n of workflow.nodes)
-			targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
+		const { id } = await saveWorkflow(session, workflow);
+		for (const n of workflow.nodes) targets.set(n.name, { workflowId: id, nodeId: String(n.id) });
 	}
+	check(`the test workflows created (${targets.size} nodes)`, true);
 	const summaryId = targets.get(SUMMARY_AUDIT)?.workflowId ?? '';
 	summaryRun = async () => await runInN8n(session, sb, summaryId);
 	publishForm = async () => {
