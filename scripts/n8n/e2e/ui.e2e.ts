@@ -438,6 +438,16 @@ class Ui {
 		return p;
 	}
 
+	/**
+	 * `fn` on a fresh tab with the node's panel open, then the tab closed; its evidence kept first when `fn`
+	 * answers false (a check failed). A throw leaves the tab open for main's evidence.
+	 */
+	async inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void> {
+		const page = await this.openPanel(node);
+		if (!(await fn(page))) await this.evidence(page, label);
+		await page.close();
+	}
+
 	/** Screenshot of the window into the shots folder; returns the file name. */
 	async screenshot(page: Page, file: string): Promise<string> {
 		const name = file.endsWith('.png')
@@ -556,6 +566,9 @@ async function measureTable(page: Page): Promise<TableMeasure> {
 		}, WINDOW.height);
 }
 
+/** The first row's id column, as the Table view shows it. */
+const idOf = (m: TableMeasure) => m.rows[0]?.cells[m.headers.indexOf('id')];
+
 /**
  * The output's items as the Table view shows them: column -> cell text. (The JSON view renders only the
  * lines in sight: a virtual list.) An empty value shows as an empty cell, null as "null".
@@ -654,191 +667,184 @@ function rowsFit(m: TableMeasure, what: string, asGetMany = ''): boolean {
 
 /** Get Many (Limit 10, Simplify) run in its panel: ten items, all ten rows fit in the Table view */
 async function checkGetManyRowsFit(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.rows);
-	const items = await itemsShown(await execute(page));
-	check(
-		`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
-		items === ROWS_WANTED,
-		`output shows ${items ?? 'no'} items`,
-	);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'rows-get-many-table');
-	if (!rowsFit(m, 'Get Many')) await ui.evidence(page, 'rows');
-	await page.close();
+	await ui.inPanel(CHECK_NODES.rows, 'rows', async (page) => {
+		const items = await itemsShown(await execute(page));
+		check(
+			`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
+			items === ROWS_WANTED,
+			`output shows ${items ?? 'no'} items`,
+		);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-get-many-table');
+		return rowsFit(m, 'Get Many');
+	});
 }
 
 /** Get (By ID) run in its panel: the report comes out, its row fits in the Table view */
 async function checkGetByIdRowFits(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.get);
-	const out = await execute(page);
-	const items = await itemsShown(out);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'get-table');
-	const idColumn = m.headers.indexOf('id');
-	const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
-	const ok = check(
-		`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
-		items === 1 && id === String(GET_REPORT),
-		{ items, id, columns: m.headers },
-	);
-	const row = m.rows[0];
-	const fits = check(
-		'Table view: its row is fully visible',
-		m.fullyVisible === 1,
-		row
-			? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
-			: 'no row',
-	);
-	if (!ok || !fits) await ui.evidence(page, 'get');
-	await page.close();
+	await ui.inPanel(CHECK_NODES.get, 'get', async (page) => {
+		const items = await itemsShown(await execute(page));
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'get-table');
+		const id = idOf(m);
+		const ok = check(
+			`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
+			items === 1 && id === String(GET_REPORT),
+			{ items, id, columns: m.headers },
+		);
+		const row = m.rows[0];
+		const fits = check(
+			'Table view: its row is fully visible',
+			m.fullyVisible === 1,
+			row
+				? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
+				: 'no row',
+		);
+		return ok && fits;
+	});
 }
 
 /** A local input error: its message shows, and no "From phpRank" section (nothing came from phpRank) */
 async function checkLocalInputError(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.error);
-	const out = await execute(page);
-	const message = await out
-		.locator(SEL.errorMessage)
-		.first()
-		.innerText({ timeout: TIMEOUT })
-		.catch(() => '');
-	check(
-		'Create with URL "not a url" stops with the node\'s own message',
-		/not a url/i.test(message) && /URL/.test(message),
-		message,
-	);
-	// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
-	// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
-	const sections = out.locator(SEL.errorSection);
-	await sections
-		.filter({ hasText: 'Other info' })
-		.first()
-		.waitFor({ state: 'attached', timeout: TIMEOUT });
-	const found = await sections.evaluateAll((els) =>
-		els.map((el) => {
-			const d = el as unknown as DomElement;
-			const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
-				(p.textContent ?? '').trim(),
-			);
-			return {
-				summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
-				body: parts.join(' ').replace(/\s+/g, ' '),
-			};
-		}),
-	);
-	const from = found.find((f) => /^From\s/.test(f.summary));
-	if (from)
-		await sections
-			.filter({ hasText: from.summary })
-			.locator('summary')
+	await ui.inPanel(CHECK_NODES.error, 'error', async (page) => {
+		const out = await execute(page);
+		const message = await out
+			.locator(SEL.errorMessage)
 			.first()
-			.click()
-			.catch(() => undefined);
-	await ui.screenshot(page, 'error-local-input');
-	note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
-	const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
-	const pass = check(
-		'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
-		!from && code === undefined,
-		from
-			? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
-			: undefined,
-	);
-	if (!pass) await ui.evidence(page, 'error');
-	await page.close();
+			.innerText({ timeout: TIMEOUT })
+			.catch(() => '');
+		check(
+			'Create with URL "not a url" stops with the node\'s own message',
+			/not a url/i.test(message) && /URL/.test(message),
+			message,
+		);
+		// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
+		// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
+		const sections = out.locator(SEL.errorSection);
+		await sections
+			.filter({ hasText: 'Other info' })
+			.first()
+			.waitFor({ state: 'attached', timeout: TIMEOUT });
+		const found = await sections.evaluateAll((els) =>
+			els.map((el) => {
+				const d = el as unknown as DomElement;
+				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
+					(p.textContent ?? '').trim(),
+				);
+				return {
+					summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
+					body: parts.join(' ').replace(/\s+/g, ' '),
+				};
+			}),
+		);
+		const from = found.find((f) => /^From\s/.test(f.summary));
+		if (from)
+			await sections
+				.filter({ hasText: from.summary })
+				.locator('summary')
+				.first()
+				.click()
+				.catch(() => undefined);
+		await ui.screenshot(page, 'error-local-input');
+		note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
+		const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
+		return check(
+			'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
+			!from && code === undefined,
+			from
+				? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
+				: undefined,
+		);
+	});
 }
 
 /** The Result filter, just added to Get Many's Filters, picks no value and sends none */
 async function checkResultFilterPicksNothing(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.filter);
-	await page
-		.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
-		.locator(SEL.collectionAdd)
-		.first()
-		.click();
-	await page
-		.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
-		.first()
-		.click();
-	const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
-	await input.waitFor({ timeout: TIMEOUT });
-	const value = await input.inputValue();
-	await ui.screenshot(page, 'filter-result-added');
-	// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
-	const nothing = value.trim() === '' || /^any$/i.test(value.trim());
-	let pass = check(
-		'the Result filter, just added, has no value picked (empty or "Any")',
-		nothing,
-		`it shows "${value}"`,
-	);
-	// And it changes nothing: the list request carries no result filter.
-	suite.api.clearRequests();
-	await execute(page);
-	const list = suite.api.requests.filter(
-		(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
-	);
-	pass =
-		check(
-			'executing with the filter just added sends no result filter',
-			list.length > 0 && list.every((r) => !('result' in r.query)),
-			list.map((r) => r.rawQuery).join(' | ') || 'no list request',
-		) && pass;
-	if (!pass) await ui.evidence(page, 'filter');
-	await page.close();
+	await ui.inPanel(CHECK_NODES.filter, 'filter', async (page) => {
+		await page
+			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
+			.locator(SEL.collectionAdd)
+			.first()
+			.click();
+		await page
+			.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
+			.first()
+			.click();
+		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
+		await input.waitFor({ timeout: TIMEOUT });
+		const value = await input.inputValue();
+		await ui.screenshot(page, 'filter-result-added');
+		// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
+		const nothing = value.trim() === '' || /^any$/i.test(value.trim());
+		const pass = check(
+			'the Result filter, just added, has no value picked (empty or "Any")',
+			nothing,
+			`it shows "${value}"`,
+		);
+		// And it changes nothing: the list request carries no result filter.
+		suite.api.clearRequests();
+		await execute(page);
+		const list = suite.api.requests.filter(
+			(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
+		);
+		return (
+			check(
+				'executing with the filter just added sends no result filter',
+				list.length > 0 && list.every((r) => !('result' in r.query)),
+				list.map((r) => r.rawQuery).join(' | ') || 'no list request',
+			) && pass
+		);
+	});
 }
 
 /** The Report picker's By URL mode resolves a report link; Get returns that report */
 async function checkReportPickerByUrl(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.byurl);
-	const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
-	await picker.locator(SEL.locatorMode).click();
-	const options = page.locator(SEL.locatorModes);
-	await options.first().waitFor({ timeout: TIMEOUT });
-	const modes = (await options.allInnerTexts()).map((t) => t.trim());
-	const byUrl = page
-		.locator('[data-test-id="mode-url"]:visible')
-		.or(options.filter({ hasText: /\bURL\b/i }));
-	await ui.screenshot(page, 'byurl-modes');
-	if (
-		!check(
-			'the Report picker has a "By URL" mode',
-			(await byUrl.count()) > 0,
-			`its modes: ${modes.join(', ')}`,
+	await ui.inPanel(CHECK_NODES.byurl, 'byurl', async (page) => {
+		const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
+		await picker.locator(SEL.locatorMode).click();
+		const options = page.locator(SEL.locatorModes);
+		await options.first().waitFor({ timeout: TIMEOUT });
+		const modes = (await options.allInnerTexts()).map((t) => t.trim());
+		const byUrl = page
+			.locator('[data-test-id="mode-url"]:visible')
+			.or(options.filter({ hasText: /\bURL\b/i }));
+		await ui.screenshot(page, 'byurl-modes');
+		if (
+			!check(
+				'the Report picker has a "By URL" mode',
+				(await byUrl.count()) > 0,
+				`its modes: ${modes.join(', ')}`,
+			)
 		)
-	) {
-		await ui.evidence(page, 'byurl');
-		await page.close();
-		return;
-	}
-	await byUrl.first().click();
-	const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
-	await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
-	await page.keyboard.press('Tab');
-	await page.waitForTimeout(300);
-	const issues = await picker.locator(SEL.parameterIssues).count();
-	check(
-		`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
-		issues === 0,
-		`${issues} issue markers`,
-	);
-	const out = await execute(page);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'byurl-resolved');
-	const id = m.rows[0]?.cells[m.headers.indexOf('id')];
-	const pass = check(
-		`Get by that link returns report ${LINKED_REPORT}`,
-		(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
-		{
-			id,
-			error: await out
-				.locator(SEL.errorMessage)
-				.first()
-				.innerText()
-				.catch(() => undefined),
-		},
-	);
-	if (!pass) await ui.evidence(page, 'byurl');
-	await page.close();
+			return false;
+		await byUrl.first().click();
+		const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
+		await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
+		await page.keyboard.press('Tab');
+		await page.waitForTimeout(300);
+		const issues = await picker.locator(SEL.parameterIssues).count();
+		check(
+			`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
+			issues === 0,
+			`${issues} issue markers`,
+		);
+		const out = await execute(page);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'byurl-resolved');
+		const id = idOf(m);
+		return check(
+			`Get by that link returns report ${LINKED_REPORT}`,
+			(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
+			{
+				id,
+				error: await out
+					.locator(SEL.errorMessage)
+					.first()
+					.innerText()
+					.catch(() => undefined),
+			},
+		);
+	});
 }
 
 /** The trigger's Fetch Test Event for both change events: no null/empty change fields */
@@ -858,48 +864,43 @@ async function checkTriggerSamples(ui: Ui): Promise<void> {
 			always: ['previous_score', 'score_change', 'newly_failed', 'changes'],
 		},
 	];
-	for (const { node, event, shot, always } of events) {
-		const page = await ui.openPanel(node);
-		const out = await execute(page);
-		const items = await itemsShown(out);
-		const list = await tableItems(page);
-		await ui.screenshot(page, shot);
-		if (
-			!check(
-				`Fetch Test Event (${event}) shows a sample event`,
-				items !== undefined && items > 0 && list.length > 0,
-				{ items, rows: list.length },
+	for (const { node, event, shot, always } of events)
+		await ui.inPanel(node, `sample ${event}`, async (page) => {
+			const out = await execute(page);
+			const items = await itemsShown(out);
+			const list = await tableItems(page);
+			await ui.screenshot(page, shot);
+			if (
+				!check(
+					`Fetch Test Event (${event}) shows a sample event`,
+					items !== undefined && items > 0 && list.length > 0,
+					{ items, rows: list.length },
+				)
 			)
-		) {
-			await ui.evidence(page, `sample ${event}`);
-			await page.close();
-			continue;
-		}
-		note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
-		// the change fields, and every previous_* / changes column the table shows
-		const wanted = [
-			...new Set([
-				...always,
-				...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
-			]),
-		];
-		const empty = (v: string | undefined): boolean =>
-			v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
-		const bad = list.flatMap((item, i) =>
-			wanted
-				.filter((k) => empty(item[k]))
-				.map(
-					(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
-				),
-		);
-		const pass = check(
-			`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
-			bad.length === 0,
-			bad.join('; '),
-		);
-		if (!pass) await ui.evidence(page, `sample ${event}`);
-		await page.close();
-	}
+				return false;
+			note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
+			// the change fields, and every previous_* / changes column the table shows
+			const wanted = [
+				...new Set([
+					...always,
+					...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
+				]),
+			];
+			const empty = (v: string | undefined): boolean =>
+				v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+			const bad = list.flatMap((item, i) =>
+				wanted
+					.filter((k) => empty(item[k]))
+					.map(
+						(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
+					),
+			);
+			return check(
+				`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
+				bad.length === 0,
+				bad.join('; '),
+			);
+		});
 }
 
 /** Create or Re-Run run twice in its panel: the rows fit as Get Many's do; the site summary's one row is held to a height */
@@ -917,55 +918,52 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 			...(changed ? { failed: [changed] } : {}),
 		});
 	}
-	const page = await ui.openPanel(CHECK_NODES.rerun);
-	const second = await itemsShown(await execute(page));
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'rows-create-or-rerun-table');
-	const action = m.headers.indexOf('action');
-	const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
-	check(
-		`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
-		second === ROWS_WANTED && reruns === ROWS_WANTED,
-		{ items: second, reruns, columns: m.headers },
-	);
-	const pass = rowsFit(m, 'Create or Re-Run', ' after a re-run');
-	if (!pass) await ui.evidence(page, 'rerun rows');
-	await page.close();
-
-	const sites = await ui.openPanel(CHECK_NODES.summary);
-	const items = await itemsShown(await execute(sites));
-	const s = await measureTable(sites);
-	await ui.screenshot(sites, 'rows-site-summary-table');
-	const row = s.rows[0];
-	const height = row ? row.bottom - row.top : 0;
-	note(
-		`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
-	);
-	// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
-	const area = s.visible.bottom - s.visible.top;
-	const tallest = (row?.heights ?? [])
-		.map((h, i) => ({ column: s.headers[i], h }))
-		.sort((a, b) => b.h - a.h)
-		.slice(0, 4);
-	note(
-		`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
-	);
-	check(
-		`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
-		height > 0 && height <= Math.min(SITE_ROW_MAX, area),
-		{ height, tallest },
-	);
-	const fits = check(
-		'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
-		items === 1 &&
-			row !== undefined &&
-			row.top >= s.visible.top - 1 &&
-			row.top + 40 <= s.visible.bottom &&
-			row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
-		{ items, row: row && { top: row.top, height }, visible: s.visible },
-	);
-	if (!fits) await ui.evidence(sites, 'site summary row');
-	await sites.close();
+	await ui.inPanel(CHECK_NODES.rerun, 'rerun rows', async (page) => {
+		const second = await itemsShown(await execute(page));
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-create-or-rerun-table');
+		const action = m.headers.indexOf('action');
+		const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
+		check(
+			`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
+			second === ROWS_WANTED && reruns === ROWS_WANTED,
+			{ items: second, reruns, columns: m.headers },
+		);
+		return rowsFit(m, 'Create or Re-Run', ' after a re-run');
+	});
+	await ui.inPanel(CHECK_NODES.summary, 'site summary row', async (sites) => {
+		const items = await itemsShown(await execute(sites));
+		const s = await measureTable(sites);
+		await ui.screenshot(sites, 'rows-site-summary-table');
+		const row = s.rows[0];
+		const height = row ? row.bottom - row.top : 0;
+		note(
+			`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
+		);
+		// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
+		const area = s.visible.bottom - s.visible.top;
+		const tallest = (row?.heights ?? [])
+			.map((h, i) => ({ column: s.headers[i], h }))
+			.sort((a, b) => b.h - a.h)
+			.slice(0, 4);
+		note(
+			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
+		);
+		check(
+			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
+			height > 0 && height <= Math.min(SITE_ROW_MAX, area),
+			{ height, tallest },
+		);
+		return check(
+			'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
+			items === 1 &&
+				row !== undefined &&
+				row.top >= s.visible.top - 1 &&
+				row.top + 40 <= s.visible.bottom &&
+				row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
+			{ items, row: row && { top: row.top, height }, visible: s.visible },
+		);
+	});
 	await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
 }
 
