@@ -15,7 +15,7 @@ import {
 	checkExampleNodes,
 	describeRequests,
 	json,
-	loadExamples,
+	loadExample,
 	PHPRANK_CRED,
 	testServerCredential,
 	type WorkflowJson,
@@ -109,8 +109,7 @@ interface FormCtx {
 }
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(FORM_EXAMPLE.file);
-	if (!example) throw new Fatal(`examples/${FORM_EXAMPLE.file} is missing`);
+	const example = loadExample(FORM_EXAMPLE.file);
 	const { sb, allNodes } = await suite.packageSandbox();
 	const ctx = await publishTheForm(sb, example, allNodes);
 	const first = await checkFirstVisit(ctx);

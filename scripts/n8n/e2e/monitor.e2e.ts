@@ -1,28 +1,12 @@
 /**
- * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24).
- *
- *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
- *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
- *   local SMTP catcher) -> the example imported with ONE node swapped: its Google Sheets "URLs to watch"
- *   becomes an HTTP Request node of the same name reading the same `url` rows from a local JSON server;
- *   every other node is the file's own -> `n8n execute` twice:
- *     run 1: every watched URL is new: each created (the server holds exactly that many more reports),
- *            no email;
- *     run 2: the test server's next analyses make some pages worse (a drop of 20, of exactly 5, a
- *            high-importance check newly failed), some not (unchanged, better, a drop of 4 with a low
- *            check failed): no report created, one re-run (PUT results=1) per URL, and an email for each
- *            page made worse and for no other, naming the URL, the score before → now and the checks.
- *   then the trigger half, `n8n start`: a published workflow phpRank Trigger (Score Changed, Minimum Change 5,
- *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
- *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
- *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
- *   for the drop of 10. Beside it, a second published trigger (Score Changed, Below Score 75, Minimum Change 0,
- *   Notify on Recovery, every project) fires once for the drop below 75 (reason belowScore), then, when the
- *   test server's next analysis puts the page back at 80, once with reason recovered, and not again at the
- *   poll after; its events carry the trend (80 → 70, then 80 → 70 → 80) and trend_text. A third published
- *   trigger (Score Changed, Output One Item per Site, another phpRank user's reports): when 40 pages of one
- *   site and 2 of another drop in one poll, one execution with two items, the larger site first.
- *
+ * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24), the package
+ * installed as README says, a phpRank and an SMTP credential (local catcher). The example runs as it is but for
+ * its Google Sheets "URLs to watch", an HTTP Request node of the same name reading the same rows locally.
+ *   `n8n execute` twice: run 1 creates a report per URL, no e-mail; run 2 re-runs each (PAGES: some worse, some
+ *   not, Confirm Drops) and mails exactly the pages made worse.
+ *   `n8n start` with three published phpRank Triggers (Score Changed): the example's e-mail on a drop (Minimum
+ *   Change 5, Only When Worse); Below Score 75 with Notify on Recovery (trend, fires once each way); One Item per
+ *   Site for another user's 42 dropping pages (one execution, two items, the larger site first).
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
@@ -31,7 +15,6 @@ import { randomUUID } from 'crypto';
 import {
 	CHECK_NAMES,
 	OTHER_USER_KEY,
-	TEST_API_KEY,
 	USER_IDS,
 	cleanUrl,
 	type AnalysisSpec,
@@ -46,7 +29,8 @@ import {
 	PHPRANK_CRED,
 	describeRequests,
 	json,
-	loadExamples,
+	loadExample,
+	reportRequest,
 	NODE_TYPE,
 	testServerCredential,
 	TRIGGER_TYPE,
@@ -213,8 +197,7 @@ interface MonitorCtx {
 }
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(EXAMPLE_FILE);
-	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
 	const ctx = await importTheExample(sb, example, nodeTypes);
 	const run1 = await checkRun1(ctx);
@@ -560,19 +543,7 @@ const BELOW_TRIGGER = 'phpRank Trigger (Below Score)';
 const BELOW_SCORE = 75;
 
 /** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
-async function rerunOnServer(id: number): Promise<void> {
-	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
-		method: 'PUT',
-		headers: {
-			Authorization: `Bearer ${TEST_API_KEY}`,
-			Accept: 'application/json',
-			'Content-Type': 'application/x-www-form-urlencoded',
-		},
-		body: 'results=1',
-	});
-	if (res.status !== 200)
-		throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
-}
+const rerunOnServer = (id: number) => reportRequest(api, 'PUT', id, 'results=1');
 
 /** The published triggers while n8n runs: the reports they watch, their polls counted, their executions read. */
 type TriggerRun = ReturnType<typeof triggerRun>;

@@ -25,7 +25,7 @@ import type { Report } from '../report';
 export const PARAMETERS_BEFORE_OUTPUT_MAX = 5;
 /** What the Options collection must offer before anything is added (Drop Points comes with Confirm Drops). */
 const OFFERED = ['Confirm Drops', 'Public URLs Only', 'Reuse Recent Analysis (Hours)'];
-const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
+export const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
 
 /** What this file needs of ui.e2e.ts's Ui and Suite. */
 interface PanelUi {
@@ -56,7 +56,7 @@ export interface PanelMeasure {
 }
 
 /** What the measuring code uses of the page's elements (the repo's tsconfig has no DOM types). */
-interface DomElement {
+export interface DomElement {
 	textContent: string | null;
 	children: ArrayLike<DomElement>;
 	getAttribute(name: string): string | null;

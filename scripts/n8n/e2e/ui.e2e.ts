@@ -25,9 +25,9 @@ import * as path from 'path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import { USER_IDS } from '../../../test/server';
-import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
+import { json, loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
-import { checkCredentialLabels, checkOptionsPanel } from './panel';
+import { checkCredentialLabels, checkOptionsPanel, type DomElement, TIMEOUT } from './panel';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -88,7 +88,6 @@ const ROWS_ON_SCREEN = 8;
 /** The report the By URL check links to (seeded below for the test server's default user). */
 const LINKED_REPORT = 12;
 const GET_REPORT = 2;
-const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
 	'--headless',
@@ -100,11 +99,6 @@ const CHROMIUM_ARGS = [
 	'--disable-component-update',
 	'--disable-sync',
 ];
-
-/** Runs the summary workflow in n8n (as the editor's "Execute workflow") and returns its site summary. */
-let summaryRun: (() => Promise<Record<string, unknown>>) | undefined;
-/** Publishes examples/lead-audit-form.json (its data table made) and returns its form's URL. */
-let publishForm: (() => Promise<string>) | undefined;
 
 /** n8n's editor's data-test-id attributes (2.41.1, checked in its bundle), never CSS classes (hashed per build). */
 const SEL = {
@@ -508,15 +502,6 @@ interface TableMeasure {
 	fullyVisible: number;
 }
 
-/** What the measuring code uses of the page's elements (the repo's tsconfig has no DOM types). */
-interface DomElement {
-	textContent: string | null;
-	getBoundingClientRect(): { top: number; bottom: number };
-	querySelector(selector: string): DomElement | null;
-	querySelectorAll(selector: string): ArrayLike<DomElement>;
-	children: ArrayLike<DomElement>;
-}
-
 /** Switches the output to Table and measures its rows (the top-level table's body rows) in the window. */
 async function measureTable(page: Page): Promise<TableMeasure> {
 	const out = page.locator(SEL.output);
@@ -588,11 +573,12 @@ async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
 
 type CheckFn = (ui: Ui) => Promise<void>;
 
-function fail(message: string): never {
-	throw new Error(message);
-}
-
-const checks = (panels: Panel[], credentials: string[]): Record<CheckName, CheckFn> => ({
+const checks = (
+	panels: Panel[],
+	credentials: string[],
+	session: RestSession,
+	sb: N8nSandbox,
+): Record<CheckName, CheckFn> => ({
 	panels: async (ui) => await checkPanelsOpen(ui, panels),
 	rows: checkGetManyRowsFit,
 	get: checkGetByIdRowFits,
@@ -601,8 +587,15 @@ const checks = (panels: Panel[], credentials: string[]): Record<CheckName, Check
 	byurl: checkReportPickerByUrl,
 	sample: checkTriggerSamples,
 	rerun: checkRerunRowsFit,
-	summary: checkSummaryHtmlRenders,
-	form: checkFormExample,
+	summary: async (ui) =>
+		await checkSummaryHtmlRenders(
+			async () => await runInN8n(session, sb, ui.targets.get(SUMMARY_AUDIT)?.workflowId ?? ''),
+		),
+	form: async (ui) =>
+		await checkFormExample(
+			ui,
+			(await publishFormExample(session, loadExample(FORM_EXAMPLE.file))).formUrl,
+		),
 	credentials: async (ui) =>
 		await checkCredentialLabels(
 			ui,
@@ -968,10 +961,11 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 }
 
 /** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
-async function checkSummaryHtmlRenders(): Promise<void> {
+async function checkSummaryHtmlRenders(
+	audit: () => Promise<Record<string, unknown>>,
+): Promise<void> {
 	// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
 	const { api } = suite;
-	const audit = summaryRun ?? fail('no summary workflow');
 	const urls = SUMMARY_URLS;
 	for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
 	await audit();
@@ -1016,9 +1010,8 @@ async function checkSummaryHtmlRenders(): Promise<void> {
 }
 
 /** The audit form example filled and submitted in Chromium: the ending page shows the score */
-async function checkFormExample(ui: Ui): Promise<void> {
+async function checkFormExample(ui: Ui, formUrl: string): Promise<void> {
 	const { api } = suite;
-	const formUrl = await (publishForm ?? fail('no form'))();
 	const shot = 'form-ending.png';
 	const text = await visitForm(
 		ui.context,
@@ -1115,12 +1108,6 @@ async function main(): Promise<void> {
 		for (const n of workflow.nodes) targets.set(n.name, { workflowId: id, nodeId: String(n.id) });
 	}
 	check(`the test workflows created (${targets.size} nodes)`, true);
-	const summaryId = targets.get(SUMMARY_AUDIT)?.workflowId ?? '';
-	summaryRun = async () => await runInN8n(session, sb, summaryId);
-	publishForm = async () => {
-		const example = loadExamples().get(FORM_EXAMPLE.file) ?? fail('no form example');
-		return (await publishFormExample(session, example)).formUrl;
-	};
 
 	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
 	const browser = await timed(
@@ -1135,10 +1122,8 @@ async function main(): Promise<void> {
 	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
 	const action = installed.allNodes.find((n) => n.name === NODE_TYPE);
-	const all = checks(
-		panels,
-		(action?.credentials ?? []).map((c) => c.displayName ?? ''),
-	);
+	const credentials = (action?.credentials ?? []).map((c) => c.displayName ?? '');
+	const all = checks(panels, credentials, session, sb);
 	for (const name of only) {
 		section(`${name}: ${CHECKS[name]}`);
 		try {
