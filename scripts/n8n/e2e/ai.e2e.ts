@@ -395,7 +395,7 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 	return client;
 }
 
-/** list_worst_reports (all sites, one site) and get_failed_checks, and the sizes of their answers. */
+/** list_worst_reports (all sites, one site) and get_failed_checks (each answer's size noted by callerOf). */
 async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise<void> {
 	const worst = await call('list_worst_reports', { limit: 3, site: '' });
 	check(
@@ -461,24 +461,6 @@ async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise
 		report,
 	);
 	requested('  phpRank got GET /api/v1/reports/4', checks, ['GET /api/v1/reports/4']);
-	// The same answers in the workflow node's Simplify form, which tools returned before they had their own.
-	const simplified = (ids: number[]) =>
-		simplifyForm
-			? JSON.stringify(
-					ids.map((id) =>
-						simplifyForm?.(api.getReport(id), {
-							simplify: true,
-							link: (key: unknown) => `${api.url}/reports/${String(key)}`,
-						}),
-					),
-				).length
-			: 'n/a';
-	sizes.push(
-		`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`,
-	);
-	sizes.push(
-		`one report: ${textOf(checks.result).length} chars (Simplify form: ${simplified([4])})`,
-	);
 }
 
 /** audit_url: a new page's report created; the same page again is re-run, not duplicated. */
@@ -580,7 +562,6 @@ async function checkRerunAndHealthTools(call: ToolCall, api: PhpRankServer): Pro
 		health,
 		['GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1'],
 	);
-	sizes.push(`site health of ${shop.length} pages: ${textOf(health.result).length} chars`);
 }
 
 /** Failing calls: each answered with a sentence the model can act on (or refused by n8n's schema check). */
@@ -662,23 +643,6 @@ async function checkMcpOverSse(
 		textOf(sseCall),
 	);
 	await sse.close();
-}
-
-const sizes: string[] = [];
-
-/** The built package's Simplify shaping, for the result sizes printed beside the tools' (a note, no check). */
-let simplifyForm:
-	| ((report: unknown, shape: { simplify: boolean; link: (id: unknown) => string }) => unknown)
-	| undefined;
-
-/** `shapeReport` from the installed package's dist/, if it is still where it was (else no comparison). */
-async function simplifiedReports(installedDir: string): Promise<typeof simplifyForm> {
-	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'reportItem.js');
-	try {
-		return ((await import(file)) as { shapeReport?: typeof simplifyForm }).shapeReport;
-	} catch {
-		return undefined;
-	}
 }
 
 /**
@@ -889,8 +853,7 @@ function seed(api: PhpRankServer): void {
 async function main(): Promise<void> {
 	const model = new ScriptedModel(script);
 	suite.defer(() => model.stop());
-	const { sb, installedDir } = await suite.packageSandbox();
-	simplifyForm = await simplifiedReports(installedDir);
+	const { sb } = await suite.packageSandbox();
 	seed(api);
 	await api.start();
 	await model.start();
@@ -937,7 +900,6 @@ async function main(): Promise<void> {
 	await compareToolChecks(suite, mcpUrl(n8n), MCP_AUTH);
 	await agentChecks(n8n, api, model);
 	await throttleChecks(n8n, api);
-	for (const size of sizes) note(`result size, ${size}`);
 }
 
 suite.run(main);

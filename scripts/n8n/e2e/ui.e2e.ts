@@ -27,7 +27,13 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { USER_IDS } from '../../../test/server';
 import { json, loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
-import { checkCredentialLabels, checkOptionsPanel, type DomElement, TIMEOUT } from './panel';
+import {
+	addOption,
+	checkCredentialLabels,
+	checkOptionsPanel,
+	type DomElement,
+	TIMEOUT,
+} from './panel';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -38,7 +44,7 @@ import {
 	type RestSession,
 	runFromTrigger,
 } from '../n8n';
-import { Fatal } from '../report';
+import { Fatal, same } from '../report';
 import { saveWorkflow } from '../rest';
 import { Suite } from '../suite';
 import {
@@ -66,6 +72,8 @@ const CHECKS = {
 		'Create or Re-Run of 10 pages, after a re-run: eight of ten rows fit whole on one screen; the site summary: one row, held to a height limit',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
+	groups:
+		'Create or Re-Run (One Item per Site): a page group with a budget rule and a Default Budget rule added in the panel are saved; Get Health offers both fields',
 	credentials:
 		'every action panel labels its two credential fields by what each is for, not "Credential" twice',
 } as const;
@@ -253,6 +261,7 @@ const CHECK_NODES = {
 	sample: 'Check: trigger sample',
 	rerun: 'Check: Create or Re-Run, 10 pages',
 	summary: 'Check: Create or Re-Run, site summary',
+	groups: 'Check: Page Groups',
 	form: 'Show the score',
 } as const;
 /** The rerun check's input: a Code node that makes ten page URLs of one site. */
@@ -325,6 +334,10 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 		['error', [action('error', report('create', { url: 'not a url' }))]],
 		['filter', [action('filter', report('getAll', { returnAll: false, limit: ROWS_WANTED }))]],
 		['byurl', [action('byurl', report('get', { simplify: true }))]],
+		[
+			'groups',
+			[action('groups', report('createOrRerun', { url: 'https://example.com/', output: 'sites' }))],
+		],
 		[
 			'sample',
 			[
@@ -591,6 +604,7 @@ const checks = (
 		await checkSummaryHtmlRenders(
 			async () => await runInN8n(session, sb, ui.targets.get(SUMMARY_AUDIT)?.workflowId ?? ''),
 		),
+	groups: async (ui) => await checkPageGroups(ui, session),
 	form: async (ui) =>
 		await checkFormExample(
 			ui,
@@ -958,6 +972,73 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 		);
 	});
 	await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
+}
+
+/** Page Groups as a user fills them in Create or Re-Run's panel: saved (n8n autosaves) as typed; Get Health has them too */
+async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
+	const { workflowId } = ui.targets.get(CHECK_NODES.groups) ?? { workflowId: '' };
+	await ui.inPanel(CHECK_NODES.groups, 'page groups', async (page) => {
+		const ndv = page.locator(SEL.ndv);
+		await ndv.getByRole('button', { name: 'Add Page Group' }).first().click();
+		await ndv
+			.locator(`${SEL.param('name')} input`)
+			.first()
+			.fill('Products');
+		await ndv
+			.locator(`${SEL.param('pattern')} input`)
+			.first()
+			.fill('/products/**');
+		const collection = (label: string) =>
+			ndv
+				.locator('[data-test-id="parameter-item"]', { has: page.locator(SEL.collectionAdd) })
+				.filter({ hasText: new RegExp(`^\\s*${label}`) })
+				.last();
+		for (const [label, rule, name, value] of [
+			['Budget', 'Minimum Average Score', 'minAverageScore', '80'],
+			['Default Budget', 'Maximum Bad Pages', 'maxBadPages', '2'],
+		]) {
+			await addOption(page, collection(label), rule);
+			await ndv
+				.locator(`${SEL.param(name)} input`)
+				.first()
+				.fill(value);
+			await page.keyboard.press('Tab');
+		}
+		await ui.screenshot(page, 'page-groups');
+		const want = {
+			pageGroups: {
+				group: [{ name: 'Products', pattern: '/products/**', budget: { minAverageScore: 80 } }],
+			},
+			defaultBudget: { maxBadPages: 2 },
+		};
+		let saved: Record<string, unknown> | undefined;
+		for (
+			const deadline = Date.now() + TIMEOUT;
+			Date.now() < deadline;
+			await page.waitForTimeout(500)
+		) {
+			const wf = await session.request<{ data: WorkflowJson }>(
+				'GET',
+				`/rest/workflows/${workflowId}`,
+			);
+			saved = wf.body.data?.nodes.find((n) => n.name === CHECK_NODES.groups)?.parameters;
+			if (same({ pageGroups: saved?.pageGroups, defaultBudget: saved?.defaultBudget }, want)) break;
+		}
+		return check(
+			'a group "Products" (/products/**) with Minimum Average Score 80, and Default Budget\'s Maximum Bad Pages 2, added in the panel, are saved as typed',
+			same({ pageGroups: saved?.pageGroups, defaultBudget: saved?.defaultBudget }, want),
+			saved,
+		);
+	});
+	await ui.inPanel('Project Get Health', 'get health groups', async (page) =>
+		check(
+			"Project Get Health's panel offers Page Groups and Default Budget",
+			(await page.locator(SEL.ndv).getByRole('button', { name: 'Add Page Group' }).count()) > 0 &&
+				(await page
+					.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Default Budget' })
+					.count()) > 0,
+		),
+	);
 }
 
 /** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
