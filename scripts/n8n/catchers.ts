@@ -7,6 +7,7 @@
  *                       (a site's sitemap.xml and the sitemaps it lists, the URLs a Google Sheets node would
  *                       have read); paths can be changed between runs.
  *                       urlsetXml() and sitemapIndexXml() write sitemaps as sites publish them.
+ *   startHttp()         any HTTP handler (ai.e2e.ts's scripted chat model).
  * All listen on 127.0.0.1 and a free port.
  */
 import * as http from 'http';
@@ -261,7 +262,7 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
 	const files = new Map<string, { body: string; contentType: string }>();
 	const hits: string[] = [];
-	const server = http.createServer((req, res) => {
+	const server = await startHttp((req, res) => {
 		const file = req.method === 'GET' ? files.get(req.url ?? '') : undefined;
 		if (req.method === 'GET') hits.push(req.url ?? '');
 		if (!file) {
@@ -272,14 +273,24 @@ export async function startFileServer(): Promise<FileServer> {
 		res.writeHead(200, { 'content-type': file.contentType });
 		res.end(file.body);
 	});
-	const port = await listen(server);
 	return {
-		origin: `http://127.0.0.1:${port}`,
+		...server,
 		set(path, file) {
 			if (file) files.set(path, file);
 			else files.delete(path);
 		},
 		hits,
+	};
+}
+
+/** An HTTP server with `handler` on 127.0.0.1 and a free port: its origin, and its stop. */
+export async function startHttp(
+	handler: http.RequestListener,
+): Promise<{ origin: string; stop(): Promise<void> }> {
+	const server = http.createServer(handler);
+	const port = await listen(server);
+	return {
+		origin: `http://127.0.0.1:${port}`,
 		async stop() {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -13,10 +13,7 @@
  * Everything runs on loopback; no real model. Prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder).
  */
-import * as fs from 'fs';
-import { createServer, type IncomingMessage, type Server } from 'http';
-import type { AddressInfo } from 'net';
-import * as path from 'path';
+import type { IncomingMessage } from 'http';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -28,7 +25,8 @@ import {
 	type PhpRankServer,
 	type RecordedRequest,
 } from '../../../test/server';
-import { apiRequests, EXAMPLES_DIR, testServerCredential } from '../checks';
+import { startHttp } from '../catchers';
+import { apiRequests, loadExample, testServerCredential } from '../checks';
 import {
 	importCredentials,
 	importWorkflows,
@@ -53,7 +51,6 @@ import {
 	type ToolResult,
 } from './mcp';
 
-const EXAMPLE = path.join(EXAMPLES_DIR, 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
 const MCP_AUTH = { Authorization: `Bearer ${MCP_TOKEN}` };
 const mcpUrl = (n8n: N8nServer) => new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
@@ -95,84 +92,68 @@ type Reply =
 	| { text: string };
 
 /** An OpenAI-compatible `/v1/chat/completions` that answers with the next step of a script. */
-class ScriptedModel {
-	readonly requests: ChatRequest[] = [];
-	private server: Server | undefined;
-	private calls = 0;
-
-	constructor(private readonly script: (request: ChatRequest, turn: number) => Reply) {}
-
-	get url(): string {
-		return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
-	}
-
-	async start(): Promise<void> {
-		this.server = createServer((req, res) => {
-			void readBody(req).then((raw) => {
-				if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-					res
-						.writeHead(404, { 'content-type': 'application/json' })
-						.end('{"error":{"message":"not found"}}');
-					return;
-				}
-				const request = JSON.parse(raw) as ChatRequest;
-				this.requests.push(request);
-				const reply = this.script(request, this.requests.length - 1);
-				const message =
+async function startScriptedModel(script: (request: ChatRequest, turn: number) => Reply) {
+	const requests: ChatRequest[] = [];
+	let calls = 0;
+	const server = await startHttp((req, res) => {
+		void readBody(req).then((raw) => {
+			if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+				res
+					.writeHead(404, { 'content-type': 'application/json' })
+					.end('{"error":{"message":"not found"}}');
+				return;
+			}
+			const request = JSON.parse(raw) as ChatRequest;
+			requests.push(request);
+			const reply = script(request, requests.length - 1);
+			const message =
+				'text' in reply
+					? { role: 'assistant', content: reply.text }
+					: {
+							role: 'assistant',
+							content: null,
+							tool_calls: reply.toolCalls.map((call) => ({
+								id: `call_${++calls}`,
+								type: 'function',
+								function: { name: call.name, arguments: JSON.stringify(call.args) },
+							})),
+						};
+			const finish = 'text' in reply ? 'stop' : 'tool_calls';
+			const base = {
+				id: `chatcmpl-${requests.length}`,
+				created: Math.floor(Date.now() / 1000),
+				model: request.model,
+			};
+			if (request.stream) {
+				const delta =
 					'text' in reply
-						? { role: 'assistant', content: reply.text }
+						? message
 						: {
-								role: 'assistant',
-								content: null,
-								tool_calls: reply.toolCalls.map((call) => ({
-									id: `call_${++this.calls}`,
-									type: 'function',
-									function: { name: call.name, arguments: JSON.stringify(call.args) },
-								})),
+								...message,
+								tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
 							};
-				const finish = 'text' in reply ? 'stop' : 'tool_calls';
-				const base = {
-					id: `chatcmpl-${this.requests.length}`,
-					created: Math.floor(Date.now() / 1000),
-					model: request.model,
-				};
-				if (request.stream) {
-					const delta =
-						'text' in reply
-							? message
-							: {
-									...message,
-									tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
-								};
-					res.writeHead(200, { 'content-type': 'text/event-stream' });
-					res.write(
-						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
-					);
-					res.write(
-						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
-					);
-					res.end('data: [DONE]\n\n');
-					return;
-				}
-				res.writeHead(200, { 'content-type': 'application/json' });
-				res.end(
-					JSON.stringify({
-						...base,
-						object: 'chat.completion',
-						choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-						usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-					}),
+				res.writeHead(200, { 'content-type': 'text/event-stream' });
+				res.write(
+					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
 				);
-			});
+				res.write(
+					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+				);
+				res.end('data: [DONE]\n\n');
+				return;
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					...base,
+					object: 'chat.completion',
+					choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+					usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+				}),
+			);
 		});
-		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-	}
-
-	async stop(): Promise<void> {
-		await new Promise<void>((resolve) =>
-			this.server ? this.server.close(() => resolve()) : resolve(),
-		);
-	}
+	});
+	return { ...server, url: `${server.origin}/v1`, requests };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -702,7 +683,7 @@ async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void>
 async function agentChecks(
 	n8n: N8nServer,
 	api: PhpRankServer,
-	model: ScriptedModel,
+	model: Awaited<ReturnType<typeof startScriptedModel>>,
 ): Promise<void> {
 	section('AI Agent with the phpRank tools, OpenAI Chat Model on a scripted server');
 	api.clearRequests();
@@ -851,13 +832,12 @@ function seed(api: PhpRankServer): void {
 }
 
 async function main(): Promise<void> {
-	const model = new ScriptedModel(script);
+	const model = await startScriptedModel(script);
 	suite.defer(() => model.stop());
 	const { sb } = await suite.packageSandbox();
 	seed(api);
 	await api.start();
-	await model.start();
-	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
+	const example = loadExample('seo-assistant-mcp.json');
 	await importCredentials(sb, [
 		testServerCredential(api),
 		{
