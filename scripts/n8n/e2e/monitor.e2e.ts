@@ -545,6 +545,10 @@ const BELOW_SCORE = 75;
 /** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
 const rerunOnServer = (id: number) => reportRequest(api, 'PUT', id, 'results=1');
 
+/** A published trigger's executions (mode trigger), once `count` of the workflow's have ended (or the time is up). */
+const triggerExecutions = async (sb: N8nSandbox, id: string, count: number, timeoutMs: number) =>
+	(await waitForExecutions(sb, id, count, timeoutMs)).filter((e) => e.mode === 'trigger');
+
 /** The published triggers while n8n runs: the reports they watch, their polls counted, their executions read. */
 type TriggerRun = ReturnType<typeof triggerRun>;
 
@@ -694,9 +698,9 @@ function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood:
 			return count() >= n;
 		});
 	const belowEvents = async (count: number) =>
-		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000))
-			.filter((e) => e.mode === 'trigger')
-			.flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
+		(await triggerExecutions(sb, BELOW_WF_ID, count, 15_000)).flatMap((e) =>
+			json(e.outputs[BELOW_TRIGGER]),
+		);
 	return {
 		sb,
 		smtp,
@@ -793,9 +797,7 @@ async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void
 			mail.text.includes(`phpRank report ID: ${home.id}`),
 		mail?.text,
 	);
-	const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter(
-		(e) => e.mode === 'trigger',
-	);
+	const execs = await triggerExecutions(sb, TRIGGER_WF_ID, 1, 10_000);
 	const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
 	check(
 		'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
@@ -979,9 +981,7 @@ function dropFlood(reports: ReportRecord[]): void {
 
 async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 	check('the One Item per Site trigger polled again', polled);
-	const execs = (await waitForExecutions(sb, FLOOD_WF_ID, 1, 15_000)).filter(
-		(e) => e.mode === 'trigger',
-	);
+	const execs = await triggerExecutions(sb, FLOOD_WF_ID, 1, 15_000);
 	const items = execs.flatMap((e) => json(e.outputs[FLOOD_TRIGGER]));
 	const shape = items.map((i) => ({
 		project: i.project,
