@@ -1002,7 +1002,8 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 				.locator(`${SEL.param(name)} input`)
 				.first()
 				.fill(value);
-			await page.keyboard.press('Tab');
+			// Enter commits the number where it stands (Tab would focus, and open, the next Add Rule list).
+			await page.keyboard.press('Enter');
 		}
 		await ui.screenshot(page, 'page-groups');
 		const want = {
