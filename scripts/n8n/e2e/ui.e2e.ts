@@ -979,15 +979,14 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 	const { workflowId } = ui.targets.get(CHECK_NODES.groups) ?? { workflowId: '' };
 	await ui.inPanel(CHECK_NODES.groups, 'page groups', async (page) => {
 		const ndv = page.locator(SEL.ndv);
+		const fill = (name: string, value: string) =>
+			ndv
+				.locator(`${SEL.param(name)} input`)
+				.first()
+				.fill(value);
 		await ndv.getByRole('button', { name: 'Add Page Group' }).first().click();
-		await ndv
-			.locator(`${SEL.param('name')} input`)
-			.first()
-			.fill('Products');
-		await ndv
-			.locator(`${SEL.param('pattern')} input`)
-			.first()
-			.fill('/products/**');
+		await fill('name', 'Products');
+		await fill('pattern', '/products/**');
 		const collection = (label: string) =>
 			ndv
 				.locator('[data-test-id="parameter-item"]', { has: page.locator(SEL.collectionAdd) })
@@ -998,10 +997,7 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 			['Default Budget', 'Maximum Bad Pages', 'maxBadPages', '2'],
 		]) {
 			await addOption(page, collection(label), rule);
-			await ndv
-				.locator(`${SEL.param(name)} input`)
-				.first()
-				.fill(value);
+			await fill(name, value);
 			// Enter commits the number where it stands (Tab would focus, and open, the next Add Rule list).
 			await page.keyboard.press('Enter');
 		}
@@ -1012,34 +1008,37 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 			},
 			defaultBudget: { maxBadPages: 2 },
 		};
-		let saved: Record<string, unknown> | undefined;
-		for (
-			const deadline = Date.now() + TIMEOUT;
-			Date.now() < deadline;
-			await page.waitForTimeout(500)
-		) {
+		const saved = async () => {
 			const wf = await session.request<{ data: WorkflowJson }>(
 				'GET',
 				`/rest/workflows/${workflowId}`,
 			);
-			saved = wf.body.data?.nodes.find((n) => n.name === CHECK_NODES.groups)?.parameters;
-			if (same({ pageGroups: saved?.pageGroups, defaultBudget: saved?.defaultBudget }, want)) break;
-		}
+			const params = wf.body.data?.nodes.find((n) => n.name === CHECK_NODES.groups)?.parameters;
+			return { pageGroups: params?.pageGroups, defaultBudget: params?.defaultBudget };
+		};
+		let got = await saved();
+		for (
+			const end = Date.now() + TIMEOUT;
+			!same(got, want) && Date.now() < end;
+			got = await saved()
+		)
+			await page.waitForTimeout(500);
 		return check(
 			'a group "Products" (/products/**) with Minimum Average Score 80, and Default Budget\'s Maximum Bad Pages 2, added in the panel, are saved as typed',
-			same({ pageGroups: saved?.pageGroups, defaultBudget: saved?.defaultBudget }, want),
-			saved,
+			same(got, want),
+			got,
 		);
 	});
-	await ui.inPanel('Project Get Health', 'get health groups', async (page) =>
-		check(
+	await ui.inPanel('Project Get Health', 'get health groups', async (page) => {
+		const ndv = page.locator(SEL.ndv);
+		return check(
 			"Project Get Health's panel offers Page Groups and Default Budget",
-			(await page.locator(SEL.ndv).getByRole('button', { name: 'Add Page Group' }).count()) > 0 &&
-				(await page
-					.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Default Budget' })
+			(await ndv.getByRole('button', { name: 'Add Page Group' }).count()) > 0 &&
+				(await ndv
+					.locator('[data-test-id="parameter-item"]', { hasText: 'Default Budget' })
 					.count()) > 0,
-		),
-	);
+		);
+	});
 }
 
 /** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
