@@ -1188,7 +1188,7 @@ async function main(): Promise<void> {
 		const { id } = await saveWorkflow(session, workflow);
 		for (const n of workflow.nodes) targets.set(n.name, { workflowId: id, nodeId: String(n.id) });
 	}
-	check(`the test workflows created (${targets.size} nodes)`, true);
+	note(`the test workflows saved (${targets.size} nodes; saveWorkflow throws if one is not)`);
 
 	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
 	const browser = await timed(
