@@ -210,15 +210,11 @@ export async function runFromTrigger(
 	return { started, executionId, exec };
 }
 
-/**
- * A workflow as a user sets it up in the editor: saved as Import from File saves it (POST
- * /rest/workflows; n8n gives it its id), then published (the Publish button: POST
- * /rest/workflows/<id>/activate). Takes effect at once, with no restart. Its id and Publish's answer.
- */
-export async function saveAndPublish(
+/** A workflow saved as the editor's Import from File saves it (POST /rest/workflows; n8n gives it its id). */
+export async function saveWorkflow(
 	session: RestSession,
 	wf: object,
-): Promise<{ id: string; published: RestResponse }> {
+): Promise<{ id: string; versionId: string }> {
 	const body: Record<string, unknown> = { ...wf };
 	delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
@@ -228,7 +224,18 @@ export async function saveAndPublish(
 	);
 	if (created.status !== 200)
 		throw new Error(`workflow not saved: ${created.status} ${JSON.stringify(created.body)}`);
-	const { id, versionId } = created.body.data;
+	return created.body.data;
+}
+
+/**
+ * A workflow as a user sets it up in the editor: saved (saveWorkflow), then published (the Publish button: POST
+ * /rest/workflows/<id>/activate). Takes effect at once, with no restart. Its id and Publish's answer.
+ */
+export async function saveAndPublish(
+	session: RestSession,
+	wf: object,
+): Promise<{ id: string; published: RestResponse }> {
+	const { id, versionId } = await saveWorkflow(session, wf);
 	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
 	return { id, published };
 }
