@@ -63,46 +63,51 @@ describe('Errors the user can act on', () => {
 		expect(error?.description).toMatch(description);
 	});
 
-	it('401: the API key was rejected', async () => {
-		const { error } = await runNode(getReport(1), { ...api.credential, apiKey: 'x'.repeat(64) });
-		expect(error?.message).toBe('The phpRank API key was rejected (HTTP 401)');
-		expect(error?.description).toMatch(/paste the API key again/);
-	});
-
-	it('403: the plan has no API access', async () => {
-		const { error } = await runNode(getReport(1), { ...api.credential, apiKey: NO_API_PLAN_KEY });
-		expect(error?.message).toBe('Your phpRank plan has no API access (HTTP 403)');
-		expect(error?.description).toMatch(/Enable API access for the plan/);
-	});
-
-	it('403 on update: the report does not exist or is not yours', async () => {
-		const { error } = await runNode(
+	it.each<[string, IDataObject, Partial<typeof api.credential>, string, RegExp | undefined]>([
+		[
+			'401: the API key was rejected',
+			getReport(1),
+			{ apiKey: 'x'.repeat(64) },
+			'The phpRank API key was rejected (HTTP 401)',
+			/paste the API key again/,
+		],
+		[
+			'403: the plan has no API access',
+			getReport(1),
+			{ apiKey: NO_API_PLAN_KEY },
+			'Your phpRank plan has no API access (HTTP 403)',
+			/Enable API access for the plan/,
+		],
+		[
+			'403 on update: the report does not exist or is not yours',
 			{
 				resource: 'report',
 				operation: 'update',
 				reportId: locator('id', '99999'),
 				updateFields: { privacy: 0 },
 			},
-			api.credential,
-		);
-		expect(error?.message).toBe('Report 99999 does not exist or is not yours (HTTP 403)');
-		expect(error?.description).toMatch(/their own reports/);
-	});
-
-	it('404: names the report', async () => {
-		const { error } = await runNode(getReport(4242), api.credential);
-		expect(error?.message).toBe('Report 4242 was not found (HTTP 404)');
-		expect(error?.description).toMatch(/Check the report ID/);
-	});
-
-	it('422: each field’s own message, from `message`', async () => {
-		const { error } = await runNode(
+			{},
+			'Report 99999 does not exist or is not yours (HTTP 403)',
+			/their own reports/,
+		],
+		[
+			'404: names the report',
+			getReport(4242),
+			{},
+			'Report 4242 was not found (HTTP 404)',
+			/Check the report ID/,
+		],
+		[
+			'422: each field’s own message, from `message`',
 			{ resource: 'report', operation: 'create', url: 'https://unreachable-site.invalid/' },
-			api.credential,
-		);
-		expect(error?.message).toBe(
+			{},
 			'phpRank rejected the request: url: Could not fetch the url. (HTTP 422)',
-		);
+			undefined,
+		],
+	])('%s', async (_what, parameters, credential, message, description) => {
+		const { error } = await runNode(parameters, { ...api.credential, ...credential });
+		expect(error?.message).toBe(message);
+		if (description) expect(error?.description).toMatch(description);
 	});
 
 	it('connection refused: names the host and the cause', async () => {
@@ -269,37 +274,90 @@ describe('Rate limits', () => {
 
 describe('Bad input is refused before any request', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
-	const expectRefused = async (
-		parameters: IDataObject,
-		message: RegExp | string,
-		credential = api.credential,
-	) => {
-		const { error } = await runNode(parameters, credential);
-		expect(error?.message).toMatch(message);
-		expect(error?.description?.length).toBeGreaterThan(10);
-		expect(api.apiRequests()).toHaveLength(0);
-	};
+	const report = (operation: string, extra: IDataObject) => ({
+		resource: 'report',
+		operation,
+		...extra,
+	});
+	const idOf = (value: string) => report('delete', { reportId: locator('id', value) });
+	const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
+	const update = (updateFields: IDataObject) =>
+		report('update', { reportId: locator('id', '1'), updateFields });
+	const getAll = (extra: IDataObject) => report('getAll', { returnAll: true, ...extra });
+	const pageSize = (size: string) => getAll({ options: { pageSize: `={{ "${size}" }}` } });
+	const needsPassword = /^Password privacy needs a password$/;
 
-	it.each([
-		['empty', '={{ "" }}', /positive whole number, not nothing/],
-		['non-numeric', '={{ "12abc" }}', /positive whole number, not "12abc"/],
-		['negative', '={{ -3 }}', /positive whole number, not "-3"/],
-		['fractional', '={{ 1.5 }}', /positive whole number, not "1.5"/],
-		['zero', '={{ 0 }}', /positive whole number, not "0"/],
-		['an array', '={{ [1, 2] }}', /^Report must be text, but the expression gave a list$/],
-		['an object', '={{ { id: 1 } }}', /^Report must be text, but the expression gave an object$/],
-	])('a report ID that is %s', async (_what, value, message) => {
-		await expectRefused(
-			{ resource: 'report', operation: 'delete', reportId: locator('id', value) },
-			message,
-		);
+	it.each<[string, IDataObject, RegExp | string]>([
+		['a report ID that is empty', idOf('={{ "" }}'), /positive whole number, not nothing/],
+		[
+			'a report ID that is non-numeric',
+			idOf('={{ "12abc" }}'),
+			/positive whole number, not "12abc"/,
+		],
+		['a report ID that is negative', idOf('={{ -3 }}'), /positive whole number, not "-3"/],
+		['a report ID that is fractional', idOf('={{ 1.5 }}'), /positive whole number, not "1.5"/],
+		['a report ID that is zero', idOf('={{ 0 }}'), /positive whole number, not "0"/],
+		[
+			'a report ID that is an array',
+			idOf('={{ [1, 2] }}'),
+			/^Report must be text, but the expression gave a list$/,
+		],
+		[
+			'a report ID that is an object',
+			idOf('={{ { id: 1 } }}'),
+			/^Report must be text, but the expression gave an object$/,
+		],
+		[
+			'a URL with an ftp scheme',
+			create('ftp://example.com/file'),
+			'The URL "ftp://example.com/file" uses ftp:, not http or https',
+		],
+		[
+			'a javascript: URL',
+			create('javascript:alert(1)'),
+			'The URL "javascript:alert(1)" uses javascript:, not http or https',
+		],
+		[
+			'a mailto: URL',
+			create('mailto:seo@example.com'),
+			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
+		],
+		['a URL with no host', create('https://'), 'The URL "https://" is not a web address'],
+		['a URL of nothing (from an expression)', create('={{ "" }}'), 'The URL is empty'],
+		[
+			'Create with Password privacy without a password',
+			create('https://example.com', { privacy: 2, password: '={{ $json.missing }}' }),
+			needsPassword,
+		],
+		['Update to Password privacy without a password', update({ privacy: 2 }), needsPassword],
+		[
+			'a password over 128 characters',
+			create('https://example.com', { privacy: 2, password: 'p'.repeat(129) }),
+			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
+		],
+		['an update with nothing to change', update({}), /^Nothing to update$/],
+		...['7', '200', 'ten'].map((size): [string, IDataObject, RegExp] => [
+			`a page size of ${size} from an expression`,
+			pageSize(size),
+			/^The page size must be 10, 25, 50 or 100/,
+		]),
+		[
+			'a limit that is not a whole number',
+			report('getAll', { limit: '={{ "many" }}' }),
+			/^The limit must be a whole number of 1 or more/,
+		],
+		[
+			'a search that is an object',
+			getAll({ filters: { search: '={{ { q: 1 } }}' } }),
+			/^search must be text, but the expression gave an object$/,
+		],
+	])('%s', async (_what, parameters, message) => {
+		const error = await api.refuses(parameters, message);
+		expect(error.description!.length).toBeGreaterThan(10);
 	});
 
 	it('a URL without its scheme is not bad input: Create sends it with https://, as Create or Re-Run does', async () => {
-		const { items, error } = await runNode(
-			{ resource: 'report', operation: 'create', url: 'example.com/page' },
-			api.credential,
-		);
+		const { items, error } = await runNode(create('example.com/page'), api.credential);
 		expect(error).toBeUndefined();
 		expect(api.apiRequests().map((r) => [r.method, r.form.url])).toEqual([
 			['POST', 'https://example.com/page'],
@@ -308,108 +366,15 @@ describe('Bad input is refused before any request', () => {
 	});
 
 	it.each([
-		[
-			'an ftp scheme',
-			'ftp://example.com/file',
-			'The URL "ftp://example.com/file" uses ftp:, not http or https',
-		],
-		[
-			'a javascript: URL',
-			'javascript:alert(1)',
-			'The URL "javascript:alert(1)" uses javascript:, not http or https',
-		],
-		[
-			'a mailto: URL',
-			'mailto:seo@example.com',
-			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
-		],
-		['no host', 'https://', 'The URL "https://" is not a web address'],
-		['nothing (from an expression)', '={{ "" }}', 'The URL is empty'],
-	])('a URL with %s', async (_what, url, message) => {
-		await expectRefused({ resource: 'report', operation: 'create', url }, message);
-	});
-
-	it('Password privacy without a password', async () => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com',
-				privacy: 2,
-				password: '={{ $json.missing }}',
-			},
-			/^Password privacy needs a password$/,
-		);
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', '1'),
-				updateFields: { privacy: 2 },
-			},
-			/^Password privacy needs a password$/,
-		);
-	});
-
-	it('a password over 128 characters', async () => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com',
-				privacy: 2,
-				password: 'p'.repeat(129),
-			},
-			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
-		);
-	});
-
-	it('an update with nothing to change', async () => {
-		await expectRefused(
-			{ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: {} },
-			/^Nothing to update$/,
-		);
-	});
-
-	it.each([['7'], ['200'], ['ten']])('a page size of %s from an expression', async (size) => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'getAll',
-				returnAll: true,
-				options: { pageSize: `={{ "${size}" }}` },
-			},
-			/^The page size must be 10, 25, 50 or 100/,
-		);
-	});
-
-	it('a limit that is not a whole number', async () => {
-		await expectRefused(
-			{ resource: 'report', operation: 'getAll', limit: '={{ "many" }}' },
-			/^The limit must be a whole number of 1 or more/,
-		);
-	});
-
-	it('a search that is an object', async () => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { search: '={{ { q: 1 } }}' },
-			},
-			/^search must be text, but the expression gave an object$/,
-		);
-	});
-
-	it.each([
 		['empty', ''],
 		['without a scheme', 'seo.example.com'],
 	])('a Base URL that is %s', async (_what, baseUrl) => {
-		await expectRefused(getReport(1), /^The Base URL of the phpRank credential is invalid$/, {
-			...api.credential,
-			baseUrl,
-		});
+		const error = await api.refuses(
+			getReport(1),
+			/^The Base URL of the phpRank credential is invalid$/,
+			{ credential: { ...api.credential, baseUrl } },
+		);
+		expect(error.description!.length).toBeGreaterThan(10);
 	});
 });
 
@@ -430,63 +395,33 @@ describe('Secrets', () => {
 			{ type: 'reset' },
 			{ type: 'redirect' },
 		];
+		const create = (extra: IDataObject) =>
+			runNode(
+				{ resource: 'report', operation: 'create', privacy: 2, password, ...extra },
+				api.credential,
+			);
+		const update = (id: string, continueOnFail?: boolean) =>
+			runNode(
+				{
+					resource: 'report',
+					operation: 'update',
+					reportId: locator('id', id),
+					updateFields: { privacy: 2, password },
+				},
+				api.credential,
+				{ continueOnFail },
+			);
 		const runs = [];
 		for (const fault of faults) {
 			api.server.failNext(fault);
-			runs.push(
-				await runNode(
-					{
-						resource: 'report',
-						operation: 'create',
-						url: 'https://example.com',
-						privacy: 2,
-						password,
-					},
-					api.credential,
-				),
-			);
+			runs.push(await create({ url: 'https://example.com' }));
 		}
+		runs.push(await create({ url: 'https://x.invalid' }));
 		runs.push(
-			await runNode(
-				{ resource: 'report', operation: 'create', url: 'https://x.invalid', privacy: 2, password },
-				api.credential,
-			),
+			await create({ url: 'https://example.com', password: `${password}${'x'.repeat(120)}` }),
 		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'create',
-					url: 'https://example.com',
-					privacy: 2,
-					password: `${password}${'x'.repeat(120)}`,
-				},
-				api.credential,
-			),
-		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'update',
-					reportId: locator('id', '1'),
-					updateFields: { privacy: 2, password },
-				},
-				api.credential,
-			),
-		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'update',
-					reportId: locator('id', '777'),
-					updateFields: { privacy: 2, password },
-				},
-				api.credential,
-				{ continueOnFail: true },
-			),
-		);
+		runs.push(await update('1'));
+		runs.push(await update('777', true));
 		runs.push(
 			await runNode(getReport(1), {
 				...api.credential,

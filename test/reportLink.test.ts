@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { CheckResult, ReportRecord } from './server';
 import { runNode } from './harness/engine';
 import { PolledWorkflow, runManually } from './harness/poll';
+import { reanalyse } from './harness/reanalysis';
 import { locator, useServer } from './harness/setup';
 
 /*
@@ -140,13 +141,8 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 
 describe('link and top_failed_checks on the trigger’s report items', () => {
 	const trigger = (parameters: INodeParameters) => new PolledWorkflow(parameters, credential());
-	/** Stores the report again with another score, as a re-analysis elsewhere would. */
-	const rescore = (report: ReportRecord, result: number) => {
-		const others = api.server.listReports().filter(({ id }) => id !== report.id);
-		api.server.deleteAllReports();
-		for (const kept of [...others, { ...report, result }].sort((a, b) => a.id - b.id))
-			api.server.addReport(kept);
-	};
+	const rescore = (report: ReportRecord, score: number) =>
+		reanalyse(api.server, report.id, { score });
 
 	it.each([true, false])('New Report, Simplify %s', async (simplify) => {
 		const workflow = trigger({ event: 'newReport', simplify });

@@ -1,7 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ExecutionError, IDataObject } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions } from '../server';
-import type { TestCredential } from './engine';
+import { startN8nApi, type N8nApi } from '../server/n8nApi';
+import { runNode, type TestCredential, type TestN8nApiCredential } from './engine';
 
 export interface ServerFixture {
 	server: PhpRankServer;
@@ -9,6 +10,17 @@ export interface ServerFixture {
 	credential: TestCredential;
 	/** The API requests the server received since the last test started. */
 	apiRequests(): RecordedRequest[];
+	/** The same, each as `METHOD /path?query` (the query as sent, when there is one). */
+	calls(): string[];
+	/**
+	 * Runs the node and expects it refused with `message` before any API request (the error
+	 * also has a description). Returns the error.
+	 */
+	refuses(
+		parameters: IDataObject,
+		message: RegExp | string,
+		options?: Parameters<typeof runNode>[2] & { credential?: TestCredential },
+	): Promise<ExecutionError>;
 }
 
 /**
@@ -25,11 +37,44 @@ export function useServer(
 		seed?.(fixture.server);
 		await fixture.server.start();
 		fixture.credential = { baseUrl: fixture.server.url, apiKey: TEST_API_KEY };
-		fixture.apiRequests = () =>
-			fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	});
+	fixture.apiRequests = () =>
+		fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
+	fixture.calls = () =>
+		fixture.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	fixture.refuses = async (parameters, message, { credential, ...run } = {}) => {
+		const { error } = await runNode(parameters, credential ?? fixture.credential, run);
+		expect(error?.message).toMatch(message);
+		expect(error?.description).toBeTruthy();
+		expect(fixture.apiRequests()).toEqual([]);
+		return error!;
+	};
 	beforeEach(() => fixture.server.clearRequests());
 	afterAll(async () => await fixture.server.stop());
+	return fixture;
+}
+
+export interface N8nApiFixture {
+	/** The stand-in for n8n's public API (data tables). */
+	api: N8nApi;
+	/** The phpRank History Store API credential for it. */
+	credential: TestN8nApiCredential;
+	/** Deletes every table and forgets the requests. */
+	reset(): void;
+}
+
+/** Starts the stand-in for n8n's public API for the test file (or describe block). */
+export function useN8nApi(apiKey = 'n8n-test-key'): N8nApiFixture {
+	const fixture = {} as N8nApiFixture;
+	beforeAll(async () => {
+		fixture.api = await startN8nApi({ apiKey });
+		fixture.credential = { baseUrl: fixture.api.url, apiKey };
+	});
+	fixture.reset = () => {
+		for (const table of fixture.api.tables.all()) fixture.api.tables.delete(table.id);
+		fixture.api.requests.length = 0;
+	};
+	afterAll(async () => await fixture.api.close());
 	return fixture;
 }
 
@@ -38,18 +83,21 @@ export function locator(mode: string, value: string | number) {
 	return { __rl: true, mode, value };
 }
 
-/**
- * Create or Re-Run, Output: One Item per Site, each input item's `url`, private reports: the node as
- * the site and history tests run it (Simplify off unless `extra` says otherwise).
- */
-export function perSiteParameters(extra: IDataObject = {}): IDataObject {
+/** Report → Create or Re-Run of each input item's `url`, private reports (One Item per Page). */
+export function createOrRerunParameters(extra: IDataObject = {}): IDataObject {
 	return {
 		resource: 'report',
 		operation: 'createOrRerun',
 		url: '={{ $json.url }}',
 		privacy: 1,
-		output: 'sites',
-		simplify: false,
 		...extra,
 	};
+}
+
+/**
+ * Create or Re-Run, Output: One Item per Site: the node as the site and history tests run it
+ * (Simplify off unless `extra` says otherwise).
+ */
+export function perSiteParameters(extra: IDataObject = {}): IDataObject {
+	return createOrRerunParameters({ output: 'sites', simplify: false, ...extra });
 }

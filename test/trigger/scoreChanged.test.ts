@@ -12,6 +12,7 @@ import {
 import { sparkline } from '../../nodes/PhpRank/sparkline';
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
+import { reanalyse as reanalyseReport } from '../harness/reanalysis';
 import { locator, useServer } from '../harness/setup';
 
 const fixture = useServer();
@@ -30,28 +31,8 @@ const passing = (report: ReportRecord) =>
 const failing = (report: ReportRecord) =>
 	Object.keys(report.results).filter((check) => !report.results[check].passed);
 
-/**
- * A new analysis of a report, as phpRank's database would hold it after a re-run: the score given,
- * the checks in `fail` failing and those in `pass` passing, generated an hour later.
- */
-function reanalyse(
-	id: number,
-	change: { score: number; fail?: string[]; pass?: string[] },
-): ReportRecord {
-	const report = fixture.server.getReport(id)!;
-	const results = structuredClone(report.results);
-	for (const check of change.fail ?? []) results[check] = { ...results[check], passed: false };
-	for (const check of change.pass ?? []) results[check] = { ...results[check], passed: true };
-	const generated = new Date(Date.parse(report.generated_at) + 3_600_000).toISOString();
-	fixture.server.deleteReport(id);
-	return fixture.server.addReport({
-		...report,
-		result: change.score,
-		results,
-		generated_at: generated,
-		updated_at: generated,
-	});
-}
+const reanalyse = (id: number, change: { score: number; fail?: string[]; pass?: string[] }) =>
+	reanalyseReport(fixture.server, id, change);
 const setScore = (id: number, score: number) => reanalyse(id, { score });
 
 async function polled(
