@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { createOf, locator, useN8nApi, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
  * Report → Compare With Competitors through n8n's engine against the test server: what went over
@@ -39,21 +38,12 @@ describe('Report → Compare With Competitors', () => {
 	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
 
 	function scriptAnalyses() {
-		api.server.setNextAnalysis(YOU, {
-			score: 70,
-			failed: ['title', 'meta_description', 'favicon', 'dom_size'],
-			others: 'pass',
-		});
-		api.server.setNextAnalysis(RIVAL, {
-			score: 88,
-			failed: ['https_encryption', 'dom_size'],
-			others: 'pass',
-		});
-		api.server.setNextAnalysis(OTHER, {
-			score: 68,
-			failed: ['title', 'favicon', 'robots'],
-			others: 'pass',
-		});
+		for (const [url, score, failed] of [
+			[YOU, 70, ['title', 'meta_description', 'favicon', 'dom_size']],
+			[RIVAL, 88, ['https_encryption', 'dom_size']],
+			[OTHER, 68, ['title', 'favicon', 'robots']],
+		] as const)
+			api.server.setNextAnalysis(url, { score, failed, others: 'pass' });
 	}
 
 	it('analyses each URL once (one list read per site), and lines the competitors up check by check', async () => {
@@ -224,12 +214,7 @@ describe('Report → Compare With Competitors', () => {
 	it('lists a competitor phpRank cannot analyse as not comparable, and still compares the rest', async () => {
 		scriptAnalyses();
 		const down = 'https://down.invalid/';
-		api.server.failNext(
-			{ type: 'status', status: 500 },
-			{
-				match: (r) => r.method === 'POST' && String(r.form.url ?? '').includes('other.example.net'),
-			},
-		);
+		api.server.failNext({ type: 'status', status: 500 }, { match: createOf(OTHER) });
 		const { items, error } = await runNode(
 			compare([RIVAL, down, OTHER], { simplify: false }),
 			api.credential,
@@ -308,9 +293,7 @@ describe('Report → Compare With Competitors', () => {
 			/Tie Within \(Points\) must be a number from 0 to 100/,
 		],
 	])('refuses %s before any request, naming the field', async (_, competitors, extra, message) => {
-		const { error } = await runNode(compare(competitors, extra), api.credential);
-		expect(error?.message).toMatch(message);
-		expect(api.apiRequests()).toEqual([]);
+		await api.refuses(compare(competitors, extra), message);
 	});
 
 	it('splits comma-separated text from an expression, adds https:// to an address without a scheme, and counts a competitor given twice once', async () => {
@@ -469,30 +452,26 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('refuses a Tie Within out of bounds before any request', async () => {
 		seed();
-		const { error } = await runNode(health({ siteOptions: { tieWithin: -1 } }), api.credential);
-		expect(error?.message).toMatch(/Site Options → Tie Within \(Points\) must be a number/);
-		expect(api.apiRequests()).toEqual([]);
+		await api.refuses(
+			health({ siteOptions: { tieWithin: -1 } }),
+			/Site Options → Tie Within \(Points\) must be a number/,
+		);
 	});
 });
 
 describe('Compare With Competitors over time: History Store → Data Table', () => {
 	const api = useServer();
-	let n8n: N8nApi;
+	const n8n = useN8nApi();
 	let executions = 0;
-	beforeAll(async () => {
-		n8n = await startN8nApi({ apiKey: 'n8n-test-key' });
-	});
-	afterAll(async () => await n8n.close());
 	beforeEach(() => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
-		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
-		n8n.requests.length = 0;
+		n8n.reset();
 		executions = 0;
 	});
 
 	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
-		n8n.requests.length = 0;
+		n8n.api.requests.length = 0;
 		const result = await runNode(
 			compare([RIVAL, OTHER], {
 				simplify: false,
@@ -503,11 +482,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 			}),
 			api.credential,
 			{
-				execution: {
-					mode,
-					id: String(++executions),
-					n8nApi: { baseUrl: n8n.url, apiKey: 'n8n-test-key' },
-				},
+				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
 			},
 		);
 		expect(result.error).toBeUndefined();
@@ -534,9 +509,9 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 			[-2, null, null],
 			[-10, null, null],
 		]);
-		const [table] = n8n.tables.all();
+		const [table] = n8n.api.tables.all();
 		expect(
-			n8n.tables
+			n8n.api.tables
 				.rows(table.id)
 				.map((row) => [row.site, row.average_score, row.pages])
 				.sort(),
@@ -559,7 +534,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		);
 		// n8n's API: the table found, the rows read once, one upsert per page.
 		expect(
-			n8n.requests.map(
+			n8n.api.requests.map(
 				(r) => `${r.method} ${r.path.replace(/\/data-tables\/[^/]+/, '/data-tables/T')}`,
 			),
 		).toEqual([
@@ -576,6 +551,6 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		expect(third.overtaken_by).toEqual([]);
 		expect(changes(third)[0]).toEqual([11, 10, 1]);
 		expect(third.history_saved).toBe(false);
-		expect(n8n.tables.rows(table.id)).toHaveLength(6);
+		expect(n8n.api.tables.rows(table.id)).toHaveLength(6);
 	});
 });

@@ -2,8 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
-import { locator, perSiteParameters, useServer } from './harness/setup';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 
 /*
  * Page Groups and budgets through the real n8n engine against the test phpRank server (and, for
@@ -33,12 +32,7 @@ const group = (
 	pattern: string,
 	budget: IDataObject = {},
 	extra: IDataObject = {},
-) => ({
-	name,
-	pattern,
-	budget,
-	...extra,
-});
+) => ({ name, pattern, budget, ...extra });
 
 const health = (extra: IDataObject = {}) => ({
 	resource: 'project',
@@ -48,10 +42,9 @@ const health = (extra: IDataObject = {}) => ({
 	...extra,
 });
 
-const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
-
 describe('Page Groups and budgets', () => {
 	const api = useServer();
+	const n8n = useN8nApi();
 
 	function script(pages: Record<string, { score: number; failed: string[] }> = PAGES) {
 		for (const [path, { score, failed }] of Object.entries(pages))
@@ -62,7 +55,7 @@ describe('Page Groups and budgets', () => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
 		script(pages);
-		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+		const { error } = await runNode(perSiteParameters({ output: 'pages' }), api.credential, {
 			items: Object.keys(pages).map((path) => ({ url: page(path) })),
 		});
 		expect(error).toBeUndefined();
@@ -143,7 +136,7 @@ describe('Page Groups and budgets', () => {
 		it('One Item per Page: each page says its group', async () => {
 			script();
 			const { items, error } = await runNode(
-				perSite({
+				perSiteParameters({
 					output: 'pages',
 					pageGroups: groupsParam(group('Products', '/products/**')),
 				}),
@@ -291,7 +284,7 @@ describe('Page Groups and budgets', () => {
 				failed: [],
 				others: 'pass',
 			});
-			const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+			const { error } = await runNode(perSiteParameters({ output: 'pages' }), api.credential, {
 				items: [
 					{ url: 'https://b-shop.example.net/' },
 					{ url: 'https://b-shop.example.net/products/1' },
@@ -389,29 +382,17 @@ describe('Page Groups and budgets', () => {
 		];
 
 		it.each(cases)('%s: Get Health', async (_name, extra, message) => {
-			const { error } = await runNode(health(extra), api.credential);
-			expect(error?.message).toMatch(message);
-			expect(api.apiRequests()).toHaveLength(0);
+			await api.refuses(health(extra), message);
 		});
 
 		it.each(cases)('%s: Create or Re-Run', async (_name, extra, message) => {
-			const { error } = await runNode(perSite(extra), api.credential, {
-				items: [{ url: page('/blog/a') }],
-			});
-			expect(error?.message).toMatch(message);
-			expect(api.apiRequests()).toHaveLength(0);
+			await api.refuses(perSiteParameters(extra), message, { items: [{ url: page('/blog/a') }] });
 		});
 	});
 
 	describe('over production runs: newly over budget and recovered', () => {
-		const N8N_KEY = 'n8n-test-key';
-		let n8n: N8nApi;
 		let staticData: IDataObject = {};
 		let executions = 0;
-		beforeAll(async () => {
-			n8n = await startN8nApi({ apiKey: N8N_KEY });
-		});
-		afterAll(async () => await n8n.close());
 
 		const PRODUCTS = ['/products/x', '/products/y'];
 		const gate = groupsParam(
@@ -433,7 +414,7 @@ describe('Page Groups and budgets', () => {
 					others: 'pass',
 				});
 			const result = await runNode(
-				perSite({
+				perSiteParameters({
 					pageGroups: gate,
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
@@ -446,7 +427,7 @@ describe('Page Groups and budgets', () => {
 						id,
 						workflowId: 'wf-1',
 						staticData: structuredClone(staticData),
-						n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+						n8nApi: n8n.credential,
 					},
 				},
 			);
@@ -461,7 +442,7 @@ describe('Page Groups and budgets', () => {
 			beforeAll(() => {
 				api.server.deleteAllReports();
 				api.server.clearAnalyses();
-				for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+				n8n.reset();
 				staticData = {};
 			});
 
@@ -479,8 +460,8 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('Data Table: one row per site and run plus one per group, a person can filter by group', async () => {
-			const table = n8n.tables.byName('phpRank history')!;
-			const rows = n8n.tables.rows(table.id);
+			const table = n8n.api.tables.byName('phpRank history')!;
+			const rows = n8n.api.tables.rows(table.id);
 			// 7 production runs (the manual one wrote nothing), the retried one once.
 			const own = rows.filter((row) => row.page_group === null);
 			const groups = rows.filter((row) => row.page_group !== null);
@@ -497,18 +478,15 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('a history table made before page groups', () => {
-		const N8N_KEY = 'n8n-test-key';
-		let n8n: N8nApi;
-		beforeAll(async () => {
-			n8n = await startN8nApi({ apiKey: N8N_KEY });
+		beforeAll(() => {
 			api.server.deleteAllReports();
 			api.server.clearAnalyses();
+			n8n.reset();
 		});
-		afterAll(async () => await n8n.close());
 
 		it('gets the group columns on the first production run with Page Groups, and keeps every row', async () => {
-			const table = n8n.tables.create('old history', [...HISTORY_COLUMNS]);
-			n8n.tables.seed(table.id, [
+			const table = n8n.api.tables.create('old history', [...HISTORY_COLUMNS]);
+			n8n.api.tables.seed(table.id, [
 				{
 					site: SITE,
 					run_date: '2026-01-05T08:00:00.000Z',
@@ -523,7 +501,7 @@ describe('Page Groups and budgets', () => {
 					workflow_id: 'wf-1',
 				},
 			]);
-			const params = perSite({
+			const params = perSiteParameters({
 				pageGroups: groupsParam(
 					group('Products', '/products/**', { requiredChecks: 'meta_description' }),
 				),
@@ -535,7 +513,7 @@ describe('Page Groups and budgets', () => {
 				id,
 				workflowId: 'wf-1',
 				staticData: {},
-				n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+				n8nApi: n8n.credential,
 			});
 			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
 			// A manual run reads the old table as it is and changes nothing.
@@ -544,19 +522,19 @@ describe('Page Groups and budgets', () => {
 				execution: execution('m', 'manual'),
 			});
 			expect(manual.error).toBeUndefined();
-			expect(n8n.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
+			expect(n8n.api.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
 				HISTORY_COLUMNS.map((c) => c.name),
 			);
-			n8n.requests.length = 0;
+			n8n.api.requests.length = 0;
 			const { items, error } = await runNode(params, api.credential, {
 				items: [{ url: page('/products/x') }],
 				execution: execution('new-1', 'webhook'),
 			});
 			expect(error).toBeUndefined();
-			expect(n8n.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body)).toEqual(
-				GROUP_COLUMNS.map((c) => ({ ...c })),
-			);
-			const rows = n8n.tables.rows(table.id);
+			expect(
+				n8n.api.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body),
+			).toEqual(GROUP_COLUMNS.map((c) => ({ ...c })));
+			const rows = n8n.api.tables.rows(table.id);
 			expect(rows).toHaveLength(3);
 			expect(rows[0]).toMatchObject({ execution_id: 'old-1', average_score: 60, page_group: null });
 			expect(rows.slice(1).map((r) => [r.execution_id, r.page_group, r.budget_passed])).toEqual([

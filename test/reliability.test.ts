@@ -1,11 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './server';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { closedPort, locator, useServer } from './harness/setup';
 
 const getReport = (id: string | number) => ({
 	resource: 'report',
@@ -111,11 +108,7 @@ describe('Errors the user can act on', () => {
 	});
 
 	it('connection refused: names the host and the cause', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const { port } = closed.address() as AddressInfo;
-		await new Promise((resolve) => closed.close(resolve));
-
+		const port = await closedPort();
 		const { error } = await runNode(getReport(1), {
 			...api.credential,
 			baseUrl: `http://127.0.0.1:${port}`,

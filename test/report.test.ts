@@ -24,22 +24,40 @@ const reportKeys = [
 	'link',
 ];
 
-describe('Report → Get Many', () => {
-	// 250 reports over 5 hosts: three pages of 100 when nothing narrows the list.
+/** The queries of `count` list pages of `perPage`, with `query` on each. */
+const pages = (perPage: number, count: number, query: IDataObject = {}) =>
+	Array.from({ length: count }, (_, i) => ({
+		...query,
+		per_page: String(perPage),
+		page: String(i + 1),
+	}));
+
+/** 250 reports over 5 hosts (three pages of 100), with Get Many and what it sent. */
+function useReports() {
 	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) =>
-		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
-	const queries = () => api.apiRequests().map((request) => request.query);
+	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
+	return {
+		api,
+		getAll: (parameters: IDataObject) =>
+			runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential),
+		queries: () => api.apiRequests().map((request) => request.query),
+		newestFirst,
+		/** The IDs of the `count` newest reports. */
+		newest: (count: number) =>
+			newestFirst()
+				.slice(0, count)
+				.map((r) => r.id),
+	};
+}
+
+describe('Report → Get Many', () => {
+	const { api, getAll, queries, newest } = useReports();
 
 	it('Return All fetches every page with per_page=100', async () => {
 		const { items, error } = await getAll({ returnAll: true });
 
 		expect(error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ per_page: '100', page: '1' },
-			{ per_page: '100', page: '2' },
-			{ per_page: '100', page: '3' },
-		]);
+		expect(queries()).toEqual(pages(100, 3));
 		expect(items).toHaveLength(250);
 		const ids = items.map((item) => item.json.id);
 		expect(new Set(ids).size).toBe(250);
@@ -62,17 +80,14 @@ describe('Report → Get Many', () => {
 		const allOfProject = api.server.listReports().filter((r) => r.project === project).length;
 		expect(items).toHaveLength(allOfProject);
 		expect(expectedCount).toBeLessThan(allOfProject + 1);
-		expect(queries().length).toBe(Math.ceil(allOfProject / 10));
 		expect(queries().length).toBeGreaterThanOrEqual(3);
-		queries().forEach((query, index) =>
-			expect(query).toEqual({
+		expect(queries()).toEqual(
+			pages(10, Math.ceil(allOfProject / 10), {
 				project,
 				search: project.slice(0, 4),
 				search_by: 'url',
-				per_page: '10',
 				sort_by: 'result',
 				sort: 'asc',
-				page: String(index + 1),
 			}),
 		);
 		const scores = items.map((item) => item.json.score as number);
@@ -94,13 +109,7 @@ describe('Report → Get Many', () => {
 			expect(items).toHaveLength(limit);
 			expect(queries()).toHaveLength(requests);
 			expect(queries().every((query) => query.per_page === String(perPage))).toBe(true);
-			expect(items.map((item) => item.json.id)).toEqual(
-				api.server
-					.listReports()
-					.map((r) => r.id)
-					.sort((a, b) => b - a)
-					.slice(0, limit),
-			);
+			expect(items.map((item) => item.json.id)).toEqual(newest(limit));
 		},
 	);
 
@@ -117,22 +126,12 @@ describe('Report → Get Many', () => {
 
 	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
 		await getAll({ returnAll: true, options: { pageSize: 50 } });
-		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
-			['50', '1'],
-			['50', '2'],
-			['50', '3'],
-			['50', '4'],
-			['50', '5'],
-		]);
+		expect(queries()).toEqual(pages(50, 5));
 
 		api.server.clearRequests();
 		const { items } = await getAll({ limit: 60, options: { pageSize: 25 } });
 		expect(items).toHaveLength(60);
-		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
-			['25', '1'],
-			['25', '2'],
-			['25', '3'],
-		]);
+		expect(queries()).toEqual(pages(25, 3));
 	});
 
 	it.each([
@@ -170,13 +169,7 @@ describe('Report → Get Many', () => {
 
 		expect(error).toBeUndefined();
 		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(
-			api.server
-				.listReports()
-				.map((r) => r.id)
-				.sort((a, b) => b - a)
-				.slice(0, 5),
-		);
+		expect(items.map((item) => item.json.id)).toEqual(newest(5));
 	});
 
 	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
@@ -213,13 +206,7 @@ describe('Report → Get Many', () => {
 		});
 
 		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(
-			api.server
-				.listReports()
-				.map((r) => r.id)
-				.sort((a, b) => b - a)
-				.slice(0, 7),
-		);
+		expect(items.map((item) => item.json.id)).toEqual(newest(7));
 	});
 
 	it('returns no items, after one request, when nothing matches', async () => {
@@ -278,12 +265,8 @@ describe('Report → Get Many', () => {
 });
 
 describe('Report → Get Many by score range', () => {
-	// 250 reports with scores spread over 10-100, all three classes.
-	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) =>
-		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
-	const queries = () => api.apiRequests().map((request) => request.query);
-	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
+	// Scores spread over 10-100, all three classes.
+	const { api, getAll, queries, newestFirst } = useReports();
 	const scoring = (min: number, max: number) =>
 		newestFirst().filter((r) => r.result >= min && r.result <= max);
 	const CLASS_SCORES: Record<string, [number, number]> = {
@@ -293,11 +276,7 @@ describe('Report → Get Many by score range', () => {
 	};
 	/** The pages of 100 a list of one class takes. */
 	const classPages = (result: string) =>
-		Array.from({ length: Math.ceil(scoring(...CLASS_SCORES[result]).length / 100) }, (_, i) => ({
-			result,
-			per_page: '100',
-			page: String(i + 1),
-		}));
+		pages(100, Math.ceil(scoring(...CLASS_SCORES[result]).length / 100), { result });
 
 	it.each([
 		[80, 90, 'good'],
@@ -325,11 +304,7 @@ describe('Report → Get Many by score range', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ per_page: '100', page: '1' },
-			{ per_page: '100', page: '2' },
-			{ per_page: '100', page: '3' },
-		]);
+		expect(queries()).toEqual(pages(100, 3));
 		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
 		expect(
 			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
@@ -346,8 +321,8 @@ describe('Report → Get Many by score range', () => {
 	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
 		const decent = newestFirst().filter((r) => r.result >= 49 && r.result <= 79);
 		const matching = decent.filter((r) => r.result >= 60 && r.result <= 64);
-		const pages = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
-		expect(pages).toBeGreaterThan(1);
+		const count = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
+		expect(count).toBeGreaterThan(1);
 
 		const { items, error } = await getAll({
 			limit: 5,
@@ -357,13 +332,7 @@ describe('Report → Get Many by score range', () => {
 
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.id)).toEqual(matching.slice(0, 5).map((r) => r.id));
-		expect(queries()).toEqual(
-			Array.from({ length: pages }, (_, i) => ({
-				result: 'decent',
-				per_page: '10',
-				page: String(i + 1),
-			})),
-		);
+		expect(queries()).toEqual(pages(10, count, { result: 'decent' }));
 	});
 
 	it('without a Page Size, a Limit with a range asks for pages of 100', async () => {
@@ -430,11 +399,11 @@ describe('Report → Get Many by score range', () => {
 			/^Maximum Score 79 is below what Result: Good allows \(above 79\)$/,
 		],
 	])('refuses %j before any request', async (filters, message) => {
-		const { error } = await getAll({ returnAll: true, filters });
-
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/Score|Result/);
-		expect(api.apiRequests()).toHaveLength(0);
+		const error = await api.refuses(
+			{ resource: 'report', operation: 'getAll', returnAll: true, filters },
+			message,
+		);
+		expect(error.description).toMatch(/Score|Result/);
 	});
 });
 

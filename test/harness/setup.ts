@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { ExecutionError, IDataObject } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions } from '../server';
@@ -12,6 +15,8 @@ export interface ServerFixture {
 	apiRequests(): RecordedRequest[];
 	/** The same, each as `METHOD /path?query` (the query as sent, when there is one). */
 	calls(): string[];
+	/** The API requests of one method. */
+	sent(method: string): RecordedRequest[];
 	/**
 	 * Runs the node and expects it refused with `message` before any API request (the error
 	 * also has a description). Returns the error.
@@ -42,6 +47,7 @@ export function useServer(
 		fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	fixture.calls = () =>
 		fixture.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
 	fixture.refuses = async (parameters, message, { credential, ...run } = {}) => {
 		const { error } = await runNode(parameters, credential ?? fixture.credential, run);
 		expect(error?.message).toMatch(message);
@@ -76,6 +82,19 @@ export function useN8nApi(apiKey = 'n8n-test-key'): N8nApiFixture {
 	};
 	afterAll(async () => await fixture.api.close());
 	return fixture;
+}
+
+/** For failNext: the request that creates a report of `url` (the URL as the node sent it). */
+export const createOf = (url: string) => (request: RecordedRequest) =>
+	request.method === 'POST' && String(request.form.url) === url;
+
+/** A port on 127.0.0.1 nothing listens at. */
+export async function closedPort(): Promise<number> {
+	const closed = createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const { port } = closed.address() as AddressInfo;
+	await new Promise((resolve) => closed.close(resolve));
+	return port;
 }
 
 /** A resource locator value as n8n stores it. */
