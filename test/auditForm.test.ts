@@ -1,20 +1,14 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { useServer } from './harness/setup';
+import { createOrRerunParameters, useServer } from './harness/setup';
 
 /*
  * What a public audit form relies on (examples/lead-audit-form.json): Create or Re-Run's Reuse
  * Recent Analysis and Public URLs Only, asserted on what went over the wire.
  */
 
-const createOrRerun = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	...extra,
-});
+const createOrRerun = createOrRerunParameters;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
 const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExecutionData[] =>
 	run.data.resultData.runData.phpRank?.[0]?.data?.main?.[1] ?? [];
@@ -22,7 +16,7 @@ const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExec
 describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
-	const sent = (method: string) => api.apiRequests().filter((r) => r.method === method);
+	const { sent } = api;
 
 	it('returns the report analysed less than the hours ago as it is, with action "reused", and sends no analysis', async () => {
 		const recent = api.server.addReport({
@@ -154,16 +148,12 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	it.each([[-1], [8761], ['soon'], [Number.NaN]])(
 		'%p hours is refused before anything is sent, naming the field and what to enter',
 		async (hours) => {
-			const { error } = await runNode(
+			const error = await api.refuses(
 				createOrRerun({ options: { reuseRecentAnalysis: hours } }),
-				api.credential,
+				/^Options → Reuse Recent Analysis must be a number from 0 to 8760, not /,
 				{ items: [{ url: 'https://shop.example.com/' }] },
 			);
-			expect(error?.message).toMatch(
-				/^Options → Reuse Recent Analysis must be a number from 0 to 8760, not /,
-			);
-			expect(error?.description).toMatch(/hours/);
-			expect(api.apiRequests()).toHaveLength(0);
+			expect(error.description).toMatch(/hours/);
 		},
 	);
 });
@@ -182,28 +172,21 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		['http://[::1]/', 'points to a loopback address (::1)'],
 		['ftp://example.com/', 'uses ftp:, not http or https'],
 	])('refuses %s before anything is sent', async (url, problem) => {
-		const { error } = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
+			`The URL "${url}" ${problem}`,
 			{
 				items: [{ url }],
 			},
 		);
-		expect(error?.message).toBe(`The URL "${url}" ${problem}`);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('refuses a URL over 2,000 characters without repeating it in the message', async () => {
-		const url = `https://example.com/${'a'.repeat(2000)}`;
-		const { error } = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
-			{
-				items: [{ url }],
-			},
+			'The URL is 2020 characters long, more than the 2,000 allowed',
+			{ items: [{ url: `https://example.com/${'a'.repeat(2000)}` }] },
 		);
-		expect(error?.message).toBe('The URL is 2020 characters long, more than the 2,000 allowed');
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('with On Error → Continue (using error output), a refused URL goes out of the error output, the others are analysed', async () => {

@@ -2,27 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../nodes/PhpRank/operations/changes';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { createOrRerunParameters, locator, useServer } from './harness/setup';
 
-const createOrRerun = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	...extra,
-});
+const createOrRerun = createOrRerunParameters;
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
 describe('Report → Create or Re-Run', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
-	const methods = () =>
-		api
-			.apiRequests()
-			.map(
-				(r) =>
-					`${r.method} ${r.path}${r.method === 'GET' ? `?${new URLSearchParams(r.query as Record<string, string>).toString()}` : ''}`,
-			);
 
 	it('re-runs the report a URL already has, creates one for a URL without, and reads the site once', async () => {
 		const existing = api.server.addReport({ url: 'https://shop.example.com/pricing' });
@@ -36,7 +23,7 @@ describe('Report → Create or Re-Run', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(methods()).toEqual(
+		expect(api.calls()).toEqual(
 			[
 				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 				`PUT /api/v1/reports/${existing.id}`,
@@ -104,9 +91,9 @@ describe('Report → Create or Re-Run', () => {
 			expect(json).not.toHaveProperty('changes');
 		}
 		// Two sites: two list reads, three re-runs.
-		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(2);
-		expect(api.apiRequests().filter((r) => r.method === 'PUT')).toHaveLength(3);
-		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+		expect(api.sent('GET')).toHaveLength(2);
+		expect(api.sent('PUT')).toHaveLength(3);
+		expect(api.sent('POST')).toHaveLength(0);
 	});
 
 	it('with several reports of the URL, re-runs the newest, says how many others exist, deletes nothing', async () => {
@@ -119,7 +106,7 @@ describe('Report → Create or Re-Run', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: newer.id, other_reports: 1 });
 		expect(api.server.getReport(old.id)).toBeDefined();
-		expect(api.apiRequests().filter((r) => r.method === 'DELETE')).toHaveLength(0);
+		expect(api.sent('DELETE')).toHaveLength(0);
 	});
 
 	it('reads only the site’s reports when the account holds many others (100 a page)', async () => {
@@ -134,13 +121,13 @@ describe('Report → Create or Re-Run', () => {
 			})),
 		});
 		expect(error).toBeUndefined();
-		const gets = api.apiRequests().filter((r) => r.method === 'GET');
+		const gets = api.sent('GET');
 		expect(gets.map((r) => r.query.project)).toEqual([
 			'watched.example.com',
 			'watched.example.com',
 		]);
-		expect(api.apiRequests().filter((r) => r.method === 'PUT')).toHaveLength(150);
-		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+		expect(api.sent('PUT')).toHaveLength(150);
+		expect(api.sent('POST')).toHaveLength(0);
 		expect(items.every((i) => i.json.action === 'rerun')).toBe(true);
 	});
 
@@ -200,14 +187,13 @@ describe('Report → Create or Re-Run', () => {
 		expect(items[0].json.id).toBe(existing.id);
 		// Over the wire: one read of the site, the re-run of the report it has, two creates with the
 		// URL as given when it has a scheme, with https:// when it has none.
-		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(1);
+		expect(api.sent('GET')).toHaveLength(1);
 		expect(api.apiRequests().find((r) => r.method === 'PUT')?.path).toBe(
 			`/api/v1/reports/${existing.id}`,
 		);
 		expect(
 			api
-				.apiRequests()
-				.filter((r) => r.method === 'POST')
+				.sent('POST')
 				.map((r) => r.form.url)
 				.sort(),
 		).toEqual(['http://shop.example.com/plain', 'https://shop.example.com/new-page']);
@@ -226,15 +212,11 @@ describe('Report → Create or Re-Run', () => {
 			'https://public.example.com:8443/a',
 		);
 		api.server.clearRequests();
-		const refused = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
+			'The URL "https://localhost:8080/admin" points to a local network name (localhost)',
 			{ items: [{ url: 'localhost:8080/admin' }] },
 		);
-		expect(refused.error?.message).toBe(
-			'The URL "https://localhost:8080/admin" points to a local network name (localhost)',
-		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it.each([
@@ -251,30 +233,29 @@ describe('Report → Create or Re-Run', () => {
 		],
 		['a URL without a host', 'https://', 'The URL "https://" is not a web address'],
 	])('refuses %s before any request, saying what to enter', async (_what, url, message) => {
-		const { error } = await runNode(createOrRerun(), api.credential, {
+		const error = await api.refuses(createOrRerun(), `${message} [item 1]`, {
 			items: [{ url: 'https://fine.example.com' }, { url }],
 		});
-		expect(error?.message).toBe(`${message} [item 1]`);
-		expect(error?.description).toMatch(
+		expect(error.description).toMatch(
 			/^Enter the page to analyse, e\.g\. example\.com\/pricing \(https:\/\/ is added\) or http:\/\/example\.com\/pricing\./,
 		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 });
 
 describe('Report → Update with Re-Run Analysis says what changed', () => {
 	const api = useServer();
+	const update = (id: number, updateFields: IDataObject) => ({
+		resource: 'report',
+		operation: 'update',
+		reportId: locator('id', id),
+		updateFields,
+	});
 
 	it('reads the report just before the re-run and outputs changes; Simplify keeps them', async () => {
 		const report = api.server.addReport({ url: 'https://upd.example.com/' });
 		const before = structuredClone(api.server.getReport(report.id)!);
 		const { items, error } = await runNode(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', report.id),
-				updateFields: { rerunAnalysis: true },
-			},
+			update(report.id, { rerunAnalysis: true }),
 			api.credential,
 		);
 		expect(error).toBeUndefined();
@@ -287,15 +268,7 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 
 	it('an update without a re-run sends one request and has no changes', async () => {
 		const report = api.server.addReport({ url: 'https://upd2.example.com/' });
-		const { items } = await runNode(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', report.id),
-				updateFields: { privacy: 0 },
-			},
-			api.credential,
-		);
+		const { items } = await runNode(update(report.id, { privacy: 0 }), api.credential);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['PUT']);
 		expect(items[0].json.changes).toBeUndefined();
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { locator, perSiteParameters, useServer } from './harness/setup';
+import { createOf, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Whole sites: Project → Get Health, and Create or Re-Run with One Item per Site. The expected
@@ -22,49 +22,30 @@ describe('Project → Get Health', () => {
 
 	/** Reports made as users make them (Create or Re-Run), with scripted analyses. */
 	async function seedShop() {
-		const { server } = api;
-		server.setNextAnalysis('https://shop.example.com/', { score: 90, failed: [], others: 'pass' });
-		server.setNextAnalysis('https://shop.example.com/a', {
-			score: 70,
-			failed: ['title', 'favicon'],
-			others: 'pass',
-		});
-		server.setNextAnalysis('https://shop.example.com/b', {
-			score: 40,
-			failed: ['title', 'meta_description', 'favicon'],
-			others: 'pass',
-		});
-		server.setNextAnalysis('https://shop.example.com/c', {
-			score: 60,
-			failed: ['favicon'],
-			others: 'pass',
-		});
-		const urls = [
-			'https://shop.example.com/',
-			'https://shop.example.com/a',
-			'https://shop.example.com/b',
-			'https://shop.example.com/c',
-			'https://blog.example.com/post',
-		];
+		for (const [path, score, failed] of [
+			['/', 90, []],
+			['/a', 70, ['title', 'favicon']],
+			['/b', 40, ['title', 'meta_description', 'favicon']],
+			['/c', 60, ['favicon']],
+		] as const)
+			api.server.setNextAnalysis(`https://shop.example.com${path}`, {
+				score,
+				failed,
+				others: 'pass',
+			});
+		const urls = ['/', '/a', '/b', '/c'].map((path) => `https://shop.example.com${path}`);
 		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
-			items: urls.map((url) => ({ url })),
+			items: [...urls, 'https://blog.example.com/post'].map((url) => ({ url })),
 		});
 		expect(error).toBeUndefined();
-		server.clearRequests();
+		api.server.clearRequests();
 	}
 
 	it('reads the site’s reports once, with the project filter, and says how the site is doing', async () => {
 		await seedShop();
 		const { items, error } = await runNode(health({ simplify: false }), api.credential);
 		expect(error).toBeUndefined();
-		expect(
-			api
-				.apiRequests()
-				.map(
-					(r) =>
-						`${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`,
-				),
-		).toEqual([
+		expect(api.calls()).toEqual([
 			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 		]);
 		expect(items).toHaveLength(1);
@@ -133,11 +114,7 @@ describe('Project → Get Health', () => {
 	it('counts a URL once, by its newest report, and keeps the table flat with Simplify', async () => {
 		await seedShop();
 		// A second report of /b (Create makes a new one every time): its page counts once, by the newest.
-		api.server.setNextAnalysis('https://shop.example.com/b', {
-			score: 80,
-			failed: [],
-			others: 'pass',
-		});
+		api.server.setNextAnalysis('https://shop.example.com/b', { score: 80, others: 'pass' });
 		await runNode(
 			{ resource: 'report', operation: 'create', url: 'https://shop.example.com/b', privacy: 1 },
 			api.credential,
@@ -186,9 +163,10 @@ describe('Project → Get Health', () => {
 	});
 
 	it('Worst Pages outside 1-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(health({ siteOptions: { worstPages: 0 } }), api.credential);
-		expect(error?.message).toBe('Worst Pages must be a number from 1 to 100, not "0"');
-		expect(api.apiRequests()).toHaveLength(0);
+		await api.refuses(
+			health({ siteOptions: { worstPages: 0 } }),
+			/^Worst Pages must be a number from 1 to 100, not "0"$/,
+		);
 	});
 });
 
@@ -202,6 +180,11 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		'https://blog.example.com/post',
 	];
 	const input = pages.map((url) => ({ url }));
+	const methods = () =>
+		api
+			.apiRequests()
+			.map((r) => r.method)
+			.sort();
 
 	it('one item per site, paired to its input items, from no more requests than per page', async () => {
 		const first = await runNode(perSite(), api.credential, { items: input });
@@ -222,12 +205,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			average_change: null,
 		});
 		// Two list reads (one a site) and four creates: what One Item per Page sends too.
-		expect(
-			api
-				.apiRequests()
-				.map((r) => r.method)
-				.sort(),
-		).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
+		expect(methods()).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
 
 		api.server.clearRequests();
 		const before = new Map(api.server.listReports().map((r) => [r.url, r]));
@@ -247,12 +225,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		});
 		const second = await runNode(perSite({ simplify: false }), api.credential, { items: input });
 		expect(second.error).toBeUndefined();
-		expect(
-			api
-				.apiRequests()
-				.map((r) => r.method)
-				.sort(),
-		).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
+		expect(methods()).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
 		const shop = second.items[0].json;
 		const now = new Map(api.server.listReports().map((r) => [r.url, r]));
 		const urls = ['shop.example.com', 'shop.example.com/a', 'shop.example.com/b'];
@@ -297,11 +270,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 				status: 422,
 				body: { message: { url: ['Could not fetch the url.'] }, status: 422 },
 			},
-			{
-				match: (req) =>
-					req.method === 'POST' &&
-					String((req.form as IDataObject | undefined)?.url) === 'https://shop.example.com/b',
-			},
+			{ match: createOf('https://shop.example.com/b') },
 		);
 		const { items, error } = await runNode(perSite(), api.credential, { items: input });
 		expect(error).toBeUndefined();
@@ -316,11 +285,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	it('with On Error → Continue, an item refused before sending or failing for the run is an error item, and its site is still summarised', async () => {
 		api.server.failNext(
 			{ type: 'status', status: 403, body: { message: 'This action is unauthorized.' } },
-			{
-				match: (req) =>
-					req.method === 'POST' &&
-					String((req.form as IDataObject | undefined)?.url) === 'https://blog.example.com/post',
-			},
+			{ match: createOf('https://blog.example.com/post') },
 		);
 		const { items, error } = await runNode(perSite(), api.credential, {
 			items: [...input, { url: 'not a url' }],
@@ -334,13 +299,11 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	});
 
 	it('Minimum Change outside 0-100 is refused before anything is sent, naming the item', async () => {
-		const { error } = await runNode(perSite({ siteOptions: { minChange: 101 } }), api.credential, {
-			items: input,
-		});
-		expect(error?.message).toBe(
-			'Minimum Change must be a number from 0 to 100, not "101" [item 0]',
+		await api.refuses(
+			perSite({ siteOptions: { minChange: 101 } }),
+			/^Minimum Change must be a number from 0 to 100, not "101" \[item 0\]$/,
+			{ items: input },
 		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('text from phpRank is escaped in summary_html: a URL with <script> and quotes shows as text', async () => {
@@ -364,7 +327,7 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 	const url = 'https://shop.example.com/pricing';
 	const confirm = (extra: IDataObject = {}, options: IDataObject = {}) =>
 		perSite({ output: 'pages', options: { confirmDrops: true, ...options }, ...extra });
-	const puts = () => api.apiRequests().filter((r) => r.method === 'PUT').length;
+	const puts = () => api.sent('PUT').length;
 
 	async function at72() {
 		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
@@ -372,35 +335,27 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		api.server.clearRequests();
 	}
 
-	it('a noisy drop (72 → 60 → 71) is analysed once more and reported as noise', async () => {
+	it.each([
+		['a noisy drop (72 → 60 → 71) is analysed once more and reported as noise', 71, false],
+		[
+			'a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis',
+			61,
+			true,
+		],
+	])('%s', async (_what, second, confirmed) => {
 		await at72();
 		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
-		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
+		api.server.setNextAnalysis(url, { score: second, others: 'keep' });
 		const { items, error } = await runNode(confirm(), api.credential, { items: [{ url }] });
 		expect(error).toBeUndefined();
 		expect(puts()).toBe(2);
 		expect(items[0].json).toMatchObject({
 			action: 'rerun',
-			score: 71,
+			score: second,
 			previous_score: 72,
-			score_change: -1,
+			score_change: second - 72,
 			first_score: 60,
-			confirmed: false,
-		});
-	});
-
-	it('a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis', async () => {
-		await at72();
-		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
-		api.server.setNextAnalysis(url, { score: 61, others: 'keep' });
-		const { items } = await runNode(confirm(), api.credential, { items: [{ url }] });
-		expect(puts()).toBe(2);
-		expect(items[0].json).toMatchObject({
-			score: 61,
-			previous_score: 72,
-			score_change: -11,
-			first_score: 60,
-			confirmed: true,
+			confirmed,
 		});
 	});
 
@@ -438,11 +393,11 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 	});
 
 	it('Drop Points outside 0-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(confirm({}, { dropPoints: -1 }), api.credential, {
-			items: [{ url }],
-		});
-		expect(error?.message).toBe('Options → Drop Points must be a number from 0 to 100, not "-1"');
-		expect(error?.description).toMatch(/^Under Options, set Drop Points/);
-		expect(api.apiRequests()).toHaveLength(0);
+		const error = await api.refuses(
+			confirm({}, { dropPoints: -1 }),
+			/^Options → Drop Points must be a number from 0 to 100, not "-1"$/,
+			{ items: [{ url }] },
+		);
+		expect(error.description).toMatch(/^Under Options, set Drop Points/);
 	});
 });

@@ -18,8 +18,8 @@ export interface ServerFixture {
 	/** The API requests of one method. */
 	sent(method: string): RecordedRequest[];
 	/**
-	 * Runs the node and expects it refused with `message` before any API request (the error
-	 * also has a description). Returns the error.
+	 * Runs the node and expects it refused with `message` (a string: the whole message) before any
+	 * API request, the error with a description. Returns the error.
 	 */
 	refuses(
 		parameters: IDataObject,
@@ -50,7 +50,8 @@ export function useServer(
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
 	fixture.refuses = async (parameters, message, { credential, ...run } = {}) => {
 		const { error } = await runNode(parameters, credential ?? fixture.credential, run);
-		expect(error?.message).toMatch(message);
+		if (typeof message === 'string') expect(error?.message).toBe(message);
+		else expect(error?.message).toMatch(message);
 		expect(error?.description).toBeTruthy();
 		expect(fixture.apiRequests()).toEqual([]);
 		return error!;
