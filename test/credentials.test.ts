@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../nodes/PhpRank/methods/credentialTest';
 import { NO_API_PLAN_KEY, TEST_API_KEY } from './server';
-import { runNode, testCredential } from './harness/engine';
+import { runNode, testCredential, type TestCredential } from './harness/engine';
 import { closedPort, locator, useServer } from './harness/setup';
 
 describe('phpRank API credential', () => {
@@ -26,13 +26,6 @@ describe('phpRank API credential', () => {
 		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES[401] });
 		expect(result.message).toMatch(/API key was rejected \(HTTP 401\)/);
 		expect(api.apiRequests()).toHaveLength(1);
-	});
-
-	it('says the plan has no API access when phpRank answers 403', async () => {
-		const result = await testCredential({ ...api.credential, apiKey: NO_API_PLAN_KEY });
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/plan has no API access/);
 	});
 
 	it.each([
@@ -59,17 +52,33 @@ describe('phpRank API credential', () => {
 		});
 	});
 
-	it('says what to fix when the host name does not resolve', async () => {
-		const result = await testCredential({
-			...api.credential,
-			baseUrl: 'https://seo.phprank-test.invalid',
-		});
+	it.each<[string, () => Partial<TestCredential>, string | RegExp]>([
+		[
+			'the plan has no API access (403)',
+			() => ({ apiKey: NO_API_PLAN_KEY }),
+			/plan has no API access/,
+		],
+		[
+			'the host name does not resolve',
+			() => ({ baseUrl: 'https://seo.phprank-test.invalid' }),
+			/^Could not reach phpRank at seo\.phprank-test\.invalid: the host name could not be resolved.*\. Check the host name in the Base URL for typos\.$/,
+		],
+		[
+			'the Base URL is no web address at all',
+			() => ({ baseUrl: 'https://seo example.com' }),
+			CREDENTIAL_TEST_MESSAGES.invalidUrl,
+		],
+		[
+			'the Base URL has no phpRank API behind it (404)',
+			() => ({ baseUrl: `${api.server.url}/wordpress` }),
+			/No phpRank API at this Base URL \(HTTP 404\)/,
+		],
+	])('says so when %s', async (_what, credential, message) => {
+		const result = await testCredential({ ...api.credential, ...credential() });
 
 		expect(result).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(
-				/^Could not reach phpRank at seo\.phprank-test\.invalid: the host name could not be resolved.*\. Check the host name in the Base URL for typos\.$/,
-			),
+			message: typeof message === 'string' ? message : expect.stringMatching(message),
 		});
 	});
 
@@ -83,12 +92,6 @@ describe('phpRank API credential', () => {
 			expect(api.server.requests).toHaveLength(0);
 		},
 	);
-
-	it('says when the Base URL is no web address at all', async () => {
-		const result = await testCredential({ ...api.credential, baseUrl: 'https://seo example.com' });
-
-		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES.invalidUrl });
-	});
 
 	it('says where the Base URL redirects to, without following it', async () => {
 		api.server.failNext({ type: 'redirect' });
@@ -151,16 +154,6 @@ describe('phpRank API credential', () => {
 		} finally {
 			await new Promise((resolve) => website.close(resolve));
 		}
-	});
-
-	it('says when the Base URL has no phpRank API behind it (404)', async () => {
-		const result = await testCredential({
-			...api.credential,
-			baseUrl: `${api.server.url}/wordpress`,
-		});
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/No phpRank API at this Base URL \(HTTP 404\)/);
 	});
 });
 

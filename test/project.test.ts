@@ -56,15 +56,9 @@ describe('Project → Get Many', () => {
 		const expected = hosts.filter((h) => h.includes('site-1')).sort();
 		expect(items.map((i) => i.json.project)).toEqual(expected);
 		expect(queries()).toHaveLength(Math.ceil(expected.length / 25));
-		queries().forEach((query, index) =>
-			expect(query).toEqual({
-				search: 'site-1',
-				search_by: 'project',
-				sort_by: 'project',
-				sort: 'asc',
-				per_page: '25',
-				page: String(index + 1),
-			}),
+		const query = { search: 'site-1', search_by: 'project', sort_by: 'project', sort: 'asc' };
+		expect(queries()).toEqual(
+			queries().map((_, index) => ({ ...query, per_page: '25', page: String(index + 1) })),
 		);
 	});
 
@@ -104,6 +98,7 @@ describe('Project → Delete', () => {
 		['reports/1 look-alike', '../reports/1'],
 	];
 	const api = useServer();
+	const remove = (project: IDataObject) => ({ resource: 'project', operation: 'delete', project });
 
 	it.each(awkwardNames)(
 		'a name with %s reaches exactly DELETE /api/v1/projects/<encoded name>',
@@ -113,10 +108,7 @@ describe('Project → Delete', () => {
 			api.server.addReport({ url: 'https://twin.example.com/', project: name });
 			const before = api.server.listReports().length;
 
-			const { items, error } = await runNode(
-				{ resource: 'project', operation: 'delete', project: locator('name', name) },
-				api.credential,
-			);
+			const { items, error } = await runNode(remove(locator('name', name)), api.credential);
 
 			expect(error).toBeUndefined();
 			expect(api.apiRequests().map((r) => [r.method, r.path])).toEqual([
@@ -130,10 +122,7 @@ describe('Project → Delete', () => {
 
 	it('deletes the project picked from the list, with all its reports', async () => {
 		api.server.seedReports(3, { hosts: ['gone.example.net'] });
-		const { items } = await runNode(
-			{ resource: 'project', operation: 'delete', project: locator('list', 'gone.example.net') },
-			api.credential,
-		);
+		const { items } = await runNode(remove(locator('list', 'gone.example.net')), api.credential);
 
 		expect(items[0].json).toEqual({ deleted: true, project: 'gone.example.net' });
 		expect(api.server.listReports().some((r) => r.project === 'gone.example.net')).toBe(false);
@@ -146,23 +135,14 @@ describe('Project → Delete', () => {
 		['a dot-segment', '..'],
 		['a single-dot', '.'],
 	])('refuses %s project name before sending anything', async (_what, value) => {
-		const { error } = await runNode(
-			{ resource: 'project', operation: 'delete', project: locator('name', value) },
-			api.credential,
-		);
-
-		expect(error?.message).toMatch(
+		await api.refuses(
+			remove(locator('name', value)),
 			/^(The project name is empty|Project must be text, but the expression gave an object|"\.\.?" cannot be a project name)$/,
 		);
-		expect(error?.description).toBeTruthy();
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('names the project that was not found', async () => {
-		const { error } = await runNode(
-			{ resource: 'project', operation: 'delete', project: locator('name', 'nope.example') },
-			api.credential,
-		);
+		const { error } = await runNode(remove(locator('name', 'nope.example')), api.credential);
 
 		expect(error?.message).toBe('Project "nope.example" was not found (HTTP 404)');
 		expect(error?.description).toMatch(/Check the project name/);
@@ -176,6 +156,9 @@ describe('Pickers (From List)', () => {
 			server.seedReports(2, { userId: USER_IDS.other, hosts: ['not-mine.example'] });
 		},
 	});
+
+	const nextPage = (token?: string) =>
+		listSearch('searchReports', api.credential, undefined, token);
 
 	/** The API as another client uses it. */
 	async function apiCall(path: string, method = 'GET'): Promise<unknown> {
@@ -203,12 +186,7 @@ describe('Pickers (From List)', () => {
 		expect(first.results[0].url).toBe(`${api.server.url}/reports/${ids[0]}`);
 		expect(first.paginationToken).toEqual(expect.any(String));
 
-		const second = await listSearch(
-			'searchReports',
-			api.credential,
-			undefined,
-			first.paginationToken,
-		);
+		const second = await nextPage(first.paginationToken);
 		expect(second.results.map((r) => r.value)).toEqual(ids.slice(100).map(String));
 		expect(second.paginationToken).toBeUndefined();
 		expect(api.apiRequests().map((r) => r.query)).toEqual([
@@ -221,12 +199,7 @@ describe('Pickers (From List)', () => {
 		const first = await listSearch('searchReports', api.credential);
 		const created = api.server.addReport({ url: 'https://example.com/new' });
 
-		const second = await listSearch(
-			'searchReports',
-			api.credential,
-			undefined,
-			first.paginationToken,
-		);
+		const second = await nextPage(first.paginationToken);
 
 		const shown = [...first.results, ...second.results].map((r) => r.value);
 		expect(new Set(shown).size).toBe(shown.length);
@@ -241,9 +214,7 @@ describe('Pickers (From List)', () => {
 		const pageOne = await apiCall('/reports?sort_by=id&sort=desc&per_page=100&page=1');
 		api.server.failNext({ type: 'status', status: 200, body: pageOne });
 
-		await expect(
-			listSearch('searchReports', api.credential, undefined, first.paginationToken),
-		).rejects.toThrow(
+		await expect(nextPage(first.paginationToken)).rejects.toThrow(
 			'phpRank answered page 1 again when asked for page 2: a cache or proxy in front of it may ignore the page parameter',
 		);
 	});
