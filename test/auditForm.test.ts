@@ -23,12 +23,10 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/pricing',
 			generated_at: hoursAgo(2),
 		});
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, simplify: false }),
-			api.credential,
 			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
 		);
-		expect(error).toBeUndefined();
 		expect(sent('GET')).toHaveLength(1);
 		expect(sent('GET')[0].query).toMatchObject({ project: 'shop.example.com' });
 		expect(sent('PUT')).toHaveLength(0);
@@ -54,18 +52,13 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/b',
 			generated_at: hoursAgo(23.9),
 		});
-		const { items, error } = await runNode(
-			createOrRerun({ options: { reuseRecentAnalysis: 24 } }),
-			api.credential,
-			{
-				items: [
-					{ url: 'https://shop.example.com/a' },
-					{ url: 'https://shop.example.com/b' },
-					{ url: 'https://shop.example.com/c' },
-				],
-			},
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
+			items: [
+				{ url: 'https://shop.example.com/a' },
+				{ url: 'https://shop.example.com/b' },
+				{ url: 'https://shop.example.com/c' },
+			],
+		});
 		expect(items.map((item) => item.json.action)).toEqual(['rerun', 'reused', 'created']);
 		expect(items.map((item) => item.json.id).slice(0, 2)).toEqual([old.id, recent.id]);
 		// One list read for the site, one re-run, one create: nothing for the reused page.
@@ -81,7 +74,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/p',
 			generated_at: hoursAgo(1 / 60),
 		});
-		const { items } = await runNode(createOrRerun(), api.credential, {
+		const { items } = await api.run(createOrRerun(), {
 			items: [{ url: 'https://shop.example.com/p' }],
 		});
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
@@ -90,13 +83,9 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
 		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
-		const { items } = await runNode(
-			createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }),
-			api.credential,
-			{
-				items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
-			},
-		);
+		const { items } = await api.run(createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }), {
+			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
+		});
 		expect(items.map((item) => item.json.action)).toEqual(['reused', 'reused']);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
@@ -104,7 +93,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('a form submitted twice within the hours costs one analysis instead of two', async () => {
 		const submit = async () =>
-			await runNode(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), api.credential, {
+			await api.run(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
 				items: [{ url: 'https://agency-client.example.com/' }],
 			});
 		const first = await submit();
@@ -119,9 +108,8 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
-		const { items } = await runNode(
+		const { items } = await api.run(
 			createOrRerun({ options: { reuseRecentAnalysis: 24, confirmDrops: true } }),
-			api.credential,
 			{ items: [{ url: 'https://shop.example.com/q' }] },
 		);
 		expect(items[0].json).toMatchObject({ action: 'reused', confirmed: null, first_score: null });
@@ -130,9 +118,8 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
-		const { items } = await runNode(
+		const { items } = await api.run(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, output: 'sites' }),
-			api.credential,
 			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
 		);
 		expect(items).toHaveLength(1);
@@ -190,9 +177,8 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('with On Error → Continue (using error output), a refused URL goes out of the error output, the others are analysed', async () => {
-		const { items, run, error } = await runNode(
+		const { items, run, error } = await api.run(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
 			{
 				items: [{ url: 'http://192.168.0.1/' }, { url: 'https://shop.example.com/ok' }],
 				settings: { onError: 'continueErrorOutput' },
@@ -212,10 +198,9 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('is off by default: a trusted workflow may audit an intranet page', async () => {
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'http://intranet.local/' }],
 		});
-		expect(error).toBeUndefined();
 		expect(items[0].json.action).toBe('created');
 	});
 });

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { createOf, locator, useN8nApi, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
 
@@ -48,11 +47,7 @@ describe('Report → Compare With Competitors', () => {
 
 	it('analyses each URL once (one list read per site), and lines the competitors up check by check', async () => {
 		scriptAnalyses();
-		const { items, error } = await runNode(
-			compare([RIVAL, OTHER], { simplify: false }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
 		expect(wire().sort()).toEqual(
 			[
 				'GET /api/v1/reports project=shop.example.com',
@@ -126,13 +121,10 @@ describe('Report → Compare With Competitors', () => {
 
 	it('reuses reports analysed within Reuse Recent Analysis: 0 analysis requests, only the list reads', async () => {
 		scriptAnalyses();
-		expect((await runNode(compare([RIVAL, OTHER]), api.credential)).error).toBeUndefined();
+		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
 		api.server.clearRequests();
 
-		const { items, error } = await runNode(
-			compare([RIVAL, OTHER], { simplify: false }),
-			api.credential,
-		);
+		const { items, error } = await api.run(compare([RIVAL, OTHER], { simplify: false }));
 		expect(error).toBeUndefined();
 		expect(analyses()).toEqual([]);
 		expect(wire()).toHaveLength(3);
@@ -143,9 +135,7 @@ describe('Report → Compare With Competitors', () => {
 
 		// 0 hours: always analyse, as a re-run of each report (never a second report).
 		api.server.clearRequests();
-		expect(
-			(await runNode(compare([RIVAL, OTHER], { reuseHours: 0 }), api.credential)).error,
-		).toBeUndefined();
+		expect((await api.run(compare([RIVAL, OTHER], { reuseHours: 0 }))).error).toBeUndefined();
 		expect(analyses().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
 		expect(api.server.listReports()).toHaveLength(3);
 	});
@@ -156,15 +146,13 @@ describe('Report → Compare With Competitors', () => {
 			{ you: 'https://shop.example.com/about', them: RIVAL },
 			{ you: YOU, them: OTHER },
 		];
-		const { items: out, error } = await runNode(
+		const out = await api.ok(
 			{
 				...compare(['={{ $json.them }}']),
 				yourUrl: '={{ $json.you }}',
 			},
-			api.credential,
 			{ items },
 		);
-		expect(error).toBeUndefined();
 		expect(out).toHaveLength(3);
 		// 4 URLs on 3 sites: each site's list read once, each URL analysed once.
 		expect(analyses()).toHaveLength(4);
@@ -187,8 +175,7 @@ describe('Report → Compare With Competitors', () => {
 			'https://d.example/',
 		];
 		[73, 73.1, 67, 66.9].forEach((score, index) => add(at[index], score));
-		const { items, error } = await runNode(compare(at, { simplify: false }), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare(at, { simplify: false }));
 		expect(analyses()).toEqual([]);
 		expect(
 			(items[0].json.competitors as IDataObject[]).map(({ gap, verdict }) => [gap, verdict]),
@@ -202,7 +189,7 @@ describe('Report → Compare With Competitors', () => {
 		expect(items[0].json.score_gap).toBe(3.1);
 
 		// Tie Within 0: only equal scores tie.
-		const strict = await runNode(compare(at, { simplify: false, tieWithin: 0 }), api.credential);
+		const strict = await api.run(compare(at, { simplify: false, tieWithin: 0 }));
 		expect((strict.items[0].json.competitors as IDataObject[]).map((c) => c.verdict)).toEqual([
 			'ahead',
 			'ahead',
@@ -215,11 +202,7 @@ describe('Report → Compare With Competitors', () => {
 		scriptAnalyses();
 		const down = 'https://down.invalid/';
 		api.server.failNext({ type: 'status', status: 500 }, { match: createOf(OTHER) });
-		const { items, error } = await runNode(
-			compare([RIVAL, down, OTHER], { simplify: false }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare([RIVAL, down, OTHER], { simplify: false }));
 		const item = items[0].json;
 		expect((item.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL]);
 		expect(item.not_comparable).toEqual([
@@ -234,10 +217,7 @@ describe('Report → Compare With Competitors', () => {
 	});
 
 	it('fails the item when Your URL cannot be analysed', async () => {
-		const { error } = await runNode(
-			compare([RIVAL], { yourUrl: 'https://mine.invalid/' }),
-			api.credential,
-		);
+		const { error } = await api.run(compare([RIVAL], { yourUrl: 'https://mine.invalid/' }));
 		expect(error?.message).toMatch(/fetch|url|422/i);
 	});
 
@@ -297,12 +277,11 @@ describe('Report → Compare With Competitors', () => {
 	});
 
 	it('splits comma-separated text from an expression, adds https:// to an address without a scheme, and counts a competitor given twice once', async () => {
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			compare(['={{ $json.them }}', RIVAL], {
 				simplify: false,
 				yourUrl: 'shop.example.com/pricing',
 			}),
-			api.credential,
 			{
 				items: [
 					{
@@ -311,7 +290,6 @@ describe('Report → Compare With Competitors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
 		expect((items[0].json.you as IDataObject).url).toBe('https://shop.example.com/pricing');
 		expect((items[0].json.competitors as IDataObject[]).map((c) => c.url)).toEqual([
 			RIVAL,
@@ -323,14 +301,12 @@ describe('Report → Compare With Competitors', () => {
 
 	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {
 		scriptAnalyses();
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			compare([RIVAL, OTHER], {
 				options: { emailHtml: true },
 				reportBranding: { agencyName: '<b>Acme</b> & Co', accentColor: '#112233' },
 			}),
-			api.credential,
 		);
-		expect(error).toBeUndefined();
 		const item = items[0].json;
 		expect(item.you).toBe(`${YOU} 70 (decent)`);
 		expect(item.competitors).toBe(`${RIVAL} 88, ahead by 18; ${OTHER} 68, tie (−2)`);
@@ -410,8 +386,7 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('puts other projects beside the chosen one from their report lists alone: one list read each, no analysis', async () => {
 		seed();
-		const { items, error } = await runNode(health({ simplify: false }), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(health({ simplify: false }));
 		const requests = api.apiRequests();
 		expect(requests.map((r) => `${r.method} ${String(r.query.project)}`).sort()).toEqual([
 			'GET other.example.net',
@@ -472,7 +447,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 
 	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
 		n8n.api.requests.length = 0;
-		const result = await runNode(
+		const result = await api.run(
 			compare([RIVAL, OTHER], {
 				simplify: false,
 				reuseHours: 0,
@@ -480,7 +455,6 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 				historyTable: locator('name', 'phpRank comparisons'),
 				...extra,
 			}),
-			api.credential,
 			{
 				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
 			},

@@ -179,10 +179,7 @@ describe('Authentication of node requests', () => {
 	const api = useServer({ seed: (server) => server.seedReports(2) });
 
 	it('sends Authorization: Bearer <key> and Accept: application/json on every request', async () => {
-		const { error } = await runNode(
-			{ resource: 'report', operation: 'getAll', returnAll: true },
-			api.credential,
-		);
+		const { error } = await api.run({ resource: 'report', operation: 'getAll', returnAll: true });
 
 		expect(error).toBeUndefined();
 		const requests = api.apiRequests();

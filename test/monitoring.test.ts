@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../nodes/PhpRank/operations/changes';
-import { runNode } from './harness/engine';
 import { createOrRerunParameters, locator, useServer } from './harness/setup';
 
 const createOrRerun = createOrRerunParameters;
@@ -15,14 +14,12 @@ describe('Report → Create or Re-Run', () => {
 		const existing = api.server.addReport({ url: 'https://shop.example.com/pricing' });
 		const before = structuredClone(api.server.getReport(existing.id)!);
 		// Simplify off: the `changes` object (Simplify on keeps its flat columns only, see below).
-		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+		const items = await api.ok(createOrRerun({ simplify: false }), {
 			items: [
 				{ url: 'https://shop.example.com/pricing' },
 				{ url: 'https://shop.example.com/new-page' },
 			],
 		});
-
-		expect(error).toBeUndefined();
 		expect(api.calls()).toEqual(
 			[
 				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
@@ -56,14 +53,13 @@ describe('Report → Create or Re-Run', () => {
 	});
 
 	it('two items of one URL (in any spelling phpRank stores the same) share one analysis', async () => {
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [
 				{ url: 'https://www.blog.example.com/post/' },
 				{ url: 'http://blog.example.com/post' },
 				{ url: 'https://BLOG.example.com/post' },
 			],
 		});
-		expect(error).toBeUndefined();
 		expect(api.apiRequests().filter((r) => r.method !== 'GET')).toHaveLength(1);
 		expect(api.server.listReports()).toHaveLength(1);
 		expect(new Set(items.map((i) => i.json.id)).size).toBe(1);
@@ -77,11 +73,10 @@ describe('Report → Create or Re-Run', () => {
 			{ url: 'https://a.example.com/x' },
 			{ url: 'https://b.example.com/y' },
 		];
-		await runNode(createOrRerun(), api.credential, { items: urls });
+		await api.run(createOrRerun(), { items: urls });
 		const count = api.server.listReports().length;
 		api.server.clearRequests();
-		const { items, error } = await runNode(createOrRerun(), api.credential, { items: urls });
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun(), { items: urls });
 		expect(api.server.listReports()).toHaveLength(count);
 		expect(items.map((i) => i.json.action)).toEqual(['rerun', 'rerun', 'rerun']);
 		for (const { json } of items) {
@@ -100,10 +95,9 @@ describe('Report → Create or Re-Run', () => {
 		const old = api.server.addReport({ url: 'https://dup.example.com/p' });
 		const newer = api.server.addReport({ url: 'dup.example.com/p' });
 		api.server.addReport({ url: 'https://dup.example.com/other' });
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://dup.example.com/p' }],
 		});
-		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: newer.id, other_reports: 1 });
 		expect(api.server.getReport(old.id)).toBeDefined();
 		expect(api.sent('DELETE')).toHaveLength(0);
@@ -115,12 +109,11 @@ describe('Report → Create or Re-Run', () => {
 		});
 		for (let i = 0; i < 150; i++)
 			api.server.addReport({ url: `https://watched.example.com/page-${i}` });
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: Array.from({ length: 150 }, (_, i) => ({
 				url: `https://watched.example.com/page-${i}`,
 			})),
 		});
-		expect(error).toBeUndefined();
 		const gets = api.sent('GET');
 		expect(gets.map((r) => r.query.project)).toEqual([
 			'watched.example.com',
@@ -142,11 +135,10 @@ describe('Report → Create or Re-Run', () => {
 				},
 			},
 		);
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://flaky.example.com/a' }, { url: 'https://flaky.example.com/b' }],
 			settings: settingsRetry,
 		});
-		expect(error).toBeUndefined();
 		for (const url of ['flaky.example.com/a', 'flaky.example.com/b']) {
 			expect(api.server.listReports().filter((r) => r.url === url)).toHaveLength(1);
 		}
@@ -156,7 +148,7 @@ describe('Report → Create or Re-Run', () => {
 
 	it('Simplify off keeps the full record, with action and changes', async () => {
 		api.server.addReport({ url: 'https://full.example.com/' });
-		const { items } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+		const { items } = await api.run(createOrRerun({ simplify: false }), {
 			items: [{ url: 'https://full.example.com/' }],
 		});
 		expect(items[0].json).toMatchObject({
@@ -170,7 +162,7 @@ describe('Report → Create or Re-Run', () => {
 
 	it('takes a URL without its scheme, as the trigger gives it: https:// is added, the same page is re-run, a new one is created with https', async () => {
 		const existing = api.server.addReport({ url: 'https://www.shop.example.com/pricing' });
-		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+		const { items, error } = await api.run(createOrRerun({ simplify: false }), {
 			// The trigger's `url` (phpRank's cleaned form), a typed one with www. and a port, and one with http.
 			items: [
 				{ url: 'shop.example.com/pricing' },
@@ -201,12 +193,9 @@ describe('Report → Create or Re-Run', () => {
 	});
 
 	it('Public URLs Only reads a URL without its scheme as https: a public one is analysed, a local one refused', async () => {
-		const { items, error } = await runNode(
-			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
-			{ items: [{ url: 'public.example.com:8443/a' }] },
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun({ options: { publicUrlsOnly: true } }), {
+			items: [{ url: 'public.example.com:8443/a' }],
+		});
 		expect(items[0].json.action).toBe('created');
 		expect(api.apiRequests().find((r) => r.method === 'POST')?.form.url).toBe(
 			'https://public.example.com:8443/a',
@@ -254,11 +243,7 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 	it('reads the report just before the re-run and outputs changes; Simplify keeps them', async () => {
 		const report = api.server.addReport({ url: 'https://upd.example.com/' });
 		const before = structuredClone(api.server.getReport(report.id)!);
-		const { items, error } = await runNode(
-			update(report.id, { rerunAnalysis: true }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(update(report.id, { rerunAnalysis: true }));
 		expect(api.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/reports/${report.id}`,
 			`PUT /api/v1/reports/${report.id}`,
@@ -268,7 +253,7 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 
 	it('an update without a re-run sends one request and has no changes', async () => {
 		const report = api.server.addReport({ url: 'https://upd2.example.com/' });
-		const { items } = await runNode(update(report.id, { privacy: 0 }), api.credential);
+		const { items } = await api.run(update(report.id, { privacy: 0 }));
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['PUT']);
 		expect(items[0].json.changes).toBeUndefined();
 	});

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { runNode } from './harness/engine';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 
 /*
@@ -55,7 +54,7 @@ describe('Page Groups and budgets', () => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
 		script(pages);
-		const { error } = await runNode(perSiteParameters({ output: 'pages' }), api.credential, {
+		const { error } = await api.run(perSiteParameters({ output: 'pages' }), {
 			items: Object.keys(pages).map((path) => ({ url: page(path) })),
 		});
 		expect(error).toBeUndefined();
@@ -68,10 +67,10 @@ describe('Page Groups and budgets', () => {
 		beforeAll(async () => await seed());
 
 		it('first match wins, overlapping patterns included, and the rest goes to Other; no request more than without groups', async () => {
-			const without = await runNode(health(), api.credential);
+			const without = await api.run(health());
 			const plain = listCalls();
 			api.server.clearRequests();
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					pageGroups: groupsParam(
 						group('Blog posts', '/blog/*'),
@@ -80,9 +79,7 @@ describe('Page Groups and budgets', () => {
 						group('Home', '/'),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			expect(listCalls()).toEqual(plain);
 			expect(without.items[0].json.groups).toBeUndefined();
 			const site = items[0].json;
@@ -115,16 +112,14 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					pageGroups: groupsParam(
 						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
 						group('Docs', '/docs/**', { minAverageScore: 99 }),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const groups = items[0].json.groups as IDataObject[];
 			expect(groups.map((g) => [g.name, g.pages, g.passed])).toEqual([
 				['Products with y', 2, true],
@@ -135,15 +130,13 @@ describe('Page Groups and budgets', () => {
 
 		it('One Item per Page: each page says its group', async () => {
 			script();
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				perSiteParameters({
 					output: 'pages',
 					pageGroups: groupsParam(group('Products', '/products/**')),
 				}),
-				api.credential,
 				{ items: [{ url: page('/products/x') }, { url: page('/about') }] },
 			);
-			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.group)).toEqual(['Products', 'Other']);
 		});
 	});
@@ -183,11 +176,9 @@ describe('Page Groups and budgets', () => {
 		];
 
 		it.each(cases)('%s', async (_name, budget, passed, breach) => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({ pageGroups: groupsParam(group('Products', '/products/**', budget)) }),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const site = items[0].json;
 			const products = (site.groups as IDataObject[])[0];
 			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
@@ -201,7 +192,7 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
 					pageGroups: groupsParam(
@@ -209,9 +200,7 @@ describe('Page Groups and budgets', () => {
 						group('Blog', '/blog/**'),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const site = items[0].json;
 			const byName = Object.fromEntries(
 				(site.groups as IDataObject[]).map((g) => [g.name, g]),
@@ -242,16 +231,14 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('summary_text and summary_html lead with the broken groups; the e-mail escapes what it shows', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					simplify: true,
 					pageGroups: groupsParam(
 						group('<b>Products</b>', '/products/**', { requiredChecks: 'meta_description' }),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const site = items[0].json;
 			const lines = String(site.summary_text).split('\n');
 			expect(lines[0]).toBe(`${SITE}: 1 of 2 page groups over budget: <b>Products</b>`);
@@ -284,7 +271,7 @@ describe('Page Groups and budgets', () => {
 				failed: [],
 				others: 'pass',
 			});
-			const { error } = await runNode(perSiteParameters({ output: 'pages' }), api.credential, {
+			const { error } = await api.run(perSiteParameters({ output: 'pages' }), {
 				items: [
 					{ url: 'https://b-shop.example.net/' },
 					{ url: 'https://b-shop.example.net/products/1' },
@@ -296,7 +283,7 @@ describe('Page Groups and budgets', () => {
 
 		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
 			const digest = (extra: IDataObject) =>
-				runNode({ ...health({ allProjects: true, output: 'digest' }), ...extra }, api.credential);
+				api.run({ ...health({ allProjects: true, output: 'digest' }), ...extra });
 			const plain = await digest({});
 			const calls = listCalls();
 			api.server.clearRequests();
@@ -413,13 +400,12 @@ describe('Page Groups and budgets', () => {
 					failed: failing && path === '/products/x' ? ['meta_description'] : [],
 					others: 'pass',
 				});
-			const result = await runNode(
+			const result = await api.run(
 				perSiteParameters({
 					pageGroups: gate,
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
 				}),
-				api.credential,
 				{
 					items: PRODUCTS.map((path) => ({ url: page(path) })),
 					execution: {
@@ -517,7 +503,7 @@ describe('Page Groups and budgets', () => {
 			});
 			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
 			// A manual run reads the old table as it is and changes nothing.
-			const manual = await runNode(params, api.credential, {
+			const manual = await api.run(params, {
 				items: [{ url: page('/products/x') }],
 				execution: execution('m', 'manual'),
 			});
@@ -526,11 +512,10 @@ describe('Page Groups and budgets', () => {
 				HISTORY_COLUMNS.map((c) => c.name),
 			);
 			n8n.api.requests.length = 0;
-			const { items, error } = await runNode(params, api.credential, {
+			const items = await api.ok(params, {
 				items: [{ url: page('/products/x') }],
 				execution: execution('new-1', 'webhook'),
 			});
-			expect(error).toBeUndefined();
 			expect(
 				n8n.api.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body),
 			).toEqual(GROUP_COLUMNS.map((c) => ({ ...c })));

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { USER_IDS } from './server';
-import { listSearch, runNode } from './harness/engine';
+import { listSearch } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 const hosts = Array.from(
@@ -18,7 +18,7 @@ describe('Project → Get Many', () => {
 		},
 	});
 	const getAll = (parameters: IDataObject) =>
-		runNode({ resource: 'project', operation: 'getAll', ...parameters }, api.credential);
+		api.run({ resource: 'project', operation: 'getAll', ...parameters });
 	const queries = () => api.apiRequests().map((request) => request.query);
 
 	it('Return All fetches every page with per_page=100, one item per project', async () => {
@@ -108,9 +108,7 @@ describe('Project → Delete', () => {
 			api.server.addReport({ url: 'https://twin.example.com/', project: name });
 			const before = api.server.listReports().length;
 
-			const { items, error } = await runNode(remove(locator('name', name)), api.credential);
-
-			expect(error).toBeUndefined();
+			const items = await api.ok(remove(locator('name', name)));
 			expect(api.apiRequests().map((r) => [r.method, r.path])).toEqual([
 				['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`],
 			]);
@@ -122,7 +120,7 @@ describe('Project → Delete', () => {
 
 	it('deletes the project picked from the list, with all its reports', async () => {
 		api.server.seedReports(3, { hosts: ['gone.example.net'] });
-		const { items } = await runNode(remove(locator('list', 'gone.example.net')), api.credential);
+		const { items } = await api.run(remove(locator('list', 'gone.example.net')));
 
 		expect(items[0].json).toEqual({ deleted: true, project: 'gone.example.net' });
 		expect(api.server.listReports().some((r) => r.project === 'gone.example.net')).toBe(false);
@@ -142,7 +140,7 @@ describe('Project → Delete', () => {
 	});
 
 	it('names the project that was not found', async () => {
-		const { error } = await runNode(remove(locator('name', 'nope.example')), api.credential);
+		const { error } = await api.run(remove(locator('name', 'nope.example')));
 
 		expect(error?.message).toBe('Project "nope.example" was not found (HTTP 404)');
 		expect(error?.description).toMatch(/Check the project name/);

@@ -53,7 +53,7 @@ describe('Errors the user can act on', () => {
 		],
 	])('%s', async (_what, fault, message, description) => {
 		api.server.failNext(fault);
-		const { error } = await runNode(getReport(1), api.credential);
+		const { error } = await api.run(getReport(1));
 
 		expect(error?.message).toMatch(message);
 		expect(error?.message).toContain(host());
@@ -120,10 +120,7 @@ describe('Errors the user can act on', () => {
 
 	it('timeout: uses the Timeout request option and names the host', async () => {
 		api.server.failNext({ type: 'hang' });
-		const { error } = await runNode(
-			{ ...getReport(1), requestOptions: { timeout: 300 } },
-			api.credential,
-		);
+		const { error } = await api.run({ ...getReport(1), requestOptions: { timeout: 300 } });
 		expect(error?.message).toBe(
 			`Could not reach phpRank at ${host()}: no answer came before the timeout`,
 		);
@@ -131,20 +128,18 @@ describe('Errors the user can act on', () => {
 
 	it('never resends a create after a timeout or a 5xx, and warns it may exist', async () => {
 		api.server.failNext({ type: 'hang' }, { match: (r) => r.method === 'POST' });
-		const timedOut = await runNode(
-			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com/slow',
-				requestOptions: { timeout: 300 },
-			},
-			api.credential,
-		);
+		const timedOut = await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://example.com/slow',
+			requestOptions: { timeout: 300 },
+		});
 		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' });
-		const failed = await runNode(
-			{ resource: 'report', operation: 'create', url: 'https://example.com/boom' },
-			api.credential,
-		);
+		const failed = await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://example.com/boom',
+		});
 
 		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(2);
 		for (const { error } of [timedOut, failed]) {
@@ -160,9 +155,8 @@ describe('Continue On Fail', () => {
 
 	it('turns a failed item into an error item; the others keep their result, pairing and order', async () => {
 		const ids = api.server.listReports().map((r) => r.id);
-		const { items, error } = await runNode(
+		const { items, error } = await api.run(
 			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
-			api.credential,
 			{
 				items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }],
 				continueOnFail: true,
@@ -206,9 +200,8 @@ describe('Rate limits', () => {
 		const before = api.server.createdCount;
 		const urls = Array.from({ length: 200 }, (_, i) => ({ url: `https://site-${i}.example.com/` }));
 
-		const { items, error } = await runNode(
+		const { items, error } = await api.run(
 			{ resource: 'report', operation: 'create', url: '={{ $json.url }}' },
-			api.credential,
 			{ items: urls },
 		);
 
@@ -231,12 +224,7 @@ describe('Rate limits', () => {
 		api.server.seedReports(450);
 		api.server.setThrottle({ limit: 2, windowMs: 1000 });
 
-		const { items, error } = await runNode(
-			{ resource: 'report', operation: 'getAll', returnAll: true },
-			api.credential,
-		);
-
-		expect(error).toBeUndefined();
+		const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
 		const ids = items.map((i) => i.json.id);
 		expect(ids).toHaveLength(450);
 		expect(new Set(ids).size).toBe(450);
@@ -251,13 +239,12 @@ describe('Rate limits', () => {
 		api.server.seedReports(3);
 		const ids = api.server.listReports().map((r) => r.id);
 		const started = Date.now();
-		const { items } = await runNode(
+		const { items } = await api.run(
 			{
 				...getReport(0),
 				reportId: locator('id', '={{ $json.id }}'),
 				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 150 } } },
 			},
-			api.credential,
 			{ items: ids.map((id) => ({ id })) },
 		);
 		expect(items.map((i) => i.json.id)).toEqual(ids);
@@ -350,8 +337,7 @@ describe('Bad input is refused before any request', () => {
 	});
 
 	it('a URL without its scheme is not bad input: Create sends it with https://, as Create or Re-Run does', async () => {
-		const { items, error } = await runNode(create('example.com/page'), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(create('example.com/page'));
 		expect(api.apiRequests().map((r) => [r.method, r.form.url])).toEqual([
 			['POST', 'https://example.com/page'],
 		]);
@@ -389,19 +375,15 @@ describe('Secrets', () => {
 			{ type: 'redirect' },
 		];
 		const create = (extra: IDataObject) =>
-			runNode(
-				{ resource: 'report', operation: 'create', privacy: 2, password, ...extra },
-				api.credential,
-			);
+			api.run({ resource: 'report', operation: 'create', privacy: 2, password, ...extra });
 		const update = (id: string, continueOnFail?: boolean) =>
-			runNode(
+			api.run(
 				{
 					resource: 'report',
 					operation: 'update',
 					reportId: locator('id', id),
 					updateFields: { privacy: 2, password },
 				},
-				api.credential,
 				{ continueOnFail },
 			);
 		const runs = [];
@@ -440,10 +422,7 @@ describe('Secrets', () => {
 		await elsewhere.start();
 		try {
 			api.server.seedReports(250);
-			const { items } = await runNode(
-				{ resource: 'report', operation: 'getAll', returnAll: true },
-				api.credential,
-			);
+			const { items } = await api.run({ resource: 'report', operation: 'getAll', returnAll: true });
 
 			expect(items.length).toBeGreaterThan(200);
 			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(

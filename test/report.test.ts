@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
-import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
@@ -39,7 +38,7 @@ function useReports() {
 	return {
 		api,
 		getAll: (parameters: IDataObject) =>
-			runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential),
+			api.run({ resource: 'report', operation: 'getAll', ...parameters }),
 		queries: () => api.apiRequests().map((request) => request.query),
 		newestFirst,
 		/** The IDs of the `count` newest reports. */
@@ -235,7 +234,7 @@ describe('Report → Get Many', () => {
 
 	it('takes every parameter from expressions, per input item', async () => {
 		const [first] = api.server.listReports();
-		const { items } = await runNode(
+		const { items } = await api.run(
 			{
 				resource: 'report',
 				operation: 'getAll',
@@ -243,7 +242,6 @@ describe('Report → Get Many', () => {
 				limit: '={{ $json.howMany }}',
 				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
 			},
-			api.credential,
 			{
 				items: [
 					{ howMany: 2, site: first.project, grade: 'good' },
@@ -410,7 +408,7 @@ describe('Report → Get Many by score range', () => {
 describe('Report → Get, Create, Update, Delete', () => {
 	const api = useServer({ seed: (server) => server.seedReports(5) });
 	const run = (parameters: IDataObject, items?: IDataObject[]) =>
-		runNode({ resource: 'report', ...parameters }, api.credential, { items });
+		api.run({ resource: 'report', ...parameters }, { items });
 	const wire = () =>
 		api.apiRequests().map(({ method, path, rawQuery, rawBody, headers }) => ({
 			method,

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { createOf, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
@@ -34,7 +33,7 @@ describe('Project → Get Health', () => {
 				others: 'pass',
 			});
 		const urls = ['/', '/a', '/b', '/c'].map((path) => `https://shop.example.com${path}`);
-		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+		const { error } = await api.run(perSite({ output: 'pages' }), {
 			items: [...urls, 'https://blog.example.com/post'].map((url) => ({ url })),
 		});
 		expect(error).toBeUndefined();
@@ -43,8 +42,7 @@ describe('Project → Get Health', () => {
 
 	it('reads the site’s reports once, with the project filter, and says how the site is doing', async () => {
 		await seedShop();
-		const { items, error } = await runNode(health({ simplify: false }), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(health({ simplify: false }));
 		expect(api.calls()).toEqual([
 			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 		]);
@@ -115,11 +113,13 @@ describe('Project → Get Health', () => {
 		await seedShop();
 		// A second report of /b (Create makes a new one every time): its page counts once, by the newest.
 		api.server.setNextAnalysis('https://shop.example.com/b', { score: 80, others: 'pass' });
-		await runNode(
-			{ resource: 'report', operation: 'create', url: 'https://shop.example.com/b', privacy: 1 },
-			api.credential,
-		);
-		const { items } = await runNode(health({ siteOptions: { worstPages: 2 } }), api.credential);
+		await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://shop.example.com/b',
+			privacy: 1,
+		});
+		const { items } = await api.run(health({ siteOptions: { worstPages: 2 } }));
 		const site = items[0].json;
 		expect(site.pages).toBe(4);
 		expect(site.average_score).toBe(75);
@@ -129,7 +129,7 @@ describe('Project → Get Health', () => {
 
 	it('All Projects: one item per project, every report read once', async () => {
 		await seedShop();
-		const { items } = await runNode(health({ allProjects: true }), api.credential);
+		const { items } = await api.run(health({ allProjects: true }));
 		expect(items.map((i) => i.json.project)).toEqual(['blog.example.com', 'shop.example.com']);
 		expect(items.map((i) => i.json.pages)).toEqual([1, 4]);
 		expect(api.apiRequests()).toHaveLength(1);
@@ -143,21 +143,14 @@ describe('Project → Get Health', () => {
 
 	it('a 250-page site costs 3 list requests', async () => {
 		api.server.seedReports(250, { hosts: ['big.example.com'], uniqueUrls: true } as never);
-		const { items, error } = await runNode(
-			health({ project: locator('name', 'big.example.com') }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(health({ project: locator('name', 'big.example.com') }));
 		expect(api.apiRequests()).toHaveLength(3);
 		expect(items[0].json.pages).toBe(new Set(api.server.listReports().map((r) => r.url)).size);
 	});
 
 	it('a project with no reports is an error that says where to find projects', async () => {
 		await seedShop();
-		const { error } = await runNode(
-			health({ project: locator('name', 'nothing.example.com') }),
-			api.credential,
-		);
+		const { error } = await api.run(health({ project: locator('name', 'nothing.example.com') }));
 		expect(error?.message).toBe('There are no reports of project "nothing.example.com"');
 		expect(error?.description).toContain('Project → Get Many');
 	});
@@ -187,7 +180,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			.sort();
 
 	it('one item per site, paired to its input items, from no more requests than per page', async () => {
-		const first = await runNode(perSite(), api.credential, { items: input });
+		const first = await api.run(perSite(), { items: input });
 		expect(first.error).toBeUndefined();
 		expect(first.items.map((i) => i.json.project)).toEqual([
 			'shop.example.com',
@@ -223,7 +216,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			score: before.get('shop.example.com')!.result,
 			others: 'keep',
 		});
-		const second = await runNode(perSite({ simplify: false }), api.credential, { items: input });
+		const second = await api.run(perSite({ simplify: false }), { items: input });
 		expect(second.error).toBeUndefined();
 		expect(methods()).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
 		const shop = second.items[0].json;
@@ -272,8 +265,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			},
 			{ match: createOf('https://shop.example.com/b') },
 		);
-		const { items, error } = await runNode(perSite(), api.credential, { items: input });
-		expect(error).toBeUndefined();
+		const items = await api.ok(perSite(), { items: input });
 		const shop = items[0].json;
 		expect(shop.pages).toBe(2);
 		expect(shop.created).toBe(2);
@@ -287,7 +279,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			{ type: 'status', status: 403, body: { message: 'This action is unauthorized.' } },
 			{ match: createOf('https://blog.example.com/post') },
 		);
-		const { items, error } = await runNode(perSite(), api.credential, {
+		const { items, error } = await api.run(perSite(), {
 			items: [...input, { url: 'not a url' }],
 			continueOnFail: true,
 		});
@@ -308,12 +300,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 
 	it('text from phpRank is escaped in summary_html: a URL with <script> and quotes shows as text', async () => {
 		const url = 'https://shop.example.com/"><script>alert(1)</script>';
-		const { items, error } = await runNode(
-			perSite({ siteOptions: { emailHtml: true } }),
-			api.credential,
-			{ items: [{ url }] },
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(perSite({ siteOptions: { emailHtml: true } }), { items: [{ url }] });
 		const html = String(items[0].json.summary_html);
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&#60;script&#62;');
@@ -331,7 +318,7 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 
 	async function at72() {
 		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
-		await runNode(confirm(), api.credential, { items: [{ url }] });
+		await api.run(confirm(), { items: [{ url }] });
 		api.server.clearRequests();
 	}
 
@@ -346,8 +333,7 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		await at72();
 		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(url, { score: second, others: 'keep' });
-		const { items, error } = await runNode(confirm(), api.credential, { items: [{ url }] });
-		expect(error).toBeUndefined();
+		const items = await api.ok(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(2);
 		expect(items[0].json).toMatchObject({
 			action: 'rerun',
@@ -366,13 +352,13 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		)![0];
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
-		const held = await runNode(confirm(), api.credential, { items: [{ url }] });
+		const held = await api.run(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(2);
 		expect(held.items[0].json).toMatchObject({ confirmed: true, score_change: 0 });
 
 		api.server.clearRequests();
 		api.server.setNextAnalysis(url, { score: 75, passed: [high], others: 'keep' });
-		const better = await runNode(confirm(), api.credential, { items: [{ url }] });
+		const better = await api.run(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(1);
 		expect(better.items[0].json).toMatchObject({ confirmed: null, first_score: null, score: 75 });
 	});
@@ -381,12 +367,12 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		const other = 'https://shop.example.com/contact';
 		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
 		api.server.setNextAnalysis(other, { score: 72, failed: [], others: 'pass' });
-		await runNode(confirm(), api.credential, { items: [{ url }, { url: other }] });
+		await api.run(confirm(), { items: [{ url }, { url: other }] });
 		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 61, others: 'keep' });
-		const { items } = await runNode(confirm({ output: 'sites' }), api.credential, {
+		const { items } = await api.run(confirm({ output: 'sites' }), {
 			items: [{ url }, { url: other }],
 		});
 		expect(items[0].json).toMatchObject({ rerun: 2, worse_pages: 1 });

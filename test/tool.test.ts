@@ -9,7 +9,6 @@ import { NodeHelpers } from 'n8n-workflow';
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
 import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
-import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';
 import { runTools, toolNode } from './harness/tool';
@@ -348,10 +347,11 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const { items } = await runNode(
-			{ resource: 'report', operation: 'get', reportId: locator('id', 1) },
-			api.credential,
-		);
+		const { items } = await api.run({
+			resource: 'report',
+			operation: 'get',
+			reportId: locator('id', 1),
+		});
 		expect(items[0].json).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,
@@ -359,10 +359,11 @@ describe('phpRank as an AI tool', () => {
 			}),
 		);
 
-		const failed = await runNode(
-			{ resource: 'report', operation: 'get', reportId: locator('id', 999) },
-			api.credential,
-		);
+		const failed = await api.run({
+			resource: 'report',
+			operation: 'get',
+			reportId: locator('id', 999),
+		});
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
 	});
 	// Last: the 429's wait holds back this user's later requests in the process (transport/rateLimit.ts).

@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { ExecutionError, IDataObject } from 'n8n-workflow';
+import type { ExecutionError, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions } from '../server';
 import { startN8nApi, type N8nApi } from '../server/n8nApi';
-import { runNode, type TestCredential, type TestN8nApiCredential } from './engine';
+import { runNode, type RunResult, type TestCredential, type TestN8nApiCredential } from './engine';
+
+type RunOptions = Parameters<typeof runNode>[2];
 
 export interface ServerFixture {
 	server: PhpRankServer;
@@ -17,6 +19,10 @@ export interface ServerFixture {
 	calls(): string[];
 	/** The API requests of one method. */
 	sent(method: string): RecordedRequest[];
+	/** Runs the node with this server's credential. */
+	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
+	/** The same, expecting no error: the node's items. */
+	ok(parameters: IDataObject, options?: RunOptions): Promise<INodeExecutionData[]>;
 	/**
 	 * Runs the node and expects it refused with `message` (a string: the whole message) before any
 	 * API request, the error with a description. Returns the error.
@@ -24,7 +30,7 @@ export interface ServerFixture {
 	refuses(
 		parameters: IDataObject,
 		message: RegExp | string,
-		options?: Parameters<typeof runNode>[2] & { credential?: TestCredential },
+		options?: RunOptions & { credential?: TestCredential },
 	): Promise<ExecutionError>;
 }
 
@@ -47,6 +53,12 @@ export function useServer(
 		fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	fixture.calls = () =>
 		fixture.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	fixture.run = async (parameters, run) => await runNode(parameters, fixture.credential, run);
+	fixture.ok = async (parameters, run) => {
+		const { items, error } = await fixture.run(parameters, run);
+		expect(error).toBeUndefined();
+		return items;
+	};
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
 	fixture.refuses = async (parameters, message, { credential, ...run } = {}) => {
 		const { error } = await runNode(parameters, credential ?? fixture.credential, run);
