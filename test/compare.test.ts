@@ -447,7 +447,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 
 	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
 		n8n.api.requests.length = 0;
-		const result = await api.run(
+		const items = await api.ok(
 			compare([RIVAL, OTHER], {
 				simplify: false,
 				reuseHours: 0,
@@ -459,8 +459,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
 			},
 		);
-		expect(result.error).toBeUndefined();
-		return result.items[0].json;
+		return items[0].json;
 	};
 	const scores = (you: number, rival: number, other: number) => {
 		api.server.setNextAnalysis(YOU, { score: you });

@@ -180,17 +180,13 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			.sort();
 
 	it('one item per site, paired to its input items, from no more requests than per page', async () => {
-		const first = await api.run(perSite(), { items: input });
-		expect(first.error).toBeUndefined();
-		expect(first.items.map((i) => i.json.project)).toEqual([
-			'shop.example.com',
-			'blog.example.com',
-		]);
-		expect(first.items.map((i) => i.pairedItem)).toEqual([
+		const first = await api.ok(perSite(), { items: input });
+		expect(first.map((i) => i.json.project)).toEqual(['shop.example.com', 'blog.example.com']);
+		expect(first.map((i) => i.pairedItem)).toEqual([
 			[{ item: 0 }, { item: 1 }, { item: 2 }],
 			[{ item: 3 }],
 		]);
-		expect(first.items[0].json).toMatchObject({
+		expect(first[0].json).toMatchObject({
 			pages: 3,
 			created: 3,
 			rerun: 0,
@@ -216,10 +212,9 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			score: before.get('shop.example.com')!.result,
 			others: 'keep',
 		});
-		const second = await api.run(perSite({ simplify: false }), { items: input });
-		expect(second.error).toBeUndefined();
+		const second = await api.ok(perSite({ simplify: false }), { items: input });
 		expect(methods()).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
-		const shop = second.items[0].json;
+		const shop = second[0].json;
 		const now = new Map(api.server.listReports().map((r) => [r.url, r]));
 		const urls = ['shop.example.com', 'shop.example.com/a', 'shop.example.com/b'];
 		const mean = (values: number[]) =>
