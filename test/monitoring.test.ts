@@ -44,6 +44,8 @@ describe('Report → Create or Re-Run', () => {
 			generated_at: before.generated_at,
 		});
 		expect(rerun.other_reports).toBe(0);
+		// Simplify off keeps the full record, with action and changes.
+		expect(rerun).toMatchObject({ url: 'shop.example.com/pricing', results: after.results });
 		expect(created.action).toBe('created');
 		expect(created.changes).toBeNull();
 		expect(
@@ -144,20 +146,6 @@ describe('Report → Create or Re-Run', () => {
 		}
 		expect(items).toHaveLength(2);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-
-	it('Simplify off keeps the full record, with action and changes', async () => {
-		api.server.addReport({ url: 'https://full.example.com/' });
-		const { items } = await api.run(createOrRerun({ simplify: false }), {
-			items: [{ url: 'https://full.example.com/' }],
-		});
-		expect(items[0].json).toMatchObject({
-			action: 'rerun',
-			url: 'full.example.com',
-			other_reports: 0,
-		});
-		expect(items[0].json.results).toBeDefined();
-		expect(items[0].json.changes).toBeDefined();
 	});
 
 	it('takes a URL without its scheme, as the trigger gives it: https:// is added, the same page is re-run, a new one is created with https', async () => {

@@ -18,13 +18,11 @@ describe('Project → Get Many', () => {
 		},
 	});
 	const getAll = (parameters: IDataObject) =>
-		api.run({ resource: 'project', operation: 'getAll', ...parameters });
+		api.ok({ resource: 'project', operation: 'getAll', ...parameters });
 	const queries = () => api.apiRequests().map((request) => request.query);
 
 	it('Return All fetches every page with per_page=100, one item per project', async () => {
-		const { items, error } = await getAll({ returnAll: true });
-
-		expect(error).toBeUndefined();
+		const items = await getAll({ returnAll: true });
 		expect(queries()).toEqual([1, 2, 3].map((page) => ({ per_page: '100', page: String(page) })));
 		expect(items).toHaveLength(230);
 		expect(new Set(items.map((i) => i.json.project)).size).toBe(230);
@@ -47,7 +45,7 @@ describe('Project → Get Many', () => {
 	});
 
 	it('keeps search and sort on every page', async () => {
-		const { items } = await getAll({
+		const items = await getAll({
 			returnAll: true,
 			filters: { search: 'site-1', searchBy: 'project' },
 			options: { sortBy: 'project', sortDirection: 'asc', pageSize: 25 },
@@ -70,7 +68,7 @@ describe('Project → Get Many', () => {
 	])(
 		'Limit %i asks per_page=%i in %i request(s) and returns min(limit, total)',
 		async (limit, perPage, requests) => {
-			const { items } = await getAll({ limit });
+			const items = await getAll({ limit });
 
 			expect(items).toHaveLength(Math.min(limit, 230));
 			expect(queries()).toHaveLength(requests);

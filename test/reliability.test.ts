@@ -61,13 +61,7 @@ describe('Errors the user can act on', () => {
 	});
 
 	it.each<[string, IDataObject, Partial<typeof api.credential>, string, RegExp | undefined]>([
-		[
-			'401: the API key was rejected',
-			getReport(1),
-			{ apiKey: 'x'.repeat(64) },
-			'The phpRank API key was rejected (HTTP 401)',
-			/paste the API key again/,
-		],
+		// 401: test/credentials.test.ts (Authentication of node requests).
 		[
 			'403: the plan has no API access',
 			getReport(1),
@@ -344,14 +338,14 @@ describe('Bad input is refused before any request', () => {
 		expect(items[0].json.url).toBe('example.com/page');
 	});
 
-	it.each([
-		['empty', ''],
-		['without a scheme', 'seo.example.com'],
-	])('a Base URL that is %s', async (_what, baseUrl) => {
+	// Without a scheme: test/credentials.test.ts (Authentication of node requests).
+	it('a Base URL that is empty', async () => {
 		const error = await api.refuses(
 			getReport(1),
 			/^The Base URL of the phpRank credential is invalid$/,
-			{ credential: { ...api.credential, baseUrl } },
+			{
+				credential: { ...api.credential, baseUrl: '' },
+			},
 		);
 		expect(error.description!.length).toBeGreaterThan(10);
 	});

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { CheckResult, ReportRecord } from './server';
-import { runNode } from './harness/engine';
 import { PolledWorkflow, runManually } from './harness/poll';
 import { reanalyse } from './harness/reanalysis';
 import { locator, useServer } from './harness/setup';
@@ -46,20 +45,19 @@ const linkOf = (id: number) => `${new URL(api.server.url).origin}/phprank/report
 
 beforeEach(() => api.server.deleteAllReports());
 
+/** The node's items, the run expected to succeed. */
 const run = (parameters: IDataObject, items?: IDataObject[]) =>
-	runNode({ resource: 'report', ...parameters }, credential(), { items });
+	api.ok({ resource: 'report', ...parameters }, { items, credential: credential() });
 
 describe('link and top_failed_checks on the action node’s report items', () => {
 	it.each([true, false])('Get, Simplify %s', async (simplify) => {
 		const report = api.server.addReport({ url: 'https://example.com/a', results: MIXED });
 
-		const { items, error } = await run({
+		const items = await run({
 			operation: 'get',
 			reportId: locator('id', report.id),
 			simplify,
 		});
-
-		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			id: report.id,
 			link: linkOf(report.id),
@@ -73,7 +71,7 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			api.server.addReport({ url: `https://example.com/p${i}`, results }),
 		);
 
-		const { items } = await run({ operation: 'getAll', returnAll: true });
+		const items = await run({ operation: 'getAll', returnAll: true });
 
 		const byId = new Map(items.map(({ json }) => [json.id, json]));
 		expect(reports.map(({ id }) => byId.get(id))).toEqual([
@@ -86,7 +84,7 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 	it('Create and Update (Re-Run Analysis): the new analysis’s checks', async () => {
 		api.server.setNextAnalysis('https://example.com/new', { results: ONE_LOW });
 		const created = await run({ operation: 'create', url: 'https://example.com/new' });
-		const id = Number(created.items[0].json.id);
+		const id = Number(created[0].json.id);
 		api.server.setNextAnalysis('https://example.com/new', { results: MIXED });
 		const updated = await run({
 			operation: 'update',
@@ -95,11 +93,11 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			simplify: false,
 		});
 
-		expect(created.items[0].json).toMatchObject({
+		expect(created[0].json).toMatchObject({
 			link: linkOf(id),
 			top_failed_checks: 'favicon (low)',
 		});
-		expect(updated.items[0].json).toMatchObject({
+		expect(updated[0].json).toMatchObject({
 			id,
 			link: linkOf(id),
 			top_failed_checks: MIXED_TOP,
@@ -114,12 +112,10 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			api.server.setNextAnalysis('https://example.com/old', { results: MIXED });
 			api.server.setNextAnalysis('https://example.com/fresh', { results: ALL_PASSED });
 
-			const { items, error } = await run(
-				{ operation: 'createOrRerun', url: '={{ $json.url }}', simplify },
-				[{ url: 'https://example.com/old' }, { url: 'https://example.com/fresh' }],
-			);
-
-			expect(error).toBeUndefined();
+			const items = await run({ operation: 'createOrRerun', url: '={{ $json.url }}', simplify }, [
+				{ url: 'https://example.com/old' },
+				{ url: 'https://example.com/fresh' },
+			]);
 			const fresh = api.server.listReports().find(({ url }) => url === 'example.com/fresh')!;
 			expect(items.map(({ json }) => json)).toEqual([
 				expect.objectContaining({

@@ -7,7 +7,7 @@ import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions }
 import { startN8nApi, type N8nApi } from '../server/n8nApi';
 import { runNode, type RunResult, type TestCredential, type TestN8nApiCredential } from './engine';
 
-type RunOptions = Parameters<typeof runNode>[2];
+type RunOptions = Parameters<typeof runNode>[2] & { credential?: TestCredential };
 
 export interface ServerFixture {
 	server: PhpRankServer;
@@ -19,7 +19,7 @@ export interface ServerFixture {
 	calls(): string[];
 	/** The API requests of one method. */
 	sent(method: string): RecordedRequest[];
-	/** Runs the node with this server's credential. */
+	/** Runs the node with this server's credential (or `options.credential`). */
 	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
 	/** The same, expecting no error: the node's items. */
 	ok(parameters: IDataObject, options?: RunOptions): Promise<INodeExecutionData[]>;
@@ -30,7 +30,7 @@ export interface ServerFixture {
 	refuses(
 		parameters: IDataObject,
 		message: RegExp | string,
-		options?: RunOptions & { credential?: TestCredential },
+		options?: RunOptions,
 	): Promise<ExecutionError>;
 }
 
@@ -53,15 +53,16 @@ export function useServer(
 		fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	fixture.calls = () =>
 		fixture.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
-	fixture.run = async (parameters, run) => await runNode(parameters, fixture.credential, run);
+	fixture.run = async (parameters, { credential, ...run } = {}) =>
+		await runNode(parameters, credential ?? fixture.credential, run);
 	fixture.ok = async (parameters, run) => {
 		const { items, error } = await fixture.run(parameters, run);
 		expect(error).toBeUndefined();
 		return items;
 	};
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
-	fixture.refuses = async (parameters, message, { credential, ...run } = {}) => {
-		const { error } = await runNode(parameters, credential ?? fixture.credential, run);
+	fixture.refuses = async (parameters, message, run) => {
+		const { error } = await fixture.run(parameters, run);
 		if (typeof message === 'string') expect(error?.message).toBe(message);
 		else expect(error?.message).toMatch(message);
 		expect(error?.description).toBeTruthy();
