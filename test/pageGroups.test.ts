@@ -25,7 +25,8 @@ const PAGES: Record<string, { score: number; failed: string[] }> = {
 	'/products/w': { score: 80, failed: [] },
 };
 
-const groupsParam = (...groups: IDataObject[]) => ({ group: groups });
+/** Page Groups as the node stores them. */
+const groups = (...list: IDataObject[]) => ({ pageGroups: { group: list } });
 const group = (
 	name: string,
 	pattern: string,
@@ -71,14 +72,14 @@ describe('Page Groups and budgets', () => {
 			const plain = listCalls();
 			api.server.clearRequests();
 			const items = await api.ok(
-				health({
-					pageGroups: groupsParam(
+				health(
+					groups(
 						group('Blog posts', '/blog/*'),
 						group('Products', '/products/**'),
 						group('All blog', '/blog/**'),
 						group('Home', '/'),
 					),
-				}),
+				),
 			);
 			expect(listCalls()).toEqual(plain);
 			expect(without.items[0].json.groups).toBeUndefined();
@@ -114,14 +115,14 @@ describe('Page Groups and budgets', () => {
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
 			const items = await api.ok(
 				health({
-					pageGroups: groupsParam(
+					...groups(
 						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
 						group('Docs', '/docs/**', { minAverageScore: 99 }),
 					),
 				}),
 			);
-			const groups = items[0].json.groups as IDataObject[];
-			expect(groups.map((g) => [g.name, g.pages, g.passed])).toEqual([
+			const listed = items[0].json.groups as IDataObject[];
+			expect(listed.map((g) => [g.name, g.pages, g.passed])).toEqual([
 				['Products with y', 2, true],
 				['Docs', 0, true],
 				['Other', 6, true],
@@ -133,7 +134,7 @@ describe('Page Groups and budgets', () => {
 			const items = await api.ok(
 				perSiteParameters({
 					output: 'pages',
-					pageGroups: groupsParam(group('Products', '/products/**')),
+					...groups(group('Products', '/products/**')),
 				}),
 				{ items: [{ url: page('/products/x') }, { url: page('/about') }] },
 			);
@@ -176,9 +177,7 @@ describe('Page Groups and budgets', () => {
 		];
 
 		it.each(cases)('%s', async (_name, budget, passed, breach) => {
-			const items = await api.ok(
-				health({ pageGroups: groupsParam(group('Products', '/products/**', budget)) }),
-			);
+			const items = await api.ok(health(groups(group('Products', '/products/**', budget))));
 			const site = items[0].json;
 			const products = (site.groups as IDataObject[])[0];
 			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
@@ -195,7 +194,7 @@ describe('Page Groups and budgets', () => {
 			const items = await api.ok(
 				health({
 					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
-					pageGroups: groupsParam(
+					...groups(
 						group('Products', '/products/**', { minAverageScore: 60 }),
 						group('Blog', '/blog/**'),
 					),
@@ -234,7 +233,7 @@ describe('Page Groups and budgets', () => {
 			const items = await api.ok(
 				health({
 					simplify: true,
-					pageGroups: groupsParam(
+					...groups(
 						group('<b>Products</b>', '/products/**', { requiredChecks: 'meta_description' }),
 					),
 				}),
@@ -288,7 +287,7 @@ describe('Page Groups and budgets', () => {
 			const calls = listCalls();
 			api.server.clearRequests();
 			const { items, error } = await digest({
-				pageGroups: groupsParam(group('Products', '/products/**', { minAverageScore: 96 })),
+				...groups(group('Products', '/products/**', { minAverageScore: 96 })),
 				defaultBudget: { maxBadPages: 0 },
 			});
 			expect(error).toBeUndefined();
@@ -317,34 +316,26 @@ describe('Page Groups and budgets', () => {
 
 	describe('bad input is refused before any request, naming the group and the field', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
-			[
-				'an empty name',
-				{ pageGroups: groupsParam(group('', '/blog/*')) },
-				/Page Groups → group 1 → Name is empty/,
-			],
+			['an empty name', groups(group('', '/blog/*')), /Page Groups → group 1 → Name is empty/],
 			[
 				'a duplicate name',
-				{ pageGroups: groupsParam(group('Blog', '/blog/*'), group('blog', '/news/*')) },
+				groups(group('Blog', '/blog/*'), group('blog', '/news/*')),
 				/Page Groups → group 2 \(blog\) → Name: another group is called "blog"/,
 			],
-			[
-				'the name Other',
-				{ pageGroups: groupsParam(group('other', '/x')) },
-				/group 1 \(other\) → Name: "Other"/,
-			],
+			['the name Other', groups(group('other', '/x')), /group 1 \(other\) → Name: "Other"/],
 			[
 				'a pattern that is not a path',
-				{ pageGroups: groupsParam(group('Blog', 'blog/*')) },
+				groups(group('Blog', 'blog/*')),
 				/group 1 \(Blog\) → URL Pattern: "blog\/\*" is not a path/,
 			],
 			[
 				'a regular expression that does not compile',
-				{ pageGroups: groupsParam(group('Blog', '^/blog/(', {}, { patternType: 'regex' })) },
+				groups(group('Blog', '^/blog/(', {}, { patternType: 'regex' })),
 				/group 1 \(Blog\) → URL Pattern: "\^\/blog\/\(" is not a regular expression/,
 			],
 			[
 				'a threshold out of range',
-				{ pageGroups: groupsParam(group('Blog', '/blog/*', { minAverageScore: 101 })) },
+				groups(group('Blog', '/blog/*', { minAverageScore: 101 })),
 				/group 1 \(Blog\) → Minimum Average Score must be a number from 0 to 100, not "101"/,
 			],
 			[
@@ -354,11 +345,7 @@ describe('Page Groups and budgets', () => {
 			],
 			[
 				'a check phpRank does not have',
-				{
-					pageGroups: groupsParam(
-						group('Blog', '/blog/*', { requiredChecks: 'title, meta_desc:90' }),
-					),
-				},
+				groups(group('Blog', '/blog/*', { requiredChecks: 'title, meta_desc:90' })),
 				/group 1 \(Blog\) → Checks That Must Pass: phpRank has no check "meta_desc"/,
 			],
 			[
@@ -382,9 +369,7 @@ describe('Page Groups and budgets', () => {
 		let executions = 0;
 
 		const PRODUCTS = ['/products/x', '/products/y'];
-		const gate = groupsParam(
-			group('Products', '/products/**', { requiredChecks: 'meta_description' }),
-		);
+		const gate = groups(group('Products', '/products/**', { requiredChecks: 'meta_description' }));
 
 		async function runOnce(
 			store: 'workflow' | 'dataTable',
@@ -402,7 +387,7 @@ describe('Page Groups and budgets', () => {
 				});
 			const result = await api.run(
 				perSiteParameters({
-					pageGroups: gate,
+					...gate,
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
 				}),
@@ -488,9 +473,7 @@ describe('Page Groups and budgets', () => {
 				},
 			]);
 			const params = perSiteParameters({
-				pageGroups: groupsParam(
-					group('Products', '/products/**', { requiredChecks: 'meta_description' }),
-				),
+				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
 				historyStore: 'dataTable',
 				historyTable: locator('id', table.id),
 			});
