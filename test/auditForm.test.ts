@@ -13,9 +13,10 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toI
 const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExecutionData[] =>
 	run.data.resultData.runData.phpRank?.[0]?.data?.main?.[1] ?? [];
 
+const api = useServer();
+beforeEach(() => api.server.deleteAllReports());
+
 describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
 	const { sent } = api;
 
 	it('returns the report analysed less than the hours ago as it is, with action "reused", and sends no analysis', async () => {
@@ -146,9 +147,6 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 });
 
 describe('Report → Create or Re-Run: Public URLs Only', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
-
 	it.each([
 		['http://localhost:8080/', 'points to a local network name (localhost)'],
 		['http://127.0.0.1/', 'points to a loopback address (127.0.0.0/8)'],

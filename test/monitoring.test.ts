@@ -6,10 +6,10 @@ import { createOrRerunParameters, locator, useServer } from './harness/setup';
 const createOrRerun = createOrRerunParameters;
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
-describe('Report → Create or Re-Run', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
+const api = useServer();
+beforeEach(() => api.server.deleteAllReports());
 
+describe('Report → Create or Re-Run', () => {
 	it('re-runs the report a URL already has, creates one for a URL without, and reads the site once', async () => {
 		const existing = api.server.addReport({ url: 'https://shop.example.com/pricing' });
 		const before = structuredClone(api.server.getReport(existing.id)!);
@@ -220,7 +220,6 @@ describe('Report → Create or Re-Run', () => {
 });
 
 describe('Report → Update with Re-Run Analysis says what changed', () => {
-	const api = useServer();
 	const update = (id: number, updateFields: IDataObject) => ({
 		resource: 'report',
 		operation: 'update',

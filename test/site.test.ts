@@ -15,10 +15,13 @@ const health = (extra: IDataObject = {}) => ({
 });
 const perSite = (extra: IDataObject = {}) => perSiteParameters({ simplify: true, ...extra });
 
-describe('Project → Get Health', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
+const api = useServer();
+beforeEach(() => {
+	api.server.deleteAllReports();
+	api.server.clearAnalyses();
+});
 
+describe('Project → Get Health', () => {
 	/** Reports made as users make them (Create or Re-Run), with scripted analyses. */
 	async function seedShop() {
 		for (const [path, score, failed] of [
@@ -164,8 +167,6 @@ describe('Project → Get Health', () => {
 });
 
 describe('Report → Create or Re-Run, One Item per Site', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
 	const pages = [
 		'https://shop.example.com/',
 		'https://shop.example.com/a',
@@ -304,8 +305,6 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 });
 
 describe('Report → Create or Re-Run, Confirm Drops', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
 	const url = 'https://shop.example.com/pricing';
 	const confirm = (extra: IDataObject = {}, options: IDataObject = {}) =>
 		perSite({ output: 'pages', options: { confirmDrops: true, ...options }, ...extra });
