@@ -75,7 +75,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/p',
 			generated_at: hoursAgo(1 / 60),
 		});
-		const { items } = await api.run(createOrRerun(), {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://shop.example.com/p' }],
 		});
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
@@ -84,7 +84,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
 		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
-		const { items } = await api.run(createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }), {
+		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }), {
 			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
 		});
 		expect(items.map((item) => item.json.action)).toEqual(['reused', 'reused']);
@@ -109,7 +109,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
-		const { items } = await api.run(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24, confirmDrops: true } }),
 			{ items: [{ url: 'https://shop.example.com/q' }] },
 		);
@@ -119,7 +119,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
-		const { items } = await api.run(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, output: 'sites' }),
 			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
 		);

@@ -240,7 +240,7 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 
 	it('an update without a re-run sends one request and has no changes', async () => {
 		const report = api.server.addReport({ url: 'https://upd2.example.com/' });
-		const { items } = await api.run(update(report.id, { privacy: 0 }));
+		const items = await api.ok(update(report.id, { privacy: 0 }));
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['PUT']);
 		expect(items[0].json.changes).toBeUndefined();
 	});

@@ -118,7 +118,7 @@ describe('Project → Delete', () => {
 
 	it('deletes the project picked from the list, with all its reports', async () => {
 		api.server.seedReports(3, { hosts: ['gone.example.net'] });
-		const { items } = await api.run(remove(locator('list', 'gone.example.net')));
+		const items = await api.ok(remove(locator('list', 'gone.example.net')));
 
 		expect(items[0].json).toEqual({ deleted: true, project: 'gone.example.net' });
 		expect(api.server.listReports().some((r) => r.project === 'gone.example.net')).toBe(false);

@@ -233,7 +233,7 @@ describe('Rate limits', () => {
 		api.server.seedReports(3);
 		const ids = api.server.listReports().map((r) => r.id);
 		const started = Date.now();
-		const { items } = await api.run(
+		const items = await api.ok(
 			{
 				...getReport(0),
 				reportId: locator('id', '={{ $json.id }}'),
@@ -416,7 +416,7 @@ describe('Secrets', () => {
 		await elsewhere.start();
 		try {
 			api.server.seedReports(250);
-			const { items } = await api.run({ resource: 'report', operation: 'getAll', returnAll: true });
+			const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
 
 			expect(items.length).toBeGreaterThan(200);
 			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(

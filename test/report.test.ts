@@ -227,7 +227,7 @@ describe('Report → Get Many', () => {
 
 	it('takes every parameter from expressions, per input item', async () => {
 		const [first] = api.server.listReports();
-		const { items } = await api.run(
+		const items = await api.ok(
 			{
 				resource: 'report',
 				operation: 'getAll',

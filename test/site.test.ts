@@ -36,10 +36,9 @@ describe('Project → Get Health', () => {
 				others: 'pass',
 			});
 		const urls = ['/', '/a', '/b', '/c'].map((path) => `https://shop.example.com${path}`);
-		const { error } = await api.run(perSite({ output: 'pages' }), {
+		await api.ok(perSite({ output: 'pages' }), {
 			items: [...urls, 'https://blog.example.com/post'].map((url) => ({ url })),
 		});
-		expect(error).toBeUndefined();
 		api.server.clearRequests();
 	}
 
@@ -122,7 +121,7 @@ describe('Project → Get Health', () => {
 			url: 'https://shop.example.com/b',
 			privacy: 1,
 		});
-		const { items } = await api.run(health({ siteOptions: { worstPages: 2 } }));
+		const items = await api.ok(health({ siteOptions: { worstPages: 2 } }));
 		const site = items[0].json;
 		expect(site.pages).toBe(4);
 		expect(site.average_score).toBe(75);
@@ -132,7 +131,7 @@ describe('Project → Get Health', () => {
 
 	it('All Projects: one item per project, every report read once', async () => {
 		await seedShop();
-		const { items } = await api.run(health({ allProjects: true }));
+		const items = await api.ok(health({ allProjects: true }));
 		expect(items.map((i) => i.json.project)).toEqual(['blog.example.com', 'shop.example.com']);
 		expect(items.map((i) => i.json.pages)).toEqual([1, 4]);
 		expect(api.apiRequests()).toHaveLength(1);
@@ -366,7 +365,7 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 61, others: 'keep' });
-		const { items } = await api.run(confirm({ output: 'sites' }), {
+		const items = await api.ok(confirm({ output: 'sites' }), {
 			items: [{ url }, { url: other }],
 		});
 		expect(items[0].json).toMatchObject({ rerun: 2, worse_pages: 1 });

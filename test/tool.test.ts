@@ -347,7 +347,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const { items } = await api.run({
+		const items = await api.ok({
 			resource: 'report',
 			operation: 'get',
 			reportId: locator('id', 1),
