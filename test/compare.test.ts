@@ -221,59 +221,55 @@ describe('Report → Compare With Competitors', () => {
 		expect(error?.message).toMatch(/fetch|url|422/i);
 	});
 
-	it.each([
-		['no competitor', [], {}, /Competitor URLs has no URL/],
+	it.each<[string, IDataObject, RegExp]>([
+		['no competitor', compare([]), /Competitor URLs has no URL/],
 		[
 			'more than 10',
-			Array.from({ length: 11 }, (_, i) => `https://c${i}.example.com/`),
-			{},
+			compare(Array.from({ length: 11 }, (_, i) => `https://c${i}.example.com/`)),
 			/Competitor URLs has 11 URLs, more than the 10/,
 		],
 		[
 			'a competitor that is not http(s)',
-			['ftp://rival.example.org/'],
-			{},
+			compare(['ftp://rival.example.org/']),
 			/Competitor URL 1 "ftp:\/\/rival.example.org\/" uses ftp:, not http or https/,
 		],
 		[
 			'a competitor that is no address',
-			[RIVAL, 'https://'],
-			{},
+			compare([RIVAL, 'https://']),
 			/Competitor URL 2 "https:\/\/" is not a web address/,
 		],
 		[
 			'Your URL not http(s)',
-			[RIVAL],
-			{ yourUrl: 'mailto:me@shop.example.com' },
+			compare([RIVAL], { yourUrl: 'mailto:me@shop.example.com' }),
 			/Your URL "mailto:me@shop.example.com" uses mailto:, not http or https/,
 		],
-		['Your URL empty (from an expression)', [RIVAL], { yourUrl: '={{ "" }}' }, /Your URL is empty/],
+		[
+			'Your URL empty (from an expression)',
+			compare([RIVAL], { yourUrl: '={{ "" }}' }),
+			/Your URL is empty/,
+		],
 		[
 			'an internal competitor with Public URLs Only',
-			['http://192.168.1.10/admin'],
-			{ options: { publicUrlsOnly: true } },
+			compare(['http://192.168.1.10/admin'], { options: { publicUrlsOnly: true } }),
 			/Competitor URL 1 "http:\/\/192.168.1.10\/admin" points to a private network address/,
 		],
 		[
 			'an internal Your URL with Public URLs Only',
-			[RIVAL],
-			{ yourUrl: 'http://localhost:8080/', options: { publicUrlsOnly: true } },
+			compare([RIVAL], { yourUrl: 'http://localhost:8080/', options: { publicUrlsOnly: true } }),
 			/Your URL "http:\/\/localhost:8080\/" points to a local network name/,
 		],
 		[
 			'a competitor equal to Your URL',
-			['http://shop.example.com/pricing/'],
-			{},
+			compare(['http://shop.example.com/pricing/']),
 			/Competitor URL 1 .* is Your URL/,
 		],
 		[
 			'Tie Within out of bounds',
-			[RIVAL],
-			{ tieWithin: 101 },
+			compare([RIVAL], { tieWithin: 101 }),
 			/Tie Within \(Points\) must be a number from 0 to 100/,
 		],
-	])('refuses %s before any request, naming the field', async (_, competitors, extra, message) => {
-		await api.refuses(compare(competitors, extra), message);
+	])('refuses %s before any request, naming the field', async (_, parameters, message) => {
+		await api.refuses(parameters, message);
 	});
 
 	it('splits comma-separated text from an expression, adds https:// to an address without a scheme, and counts a competitor given twice once', async () => {

@@ -259,21 +259,11 @@ describe('Page Groups and budgets', () => {
 			await seed();
 			// A second site, healthier by every figure but with a product page failing its budget.
 			script({});
-			api.server.setAnalysis('https://b-shop.example.net/', {
-				score: 40,
-				failed: [],
-				others: 'pass',
-			});
-			api.server.setAnalysis('https://b-shop.example.net/products/1', {
-				score: 95,
-				failed: [],
-				others: 'pass',
-			});
+			const pages = { '/': 40, '/products/1': 95 };
+			for (const [path, score] of Object.entries(pages))
+				api.server.setAnalysis(`https://b-shop.example.net${path}`, { score, others: 'pass' });
 			await api.ok(perSiteParameters({ output: 'pages' }), {
-				items: [
-					{ url: 'https://b-shop.example.net/' },
-					{ url: 'https://b-shop.example.net/products/1' },
-				],
+				items: Object.keys(pages).map((path) => ({ url: `https://b-shop.example.net${path}` })),
 			});
 			api.server.clearRequests();
 		});

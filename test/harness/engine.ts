@@ -74,10 +74,7 @@ export interface TestCredential {
 }
 
 /** The phpRank History Store API credential (History Store → Data Table): n8n's address and key. */
-export interface TestN8nApiCredential {
-	baseUrl: string;
-	apiKey: string;
-}
+export type TestN8nApiCredential = TestCredential;
 
 export function additionalDataFor(
 	credential: TestCredential | undefined,
