@@ -138,7 +138,7 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 describe('link and top_failed_checks on the trigger’s report items', () => {
 	const trigger = (parameters: INodeParameters) => new PolledWorkflow(parameters, credential());
 	const rescore = (report: ReportRecord, score: number) =>
-		reanalyse(api.server, report.id, { score });
+		void reanalyse(api.server, report.id, { score });
 
 	it.each([true, false])('New Report, Simplify %s', async (simplify) => {
 		const workflow = trigger({ event: 'newReport', simplify });
@@ -158,34 +158,30 @@ describe('link and top_failed_checks on the trigger’s report items', () => {
 		]);
 	});
 
-	it('Report Result Changed and Score Changed', async () => {
+	it.each<[string, INodeParameters]>([
+		['resultChanged', {}],
+		['scoreChanged', { minChange: 5 }],
+	])('Report Result Changed and Score Changed: %s', async (event, extra) => {
 		const report = api.server.addReport({
 			url: 'https://example.com/a',
 			result: 85,
 			results: MIXED,
 		});
-		const resultChanged = trigger({ event: 'resultChanged' });
-		const scoreChanged = trigger({ event: 'scoreChanged', minChange: 5 });
-		await resultChanged.activate();
-		await scoreChanged.activate();
+		const workflow = trigger({ event, ...extra });
+		await workflow.activate();
 		rescore(report, 40);
 
-		const polls = [await resultChanged.poll(), await scoreChanged.poll()];
+		const { items } = await workflow.poll();
 
-		for (const [poll, event] of [
-			[polls[0], 'resultChanged'],
-			[polls[1], 'scoreChanged'],
-		] as const) {
-			expect(poll.items?.map(({ json }) => json)).toEqual([
-				expect.objectContaining({
-					event,
-					id: report.id,
-					score: 40,
-					link: linkOf(report.id),
-					top_failed_checks: MIXED_TOP,
-				}),
-			]);
-		}
+		expect(items?.map(({ json }) => json)).toEqual([
+			expect.objectContaining({
+				event,
+				id: report.id,
+				score: 40,
+				link: linkOf(report.id),
+				top_failed_checks: MIXED_TOP,
+			}),
+		]);
 	});
 
 	it('One Item per Site with Simplify off: each event’s item has them; the drops keep their links', async () => {
