@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	INode,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -57,6 +58,13 @@ describe('phpRank as an AI tool', () => {
 			server.addReport({ id: 3, url: 'https://shop.example.org/', result: 20, privacy: 1 });
 		},
 	});
+	/** Calls `tool` once per set of arguments, as a model would. */
+	const call = (tool: INode, ...calls: IDataObject[]) =>
+		runTools(
+			[tool],
+			calls.map((args) => ({ node: tool.name, args })),
+			api.credential,
+		);
 	/** A report of the seed as a list answers it. */
 	const listed = (id: number, url: string, score: number) => ({
 		id,
@@ -109,11 +117,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('a list comes back compact: ID, URL, score, class and date per report, worst first', async () => {
-		const { results } = await runTools(
-			[worst],
-			[{ node: 'list_worst_reports', args: { limit: 2, site: '' } }],
-			api.credential,
-		);
+		const { results } = await call(worst, { limit: 2, site: '' });
 
 		expect(JSON.parse(results[0])).toEqual([
 			listed(3, 'shop.example.org', 20),
@@ -123,11 +127,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('the site filter goes to phpRank as the project', async () => {
-		const { results } = await runTools(
-			[worst],
-			[{ node: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }],
-			api.credential,
-		);
+		const { results } = await call(worst, { limit: 5, site: 'example.com' });
 
 		expect(JSON.parse(results[0]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
 		expect(api.calls()).toEqual([
@@ -145,13 +145,10 @@ describe('phpRank as an AI tool', () => {
 				maxScore: fromAI('max_score', 'Highest score', 'number', 100),
 			},
 		});
-		const { results } = await runTools(
-			[range],
-			[
-				{ node: 'list_by_score', args: { min_score: 25, max_score: 40 } },
-				{ node: 'list_by_score', args: { min_score: 60, max_score: 10 } },
-			],
-			api.credential,
+		const { results } = await call(
+			range,
+			{ min_score: 25, max_score: 40 },
+			{ min_score: 60, max_score: 10 },
 		);
 
 		expect(JSON.parse(results[0])).toEqual([listed(1, 'example.com', 31)]);
@@ -164,11 +161,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('one report lists its failed checks by importance, in words', async () => {
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 1 });
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
 		const record = api.server.getReport(1)!;
@@ -209,11 +202,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('audit creates one report with the URL and privacy the model gave, and re-runs it the next time', async () => {
-		const { results } = await runTools(
-			[audit],
-			[{ node: 'audit_url', args: { url: 'https://blog.example.net/post', privacy: 0 } }],
-			api.credential,
-		);
+		const { results } = await call(audit, { url: 'https://blog.example.net/post', privacy: 0 });
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
 		expect(report).toMatchObject({
@@ -229,11 +218,7 @@ describe('phpRank as an AI tool', () => {
 		expect(posts[0].form.password ?? '').toBe('');
 
 		api.server.clearRequests();
-		const again = await runTools(
-			[audit],
-			[{ node: 'audit_url', args: { url: 'https://www.blog.example.net/post/', privacy: 1 } }],
-			api.credential,
-		);
+		const again = await call(audit, { url: 'https://www.blog.example.net/post/', privacy: 1 });
 		const [rerun] = JSON.parse(again.results[0]) as IDataObject[];
 		expect(rerun).toMatchObject({ action: 'rerun', id: report.id });
 		// What changed, in words an agent can read aloud.
@@ -244,11 +229,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('re-run sends results=1 for the report the model named', async () => {
-		const { results } = await runTools(
-			[rerun],
-			[{ node: 'rerun_report', args: { report_id: 2 } }],
-			api.credential,
-		);
+		const { results } = await call(rerun, { report_id: 2 });
 
 		expect(JSON.parse(results[0])[0]).toMatchObject({
 			id: 2,
@@ -293,13 +274,10 @@ describe('phpRank as an AI tool', () => {
 				reuseRecentAnalysis: fromAI('reuse_hours', 'Hours a report may be reused', 'number', 0),
 			},
 		});
-		const { tools, results, error } = await runTools(
-			[publicAudit],
-			[
-				{ node: 'audit_public_url', args: { url: 'http://192.168.1.1/', reuse_hours: 24 } },
-				{ node: 'audit_public_url', args: { url: 'https://example.com/', reuse_hours: 9000 } },
-			],
-			api.credential,
+		const { tools, results, error } = await call(
+			publicAudit,
+			{ url: 'http://192.168.1.1/', reuse_hours: 24 },
+			{ url: 'https://example.com/', reuse_hours: 9000 },
 		);
 
 		expect(error).toBeUndefined();
@@ -316,11 +294,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('an unknown report comes back as a sentence, after one request', async () => {
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 999 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 999 });
 
 		expect(JSON.parse(results[0])).toEqual(
 			refusal(
@@ -332,11 +306,7 @@ describe('phpRank as an AI tool', () => {
 
 	it('a short throttle is waited out and the call succeeds', async () => {
 		throttle(1);
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 2 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 2 });
 
 		expect(JSON.parse(results[0])[0]).toMatchObject({
 			id: 2,
@@ -370,11 +340,7 @@ describe('phpRank as an AI tool', () => {
 	it('while phpRank throttles for long, the tool answers at once with when to retry', async () => {
 		throttle(42);
 		const started = Date.now();
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 1 });
 
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(JSON.parse(results[0])).toEqual(
