@@ -124,8 +124,7 @@ describe('Report → Compare With Competitors', () => {
 		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
 		api.server.clearRequests();
 
-		const { items, error } = await api.run(compare([RIVAL, OTHER], { simplify: false }));
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
 		expect(analyses()).toEqual([]);
 		expect(wire()).toHaveLength(3);
 		const item = items[0].json;
