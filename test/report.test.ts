@@ -269,19 +269,29 @@ describe('Report → Get Many by score range', () => {
 	const classPages = (result: string) =>
 		pages(100, Math.ceil(scoring(...CLASS_SCORES[result]).length / 100), { result });
 
-	it.each([
-		[80, 90, 'good'],
-		[49, 79, 'decent'],
-		[0, 48, 'bad'],
-		[10, 20, 'bad'],
+	it.each<[string, string, IDataObject, [number, number]]>([
+		['a range within one class (80 to 90)', 'good', { minScore: 80, maxScore: 90 }, [80, 90]],
+		['a range within one class (49 to 79)', 'decent', { minScore: 49, maxScore: 79 }, [49, 79]],
+		['a range within one class (0 to 48)', 'bad', { minScore: 0, maxScore: 48 }, [0, 48]],
+		['a range within one class (10 to 20)', 'bad', { minScore: 10, maxScore: 20 }, [10, 20]],
+		[
+			'Minimum Score alone, Maximum Score left at 100, keeps the class it lies in:',
+			'good',
+			{ minScore: 95 },
+			[95, 100],
+		],
+		[
+			'the Result chosen by the user is kept, with the range inside it:',
+			'good',
+			{ result: 'good', minScore: 70, maxScore: 85 },
+			[80, 85],
+		],
 	])(
-		'a range within one class (%i to %i) sends result=%s and returns only the reports in the range',
-		async (minScore, maxScore, result) => {
-			const items = await getAll({ returnAll: true, filters: { minScore, maxScore } });
+		'%s sends result=%s and returns only the reports in the range',
+		async (_what, result, filters, range) => {
+			const items = await getAll({ returnAll: true, filters });
 			expect(queries()).toEqual(classPages(result));
-			expect(items.map((item) => item.json.id)).toEqual(
-				scoring(minScore, maxScore).map((r) => r.id),
-			);
+			expect(items.map((item) => item.json.id)).toEqual(scoring(...range).map((r) => r.id));
 			expect(items.length).toBeGreaterThan(0);
 		},
 	);
@@ -296,13 +306,6 @@ describe('Report → Get Many by score range', () => {
 		expect(
 			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
 		).toBe(true);
-	});
-
-	it('Minimum Score alone keeps the class it lies in when Maximum Score stays at 100', async () => {
-		const items = await getAll({ returnAll: true, filters: { minScore: 95 } });
-
-		expect(queries()).toEqual(classPages('good'));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(95, 100).map((r) => r.id));
 	});
 
 	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
@@ -329,16 +332,6 @@ describe('Report → Get Many by score range', () => {
 				.map((r) => r.id),
 		);
 		expect(queries()).toEqual([{ result: 'decent', per_page: '100', page: '1' }]);
-	});
-
-	it('keeps the Result chosen by the user, with the range inside it', async () => {
-		const items = await getAll({
-			returnAll: true,
-			filters: { result: 'good', minScore: 70, maxScore: 85 },
-		});
-
-		expect(queries()).toEqual(classPages('good'));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(80, 85).map((r) => r.id));
 	});
 
 	it('keeps a report known only by its class when the range holds its whole class', async () => {
