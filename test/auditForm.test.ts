@@ -28,10 +28,9 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, simplify: false }),
 			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
 		);
-		expect(sent('GET')).toHaveLength(1);
-		expect(sent('GET')[0].query).toMatchObject({ project: 'shop.example.com' });
-		expect(sent('PUT')).toHaveLength(0);
-		expect(sent('POST')).toHaveLength(0);
+		expect(api.calls()).toEqual([
+			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
+		]);
 		expect(items[0].json).toMatchObject({
 			action: 'reused',
 			id: recent.id,
