@@ -1,14 +1,13 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { createOrRerunParameters, useServer } from './harness/setup';
+import { createOrRerunParameters as createOrRerun, useServer } from './harness/setup';
 
 /*
  * What a public audit form relies on (examples/lead-audit-form.json): Create or Re-Run's Reuse
  * Recent Analysis and Public URLs Only, asserted on what went over the wire.
  */
 
-const createOrRerun = createOrRerunParameters;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
 const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExecutionData[] =>
 	run.data.resultData.runData.phpRank?.[0]?.data?.main?.[1] ?? [];

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../nodes/PhpRank/operations/changes';
-import { createOrRerunParameters, locator, useServer } from './harness/setup';
+import { createOrRerunParameters as createOrRerun, locator, useServer } from './harness/setup';
 
-const createOrRerun = createOrRerunParameters;
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
 const api = useServer();

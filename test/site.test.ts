@@ -51,7 +51,6 @@ describe('Project → Get Health', () => {
 		expect(items).toHaveLength(1);
 		const site = items[0].json;
 		const reports = api.server.listReports().filter((r) => r.project === 'shop.example.com');
-		const importance = (check: string) => reports[0].results[check].importance;
 		expect(site).toMatchObject({
 			project: 'shop.example.com',
 			pages: 4,
@@ -71,16 +70,15 @@ describe('Project → Get Health', () => {
 		expect(site.health_score).toBe(Math.round(((4 - withHigh) / 4) * 100));
 		const failing = site.failing_checks as IDataObject[];
 		expect(failing.map((c) => c.check).sort()).toEqual(['favicon', 'meta_description', 'title']);
-		expect(failing.find((c) => c.check === 'favicon')).toEqual({
-			check: 'favicon',
-			importance: importance('favicon'),
-			pages: 3,
-		});
-		expect(failing.find((c) => c.check === 'title')).toEqual({
-			check: 'title',
-			importance: importance('title'),
-			pages: 2,
-		});
+		for (const [check, pages] of [
+			['favicon', 3],
+			['title', 2],
+		] as const)
+			expect(failing.find((c) => c.check === check)).toEqual({
+				check,
+				importance: reports[0].results[check].importance,
+				pages,
+			});
 		const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
 		for (let i = 1; i < failing.length; i++) {
 			const [a, b] = [failing[i - 1], failing[i]];
