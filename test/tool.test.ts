@@ -317,11 +317,12 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const items = await api.ok({
+		const get = (id: number) => ({
 			resource: 'report',
 			operation: 'get',
-			reportId: locator('id', 1),
+			reportId: locator('id', id),
 		});
+		const items = await api.ok(get(1));
 		expect(items[0].json).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,
@@ -329,11 +330,7 @@ describe('phpRank as an AI tool', () => {
 			}),
 		);
 
-		const failed = await api.run({
-			resource: 'report',
-			operation: 'get',
-			reportId: locator('id', 999),
-		});
+		const failed = await api.run(get(999));
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
 	});
 	// Last: the 429's wait holds back this user's later requests in the process (transport/rateLimit.ts).
