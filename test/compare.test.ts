@@ -167,12 +167,7 @@ describe('Report → Compare With Competitors', () => {
 	it('counts a gap of exactly Tie Within as a tie and a tenth more as ahead or behind', async () => {
 		const add = (url: string, result: number) => api.server.addReport({ url, result });
 		add(YOU, 70);
-		const at = [
-			'https://a.example/',
-			'https://b.example/',
-			'https://c.example/',
-			'https://d.example/',
-		];
+		const at = ['a', 'b', 'c', 'd'].map((name) => `https://${name}.example/`);
 		[73, 73.1, 67, 66.9].forEach((score, index) => add(at[index], score));
 		const items = await api.ok(compare(at, { simplify: false }));
 		expect(analyses()).toEqual([]);

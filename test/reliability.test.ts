@@ -383,17 +383,13 @@ describe('Secrets', () => {
 			api.server.failNext(fault);
 			runs.push(await create({ url: 'https://example.com' }));
 		}
-		runs.push(await create({ url: 'https://x.invalid' }));
+		const wrongKey = { ...api.credential, apiKey: `${TEST_API_KEY.slice(0, 60)}nope` };
 		runs.push(
+			await create({ url: 'https://x.invalid' }),
 			await create({ url: 'https://example.com', password: `${password}${'x'.repeat(120)}` }),
-		);
-		runs.push(await update('1'));
-		runs.push(await update('777', true));
-		runs.push(
-			await runNode(getReport(1), {
-				...api.credential,
-				apiKey: `${TEST_API_KEY.slice(0, 60)}nope`,
-			}),
+			await update('1'),
+			await update('777', true),
+			await runNode(getReport(1), wrongKey),
 		);
 
 		for (const run of runs) {

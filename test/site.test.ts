@@ -132,13 +132,7 @@ describe('Project → Get Health', () => {
 		const items = await api.ok(health({ allProjects: true }));
 		expect(items.map((i) => i.json.project)).toEqual(['blog.example.com', 'shop.example.com']);
 		expect(items.map((i) => i.json.pages)).toEqual([1, 4]);
-		expect(api.apiRequests()).toHaveLength(1);
-		expect(api.apiRequests()[0].query).toEqual({
-			sort_by: 'id',
-			sort: 'desc',
-			per_page: '100',
-			page: '1',
-		});
+		expect(api.calls()).toEqual(['GET /api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1']);
 	});
 
 	it('a 250-page site costs 3 list requests', async () => {
