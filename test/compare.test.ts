@@ -27,13 +27,6 @@ describe('Report → Compare With Competitors', () => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
 	});
-	const wire = () =>
-		api
-			.apiRequests()
-			.map(
-				(r) =>
-					`${r.method} ${r.path}${r.query.project ? ` project=${String(r.query.project)}` : ''}`,
-			);
 	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
 
 	function scriptAnalyses() {
@@ -48,14 +41,14 @@ describe('Report → Compare With Competitors', () => {
 	it('analyses each URL once (one list read per site), and lines the competitors up check by check', async () => {
 		scriptAnalyses();
 		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
-		expect(wire().sort()).toEqual(
+		const read = (site: string) =>
+			`GET /api/v1/reports?project=${site}&sort_by=id&sort=desc&per_page=100&page=1`;
+		expect(api.calls().sort()).toEqual(
 			[
-				'GET /api/v1/reports project=shop.example.com',
-				'GET /api/v1/reports project=rival.example.org',
-				'GET /api/v1/reports project=other.example.net',
-				'POST /api/v1/reports',
-				'POST /api/v1/reports',
-				'POST /api/v1/reports',
+				read('shop.example.com'),
+				read('rival.example.org'),
+				read('other.example.net'),
+				...Array(3).fill('POST /api/v1/reports'),
 			].sort(),
 		);
 		expect(items).toHaveLength(1);
@@ -126,7 +119,7 @@ describe('Report → Compare With Competitors', () => {
 
 		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
 		expect(analyses()).toEqual([]);
-		expect(wire()).toHaveLength(3);
+		expect(api.calls()).toHaveLength(3);
 		const item = items[0].json;
 		expect((item.you as IDataObject).action).toBe('reused');
 		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);

@@ -130,14 +130,7 @@ export async function runTools(
 	return {
 		tools: items
 			.filter((json) => json.tool !== undefined)
-			.map(
-				(json) =>
-					({
-						name: json.tool,
-						description: json.description,
-						parameters: json.parameters,
-					}) as unknown as SeenTool,
-			),
+			.map(({ tool, ...seen }) => ({ name: tool, ...seen }) as unknown as SeenTool),
 		results: items.filter((json) => json.call !== undefined).map((json) => json.result as string),
 		error: run.data.resultData.error,
 	};
