@@ -238,12 +238,9 @@ describe('Pickers (From List)', () => {
 
 		api.server.clearRequests();
 		const found = await listSearch('searchProjects', api.credential, 'site-12');
-		expect(api.apiRequests()[0].query).toMatchObject({
-			search: 'site-12',
-			search_by: 'project',
-			sort_by: 'project',
-			sort: 'asc',
-		});
+		expect(api.calls()).toEqual([
+			'GET /api/v1/projects?sort_by=project&sort=asc&search=site-12&search_by=project&per_page=100&page=1',
+		]);
 		expect(found.results.map((p) => p.value)).toEqual(
 			projects.filter((h) => h.includes('site-12')),
 		);

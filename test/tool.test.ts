@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	INode,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -23,29 +24,25 @@ import { runTools, toolNode } from './harness/tool';
 const fromAI = (key: string, description: string, type = 'string', fallback?: string | number) =>
 	`={{ $fromAI('${key}', '${description}', '${type}'${fallback === undefined ? '' : `, ${JSON.stringify(fallback)}`}) }}`;
 
-const audit = toolNode('audit_url', {
-	resource: 'report',
-	operation: 'createOrRerun',
+/** A phpRank Tool node of one Report operation. */
+const reportTool = (name: string, operation: string, parameters: INodeParameters) =>
+	toolNode(name, { resource: 'report', operation, ...parameters });
+
+const audit = reportTool('audit_url', 'createOrRerun', {
 	url: fromAI('url', 'Full address of the page', 'string'),
 	privacy: fromAI('privacy', '0 public, 1 private', 'number', 1),
 });
-const worst = toolNode('list_worst_reports', {
-	resource: 'report',
-	operation: 'getAll',
+const worst = reportTool('list_worst_reports', 'getAll', {
 	limit: fromAI('limit', 'How many reports', 'number', 10),
 	filters: {
 		project: locator('name', fromAI('site', 'Host of one site, or empty for all', 'string', '')),
 	},
 	options: { sortBy: 'result', sortDirection: 'asc' },
 });
-const failedChecks = toolNode('get_failed_checks', {
-	resource: 'report',
-	operation: 'get',
+const failedChecks = reportTool('get_failed_checks', 'get', {
 	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
 });
-const rerun = toolNode('rerun_report', {
-	resource: 'report',
-	operation: 'update',
+const rerun = reportTool('rerun_report', 'update', {
 	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
 	updateFields: { rerunAnalysis: true },
 });
@@ -136,9 +133,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('a score range the model gives narrows the list as in a workflow, and a range that cannot match is a sentence', async () => {
-		const range = toolNode('list_by_score', {
-			resource: 'report',
-			operation: 'getAll',
+		const range = reportTool('list_by_score', 'getAll', {
 			limit: 1,
 			filters: {
 				minScore: fromAI('min_score', 'Lowest score', 'number', 0),
@@ -264,9 +259,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('Create or Re-Run as a tool reads its Options, also from $fromAI: refusals are sentences naming the option, before any request', async () => {
-		const publicAudit = toolNode('audit_public_url', {
-			resource: 'report',
-			operation: 'createOrRerun',
+		const publicAudit = reportTool('audit_public_url', 'createOrRerun', {
 			url: fromAI('url', 'Full address of the page', 'string'),
 			privacy: 1,
 			options: {
