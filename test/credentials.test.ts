@@ -13,11 +13,10 @@ describe('phpRank API credential', () => {
 		const result = await testCredential(api.credential);
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const [request] = api.apiRequests();
-		expect(request.method).toBe('GET');
-		expect(request.path).toBe('/api/v1/projects');
-		expect(request.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
-		expect(request.headers.accept).toBe('application/json');
+		expect(api.calls()).toEqual(['GET /api/v1/projects?per_page=10']);
+		const { headers } = api.apiRequests()[0];
+		expect(headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+		expect(headers.accept).toBe('application/json');
 	});
 
 	it('says the key was rejected when it is wrong, after one request', async () => {
@@ -180,10 +179,10 @@ describe('Authentication of node requests', () => {
 
 	it('sends Authorization: Bearer <key> and Accept: application/json on every request', async () => {
 		await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
-		const requests = api.apiRequests();
-		expect(requests).toHaveLength(1);
-		expect(requests[0].headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
-		expect(requests[0].headers.accept).toBe('application/json');
+		expect(api.calls()).toEqual(['GET /api/v1/reports?per_page=100&page=1']);
+		const { headers } = api.apiRequests()[0];
+		expect(headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+		expect(headers.accept).toBe('application/json');
 	});
 
 	it('fails with a clear message, and without the key in it, when the key is wrong', async () => {
