@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
 import { locator, useServer } from './harness/setup';
