@@ -21,6 +21,7 @@ import {
 	type RecordedRequest,
 	type ReportRecord,
 } from '../../../test/server';
+import { reanalyse } from '../../../test/harness/reanalysis';
 import { startFileServer, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
@@ -968,12 +969,7 @@ async function prepareFlood(sb: N8nSandbox, second: number): Promise<Flood> {
 /** Every page re-analysed lower: the big site's page i by 5 + i points, the small site's by 50 and 6. */
 function dropFlood(reports: ReportRecord[]): void {
 	const drops = [...Array.from({ length: 40 }, (_, i) => 5 + i), 50, 6];
-	reports.forEach((report, i) => {
-		const current = api.getReport(report.id)!;
-		const generated = new Date(Date.parse(current.generated_at) + 3_600_000).toISOString();
-		api.deleteReport(current.id);
-		api.addReport({ ...current, result: FLOOD_SCORE - drops[i], generated_at: generated });
-	});
+	reports.forEach((report, i) => reanalyse(api, report.id, { score: FLOOD_SCORE - drops[i] }));
 	note(
 		`re-analysed on the test server: 40 pages of ${FLOOD_BIG} and 2 of ${FLOOD_SMALL}, each 5 to 50 points lower`,
 	);
