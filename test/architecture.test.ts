@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
 import { PolledWorkflow } from './harness/poll';
+import { reanalyse } from './harness/reanalysis';
 import { useServer } from './harness/setup';
 
 /*
@@ -143,11 +144,7 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	it('one Score Changed poll that fires', async () => {
 		const report = api.server.addReport({ url: 'https://example.com/watched', result: 80 });
 		const workflow = new PolledWorkflow({ event: 'scoreChanged', minChange: 5 }, api.credential);
-		const moveTo = async (score: number) => {
-			const current = api.server.getReport(report.id)!;
-			api.server.deleteReport(current.id);
-			Object.assign(report, api.server.addReport({ ...current, result: score }));
-		};
+		const moveTo = async (score: number) => void reanalyse(api.server, report.id, { score });
 		const ran = await filesOf(
 			async () => {
 				await workflow.activate();

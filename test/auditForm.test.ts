@@ -1,44 +1,35 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode } from './harness/engine';
-import { useServer } from './harness/setup';
+import { createOrRerunParameters as createOrRerun, useServer } from './harness/setup';
 
 /*
  * What a public audit form relies on (examples/lead-audit-form.json): Create or Re-Run's Reuse
  * Recent Analysis and Public URLs Only, asserted on what went over the wire.
  */
 
-const createOrRerun = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	...extra,
-});
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
 const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExecutionData[] =>
 	run.data.resultData.runData.phpRank?.[0]?.data?.main?.[1] ?? [];
 
+const api = useServer();
+beforeEach(() => api.server.deleteAllReports());
+
 describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
-	const sent = (method: string) => api.apiRequests().filter((r) => r.method === method);
+	const { sent } = api;
 
 	it('returns the report analysed less than the hours ago as it is, with action "reused", and sends no analysis', async () => {
 		const recent = api.server.addReport({
 			url: 'https://shop.example.com/pricing',
 			generated_at: hoursAgo(2),
 		});
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, simplify: false }),
-			api.credential,
 			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
 		);
-		expect(error).toBeUndefined();
-		expect(sent('GET')).toHaveLength(1);
-		expect(sent('GET')[0].query).toMatchObject({ project: 'shop.example.com' });
-		expect(sent('PUT')).toHaveLength(0);
-		expect(sent('POST')).toHaveLength(0);
+		expect(api.calls()).toEqual([
+			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
+		]);
 		expect(items[0].json).toMatchObject({
 			action: 'reused',
 			id: recent.id,
@@ -60,18 +51,13 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/b',
 			generated_at: hoursAgo(23.9),
 		});
-		const { items, error } = await runNode(
-			createOrRerun({ options: { reuseRecentAnalysis: 24 } }),
-			api.credential,
-			{
-				items: [
-					{ url: 'https://shop.example.com/a' },
-					{ url: 'https://shop.example.com/b' },
-					{ url: 'https://shop.example.com/c' },
-				],
-			},
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
+			items: [
+				{ url: 'https://shop.example.com/a' },
+				{ url: 'https://shop.example.com/b' },
+				{ url: 'https://shop.example.com/c' },
+			],
+		});
 		expect(items.map((item) => item.json.action)).toEqual(['rerun', 'reused', 'created']);
 		expect(items.map((item) => item.json.id).slice(0, 2)).toEqual([old.id, recent.id]);
 		// One list read for the site, one re-run, one create: nothing for the reused page.
@@ -87,7 +73,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/p',
 			generated_at: hoursAgo(1 / 60),
 		});
-		const { items } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://shop.example.com/p' }],
 		});
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
@@ -96,13 +82,9 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
 		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
-		const { items } = await runNode(
-			createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }),
-			api.credential,
-			{
-				items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
-			},
-		);
+		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }), {
+			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
+		});
 		expect(items.map((item) => item.json.action)).toEqual(['reused', 'reused']);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
@@ -110,7 +92,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('a form submitted twice within the hours costs one analysis instead of two', async () => {
 		const submit = async () =>
-			await runNode(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), api.credential, {
+			await api.run(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
 				items: [{ url: 'https://agency-client.example.com/' }],
 			});
 		const first = await submit();
@@ -125,9 +107,8 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
-		const { items } = await runNode(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24, confirmDrops: true } }),
-			api.credential,
 			{ items: [{ url: 'https://shop.example.com/q' }] },
 		);
 		expect(items[0].json).toMatchObject({ action: 'reused', confirmed: null, first_score: null });
@@ -136,9 +117,8 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
 		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
-		const { items } = await runNode(
+		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, output: 'sites' }),
-			api.credential,
 			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
 		);
 		expect(items).toHaveLength(1);
@@ -154,24 +134,17 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	it.each([[-1], [8761], ['soon'], [Number.NaN]])(
 		'%p hours is refused before anything is sent, naming the field and what to enter',
 		async (hours) => {
-			const { error } = await runNode(
+			const error = await api.refuses(
 				createOrRerun({ options: { reuseRecentAnalysis: hours } }),
-				api.credential,
+				/^Options → Reuse Recent Analysis must be a number from 0 to 8760, not /,
 				{ items: [{ url: 'https://shop.example.com/' }] },
 			);
-			expect(error?.message).toMatch(
-				/^Options → Reuse Recent Analysis must be a number from 0 to 8760, not /,
-			);
-			expect(error?.description).toMatch(/hours/);
-			expect(api.apiRequests()).toHaveLength(0);
+			expect(error.description).toMatch(/hours/);
 		},
 	);
 });
 
 describe('Report → Create or Re-Run: Public URLs Only', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
-
 	it.each([
 		['http://localhost:8080/', 'points to a local network name (localhost)'],
 		['http://127.0.0.1/', 'points to a loopback address (127.0.0.0/8)'],
@@ -182,34 +155,26 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		['http://[::1]/', 'points to a loopback address (::1)'],
 		['ftp://example.com/', 'uses ftp:, not http or https'],
 	])('refuses %s before anything is sent', async (url, problem) => {
-		const { error } = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
+			`The URL "${url}" ${problem}`,
 			{
 				items: [{ url }],
 			},
 		);
-		expect(error?.message).toBe(`The URL "${url}" ${problem}`);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('refuses a URL over 2,000 characters without repeating it in the message', async () => {
-		const url = `https://example.com/${'a'.repeat(2000)}`;
-		const { error } = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
-			{
-				items: [{ url }],
-			},
+			'The URL is 2020 characters long, more than the 2,000 allowed',
+			{ items: [{ url: `https://example.com/${'a'.repeat(2000)}` }] },
 		);
-		expect(error?.message).toBe('The URL is 2020 characters long, more than the 2,000 allowed');
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('with On Error → Continue (using error output), a refused URL goes out of the error output, the others are analysed', async () => {
-		const { items, run, error } = await runNode(
+		const { items, run, error } = await api.run(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
 			{
 				items: [{ url: 'http://192.168.0.1/' }, { url: 'https://shop.example.com/ok' }],
 				settings: { onError: 'continueErrorOutput' },
@@ -229,10 +194,9 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('is off by default: a trusted workflow may audit an intranet page', async () => {
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'http://intranet.local/' }],
 		});
-		expect(error).toBeUndefined();
 		expect(items[0].json.action).toBe('created');
 	});
 });

@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { createOf, locator, useN8nApi, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
  * Report → Compare With Competitors through n8n's engine against the test server: what went over
@@ -29,48 +27,28 @@ describe('Report → Compare With Competitors', () => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
 	});
-	const wire = () =>
-		api
-			.apiRequests()
-			.map(
-				(r) =>
-					`${r.method} ${r.path}${r.query.project ? ` project=${String(r.query.project)}` : ''}`,
-			);
 	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
 
 	function scriptAnalyses() {
-		api.server.setNextAnalysis(YOU, {
-			score: 70,
-			failed: ['title', 'meta_description', 'favicon', 'dom_size'],
-			others: 'pass',
-		});
-		api.server.setNextAnalysis(RIVAL, {
-			score: 88,
-			failed: ['https_encryption', 'dom_size'],
-			others: 'pass',
-		});
-		api.server.setNextAnalysis(OTHER, {
-			score: 68,
-			failed: ['title', 'favicon', 'robots'],
-			others: 'pass',
-		});
+		for (const [url, score, failed] of [
+			[YOU, 70, ['title', 'meta_description', 'favicon', 'dom_size']],
+			[RIVAL, 88, ['https_encryption', 'dom_size']],
+			[OTHER, 68, ['title', 'favicon', 'robots']],
+		] as const)
+			api.server.setNextAnalysis(url, { score, failed, others: 'pass' });
 	}
 
 	it('analyses each URL once (one list read per site), and lines the competitors up check by check', async () => {
 		scriptAnalyses();
-		const { items, error } = await runNode(
-			compare([RIVAL, OTHER], { simplify: false }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
-		expect(wire().sort()).toEqual(
+		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
+		const read = (site: string) =>
+			`GET /api/v1/reports?project=${site}&sort_by=id&sort=desc&per_page=100&page=1`;
+		expect(api.calls().sort()).toEqual(
 			[
-				'GET /api/v1/reports project=shop.example.com',
-				'GET /api/v1/reports project=rival.example.org',
-				'GET /api/v1/reports project=other.example.net',
-				'POST /api/v1/reports',
-				'POST /api/v1/reports',
-				'POST /api/v1/reports',
+				read('shop.example.com'),
+				read('rival.example.org'),
+				read('other.example.net'),
+				...Array(3).fill('POST /api/v1/reports'),
 			].sort(),
 		);
 		expect(items).toHaveLength(1);
@@ -136,16 +114,12 @@ describe('Report → Compare With Competitors', () => {
 
 	it('reuses reports analysed within Reuse Recent Analysis: 0 analysis requests, only the list reads', async () => {
 		scriptAnalyses();
-		expect((await runNode(compare([RIVAL, OTHER]), api.credential)).error).toBeUndefined();
+		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
 		api.server.clearRequests();
 
-		const { items, error } = await runNode(
-			compare([RIVAL, OTHER], { simplify: false }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
 		expect(analyses()).toEqual([]);
-		expect(wire()).toHaveLength(3);
+		expect(api.calls()).toHaveLength(3);
 		const item = items[0].json;
 		expect((item.you as IDataObject).action).toBe('reused');
 		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
@@ -153,9 +127,7 @@ describe('Report → Compare With Competitors', () => {
 
 		// 0 hours: always analyse, as a re-run of each report (never a second report).
 		api.server.clearRequests();
-		expect(
-			(await runNode(compare([RIVAL, OTHER], { reuseHours: 0 }), api.credential)).error,
-		).toBeUndefined();
+		expect((await api.run(compare([RIVAL, OTHER], { reuseHours: 0 }))).error).toBeUndefined();
 		expect(analyses().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
 		expect(api.server.listReports()).toHaveLength(3);
 	});
@@ -166,15 +138,13 @@ describe('Report → Compare With Competitors', () => {
 			{ you: 'https://shop.example.com/about', them: RIVAL },
 			{ you: YOU, them: OTHER },
 		];
-		const { items: out, error } = await runNode(
+		const out = await api.ok(
 			{
 				...compare(['={{ $json.them }}']),
 				yourUrl: '={{ $json.you }}',
 			},
-			api.credential,
 			{ items },
 		);
-		expect(error).toBeUndefined();
 		expect(out).toHaveLength(3);
 		// 4 URLs on 3 sites: each site's list read once, each URL analysed once.
 		expect(analyses()).toHaveLength(4);
@@ -190,15 +160,9 @@ describe('Report → Compare With Competitors', () => {
 	it('counts a gap of exactly Tie Within as a tie and a tenth more as ahead or behind', async () => {
 		const add = (url: string, result: number) => api.server.addReport({ url, result });
 		add(YOU, 70);
-		const at = [
-			'https://a.example/',
-			'https://b.example/',
-			'https://c.example/',
-			'https://d.example/',
-		];
+		const at = ['a', 'b', 'c', 'd'].map((name) => `https://${name}.example/`);
 		[73, 73.1, 67, 66.9].forEach((score, index) => add(at[index], score));
-		const { items, error } = await runNode(compare(at, { simplify: false }), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(compare(at, { simplify: false }));
 		expect(analyses()).toEqual([]);
 		expect(
 			(items[0].json.competitors as IDataObject[]).map(({ gap, verdict }) => [gap, verdict]),
@@ -212,7 +176,7 @@ describe('Report → Compare With Competitors', () => {
 		expect(items[0].json.score_gap).toBe(3.1);
 
 		// Tie Within 0: only equal scores tie.
-		const strict = await runNode(compare(at, { simplify: false, tieWithin: 0 }), api.credential);
+		const strict = await api.run(compare(at, { simplify: false, tieWithin: 0 }));
 		expect((strict.items[0].json.competitors as IDataObject[]).map((c) => c.verdict)).toEqual([
 			'ahead',
 			'ahead',
@@ -224,17 +188,8 @@ describe('Report → Compare With Competitors', () => {
 	it('lists a competitor phpRank cannot analyse as not comparable, and still compares the rest', async () => {
 		scriptAnalyses();
 		const down = 'https://down.invalid/';
-		api.server.failNext(
-			{ type: 'status', status: 500 },
-			{
-				match: (r) => r.method === 'POST' && String(r.form.url ?? '').includes('other.example.net'),
-			},
-		);
-		const { items, error } = await runNode(
-			compare([RIVAL, down, OTHER], { simplify: false }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		api.server.failNext({ type: 'status', status: 500 }, { match: createOf(OTHER) });
+		const items = await api.ok(compare([RIVAL, down, OTHER], { simplify: false }));
 		const item = items[0].json;
 		expect((item.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL]);
 		expect(item.not_comparable).toEqual([
@@ -249,77 +204,67 @@ describe('Report → Compare With Competitors', () => {
 	});
 
 	it('fails the item when Your URL cannot be analysed', async () => {
-		const { error } = await runNode(
-			compare([RIVAL], { yourUrl: 'https://mine.invalid/' }),
-			api.credential,
-		);
+		const { error } = await api.run(compare([RIVAL], { yourUrl: 'https://mine.invalid/' }));
 		expect(error?.message).toMatch(/fetch|url|422/i);
 	});
 
-	it.each([
-		['no competitor', [], {}, /Competitor URLs has no URL/],
+	it.each<[string, IDataObject, RegExp]>([
+		['no competitor', compare([]), /Competitor URLs has no URL/],
 		[
 			'more than 10',
-			Array.from({ length: 11 }, (_, i) => `https://c${i}.example.com/`),
-			{},
+			compare(Array.from({ length: 11 }, (_, i) => `https://c${i}.example.com/`)),
 			/Competitor URLs has 11 URLs, more than the 10/,
 		],
 		[
 			'a competitor that is not http(s)',
-			['ftp://rival.example.org/'],
-			{},
+			compare(['ftp://rival.example.org/']),
 			/Competitor URL 1 "ftp:\/\/rival.example.org\/" uses ftp:, not http or https/,
 		],
 		[
 			'a competitor that is no address',
-			[RIVAL, 'https://'],
-			{},
+			compare([RIVAL, 'https://']),
 			/Competitor URL 2 "https:\/\/" is not a web address/,
 		],
 		[
 			'Your URL not http(s)',
-			[RIVAL],
-			{ yourUrl: 'mailto:me@shop.example.com' },
+			compare([RIVAL], { yourUrl: 'mailto:me@shop.example.com' }),
 			/Your URL "mailto:me@shop.example.com" uses mailto:, not http or https/,
 		],
-		['Your URL empty (from an expression)', [RIVAL], { yourUrl: '={{ "" }}' }, /Your URL is empty/],
+		[
+			'Your URL empty (from an expression)',
+			compare([RIVAL], { yourUrl: '={{ "" }}' }),
+			/Your URL is empty/,
+		],
 		[
 			'an internal competitor with Public URLs Only',
-			['http://192.168.1.10/admin'],
-			{ options: { publicUrlsOnly: true } },
+			compare(['http://192.168.1.10/admin'], { options: { publicUrlsOnly: true } }),
 			/Competitor URL 1 "http:\/\/192.168.1.10\/admin" points to a private network address/,
 		],
 		[
 			'an internal Your URL with Public URLs Only',
-			[RIVAL],
-			{ yourUrl: 'http://localhost:8080/', options: { publicUrlsOnly: true } },
+			compare([RIVAL], { yourUrl: 'http://localhost:8080/', options: { publicUrlsOnly: true } }),
 			/Your URL "http:\/\/localhost:8080\/" points to a local network name/,
 		],
 		[
 			'a competitor equal to Your URL',
-			['http://shop.example.com/pricing/'],
-			{},
+			compare(['http://shop.example.com/pricing/']),
 			/Competitor URL 1 .* is Your URL/,
 		],
 		[
 			'Tie Within out of bounds',
-			[RIVAL],
-			{ tieWithin: 101 },
+			compare([RIVAL], { tieWithin: 101 }),
 			/Tie Within \(Points\) must be a number from 0 to 100/,
 		],
-	])('refuses %s before any request, naming the field', async (_, competitors, extra, message) => {
-		const { error } = await runNode(compare(competitors, extra), api.credential);
-		expect(error?.message).toMatch(message);
-		expect(api.apiRequests()).toEqual([]);
+	])('refuses %s before any request, naming the field', async (_, parameters, message) => {
+		await api.refuses(parameters, message);
 	});
 
 	it('splits comma-separated text from an expression, adds https:// to an address without a scheme, and counts a competitor given twice once', async () => {
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			compare(['={{ $json.them }}', RIVAL], {
 				simplify: false,
 				yourUrl: 'shop.example.com/pricing',
 			}),
-			api.credential,
 			{
 				items: [
 					{
@@ -328,7 +273,6 @@ describe('Report → Compare With Competitors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
 		expect((items[0].json.you as IDataObject).url).toBe('https://shop.example.com/pricing');
 		expect((items[0].json.competitors as IDataObject[]).map((c) => c.url)).toEqual([
 			RIVAL,
@@ -340,14 +284,12 @@ describe('Report → Compare With Competitors', () => {
 
 	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {
 		scriptAnalyses();
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			compare([RIVAL, OTHER], {
 				options: { emailHtml: true },
 				reportBranding: { agencyName: '<b>Acme</b> & Co', accentColor: '#112233' },
 			}),
-			api.credential,
 		);
-		expect(error).toBeUndefined();
 		const item = items[0].json;
 		expect(item.you).toBe(`${YOU} 70 (decent)`);
 		expect(item.competitors).toBe(`${RIVAL} 88, ahead by 18; ${OTHER} 68, tie (−2)`);
@@ -427,8 +369,7 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('puts other projects beside the chosen one from their report lists alone: one list read each, no analysis', async () => {
 		seed();
-		const { items, error } = await runNode(health({ simplify: false }), api.credential);
-		expect(error).toBeUndefined();
+		const items = await api.ok(health({ simplify: false }));
 		const requests = api.apiRequests();
 		expect(requests.map((r) => `${r.method} ${String(r.query.project)}`).sort()).toEqual([
 			'GET other.example.net',
@@ -469,31 +410,27 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('refuses a Tie Within out of bounds before any request', async () => {
 		seed();
-		const { error } = await runNode(health({ siteOptions: { tieWithin: -1 } }), api.credential);
-		expect(error?.message).toMatch(/Site Options → Tie Within \(Points\) must be a number/);
-		expect(api.apiRequests()).toEqual([]);
+		await api.refuses(
+			health({ siteOptions: { tieWithin: -1 } }),
+			/Site Options → Tie Within \(Points\) must be a number/,
+		);
 	});
 });
 
 describe('Compare With Competitors over time: History Store → Data Table', () => {
 	const api = useServer();
-	let n8n: N8nApi;
+	const n8n = useN8nApi();
 	let executions = 0;
-	beforeAll(async () => {
-		n8n = await startN8nApi({ apiKey: 'n8n-test-key' });
-	});
-	afterAll(async () => await n8n.close());
 	beforeEach(() => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
-		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
-		n8n.requests.length = 0;
+		n8n.reset();
 		executions = 0;
 	});
 
 	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
-		n8n.requests.length = 0;
-		const result = await runNode(
+		n8n.api.requests.length = 0;
+		const items = await api.ok(
 			compare([RIVAL, OTHER], {
 				simplify: false,
 				reuseHours: 0,
@@ -501,17 +438,11 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 				historyTable: locator('name', 'phpRank comparisons'),
 				...extra,
 			}),
-			api.credential,
 			{
-				execution: {
-					mode,
-					id: String(++executions),
-					n8nApi: { baseUrl: n8n.url, apiKey: 'n8n-test-key' },
-				},
+				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
 			},
 		);
-		expect(result.error).toBeUndefined();
-		return result.items[0].json;
+		return items[0].json;
 	};
 	const scores = (you: number, rival: number, other: number) => {
 		api.server.setNextAnalysis(YOU, { score: you });
@@ -534,9 +465,9 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 			[-2, null, null],
 			[-10, null, null],
 		]);
-		const [table] = n8n.tables.all();
+		const [table] = n8n.api.tables.all();
 		expect(
-			n8n.tables
+			n8n.api.tables
 				.rows(table.id)
 				.map((row) => [row.site, row.average_score, row.pages])
 				.sort(),
@@ -559,7 +490,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		);
 		// n8n's API: the table found, the rows read once, one upsert per page.
 		expect(
-			n8n.requests.map(
+			n8n.api.requests.map(
 				(r) => `${r.method} ${r.path.replace(/\/data-tables\/[^/]+/, '/data-tables/T')}`,
 			),
 		).toEqual([
@@ -576,6 +507,6 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		expect(third.overtaken_by).toEqual([]);
 		expect(changes(third)[0]).toEqual([11, 10, 1]);
 		expect(third.history_saved).toBe(false);
-		expect(n8n.tables.rows(table.id)).toHaveLength(6);
+		expect(n8n.api.tables.rows(table.id)).toHaveLength(6);
 	});
 });

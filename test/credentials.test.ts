@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../nodes/PhpRank/methods/credentialTest';
-import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY } from './server';
-import { runNode, testCredential } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { NO_API_PLAN_KEY, TEST_API_KEY } from './server';
+import { runNode, testCredential, type TestCredential } from './harness/engine';
+import { closedPort, locator, useServer } from './harness/setup';
 
 describe('phpRank API credential', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
@@ -13,11 +13,10 @@ describe('phpRank API credential', () => {
 		const result = await testCredential(api.credential);
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const [request] = api.apiRequests();
-		expect(request.method).toBe('GET');
-		expect(request.path).toBe('/api/v1/projects');
-		expect(request.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
-		expect(request.headers.accept).toBe('application/json');
+		expect(api.calls()).toEqual(['GET /api/v1/projects?per_page=10']);
+		const { headers } = api.apiRequests()[0];
+		expect(headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+		expect(headers.accept).toBe('application/json');
 	});
 
 	it('says the key was rejected when it is wrong, after one request', async () => {
@@ -26,13 +25,6 @@ describe('phpRank API credential', () => {
 		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES[401] });
 		expect(result.message).toMatch(/API key was rejected \(HTTP 401\)/);
 		expect(api.apiRequests()).toHaveLength(1);
-	});
-
-	it('says the plan has no API access when phpRank answers 403', async () => {
-		const result = await testCredential({ ...api.credential, apiKey: NO_API_PLAN_KEY });
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/plan has no API access/);
 	});
 
 	it.each([
@@ -50,11 +42,7 @@ describe('phpRank API credential', () => {
 	});
 
 	it('says what to fix when nothing answers at the Base URL (a closed port)', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const { port } = closed.address() as AddressInfo;
-		await new Promise((resolve) => closed.close(resolve));
-
+		const port = await closedPort();
 		const result = await testCredential({ ...api.credential, baseUrl: `http://127.0.0.1:${port}` });
 
 		expect(result).toEqual({
@@ -63,17 +51,33 @@ describe('phpRank API credential', () => {
 		});
 	});
 
-	it('says what to fix when the host name does not resolve', async () => {
-		const result = await testCredential({
-			...api.credential,
-			baseUrl: 'https://seo.phprank-test.invalid',
-		});
+	it.each<[string, () => Partial<TestCredential>, string | RegExp]>([
+		[
+			'the plan has no API access (403)',
+			() => ({ apiKey: NO_API_PLAN_KEY }),
+			/plan has no API access/,
+		],
+		[
+			'the host name does not resolve',
+			() => ({ baseUrl: 'https://seo.phprank-test.invalid' }),
+			/^Could not reach phpRank at seo\.phprank-test\.invalid: the host name could not be resolved.*\. Check the host name in the Base URL for typos\.$/,
+		],
+		[
+			'the Base URL is no web address at all',
+			() => ({ baseUrl: 'https://seo example.com' }),
+			CREDENTIAL_TEST_MESSAGES.invalidUrl,
+		],
+		[
+			'the Base URL has no phpRank API behind it (404)',
+			() => ({ baseUrl: `${api.server.url}/wordpress` }),
+			/No phpRank API at this Base URL \(HTTP 404\)/,
+		],
+	])('says so when %s', async (_what, credential, message) => {
+		const result = await testCredential({ ...api.credential, ...credential() });
 
 		expect(result).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(
-				/^Could not reach phpRank at seo\.phprank-test\.invalid: the host name could not be resolved.*\. Check the host name in the Base URL for typos\.$/,
-			),
+			message: typeof message === 'string' ? message : expect.stringMatching(message),
 		});
 	});
 
@@ -87,12 +91,6 @@ describe('phpRank API credential', () => {
 			expect(api.server.requests).toHaveLength(0);
 		},
 	);
-
-	it('says when the Base URL is no web address at all', async () => {
-		const result = await testCredential({ ...api.credential, baseUrl: 'https://seo example.com' });
-
-		expect(result).toEqual({ status: 'Error', message: CREDENTIAL_TEST_MESSAGES.invalidUrl });
-	});
 
 	it('says where the Base URL redirects to, without following it', async () => {
 		api.server.failNext({ type: 'redirect' });
@@ -156,16 +154,6 @@ describe('phpRank API credential', () => {
 			await new Promise((resolve) => website.close(resolve));
 		}
 	});
-
-	it('says when the Base URL has no phpRank API behind it (404)', async () => {
-		const result = await testCredential({
-			...api.credential,
-			baseUrl: `${api.server.url}/wordpress`,
-		});
-
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/No phpRank API at this Base URL \(HTTP 404\)/);
-	});
 });
 
 describe('phpRank on a sub-path', () => {
@@ -190,16 +178,11 @@ describe('Authentication of node requests', () => {
 	const api = useServer({ seed: (server) => server.seedReports(2) });
 
 	it('sends Authorization: Bearer <key> and Accept: application/json on every request', async () => {
-		const { error } = await runNode(
-			{ resource: 'report', operation: 'getAll', returnAll: true },
-			api.credential,
-		);
-
-		expect(error).toBeUndefined();
-		const requests = api.apiRequests();
-		expect(requests).toHaveLength(1);
-		expect(requests[0].headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
-		expect(requests[0].headers.accept).toBe('application/json');
+		await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
+		expect(api.calls()).toEqual(['GET /api/v1/reports?per_page=100&page=1']);
+		const { headers } = api.apiRequests()[0];
+		expect(headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+		expect(headers.accept).toBe('application/json');
 	});
 
 	it('fails with a clear message, and without the key in it, when the key is wrong', async () => {
@@ -217,14 +200,11 @@ describe('Authentication of node requests', () => {
 	});
 
 	it('refuses a Base URL without a scheme before sending anything', async () => {
-		const server = api.server as PhpRankServer;
-		const { error } = await runNode(
+		const error = await api.refuses(
 			{ resource: 'report', operation: 'getAll', returnAll: true },
-			{ ...api.credential, baseUrl: server.url.replace('http://', '') },
+			/^The Base URL of the phpRank credential is invalid$/,
+			{ credential: { ...api.credential, baseUrl: api.server.url.replace('http://', '') } },
 		);
-
-		expect(error?.message).toBe('The Base URL of the phpRank credential is invalid');
-		expect(error?.description).toMatch(/starting with https:\/\//);
-		expect(api.apiRequests()).toHaveLength(0);
+		expect(error.description).toMatch(/starting with https:\/\//);
 	});
 });

@@ -1,42 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../nodes/PhpRank/operations/changes';
-import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { createOrRerunParameters as createOrRerun, locator, useServer } from './harness/setup';
 
-const createOrRerun = (extra: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'createOrRerun',
-	url: '={{ $json.url }}',
-	privacy: 1,
-	...extra,
-});
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
-describe('Report → Create or Re-Run', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
-	const methods = () =>
-		api
-			.apiRequests()
-			.map(
-				(r) =>
-					`${r.method} ${r.path}${r.method === 'GET' ? `?${new URLSearchParams(r.query as Record<string, string>).toString()}` : ''}`,
-			);
+const api = useServer();
+beforeEach(() => api.server.deleteAllReports());
 
+describe('Report → Create or Re-Run', () => {
 	it('re-runs the report a URL already has, creates one for a URL without, and reads the site once', async () => {
 		const existing = api.server.addReport({ url: 'https://shop.example.com/pricing' });
 		const before = structuredClone(api.server.getReport(existing.id)!);
 		// Simplify off: the `changes` object (Simplify on keeps its flat columns only, see below).
-		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+		const items = await api.ok(createOrRerun({ simplify: false }), {
 			items: [
 				{ url: 'https://shop.example.com/pricing' },
 				{ url: 'https://shop.example.com/new-page' },
 			],
 		});
-
-		expect(error).toBeUndefined();
-		expect(methods()).toEqual(
+		expect(api.calls()).toEqual(
 			[
 				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 				`PUT /api/v1/reports/${existing.id}`,
@@ -60,6 +43,8 @@ describe('Report → Create or Re-Run', () => {
 			generated_at: before.generated_at,
 		});
 		expect(rerun.other_reports).toBe(0);
+		// Simplify off keeps the full record, with action and changes.
+		expect(rerun).toMatchObject({ url: 'shop.example.com/pricing', results: after.results });
 		expect(created.action).toBe('created');
 		expect(created.changes).toBeNull();
 		expect(
@@ -69,14 +54,13 @@ describe('Report → Create or Re-Run', () => {
 	});
 
 	it('two items of one URL (in any spelling phpRank stores the same) share one analysis', async () => {
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [
 				{ url: 'https://www.blog.example.com/post/' },
 				{ url: 'http://blog.example.com/post' },
 				{ url: 'https://BLOG.example.com/post' },
 			],
 		});
-		expect(error).toBeUndefined();
 		expect(api.apiRequests().filter((r) => r.method !== 'GET')).toHaveLength(1);
 		expect(api.server.listReports()).toHaveLength(1);
 		expect(new Set(items.map((i) => i.json.id)).size).toBe(1);
@@ -90,11 +74,10 @@ describe('Report → Create or Re-Run', () => {
 			{ url: 'https://a.example.com/x' },
 			{ url: 'https://b.example.com/y' },
 		];
-		await runNode(createOrRerun(), api.credential, { items: urls });
+		await api.run(createOrRerun(), { items: urls });
 		const count = api.server.listReports().length;
 		api.server.clearRequests();
-		const { items, error } = await runNode(createOrRerun(), api.credential, { items: urls });
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun(), { items: urls });
 		expect(api.server.listReports()).toHaveLength(count);
 		expect(items.map((i) => i.json.action)).toEqual(['rerun', 'rerun', 'rerun']);
 		for (const { json } of items) {
@@ -104,22 +87,21 @@ describe('Report → Create or Re-Run', () => {
 			expect(json).not.toHaveProperty('changes');
 		}
 		// Two sites: two list reads, three re-runs.
-		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(2);
-		expect(api.apiRequests().filter((r) => r.method === 'PUT')).toHaveLength(3);
-		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+		expect(api.sent('GET')).toHaveLength(2);
+		expect(api.sent('PUT')).toHaveLength(3);
+		expect(api.sent('POST')).toHaveLength(0);
 	});
 
 	it('with several reports of the URL, re-runs the newest, says how many others exist, deletes nothing', async () => {
 		const old = api.server.addReport({ url: 'https://dup.example.com/p' });
 		const newer = api.server.addReport({ url: 'dup.example.com/p' });
 		api.server.addReport({ url: 'https://dup.example.com/other' });
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://dup.example.com/p' }],
 		});
-		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: newer.id, other_reports: 1 });
 		expect(api.server.getReport(old.id)).toBeDefined();
-		expect(api.apiRequests().filter((r) => r.method === 'DELETE')).toHaveLength(0);
+		expect(api.sent('DELETE')).toHaveLength(0);
 	});
 
 	it('reads only the site’s reports when the account holds many others (100 a page)', async () => {
@@ -128,19 +110,16 @@ describe('Report → Create or Re-Run', () => {
 		});
 		for (let i = 0; i < 150; i++)
 			api.server.addReport({ url: `https://watched.example.com/page-${i}` });
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: Array.from({ length: 150 }, (_, i) => ({
 				url: `https://watched.example.com/page-${i}`,
 			})),
 		});
-		expect(error).toBeUndefined();
-		const gets = api.apiRequests().filter((r) => r.method === 'GET');
-		expect(gets.map((r) => r.query.project)).toEqual([
-			'watched.example.com',
-			'watched.example.com',
-		]);
-		expect(api.apiRequests().filter((r) => r.method === 'PUT')).toHaveLength(150);
-		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+		// Two pages of 100 of the site's own reports.
+		const projects = api.sent('GET').map((r) => r.query.project);
+		expect(projects).toEqual(Array(2).fill('watched.example.com'));
+		expect(api.sent('PUT')).toHaveLength(150);
+		expect(api.sent('POST')).toHaveLength(0);
 		expect(items.every((i) => i.json.action === 'rerun')).toBe(true);
 	});
 
@@ -155,11 +134,10 @@ describe('Report → Create or Re-Run', () => {
 				},
 			},
 		);
-		const { items, error } = await runNode(createOrRerun(), api.credential, {
+		const items = await api.ok(createOrRerun(), {
 			items: [{ url: 'https://flaky.example.com/a' }, { url: 'https://flaky.example.com/b' }],
 			settings: settingsRetry,
 		});
-		expect(error).toBeUndefined();
 		for (const url of ['flaky.example.com/a', 'flaky.example.com/b']) {
 			expect(api.server.listReports().filter((r) => r.url === url)).toHaveLength(1);
 		}
@@ -167,23 +145,9 @@ describe('Report → Create or Re-Run', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	it('Simplify off keeps the full record, with action and changes', async () => {
-		api.server.addReport({ url: 'https://full.example.com/' });
-		const { items } = await runNode(createOrRerun({ simplify: false }), api.credential, {
-			items: [{ url: 'https://full.example.com/' }],
-		});
-		expect(items[0].json).toMatchObject({
-			action: 'rerun',
-			url: 'full.example.com',
-			other_reports: 0,
-		});
-		expect(items[0].json.results).toBeDefined();
-		expect(items[0].json.changes).toBeDefined();
-	});
-
 	it('takes a URL without its scheme, as the trigger gives it: https:// is added, the same page is re-run, a new one is created with https', async () => {
 		const existing = api.server.addReport({ url: 'https://www.shop.example.com/pricing' });
-		const { items, error } = await runNode(createOrRerun({ simplify: false }), api.credential, {
+		const { items, error } = await api.run(createOrRerun({ simplify: false }), {
 			// The trigger's `url` (phpRank's cleaned form), a typed one with www. and a port, and one with http.
 			items: [
 				{ url: 'shop.example.com/pricing' },
@@ -200,41 +164,30 @@ describe('Report → Create or Re-Run', () => {
 		expect(items[0].json.id).toBe(existing.id);
 		// Over the wire: one read of the site, the re-run of the report it has, two creates with the
 		// URL as given when it has a scheme, with https:// when it has none.
-		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(1);
-		expect(api.apiRequests().find((r) => r.method === 'PUT')?.path).toBe(
-			`/api/v1/reports/${existing.id}`,
-		);
-		expect(
-			api
-				.apiRequests()
-				.filter((r) => r.method === 'POST')
-				.map((r) => r.form.url)
-				.sort(),
-		).toEqual(['http://shop.example.com/plain', 'https://shop.example.com/new-page']);
+		expect(api.sent('GET')).toHaveLength(1);
+		expect(api.sent('PUT').map((r) => r.path)).toEqual([`/api/v1/reports/${existing.id}`]);
+		const created = api.sent('POST').map((r) => r.form.url);
+		expect(created.sort()).toEqual([
+			'http://shop.example.com/plain',
+			'https://shop.example.com/new-page',
+		]);
 		expect(api.server.listReports()).toHaveLength(3);
 	});
 
 	it('Public URLs Only reads a URL without its scheme as https: a public one is analysed, a local one refused', async () => {
-		const { items, error } = await runNode(
-			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
-			{ items: [{ url: 'public.example.com:8443/a' }] },
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(createOrRerun({ options: { publicUrlsOnly: true } }), {
+			items: [{ url: 'public.example.com:8443/a' }],
+		});
 		expect(items[0].json.action).toBe('created');
 		expect(api.apiRequests().find((r) => r.method === 'POST')?.form.url).toBe(
 			'https://public.example.com:8443/a',
 		);
 		api.server.clearRequests();
-		const refused = await runNode(
+		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
-			api.credential,
+			'The URL "https://localhost:8080/admin" points to a local network name (localhost)',
 			{ items: [{ url: 'localhost:8080/admin' }] },
 		);
-		expect(refused.error?.message).toBe(
-			'The URL "https://localhost:8080/admin" points to a local network name (localhost)',
-		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it.each([
@@ -251,33 +204,27 @@ describe('Report → Create or Re-Run', () => {
 		],
 		['a URL without a host', 'https://', 'The URL "https://" is not a web address'],
 	])('refuses %s before any request, saying what to enter', async (_what, url, message) => {
-		const { error } = await runNode(createOrRerun(), api.credential, {
+		const error = await api.refuses(createOrRerun(), `${message} [item 1]`, {
 			items: [{ url: 'https://fine.example.com' }, { url }],
 		});
-		expect(error?.message).toBe(`${message} [item 1]`);
-		expect(error?.description).toMatch(
+		expect(error.description).toMatch(
 			/^Enter the page to analyse, e\.g\. example\.com\/pricing \(https:\/\/ is added\) or http:\/\/example\.com\/pricing\./,
 		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 });
 
 describe('Report → Update with Re-Run Analysis says what changed', () => {
-	const api = useServer();
+	const update = (id: number, updateFields: IDataObject) => ({
+		resource: 'report',
+		operation: 'update',
+		reportId: locator('id', id),
+		updateFields,
+	});
 
 	it('reads the report just before the re-run and outputs changes; Simplify keeps them', async () => {
 		const report = api.server.addReport({ url: 'https://upd.example.com/' });
 		const before = structuredClone(api.server.getReport(report.id)!);
-		const { items, error } = await runNode(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', report.id),
-				updateFields: { rerunAnalysis: true },
-			},
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(update(report.id, { rerunAnalysis: true }));
 		expect(api.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/reports/${report.id}`,
 			`PUT /api/v1/reports/${report.id}`,
@@ -287,15 +234,7 @@ describe('Report → Update with Re-Run Analysis says what changed', () => {
 
 	it('an update without a re-run sends one request and has no changes', async () => {
 		const report = api.server.addReport({ url: 'https://upd2.example.com/' });
-		const { items } = await runNode(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', report.id),
-				updateFields: { privacy: 0 },
-			},
-			api.credential,
-		);
+		const items = await api.ok(update(report.id, { privacy: 0 }));
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['PUT']);
 		expect(items[0].json.changes).toBeUndefined();
 	});

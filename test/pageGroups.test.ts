@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { runNode } from './harness/engine';
-import { locator, perSiteParameters, useServer } from './harness/setup';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 
 /*
  * Page Groups and budgets through the real n8n engine against the test phpRank server (and, for
@@ -27,18 +25,14 @@ const PAGES: Record<string, { score: number; failed: string[] }> = {
 	'/products/w': { score: 80, failed: [] },
 };
 
-const groupsParam = (...groups: IDataObject[]) => ({ group: groups });
+/** Page Groups as the node stores them. */
+const groups = (...list: IDataObject[]) => ({ pageGroups: { group: list } });
 const group = (
 	name: string,
 	pattern: string,
 	budget: IDataObject = {},
 	extra: IDataObject = {},
-) => ({
-	name,
-	pattern,
-	budget,
-	...extra,
-});
+) => ({ name, pattern, budget, ...extra });
 
 const health = (extra: IDataObject = {}) => ({
 	resource: 'project',
@@ -48,10 +42,9 @@ const health = (extra: IDataObject = {}) => ({
 	...extra,
 });
 
-const perSite = (extra: IDataObject = {}) => perSiteParameters(extra);
-
 describe('Page Groups and budgets', () => {
 	const api = useServer();
+	const n8n = useN8nApi();
 
 	function script(pages: Record<string, { score: number; failed: string[] }> = PAGES) {
 		for (const [path, { score, failed }] of Object.entries(pages))
@@ -62,10 +55,9 @@ describe('Page Groups and budgets', () => {
 		api.server.deleteAllReports();
 		api.server.clearAnalyses();
 		script(pages);
-		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
+		await api.ok(perSiteParameters({ output: 'pages' }), {
 			items: Object.keys(pages).map((path) => ({ url: page(path) })),
 		});
-		expect(error).toBeUndefined();
 		api.server.clearRequests();
 	}
 
@@ -75,38 +67,29 @@ describe('Page Groups and budgets', () => {
 		beforeAll(async () => await seed());
 
 		it('first match wins, overlapping patterns included, and the rest goes to Other; no request more than without groups', async () => {
-			const without = await runNode(health(), api.credential);
+			const without = await api.run(health());
 			const plain = listCalls();
 			api.server.clearRequests();
-			const { items, error } = await runNode(
-				health({
-					pageGroups: groupsParam(
+			const items = await api.ok(
+				health(
+					groups(
 						group('Blog posts', '/blog/*'),
 						group('Products', '/products/**'),
 						group('All blog', '/blog/**'),
 						group('Home', '/'),
 					),
-				}),
-				api.credential,
+				),
 			);
-			expect(error).toBeUndefined();
 			expect(listCalls()).toEqual(plain);
 			expect(without.items[0].json.groups).toBeUndefined();
 			const site = items[0].json;
-			const pagesOf = (name: string) =>
-				(site.groups as IDataObject[]).find((g) => g.name === name)!.pages;
-			expect((site.groups as IDataObject[]).map((g) => g.name)).toEqual([
-				'Blog posts',
-				'Products',
-				'All blog',
-				'Home',
-				'Other',
+			expect((site.groups as IDataObject[]).map((g) => [g.name, g.pages])).toEqual([
+				['Blog posts', 1], // /blog/a; /blog/2024/b is two levels down
+				['Products', 4], // ** any depth
+				['All blog', 1], // /blog/2024/b: /blog/a went to the first match
+				['Home', 1],
+				['Other', 1], // /about
 			]);
-			expect(pagesOf('Blog posts')).toBe(1); // /blog/a; /blog/2024/b is two levels down
-			expect(pagesOf('Products')).toBe(4); // ** any depth
-			expect(pagesOf('All blog')).toBe(1); // /blog/2024/b: /blog/a went to the first match
-			expect(pagesOf('Home')).toBe(1);
-			expect(pagesOf('Other')).toBe(1); // /about
 			// Every worst page says its group.
 			const worst = site.worst_pages as IDataObject[];
 			expect(worst.map((p) => [p.url, p.group])).toEqual([
@@ -122,18 +105,16 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
-					pageGroups: groupsParam(
+					...groups(
 						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
 						group('Docs', '/docs/**', { minAverageScore: 99 }),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
-			const groups = items[0].json.groups as IDataObject[];
-			expect(groups.map((g) => [g.name, g.pages, g.passed])).toEqual([
+			const listed = items[0].json.groups as IDataObject[];
+			expect(listed.map((g) => [g.name, g.pages, g.passed])).toEqual([
 				['Products with y', 2, true],
 				['Docs', 0, true],
 				['Other', 6, true],
@@ -142,15 +123,13 @@ describe('Page Groups and budgets', () => {
 
 		it('One Item per Page: each page says its group', async () => {
 			script();
-			const { items, error } = await runNode(
-				perSite({
+			const items = await api.ok(
+				perSiteParameters({
 					output: 'pages',
-					pageGroups: groupsParam(group('Products', '/products/**')),
+					...groups(group('Products', '/products/**')),
 				}),
-				api.credential,
 				{ items: [{ url: page('/products/x') }, { url: page('/about') }] },
 			);
-			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.group)).toEqual(['Products', 'Other']);
 		});
 	});
@@ -160,41 +139,28 @@ describe('Page Groups and budgets', () => {
 
 		// Products: 4 pages, scores 70, 50, 40, 80 → average 60; 1 bad (40); meta_description fails
 		// on 2 (passes on 50%) and title on 1, both high → health 50.
-		const cases: Array<[string, IDataObject, boolean, IDataObject | null]> = [
-			['average at the limit', { minAverageScore: 60 }, true, null],
-			[
-				'average just above',
-				{ minAverageScore: 60.1 },
-				false,
-				{ rule: 'min_average_score', actual: 60 },
-			],
-			['health at the limit', { minHealthScore: 50 }, true, null],
-			[
-				'health just above',
-				{ minHealthScore: 51 },
-				false,
-				{ rule: 'min_health_score', actual: 50 },
-			],
-			['bad share at the limit', { maxBadShare: 25 }, true, null],
-			['bad share just below', { maxBadShare: 24.9 }, false, { rule: 'max_bad_share', actual: 25 }],
-			['bad pages at the limit', { maxBadPages: 1 }, true, null],
-			['bad pages just below', { maxBadPages: 0 }, false, { rule: 'max_bad_pages', actual: 1 }],
-			['check share at the limit', { requiredChecks: 'meta_description:50' }, true, null],
+		const cases: Array<[string, IDataObject, IDataObject | null]> = [
+			['average at the limit', { minAverageScore: 60 }, null],
+			['average just above', { minAverageScore: 60.1 }, { rule: 'min_average_score', actual: 60 }],
+			['health at the limit', { minHealthScore: 50 }, null],
+			['health just above', { minHealthScore: 51 }, { rule: 'min_health_score', actual: 50 }],
+			['bad share at the limit', { maxBadShare: 25 }, null],
+			['bad share just below', { maxBadShare: 24.9 }, { rule: 'max_bad_share', actual: 25 }],
+			['bad pages at the limit', { maxBadPages: 1 }, null],
+			['bad pages just below', { maxBadPages: 0 }, { rule: 'max_bad_pages', actual: 1 }],
+			['check share at the limit', { requiredChecks: 'meta_description:50' }, null],
 			[
 				'check share just above',
 				{ requiredChecks: 'meta_description:50.5' },
-				false,
 				{ rule: 'required_check', check: 'meta_description', actual: 50, limit: 50.5 },
 			],
-			['a check that passes everywhere', { requiredChecks: 'favicon' }, true, null],
+			['a check that passes everywhere', { requiredChecks: 'favicon' }, null],
 		];
 
-		it.each(cases)('%s', async (_name, budget, passed, breach) => {
-			const { items, error } = await runNode(
-				health({ pageGroups: groupsParam(group('Products', '/products/**', budget)) }),
-				api.credential,
-			);
-			expect(error).toBeUndefined();
+		// No breach: the group holds.
+		it.each(cases)('%s', async (_name, budget, breach) => {
+			const passed = breach === null;
+			const items = await api.ok(health(groups(group('Products', '/products/**', budget))));
 			const site = items[0].json;
 			const products = (site.groups as IDataObject[])[0];
 			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
@@ -208,17 +174,15 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
-					pageGroups: groupsParam(
+					...groups(
 						group('Products', '/products/**', { minAverageScore: 60 }),
 						group('Blog', '/blog/**'),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const site = items[0].json;
 			const byName = Object.fromEntries(
 				(site.groups as IDataObject[]).map((g) => [g.name, g]),
@@ -249,16 +213,14 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('summary_text and summary_html lead with the broken groups; the e-mail escapes what it shows', async () => {
-			const { items, error } = await runNode(
+			const items = await api.ok(
 				health({
 					simplify: true,
-					pageGroups: groupsParam(
+					...groups(
 						group('<b>Products</b>', '/products/**', { requiredChecks: 'meta_description' }),
 					),
 				}),
-				api.credential,
 			);
-			expect(error).toBeUndefined();
 			const site = items[0].json;
 			const lines = String(site.summary_text).split('\n');
 			expect(lines[0]).toBe(`${SITE}: 1 of 2 page groups over budget: <b>Products</b>`);
@@ -281,34 +243,23 @@ describe('Page Groups and budgets', () => {
 			await seed();
 			// A second site, healthier by every figure but with a product page failing its budget.
 			script({});
-			api.server.setAnalysis('https://b-shop.example.net/', {
-				score: 40,
-				failed: [],
-				others: 'pass',
+			const pages = { '/': 40, '/products/1': 95 };
+			for (const [path, score] of Object.entries(pages))
+				api.server.setAnalysis(`https://b-shop.example.net${path}`, { score, others: 'pass' });
+			await api.ok(perSiteParameters({ output: 'pages' }), {
+				items: Object.keys(pages).map((path) => ({ url: `https://b-shop.example.net${path}` })),
 			});
-			api.server.setAnalysis('https://b-shop.example.net/products/1', {
-				score: 95,
-				failed: [],
-				others: 'pass',
-			});
-			const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
-				items: [
-					{ url: 'https://b-shop.example.net/' },
-					{ url: 'https://b-shop.example.net/products/1' },
-				],
-			});
-			expect(error).toBeUndefined();
 			api.server.clearRequests();
 		});
 
 		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
 			const digest = (extra: IDataObject) =>
-				runNode({ ...health({ allProjects: true, output: 'digest' }), ...extra }, api.credential);
+				api.run({ ...health({ allProjects: true, output: 'digest' }), ...extra });
 			const plain = await digest({});
 			const calls = listCalls();
 			api.server.clearRequests();
 			const { items, error } = await digest({
-				pageGroups: groupsParam(group('Products', '/products/**', { minAverageScore: 96 })),
+				...groups(group('Products', '/products/**', { minAverageScore: 96 })),
 				defaultBudget: { maxBadPages: 0 },
 			});
 			expect(error).toBeUndefined();
@@ -337,34 +288,26 @@ describe('Page Groups and budgets', () => {
 
 	describe('bad input is refused before any request, naming the group and the field', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
-			[
-				'an empty name',
-				{ pageGroups: groupsParam(group('', '/blog/*')) },
-				/Page Groups → group 1 → Name is empty/,
-			],
+			['an empty name', groups(group('', '/blog/*')), /Page Groups → group 1 → Name is empty/],
 			[
 				'a duplicate name',
-				{ pageGroups: groupsParam(group('Blog', '/blog/*'), group('blog', '/news/*')) },
+				groups(group('Blog', '/blog/*'), group('blog', '/news/*')),
 				/Page Groups → group 2 \(blog\) → Name: another group is called "blog"/,
 			],
-			[
-				'the name Other',
-				{ pageGroups: groupsParam(group('other', '/x')) },
-				/group 1 \(other\) → Name: "Other"/,
-			],
+			['the name Other', groups(group('other', '/x')), /group 1 \(other\) → Name: "Other"/],
 			[
 				'a pattern that is not a path',
-				{ pageGroups: groupsParam(group('Blog', 'blog/*')) },
+				groups(group('Blog', 'blog/*')),
 				/group 1 \(Blog\) → URL Pattern: "blog\/\*" is not a path/,
 			],
 			[
 				'a regular expression that does not compile',
-				{ pageGroups: groupsParam(group('Blog', '^/blog/(', {}, { patternType: 'regex' })) },
+				groups(group('Blog', '^/blog/(', {}, { patternType: 'regex' })),
 				/group 1 \(Blog\) → URL Pattern: "\^\/blog\/\(" is not a regular expression/,
 			],
 			[
 				'a threshold out of range',
-				{ pageGroups: groupsParam(group('Blog', '/blog/*', { minAverageScore: 101 })) },
+				groups(group('Blog', '/blog/*', { minAverageScore: 101 })),
 				/group 1 \(Blog\) → Minimum Average Score must be a number from 0 to 100, not "101"/,
 			],
 			[
@@ -374,11 +317,7 @@ describe('Page Groups and budgets', () => {
 			],
 			[
 				'a check phpRank does not have',
-				{
-					pageGroups: groupsParam(
-						group('Blog', '/blog/*', { requiredChecks: 'title, meta_desc:90' }),
-					),
-				},
+				groups(group('Blog', '/blog/*', { requiredChecks: 'title, meta_desc:90' })),
 				/group 1 \(Blog\) → Checks That Must Pass: phpRank has no check "meta_desc"/,
 			],
 			[
@@ -389,34 +328,20 @@ describe('Page Groups and budgets', () => {
 		];
 
 		it.each(cases)('%s: Get Health', async (_name, extra, message) => {
-			const { error } = await runNode(health(extra), api.credential);
-			expect(error?.message).toMatch(message);
-			expect(api.apiRequests()).toHaveLength(0);
+			await api.refuses(health(extra), message);
 		});
 
 		it.each(cases)('%s: Create or Re-Run', async (_name, extra, message) => {
-			const { error } = await runNode(perSite(extra), api.credential, {
-				items: [{ url: page('/blog/a') }],
-			});
-			expect(error?.message).toMatch(message);
-			expect(api.apiRequests()).toHaveLength(0);
+			await api.refuses(perSiteParameters(extra), message, { items: [{ url: page('/blog/a') }] });
 		});
 	});
 
 	describe('over production runs: newly over budget and recovered', () => {
-		const N8N_KEY = 'n8n-test-key';
-		let n8n: N8nApi;
 		let staticData: IDataObject = {};
 		let executions = 0;
-		beforeAll(async () => {
-			n8n = await startN8nApi({ apiKey: N8N_KEY });
-		});
-		afterAll(async () => await n8n.close());
 
 		const PRODUCTS = ['/products/x', '/products/y'];
-		const gate = groupsParam(
-			group('Products', '/products/**', { requiredChecks: 'meta_description' }),
-		);
+		const gate = groups(group('Products', '/products/**', { requiredChecks: 'meta_description' }));
 
 		async function runOnce(
 			store: 'workflow' | 'dataTable',
@@ -432,13 +357,12 @@ describe('Page Groups and budgets', () => {
 					failed: failing && path === '/products/x' ? ['meta_description'] : [],
 					others: 'pass',
 				});
-			const result = await runNode(
-				perSite({
-					pageGroups: gate,
+			const result = await api.run(
+				perSiteParameters({
+					...gate,
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
 				}),
-				api.credential,
 				{
 					items: PRODUCTS.map((path) => ({ url: page(path) })),
 					execution: {
@@ -446,7 +370,7 @@ describe('Page Groups and budgets', () => {
 						id,
 						workflowId: 'wf-1',
 						staticData: structuredClone(staticData),
-						n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+						n8nApi: n8n.credential,
 					},
 				},
 			);
@@ -461,7 +385,7 @@ describe('Page Groups and budgets', () => {
 			beforeAll(() => {
 				api.server.deleteAllReports();
 				api.server.clearAnalyses();
-				for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+				n8n.reset();
 				staticData = {};
 			});
 
@@ -479,8 +403,8 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('Data Table: one row per site and run plus one per group, a person can filter by group', async () => {
-			const table = n8n.tables.byName('phpRank history')!;
-			const rows = n8n.tables.rows(table.id);
+			const table = n8n.api.tables.byName('phpRank history')!;
+			const rows = n8n.api.tables.rows(table.id);
 			// 7 production runs (the manual one wrote nothing), the retried one once.
 			const own = rows.filter((row) => row.page_group === null);
 			const groups = rows.filter((row) => row.page_group !== null);
@@ -497,18 +421,15 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('a history table made before page groups', () => {
-		const N8N_KEY = 'n8n-test-key';
-		let n8n: N8nApi;
-		beforeAll(async () => {
-			n8n = await startN8nApi({ apiKey: N8N_KEY });
+		beforeAll(() => {
 			api.server.deleteAllReports();
 			api.server.clearAnalyses();
+			n8n.reset();
 		});
-		afterAll(async () => await n8n.close());
 
 		it('gets the group columns on the first production run with Page Groups, and keeps every row', async () => {
-			const table = n8n.tables.create('old history', [...HISTORY_COLUMNS]);
-			n8n.tables.seed(table.id, [
+			const table = n8n.api.tables.create('old history', [...HISTORY_COLUMNS]);
+			n8n.api.tables.seed(table.id, [
 				{
 					site: SITE,
 					run_date: '2026-01-05T08:00:00.000Z',
@@ -523,10 +444,8 @@ describe('Page Groups and budgets', () => {
 					workflow_id: 'wf-1',
 				},
 			]);
-			const params = perSite({
-				pageGroups: groupsParam(
-					group('Products', '/products/**', { requiredChecks: 'meta_description' }),
-				),
+			const params = perSiteParameters({
+				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
 				historyStore: 'dataTable',
 				historyTable: locator('id', table.id),
 			});
@@ -535,28 +454,26 @@ describe('Page Groups and budgets', () => {
 				id,
 				workflowId: 'wf-1',
 				staticData: {},
-				n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY },
+				n8nApi: n8n.credential,
 			});
 			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
 			// A manual run reads the old table as it is and changes nothing.
-			const manual = await runNode(params, api.credential, {
+			await api.ok(params, {
 				items: [{ url: page('/products/x') }],
 				execution: execution('m', 'manual'),
 			});
-			expect(manual.error).toBeUndefined();
-			expect(n8n.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
+			expect(n8n.api.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
 				HISTORY_COLUMNS.map((c) => c.name),
 			);
-			n8n.requests.length = 0;
-			const { items, error } = await runNode(params, api.credential, {
+			n8n.api.requests.length = 0;
+			const items = await api.ok(params, {
 				items: [{ url: page('/products/x') }],
 				execution: execution('new-1', 'webhook'),
 			});
-			expect(error).toBeUndefined();
-			expect(n8n.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body)).toEqual(
-				GROUP_COLUMNS.map((c) => ({ ...c })),
-			);
-			const rows = n8n.tables.rows(table.id);
+			expect(
+				n8n.api.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body),
+			).toEqual(GROUP_COLUMNS.map((c) => ({ ...c })));
+			const rows = n8n.api.tables.rows(table.id);
 			expect(rows).toHaveLength(3);
 			expect(rows[0]).toMatchObject({ execution_id: 'old-1', average_score: 60, page_group: null });
 			expect(rows.slice(1).map((r) => [r.execution_id, r.page_group, r.budget_passed])).toEqual([

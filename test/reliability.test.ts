@@ -1,11 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './server';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { closedPort, locator, useServer } from './harness/setup';
 
 const getReport = (id: string | number) => ({
 	resource: 'report',
@@ -56,61 +53,56 @@ describe('Errors the user can act on', () => {
 		],
 	])('%s', async (_what, fault, message, description) => {
 		api.server.failNext(fault);
-		const { error } = await runNode(getReport(1), api.credential);
+		const { error } = await api.run(getReport(1));
 
 		expect(error?.message).toMatch(message);
 		expect(error?.message).toContain(host());
 		expect(error?.description).toMatch(description);
 	});
 
-	it('401: the API key was rejected', async () => {
-		const { error } = await runNode(getReport(1), { ...api.credential, apiKey: 'x'.repeat(64) });
-		expect(error?.message).toBe('The phpRank API key was rejected (HTTP 401)');
-		expect(error?.description).toMatch(/paste the API key again/);
-	});
-
-	it('403: the plan has no API access', async () => {
-		const { error } = await runNode(getReport(1), { ...api.credential, apiKey: NO_API_PLAN_KEY });
-		expect(error?.message).toBe('Your phpRank plan has no API access (HTTP 403)');
-		expect(error?.description).toMatch(/Enable API access for the plan/);
-	});
-
-	it('403 on update: the report does not exist or is not yours', async () => {
-		const { error } = await runNode(
+	it.each<[string, IDataObject, Partial<typeof api.credential>, string, RegExp | undefined]>([
+		// 401: test/credentials.test.ts (Authentication of node requests).
+		[
+			'403: the plan has no API access',
+			getReport(1),
+			{ apiKey: NO_API_PLAN_KEY },
+			'Your phpRank plan has no API access (HTTP 403)',
+			/Enable API access for the plan/,
+		],
+		[
+			'403 on update: the report does not exist or is not yours',
 			{
 				resource: 'report',
 				operation: 'update',
 				reportId: locator('id', '99999'),
 				updateFields: { privacy: 0 },
 			},
-			api.credential,
-		);
-		expect(error?.message).toBe('Report 99999 does not exist or is not yours (HTTP 403)');
-		expect(error?.description).toMatch(/their own reports/);
-	});
-
-	it('404: names the report', async () => {
-		const { error } = await runNode(getReport(4242), api.credential);
-		expect(error?.message).toBe('Report 4242 was not found (HTTP 404)');
-		expect(error?.description).toMatch(/Check the report ID/);
-	});
-
-	it('422: each field’s own message, from `message`', async () => {
-		const { error } = await runNode(
+			{},
+			'Report 99999 does not exist or is not yours (HTTP 403)',
+			/their own reports/,
+		],
+		[
+			'404: names the report',
+			getReport(4242),
+			{},
+			'Report 4242 was not found (HTTP 404)',
+			/Check the report ID/,
+		],
+		[
+			'422: each field’s own message, from `message`',
 			{ resource: 'report', operation: 'create', url: 'https://unreachable-site.invalid/' },
-			api.credential,
-		);
-		expect(error?.message).toBe(
+			{},
 			'phpRank rejected the request: url: Could not fetch the url. (HTTP 422)',
-		);
+			undefined,
+		],
+	])('%s', async (_what, parameters, credential, message, description) => {
+		const { error } = await runNode(parameters, { ...api.credential, ...credential });
+		expect(error?.message).toBe(message);
+		if (description) expect(error?.description).toMatch(description);
 	});
 
 	it('connection refused: names the host and the cause', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const { port } = closed.address() as AddressInfo;
-		await new Promise((resolve) => closed.close(resolve));
-
+		const port = await closedPort();
 		const { error } = await runNode(getReport(1), {
 			...api.credential,
 			baseUrl: `http://127.0.0.1:${port}`,
@@ -122,10 +114,7 @@ describe('Errors the user can act on', () => {
 
 	it('timeout: uses the Timeout request option and names the host', async () => {
 		api.server.failNext({ type: 'hang' });
-		const { error } = await runNode(
-			{ ...getReport(1), requestOptions: { timeout: 300 } },
-			api.credential,
-		);
+		const { error } = await api.run({ ...getReport(1), requestOptions: { timeout: 300 } });
 		expect(error?.message).toBe(
 			`Could not reach phpRank at ${host()}: no answer came before the timeout`,
 		);
@@ -133,20 +122,18 @@ describe('Errors the user can act on', () => {
 
 	it('never resends a create after a timeout or a 5xx, and warns it may exist', async () => {
 		api.server.failNext({ type: 'hang' }, { match: (r) => r.method === 'POST' });
-		const timedOut = await runNode(
-			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com/slow',
-				requestOptions: { timeout: 300 },
-			},
-			api.credential,
-		);
+		const timedOut = await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://example.com/slow',
+			requestOptions: { timeout: 300 },
+		});
 		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' });
-		const failed = await runNode(
-			{ resource: 'report', operation: 'create', url: 'https://example.com/boom' },
-			api.credential,
-		);
+		const failed = await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://example.com/boom',
+		});
 
 		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(2);
 		for (const { error } of [timedOut, failed]) {
@@ -162,9 +149,8 @@ describe('Continue On Fail', () => {
 
 	it('turns a failed item into an error item; the others keep their result, pairing and order', async () => {
 		const ids = api.server.listReports().map((r) => r.id);
-		const { items, error } = await runNode(
+		const { items, error } = await api.run(
 			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
-			api.credential,
 			{
 				items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }],
 				continueOnFail: true,
@@ -187,34 +173,27 @@ describe('Continue On Fail', () => {
 		expect(items[2].json.error).toBe('Report 9999 was not found (HTTP 404)');
 		expect(items[3].json.id).toBe(ids[1]);
 		// The bad ID never reached the server.
-		expect(
-			api
-				.apiRequests()
-				.map((r) => r.path)
-				.sort(),
-		).toEqual(
-			[`/api/v1/reports/${ids[0]}`, `/api/v1/reports/${ids[1]}`, '/api/v1/reports/9999'].sort(),
+		expect(api.calls().sort()).toEqual(
+			[ids[0], ids[1], 9999].map((id) => `GET /api/v1/reports/${id}`).sort(),
 		);
 	});
 });
 
 describe('Rate limits', () => {
 	const api = useServer();
+	beforeEach(() => api.server.deleteAllReports());
+	afterEach(() => api.server.setThrottle(false));
 
 	it('a 200-item Create run against a throttled server creates exactly 200 reports, none twice, none failed', async () => {
 		// The real limit is 60 a minute; a 50-per-second window keeps the test short, same mechanics.
 		api.server.setThrottle({ limit: 50, windowMs: 1000 });
-		api.server.deleteAllReports();
 		const before = api.server.createdCount;
 		const urls = Array.from({ length: 200 }, (_, i) => ({ url: `https://site-${i}.example.com/` }));
 
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			{ resource: 'report', operation: 'create', url: '={{ $json.url }}' },
-			api.credential,
 			{ items: urls },
 		);
-
-		expect(error).toBeUndefined();
 		expect(items).toHaveLength(200);
 		expect(items.every((i) => i.json.error === undefined)).toBe(true);
 		expect(api.server.createdCount - before).toBe(200);
@@ -225,41 +204,31 @@ describe('Rate limits', () => {
 		expect(created).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
 		expect(api.apiRequests().filter((r) => r.method === 'POST').length).toBeGreaterThan(200);
-		api.server.setThrottle(false);
 	}, 30_000);
 
 	it('Return All over a throttled server returns every report exactly once', async () => {
-		api.server.deleteAllReports();
 		api.server.seedReports(450);
 		api.server.setThrottle({ limit: 2, windowMs: 1000 });
 
-		const { items, error } = await runNode(
-			{ resource: 'report', operation: 'getAll', returnAll: true },
-			api.credential,
-		);
-
-		expect(error).toBeUndefined();
+		const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
 		const ids = items.map((i) => i.json.id);
 		expect(ids).toHaveLength(450);
 		expect(new Set(ids).size).toBe(450);
 		const pages = api.apiRequests().filter((r) => r.query.page);
 		expect(pages.length).toBeGreaterThan(5);
 		expect(new Set(pages.map((r) => r.query.page))).toEqual(new Set(['1', '2', '3', '4', '5']));
-		api.server.setThrottle(false);
 	}, 30_000);
 
 	it('batching from Request Options spreads the items as configured', async () => {
-		api.server.deleteAllReports();
 		api.server.seedReports(3);
 		const ids = api.server.listReports().map((r) => r.id);
 		const started = Date.now();
-		const { items } = await runNode(
+		const items = await api.ok(
 			{
 				...getReport(0),
 				reportId: locator('id', '={{ $json.id }}'),
 				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 150 } } },
 			},
-			api.credential,
 			{ items: ids.map((id) => ({ id })) },
 		);
 		expect(items.map((i) => i.json.id)).toEqual(ids);
@@ -269,147 +238,106 @@ describe('Rate limits', () => {
 
 describe('Bad input is refused before any request', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
-	const expectRefused = async (
-		parameters: IDataObject,
-		message: RegExp | string,
-		credential = api.credential,
-	) => {
-		const { error } = await runNode(parameters, credential);
-		expect(error?.message).toMatch(message);
-		expect(error?.description?.length).toBeGreaterThan(10);
-		expect(api.apiRequests()).toHaveLength(0);
-	};
+	const report = (operation: string, extra: IDataObject) => ({
+		resource: 'report',
+		operation,
+		...extra,
+	});
+	const idOf = (value: string) => report('delete', { reportId: locator('id', value) });
+	const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
+	const update = (updateFields: IDataObject) =>
+		report('update', { reportId: locator('id', '1'), updateFields });
+	const getAll = (extra: IDataObject) => report('getAll', { returnAll: true, ...extra });
+	const pageSize = (size: string) => getAll({ options: { pageSize: `={{ "${size}" }}` } });
+	const needsPassword = /^Password privacy needs a password$/;
 
-	it.each([
-		['empty', '={{ "" }}', /positive whole number, not nothing/],
-		['non-numeric', '={{ "12abc" }}', /positive whole number, not "12abc"/],
-		['negative', '={{ -3 }}', /positive whole number, not "-3"/],
-		['fractional', '={{ 1.5 }}', /positive whole number, not "1.5"/],
-		['zero', '={{ 0 }}', /positive whole number, not "0"/],
-		['an array', '={{ [1, 2] }}', /^Report must be text, but the expression gave a list$/],
-		['an object', '={{ { id: 1 } }}', /^Report must be text, but the expression gave an object$/],
-	])('a report ID that is %s', async (_what, value, message) => {
-		await expectRefused(
-			{ resource: 'report', operation: 'delete', reportId: locator('id', value) },
-			message,
-		);
+	it.each<[string, IDataObject, RegExp | string]>([
+		['a report ID that is empty', idOf('={{ "" }}'), /positive whole number, not nothing/],
+		[
+			'a report ID that is non-numeric',
+			idOf('={{ "12abc" }}'),
+			/positive whole number, not "12abc"/,
+		],
+		['a report ID that is negative', idOf('={{ -3 }}'), /positive whole number, not "-3"/],
+		['a report ID that is fractional', idOf('={{ 1.5 }}'), /positive whole number, not "1.5"/],
+		['a report ID that is zero', idOf('={{ 0 }}'), /positive whole number, not "0"/],
+		[
+			'a report ID that is an array',
+			idOf('={{ [1, 2] }}'),
+			/^Report must be text, but the expression gave a list$/,
+		],
+		[
+			'a report ID that is an object',
+			idOf('={{ { id: 1 } }}'),
+			/^Report must be text, but the expression gave an object$/,
+		],
+		[
+			'a URL with an ftp scheme',
+			create('ftp://example.com/file'),
+			'The URL "ftp://example.com/file" uses ftp:, not http or https',
+		],
+		[
+			'a javascript: URL',
+			create('javascript:alert(1)'),
+			'The URL "javascript:alert(1)" uses javascript:, not http or https',
+		],
+		[
+			'a mailto: URL',
+			create('mailto:seo@example.com'),
+			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
+		],
+		['a URL with no host', create('https://'), 'The URL "https://" is not a web address'],
+		['a URL of nothing (from an expression)', create('={{ "" }}'), 'The URL is empty'],
+		[
+			'Create with Password privacy without a password',
+			create('https://example.com', { privacy: 2, password: '={{ $json.missing }}' }),
+			needsPassword,
+		],
+		['Update to Password privacy without a password', update({ privacy: 2 }), needsPassword],
+		[
+			'a password over 128 characters',
+			create('https://example.com', { privacy: 2, password: 'p'.repeat(129) }),
+			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
+		],
+		['an update with nothing to change', update({}), /^Nothing to update$/],
+		...['7', '200', 'ten'].map((size): [string, IDataObject, RegExp] => [
+			`a page size of ${size} from an expression`,
+			pageSize(size),
+			/^The page size must be 10, 25, 50 or 100/,
+		]),
+		[
+			'a limit that is not a whole number',
+			report('getAll', { limit: '={{ "many" }}' }),
+			/^The limit must be a whole number of 1 or more/,
+		],
+		[
+			'a search that is an object',
+			getAll({ filters: { search: '={{ { q: 1 } }}' } }),
+			/^search must be text, but the expression gave an object$/,
+		],
+	])('%s', async (_what, parameters, message) => {
+		const error = await api.refuses(parameters, message);
+		expect(error.description!.length).toBeGreaterThan(10);
 	});
 
 	it('a URL without its scheme is not bad input: Create sends it with https://, as Create or Re-Run does', async () => {
-		const { items, error } = await runNode(
-			{ resource: 'report', operation: 'create', url: 'example.com/page' },
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(create('example.com/page'));
 		expect(api.apiRequests().map((r) => [r.method, r.form.url])).toEqual([
 			['POST', 'https://example.com/page'],
 		]);
 		expect(items[0].json.url).toBe('example.com/page');
 	});
 
-	it.each([
-		[
-			'an ftp scheme',
-			'ftp://example.com/file',
-			'The URL "ftp://example.com/file" uses ftp:, not http or https',
-		],
-		[
-			'a javascript: URL',
-			'javascript:alert(1)',
-			'The URL "javascript:alert(1)" uses javascript:, not http or https',
-		],
-		[
-			'a mailto: URL',
-			'mailto:seo@example.com',
-			'The URL "mailto:seo@example.com" uses mailto:, not http or https',
-		],
-		['no host', 'https://', 'The URL "https://" is not a web address'],
-		['nothing (from an expression)', '={{ "" }}', 'The URL is empty'],
-	])('a URL with %s', async (_what, url, message) => {
-		await expectRefused({ resource: 'report', operation: 'create', url }, message);
-	});
-
-	it('Password privacy without a password', async () => {
-		await expectRefused(
+	// Without a scheme: test/credentials.test.ts (Authentication of node requests).
+	it('a Base URL that is empty', async () => {
+		const error = await api.refuses(
+			getReport(1),
+			/^The Base URL of the phpRank credential is invalid$/,
 			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com',
-				privacy: 2,
-				password: '={{ $json.missing }}',
+				credential: { ...api.credential, baseUrl: '' },
 			},
-			/^Password privacy needs a password$/,
 		);
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', '1'),
-				updateFields: { privacy: 2 },
-			},
-			/^Password privacy needs a password$/,
-		);
-	});
-
-	it('a password over 128 characters', async () => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'create',
-				url: 'https://example.com',
-				privacy: 2,
-				password: 'p'.repeat(129),
-			},
-			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
-		);
-	});
-
-	it('an update with nothing to change', async () => {
-		await expectRefused(
-			{ resource: 'report', operation: 'update', reportId: locator('id', '1'), updateFields: {} },
-			/^Nothing to update$/,
-		);
-	});
-
-	it.each([['7'], ['200'], ['ten']])('a page size of %s from an expression', async (size) => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'getAll',
-				returnAll: true,
-				options: { pageSize: `={{ "${size}" }}` },
-			},
-			/^The page size must be 10, 25, 50 or 100/,
-		);
-	});
-
-	it('a limit that is not a whole number', async () => {
-		await expectRefused(
-			{ resource: 'report', operation: 'getAll', limit: '={{ "many" }}' },
-			/^The limit must be a whole number of 1 or more/,
-		);
-	});
-
-	it('a search that is an object', async () => {
-		await expectRefused(
-			{
-				resource: 'report',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { search: '={{ { q: 1 } }}' },
-			},
-			/^search must be text, but the expression gave an object$/,
-		);
-	});
-
-	it.each([
-		['empty', ''],
-		['without a scheme', 'seo.example.com'],
-	])('a Base URL that is %s', async (_what, baseUrl) => {
-		await expectRefused(getReport(1), /^The Base URL of the phpRank credential is invalid$/, {
-			...api.credential,
-			baseUrl,
-		});
+		expect(error.description!.length).toBeGreaterThan(10);
 	});
 });
 
@@ -430,68 +358,30 @@ describe('Secrets', () => {
 			{ type: 'reset' },
 			{ type: 'redirect' },
 		];
+		const create = (extra: IDataObject) =>
+			api.run({ resource: 'report', operation: 'create', privacy: 2, password, ...extra });
+		const update = (id: string, continueOnFail?: boolean) =>
+			api.run(
+				{
+					resource: 'report',
+					operation: 'update',
+					reportId: locator('id', id),
+					updateFields: { privacy: 2, password },
+				},
+				{ continueOnFail },
+			);
 		const runs = [];
 		for (const fault of faults) {
 			api.server.failNext(fault);
-			runs.push(
-				await runNode(
-					{
-						resource: 'report',
-						operation: 'create',
-						url: 'https://example.com',
-						privacy: 2,
-						password,
-					},
-					api.credential,
-				),
-			);
+			runs.push(await create({ url: 'https://example.com' }));
 		}
+		const wrongKey = { ...api.credential, apiKey: `${TEST_API_KEY.slice(0, 60)}nope` };
 		runs.push(
-			await runNode(
-				{ resource: 'report', operation: 'create', url: 'https://x.invalid', privacy: 2, password },
-				api.credential,
-			),
-		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'create',
-					url: 'https://example.com',
-					privacy: 2,
-					password: `${password}${'x'.repeat(120)}`,
-				},
-				api.credential,
-			),
-		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'update',
-					reportId: locator('id', '1'),
-					updateFields: { privacy: 2, password },
-				},
-				api.credential,
-			),
-		);
-		runs.push(
-			await runNode(
-				{
-					resource: 'report',
-					operation: 'update',
-					reportId: locator('id', '777'),
-					updateFields: { privacy: 2, password },
-				},
-				api.credential,
-				{ continueOnFail: true },
-			),
-		);
-		runs.push(
-			await runNode(getReport(1), {
-				...api.credential,
-				apiKey: `${TEST_API_KEY.slice(0, 60)}nope`,
-			}),
+			await create({ url: 'https://x.invalid' }),
+			await create({ url: 'https://example.com', password: `${password}${'x'.repeat(120)}` }),
+			await update('1'),
+			await update('777', true),
+			await runNode(getReport(1), wrongKey),
 		);
 
 		for (const run of runs) {
@@ -512,10 +402,7 @@ describe('Secrets', () => {
 		await elsewhere.start();
 		try {
 			api.server.seedReports(250);
-			const { items } = await runNode(
-				{ resource: 'report', operation: 'getAll', returnAll: true },
-				api.credential,
-			);
+			const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
 
 			expect(items.length).toBeGreaterThan(200);
 			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(

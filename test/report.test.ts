@@ -1,9 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
-import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
@@ -24,22 +21,39 @@ const reportKeys = [
 	'link',
 ];
 
-describe('Report → Get Many', () => {
-	// 250 reports over 5 hosts: three pages of 100 when nothing narrows the list.
+/** The queries of `count` list pages of `perPage`, with `query` on each. */
+const pages = (perPage: number, count: number, query: IDataObject = {}) =>
+	Array.from({ length: count }, (_, i) => ({
+		...query,
+		per_page: String(perPage),
+		page: String(i + 1),
+	}));
+
+/** 250 reports over 5 hosts (three pages of 100), with Get Many and what it sent. */
+function useReports() {
 	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) =>
-		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
-	const queries = () => api.apiRequests().map((request) => request.query);
+	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
+	return {
+		api,
+		/** Get Many's items, the run expected to succeed. */
+		getAll: (parameters: IDataObject) =>
+			api.ok({ resource: 'report', operation: 'getAll', ...parameters }),
+		queries: () => api.apiRequests().map((request) => request.query),
+		newestFirst,
+		/** The IDs of the `count` newest reports. */
+		newest: (count: number) =>
+			newestFirst()
+				.slice(0, count)
+				.map((r) => r.id),
+	};
+}
+
+describe('Report → Get Many', () => {
+	const { api, getAll, queries, newest } = useReports();
 
 	it('Return All fetches every page with per_page=100', async () => {
-		const { items, error } = await getAll({ returnAll: true });
-
-		expect(error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ per_page: '100', page: '1' },
-			{ per_page: '100', page: '2' },
-			{ per_page: '100', page: '3' },
-		]);
+		const items = await getAll({ returnAll: true });
+		expect(queries()).toEqual(pages(100, 3));
 		expect(items).toHaveLength(250);
 		const ids = items.map((item) => item.json.id);
 		expect(new Set(ids).size).toBe(250);
@@ -52,27 +66,22 @@ describe('Report → Get Many', () => {
 		const expectedCount = api.server
 			.listReports()
 			.filter((r) => r.project === project && r.result < 80).length;
-		const { items, error } = await getAll({
+		const items = await getAll({
 			returnAll: true,
 			filters: { project: locator('name', project), search: project.slice(0, 4), searchBy: 'url' },
 			options: { pageSize: 10, sortBy: 'result', sortDirection: 'asc' },
 		});
-
-		expect(error).toBeUndefined();
 		const allOfProject = api.server.listReports().filter((r) => r.project === project).length;
 		expect(items).toHaveLength(allOfProject);
 		expect(expectedCount).toBeLessThan(allOfProject + 1);
-		expect(queries().length).toBe(Math.ceil(allOfProject / 10));
 		expect(queries().length).toBeGreaterThanOrEqual(3);
-		queries().forEach((query, index) =>
-			expect(query).toEqual({
+		expect(queries()).toEqual(
+			pages(10, Math.ceil(allOfProject / 10), {
 				project,
 				search: project.slice(0, 4),
 				search_by: 'url',
-				per_page: '10',
 				sort_by: 'result',
 				sort: 'asc',
-				page: String(index + 1),
 			}),
 		);
 		const scores = items.map((item) => item.json.score as number);
@@ -89,24 +98,18 @@ describe('Report → Get Many', () => {
 	])(
 		'Limit %i returns exactly that many with per_page=%i in %i request(s)',
 		async (limit, perPage, requests) => {
-			const { items } = await getAll({ returnAll: false, limit });
+			const items = await getAll({ returnAll: false, limit });
 
 			expect(items).toHaveLength(limit);
 			expect(queries()).toHaveLength(requests);
 			expect(queries().every((query) => query.per_page === String(perPage))).toBe(true);
-			expect(items.map((item) => item.json.id)).toEqual(
-				api.server
-					.listReports()
-					.map((r) => r.id)
-					.sort((a, b) => b - a)
-					.slice(0, limit),
-			);
+			expect(items.map((item) => item.json.id)).toEqual(newest(limit));
 		},
 	);
 
 	it('Limit above the total returns all reports, without asking for an empty page', async () => {
 		const bad = api.server.listReports().filter((r) => r.result < 49).length;
-		const { items } = await getAll({ limit: 1000, filters: { result: 'bad' } });
+		const items = await getAll({ limit: 1000, filters: { result: 'bad' } });
 
 		expect(items).toHaveLength(bad);
 		expect(queries()).toHaveLength(Math.ceil(bad / 100));
@@ -117,22 +120,12 @@ describe('Report → Get Many', () => {
 
 	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
 		await getAll({ returnAll: true, options: { pageSize: 50 } });
-		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
-			['50', '1'],
-			['50', '2'],
-			['50', '3'],
-			['50', '4'],
-			['50', '5'],
-		]);
+		expect(queries()).toEqual(pages(50, 5));
 
 		api.server.clearRequests();
-		const { items } = await getAll({ limit: 60, options: { pageSize: 25 } });
+		const items = await getAll({ limit: 60, options: { pageSize: 25 } });
 		expect(items).toHaveLength(60);
-		expect(queries().map((q) => [q.per_page, q.page])).toEqual([
-			['25', '1'],
-			['25', '2'],
-			['25', '3'],
-		]);
+		expect(queries()).toEqual(pages(25, 3));
 	});
 
 	it.each([
@@ -140,7 +133,7 @@ describe('Report → Get Many', () => {
 		['decent', (score: number) => score >= 49 && score <= 79],
 		['bad', (score: number) => score < 49],
 	])('filters by result %s, each report carrying its score and class', async (result, inClass) => {
-		const { items } = await getAll({ returnAll: true, filters: { result } });
+		const items = await getAll({ returnAll: true, filters: { result } });
 
 		expect(queries()[0]).toMatchObject({ result });
 		expect(items.length).toBeGreaterThan(0);
@@ -163,20 +156,12 @@ describe('Report → Get Many', () => {
 	});
 
 	it('runs a workflow saved with the former Sort By: Date Generated as Date Created, which phpRank used anyway', async () => {
-		const { items, error } = await getAll({
+		const items = await getAll({
 			limit: 5,
 			options: { sortBy: 'generated_at', sortDirection: 'desc' },
 		});
-
-		expect(error).toBeUndefined();
 		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(
-			api.server
-				.listReports()
-				.map((r) => r.id)
-				.sort((a, b) => b - a)
-				.slice(0, 5),
-		);
+		expect(items.map((item) => item.json.id)).toEqual(newest(5));
 	});
 
 	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
@@ -202,7 +187,7 @@ describe('Report → Get Many', () => {
 		expect(defaults[0]).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
 		expect(defaults[1]).toMatchObject({ pageSize: '' });
 
-		const { items } = await getAll({
+		const items = await getAll({
 			limit: 7,
 			filters: {
 				result: defaults[0].result,
@@ -213,19 +198,11 @@ describe('Report → Get Many', () => {
 		});
 
 		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(
-			api.server
-				.listReports()
-				.map((r) => r.id)
-				.sort((a, b) => b - a)
-				.slice(0, 7),
-		);
+		expect(items.map((item) => item.json.id)).toEqual(newest(7));
 	});
 
 	it('returns no items, after one request, when nothing matches', async () => {
-		const { items, error } = await getAll({ returnAll: true, filters: { search: 'no-such-site' } });
-
-		expect(error).toBeUndefined();
+		const items = await getAll({ returnAll: true, filters: { search: 'no-such-site' } });
 		expect(items).toEqual([]);
 		expect(queries()).toEqual([
 			{ search: 'no-such-site', search_by: 'url', per_page: '100', page: '1' },
@@ -233,7 +210,7 @@ describe('Report → Get Many', () => {
 	});
 
 	it('returns full records with Simplify off', async () => {
-		const { items } = await getAll({ limit: 1, simplify: false });
+		const items = await getAll({ limit: 1, simplify: false });
 		const record = api.server.listReports().sort((a, b) => b.id - a.id)[0];
 
 		expect(items[0].json).toMatchObject({
@@ -248,7 +225,7 @@ describe('Report → Get Many', () => {
 
 	it('takes every parameter from expressions, per input item', async () => {
 		const [first] = api.server.listReports();
-		const { items } = await runNode(
+		const items = await api.ok(
 			{
 				resource: 'report',
 				operation: 'getAll',
@@ -256,7 +233,6 @@ describe('Report → Get Many', () => {
 				limit: '={{ $json.howMany }}',
 				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
 			},
-			api.credential,
 			{
 				items: [
 					{ howMany: 2, site: first.project, grade: 'good' },
@@ -278,12 +254,8 @@ describe('Report → Get Many', () => {
 });
 
 describe('Report → Get Many by score range', () => {
-	// 250 reports with scores spread over 10-100, all three classes.
-	const api = useServer({ seed: (server) => server.seedReports(250) });
-	const getAll = (parameters: IDataObject) =>
-		runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
-	const queries = () => api.apiRequests().map((request) => request.query);
-	const newestFirst = () => api.server.listReports().sort((a, b) => b.id - a.id);
+	// Scores spread over 10-100, all three classes.
+	const { api, getAll, queries, newestFirst } = useReports();
 	const scoring = (min: number, max: number) =>
 		newestFirst().filter((r) => r.result >= min && r.result <= max);
 	const CLASS_SCORES: Record<string, [number, number]> = {
@@ -293,81 +265,64 @@ describe('Report → Get Many by score range', () => {
 	};
 	/** The pages of 100 a list of one class takes. */
 	const classPages = (result: string) =>
-		Array.from({ length: Math.ceil(scoring(...CLASS_SCORES[result]).length / 100) }, (_, i) => ({
-			result,
-			per_page: '100',
-			page: String(i + 1),
-		}));
+		pages(100, Math.ceil(scoring(...CLASS_SCORES[result]).length / 100), { result });
 
-	it.each([
-		[80, 90, 'good'],
-		[49, 79, 'decent'],
-		[0, 48, 'bad'],
-		[10, 20, 'bad'],
+	it.each<[string, string, IDataObject, [number, number]]>([
+		['a range within one class (80 to 90)', 'good', { minScore: 80, maxScore: 90 }, [80, 90]],
+		['a range within one class (49 to 79)', 'decent', { minScore: 49, maxScore: 79 }, [49, 79]],
+		['a range within one class (0 to 48)', 'bad', { minScore: 0, maxScore: 48 }, [0, 48]],
+		['a range within one class (10 to 20)', 'bad', { minScore: 10, maxScore: 20 }, [10, 20]],
+		[
+			'Minimum Score alone, Maximum Score left at 100, keeps the class it lies in:',
+			'good',
+			{ minScore: 95 },
+			[95, 100],
+		],
+		[
+			'the Result chosen by the user is kept, with the range inside it:',
+			'good',
+			{ result: 'good', minScore: 70, maxScore: 85 },
+			[80, 85],
+		],
 	])(
-		'a range within one class (%i to %i) sends result=%s and returns only the reports in the range',
-		async (minScore, maxScore, result) => {
-			const { items, error } = await getAll({ returnAll: true, filters: { minScore, maxScore } });
-
-			expect(error).toBeUndefined();
+		'%s sends result=%s and returns only the reports in the range',
+		async (_what, result, filters, range) => {
+			const items = await getAll({ returnAll: true, filters });
 			expect(queries()).toEqual(classPages(result));
-			expect(items.map((item) => item.json.id)).toEqual(
-				scoring(minScore, maxScore).map((r) => r.id),
-			);
+			expect(items.map((item) => item.json.id)).toEqual(scoring(...range).map((r) => r.id));
 			expect(items.length).toBeGreaterThan(0);
 		},
 	);
 
 	it('a range across classes sends no result filter, and Return All returns every report in it', async () => {
-		const { items, error } = await getAll({
+		const items = await getAll({
 			returnAll: true,
 			filters: { minScore: 45, maxScore: 85 },
 		});
-
-		expect(error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ per_page: '100', page: '1' },
-			{ per_page: '100', page: '2' },
-			{ per_page: '100', page: '3' },
-		]);
+		expect(queries()).toEqual(pages(100, 3));
 		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
 		expect(
 			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
 		).toBe(true);
 	});
 
-	it('Minimum Score alone keeps the class it lies in when Maximum Score stays at 100', async () => {
-		const { items } = await getAll({ returnAll: true, filters: { minScore: 95 } });
-
-		expect(queries()).toEqual(classPages('good'));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(95, 100).map((r) => r.id));
-	});
-
 	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
 		const decent = newestFirst().filter((r) => r.result >= 49 && r.result <= 79);
 		const matching = decent.filter((r) => r.result >= 60 && r.result <= 64);
-		const pages = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
-		expect(pages).toBeGreaterThan(1);
+		const count = Math.ceil((decent.indexOf(matching[4]) + 1) / 10);
+		expect(count).toBeGreaterThan(1);
 
-		const { items, error } = await getAll({
+		const items = await getAll({
 			limit: 5,
 			filters: { minScore: 60, maxScore: 64 },
 			options: { pageSize: 10 },
 		});
-
-		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.id)).toEqual(matching.slice(0, 5).map((r) => r.id));
-		expect(queries()).toEqual(
-			Array.from({ length: pages }, (_, i) => ({
-				result: 'decent',
-				per_page: '10',
-				page: String(i + 1),
-			})),
-		);
+		expect(queries()).toEqual(pages(10, count, { result: 'decent' }));
 	});
 
 	it('without a Page Size, a Limit with a range asks for pages of 100', async () => {
-		const { items } = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 } });
+		const items = await getAll({ limit: 5, filters: { minScore: 60, maxScore: 64 } });
 
 		expect(items.map((item) => item.json.id)).toEqual(
 			scoring(60, 64)
@@ -375,16 +330,6 @@ describe('Report → Get Many by score range', () => {
 				.map((r) => r.id),
 		);
 		expect(queries()).toEqual([{ result: 'decent', per_page: '100', page: '1' }]);
-	});
-
-	it('keeps the Result chosen by the user, with the range inside it', async () => {
-		const { items } = await getAll({
-			returnAll: true,
-			filters: { result: 'good', minScore: 70, maxScore: 85 },
-		});
-
-		expect(queries()).toEqual(classPages('good'));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(80, 85).map((r) => r.id));
 	});
 
 	it('keeps a report known only by its class when the range holds its whole class', async () => {
@@ -404,8 +349,8 @@ describe('Report → Get Many by score range', () => {
 		api.server.failNext(answer('good'));
 		const across = await getAll({ limit: 10, filters: { minScore: 50, maxScore: 90 } });
 
-		expect(inside.items.map((item) => item.json.id)).toEqual([2, 1]);
-		expect(across.items.map((item) => item.json.id)).toEqual([1]);
+		expect(inside.map((item) => item.json.id)).toEqual([2, 1]);
+		expect(across.map((item) => item.json.id)).toEqual([1]);
 	});
 
 	it.each([
@@ -430,26 +375,28 @@ describe('Report → Get Many by score range', () => {
 			/^Maximum Score 79 is below what Result: Good allows \(above 79\)$/,
 		],
 	])('refuses %j before any request', async (filters, message) => {
-		const { error } = await getAll({ returnAll: true, filters });
-
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/Score|Result/);
-		expect(api.apiRequests()).toHaveLength(0);
+		const error = await api.refuses(
+			{ resource: 'report', operation: 'getAll', returnAll: true, filters },
+			message,
+		);
+		expect(error.description).toMatch(/Score|Result/);
 	});
 });
 
 describe('Report → Get, Create, Update, Delete', () => {
 	const api = useServer({ seed: (server) => server.seedReports(5) });
+	/** The node's items, the run expected to succeed. */
 	const run = (parameters: IDataObject, items?: IDataObject[]) =>
-		runNode({ resource: 'report', ...parameters }, api.credential, { items });
+		api.ok({ resource: 'report', ...parameters }, { items });
+	/** Each request as sent: `METHOD /path?query body (content type)`, the parts it has. */
 	const wire = () =>
-		api.apiRequests().map(({ method, path, rawQuery, rawBody, headers }) => ({
-			method,
-			path,
-			rawQuery,
-			rawBody,
-			contentType: headers['content-type'],
-		}));
+		api
+			.apiRequests()
+			.map(
+				(r) =>
+					`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` ${r.rawBody} (${r.headers['content-type']})` : ''}`,
+			);
+	const FORM = '(application/x-www-form-urlencoded)';
 
 	it.each([
 		['the link of its page', (base: string, id: number) => `${base}/reports/${id}`],
@@ -464,41 +411,31 @@ describe('Report → Get, Create, Update, Delete', () => {
 		['as an expression', (base: string, id: number) => `={{ "${base}/reports/${id}" }}`],
 	])('Get By URL: %s resolves to the report', async (_what, link) => {
 		const [record] = api.server.listReports();
-		const { items, error } = await run({
+		const items = await run({
 			operation: 'get',
 			reportId: locator('url', link(api.server.url, record.id)),
 		});
-		expect(error).toBeUndefined();
 		expect(items[0].json.id).toBe(record.id);
-		expect(wire().map((r) => `${r.method} ${r.path}`)).toEqual([
-			`GET /api/v1/reports/${record.id}`,
-		]);
+		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 	});
 
 	it('Get By URL: a link to another instance is refused before any request (the same ID there is another report)', async () => {
-		const { error } = await run({
-			operation: 'get',
-			reportId: locator('url', 'https://seo.other-agency.com/reports/1'),
-		});
-		expect(error?.message).toMatch(
+		const error = await api.refuses(
+			{
+				resource: 'report',
+				operation: 'get',
+				reportId: locator('url', 'https://seo.other-agency.com/reports/1'),
+			},
 			/^Report \(By URL\): the link is to seo\.other-agency\.com, but the phpRank credential is for 127\.0\.0\.1:\d+$/,
 		);
-		expect(error?.description).toMatch(/Paste the link of a report on 127\.0\.0\.1:\d+/);
-		expect(wire()).toEqual([]);
+		expect(error.description).toMatch(/Paste the link of a report on 127\.0\.0\.1:\d+/);
 	});
 
 	it('Get fetches one report by ID and unwraps it', async () => {
 		const record = api.server.listReports()[2];
-		const { items } = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
+		const items = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
 
-		expect(wire()).toEqual([
-			expect.objectContaining({
-				method: 'GET',
-				path: `/api/v1/reports/${record.id}`,
-				rawQuery: '',
-				rawBody: '',
-			}),
-		]);
+		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({
 			id: record.id,
@@ -511,7 +448,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Get accepts the ID picked from the list', async () => {
 		const record = api.server.listReports()[0];
-		const { items } = await run({
+		const items = await run({
 			operation: 'get',
 			reportId: locator('list', String(record.id)),
 			simplify: false,
@@ -526,20 +463,12 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Create sends a url-encoded form with the default Private privacy, and returns the new report', async () => {
 		const before = api.server.createdCount;
-		const { items, error } = await run({
+		const items = await run({
 			operation: 'create',
 			url: 'https://www.shop.example.org/pricing',
 		});
-
-		expect(error).toBeUndefined();
 		expect(wire()).toEqual([
-			{
-				method: 'POST',
-				path: '/api/v1/reports',
-				rawQuery: '',
-				rawBody: 'url=https%3A%2F%2Fwww.shop.example.org%2Fpricing&privacy=1',
-				contentType: 'application/x-www-form-urlencoded',
-			},
+			`POST /api/v1/reports url=https%3A%2F%2Fwww.shop.example.org%2Fpricing&privacy=1 ${FORM}`,
 		]);
 		expect(api.server.createdCount).toBe(before + 1);
 		expect(items[0].json).toMatchObject({
@@ -552,7 +481,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Create with Password privacy sends the password, and never outputs it', async () => {
 		const secret = 'S3cret-Report-Pass';
-		const { items } = await run({
+		const items = await run({
 			operation: 'create',
 			url: 'http://example.com',
 			privacy: 2,
@@ -570,7 +499,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 	});
 
 	it('Create takes the URL from an expression, one report per input item', async () => {
-		const { items } = await run({ operation: 'create', url: '={{ $json.page }}', privacy: 0 }, [
+		const items = await run({ operation: 'create', url: '={{ $json.page }}', privacy: 0 }, [
 			{ page: 'https://blog.acme.io/a' },
 			{ page: 'https://blog.acme.io/b' },
 		]);
@@ -589,21 +518,13 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update sends only the fields the user added', async () => {
 		const record = api.server.listReports()[1];
-		const { items } = await run({
+		const items = await run({
 			operation: 'update',
 			reportId: locator('id', record.id),
 			updateFields: { privacy: 0 },
 		});
 
-		expect(wire()).toEqual([
-			{
-				method: 'PUT',
-				path: `/api/v1/reports/${record.id}`,
-				rawQuery: '',
-				rawBody: 'privacy=0',
-				contentType: 'application/x-www-form-urlencoded',
-			},
-		]);
+		expect(wire()).toEqual([`PUT /api/v1/reports/${record.id} privacy=0 ${FORM}`]);
 		expect(items[0].json).toMatchObject({
 			id: record.id,
 			privacy: 'public',
@@ -613,7 +534,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update with Re-Run Analysis sends results=1 and returns the fresh analysis', async () => {
 		const record = api.server.listReports()[3];
-		const { items } = await run({
+		const items = await run({
 			operation: 'update',
 			reportId: locator('id', record.id),
 			updateFields: { rerunAnalysis: true },
@@ -621,8 +542,10 @@ describe('Report → Get, Create, Update, Delete', () => {
 		});
 
 		// The report as it was is read first, for `changes`.
-		expect(wire()[0]).toMatchObject({ method: 'GET', rawBody: '' });
-		expect(wire()[1]).toMatchObject({ method: 'PUT', rawBody: 'results=1' });
+		expect(wire()).toEqual([
+			`GET /api/v1/reports/${record.id}`,
+			`PUT /api/v1/reports/${record.id} results=1 ${FORM}`,
+		]);
 		expect(items[0].json.generated_at).not.toBe(record.generated_at);
 		expect(items[0].json.privacy).toBe(record.privacy);
 	});
@@ -641,18 +564,12 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Delete returns { deleted: true, id }', async () => {
 		const record = api.server.addReport({ url: 'https://example.com/old' });
-		const { items } = await run({
+		const items = await run({
 			operation: 'delete',
 			reportId: locator('id', String(record.id)),
 		});
 
-		expect(wire()).toEqual([
-			expect.objectContaining({
-				method: 'DELETE',
-				path: `/api/v1/reports/${record.id}`,
-				rawBody: '',
-			}),
-		]);
+		expect(wire()).toEqual([`DELETE /api/v1/reports/${record.id}`]);
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: record.id }]);
 		expect(api.server.getReport(record.id)).toBeUndefined();
 	});
@@ -673,7 +590,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 				status: 200,
 			},
 		});
-		const { items } = await run({ operation: 'get', reportId: locator('id', '9') });
+		const items = await run({ operation: 'get', reportId: locator('id', '9') });
 
 		expect(items[0].json).toMatchObject({
 			id: 9,

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { CheckResult, ReportRecord } from './server';
-import { runNode } from './harness/engine';
 import { PolledWorkflow, runManually } from './harness/poll';
+import { reanalyse } from './harness/reanalysis';
 import { locator, useServer } from './harness/setup';
 
 /*
@@ -45,20 +45,19 @@ const linkOf = (id: number) => `${new URL(api.server.url).origin}/phprank/report
 
 beforeEach(() => api.server.deleteAllReports());
 
+/** The node's items, the run expected to succeed. */
 const run = (parameters: IDataObject, items?: IDataObject[]) =>
-	runNode({ resource: 'report', ...parameters }, credential(), { items });
+	api.ok({ resource: 'report', ...parameters }, { items, credential: credential() });
 
 describe('link and top_failed_checks on the action node’s report items', () => {
 	it.each([true, false])('Get, Simplify %s', async (simplify) => {
 		const report = api.server.addReport({ url: 'https://example.com/a', results: MIXED });
 
-		const { items, error } = await run({
+		const items = await run({
 			operation: 'get',
 			reportId: locator('id', report.id),
 			simplify,
 		});
-
-		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			id: report.id,
 			link: linkOf(report.id),
@@ -72,7 +71,7 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			api.server.addReport({ url: `https://example.com/p${i}`, results }),
 		);
 
-		const { items } = await run({ operation: 'getAll', returnAll: true });
+		const items = await run({ operation: 'getAll', returnAll: true });
 
 		const byId = new Map(items.map(({ json }) => [json.id, json]));
 		expect(reports.map(({ id }) => byId.get(id))).toEqual([
@@ -85,7 +84,7 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 	it('Create and Update (Re-Run Analysis): the new analysis’s checks', async () => {
 		api.server.setNextAnalysis('https://example.com/new', { results: ONE_LOW });
 		const created = await run({ operation: 'create', url: 'https://example.com/new' });
-		const id = Number(created.items[0].json.id);
+		const id = Number(created[0].json.id);
 		api.server.setNextAnalysis('https://example.com/new', { results: MIXED });
 		const updated = await run({
 			operation: 'update',
@@ -94,11 +93,11 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			simplify: false,
 		});
 
-		expect(created.items[0].json).toMatchObject({
+		expect(created[0].json).toMatchObject({
 			link: linkOf(id),
 			top_failed_checks: 'favicon (low)',
 		});
-		expect(updated.items[0].json).toMatchObject({
+		expect(updated[0].json).toMatchObject({
 			id,
 			link: linkOf(id),
 			top_failed_checks: MIXED_TOP,
@@ -113,12 +112,10 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 			api.server.setNextAnalysis('https://example.com/old', { results: MIXED });
 			api.server.setNextAnalysis('https://example.com/fresh', { results: ALL_PASSED });
 
-			const { items, error } = await run(
-				{ operation: 'createOrRerun', url: '={{ $json.url }}', simplify },
-				[{ url: 'https://example.com/old' }, { url: 'https://example.com/fresh' }],
-			);
-
-			expect(error).toBeUndefined();
+			const items = await run({ operation: 'createOrRerun', url: '={{ $json.url }}', simplify }, [
+				{ url: 'https://example.com/old' },
+				{ url: 'https://example.com/fresh' },
+			]);
 			const fresh = api.server.listReports().find(({ url }) => url === 'example.com/fresh')!;
 			expect(items.map(({ json }) => json)).toEqual([
 				expect.objectContaining({
@@ -140,13 +137,8 @@ describe('link and top_failed_checks on the action node’s report items', () =>
 
 describe('link and top_failed_checks on the trigger’s report items', () => {
 	const trigger = (parameters: INodeParameters) => new PolledWorkflow(parameters, credential());
-	/** Stores the report again with another score, as a re-analysis elsewhere would. */
-	const rescore = (report: ReportRecord, result: number) => {
-		const others = api.server.listReports().filter(({ id }) => id !== report.id);
-		api.server.deleteAllReports();
-		for (const kept of [...others, { ...report, result }].sort((a, b) => a.id - b.id))
-			api.server.addReport(kept);
-	};
+	const rescore = (report: ReportRecord, score: number) =>
+		void reanalyse(api.server, report.id, { score });
 
 	it.each([true, false])('New Report, Simplify %s', async (simplify) => {
 		const workflow = trigger({ event: 'newReport', simplify });
@@ -166,34 +158,30 @@ describe('link and top_failed_checks on the trigger’s report items', () => {
 		]);
 	});
 
-	it('Report Result Changed and Score Changed', async () => {
+	it.each<[string, INodeParameters]>([
+		['resultChanged', {}],
+		['scoreChanged', { minChange: 5 }],
+	])('Report Result Changed and Score Changed: %s', async (event, extra) => {
 		const report = api.server.addReport({
 			url: 'https://example.com/a',
 			result: 85,
 			results: MIXED,
 		});
-		const resultChanged = trigger({ event: 'resultChanged' });
-		const scoreChanged = trigger({ event: 'scoreChanged', minChange: 5 });
-		await resultChanged.activate();
-		await scoreChanged.activate();
+		const workflow = trigger({ event, ...extra });
+		await workflow.activate();
 		rescore(report, 40);
 
-		const polls = [await resultChanged.poll(), await scoreChanged.poll()];
+		const { items } = await workflow.poll();
 
-		for (const [poll, event] of [
-			[polls[0], 'resultChanged'],
-			[polls[1], 'scoreChanged'],
-		] as const) {
-			expect(poll.items?.map(({ json }) => json)).toEqual([
-				expect.objectContaining({
-					event,
-					id: report.id,
-					score: 40,
-					link: linkOf(report.id),
-					top_failed_checks: MIXED_TOP,
-				}),
-			]);
-		}
+		expect(items?.map(({ json }) => json)).toEqual([
+			expect.objectContaining({
+				event,
+				id: report.id,
+				score: 40,
+				link: linkOf(report.id),
+				top_failed_checks: MIXED_TOP,
+			}),
+		]);
 	});
 
 	it('One Item per Site with Simplify off: each event’s item has them; the drops keep their links', async () => {

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
-import { locator, perSiteParameters, useServer } from './harness/setup';
+import { createOf, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Whole sites: Project → Get Health, and Create or Re-Run with One Item per Site. The expected
@@ -16,61 +15,42 @@ const health = (extra: IDataObject = {}) => ({
 });
 const perSite = (extra: IDataObject = {}) => perSiteParameters({ simplify: true, ...extra });
 
-describe('Project → Get Health', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
+const api = useServer();
+beforeEach(() => {
+	api.server.deleteAllReports();
+	api.server.clearAnalyses();
+});
 
+describe('Project → Get Health', () => {
 	/** Reports made as users make them (Create or Re-Run), with scripted analyses. */
 	async function seedShop() {
-		const { server } = api;
-		server.setNextAnalysis('https://shop.example.com/', { score: 90, failed: [], others: 'pass' });
-		server.setNextAnalysis('https://shop.example.com/a', {
-			score: 70,
-			failed: ['title', 'favicon'],
-			others: 'pass',
+		for (const [path, score, failed] of [
+			['/', 90, []],
+			['/a', 70, ['title', 'favicon']],
+			['/b', 40, ['title', 'meta_description', 'favicon']],
+			['/c', 60, ['favicon']],
+		] as const)
+			api.server.setNextAnalysis(`https://shop.example.com${path}`, {
+				score,
+				failed,
+				others: 'pass',
+			});
+		const urls = ['/', '/a', '/b', '/c'].map((path) => `https://shop.example.com${path}`);
+		await api.ok(perSite({ output: 'pages' }), {
+			items: [...urls, 'https://blog.example.com/post'].map((url) => ({ url })),
 		});
-		server.setNextAnalysis('https://shop.example.com/b', {
-			score: 40,
-			failed: ['title', 'meta_description', 'favicon'],
-			others: 'pass',
-		});
-		server.setNextAnalysis('https://shop.example.com/c', {
-			score: 60,
-			failed: ['favicon'],
-			others: 'pass',
-		});
-		const urls = [
-			'https://shop.example.com/',
-			'https://shop.example.com/a',
-			'https://shop.example.com/b',
-			'https://shop.example.com/c',
-			'https://blog.example.com/post',
-		];
-		const { error } = await runNode(perSite({ output: 'pages' }), api.credential, {
-			items: urls.map((url) => ({ url })),
-		});
-		expect(error).toBeUndefined();
-		server.clearRequests();
+		api.server.clearRequests();
 	}
 
 	it('reads the site’s reports once, with the project filter, and says how the site is doing', async () => {
 		await seedShop();
-		const { items, error } = await runNode(health({ simplify: false }), api.credential);
-		expect(error).toBeUndefined();
-		expect(
-			api
-				.apiRequests()
-				.map(
-					(r) =>
-						`${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`,
-				),
-		).toEqual([
+		const items = await api.ok(health({ simplify: false }));
+		expect(api.calls()).toEqual([
 			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
 		]);
 		expect(items).toHaveLength(1);
 		const site = items[0].json;
 		const reports = api.server.listReports().filter((r) => r.project === 'shop.example.com');
-		const importance = (check: string) => reports[0].results[check].importance;
 		expect(site).toMatchObject({
 			project: 'shop.example.com',
 			pages: 4,
@@ -90,16 +70,15 @@ describe('Project → Get Health', () => {
 		expect(site.health_score).toBe(Math.round(((4 - withHigh) / 4) * 100));
 		const failing = site.failing_checks as IDataObject[];
 		expect(failing.map((c) => c.check).sort()).toEqual(['favicon', 'meta_description', 'title']);
-		expect(failing.find((c) => c.check === 'favicon')).toEqual({
-			check: 'favicon',
-			importance: importance('favicon'),
-			pages: 3,
-		});
-		expect(failing.find((c) => c.check === 'title')).toEqual({
-			check: 'title',
-			importance: importance('title'),
-			pages: 2,
-		});
+		for (const [check, pages] of [
+			['favicon', 3],
+			['title', 2],
+		] as const)
+			expect(failing.find((c) => c.check === check)).toEqual({
+				check,
+				importance: reports[0].results[check].importance,
+				pages,
+			});
 		const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
 		for (let i = 1; i < failing.length; i++) {
 			const [a, b] = [failing[i - 1], failing[i]];
@@ -133,16 +112,14 @@ describe('Project → Get Health', () => {
 	it('counts a URL once, by its newest report, and keeps the table flat with Simplify', async () => {
 		await seedShop();
 		// A second report of /b (Create makes a new one every time): its page counts once, by the newest.
-		api.server.setNextAnalysis('https://shop.example.com/b', {
-			score: 80,
-			failed: [],
-			others: 'pass',
+		api.server.setNextAnalysis('https://shop.example.com/b', { score: 80, others: 'pass' });
+		await api.run({
+			resource: 'report',
+			operation: 'create',
+			url: 'https://shop.example.com/b',
+			privacy: 1,
 		});
-		await runNode(
-			{ resource: 'report', operation: 'create', url: 'https://shop.example.com/b', privacy: 1 },
-			api.credential,
-		);
-		const { items } = await runNode(health({ siteOptions: { worstPages: 2 } }), api.credential);
+		const items = await api.ok(health({ siteOptions: { worstPages: 2 } }));
 		const site = items[0].json;
 		expect(site.pages).toBe(4);
 		expect(site.average_score).toBe(75);
@@ -152,49 +129,35 @@ describe('Project → Get Health', () => {
 
 	it('All Projects: one item per project, every report read once', async () => {
 		await seedShop();
-		const { items } = await runNode(health({ allProjects: true }), api.credential);
+		const items = await api.ok(health({ allProjects: true }));
 		expect(items.map((i) => i.json.project)).toEqual(['blog.example.com', 'shop.example.com']);
 		expect(items.map((i) => i.json.pages)).toEqual([1, 4]);
-		expect(api.apiRequests()).toHaveLength(1);
-		expect(api.apiRequests()[0].query).toEqual({
-			sort_by: 'id',
-			sort: 'desc',
-			per_page: '100',
-			page: '1',
-		});
+		expect(api.calls()).toEqual(['GET /api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1']);
 	});
 
 	it('a 250-page site costs 3 list requests', async () => {
 		api.server.seedReports(250, { hosts: ['big.example.com'], uniqueUrls: true } as never);
-		const { items, error } = await runNode(
-			health({ project: locator('name', 'big.example.com') }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(health({ project: locator('name', 'big.example.com') }));
 		expect(api.apiRequests()).toHaveLength(3);
 		expect(items[0].json.pages).toBe(new Set(api.server.listReports().map((r) => r.url)).size);
 	});
 
 	it('a project with no reports is an error that says where to find projects', async () => {
 		await seedShop();
-		const { error } = await runNode(
-			health({ project: locator('name', 'nothing.example.com') }),
-			api.credential,
-		);
+		const { error } = await api.run(health({ project: locator('name', 'nothing.example.com') }));
 		expect(error?.message).toBe('There are no reports of project "nothing.example.com"');
 		expect(error?.description).toContain('Project → Get Many');
 	});
 
 	it('Worst Pages outside 1-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(health({ siteOptions: { worstPages: 0 } }), api.credential);
-		expect(error?.message).toBe('Worst Pages must be a number from 1 to 100, not "0"');
-		expect(api.apiRequests()).toHaveLength(0);
+		await api.refuses(
+			health({ siteOptions: { worstPages: 0 } }),
+			/^Worst Pages must be a number from 1 to 100, not "0"$/,
+		);
 	});
 });
 
 describe('Report → Create or Re-Run, One Item per Site', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
 	const pages = [
 		'https://shop.example.com/',
 		'https://shop.example.com/a',
@@ -202,19 +165,20 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		'https://blog.example.com/post',
 	];
 	const input = pages.map((url) => ({ url }));
+	const methods = () =>
+		api
+			.apiRequests()
+			.map((r) => r.method)
+			.sort();
 
 	it('one item per site, paired to its input items, from no more requests than per page', async () => {
-		const first = await runNode(perSite(), api.credential, { items: input });
-		expect(first.error).toBeUndefined();
-		expect(first.items.map((i) => i.json.project)).toEqual([
-			'shop.example.com',
-			'blog.example.com',
-		]);
-		expect(first.items.map((i) => i.pairedItem)).toEqual([
+		const first = await api.ok(perSite(), { items: input });
+		expect(first.map((i) => i.json.project)).toEqual(['shop.example.com', 'blog.example.com']);
+		expect(first.map((i) => i.pairedItem)).toEqual([
 			[{ item: 0 }, { item: 1 }, { item: 2 }],
 			[{ item: 3 }],
 		]);
-		expect(first.items[0].json).toMatchObject({
+		expect(first[0].json).toMatchObject({
 			pages: 3,
 			created: 3,
 			rerun: 0,
@@ -222,12 +186,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			average_change: null,
 		});
 		// Two list reads (one a site) and four creates: what One Item per Page sends too.
-		expect(
-			api
-				.apiRequests()
-				.map((r) => r.method)
-				.sort(),
-		).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
+		expect(methods()).toEqual(['GET', 'GET', 'POST', 'POST', 'POST', 'POST']);
 
 		api.server.clearRequests();
 		const before = new Map(api.server.listReports().map((r) => [r.url, r]));
@@ -245,15 +204,9 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			score: before.get('shop.example.com')!.result,
 			others: 'keep',
 		});
-		const second = await runNode(perSite({ simplify: false }), api.credential, { items: input });
-		expect(second.error).toBeUndefined();
-		expect(
-			api
-				.apiRequests()
-				.map((r) => r.method)
-				.sort(),
-		).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
-		const shop = second.items[0].json;
+		const second = await api.ok(perSite({ simplify: false }), { items: input });
+		expect(methods()).toEqual(['GET', 'GET', 'PUT', 'PUT', 'PUT', 'PUT']);
+		const shop = second[0].json;
 		const now = new Map(api.server.listReports().map((r) => [r.url, r]));
 		const urls = ['shop.example.com', 'shop.example.com/a', 'shop.example.com/b'];
 		const mean = (values: number[]) =>
@@ -297,14 +250,9 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 				status: 422,
 				body: { message: { url: ['Could not fetch the url.'] }, status: 422 },
 			},
-			{
-				match: (req) =>
-					req.method === 'POST' &&
-					String((req.form as IDataObject | undefined)?.url) === 'https://shop.example.com/b',
-			},
+			{ match: createOf('https://shop.example.com/b') },
 		);
-		const { items, error } = await runNode(perSite(), api.credential, { items: input });
-		expect(error).toBeUndefined();
+		const items = await api.ok(perSite(), { items: input });
 		const shop = items[0].json;
 		expect(shop.pages).toBe(2);
 		expect(shop.created).toBe(2);
@@ -316,17 +264,12 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	it('with On Error → Continue, an item refused before sending or failing for the run is an error item, and its site is still summarised', async () => {
 		api.server.failNext(
 			{ type: 'status', status: 403, body: { message: 'This action is unauthorized.' } },
-			{
-				match: (req) =>
-					req.method === 'POST' &&
-					String((req.form as IDataObject | undefined)?.url) === 'https://blog.example.com/post',
-			},
+			{ match: createOf('https://blog.example.com/post') },
 		);
-		const { items, error } = await runNode(perSite(), api.credential, {
+		const items = await api.ok(perSite(), {
 			items: [...input, { url: 'not a url' }],
 			continueOnFail: true,
 		});
-		expect(error).toBeUndefined();
 		const sites = items.filter((i) => i.json.project !== undefined);
 		expect(sites.map((i) => i.json.project)).toEqual(['shop.example.com']);
 		expect(sites[0].json.pages).toBe(3);
@@ -334,23 +277,16 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 	});
 
 	it('Minimum Change outside 0-100 is refused before anything is sent, naming the item', async () => {
-		const { error } = await runNode(perSite({ siteOptions: { minChange: 101 } }), api.credential, {
-			items: input,
-		});
-		expect(error?.message).toBe(
-			'Minimum Change must be a number from 0 to 100, not "101" [item 0]',
+		await api.refuses(
+			perSite({ siteOptions: { minChange: 101 } }),
+			/^Minimum Change must be a number from 0 to 100, not "101" \[item 0\]$/,
+			{ items: input },
 		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('text from phpRank is escaped in summary_html: a URL with <script> and quotes shows as text', async () => {
 		const url = 'https://shop.example.com/"><script>alert(1)</script>';
-		const { items, error } = await runNode(
-			perSite({ siteOptions: { emailHtml: true } }),
-			api.credential,
-			{ items: [{ url }] },
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok(perSite({ siteOptions: { emailHtml: true } }), { items: [{ url }] });
 		const html = String(items[0].json.summary_html);
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&#60;script&#62;');
@@ -359,48 +295,37 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 });
 
 describe('Report → Create or Re-Run, Confirm Drops', () => {
-	const api = useServer();
-	beforeEach(() => api.server.deleteAllReports());
 	const url = 'https://shop.example.com/pricing';
 	const confirm = (extra: IDataObject = {}, options: IDataObject = {}) =>
 		perSite({ output: 'pages', options: { confirmDrops: true, ...options }, ...extra });
-	const puts = () => api.apiRequests().filter((r) => r.method === 'PUT').length;
+	const puts = () => api.sent('PUT').length;
 
 	async function at72() {
 		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
-		await runNode(confirm(), api.credential, { items: [{ url }] });
+		await api.run(confirm(), { items: [{ url }] });
 		api.server.clearRequests();
 	}
 
-	it('a noisy drop (72 → 60 → 71) is analysed once more and reported as noise', async () => {
+	it.each([
+		['a noisy drop (72 → 60 → 71) is analysed once more and reported as noise', 71, false],
+		[
+			'a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis',
+			61,
+			true,
+		],
+	])('%s', async (_what, second, confirmed) => {
 		await at72();
 		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
-		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
-		const { items, error } = await runNode(confirm(), api.credential, { items: [{ url }] });
-		expect(error).toBeUndefined();
+		api.server.setNextAnalysis(url, { score: second, others: 'keep' });
+		const items = await api.ok(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(2);
 		expect(items[0].json).toMatchObject({
 			action: 'rerun',
-			score: 71,
+			score: second,
 			previous_score: 72,
-			score_change: -1,
+			score_change: second - 72,
 			first_score: 60,
-			confirmed: false,
-		});
-	});
-
-	it('a real drop (72 → 60 → 61) is confirmed, its change measured from before the first analysis', async () => {
-		await at72();
-		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
-		api.server.setNextAnalysis(url, { score: 61, others: 'keep' });
-		const { items } = await runNode(confirm(), api.credential, { items: [{ url }] });
-		expect(puts()).toBe(2);
-		expect(items[0].json).toMatchObject({
-			score: 61,
-			previous_score: 72,
-			score_change: -11,
-			first_score: 60,
-			confirmed: true,
+			confirmed,
 		});
 	});
 
@@ -411,13 +336,13 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		)![0];
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
 		api.server.setNextAnalysis(url, { score: 72, failed: [high], others: 'keep' });
-		const held = await runNode(confirm(), api.credential, { items: [{ url }] });
+		const held = await api.run(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(2);
 		expect(held.items[0].json).toMatchObject({ confirmed: true, score_change: 0 });
 
 		api.server.clearRequests();
 		api.server.setNextAnalysis(url, { score: 75, passed: [high], others: 'keep' });
-		const better = await runNode(confirm(), api.credential, { items: [{ url }] });
+		const better = await api.run(confirm(), { items: [{ url }] });
 		expect(puts()).toBe(1);
 		expect(better.items[0].json).toMatchObject({ confirmed: null, first_score: null, score: 75 });
 	});
@@ -426,23 +351,23 @@ describe('Report → Create or Re-Run, Confirm Drops', () => {
 		const other = 'https://shop.example.com/contact';
 		api.server.setNextAnalysis(url, { score: 72, failed: [], others: 'pass' });
 		api.server.setNextAnalysis(other, { score: 72, failed: [], others: 'pass' });
-		await runNode(confirm(), api.credential, { items: [{ url }, { url: other }] });
+		await api.run(confirm(), { items: [{ url }, { url: other }] });
 		api.server.setNextAnalysis(url, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(url, { score: 71, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 60, others: 'keep' });
 		api.server.setNextAnalysis(other, { score: 61, others: 'keep' });
-		const { items } = await runNode(confirm({ output: 'sites' }), api.credential, {
+		const items = await api.ok(confirm({ output: 'sites' }), {
 			items: [{ url }, { url: other }],
 		});
 		expect(items[0].json).toMatchObject({ rerun: 2, worse_pages: 1 });
 	});
 
 	it('Drop Points outside 0-100 is refused before anything is sent', async () => {
-		const { error } = await runNode(confirm({}, { dropPoints: -1 }), api.credential, {
-			items: [{ url }],
-		});
-		expect(error?.message).toBe('Options → Drop Points must be a number from 0 to 100, not "-1"');
-		expect(error?.description).toMatch(/^Under Options, set Drop Points/);
-		expect(api.apiRequests()).toHaveLength(0);
+		const error = await api.refuses(
+			confirm({}, { dropPoints: -1 }),
+			/^Options → Drop Points must be a number from 0 to 100, not "-1"$/,
+			{ items: [{ url }] },
+		);
+		expect(error.description).toMatch(/^Under Options, set Drop Points/);
 	});
 });

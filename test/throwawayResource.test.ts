@@ -1,12 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { deleteRoute, listRoute, recordRoute } from '../nodes/PhpRank/operations/routes';
 import { defineResource } from '../nodes/PhpRank/transport/resource';
-import { makeNode, registerNodeType, runWorkflow } from './harness/engine';
+import { registerNodeType, runNode } from './harness/engine';
 
 /*
  * The structure's promise: a resource declares itself (a spec beside its descriptions) and gets
@@ -82,6 +87,7 @@ const widgetNode: INodeType = {
 	},
 };
 registerNodeType(WIDGET_TYPE, widgetNode);
+const WIDGET_NODE = { type: WIDGET_TYPE, name: 'Widgets' };
 
 const WIDGETS = Array.from({ length: 23 }, (_, i) => ({
 	slug: `w-${String(i + 1).padStart(2, '0')}`,
@@ -133,16 +139,8 @@ describe('a resource declared outside the package (descriptions only)', () => {
 	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 	beforeEach(() => (seen.length = 0));
 
-	const run = async (parameters: Record<string, unknown>) => {
-		const node = makeNode(parameters as never, { type: WIDGET_TYPE, name: 'Widgets' });
-		const { run: result, outputs } = await runWorkflow(
-			[node],
-			{},
-			{ baseUrl, apiKey: 'widget-key' },
-		);
-		const task = result.data.resultData.runData.Widgets?.[0];
-		return { items: outputs.Widgets ?? [], error: result.data.resultData.error ?? task?.error };
-	};
+	const run = (parameters: IDataObject) =>
+		runNode(parameters, { baseUrl, apiKey: 'widget-key' }, { settings: WIDGET_NODE });
 
 	it('Get Many reads the list by the shared paging rule: a Limit of 12 asks for one page of 25', async () => {
 		const { items, error } = await run({ operation: 'getAll', returnAll: false, limit: 12 });

@@ -1,5 +1,7 @@
 import type {
 	IDataObject,
+	INode,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -9,7 +11,6 @@ import { NodeHelpers } from 'n8n-workflow';
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
 import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
-import { runNode } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';
 import { runTools, toolNode } from './harness/tool';
@@ -23,29 +24,25 @@ import { runTools, toolNode } from './harness/tool';
 const fromAI = (key: string, description: string, type = 'string', fallback?: string | number) =>
 	`={{ $fromAI('${key}', '${description}', '${type}'${fallback === undefined ? '' : `, ${JSON.stringify(fallback)}`}) }}`;
 
-const audit = toolNode('audit_url', {
-	resource: 'report',
-	operation: 'createOrRerun',
+/** A phpRank Tool node of one Report operation. */
+const reportTool = (name: string, operation: string, parameters: INodeParameters) =>
+	toolNode(name, { resource: 'report', operation, ...parameters });
+
+const audit = reportTool('audit_url', 'createOrRerun', {
 	url: fromAI('url', 'Full address of the page', 'string'),
 	privacy: fromAI('privacy', '0 public, 1 private', 'number', 1),
 });
-const worst = toolNode('list_worst_reports', {
-	resource: 'report',
-	operation: 'getAll',
+const worst = reportTool('list_worst_reports', 'getAll', {
 	limit: fromAI('limit', 'How many reports', 'number', 10),
 	filters: {
 		project: locator('name', fromAI('site', 'Host of one site, or empty for all', 'string', '')),
 	},
 	options: { sortBy: 'result', sortDirection: 'asc' },
 });
-const failedChecks = toolNode('get_failed_checks', {
-	resource: 'report',
-	operation: 'get',
+const failedChecks = reportTool('get_failed_checks', 'get', {
 	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
 });
-const rerun = toolNode('rerun_report', {
-	resource: 'report',
-	operation: 'update',
+const rerun = reportTool('rerun_report', 'update', {
 	reportId: locator('id', fromAI('report_id', 'ID of the report', 'number')),
 	updateFields: { rerunAnalysis: true },
 });
@@ -58,8 +55,32 @@ describe('phpRank as an AI tool', () => {
 			server.addReport({ id: 3, url: 'https://shop.example.org/', result: 20, privacy: 1 });
 		},
 	});
-	const requests = () =>
-		api.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	/** Calls `tool` once per set of arguments, as a model would. */
+	const call = (tool: INode, ...calls: IDataObject[]) =>
+		runTools(
+			[tool],
+			calls.map((args) => ({ node: tool.name, args })),
+			api.credential,
+		);
+	/** A report of the seed as a list answers it. */
+	const listed = (id: number, url: string, score: number) => ({
+		id,
+		url,
+		score,
+		result_class: 'bad',
+		top_failed_checks: expectedTopFailed(api.server.getReport(id)!.results),
+		generated_at: expect.any(String),
+	});
+	/** What the model reads when a call fails: one sentence. */
+	const refusal = (error: string) => [{ error }];
+	/** phpRank throttling the next request for `seconds`. */
+	const throttle = (seconds: number) =>
+		api.server.failNext({
+			type: 'status',
+			status: 429,
+			body: { message: 'Too Many Attempts.' },
+			headers: { 'Retry-After': String(seconds) },
+		});
 
 	it('each operation tells the model what it does and when to use it, and takes the $fromAI parameters', async () => {
 		const { tools, error } = await runTools(
@@ -69,119 +90,73 @@ describe('phpRank as an AI tool', () => {
 		);
 
 		expect(error).toBeUndefined();
-		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		expect(Object.keys(byName).sort()).toEqual([
-			'audit_url',
-			'get_failed_checks',
-			'list_worst_reports',
-			'rerun_report',
-		]);
-		expect(byName.audit_url.parameters).toEqual(['url', 'privacy']);
-		expect(byName.list_worst_reports.parameters).toEqual(['limit', 'site']);
-		expect(byName.get_failed_checks.parameters).toEqual(['report_id']);
-		expect(byName.rerun_report.parameters).toEqual(['report_id']);
-		const [create, list, get, update] = [
-			'audit_url',
-			'list_worst_reports',
-			'get_failed_checks',
-			'rerun_report',
-		].map((name) => byName[name].description);
-		expect(create).toMatch(
-			/^Audit the SEO of one web page with phpRank, re-using its report: .* Use it when asked to audit/,
-		);
-		expect(list).toMatch(/^List phpRank SEO reports: .* Use it to find reports/);
-		expect(get).toMatch(
-			/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/,
-		);
-		expect(update).toMatch(/^Change a phpRank report by its ID: re-run its SEO analysis/);
-		expect(requests()).toEqual([]);
+		const expected: Record<string, [string[], RegExp]> = {
+			audit_url: [
+				['url', 'privacy'],
+				/^Audit the SEO of one web page with phpRank, re-using its report: .* Use it when asked to audit/,
+			],
+			get_failed_checks: [
+				['report_id'],
+				/^Get one phpRank SEO report by its ID: .* Use it to explain what is wrong/,
+			],
+			list_worst_reports: [
+				['limit', 'site'],
+				/^List phpRank SEO reports: .* Use it to find reports/,
+			],
+			rerun_report: [['report_id'], /^Change a phpRank report by its ID: re-run its SEO analysis/],
+		};
+		expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(expected));
+		for (const { name, parameters, description } of tools) {
+			expect(parameters).toEqual(expected[name][0]);
+			expect(description).toMatch(expected[name][1]);
+		}
+		expect(api.calls()).toEqual([]);
 	});
 
 	it('a list comes back compact: ID, URL, score, class and date per report, worst first', async () => {
-		const { results } = await runTools(
-			[worst],
-			[{ node: 'list_worst_reports', args: { limit: 2, site: '' } }],
-			api.credential,
-		);
+		const { results } = await call(worst, { limit: 2, site: '' });
 
 		expect(JSON.parse(results[0])).toEqual([
-			{
-				id: 3,
-				url: 'shop.example.org',
-				score: 20,
-				result_class: 'bad',
-				top_failed_checks: expectedTopFailed(api.server.getReport(3)!.results),
-				generated_at: expect.any(String),
-			},
-			{
-				id: 1,
-				url: 'example.com',
-				score: 31,
-				result_class: 'bad',
-				top_failed_checks: expectedTopFailed(api.server.getReport(1)!.results),
-				generated_at: expect.any(String),
-			},
+			listed(3, 'shop.example.org', 20),
+			listed(1, 'example.com', 31),
 		]);
-		expect(requests()).toEqual(['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']);
+		expect(api.calls()).toEqual(['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']);
 	});
 
 	it('the site filter goes to phpRank as the project', async () => {
-		const { results } = await runTools(
-			[worst],
-			[{ node: 'list_worst_reports', args: { limit: 5, site: 'example.com' } }],
-			api.credential,
-		);
+		const { results } = await call(worst, { limit: 5, site: 'example.com' });
 
 		expect(JSON.parse(results[0]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
-		expect(requests()).toEqual([
+		expect(api.calls()).toEqual([
 			'GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1',
 		]);
 	});
 
 	it('a score range the model gives narrows the list as in a workflow, and a range that cannot match is a sentence', async () => {
-		const range = toolNode('list_by_score', {
-			resource: 'report',
-			operation: 'getAll',
+		const range = reportTool('list_by_score', 'getAll', {
 			limit: 1,
 			filters: {
 				minScore: fromAI('min_score', 'Lowest score', 'number', 0),
 				maxScore: fromAI('max_score', 'Highest score', 'number', 100),
 			},
 		});
-		const { results } = await runTools(
-			[range],
-			[
-				{ node: 'list_by_score', args: { min_score: 25, max_score: 40 } },
-				{ node: 'list_by_score', args: { min_score: 60, max_score: 10 } },
-			],
-			api.credential,
+		const { results } = await call(
+			range,
+			{ min_score: 25, max_score: 40 },
+			{ min_score: 60, max_score: 10 },
 		);
 
-		expect(JSON.parse(results[0])).toEqual([
-			{
-				id: 1,
-				url: 'example.com',
-				score: 31,
-				result_class: 'bad',
-				top_failed_checks: expectedTopFailed(api.server.getReport(1)!.results),
-				generated_at: expect.any(String),
-			},
-		]);
-		expect(JSON.parse(results[1])).toEqual([
-			{
-				error:
-					'Minimum Score 60 is above Maximum Score 10. Set Minimum Score to at most Maximum Score under Filters: both are included in the range.',
-			},
-		]);
-		expect(requests()).toEqual(['GET /api/v1/reports?result=bad&per_page=100&page=1']);
+		expect(JSON.parse(results[0])).toEqual([listed(1, 'example.com', 31)]);
+		expect(JSON.parse(results[1])).toEqual(
+			refusal(
+				'Minimum Score 60 is above Maximum Score 10. Set Minimum Score to at most Maximum Score under Filters: both are included in the range.',
+			),
+		);
+		expect(api.calls()).toEqual(['GET /api/v1/reports?result=bad&per_page=100&page=1']);
 	});
 
 	it('one report lists its failed checks by importance, in words', async () => {
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 1 });
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
 		const record = api.server.getReport(1)!;
@@ -218,15 +193,11 @@ describe('phpRank as an AI tool', () => {
 				groups[check.importance].some((text) => text === name || text.startsWith(`${name}: `)),
 			).toBe(true);
 		}
-		expect(requests()).toEqual(['GET /api/v1/reports/1']);
+		expect(api.calls()).toEqual(['GET /api/v1/reports/1']);
 	});
 
 	it('audit creates one report with the URL and privacy the model gave, and re-runs it the next time', async () => {
-		const { results } = await runTools(
-			[audit],
-			[{ node: 'audit_url', args: { url: 'https://blog.example.net/post', privacy: 0 } }],
-			api.credential,
-		);
+		const { results } = await call(audit, { url: 'https://blog.example.net/post', privacy: 0 });
 		const [report] = JSON.parse(results[0]) as IDataObject[];
 
 		expect(report).toMatchObject({
@@ -242,11 +213,7 @@ describe('phpRank as an AI tool', () => {
 		expect(posts[0].form.password ?? '').toBe('');
 
 		api.server.clearRequests();
-		const again = await runTools(
-			[audit],
-			[{ node: 'audit_url', args: { url: 'https://www.blog.example.net/post/', privacy: 1 } }],
-			api.credential,
-		);
+		const again = await call(audit, { url: 'https://www.blog.example.net/post/', privacy: 1 });
 		const [rerun] = JSON.parse(again.results[0]) as IDataObject[];
 		expect(rerun).toMatchObject({ action: 'rerun', id: report.id });
 		// What changed, in words an agent can read aloud.
@@ -257,11 +224,7 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('re-run sends results=1 for the report the model named', async () => {
-		const { results } = await runTools(
-			[rerun],
-			[{ node: 'rerun_report', args: { report_id: 2 } }],
-			api.credential,
-		);
+		const { results } = await call(rerun, { report_id: 2 });
 
 		expect(JSON.parse(results[0])[0]).toMatchObject({
 			id: 2,
@@ -284,27 +247,19 @@ describe('phpRank as an AI tool', () => {
 
 		expect(error).toBeUndefined();
 		expect(results.map((r) => JSON.parse(r))).toEqual([
-			[
-				{
-					error:
-						'The URL "ftp://example.com/no-scheme" uses ftp:, not http or https. Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
-				},
-			],
-			[
-				{
-					error:
-						'The report ID must be a positive whole number, not "-3". Choose the report from the list, or enter its numeric ID (e.g. 42), as shown in the report’s address in phpRank.',
-				},
-			],
+			refusal(
+				'The URL "ftp://example.com/no-scheme" uses ftp:, not http or https. Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
+			),
+			refusal(
+				'The report ID must be a positive whole number, not "-3". Choose the report from the list, or enter its numeric ID (e.g. 42), as shown in the report’s address in phpRank.',
+			),
 		]);
 		expect(results.join(' ')).not.toMatch(/Error:/);
-		expect(requests()).toEqual([]);
+		expect(api.calls()).toEqual([]);
 	});
 
 	it('Create or Re-Run as a tool reads its Options, also from $fromAI: refusals are sentences naming the option, before any request', async () => {
-		const publicAudit = toolNode('audit_public_url', {
-			resource: 'report',
-			operation: 'createOrRerun',
+		const publicAudit = reportTool('audit_public_url', 'createOrRerun', {
 			url: fromAI('url', 'Full address of the page', 'string'),
 			privacy: 1,
 			options: {
@@ -312,76 +267,55 @@ describe('phpRank as an AI tool', () => {
 				reuseRecentAnalysis: fromAI('reuse_hours', 'Hours a report may be reused', 'number', 0),
 			},
 		});
-		const { tools, results, error } = await runTools(
-			[publicAudit],
-			[
-				{ node: 'audit_public_url', args: { url: 'http://192.168.1.1/', reuse_hours: 24 } },
-				{ node: 'audit_public_url', args: { url: 'https://example.com/', reuse_hours: 9000 } },
-			],
-			api.credential,
+		const { tools, results, error } = await call(
+			publicAudit,
+			{ url: 'http://192.168.1.1/', reuse_hours: 24 },
+			{ url: 'https://example.com/', reuse_hours: 9000 },
 		);
 
 		expect(error).toBeUndefined();
 		expect(tools[0].parameters).toEqual(['url', 'reuse_hours']);
 		expect(results.map((r) => JSON.parse(r))).toEqual([
-			[
-				{
-					error:
-						'The URL "http://192.168.1.1/" points to a private network address (192.168.0.0/16). Options → Public URLs Only is on: enter the address of a public web page, e.g. https://example.com/pricing.',
-				},
-			],
-			[
-				{
-					error:
-						'Options → Reuse Recent Analysis must be a number from 0 to 8760, not "9000". Under Options, set Reuse Recent Analysis to how many hours an analysis may be reused, from 0 (always analyse) to 8760 (a year), e.g. 24.',
-				},
-			],
+			refusal(
+				'The URL "http://192.168.1.1/" points to a private network address (192.168.0.0/16). Options → Public URLs Only is on: enter the address of a public web page, e.g. https://example.com/pricing.',
+			),
+			refusal(
+				'Options → Reuse Recent Analysis must be a number from 0 to 8760, not "9000". Under Options, set Reuse Recent Analysis to how many hours an analysis may be reused, from 0 (always analyse) to 8760 (a year), e.g. 24.',
+			),
 		]);
-		expect(requests()).toEqual([]);
+		expect(api.calls()).toEqual([]);
 	});
 
 	it('an unknown report comes back as a sentence, after one request', async () => {
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 999 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 999 });
 
-		expect(JSON.parse(results[0])).toEqual([
-			{
-				error:
-					'Report 999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
-			},
-		]);
-		expect(requests()).toEqual(['GET /api/v1/reports/999']);
+		expect(JSON.parse(results[0])).toEqual(
+			refusal(
+				'Report 999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
+			),
+		);
+		expect(api.calls()).toEqual(['GET /api/v1/reports/999']);
 	});
 
 	it('a short throttle is waited out and the call succeeds', async () => {
-		api.server.failNext({
-			type: 'status',
-			status: 429,
-			body: { message: 'Too Many Attempts.' },
-			headers: { 'Retry-After': '1' },
-		});
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 2 } }],
-			api.credential,
-		);
+		throttle(1);
+		const { results } = await call(failedChecks, { report_id: 2 });
 
 		expect(JSON.parse(results[0])[0]).toMatchObject({
 			id: 2,
 			url: 'example.com/pricing',
 			score: expect.any(Number),
 		});
-		expect(requests()).toEqual(['GET /api/v1/reports/2', 'GET /api/v1/reports/2']);
+		expect(api.calls()).toEqual(['GET /api/v1/reports/2', 'GET /api/v1/reports/2']);
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const { items } = await runNode(
-			{ resource: 'report', operation: 'get', reportId: locator('id', 1) },
-			api.credential,
-		);
+		const get = (id: number) => ({
+			resource: 'report',
+			operation: 'get',
+			reportId: locator('id', id),
+		});
+		const items = await api.ok(get(1));
 		expect(items[0].json).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,
@@ -389,35 +323,22 @@ describe('phpRank as an AI tool', () => {
 			}),
 		);
 
-		const failed = await runNode(
-			{ resource: 'report', operation: 'get', reportId: locator('id', 999) },
-			api.credential,
-		);
+		const failed = await api.run(get(999));
 		expect(failed.error?.message).toBe('Report 999 was not found (HTTP 404)');
 	});
 	// Last: the 429's wait holds back this user's later requests in the process (transport/rateLimit.ts).
 	it('while phpRank throttles for long, the tool answers at once with when to retry', async () => {
-		api.server.failNext({
-			type: 'status',
-			status: 429,
-			body: { message: 'Too Many Attempts.' },
-			headers: { 'Retry-After': '42' },
-		});
+		throttle(42);
 		const started = Date.now();
-		const { results } = await runTools(
-			[failedChecks],
-			[{ node: 'get_failed_checks', args: { report_id: 1 } }],
-			api.credential,
-		);
+		const { results } = await call(failedChecks, { report_id: 1 });
 
 		expect(Date.now() - started).toBeLessThan(5_000);
-		expect(JSON.parse(results[0])).toEqual([
-			{
-				error:
-					'phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in 42 seconds.',
-			},
-		]);
-		expect(requests()).toEqual(['GET /api/v1/reports/1']);
+		expect(JSON.parse(results[0])).toEqual(
+			refusal(
+				'phpRank is rate limiting requests (HTTP 429; by default it allows 60 a minute): try again in 42 seconds.',
+			),
+		);
+		expect(api.calls()).toEqual(['GET /api/v1/reports/1']);
 	});
 });
 

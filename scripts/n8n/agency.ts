@@ -13,17 +13,14 @@ import * as fs from 'fs';
 
 import type { PhpRankServer } from '../../test/server';
 import { createApiKey } from './apiKey';
-import {
-	EXAMPLES_DIR,
-	installAsReadmeSays,
-	testServerCredential,
-	type WorkflowJson,
-} from './checks';
+import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import { importCredentials, setupOwner } from './n8n';
-import { createQueueCluster, type QueueCluster } from './queue';
-import { getRuntime, requireFromN8n } from './runtime';
-import type { RestSession } from './rest';
+import { sleep } from './proc';
+import { clusterWithPackage, type QueueCluster } from './queue';
+import type { Report } from './report';
+import { saveAndPublish, type RestSession } from './rest';
+import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
 import { countingProxy } from './proxy';
 
@@ -43,7 +40,6 @@ export interface AgencyOptions {
 
 export interface AgencyRun {
 	label: string;
-	dispatcherId: string;
 	status: string;
 	wallMs: number;
 	siteExecutions: number;
@@ -68,10 +64,6 @@ export interface AgencyRun {
 }
 
 export interface Agency {
-	cluster: QueueCluster;
-	session: RestSession;
-	workflowId: string;
-	apiKey: string;
 	hosts: string[];
 	run(label: string, settings?: Record<string, unknown>): Promise<AgencyRun>;
 	/** site → rows in the history table */
@@ -96,6 +88,28 @@ export function agencyFloor(o: AgencyOptions): {
 		pageLists: o.sites * perSite,
 		projectLists: Math.ceil(o.sites / 100),
 	};
+}
+
+/** A run's outcome as both the e2e suite and the bench check it: phpRank's requests at the floor, every site done. */
+export function checkAgencyRun(check: Report['check'], o: AgencyOptions, run: AgencyRun): void {
+	const floor = agencyFloor(o);
+	check(
+		`${run.label}: phpRank requests at the floor (${floor.analyses} analyses, ${floor.lists} report lists + ${floor.pageLists} for the pages, ${floor.projectLists} project lists)`,
+		run.phpRank.analyses === floor.analyses &&
+			run.phpRank.lists === floor.lists + floor.pageLists &&
+			run.phpRank.projectLists === floor.projectLists &&
+			run.phpRank.other === 0,
+		run.phpRank,
+	);
+	check(
+		`${run.label}: the dispatcher ended successfully; ${o.sites} site executions, all successful; no failed call; the digest counts ${o.sites} sites`,
+		run.status === 'success' &&
+			run.siteExecutions === o.sites &&
+			run.siteStatuses.success === o.sites &&
+			run.dispatchErrors === 0 &&
+			run.digest.totalSites === o.sites,
+		{ status: run.status, sites: run.siteStatuses, errors: run.dispatchErrors, digest: run.digest },
+	);
 }
 
 export const hostsFor = (sites: number): string[] =>
@@ -133,18 +147,11 @@ export async function startAgency(
 	o: AgencyOptions,
 ): Promise<Agency> {
 	const hosts = seedAccount(api, o);
-	const tgz = await suite.tarball();
-	const runtime = await getRuntime({ install: true });
-	const cluster = await createQueueCluster({
-		runtime,
+	const cluster = await clusterWithPackage(suite, {
 		workers: 2,
 		concurrency: o.concurrency,
 		env: { N8N_PUBLIC_API_DISABLED: 'false', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
-	for (const [i, sb] of cluster.sandboxes.entries())
-		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
 	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
 	const main = cluster.main as NonNullable<QueueCluster['main']>;
@@ -157,23 +164,10 @@ export async function startAgency(
 		type: 'phpRankN8nApi',
 		data: { baseUrl: proxy.url, apiKey },
 	});
-	const body: Record<string, unknown> = { ...agencyWorkflow(main.baseUrl, cred.id) };
-	delete body.id;
-	const saved = await session.request<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/rest/workflows',
-		body,
-	);
-	if (saved.status !== 200) throw new Error(`not saved: ${JSON.stringify(saved.body)}`);
-	const { id, versionId } = saved.body.data;
-	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
 	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
 	return {
-		cluster,
-		session,
-		workflowId: id,
-		apiKey,
 		hosts,
 		run: (label, settings) => runOnce(ctx, label, settings),
 		rowsPerSite: () => rowsPerSite(cluster),
@@ -189,8 +183,6 @@ interface RunContext {
 	proxy: { count: () => number; reset: () => void };
 	sites: number;
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** RSS of a process and its children, from /proc (0 when it is gone). */
 function rssOf(pid: number): number {
@@ -343,7 +335,7 @@ async function runOnce(
 	if (!dispatcherId) throw new Error(`the run did not start: ${JSON.stringify(started.body)}`);
 	let dispatcher: ExecRow | undefined;
 	for (let tick = 1; !dispatcher || !FINISHED(dispatcher.status); tick++) {
-		await pause(2000);
+		await sleep(2000);
 		const now = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
 		dispatcher = now.find((e) => e.id === dispatcherId);
 		if (tick % 30 === 0)
@@ -356,7 +348,6 @@ async function runOnce(
 	const sites = execs.filter((e) => e.mode === 'webhook');
 	return {
 		label,
-		dispatcherId,
 		status: dispatcher.status,
 		wallMs: +(dispatcher.stoppedAt ?? 0) - +(dispatcher.startedAt ?? 0),
 		siteExecutions: sites.length,
@@ -445,5 +436,5 @@ async function applySettings(ctx: RunContext, settings: Record<string, unknown>)
 	});
 	if (published.status !== 200)
 		throw new Error(`not published again: ${JSON.stringify(published.body)}`);
-	await pause(3000);
+	await sleep(3000);
 }

@@ -20,24 +20,18 @@ export const DATA_TABLE_SCOPES = [
 	'dataTableRow:upsert',
 ] as const;
 
-export interface ApiKeyOptions {
-	/** shown in Settings → n8n API; at most 50 characters */
-	label?: string;
-	/** the key's scopes (one at least); default DATA_TABLE_SCOPES */
-	scopes?: readonly string[];
-	/** Unix time in seconds, or null (default) for a key that never expires */
-	expiresAt?: number | null;
-}
-
-/** A public API key of the session's user, with the data-table scopes; its value (`rawApiKey`, shown once). */
+/**
+ * A public API key of the session's user that never expires, its value (`rawApiKey`, shown once). `label`: shown
+ * in Settings → n8n API, at most 50 characters; `scopes`: one at least, default DATA_TABLE_SCOPES.
+ */
 export async function createApiKey(
 	session: RestSession,
-	opts: ApiKeyOptions = {},
+	opts: { label?: string; scopes?: readonly string[] } = {},
 ): Promise<string> {
 	const res = await session.request<{ data: { rawApiKey?: string } }>('POST', '/rest/api-keys', {
 		label: opts.label ?? 'phprank e2e',
 		scopes: opts.scopes ?? DATA_TABLE_SCOPES,
-		expiresAt: opts.expiresAt ?? null,
+		expiresAt: null,
 	});
 	const key = res.body?.data?.rawApiKey;
 	if (res.status !== 200 || typeof key !== 'string')

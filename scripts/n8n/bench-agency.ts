@@ -10,7 +10,13 @@
  * size, the sites each worker took. Figures from one run on a shared machine, not assertions; a request count
  * off the floor, a site without its row or a digest that misses a site fails the run.
  */
-import { agencyFloor, startAgency, type AgencyOptions, type AgencyRun } from './agency';
+import {
+	agencyFloor,
+	checkAgencyRun,
+	startAgency,
+	type AgencyOptions,
+	type AgencyRun,
+} from './agency';
 import { Suite } from './suite';
 
 const suite = new Suite('bench-agency');
@@ -62,23 +68,7 @@ function print(o: AgencyOptions, run: AgencyRun): void {
 }
 
 function checkRun(o: AgencyOptions, run: AgencyRun, rowsSoFar: number): void {
-	const floor = agencyFloor(o);
-	suite.check(
-		`${run.label}: phpRank requests at the floor (${floor.analyses} analyses, ${floor.lists} report lists + ${floor.pageLists} for the pages, ${floor.projectLists} project lists)`,
-		run.phpRank.analyses === floor.analyses &&
-			run.phpRank.lists === floor.lists + floor.pageLists &&
-			run.phpRank.projectLists === floor.projectLists &&
-			run.phpRank.other === 0,
-		run.phpRank,
-	);
-	suite.check(
-		`${run.label}: ${o.sites} site executions, all successful; the digest counts ${o.sites} sites`,
-		run.siteExecutions === o.sites &&
-			run.siteStatuses.success === o.sites &&
-			run.digest.totalSites === o.sites &&
-			run.dispatchErrors === 0,
-		{ statuses: run.siteStatuses, digest: run.digest, errors: run.dispatchErrors },
-	);
+	checkAgencyRun(suite.check, o, run);
 	suite.note(`${run.label}: history rows so far ${rowsSoFar}`);
 }
 

@@ -3,11 +3,11 @@
  *   startSmtpCatcher()  an SMTP server speaking just enough for n8n's Send Email node (nodemailer):
  *                       EHLO/HELO, MAIL FROM, RCPT TO, DATA, RSET, NOOP, QUIT; it records every message
  *                       (envelope, headers, subject and text decoded) and never relays anything.
- *   startJsonServer()   an HTTP server answering GET <path> with a fixed JSON body (e.g. the URLs a
- *                       Google Sheets node would have read), for an HTTP Request node.
  *   startFileServer()   an HTTP server answering GET <path> with the body and content type set for that path
- *                       (e.g. a site's sitemap.xml and the sitemaps it lists); paths can be changed between runs.
+ *                       (a site's sitemap.xml and the sitemaps it lists, the URLs a Google Sheets node would
+ *                       have read); paths can be changed between runs.
  *                       urlsetXml() and sitemapIndexXml() write sitemaps as sites publish them.
+ *   startHttp()         any HTTP handler (ai.e2e.ts's scripted chat model).
  * All listen on 127.0.0.1 and a free port.
  */
 import * as http from 'http';
@@ -35,8 +35,6 @@ export interface SmtpCatcher {
 	host: string;
 	port: number;
 	readonly messages: CaughtMail[];
-	/** SMTP commands as received, one line each (DATA content left out) */
-	readonly commands: string[];
 	clear(): void;
 	/** waits until `count` messages are in (or the timeout ends); returns the messages */
 	waitFor(count: number, timeoutMs?: number): Promise<CaughtMail[]>;
@@ -140,11 +138,19 @@ export function parseMail(from: string, to: string[], raw: string): CaughtMail {
 	};
 }
 
+/** Listens on 127.0.0.1 and a free port; the port. */
+async function listen(server: net.Server): Promise<number> {
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve());
+	});
+	return (server.address() as AddressInfo).port;
+}
+
 const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim();
 
 export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 	const messages: CaughtMail[] = [];
-	const commands: string[] = [];
 	const sockets = new Set<net.Socket>();
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
@@ -158,7 +164,6 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 		let to: string[] = [];
 		const reply = (line: string) => socket.write(`${line}\r\n`);
 		const command = (line: string) => {
-			commands.push(line);
 			const verb = line.split(' ', 1)[0].toUpperCase();
 			const arg = line.slice(verb.length).trim();
 			switch (verb) {
@@ -222,19 +227,13 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 		});
 		reply('220 localhost ESMTP catcher');
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
+	const port = await listen(server);
 	return {
 		host: '127.0.0.1',
 		port,
 		messages,
-		commands,
 		clear() {
 			messages.length = 0;
-			commands.length = 0;
 		},
 		async waitFor(count, timeoutMs = 30_000) {
 			const deadline = Date.now() + timeoutMs;
@@ -244,41 +243,6 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 		},
 		async stop() {
 			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
-
-export interface JsonServer {
-	url: string;
-	/** how many times the body was fetched */
-	hits(): number;
-	stop(): Promise<void>;
-}
-
-/** GET `path` answers `body` as JSON; anything else 404. */
-export async function startJsonServer(path: string, body: unknown): Promise<JsonServer> {
-	let hits = 0;
-	const server = http.createServer((req, res) => {
-		if (req.method === 'GET' && req.url === path) {
-			hits += 1;
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(body));
-			return;
-		}
-		res.writeHead(404, { 'content-type': 'application/json' });
-		res.end('{"message":"not found"}');
-	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}${path}`,
-		hits: () => hits,
-		async stop() {
-			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
@@ -298,7 +262,7 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
 	const files = new Map<string, { body: string; contentType: string }>();
 	const hits: string[] = [];
-	const server = http.createServer((req, res) => {
+	const server = await startHttp((req, res) => {
 		const file = req.method === 'GET' ? files.get(req.url ?? '') : undefined;
 		if (req.method === 'GET') hits.push(req.url ?? '');
 		if (!file) {
@@ -309,18 +273,24 @@ export async function startFileServer(): Promise<FileServer> {
 		res.writeHead(200, { 'content-type': file.contentType });
 		res.end(file.body);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
 	return {
-		origin: `http://127.0.0.1:${port}`,
+		...server,
 		set(path, file) {
 			if (file) files.set(path, file);
 			else files.delete(path);
 		},
 		hits,
+	};
+}
+
+/** An HTTP server with `handler` on 127.0.0.1 and a free port: its origin, and its stop. */
+export async function startHttp(
+	handler: http.RequestListener,
+): Promise<{ origin: string; stop(): Promise<void> }> {
+	const server = http.createServer(handler);
+	const port = await listen(server);
+	return {
+		origin: `http://127.0.0.1:${port}`,
 		async stop() {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -42,18 +42,16 @@ export const CRED_NAME = 'phpRank (test server)';
 export const PHPRANK_CRED = { id: CRED_ID, name: CRED_NAME };
 const DAY = 86_400_000;
 
+/** examples/<file>, parsed; Fatal if it is missing. */
+export function loadExample(file: string): WorkflowJson {
+	const at = path.join(EXAMPLES_DIR, file);
+	if (!fs.existsSync(at)) throw new Fatal(`examples/${file} is missing`);
+	return JSON.parse(fs.readFileSync(at, 'utf8')) as WorkflowJson;
+}
+
 export function loadExamples(): Map<string, WorkflowJson> {
-	const map = new Map<string, WorkflowJson>();
-	for (const file of fs
-		.readdirSync(EXAMPLES_DIR)
-		.filter((f) => f.endsWith('.json'))
-		.sort()) {
-		map.set(
-			file,
-			JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson,
-		);
-	}
-	return map;
+	const files = fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json'));
+	return new Map(files.sort().map((file) => [file, loadExample(file)]));
 }
 
 export function run(
@@ -74,14 +72,11 @@ export function apiRequests(server: PhpRankServer): RecordedRequest[] {
 	return server.requests.filter((r) => r.path.includes('/api/'));
 }
 
-export function describeRequests(reqs: RecordedRequest[]): string {
-	return reqs
-		.map(
-			(r) =>
-				`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`,
-		)
-		.join(' | ');
-}
+/** A request as `METHOD /path?query <body>`. */
+export const describeRequest = (r: RecordedRequest) =>
+	`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`;
+
+export const describeRequests = (reqs: RecordedRequest[]) => reqs.map(describeRequest).join(' | ');
 
 export function json(items: ExecutionItem[] | undefined): Array<Record<string, unknown>> {
 	return (items ?? []).map((i) => i.json);
@@ -208,15 +203,31 @@ export function withSitemapUrl(example: WorkflowJson, sitemapUrl: string): Workf
 	return wf;
 }
 
+/** DELETE or PUT (a form `body`) of /api/v1/reports/<id> on the test server, as another client would; throws unless 200. */
+export async function reportRequest(
+	api: PhpRankServer,
+	method: 'DELETE' | 'PUT',
+	id: number,
+	body?: string,
+): Promise<void> {
+	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
+		method,
+		headers: {
+			Authorization: `Bearer ${TEST_API_KEY}`,
+			Accept: 'application/json',
+			...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+		},
+		body,
+	});
+	if (res.status !== 200)
+		throw new Error(`${method} of report ${id} on the test server: HTTP ${res.status}`);
+}
+
 /** Replaces a stored report by one with another score (the test server has no API for that). */
 export async function setResult(api: PhpRankServer, id: number, result: number): Promise<void> {
 	const old = api.getReport(id);
 	if (!old) throw new Error(`report ${id} not found`);
-	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
-		method: 'DELETE',
-		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
-	});
-	if (res.status !== 200) throw new Error(`delete ${id}: ${res.status}`);
+	await reportRequest(api, 'DELETE', id);
 	api.addReport({
 		id,
 		url: `https://${old.url}`,

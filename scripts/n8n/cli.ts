@@ -97,12 +97,23 @@ export interface ExportedNodeType {
 }
 
 /** `n8n export:nodes` → every node type n8n loaded (922 built-in + yours; ~3-4 s, 17 MB JSON). */
-export async function exportNodes(sb: N8nSandbox, filter?: string): Promise<ExportedNodeType[]> {
+export async function exportNodes(sb: N8nSandbox): Promise<ExportedNodeType[]> {
 	const file = path.join(sb.userFolder, `nodes-${Date.now()}.json`);
 	await runCli(sb, ['export:nodes', `--output=${file}`], { check: true });
 	const all = JSON.parse(await fs.promises.readFile(file, 'utf8')) as ExportedNodeType[];
 	await fs.promises.rm(file, { force: true });
-	return filter ? all.filter((n) => n.name.startsWith(filter)) : all;
+	return all;
+}
+
+/** `n8n <command> --input=<file>`, `data` written to a file in the sandbox for it and removed after. */
+async function importFile(sb: N8nSandbox, command: string, data: object[]): Promise<void> {
+	const file = path.join(sb.userFolder, `${command.replace(':', '-')}-${Date.now()}.json`);
+	await fs.promises.writeFile(file, JSON.stringify(data));
+	try {
+		await runCli(sb, [command, `--input=${file}`], { check: true });
+	} finally {
+		await fs.promises.rm(file, { force: true });
+	}
 }
 
 export interface CredentialImport {
@@ -119,13 +130,7 @@ export async function importCredentials(
 	sb: N8nSandbox,
 	credentials: CredentialImport[],
 ): Promise<void> {
-	const file = path.join(sb.userFolder, `credentials-${Date.now()}.json`);
-	await fs.promises.writeFile(file, JSON.stringify(credentials));
-	try {
-		await runCli(sb, ['import:credentials', `--input=${file}`], { check: true });
-	} finally {
-		await fs.promises.rm(file, { force: true });
-	}
+	await importFile(sb, 'import:credentials', credentials);
 }
 
 /**
@@ -134,16 +139,10 @@ export async function importCredentials(
  * database refuses a workflow without one (`NOT NULL constraint failed: workflow_entity.versionId`).
  */
 export async function importWorkflows(sb: N8nSandbox, workflows: object[]): Promise<void> {
-	const file = path.join(sb.userFolder, `workflows-${Date.now()}.json`);
 	const withVersions = workflows.map((w) =>
 		'versionId' in w && w.versionId ? w : { ...w, versionId: randomUUID() },
 	);
-	await fs.promises.writeFile(file, JSON.stringify(withVersions));
-	try {
-		await runCli(sb, ['import:workflow', `--input=${file}`], { check: true });
-	} finally {
-		await fs.promises.rm(file, { force: true });
-	}
+	await importFile(sb, 'import:workflow', withVersions);
 	const ids = withVersions
 		.map((w) => (w as { id?: string }).id)
 		.filter((id): id is string => typeof id === 'string');

@@ -19,8 +19,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 
-import { TEST_API_KEY } from '../../test/server';
-import type { PhpRankServer } from '../../test/server';
+import { TEST_API_KEY, type PhpRankServer } from '../../test/server';
 import { startSampleServer } from '../../test/server/sample';
 import {
 	createSandbox,
@@ -36,13 +35,11 @@ import {
 	type N8nServer,
 } from './n8n';
 import { createApiKey } from './apiKey';
-import { sitemapN8nApiCredential } from './checks';
+import { CRED_NAME, loadExamples, sitemapN8nApiCredential, testServerCredential } from './checks';
 import { login } from './rest';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const WATCHED = ['nodes', 'credentials', 'package.json'];
-const CRED_ID = 'phprank-e2e'; // the id examples/*.json refer to
-const CRED_NAME = 'phpRank (test server)';
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(name);
@@ -280,29 +277,9 @@ async function importCredentialAndExamples(
 	state: DevState,
 ): Promise<void> {
 	// Imports run while n8n is stopped (the CLI and the server share the SQLite file).
-	await importCredentials(sb, [
-		{
-			id: CRED_ID,
-			name: CRED_NAME,
-			type: 'phpRankApi',
-			data: { baseUrl: api.url, apiKey: TEST_API_KEY },
-		},
-	]);
-	const examplesDir = path.join(REPO, 'examples');
+	await importCredentials(sb, [testServerCredential(api)]);
 	const imported = new Set(state.importedWorkflows ?? []);
-	const fresh = fs.existsSync(examplesDir)
-		? fs
-				.readdirSync(examplesDir)
-				.filter((f) => f.endsWith('.json'))
-				.map(
-					(f) =>
-						JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8')) as {
-							id: string;
-							name: string;
-						},
-				)
-				.filter((wf) => !imported.has(wf.id))
-		: [];
+	const fresh = [...loadExamples().values()].filter((wf) => !imported.has(wf.id));
 	if (fresh.length) {
 		await importWorkflows(sb, fresh);
 		for (const wf of fresh) imported.add(wf.id);

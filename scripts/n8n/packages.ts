@@ -23,12 +23,6 @@ export async function packPackage(packageDir: string, destDir?: string): Promise
 	return path.join(dest, info[0].filename.replace(/^@/, '').replace(/\//, '-'));
 }
 
-/** The README's install route, word for word, with a tarball in place of the registry name. */
-export const README_INSTALL = [
-	'mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes',
-	'npm install <package>',
-] as const;
-
 /**
  * Installs a tarball as README's "Manually with npm" says: `cd ~/.n8n/nodes && npm install <tarball>`
  * (~ being the sandbox's user folder), with the Node 24 that runs n8n first on PATH, as on a machine that

@@ -30,6 +30,20 @@ export function withoutNpmRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
+export async function waitFor<T>(
+	probe: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+	stepMs = 100,
+): Promise<T | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = await probe();
+		if (found !== undefined || Date.now() >= deadline) return found;
+		await sleep(stepMs);
+	}
+}
+
 /** Signals the child's process group (children are spawned detached), so task runners and forks go too. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -52,7 +66,7 @@ export interface Daemon {
 	logs(): string;
 	/** undefined while running, else "exit code N" / "exit code SIGNAL" */
 	exited(): string | undefined;
-	/** stop signal, then SIGKILL after `graceMs`; resolves when the process is gone */
+	/** stop signal, then SIGKILL after 15 s; resolves when the process is gone */
 	stop(): Promise<void>;
 }
 
@@ -102,7 +116,6 @@ export function startDaemon(opts: {
 	uid?: number;
 	gid?: number;
 	stopSignal?: NodeJS.Signals;
-	graceMs?: number;
 }): Daemon {
 	installExitHooks();
 	const fd = fs.openSync(opts.logFile, 'w');
@@ -139,7 +152,7 @@ export function startDaemon(opts: {
 				live.delete(entry);
 				if (exitedWith) return;
 				killGroup(child, opts.stopSignal ?? 'SIGTERM');
-				const timer = setTimeout(() => killGroup(child, 'SIGKILL'), opts.graceMs ?? 15_000);
+				const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
 				await gone;
 				clearTimeout(timer);
 				// the group may still hold children (n8n's task runner) after the leader exited

@@ -8,19 +8,20 @@
 import { randomBytes } from 'crypto';
 
 import { withBootLock } from './bootLock';
+import { installAsReadmeSays } from './checks';
 import { startPostgres, type Postgres } from './postgres';
 import { onInterrupt } from './proc';
 import { startRedis, type Redis } from './redis';
-import type { N8nRuntime } from './runtime';
+import { getRuntime, type N8nRuntime } from './runtime';
 import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
 import { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
+import type { Suite } from './suite';
 
 export interface QueueCluster {
 	redis: Redis;
 	postgres: Postgres;
 	/** the main's sandbox: run CLI imports/publishes here, before `start()` */
 	mainSandbox: N8nSandbox;
-	workerSandboxes: N8nSandbox[];
 	/** every sandbox, main first */
 	sandboxes: N8nSandbox[];
 	/** set by start() */
@@ -28,8 +29,6 @@ export interface QueueCluster {
 	workers: N8nWorker[];
 	/** the main, then the workers side by side; resolves when all are ready */
 	start(): Promise<void>;
-	/** stops the n8n processes only (e.g. to restart them); Redis and the database stay */
-	stopN8n(): Promise<void>;
 	/** everything, sandboxes deleted (KEEP_SANDBOX=1 keeps them); safe to call twice */
 	stop(): Promise<void>;
 	/** names of the processes whose log shows they ran the execution ("Worker started execution <id> ") */
@@ -38,7 +37,7 @@ export interface QueueCluster {
 	logTails(chars?: number): string;
 }
 
-export async function createQueueCluster(opts: {
+interface ClusterOptions {
 	runtime: N8nRuntime;
 	workers?: number;
 	/** per worker: `n8n worker --concurrency` (default 10, n8n's own default) */
@@ -47,7 +46,38 @@ export async function createQueueCluster(opts: {
 	env?: Record<string, string>;
 	/** extra env for the main only (e.g. N8N_LOG_LEVEL=debug) */
 	mainEnv?: Record<string, string>;
-}): Promise<QueueCluster> {
+}
+
+/**
+ * A suite's cluster on the cached n8n (install.sh), the package installed on every process as README says;
+ * stopped at the end, every process's log tail printed if the suite breaks off. Not started: imports come first.
+ */
+export async function clusterWithPackage(
+	suite: Suite,
+	opts: Omit<ClusterOptions, 'runtime'>,
+): Promise<QueueCluster> {
+	const { timed } = suite;
+	const runtime = await timed('install.sh (cached n8n + Node 24)', () =>
+		getRuntime({ install: true }),
+	);
+	const cluster = await timed(
+		'Redis + PostgreSQL started',
+		async () => await createQueueCluster({ runtime, ...opts }),
+	);
+	suite.defer(() => cluster.stop());
+	suite.diagnose(() => cluster.logTails(4000));
+	const tgz = await suite.tarball();
+	for (const [i, sb] of cluster.sandboxes.entries()) {
+		const name = i === 0 ? 'main' : `worker-${i}`;
+		await timed(
+			`npm install on ${name}`,
+			async () => await installAsReadmeSays(suite.report, sb, tgz, name),
+		);
+	}
+	return cluster;
+}
+
+export async function createQueueCluster(opts: ClusterOptions): Promise<QueueCluster> {
 	const redis = await startRedis();
 	let postgres: Postgres | undefined;
 	const sandboxes: N8nSandbox[] = [];
@@ -93,7 +123,6 @@ export async function createQueueCluster(opts: {
 		redis,
 		postgres: pg,
 		mainSandbox,
-		workerSandboxes,
 		sandboxes,
 		workers: [],
 		// one boot-lock hold (bootLock.ts) for the main and its workers: the workers still boot side by side
@@ -109,16 +138,12 @@ export async function createQueueCluster(opts: {
 				const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
 				if (failed) throw failed.reason;
 			}),
-		stopN8n: async () => {
-			for (const w of cluster.workers.splice(0).reverse()) await w.stop();
-			await cluster.main?.stop();
-			cluster.main = undefined;
-		},
 		stop: async () => {
 			if (stopped) return;
 			stopped = true;
 			unregister();
-			await cluster.stopN8n();
+			for (const w of cluster.workers.splice(0).reverse()) await w.stop();
+			await cluster.main?.stop();
 			await pg.stop();
 			await redis.stop();
 			if (process.env.KEEP_SANDBOX)

@@ -22,8 +22,6 @@ export interface N8nServer {
 export interface N8nWorker {
 	name: string;
 	pid: number;
-	/** the worker's own health server (QUEUE_HEALTH_CHECK_PORT) */
-	healthUrl: string;
 	sandbox: N8nSandbox;
 	logs(): string;
 	stop(): Promise<void>;
@@ -92,8 +90,6 @@ export async function startWorker(sb: N8nSandbox, opts: WorkerOptions): Promise<
 interface WorkerOptions {
 	name: string;
 	concurrency?: number;
-	readyTimeoutMs?: number;
-	env?: Record<string, string>;
 }
 
 async function bootWorker(sb: N8nSandbox, opts: WorkerOptions): Promise<N8nWorker> {
@@ -111,19 +107,17 @@ async function bootWorker(sb: N8nSandbox, opts: WorkerOptions): Promise<N8nWorke
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
-			...opts.env,
 		},
 	});
 	await waitReady(
 		daemon,
 		() => httpReady(`${healthUrl}/healthz/readiness`),
-		opts.readyTimeoutMs ?? 90_000,
+		90_000,
 		`readiness on ${healthUrl}`,
 	);
 	return {
 		name: opts.name,
 		pid: daemon.pid,
-		healthUrl,
 		sandbox: sb,
 		logs: daemon.logs,
 		stop: daemon.stop,

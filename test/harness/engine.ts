@@ -74,10 +74,7 @@ export interface TestCredential {
 }
 
 /** The phpRank History Store API credential (History Store → Data Table): n8n's address and key. */
-export interface TestN8nApiCredential {
-	baseUrl: string;
-	apiKey: string;
-}
+export type TestN8nApiCredential = TestCredential;
 
 export function additionalDataFor(
 	credential: TestCredential | undefined,
@@ -90,7 +87,11 @@ export function additionalDataFor(
 		...(n8nApi ? { phpRankN8nApi: { ...n8nApi } } : {}),
 	});
 	const urls = 'http://localhost:5678';
+	const urlKeys = ['restApiUrl', 'instanceBaseUrl', 'mcpBaseUrl', 'mcpTestBaseUrl'].concat(
+		...['form', 'webhook'].map((kind) => ['', 'Waiting', 'Test'].map((s) => `${kind}${s}BaseUrl`)),
+	);
 	return {
+		...Object.fromEntries(urlKeys.map((key) => [key, urls])),
 		credentialsHelper: helper,
 		hooks: workflowData
 			? new ExecutionLifecycleHooks(mode, 'test-execution', workflowData)
@@ -101,16 +102,6 @@ export function additionalDataFor(
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		currentNodeExecutionIndex: 0,
-		restApiUrl: urls,
-		instanceBaseUrl: urls,
-		formBaseUrl: urls,
-		formWaitingBaseUrl: urls,
-		formTestBaseUrl: urls,
-		webhookBaseUrl: urls,
-		webhookWaitingBaseUrl: urls,
-		webhookTestBaseUrl: urls,
-		mcpBaseUrl: urls,
-		mcpTestBaseUrl: urls,
 		variables: {},
 		logAiEvent: () => {},
 		userId: 'test-user',
@@ -195,6 +186,22 @@ export async function runNode(
 	};
 }
 
+/** A workflow of `nodes` as n8n runs it (`workflow`) and as its database row (`data`, for the hooks). */
+export function workflowOf(
+	nodes: INode[],
+	connections: IConnections,
+	options: { id?: string; staticData?: IDataObject; active?: boolean } = {},
+): { workflow: Workflow; data: IWorkflowBase } {
+	const id = options.id ?? 'wf-1';
+	const active = options.active ?? false;
+	const now = new Date();
+	const data = { id, name: 'test', active, isArchived: false, nodes, connections } as const;
+	return {
+		workflow: new Workflow({ ...data, nodeTypes, staticData: options.staticData }),
+		data: { ...data, createdAt: now, updatedAt: now, activeVersionId: null } as IWorkflowBase,
+	};
+}
+
 /**
  * Runs a workflow through n8n-core's WorkflowExecute, starting at its first node with `items` as
  * that node's input. Returns the run and each node's first output.
@@ -215,23 +222,8 @@ export async function runWorkflow(
 		n8nApi?: TestN8nApiCredential;
 	} = {},
 ): Promise<{ run: IRun; outputs: Record<string, INodeExecutionData[]>; staticData: IDataObject }> {
-	const workflowData = {
-		id: execution.workflowId ?? 'wf-1',
-		name: 'test',
-		active: false,
-		isArchived: false,
-		nodes,
-		connections,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as unknown as IWorkflowBase;
-	const workflow = new Workflow({
-		id: execution.workflowId ?? 'wf-1',
-		nodes,
-		connections,
-		active: false,
-		nodeTypes,
+	const { workflow, data: workflowData } = workflowOf(nodes, connections, {
+		id: execution.workflowId,
 		staticData: execution.staticData,
 	});
 	const inputItems = items.map((json, index) => ({ json, pairedItem: { item: index } }));
@@ -307,7 +299,7 @@ export async function listSearch(
 				{ n8nApi: true },
 			)
 		: makeNode({});
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const { workflow } = workflowOf([node], {});
 	const context = new LoadOptionsContext(
 		workflow,
 		node,

@@ -9,7 +9,6 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	IWorkflowBase,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
@@ -18,8 +17,8 @@ import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import {
 	additionalDataFor,
 	makeNode,
-	nodeTypes,
 	registerNodeType,
+	workflowOf,
 	type TestCredential,
 } from './engine';
 
@@ -107,14 +106,15 @@ export class PolledWorkflow {
 	}
 
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
-		const workflow = new Workflow({
-			id: this.id,
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData: JSON.parse(JSON.stringify(this.stored)) as IDataObject,
-		});
+		const { workflow } = workflowOf(
+			[this.node],
+			{},
+			{
+				id: this.id,
+				active: true,
+				staticData: JSON.parse(JSON.stringify(this.stored)) as IDataObject,
+			},
+		);
 		this.workflow = workflow;
 		const staged = new AsyncLocalStorage<{ snapshot: IDataObject; seed: IDataObject }>();
 		const takeStaged = (): IDataObject | null => {
@@ -208,26 +208,15 @@ export async function runManually(
 	type = TRIGGER_TYPE,
 ): Promise<{ items: INodeExecutionData[]; staticData: IDataObject; error?: Error }> {
 	const node = makeNode(parameters, { type, name: 'phpRank Trigger' });
-	const workflowData = {
-		id: WORKFLOW_ID,
-		name: 'trigger test',
-		active: false,
-		isArchived: false,
-		nodes: [node],
-		connections: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as unknown as IWorkflowBase;
-	const workflow = new Workflow({
-		id: WORKFLOW_ID,
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes,
-		staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
-	});
-	const run = await new WorkflowExecute(additionalDataFor(credential, workflowData), 'manual').run({
+	const { workflow, data } = workflowOf(
+		[node],
+		{},
+		{
+			id: WORKFLOW_ID,
+			staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
+		},
+	);
+	const run = await new WorkflowExecute(additionalDataFor(credential, data), 'manual').run({
 		workflow,
 		startNode: workflow.getNode(node.name)!,
 	});

@@ -1,7 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { ExecutionError, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest, type ServerOptions } from '../server';
-import type { TestCredential } from './engine';
+import { startN8nApi, type N8nApi } from '../server/n8nApi';
+import { runNode, type RunResult, type TestCredential, type TestN8nApiCredential } from './engine';
+
+type RunOptions = Parameters<typeof runNode>[2] & { credential?: TestCredential };
 
 export interface ServerFixture {
 	server: PhpRankServer;
@@ -9,6 +15,23 @@ export interface ServerFixture {
 	credential: TestCredential;
 	/** The API requests the server received since the last test started. */
 	apiRequests(): RecordedRequest[];
+	/** The same, each as `METHOD /path?query` (the query as sent, when there is one). */
+	calls(): string[];
+	/** The API requests of one method. */
+	sent(method: string): RecordedRequest[];
+	/** Runs the node with this server's credential (or `options.credential`). */
+	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
+	/** The same, expecting no error: the node's items. */
+	ok(parameters: IDataObject, options?: RunOptions): Promise<INodeExecutionData[]>;
+	/**
+	 * Runs the node and expects it refused with `message` (a string: the whole message) before any
+	 * API request, the error with a description. Returns the error.
+	 */
+	refuses(
+		parameters: IDataObject,
+		message: RegExp | string,
+		options?: RunOptions,
+	): Promise<ExecutionError>;
 }
 
 /**
@@ -25,12 +48,67 @@ export function useServer(
 		seed?.(fixture.server);
 		await fixture.server.start();
 		fixture.credential = { baseUrl: fixture.server.url, apiKey: TEST_API_KEY };
-		fixture.apiRequests = () =>
-			fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
 	});
+	fixture.apiRequests = () =>
+		fixture.server.requests.filter((request) => request.path.includes('/api/v1'));
+	fixture.calls = () =>
+		fixture.apiRequests().map((r) => `${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}`);
+	fixture.run = async (parameters, { credential, ...run } = {}) =>
+		await runNode(parameters, credential ?? fixture.credential, run);
+	fixture.ok = async (parameters, run) => {
+		const { items, error } = await fixture.run(parameters, run);
+		expect(error).toBeUndefined();
+		return items;
+	};
+	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
+	fixture.refuses = async (parameters, message, run) => {
+		const { error } = await fixture.run(parameters, run);
+		if (typeof message === 'string') expect(error?.message).toBe(message);
+		else expect(error?.message).toMatch(message);
+		expect(error?.description).toBeTruthy();
+		expect(fixture.apiRequests()).toEqual([]);
+		return error!;
+	};
 	beforeEach(() => fixture.server.clearRequests());
 	afterAll(async () => await fixture.server.stop());
 	return fixture;
+}
+
+export interface N8nApiFixture {
+	/** The stand-in for n8n's public API (data tables). */
+	api: N8nApi;
+	/** The phpRank History Store API credential for it. */
+	credential: TestN8nApiCredential;
+	/** Deletes every table and forgets the requests. */
+	reset(): void;
+}
+
+/** Starts the stand-in for n8n's public API for the test file (or describe block). */
+export function useN8nApi(apiKey = 'n8n-test-key'): N8nApiFixture {
+	const fixture = {} as N8nApiFixture;
+	beforeAll(async () => {
+		fixture.api = await startN8nApi({ apiKey });
+		fixture.credential = { baseUrl: fixture.api.url, apiKey };
+	});
+	fixture.reset = () => {
+		for (const table of fixture.api.tables.all()) fixture.api.tables.delete(table.id);
+		fixture.api.requests.length = 0;
+	};
+	afterAll(async () => await fixture.api.close());
+	return fixture;
+}
+
+/** For failNext: the request that creates a report of `url` (the URL as the node sent it). */
+export const createOf = (url: string) => (request: RecordedRequest) =>
+	request.method === 'POST' && String(request.form.url) === url;
+
+/** A port on 127.0.0.1 nothing listens at. */
+export async function closedPort(): Promise<number> {
+	const closed = createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const { port } = closed.address() as AddressInfo;
+	await new Promise((resolve) => closed.close(resolve));
+	return port;
 }
 
 /** A resource locator value as n8n stores it. */
@@ -38,18 +116,21 @@ export function locator(mode: string, value: string | number) {
 	return { __rl: true, mode, value };
 }
 
-/**
- * Create or Re-Run, Output: One Item per Site, each input item's `url`, private reports: the node as
- * the site and history tests run it (Simplify off unless `extra` says otherwise).
- */
-export function perSiteParameters(extra: IDataObject = {}): IDataObject {
+/** Report → Create or Re-Run of each input item's `url`, private reports (One Item per Page). */
+export function createOrRerunParameters(extra: IDataObject = {}): IDataObject {
 	return {
 		resource: 'report',
 		operation: 'createOrRerun',
 		url: '={{ $json.url }}',
 		privacy: 1,
-		output: 'sites',
-		simplify: false,
 		...extra,
 	};
+}
+
+/**
+ * Create or Re-Run, Output: One Item per Site: the node as the site and history tests run it
+ * (Simplify off unless `extra` says otherwise).
+ */
+export function perSiteParameters(extra: IDataObject = {}): IDataObject {
+	return createOrRerunParameters({ output: 'sites', simplify: false, ...extra });
 }

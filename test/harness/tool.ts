@@ -1,4 +1,3 @@
-import { RoutingNode } from 'n8n-core';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -17,14 +16,14 @@ const CALLER_TYPE = 'test.toolCaller';
 
 /**
  * The tool type as n8n 2.41's NodeTypes builds it for a `usableAsTool` declarative node
- * (packages/cli: node-types.ts `getByNameAndVersion`, tool-generation `convertNodeToAiTool`):
- * `execute` runs RoutingNode (given under n8n's own condition), the name gets "Tool", the only
- * output is `ai_tool`. The node
- * declares its own `toolDescription`, so n8n adds no description parameters of its own.
+ * (packages/cli: node-types.ts `getByNameAndVersion`, tool-generation `convertNodeToAiTool`): the
+ * name gets "Tool", the only output is `ai_tool`, and (registerNodeType, as n8n's
+ * shouldAssignExecuteMethod) `execute` runs RoutingNode. The node declares its own
+ * `toolDescription`, so n8n adds no description parameters of its own.
  */
 function phpRankToolType(): INodeType {
 	const base = new PhpRank();
-	const tool: INodeType = {
+	return {
 		...base,
 		description: {
 			...base.description,
@@ -34,19 +33,6 @@ function phpRankToolType(): INodeType {
 			outputs: [NodeConnectionTypes.AiTool],
 		},
 	};
-	// n8n's shouldAssignExecuteMethod: a node with `methods` counts as declarative only with requestDefaults.
-	const declarative = base.description.requestDefaults !== undefined;
-	if (!(base as INodeType).execute && (!base.methods || declarative)) {
-		tool.execute = async function (this: IExecuteFunctions) {
-			return (
-				(await new RoutingNode(
-					this as unknown as ConstructorParameters<typeof RoutingNode>[0],
-					tool,
-				).runNode()) ?? []
-			);
-		};
-	}
-	return tool;
 }
 
 export interface ToolCall {
@@ -144,14 +130,7 @@ export async function runTools(
 	return {
 		tools: items
 			.filter((json) => json.tool !== undefined)
-			.map(
-				(json) =>
-					({
-						name: json.tool,
-						description: json.description,
-						parameters: json.parameters,
-					}) as unknown as SeenTool,
-			),
+			.map(({ tool, ...seen }) => ({ name: tool, ...seen }) as unknown as SeenTool),
 		results: items.filter((json) => json.call !== undefined).map((json) => json.result as string),
 		error: run.data.resultData.error,
 	};

@@ -108,332 +108,215 @@ function missing(passed: boolean, value: unknown): CheckOutcome {
 	return passed ? { value } : { value: null, errors: { missing: null } };
 }
 
+/** A list check: empty when it passes, else the items found (drawn only then), also in `errors[key]`. */
+function found(passed: boolean, key: string, items: () => unknown[]): CheckOutcome {
+	if (passed) return { value: [] };
+	const list = items();
+	return { value: list, errors: { [key]: list } };
+}
+
+/** A figure drawn from the passing or the failing range (divided by `scale`); failing names its limit. */
+function measured(
+	rng: Rng,
+	passed: boolean,
+	pass: [number, number],
+	fail: [number, number],
+	errors: Record<string, unknown>,
+	scale = 1,
+): CheckOutcome {
+	const [min, max] = passed ? pass : fail;
+	const value = randomInt(rng, min, max) / scale;
+	return passed ? { value } : { value, errors };
+}
+
+/** Passes with `value`, fails with `failed` (and its errors); `failed` must draw nothing. */
+const either = (passed: boolean, value: unknown, failed: CheckOutcome): CheckOutcome =>
+	passed ? { value } : failed;
+
+type Build = CheckDefinition['build'];
+const check = (name: string, importance: Importance, build: Build): CheckDefinition => ({
+	name,
+	importance,
+	build,
+});
+const titleOf = (page: PageContext) => page.words.map(capitalise).join(' ');
+
 // Shapes follow phpRank's report JSON loosely: enough variety for a client to handle real data.
 const CHECKS: CheckDefinition[] = [
-	{
-		name: 'title',
-		importance: 'high',
-		build: (rng, page, passed) => {
-			const title =
-				page.words.map(capitalise).join(' ') + ' | ' + capitalise(page.host.split('.')[0]);
-			if (passed) return { value: title };
-			return rng() < 0.5
-				? { value: null, errors: { missing: null } }
-				: {
-						value: `${title} - the complete and definitive guide to everything you ever wanted to know`,
-						errors: { too_long: { max: 60 } },
-					};
-		},
-	},
-	{
-		name: 'meta_description',
-		importance: 'high',
-		build: (_rng, page, passed) =>
-			missing(
-				passed,
-				`Learn about ${page.words.join(' ')} on ${page.host}: guides, pricing and support for teams of every size.`,
-			),
-	},
-	{
-		name: 'headings',
-		importance: 'high',
-		build: (rng, page, passed) => {
-			const h1 = page.words.map(capitalise).join(' ');
-			const h2 = pickSome(rng, KEYWORDS, 1, 4).map(capitalise);
-			if (passed) return { value: { h1: [h1], h2 } };
-			return rng() < 0.5
-				? { value: { h2 }, errors: { missing: null } }
-				: { value: { h1: [h1, `${h1} again`], h2 }, errors: { duplicate: null } };
-		},
-	},
-	{
-		name: 'content_keywords',
-		importance: 'high',
-		build: (_rng, page, passed) =>
-			passed ? { value: page.words } : { value: [], errors: { missing: page.words } },
-	},
-	{
-		name: 'image_keywords',
-		importance: 'medium',
-		build: (rng, page, passed) => {
-			if (passed) return { value: [] };
-			const images = assets(rng, page, 'images', 'jpg', 1, 4);
-			return { value: images, errors: { missing: images } };
-		},
-	},
-	{
-		name: 'seo_friendly_url',
-		importance: 'high',
-		build: (rng, page, passed) =>
-			passed
-				? { value: `https://${page.url}` }
-				: {
-						value: `https://${page.host}/index.php?id=${randomInt(rng, 10, 999)}&_sid=ab12`,
-						errors: { bad_format: null },
-					},
-	},
-	{
-		name: '404_page',
-		importance: 'high',
-		build: (rng, page, passed) =>
-			missing(passed, `${page.origin}/${randomInt(rng, 100000, 999999)}-404-check`),
-	},
-	{
-		name: 'robots',
-		importance: 'high',
-		build: (_rng, page, passed) =>
-			passed
-				? { value: `${page.origin}/robots.txt` }
-				: { value: `${page.origin}/robots.txt`, errors: { failed: ['Disallow: /'] } },
-	},
-	{
-		name: 'noindex',
-		importance: 'high',
-		build: (_rng, _page, passed) =>
-			passed
-				? { value: null }
-				: { value: 'noindex, nofollow', errors: { noindex: 'noindex, nofollow' } },
-	},
-	{
-		name: 'in_page_links',
-		importance: 'medium',
-		build: (rng, page, passed) => {
-			const internals = randomInt(rng, passed ? 8 : 120, passed ? 90 : 180);
-			const externals = randomInt(rng, passed ? 0 : 30, passed ? 40 : 80);
-			const value = {
-				Internals: arrayFrom({ length: mathMin(internals, 5) }, (_, i) => ({
-					url: `${page.origin}/${KEYWORDS[i]}`,
-					text: capitalise(KEYWORDS[i]),
-				})),
-				Externals: arrayFrom({ length: mathMin(externals, 3) }, (_, i) => ({
-					url: `https://partner${i + 1}.example.net/`,
-					text: `Partner ${i + 1}`,
-				})),
-				total: internals + externals,
-			};
-			return passed ? { value } : { value, errors: { too_many: { max: 150 } } };
-		},
-	},
-	{
-		name: 'language',
-		importance: 'medium',
-		build: (rng, _page, passed) => missing(passed, pick(rng, ['en', 'en-US', 'de', 'fr', 'es'])),
-	},
-	{
-		name: 'favicon',
-		importance: 'medium',
-		build: (_rng, page, passed) => missing(passed, `${page.origin}/favicon.ico`),
-	},
-	{
-		name: 'https_encryption',
-		importance: 'high',
-		build: (_rng, page, passed) =>
-			passed
-				? { value: `https://${page.url}` }
-				: { value: `http://${page.url}`, errors: { missing: null } },
-	},
-	{
-		name: 'mixed_content',
-		importance: 'medium',
-		build: (rng, page, passed) => {
-			if (passed) return { value: [] };
-			const scripts = assets(rng, page, 'js', 'js', 1, 2).map((url) =>
-				url.replace('https:', 'http:'),
-			);
-			return { value: scripts, errors: { javascripts: scripts } };
-		},
-	},
-	{
-		name: 'server_signature',
-		importance: 'medium',
-		build: (rng, _page, passed) => {
-			if (passed) return { value: null };
-			const signature = pick(rng, ['Apache/2.4.41 (Ubuntu)', 'nginx/1.18.0', 'Microsoft-IIS/10.0']);
-			return { value: signature, errors: { enabled: signature } };
-		},
-	},
-	{
-		name: 'unsafe_cross_origin_links',
-		importance: 'medium',
-		build: (rng, _page, passed) => {
-			if (passed) return { value: [] };
-			const links = arrayFrom(
+	check('title', 'high', (rng, page, passed) => {
+		const title = titleOf(page) + ' | ' + capitalise(page.host.split('.')[0]);
+		if (passed) return { value: title };
+		return rng() < 0.5
+			? { value: null, errors: { missing: null } }
+			: {
+					value: `${title} - the complete and definitive guide to everything you ever wanted to know`,
+					errors: { too_long: { max: 60 } },
+				};
+	}),
+	check('meta_description', 'high', (_rng, page, passed) =>
+		missing(
+			passed,
+			`Learn about ${page.words.join(' ')} on ${page.host}: guides, pricing and support for teams of every size.`,
+		),
+	),
+	check('headings', 'high', (rng, page, passed) => {
+		const h1 = titleOf(page);
+		const h2 = pickSome(rng, KEYWORDS, 1, 4).map(capitalise);
+		if (passed) return { value: { h1: [h1], h2 } };
+		return rng() < 0.5
+			? { value: { h2 }, errors: { missing: null } }
+			: { value: { h1: [h1, `${h1} again`], h2 }, errors: { duplicate: null } };
+	}),
+	check('content_keywords', 'high', (_rng, page, passed) =>
+		either(passed, page.words, { value: [], errors: { missing: page.words } }),
+	),
+	check('image_keywords', 'medium', (rng, page, passed) =>
+		found(passed, 'missing', () => assets(rng, page, 'images', 'jpg', 1, 4)),
+	),
+	check('seo_friendly_url', 'high', (rng, page, passed) =>
+		passed
+			? { value: `https://${page.url}` }
+			: {
+					value: `https://${page.host}/index.php?id=${randomInt(rng, 10, 999)}&_sid=ab12`,
+					errors: { bad_format: null },
+				},
+	),
+	check('404_page', 'high', (rng, page, passed) =>
+		missing(passed, `${page.origin}/${randomInt(rng, 100000, 999999)}-404-check`),
+	),
+	check('robots', 'high', (_rng, page, passed) =>
+		either(passed, `${page.origin}/robots.txt`, {
+			value: `${page.origin}/robots.txt`,
+			errors: { failed: ['Disallow: /'] },
+		}),
+	),
+	check('noindex', 'high', (_rng, _page, passed) =>
+		either(passed, null, { value: 'noindex, nofollow', errors: { noindex: 'noindex, nofollow' } }),
+	),
+	check('in_page_links', 'medium', (rng, page, passed) => {
+		const internals = randomInt(rng, passed ? 8 : 120, passed ? 90 : 180);
+		const externals = randomInt(rng, passed ? 0 : 30, passed ? 40 : 80);
+		const value = {
+			Internals: arrayFrom({ length: mathMin(internals, 5) }, (_, i) => ({
+				url: `${page.origin}/${KEYWORDS[i]}`,
+				text: capitalise(KEYWORDS[i]),
+			})),
+			Externals: arrayFrom({ length: mathMin(externals, 3) }, (_, i) => ({
+				url: `https://partner${i + 1}.example.net/`,
+				text: `Partner ${i + 1}`,
+			})),
+			total: internals + externals,
+		};
+		return either(passed, value, { value, errors: { too_many: { max: 150 } } });
+	}),
+	check('language', 'medium', (rng, _page, passed) =>
+		missing(passed, pick(rng, ['en', 'en-US', 'de', 'fr', 'es'])),
+	),
+	check('favicon', 'medium', (_rng, page, passed) => missing(passed, `${page.origin}/favicon.ico`)),
+	check('https_encryption', 'high', (_rng, page, passed) =>
+		either(passed, `https://${page.url}`, {
+			value: `http://${page.url}`,
+			errors: { missing: null },
+		}),
+	),
+	check('mixed_content', 'medium', (rng, page, passed) =>
+		found(passed, 'javascripts', () =>
+			assets(rng, page, 'js', 'js', 1, 2).map((url) => url.replace('https:', 'http:')),
+		),
+	),
+	check('server_signature', 'medium', (rng, _page, passed) => {
+		if (passed) return { value: null };
+		const signature = pick(rng, ['Apache/2.4.41 (Ubuntu)', 'nginx/1.18.0', 'Microsoft-IIS/10.0']);
+		return { value: signature, errors: { enabled: signature } };
+	}),
+	check('unsafe_cross_origin_links', 'medium', (rng, _page, passed) =>
+		found(passed, 'unsafe', () =>
+			arrayFrom(
 				{ length: randomInt(rng, 1, 3) },
 				(_, i) => `https://external${i + 1}.example.org/`,
-			);
-			return { value: links, errors: { unsafe: links } };
-		},
-	},
-	{
-		name: 'plaintext_email',
-		importance: 'low',
-		build: (_rng, page, passed) => {
-			if (passed) return { value: [] };
-			const emails = [`info@${page.host}`];
-			return { value: emails, errors: { emails } };
-		},
-	},
-	{
-		name: 'load_time',
-		importance: 'high',
-		build: (rng, _page, passed) => {
-			const seconds = passed ? randomInt(rng, 12, 99) / 100 : randomInt(rng, 100, 650) / 100;
-			return passed ? { value: seconds } : { value: seconds, errors: { too_slow: { max: 1 } } };
-		},
-	},
-	{
-		name: 'page_size',
-		importance: 'medium',
-		build: (rng, _page, passed) => {
-			const bytes = passed ? randomInt(rng, 18000, 329000) : randomInt(rng, 330001, 2400000);
-			return passed ? { value: bytes } : { value: bytes, errors: { too_large: { max: 330000 } } };
-		},
-	},
-	{
-		name: 'http_requests',
-		importance: 'medium',
-		build: (rng, page, passed) => {
-			const scale = passed ? 1 : 4;
-			const value = {
-				JavaScripts: assets(rng, page, 'js', 'js', 1 * scale, 6 * scale),
-				CSS: assets(rng, page, 'css', 'css', 1 * scale, 3 * scale),
-				Images: assets(rng, page, 'images', 'webp', 2 * scale, 10 * scale),
-				Audios: [],
-				Videos: [],
-				Iframes: [],
-			};
-			return passed ? { value } : { value, errors: { too_many: { max: 50 } } };
-		},
-	},
-	{
-		name: 'text_compression',
-		importance: 'high',
-		build: (rng, _page, passed) => missing(passed, randomInt(rng, 4000, 60000)),
-	},
-	{
-		name: 'image_format',
-		importance: 'low',
-		build: (rng, page, passed) => {
-			if (passed) return { value: [] };
-			const images = assets(rng, page, 'images', 'png', 1, 5);
-			return { value: images, errors: { bad_format: images } };
-		},
-	},
-	{
-		name: 'defer_javascript',
-		importance: 'low',
-		build: (rng, page, passed) => {
-			if (passed) return { value: [] };
-			const scripts = assets(rng, page, 'js', 'js', 1, 4);
-			return { value: scripts, errors: { missing: scripts } };
-		},
-	},
-	{
-		name: 'dom_size',
-		importance: 'low',
-		build: (rng, _page, passed) => {
-			const nodes = passed ? randomInt(rng, 150, 1500) : randomInt(rng, 1501, 5200);
-			return passed ? { value: nodes } : { value: nodes, errors: { too_large: { max: 1500 } } };
-		},
-	},
-	{
-		name: 'doctype',
-		importance: 'medium',
-		build: (_rng, _page, passed) => missing(passed, 'html'),
-	},
-	{
-		name: 'structured_data',
-		importance: 'medium',
-		build: (_rng, page, passed) =>
-			passed
-				? {
-						value: {
-							'Open Graph': {
-								'og:title': page.words.map(capitalise).join(' '),
-								'og:url': `https://${page.url}`,
-							},
-						},
-					}
-				: { value: [], errors: { missing: null } },
-	},
-	{
-		name: 'meta_viewport',
-		importance: 'medium',
-		build: (_rng, _page, passed) => missing(passed, 'width=device-width, initial-scale=1'),
-	},
-	{
-		name: 'charset',
-		importance: 'medium',
-		build: (_rng, _page, passed) => missing(passed, 'UTF-8'),
-	},
-	{
-		name: 'sitemap',
-		importance: 'low',
-		build: (_rng, page, passed) =>
-			passed ? { value: [`${page.origin}/sitemap.xml`] } : { value: [], errors: { missing: null } },
-	},
-	{
-		name: 'social',
-		importance: 'low',
-		build: (_rng, page, passed) => {
-			const brand = page.host.split('.')[0];
-			return passed
-				? {
-						value: {
-							facebook: [`https://facebook.com/${brand}`],
-							twitter: [`https://x.com/${brand}`],
-						},
-					}
-				: { value: [], errors: { missing: null } };
-		},
-	},
-	{
-		name: 'content_length',
-		importance: 'low',
-		build: (rng, _page, passed) => {
-			const words = passed ? randomInt(rng, 500, 3200) : randomInt(rng, 40, 499);
-			return passed ? { value: words } : { value: words, errors: { too_few: { min: 500 } } };
-		},
-	},
-	{
-		name: 'text_html_ratio',
-		importance: 'low',
-		build: (rng, _page, passed) => {
-			const ratio = passed ? randomInt(rng, 10, 45) : randomInt(rng, 1, 9);
-			return passed ? { value: ratio } : { value: ratio, errors: { too_small: { min: 10 } } };
-		},
-	},
-	{
-		name: 'inline_css',
-		importance: 'low',
-		build: (rng, _page, passed) => {
-			if (passed) return { value: [] };
-			const found = arrayFrom({ length: randomInt(rng, 1, 4) }, () =>
+			),
+		),
+	),
+	check('plaintext_email', 'low', (_rng, page, passed) =>
+		found(passed, 'emails', () => [`info@${page.host}`]),
+	),
+	check('load_time', 'high', (rng, _page, passed) =>
+		measured(rng, passed, [12, 99], [100, 650], { too_slow: { max: 1 } }, 100),
+	),
+	check('page_size', 'medium', (rng, _page, passed) =>
+		measured(rng, passed, [18000, 329000], [330001, 2400000], { too_large: { max: 330000 } }),
+	),
+	check('http_requests', 'medium', (rng, page, passed) => {
+		const scale = passed ? 1 : 4;
+		const value = {
+			JavaScripts: assets(rng, page, 'js', 'js', 1 * scale, 6 * scale),
+			CSS: assets(rng, page, 'css', 'css', 1 * scale, 3 * scale),
+			Images: assets(rng, page, 'images', 'webp', 2 * scale, 10 * scale),
+			Audios: [],
+			Videos: [],
+			Iframes: [],
+		};
+		return either(passed, value, { value, errors: { too_many: { max: 50 } } });
+	}),
+	check('text_compression', 'high', (rng, _page, passed) =>
+		missing(passed, randomInt(rng, 4000, 60000)),
+	),
+	check('image_format', 'low', (rng, page, passed) =>
+		found(passed, 'bad_format', () => assets(rng, page, 'images', 'png', 1, 5)),
+	),
+	check('defer_javascript', 'low', (rng, page, passed) =>
+		found(passed, 'missing', () => assets(rng, page, 'js', 'js', 1, 4)),
+	),
+	check('dom_size', 'low', (rng, _page, passed) =>
+		measured(rng, passed, [150, 1500], [1501, 5200], { too_large: { max: 1500 } }),
+	),
+	check('doctype', 'medium', (_rng, _page, passed) => missing(passed, 'html')),
+	check('structured_data', 'medium', (_rng, page, passed) =>
+		either(
+			passed,
+			{ 'Open Graph': { 'og:title': titleOf(page), 'og:url': `https://${page.url}` } },
+			{ value: [], errors: { missing: null } },
+		),
+	),
+	check('meta_viewport', 'medium', (_rng, _page, passed) =>
+		missing(passed, 'width=device-width, initial-scale=1'),
+	),
+	check('charset', 'medium', (_rng, _page, passed) => missing(passed, 'UTF-8')),
+	check('sitemap', 'low', (_rng, page, passed) =>
+		either(passed, [`${page.origin}/sitemap.xml`], { value: [], errors: { missing: null } }),
+	),
+	check('social', 'low', (_rng, page, passed) => {
+		const brand = page.host.split('.')[0];
+		return either(
+			passed,
+			{ facebook: [`https://facebook.com/${brand}`], twitter: [`https://x.com/${brand}`] },
+			{ value: [], errors: { missing: null } },
+		);
+	}),
+	check('content_length', 'low', (rng, _page, passed) =>
+		measured(rng, passed, [500, 3200], [40, 499], { too_few: { min: 500 } }),
+	),
+	check('text_html_ratio', 'low', (rng, _page, passed) =>
+		measured(rng, passed, [10, 45], [1, 9], { too_small: { min: 10 } }),
+	),
+	check('inline_css', 'low', (rng, _page, passed) =>
+		found(passed, 'found', () =>
+			arrayFrom({ length: randomInt(rng, 1, 4) }, () =>
 				pick(rng, ['color:#333', 'margin:0 auto', 'display:none', 'font-size:12px']),
-			);
-			return { value: found, errors: { found } };
-		},
-	},
-	{
-		name: 'deprecated_html_tags',
-		importance: 'low',
-		build: (rng, _page, passed) =>
-			passed
-				? { value: [] }
-				: {
-						value: [],
-						errors: { bad_tags: { center: randomInt(rng, 1, 4), font: randomInt(rng, 1, 9) } },
-					},
-	},
-	{
-		name: 'minification',
-		importance: 'low',
-		build: (rng, page, passed) => {
-			if (passed) return { value: [] };
-			const files = assets(rng, page, 'assets', 'css', 1, 3);
-			return { value: files, errors: { not_minified: files } };
-		},
-	},
+			),
+		),
+	),
+	check('deprecated_html_tags', 'low', (rng, _page, passed) =>
+		passed
+			? { value: [] }
+			: {
+					value: [],
+					errors: { bad_tags: { center: randomInt(rng, 1, 4), font: randomInt(rng, 1, 9) } },
+				},
+	),
+	check('minification', 'low', (rng, page, passed) =>
+		found(passed, 'not_minified', () => assets(rng, page, 'assets', 'css', 1, 3)),
+	),
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((check) => check.name);

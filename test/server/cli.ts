@@ -1,14 +1,12 @@
 // Starts the sample phpRank server for demos:
 //   npx ts-node --transpile-only test/server/cli.ts [--port 8787] [--throttle 60/60000 | --no-throttle]
-//                                                  [--base-path /phprank] [--delay 1500] [--control]
-// --control turns on the test-only endpoints under /__control (see PhpRankServer.controlAction):
-// set what the next analysis of a url returns, read the request counters, seed reports.
+//                                                  [--base-path /phprank] [--delay 1500]
 import { NO_API_PLAN_KEY, OTHER_USER_KEY, TEST_API_KEY } from './server';
 import { startSampleServer } from './sample';
 import type { ServerOptions } from './types';
 
 const USAGE =
-	'usage: cli.ts [--port 8787] [--throttle LIMIT/WINDOW_MS | --no-throttle] [--base-path /path] [--delay MS] [--control]';
+	'usage: cli.ts [--port 8787] [--throttle LIMIT/WINDOW_MS | --no-throttle] [--base-path /path] [--delay MS]';
 
 function usage(message: string): never {
 	console.error(`${message}\n${USAGE}`);
@@ -42,9 +40,6 @@ function parseArgs(args: string[]): ServerOptions {
 			case '--delay':
 				options.analysisDelayMs = Number(value());
 				break;
-			case '--control':
-				options.control = true;
-				break;
 			case '--help':
 			case '-h':
 				console.log(USAGE);
@@ -69,7 +64,6 @@ async function main(): Promise<void> {
 	console.log(`other user's key:    ${OTHER_USER_KEY}`);
 	console.log(`key without API:     ${NO_API_PLAN_KEY}`);
 	console.log(`throttle:            ${throttle}`);
-	if (options.control) console.log(`control (test only): ${server.controlUrl}`);
 	console.log('Ctrl+C to stop.');
 	const shutdown = (): void => {
 		void server.stop().then(() => process.exit(0));

@@ -1,4 +1,5 @@
 import type { PhpRankServer } from './server';
+import { figuresOf } from './site';
 import type { ReportRecord } from './types';
 
 /*
@@ -198,12 +199,8 @@ function expectedSite(
 	serverUrl: string,
 	now: number,
 ) {
-	const scores = reports.map((r) => r.result);
-	const average = round1(scores.reduce((s, v) => s + v, 0) / scores.length);
+	const { average_score: average, health_score, pages } = figuresOf(reports);
 	const checks = checksOf(reports);
-	const healthy = reports.filter(
-		(r) => !Object.values(r.results).some((c) => !c.passed && c.importance === 'high'),
-	);
 	const last = reports.map((r) => r.generated_at).sort((a, b) => Date.parse(a) - Date.parse(b));
 	const lastAt = Date.parse(last[last.length - 1]);
 	const days = Math.floor((now - lastAt) / DAY);
@@ -214,10 +211,10 @@ function expectedSite(
 	};
 	return {
 		project,
-		health_score: Math.round((healthy.length / reports.length) * 100),
+		health_score,
 		average_score: average,
 		result_class: classOf(average),
-		pages: reports.length,
+		pages,
 		...(rows.length ? historyOf(rows, current, checks, now) : NO_HISTORY),
 		open_high_issues: checks.filter(({ importance }) => importance === 'high').length,
 		last_analysed: last[last.length - 1],

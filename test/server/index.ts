@@ -3,27 +3,10 @@ export {
 	NO_API_PLAN_KEY,
 	OTHER_USER_KEY,
 	PhpRankServer,
-	SERVER_ERROR_BODY,
 	TEST_API_KEY,
 	USER_IDS,
 	cleanUrl,
 } from './server';
 export { CHECK_NAMES } from './analysis';
 export { siteFigures, type SiteFigures } from './site';
-export type {
-	AnalysisSpec,
-	CheckResult,
-	Fault,
-	IgnorePage,
-	Importance,
-	ListHook,
-	ListRequest,
-	RecordedRequest,
-	RedirectStatus,
-	ReportRecord,
-	ResponseDelay,
-	SeedOptions,
-	ServerOptions,
-	ServerStats,
-	ThrottleOptions,
-} from './types';
+export type * from './types';

@@ -5,7 +5,7 @@
  * live in memory; every request is recorded (the key header left out) for tests to check what went over the wire.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
-import type { AddressInfo, Socket } from 'net';
+import type { AddressInfo } from 'net';
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type CellValue = string | number | boolean | null;
@@ -52,27 +52,11 @@ export interface RequestMatch {
 	path?: string | RegExp;
 }
 
-/** What to do with one matching request: answer it so, drop the connection, or hold it until released. */
-export type N8nFault =
-	| { status: number; body?: unknown; headers?: Record<string, string> }
-	| { reset: true }
-	| { hold: true };
-
-export interface FaultHandle {
-	/** resolves with the request when it arrives */
-	reached: Promise<RecordedN8nRequest>;
-	/** a held request goes on as normal (other faults: no effect) */
-	release(): void;
-}
-
-export interface N8nApiOptions {
-	/** the one key accepted in X-N8N-API-KEY */
-	apiKey: string;
-	port?: number;
-	/** the personal project's id, in every table's projectId */
-	projectId?: string;
-	/** as N8N_DATA_TABLES_MAX_SIZE_BYTES: every table's bytes together (`TableStore.totalBytes`); 200 MiB, n8n's default, unless set */
-	maxSizeBytes?: number;
+/** The answer one matching request gets instead of n8n's. */
+export interface N8nFault {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
 }
 
 export interface N8nApi {
@@ -86,8 +70,8 @@ export interface N8nApi {
 	/** as `N8N_PUBLIC_API_DISABLED=true`: every call with a key answers 401 {"message":"unauthorized"} */
 	setPublicApiDisabled(disabled: boolean): void;
 	/** the next request that matches gets the fault (once) */
-	failNext(match: RequestMatch, fault: N8nFault): FaultHandle;
-	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES */
+	failNext(match: RequestMatch, fault: N8nFault): void;
+	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES (every table's bytes together, `TableStore.totalBytes`; n8n's default 200 MiB until then) */
 	setMaxSizeBytes(bytes: number): void;
 	close(): Promise<void>;
 }
@@ -97,16 +81,10 @@ const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
 const COLUMN_REGEX = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 const COLUMN_ERROR =
 	'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-const TABLE_SORTS = [
-	'name:asc',
-	'name:desc',
-	'createdAt:asc',
-	'createdAt:desc',
-	'updatedAt:asc',
-	'updatedAt:desc',
-	'size:asc',
-	'size:desc',
-];
+const TABLE_SORTS = ['name', 'createdAt', 'updatedAt', 'size'].flatMap((field) => [
+	`${field}:asc`,
+	`${field}:desc`,
+]);
 const CONDITIONS = [
 	'eq',
 	'neq',
@@ -206,17 +184,18 @@ interface Filter {
 	filters: Array<{ columnName: string; condition: string; value: CellValue }>;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** dataTableFilterSchema (type and/or, default and; condition default eq) or undefined when it does not fit. */
 function filterShape(raw: unknown): Filter | undefined {
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-	const o = raw as Record<string, unknown>;
-	const type = o.type ?? 'and';
-	const filters = o.filters ?? [];
+	if (!isRecord(raw)) return undefined;
+	const { type = 'and', filters = [] } = raw;
 	if ((type !== 'and' && type !== 'or') || !Array.isArray(filters)) return undefined;
 	const out: Filter['filters'] = [];
 	for (const f of filters as unknown[]) {
-		if (typeof f !== 'object' || f === null) return undefined;
-		const { columnName, condition = 'eq', value } = f as Record<string, unknown>;
+		if (!isRecord(f)) return undefined;
+		const { columnName, condition = 'eq', value } = f;
 		if (typeof columnName !== 'string' || !COLUMN_REGEX.test(columnName.trim())) return undefined;
 		if (typeof condition !== 'string' || !CONDITIONS.includes(condition)) return undefined;
 		if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return undefined;
@@ -252,28 +231,35 @@ export class TableStore {
 
 	constructor(private readonly projectId: string) {}
 
-	/** A table as POST /api/v1/data-tables makes it (no checks); its id. */
+	/** A table as POST /api/v1/data-tables makes it (no checks). */
 	create(name: string, columns: Array<{ name: string; type: ColumnType }>): N8nTable {
 		const now = new Date().toISOString();
-		const id = newId();
 		const table: N8nTable = {
 			updatedAt: now,
 			createdAt: now,
-			id,
+			id: newId(),
 			name,
 			projectId: this.projectId,
-			columns: columns.map((c, index) => ({
-				updatedAt: now,
-				createdAt: now,
-				id: newId(),
-				dataTableId: id,
-				name: c.name,
-				type: c.type,
-				index,
-			})),
+			columns: [],
 		};
-		this.byId.set(id, { table, rows: [], nextId: 1 });
+		for (const column of columns) this.addColumn(table, column.name, column.type);
+		this.byId.set(table.id, { table, rows: [], nextId: 1 });
 		return table;
+	}
+
+	/** @internal a column added last, as POST …/columns adds it (existing rows hold null in it) */
+	addColumn(table: N8nTable, name: string, type: ColumnType): N8nColumn {
+		const now = new Date().toISOString();
+		const column = {
+			updatedAt: now,
+			createdAt: now,
+			id: newId(),
+			dataTableId: table.id,
+			name,
+			type,
+		};
+		table.columns.push({ ...column, index: table.columns.length });
+		return table.columns[table.columns.length - 1];
 	}
 
 	get(id: string): N8nTable | undefined {
@@ -437,26 +423,19 @@ export class TableStore {
 }
 
 interface Ctx {
-	req: IncomingMessage;
 	query: Record<string, string>;
 	body: unknown;
 	params: string[];
 }
 type Handler = (ctx: Ctx) => { status: number; body?: unknown };
 
-/** A started fake of n8n's public API (127.0.0.1, a free port unless given). */
-export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
-	const store = new TableStore(options.projectId ?? 'P77N3czIDpnoQfmw');
+/** A started fake of n8n's public API (127.0.0.1, a free port) accepting one key in X-N8N-API-KEY. */
+export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> {
+	const store = new TableStore('P77N3czIDpnoQfmw');
 	const requests: RecordedN8nRequest[] = [];
-	const faults: Array<{
-		match: RequestMatch;
-		fault: N8nFault;
-		reached: (r: RecordedN8nRequest) => void;
-		release: Promise<void>;
-	}> = [];
-	const held = new Set<() => void>();
+	const faults: Array<{ match: RequestMatch; fault: N8nFault }> = [];
 	let disabled = false;
-	let maxSize = options.maxSizeBytes ?? DEFAULT_MAX_SIZE_BYTES;
+	let maxSize = DEFAULT_MAX_SIZE_BYTES;
 	/**
 	 * n8n 2.41.1 checks the size before it inserts, upserts or updates rows (DataTableService's
 	 * validateDataTableSize; its DataTableValidationError is the public API's 400). n8n caches the
@@ -476,8 +455,14 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			(typeof m.path === 'string' ? path.includes(m.path) : m.path.test(path)));
 
 	const routes: Array<[string, RegExp, Handler, string[]]> = [];
-	const route = (method: string, pattern: RegExp, queryKeys: string[], handler: Handler) =>
-		routes.push([method, pattern, handler, queryKeys]);
+	/** A route under /api/v1/data-tables (`:id` a table's id), with the query parameters it takes. */
+	const route = (method: string, path: string, queryKeys: string[], handler: Handler) =>
+		routes.push([
+			method,
+			new RegExp(`^/api/v1/data-tables${path.replace(':id', '([^/]+)')}$`),
+			handler,
+			queryKeys,
+		]);
 
 	const tableId = (id: string) => {
 		if (!/^[A-Za-z0-9_-]+$/.test(id))
@@ -547,44 +532,50 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		return f;
 	};
 	const bodyObject = (body: unknown): Record<string, unknown> => {
-		if (typeof body !== 'object' || body === null || Array.isArray(body))
-			throw bad('request/body must be object');
-		return body as Record<string, unknown>;
+		if (!isRecord(body)) throw bad('request/body must be object');
+		return body;
 	};
 	const required = (body: Record<string, unknown>, key: string) => {
 		if (body[key] === undefined) throw bad(`request/body must have required property '${key}'`);
 	};
+	/** A column's name and type as n8n checks them (the name's rule, then the type's enum). */
+	const columnOf = (c: Record<string, unknown>): { name: string; type: ColumnType } => {
+		const name = String(c.name ?? '').trim();
+		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
+		if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
+			throw bad(
+				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
+			);
+		return { name, type: c.type as ColumnType };
+	};
+	const nameFree = (name: string, except?: string) => {
+		if (store.all().some((t) => t.name === name && t.id !== except))
+			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+	};
 	const dataRecords = (value: unknown, path: string): Array<Record<string, unknown>> => {
 		if (!Array.isArray(value)) throw bad(`${path} must be array`);
-		for (const r of value)
-			if (typeof r !== 'object' || r === null || Array.isArray(r))
-				throw bad(`${path} must be object`);
+		for (const r of value) if (!isRecord(r)) throw bad(`${path} must be object`);
 		return value as Array<Record<string, unknown>>;
 	};
 
-	route('GET', /^\/api\/v1\/data-tables$/, ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
+	route('GET', '', ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
 		const pg = paging(query);
 		const raw = jsonQuery(query, 'filter');
 		let filter: { id?: unknown; name?: unknown; projectId?: unknown } = {};
 		if (raw !== undefined && raw !== '') {
-			const ok =
-				typeof raw === 'object' &&
-				raw !== null &&
-				!Array.isArray(raw) &&
-				Object.keys(raw).every((k) => ['id', 'name', 'projectId'].includes(k));
-			const o = (raw ?? {}) as Record<string, unknown>;
 			const strOrList = (v: unknown) =>
 				v === undefined ||
 				typeof v === 'string' ||
 				(Array.isArray(v) && v.every((x) => typeof x === 'string'));
 			if (
-				!ok ||
-				!strOrList(o.id) ||
-				!strOrList(o.name) ||
-				!(o.projectId === undefined || typeof o.projectId === 'string')
+				!isRecord(raw) ||
+				Object.keys(raw).some((k) => !['id', 'name', 'projectId'].includes(k)) ||
+				!strOrList(raw.id) ||
+				!strOrList(raw.name) ||
+				!(raw.projectId === undefined || typeof raw.projectId === 'string')
 			)
 				throw bad('Invalid filter fields');
-			filter = o;
+			filter = raw;
 		}
 		if (query.sortBy !== undefined && !TABLE_SORTS.includes(query.sortBy))
 			throw bad(`sortBy must be one of: ${TABLE_SORTS.join(', ')}`);
@@ -611,7 +602,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		};
 	});
 
-	route('POST', /^\/api\/v1\/data-tables$/, [], ({ body }) => {
+	route('POST', '', [], ({ body }) => {
 		const b = bodyObject(body);
 		required(b, 'name');
 		required(b, 'columns');
@@ -621,76 +612,49 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		if (name.length < 1) throw bad('String must contain at least 1 character(s)');
 		if (name.length > 128) throw bad('String must contain at most 128 character(s)');
 		const cols = columns.map((c) => {
-			const cname = String(c.name ?? '').trim();
-			if (cname.length > 63) throw bad('String must contain at most 63 character(s)');
-			if (!COLUMN_REGEX.test(cname)) throw bad(COLUMN_ERROR);
-			if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
-				throw bad(
-					`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
-				);
-			return { name: cname, type: c.type as ColumnType };
+			if (String(c.name ?? '').trim().length > 63)
+				throw bad('String must contain at most 63 character(s)');
+			return columnOf(c);
 		});
-		if (
-			b.projectId !== undefined &&
-			b.projectId !== options.projectId &&
-			b.projectId !== store['projectId']
-		)
+		if (b.projectId !== undefined && b.projectId !== store['projectId'])
 			throw bad(`Project with ID "${String(b.projectId)}" not found`);
 		for (const c of cols)
 			if (SYSTEM_COLUMNS.some((s) => s.toLowerCase() === c.name.toLowerCase()))
 				throw bad(`Column name "${c.name}" is reserved as a system column name.`);
 		if (new Set(cols.map((c) => c.name)).size !== cols.length)
 			throw new ApiError(500, 'Internal server error');
-		if (store.all().some((t) => t.name === name))
-			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		nameFree(name);
 		return { status: 201, body: publicTable(store.create(name, cols), true) };
 	});
 
-	// POST …/columns (2.41.1: dataTableColumn:create): the column added last; existing rows hold null in it.
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/columns$/, [], ({ params, body }) => {
-		const entry = store.entry(tableId(params[0]));
+	// POST …/columns (2.41.1: dataTableColumn:create)
+	route('POST', '/:id/columns', [], ({ params, body }) => {
+		const { table } = store.entry(tableId(params[0]));
 		const b = bodyObject(body);
 		required(b, 'name');
-		const name = String(b.name).trim();
-		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
-		if (!['string', 'number', 'boolean', 'date'].includes(b.type as string))
-			throw bad(
-				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(b.type)}'`,
-			);
-		if (entry.table.columns.some((c) => c.name === name))
+		const { name, type } = columnOf(b);
+		if (table.columns.some((c) => c.name === name))
 			throw new ApiError(409, `A column with the name '${name}' already exists in this data table`);
-		const now = new Date().toISOString();
-		const column = {
-			updatedAt: now,
-			createdAt: now,
-			id: newId(),
-			dataTableId: entry.table.id,
-			name,
-			type: b.type as ColumnType,
-			index: entry.table.columns.length,
-		};
-		entry.table.columns.push(column);
-		return { status: 201, body: column };
+		return { status: 201, body: store.addColumn(table, name, type) };
 	});
 
-	route('GET', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => ({
+	route('GET', '/:id', [], ({ params }) => ({
 		status: 200,
 		body: publicTable(store.entry(tableId(params[0])).table, true),
 	}));
 
-	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params, body }) => {
+	route('PATCH', '/:id', [], ({ params, body }) => {
 		const entry = store.entry(tableId(params[0]));
 		const b = bodyObject(body);
 		required(b, 'name');
 		const name = String(b.name).trim();
-		if (store.all().some((t) => t.name === name && t.id !== entry.table.id))
-			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
+		nameFree(name, entry.table.id);
 		entry.table.name = name;
 		entry.table.updatedAt = new Date().toISOString();
 		return { status: 200, body: publicTable(entry.table, true) };
 	});
 
-	route('DELETE', /^\/api\/v1\/data-tables\/([^/]+)$/, [], ({ params }) => {
+	route('DELETE', '/:id', [], ({ params }) => {
 		store.entry(tableId(params[0]));
 		store.delete(params[0]);
 		return { status: 204 };
@@ -712,7 +676,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 
 	route(
 		'GET',
-		/^\/api\/v1\/data-tables\/([^/]+)\/rows$/,
+		'/:id/rows',
 		['limit', 'cursor', 'filter', 'sortBy', 'search'],
 		({ params, query }) => {
 			tableId(params[0]);
@@ -738,7 +702,7 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		},
 	);
 
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows$/, [], ({ params, body }) => {
+	route('POST', '/:id/rows', [], ({ params, body }) => {
 		tableId(params[0]);
 		const b = bodyObject(body);
 		required(b, 'data');
@@ -792,40 +756,29 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		}
 		return { status: 200, body: returnData ? hit.map((r) => store.present(entry.table, r)) : true };
 	};
-	route('POST', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/upsert$/, [], ({ params, body }) =>
-		updateRows(params[0], body, true),
-	);
-	route('PATCH', /^\/api\/v1\/data-tables\/([^/]+)\/rows\/update$/, [], ({ params, body }) =>
-		updateRows(params[0], body, false),
-	);
-	route(
-		'DELETE',
-		/^\/api\/v1\/data-tables\/([^/]+)\/rows\/delete$/,
-		['filter', 'returnData', 'dryRun'],
-		({ params, query }) => {
-			tableId(params[0]);
-			if (query.filter === undefined)
-				throw bad("request/query must have required property 'filter'");
-			const filter = rowFilter(jsonQuery(query, 'filter'));
-			const entry = store.entry(params[0]);
-			if (!filter || filter.filters.length === 0)
-				throw validation(
-					'Filter is required for delete operations to prevent accidental deletion of all data',
-				);
-			const hit = store.select(entry.table, entry.rows, filter);
-			const shown = hit.map((r) => store.present(entry.table, r));
-			if (query.dryRun !== 'true') {
-				const gone = new Set(hit.map((r) => r.id));
-				entry.rows.splice(0, entry.rows.length, ...entry.rows.filter((r) => !gone.has(r.id)));
-			}
-			return { status: 200, body: query.returnData === 'true' ? shown : true };
-		},
-	);
+	route('POST', '/:id/rows/upsert', [], ({ params, body }) => updateRows(params[0], body, true));
+	route('PATCH', '/:id/rows/update', [], ({ params, body }) => updateRows(params[0], body, false));
+	route('DELETE', '/:id/rows/delete', ['filter', 'returnData', 'dryRun'], ({ params, query }) => {
+		tableId(params[0]);
+		if (query.filter === undefined) throw bad("request/query must have required property 'filter'");
+		const filter = rowFilter(jsonQuery(query, 'filter'));
+		const entry = store.entry(params[0]);
+		if (!filter || filter.filters.length === 0)
+			throw validation(
+				'Filter is required for delete operations to prevent accidental deletion of all data',
+			);
+		const hit = store.select(entry.table, entry.rows, filter);
+		const shown = hit.map((r) => store.present(entry.table, r));
+		if (query.dryRun !== 'true') {
+			const gone = new Set(hit.map((r) => r.id));
+			entry.rows.splice(0, entry.rows.length, ...entry.rows.filter((r) => !gone.has(r.id)));
+		}
+		return { status: 200, body: query.returnData === 'true' ? shown : true };
+	});
 
 	const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
-		const query: Record<string, string> = {};
-		for (const [k, v] of url.searchParams) query[k] = v;
+		const query: Record<string, string> = Object.fromEntries(url.searchParams);
 		let body: unknown;
 		if (raw !== '') {
 			try {
@@ -840,15 +793,14 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			if (k !== 'x-n8n-api-key' && v !== undefined)
 				headers[k] = Array.isArray(v) ? v.join(', ') : v;
 		const method = req.method ?? 'GET';
-		const recorded: RecordedN8nRequest = {
+		requests.push({
 			method,
 			path: url.pathname,
 			query,
 			body,
 			headers,
 			keySent: key === undefined ? 'none' : key === options.apiKey ? 'right' : 'wrong',
-		};
-		requests.push(recorded);
+		});
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
 			if (payload === undefined) {
@@ -867,52 +819,30 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 
 		const faultIndex = faults.findIndex((f) => matches(f.match, method, url.pathname));
 		if (faultIndex >= 0) {
-			const [f] = faults.splice(faultIndex, 1);
-			f.reached(recorded);
-			if ('reset' in f.fault) {
-				req.socket.destroy();
-				return;
-			}
-			if ('hold' in f.fault) await f.release;
-			else {
-				send(f.fault.status, f.fault.body, f.fault.headers);
-				return;
-			}
+			const [{ fault }] = faults.splice(faultIndex, 1);
+			return send(fault.status, fault.body, fault.headers);
 		}
 
-		const found = routes
-			.map(([m, pattern, handler, keys]) => ({
-				m,
-				match: pattern.exec(url.pathname),
-				handler,
-				keys,
-			}))
-			.filter((r) => r.match);
-		const hit = found.find((r) => r.m === method);
-		if (!hit) {
-			send(404, { message: found.length ? `${method} method not allowed` : 'not found' });
-			return;
-		}
-		if (key === undefined) {
-			send(401, { message: "'X-N8N-API-KEY' header required" });
-			return;
-		}
-		if (disabled || key !== options.apiKey) {
-			send(401, { message: 'unauthorized' });
-			return;
-		}
-		if (body !== undefined && typeof body === 'string') {
-			send(500, undefined);
-			return;
-		}
-		if ((method === 'POST' || method === 'PATCH') && raw === '') {
-			send(415, { message: 'unsupported media type undefined' });
-			return;
-		}
+		const found = routes.filter(([, pattern]) => pattern.test(url.pathname));
+		const hit = found.find(([m]) => m === method);
+		// What n8n answers before the route's own checks, in its order.
+		const refusal: [number, unknown?] | undefined = !hit
+			? [404, { message: found.length ? `${method} method not allowed` : 'not found' }]
+			: key === undefined
+				? [401, { message: "'X-N8N-API-KEY' header required" }]
+				: disabled || key !== options.apiKey
+					? [401, { message: 'unauthorized' }]
+					: typeof body === 'string'
+						? [500]
+						: (method === 'POST' || method === 'PATCH') && raw === ''
+							? [415, { message: 'unsupported media type undefined' }]
+							: undefined;
+		if (!hit || refusal) return send(...(refusal ?? [404]));
 		try {
-			const unknown = Object.keys(query).find((k) => !hit.keys.includes(k));
+			const [, pattern, handler, keys] = hit;
+			const unknown = Object.keys(query).find((k) => !keys.includes(k));
 			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
-			const result = hit.handler({ req, query, body, params: hit.match!.slice(1) });
+			const result = handler({ query, body, params: pattern.exec(url.pathname)!.slice(1) });
 			send(result.status, result.body);
 		} catch (e) {
 			if (e instanceof ApiError) send(e.status, { message: e.message });
@@ -920,7 +850,6 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		}
 	};
 
-	const sockets = new Set<Socket>();
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -928,13 +857,9 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 			void handle(req, res, Buffer.concat(chunks).toString('utf8'));
 		});
 	});
-	server.on('connection', (s: Socket) => {
-		sockets.add(s);
-		s.on('close', () => sockets.delete(s));
-	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+		server.listen(0, '127.0.0.1', () => resolve());
 	});
 	const { port } = server.address() as AddressInfo;
 	const url = `http://127.0.0.1:${port}`;
@@ -951,21 +876,13 @@ export async function startN8nApi(options: N8nApiOptions): Promise<N8nApi> {
 		setMaxSizeBytes(bytes: number) {
 			maxSize = bytes;
 		},
-		failNext(match: RequestMatch, fault: N8nFault): FaultHandle {
-			let reached!: (r: RecordedN8nRequest) => void;
-			let release!: () => void;
-			const reachedP = new Promise<RecordedN8nRequest>((r) => (reached = r));
-			const releaseP = new Promise<void>((r) => (release = r));
-			faults.push({ match, fault, reached, release: releaseP });
-			held.add(release);
-			return { reached: reachedP, release };
+		failNext(match: RequestMatch, fault: N8nFault) {
+			faults.push({ match, fault });
 		},
 		async close() {
-			faults.splice(0);
-			for (const release of held) release();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
-				for (const s of sockets) s.destroy();
+				server.closeAllConnections();
 			});
 		},
 	};

@@ -4,7 +4,7 @@ import http, {
 	type Server,
 	type ServerResponse,
 } from 'http';
-import type { AddressInfo, Socket } from 'net';
+import type { AddressInfo } from 'net';
 
 import {
 	analyse,
@@ -48,11 +48,7 @@ export const TEST_API_KEY = 'GtFwarinuVcFgM1V5F5oOfcoDtARtrawS4ip4y87D1rp0a1sQAv
 export const OTHER_USER_KEY = 'ZvY67PoGCKRRIIMvdFpknmPcMQ8axOVjYqBIoNvD7LoKzIxXKk3NJVuVg9pLhfkl';
 export const NO_API_PLAN_KEY = 'm3OkeEKk8M9XKC9ZBdethHU0Yn8GeVU44wI4nVWanKWQqn5A2mjWY0VH3UMzbWF1';
 
-export const USER_IDS: {
-	readonly default: number;
-	readonly other: number;
-	readonly noApi: number;
-} = {
+export const USER_IDS: Readonly<Record<'default' | 'other' | 'noApi', number>> = {
 	default: 1,
 	other: 2,
 	noApi: 3,
@@ -77,19 +73,14 @@ export const SERVER_ERROR_BODY = {
 const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
 
 /** Bodies a server that is not phpRank answers with 200 (for `{ type: 'foreign', body }`). */
-export const FOREIGN_BODIES: Readonly<
-	Record<
-		'ok' | 'nullData' | 'emptyData' | 'emptyArray' | 'emptyObject' | 'listWithoutData',
-		unknown
-	>
-> = {
+export const FOREIGN_BODIES = Object.freeze({
 	ok: { ok: true },
 	nullData: { data: null },
 	emptyData: { data: {} },
 	emptyArray: [],
 	emptyObject: {},
 	listWithoutData: { items: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } },
-};
+});
 const DEFAULT_THROTTLE: ThrottleOptions = { limit: 60, windowMs: 60_000 };
 const PER_PAGE_VALUES = [10, 25, 50, 100];
 
@@ -147,18 +138,8 @@ interface QueuedFault {
 	match: (req: RecordedRequest) => boolean;
 }
 
-interface ReportJson {
-	id: number;
-	url: string;
-	project: string;
-	result: number;
-	results: ReportRecord['results'];
-	privacy: 0 | 1 | 2;
-	password: boolean;
-	generated_at: string;
-	created_at: string;
-	updated_at: string;
-}
+/** A report as the API shows it: no owner, and only whether a password is set. */
+type ReportJson = Omit<ReportRecord, 'user_id' | 'password'> & { password: boolean };
 
 interface ProjectJson {
 	project: string;
@@ -170,6 +151,17 @@ interface ProjectJson {
 const json = (status: number, body: unknown): Reply => ({ kind: 'json', status, body });
 const notFound = (): Reply => json(404, NOT_FOUND_BODY);
 
+/** The throttle's 429 headers. */
+function tooMany(retryAfterS: number, resetAtS: number, limit: number) {
+	const headers: HeaderMap = {
+		'Retry-After': String(retryAfterS),
+		'X-RateLimit-Reset': String(resetAtS),
+		'X-RateLimit-Limit': String(limit),
+		'X-RateLimit-Remaining': '0',
+	};
+	return { exceeded: true as const, headers };
+}
+
 function safeDecode(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text);
@@ -178,14 +170,12 @@ function safeDecode(text: string): string | undefined {
 	}
 }
 
-function lastWins(params: URLSearchParams): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of params) out[key] = value;
-	return out;
-}
+/** Query or form fields; the last of a repeated name wins, as in PHP. */
+const lastWins = (text: string): Record<string, string> =>
+	Object.fromEntries(new URLSearchParams(text));
 
-function contentType(rec: RecordedRequest): string {
-	return String(rec.headers['content-type'] ?? '').toLowerCase();
+function contentType(headers: RecordedRequest['headers']): string {
+	return String(headers['content-type'] ?? '').toLowerCase();
 }
 
 function isPlainObject(value: unknown): value is Input {
@@ -213,7 +203,7 @@ function parseMultipart(body: string, type: string): Input {
  * (form or JSON) over the query string, strings trimmed (except passwords), empty strings as null.
  */
 function requestInput(rec: RecordedRequest): Input {
-	const type = contentType(rec);
+	const type = contentType(rec.headers);
 	let body: Input = {};
 	if (type.includes('/json') || type.includes('+json')) {
 		try {
@@ -297,31 +287,12 @@ function compareText(a: string, b: string): number {
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function toJson(report: ReportRecord): ReportJson {
-	return {
-		id: report.id,
-		url: report.url,
-		project: report.project,
-		result: report.result,
-		results: report.results,
-		privacy: report.privacy,
-		password: report.password !== null && report.password !== '',
-		generated_at: report.generated_at,
-		created_at: report.created_at,
-		updated_at: report.updated_at,
-	};
+/** The stored fields in their order, without the owner; `password` says whether one is set. */
+function toJson({ user_id: _owner, ...report }: ReportRecord): ReportJson {
+	return { ...report, password: !!report.password };
 }
 
 type FieldErrors = Record<string, string[]>;
-
-class ControlError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message);
-	}
-}
 
 function validatePrivacy(input: Input, errors: FieldErrors): void {
 	if (!('privacy' in input)) return;
@@ -364,7 +335,6 @@ function lazyCopy(report: ReportRecord): ReportRecord {
 	});
 }
 
-const CONTROL_PATH = '/__control';
 const OTHERS = ['pass', 'fail', 'keep', 'random'];
 const IMPORTANCES = ['high', 'medium', 'low'];
 
@@ -500,13 +470,12 @@ export class PhpRankServer {
 	private holding: ((request: RecordedRequest) => boolean) | undefined;
 	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
 	private ignorePage: IgnorePage;
-	private responseDelay: ResponseDelay;
-	private counters: ServerStats = PhpRankServer.emptyStats();
+	private responseDelay: ResponseDelay = 0;
+	private counters: ServerStats = { inFlight: 0, peakInFlight: 0, statuses: {} };
 	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
 	private readonly encoded = new WeakMap<ReportRecord, string>();
 	private server: Server | undefined;
 	private baseUrl: string | undefined;
-	private origin: string | undefined;
 	private linkOrigin = '';
 	private nextId = 1;
 	private created = 0;
@@ -517,20 +486,11 @@ export class PhpRankServer {
 		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
 		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
 		this.ignorePage = options.ignorePage ?? false;
-		this.responseDelay = options.responseDelayMs ?? 0;
 	}
 
 	get url(): string {
 		if (this.baseUrl === undefined) throw new Error('PhpRankServer: start() the server first');
 		return this.baseUrl;
-	}
-
-	/** Where the control endpoints are (servers started with `control: true` only). */
-	get controlUrl(): string {
-		if (!this.options.control)
-			throw new Error('PhpRankServer: control endpoints are off (start with { control: true })');
-		if (this.origin === undefined) throw new Error('PhpRankServer: start() the server first');
-		return this.origin + CONTROL_PATH;
 	}
 
 	get requests(): RecordedRequest[] {
@@ -546,28 +506,15 @@ export class PhpRankServer {
 		return structuredClone(this.counters);
 	}
 
-	/** Zeroes the counters; peaks restart from what is open now. */
+	/** Zeroes the counters; the peak restarts from what is in flight now. */
 	resetStats(): void {
-		const { inFlight, connections, hanging } = this.counters;
-		this.counters = {
-			...PhpRankServer.emptyStats(),
-			inFlight,
-			peakInFlight: inFlight,
-			connections,
-			peakConnections: connections,
-			hanging,
-		};
+		const { inFlight } = this.counters;
+		this.counters = { inFlight, peakInFlight: inFlight, statuses: {} };
 	}
 
 	start(): Promise<string> {
 		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
 		const server = http.createServer((req, res) => void this.handle(req, res));
-		server.on('connection', (socket: Socket) => {
-			const stats = this.counters;
-			stats.connections += 1;
-			stats.peakConnections = Math.max(stats.peakConnections, stats.connections);
-			socket.once('close', () => (this.counters.connections -= 1));
-		});
 		this.server = server;
 		return new Promise((resolve, reject) => {
 			server.once('error', reject);
@@ -578,7 +525,6 @@ export class PhpRankServer {
 				this.linkOrigin = this.options.nextLinkHost
 					? PhpRankServer.originOf(this.options.nextLinkHost)
 					: origin;
-				this.origin = origin;
 				this.baseUrl = origin + this.basePath;
 				resolve(this.baseUrl);
 			});
@@ -772,6 +718,7 @@ export class PhpRankServer {
 		this.ignorePage = mode;
 	}
 
+	/** A slow instance: a delay before every request is handled, on top of analysisDelayMs (default 0). */
 	setResponseDelay(delay: ResponseDelay): void {
 		this.responseDelay = delay;
 	}
@@ -802,26 +749,11 @@ export class PhpRankServer {
 		return count;
 	}
 
-	private static emptyStats(): ServerStats {
-		return {
-			inFlight: 0,
-			peakInFlight: 0,
-			connections: 0,
-			peakConnections: 0,
-			hanging: 0,
-			requests: {},
-			statuses: {},
-			throttled: 0,
-		};
-	}
-
 	private static originOf(host: string): string {
 		return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`).origin;
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		if (this.options.control && PhpRankServer.isControlPath(req.url ?? '/'))
-			return this.handleControl(req, res);
 		const stats = this.counters;
 		stats.inFlight += 1;
 		stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
@@ -829,8 +761,6 @@ export class PhpRankServer {
 		const rawBody = await readBody(req);
 		if (rawBody === undefined) return; // The client went away mid-body.
 		const rec = this.record(req, rawBody);
-		const route = `${rec.method} ${this.routeOf(rec.path)}`;
-		this.counters.requests[route] = (this.counters.requests[route] ?? 0) + 1;
 		res.once('finish', () => {
 			rec.status = res.statusCode;
 			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
@@ -859,163 +789,21 @@ export class PhpRankServer {
 		this.send(res, reply);
 	}
 
-	private static isControlPath(target: string): boolean {
-		const path = target.split('?', 1)[0];
-		return path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`);
-	}
-
-	/**
-	 * The test-only control endpoints (listed at controlAction): JSON in (body, or query for simple
-	 * fields) and out, no auth, errors as {error} with 400/404/422. Never recorded, counted, delayed,
-	 * throttled or faulted, so they do not disturb what a test asserts about the API traffic.
-	 */
-	private async handleControl(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const rawBody = await readBody(req);
-		if (rawBody === undefined) return;
-		const target = new URL(req.url ?? '/', 'http://control');
-		let status = 200;
-		let body: unknown;
-		try {
-			let input: Input = {};
-			if (rawBody.trim() !== '') {
-				const parsed: unknown = JSON.parse(rawBody);
-				if (!isPlainObject(parsed)) throw new ControlError(400, 'the body must be a JSON object');
-				input = parsed;
-			}
-			for (const [key, value] of target.searchParams) if (!(key in input)) input[key] = value;
-			body = this.controlAction(
-				req.method ?? 'GET',
-				target.pathname.slice(CONTROL_PATH.length).replace(/\/+$/, ''),
-				input,
-			);
-		} catch (error) {
-			status =
-				error instanceof ControlError ? error.status : error instanceof SyntaxError ? 400 : 422;
-			body = {
-				error:
-					error instanceof Error ? error.message.replace(/^PhpRankServer: /, '') : String(error),
-			};
-		}
-		if (res.destroyed) return;
-		const text = JSON.stringify(body);
-		res
-			.writeHead(status, {
-				'Content-Type': 'application/json',
-				'Content-Length': Buffer.byteLength(text),
-				'Cache-Control': 'no-store',
-			})
-			.end(text);
-	}
-
-	/**
-	 * POST /__control/next-analysis  {url, score?, failed?, passed?, others?, results?, generated_at?}  → {url, pending}
-	 * POST /__control/analysis       same body, persistent (setAnalysis)                           → {url}
-	 * DELETE /__control/analysis     {url?} (or ?url=)                                              → {cleared}
-	 * GET /__control/analysis                                                                       → {next: {url: n}, persistent: [url]}
-	 * GET /__control/stats                                                                          → ServerStats
-	 * POST /__control/stats/reset                                                                   → ServerStats (after the reset)
-	 * POST /__control/seed           {count, hosts?, user_id?, start_date?, unique_urls?}           → {count, ids}
-	 * POST /__control/rate-limit     {user_id, retry_after} (holdRateLimit)                          → {user_id, retry_after}
-	 * DELETE /__control/rate-limit   {user_id?} (or ?user_id=; liftRateLimit)                        → {lifted}
-	 */
-	private controlAction(method: string, path: string, input: Input): unknown {
-		const route = `${method} ${path}`;
-		switch (route) {
-			case 'POST /next-analysis':
-			case 'POST /analysis': {
-				if (typeof input.url !== 'string' || input.url.trim() === '')
-					throw new ControlError(422, 'url is required');
-				const spec: AnalysisSpec = {
-					score: input.score as number | undefined,
-					failed: input.failed as string[] | undefined,
-					passed: input.passed as string[] | undefined,
-					others: input.others as AnalysisSpec['others'],
-					results: input.results as AnalysisSpec['results'],
-					generatedAt: (input.generated_at ?? input.generatedAt) as string | undefined,
-				};
-				for (const key of Object.keys(spec) as (keyof AnalysisSpec)[])
-					if (spec[key] === undefined || spec[key] === null) delete spec[key];
-				if (route === 'POST /analysis') {
-					this.setAnalysis(input.url, spec);
-					return { url: cleanUrl(input.url) };
-				}
-				return { url: cleanUrl(input.url), pending: this.setNextAnalysis(input.url, spec) };
-			}
-			case 'DELETE /analysis':
-				return {
-					cleared: this.clearAnalyses(typeof input.url === 'string' ? input.url : undefined),
-				};
-			case 'GET /analysis':
-				return this.pendingAnalyses();
-			case 'GET /stats':
-				return this.stats;
-			case 'POST /stats/reset':
-				this.resetStats();
-				return this.stats;
-			case 'POST /seed': {
-				const count = Number(input.count);
-				if (!Number.isInteger(count) || count < 0 || count > 1_000_000)
-					throw new ControlError(422, 'count must be an integer 0-1000000');
-				const hosts = input.hosts;
-				if (
-					hosts !== undefined &&
-					(!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string'))
-				) {
-					throw new ControlError(422, 'hosts must be a list of host names');
-				}
-				const startDate =
-					input.start_date === undefined ? undefined : new Date(String(input.start_date));
-				if (startDate && Number.isNaN(startDate.getTime()))
-					throw new ControlError(422, 'start_date must be a date');
-				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId))
-					throw new ControlError(422, 'user_id must be an integer');
-				const ids = this.seedReports(count, {
-					userId,
-					hosts: hosts as string[] | undefined,
-					startDate,
-					uniqueUrls:
-						input.unique_urls === true || input.unique_urls === 'true' || input.unique_urls === '1',
-				}).map((report) => report.id);
-				return { count: ids.length, ids };
-			}
-			case 'POST /rate-limit': {
-				const userId = Number(input.user_id);
-				const retryAfter = Number(input.retry_after);
-				if (!Number.isInteger(userId)) throw new ControlError(422, 'user_id must be an integer');
-				if (!Number.isInteger(retryAfter) || retryAfter < 0)
-					throw new ControlError(422, 'retry_after must be a whole number of seconds, 0 or more');
-				this.holdRateLimit(userId, retryAfter);
-				return { user_id: userId, retry_after: retryAfter };
-			}
-			case 'DELETE /rate-limit': {
-				const userId = input.user_id === undefined ? undefined : Number(input.user_id);
-				if (userId !== undefined && !Number.isInteger(userId))
-					throw new ControlError(422, 'user_id must be an integer');
-				return { lifted: this.liftRateLimit(userId) };
-			}
-			default:
-				throw new ControlError(404, `no control endpoint ${route}`);
-		}
-	}
-
 	private record(req: IncomingMessage, rawBody: string): RecordedRequest {
 		const target = req.url ?? '/';
 		const queryStart = target.indexOf('?');
 		const path = queryStart === -1 ? target : target.slice(0, queryStart);
 		const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
-		const isForm = String(req.headers['content-type'] ?? '')
-			.toLowerCase()
-			.startsWith('application/x-www-form-urlencoded');
+		const isForm = contentType(req.headers).startsWith('application/x-www-form-urlencoded');
 		const rec: RecordedRequest = {
 			method: req.method ?? 'GET',
 			path,
 			decodedPath: safeDecode(path) ?? path,
-			query: lastWins(new URLSearchParams(rawQuery)),
+			query: lastWins(rawQuery),
 			rawQuery,
 			headers: req.headers,
 			rawBody,
-			form: isForm ? lastWins(new URLSearchParams(rawBody)) : {},
+			form: isForm ? lastWins(rawBody) : {},
 			receivedAt: Date.now(),
 		};
 		this.recorded.push(rec);
@@ -1071,8 +859,6 @@ export class PhpRankServer {
 				req.socket.resetAndDestroy();
 				return;
 			case 'hang':
-				this.counters.hanging += 1;
-				res.once('close', () => (this.counters.hanging -= 1));
 				return;
 			case 'redirect':
 				this.send(res, this.redirect(fault, rec));
@@ -1106,16 +892,6 @@ export class PhpRankServer {
 			html: proxyErrorPage(status),
 			headers: { Location: origin + target },
 		};
-	}
-
-	/** 'GET /reports/:id' style names for API routes; other paths as received. */
-	private routeOf(path: string): string {
-		const relative = this.relativePath(path);
-		if (relative === undefined || !relative.startsWith('/api/v1/')) return path;
-		return relative
-			.slice('/api/v1'.length)
-			.replace(/^\/reports\/\d+$/, '/reports/:id')
-			.replace(/^\/projects\/[^/]+$/, '/projects/:project');
 	}
 
 	/** The request path relative to the instance, or undefined when it is outside basePath. */
@@ -1154,7 +930,6 @@ export class PhpRankServer {
 				? json(401, { message: 'Unauthenticated.' })
 				: this.redirectToLogin();
 		const limit = this.heldLimit(user.id) ?? this.hitThrottle(user.id);
-		if (limit?.exceeded) this.counters.throttled += 1;
 		if (limit?.exceeded)
 			return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
@@ -1216,15 +991,8 @@ export class PhpRankServer {
 	private heldLimit(userId: number): { exceeded: true; headers: HeaderMap } | undefined {
 		const retryAfterS = this.held.get(userId);
 		if (retryAfterS === undefined) return undefined;
-		return {
-			exceeded: true,
-			headers: {
-				'Retry-After': String(retryAfterS),
-				'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfterS),
-				'X-RateLimit-Limit': String((this.throttle || DEFAULT_THROTTLE).limit),
-				'X-RateLimit-Remaining': '0',
-			},
-		};
+		const resetAt = Math.ceil(Date.now() / 1000) + retryAfterS;
+		return tooMany(retryAfterS, resetAt, (this.throttle || DEFAULT_THROTTLE).limit);
 	}
 
 	/** Laravel's fixed window: it opens at a user's first request; a rejected request does not count. */
@@ -1240,15 +1008,8 @@ export class PhpRankServer {
 		const limit = String(throttle.limit);
 		const resetAt = window.start + throttle.windowMs;
 		if (window.count >= throttle.limit) {
-			return {
-				exceeded: true,
-				headers: {
-					'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
-					'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
-					'X-RateLimit-Limit': limit,
-					'X-RateLimit-Remaining': '0',
-				},
-			};
+			const retryAfterS = Math.max(1, Math.ceil((resetAt - now) / 1000));
+			return tooMany(retryAfterS, Math.ceil(resetAt / 1000), throttle.limit);
 		}
 		window.count += 1;
 		return {
@@ -1343,7 +1104,8 @@ export class PhpRankServer {
 	private perPage(rec: RecordedRequest): number {
 		const raw = queryParam(rec, 'per_page');
 		const value = raw === undefined ? NaN : Number(raw);
-		const perPage = PER_PAGE_VALUES.includes(value) ? value : (this.options.defaultPerPage ?? 10);
+		// The instance's default per_page, 10, when per_page is missing or not 10/25/50/100.
+		const perPage = PER_PAGE_VALUES.includes(value) ? value : 10;
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		return maxPerPage !== undefined && maxPerPageBy === 'instance'
 			? Math.min(perPage, maxPerPage)

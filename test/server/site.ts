@@ -1,9 +1,10 @@
 import type { PhpRankServer } from './server';
+import type { ReportRecord } from './types';
 
 /*
  * A site (one phpRank project) as the test server holds it now: what a run's history record must
  * say (date of the newest analysis, average score, health score, pages). Used by the engine test
- * and the real-n8n history suite alike.
+ * and the real-n8n history suite alike, and by the digest's expectations (digestAccount.ts).
  */
 
 export interface SiteFigures {
@@ -14,7 +15,11 @@ export interface SiteFigures {
 }
 
 export function siteFigures(server: PhpRankServer, project: string): SiteFigures {
-	const reports = server.listReports().filter((r) => r.project === project);
+	return figuresOf(server.listReports().filter((r) => r.project === project));
+}
+
+/** The figures of a site's reports: health is the share of pages without a failing high check. */
+export function figuresOf(reports: ReportRecord[]): SiteFigures {
 	const scores = reports.map((r) => r.result);
 	const healthy = reports.filter(
 		(r) => !Object.values(r.results).some((check) => !check.passed && check.importance === 'high'),

@@ -95,17 +95,8 @@ export interface ServerStats {
 	inFlight: number;
 	/** The most requests in flight at once since start() or resetStats(). */
 	peakInFlight: number;
-	/** Open TCP connections, busy or idle (keep-alive). */
-	connections: number;
-	peakConnections: number;
-	/** Requests held by a hang fault and not released yet. */
-	hanging: number;
-	/** Requests received by 'METHOD route': API routes relative to /api/v1 ('GET /reports/:id', 'DELETE /projects/:project'), other paths as received. */
-	requests: Record<string, number>;
 	/** Answers sent, by status. */
 	statuses: Record<number, number>;
-	/** 429s answered by the throttle or a held rate limit (not by faults). */
-	throttled: number;
 }
 
 export interface ThrottleOptions {
@@ -120,12 +111,8 @@ export interface ServerOptions {
 	throttle?: ThrottleOptions | false;
 	/** How long POST /reports and PUT with results=1 take to answer (default 0). */
 	analysisDelayMs?: number;
-	/** A slow instance: delay before every request is handled, on top of analysisDelayMs (default 0). */
-	responseDelayMs?: ResponseDelay;
 	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
 	ignorePage?: IgnorePage;
-	/** The instance's default per_page, used when per_page is missing or not 10/25/50/100 (default 10). */
-	defaultPerPage?: number;
 	/**
 	 * At most this many records on a list page, whatever per_page asks (default: no cap). By the
 	 * instance (an admin's setting, default): its meta says the capped per_page. By a proxy: each page
@@ -137,12 +124,6 @@ export interface ServerOptions {
 	nextLinkHost?: string;
 	/** Port to listen on (default 0: a random free port). */
 	port?: number;
-	/**
-	 * Test-only control endpoints under /__control on the server's origin (outside basePath and
-	 * /api/v1; see PhpRankServer.controlUrl). Default false: those paths are answered like any
-	 * unknown path. Control requests are not recorded, counted, delayed, throttled or faulted.
-	 */
-	control?: boolean;
 }
 
 /**

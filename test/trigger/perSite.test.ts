@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import type { ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
+import { reanalyse } from '../harness/reanalysis';
 import { useServer } from '../harness/setup';
 
 const fixture = useServer();
@@ -26,12 +27,8 @@ function seed(score: number): { big: ReportRecord[]; small: ReportRecord[] } {
 }
 
 /** A re-run of the report that scored `score`, as phpRank stores it (a new analysis an hour later). */
-function setScore(report: ReportRecord, score: number): void {
-	const current = fixture.server.getReport(report.id)!;
-	const generated = new Date(Date.parse(current.generated_at) + 3_600_000).toISOString();
-	fixture.server.deleteReport(current.id);
-	fixture.server.addReport({ ...current, result: score, generated_at: generated });
-}
+const setScore = (report: ReportRecord, score: number) =>
+	void reanalyse(fixture.server, report.id, { score });
 
 /** Two workflows on the same reports, alike but for Output; each poll's requests counted. */
 async function bothOutputs(event: INodeParameters) {

@@ -10,61 +10,25 @@ import {
 	phpRankDate,
 } from '../../nodes/PhpRankTrigger/events/scoreBaseline';
 import { sparkline } from '../../nodes/PhpRank/sparkline';
-import type { RecordedRequest, ReportRecord } from '../server';
-import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
-import { locator, useServer } from '../harness/setup';
+import type { ReportRecord } from '../server';
+import { runManually, type PollOutcome } from '../harness/poll';
+import { reanalyse as reanalyseReport } from '../harness/reanalysis';
+import { locator } from '../harness/setup';
+import { activated, ids, range, triggerFixture } from './fixture';
 
-const fixture = useServer();
-
-beforeEach(() => fixture.server.deleteAllReports());
-
-let pages = 0;
-function addReports(count: number, result?: number): ReportRecord[] {
-	return Array.from({ length: count }, (_, i) =>
-		fixture.server.addReport({ url: `https://site${i % 3}.example.com/score-${++pages}`, result }),
-	);
-}
+const { fixture, addReports, polled, watch } = triggerFixture('score');
 
 const passing = (report: ReportRecord) =>
 	Object.keys(report.results).filter((check) => report.results[check].passed);
 const failing = (report: ReportRecord) =>
 	Object.keys(report.results).filter((check) => !report.results[check].passed);
 
-/**
- * A new analysis of a report, as phpRank's database would hold it after a re-run: the score given,
- * the checks in `fail` failing and those in `pass` passing, generated an hour later.
- */
-function reanalyse(
-	id: number,
-	change: { score: number; fail?: string[]; pass?: string[] },
-): ReportRecord {
-	const report = fixture.server.getReport(id)!;
-	const results = structuredClone(report.results);
-	for (const check of change.fail ?? []) results[check] = { ...results[check], passed: false };
-	for (const check of change.pass ?? []) results[check] = { ...results[check], passed: true };
-	const generated = new Date(Date.parse(report.generated_at) + 3_600_000).toISOString();
-	fixture.server.deleteReport(id);
-	return fixture.server.addReport({
-		...report,
-		result: change.score,
-		results,
-		generated_at: generated,
-		updated_at: generated,
-	});
-}
+const reanalyse = (id: number, change: { score: number; fail?: string[]; pass?: string[] }) =>
+	reanalyseReport(fixture.server, id, change);
 const setScore = (id: number, score: number) => reanalyse(id, { score });
 
-async function polled(
-	run: () => Promise<PollOutcome>,
-): Promise<PollOutcome & { requests: RecordedRequest[] }> {
-	fixture.server.clearRequests();
-	const outcome = await run();
-	return { ...outcome, requests: fixture.apiRequests() };
-}
-
 const scoreChanged = (extra: INodeParameters = {}, options: { durable?: boolean } = {}) =>
-	new PolledWorkflow({ event: 'scoreChanged', ...extra }, fixture.credential, options);
-const ids = (outcome: PollOutcome) => outcome.items?.map((item) => item.json.id) ?? null;
+	watch({ event: 'scoreChanged', ...extra }, options);
 const summary = (outcome: PollOutcome) =>
 	outcome.items?.map((item) => {
 		const changes = item.json.changes as IDataObject;
@@ -75,8 +39,6 @@ const summary = (outcome: PollOutcome) =>
 			item.json.score,
 		];
 	}) ?? null;
-const range = (from: number, to: number) =>
-	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('Score Changed', () => {
 	it('notes a baseline for every report on activation without firing, in a few bytes each', async () => {
@@ -105,8 +67,7 @@ describe('Score Changed', () => {
 
 	it('fires once when the score drops by Minimum Change or more, with the changes since the baseline', async () => {
 		const [report, other] = addReports(2, 70);
-		const workflow = scoreChanged({ minChange: 5 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 5 }));
 		const fail = passing(report).slice(0, 2);
 		const pass = failing(report).slice(0, 1);
 		const after = reanalyse(report.id, { score: 58, fail, pass });
@@ -151,8 +112,7 @@ describe('Score Changed', () => {
 
 	it('fires on a rise too, and outputs the whole report without Simplify', async () => {
 		const [report] = addReports(1, 60);
-		const workflow = scoreChanged({ simplify: false });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ simplify: false }));
 		setScore(report.id, 66);
 
 		const poll = await workflow.poll();
@@ -167,8 +127,7 @@ describe('Score Changed', () => {
 
 	it('ignores noise below Minimum Change', async () => {
 		const [report] = addReports(1, 80);
-		const workflow = scoreChanged({ minChange: 5 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 5 }));
 
 		const outcomes = [];
 		for (const score of [77, 83, 76, 84]) {
@@ -181,8 +140,7 @@ describe('Score Changed', () => {
 
 	it('adds up a slow drift and fires once it reaches Minimum Change', async () => {
 		const [report] = addReports(1, 90);
-		const workflow = scoreChanged({ minChange: 5 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 5 }));
 
 		const outcomes = [];
 		for (const score of [88, 87, 86, 84, 83, 82]) {
@@ -203,8 +161,7 @@ describe('Score Changed', () => {
 
 	it('with Only When Worse, ignores rises and measures a later drop from the higher score', async () => {
 		const [rising, falling] = addReports(2, 50);
-		const workflow = scoreChanged({ onlyWorse: true });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ onlyWorse: true }));
 		setScore(rising.id, 70);
 		setScore(falling.id, 40);
 
@@ -218,8 +175,7 @@ describe('Score Changed', () => {
 
 	it('with Below Score, fires once on falling below, not again while below, and again after recovering', async () => {
 		const [report, alreadyLow] = [...addReports(1, 60), ...addReports(1, 30)];
-		const workflow = scoreChanged({ minChange: 0, belowScore: 50 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 50 }));
 
 		const outcomes = [];
 		for (const score of [45, 40, 35, 55, 48, 47]) {
@@ -242,8 +198,7 @@ describe('Score Changed', () => {
 
 	it('measures a second Below Score event from the reading that re-armed it: 78 → 67 → 59 → 78 → 67', async () => {
 		const [report] = addReports(1, 78);
-		const workflow = scoreChanged({ minChange: 0, belowScore: 70 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 70 }));
 		const healthy = fixture.server.getReport(report.id)!;
 		const broken = passing(healthy).slice(0, 3);
 
@@ -297,11 +252,9 @@ describe('Score Changed', () => {
 			...addReports(1, 60),
 			...addReports(1, 90),
 		];
-		const workflow = scoreChanged(
-			{ minChange: 0, belowScore: 70, notifyRecovery: true },
-			{ durable: true },
+		const workflow = await activated(
+			scoreChanged({ minChange: 0, belowScore: 70, notifyRecovery: true }, { durable: true }),
 		);
-		await workflow.activate();
 		const broken = passing(report).slice(0, 2);
 
 		const steps: Array<() => void> = [
@@ -346,8 +299,7 @@ describe('Score Changed', () => {
 
 	it('without Notify on Recovery, stays silent on the way back', async () => {
 		const [report] = addReports(1, 78);
-		const workflow = scoreChanged({ minChange: 0, belowScore: 70 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 70 }));
 
 		const outcomes = [];
 		for (const score of [60, 80, 81]) {
@@ -360,13 +312,14 @@ describe('Score Changed', () => {
 
 	it('with a Result filter and Notify on Recovery, the recovery of an event fires out of that class, one never fired does not', async () => {
 		const [fired, filtered] = addReports(2, 60);
-		const workflow = scoreChanged({
-			minChange: 0,
-			belowScore: 50,
-			notifyRecovery: true,
-			filters: { result: 'bad' },
-		});
-		await workflow.activate();
+		const workflow = await activated(
+			scoreChanged({
+				minChange: 0,
+				belowScore: 50,
+				notifyRecovery: true,
+				filters: { result: 'bad' },
+			}),
+		);
 		setScore(fired.id, 40);
 		// 49 is decent: below 50, but out of the Result filter, so no event and nothing to recover from.
 		setScore(filtered.id, 49);
@@ -383,8 +336,7 @@ describe('Score Changed', () => {
 
 	it('carries the trend: the last 8 scores seen, oldest first, a re-read or an equal score adding nothing', async () => {
 		const [report] = addReports(1, 81);
-		const workflow = scoreChanged({ minChange: 20 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 20 }));
 
 		const outcomes = [];
 		for (const score of [80, 80, 72, 65, 58]) {
@@ -443,8 +395,7 @@ describe('Score Changed', () => {
 			...addReports(1, 90),
 			...addReports(1, 70),
 		];
-		const workflow = scoreChanged({ minChange: 10, belowScore: 50 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 10, belowScore: 50 }));
 		setScore(crossesSlightly.id, 49);
 		setScore(dropsAbove.id, 75);
 		setScore(both.id, 30);
@@ -460,8 +411,7 @@ describe('Score Changed', () => {
 
 	it('with a Result filter, fires only for reports now in that class, measured from the last event', async () => {
 		const [report] = addReports(1, 90);
-		const workflow = scoreChanged({ filters: { result: 'bad' } });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ filters: { result: 'bad' } }));
 		setScore(report.id, 70);
 
 		const first = await polled(() => workflow.poll());
@@ -475,14 +425,9 @@ describe('Score Changed', () => {
 
 	it('treats a Result filter added without a value as no filter, for every event', async () => {
 		const [report] = addReports(1, 90);
-		const workflow = scoreChanged({ filters: { result: '' } });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ filters: { result: '' } }));
 		setScore(report.id, 70);
-		const newReport = new PolledWorkflow(
-			{ event: 'newReport', filters: { result: '' } },
-			fixture.credential,
-		);
-		await newReport.activate();
+		const newReport = await activated(watch({ event: 'newReport', filters: { result: '' } }));
 		const created = addReports(1, 60)[0];
 
 		expect(summary(await workflow.poll())).toEqual([[report.id, 'moved', 90, 70]]);
@@ -494,8 +439,7 @@ describe('Score Changed', () => {
 
 	it('forgets deleted reports and learns new ones without firing', async () => {
 		const [kept, deleted] = addReports(2, 90);
-		const workflow = scoreChanged({}, { durable: true });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({}, { durable: true }));
 		expect((await workflow.poll()).items).toBeNull();
 		fixture.server.deleteReport(deleted.id);
 		const [created] = addReports(1, 10);
@@ -514,14 +458,16 @@ describe('Score Changed', () => {
 
 	it('keeps its baselines when Minimum Change is edited, and starts over quietly when Below Score is', async () => {
 		const [report] = addReports(1, 90);
-		const workflow = scoreChanged({ minChange: 5 });
-		await workflow.activate();
+		const workflow = await activated(scoreChanged({ minChange: 5 }));
 		const baselines = workflow.savedState.baselines;
 
 		// The user edits Minimum Change and activates again: same state, the same baseline (90).
-		const edited = new PolledWorkflow({ event: 'scoreChanged', minChange: 8 }, fixture.credential, {
-			id: workflow.id,
-		});
+		const edited = watch(
+			{ event: 'scoreChanged', minChange: 8 },
+			{
+				id: workflow.id,
+			},
+		);
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.baselines).toEqual(baselines);
@@ -530,9 +476,8 @@ describe('Score Changed', () => {
 
 		// Below Score edited: its flags held for another score, so the trigger starts over.
 		setScore(report.id, 40);
-		const below = new PolledWorkflow(
+		const below = watch(
 			{ event: 'scoreChanged', minChange: 8, belowScore: 50 },
-			fixture.credential,
 			{ id: workflow.id },
 		);
 		below.stored = edited.stored;
@@ -608,11 +553,9 @@ describe('Score Changed state size', () => {
 
 	it('keeps at most 40 bytes per watched report at 10,000 reports each re-analysed 7 times, with full trends', async () => {
 		const reports = fixture.server.seedReports(10_000);
-		const workflow = scoreChanged(
-			{ minChange: 5, belowScore: 50, notifyRecovery: true },
-			{ durable: true },
+		const workflow = await activated(
+			scoreChanged({ minChange: 5, belowScore: 50, notifyRecovery: true }, { durable: true }),
 		);
-		await workflow.activate();
 		for (let poll = 0; poll < 9; poll++) await workflow.poll();
 		// Each round re-analyses every report (a new date, a score 1-12 points up or down, now and
 		// then a check flipped), as phpRank's database would hold them after weekly re-runs.
@@ -737,34 +680,22 @@ describe('Score Changed state size', () => {
 });
 
 describe('Score Changed input checks', () => {
+	const outOfRange = (
+		name: 'minChange' | 'belowScore',
+		value: number | string,
+	): [INodeParameters, string, RegExp] => [
+		{ [name]: value },
+		`${name === 'minChange' ? 'Minimum Change' : 'Below Score'} must be a number from 0 to 100, not "${String(value)}"`,
+		name === 'minChange' ? /^Enter how many points/ : /^Enter the score \(1 to 100\)/,
+	];
 	it.each([
+		outOfRange('minChange', -1),
+		outOfRange('minChange', 101),
+		outOfRange('minChange', 'five'),
+		outOfRange('belowScore', 120),
+		outOfRange('belowScore', -5),
 		[
-			{ minChange: -1 },
-			'Minimum Change must be a number from 0 to 100, not "-1"',
-			/^Enter how many points/,
-		],
-		[
-			{ minChange: 101 },
-			'Minimum Change must be a number from 0 to 100, not "101"',
-			/^Enter how many points/,
-		],
-		[
-			{ minChange: 'five' },
-			'Minimum Change must be a number from 0 to 100, not "five"',
-			/^Enter how many points/,
-		],
-		[
-			{ belowScore: 120 },
-			'Below Score must be a number from 0 to 100, not "120"',
-			/^Enter the score \(1 to 100\)/,
-		],
-		[
-			{ belowScore: -5 },
-			'Below Score must be a number from 0 to 100, not "-5"',
-			/^Enter the score \(1 to 100\)/,
-		],
-		[
-			{ minChange: 0, belowScore: 0 },
+			{ minChange: 0, belowScore: 0 } as INodeParameters,
 			'Minimum Change and Below Score are both 0, so Score Changed would never fire',
 			/^Enter a Minimum Change/,
 		],

@@ -2,11 +2,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { PhpRankServer, RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
-import { locator, useServer } from '../harness/setup';
+import { locator } from '../harness/setup';
+import { activated, ids, range, triggerFixture } from './fixture';
 
-const fixture = useServer();
-
-beforeEach(() => fixture.server.deleteAllReports());
+const { fixture, addReports, polled, watch } = triggerFixture('page');
 
 /** The test server has no single-report edit: rewrite its store the way phpRank's database would change. */
 function rewriteStore(
@@ -42,25 +41,6 @@ function onceWhenRequested(when: (request: RecordedRequest) => boolean, change: 
 	);
 }
 
-let pages = 0;
-function addReports(count: number, result?: number): ReportRecord[] {
-	return Array.from({ length: count }, (_, i) =>
-		fixture.server.addReport({ url: `https://site${i % 3}.example.com/page-${++pages}`, result }),
-	);
-}
-
-/** Runs a poll and returns it with the API requests it sent. */
-async function polled(
-	run: () => Promise<PollOutcome>,
-): Promise<PollOutcome & { requests: RecordedRequest[] }> {
-	fixture.server.clearRequests();
-	const outcome = await run();
-	return { ...outcome, requests: fixture.apiRequests() };
-}
-
-const ids = (outcome: PollOutcome) => outcome.items?.map((item) => item.json.id) ?? null;
-const range = (from: number, to: number) =>
-	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const listQuery = (perPage: number, page: number, filters: Record<string, string> = {}) => ({
 	sort_by: 'id',
 	sort: 'desc',
@@ -70,16 +50,14 @@ const listQuery = (perPage: number, page: number, filters: Record<string, string
 });
 
 describe('New Report', () => {
-	const newReport = (extra: INodeParameters = {}) =>
-		new PolledWorkflow({ event: 'newReport', ...extra }, fixture.credential);
+	const newReport = (extra: INodeParameters = {}) => watch({ event: 'newReport', ...extra });
 
 	/** An activated New Report trigger over `count` existing reports. */
 	async function activeOver(
 		count: number,
 	): Promise<{ workflow: PolledWorkflow; seeded: ReportRecord[] }> {
 		const seeded = fixture.server.seedReports(count);
-		const workflow = newReport();
-		await workflow.activate();
+		const workflow = await activated(newReport());
 		return { workflow, seeded };
 	}
 
@@ -226,7 +204,7 @@ describe('New Report', () => {
 			event: 'newReport',
 			filters: { project: locator('list', 'example.com'), result: 'good' },
 		};
-		const workflow = new PolledWorkflow(parameters, fixture.credential);
+		const workflow = watch(parameters);
 
 		const activation = await polled(() => workflow.activate());
 		fixture.server.addReport({ url: 'https://example.com/d', result: 30 });
@@ -241,11 +219,7 @@ describe('New Report', () => {
 		expect(ids(poll)).toEqual([goodOne.id]);
 
 		// Same saved state, other filters (the user edited the node and re-activated): no replay.
-		const edited = new PolledWorkflow(
-			{ event: 'newReport', filters: { result: 'good' } },
-			fixture.credential,
-			{ id: workflow.id },
-		);
+		const edited = watch({ event: 'newReport', filters: { result: 'good' } }, { id: workflow.id });
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.watch).toBe('["newReport","","good"]');
@@ -254,7 +228,7 @@ describe('New Report', () => {
 
 describe('Report Result Changed', () => {
 	const resultChanged = (extra: INodeParameters = {}) =>
-		new PolledWorkflow({ event: 'resultChanged', ...extra }, fixture.credential);
+		watch({ event: 'resultChanged', ...extra });
 
 	it('notes every report’s result on activation without firing', async () => {
 		const reports = [...addReports(2, 90), ...addReports(1, 30)];
@@ -273,8 +247,7 @@ describe('Report Result Changed', () => {
 
 	it('fires once when a report’s class changes, with the previous score and class', async () => {
 		const [a, b, c] = addReports(3, 85);
-		const workflow = resultChanged();
-		await workflow.activate();
+		const workflow = await activated(resultChanged());
 		setResult(b.id, 40);
 		setResult(c.id, 82); // same class: no event
 
@@ -306,8 +279,7 @@ describe('Report Result Changed', () => {
 			...addReports(1, 90),
 			...addReports(1, 80),
 		];
-		const workflow = resultChanged({ onlyWorse: true });
-		await workflow.activate();
+		const workflow = await activated(resultChanged({ onlyWorse: true }));
 		setResult(up.id, 95);
 		setResult(down.id, 10);
 		setResult(slightlyDown.id, 60);
@@ -333,12 +305,9 @@ describe('Report Result Changed', () => {
 			...addReports(1, 90),
 		];
 		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
-		const workflow = new PolledWorkflow(
-			{ event: 'resultChanged', onlyWorse: true, notifyRecovery: true },
-			fixture.credential,
-			{ durable: true },
+		const workflow = await activated(
+			watch({ event: 'resultChanged', onlyWorse: true, notifyRecovery: true }, { durable: true }),
 		);
-		await workflow.activate();
 		const events = (outcome: PollOutcome) =>
 			outcome.items?.map(({ json }) => [
 				json.id,
@@ -387,12 +356,9 @@ describe('Report Result Changed', () => {
 
 	it('with Only When Worse and no Notify on Recovery, stays silent on the way back and keeps nothing for it', async () => {
 		const [report] = addReports(1, 85);
-		const workflow = new PolledWorkflow(
-			{ event: 'resultChanged', onlyWorse: true },
-			fixture.credential,
-			{ durable: true },
+		const workflow = await activated(
+			watch({ event: 'resultChanged', onlyWorse: true }, { durable: true }),
 		);
-		await workflow.activate();
 
 		setResult(report.id, 40);
 		const drop = await workflow.poll();
@@ -410,12 +376,13 @@ describe('Report Result Changed', () => {
 
 	it('with a Result filter and Notify on Recovery, fires the drop into that class and the recovery out of it', async () => {
 		const [report] = addReports(1, 70);
-		const workflow = resultChanged({
-			onlyWorse: true,
-			notifyRecovery: true,
-			filters: { result: 'bad' },
-		});
-		await workflow.activate();
+		const workflow = await activated(
+			resultChanged({
+				onlyWorse: true,
+				notifyRecovery: true,
+				filters: { result: 'bad' },
+			}),
+		);
 
 		setResult(report.id, 30);
 		const drop = await workflow.poll();
@@ -432,8 +399,7 @@ describe('Report Result Changed', () => {
 
 	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
 		const [toDecent, toBad] = addReports(2, 90);
-		const workflow = resultChanged({ filters: { result: 'bad' } });
-		await workflow.activate();
+		const workflow = await activated(resultChanged({ filters: { result: 'bad' } }));
 		setResult(toDecent.id, 60);
 		setResult(toBad.id, 20);
 
@@ -450,8 +416,7 @@ describe('Report Result Changed', () => {
 
 	it('forgets deleted reports and learns new ones without firing', async () => {
 		const [kept, deleted] = addReports(2, 90);
-		const workflow = resultChanged();
-		await workflow.activate();
+		const workflow = await activated(resultChanged());
 		removeReport(deleted.id);
 		const [created] = addReports(1, 10);
 
@@ -468,8 +433,7 @@ describe('Report Result Changed', () => {
 
 	it('reads the report a deletion pushed across a page boundary, so its change fires in that poll', async () => {
 		const reports = addReports(250, 90);
-		const workflow = resultChanged();
-		await workflow.activate();
+		const workflow = await activated(resultChanged());
 		const boundary = reports[149]; // first on page 2 (newest first, 100 a page)
 		setResult(boundary.id, 10);
 		// While page 2 is requested, a report of page 1 is deleted: the boundary report moves to page 1 unread.
@@ -489,8 +453,7 @@ describe('Report Result Changed', () => {
 
 	it('reads 1,000 reports in 10 requests a poll, within phpRank’s 60 a minute at a 1-minute interval', async () => {
 		addReports(1000, 90);
-		const workflow = resultChanged();
-		await workflow.activate();
+		const workflow = await activated(resultChanged());
 		setResult(fixture.server.listReports()[500].id, 5);
 
 		const poll = await polled(() => workflow.poll());
@@ -619,8 +582,7 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 
 	it('fires each event once: a poll that starts while the last one runs returns nothing and sends nothing', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
-		await workflow.activate();
+		const workflow = await activated(watch({ event: 'newReport' }));
 		const created = addReports(3);
 		const slow = holdNextListRequest();
 		fixture.server.clearRequests();
@@ -639,10 +601,14 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 	it('a poll that outlived its lease drops its result when a later poll has fired meanwhile', async () => {
 		fixture.server.seedReports(5);
 		// A short poll budget: the lease of the first poll expires while it waits.
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
-			pollBudgetMs: 300,
-		});
-		await workflow.activate();
+		const workflow = await activated(
+			watch(
+				{ event: 'resultChanged' },
+				{
+					pollBudgetMs: 300,
+				},
+			),
+		);
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
 		const slow = holdNextListRequest();
@@ -665,7 +631,7 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 describe('a share of the request budget per poll', () => {
 	it('reads 2,500 watched reports over 3 polls of at most 10 requests, and fires each change once', async () => {
 		const reports = addReports(2500, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential);
+		const workflow = watch({ event: 'resultChanged' });
 
 		const activation = await polled(() => workflow.activate());
 		setResult(reports[2400].id, 10); // newest pages: read again only in the next round
@@ -688,8 +654,7 @@ describe('a share of the request budget per poll', () => {
 
 	it('spreads a backlog of 2,000 new reports over polls of 10 requests, each report once', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
-		await workflow.activate();
+		const workflow = await activated(watch({ event: 'newReport' }));
 		const backlog = addReports(2000);
 
 		const first = await polled(() => workflow.poll());
@@ -714,10 +679,14 @@ describe('a share of the request budget per poll', () => {
 describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 	it('forgets a deleted report in the poll that reads its part of the list, and keeps the others', async () => {
 		const reports = addReports(1200, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
-			durable: true,
-		});
-		await workflow.activate();
+		const workflow = await activated(
+			watch(
+				{ event: 'resultChanged' },
+				{
+					durable: true,
+				},
+			),
+		);
 		expect((await workflow.poll()).items).toBeNull(); // pages 11-12: the first round is complete
 		const remembered = () => Object.keys(workflow.cursor?.results as IDataObject).map(Number);
 		expect(remembered()).toHaveLength(1200);
@@ -738,9 +707,12 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires the reports created between activation and the first scheduled poll', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, {
-			durable: true,
-		});
+		const workflow = watch(
+			{ event: 'newReport' },
+			{
+				durable: true,
+			},
+		);
 
 		await workflow.activate();
 		// n8n ran the activation poll as a test and did not commit its state.
@@ -757,9 +729,12 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires a result change made right after activation', async () => {
 		const [report] = addReports(3, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential, {
-			durable: true,
-		});
+		const workflow = watch(
+			{ event: 'resultChanged' },
+			{
+				durable: true,
+			},
+		);
 
 		await workflow.activate();
 		setResult(report.id, 20);
@@ -772,10 +747,14 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('commits the state of a poll that fires nothing on its own, so a restart continues from it', async () => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, {
-			durable: true,
-		});
-		await workflow.activate();
+		const workflow = await activated(
+			watch(
+				{ event: 'newReport' },
+				{
+					durable: true,
+				},
+			),
+		);
 		expect((await workflow.poll()).items).toBeNull();
 		expect(workflow.cursor).toMatchObject({ lastId: expect.any(Number) });
 
@@ -799,8 +778,7 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 		[503, { cause: 'temporarily-unavailable' }],
 	])('HTTP %i is declared %j, and the state is kept', async (status, declared) => {
 		fixture.server.seedReports(5);
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential);
-		await workflow.activate();
+		const workflow = await activated(watch({ event: 'newReport' }));
 		const before = workflow.savedState;
 		fixture.server.failNext({ type: 'status', status, body: { message: 'x' } });
 
@@ -852,8 +830,7 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 
 	it('an instance that answers page 1 again is a configuration to fix, said so', async () => {
 		addReports(150, 90);
-		const workflow = new PolledWorkflow({ event: 'resultChanged' }, fixture.credential);
-		await workflow.activate();
+		const workflow = await activated(watch({ event: 'resultChanged' }));
 		const pageOne = await fetch(
 			`${fixture.server.url}/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1`,
 			{

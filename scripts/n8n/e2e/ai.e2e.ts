@@ -13,10 +13,7 @@
  * Everything runs on loopback; no real model. Prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder).
  */
-import * as fs from 'fs';
-import { createServer, type IncomingMessage, type Server } from 'http';
-import type { AddressInfo } from 'net';
-import * as path from 'path';
+import type { IncomingMessage } from 'http';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -28,7 +25,8 @@ import {
 	type PhpRankServer,
 	type RecordedRequest,
 } from '../../../test/server';
-import { apiRequests, EXAMPLES_DIR, testServerCredential } from '../checks';
+import { startHttp } from '../catchers';
+import { apiRequests, loadExample, testServerCredential } from '../checks';
 import {
 	importCredentials,
 	importWorkflows,
@@ -43,9 +41,19 @@ import { node, NODE_TYPE, webhook, workflow, type Link, type WorkflowJson } from
 
 import { COMPARE_TOOL, compareToolChecks } from './aiCompare';
 import { DIGEST_TOOL, digestToolChecks } from './aiDigest';
+import {
+	describe,
+	gotRequests,
+	itemsOf as parsed,
+	mcpClient,
+	propTypes,
+	textOf,
+	type ToolResult,
+} from './mcp';
 
-const EXAMPLE = path.join(EXAMPLES_DIR, 'seo-assistant-mcp.json');
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
+const MCP_AUTH = { Authorization: `Bearer ${MCP_TOKEN}` };
+const mcpUrl = (n8n: N8nServer) => new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
 const TOOL_NAMES = [
 	'audit_url',
 	COMPARE_TOOL,
@@ -59,12 +67,8 @@ const TOOL_NAMES = [
 const suite = new Suite('ai-e2e');
 const { check, section, note, api } = suite;
 
-function describe(reqs: RecordedRequest[]): string[] {
-	return reqs.map(
-		(r) =>
-			`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` <${r.rawBody}>` : ''}`,
-	);
-}
+const requested = (label: string, call: { requests: RecordedRequest[] }, expected: string[]) =>
+	gotRequests(suite, label, call.requests, expected);
 
 // --------------------------------------------------------------------- the scripted chat model
 
@@ -88,84 +92,68 @@ type Reply =
 	| { text: string };
 
 /** An OpenAI-compatible `/v1/chat/completions` that answers with the next step of a script. */
-class ScriptedModel {
-	readonly requests: ChatRequest[] = [];
-	private server: Server | undefined;
-	private calls = 0;
-
-	constructor(private readonly script: (request: ChatRequest, turn: number) => Reply) {}
-
-	get url(): string {
-		return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
-	}
-
-	async start(): Promise<void> {
-		this.server = createServer((req, res) => {
-			void readBody(req).then((raw) => {
-				if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-					res
-						.writeHead(404, { 'content-type': 'application/json' })
-						.end('{"error":{"message":"not found"}}');
-					return;
-				}
-				const request = JSON.parse(raw) as ChatRequest;
-				this.requests.push(request);
-				const reply = this.script(request, this.requests.length - 1);
-				const message =
+async function startScriptedModel(script: (request: ChatRequest, turn: number) => Reply) {
+	const requests: ChatRequest[] = [];
+	let calls = 0;
+	const server = await startHttp((req, res) => {
+		void readBody(req).then((raw) => {
+			if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+				res
+					.writeHead(404, { 'content-type': 'application/json' })
+					.end('{"error":{"message":"not found"}}');
+				return;
+			}
+			const request = JSON.parse(raw) as ChatRequest;
+			requests.push(request);
+			const reply = script(request, requests.length - 1);
+			const message =
+				'text' in reply
+					? { role: 'assistant', content: reply.text }
+					: {
+							role: 'assistant',
+							content: null,
+							tool_calls: reply.toolCalls.map((call) => ({
+								id: `call_${++calls}`,
+								type: 'function',
+								function: { name: call.name, arguments: JSON.stringify(call.args) },
+							})),
+						};
+			const finish = 'text' in reply ? 'stop' : 'tool_calls';
+			const base = {
+				id: `chatcmpl-${requests.length}`,
+				created: Math.floor(Date.now() / 1000),
+				model: request.model,
+			};
+			if (request.stream) {
+				const delta =
 					'text' in reply
-						? { role: 'assistant', content: reply.text }
+						? message
 						: {
-								role: 'assistant',
-								content: null,
-								tool_calls: reply.toolCalls.map((call) => ({
-									id: `call_${++this.calls}`,
-									type: 'function',
-									function: { name: call.name, arguments: JSON.stringify(call.args) },
-								})),
+								...message,
+								tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
 							};
-				const finish = 'text' in reply ? 'stop' : 'tool_calls';
-				const base = {
-					id: `chatcmpl-${this.requests.length}`,
-					created: Math.floor(Date.now() / 1000),
-					model: request.model,
-				};
-				if (request.stream) {
-					const delta =
-						'text' in reply
-							? message
-							: {
-									...message,
-									tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
-								};
-					res.writeHead(200, { 'content-type': 'text/event-stream' });
-					res.write(
-						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
-					);
-					res.write(
-						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
-					);
-					res.end('data: [DONE]\n\n');
-					return;
-				}
-				res.writeHead(200, { 'content-type': 'application/json' });
-				res.end(
-					JSON.stringify({
-						...base,
-						object: 'chat.completion',
-						choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-						usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-					}),
+				res.writeHead(200, { 'content-type': 'text/event-stream' });
+				res.write(
+					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
 				);
-			});
+				res.write(
+					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+				);
+				res.end('data: [DONE]\n\n');
+				return;
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					...base,
+					object: 'chat.completion',
+					choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+					usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+				}),
+			);
 		});
-		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-	}
-
-	async stop(): Promise<void> {
-		await new Promise<void>((resolve) =>
-			this.server ? this.server.close(() => resolve()) : resolve(),
-		);
-	}
+	});
+	return { ...server, url: `${server.origin}/v1`, requests };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -253,20 +241,6 @@ async function waitRegistered(
 
 // ------------------------------------------------------------------------------------ MCP
 
-type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
-
-function textOf(result: ToolResult): string {
-	return (result.content ?? []).map((c) => c.text ?? '').join('');
-}
-
-function parsed(result: ToolResult): Array<Record<string, unknown>> {
-	try {
-		return JSON.parse(textOf(result)) as Array<Record<string, unknown>>;
-	} catch {
-		return [];
-	}
-}
-
 /** Calls a tool as a client would; returns what the client got and what phpRank received. */
 function callerOf(client: Client, api: PhpRankServer) {
 	return async (name: string, args: Record<string, unknown>) => {
@@ -284,10 +258,9 @@ function callerOf(client: Client, api: PhpRankServer) {
 type ToolCall = ReturnType<typeof callerOf>;
 
 async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
-	const url = new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
-	const auth = { Authorization: `Bearer ${MCP_TOKEN}` };
+	const url = mcpUrl(n8n);
 	await checkMcpRefusesAnonymous(url);
-	const client = await checkMcpToolList(url, auth);
+	const client = await checkMcpToolList(url, MCP_AUTH);
 
 	section('MCP: each tool called, checked on both ends');
 	const call = callerOf(client, api);
@@ -297,7 +270,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	await checkFailingCalls(call);
 
 	await client.close();
-	await checkMcpOverSse(url, auth, api);
+	await checkMcpOverSse(url, MCP_AUTH, api);
 }
 
 async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
@@ -314,8 +287,7 @@ async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 /** Connected with the token over streamable HTTP: the seven tools, their schemas and descriptions. */
 async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
 	section('MCP over streamable HTTP: the tools as a client lists them');
-	const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: auth } }));
+	const client = await mcpClient('e2e-client', url, auth);
 	check('connected with the bearer token (POST /mcp/phprank-seo, streamable HTTP)', true);
 	check(
 		'the server instructions reach the client',
@@ -338,13 +310,7 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 			properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
 			required?: string[];
 		};
-	// By name, in a fixed order: which parameter n8n lists first is not what is checked.
-	const props = (name: string) =>
-		Object.fromEntries(
-			Object.entries(schema(name)?.properties ?? {})
-				.map(([k, v]) => [k, v.type])
-				.sort(([a], [b]) => String(a).localeCompare(String(b))),
-		);
+	const props = (name: string) => propTypes(schema(name));
 	check(
 		'audit_url takes url (string), privacy (number) and password (string)',
 		same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }),
@@ -378,22 +344,22 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 			Object.values(schema(n)?.properties ?? {}).every((p) => (p.description ?? '').length > 20),
 		),
 	);
+	const described = (name: string, re: RegExp) => re.test(String(byName[name]?.description));
 	check(
 		"audit_url: the operation's tool description (what and when)",
-		/^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/.test(
-			String(byName.audit_url?.description),
+		described(
+			'audit_url',
+			/^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/,
 		),
 	);
 	check(
 		"list_worst_reports: the example's own description",
-		String(byName.list_worst_reports?.description).startsWith(
-			'List phpRank SEO reports, worst score first',
-		),
+		described('list_worst_reports', /^List phpRank SEO reports, worst score first/),
 	);
 	check(
 		"get_failed_checks / rerun_report: the operations' descriptions",
-		/^Get one phpRank SEO report by its ID/.test(String(byName.get_failed_checks?.description)) &&
-			/^Change a phpRank report by its ID/.test(String(byName.rerun_report?.description)),
+		described('get_failed_checks', /^Get one phpRank SEO report by its ID/) &&
+			described('rerun_report', /^Change a phpRank report by its ID/),
 	);
 	check(
 		'no tool falls back to n8n\'s "… in phpRank"',
@@ -403,14 +369,14 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 		'site_health takes site (string), required, and says what it answers',
 		same(props('site_health'), { site: 'string' }) &&
 			schema('site_health')?.required?.includes('site') &&
-			/^How a whole site is doing in phpRank/.test(String(byName.site_health?.description)),
+			described('site_health', /^How a whole site is doing in phpRank/),
 		[schema('site_health'), byName.site_health?.description],
 	);
 
 	return client;
 }
 
-/** list_worst_reports (all sites, one site) and get_failed_checks, and the sizes of their answers. */
+/** list_worst_reports (all sites, one site) and get_failed_checks (each answer's size noted by callerOf). */
 async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise<void> {
 	const worst = await call('list_worst_reports', { limit: 3, site: '' });
 	check(
@@ -435,13 +401,9 @@ async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise
 			),
 		textOf(worst.result),
 	);
-	check(
-		'  phpRank got one GET /api/v1/reports sorted by result, ascending, 10 a page',
-		same(describe(worst.requests), [
-			'GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1',
-		]),
-		describe(worst.requests),
-	);
+	requested('  phpRank got one GET /api/v1/reports sorted by result, ascending, 10 a page', worst, [
+		'GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1',
+	]);
 	check(
 		"  sent with the credential's key",
 		worst.requests.every((r) => r.headers.authorization === `Bearer ${TEST_API_KEY}`),
@@ -456,13 +418,9 @@ async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise
 		),
 		textOf(site.result),
 	);
-	check(
-		'  phpRank got project=shop.example.org',
-		same(describe(site.requests), [
-			'GET /api/v1/reports?project=shop.example.org&sort_by=result&sort=asc&per_page=10&page=1',
-		]),
-		describe(site.requests),
-	);
+	requested('  phpRank got project=shop.example.org', site, [
+		'GET /api/v1/reports?project=shop.example.org&sort_by=result&sort=asc&per_page=10&page=1',
+	]);
 
 	const checks = await call('get_failed_checks', { report_id: 4 });
 	const report = parsed(checks.result)[0] ?? {};
@@ -483,29 +441,7 @@ async function checkListAndGetTools(call: ToolCall, api: PhpRankServer): Promise
 			),
 		report,
 	);
-	check(
-		'  phpRank got GET /api/v1/reports/4',
-		same(describe(checks.requests), ['GET /api/v1/reports/4']),
-		describe(checks.requests),
-	);
-	// The same answers in the workflow node's Simplify form, which tools returned before they had their own.
-	const simplified = (ids: number[]) =>
-		simplifyForm
-			? JSON.stringify(
-					ids.map((id) =>
-						simplifyForm?.(api.getReport(id), {
-							simplify: true,
-							link: (key: unknown) => `${api.url}/reports/${String(key)}`,
-						}),
-					),
-				).length
-			: 'n/a';
-	sizes.push(
-		`list of 3: ${textOf(worst.result).length} chars (Simplify form: ${simplified([4, 8, 1])})`,
-	);
-	sizes.push(
-		`one report: ${textOf(checks.result).length} chars (Simplify form: ${simplified([4])})`,
-	);
+	requested('  phpRank got GET /api/v1/reports/4', checks, ['GET /api/v1/reports/4']);
 }
 
 /** audit_url: a new page's report created; the same page again is re-run, not duplicated. */
@@ -576,10 +512,10 @@ async function checkRerunAndHealthTools(call: ToolCall, api: PhpRankServer): Pro
 			/^score \d+(\.\d+)? → /.test(String(parsed(rerun.result)[0]?.changes)),
 		textOf(rerun.result),
 	);
-	check(
+	requested(
 		'  phpRank got GET /api/v1/reports/5 (the report before) and PUT /api/v1/reports/5 with results=1',
-		same(describe(rerun.requests), ['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>']),
-		describe(rerun.requests),
+		rerun,
+		['GET /api/v1/reports/5', 'PUT /api/v1/reports/5 <results=1>'],
 	);
 
 	// "How is shop.example.org doing?": Get Health, in a few lines an agent can read aloud.
@@ -602,14 +538,11 @@ async function checkRerunAndHealthTools(call: ToolCall, api: PhpRankServer): Pro
 		text.length < 800 && !/<[a-z]/i.test(text),
 		text.length,
 	);
-	check(
+	requested(
 		'  phpRank got one GET /api/v1/reports with project=shop.example.org, 100 a page',
-		same(describe(health.requests), [
-			'GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1',
-		]),
-		describe(health.requests),
+		health,
+		['GET /api/v1/reports?project=shop.example.org&sort_by=id&sort=desc&per_page=100&page=1'],
 	);
-	sizes.push(`site health of ${shop.length} pages: ${textOf(health.result).length} chars`);
 }
 
 /** Failing calls: each answered with a sentence the model can act on (or refused by n8n's schema check). */
@@ -634,7 +567,7 @@ async function checkFailingCalls(call: ToolCall): Promise<void> {
 		]),
 		textOf(badUrl.result),
 	);
-	check('  nothing reached phpRank', badUrl.requests.length === 0, describe(badUrl.requests));
+	requested('  nothing reached phpRank', badUrl, []);
 	const unknown = await call('get_failed_checks', { report_id: 999999 });
 	check(
 		'an unknown report: "Report 999999 was not found (HTTP 404). …"',
@@ -646,11 +579,7 @@ async function checkFailingCalls(call: ToolCall): Promise<void> {
 		]),
 		textOf(unknown.result),
 	);
-	check(
-		'  phpRank got the one GET',
-		same(describe(unknown.requests), ['GET /api/v1/reports/999999']),
-		describe(unknown.requests),
-	);
+	requested('  phpRank got the one GET', unknown, ['GET /api/v1/reports/999999']);
 	const wrongType = await call('get_failed_checks', { report_id: 'the worst one' });
 	check(
 		"a report_id that is not a number is refused by n8n's schema check before the node runs",
@@ -697,35 +626,13 @@ async function checkMcpOverSse(
 	await sse.close();
 }
 
-const sizes: string[] = [];
-
-/** The built package's Simplify shaping, for the result sizes printed beside the tools' (a note, no check). */
-let simplifyForm:
-	| ((report: unknown, shape: { simplify: boolean; link: (id: unknown) => string }) => unknown)
-	| undefined;
-
-/** `shapeReport` from the installed package's dist/, if it is still where it was (else no comparison). */
-async function simplifiedReports(installedDir: string): Promise<typeof simplifyForm> {
-	const file = path.join(installedDir, 'dist', 'nodes', 'PhpRank', 'operations', 'reportItem.js');
-	try {
-		return ((await import(file)) as { shapeReport?: typeof simplifyForm }).shapeReport;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Last: a 429's Retry-After holds back every later request of this phpRank user in n8n's process
  * (transport/rateLimit.ts), the AI Agent's too.
  */
 async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 	section('MCP: phpRank throttling');
-	const client = new Client({ name: 'e2e-throttled', version: '1.0.0' });
-	await client.connect(
-		new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
-			requestInit: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } },
-		}),
-	);
+	const client = await mcpClient('e2e-throttled', mcpUrl(n8n), MCP_AUTH);
 	const call = callerOf(client, api);
 	api.setThrottle({ limit: 1, windowMs: 3_000 });
 	await call('get_failed_checks', { report_id: 2 });
@@ -736,11 +643,10 @@ async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void>
 		parsed(waited.result)[0]?.id === 2 && Date.now() - started >= 1_000,
 		textOf(waited.result),
 	);
-	check(
-		'  phpRank got the request twice (429, then 200)',
-		same(describe(waited.requests), ['GET /api/v1/reports/2', 'GET /api/v1/reports/2']),
-		describe(waited.requests),
-	);
+	requested('  phpRank got the request twice (429, then 200)', waited, [
+		'GET /api/v1/reports/2',
+		'GET /api/v1/reports/2',
+	]);
 	api.setThrottle({ limit: 1, windowMs: 60_000 });
 	await call('get_failed_checks', { report_id: 2 });
 	const throttled = await call('get_failed_checks', { report_id: 2 });
@@ -777,7 +683,7 @@ async function throttleChecks(n8n: N8nServer, api: PhpRankServer): Promise<void>
 async function agentChecks(
 	n8n: N8nServer,
 	api: PhpRankServer,
-	model: ScriptedModel,
+	model: Awaited<ReturnType<typeof startScriptedModel>>,
 ): Promise<void> {
 	section('AI Agent with the phpRank tools, OpenAI Chat Model on a scripted server');
 	api.clearRequests();
@@ -817,14 +723,7 @@ async function agentChecks(
 		};
 	check(
 		'their JSON schemas: audit_url {url: string, privacy: number, password: string}',
-		same(
-			Object.fromEntries(
-				Object.entries(params('audit_url')?.properties ?? {})
-					.map(([k, v]) => [k, v.type])
-					.sort(([x], [y]) => String(x).localeCompare(String(y))),
-			),
-			{ password: 'string', privacy: 'number', url: 'string' },
-		),
+		same(propTypes(params('audit_url')), { password: 'string', privacy: 'number', url: 'string' }),
 		params('audit_url'),
 	);
 	check(
@@ -933,14 +832,12 @@ function seed(api: PhpRankServer): void {
 }
 
 async function main(): Promise<void> {
-	const model = new ScriptedModel(script);
+	const model = await startScriptedModel(script);
 	suite.defer(() => model.stop());
-	const { sb, installedDir } = await suite.packageSandbox();
-	simplifyForm = await simplifiedReports(installedDir);
+	const { sb } = await suite.packageSandbox();
 	seed(api);
 	await api.start();
-	await model.start();
-	const example = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
+	const example = loadExample('seo-assistant-mcp.json');
 	await importCredentials(sb, [
 		testServerCredential(api),
 		{
@@ -979,15 +876,10 @@ async function main(): Promise<void> {
 	]);
 
 	await mcpChecks(n8n, api);
-	await digestToolChecks(suite, new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
-		Authorization: `Bearer ${MCP_TOKEN}`,
-	});
-	await compareToolChecks(suite, new URL(`${n8n.baseUrl}/mcp/phprank-seo`), {
-		Authorization: `Bearer ${MCP_TOKEN}`,
-	});
+	await digestToolChecks(suite, mcpUrl(n8n), MCP_AUTH);
+	await compareToolChecks(suite, mcpUrl(n8n), MCP_AUTH);
 	await agentChecks(n8n, api, model);
 	await throttleChecks(n8n, api);
-	for (const size of sizes) note(`result size, ${size}`);
 }
 
 suite.run(main);

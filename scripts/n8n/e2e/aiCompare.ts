@@ -5,14 +5,13 @@
  * scripted on the test server; the expected first lines are written here from those scores and
  * checks, not by the node's code. The reports it makes are removed at the end.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import type { PhpRankServer } from '../../../test/server';
 import { apiRequests, describeRequests } from '../checks';
 import { same } from '../report';
 import type { Suite } from '../suite';
-import { answerOf, textOf, type ToolResult } from './aiDigest';
+import { answerOf, listedTool, textOf, withToolClient, type ToolResult } from './mcp';
 
 /** The example's comparison tool, by its node's name. */
 export const COMPARE_TOOL = 'compare_with_competitors';
@@ -23,11 +22,8 @@ const OTHER = 'https://compare-other.example.net/';
 
 /** The tool as a client lists it: the operation's tool description, url and competitors to fill in. */
 async function listed(suite: Suite, client: Client): Promise<void> {
-	const { check, note } = suite;
-	const tool = (await client.listTools()).tools.find((t) => t.name === COMPARE_TOOL);
-	note(
-		`${COMPARE_TOOL}: ${tool?.description}\n         input: ${JSON.stringify(tool?.inputSchema)}`,
-	);
+	const { check } = suite;
+	const tool = await listedTool(suite, client, COMPARE_TOOL);
 	check(
 		`${COMPARE_TOOL} is listed with the operation's tool description (what to fix first, scores and gaps)`,
 		/^Compare the SEO of one web page with competitors' pages/.test(String(tool?.description)),
@@ -104,16 +100,9 @@ export async function compareToolChecks(
 	mcpUrl: URL,
 	headers: Record<string, string>,
 ): Promise<void> {
-	const { api, section } = suite;
-	section('MCP: Compare With Competitors as a tool ("how does my page do against these?")');
-	const before = new Set(api.listReports().map((r) => r.id));
-	const client = new Client({ name: 'e2e-compare', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } }));
-	try {
+	suite.section('MCP: Compare With Competitors as a tool ("how does my page do against these?")');
+	await withToolClient(suite, 'e2e-compare', mcpUrl, headers, async (client) => {
 		await listed(suite, client);
-		await answered(suite, client, api);
-	} finally {
-		await client.close();
-		for (const report of api.listReports()) if (!before.has(report.id)) api.deleteReport(report.id);
-	}
+		await answered(suite, client, suite.api);
+	});
 }

@@ -7,8 +7,7 @@
  * here from the server's reports as they are at the call, not by the node's code. The fixture's
  * reports are removed at the end, so later sections see the account they expect.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import { TEST_API_KEY, USER_IDS, type PhpRankServer } from '../../../test/server';
 import {
@@ -19,27 +18,12 @@ import {
 import { apiRequests, describeRequests } from '../checks';
 import { same } from '../report';
 import type { Suite } from '../suite';
+import { answerOf, listedTool, textOf, withToolClient, type ToolResult } from './mcp';
 
 /** The example's digest tool, by its node's name. */
 export const DIGEST_TOOL = 'sites_needing_attention';
 /** The example's Stale After (Days). */
 const STALE_AFTER_DAYS = 8;
-
-/** What an MCP tool call answers. */
-export type ToolResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean };
-
-/** A tool's answer as text. */
-export const textOf = (result: ToolResult) =>
-	(result.content ?? []).map((c) => c.text ?? '').join('');
-
-/** A tool's answer as n8n's tools give it (a JSON list of items): the first item, or {}. */
-export function answerOf(result: ToolResult): Record<string, unknown> {
-	try {
-		return (JSON.parse(textOf(result)) as Array<Record<string, unknown>>)[0] ?? {};
-	} catch {
-		return {};
-	}
-}
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
@@ -61,11 +45,8 @@ function listPages(reports: number): string[] {
 
 /** The tool as a client lists it: its description, and nothing to fill in. */
 async function listed(suite: Suite, client: Client): Promise<void> {
-	const { check, note } = suite;
-	const tool = (await client.listTools()).tools.find((t) => t.name === DIGEST_TOOL);
-	note(
-		`${DIGEST_TOOL}: ${tool?.description}\n         input: ${JSON.stringify(tool?.inputSchema)}`,
-	);
+	const { check } = suite;
+	const tool = await listedTool(suite, client, DIGEST_TOOL);
 	check(
 		`${DIGEST_TOOL} is listed with One Digest's tool description: which sites need attention, worst first, stale ones`,
 		/^Which of the user's client sites need attention this week, from phpRank: one short message ranking every site .* worst first/.test(
@@ -168,16 +149,10 @@ export async function digestToolChecks(
 ): Promise<void> {
 	const { api, section } = suite;
 	section('MCP: the digest as a tool ("which of my clients needs attention this week?")');
-	const before = new Set(api.listReports().map((r) => r.id));
-	accountFixture(api, Date.now());
-	const client = new Client({ name: 'e2e-digest', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } }));
-	try {
+	await withToolClient(suite, 'e2e-digest', mcpUrl, headers, async (client) => {
+		accountFixture(api, Date.now());
 		await listed(suite, client);
 		await answered(suite, client, api);
 		await failing(suite, client, api);
-	} finally {
-		await client.close();
-		for (const report of api.listReports()) if (!before.has(report.id)) api.deleteReport(report.id);
-	}
+	});
 }

@@ -20,7 +20,7 @@ import {
 	checkExampleNodes,
 	describeRequests,
 	json,
-	loadExamples,
+	loadExample,
 	PHPRANK_CRED,
 	testServerCredential,
 } from '../checks';
@@ -255,8 +255,7 @@ async function rendered(html: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(EXAMPLE_FILE);
-	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes } = await suite.packageSandbox();
 	await api.start();
 	const { catcher: smtp, credential: smtpCred } = await suite.smtp();

@@ -1,28 +1,12 @@
 /**
- * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24).
- *
- *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
- *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
- *   local SMTP catcher) -> the example imported with ONE node swapped: its Google Sheets "URLs to watch"
- *   becomes an HTTP Request node of the same name reading the same `url` rows from a local JSON server;
- *   every other node is the file's own -> `n8n execute` twice:
- *     run 1: every watched URL is new: each created (the server holds exactly that many more reports),
- *            no email;
- *     run 2: the test server's next analyses make some pages worse (a drop of 20, of exactly 5, a
- *            high-importance check newly failed), some not (unchanged, better, a drop of 4 with a low
- *            check failed): no report created, one re-run (PUT results=1) per URL, and an email for each
- *            page made worse and for no other, naming the URL, the score before → now and the checks.
- *   then the trigger half, `n8n start`: a published workflow phpRank Trigger (Score Changed, Minimum Change 5,
- *   Only When Worse, project example.com, polled at a fixed second of every minute) → the example's own
- *   email node; the first poll notes each report's score, then the test server re-runs three reports (a drop
- *   of 10 with a high check newly failed, a drop of 2, a rise of 14): the next poll sends exactly one email,
- *   for the drop of 10. Beside it, a second published trigger (Score Changed, Below Score 75, Minimum Change 0,
- *   Notify on Recovery, every project) fires once for the drop below 75 (reason belowScore), then, when the
- *   test server's next analysis puts the page back at 80, once with reason recovered, and not again at the
- *   poll after; its events carry the trend (80 → 70, then 80 → 70 → 80) and trend_text. A third published
- *   trigger (Score Changed, Output One Item per Site, another phpRank user's reports): when 40 pages of one
- *   site and 2 of another drop in one poll, one execution with two items, the larger site first.
- *
+ * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24), the package
+ * installed as README says, a phpRank and an SMTP credential (local catcher). The example runs as it is but for
+ * its Google Sheets "URLs to watch", an HTTP Request node of the same name reading the same rows locally.
+ *   `n8n execute` twice: run 1 creates a report per URL, no e-mail; run 2 re-runs each (PAGES: some worse, some
+ *   not, Confirm Drops) and mails exactly the pages made worse.
+ *   `n8n start` with three published phpRank Triggers (Score Changed): the example's e-mail on a drop (Minimum
+ *   Change 5, Only When Worse); Below Score 75 with Notify on Recovery (trend, fires once each way); One Item per
+ *   Site for another user's 42 dropping pages (one execution, two items, the larger site first).
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
@@ -31,15 +15,14 @@ import { randomUUID } from 'crypto';
 import {
 	CHECK_NAMES,
 	OTHER_USER_KEY,
-	PhpRankServer,
-	TEST_API_KEY,
 	USER_IDS,
 	cleanUrl,
 	type AnalysisSpec,
 	type RecordedRequest,
 	type ReportRecord,
 } from '../../../test/server';
-import { startJsonServer, type CaughtMail, type SmtpCatcher } from '../catchers';
+import { reanalyse } from '../../../test/harness/reanalysis';
+import { startFileServer, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -47,7 +30,8 @@ import {
 	PHPRANK_CRED,
 	describeRequests,
 	json,
-	loadExamples,
+	loadExample,
+	reportRequest,
 	NODE_TYPE,
 	testServerCredential,
 	TRIGGER_TYPE,
@@ -99,7 +83,8 @@ interface Page {
 	confirm?: (c: { high: string; medium: string; low: string }) => AnalysisSpec;
 	suspected?: boolean;
 	delta: number;
-	email: boolean;
+	/** a page made worse: the example mails about it */
+	email?: boolean;
 }
 const BASE_SCORE = 80;
 /** The one check failing after run 1 (every other passes). */
@@ -110,7 +95,6 @@ const PAGES: Page[] = [
 		what: 'unchanged',
 		next: () => ({ score: 80, others: 'keep' }),
 		delta: 0,
-		email: false,
 	},
 	{
 		url: 'https://example.com/pricing',
@@ -125,7 +109,6 @@ const PAGES: Page[] = [
 		what: 'better by 15, a check fixed',
 		next: () => ({ score: 95, passed: [BASE_FAILED], others: 'keep' }),
 		delta: 15,
-		email: false,
 	},
 	{
 		url: 'https://example.com/contact',
@@ -140,14 +123,12 @@ const PAGES: Page[] = [
 		what: 'dropped by 4, a low check newly failed',
 		next: (c) => ({ score: 76, failed: [c.low], others: 'keep' }),
 		delta: -4,
-		email: false,
 	},
 	{
 		url: 'https://shop.example.org/',
 		what: 'unchanged',
 		next: () => ({ score: 80, others: 'keep' }),
 		delta: 0,
-		email: false,
 	},
 	{
 		url: 'https://shop.example.org/cart',
@@ -165,7 +146,6 @@ const PAGES: Page[] = [
 		confirm: () => ({ score: 71, others: 'keep' }),
 		suspected: true,
 		delta: -1,
-		email: false,
 	},
 	{
 		url: 'https://example.com/dropped',
@@ -199,9 +179,7 @@ export function monitorWorkflow(example: WorkflowJson, listUrl: string): Workflo
 	return wf;
 }
 
-function reportsOf(api: PhpRankServer): ReportRecord[] {
-	return api.listReports(USER_IDS.default);
-}
+const reportsOf = () => api.listReports(USER_IDS.default);
 
 function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
@@ -220,13 +198,12 @@ interface MonitorCtx {
 }
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(EXAMPLE_FILE);
-	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
 	const ctx = await importTheExample(sb, example, nodeTypes);
 	const run1 = await checkRun1(ctx);
 	const picked = await checkRun2(ctx, run1);
-	await triggerChecks(sb, nodeTypes, api, ctx.smtp, example, picked.high);
+	await triggerChecks(sb, nodeTypes, ctx.smtp, example, picked.high);
 }
 
 /** The test server and its reports, the SMTP catcher, the URL list; the example imported with its Sheets node swapped. */
@@ -245,11 +222,13 @@ async function importTheExample(
 	];
 	await api.start();
 	const { catcher: smtp, credential: smtpCred } = await suite.smtp();
-	const list = await startJsonServer(
-		'/urls-to-watch',
-		PAGES.map((p) => ({ row_number: PAGES.indexOf(p) + 2, url: p.url })),
-	);
-	suite.defer(() => list.stop());
+	const rows = await startFileServer();
+	suite.defer(() => rows.stop());
+	rows.set('/urls-to-watch', {
+		body: JSON.stringify(PAGES.map((p, i) => ({ row_number: i + 2, url: p.url }))),
+		contentType: 'application/json',
+	});
+	const list = { url: `${rows.origin}/urls-to-watch`, hits: () => rows.hits.length };
 	note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
 	await timed(
 		'n8n import:credentials',
@@ -295,7 +274,7 @@ async function checkRun1({
 	list,
 }: MonitorCtx): Promise<{ created: Map<string, ReportRecord>; after1: ReportRecord[] }> {
 	section('run 1 (n8n execute): every watched URL is new');
-	const before = reportsOf(api);
+	const before = reportsOf();
 	for (const page of PAGES)
 		api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 	api.clearRequests();
@@ -327,7 +306,7 @@ async function checkRun1({
 		) && out1.every((r) => r.privacy === 'private'),
 		out1.map((r) => [r.url, r.privacy]),
 	);
-	const after1 = reportsOf(api);
+	const after1 = reportsOf();
 	const newOnes = after1.filter((r) => !before.some((b) => b.id === r.id));
 	check(
 		`the server holds exactly ${PAGES.length} more reports of the user`,
@@ -416,7 +395,7 @@ function checkRun2Reruns(
 	picked: Picked,
 ): void {
 	const out2 = json(run2.outputs[RERUN]);
-	const after2 = reportsOf(api);
+	const after2 = reportsOf();
 	check(
 		'no report created: the user has as many reports as after run 1',
 		after2.length === after1.length &&
@@ -446,16 +425,6 @@ function checkRun2Reruns(
 			puts.every((r) => r.form.results === '1'),
 		describeRequests(reqs2),
 	);
-	for (const page of PAGES) {
-		const item = out2.find((r) => r.url === cleanUrl(page.url));
-		const expected = page.suspected ? page.email : null;
-		check(
-			`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`,
-			item?.confirmed === expected &&
-				(!page.suspected || item?.first_score === page.next(picked).score),
-			item && { confirmed: item.confirmed, first_score: item.first_score },
-		);
-	}
 	check(
 		'the other reports were left alone (same site, another user of a watched URL)',
 		untouched.every((u) => same(api.getReport(u.id), u)),
@@ -463,17 +432,23 @@ function checkRun2Reruns(
 	);
 	for (const page of PAGES) {
 		const item = out2.find((r) => r.url === cleanUrl(page.url));
-		const columns = item && {
-			score_change: item.score_change,
-			previous_score: item.previous_score,
-			has_changes_object: 'changes' in item,
-		};
+		const expected = page.suspected ? !!page.email : null;
+		check(
+			`${cleanUrl(page.url)}: confirmed ${String(expected)}${page.suspected ? `, first_score ${page.next(picked).score}` : ''}`,
+			item?.confirmed === expected &&
+				(!page.suspected || item?.first_score === page.next(picked).score),
+			item && { confirmed: item.confirmed, first_score: item.first_score },
+		);
 		check(
 			`${cleanUrl(page.url)} (${page.what}): score_change ${page.delta}, previous_score ${baseOf(page)} (flat columns, no nested changes with Simplify)`,
 			item?.score_change === page.delta &&
 				item?.previous_score === baseOf(page) &&
 				!('changes' in item),
-			columns,
+			item && {
+				score_change: item.score_change,
+				previous_score: item.previous_score,
+				has_changes_object: 'changes' in item,
+			},
 		);
 	}
 	const contact = out2.find((r) => r.url === 'example.com/contact');
@@ -569,50 +544,26 @@ const BELOW_TRIGGER = 'phpRank Trigger (Below Score)';
 const BELOW_SCORE = 75;
 
 /** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
-async function rerunOnServer(api: PhpRankServer, id: number): Promise<void> {
-	const res = await fetch(`${api.url}/api/v1/reports/${id}`, {
-		method: 'PUT',
-		headers: {
-			Authorization: `Bearer ${TEST_API_KEY}`,
-			Accept: 'application/json',
-			'Content-Type': 'application/x-www-form-urlencoded',
-		},
-		body: 'results=1',
-	});
-	if (res.status !== 200)
-		throw new Fatal(`re-run of report ${id} on the test server: HTTP ${res.status}`);
-}
+const rerunOnServer = (id: number) => reportRequest(api, 'PUT', id, 'results=1');
+
+/** A published trigger's executions (mode trigger), once `count` of the workflow's have ended (or the time is up). */
+const triggerExecutions = async (sb: N8nSandbox, id: string, count: number, timeoutMs: number) =>
+	(await waitForExecutions(sb, id, count, timeoutMs)).filter((e) => e.mode === 'trigger');
 
 /** The published triggers while n8n runs: the reports they watch, their polls counted, their executions read. */
-interface TriggerRun {
-	sb: N8nSandbox;
-	api: PhpRankServer;
-	smtp: SmtpCatcher;
-	highCheck: string;
-	flood: Flood;
-	home: ReportRecord;
-	contact: ReportRecord;
-	about: ReportRecord;
-	/** the Score Changed trigger's polls (example.com) so far */
-	polls: () => number;
-	/** the Below Score trigger's polls so far */
-	belowPolls: () => number;
-	waitPoll: (n: number, label: string, timeoutMs: number, count?: () => number) => Promise<boolean>;
-	belowEvents: (count: number) => Promise<Array<Record<string, unknown>>>;
-}
+type TriggerRun = ReturnType<typeof triggerRun>;
 
 async function triggerChecks(
 	sb: N8nSandbox,
 	nodeTypes: ExportedNodeType[],
-	api: PhpRankServer,
 	smtp: SmtpCatcher,
 	example: WorkflowJson,
 	highCheck: string,
 ): Promise<void> {
 	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
-	const flood = await publishTriggers(sb, nodeTypes, api, example);
+	const flood = await publishTriggers(sb, nodeTypes, example);
 	if (!flood) return;
-	const t = triggerRun(sb, api, smtp, highCheck, flood);
+	const t = triggerRun(sb, smtp, highCheck, flood);
 	api.clearRequests();
 	smtp.clear();
 	let n8n: N8nServer | undefined;
@@ -641,7 +592,6 @@ async function triggerChecks(
 async function publishTriggers(
 	sb: N8nSandbox,
 	nodeTypes: ExportedNodeType[],
-	api: PhpRankServer,
 	example: WorkflowJson,
 ): Promise<Flood | undefined> {
 	const trigger = nodeTypes.find((n) => n.name === TRIGGER_TYPE);
@@ -706,7 +656,7 @@ async function publishTriggers(
 			notifyRecovery: true,
 		},
 	);
-	const flood = await prepareFlood(sb, api, second);
+	const flood = await prepareFlood(sb, second);
 	await timed('n8n import:workflow + publish:workflow (three triggers)', async () => {
 		await importWorkflows(sb, [wf, belowWf, flood.workflow]);
 		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID, FLOOD_WF_ID]);
@@ -715,13 +665,7 @@ async function publishTriggers(
 }
 
 /** The reports the triggers watch, and how their polls and executions are counted. */
-function triggerRun(
-	sb: N8nSandbox,
-	api: PhpRankServer,
-	smtp: SmtpCatcher,
-	highCheck: string,
-	flood: Flood,
-): TriggerRun {
+function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood: Flood) {
 	const byUrl = (url: string) => api.listReports(USER_IDS.default).find((r) => r.url === url);
 	const home = byUrl('example.com');
 	const contact = byUrl('example.com/contact');
@@ -755,12 +699,11 @@ function triggerRun(
 			return count() >= n;
 		});
 	const belowEvents = async (count: number) =>
-		(await waitForExecutions(sb, BELOW_WF_ID, count, 15_000))
-			.filter((e) => e.mode === 'trigger')
-			.flatMap((e) => json(e.outputs[BELOW_TRIGGER]));
+		(await triggerExecutions(sb, BELOW_WF_ID, count, 15_000)).flatMap((e) =>
+			json(e.outputs[BELOW_TRIGGER]),
+		);
 	return {
 		sb,
-		api,
 		smtp,
 		highCheck,
 		flood,
@@ -778,7 +721,7 @@ function triggerRun(
 async function checkFirstPolls(
 	t: TriggerRun,
 ): Promise<{ seen: number; floodSeen: number; belowSeen: number } | undefined> {
-	const { api, smtp, flood, waitPoll, polls, belowPolls } = t;
+	const { smtp, flood, waitPoll, polls, belowPolls } = t;
 	if (
 		!check(
 			'n8n polled phpRank (the first poll notes every score of example.com)',
@@ -809,7 +752,6 @@ async function checkFirstPolls(
 }
 
 async function scriptTheChanges({
-	api,
 	home,
 	contact,
 	about,
@@ -821,8 +763,8 @@ async function scriptTheChanges({
 	api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
 	api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
 	api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
-	for (const r of [home, contact, about]) await rerunOnServer(api, r.id);
-	dropFlood(api, flood.reports);
+	for (const r of [home, contact, about]) await rerunOnServer(r.id);
+	dropFlood(flood.reports);
 	note(
 		`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
 	);
@@ -830,7 +772,7 @@ async function scriptTheChanges({
 
 /** The next poll: one email, for the drop of 10 alone; one trigger execution. */
 async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void> {
-	const { sb, api, smtp, home, highCheck, waitPoll } = t;
+	const { sb, smtp, home, highCheck, waitPoll } = t;
 	check(
 		'n8n polled again',
 		await waitPoll(seen + 1, 'wait for the next poll', 130_000),
@@ -856,9 +798,7 @@ async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void
 			mail.text.includes(`phpRank report ID: ${home.id}`),
 		mail?.text,
 	);
-	const execs = (await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000)).filter(
-		(e) => e.mode === 'trigger',
-	);
+	const execs = await triggerExecutions(sb, TRIGGER_WF_ID, 1, 10_000);
 	const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
 	check(
 		'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',
@@ -908,10 +848,10 @@ async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<vo
 }
 
 async function checkRecovery(t: TriggerRun): Promise<void> {
-	const { sb, api, smtp, home, highCheck, flood, waitPoll, belowPolls, belowEvents } = t;
+	const { sb, smtp, home, highCheck, flood, waitPoll, belowPolls, belowEvents } = t;
 	// Back at 80: Notify on Recovery fires once; the Only When Worse trigger stays quiet on a rise.
 	api.setNextAnalysis(home.url, { score: 80, passed: [highCheck], others: 'keep' });
-	await rerunOnServer(api, home.id);
+	await rerunOnServer(home.id);
 	note(`re-run on the test server: ${home.url} 70 → 80 (${highCheck} fixed)`);
 	const before = belowPolls();
 	check(
@@ -992,7 +932,7 @@ interface Flood {
 }
 
 /** The other user's 42 pages at 90, its credential imported, its trigger's workflow (polled at `second`). */
-async function prepareFlood(sb: N8nSandbox, api: PhpRankServer, second: number): Promise<Flood> {
+async function prepareFlood(sb: N8nSandbox, second: number): Promise<Flood> {
 	const pages = (host: string, count: number) =>
 		Array.from({ length: count }, (_, i) =>
 			api.addReport({
@@ -1027,14 +967,9 @@ async function prepareFlood(sb: N8nSandbox, api: PhpRankServer, second: number):
 }
 
 /** Every page re-analysed lower: the big site's page i by 5 + i points, the small site's by 50 and 6. */
-function dropFlood(api: PhpRankServer, reports: ReportRecord[]): void {
+function dropFlood(reports: ReportRecord[]): void {
 	const drops = [...Array.from({ length: 40 }, (_, i) => 5 + i), 50, 6];
-	reports.forEach((report, i) => {
-		const current = api.getReport(report.id)!;
-		const generated = new Date(Date.parse(current.generated_at) + 3_600_000).toISOString();
-		api.deleteReport(current.id);
-		api.addReport({ ...current, result: FLOOD_SCORE - drops[i], generated_at: generated });
-	});
+	reports.forEach((report, i) => reanalyse(api, report.id, { score: FLOOD_SCORE - drops[i] }));
 	note(
 		`re-analysed on the test server: 40 pages of ${FLOOD_BIG} and 2 of ${FLOOD_SMALL}, each 5 to 50 points lower`,
 	);
@@ -1042,9 +977,7 @@ function dropFlood(api: PhpRankServer, reports: ReportRecord[]): void {
 
 async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 	check('the One Item per Site trigger polled again', polled);
-	const execs = (await waitForExecutions(sb, FLOOD_WF_ID, 1, 15_000)).filter(
-		(e) => e.mode === 'trigger',
-	);
+	const execs = await triggerExecutions(sb, FLOOD_WF_ID, 1, 15_000);
 	const items = execs.flatMap((e) => json(e.outputs[FLOOD_TRIGGER]));
 	const shape = items.map((i) => ({
 		project: i.project,

@@ -42,7 +42,6 @@ import {
 import {
 	apiRequests,
 	checkFailedCreate,
-	deletedOneToFour,
 	CRED_ID,
 	CRED_NAME,
 	describeRequests,
@@ -52,7 +51,6 @@ import {
 	NODE_TYPE,
 	PACKAGE,
 	seedServer,
-	setResult,
 	testServerCredential,
 	TRIGGER_TYPE,
 	type SandboxWithPackage,
@@ -68,20 +66,22 @@ import {
 	listWorkflowIds,
 	n8nOlderThan,
 	publishWorkflows,
+	runFromTrigger,
 	setupOwner,
 	startServer,
 	storedExecutions,
-	waitForExecution,
 	unpublishWorkflow,
 	wantedN8nVersion,
 	type N8nSandbox,
+	type ExecuteResult,
 	type N8nServer,
 	type RestSession,
 	type StoredExecution,
 } from '../n8n';
+import * as outcomes from '../exampleOutcomes';
 import { historyTableOnThisN8n, PUBLIC_API_ON } from '../historyTableApi';
 import { shrinkingLists } from '../pagingUnderDeletes';
-import { sleep } from '../proc';
+import { sleep, waitFor } from '../proc';
 import { Fatal, same } from '../report';
 import { Suite } from '../suite';
 import { phpRankTrigger, pollAt, workflow } from '../workflow';
@@ -159,6 +159,8 @@ const { check, section, note, timed, api } = suite;
 interface PackageCtx {
 	sb: N8nSandbox;
 	example: (file: string) => WorkflowJson;
+	/** every node type this n8n loads */
+	allNodes: SandboxWithPackage['allNodes'];
 }
 
 /** The n8n started for the app's checks, and how it was started (the production checks start it again so). */
@@ -178,12 +180,9 @@ async function main(): Promise<void> {
 	};
 	const installed = await suite.packageSandbox();
 	checkInstalledPackage(installed);
-	const ctx: PackageCtx = { sb: installed.sb, example };
+	const ctx: PackageCtx = { sb: installed.sb, example, allNodes: installed.allNodes };
 	const imported = await importCredentialAndExamples(ctx, examples);
-	await checkDigestExample(ctx, imported.digest);
-	await checkWrongKeyWorkflow(ctx, imported.wrongKeyDigest);
-	await checkScheduledCreation(ctx);
-	await checkHousekeeping(ctx);
+	await checkExamples(ctx, imported.wrongKeyDigest);
 	await imported.shrinking.check(ctx.sb);
 	const app = await startAppAndCheckTypes(ctx);
 	await checkCredentialTest(app.session);
@@ -200,7 +199,7 @@ async function main(): Promise<void> {
 	});
 
 	// ------------------------------------------------------------------ trigger
-	const alertWf = example('alert-on-score-drop.json');
+	const alertWf = example(outcomes.ALERT.file);
 	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
 	await triggerManualChecks(session, sb, api, alertWf, triggerName);
 	await publishedTriggerChecks(ctx, app, alertWf, triggerName);
@@ -214,11 +213,6 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 		runtime.n8nVersion === wantedN8nVersion(),
 		runtime,
 	);
-	knownTypes = new Map();
-	for (const n of allNodes) {
-		const versions = Array.isArray(n.version) ? n.version : [n.version];
-		knownTypes.set(n.name, [...(knownTypes.get(n.name) ?? []), ...versions]);
-	}
 	const nodes = allNodes.filter((n) => n.name.startsWith(`${PACKAGE}.`));
 	const names = nodes.map((n) => n.name);
 	note(`loaded node types: ${names.join(', ')}`);
@@ -275,11 +269,10 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 // ------------------------------------------------------------------ test server + imports
 /** The test server seeded and started; the credentials, every example and the suite's own workflows imported. */
 async function importCredentialAndExamples(
-	{ sb, example }: PackageCtx,
+	{ sb, example, allNodes }: PackageCtx,
 	examples: Map<string, WorkflowJson>,
 ): Promise<{
 	shrinking: Awaited<ReturnType<typeof shrinkingLists>>;
-	digest: WorkflowJson;
 	wrongKeyDigest: WorkflowJson;
 }> {
 	section('import credential and examples with the n8n CLI');
@@ -317,7 +310,10 @@ async function importCredentialAndExamples(
 			creds,
 		);
 		const unknown = wf.nodes
-			.filter((n) => !knownType(n.type, n.typeVersion))
+			.filter(
+				(n) =>
+					!allNodes.some((t) => t.name === n.type && [t.version].flat().includes(n.typeVersion)),
+			)
 			.map((n) => `${n.type}@${n.typeVersion}`);
 		const newer = NEEDS_NEWER_N8N[file];
 		if (
@@ -334,9 +330,8 @@ async function importCredentialAndExamples(
 		check(`${file}: only node types and versions that this n8n has`, unknown.length === 0, unknown);
 	}
 	// The digest once more, with the wrong key: what a user sees when the key is wrong.
-	const digest = example('weekly-bad-reports-digest.json');
 	const wrongKeyDigest: WorkflowJson = JSON.parse(
-		JSON.stringify(digest).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
+		JSON.stringify(example(outcomes.DIGEST.file)).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
 	) as WorkflowJson;
 	wrongKeyDigest.id = 'phprankE2eWrongK';
 	wrongKeyDigest.name = 'e2e: digest with a wrong key';
@@ -357,99 +352,40 @@ async function importCredentialAndExamples(
 	);
 	check('import:workflow accepted every example', true);
 	await timed('n8n publish:workflow', async () => await publishWorkflows(sb, [FAILED_CREATE_ID]));
-	return { shrinking, digest, wrongKeyDigest };
+	return { shrinking, wrongKeyDigest };
 }
 
-// ------------------------------------------------------------------ digest
-async function checkDigestExample({ sb }: PackageCtx, digest: WorkflowJson): Promise<void> {
-	section('example: weekly digest of bad reports (n8n execute)');
+// ------------------------------------------------------------------ the examples, n8n execute
+/** `n8n execute` of a workflow, the server's requests cleared first: its outputs if it succeeded as it should, its requests. */
+async function execute(
+	sb: N8nSandbox,
+	wf: WorkflowJson,
+	label: string,
+	shouldSucceed = true,
+): Promise<{ res: ExecuteResult; out?: ExecuteResult['outputs']; reqs: RecordedRequest[] }> {
 	api.clearRequests();
-	const dig = await timed('n8n execute digest', async () => await executeWorkflow(sb, digest.id));
-	if (check('execution succeeds', dig.ok, failureDetail(dig))) {
-		const got = json(dig.outputs['Get bad reports']);
-		check(
-			'Get Many returns exactly the bad reports, worst first',
-			same(
-				got.map((r) => r.id),
-				[4, 8, 1, 5],
-			),
-			got.map((r) => [r.id, r.score]),
-		);
-		check(
-			'every item is a simplified bad report',
-			got.every(
-				(r) =>
-					r.result_class === 'bad' &&
-					Number(r.score) < 49 &&
-					typeof r.failed_high === 'number' &&
-					typeof r.failed_low === 'number' &&
-					!('results' in r),
-			),
-			got[0],
-		);
-		const out = json(dig.outputs['Format digest']);
-		const d = out[0] ?? {};
-		check('the summary is one item', out.length === 1, out.length);
-		check('summary subject', d.subject === 'phpRank weekly digest: 4 bad reports', d.subject);
-		check('summary count and ids', d.count === 4 && same(d.report_ids, [4, 8, 1, 5]), {
-			count: d.count,
-			ids: d.report_ids,
-		});
-		const lines = String(d.text ?? '').split('\n');
-		check(
-			'summary text: one line per bad report, with url and score',
-			lines.length === 4 &&
-				lines[0].startsWith('- blog.acme.io/seo-basics: score 12 (bad), ') &&
-				lines[1].startsWith('- shop.example.org/cart: score 20 (bad), ') &&
-				lines[2].startsWith('- example.com: score 31 (bad), ') &&
-				lines[3].startsWith('- blog.acme.io: score 45 (bad), '),
-			d.text,
-		);
-		check(
-			'the notification step received the summary',
-			same(json(dig.outputs['Send digest (replace with Gmail or Slack)']), out),
-		);
-	}
-	const digReqs = apiRequests(api);
-	check(
-		'server got one GET /api/v1/reports with result=bad, sort_by=result, sort=asc',
-		digReqs.length === 1 &&
-			digReqs[0].method === 'GET' &&
-			digReqs[0].path === '/api/v1/reports' &&
-			digReqs[0].query.result === 'bad' &&
-			digReqs[0].query.sort_by === 'result' &&
-			digReqs[0].query.sort === 'asc',
-		describeRequests(digReqs),
-	);
-	check(
-		'sent with the Bearer key and Accept: application/json',
-		digReqs.every(
-			(r) =>
-				r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
-				String(r.headers.accept).includes('application/json'),
-		),
-		digReqs.map((r) => [r.headers.authorization, r.headers.accept]),
-	);
+	const res = await timed(`n8n execute ${label}`, async () => await executeWorkflow(sb, wf.id));
+	const ok = shouldSucceed && check('execution succeeds', res.ok, failureDetail(res));
+	return { res, out: ok ? res.outputs : undefined, reqs: apiRequests(api) };
 }
 
-// ------------------------------------------------------------------ wrong key
-async function checkWrongKeyWorkflow(
-	{ sb }: PackageCtx,
+/** The digest, the digest with a wrong key, the creation and the housekeeping examples (exampleOutcomes.ts). */
+async function checkExamples(
+	{ sb, example }: PackageCtx,
 	wrongKeyDigest: WorkflowJson,
 ): Promise<void> {
+	section('example: weekly digest of bad reports (n8n execute)');
+	const digest = await execute(sb, example(outcomes.DIGEST.file), 'digest');
+	outcomes.checkDigest(check, digest.out, digest.reqs);
+
 	section('a wrong API key in a workflow (n8n execute)');
-	api.clearRequests();
-	const bad = await timed(
-		'n8n execute with wrong key',
-		async () => await executeWorkflow(sb, wrongKeyDigest.id),
-	);
+	const { res: bad, reqs: badReqs } = await execute(sb, wrongKeyDigest, 'with wrong key', false);
 	check(
 		'execution fails (exit code 1, status error)',
 		!bad.ok && bad.code === 1 && bad.run?.status === 'error',
 		{ code: bad.code, status: bad.run?.status },
 	);
 	check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
-	const badReqs = apiRequests(api);
 	check(
 		'only GET /api/v1/reports was sent (no writes)',
 		badReqs.length >= 1 && badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
@@ -458,143 +394,19 @@ async function checkWrongKeyWorkflow(
 	note(
 		`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
 	);
-}
 
-// ------------------------------------------------------------------ creation
-async function checkScheduledCreation({ sb, example }: PackageCtx): Promise<void> {
 	section('example: scheduled report creation (n8n execute)');
-	const creation = example('scheduled-report-creation.json');
-	api.clearRequests();
-	const before = api.listReports(USER_IDS.default).map((r) => r.id);
-	const cre = await timed(
-		'n8n execute creation',
-		async () => await executeWorkflow(sb, creation.id),
-	);
-	const urls = [
-		'https://example.com/',
-		'https://example.com/pricing',
-		'https://shop.example.org/products/widget-pro',
-	];
-	if (check('execution succeeds', cre.ok, failureDetail(cre))) {
-		const got = json(cre.outputs['Create report']);
-		check(
-			'three simplified reports come out, in order',
-			same(
-				got.map((r) => [r.url, r.project, r.privacy]),
-				[
-					['example.com', 'example.com', 'private'],
-					['example.com/pricing', 'example.com', 'private'],
-					['shop.example.org/products/widget-pro', 'shop.example.org', 'private'],
-				],
-			),
-			got.map((r) => [r.url, r.project, r.privacy]),
-		);
-		check(
-			'each has an id, score and class',
-			got.every(
-				(r) =>
-					typeof r.id === 'number' &&
-					typeof r.score === 'number' &&
-					['good', 'decent', 'bad'].includes(String(r.result_class)),
-			),
-			got[0],
-		);
-	}
-	const creReqs = apiRequests(api);
-	check(
-		'server got exactly 3 requests, all POST /api/v1/reports',
-		creReqs.length === 3 &&
-			creReqs.every((r) => r.method === 'POST' && r.path === '/api/v1/reports'),
-		describeRequests(creReqs),
-	);
-	check(
-		// n8n sends the requests of all items at once: they arrive in any order.
-		'form bodies: url=<each URL>&privacy=1, nothing else (one per URL)',
-		same(
-			creReqs.map((r) => r.form).sort((a, b) => a.url.localeCompare(b.url)),
-			[...urls].sort().map((url) => ({ url, privacy: '1' })),
-		),
-		creReqs.map((r) => r.rawBody),
-	);
-	check(
-		'bodies are application/x-www-form-urlencoded',
-		creReqs.every((r) =>
-			String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded'),
-		),
-		creReqs.map((r) => r.headers['content-type']),
-	);
-	const after = api.listReports(USER_IDS.default);
-	const created = after.filter((r) => !before.includes(r.id));
-	check(
-		'the server stored 3 new private reports',
-		created.length === 3 && created.every((r) => r.privacy === 1),
-		created.map((r) => [r.id, r.url, r.privacy]),
-	);
-}
+	const ids = (user: number) => api.listReports(user).map((r) => r.id);
+	const before = ids(USER_IDS.default);
+	const creation = await execute(sb, example(outcomes.CREATION.file), 'creation');
+	const created = api.listReports(USER_IDS.default).filter((r) => !before.includes(r.id));
+	outcomes.checkCreation(check, creation.out, creation.reqs, created);
 
-// ------------------------------------------------------------------ housekeeping
-async function checkHousekeeping({ sb, example }: PackageCtx): Promise<void> {
 	section('example: delete reports older than 90 days (n8n execute)');
-	const cleanup = example('delete-old-reports.json');
-	api.clearRequests();
-	const keepIds = api
-		.listReports(USER_IDS.default)
-		.map((r) => r.id)
-		.filter((id) => id > 4);
-	const cln = await timed(
-		'n8n execute housekeeping',
-		async () => await executeWorkflow(sb, cleanup.id),
-	);
-	if (check('execution succeeds', cln.ok, failureDetail(cln))) {
-		check(
-			'the filter keeps exactly the reports older than 90 days',
-			same(
-				json(cln.outputs['Older than N days']).map((r) => r.id),
-				[1, 2, 3, 4],
-			),
-			json(cln.outputs['Older than N days']).map((r) => [r.id, r.created_at]),
-		);
-		check(
-			'Delete outputs { deleted: true, id } per report',
-			same(
-				json(cln.outputs['Delete report']),
-				[1, 2, 3, 4].map((id) => ({ deleted: true, id })),
-			),
-			json(cln.outputs['Delete report']),
-		);
-		check(
-			'summary: deleted_ids [1,2,3,4]',
-			same(json(cln.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
-			json(cln.outputs['Deleted IDs']),
-		);
-	}
-	const clnReqs = apiRequests(api);
-	const deleted = deletedOneToFour(clnReqs);
-	check('server got exactly 4 DELETEs: /api/v1/reports/1..4', deleted.ok, deleted.detail);
-	check(
-		'every other request was a GET of the report list',
-		clnReqs
-			.filter((r) => r.method !== 'DELETE')
-			.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
-		describeRequests(clnReqs),
-	);
-	check(
-		'the newer reports are all still there',
-		same(
-			api.listReports(USER_IDS.default).map((r) => r.id),
-			keepIds,
-		),
-		api.listReports(USER_IDS.default).map((r) => r.id),
-	);
-	check(
-		"the other user's (old) reports are untouched",
-		same(
-			api.listReports(USER_IDS.other).map((r) => r.id),
-			[9, 10],
-		),
-	);
+	const kept = { mine: ids(USER_IDS.default).filter((id) => id > 4), others: [9, 10] };
+	const cleanup = await execute(sb, example(outcomes.HOUSEKEEPING.file), 'housekeeping');
+	outcomes.checkHousekeeping(check, api, cleanup.out, cleanup.reqs, kept);
 }
-
 // ------------------------------------------------------------------ the app
 /** `n8n start`, the owner, and the node and credential types (and icons) as the editor loads them. */
 async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
@@ -677,41 +489,22 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 		describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
 	);
 	note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
-	api.clearRequests();
-	const wrong = await session.testCredential({
-		id: CRED_ID,
-		dataOverride: { apiKey: WRONG_KEY },
-	});
-	check(
-		`wrong key -> Error "${MSG_CRED_401}"`,
-		same(wrong, { status: 'Error', message: MSG_CRED_401 }),
-		wrong,
-	);
-	note(`requests for the wrong-key test: ${apiRequests(api).length}`);
-	const stored = await session.testCredential({ id: WRONG_CRED_ID });
-	check(
-		'stored credential with a wrong key -> the same Error',
-		same(stored, { status: 'Error', message: MSG_CRED_401 }),
-		stored,
-	);
-	const noPlan = await session.testCredential({
-		id: CRED_ID,
-		dataOverride: { apiKey: NO_API_PLAN_KEY },
-	});
-	check(
-		'key of a plan without API access -> 403 message',
-		same(noPlan, { status: 'Error', message: MSG_CRED_403 }),
-		noPlan,
-	);
-	const wrongPath = await session.testCredential({
-		id: CRED_ID,
-		dataOverride: { baseUrl: `${api.url}/not-phprank` },
-	});
-	check(
-		'Base URL without a phpRank API -> 404 message',
-		same(wrongPath, { status: 'Error', message: MSG_CRED_404 }),
-		wrongPath,
-	);
+	const errors: Array<[string, string | Record<string, unknown>, string]> = [
+		[`wrong key -> Error "${MSG_CRED_401}"`, { apiKey: WRONG_KEY }, MSG_CRED_401],
+		['stored credential with a wrong key -> the same Error', WRONG_CRED_ID, MSG_CRED_401],
+		['key of a plan without API access -> 403 message', { apiKey: NO_API_PLAN_KEY }, MSG_CRED_403],
+		[
+			'Base URL without a phpRank API -> 404 message',
+			{ baseUrl: `${api.url}/not-phprank` },
+			MSG_CRED_404,
+		],
+	];
+	for (const [label, cred, message] of errors) {
+		const r = await session.testCredential(
+			typeof cred === 'string' ? { id: cred } : { id: CRED_ID, dataOverride: cred },
+		);
+		check(label, same(r, { status: 'Error', message }), r);
+	}
 	for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
 		const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
 		check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
@@ -748,46 +541,29 @@ async function publishedTriggerChecks(
 ): Promise<void> {
 	const { serverEnv, firstStartS } = app;
 	let n8n: N8nServer | undefined = app.n8n;
-	await timed('n8n stop', async () => await n8n?.stop());
-	n8n = undefined;
-	const box = sb;
-	await triggerActivatedChecks(
-		box,
-		api,
-		alertWf,
-		triggerName,
-		async () => (n8n = suite.n8n(await startServer(box, { env: serverEnv }))),
-		firstStartS,
-	);
-	const restarted = n8n as N8nServer | undefined; // set by the start callback above
-	if (restarted && !process.env.E2E_SKIP_ACTIVATION) {
-		await restarted.stop();
+	const start = async (env: Record<string, string>): Promise<N8nServer> =>
+		(n8n = suite.n8n(await startServer(sb, { env })));
+	const stop = async (): Promise<void> => {
+		await timed('n8n stop', async () => await n8n?.stop());
 		n8n = undefined;
+	};
+	await stop();
+	await triggerActivatedChecks(sb, api, alertWf, triggerName, () => start(serverEnv), firstStartS);
+	if (!process.env.E2E_SKIP_ACTIVATION) {
+		await stop();
 		await timed(
 			'n8n unpublish:workflow',
-			async () => await unpublishWorkflow(box, ACTIVATED_TRIGGER_ID),
+			async () => await unpublishWorkflow(sb, ACTIVATED_TRIGGER_ID),
 		);
-		const active = await listWorkflowIds(box, { active: true });
+		const active = await listWorkflowIds(sb, { active: true });
 		check(
 			'unpublished: n8n list:workflow --active=true no longer lists the copy',
 			!active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID),
 			active,
 		);
 	}
-
-	// ------------------------------------------------------------------ production: a poll meets a long rate limit
-	await rateLimitedPollChecks(
-		box,
-		api,
-		serverEnv,
-		firstStartS,
-		async (env) => (n8n = suite.n8n(await startServer(box, { env }))),
-	);
-	const last = n8n as N8nServer | undefined; // set by the start callback above
-	if (last) {
-		await timed('n8n stop', async () => await last.stop());
-		n8n = undefined;
-	}
+	await rateLimitedPollChecks(sb, api, serverEnv, firstStartS, start);
+	await stop();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -820,23 +596,19 @@ async function triggerManualChecks(
 		note(
 			`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`,
 		);
-	const started = await session.request<{
-		data: { executionId?: string; waitingForWebhook?: boolean };
-	}>('POST', `/rest/workflows/${wf.id}/run`, {
-		...(sendsWorkflow ? { workflowData: wf } : {}),
-		triggerToStartFrom: { name: triggerName },
-	});
-	const executionId = started.body?.data?.executionId;
+	const { started, executionId, exec } = await timed(
+		'manual trigger execution',
+		async () =>
+			await runFromTrigger(session, sb, wf.id, triggerName, {
+				workflowData: sendsWorkflow ? wf : undefined,
+			}),
+	);
 	check(
 		'POST /rest/workflows/:id/run starts an execution',
 		started.status === 200 && executionId,
 		started,
 	);
 	if (executionId) {
-		const exec = await timed(
-			'manual trigger execution',
-			async () => await waitForExecution(sb, wf.id, executionId),
-		);
 		check(
 			'execution succeeds (mode manual)',
 			exec?.status === 'success' && exec.mode === 'manual',
@@ -897,19 +669,14 @@ async function triggerActivatedChecks(
 		note('skipped (E2E_SKIP_ACTIVATION)');
 		return;
 	}
-	const copy = JSON.parse(JSON.stringify(wf)) as WorkflowJson;
-	copy.id = ACTIVATED_TRIGGER_ID;
-	copy.name = 'e2e: alert on a result drop (published)';
-	copy.active = false;
 	// The second of the minute at which n8n polls: after the import, the publish, this start (as long as the
 	// first one, at most) and the activation poll, with room to change a report in between.
 	const leadS = Math.min(55, Math.max(30, Math.ceil(firstStartS * 1.5) + 25));
 	const second = (new Date().getUTCSeconds() + leadS) % 60;
-	const triggerNode = copy.nodes.find((n) => n.name === triggerName);
-	if (triggerNode)
-		triggerNode.parameters.pollTimes = {
-			item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
-		};
+	const { wf: copy } = outcomes.alertPollingAt(wf, second, {
+		id: ACTIVATED_TRIGGER_ID,
+		name: 'e2e: alert on a result drop (published)',
+	});
 	await timed('n8n import:workflow (the copy)', async () => await importWorkflows(sb, [copy]));
 	await timed('n8n publish:workflow (the copy)', async () => await publishWorkflows(sb, [copy.id]));
 	note(`the copy polls at second ${second} of every minute (${leadS} s after the import began)`);
@@ -918,14 +685,10 @@ async function triggerActivatedChecks(
 			(r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.per_page === '100',
 		).length;
 	api.clearRequests();
-	const pollAt: number[] = [];
 	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
-		await timed(label, async () => {
-			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline && polls() < n) await sleep(100);
-			if (polls() >= n) pollAt[n - 1] ??= Date.now();
-			return polls() >= n;
-		});
+		Boolean(
+			await timed(label, async () => await waitFor(() => polls() >= n || undefined, timeoutMs)),
+		);
 	await timed('n8n start until ready (with the published copy)', start);
 	// n8n polls once while it activates the published workflow, just after it answers readiness.
 	check(
@@ -945,7 +708,7 @@ async function triggerActivatedChecks(
 	}
 
 	// A drop after the activation poll, before the first scheduled poll.
-	await setResult(api, 6, 20); // docs.widgets.dev: 91 good -> 20 bad
+	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check('n8n ran the first scheduled poll', await waitPoll(2, 'wait for scheduled poll 1'));
 	const settled = async (more: number): Promise<StoredExecution[]> => {
 		const deadline = Date.now() + 20_000;
@@ -969,8 +732,7 @@ async function triggerActivatedChecks(
 		afterFirst.map((e) => ({ id: e.id, mode: e.mode, status: e.status, ids: ids(e) })),
 	);
 
-	await setResult(api, 7, 10); // news.sample.net: 70 decent -> 10 bad
-	await setResult(api, 8, 85); // shop.example.org/cart: 20 bad -> 85 good (a rise: no alert)
+	await outcomes.changeReports(api, outcomes.ALERT.then);
 	check('n8n ran the second scheduled poll', await waitPoll(3, 'wait for scheduled poll 2'));
 	const all = await settled(afterFirst.length + 1);
 	const fresh = all.slice(afterFirst.length);
@@ -979,25 +741,7 @@ async function triggerActivatedChecks(
 		fresh.length === 1 && fresh[0].mode === 'trigger' && fresh[0].status === 'success',
 		fresh.map((e) => [e.id, e.mode, e.status]),
 	);
-	const event = json(fresh[0]?.outputs[triggerName]);
-	check(
-		'it carries the drop decent -> bad of report 7, and not the rise of report 8',
-		event.length === 1 &&
-			event[0].id === 7 &&
-			event[0].previous_result_class === 'decent' &&
-			event[0].previous_score === 70 &&
-			event[0].result_class === 'bad' &&
-			event[0].score === 10,
-		event,
-	);
-	const alert = fresh[0]?.outputs['Format alert']?.[0]?.json ?? {};
-	check(
-		'the alert text',
-		String(alert.text).startsWith(
-			'news.sample.net went from decent (70) to bad (10). Failed checks: ',
-		),
-		alert.text,
-	);
+	outcomes.checkSecondAlert(check, fresh[0], triggerName);
 	check(
 		'no execution ever reported the rise of report 8',
 		!all.some((e) => ids(e).includes(8)),
@@ -1030,20 +774,6 @@ function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
 	return workflow(RATE_LIMITED_ID, 'e2e: a poll meets a long rate limit (published)', [
 		phpRankTrigger('phpRank Trigger', parameters, OTHER_CRED),
 	]);
-}
-
-/** Polls `probe` every `stepMs` until it returns something, or undefined at the timeout. */
-async function waitFor<T>(
-	probe: () => T | undefined | Promise<T | undefined>,
-	timeoutMs: number,
-	stepMs = 100,
-): Promise<T | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await probe();
-		if (found !== undefined || Date.now() >= deadline) return found;
-		await sleep(stepMs);
-	}
 }
 
 /**
@@ -1359,35 +1089,23 @@ async function checkPollAfterTheWait(run: RateLimitRun, createdId: number): Prom
 
 // ---------------------------------------------------------------------------------------------
 
-let knownTypes: Map<string, number[]> | undefined;
-function knownType(type: string, version: number): boolean {
-	return knownTypes?.get(type)?.includes(version) ?? false;
-}
-
-/** Relative icon paths (inside the package) of an exported node type description. */
-function iconFiles(n: Record<string, unknown>): string[] {
-	const out: string[] = [];
-	const icon = n.icon as string | { light?: string; dark?: string } | undefined;
-	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
-	const prefix = `icons/${PACKAGE}/`;
-	for (const v of [iconUrl, icon]) {
-		if (!v) continue;
-		const values = typeof v === 'string' ? [v] : [v.light, v.dark];
-		for (const s of values) {
-			if (typeof s !== 'string') continue;
-			if (s.startsWith(prefix)) out.push(s.slice(prefix.length));
-		}
-		if (out.length) break;
-	}
-	return out;
-}
-
-function iconUrlsOf(n: Record<string, unknown>): string[] {
-	const iconUrl = n.iconUrl as string | { light?: string; dark?: string } | undefined;
-	if (!iconUrl) return [];
-	return (typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark]).filter(
+/** The light and dark values of a node or credential type's `iconUrl` or `icon`. */
+const iconValues = (v: unknown): string[] =>
+	(typeof v === 'string' ? [v] : [(v as IconPair)?.light, (v as IconPair)?.dark]).filter(
 		(s): s is string => typeof s === 'string',
 	);
+type IconPair = { light?: unknown; dark?: unknown } | undefined;
+
+/** Relative icon paths (inside the package) of an exported node type description: its iconUrl's, else its icon's. */
+function iconFiles(n: Record<string, unknown>): string[] {
+	const prefix = `icons/${PACKAGE}/`;
+	for (const v of [n.iconUrl, n.icon]) {
+		const files = iconValues(v).filter((s) => s.startsWith(prefix));
+		if (files.length) return files.map((s) => s.slice(prefix.length));
+	}
+	return [];
 }
+
+const iconUrlsOf = (n: Record<string, unknown>): string[] => iconValues(n.iconUrl);
 
 suite.run(main);

@@ -1,22 +1,12 @@
 /**
- * The rerun check's panel (test:ui, `--only rerun`): Create or Re-Run's parameters as the editor shows them
- * with their defaults (Output: One Item per Page), measured in the 1400x900 window, and its Options
- * collection used as a user would.
- *
- * - The fields shown before Output: the parameters (Resource, Operation, URL, …; notices not counted) and,
- *   apart, the credential selects above them; fails above PARAMETERS_BEFORE_OUTPUT_MAX.
- * - The panel's height: from the top of its first credential to the bottom of its last parameter, in px.
- * - Options offers Confirm Drops, Public URLs Only and Reuse Recent Analysis (Hours); Drop Points only once
- *   Confirm Drops is on (its displayOptions inside the collection), and it starts at 5; turning Confirm
- *   Drops off hides it again.
- *
- * Called from ui.e2e.ts's rerun check, last (it edits the node in the editor, on a tab of its own).
- *
- * `checkCredentialLabels` (the credentials check): each action panel's credential fields and their labels.
+ * Two checks of ui.e2e.ts (NOTES.md, "Editor check", has what they measured): `checkOptionsPanel`, last in the
+ * rerun check, measures Create or Re-Run's panel with its defaults and uses its Options collection as a user
+ * would (Drop Points only once Confirm Drops is on); `checkCredentialLabels` (the credentials check) reads each
+ * action panel's credential fields and their labels.
  */
 import type { Locator, Page } from 'playwright-core';
 
-import type { Report } from '../report';
+import type { Suite } from '../suite';
 
 /**
  * Resource, Operation, URL, Privacy, Simplify. Measured on 2.41.1: 8 before the Options collection (with
@@ -25,18 +15,14 @@ import type { Report } from '../report';
 export const PARAMETERS_BEFORE_OUTPUT_MAX = 5;
 /** What the Options collection must offer before anything is added (Drop Points comes with Confirm Drops). */
 const OFFERED = ['Confirm Drops', 'Public URLs Only', 'Reuse Recent Analysis (Hours)'];
-const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
+export const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
 
 /** What this file needs of ui.e2e.ts's Ui and Suite. */
 interface PanelUi {
-	openPanel(node: string): Promise<Page>;
+	inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void>;
 	screenshot(page: Page, file: string): Promise<string>;
-	evidence(page: Page, label: string): Promise<void>;
 }
-interface Checks {
-	check: Report['check'];
-	note: Report['note'];
-}
+type Checks = Pick<Suite, 'check' | 'note'>;
 
 /** One top-level entry of the parameter list, in the order shown. */
 interface Shown {
@@ -56,7 +42,7 @@ export interface PanelMeasure {
 }
 
 /** What the measuring code uses of the page's elements (the repo's tsconfig has no DOM types). */
-interface DomElement {
+export interface DomElement {
 	textContent: string | null;
 	children: ArrayLike<DomElement>;
 	getAttribute(name: string): string | null;
@@ -135,7 +121,8 @@ async function offered(page: Page, options: Locator): Promise<string[]> {
 	return texts;
 }
 
-async function addOption(page: Page, options: Locator, label: string): Promise<void> {
+/** Picks `label` in a collection's (`options`) Add list. */
+export async function addOption(page: Page, options: Locator, label: string): Promise<void> {
 	await options.locator('[data-test-id="collection-parameter-add"]').first().click();
 	await page
 		.locator('[data-test-id="collection-parameter-option"]:visible', {
@@ -147,8 +134,7 @@ async function addOption(page: Page, options: Locator, label: string): Promise<v
 
 /** Measures Create or Re-Run's panel, then uses its Options collection (a tab of its own, closed after). */
 export async function checkOptionsPanel(ui: PanelUi, node: string, s: Checks): Promise<void> {
-	const page = await ui.openPanel(node);
-	try {
+	await ui.inPanel(node, 'panel options', async (page) => {
 		const m = await measurePanel(page);
 		await ui.screenshot(page, 'panel-create-or-rerun-defaults');
 		const before = beforeOutput(m);
@@ -200,10 +186,8 @@ export async function checkOptionsPanel(ui: PanelUi, node: string, s: Checks): P
 			.then(() => true)
 			.catch(() => false);
 		const off = s.check('turning Confirm Drops off hides Drop Points', hidden);
-		if (!(fewFields && pass && drop && off)) await ui.evidence(page, 'panel options');
-	} finally {
-		await page.close();
-	}
+		return fewFields && pass && drop && off;
+	});
 }
 
 /** The label of each credential select shown in the panel, in order: the text of the nearest `<label>` above it. */
@@ -243,19 +227,14 @@ export async function checkCredentialLabels(
 			expected.every((label) => label !== '' && label !== 'Credential'),
 		expected,
 	);
-	for (const node of nodes) {
-		const page = await ui.openPanel(node);
-		try {
+	for (const node of nodes)
+		await ui.inPanel(node, `credentials ${node}`, async (page) => {
 			const labels = await credentialLabels(page);
 			const file = await ui.screenshot(page, `credentials-${node}`);
-			const pass = s.check(
+			return s.check(
 				`panel "${node}": its credential fields are labelled ${labels.map((l) => `"${l}"`).join(' and ')} (${file})`,
 				JSON.stringify(labels) === JSON.stringify(expected),
 				{ shown: labels, expected },
 			);
-			if (!pass) await ui.evidence(page, `credentials ${node}`);
-		} finally {
-			await page.close();
-		}
-	}
+		});
 }

@@ -30,24 +30,21 @@ import {
 	apiRequests,
 	callWebhook,
 	checkFailedCreate,
-	deletedOneToFour,
 	describeRequests,
 	failedCreateWorkflow,
-	installAsReadmeSays,
 	json,
 	loadExamples,
 	seedServer,
-	setResult,
 	TRIGGER_TYPE,
 	type WorkflowJson,
 	withSchedule,
 } from '../checks';
 import { importCredentials, importWorkflows, publishWorkflows } from '../cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from '../db';
-import { sleep } from '../proc';
-import { createQueueCluster, type QueueCluster } from '../queue';
+import * as outcomes from '../exampleOutcomes';
+import { sleep, waitFor } from '../proc';
+import { clusterWithPackage, type QueueCluster } from '../queue';
 import { Fatal, same } from '../report';
-import { getRuntime } from '../runtime';
 import type { N8nSandbox } from '../sandbox';
 import { Suite } from '../suite';
 import { node, phpRank, webhook, workflow } from '../workflow';
@@ -80,19 +77,13 @@ async function main(): Promise<void> {
 		if (figures) console.log(`\ncross-worker rate limit: ${figures}`);
 		console.log(`queue-mode e2e wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	});
-	const tgz = await suite.tarball();
-
-	section('Redis, PostgreSQL 17 and three n8n homes (main, worker-1, worker-2)');
-	const runtime = await timed('install.sh (cached n8n + Node 24)', () =>
-		getRuntime({ install: true }),
+	section(
+		'Redis, PostgreSQL 17 and three n8n homes (main, worker-1, worker-2), the package on each as README says',
 	);
-	const cluster = await timed(
-		'Redis + PostgreSQL started',
-		async () =>
-			await createQueueCluster({ runtime, workers: 2, mainEnv: { N8N_LOG_LEVEL: 'debug' } }),
-	);
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
+	const cluster = await clusterWithPackage(suite, {
+		workers: 2,
+		mainEnv: { N8N_LOG_LEVEL: 'debug' },
+	});
 	const [pgVersion] = await cluster.postgres.query<{ server_version: string }>(
 		'SHOW server_version',
 	);
@@ -105,19 +96,11 @@ async function main(): Promise<void> {
 		pgVersion,
 	);
 
-	section('the package on the main and on every worker, as README says');
-	for (const [i, sb] of cluster.sandboxes.entries()) {
-		await timed(
-			`npm install on ${processName(i)}`,
-			async () => await installAsReadmeSays(report, sb, tgz, processName(i)),
-		);
-	}
-
 	const sb = cluster.mainSandbox;
 	const { scheduled, trigger, pollSecond } = await importAndPublish(sb, throttled);
 
 	section('queue mode: n8n start (main), then two n8n workers side by side');
-	await timed('main + 2 workers ready', async () => await (cluster as QueueCluster).start());
+	await timed('main + 2 workers ready', async () => await cluster.start());
 	const main = cluster.main!;
 	for (const w of cluster.workers)
 		check(
@@ -188,15 +171,10 @@ async function importAndPublish(
 	);
 	const examples = loadExamples();
 	const scheduled = scheduleOnce(examples, Date.now());
-	const triggerWf = examples.get('alert-on-score-drop.json');
-	if (!triggerWf) throw new Fatal('examples/alert-on-score-drop.json is missing');
+	const triggerWf = examples.get(outcomes.ALERT.file);
+	if (!triggerWf) throw new Fatal(`examples/${outcomes.ALERT.file} is missing`);
 	const pollSecond = (new Date().getUTCSeconds() + 30) % 60;
-	const trigger = structuredClone(triggerWf);
-	const triggerNode = trigger.nodes.find((n) => n.type === TRIGGER_TYPE);
-	if (!triggerNode) throw new Fatal('the alert example has no phpRank Trigger');
-	triggerNode.parameters.pollTimes = {
-		item: [{ mode: 'custom', cronExpression: `${pollSecond} * * * * *` }],
-	};
+	const { wf: trigger } = outcomes.alertPollingAt(triggerWf, pollSecond);
 	const workflows = [
 		createWorkflow(),
 		failedCreateWorkflow({ id: WF.failed, webhookPath: HOOK.failed, credential: CRED }),
@@ -218,8 +196,6 @@ async function importAndPublish(
 	);
 	return { scheduled, trigger, pollSecond };
 }
-
-const processName = (i: number): string => (i === 0 ? 'main' : `worker-${i}`);
 
 function redisVersion(): string {
 	const r = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
@@ -297,9 +273,9 @@ interface Scheduled {
  */
 function scheduleOnce(examples: Map<string, WorkflowJson>, from: number): Scheduled[] {
 	const plan: Array<[string, number]> = [
-		['weekly-bad-reports-digest.json', SCHEDULE_AT_S.digest],
-		['scheduled-report-creation.json', SCHEDULE_AT_S.creation],
-		['delete-old-reports.json', SCHEDULE_AT_S.housekeeping],
+		[outcomes.DIGEST.file, SCHEDULE_AT_S.digest],
+		[outcomes.CREATION.file, SCHEDULE_AT_S.creation],
+		[outcomes.HOUSEKEEPING.file, SCHEDULE_AT_S.housekeeping],
 	];
 	return plan.map(([file, afterS]) => {
 		const example = examples.get(file);
@@ -449,93 +425,55 @@ async function scheduleChecks(
 			runs.length === 1,
 			runs.map((e) => e.id),
 		);
+		outcomeChecks(api)[s.file](exec!);
 	}
-	checkScheduledOutputs(api, byFile);
 }
 
-/** What each example that ran on its schedule put out, and what the server received. */
-function checkScheduledOutputs(
-	api: PhpRankServer,
-	byFile: Map<string, StoredExecution | undefined>,
-): void {
-	const digest = byFile.get('weekly-bad-reports-digest.json');
-	if (digest?.status === 'success') {
-		check(
-			'digest: Get Many returns exactly the bad reports, worst first',
-			same(
-				json(digest.outputs['Get bad reports']).map((r) => r.id),
-				[4, 8, 1, 5],
-			),
-			json(digest.outputs['Get bad reports']).map((r) => [r.id, r.score]),
-		);
-		const out = json(digest.outputs['Format digest'])[0] ?? {};
-		check(
-			'digest: summary "phpRank weekly digest: 4 bad reports"',
-			out.subject === 'phpRank weekly digest: 4 bad reports' && out.count === 4,
-			out,
-		);
-		const gets = apiRequests(api).filter((r) => r.method === 'GET' && r.query.result === 'bad');
-		check(
-			'digest: one GET /api/v1/reports?result=bad&sort_by=result&sort=asc',
-			gets.length === 1 && gets[0].query.sort_by === 'result' && gets[0].query.sort === 'asc',
-			describeRequests(gets),
-		);
-	}
-	const creation = byFile.get('scheduled-report-creation.json');
-	if (creation?.status === 'success') {
-		const got = json(creation.outputs['Create report']);
-		check(
-			'creation: three private reports, in order',
-			same(
-				got.map((r) => [r.url, r.privacy]),
-				[
-					['example.com', 'private'],
-					['example.com/pricing', 'private'],
-					['shop.example.org/products/widget-pro', 'private'],
-				],
-			),
-			got.map((r) => [r.url, r.privacy]),
-		);
-		const posts = apiRequests(api).filter(
+/**
+ * What each example that ran on its schedule put out, and what the server received (exampleOutcomes.ts): the
+ * digest's read of the bad reports, the creation's POSTs with the examples' key and no password (the failed
+ * Create's have one); every DELETE, and every other request during the housekeeping's run.
+ */
+function outcomeChecks(api: PhpRankServer): Record<string, (exec: StoredExecution) => void> {
+	const requests = apiRequests(api);
+	const during = (e: StoredExecution) =>
+		requests.filter(
 			(r) =>
-				r.method === 'POST' &&
-				r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
-				r.form.password === undefined,
+				r.method === 'DELETE' ||
+				(r.receivedAt >= (e.startedAt?.getTime() ?? 0) &&
+					r.receivedAt <= (e.stoppedAt?.getTime() ?? Date.now())),
 		);
-		check(
-			'creation: the server got 3 POSTs with url and privacy=1',
-			same(posts.map((r) => r.form.url).sort(), [
-				'https://example.com/',
-				'https://example.com/pricing',
-				'https://shop.example.org/products/widget-pro',
-			]) && posts.every((r) => r.form.privacy === '1'),
-			describeRequests(posts),
-		);
-	}
-	const cleanup = byFile.get('delete-old-reports.json');
-	if (cleanup?.status === 'success') {
-		check(
-			'housekeeping: deleted 1, 2, 3, 4 (older than 90 days)',
-			same(json(cleanup.outputs['Deleted IDs']), [{ deleted_ids: [1, 2, 3, 4] }]),
-			json(cleanup.outputs['Deleted IDs']),
-		);
-		const deleted = deletedOneToFour(api.requests);
-		check(
-			'housekeeping: the server got DELETE /api/v1/reports/1..4 and no other delete',
-			deleted.ok,
-			deleted.detail,
-		);
-		check(
-			'housekeeping: reports 1-4 are gone, 5-8 kept',
-			same(
-				api
-					.listReports(USER_IDS.default)
-					.map((r) => r.id)
-					.filter((id) => id <= 8),
-				[5, 6, 7, 8],
+	// reports 1-4 deleted, 5-8 kept beside the ones created since (IDs above the seed's 10)
+	const since = (user: number) =>
+		api
+			.listReports(user)
+			.map((r) => r.id)
+			.filter((id) => id > 10);
+	const kept = () => ({
+		mine: [5, 6, 7, 8, ...since(USER_IDS.default)],
+		others: [9, 10, ...since(USER_IDS.other)],
+	});
+	return {
+		[outcomes.DIGEST.file]: (e) =>
+			outcomes.checkDigest(
+				check,
+				e.outputs,
+				requests.filter((r) => r.method === 'GET' && r.query.result === 'bad'),
 			),
-		);
-	}
+		[outcomes.CREATION.file]: (e) =>
+			outcomes.checkCreation(
+				check,
+				e.outputs,
+				requests.filter(
+					(r) =>
+						r.method === 'POST' &&
+						r.headers.authorization === `Bearer ${TEST_API_KEY}` &&
+						r.form.password === undefined,
+				),
+			),
+		[outcomes.HOUSEKEEPING.file]: (e) =>
+			outcomes.checkHousekeeping(check, api, e.outputs, during(e), kept()),
+	};
 }
 
 /** The trigger's scan of every report (Report Result Changed): newest first by ID, no filter (housekeeping reads oldest first). */
@@ -563,24 +501,22 @@ async function triggerChecks(
 	const polls = () => api.requests.filter(isPoll).length;
 	const waitPoll = async (after: number, label: string): Promise<boolean> =>
 		await timed(label, async () => {
-			const deadline = Date.now() + 75_000;
-			while (Date.now() < deadline && polls() <= after) await sleep(200);
+			const polled = await waitFor(() => polls() > after || undefined, 75_000, 200);
 			await sleep(1500); // let the poll's execution be enqueued
-			return polls() > after;
+			return Boolean(polled);
 		});
 	check(
 		'the main polled at activation and on its schedule',
 		polls() >= 1,
 		describeRequests(apiRequests(api).filter(isPoll)),
 	);
-	await setResult(api, 6, 20); // docs.widgets.dev: 91 good -> 20 bad
+	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check(
 		`a scheduled poll (second ${pollSecond}) after the drop of report 6`,
 		await waitPoll(polls(), 'wait for a scheduled poll'),
 	);
 	let runs = await waitForExecutions(sb, wf.id, 1, 30_000);
-	await setResult(api, 7, 10); // news.sample.net: 70 decent -> 10 bad
-	await setResult(api, 8, 85); // shop.example.org/cart: 20 bad -> 85 good (a rise: no alert)
+	await outcomes.changeReports(api, outcomes.ALERT.then);
 	check(
 		'another scheduled poll after the drop of report 7 and the rise of report 8',
 		await waitPoll(polls(), 'wait for the next scheduled poll'),
@@ -591,7 +527,7 @@ async function triggerChecks(
 	const events = runs.map((e) => json(e.outputs[triggerName]).map((i) => i.id));
 	check(
 		'exactly two executions: [6] then [7] (each event once; no rise, no replay)',
-		same(events, [[6], [7]]),
+		same(events, outcomes.ALERT.events),
 		runs.map((e) => ({
 			id: e.id,
 			mode: e.mode,
@@ -607,14 +543,7 @@ async function triggerChecks(
 		);
 		checkRanOnAWorker(cluster, e, `trigger event ${events[runs.indexOf(e)]}`);
 	}
-	const alert = json(runs[1]?.outputs['Format alert'])[0] ?? {};
-	check(
-		'the alert text for report 7',
-		String(alert.text).startsWith(
-			'news.sample.net went from decent (70) to bad (10). Failed checks: ',
-		),
-		alert.text,
-	);
+	outcomes.checkSecondAlert(check, runs[1], triggerName);
 	const onMain = (cluster.main?.logs().match(pollLine(wf.name)) ?? []).length;
 	const onWorkers = cluster.workers.map((w) => (w.logs().match(pollLine(wf.name)) ?? []).length);
 	check(

@@ -7,28 +7,8 @@
  *   and events are covered without editing this file) -> Chromium (Debian's, /usr/bin/chromium, through
  *   playwright-core; never a downloaded browser), window 1400x900, signed in as the owner.
  *
- * Checks (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`):
- *   panels  every operation's panel and the trigger's panel for every event opens (one screenshot each); the
- *           trigger's request notice (change events) reads as sentences separated by spaces
- *   rows    Report Get Many (Limit 10, Simplify on) run in its panel: 10 items, and all 10 rows fit in the
- *           output's Table view in the 1400x900 window
- *   get     Report Get (By ID) run in its panel: the report comes out, its row fits in the Table view
- *   error   a local input error (Create with URL "not a url"): the message shows, and no "From phpRank"
- *           section / "Error code: none" (nothing came from phpRank)
- *   filter  adding the Result filter to Get Many's Filters picks no value
- *   byurl   the Report picker's "By URL" mode: a report link `<base URL>/reports/12` resolves and Get returns report 12
- *   sample  Fetch Test Event of the trigger (Report Result Changed): no null/empty change fields
- *   rerun   Create or Re-Run of 10 pages (Simplify on) run twice in its panel: after the re-run, all 10 rows
- *           fit in the Table view as Get Many's do; the site summary (Output: One Item per Site) of the same
- *           pages: one row, fully visible and at most SITE_ROW_MAX px high
- *   summary a site summary's summary_html (the node's own, with a page URL holding <script> and a quote)
- *           rendered in Chromium: no raw markup in the text, every worst page and biggest drop a link to its
- *           report (a screenshot of it in the folder)
- *   form    examples/lead-audit-form.json published (form.ts): its form opened in Chromium as a visitor opens
- *           it, filled, submitted; the ending page shows the test server's score (a screenshot of it)
- *   credentials every action panel (one per operation): two credential fields, labelled with the node's
- *           credential displayNames ("phpRank API", "n8n API (only for History Store → Data Table)"),
- *           not twice "Credential" (panel.ts)
+ * Checks: CHECKS below (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`);
+ * NOTES.md, "Editor check", says how they read the editor.
  *
  * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
  * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
@@ -44,10 +24,16 @@ import * as path from 'path';
 
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-import { USER_IDS, type PhpRankServer } from '../../../test/server';
-import { json, loadExamples, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
+import { USER_IDS } from '../../../test/server';
+import { json, loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
-import { checkCredentialLabels, checkOptionsPanel } from './panel';
+import {
+	addOption,
+	checkCredentialLabels,
+	checkOptionsPanel,
+	type DomElement,
+	TIMEOUT,
+} from './panel';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -58,7 +44,8 @@ import {
 	type RestSession,
 	runFromTrigger,
 } from '../n8n';
-import { Fatal } from '../report';
+import { Fatal, same } from '../report';
+import { saveWorkflow } from '../rest';
 import { Suite } from '../suite';
 import {
 	manualTrigger,
@@ -72,7 +59,8 @@ import {
 } from '../workflow';
 
 const CHECKS = {
-	panels: "every operation's panel and the trigger's panel for every event open",
+	panels:
+		"every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences",
 	rows: 'Get Many (Limit 10, Simplify): eight of ten reports fit whole on one screen in the Table view',
 	get: 'Get (By ID) returns the report; its row fits in the Table view',
 	error: 'a local input error shows no "From phpRank" section',
@@ -84,6 +72,8 @@ const CHECKS = {
 		'Create or Re-Run of 10 pages, after a re-run: eight of ten rows fit whole on one screen; the site summary: one row, held to a height limit',
 	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
+	groups:
+		'Create or Re-Run (One Item per Site): a page group with a budget rule and a Default Budget rule added in the panel are saved; Get Health offers both fields',
 	credentials:
 		'every action panel labels its two credential fields by what each is for, not "Credential" twice',
 } as const;
@@ -106,7 +96,6 @@ const ROWS_ON_SCREEN = 8;
 /** The report the By URL check links to (seeded below for the test server's default user). */
 const LINKED_REPORT = 12;
 const GET_REPORT = 2;
-const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
 	'--headless',
@@ -119,17 +108,7 @@ const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
-/**
- * Selectors: the data-test-id attributes of n8n's editor (2.41.1, checked in its bundle
- * node_modules/n8n-editor-ui/dist/assets), never CSS classes (hashed per build).
- */
-/** The phpRank test server of this run, for checks that look at what the node sent. */
-let testServer: PhpRankServer | undefined;
-/** Runs the summary workflow in n8n (as the editor's "Execute workflow") and returns its site summary. */
-let summaryRun: (() => Promise<Record<string, unknown>>) | undefined;
-/** Publishes examples/lead-audit-form.json (its data table made) and returns its form's URL. */
-let publishForm: (() => Promise<string>) | undefined;
-
+/** n8n's editor's data-test-id attributes (2.41.1, checked in its bundle), never CSS classes (hashed per build). */
 const SEL = {
 	signinForm: '[data-test-id="signin-form"]',
 	email: 'input[name="emailOrLdapLoginId"]',
@@ -282,6 +261,7 @@ const CHECK_NODES = {
 	sample: 'Check: trigger sample',
 	rerun: 'Check: Create or Re-Run, 10 pages',
 	summary: 'Check: Create or Re-Run, site summary',
+	groups: 'Check: Page Groups',
 	form: 'Show the score',
 } as const;
 /** The rerun check's input: a Code node that makes ten page URLs of one site. */
@@ -317,127 +297,118 @@ function workflowOf(
 	);
 }
 
-/** The workflows to create: every panel in one, each check's node in its own. */
+type NodeSpec = { name: string; type: string; parameters: Record<string, unknown> };
+const report = (operation: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'report',
+	operation,
+	...extra,
+});
+const action = (
+	check: keyof typeof CHECK_NODES,
+	parameters: Record<string, unknown>,
+): NodeSpec => ({
+	name: CHECK_NODES[check],
+	type: NODE_TYPE,
+	parameters,
+});
+
+/** The workflows to create: every panel in one, each check's nodes in their own. */
 function buildWorkflows(panels: Panel[]): WorkflowJson[] {
-	const report = (operation: string, extra: Record<string, unknown> = {}) => ({
-		resource: 'report',
-		operation,
-		...extra,
-	});
-	const checkNodes: Record<
-		CheckName,
-		{ type: string; parameters: Record<string, unknown> } | undefined
-	> = {
-		panels: undefined,
-		rows: {
-			type: NODE_TYPE,
-			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }),
-		},
-		get: {
-			type: NODE_TYPE,
-			parameters: report('get', {
-				reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
-				simplify: true,
-			}),
-		},
-		error: { type: NODE_TYPE, parameters: report('create', { url: 'not a url' }) },
-		filter: {
-			type: NODE_TYPE,
-			parameters: report('getAll', { returnAll: false, limit: ROWS_WANTED }),
-		},
-		byurl: { type: NODE_TYPE, parameters: report('get', { simplify: true }) },
-		sample: { type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
-		rerun: undefined,
-		summary: undefined,
-		form: undefined,
-		credentials: undefined,
-	};
-	const out = [
+	const checkNodes: Array<[CheckName, NodeSpec[]]> = [
+		[
+			'rows',
+			[action('rows', report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }))],
+		],
+		[
+			'get',
+			[
+				action(
+					'get',
+					report('get', {
+						reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
+						simplify: true,
+					}),
+				),
+			],
+		],
+		['error', [action('error', report('create', { url: 'not a url' }))]],
+		['filter', [action('filter', report('getAll', { returnAll: false, limit: ROWS_WANTED }))]],
+		['byurl', [action('byurl', report('get', { simplify: true }))]],
+		[
+			'groups',
+			[action('groups', report('createOrRerun', { url: 'https://example.com/', output: 'sites' }))],
+		],
+		[
+			'sample',
+			[
+				{ name: CHECK_NODES.sample, type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
+				{ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } },
+			],
+		],
+	];
+	return [
 		workflowOf(
 			'phpRank: every panel (test:ui)',
 			panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })),
 		),
-	];
-	for (const [check, node] of Object.entries(checkNodes)) {
-		if (!node) continue;
-		const nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> = [
-			{ name: CHECK_NODES[check as Exclude<CheckName, 'panels' | 'credentials'>], ...node },
-		];
-		if (check === 'sample')
-			nodes.push({
-				name: SCORE_SAMPLE_NODE,
-				type: TRIGGER_TYPE,
-				parameters: { event: 'scoreChanged' },
-			});
-		out.push(workflowOf(`phpRank test:ui: ${check}`, nodes));
-	}
-	out.push(rerunWorkflow(report), summaryWorkflow());
-	return out;
-}
-
-/** Manual Trigger → a Code node's ten URLs of one site → Create or Re-Run per page, and per site. */
-function rerunWorkflow(
-	report: (operation: string, extra?: Record<string, unknown>) => Record<string, unknown>,
-): WorkflowJson {
-	const jsCode = `return Array.from({ length: ${ROWS_WANTED} }, (_, i) => ({ json: { url: 'https://rows.example.com/page-' + (i + 1) } }));`;
-	const url = '={{ $json.url }}';
-	return workflow(
-		'',
-		'phpRank test:ui: rerun',
-		[
-			manualTrigger(TRIGGER_NAME),
-			node(TEN_URLS, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
-			phpRank(
-				CHECK_NODES.rerun,
-				report('createOrRerun', { url, privacy: 1, simplify: true }),
-				PHPRANK_CRED,
-				{ position: [460, 0] },
-			),
-			phpRank(
-				CHECK_NODES.summary,
-				report('createOrRerun', { url, privacy: 1, output: 'sites', simplify: true }),
-				PHPRANK_CRED,
-				{ position: [460, 200] },
-			),
-		],
-		[
-			[TRIGGER_NAME, TEN_URLS],
-			[TEN_URLS, CHECK_NODES.rerun],
-			[TEN_URLS, CHECK_NODES.summary],
-		],
-	);
-}
-
-/**
- * Manual Trigger → a Code node's three URLs of one site (one with markup and a quote) → Create or Re-Run,
- * one site summary, unsimplified: run in n8n for the summary check.
- */
-function summaryWorkflow(): WorkflowJson {
-	const jsCode = `return ${JSON.stringify(SUMMARY_URLS)}.map((url) => ({ json: { url } }));`;
-	return workflow(
-		'',
-		'phpRank test:ui: summary',
-		[
-			manualTrigger(TRIGGER_NAME),
-			node(SUMMARY_URLS_NODE, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
-			phpRank(
+		...checkNodes.map(([check, nodes]) => workflowOf(`phpRank test:ui: ${check}`, nodes)),
+		urlsWorkflow(
+			'rerun',
+			TEN_URLS,
+			`Array.from({ length: ${ROWS_WANTED} }, (_, i) => 'https://rows.example.com/page-' + (i + 1))`,
+			[
+				[
+					CHECK_NODES.rerun,
+					report('createOrRerun', { url: URL_OF_ITEM, privacy: 1, simplify: true }),
+				],
+				[
+					CHECK_NODES.summary,
+					report('createOrRerun', {
+						url: URL_OF_ITEM,
+						privacy: 1,
+						output: 'sites',
+						simplify: true,
+					}),
+				],
+			],
+		),
+		// unsimplified: run in n8n for the summary check
+		urlsWorkflow('summary', SUMMARY_URLS_NODE, JSON.stringify(SUMMARY_URLS), [
+			[
 				SUMMARY_AUDIT,
-				{
-					resource: 'report',
-					operation: 'createOrRerun',
-					url: '={{ $json.url }}',
+				report('createOrRerun', {
+					url: URL_OF_ITEM,
 					privacy: 1,
 					output: 'sites',
 					simplify: false,
 					siteOptions: { emailHtml: true },
-				},
-				PHPRANK_CRED,
+				}),
+			],
+		]),
+	];
+}
+
+const URL_OF_ITEM = '={{ $json.url }}';
+
+/** Manual Trigger → a Code node that makes one item per URL of `urls` (a JS expression) → each audit. */
+function urlsWorkflow(
+	check: CheckName,
+	code: string,
+	urls: string,
+	audits: Array<[string, Record<string, unknown>]>,
+): WorkflowJson {
+	const jsCode = `return ${urls}.map((url) => ({ json: { url } }));`;
+	return workflow(
+		'',
+		`phpRank test:ui: ${check}`,
+		[
+			manualTrigger(TRIGGER_NAME),
+			node(code, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
+			...audits.map(([name, parameters], i) =>
+				phpRank(name, parameters, PHPRANK_CRED, { position: [460, 200 * i] }),
 			),
 		],
-		[
-			[TRIGGER_NAME, SUMMARY_URLS_NODE],
-			[SUMMARY_URLS_NODE, SUMMARY_AUDIT],
-		],
+		[[TRIGGER_NAME, code], ...audits.map(([name]): Link => [code, name])],
 	);
 }
 
@@ -472,6 +443,16 @@ class Ui {
 			.first()
 			.waitFor({ timeout: TIMEOUT });
 		return p;
+	}
+
+	/**
+	 * `fn` on a fresh tab with the node's panel open, then the tab closed; its evidence kept first when `fn`
+	 * answers false (a check failed). A throw leaves the tab open for main's evidence.
+	 */
+	async inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void> {
+		const page = await this.openPanel(node);
+		if (!(await fn(page))) await this.evidence(page, label);
+		await page.close();
 	}
 
 	/** Screenshot of the window into the shots folder; returns the file name. */
@@ -534,15 +515,6 @@ interface TableMeasure {
 	fullyVisible: number;
 }
 
-/** What the measuring code uses of the page's elements (the repo's tsconfig has no DOM types). */
-interface DomElement {
-	textContent: string | null;
-	getBoundingClientRect(): { top: number; bottom: number };
-	querySelector(selector: string): DomElement | null;
-	querySelectorAll(selector: string): ArrayLike<DomElement>;
-	children: ArrayLike<DomElement>;
-}
-
 /** Switches the output to Table and measures its rows (the top-level table's body rows) in the window. */
 async function measureTable(page: Page): Promise<TableMeasure> {
 	const out = page.locator(SEL.output);
@@ -592,6 +564,9 @@ async function measureTable(page: Page): Promise<TableMeasure> {
 		}, WINDOW.height);
 }
 
+/** The first row's id column, as the Table view shows it. */
+const idOf = (m: TableMeasure) => m.rows[0]?.cells[m.headers.indexOf('id')];
+
 /**
  * The output's items as the Table view shows them: column -> cell text. (The JSON view renders only the
  * lines in sight: a virtual list.) An empty value shows as an empty cell, null as "null".
@@ -611,11 +586,12 @@ async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
 
 type CheckFn = (ui: Ui) => Promise<void>;
 
-function fail(message: string): never {
-	throw new Error(message);
-}
-
-const checks = (panels: Panel[], credentials: string[]): Record<CheckName, CheckFn> => ({
+const checks = (
+	panels: Panel[],
+	credentials: string[],
+	session: RestSession,
+	sb: N8nSandbox,
+): Record<CheckName, CheckFn> => ({
 	panels: async (ui) => await checkPanelsOpen(ui, panels),
 	rows: checkGetManyRowsFit,
 	get: checkGetByIdRowFits,
@@ -624,8 +600,16 @@ const checks = (panels: Panel[], credentials: string[]): Record<CheckName, Check
 	byurl: checkReportPickerByUrl,
 	sample: checkTriggerSamples,
 	rerun: checkRerunRowsFit,
-	summary: checkSummaryHtmlRenders,
-	form: checkFormExample,
+	summary: async (ui) =>
+		await checkSummaryHtmlRenders(
+			async () => await runInN8n(session, sb, ui.targets.get(SUMMARY_AUDIT)?.workflowId ?? ''),
+		),
+	groups: async (ui) => await checkPageGroups(ui, session),
+	form: async (ui) =>
+		await checkFormExample(
+			ui,
+			(await publishFormExample(session, loadExample(FORM_EXAMPLE.file))).formUrl,
+		),
 	credentials: async (ui) =>
 		await checkCredentialLabels(
 			ui,
@@ -675,204 +659,199 @@ async function checkPanelsOpen(ui: Ui, panels: Panel[]): Promise<void> {
 	await page.close();
 }
 
-/** Get Many (Limit 10, Simplify) run in its panel: ten items, all ten rows fit in the Table view */
-async function checkGetManyRowsFit(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.rows);
-	const out = await execute(page);
-	const items = await itemsShown(out);
-	check(
-		`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
-		items === ROWS_WANTED,
-		`output shows ${items ?? 'no'} items`,
-	);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'rows-get-many-table');
+/** At least ROWS_ON_SCREEN of the ROWS_WANTED rows of `what`'s Table view show whole on one screen. */
+function rowsFit(m: TableMeasure, what: string, asGetMany = ''): boolean {
 	const heights = m.rows.map((r) => r.bottom - r.top);
 	note(
-		`Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window`,
+		`${what} Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; the output's data area shows y=${m.visible.top}..${m.visible.bottom} (${m.visible.bottom - m.visible.top} px) in the ${WINDOW.width}x${WINDOW.height} window; columns: ${m.headers.join(', ')}`,
 	);
-	note(`columns: ${m.headers.join(', ')}`);
-	const pass = check(
-		`Table view: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen (fully visible rows >= ${ROWS_ON_SCREEN})`,
+	return check(
+		`Table view${asGetMany}: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen${asGetMany && ", as Get Many's do"} (fully visible rows >= ${ROWS_ON_SCREEN})`,
 		m.fullyVisible >= ROWS_ON_SCREEN,
 		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
 	);
-	if (!pass) await ui.evidence(page, 'rows');
-	await page.close();
+}
+
+/** Get Many (Limit 10, Simplify) run in its panel: ten items, all ten rows fit in the Table view */
+async function checkGetManyRowsFit(ui: Ui): Promise<void> {
+	await ui.inPanel(CHECK_NODES.rows, 'rows', async (page) => {
+		const items = await itemsShown(await execute(page));
+		check(
+			`Get Many (Limit ${ROWS_WANTED}, Simplify) returns ${ROWS_WANTED} reports`,
+			items === ROWS_WANTED,
+			`output shows ${items ?? 'no'} items`,
+		);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-get-many-table');
+		return rowsFit(m, 'Get Many');
+	});
 }
 
 /** Get (By ID) run in its panel: the report comes out, its row fits in the Table view */
 async function checkGetByIdRowFits(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.get);
-	const out = await execute(page);
-	const items = await itemsShown(out);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'get-table');
-	const idColumn = m.headers.indexOf('id');
-	const id = idColumn === -1 ? undefined : m.rows[0]?.cells[idColumn];
-	const ok = check(
-		`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
-		items === 1 && id === String(GET_REPORT),
-		{ items, id, columns: m.headers },
-	);
-	const row = m.rows[0];
-	const fits = check(
-		'Table view: its row is fully visible',
-		m.fullyVisible === 1,
-		row
-			? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
-			: 'no row',
-	);
-	if (!ok || !fits) await ui.evidence(page, 'get');
-	await page.close();
+	await ui.inPanel(CHECK_NODES.get, 'get', async (page) => {
+		const items = await itemsShown(await execute(page));
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'get-table');
+		const id = idOf(m);
+		const ok = check(
+			`Get (By ID ${GET_REPORT}) returns report ${GET_REPORT}`,
+			items === 1 && id === String(GET_REPORT),
+			{ items, id, columns: m.headers },
+		);
+		const row = m.rows[0];
+		const fits = check(
+			'Table view: its row is fully visible',
+			m.fullyVisible === 1,
+			row
+				? `row y=${row.top}..${row.bottom} (${row.bottom - row.top} px), visible area y=${m.visible.top}..${m.visible.bottom}`
+				: 'no row',
+		);
+		return ok && fits;
+	});
 }
 
 /** A local input error: its message shows, and no "From phpRank" section (nothing came from phpRank) */
 async function checkLocalInputError(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.error);
-	const out = await execute(page);
-	const message = await out
-		.locator(SEL.errorMessage)
-		.first()
-		.innerText({ timeout: TIMEOUT })
-		.catch(() => '');
-	check(
-		'Create with URL "not a url" stops with the node\'s own message',
-		/not a url/i.test(message) && /URL/.test(message),
-		message,
-	);
-	// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
-	// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
-	const sections = out.locator(SEL.errorSection);
-	await sections
-		.filter({ hasText: 'Other info' })
-		.first()
-		.waitFor({ state: 'attached', timeout: TIMEOUT });
-	const found = await sections.evaluateAll((els) =>
-		els.map((el) => {
-			const d = el as unknown as DomElement;
-			const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
-				(p.textContent ?? '').trim(),
-			);
-			return {
-				summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
-				body: parts.join(' ').replace(/\s+/g, ' '),
-			};
-		}),
-	);
-	const from = found.find((f) => /^From\s/.test(f.summary));
-	if (from)
-		await sections
-			.filter({ hasText: from.summary })
-			.locator('summary')
+	await ui.inPanel(CHECK_NODES.error, 'error', async (page) => {
+		const out = await execute(page);
+		const message = await out
+			.locator(SEL.errorMessage)
 			.first()
-			.click()
-			.catch(() => undefined);
-	await ui.screenshot(page, 'error-local-input');
-	note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
-	const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
-	const pass = check(
-		'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
-		!from && code === undefined,
-		from
-			? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
-			: undefined,
-	);
-	if (!pass) await ui.evidence(page, 'error');
-	await page.close();
+			.innerText({ timeout: TIMEOUT })
+			.catch(() => '');
+		check(
+			'Create with URL "not a url" stops with the node\'s own message',
+			/not a url/i.test(message) && /URL/.test(message),
+			message,
+		);
+		// Error details: <details> sections, "From <node type>" (what the API answered: Error code, Full
+		// message, Request) when the error has an httpCode, messages or data, and "Other info" always.
+		const sections = out.locator(SEL.errorSection);
+		await sections
+			.filter({ hasText: 'Other info' })
+			.first()
+			.waitFor({ state: 'attached', timeout: TIMEOUT });
+		const found = await sections.evaluateAll((els) =>
+			els.map((el) => {
+				const d = el as unknown as DomElement;
+				const parts = Array.from(d.querySelectorAll('p, pre')).map((p) =>
+					(p.textContent ?? '').trim(),
+				);
+				return {
+					summary: (d.querySelector(':scope > summary')?.textContent ?? '').trim(),
+					body: parts.join(' ').replace(/\s+/g, ' '),
+				};
+			}),
+		);
+		const from = found.find((f) => /^From\s/.test(f.summary));
+		if (from)
+			await sections
+				.filter({ hasText: from.summary })
+				.locator('summary')
+				.first()
+				.click()
+				.catch(() => undefined);
+		await ui.screenshot(page, 'error-local-input');
+		note(`Error details sections: ${found.map((f) => f.summary).join(', ')}`);
+		const code = /Error code\s*(\S+)/.exec(from?.body ?? '')?.[1];
+		return check(
+			'the error shows no "From phpRank" section and no "Error code: none" (nothing came from phpRank)',
+			!from && code === undefined,
+			from
+				? `"${from.summary}" section shown${code ? `, Error code ${code}` : ''}: ${from.body.slice(0, 300)}`
+				: undefined,
+		);
+	});
 }
 
 /** The Result filter, just added to Get Many's Filters, picks no value and sends none */
 async function checkResultFilterPicksNothing(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.filter);
-	await page
-		.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
-		.locator(SEL.collectionAdd)
-		.first()
-		.click();
-	await page
-		.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
-		.first()
-		.click();
-	const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
-	await input.waitFor({ timeout: TIMEOUT });
-	const value = await input.inputValue();
-	await ui.screenshot(page, 'filter-result-added');
-	// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
-	const nothing = value.trim() === '' || /^any$/i.test(value.trim());
-	let pass = check(
-		'the Result filter, just added, has no value picked (empty or "Any")',
-		nothing,
-		`it shows "${value}"`,
-	);
-	// And it changes nothing: the list request carries no result filter.
-	testServer?.clearRequests();
-	await execute(page);
-	const list = (testServer?.requests ?? []).filter(
-		(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
-	);
-	pass =
-		check(
-			'executing with the filter just added sends no result filter',
-			list.length > 0 && list.every((r) => !('result' in r.query)),
-			list.map((r) => r.rawQuery).join(' | ') || 'no list request',
-		) && pass;
-	if (!pass) await ui.evidence(page, 'filter');
-	await page.close();
+	await ui.inPanel(CHECK_NODES.filter, 'filter', async (page) => {
+		await page
+			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
+			.locator(SEL.collectionAdd)
+			.first()
+			.click();
+		await page
+			.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
+			.first()
+			.click();
+		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
+		await input.waitFor({ timeout: TIMEOUT });
+		const value = await input.inputValue();
+		await ui.screenshot(page, 'filter-result-added');
+		// Empty, or the explicit no-filter choice ("Any"): either way nothing is picked.
+		const nothing = value.trim() === '' || /^any$/i.test(value.trim());
+		const pass = check(
+			'the Result filter, just added, has no value picked (empty or "Any")',
+			nothing,
+			`it shows "${value}"`,
+		);
+		// And it changes nothing: the list request carries no result filter.
+		suite.api.clearRequests();
+		await execute(page);
+		const list = suite.api.requests.filter(
+			(r) => r.method === 'GET' && r.path.endsWith('/api/v1/reports'),
+		);
+		return (
+			check(
+				'executing with the filter just added sends no result filter',
+				list.length > 0 && list.every((r) => !('result' in r.query)),
+				list.map((r) => r.rawQuery).join(' | ') || 'no list request',
+			) && pass
+		);
+	});
 }
 
 /** The Report picker's By URL mode resolves a report link; Get returns that report */
 async function checkReportPickerByUrl(ui: Ui): Promise<void> {
-	const page = await ui.openPanel(CHECK_NODES.byurl);
-	const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
-	await picker.locator(SEL.locatorMode).click();
-	const options = page.locator(SEL.locatorModes);
-	await options.first().waitFor({ timeout: TIMEOUT });
-	const modes = (await options.allInnerTexts()).map((t) => t.trim());
-	const byUrl = page
-		.locator('[data-test-id="mode-url"]:visible')
-		.or(options.filter({ hasText: /\bURL\b/i }));
-	await ui.screenshot(page, 'byurl-modes');
-	if (
-		!check(
-			'the Report picker has a "By URL" mode',
-			(await byUrl.count()) > 0,
-			`its modes: ${modes.join(', ')}`,
+	await ui.inPanel(CHECK_NODES.byurl, 'byurl', async (page) => {
+		const picker = page.locator(`${SEL.ndv} ${SEL.locator('reportId')}`);
+		await picker.locator(SEL.locatorMode).click();
+		const options = page.locator(SEL.locatorModes);
+		await options.first().waitFor({ timeout: TIMEOUT });
+		const modes = (await options.allInnerTexts()).map((t) => t.trim());
+		const byUrl = page
+			.locator('[data-test-id="mode-url"]:visible')
+			.or(options.filter({ hasText: /\bURL\b/i }));
+		await ui.screenshot(page, 'byurl-modes');
+		if (
+			!check(
+				'the Report picker has a "By URL" mode',
+				(await byUrl.count()) > 0,
+				`its modes: ${modes.join(', ')}`,
+			)
 		)
-	) {
-		await ui.evidence(page, 'byurl');
-		await page.close();
-		return;
-	}
-	await byUrl.first().click();
-	const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
-	await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
-	await page.keyboard.press('Tab');
-	await page.waitForTimeout(300);
-	const issues = await picker.locator(SEL.parameterIssues).count();
-	check(
-		`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
-		issues === 0,
-		`${issues} issue markers`,
-	);
-	const out = await execute(page);
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'byurl-resolved');
-	const id = m.rows[0]?.cells[m.headers.indexOf('id')];
-	const pass = check(
-		`Get by that link returns report ${LINKED_REPORT}`,
-		(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
-		{
-			id,
-			error: await out
-				.locator(SEL.errorMessage)
-				.first()
-				.innerText()
-				.catch(() => undefined),
-		},
-	);
-	if (!pass) await ui.evidence(page, 'byurl');
-	await page.close();
+			return false;
+		await byUrl.first().click();
+		const link = `${ui.apiUrl}/reports/${LINKED_REPORT}`;
+		await picker.locator(`${SEL.locatorInput} input, input${SEL.locatorInput}`).first().fill(link);
+		await page.keyboard.press('Tab');
+		await page.waitForTimeout(300);
+		const issues = await picker.locator(SEL.parameterIssues).count();
+		check(
+			`the link ${link.replace(ui.apiUrl, '<base URL>')} is accepted (no parameter issue)`,
+			issues === 0,
+			`${issues} issue markers`,
+		);
+		const out = await execute(page);
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'byurl-resolved');
+		const id = idOf(m);
+		return check(
+			`Get by that link returns report ${LINKED_REPORT}`,
+			(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
+			{
+				id,
+				error: await out
+					.locator(SEL.errorMessage)
+					.first()
+					.innerText()
+					.catch(() => undefined),
+			},
+		);
+	});
 }
 
 /** The trigger's Fetch Test Event for both change events: no null/empty change fields */
@@ -892,54 +871,49 @@ async function checkTriggerSamples(ui: Ui): Promise<void> {
 			always: ['previous_score', 'score_change', 'newly_failed', 'changes'],
 		},
 	];
-	for (const { node, event, shot, always } of events) {
-		const page = await ui.openPanel(node);
-		const out = await execute(page);
-		const items = await itemsShown(out);
-		const list = await tableItems(page);
-		await ui.screenshot(page, shot);
-		if (
-			!check(
-				`Fetch Test Event (${event}) shows a sample event`,
-				items !== undefined && items > 0 && list.length > 0,
-				{ items, rows: list.length },
+	for (const { node, event, shot, always } of events)
+		await ui.inPanel(node, `sample ${event}`, async (page) => {
+			const out = await execute(page);
+			const items = await itemsShown(out);
+			const list = await tableItems(page);
+			await ui.screenshot(page, shot);
+			if (
+				!check(
+					`Fetch Test Event (${event}) shows a sample event`,
+					items !== undefined && items > 0 && list.length > 0,
+					{ items, rows: list.length },
+				)
 			)
-		) {
-			await ui.evidence(page, `sample ${event}`);
-			await page.close();
-			continue;
-		}
-		note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
-		// the change fields, and every previous_* / changes column the table shows
-		const wanted = [
-			...new Set([
-				...always,
-				...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
-			]),
-		];
-		const empty = (v: string | undefined): boolean =>
-			v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
-		const bad = list.flatMap((item, i) =>
-			wanted
-				.filter((k) => empty(item[k]))
-				.map(
-					(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
-				),
-		);
-		const pass = check(
-			`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
-			bad.length === 0,
-			bad.join('; '),
-		);
-		if (!pass) await ui.evidence(page, `sample ${event}`);
-		await page.close();
-	}
+				return false;
+			note(`sample: ${JSON.stringify(list[0]).slice(0, 500)}`);
+			// the change fields, and every previous_* / changes column the table shows
+			const wanted = [
+				...new Set([
+					...always,
+					...Object.keys(list[0]).filter((k) => /^previous_|^changes?$/.test(k)),
+				]),
+			];
+			const empty = (v: string | undefined): boolean =>
+				v === undefined || /^(|null|undefined|\[empty\]|\[null\]|\{\}|\[\])$/i.test(v.trim());
+			const bad = list.flatMap((item, i) =>
+				wanted
+					.filter((k) => empty(item[k]))
+					.map(
+						(k) => `item ${i}: ${k} = ${k in item ? JSON.stringify(item[k]) : '(no such column)'}`,
+					),
+			);
+			return check(
+				`the ${event} sample has no null/empty change fields (${wanted.join(', ')})`,
+				bad.length === 0,
+				bad.join('; '),
+			);
+		});
 }
 
 /** Create or Re-Run run twice in its panel: the rows fit as Get Many's do; the site summary's one row is held to a height */
 async function checkRerunRowsFit(ui: Ui): Promise<void> {
 	// The pages have reports already (as after a first run), so the panel's run re-runs every one.
-	const api = testServer ?? fail('no test server');
+	const { api } = suite;
 	// A week's re-run as it usually goes: the score moves a little, a check or two change.
 	for (let i = 1; i <= ROWS_WANTED; i++) {
 		const url = `https://rows.example.com/page-${i}`;
@@ -951,81 +925,135 @@ async function checkRerunRowsFit(ui: Ui): Promise<void> {
 			...(changed ? { failed: [changed] } : {}),
 		});
 	}
-	const page = await ui.openPanel(CHECK_NODES.rerun);
-	const second = await itemsShown(await execute(page));
-	const m = await measureTable(page);
-	await ui.screenshot(page, 'rows-create-or-rerun-table');
-	const action = m.headers.indexOf('action');
-	const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
-	check(
-		`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
-		second === ROWS_WANTED && reruns === ROWS_WANTED,
-		{ items: second, reruns, columns: m.headers },
-	);
-	const heights = m.rows.map((r) => r.bottom - r.top);
-	note(
-		`Create or Re-Run Table view: ${m.rows.length} rows, heights ${heights.join(', ')} px; data area ${m.visible.bottom - m.visible.top} px`,
-	);
-	note(`columns: ${m.headers.join(', ')}`);
-	const pass = check(
-		`Table view after a re-run: at least ${ROWS_ON_SCREEN} of the ${ROWS_WANTED} rows fit on one screen, as Get Many's do (fully visible rows >= ${ROWS_ON_SCREEN})`,
-		m.fullyVisible >= ROWS_ON_SCREEN,
-		`${m.fullyVisible} of ${m.rows.length} rows fully visible; tallest row ${Math.max(0, ...heights)} px, a row may be at most ${Math.floor((m.visible.bottom - m.visible.top) / ROWS_WANTED)} px`,
-	);
-	if (!pass) await ui.evidence(page, 'rerun rows');
-	await page.close();
-
-	const sites = await ui.openPanel(CHECK_NODES.summary);
-	const items = await itemsShown(await execute(sites));
-	const s = await measureTable(sites);
-	await ui.screenshot(sites, 'rows-site-summary-table');
-	const row = s.rows[0];
-	const height = row ? row.bottom - row.top : 0;
-	note(
-		`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
-	);
-	// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
-	const area = s.visible.bottom - s.visible.top;
-	const tallest = (row?.heights ?? [])
-		.map((h, i) => ({ column: s.headers[i], h }))
-		.sort((a, b) => b.h - a.h)
-		.slice(0, 4);
-	note(
-		`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
-	);
-	check(
-		`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
-		height > 0 && height <= Math.min(SITE_ROW_MAX, area),
-		{ height, tallest },
-	);
-	const fits = check(
-		'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
-		items === 1 &&
-			row !== undefined &&
-			row.top >= s.visible.top - 1 &&
-			row.top + 40 <= s.visible.bottom &&
-			row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
-		{ items, row: row && { top: row.top, height }, visible: s.visible },
-	);
-	if (!fits) await ui.evidence(sites, 'site summary row');
-	await sites.close();
+	await ui.inPanel(CHECK_NODES.rerun, 'rerun rows', async (page) => {
+		const second = await itemsShown(await execute(page));
+		const m = await measureTable(page);
+		await ui.screenshot(page, 'rows-create-or-rerun-table');
+		const action = m.headers.indexOf('action');
+		const reruns = m.rows.filter((r) => r.cells[action] === 'rerun').length;
+		check(
+			`Create or Re-Run of ${ROWS_WANTED} pages that have reports: ${ROWS_WANTED} items, every one a re-run`,
+			second === ROWS_WANTED && reruns === ROWS_WANTED,
+			{ items: second, reruns, columns: m.headers },
+		);
+		return rowsFit(m, 'Create or Re-Run', ' after a re-run');
+	});
+	await ui.inPanel(CHECK_NODES.summary, 'site summary row', async (sites) => {
+		const items = await itemsShown(await execute(sites));
+		const s = await measureTable(sites);
+		await ui.screenshot(sites, 'rows-site-summary-table');
+		const row = s.rows[0];
+		const height = row ? row.bottom - row.top : 0;
+		note(
+			`site summary Table view: ${s.rows.length} row, ${height} px high; columns: ${s.headers.join(', ')}`,
+		);
+		// n8n wraps every cell (300 px at most) and truncates nothing: the tallest cell makes the row.
+		const area = s.visible.bottom - s.visible.top;
+		const tallest = (row?.heights ?? [])
+			.map((h, i) => ({ column: s.headers[i], h }))
+			.sort((a, b) => b.h - a.h)
+			.slice(0, 4);
+		note(
+			`site summary rows per screen: ${height > 0 ? (area / height).toFixed(2) : '-'} (row ${height} px, data area ${area} px); tallest cells: ${tallest.map((c) => `${c.column} ${c.h} px`).join(', ')}`,
+		);
+		check(
+			`the site summary's row is at most ${SITE_ROW_MAX} px high, within the ${area} px data area (summary_html only with E-Mail HTML; lists as text keep five)`,
+			height > 0 && height <= Math.min(SITE_ROW_MAX, area),
+			{ height, tallest },
+		);
+		return check(
+			'the site summary: one item for the ten pages, its figures (project, pages, re-runs) in sight on the first screen',
+			items === 1 &&
+				row !== undefined &&
+				row.top >= s.visible.top - 1 &&
+				row.top + 40 <= s.visible.bottom &&
+				row.cells[s.headers.indexOf('pages')] === String(ROWS_WANTED),
+			{ items, row: row && { top: row.top, height }, visible: s.visible },
+		);
+	});
 	await checkOptionsPanel(ui, CHECK_NODES.rerun, suite);
 }
 
+/** Page Groups as a user fills them in Create or Re-Run's panel: saved (n8n autosaves) as typed; Get Health has them too */
+async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
+	const { workflowId } = ui.targets.get(CHECK_NODES.groups) ?? { workflowId: '' };
+	await ui.inPanel(CHECK_NODES.groups, 'page groups', async (page) => {
+		const ndv = page.locator(SEL.ndv);
+		const fill = (name: string, value: string) =>
+			ndv
+				.locator(`${SEL.param(name)} input`)
+				.first()
+				.fill(value);
+		await ndv.getByRole('button', { name: 'Add Page Group' }).first().click();
+		await fill('name', 'Products');
+		await fill('pattern', '/products/**');
+		const collection = (label: string) =>
+			ndv
+				.locator('[data-test-id="parameter-item"]', { has: page.locator(SEL.collectionAdd) })
+				.filter({ hasText: new RegExp(`^\\s*${label}`) })
+				.last();
+		for (const [label, rule, name, value] of [
+			['Budget', 'Minimum Average Score', 'minAverageScore', '80'],
+			['Default Budget', 'Maximum Bad Pages', 'maxBadPages', '2'],
+		]) {
+			await addOption(page, collection(label), rule);
+			await fill(name, value);
+			// Enter commits the number where it stands (Tab would focus, and open, the next Add Rule list).
+			await page.keyboard.press('Enter');
+		}
+		await ui.screenshot(page, 'page-groups');
+		const want = {
+			pageGroups: {
+				group: [{ name: 'Products', pattern: '/products/**', budget: { minAverageScore: 80 } }],
+			},
+			defaultBudget: { maxBadPages: 2 },
+		};
+		const saved = async () => {
+			const wf = await session.request<{ data: WorkflowJson }>(
+				'GET',
+				`/rest/workflows/${workflowId}`,
+			);
+			const params = wf.body.data?.nodes.find((n) => n.name === CHECK_NODES.groups)?.parameters;
+			return { pageGroups: params?.pageGroups, defaultBudget: params?.defaultBudget };
+		};
+		let got = await saved();
+		for (
+			const end = Date.now() + TIMEOUT;
+			!same(got, want) && Date.now() < end;
+			got = await saved()
+		)
+			await page.waitForTimeout(500);
+		return check(
+			'a group "Products" (/products/**) with Minimum Average Score 80, and Default Budget\'s Maximum Bad Pages 2, added in the panel, are saved as typed',
+			same(got, want),
+			got,
+		);
+	});
+	await ui.inPanel('Project Get Health', 'get health groups', async (page) => {
+		const ndv = page.locator(SEL.ndv);
+		return check(
+			"Project Get Health's panel offers Page Groups and Default Budget",
+			(await ndv.getByRole('button', { name: 'Add Page Group' }).count()) > 0 &&
+				(await ndv
+					.locator('[data-test-id="parameter-item"]', { hasText: 'Default Budget' })
+					.count()) > 0,
+		);
+	});
+}
+
 /** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
-async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
+async function checkSummaryHtmlRenders(
+	audit: () => Promise<Record<string, unknown>>,
+): Promise<void> {
 	// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
-	const api = testServer ?? fail('no test server');
-	const audit = summaryRun ?? fail('no summary workflow');
+	const { api } = suite;
 	const urls = SUMMARY_URLS;
 	for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
 	await audit();
 	api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
 	api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
 	const site = await audit();
-	const page = await ui.context.newPage();
-	await page.setContent(String(site.summary_html));
-	await ui.screenshot(page, 'summary-html');
+	const page = await suite.renderHtml(String(site.summary_html), 'summary-html');
 	const text = await page.locator('body').innerText();
 	const links = await page.locator('a[href]').evaluateAll((els) =>
 		els.map((el) => ({
@@ -1063,9 +1091,8 @@ async function checkSummaryHtmlRenders(ui: Ui): Promise<void> {
 }
 
 /** The audit form example filled and submitted in Chromium: the ending page shows the score */
-async function checkFormExample(ui: Ui): Promise<void> {
-	const api = testServer ?? fail('no test server');
-	const formUrl = await (publishForm ?? fail('no form'))();
+async function checkFormExample(ui: Ui, formUrl: string): Promise<void> {
+	const { api } = suite;
 	const shot = 'form-ending.png';
 	const text = await visitForm(
 		ui.context,
@@ -1120,7 +1147,6 @@ async function main(): Promise<void> {
 
 	suite.defer(() => console.log(`\nscreenshots: ${shots}`));
 	const api = suite.api;
-	testServer = api;
 	const installed = await suite.packageSandbox();
 	const sb = installed.sb;
 	const panels = panelsFrom(
@@ -1159,30 +1185,10 @@ async function main(): Promise<void> {
 	const session: RestSession = await setupOwner(n8n);
 	const targets: NodeTargets = new Map();
 	for (const workflow of buildWorkflows(panels)) {
-		const body: Record<string, unknown> = { ...workflow };
-		delete body.id; // n8n gives a new workflow its id
-		const created = await session.request<{ data: { id: string } }>(
-			'POST',
-			'/rest/workflows',
-			body,
-		);
-		if (
-			!check(
-				`workflow "${workflow.name}" created (${workflow.nodes.length} nodes)`,
-				created.status === 200 && created.body?.data?.id,
-				created,
-			)
-		)
-			throw new Fatal('no test workflow');
-		for (const n of workflow.nodes)
-			targets.set(n.name, { workflowId: created.body.data.id, nodeId: String(n.id) });
+		const { id } = await saveWorkflow(session, workflow);
+		for (const n of workflow.nodes) targets.set(n.name, { workflowId: id, nodeId: String(n.id) });
 	}
-	const summaryId = targets.get(SUMMARY_AUDIT)?.workflowId ?? '';
-	summaryRun = async () => await runInN8n(session, sb, summaryId);
-	publishForm = async () => {
-		const example = loadExamples().get(FORM_EXAMPLE.file) ?? fail('no form example');
-		return (await publishFormExample(session, example)).formUrl;
-	};
+	note(`the test workflows saved (${targets.size} nodes; saveWorkflow throws if one is not)`);
 
 	section(`Chromium (${CHROMIUM}), window ${WINDOW.width}x${WINDOW.height}`);
 	const browser = await timed(
@@ -1197,10 +1203,8 @@ async function main(): Promise<void> {
 	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
 	const action = installed.allNodes.find((n) => n.name === NODE_TYPE);
-	const all = checks(
-		panels,
-		(action?.credentials ?? []).map((c) => c.displayName ?? ''),
-	);
+	const credentials = (action?.credentials ?? []).map((c) => c.displayName ?? '');
+	const all = checks(panels, credentials, session, sb);
 	for (const name of only) {
 		section(`${name}: ${CHECKS[name]}`);
 		try {
