@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import { locator, useN8nApi, useServer } from './harness/setup';
 import { runTools, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
+import type { N8nApi } from './server/n8nApi';
 import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
 
 /*
@@ -33,15 +33,13 @@ const digestNode = (extra: IDataObject = {}) => ({
 
 describe('Get Health → One Digest: every client site in one item', () => {
 	const api = useServer();
+	const fake = useN8nApi(N8N_KEY);
 	let n8n: N8nApi;
 	let account: Account;
-	beforeAll(async () => {
-		n8n = await startN8nApi({ apiKey: N8N_KEY });
-	});
-	afterAll(async () => await n8n.close());
+	beforeAll(() => (n8n = fake.api));
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		fake.reset();
 		const table = n8n.tables.create(TABLE, [...HISTORY_COLUMNS]);
 		account = accountFixture(api.server, Date.now());
 		n8n.tables.seed(table.id, account.rows);
@@ -51,7 +49,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 
 	const run = (extra: IDataObject = {}) =>
 		runNode(digestNode(extra), api.credential, {
-			execution: { n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY } },
+			execution: { n8nApi: fake.credential },
 		});
 	const reports = (): ReportRecord[] => api.server.listReports();
 	const rows = () => n8n.tables.rows(n8n.tables.byName(TABLE)!.id);

@@ -2,11 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { emptyHistory } from '../nodes/PhpRank/operations/history/model';
 import type { HistoryStore } from '../nodes/PhpRank/operations/history/stores';
-import { locator, perSiteParameters, useServer } from './harness/setup';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 import { siteFigures } from './server';
-import { type N8nApi, startN8nApi } from './server/n8nApi';
 
 /*
  * The History Store's two homes, This Workflow and Data Table, behind one interface: the same
@@ -14,23 +13,18 @@ import { type N8nApi, startN8nApi } from './server/n8nApi';
  * public API), gives the same history in both. And a third home that forgets a method does not compile.
  */
 
-const N8N_KEY = 'n8n-test-key';
 const SITE = 'stores.example.com';
 const URLS = [`https://${SITE}/`, `https://${SITE}/a`];
 const START = Date.parse('2026-02-02T08:00:00Z');
 
 describe('History Store: one interface, two homes', () => {
 	const api = useServer();
-	let n8n: N8nApi;
-	beforeAll(async () => {
-		n8n = await startN8nApi({ apiKey: N8N_KEY });
-	});
-	afterAll(async () => await n8n.close());
+	const n8n = useN8nApi();
 
 	/** Four production runs a week apart, a manual run after the second, the third tried twice (Retry On Fail). */
 	async function scenario(store: 'workflow' | 'dataTable') {
 		api.server.deleteAllReports();
-		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
+		n8n.reset();
 		const { run } = siteRuns(
 			api,
 			() =>
@@ -38,7 +32,7 @@ describe('History Store: one interface, two homes', () => {
 					historyStore: store,
 					historyTable: locator('name', 'phpRank history'),
 				}),
-			{ urls: URLS, n8nApi: () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }) },
+			{ urls: URLS, n8nApi: () => n8n.credential },
 		);
 		const seen: IDataObject[] = [];
 		const expected: unknown[] = [];

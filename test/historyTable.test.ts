@@ -2,11 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { listSearch, runNode, testCredential } from './harness/engine';
-import { locator, perSiteParameters, useServer } from './harness/setup';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { historyOf, scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 import { siteFigures, type SiteFigures } from './server';
-import { DEFAULT_MAX_SIZE_BYTES, type N8nApi, startN8nApi } from './server/n8nApi';
+import { DEFAULT_MAX_SIZE_BYTES, type N8nApi } from './server/n8nApi';
 
 /*
  * History Store → Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
@@ -31,15 +31,12 @@ const perSite = (extra: IDataObject = {}) =>
 
 describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
+	const fake = useN8nApi(N8N_KEY);
 	let n8n: N8nApi;
-	beforeAll(async () => {
-		n8n = await startN8nApi({ apiKey: N8N_KEY });
-	});
-	afterAll(async () => await n8n.close());
+	beforeAll(() => (n8n = fake.api));
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		for (const table of n8n.tables.all()) n8n.tables.delete(table.id);
-		n8n.requests.length = 0;
+		fake.reset();
 		n8n.setPublicApiDisabled(false);
 		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
 		reset();
@@ -47,7 +44,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 
 	const { run, state, reset } = siteRuns(api, perSite, {
 		urls: URLS,
-		n8nApi: () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
+		n8nApi: () => fake.credential,
 	});
 
 	/** The run `day` weeks in: each page's score, title failing on the first. */

@@ -4,13 +4,7 @@
  * n8n try the node again, and the queue-mode cluster they start with the package installed as README says.
  */
 import type { PhpRankServer } from '../../test/server';
-import {
-	installAsReadmeSays,
-	json,
-	PHPRANK_CRED,
-	callWebhook,
-	testServerCredential,
-} from './checks';
+import { callWebhook, json, PHPRANK_CRED, testServerCredential } from './checks';
 import {
 	importCredentials,
 	importWorkflows,
@@ -19,9 +13,8 @@ import {
 	setupOwner,
 	type N8nSandbox,
 } from './n8n';
-import { createQueueCluster } from './queue';
+import { clusterWithPackage } from './queue';
 import type { RestSession } from './rest';
-import { getRuntime } from './runtime';
 import type { Suite } from './suite';
 import {
 	manualTrigger,
@@ -124,21 +117,15 @@ export function loseCreateAnswerOnce(api: PhpRankServer, url: string): void {
 }
 
 /**
- * Queue mode (a main and `workers`, Redis, PostgreSQL) with the package installed on each as README says, the
- * test server's credential imported (and `workflows`, published), started; the owner signed in.
+ * Queue mode (clusterWithPackage): the test server's credential imported (and `workflows`, published), started;
+ * the owner signed in.
  */
 export async function historyCluster(
 	suite: Suite,
 	api: PhpRankServer,
 	o: { workers: number; env: Record<string, string>; workflows?: WorkflowJson[] },
 ) {
-	const tgz = await suite.tarball();
-	const runtime = await getRuntime({ install: true });
-	const cluster = await createQueueCluster({ runtime, workers: o.workers, env: o.env });
-	suite.defer(() => cluster.stop());
-	suite.diagnose(() => cluster.logTails(4000));
-	for (const [i, sb] of cluster.sandboxes.entries())
-		await installAsReadmeSays(suite.report, sb, tgz, i === 0 ? 'main' : `worker-${i}`);
+	const cluster = await clusterWithPackage(suite, { workers: o.workers, env: o.env });
 	const sb = cluster.mainSandbox;
 	await importCredentials(sb, [testServerCredential(api)]);
 	if (o.workflows) {
