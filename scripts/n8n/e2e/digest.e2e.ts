@@ -28,7 +28,7 @@ import {
 	apiRequests,
 	checkExampleNodes,
 	json,
-	loadExamples,
+	loadExample,
 	sitemapN8nApiCredential,
 	testServerCredential,
 	withSchedule,
@@ -36,7 +36,7 @@ import {
 import { createDataTable, publicTables } from '../dataTable';
 import { importCredentials, setupOwner, startServer } from '../n8n';
 import { Fatal, same } from '../report';
-import { type RestSession, saveAndPublish } from '../rest';
+import { saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import type { WorkflowJson } from '../workflow';
 
@@ -48,18 +48,6 @@ const SCHEDULE = 'Every Monday at 08:00';
 const DIGEST = 'Digest of every site';
 const EMAIL = 'Email the digest';
 const TABLE = 'phpRank site history';
-
-/** The e2e copy's Schedule Trigger: every minute at `second` (UTC), instead of Mondays at 08:00. */
-const everyMinuteAt = (wf: WorkflowJson, second: number): WorkflowJson =>
-	withSchedule(wf, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
-
-/** Saved as the editor's Import from File saves it, then published; its id. */
-async function publish(session: RestSession, wf: WorkflowJson): Promise<string> {
-	const { id, published } = await saveAndPublish(session, wf);
-	if (!check('the workflow is published', published.status === 200, published.body))
-		throw new Fatal('not published');
-	return id;
-}
 
 function checkExample(example: WorkflowJson) {
 	const digest = example.nodes.find((n) => n.name === DIGEST);
@@ -140,8 +128,7 @@ async function checkRendered(html: string, sites: number) {
 }
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(EXAMPLE_FILE);
-	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes } = await suite.packageSandbox();
 	section('the account, SMTP catcher, n8n with its public API, the history table');
 	const account = accountFixture(api, Date.now());
@@ -169,11 +156,14 @@ async function main(): Promise<void> {
 
 	section('the example as published: its Schedule Trigger every minute');
 	checkExample(example);
+	// its Schedule Trigger every minute at a second 20 s ahead (UTC), instead of Mondays at 08:00
 	const second = (new Date().getUTCSeconds() + 20) % 60;
-	const wf = everyMinuteAt(example, second);
+	const wf = withSchedule(example, EXAMPLE_FILE, `${second} * * * * *`, SCHEDULE);
 	checkExampleNodes(suite.report, { wf, example, nodeTypes: allNodes, label: 'the example' });
 	api.clearRequests();
-	const workflowId = await publish(session, wf);
+	const { id: workflowId, published } = await saveAndPublish(session, wf);
+	if (!check('the workflow is published', published.status === 200, published.body))
+		throw new Fatal('not published');
 	const exec = await timed('its first scheduled run', async () =>
 		nthExecution(sb, workflowId, 'trigger', 1, 150_000),
 	);

@@ -1,28 +1,15 @@
 /**
- * `npm run test:e2e:sitemap`: examples/site-audit-from-sitemap.json inside a REAL n8n (2.41.1 on Node 24).
- *
- *   build -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes (README's "Manually with
- *   npm") -> n8n CLI import of a phpRank credential (the in-process test server) and an SMTP credential (a
- *   local SMTP catcher) -> `n8n start` with its public API on, an API key made (REST, scripts/n8n/apiKey.ts) and
- *   the example's phpRank History Store API credential imported (n8n CLI): n8n's own loopback address, through a
- *   recorder that passes every request on and counts it -> the example saved as the editor imports it, with
- *   two values swapped: the Site node's `sitemap_url` points at a local sitemap server (a sitemap index listing
- *   two sitemaps, 7 pages of one site), and its Schedule Trigger fires every minute at a fixed second -> published
- *   (the Publish button's REST call): three production runs, each one row in the data table the node creates
- *   by name on the first, equal to the run's site item:
- *     run 1: every page is new: each created, but one page the test server refuses to analyse (422), which the
- *            site summary names in `failed_pages`; the summary's numbers are the server's own (pages, created,
- *            average, classes, health); one email whose HTML body is the summary's `summary_html`, values escaped;
- *            the table "phpRank site history" made by the node with its columns (it did not exist);
+ * `npm run test:e2e:sitemap`: examples/site-audit-from-sitemap.json inside a REAL n8n (2.41.1 on Node 24), the
+ * package installed as README says, n8n's public API on and the example's History Store credential pointing at
+ * a counting proxy in front of it; the example saved as the editor imports it with two values swapped (Site's
+ * `sitemap_url`: a local sitemap index of two sitemaps, 7 pages; the Schedule Trigger: every minute), published:
+ *     run 1: every page new; one page phpRank refuses (422), named in `failed_pages`; the summary's numbers the
+ *            server's own; one email of `summary_html`, values escaped; the history table made by the node;
  *     run 2: scripted changes (a confirmed drop of 14, a drop of exactly 5, noise, a rise of 15, small moves):
- *            no report created, every page with a report re-run (and once more for each suspected drop), the
- *            refused page refused again; worse / better / averages as the server's reports say; one email;
- *     run 3: the same address now answers a plain <urlset> with a single <url> (the XML node's one-element quirk),
- *            as application/octet-stream (HTTP Request's Autodetect would make it a file): one page re-run, one
- *            summary, one email;
- *   then unpublished, and run once as the editor's "Execute workflow" (manual): it reads the three rows, shows
- *   its history with this run last, writes none and says `history_saved: false`.
- *   Requests to n8n, counted by the recorder: 1 table lookup (+1 to create it on run 1), 1 read, 1 upsert a run.
+ *            every page re-run (twice for a suspected drop), nothing created; worse / better as the server says;
+ *     run 3: the same address answers a plain <urlset> of a single <url>, as application/octet-stream;
+ *   each run one row in the table, equal to its site item; then unpublished and run manually: the three rows
+ *   read, none written, `history_saved: false`. Requests to n8n: 1 table lookup (+1 create), 1 read, 1 upsert.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -51,7 +38,7 @@ import {
 	CREATE_FAULTS,
 	describeRequests,
 	json,
-	loadExamples,
+	loadExample,
 	NODE_TYPE,
 	SITEMAP_EXAMPLE,
 	sitemapN8nApiCredential,
@@ -76,7 +63,7 @@ import {
 	type N8nSandbox,
 } from '../n8n';
 import { countingProxy, describeProxied, type ProxiedRequest } from '../proxy';
-import { saveAndPublish, type RestSession } from '../rest';
+import { saveAndPublish } from '../rest';
 import type { WorkflowJson } from '../workflow';
 import { Fatal, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
@@ -301,24 +288,6 @@ async function readHistoryTable(baseUrl: string, apiKey: string) {
 	return { table: { ...table, columns }, rows: await tables.rows(found[0].id) };
 }
 
-/** The editor's "Execute workflow" from the Manual trigger, read from n8n's database as `n8n execute` answers. */
-async function runInN8n(
-	session: RestSession,
-	sb: N8nSandbox,
-	workflowId: string,
-	trigger: string,
-): Promise<ExecuteResult> {
-	const started = Date.now();
-	const { started: res, exec } = await runFromTrigger(session, sb, workflowId, trigger, {
-		timeoutMs: 180_000,
-	});
-	return asExecuteResult(
-		exec,
-		Date.now() - started,
-		`POST /run answered ${res.status} ${JSON.stringify(res.body)}`,
-	);
-}
-
 /** A stored execution as `n8n execute` answers (ExecuteResult), for the checks that read one; `stdout` if none. */
 function asExecuteResult(
 	exec: StoredExecution | undefined,
@@ -343,8 +312,7 @@ type SitemapCtx = Awaited<ReturnType<typeof startServices>>['ctx'];
 type ProductionCtx = Awaited<ReturnType<typeof publishEveryMinute>>;
 
 async function main(): Promise<void> {
-	const example = loadExamples().get(EXAMPLE_FILE);
-	if (!example) throw new Fatal(`examples/${EXAMPLE_FILE} is missing`);
+	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
 	const { ctx, untouched, sitemapUrl } = await startServices(sb);
 	checkExampleShape(example);
@@ -957,8 +925,14 @@ async function checkManualRun(p: ProductionCtx): Promise<void> {
 	const rowsBefore = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
 	api.setNextAnalysis(urlOf(contact), { score: 83, others: 'keep' });
 	arm();
-	const manual = await timed('the manual run in n8n', async () =>
-		runInN8n(session, sb, workflowId, trigger),
+	const t = Date.now();
+	const { started, exec } = await timed('the manual run in n8n', async () =>
+		runFromTrigger(session, sb, workflowId, trigger, { timeoutMs: 180_000 }),
+	);
+	const manual = asExecuteResult(
+		exec,
+		Date.now() - t,
+		`POST /run: ${started.status} ${JSON.stringify(started.body)}`,
 	);
 	if (!check('the manual run succeeds', manual.ok, failureDetail(manual)))
 		throw new Fatal('the manual run failed');
