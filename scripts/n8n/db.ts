@@ -113,39 +113,38 @@ export async function waitForExecutions(
 	return found;
 }
 
-/** The workflow's `n`-th execution (from 1) of `mode`, once it has ended; undefined if none has by the deadline. */
-export async function nthExecution(
+/** The execution `pick` finds among the workflow's, once it has ended (or the last state seen when the time is up). */
+async function endedExecution(
+	sb: N8nSandbox,
+	workflowId: string,
+	pick: (all: StoredExecution[]) => StoredExecution | undefined,
+	timeoutMs: number,
+): Promise<StoredExecution | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const exec = pick(await storedExecutions(sb, workflowId));
+		if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) return exec;
+		if (Date.now() > deadline) return exec;
+		await new Promise((r) => setTimeout(r, 300));
+	}
+}
+
+/** The workflow's `n`-th execution (from 1) of `mode`, once it has ended. */
+export const nthExecution = (
 	sb: N8nSandbox,
 	workflowId: string,
 	mode: string,
 	n: number,
 	timeoutMs = 60_000,
-): Promise<StoredExecution | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const exec = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === mode)[n - 1];
-		if (exec && !['new', 'running', 'waiting', 'unknown'].includes(exec.status)) return exec;
-		if (Date.now() > deadline) return undefined;
-		await new Promise((r) => setTimeout(r, 500));
-	}
-}
+) => endedExecution(sb, workflowId, (all) => all.filter((e) => e.mode === mode)[n - 1], timeoutMs);
 
-/** One stored execution by its id, once it has ended (or the last state seen when the time is up). */
-export async function waitForExecution(
+/** One stored execution by its id, once it has ended. */
+export const waitForExecution = (
 	sb: N8nSandbox,
 	workflowId: string,
 	id: string,
 	timeoutMs = 60_000,
-): Promise<StoredExecution | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	let last: StoredExecution | undefined;
-	while (Date.now() < deadline) {
-		last = (await storedExecutions(sb, workflowId)).find((e) => e.id === String(id));
-		if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status)) return last;
-		await new Promise((r) => setTimeout(r, 300));
-	}
-	return last;
-}
+) => endedExecution(sb, workflowId, (all) => all.find((e) => e.id === String(id)), timeoutMs);
 
 interface Row {
 	id: number | string;

@@ -519,7 +519,7 @@ async function publishEveryMinute(
 	const nextRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
 		const want = ++productionRuns;
 		const exec = await nthExecution(sb, workflowId, 'trigger', want, 150_000);
-		if (!exec) throw new Fatal(`production run ${want} did not end within 150 s`);
+		if (!exec) throw new Fatal(`production run ${want} did not start within 150 s`);
 		if ((exec.startedAt?.getTime() ?? 0) < armedAt - 1000)
 			throw new Fatal(
 				`production run ${want} started before its script was set: this machine took over a minute between two runs`,
