@@ -262,14 +262,15 @@ describe('Report Branding', () => {
 				introText: '',
 			},
 		});
-		expect(readBranding({ logoUrl: 'javascript:alert(1)' })).toMatchObject({
-			problem: 'Logo URL must be a web address (http:// or https://), not "javascript:alert(1)"',
-		});
-		expect(readBranding({ logoUrl: 'ftp://a.example/l.png' })).toHaveProperty('problem');
-		expect(readBranding({ accentColor: 'red' })).toMatchObject({
-			problem: 'Accent Color must be a colour written #rrggbb, not "red"',
-		});
-		expect(readBranding({ accentColor: '#fff' })).toHaveProperty('problem');
+		for (const [field, value, problem] of [
+			['logoUrl', 'javascript:alert(1)', 'Logo URL must be a web address (http:// or https://)'],
+			['logoUrl', 'ftp://a.example/l.png', 'Logo URL must be a web address (http:// or https://)'],
+			['accentColor', 'red', 'Accent Color must be a colour written #rrggbb'],
+			['accentColor', '#fff', 'Accent Color must be a colour written #rrggbb'],
+		])
+			expect(readBranding({ [field]: value })).toMatchObject({
+				problem: `${problem}, not "${value}"`,
+			});
 	});
 });
 

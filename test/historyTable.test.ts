@@ -364,26 +364,23 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('the credential’s Test says what works and what to fix', async () => {
-		const test = (data: { baseUrl: string; apiKey: string }) =>
-			testCredential(data as never, 'phpRankN8nApi');
-		expect(await test({ baseUrl: n8n.url, apiKey: N8N_KEY })).toEqual({
-			status: 'OK',
-			message: expect.stringContaining('serves data tables'),
-		});
-		expect(await test({ baseUrl: n8n.url, apiKey: 'wrong' })).toEqual({
-			status: 'Error',
-			message: expect.stringContaining('HTTP 401'),
-		});
-		expect(await test({ baseUrl: `${api.server.url}/nothing`, apiKey: N8N_KEY })).toEqual({
-			status: 'Error',
-			message: expect.stringContaining('No data-table API at this address (HTTP 404)'),
-		});
-		expect(await test({ baseUrl: 'localhost:5678', apiKey: N8N_KEY })).toEqual({
-			status: 'Error',
-			message: expect.stringContaining('not a web address'),
-		});
-		const keySeen = n8n.requests.map(({ keySent }) => keySent);
-		expect(keySeen).toEqual(['right', 'wrong']);
+		const cases: Array<[string, string, 'OK' | 'Error', string]> = [
+			[n8n.url, N8N_KEY, 'OK', 'serves data tables'],
+			[n8n.url, 'wrong', 'Error', 'HTTP 401'],
+			[
+				`${api.server.url}/nothing`,
+				N8N_KEY,
+				'Error',
+				'No data-table API at this address (HTTP 404)',
+			],
+			['localhost:5678', N8N_KEY, 'Error', 'not a web address'],
+		];
+		for (const [baseUrl, apiKey, status, says] of cases)
+			expect(await testCredential({ baseUrl, apiKey } as never, 'phpRankN8nApi')).toEqual({
+				status,
+				message: expect.stringContaining(says),
+			});
+		expect(n8n.requests.map(({ keySent }) => keySent)).toEqual(['right', 'wrong']);
 	});
 
 	it('reads 120 sites of long names in as few requests as n8n’s request-line limit allows, every row once', async () => {
