@@ -10,6 +10,7 @@ import {
 	type PagingProblem,
 } from '../../nodes/PhpRank/transport/paging';
 import { pageSizeFor } from '../../nodes/PhpRank/transport/paging';
+import { createRng } from '../server/analysis';
 
 interface Row extends IDataObject {
 	id: number;
@@ -123,17 +124,6 @@ async function problemOf(run: Promise<unknown>): Promise<PagingProblem> {
 	);
 	expect(error).toBeInstanceOf(PagingError);
 	return (error as PagingError).problem;
-}
-
-/** A seeded pseudo-random generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-	let state = seed >>> 0 || 1;
-	return () => {
-		state ^= state << 13;
-		state ^= state >>> 17;
-		state ^= state << 5;
-		return (state >>> 0) / 2 ** 32;
-	};
 }
 
 describe('page sizes', () => {
@@ -488,7 +478,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 	it.each(range(1, 40))(
 		'random single changes between requests (seed %i): exactly the records that existed throughout, once',
 		async (seed) => {
-			const next = random(seed);
+			const next = createRng(seed);
 			const perPage = [10, 25, 100][seed % 3];
 			const list = new FakeList(150 + Math.floor(next() * 400), {
 				perPage,
@@ -531,7 +521,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 	it.each(range(1, 20))(
 		'random bursts of creations and deletions (seed %i): never a record twice, and the run ends',
 		async (seed) => {
-			const next = random(1000 + seed);
+			const next = createRng(1000 + seed);
 			const list = new FakeList(300, { perPage: 25, order: seed % 2 ? 'id' : 'name' });
 			list.before = () => {
 				for (let i = Math.floor(next() * 4); i > 0; i--) {

@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { reportSpec } from '../../nodes/PhpRank/descriptions/report/reportSpec';
 import type { RequestContext } from '../../nodes/PhpRank/transport/request';
 import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging';
+import { createRng } from '../server/analysis';
 
 /*
  * Issue 38: Return All while reports are created and deleted. readList with read-ahead over an
@@ -10,17 +11,6 @@ import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging
  * other request in flight: a change (before the request reaches the list), the list's answer
  * (its snapshot), the answer's arrival. Pure: no engine, no HTTP.
  */
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed by its seed. */
-function seeded(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface Request {
 	page: number;
@@ -38,7 +28,7 @@ type Change = (ids: number[], random: () => number, nextId: () => number) => num
 
 /** One Return All of `count` reports, newest first, 100 a page, `change` before every page request. */
 async function run(seed: number, count: number, change: Change) {
-	const random = seeded(seed);
+	const random = createRng(seed);
 	let ids = Array.from({ length: count }, (_, i) => count - i);
 	let next = count + 1;
 	const initial = [...ids];
