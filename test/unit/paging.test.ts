@@ -36,6 +36,8 @@ class FakeList {
 			/** Sort: newest first by id (default) or by name ascending. */
 			order?: 'id' | 'name';
 			ignorePage?: boolean | 'echo';
+			/** One row created before each request after the first (another workflow at work). */
+			grow?: boolean;
 			/** Overrides the total the paginator reports (a lying server). */
 			total?: (request: number, real: number) => number;
 			/** A proxy that cuts every page to this many records and leaves the meta as it was. */
@@ -66,6 +68,7 @@ class FakeList {
 	fetch = async (page: number): Promise<ListPage> => {
 		this.asked.push(page);
 		const request = this.asked.length;
+		if (this.options.grow && request > 1) this.create();
 		this.before?.(request, page);
 		const { perPage = 100, meta = true, ignorePage = false, truncate = Infinity } = this.options;
 		const { fields = ['current_page', 'last_page', 'per_page', 'total'] } = this.options;
@@ -178,10 +181,7 @@ describe('readPages on a list that does not change', () => {
 	});
 
 	it('shapes each batch of new records with map, and never hands it a record twice', async () => {
-		const list = new FakeList(300);
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
+		const list = new FakeList(300, { grow: true });
 		const batches: number[][] = [];
 
 		const run = await read(list, {
@@ -292,10 +292,11 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 	);
 
 	it('a capped instance while reports are created: still exactly the records that existed throughout', async () => {
-		const list = new FakeList(250, { perPage: 50, fields: ['current_page', 'last_page', 'total'] });
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
+		const list = new FakeList(250, {
+			perPage: 50,
+			fields: ['current_page', 'last_page', 'total'],
+			grow: true,
+		});
 
 		const run = await read(list);
 
@@ -401,10 +402,7 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 
 describe('readPages on a list that changes while it is read (issue 11: 1,000 records)', () => {
 	it('one created before each page: exactly the 1,000 that existed throughout, in 11 requests', async () => {
-		const list = new FakeList(1000);
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
+		const list = new FakeList(1000, { grow: true });
 
 		const run = await read(list);
 
