@@ -47,30 +47,20 @@ describe('Privacy is never wider than the user chose', () => {
 	const api = useServer();
 
 	it.each([
-		['an empty expression', '={{ "" }}'],
-		['an expression that gives nothing', '={{ $json.missing }}'],
-	])('%s creates a Private report and sends no password', async (_what, privacy) => {
-		const items = await api.ok(create('https://example.com/a', { privacy, password: 'hunter2' }));
-		const [post] = api.apiRequests();
-		expect(post.form).toEqual({ url: 'https://example.com/a', privacy: '1' });
-		expect(items[0].json.privacy).toBe('private');
-	});
-
-	it('a name from a sheet ("Public") works; a password travels only with Password privacy', async () => {
-		await api.run(
-			create('https://example.com/b', { privacy: '={{ "Public" }}', password: 'hunter2' }),
-		);
-		await api.run(
-			create('https://example.com/c', { privacy: '={{ "password" }}', password: 'hunter2' }),
-		);
-		const [publicPost, passwordPost] = api.apiRequests();
-		expect(publicPost.form).toEqual({ url: 'https://example.com/b', privacy: '0' });
-		expect(passwordPost.form).toEqual({
-			url: 'https://example.com/c',
-			privacy: '2',
-			password: 'hunter2',
-		});
-	});
+		['an empty expression', 'private', '={{ "" }}', { privacy: '1' }],
+		['an expression that gives nothing', 'private', '={{ $json.missing }}', { privacy: '1' }],
+		['a name from a sheet ("Public")', 'public', '={{ "Public" }}', { privacy: '0' }],
+		['"password"', 'password', '={{ "password" }}', { privacy: '2', password: 'hunter2' }],
+	])(
+		'%s: the report is %s; a password travels only with Password privacy',
+		async (_what, shown, privacy, form) => {
+			const items = await api.ok(create('https://example.com/a', { privacy, password: 'hunter2' }));
+			expect(api.apiRequests().map((r) => r.form)).toEqual([
+				{ url: 'https://example.com/a', ...form },
+			]);
+			expect(items[0].json.privacy).toBe(shown);
+		},
+	);
 
 	it('an unreadable privacy is refused before anything is sent', async () => {
 		await api.refuses(
