@@ -63,12 +63,8 @@ describe('Return All while the list changes, every order of requests, answers an
 			api.server.addReport({ url: `https://new.example.com/${ids.length}` });
 			return undefined;
 		}
-		const at =
-			kind === 'delete above'
-				? 0
-				: kind === 'delete below'
-					? ids.length - 1
-					: Math.min(ids.length - 1, (page - 1) * 100 + 50);
+		const inside = Math.min(ids.length - 1, (page - 1) * 100 + 50);
+		const at = { 'delete above': 0, 'delete below': ids.length - 1, 'delete inside': inside }[kind];
 		api.server.deleteReport(ids[at]);
 		return ids[at];
 	}

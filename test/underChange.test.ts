@@ -94,12 +94,8 @@ describe("n8n's retry and error settings", () => {
 		failFifth();
 		const items = await api.ok(createFromItems, { items: urlItems(5, 4), settings: retry });
 		const urls = urlItems(5, 4).map((i) => i.url);
-		expect(
-			api
-				.sent('POST')
-				.map((r) => r.form.url)
-				.sort(),
-		).toEqual([...urls, urls[4]].sort());
+		const posted = api.sent('POST').map((r) => r.form.url);
+		expect(posted.sort()).toEqual([...urls, urls[4]].sort());
 		const reports = api.server.listReports();
 		expect(new Set(reports.map((r) => r.url)).size).toBe(reports.length);
 		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
@@ -137,11 +133,9 @@ describe("n8n's retry and error settings", () => {
 	});
 
 	it('an input error stops the run before any item is sent', async () => {
-		const items = [
-			{ url: 'https://ok.example.com' },
-			{ url: 'not a url' },
-			{ url: 'https://ok2.example.com' },
-		];
+		const items = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'].map((url) => ({
+			url,
+		}));
 		await api.refuses(createFromItems, 'The URL "not a url" is not a web address [item 1]', {
 			items,
 		});
