@@ -4,6 +4,7 @@ import { reportSpec } from '../../nodes/PhpRank/descriptions/report/reportSpec';
 import type { RequestContext } from '../../nodes/PhpRank/transport/request';
 import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging';
 import { createRng } from '../server/analysis';
+import { paginate } from '../server/laravel';
 
 /*
  * Issue 38: Return All while reports are created and deleted. readList with read-ahead over an
@@ -54,17 +55,8 @@ async function run(seed: number, count: number, change: Change) {
 			request.changed = true;
 			if (sent > 1) ids = change(ids, random, () => next++);
 		} else if (!request.answer) {
-			const from = (request.page - 1) * 100;
-			const records = ids.slice(from, from + 100).map((id) => ({ id }));
-			const meta = {
-				current_page: request.page,
-				per_page: 100,
-				total: ids.length,
-				last_page: Math.max(1, Math.ceil(ids.length / 100)),
-				from: records.length > 0 ? from + 1 : null,
-				to: records.length > 0 ? from + records.length : null,
-			};
-			request.answer = { records, meta };
+			const { data, meta } = paginate(ids, request.page, 100, '/api/v1/reports', '');
+			request.answer = { records: data.map((id) => ({ id })), meta: { ...meta } };
 		} else {
 			inFlight.splice(inFlight.indexOf(request), 1);
 			request.onListPage?.(request.answer.meta);
