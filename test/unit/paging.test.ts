@@ -11,6 +11,7 @@ import {
 } from '../../nodes/PhpRank/transport/paging';
 import { pageSizeFor } from '../../nodes/PhpRank/transport/paging';
 import { createRng } from '../server/analysis';
+import { paginate } from '../server/laravel';
 
 interface Row extends IDataObject {
 	id: number;
@@ -72,23 +73,18 @@ class FakeList {
 		this.before?.(request, page);
 		const { perPage = 100, meta = true, ignorePage = false, truncate = Infinity } = this.options;
 		const { fields = ['current_page', 'last_page', 'per_page', 'total'] } = this.options;
-		const served = ignorePage ? 1 : page;
 		const rows = this.sorted();
-		const records = rows.slice((served - 1) * perPage, served * perPage).map((row) => ({ ...row }));
-		if (!meta) return { records: records.slice(0, truncate), meta: {} };
+		const served = paginate(rows, ignorePage ? 1 : page, perPage, '/api/v1/reports', '');
+		const records = served.data.map((row) => ({ ...row })).slice(0, truncate);
+		if (!meta) return { records, meta: {} };
 		const total = this.options.total?.(request, rows.length) ?? rows.length;
 		const all: IDataObject = {
-			current_page: ignorePage === true ? 1 : page,
+			...served.meta,
+			current_page: ignorePage === 'echo' ? page : served.meta.current_page,
 			last_page: Math.max(1, Math.ceil(total / perPage)),
-			per_page: perPage,
 			total,
-			from: records.length > 0 ? (served - 1) * perPage + 1 : null,
-			to: records.length > 0 ? (served - 1) * perPage + records.length : null,
 		};
-		return {
-			records: records.slice(0, truncate),
-			meta: Object.fromEntries(fields.map((field) => [field, all[field]])),
-		};
+		return { records, meta: Object.fromEntries(fields.map((field) => [field, all[field]])) };
 	};
 
 	private sorted(): Row[] {
