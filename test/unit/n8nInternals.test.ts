@@ -1,5 +1,5 @@
 import { PollContext } from 'n8n-core';
-import type { INode, IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
+import type { IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
 
 import {
 	FALLBACK_POLL_BUDGET_MS,
@@ -8,15 +8,9 @@ import {
 	pollBudgetMs,
 } from '../../nodes/PhpRank/transport/n8nInternals';
 import { rateLimitDeadline } from '../../nodes/PhpRank/transport/rateLimit';
+import { makeNode } from '../harness/engine';
 
-const node = {
-	id: 'n',
-	name: 'phpRank Trigger',
-	type: 'n8n-nodes-phprank.phpRankTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+const node = makeNode({}, { type: 'n8n-nodes-phprank.phpRankTrigger', name: 'phpRank Trigger' });
 
 /** n8n-core's own poll context; without `budgetMs`, no getPollBudgetMs (as on n8n 2.0). */
 function pollContext(budgetMs?: number): PollContext {
