@@ -1,6 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { runNode } from './harness/engine';
 import { useServer } from './harness/setup';
 
 /*
@@ -8,18 +5,17 @@ import { useServer } from './harness/setup';
  * asked for (an admin's cap), a proxy may cut pages; a list must never end early without saying so.
  */
 
-const getAll = (api: { credential: Parameters<typeof runNode>[1] }, parameters: IDataObject) =>
-	runNode({ resource: 'report', operation: 'getAll', ...parameters }, api.credential);
+const getAll = { resource: 'report', operation: 'getAll' };
 
 describe('Report → Get Many on an instance that caps pages at 50', () => {
 	const api = useServer({ maxPerPage: 50, seed: (server) => server.seedReports(250) });
+	/** Each list request as [per_page, page]: 100 asked for each time. */
 	const pages = () =>
 		api.apiRequests().map((request) => [request.query.per_page, request.query.page]);
+	const asked = (count: number) => Array.from({ length: count }, (_, i) => ['100', String(i + 1)]);
 
 	it('Return All still returns every report, in 5 pages of the 50 answered', async () => {
-		const { items, error } = await getAll(api, { returnAll: true });
-
-		expect(error).toBeUndefined();
+		const items = await api.ok({ ...getAll, returnAll: true });
 		const ids = items.map((item) => Number(item.json.id));
 		expect(ids).toEqual(
 			api.server
@@ -28,26 +24,15 @@ describe('Report → Get Many on an instance that caps pages at 50', () => {
 				.sort((a, b) => b - a),
 		);
 		expect(ids).toHaveLength(250);
-		expect(pages()).toEqual([
-			['100', '1'],
-			['100', '2'],
-			['100', '3'],
-			['100', '4'],
-			['100', '5'],
-		]);
+		expect(pages()).toEqual(asked(5));
 	});
 
 	it('a Limit above one page returns exactly that many', async () => {
-		const { items, error } = await getAll(api, { limit: 120 });
+		const items = await api.ok({ ...getAll, limit: 120 });
 
-		expect(error).toBeUndefined();
 		expect(items).toHaveLength(120);
 		expect(new Set(items.map((item) => item.json.id)).size).toBe(120);
-		expect(pages()).toEqual([
-			['100', '1'],
-			['100', '2'],
-			['100', '3'],
-		]);
+		expect(pages()).toEqual(asked(3));
 	});
 });
 
@@ -59,7 +44,7 @@ describe('Report → Get Many behind a proxy that cuts pages to 50 and keeps the
 	});
 
 	it('Return All fails with a clear error instead of returning 150 of the 250 reports', async () => {
-		const { items, error } = await getAll(api, { returnAll: true });
+		const { items, error } = await api.run({ ...getAll, returnAll: true });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(

@@ -1,7 +1,6 @@
 import type { RecordedRequest } from './server';
 import { sleep } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { useServer } from './harness/setup';
 
 /*
@@ -54,23 +53,18 @@ describe('Return All while the list changes, every order of requests, answers an
 		}
 	}
 
-	function change(kind: Exclude<Change, 'proxy'>, page: number): number | undefined {
+	/** Makes the change; a deleted report's ID goes to `deleted`. */
+	function change(kind: Exclude<Change, 'proxy'>, page: number, deleted: number[]): void {
 		const ids = api.server
 			.listReports()
 			.map((report) => report.id)
 			.sort((a, b) => b - a);
-		if (kind === 'create') {
-			api.server.addReport({ url: `https://new.example.com/${ids.length}` });
-			return undefined;
-		}
-		const at =
-			kind === 'delete above'
-				? 0
-				: kind === 'delete below'
-					? ids.length - 1
-					: Math.min(ids.length - 1, (page - 1) * 100 + 50);
+		if (kind === 'create')
+			return void api.server.addReport({ url: `https://new.example.com/${ids.length}` });
+		const inside = Math.min(ids.length - 1, (page - 1) * 100 + 50);
+		const at = { 'delete above': 0, 'delete below': ids.length - 1, 'delete inside': inside }[kind];
 		api.server.deleteReport(ids[at]);
-		return ids[at];
+		deleted.push(ids[at]);
 	}
 
 	/** One Return All of 250 reports with `kind` made before the `at`-th release; of two held, `pick` goes first. */
@@ -94,7 +88,7 @@ describe('Return All while the list changes, every order of requests, answers an
 		);
 		api.server.holdAnswers(isList);
 		let ended = false;
-		const running = runNode(getAll, api.credential).finally(() => (ended = true));
+		const running = api.run(getAll).finally(() => (ended = true));
 		const deleted: number[] = [];
 		let changed = false;
 		let releases = 0;
@@ -107,11 +101,10 @@ describe('Return All while the list changes, every order of requests, answers an
 			releases++;
 			const page = Number(next.request.query.page);
 			if (kind === 'proxy') {
-				if (before.includes(next) && page > 1) deleted.push(change('delete above', page)!);
+				if (before.includes(next) && page > 1) change('delete above', page, deleted);
 				changed = at === 1;
 			} else if (releases === at) {
-				const gone = change(kind, page);
-				if (gone !== undefined) deleted.push(gone);
+				change(kind, page, deleted);
 				changed = true;
 			}
 			next.release();

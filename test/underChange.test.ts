@@ -4,7 +4,7 @@ import { FOREIGN_BODIES, PhpRankServer } from './server';
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { makeNode, registerNodeType, runNode, runWorkflow } from './harness/engine';
+import { makeNode, registerNodeType, runWorkflow } from './harness/engine';
 import { locator, useServer } from './harness/setup';
 
 /*
@@ -47,60 +47,37 @@ describe('Privacy is never wider than the user chose', () => {
 	const api = useServer();
 
 	it.each([
-		['an empty expression', '={{ "" }}'],
-		['an expression that gives nothing', '={{ $json.missing }}'],
-	])('%s creates a Private report and sends no password', async (_what, privacy) => {
-		const { items, error } = await runNode(
-			create('https://example.com/a', { privacy, password: 'hunter2' }),
-			api.credential,
-		);
-		expect(error).toBeUndefined();
-		const [post] = api.apiRequests();
-		expect(post.form).toEqual({ url: 'https://example.com/a', privacy: '1' });
-		expect(items[0].json.privacy).toBe('private');
-	});
-
-	it('a name from a sheet ("Public") works; a password travels only with Password privacy', async () => {
-		await runNode(
-			create('https://example.com/b', { privacy: '={{ "Public" }}', password: 'hunter2' }),
-			api.credential,
-		);
-		await runNode(
-			create('https://example.com/c', { privacy: '={{ "password" }}', password: 'hunter2' }),
-			api.credential,
-		);
-		const [publicPost, passwordPost] = api.apiRequests();
-		expect(publicPost.form).toEqual({ url: 'https://example.com/b', privacy: '0' });
-		expect(passwordPost.form).toEqual({
-			url: 'https://example.com/c',
-			privacy: '2',
-			password: 'hunter2',
-		});
-	});
+		['an empty expression', 'private', '={{ "" }}', { privacy: '1' }],
+		['an expression that gives nothing', 'private', '={{ $json.missing }}', { privacy: '1' }],
+		['a name from a sheet ("Public")', 'public', '={{ "Public" }}', { privacy: '0' }],
+		['"password"', 'password', '={{ "password" }}', { privacy: '2', password: 'hunter2' }],
+	])(
+		'%s: the report is %s; a password travels only with Password privacy',
+		async (_what, shown, privacy, form) => {
+			const items = await api.ok(create('https://example.com/a', { privacy, password: 'hunter2' }));
+			expect(api.apiRequests().map((r) => r.form)).toEqual([
+				{ url: 'https://example.com/a', ...form },
+			]);
+			expect(items[0].json.privacy).toBe(shown);
+		},
+	);
 
 	it('an unreadable privacy is refused before anything is sent', async () => {
-		const { error } = await runNode(
+		await api.refuses(
 			create('https://example.com/d', { privacy: '={{ "secret" }}' }),
-			api.credential,
+			'Privacy must be 0 (public), 1 (private), 2 (password), not "secret"',
 		);
-		expect(error?.message).toMatch(
-			/^Privacy must be 0 \(public\), 1 \(private\), 2 \(password\), not "secret"$/,
-		);
-		expect(api.apiRequests()).toHaveLength(0);
 	});
 
 	it('an Update whose Privacy expression gives nothing leaves the privacy alone', async () => {
 		const [report] = api.server.listReports();
-		await runNode(
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', report.id),
-				updateFields: { privacy: '={{ "" }}', rerunAnalysis: true },
-			},
-			api.credential,
-		);
-		expect(api.apiRequests().find((r) => r.method === 'PUT')?.form).toEqual({ results: '1' });
+		await api.run({
+			resource: 'report',
+			operation: 'update',
+			reportId: locator('id', report.id),
+			updateFields: { privacy: '={{ "" }}', rerunAnalysis: true },
+		});
+		expect(api.sent('PUT')[0].form).toEqual({ results: '1' });
 	});
 });
 
@@ -111,24 +88,16 @@ describe("n8n's retry and error settings", () => {
 			{ type: 'status', status: 500 },
 			{ match: (r) => r.method === 'POST' && r.form.url?.endsWith('/fail') },
 		);
+	const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
 	it('Retry On Fail re-sends only the item that failed: every URL is created once', async () => {
 		failFifth();
-		const { items, error } = await runNode(createFromItems, api.credential, {
-			items: urlItems(5, 4),
-			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
-		});
-		expect(error).toBeUndefined();
-		const posts = api
-			.apiRequests()
-			.filter((r) => r.method === 'POST')
-			.map((r) => r.form.url);
-		expect(posts.sort()).toEqual(
-			[...urlItems(5, 4).map((i) => i.url), urlItems(5, 4)[4].url].sort(),
-		);
-		expect(new Set(api.server.listReports().map((r) => r.url)).size).toBe(
-			api.server.listReports().length,
-		);
+		const items = await api.ok(createFromItems, { items: urlItems(5, 4), settings: retry });
+		const urls = urlItems(5, 4).map((i) => i.url);
+		const posted = api.sent('POST').map((r) => r.form.url);
+		expect(posted.sort()).toEqual([...urls, urls[4]].sort());
+		const reports = api.server.listReports();
+		expect(new Set(reports.map((r) => r.url)).size).toBe(reports.length);
 		expect(items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
 	});
 
@@ -142,24 +111,21 @@ describe("n8n's retry and error settings", () => {
 			{ type: 'status', status: 500 },
 			{ match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) },
 		);
-		const { items, error } = await runNode(
+		const items = await api.ok(
 			{ resource: 'report', operation: 'delete', reportId: locator('id', '={{ $json.id }}') },
-			api.credential,
-			{ items: ids, settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
+			{ items: ids, settings: retry },
 		);
-		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual(ids.map(({ id }) => ({ deleted: true, id })));
-		expect(api.apiRequests().filter((r) => r.method === 'DELETE')).toHaveLength(6);
+		expect(api.sent('DELETE')).toHaveLength(6);
 	});
 
 	it('On Error → Stop names the reports created before the failure, and sends nothing after it', async () => {
 		failFifth();
-		const { error } = await runNode(createFromItems, api.credential, { items: urlItems(5, 4) });
+		const { error } = await api.run(createFromItems, { items: urlItems(5, 4) });
 		expect(error?.message).toMatch(
 			/^Creating the report for https:\/\/site4\.example\.com\/fail failed: the phpRank server/,
 		);
-		const created = api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201);
-		expect(created).toHaveLength(4);
+		expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(4);
 		expect(error?.description).toMatch(
 			/this node created 4 reports that exist in phpRank: #\d+ site0\.example\.com\/ok/,
 		);
@@ -167,14 +133,12 @@ describe("n8n's retry and error settings", () => {
 	});
 
 	it('an input error stops the run before any item is sent', async () => {
-		const items = [
-			{ url: 'https://ok.example.com' },
-			{ url: 'not a url' },
-			{ url: 'https://ok2.example.com' },
-		];
-		const { error } = await runNode(createFromItems, api.credential, { items });
-		expect(error?.message).toBe('The URL "not a url" is not a web address [item 1]');
-		expect(api.apiRequests()).toHaveLength(0);
+		const items = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'].map((url) => ({
+			url,
+		}));
+		await api.refuses(createFromItems, 'The URL "not a url" is not a web address [item 1]', {
+			items,
+		});
 	});
 
 	it('On Error → Continue (error output): the error item is paired, keeps the input fields, names the URL', async () => {
@@ -232,14 +196,14 @@ describe('Servers that are not phpRank', () => {
 		],
 	])('%s is an error that says so', async (_what, method, parameters, body, message) => {
 		api.server.failNext({ type: 'foreign', body }, { match: (r) => r.method === method });
-		const { error, items } = await runNode(parameters, api.credential);
+		const { error, items } = await api.run(parameters);
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(message);
 	});
 
 	it('a redirect to https says to use https', async () => {
 		api.server.failNext({ type: 'redirect', to: 'https', status: 301 });
-		const { error } = await runNode(getReport, api.credential);
+		const { error } = await api.run(getReport);
 		expect(error?.message).toMatch(/it redirects to https:\/\/ \(HTTP 301\)$/);
 		expect(error?.description).toMatch(/start with https:\/\//);
 	});
@@ -249,7 +213,7 @@ describe('Servers that are not phpRank', () => {
 		await other.start();
 		try {
 			api.server.failNext({ type: 'redirect', to: { origin: other.url }, status: 307 });
-			const { error } = await runNode(getReport, api.credential);
+			const { error } = await api.run(getReport);
 			expect(error?.message).toContain(
 				`it redirects to another host, ${new URL(other.url).host} (HTTP 307)`,
 			);
@@ -260,25 +224,20 @@ describe('Servers that are not phpRank', () => {
 	});
 
 	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
-		const { error } = await runNode(getReport, {
-			...api.credential,
-			baseUrl: `${api.server.url}/?tab=reports#top`,
+		await api.ok(getReport, {
+			credential: { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` },
 		});
-		expect(error).toBeUndefined();
 		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
 	});
 
 	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
 		const [report] = api.server.listReports();
-		await runNode(getReport, api.credential);
-		const { items } = await runNode(
-			{
-				resource: 'project',
-				operation: 'delete',
-				project: locator('name', `  ${report.project}  `),
-			},
-			api.credential,
-		);
+		await api.run(getReport);
+		const { items } = await api.run({
+			resource: 'project',
+			operation: 'delete',
+			project: locator('name', `  ${report.project}  `),
+		});
 		const [get, del] = api.apiRequests();
 		expect(get.headers['content-type']).toBeUndefined();
 		expect(del.headers['content-type']).toBeUndefined();
@@ -294,9 +253,8 @@ describe('A polite client', () => {
 		api.server.setResponseDelay(20);
 		api.server.resetStats();
 		const ids = api.server.listReports().map((r) => ({ id: r.id }));
-		const { items, error } = await runNode(
+		const { items, error } = await api.run(
 			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
-			api.credential,
 			{ items: ids },
 		);
 		api.server.setResponseDelay(0);
@@ -309,14 +267,9 @@ describe('A polite client', () => {
 		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
 		api.server.setThrottle({ limit: 50, windowMs: 1000 });
 		try {
-			const { items, error } = await runNode(
-				createFromItems,
-				{ ...api.credential, apiKey: api.credential.apiKey },
-				{ items: urlItems(150) },
-			);
-			expect(error).toBeUndefined();
+			const items = await api.ok(createFromItems, { items: urlItems(150) });
 			expect(items).toHaveLength(150);
-			const posts = api.apiRequests().filter((r) => r.method === 'POST');
+			const posts = api.sent('POST');
 			const throttled = posts.filter((r) => r.status === 429).length;
 			expect(posts.length - throttled).toBe(150);
 			// One request per window finds out when the window ends.
@@ -345,9 +298,7 @@ describe('Return All on a list that moves', () => {
 		api.server.beforeList(({ page }) => {
 			if (page > 1) api.server.addReport({ url: `https://new.example.com/${page}` });
 		});
-		const { items, error } = await runNode(getAll, api.credential);
-		expect(error).toBeUndefined();
-		const ids = items.map((i) => i.json.id as number);
+		const ids = (await api.ok(getAll)).map((i) => i.json.id as number);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(ids.filter((id) => before.has(id)).length).toBe(1000);
 	});
@@ -365,9 +316,7 @@ describe('Return All on a list that moves', () => {
 				deleted.add(id);
 			}
 		});
-		const { items, error } = await runNode(getAll, api.credential);
-		expect(error).toBeUndefined();
-		const got = items.map((i) => i.json.id as number);
+		const got = (await api.ok(getAll)).map((i) => i.json.id as number);
 		expect(new Set(got).size).toBe(got.length);
 		const survivors = ids.filter((id) => !deleted.has(id));
 		expect(survivors.every((id) => got.includes(id))).toBe(true);
@@ -375,14 +324,14 @@ describe('Return All on a list that moves', () => {
 
 	it('a server that ignores ?page= ends at once with an error that says so', async () => {
 		api.server.setIgnorePage(true);
-		const { items, error } = await runNode(getAll, api.credential);
+		const { items, error } = await api.run(getAll);
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(/answered page 1 again when asked for page 2: a cache or proxy/);
 		expect(api.apiRequests().length).toBeLessThanOrEqual(2);
 	});
 
 	it('costs ceil(N/100) requests when nothing changes', async () => {
-		await runNode(getAll, api.credential);
+		await api.run(getAll);
 		expect(api.apiRequests()).toHaveLength(10);
 	});
 });
@@ -403,9 +352,7 @@ describe('Stop', () => {
 			});
 			expect(stoppedAt).toBeGreaterThan(0);
 			expect(Date.now() - stoppedAt).toBeLessThan(1000);
-			expect(api.apiRequests().filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(
-				1,
-			);
+			expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(1);
 		} finally {
 			api.server.setThrottle(false);
 		}

@@ -79,15 +79,13 @@ describe('node description', () => {
 	});
 
 	it('ships distinct light and dark icons that exist', () => {
-		const icon = description.icon as { light: string; dark: string };
-		const light = readFileSync(
-			join(root, 'nodes/PhpRank', icon.light.replace('file:', '')),
-			'utf8',
+		const { light, dark } = description.icon as { light: string; dark: string };
+		const [lightSvg, darkSvg] = [light, dark].map((file) =>
+			readFileSync(join(root, 'nodes/PhpRank', file.replace('file:', '')), 'utf8'),
 		);
-		const dark = readFileSync(join(root, 'nodes/PhpRank', icon.dark.replace('file:', '')), 'utf8');
-		expect(light).toMatch(/^<svg/);
-		expect(dark).toMatch(/^<svg/);
-		expect(light).not.toBe(dark);
+		expect(lightSvg).toMatch(/^<svg/);
+		expect(darkSvg).toMatch(/^<svg/);
+		expect(lightSvg).not.toBe(darkSvg);
 	});
 
 	it('marks the API key as a password, signs requests with it, and leaves the credential test to the nodes', async () => {

@@ -1,5 +1,5 @@
 import { PollContext } from 'n8n-core';
-import type { INode, IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
+import type { IWorkflowExecuteAdditionalData, Workflow } from 'n8n-workflow';
 
 import {
 	FALLBACK_POLL_BUDGET_MS,
@@ -8,19 +8,13 @@ import {
 	pollBudgetMs,
 } from '../../nodes/PhpRank/transport/n8nInternals';
 import { rateLimitDeadline } from '../../nodes/PhpRank/transport/rateLimit';
+import { makeNode } from '../harness/engine';
 
-const node = {
-	id: 'n',
-	name: 'phpRank Trigger',
-	type: 'n8n-nodes-phprank.phpRankTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+const node = makeNode({}, { type: 'n8n-nodes-phprank.phpRankTrigger', name: 'phpRank Trigger' });
 
-/** n8n-core's own poll context; `undefined` budget as n8n before 2.41 gives none. */
-function pollContext(): PollContext {
-	return new PollContext(
+/** n8n-core's own poll context; without `budgetMs`, no getPollBudgetMs (as on n8n 2.0). */
+function pollContext(budgetMs?: number): PollContext {
+	const poll = new PollContext(
 		{} as Workflow,
 		node,
 		{} as IWorkflowExecuteAdditionalData,
@@ -28,7 +22,13 @@ function pollContext(): PollContext {
 		'activate',
 		() => undefined,
 		() => undefined,
+		undefined,
+		undefined,
+		undefined,
+		budgetMs === undefined ? undefined : () => budgetMs,
 	);
+	if (budgetMs === undefined) Object.defineProperty(poll, 'getPollBudgetMs', { value: undefined });
+	return poll;
 }
 
 describe('what the node relies on beyond n8n’s public API', () => {
@@ -39,35 +39,18 @@ describe('what the node relies on beyond n8n’s public API', () => {
 	});
 
 	it('a poll’s context is known by n8n’s own PollContext, with or without getPollBudgetMs', () => {
-		const poll = pollContext();
-		expect(isPollRun(poll)).toBe(true);
+		expect(isPollRun(pollContext(45_000))).toBe(true);
 		// n8n 2.0 has no getPollBudgetMs: the poll is still a poll.
-		Object.defineProperty(poll, 'getPollBudgetMs', { value: undefined });
-		expect(isPollRun(poll)).toBe(true);
+		expect(isPollRun(pollContext())).toBe(true);
 		expect(isPollRun({ getNode: () => node })).toBe(false);
 	});
 
 	it('a poll waits out a rate limit for at most half its budget, on n8n 2.0 (no getPollBudgetMs) as on 2.41', () => {
-		const poll = pollContext();
-		Object.defineProperty(poll, 'getPollBudgetMs', { value: undefined });
 		const before = Date.now();
-		const deadline = rateLimitDeadline(poll);
+		const deadline = rateLimitDeadline(pollContext());
 		expect(deadline - before).toBeGreaterThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 - 5);
 		expect(deadline - before).toBeLessThanOrEqual(FALLBACK_POLL_BUDGET_MS / 2 + 50);
-		const withBudget = new PollContext(
-			{} as Workflow,
-			node,
-			{} as IWorkflowExecuteAdditionalData,
-			'trigger',
-			'activate',
-			() => undefined,
-			() => undefined,
-			undefined,
-			undefined,
-			undefined,
-			() => 10_000,
-		);
-		expect(rateLimitDeadline(withBudget) - Date.now()).toBeLessThanOrEqual(5_000);
+		expect(rateLimitDeadline(pollContext(10_000)) - Date.now()).toBeLessThanOrEqual(5_000);
 		expect(rateLimitDeadline({ getNode: () => node })).toBe(Infinity);
 	});
 

@@ -10,6 +10,8 @@ import {
 	type PagingProblem,
 } from '../../nodes/PhpRank/transport/paging';
 import { pageSizeFor } from '../../nodes/PhpRank/transport/paging';
+import { createRng } from '../server/analysis';
+import { paginate } from '../server/laravel';
 
 interface Row extends IDataObject {
 	id: number;
@@ -35,6 +37,8 @@ class FakeList {
 			/** Sort: newest first by id (default) or by name ascending. */
 			order?: 'id' | 'name';
 			ignorePage?: boolean | 'echo';
+			/** One row created before each request after the first (another workflow at work). */
+			grow?: boolean;
 			/** Overrides the total the paginator reports (a lying server). */
 			total?: (request: number, real: number) => number;
 			/** A proxy that cuts every page to this many records and leaves the meta as it was. */
@@ -65,26 +69,22 @@ class FakeList {
 	fetch = async (page: number): Promise<ListPage> => {
 		this.asked.push(page);
 		const request = this.asked.length;
+		if (this.options.grow && request > 1) this.create();
 		this.before?.(request, page);
 		const { perPage = 100, meta = true, ignorePage = false, truncate = Infinity } = this.options;
 		const { fields = ['current_page', 'last_page', 'per_page', 'total'] } = this.options;
-		const served = ignorePage ? 1 : page;
 		const rows = this.sorted();
-		const records = rows.slice((served - 1) * perPage, served * perPage).map((row) => ({ ...row }));
-		if (!meta) return { records: records.slice(0, truncate), meta: {} };
+		const served = paginate(rows, ignorePage ? 1 : page, perPage, '/api/v1/reports', '');
+		const records = served.data.map((row) => ({ ...row })).slice(0, truncate);
+		if (!meta) return { records, meta: {} };
 		const total = this.options.total?.(request, rows.length) ?? rows.length;
 		const all: IDataObject = {
-			current_page: ignorePage === true ? 1 : page,
+			...served.meta,
+			current_page: ignorePage === 'echo' ? page : served.meta.current_page,
 			last_page: Math.max(1, Math.ceil(total / perPage)),
-			per_page: perPage,
 			total,
-			from: records.length > 0 ? (served - 1) * perPage + 1 : null,
-			to: records.length > 0 ? (served - 1) * perPage + records.length : null,
 		};
-		return {
-			records: records.slice(0, truncate),
-			meta: Object.fromEntries(fields.map((field) => [field, all[field]])),
-		};
+		return { records, meta: Object.fromEntries(fields.map((field) => [field, all[field]])) };
 	};
 
 	private sorted(): Row[] {
@@ -103,9 +103,13 @@ const byId: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
 	keyOf: (record) => Number(record.id),
 	newestFirst: true,
 };
-const byName: Pick<PagingOptions<IDataObject>, 'keyOf'> = {
+const byName: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
 	keyOf: (record) => String(record.name),
+	newestFirst: false,
 };
+/** readPages over `list`, 100 a page, newest first by id unless `options` say otherwise. */
+const read = <T = IDataObject>(list: FakeList, options: Partial<PagingOptions<T>> = {}) =>
+	readPages<T>(list.fetch, { perPage: 100, ...byId, ...options });
 const idsOf = (items: IDataObject[]) => items.map((item) => Number(item.id));
 const sortedIds = (items: IDataObject[]) => idsOf(items).sort((a, b) => a - b);
 const range = (from: number, to: number) =>
@@ -119,17 +123,6 @@ async function problemOf(run: Promise<unknown>): Promise<PagingProblem> {
 	);
 	expect(error).toBeInstanceOf(PagingError);
 	return (error as PagingError).problem;
-}
-
-/** A seeded pseudo-random generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-	let state = seed >>> 0 || 1;
-	return () => {
-		state ^= state << 13;
-		state ^= state >>> 17;
-		state ^= state << 5;
-		return (state >>> 0) / 2 ** 32;
-	};
 }
 
 describe('page sizes', () => {
@@ -147,66 +140,47 @@ describe('page sizes', () => {
 });
 
 describe('readPages on a list that does not change', () => {
-	it('returns 1,000 records in list order with 10 requests of 100 (meta.last_page ends it)', async () => {
-		const list = new FakeList(1000);
+	it.each([
+		[0, 100, 100],
+		[1, 100, 100],
+		[99, 100, 100],
+		[100, 100, 100],
+		[101, 100, 100],
+		[1000, 100, 100],
+		[35, 100, 10],
+		[250, 10, 10],
+		[250, 25, 25],
+		[250, 50, 50],
+		[250, 100, 50],
+		[249, 100, 10],
+	])(
+		'a list of %i, %i asked and %i a page answered: all in list order, ceil(N / page) requests (meta ends it)',
+		async (count, asked, size) => {
+			const list = new FakeList(count, { perPage: size });
+			const requests = Math.max(1, Math.ceil(count / size));
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+			const run = await read(list, { perPage: asked });
 
-		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
-		expect(list.asked).toEqual(range(1, 10));
-		expect(run).toMatchObject({ complete: true, steady: true, requests: 10 });
-	});
-
-	it('without meta (seed-spec instances) ends at a short or empty page', async () => {
-		const short = new FakeList(950, { meta: false });
-		const exact = new FakeList(1000, { meta: false });
-
-		const shortRun = await readPages(short.fetch, { perPage: 100, ...byName });
-		const exactRun = await readPages(exact.fetch, { perPage: 100, ...byName });
-
-		expect(shortRun.items).toHaveLength(950);
-		expect(short.asked).toEqual(range(1, 10));
-		expect(exactRun.items).toHaveLength(1000);
-		// A full last page cannot be told from a middle one: one more request finds the end.
-		expect(exact.asked).toEqual(range(1, 11));
-	});
-
-	it('reads an empty list with one request', async () => {
-		const list = new FakeList(0);
-
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
-
-		expect(run).toMatchObject({ items: [], complete: true, requests: 1 });
-	});
-
-	it('counts pages in meta.per_page when the instance replaced the page size asked for', async () => {
-		const list = new FakeList(35, { perPage: 10 });
-
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
-
-		expect(run.items).toHaveLength(35);
-		expect(list.asked).toEqual([1, 2, 3, 4]);
-	});
+			expect(idsOf(run.items)).toEqual(range(1, count).reverse());
+			expect(list.asked).toEqual(range(1, requests));
+			expect(run).toMatchObject({ complete: true, steady: true, requests });
+		},
+	);
 
 	it('stops at the limit: 250 records cost 3 requests and the last page is cut', async () => {
 		const list = new FakeList(1000);
 
-		const run = await readPages(list.fetch, { perPage: 100, limit: 250, ...byId });
+		const run = await read(list, { limit: 250 });
 
 		expect(idsOf(run.items)).toEqual(range(751, 1000).reverse());
 		expect(run).toMatchObject({ complete: false, requests: 3 });
 	});
 
 	it('shapes each batch of new records with map, and never hands it a record twice', async () => {
-		const list = new FakeList(300);
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
+		const list = new FakeList(300, { grow: true });
 		const batches: number[][] = [];
 
-		const run = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
+		const run = await read(list, {
 			map: (records) => {
 				batches.push(idsOf(records));
 				return records.map((record) => `#${String(record.id)}`);
@@ -225,11 +199,7 @@ describe('readPages on a list that does not change', () => {
 	it('ends at the first record stopAt accepts, without the records after it', async () => {
 		const list = new FakeList(1000);
 
-		const run = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			stopAt: (record) => Number(record.id) <= 850,
-		});
+		const run = await read(list, { stopAt: (record) => Number(record.id) <= 850 });
 
 		expect(idsOf(run.items)).toEqual(range(851, 1000).reverse());
 		expect(run).toMatchObject({ complete: true, requests: 2 });
@@ -239,13 +209,13 @@ describe('readPages on a list that does not change', () => {
 		const list = new FakeList(1000);
 		const keep = (record: IDataObject) => Number(record.id) % 50 === 0;
 
-		const limited = await readPages(list.fetch, { perPage: 100, ...byId, keep, limit: 5 });
+		const limited = await read(list, { keep, limit: 5 });
 		expect(idsOf(limited.items)).toEqual([1000, 950, 900, 850, 800]);
 		expect(list.asked).toEqual([1, 2, 3]);
 		expect(limited.complete).toBe(false);
 
 		list.asked.length = 0;
-		const all = await readPages(list.fetch, { perPage: 100, ...byId, keep });
+		const all = await read(list, { keep });
 		expect(idsOf(all.items)).toEqual(
 			range(1, 20)
 				.map((n) => n * 50)
@@ -258,7 +228,7 @@ describe('readPages on a list that does not change', () => {
 		const list = new FakeList(250, { order: 'name' });
 		const keep = (record: IDataObject) => Number(record.id) <= 10;
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byName, keep });
+		const run = await read(list, { ...byName, keep });
 
 		expect(sortedIds(run.items)).toEqual(range(1, 10));
 		expect(run).toMatchObject({ complete: true, requests: 3 });
@@ -266,19 +236,9 @@ describe('readPages on a list that does not change', () => {
 
 	it('sends no more than maxPages requests, and resumes from the cursor it returns', async () => {
 		const list = new FakeList(1000);
-		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 4 });
-		const second = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			maxPages: 4,
-			resume: first.cursor,
-		});
-		const third = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			maxPages: 4,
-			resume: second.cursor,
-		});
+		const first = await read(list, { maxPages: 4 });
+		const second = await read(list, { maxPages: 4, resume: first.cursor });
+		const third = await read(list, { maxPages: 4, resume: second.cursor });
 
 		expect(
 			[first, second, third].map((run) => [run.items.length, run.complete, run.requests]),
@@ -297,11 +257,7 @@ describe('readPages on a list that does not change', () => {
 		const list = new FakeList(1000);
 		let asked = 0;
 
-		const run = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			stopEarly: () => ++asked >= 3,
-		});
+		const run = await read(list, { stopEarly: () => ++asked >= 3 });
 
 		expect(run).toMatchObject({ complete: false, requests: 3 });
 		expect(run.cursor.page).toBe(4);
@@ -310,83 +266,65 @@ describe('readPages on a list that does not change', () => {
 
 describe('readPages follows the page size the server answers with (issue 18)', () => {
 	it.each([
-		['meta.per_page', undefined],
 		[
 			'meta.from and meta.to (no per_page)',
-			['current_page', 'last_page', 'total', 'from', 'to'] as const,
+			['current_page', 'last_page', 'total', 'from', 'to'],
+			false,
 		],
 		[
 			'its fullest page (meta without per_page, from or to)',
-			['current_page', 'last_page', 'total'] as const,
+			['current_page', 'last_page', 'total'],
+			false,
 		],
-	])(
-		'an instance that caps pages at 50 when 100 are asked: every record, 5 requests for 250, positions from %s',
-		async (_how, fields) => {
-			const list = new FakeList(250, { perPage: 50, fields });
+		[
+			'its fullest page, a report created before each page',
+			['current_page', 'last_page', 'total'],
+			true,
+		],
+	] as const)(
+		'an instance that caps pages at 50 when 100 are asked: every record that existed throughout, positions from %s',
+		async (_how, fields, grow) => {
+			const list = new FakeList(250, { perPage: 50, fields: [...fields], grow });
+			const requests = grow ? 6 : 5;
 
-			const run = await readPages(list.fetch, { perPage: 100, ...byId });
+			const run = await read(list);
 
 			expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
-			expect(list.asked).toEqual(range(1, 5));
-			expect(run).toMatchObject({ complete: true, steady: true, requests: 5 });
+			expect(list.asked).toEqual(range(1, requests));
+			expect(run).toMatchObject({ complete: true, steady: true, requests });
 		},
 	);
 
-	it('a capped instance while reports are created: still exactly the records that existed throughout', async () => {
-		const list = new FakeList(250, { perPage: 50, fields: ['current_page', 'last_page', 'total'] });
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
-
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
-
-		expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
-	});
-
-	it('without meta, a page shorter than the one asked for does not end the list: the empty page does', async () => {
-		const capped = new FakeList(250, { perPage: 50, meta: false });
-		const small = new FakeList(35, { perPage: 100, meta: false });
-
-		const cappedRun = await readPages(capped.fetch, { perPage: 100, ...byName });
-		const smallRun = await readPages(small.fetch, { perPage: 100, ...byName });
-
-		expect(sortedIds(cappedRun.items)).toEqual(range(1, 250));
-		expect(capped.asked).toEqual(range(1, 6));
-		// The server's page size is not known until a page is answered: a short first page may be a cap.
-		expect(smallRun.items).toHaveLength(35);
-		expect(small.asked).toEqual([1, 2]);
-	});
-
-	it('without meta, a short page after full ones ends the list', async () => {
-		const list = new FakeList(230, { perPage: 50, meta: false });
-
-		const run = await readPages(list.fetch, { perPage: 100, ...byName });
-
-		expect(run.items).toHaveLength(230);
-		expect(list.asked).toEqual(range(1, 5));
-	});
-
 	it.each([
-		[0, 100, 100],
-		[1, 100, 100],
-		[99, 100, 100],
-		[100, 100, 100],
-		[101, 100, 100],
-		[1000, 100, 100],
-		[250, 10, 10],
-		[250, 25, 25],
-		[250, 50, 50],
-		[250, 100, 50],
-		[249, 100, 10],
+		['a short page ends the list', 950, 100, 10],
+		[
+			'a full last page cannot be told from a middle one: one more request finds the end',
+			1000,
+			100,
+			11,
+		],
+		[
+			'a page shorter than the one asked for does not end the list: the empty page does',
+			250,
+			50,
+			6,
+		],
+		[
+			'the page size is not known until a page is answered: a short first page may be a cap',
+			35,
+			100,
+			2,
+		],
+		['a short page after full ones ends the list', 230, 50, 5],
 	])(
-		'a list of %i that does not change, %i asked and %i a page answered: ceil(N / page) requests',
-		async (count, asked, size) => {
-			const list = new FakeList(count, { perPage: size });
+		'without meta (seed-spec instances), %s (%i records, %i a page, %i requests)',
+		async (_how, count, perPage, requests) => {
+			const list = new FakeList(count, { perPage, meta: false });
 
-			const run = await readPages(list.fetch, { perPage: asked, ...byId });
+			const run = await read(list, byName);
 
-			expect(run.items).toHaveLength(count);
-			expect(run.requests).toBe(Math.max(1, Math.ceil(count / size)));
+			expect(sortedIds(run.items)).toEqual(range(1, count));
+			expect(list.asked).toEqual(range(1, requests));
 		},
 	);
 
@@ -402,7 +340,7 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 	])('a proxy that %s: the run fails instead of returning 150 of 250', async (_what, options) => {
 		const list = new FakeList(250, options);
 
-		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+		const problem = await problemOf(read(list));
 
 		expect(problem).toEqual({
 			reason: 'short',
@@ -430,14 +368,10 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 	it('a short run is not an error when it was limited, stopped at a record, or resumed', async () => {
 		const list = new FakeList(250, { truncate: 50 });
 
-		const limited = await readPages(list.fetch, { perPage: 100, limit: 200, ...byId });
-		const stopped = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			stopAt: (record) => Number(record.id) <= 10,
-		});
-		const first = await readPages(list.fetch, { perPage: 100, ...byId, maxPages: 1 });
-		const resumed = await readPages(list.fetch, { perPage: 100, ...byId, resume: first.cursor });
+		const limited = await read(list, { limit: 200 });
+		const stopped = await read(list, { stopAt: (record) => Number(record.id) <= 10 });
+		const first = await read(list, { maxPages: 1 });
+		const resumed = await read(list, { resume: first.cursor });
 
 		expect(limited).toMatchObject({ complete: true, requests: 3 });
 		expect(limited.items).toHaveLength(150);
@@ -452,7 +386,7 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 			if (request === 2) list.create();
 		};
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byName });
+		const run = await read(list, byName);
 
 		expect(run).toMatchObject({ complete: true, steady: false });
 	});
@@ -460,12 +394,9 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 
 describe('readPages on a list that changes while it is read (issue 11: 1,000 records)', () => {
 	it('one created before each page: exactly the 1,000 that existed throughout, in 11 requests', async () => {
-		const list = new FakeList(1000);
-		list.before = (request) => {
-			if (request > 1) list.create();
-		};
+		const list = new FakeList(1000, { grow: true });
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+		const run = await read(list);
 
 		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
 		expect(run.requests).toBe(11);
@@ -478,11 +409,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			if (request > 1) list.remove(returned[Math.floor(returned.length / 2)]);
 		};
 
-		const run = await readPages(list.fetch, {
-			perPage: 100,
-			...byId,
-			map: (records) => (returned.push(...idsOf(records)), records),
-		});
+		const run = await read(list, { map: (records) => (returned.push(...idsOf(records)), records) });
 
 		// The deleted ones were read before they went, so all 1,000 come out, none twice.
 		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
@@ -499,7 +426,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			list.remove(id);
 		};
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byId });
+		const run = await read(list);
 
 		// A record deleted after it was read comes out too; one deleted before it was reached does not.
 		const ids = idsOf(run.items);
@@ -519,7 +446,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			if (request > 1) for (let i = 0; i < 3; i++) created.add(list.create().id);
 		};
 
-		const run = await readPages(list.fetch, { perPage: 100, ...byName });
+		const run = await read(list, byName);
 
 		const ids = idsOf(run.items);
 		expect(new Set(ids).size).toBe(ids.length);
@@ -533,11 +460,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			if (request > 1) list.remove(returned[request % returned.length]);
 		};
 
-		const run = await readPages(list.fetch, {
-			perPage: 100,
-			...byName,
-			map: (r) => (returned.push(...idsOf(r)), r),
-		});
+		const run = await read(list, { ...byName, map: (r) => (returned.push(...idsOf(r)), r) });
 
 		expect(sortedIds(run.items)).toEqual(range(1, 1000));
 	});
@@ -545,7 +468,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 	it.each(range(1, 40))(
 		'random single changes between requests (seed %i): exactly the records that existed throughout, once',
 		async (seed) => {
-			const next = random(seed);
+			const next = createRng(seed);
 			const perPage = [10, 25, 100][seed % 3];
 			const list = new FakeList(150 + Math.floor(next() * 400), {
 				perPage,
@@ -588,7 +511,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 	it.each(range(1, 20))(
 		'random bursts of creations and deletions (seed %i): never a record twice, and the run ends',
 		async (seed) => {
-			const next = random(1000 + seed);
+			const next = createRng(1000 + seed);
 			const list = new FakeList(300, { perPage: 25, order: seed % 2 ? 'id' : 'name' });
 			list.before = () => {
 				for (let i = Math.floor(next() * 4); i > 0; i--) {
@@ -619,12 +542,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			for (let i = 0; i < 5 && poll > 0; i++) list.create();
 			for (let i = 0; i < 5 && items.length > 0; i++)
 				list.remove(Number(items[(poll * 37 + i * 11) % items.length].id));
-			const run = await readPages(list.fetch, {
-				perPage: 100,
-				...byId,
-				maxPages: 2,
-				resume: cursor,
-			});
+			const run = await read(list, { maxPages: 2, resume: cursor });
 			items.push(...run.items);
 			cursor = run.cursor;
 			if (run.complete) break;
@@ -635,27 +553,14 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 });
 
 describe('readPages against servers that do not page', () => {
-	it('stops at page 2 when the server answers page 1 again (meta.current_page)', async () => {
-		const list = new FakeList(1000, { ignorePage: true });
+	it.each([
+		['the server answers page 1 again (meta.current_page)', { ignorePage: true }, byId],
+		['meta echoes the page asked for but the records repeat page 1', { ignorePage: 'echo' }, byId],
+		['the records repeat page 1 without meta', { ignorePage: true, meta: false }, byName],
+	] as const)('stops at page 2 when %s', async (_how, options, order) => {
+		const list = new FakeList(1000, options);
 
-		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
-
-		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
-		expect(list.asked).toEqual([1, 2]);
-	});
-
-	it('stops at page 2 when meta echoes the page asked for but the records repeat page 1', async () => {
-		const list = new FakeList(1000, { ignorePage: 'echo' });
-
-		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
-
-		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
-	});
-
-	it('stops at page 2 without meta when the records repeat page 1', async () => {
-		const list = new FakeList(1000, { ignorePage: true, meta: false });
-
-		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byName }));
+		const problem = await problemOf(read(list, order));
 
 		expect(problem).toEqual({ reason: 'page-ignored', asked: 2, answered: 1 });
 		expect(list.asked).toEqual([1, 2]);
@@ -667,7 +572,7 @@ describe('readPages against servers that do not page', () => {
 			total: (request, real) => (request % 2 ? real : real - 100),
 		});
 
-		const problem = await problemOf(readPages(list.fetch, { perPage: 100, ...byId }));
+		const problem = await problemOf(read(list));
 
 		expect(requestBound(1000, 100)).toBe(30);
 		expect(problem).toEqual({ reason: 'not-converging', requests: 30, total: 900, perPage: 100 });

@@ -3,6 +3,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { reportSpec } from '../../nodes/PhpRank/descriptions/report/reportSpec';
 import type { RequestContext } from '../../nodes/PhpRank/transport/request';
 import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging';
+import { createRng } from '../server/analysis';
+import { paginate } from '../server/laravel';
 
 /*
  * Issue 38: Return All while reports are created and deleted. readList with read-ahead over an
@@ -10,17 +12,6 @@ import { type PageFetcher, readList } from '../../nodes/PhpRank/transport/paging
  * other request in flight: a change (before the request reaches the list), the list's answer
  * (its snapshot), the answer's arrival. Pure: no engine, no HTTP.
  */
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed by its seed. */
-function seeded(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface Request {
 	page: number;
@@ -38,7 +29,7 @@ type Change = (ids: number[], random: () => number, nextId: () => number) => num
 
 /** One Return All of `count` reports, newest first, 100 a page, `change` before every page request. */
 async function run(seed: number, count: number, change: Change) {
-	const random = seeded(seed);
+	const random = createRng(seed);
 	let ids = Array.from({ length: count }, (_, i) => count - i);
 	let next = count + 1;
 	const initial = [...ids];
@@ -64,17 +55,8 @@ async function run(seed: number, count: number, change: Change) {
 			request.changed = true;
 			if (sent > 1) ids = change(ids, random, () => next++);
 		} else if (!request.answer) {
-			const from = (request.page - 1) * 100;
-			const records = ids.slice(from, from + 100).map((id) => ({ id }));
-			const meta = {
-				current_page: request.page,
-				per_page: 100,
-				total: ids.length,
-				last_page: Math.max(1, Math.ceil(ids.length / 100)),
-				from: records.length > 0 ? from + 1 : null,
-				to: records.length > 0 ? from + records.length : null,
-			};
-			request.answer = { records, meta };
+			const { data, meta } = paginate(ids, request.page, 100, '/api/v1/reports', '');
+			request.answer = { records: data.map((id) => ({ id })), meta: { ...meta } };
 		} else {
 			inFlight.splice(inFlight.indexOf(request), 1);
 			request.onListPage?.(request.answer.meta);
