@@ -148,7 +148,7 @@ describe('Report → Compare With Competitors', () => {
 		expect(out).toHaveLength(3);
 		// 4 URLs on 3 sites: each site's list read once, each URL analysed once.
 		expect(analyses()).toHaveLength(4);
-		expect(api.apiRequests().filter((r) => r.method === 'GET')).toHaveLength(3);
+		expect(api.sent('GET')).toHaveLength(3);
 		expect(api.server.listReports()).toHaveLength(4);
 		expect(out.map(({ pairedItem }) => pairedItem)).toEqual([
 			{ item: 0 },
@@ -444,11 +444,9 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		);
 		return items[0].json;
 	};
-	const scores = (you: number, rival: number, other: number) => {
-		api.server.setNextAnalysis(YOU, { score: you });
-		api.server.setNextAnalysis(RIVAL, { score: rival });
-		api.server.setNextAnalysis(OTHER, { score: other });
-	};
+	/** The next analysis scores of YOU, RIVAL and OTHER. */
+	const scores = (...score: number[]) =>
+		[YOU, RIVAL, OTHER].forEach((url, i) => api.server.setNextAnalysis(url, { score: score[i] }));
 	const changes = (item: IDataObject) =>
 		(item.competitors as IDataObject[]).map(({ gap, previous_gap, gap_change }) => [
 			gap,

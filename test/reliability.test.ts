@@ -135,7 +135,7 @@ describe('Errors the user can act on', () => {
 			url: 'https://example.com/boom',
 		});
 
-		expect(api.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(2);
+		expect(api.sent('POST')).toHaveLength(2);
 		for (const { error } of [timedOut, failed]) {
 			expect(error?.description).toMatch(
 				/may have created the report|may have been created anyway/,
@@ -203,7 +203,7 @@ describe('Rate limits', () => {
 			.sort();
 		expect(created).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
-		expect(api.apiRequests().filter((r) => r.method === 'POST').length).toBeGreaterThan(200);
+		expect(api.sent('POST').length).toBeGreaterThan(200);
 	}, 30_000);
 
 	it('Return All over a throttled server returns every report exactly once', async () => {

@@ -207,7 +207,7 @@ describe('phpRank as an AI tool', () => {
 			privacy: 'public',
 			changes: null,
 		});
-		const posts = api.apiRequests().filter((r) => r.method === 'POST');
+		const posts = api.sent('POST');
 		expect(posts).toHaveLength(1);
 		expect(posts[0].form).toMatchObject({ url: 'https://blog.example.net/post', privacy: '0' });
 		expect(posts[0].form.password ?? '').toBe('');
@@ -231,7 +231,7 @@ describe('phpRank as an AI tool', () => {
 			url: 'example.com/pricing',
 			changes: expect.stringMatching(/^score 88 → /),
 		});
-		const puts = api.apiRequests().filter((r) => r.method === 'PUT');
+		const puts = api.sent('PUT');
 		expect(puts.map((r) => [r.path, r.form])).toEqual([['/api/v1/reports/2', { results: '1' }]]);
 	});
 
