@@ -360,6 +360,7 @@ describe('Project → Get Health → Compare With', () => {
 		add('https://other.example.net/', 75);
 	}
 
+	const SITES = ['shop.example.com', 'rival.example.org', 'other.example.net'];
 	/** A check's share of failing pages on a site, from the server's own reports. */
 	const share = (project: string, check: string) => {
 		const reports = api.server.listReports().filter((r) => r.project === project);
@@ -398,11 +399,9 @@ describe('Project → Get Health → Compare With', () => {
 		const shares = item.check_shares as Array<{ check: string; failing_share: IDataObject }>;
 		expect(shares.length).toBeGreaterThan(0);
 		for (const { check, failing_share } of shares)
-			expect(failing_share).toEqual({
-				'shop.example.com': share('shop.example.com', check),
-				'rival.example.org': share('rival.example.org', check),
-				'other.example.net': share('other.example.net', check),
-			});
+			expect(failing_share).toEqual(
+				Object.fromEntries(SITES.map((site) => [site, share(site, check)])),
+			);
 		expect(String(item.summary_text).split('\n').pop()).toMatch(
 			/^Beside: rival\.example\.org 81 \(ahead by 9, health \d+\); other\.example\.net 75 \(tie \(\+3\), health \d+\)\.$/,
 		);
