@@ -151,9 +151,7 @@ const MSG_NODE_401 = 'The phpRank API key was rejected (HTTP 401)';
 const suite = new Suite('e2e');
 const { check, section, note, timed, api } = suite;
 
-// ---------------------------------------------------------------------------------------------
-// the test
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ the test
 
 /** What the sections share: the sandbox with the package installed, and the examples by file name. */
 interface PackageCtx {
@@ -566,9 +564,7 @@ async function publishedTriggerChecks(
 	await stop();
 }
 
-// ---------------------------------------------------------------------------------------------
-// trigger example
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ trigger example
 
 /**
  * (a) The trigger example run like the editor's "Execute workflow": n8n's WorkflowExecute calls poll() in
@@ -749,9 +745,7 @@ async function triggerActivatedChecks(
 	);
 }
 
-// ---------------------------------------------------------------------------------------------
-// a poll that meets a rate limit
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ a poll that meets a rate limit
 
 /**
  * A poll's time budget where n8n 2.41's durable scheduler runs it (n8n's trigger-execution-context.factory.js,

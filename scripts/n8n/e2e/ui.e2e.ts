@@ -140,9 +140,7 @@ const SEL = {
 const suite = new Suite('ui', { pass: 'PASS' });
 const { check, section, note, timed } = suite;
 
-// ---------------------------------------------------------------------------------------------
-// arguments
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ arguments
 
 function parseOnly(argv: string[]): CheckName[] {
 	const all = Object.keys(CHECKS) as CheckName[];
@@ -168,9 +166,7 @@ function usage(message: string): never {
 	process.exit(2);
 }
 
-// ---------------------------------------------------------------------------------------------
-// what to open: read from the node descriptions n8n loaded
-// ---------------------------------------------------------------------------------------------
+// ------------------------------ what to open: read from the node descriptions n8n loaded
 
 interface Option {
 	name: string;
@@ -415,9 +411,7 @@ function urlsWorkflow(
 /** Where a node lives: its workflow's id and its own. */
 type NodeTargets = Map<string, { workflowId: string; nodeId: string }>;
 
-// ---------------------------------------------------------------------------------------------
-// the browser
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ the browser
 
 class Ui {
 	private shot = 0;
@@ -580,9 +574,7 @@ async function tableItems(page: Page): Promise<Array<Record<string, string>>> {
 	);
 }
 
-// ---------------------------------------------------------------------------------------------
-// the checks
-// ---------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------ the checks
 
 type CheckFn = (ui: Ui) => Promise<void>;
 
