@@ -100,7 +100,7 @@ export async function probe<T>(
 	}
 }
 
-/** The engine's runNode, test/harness/env loaded first (as jest's setup does). */
+/** The engine's runNode, test/harness/env.ts loaded first (as jest's setup does). */
 export async function engine(): Promise<typeof runNode> {
 	await import('../test/harness/env');
 	return (await import('../test/harness/engine')).runNode;
