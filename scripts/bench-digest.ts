@@ -12,25 +12,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
 import { startN8nApi } from '../test/server/n8nApi';
+import { alternating, engine, medians, probe, runMain } from './benchKit';
 
 const PROJECTS = 200;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const N8N_KEY = 'bench-key';
 const TABLE = 'bench digest history';
 const DAY = 24 * 3600 * 1000;
-type Output = 'projects' | 'digest';
+const OUTPUTS = ['projects', 'digest'] as const;
+type Output = (typeof OUTPUTS)[number];
+const MEASURES = ['phpRank', 'n8n', 'ms', 'heapMb', 'bytes'] as const;
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const hosts = Array.from({ length: PROJECTS }, (_, i) => `client-${i}.example.com`);
-
-interface Measure {
-	ms: number;
-	heapMb: number;
-	phpRank: number;
-	n8n: number;
-	bytes: number;
-}
 
 async function account(reportsPerProject: number) {
 	const phpRank = new PhpRankServer({ throttle: false });
@@ -63,85 +56,54 @@ async function account(reportsPerProject: number) {
 	return { phpRank, n8n };
 }
 
-async function measure(
-	runNode: typeof import('../test/harness/engine').runNode,
-	{ phpRank, n8n }: Awaited<ReturnType<typeof account>>,
-	output: Output,
-): Promise<Measure> {
-	phpRank.clearRequests();
-	n8n.requests.length = 0;
-	const start = process.memoryUsage().heapUsed;
-	let peak = start;
-	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
-	const started = performance.now();
-	const result = await runNode(
-		{
-			resource: 'project',
-			operation: 'getHealth',
-			allProjects: true,
-			output,
-			simplify: false,
-			...(output === 'digest'
-				? {
-						historyStore: 'dataTable',
-						historyTable: { __rl: true, mode: 'name', value: TABLE },
-						siteOptions: { emailHtml: true },
-					}
-				: {}),
-		},
-		{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
-		{ execution: { n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY } } },
-	);
-	const ms = performance.now() - started;
-	clearInterval(sampler);
-	if (result.error) throw result.error;
-	const items = result.items.map(({ json }) => json as IDataObject);
-	const sites = output === 'digest' ? (items[0].sites as unknown[]).length : items.length;
-	if (sites !== PROJECTS) throw new Error(`${output}: ${sites} sites`);
-	return {
-		ms,
-		heapMb: (peak - start) / 1024 / 1024,
-		phpRank: phpRank.requests.filter((r) => r.path.includes('/api/v1')).length,
-		n8n: n8n.requests.length,
-		bytes: JSON.stringify(items).length,
-	};
-}
-
-async function size(
-	runNode: typeof import('../test/harness/engine').runNode,
-	reportsPerProject: number,
-) {
-	const served = await account(reportsPerProject);
+async function size(runNode: Awaited<ReturnType<typeof engine>>, reportsPerProject: number) {
+	const { phpRank, n8n } = await account(reportsPerProject);
 	const floor = Math.ceil((PROJECTS * reportsPerProject) / 100);
-	const all: Record<Output, Measure[]> = { projects: [], digest: [] };
-	try {
-		await measure(runNode, served, 'digest');
-		for (let round = 0; round < ROUNDS; round++) {
-			const order: Output[] = round % 2 ? ['digest', 'projects'] : ['projects', 'digest'];
-			for (const output of order) {
-				const got = await measure(runNode, served, output);
-				if (got.phpRank !== floor)
-					throw new Error(`${output}: ${got.phpRank} phpRank requests, the floor is ${floor}`);
-				all[output].push(got);
-			}
-		}
-	} finally {
-		await served.phpRank.stop();
-		await served.n8n.close();
-	}
-	const row = (output: Output): Measure & { output: Output } => {
-		const pick = (key: keyof Measure) =>
-			Math.round(median(all[output].map((m) => m[key])) * 10) / 10;
+	const measure = async (output: Output): Promise<Record<(typeof MEASURES)[number], number>> => {
+		phpRank.clearRequests();
+		n8n.requests.length = 0;
+		const { result, ms, heapMb } = await probe(() =>
+			runNode(
+				{
+					resource: 'project',
+					operation: 'getHealth',
+					allProjects: true,
+					output,
+					simplify: false,
+					...(output === 'digest'
+						? {
+								historyStore: 'dataTable',
+								historyTable: { __rl: true, mode: 'name', value: TABLE },
+								siteOptions: { emailHtml: true },
+							}
+						: {}),
+				},
+				{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
+				{ execution: { n8nApi: { baseUrl: n8n.url, apiKey: N8N_KEY } } },
+			),
+		);
+		if (result.error) throw result.error;
+		const items = result.items.map(({ json }) => json as IDataObject);
+		const sites = output === 'digest' ? (items[0].sites as unknown[]).length : items.length;
+		if (sites !== PROJECTS) throw new Error(`${output}: ${sites} sites`);
+		const requests = phpRank.requests.filter((r) => r.path.includes('/api/v1')).length;
+		if (requests !== floor)
+			throw new Error(`${output}: ${requests} phpRank requests, the floor is ${floor}`);
 		return {
-			output,
-			phpRank: pick('phpRank'),
-			n8n: pick('n8n'),
-			ms: pick('ms'),
-			heapMb: pick('heapMb'),
-			bytes: pick('bytes'),
+			ms,
+			heapMb,
+			phpRank: requests,
+			n8n: n8n.requests.length,
+			bytes: JSON.stringify(items).length,
 		};
 	};
-	const [projects, digest] = [row('projects'), row('digest')];
+	const all = await alternating(ROUNDS, OUTPUTS, measure, { warmUp: 'digest' }).finally(() =>
+		Promise.all([phpRank.stop(), n8n.close()]),
+	);
+	const [projects, digest] = OUTPUTS.map((output) => ({
+		output,
+		...medians(all[output], MEASURES),
+	}));
 	console.log(
 		`\n${PROJECTS} projects of ${reportsPerProject} reports (${PROJECTS * reportsPerProject}), medians of ${ROUNDS} rounds:`,
 	);
@@ -151,14 +113,8 @@ async function size(
 	);
 }
 
-async function main() {
-	await import('../test/harness/env');
-	const { runNode } = await import('../test/harness/engine');
+runMain(async () => {
+	const runNode = await engine();
 	await size(runNode, 100);
 	await size(runNode, 5);
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
 });

@@ -9,14 +9,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
+import { alternating, engine, medians, probe, runMain } from './benchKit';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SITE = 'shop.example.com';
-type Variant = 'without groups' | 'with groups';
-
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const VARIANTS = ['without groups', 'with groups'] as const;
+type Variant = (typeof VARIANTS)[number];
 
 const budget = { minAverageScore: 50, maxBadShare: 20, requiredChecks: 'title:95, favicon' };
 const PAGE_GROUPS = {
@@ -29,72 +28,47 @@ const PAGE_GROUPS = {
 	],
 };
 
-interface Measure {
-	ms: number;
-	heapMb: number;
-	phpRank: number;
-}
-
-async function measure(
-	runNode: typeof import('../test/harness/engine').runNode,
-	phpRank: PhpRankServer,
-	variant: Variant,
-): Promise<Measure> {
-	phpRank.clearRequests();
-	const start = process.memoryUsage().heapUsed;
-	let peak = start;
-	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
-	const started = performance.now();
-	const result = await runNode(
-		{
-			resource: 'project',
-			operation: 'getHealth',
-			project: { __rl: true, mode: 'name', value: SITE },
-			simplify: false,
-			...(variant === 'with groups'
-				? { pageGroups: PAGE_GROUPS, defaultBudget: { maxBadShare: 50 } }
-				: {}),
-		},
-		{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
-	);
-	const ms = performance.now() - started;
-	clearInterval(sampler);
-	if (result.error) throw result.error;
-	const site = result.items[0].json as IDataObject;
-	if (site.pages !== PAGES) throw new Error(`${variant}: ${String(site.pages)} pages`);
-	if (variant === 'with groups') {
-		const counted = (site.groups as IDataObject[]).reduce((sum, g) => sum + Number(g.pages), 0);
-		if (counted !== PAGES) throw new Error(`the groups hold ${counted} pages, not ${PAGES}`);
-	}
-	return {
-		ms,
-		heapMb: (peak - start) / 1024 / 1024,
-		phpRank: phpRank.requests.filter((r) => r.path.includes('/api/v1')).length,
-	};
-}
-
-async function main() {
-	await import('../test/harness/env');
-	const { runNode } = await import('../test/harness/engine');
+runMain(async () => {
+	const runNode = await engine();
 	const phpRank = new PhpRankServer({ throttle: false });
 	phpRank.seedReports(PAGES, { hosts: [SITE], uniqueUrls: true });
 	await phpRank.start();
-	const all: Record<Variant, Measure[]> = { 'without groups': [], 'with groups': [] };
-	try {
-		await measure(runNode, phpRank, 'with groups');
-		for (let round = 0; round < ROUNDS; round++) {
-			const order: Variant[] =
-				round % 2 ? ['with groups', 'without groups'] : ['without groups', 'with groups'];
-			for (const variant of order) all[variant].push(await measure(runNode, phpRank, variant));
+	const measure = async (variant: Variant) => {
+		phpRank.clearRequests();
+		const { result, ms, heapMb } = await probe(() =>
+			runNode(
+				{
+					resource: 'project',
+					operation: 'getHealth',
+					project: { __rl: true, mode: 'name', value: SITE },
+					simplify: false,
+					...(variant === 'with groups'
+						? { pageGroups: PAGE_GROUPS, defaultBudget: { maxBadShare: 50 } }
+						: {}),
+				},
+				{ baseUrl: phpRank.url, apiKey: TEST_API_KEY },
+			),
+		);
+		if (result.error) throw result.error;
+		const site = result.items[0].json as IDataObject;
+		if (site.pages !== PAGES) throw new Error(`${variant}: ${String(site.pages)} pages`);
+		if (variant === 'with groups') {
+			const counted = (site.groups as IDataObject[]).reduce((sum, g) => sum + Number(g.pages), 0);
+			if (counted !== PAGES) throw new Error(`the groups hold ${counted} pages, not ${PAGES}`);
 		}
-	} finally {
-		await phpRank.stop();
-	}
-	const row = (variant: Variant) => {
-		const pick = (key: keyof Measure) =>
-			Math.round(median(all[variant].map((m) => m[key])) * 10) / 10;
-		return { variant, phpRank: pick('phpRank'), ms: pick('ms'), heapMb: pick('heapMb') };
+		return {
+			ms,
+			heapMb,
+			phpRank: phpRank.requests.filter((r) => r.path.includes('/api/v1')).length,
+		};
 	};
+	const all = await alternating(ROUNDS, VARIANTS, measure, { warmUp: 'with groups' }).finally(() =>
+		phpRank.stop(),
+	);
+	const row = (variant: Variant) => ({
+		variant,
+		...medians(all[variant], ['phpRank', 'ms', 'heapMb'] as const),
+	});
 	const [plain, grouped] = [row('without groups'), row('with groups')];
 	if (plain.phpRank !== grouped.phpRank)
 		throw new Error(`groups sent ${grouped.phpRank} requests, without ${plain.phpRank}`);
@@ -103,9 +77,4 @@ async function main() {
 	console.log(
 		`With Page Groups (5 groups and Other) / without: requests ×${(grouped.phpRank / plain.phpRank).toFixed(2)}, time ×${(grouped.ms / plain.ms).toFixed(2)}, peak heap ×${(grouped.heapMb / plain.heapMb).toFixed(2)}`,
 	);
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
 });

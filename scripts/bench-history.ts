@@ -10,24 +10,22 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
 import { startN8nApi } from '../test/server/n8nApi';
+import { alternating, engine, median, runMain } from './benchKit';
 
 const SITES = 20;
 const PAGES = 5;
 const EARLIER_RUNS = 12;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const N8N_KEY = 'bench-key';
-type Store = 'workflow' | 'dataTable';
+const STORES = ['workflow', 'dataTable'] as const;
+type Store = (typeof STORES)[number];
 
 const urls = Array.from({ length: SITES }, (_, site) =>
 	Array.from({ length: PAGES }, (_, page) => `https://site${site}.example.com/p${page}`),
 ).flat();
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function main() {
-	await import('../test/harness/env');
-	const { runNode } = await import('../test/harness/engine');
+runMain(async () => {
+	const runNode = await engine();
 	const phpRank = new PhpRankServer({ throttle: false });
 	await phpRank.start();
 	const n8n = await startN8nApi({ apiKey: N8N_KEY });
@@ -63,20 +61,17 @@ async function main() {
 			throw new Error(`${store}: ${result.items.length} site items, ${saved} saved`);
 		return performance.now() - started;
 	};
-	const wall: Record<Store, number[]> = { workflow: [], dataTable: [] };
+	let wall: Record<Store, number[]>;
 	const n8nRequests: number[] = [];
 	try {
-		for (let warm = 0; warm < EARLIER_RUNS; warm++)
-			for (const store of ['workflow', 'dataTable'] as Store[]) await run(store);
-		for (let round = 0; round < ROUNDS; round++) {
-			const order: Store[] = round % 2 ? ['dataTable', 'workflow'] : ['workflow', 'dataTable'];
-			for (const store of order) {
-				n8n.requests.length = 0;
-				wall[store].push(await run(store));
-				if (store === 'dataTable') n8nRequests.push(n8n.requests.length);
-				else if (n8n.requests.length !== 0) throw new Error('This Workflow asked n8n');
-			}
-		}
+		for (let warm = 0; warm < EARLIER_RUNS; warm++) for (const store of STORES) await run(store);
+		wall = await alternating(ROUNDS, STORES, async (store) => {
+			n8n.requests.length = 0;
+			const ms = await run(store);
+			if (store === 'dataTable') n8nRequests.push(n8n.requests.length);
+			else if (n8n.requests.length !== 0) throw new Error('This Workflow asked n8n');
+			return ms;
+		});
 	} finally {
 		await n8n.close();
 		await phpRank.stop();
@@ -107,6 +102,4 @@ async function main() {
 		console.error('unexpected number of requests to n8n');
 		process.exitCode = 1;
 	}
-}
-
-void main();
+});

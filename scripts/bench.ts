@@ -8,10 +8,12 @@
 import { fork } from 'node:child_process';
 
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
+import { alternating, engine, fetchAllReports, median, probe, runMain } from './benchKit';
 
 const REPORTS = 10_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-type Variant = 'node' | 'nodeFull' | 'fetch';
+const VARIANTS = ['node', 'nodeFull', 'fetch'] as const;
+type Variant = (typeof VARIANTS)[number];
 interface Sample {
 	items: number;
 	wallMs: number;
@@ -34,31 +36,19 @@ function measure(variant: Variant, baseUrl: string): Promise<Sample> {
 	});
 }
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function main() {
 	const server = new PhpRankServer({ throttle: false });
 	server.seedReports(REPORTS);
 	const baseUrl = await server.start();
-	const samples: Record<Variant, Sample[]> = { node: [], nodeFull: [], fetch: [] };
-	const requests: Record<Variant, number[]> = { node: [], nodeFull: [], fetch: [] };
-	try {
-		for (let round = 0; round < ROUNDS; round++) {
-			const order: Variant[] = ['node', 'nodeFull', 'fetch'];
-			for (const variant of round % 2 ? order.reverse() : order) {
-				server.clearRequests();
-				samples[variant].push(await measure(variant, baseUrl));
-				requests[variant].push(server.requests.length);
-			}
-		}
-	} finally {
-		await server.stop();
-	}
+	const samples = await alternating(ROUNDS, VARIANTS, async (variant) => {
+		server.clearRequests();
+		const sample = await measure(variant, baseUrl);
+		return { ...sample, requests: server.requests.length };
+	}).finally(() => server.stop());
 
 	const row = (variant: Variant) => ({
 		items: samples[variant][0].items,
-		requests: requests[variant][0],
+		requests: samples[variant][0].requests,
 		'wall ms (median)': Math.round(median(samples[variant].map((s) => s.wallMs))),
 		'peak heap MB (median)': +median(samples[variant].map((s) => s.peakHeapMb)).toFixed(1),
 		'RSS growth MB (median)': +median(samples[variant].map((s) => s.rssGrowthMb)).toFixed(1),
@@ -82,7 +72,7 @@ async function main() {
 	);
 	const expected = Math.ceil(REPORTS / 100);
 	if (
-		[...requests.node, ...requests.nodeFull].some((n) => n !== expected) ||
+		[...samples.node, ...samples.nodeFull].some((s) => s.requests !== expected) ||
 		node.items !== REPORTS ||
 		nodeFull.items !== REPORTS
 	) {
@@ -93,49 +83,24 @@ async function main() {
 
 /** One measurement, in its own process: peak = highest heap in use above the post-GC baseline. */
 async function worker(variant: Variant, baseUrl: string) {
-	await import('../test/harness/env');
-	const { runNode } = await import('../test/harness/engine');
-	const gc = (globalThis as { gc?: () => void }).gc!;
-	const run = async (): Promise<number> => {
-		if (variant !== 'fetch') {
-			const { items, error } = await runNode(
-				{ resource: 'report', operation: 'getAll', returnAll: true, simplify: variant === 'node' },
-				{ baseUrl, apiKey: TEST_API_KEY },
-			);
-			if (error) throw error;
-			return items.length;
-		}
-		const all: unknown[] = [];
-		for (let page = 1; ; page++) {
-			const response = await fetch(`${baseUrl}/api/v1/reports?per_page=100&page=${page}`, {
-				headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
-			});
-			const body = (await response.json()) as {
-				data: unknown[];
-				meta: { current_page: number; last_page: number };
-			};
-			all.push(...body.data);
-			if (body.meta.current_page >= body.meta.last_page) break;
-		}
-		return all.length;
-	};
-	gc();
-	const baseline = process.memoryUsage();
-	let peak = baseline.heapUsed;
-	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 1);
-	const started = performance.now();
-	const items = await run();
-	const wallMs = performance.now() - started;
-	clearInterval(sampler);
-	const end = process.memoryUsage();
-	peak = Math.max(peak, end.heapUsed);
-	const mb = (bytes: number) => bytes / 1024 / 1024;
+	const runNode = await engine();
+	(globalThis as { gc?: () => void }).gc!();
+	const rss = process.memoryUsage().rss;
+	const measured = await probe(async () => {
+		if (variant === 'fetch') return (await fetchAllReports(`${baseUrl}/api/v1`)).length;
+		const { items, error } = await runNode(
+			{ resource: 'report', operation: 'getAll', returnAll: true, simplify: variant === 'node' },
+			{ baseUrl, apiKey: TEST_API_KEY },
+		);
+		if (error) throw error;
+		return items.length;
+	}, 1);
 	process.send!({
-		items,
-		wallMs,
-		peakHeapMb: mb(peak - baseline.heapUsed),
-		rssGrowthMb: mb(end.rss - baseline.rss),
-	});
+		items: measured.result,
+		wallMs: measured.ms,
+		peakHeapMb: measured.heapMb,
+		rssGrowthMb: (process.memoryUsage().rss - rss) / 1024 / 1024,
+	} satisfies Sample);
 }
 
 if (process.argv[2] === '--worker') {
@@ -147,8 +112,5 @@ if (process.argv[2] === '--worker') {
 		},
 	);
 } else {
-	main().catch((error: unknown) => {
-		console.error(error);
-		process.exitCode = 1;
-	});
+	runMain(main);
 }

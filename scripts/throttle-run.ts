@@ -5,16 +5,15 @@
  * implies, and checks that exactly 200
  * reports were created, none twice, no item failed. Takes about three minutes.
  */
-import '../test/harness/env';
-
-import { runNode } from '../test/harness/engine';
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
+import { engine, runMain } from './benchKit';
 
 const ITEMS = Number(process.env.ITEMS ?? 200);
 const LIMIT = 60;
 const WINDOW_MS = 60_000;
 
-async function main() {
+runMain(async () => {
+	const runNode = await engine();
 	const server = new PhpRankServer({ throttle: { limit: LIMIT, windowMs: WINDOW_MS } });
 	await server.start();
 	try {
@@ -50,9 +49,4 @@ async function main() {
 	} finally {
 		await server.stop();
 	}
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
 });

@@ -10,6 +10,7 @@
  * size, the sites each worker took. Figures from one run on a shared machine, not assertions; a request count
  * off the floor, a site without its row or a digest that misses a site fails the run.
  */
+import { int } from '../benchKit';
 import {
 	agencyFloor,
 	checkAgencyRun,
@@ -37,7 +38,6 @@ function options(argv: string[]): AgencyOptions {
 	};
 }
 
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -82,27 +82,23 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const agency = await startAgency(suite, suite.api, smtp.catcher, smtp.credential, o);
 	suite.note(`cluster ready in ${s(Date.now() - started)}`);
-	const runs: AgencyRun[] = [];
-	runs.push(await agency.run("n8n's default execution data settings"));
-	let rows = await agency.rowsPerSite();
-	print(o, runs[0]);
-	checkRun(
-		o,
-		runs[0],
-		[...rows.values()].reduce((a, b) => a + b, 0),
-	);
-	runs.push(
-		await agency.run('successful executions not saved (saveDataSuccessExecution: none)', {
-			saveDataSuccessExecution: 'none',
-		}),
-	);
-	rows = await agency.rowsPerSite();
-	print(o, runs[1]);
-	checkRun(
-		o,
-		runs[1],
-		[...rows.values()].reduce((a, b) => a + b, 0),
-	);
+	let rows = new Map<string, number>();
+	for (const [label, settings] of [
+		["n8n's default execution data settings", undefined],
+		[
+			'successful executions not saved (saveDataSuccessExecution: none)',
+			{ saveDataSuccessExecution: 'none' },
+		],
+	] as const) {
+		const run = await agency.run(label, settings);
+		rows = await agency.rowsPerSite();
+		print(o, run);
+		checkRun(
+			o,
+			run,
+			[...rows.values()].reduce((a, b) => a + b, 0),
+		);
+	}
 	suite.check(
 		'every site has one history row per run',
 		agency.hosts.every((h) => rows.get(h) === 2),

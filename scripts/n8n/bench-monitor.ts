@@ -15,15 +15,11 @@ export type MonitorCommand =
 	/** A new throttle, every user's window forgotten; the request log and the counters cleared. */
 	| { cmd: 'throttle'; throttle: ThrottleOptions | false }
 	/**
-	 * Scripts the next analyses of every report of `site` for Confirm Drops: each page keeps its score, but one
-	 * page in `every` (among those scoring at least DROP + 1) drops by DROP points and comes back 1 below (noise),
-	 * and the next one drops by DROP and stays there (a real drop). Answers the URLs of each kind.
+	 * For Confirm Drops, of the pages scoring over SCRIPTED_DROP: one in `every` drops by it and comes back 1
+	 * below (noise), the next drops by it and stays (real); the rest keep their scores. Answers both lists.
 	 */
 	| { cmd: 'script-drops'; site: string; every: number }
-	/**
-	 * Every later analysis of each of `urls` (create or re-run) gives the score `steadyScore(i)` and keeps the
-	 * checks of the analysis before: a week in which nothing changed, so Confirm Drops has no drop to confirm.
-	 */
+	/** Each of `urls` keeps its checks and scores `steadyScore(i)`: a week with no drop to confirm. */
 	| { cmd: 'steady-analyses'; urls: string[] }
 	| { cmd: 'clear-analyses' }
 	| { cmd: 'monitor-stats'; site: string };
@@ -48,8 +44,6 @@ export interface MonitorCounts {
 	createdTotal: number;
 	/** reports of the site now */
 	siteReports: number;
-	/** reports of the user now */
-	allReports: number;
 }
 
 /** Child side: what the server process does on a monitoring command; the answer is sent to the parent. */
@@ -109,41 +103,36 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			return { noisy, real };
 		}
 		case 'monitor-stats': {
-			const counts: MonitorCounts = {
-				list: 0,
-				otherList: 0,
-				put: 0,
-				post: 0,
-				other: 0,
-				throttled: 0,
-				failed: 0,
+			const counts = { list: 0, otherList: 0, put: 0, post: 0, other: 0, throttled: 0, failed: 0 };
+			for (const request of server.requests)
+				if (request.path.startsWith('/api/')) counts[kindOf(request, message.site)]++;
+			const site = server.listReports().filter((report) => report.project === message.site);
+			return {
+				...counts,
 				createdTotal: server.createdCount,
-				siteReports: 0,
-				allReports: 0,
-			};
-			for (const request of server.requests) {
-				if (!request.path.startsWith('/api/')) continue;
-				const status = request.status ?? 0;
-				if (status === 429) counts.throttled++;
-				else if (status < 200 || status >= 300) counts.failed++;
-				else if (request.method === 'GET' && request.path === '/api/v1/reports') {
-					if (request.query.project === message.site) counts.list++;
-					else counts.otherList++;
-				} else if (
-					request.method === 'PUT' &&
-					/^\/api\/v1\/reports\/\d+$/.test(request.path) &&
-					rerunAsked(request)
-				)
-					counts.put++;
-				else if (request.method === 'POST' && request.path === '/api/v1/reports') counts.post++;
-				else counts.other++;
-			}
-			const reports = server.listReports();
-			counts.allReports = reports.length;
-			counts.siteReports = reports.filter((report) => report.project === message.site).length;
-			return counts;
+				siteReports: site.length,
+			} satisfies MonitorCounts;
 		}
 	}
+}
+
+/** Which count of MonitorCounts an API request of a monitoring run adds to. */
+function kindOf(
+	request: RecordedRequest,
+	site: string,
+): Exclude<keyof MonitorCounts, 'createdTotal' | 'siteReports'> {
+	const status = request.status ?? 0;
+	if (status === 429) return 'throttled';
+	if (status < 200 || status >= 300) return 'failed';
+	if (request.method === 'GET' && request.path === '/api/v1/reports')
+		return request.query.project === site ? 'list' : 'otherList';
+	if (
+		request.method === 'PUT' &&
+		/^\/api\/v1\/reports\/\d+$/.test(request.path) &&
+		rerunAsked(request)
+	)
+		return 'put';
+	return request.method === 'POST' && request.path === '/api/v1/reports' ? 'post' : 'other';
 }
 
 /** The points a scripted drop falls by (script-drops): well over Confirm Drops' default of 5. */
@@ -168,23 +157,14 @@ function rerunAsked(request: RecordedRequest): boolean {
  * scheme, some with `www.`, a trailing slash, http, or the host in capitals. One page each, to the node.
  */
 export function spelledUrls(stored: string[]): string[] {
-	return stored.map((url, i) => {
-		const slash = url.indexOf('/');
-		const host = slash === -1 ? url : url.slice(0, slash);
-		const rest = slash === -1 ? '' : url.slice(slash);
-		switch (i % 5) {
-			case 0:
-				return `https://${url}`;
-			case 1:
-				return `https://www.${url}/`;
-			case 2:
-				return `http://${url}/`;
-			case 3:
-				return `http://www.${url}`;
-			default:
-				return `https://${host.toUpperCase()}${rest}`;
-		}
-	});
+	const spellings = [
+		(url: string) => `https://${url}`,
+		(url: string) => `https://www.${url}/`,
+		(url: string) => `http://${url}/`,
+		(url: string) => `http://www.${url}`,
+		(url: string) => `https://${url.replace(/^[^/]*/, (host) => host.toUpperCase())}`,
+	];
+	return stored.map((url, i) => spellings[i % spellings.length](url));
 }
 
 /**

@@ -18,17 +18,17 @@
  *
  * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
  * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
- * Report → Create of the same pages as the baseline (plus One Item per Site, Confirm Drops over scripted drops, and Get Health of
- * a --health-pages site); requests by kind, reports created, and the node's wall
- * time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60
- * requests per --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
+ * Report → Create of the same pages as the baseline (plus One Item per Site, Confirm Drops over scripted drops,
+ * and Get Health of a --health-pages site); requests by kind, reports created, and the node's wall time against
+ * the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
+ * --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
  *
  * Then the sitemap table (issue 25): examples/site-audit-from-sitemap.json itself (but History Store → This
  * Workflow: `n8n execute` serves no public API for its data table), its Site pointed at a local sitemap server
  * (an index of --sitemap-per-file URLs a sitemap, --sitemap-pages pages of one site) and its email at a local
- * SMTP catcher, under the same scaled throttle: the first run (every page created) and the
- * weekly run (every page re-run; a steady week, so Confirm Drops confirms nothing). Requests are counted by kind
- * (phpRank list pages, writes, the sitemap reads) and must be exactly what README says.
+ * SMTP catcher, under the same scaled throttle: the first run (every page created) and the weekly run (every
+ * page re-run; a steady week, so Confirm Drops confirms nothing). Requests are counted by kind (phpRank list
+ * pages, writes, the sitemap reads) and must be exactly what README says.
  *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
  * records the run data's timings and the process's peak RSS when the execution ends, and drops the items
@@ -53,6 +53,17 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseArgs } from 'util';
 
+import {
+	alternating,
+	fetchAllReports,
+	getJson,
+	int,
+	median,
+	ms,
+	plural,
+	printTable,
+	times,
+} from '../benchKit';
 import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
 import {
 	monitorCommand,
@@ -70,10 +81,10 @@ import {
 	urlsetXml,
 	XML_TYPE,
 	type FileServer,
-	type SmtpCatcher,
 } from './catchers';
 import {
 	loadExamples,
+	PHPRANK_CRED,
 	SITEMAP_EXAMPLE,
 	testServerCredential,
 	withWorkflowHistory,
@@ -83,6 +94,7 @@ import { same } from './report';
 import { smtpCredential } from './suite';
 import {
 	manualTrigger,
+	node,
 	phpRank,
 	workflow as buildWorkflow,
 	type Link,
@@ -91,7 +103,6 @@ import {
 } from './workflow';
 import {
 	createSandbox,
-	executeWorkflow,
 	getRuntime,
 	importCredentials,
 	importWorkflows,
@@ -109,58 +120,52 @@ const EXECUTE_TIMEOUT_MS = 600_000;
 /** phpRank's own default rate limit: 60 requests a minute per API key (the test server's default too). */
 const PHPRANK_RATE_LIMIT = 60;
 
-// ---------------------------------------------------------------------------------------------
-// options
-// ---------------------------------------------------------------------------------------------
+// --- options ---------------------------------------------------------------------------------
 
-interface Options {
-	rounds: number;
-	reports: number;
-	gets: number;
-	memReports: number;
-	memRounds: number;
-	build: boolean;
-	cpuProf?: string;
-	cpuProfRow: 'get' | 'list';
-	jobs: Set<Job>;
-	monitorUrls: number;
-	monitorOthers: number;
-	/** Get Health's site: how many pages (--health-pages). */
-	healthPages: number;
-	monitorWindowMs: number;
-	sitemapPages: number;
-	sitemapPerFile: number;
-}
+/** The numeric options, --kebab-case of each key: [default, default with --quick, least value]. */
+const COUNTS = {
+	rounds: [5, 1, 1],
+	reports: [10_000, 1_000, 1],
+	gets: [1_000, 100, 1],
+	memReports: [20_000, 2_000, 0],
+	memRounds: [3, 1, 1],
+	monitorUrls: [500, 100, 0],
+	monitorOthers: [10_000, 1_000, 0],
+	/** Get Health's site: how many pages */
+	healthPages: [10_000, 1_000, 1],
+	monitorWindowMs: [6_000, 6_000, 1_000],
+	sitemapPages: [500, 100, 0],
+	sitemapPerFile: [100, 100, 1],
+} as const;
+const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const JOBS = ['speed', 'memory', 'monitor', 'sitemap'] as const;
 type Job = (typeof JOBS)[number];
 
+type Options = Record<keyof typeof COUNTS, number> & {
+	build: boolean;
+	cpuProf?: string;
+	cpuProfRow: 'get' | 'list';
+	jobs: Set<Job>;
+};
+
 class UsageError extends Error {}
 
-const OPTIONS = {
-	quick: { type: 'boolean', default: false },
-	rounds: { type: 'string' },
-	reports: { type: 'string' },
-	gets: { type: 'string' },
-	'mem-reports': { type: 'string' },
-	'mem-rounds': { type: 'string' },
-	'skip-build': { type: 'boolean', default: false },
-	'cpu-prof': { type: 'string' },
-	'cpu-prof-row': { type: 'string', default: 'get' },
-	only: { type: 'string' },
-	'monitor-urls': { type: 'string' },
-	'monitor-others': { type: 'string' },
-	'health-pages': { type: 'string' },
-	'monitor-window-ms': { type: 'string' },
-	'sitemap-pages': { type: 'string' },
-	'sitemap-per-file': { type: 'string' },
-	help: { type: 'boolean', default: false },
-} as const;
-
 function parseOptions(argv: string[]): Options {
-	let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS }>>['values'];
+	let values: Record<string, string | boolean | undefined>;
 	try {
-		({ values } = parseArgs({ args: argv, options: OPTIONS }));
+		({ values } = parseArgs({
+			args: argv,
+			options: {
+				...Object.fromEntries(Object.keys(COUNTS).map((key) => [flag(key), { type: 'string' }])),
+				quick: { type: 'boolean' },
+				'skip-build': { type: 'boolean' },
+				'cpu-prof': { type: 'string' },
+				'cpu-prof-row': { type: 'string', default: 'get' },
+				only: { type: 'string' },
+				help: { type: 'boolean' },
+			},
+		}));
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
@@ -168,43 +173,32 @@ function parseOptions(argv: string[]): Options {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
 		process.exit(0);
 	}
-	const count = (
-		name: string,
-		value: string | undefined,
-		fallback: number,
-		min: number,
-	): number => {
-		if (value === undefined) return fallback;
+	const counts = Object.entries(COUNTS).map(([key, [full, quick, min]]) => {
+		const value = values[flag(key)] as string | undefined;
+		if (value === undefined) return [key, values.quick ? quick : full];
 		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
 		if (!Number.isSafeInteger(n) || n < min)
-			throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
-		return n;
-	};
-	const quick = values.quick === true;
+			throw new UsageError(
+				`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`,
+			);
+		return [key, n];
+	});
 	const row = values['cpu-prof-row'];
 	if (row !== 'get' && row !== 'list')
-		throw new UsageError(`--cpu-prof-row must be get or list, got "${row}"`);
+		throw new UsageError(`--cpu-prof-row must be get or list, got "${String(row)}"`);
 	const only =
-		values.only === undefined ? [...JOBS] : values.only.split(',').map((job) => job.trim());
+		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
 	const unknown = only.filter((job) => !(JOBS as readonly string[]).includes(job));
 	if (unknown.length || only.length === 0)
-		throw new UsageError(`--only takes ${JOBS.join(', ')} (comma-separated), got "${values.only}"`);
+		throw new UsageError(
+			`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`,
+		);
 	const options: Options = {
-		rounds: count('rounds', values.rounds, quick ? 1 : 5, 1),
-		reports: count('reports', values.reports, quick ? 1_000 : 10_000, 1),
-		gets: count('gets', values.gets, quick ? 100 : 1_000, 1),
-		memReports: count('mem-reports', values['mem-reports'], quick ? 2_000 : 20_000, 0),
-		memRounds: count('mem-rounds', values['mem-rounds'], quick ? 1 : 3, 1),
+		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
-		cpuProf: values['cpu-prof'] === undefined ? undefined : path.resolve(values['cpu-prof']),
+		cpuProf: typeof values['cpu-prof'] === 'string' ? path.resolve(values['cpu-prof']) : undefined,
 		cpuProfRow: row,
 		jobs: new Set(only as Job[]),
-		monitorUrls: count('monitor-urls', values['monitor-urls'], quick ? 100 : 500, 0),
-		monitorOthers: count('monitor-others', values['monitor-others'], quick ? 1_000 : 10_000, 0),
-		healthPages: count('health-pages', values['health-pages'], quick ? 1_000 : 10_000, 1),
-		monitorWindowMs: count('monitor-window-ms', values['monitor-window-ms'], 6_000, 1_000),
-		sitemapPages: count('sitemap-pages', values['sitemap-pages'], quick ? 100 : 500, 0),
-		sitemapPerFile: count('sitemap-per-file', values['sitemap-per-file'], 100, 1),
 	};
 	if (options.gets > options.reports)
 		throw new UsageError(
@@ -213,9 +207,7 @@ function parseOptions(argv: string[]): Options {
 	return options;
 }
 
-// ---------------------------------------------------------------------------------------------
-// the test server, in a child process
-// ---------------------------------------------------------------------------------------------
+// --- the test server, in a child process -----------------------------------------------------
 
 type ServerCommand =
 	| { cmd: 'seed'; reports: number }
@@ -232,7 +224,7 @@ interface ServerCounts {
 	cpuMs: number;
 }
 
-/** Child side: an unthrottled PhpRankServer that answers seed/reset/stats messages. */
+/** Child side: an unthrottled PhpRankServer that answers seed/reset/stats and monitoring messages. */
 async function serve(): Promise<void> {
 	const server = new PhpRankServer({ throttle: false });
 	const url = await server.start();
@@ -242,23 +234,15 @@ async function serve(): Promise<void> {
 			server.deleteAllReports();
 			const ids = server.seedReports(message.reports).map((report) => report.id);
 			// Lists once, so that no contender pays for the server's first encoding of each report.
-			for (let page = 1; page <= Math.ceil(message.reports / PAGE_SIZE); page++) {
-				const res = await fetch(`${url}/api/v1/reports?per_page=${PAGE_SIZE}&page=${page}`, {
-					headers: HEADERS,
-				});
-				if (!res.ok) throw new Error(`warming the test server: HTTP ${res.status}`);
-				await res.arrayBuffer();
-			}
+			await fetchAllReports(`${url}/api/v1`);
 			server.clearRequests();
 			process.send?.({ firstId: ids[0] });
-		} else if (message.cmd !== 'reset' && message.cmd !== 'stats') {
-			process.send?.(monitorCommand(server, message));
 		} else if (message.cmd === 'reset') {
 			server.clearRequests();
 			server.resetStats();
 			cpu = process.cpuUsage();
 			process.send?.({});
-		} else {
+		} else if (message.cmd === 'stats') {
 			const used = process.cpuUsage(cpu);
 			const { peakInFlight, statuses } = server.stats;
 			process.send?.({
@@ -270,7 +254,7 @@ async function serve(): Promise<void> {
 				),
 				cpuMs: (used.user + used.system) / 1000,
 			} satisfies ServerCounts);
-		}
+		} else process.send?.(monitorCommand(server, message));
 	});
 	process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
 	process.send?.({ url });
@@ -304,15 +288,11 @@ class ServerProcess {
 		});
 	}
 
-	async send<T>(command: ServerCommand): Promise<T> {
+	/** A command (monitoring ones: bench-monitor.ts) and its answer. */
+	async send<T = object>(command: ServerCommand): Promise<T> {
 		const reply = ServerProcess.reply<T>(this.child);
 		this.child.send(command);
 		return await reply;
-	}
-
-	/** A monitoring command (bench-monitor.ts) and its answer. */
-	async monitor<T = object>(command: MonitorCommand): Promise<T> {
-		return await this.send<T>(command);
 	}
 
 	/** Replaces every report with `reports` seeded ones; returns the first id. */
@@ -325,373 +305,251 @@ class ServerProcess {
 	}
 }
 
-// ---------------------------------------------------------------------------------------------
-// workflows
-// ---------------------------------------------------------------------------------------------
+// --- workflows -------------------------------------------------------------------------------
 
-const PHPRANK_CRED = { id: 'benchPhpRankCred', name: 'phpRank (bench server)' };
 const HEADER_CRED = { id: 'benchHeaderAuth01', name: 'phpRank bearer header (bench server)' };
 
-/** A Manual Trigger, then `chain` one after the other. */
-function workflow(id: string, name: string, chain: WorkflowNode[]): WorkflowJson {
-	const nodes = [manualTrigger('Start'), ...chain];
-	return buildWorkflow(
-		id,
-		name,
-		nodes,
-		chain.map((n, i): Link => [nodes[i].name, n.name]),
-	);
-}
-
-const phpRankNode = (name: string, parameters: Record<string, unknown>): WorkflowNode =>
-	phpRank(name, parameters, PHPRANK_CRED);
-
 /** The HTTP Request node as a user sets it up: Header Auth credential, URL typed in. */
-const httpRequestNode = (
-	name: string,
-	url: string,
-	extra: Record<string, unknown> = {},
-): WorkflowNode => ({
-	name,
-	type: 'n8n-nodes-base.httpRequest',
-	typeVersion: 4.5,
-	parameters: {
-		url,
-		authentication: 'genericCredentialType',
-		genericAuthType: 'httpHeaderAuth',
-		options: {},
-		...extra,
-	},
-	credentials: { httpHeaderAuth: HEADER_CRED },
-});
+const httpRequestNode = (name: string, url: string, extra: Record<string, unknown> = {}) =>
+	node(
+		name,
+		'n8n-nodes-base.httpRequest',
+		{
+			url,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			options: {},
+			...extra,
+		},
+		{ typeVersion: 4.5, credentials: { httpHeaderAuth: HEADER_CRED } },
+	);
 
-const splitOutNode = (name: string, field: string, destination?: string): WorkflowNode => ({
-	name,
-	type: 'n8n-nodes-base.splitOut',
-	typeVersion: 1,
-	parameters: {
+const splitOutNode = (name: string, field: string, destination?: string) =>
+	node(name, 'n8n-nodes-base.splitOut', {
 		fieldToSplitOut: field,
 		options: destination ? { destinationFieldName: destination } : {},
-	},
-});
+	});
 
-/** `count` items `{ id }` (report ids from `firstId` on), from a fixed list: Edit Fields (JSON) + Split Out. */
-const idItems = (firstId: number, count: number): WorkflowNode[] => [
-	{
-		name: 'Report IDs',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		parameters: {
-			mode: 'raw',
-			jsonOutput: JSON.stringify({ ids: Array.from({ length: count }, (_, i) => firstId + i) }),
-			options: {},
-		},
-	},
-	splitOutNode('One item per ID', 'ids', 'id'),
+/** `values` as items `{ [field]: value }` from a fixed list (Edit Fields (JSON) + Split Out), like a sheet's column. */
+const listItems = (name: string, field: string, values: unknown[]): WorkflowNode[] => [
+	node(
+		name,
+		'n8n-nodes-base.set',
+		{ mode: 'raw', jsonOutput: JSON.stringify({ list: values }), options: {} },
+		{ typeVersion: 3.4 },
+	),
+	splitOutNode(`One item per ${field}`, 'list', field),
 ];
 
+/** The phpRank node of every bench workflow, named phpRank. */
+const phpRankNode = (parameters: Record<string, unknown>): WorkflowNode =>
+	phpRank('phpRank', parameters, PHPRANK_CRED);
+
 type Row = 'list' | 'get' | 'monitor';
+type Shape = { text: string; ok: (item: Record<string, unknown>) => boolean };
 
-const SIMPLIFIED = {
+const SIMPLIFIED: Shape = {
 	text: 'a simplified report (failed checks as counts, no results)',
-	ok: (item: Record<string, unknown>) =>
-		typeof item.failed_high === 'number' && !('results' in item),
+	ok: (item) => typeof item.failed_high === 'number' && !('results' in item),
 };
-const FULL_RECORD = {
+const FULL_RECORD: Shape = {
 	text: 'a full report (results)',
-	ok: (item: Record<string, unknown>) =>
-		typeof item.id === 'number' && typeof item.results === 'object',
+	ok: (item) => typeof item.id === 'number' && typeof item.results === 'object',
 };
 
-interface N8nContender {
+interface Contender {
 	key: string;
 	row: Row;
 	label: string;
-	workflowId: string;
-	/** the nodes doing the job: their executionTime is summed */
-	measured: string[];
-	/** the node whose output must hold the expected number of items */
-	output: string;
-	/** what its first item must look like, so that each contender does the job its label says */
-	shape: { text: string; ok: (item: Record<string, unknown>) => boolean };
-	build: (api: string, firstId: number, gets: number) => object;
 }
 
+interface N8nContender extends Contender {
+	workflowId: string;
+	/** the nodes doing the job: their executionTime is summed; the first one's output must hold the expected items */
+	measured: string[];
+	/** what its first item must look like, so that each contender does the job its label says */
+	shape: Shape;
+	build: (api: string, firstId: number, gets: number) => WorkflowJson;
+}
+
+/** A contender whose workflow is a Manual Trigger, then `chain` one after the other. */
+function contender(
+	key: string,
+	row: Row,
+	label: string,
+	workflowId: string,
+	shape: Shape,
+	chain: (api: string, firstId: number, gets: number) => WorkflowNode[],
+	measured = ['phpRank'],
+): N8nContender {
+	const build = (api: string, firstId: number, gets: number) => {
+		const nodes = [manualTrigger('Start'), ...chain(api, firstId, gets)];
+		const links = nodes.slice(1).map((n, i): Link => [nodes[i].name, n.name]);
+		return buildWorkflow(workflowId, `bench: ${label}`, nodes, links);
+	};
+	return { key, row, label, workflowId, measured, shape, build };
+}
+
+const idItems = (firstId: number, count: number) =>
+	listItems(
+		'Report IDs',
+		'id',
+		Array.from({ length: count }, (_, i) => firstId + i),
+	);
+const getAll = (simplify: boolean) => () => [
+	phpRankNode({ resource: 'report', operation: 'getAll', returnAll: true, simplify }),
+];
+const getReport = (id: string) =>
+	phpRankNode({
+		resource: 'report',
+		operation: 'get',
+		reportId: { __rl: true, mode: 'id', value: id },
+	});
+
 const N8N_CONTENDERS: N8nContender[] = [
-	{
-		key: 'listPhpRank',
-		row: 'list',
-		label: 'phpRank node, Return All, Simplify on',
-		workflowId: 'benchListPhpOn01',
-		measured: ['phpRank'],
-		output: 'phpRank',
-		shape: SIMPLIFIED,
-		build: () =>
-			workflow('benchListPhpOn01', 'bench: phpRank Return All (Simplify on)', [
-				phpRankNode('phpRank', {
-					resource: 'report',
-					operation: 'getAll',
-					returnAll: true,
-					simplify: true,
-				}),
-			]),
-	},
-	{
-		key: 'listPhpRankFull',
-		row: 'list',
-		label: 'phpRank node, Return All, Simplify off',
-		workflowId: 'benchListPhpOff1',
-		measured: ['phpRank'],
-		output: 'phpRank',
-		shape: FULL_RECORD,
-		build: () =>
-			workflow('benchListPhpOff1', 'bench: phpRank Return All (Simplify off)', [
-				phpRankNode('phpRank', {
-					resource: 'report',
-					operation: 'getAll',
-					returnAll: true,
-					simplify: false,
-				}),
-			]),
-	},
-	{
-		key: 'listHttp',
-		row: 'list',
-		label: 'HTTP Request (paging) + Split Out',
-		workflowId: 'benchListHttp001',
-		measured: ['HTTP Request', 'Split Out'],
-		output: 'Split Out',
-		shape: FULL_RECORD,
-		build: (api) =>
-			workflow('benchListHttp001', 'bench: HTTP Request paging + Split Out', [
-				httpRequestNode('HTTP Request', `${api}/reports`, {
-					sendQuery: true,
-					queryParameters: { parameters: [{ name: 'per_page', value: String(PAGE_SIZE) }] },
-					options: {
+	contender(
+		'listPhpRank',
+		'list',
+		'phpRank node, Return All, Simplify on',
+		'benchListPhpOn01',
+		SIMPLIFIED,
+		getAll(true),
+	),
+	contender(
+		'listPhpRankFull',
+		'list',
+		'phpRank node, Return All, Simplify off',
+		'benchListPhpOff1',
+		FULL_RECORD,
+		getAll(false),
+	),
+	contender(
+		'listHttp',
+		'list',
+		'HTTP Request (paging) + Split Out',
+		'benchListHttp001',
+		FULL_RECORD,
+		(api) => [
+			httpRequestNode('HTTP Request', `${api}/reports`, {
+				sendQuery: true,
+				queryParameters: { parameters: [{ name: 'per_page', value: String(PAGE_SIZE) }] },
+				options: {
+					pagination: {
 						pagination: {
-							pagination: {
-								paginationMode: 'updateAParameterInEachRequest',
-								parameters: {
-									parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
-								},
-								paginationCompleteWhen: 'other',
-								completeExpression:
-									'={{ $response.body.meta.current_page >= $response.body.meta.last_page }}',
+							paginationMode: 'updateAParameterInEachRequest',
+							parameters: {
+								parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
 							},
+							paginationCompleteWhen: 'other',
+							completeExpression:
+								'={{ $response.body.meta.current_page >= $response.body.meta.last_page }}',
 						},
 					},
-				}),
-				splitOutNode('Split Out', 'data'),
-			]),
-	},
-	{
-		key: 'getPhpRank',
-		row: 'get',
-		label: 'phpRank node, Get',
-		workflowId: 'benchGetPhpRank1',
-		measured: ['phpRank'],
-		output: 'phpRank',
-		shape: SIMPLIFIED,
-		build: (_api, firstId, gets) =>
-			workflow('benchGetPhpRank1', 'bench: phpRank Get per item', [
-				...idItems(firstId, gets),
-				phpRankNode('phpRank', {
-					resource: 'report',
-					operation: 'get',
-					reportId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				}),
-			]),
-	},
-	{
-		key: 'getHttp',
-		row: 'get',
-		label: 'HTTP Request, Get',
-		workflowId: 'benchGetHttp0001',
-		measured: ['HTTP Request'],
-		output: 'HTTP Request',
-		shape: {
+				},
+			}),
+			splitOutNode('Split Out', 'data'),
+		],
+		['Split Out', 'HTTP Request'],
+	),
+	contender(
+		'getPhpRank',
+		'get',
+		'phpRank node, Get',
+		'benchGetPhpRank1',
+		SIMPLIFIED,
+		(_api, firstId, gets) => [...idItems(firstId, gets), getReport('={{ $json.id }}')],
+	),
+	contender(
+		'getHttp',
+		'get',
+		'HTTP Request, Get',
+		'benchGetHttp0001',
+		{
 			text: 'the API answer { data: report }',
 			ok: (item) => typeof (item.data as { id?: unknown } | undefined)?.id === 'number',
 		},
-		build: (api, firstId, gets) =>
-			workflow('benchGetHttp0001', 'bench: HTTP Request per item', [
-				...idItems(firstId, gets),
-				httpRequestNode('HTTP Request', `=${api}/reports/{{ $json.id }}`),
-			]),
-	},
+		(api, firstId, gets) => [
+			...idItems(firstId, gets),
+			httpRequestNode('HTTP Request', `=${api}/reports/{{ $json.id }}`),
+		],
+		['HTTP Request'],
+	),
 ];
 
 /** The one-item run of the memory table. */
-const BASELINE: N8nContender = {
-	key: 'baseline',
-	row: 'get',
-	label: 'one item (phpRank Get of one report)',
-	workflowId: 'benchOneItem0001',
-	measured: ['phpRank'],
-	output: 'phpRank',
-	shape: SIMPLIFIED,
-	build: (_api, firstId) =>
-		workflow('benchOneItem0001', 'bench: one item', [
-			phpRankNode('phpRank', {
-				resource: 'report',
-				operation: 'get',
-				reportId: { __rl: true, mode: 'id', value: String(firstId) },
-			}),
-		]),
-};
+const BASELINE = contender(
+	'baseline',
+	'get',
+	'one item (phpRank Get of one report)',
+	'benchOneItem0001',
+	SIMPLIFIED,
+	(_api, firstId) => [getReport(String(firstId))],
+);
 
 /** Confirm Drops' case: one page in this many drops and comes back, the next drops and stays. */
 const CONFIRM_EVERY = 25;
 
 /** The site watched in the monitoring table; none of the seeded other reports is of it. */
 const MONITOR_SITE = 'pages.example.net';
-
-/** `urls` as items `{ url }`: Edit Fields (JSON) + Split Out, like a sheet with a `url` column. */
-const urlItems = (urls: string[]): WorkflowNode[] => [
-	{
-		name: 'Pages',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ urls }), options: {} },
-	},
-	splitOutNode('One item per page', 'urls', 'url'),
-];
-
-/** Report → Create or Re-Run of each page, and plain Report → Create of each page (what one would use without it). */
-function monitorContenders(urls: string[]): {
-	createOrRerun: N8nContender;
-	create: N8nContender;
-	bySite: N8nContender;
-	confirm: N8nContender;
-	health: N8nContender;
-} {
-	// Each page through one phpRank report operation; `extra`: its other parameters (Output, Confirm Drops).
-	const contender = (
-		key: string,
-		label: string,
-		workflowId: string,
-		operation: string,
-		shape: N8nContender['shape'],
-		extra: Record<string, unknown> = {},
-	): N8nContender => ({
-		key,
-		row: 'monitor',
-		label,
-		workflowId,
-		measured: ['phpRank'],
-		output: 'phpRank',
-		shape,
-		build: () =>
-			workflow(workflowId, `bench: ${label}`, [
-				...urlItems(urls),
-				phpRankNode('phpRank', {
-					resource: 'report',
-					operation,
-					url: '={{ $json.url }}',
-					...extra,
-					simplify: true,
-				}),
-			]),
-	});
-	return {
-		createOrRerun: contender(
-			'monitorCreateOrRerun',
-			'phpRank Create or Re-Run',
-			'benchMonitorCoR1',
-			'createOrRerun',
-			{
-				text: 'a Create or Re-Run answer (action, id)',
-				ok: (item) =>
-					(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
-			},
-		),
-		create: contender('monitorCreate', 'phpRank Create', 'benchMonitorNew1', 'create', SIMPLIFIED),
-		bySite: contender(
-			'monitorBySite',
-			'phpRank Create or Re-Run, One Item per Site',
-			'benchMonitorSite',
-			'createOrRerun',
-			{
-				text: 'a site summary (project, pages, summary_text)',
-				ok: (item) => item.project === MONITOR_SITE && typeof item.summary_text === 'string',
-			},
-			{ output: 'sites' },
-		),
-		confirm: contender(
-			'monitorConfirm',
-			'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
-			'benchMonitorConf',
-			'createOrRerun',
-			{
-				text: 'a site summary (project, worse_pages)',
-				ok: (item) => item.project === MONITOR_SITE && typeof item.worse_pages === 'number',
-			},
-			{ options: { confirmDrops: true }, output: 'sites' },
-		),
-		health: {
-			key: 'monitorHealth',
-			row: 'monitor',
-			label: 'phpRank Get Health',
-			workflowId: 'benchMonitorHlth',
-			measured: ['phpRank'],
-			output: 'phpRank',
-			shape: {
-				text: "a site's health (project, pages, health_score)",
-				ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
-			},
-			build: () =>
-				workflow('benchMonitorHlth', 'bench: phpRank Get Health', [
-					phpRankNode('phpRank', {
-						resource: 'project',
-						operation: 'getHealth',
-						project: { __rl: true, mode: 'name', value: HEALTH_SITE },
-						simplify: true,
-					}),
-				]),
-		},
-	};
-}
-
 /** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
 const HEALTH_SITE = 'big.example.net';
 
-// ---------------------------------------------------------------------------------------------
-// fetch loops (this process)
-// ---------------------------------------------------------------------------------------------
+/** Each of `urls` through one phpRank report operation, as items `{ url }`. */
+const eachPage = (
+	urls: string[],
+	[key, label, workflowId]: [string, string, string],
+	operation: string,
+	shape: Shape,
+	extra: Record<string, unknown> = {},
+) =>
+	contender(key, 'monitor', label, workflowId, shape, () => [
+		...listItems('Pages', 'url', urls),
+		phpRankNode({
+			resource: 'report',
+			operation,
+			url: '={{ $json.url }}',
+			...extra,
+			simplify: true,
+		}),
+	]);
 
-interface FetchContender {
-	key: string;
-	row: Row;
-	label: string;
+const HEALTH = contender(
+	'monitorHealth',
+	'monitor',
+	'phpRank Get Health',
+	'benchMonitorHlth',
+	{
+		text: "a site's health (project, pages, health_score)",
+		ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
+	},
+	() => [
+		phpRankNode({
+			resource: 'project',
+			operation: 'getHealth',
+			project: { __rl: true, mode: 'name', value: HEALTH_SITE },
+			simplify: true,
+		}),
+	],
+);
+
+// --- fetch loops (this process) --------------------------------------------------------------
+
+interface FetchContender extends Contender {
 	run: (api: string, firstId: number, gets: number) => Promise<number>;
 }
 
-const HEADERS = { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' };
-
-async function getJson(
-	url: string,
-): Promise<{ data: unknown; meta?: { current_page: number; last_page: number } }> {
-	const res = await fetch(url, { headers: HEADERS });
-	if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-	return (await res.json()) as {
-		data: unknown;
-		meta?: { current_page: number; last_page: number };
-	};
-}
+const getReports = (api: string, firstId: number, gets: number) =>
+	Array.from(
+		{ length: gets },
+		(_, i) => async () => (await getJson(`${api}/reports/${firstId + i}`)).data,
+	);
 
 const FETCH_CONTENDERS: FetchContender[] = [
 	{
 		key: 'listFetch',
 		row: 'list',
 		label: 'fetch loop, pages in sequence',
-		run: async (api) => {
-			const items: unknown[] = [];
-			for (let page = 1; ; page++) {
-				const body = await getJson(`${api}/reports?per_page=${PAGE_SIZE}&page=${page}`);
-				items.push(...(body.data as unknown[]));
-				if (!body.meta || body.meta.current_page >= body.meta.last_page) return items.length;
-			}
-		},
+		run: async (api) => (await fetchAllReports(api)).length,
 	},
 	{
 		key: 'getFetch',
@@ -699,8 +557,7 @@ const FETCH_CONTENDERS: FetchContender[] = [
 		label: 'fetch loop, Gets in sequence',
 		run: async (api, firstId, gets) => {
 			const items: unknown[] = [];
-			for (let i = 0; i < gets; i++)
-				items.push((await getJson(`${api}/reports/${firstId + i}`)).data);
+			for (const get of getReports(api, firstId, gets)) items.push(await get());
 			return items.length;
 		},
 	},
@@ -708,38 +565,27 @@ const FETCH_CONTENDERS: FetchContender[] = [
 		key: 'getFetchAll',
 		row: 'get',
 		label: 'fetch loop, Gets all at once',
-		run: async (api, firstId, gets) => {
-			const items = await Promise.all(
-				Array.from(
-					{ length: gets },
-					async (_, i) => (await getJson(`${api}/reports/${firstId + i}`)).data,
-				),
-			);
-			return items.length;
-		},
+		run: async (api, firstId, gets) =>
+			(await Promise.all(getReports(api, firstId, gets).map((get) => get()))).length,
 	},
 ];
 
-// ---------------------------------------------------------------------------------------------
-// running n8n
-// ---------------------------------------------------------------------------------------------
+// --- running n8n -----------------------------------------------------------------------------
 
 interface HookTask {
 	startTime: number;
 	executionTime: number;
-	status?: string;
 	items: number[];
 	first?: Record<string, unknown>;
-	error?: string;
 }
 
+/** What scripts/n8n/bench-hook.js records of an execution. */
 interface HookOutput {
-	workflowId: string;
 	pid: number;
 	status?: string;
 	error?: string;
 	nodes: Record<string, HookTask[]>;
-	memoryKb: { peakRss: number; rss: number };
+	memoryKb: { peakRss: number };
 	clock: { epochMs: number; monotonicUs: number };
 }
 
@@ -757,357 +603,290 @@ async function executeN8n(
 	bench: Bench,
 	contender: N8nContender,
 	expectItems: number,
-	env?: Record<string, string>,
 	timeoutMs = EXECUTE_TIMEOUT_MS,
+	env?: Record<string, string>,
 ): Promise<HookOutput> {
-	const outFile = path.join(bench.outDir, `${contender.workflowId}.json`);
+	const { label, workflowId, measured, shape } = contender;
+	const outFile = path.join(bench.outDir, `${workflowId}.json`);
 	fs.rmSync(outFile, { force: true });
-	let code: number | null;
-	let errorMessage: string | undefined;
-	let stdout = '';
-	if (env) {
-		const r = await runCli(bench.sb, ['execute', `--id=${contender.workflowId}`, '--rawOutput'], {
-			timeoutMs,
-			env,
-		});
-		code = r.code;
-		stdout = r.stdout;
-	} else {
-		const r = await executeWorkflow(bench.sb, contender.workflowId, { timeoutMs });
-		code = r.code;
-		errorMessage = r.errorMessage;
-		stdout = r.stdout;
-	}
-	if (!fs.existsSync(outFile)) {
+	const r = await runCli(bench.sb, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		timeoutMs,
+		env,
+	});
+	if (!fs.existsSync(outFile))
 		throw new BrokenRun(
-			`${contender.label}: n8n execute exited with ${code} and left no record\n${stdout.slice(-3000)}`,
+			`${label}: n8n execute exited with ${r.code} and left no record\n${r.stdout.slice(-3000)}`,
 		);
-	}
 	const out = JSON.parse(fs.readFileSync(outFile, 'utf8')) as HookOutput;
-	if (code !== 0 || out.status !== 'success') {
+	if (r.code !== 0 || out.status !== 'success')
 		throw new BrokenRun(
-			`${contender.label}: execution ${out.status ?? 'failed'} (exit ${code}): ${out.error ?? errorMessage ?? 'no error message'}`,
+			`${label}: execution ${out.status ?? 'failed'} (exit ${r.code}): ${out.error ?? 'no error message'}`,
 		);
-	}
-	for (const name of contender.measured) {
-		if (!out.nodes[name]?.length)
-			throw new BrokenRun(`${contender.label}: node "${name}" did not run`);
-	}
-	const items = out.nodes[contender.output].reduce((sum, task) => sum + (task.items[0] ?? 0), 0);
+	const missing = measured.find((name) => !out.nodes[name]?.length);
+	if (missing) throw new BrokenRun(`${label}: node "${missing}" did not run`);
+	const output = out.nodes[measured[0]];
+	const items = output.reduce((sum, task) => sum + (task.items[0] ?? 0), 0);
 	if (items !== expectItems)
 		throw new BrokenRun(
-			`${contender.label}: ${items} items out of "${contender.output}", expected ${expectItems}`,
+			`${label}: ${items} items out of "${measured[0]}", expected ${expectItems}`,
 		);
-	const first = out.nodes[contender.output][0].first;
-	if (!first || !contender.shape.ok(first)) {
+	const first = output[0].first;
+	if (!first || !shape.ok(first))
 		throw new BrokenRun(
-			`${contender.label}: the first item is not ${contender.shape.text}: ${JSON.stringify(first)?.slice(0, 500)}`,
+			`${label}: the first item is not ${shape.text}: ${JSON.stringify(first)?.slice(0, 500)}`,
 		);
-	}
 	return out;
 }
 
 const nodeMs = (out: HookOutput, name: string): number =>
 	out.nodes[name].reduce((sum, task) => sum + task.executionTime, 0);
 
-// ---------------------------------------------------------------------------------------------
-// figures
-// ---------------------------------------------------------------------------------------------
-
-const median = (values: number[]): number => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-const ms = (n: number): string => `${int(n)} ms`;
 const mb = (kb: number): string => `${int(kb / 1024)} MB`;
-const times = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
-const plural = (n: number, word: string): string => `${int(n)} ${word}${n === 1 ? '' : 's'}`;
 
-interface Samples {
-	ms: number[];
-	parts: Record<string, number[]>;
-	requests: number[];
-	peakInFlight: number[];
-	serverCpuMs: number[];
-}
+// --- the speed table -------------------------------------------------------------------------
 
-function table(header: string[], rows: string[][]): string {
-	return [
-		`| ${header.join(' | ')} |`,
-		`| ${header.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => `| ${row.join(' | ')} |`),
-	].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// the speed table
-// ---------------------------------------------------------------------------------------------
-
-async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
-	const samples = await speedRounds(bench, options, firstId);
-	printSpeed(bench, options, samples);
-	checkRequests(samples, options);
-}
+/** A contender's run: its time (n8n: of each measured node) and the test server's figures. */
+type Sample = ServerCounts & { ms: number; parts: Record<string, number> };
 
 /** Every contender once a round, alternating the order; each run's time, requests and server figures. */
-async function speedRounds(
-	bench: Bench,
-	options: Options,
-	firstId: number,
-): Promise<Map<string, Samples>> {
-	const samples = new Map<string, Samples>();
-	const sample = (key: string): Samples => {
-		let s = samples.get(key);
-		if (!s)
-			samples.set(
-				key,
-				(s = { ms: [], parts: {}, requests: [], peakInFlight: [], serverCpuMs: [] }),
-			);
-		return s;
-	};
-	type Entry = { kind: 'n8n'; c: N8nContender } | { kind: 'fetch'; c: FetchContender };
-	const order: Entry[] = [
-		...FETCH_CONTENDERS.filter((c) => c.row === 'list').map((c): Entry => ({ kind: 'fetch', c })),
-		...N8N_CONTENDERS.filter((c) => c.row === 'list').map((c): Entry => ({ kind: 'n8n', c })),
-		...FETCH_CONTENDERS.filter((c) => c.row === 'get').map((c): Entry => ({ kind: 'fetch', c })),
-		...N8N_CONTENDERS.filter((c) => c.row === 'get').map((c): Entry => ({ kind: 'n8n', c })),
-	];
+async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
+	const contenders = new Map<string, N8nContender | FetchContender>(
+		(['list', 'get'] as Row[]).flatMap((row) =>
+			[...FETCH_CONTENDERS, ...N8N_CONTENDERS].filter((c) => c.row === row).map((c) => [c.key, c]),
+		),
+	);
 	const expected = (row: Row) => (row === 'list' ? options.reports : options.gets);
-	for (let round = 0; round < options.rounds; round++) {
-		const entries = round % 2 ? [...order].reverse() : order;
-		const line: string[] = [];
-		for (const entry of entries) {
-			const s = sample(entry.c.key);
+	const samples = await alternating(
+		options.rounds,
+		[...contenders.keys()],
+		async (key): Promise<Sample> => {
+			const c = contenders.get(key)!;
 			await bench.server.send({ cmd: 'reset' });
-			if (entry.kind === 'fetch') {
+			const parts: Record<string, number> = {};
+			let ms: number;
+			if ('run' in c) {
 				const started = performance.now();
-				const items = await entry.c.run(bench.api, firstId, options.gets);
-				s.ms.push(performance.now() - started);
-				if (items !== expected(entry.c.row))
-					throw new BrokenRun(
-						`${entry.c.label}: ${items} items, expected ${expected(entry.c.row)}`,
-					);
+				const items = await c.run(bench.api, firstId, options.gets);
+				ms = performance.now() - started;
+				if (items !== expected(c.row))
+					throw new BrokenRun(`${c.label}: ${items} items, expected ${expected(c.row)}`);
 			} else {
-				const out = await executeN8n(bench, entry.c, expected(entry.c.row));
-				let total = 0;
-				for (const name of entry.c.measured) {
-					const t = nodeMs(out, name);
-					(s.parts[name] ??= []).push(t);
-					total += t;
-				}
-				s.ms.push(total);
+				const out = await executeN8n(bench, c, expected(c.row));
+				for (const name of c.measured) parts[name] = nodeMs(out, name);
+				ms = Object.values(parts).reduce((a, b) => a + b, 0);
 			}
 			const counts = await bench.server.send<ServerCounts>({ cmd: 'stats' });
 			if (counts.failed > 0)
 				throw new BrokenRun(
-					`${entry.c.label}: the test server answered ${counts.failed} requests with an error status`,
+					`${c.label}: the test server answered ${counts.failed} requests with an error status`,
 				);
-			s.requests.push(counts.requests);
-			s.peakInFlight.push(counts.peakInFlight);
-			s.serverCpuMs.push(counts.cpuMs);
-			line.push(`${entry.c.key} ${int(s.ms[s.ms.length - 1])}`);
-		}
-		console.log(`  round ${round + 1}/${options.rounds} (ms): ${line.join(', ')}`);
+			return { ...counts, ms, parts };
+		},
+		{
+			roundDone: (round, all) =>
+				console.log(
+					`  round ${round + 1}/${options.rounds} (ms): ${Object.entries(all)
+						.map(([key, s]) => `${key} ${int(s[round].ms)}`)
+						.join(', ')}`,
+				),
+		},
+	);
+	printSpeed(bench, options, [...contenders.values()], samples);
+	// Paging and per-item requests are part of what is compared: say when a contender sent more or fewer.
+	for (const c of contenders.values()) {
+		const n = c.row === 'list' ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
+		const odd = samples[c.key].map((s) => s.requests).filter((r) => r !== n);
+		if (odd.length)
+			console.log(`note: ${c.key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
 	}
-	return samples;
 }
 
 /** The speed tables: medians, ratios, spread, and the ratio within each round. */
-function printSpeed(bench: Bench, options: Options, samples: Map<string, Samples>): void {
-	const m = (key: string) => median(samples.get(key)!.ms);
-	const part = (key: string, name: string) => median(samples.get(key)!.parts[name]);
+function printSpeed(
+	bench: Bench,
+	options: Options,
+	contenders: Contender[],
+	samples: Record<string, Sample[]>,
+): void {
+	const all = (key: string, figure: (s: Sample) => number) => samples[key].map(figure);
+	const m = (key: string) => median(all(key, (s) => s.ms));
+	const part = (key: string, name: string) => median(all(key, (s) => s.parts[name]));
 	const req = (key: string) => {
-		const r = samples.get(key)!.requests;
-		const lo = Math.min(...r);
-		const hi = Math.max(...r);
+		const r = all(key, (s) => s.requests);
+		const [lo, hi] = [Math.min(...r), Math.max(...r)];
 		return lo === hi ? plural(lo, 'request') : `${int(lo)}–${int(hi)} requests`;
 	};
+	const gets = `${int(options.gets)} Get items`;
 
-	console.log(
-		`\n### Speed: medians of ${plural(options.rounds, 'round')}, each node's own executionTime (n8n ${N8N_VERSION}, Node ${nodeVersion(bench)}; fetch loops on Node ${process.version.slice(1)})\n`,
-	);
-	console.log(
-		table(
-			['work', 'plain `fetch` loop', 'HTTP Request node (peer)', 'phpRank node'],
+	printTable(
+		`\n### Speed: medians of ${plural(options.rounds, 'round')}, each node's own executionTime (n8n ${bench.sb.runtime.n8nVersion}, Node ${nodeVersion(bench)}; fetch loops on Node ${process.version.slice(1)})`,
+		['work', 'plain `fetch` loop', 'HTTP Request node (peer)', 'phpRank node'],
+		[
 			[
-				[
-					`Return All, ${int(options.reports)} reports`,
-					`${ms(m('listFetch'))} (${req('listFetch')})`,
-					`${ms(m('listHttp'))} with Split Out (${ms(part('listHttp', 'HTTP Request'))} + ${ms(part('listHttp', 'Split Out'))}; ${req('listHttp')})`,
-					`**${ms(m('listPhpRank'))}** (Simplify on), ${ms(m('listPhpRankFull'))} (off) (${req('listPhpRank')})`,
-				],
-				[
-					`${int(options.gets)} Get items (an ID per item)`,
-					`${ms(m('getFetch'))} sequential, ${ms(m('getFetchAll'))} all at once (${req('getFetch')})`,
-					`${ms(m('getHttp'))} (${req('getHttp')})`,
-					`**${ms(m('getPhpRank'))}** (${req('getPhpRank')})`,
-				],
+				`Return All, ${int(options.reports)} reports`,
+				`${ms(m('listFetch'))} (${req('listFetch')})`,
+				`${ms(m('listHttp'))} with Split Out (${ms(part('listHttp', 'HTTP Request'))} + ${ms(part('listHttp', 'Split Out'))}; ${req('listHttp')})`,
+				`**${ms(m('listPhpRank'))}** (Simplify on), ${ms(m('listPhpRankFull'))} (off) (${req('listPhpRank')})`,
 			],
-		),
-	);
-	console.log('\nRatios (below 1.00× = the phpRank node is faster):\n');
-	console.log(
-		table(
-			['work', 'phpRank ÷ HTTP Request', 'phpRank ÷ fetch loop', 'HTTP Request ÷ fetch loop'],
 			[
-				[
-					'Return All, Simplify on',
-					times(m('listPhpRank'), m('listHttp')),
-					times(m('listPhpRank'), m('listFetch')),
-					times(m('listHttp'), m('listFetch')),
-				],
-				[
-					'Return All, Simplify off',
-					times(m('listPhpRankFull'), m('listHttp')),
-					times(m('listPhpRankFull'), m('listFetch')),
-					'',
-				],
-				[
-					`${int(options.gets)} Get items`,
-					times(m('getPhpRank'), m('getHttp')),
-					`${times(m('getPhpRank'), m('getFetch'))} sequential, ${times(m('getPhpRank'), m('getFetchAll'))} all at once`,
-					`${times(m('getHttp'), m('getFetch'))} sequential, ${times(m('getHttp'), m('getFetchAll'))} all at once`,
-				],
+				`${gets} (an ID per item)`,
+				`${ms(m('getFetch'))} sequential, ${ms(m('getFetchAll'))} all at once (${req('getFetch')})`,
+				`${ms(m('getHttp'))} (${req('getHttp')})`,
+				`**${ms(m('getPhpRank'))}** (${req('getPhpRank')})`,
 			],
-		),
+		],
 	);
-	console.log(
-		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):\n",
-	);
-	const keys = [...FETCH_CONTENDERS, ...N8N_CONTENDERS].sort((a, b) =>
-		a.row === b.row ? 0 : a.row === 'list' ? -1 : 1,
-	);
-	console.log(
-		table(
-			[
-				'contender',
-				'median',
-				'min',
-				'max',
-				'requests',
-				'peak in flight at the server',
-				'server CPU',
-			],
-			keys.map((c) => {
-				const s = samples.get(c.key)!;
-				return [
-					c.label,
-					ms(median(s.ms)),
-					ms(Math.min(...s.ms)),
-					ms(Math.max(...s.ms)),
-					req(c.key),
-					int(median(s.peakInFlight)),
-					ms(median(s.serverCpuMs)),
-				];
-			}),
-		),
-	);
-	const perRound = (key: string, peer: string) =>
-		samples.get(key)!.ms.map((t, i) => t / samples.get(peer)!.ms[i]);
-	console.log(
-		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):\n',
-	);
-	const pairs: Array<[string, number[]]> = [
-		['Return All, Simplify on', perRound('listPhpRank', 'listHttp')],
-		['Return All, Simplify off', perRound('listPhpRankFull', 'listHttp')],
-		[`${int(options.gets)} Get items`, perRound('getPhpRank', 'getHttp')],
+	// Each phpRank row beside its HTTP Request peer (work, phpRank, peer).
+	const pairs: Array<[string, string, string]> = [
+		['Return All, Simplify on', 'listPhpRank', 'listHttp'],
+		['Return All, Simplify off', 'listPhpRankFull', 'listHttp'],
+		[gets, 'getPhpRank', 'getHttp'],
 	];
-	console.log(
-		table(
-			['work', 'median', 'rounds'],
-			pairs.map(([work, ratios]) => [
-				work,
-				`${median(ratios).toFixed(2)}×`,
-				ratios.map((r) => r.toFixed(2)).join(', '),
-			]),
-		),
+	const vsFetch = (key: string) =>
+		key.startsWith('list')
+			? times(m(key), m('listFetch'))
+			: `${times(m(key), m('getFetch'))} sequential, ${times(m(key), m('getFetchAll'))} all at once`;
+	printTable(
+		'\nRatios (below 1.00× = the phpRank node is faster):',
+		['work', 'phpRank ÷ HTTP Request', 'phpRank ÷ fetch loop', 'HTTP Request ÷ fetch loop'],
+		pairs.map(([work, key, peer], i) => [
+			work,
+			times(m(key), m(peer)),
+			vsFetch(key),
+			i === 1 ? '' : vsFetch(peer),
+		]),
+	);
+	printTable(
+		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):",
+		['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
+		contenders.map(({ key, label }) => {
+			const t = all(key, (s) => s.ms);
+			return [
+				label,
+				ms(median(t)),
+				ms(Math.min(...t)),
+				ms(Math.max(...t)),
+				req(key),
+				int(median(all(key, (s) => s.peakInFlight))),
+				ms(median(all(key, (s) => s.cpuMs))),
+			];
+		}),
+	);
+	printTable(
+		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):',
+		['work', 'median', 'rounds'],
+		pairs.map(([work, key, peer]) => {
+			const ratios = samples[key].map((s, i) => s.ms / samples[peer][i].ms);
+			return [work, `${median(ratios).toFixed(2)}×`, ratios.map((r) => r.toFixed(2)).join(', ')];
+		}),
 	);
 }
 
-/** Paging and per-item requests are part of what is compared: say when a contender sent more or fewer. */
-function checkRequests(samples: Map<string, Samples>, options: Options): void {
-	const want: Record<string, number> = {
-		listFetch: Math.ceil(options.reports / PAGE_SIZE),
-		listHttp: Math.ceil(options.reports / PAGE_SIZE),
-		listPhpRank: Math.ceil(options.reports / PAGE_SIZE),
-		listPhpRankFull: Math.ceil(options.reports / PAGE_SIZE),
-		getFetch: options.gets,
-		getFetchAll: options.gets,
-		getHttp: options.gets,
-		getPhpRank: options.gets,
-	};
-	for (const [key, n] of Object.entries(want)) {
-		const odd = samples.get(key)!.requests.filter((r) => r !== n);
-		if (odd.length)
-			console.log(`note: ${key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-// the memory table
-// ---------------------------------------------------------------------------------------------
+// --- the memory table ------------------------------------------------------------------------
 
 async function memory(bench: Bench, options: Options): Promise<void> {
 	const contenders = [BASELINE, ...N8N_CONTENDERS.filter((c) => c.row === 'list')];
-	const peaks = new Map<string, number[]>(contenders.map((c) => [c.key, []]));
-	for (let round = 0; round < options.memRounds; round++) {
-		const entries = round % 2 ? [...contenders].reverse() : contenders;
-		for (const c of entries) {
-			const out = await executeN8n(bench, c, c === BASELINE ? 1 : options.memReports);
-			peaks.get(c.key)!.push(out.memoryKb.peakRss);
-		}
-		console.log(
-			`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${contenders.map((c) => `${c.key} ${int(peaks.get(c.key)!.at(-1)! / 1024)}`).join(', ')}`,
-		);
-	}
-	const peak = (key: string) => median(peaks.get(key)!);
-	const base = peak(BASELINE.key);
-	const over = (key: string) => peak(key) - base;
-	console.log(
-		`\n### Memory: Return All over ${int(options.memReports)} reports, peak RSS of the n8n process (VmHWM when the execution ended, after n8n saved it; median of ${plural(options.memRounds, 'round')})\n`,
+	const byKey = new Map(contenders.map((c) => [c.key, c]));
+	const peaks = await alternating(
+		options.memRounds,
+		[...byKey.keys()],
+		async (key) =>
+			(await executeN8n(bench, byKey.get(key)!, key === BASELINE.key ? 1 : options.memReports))
+				.memoryKb.peakRss,
+		{
+			roundDone: (round, all) =>
+				console.log(
+					`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${Object.entries(all)
+						.map(([key, kb]) => `${key} ${int(kb[round] / 1024)}`)
+						.join(', ')}`,
+				),
+		},
 	);
-	console.log(
-		table(
-			[
-				'run',
-				'peak RSS',
-				'over the one-item run',
-				'vs HTTP Request + Split Out (over the one-item run)',
-			],
-			contenders.map((c) => [
-				c.label,
-				mb(peak(c.key)),
-				c === BASELINE ? '' : `+${mb(over(c.key))}`,
-				c === BASELINE || c.key === 'listHttp' ? '' : times(over(c.key), over('listHttp')),
-			]),
-		),
-	);
-}
-
-// ---------------------------------------------------------------------------------------------
-// the monitoring table
-// ---------------------------------------------------------------------------------------------
-
-/** phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window; what it lets through a minute. */
-function scaledThrottle(options: Options): { throttle: ThrottleOptions; perMinute: number } {
-	const throttle: ThrottleOptions = {
-		limit: PHPRANK_RATE_LIMIT,
-		windowMs: options.monitorWindowMs,
-	};
-	return { throttle, perMinute: (throttle.limit * 60_000) / throttle.windowMs };
-}
-
-/** How long a throttled run may take: three times the throttle's floor and two minutes, EXECUTE_TIMEOUT_MS at least. */
-function throttledTimeoutMs(requests: number, throttle: ThrottleOptions): number {
-	return Math.max(
-		EXECUTE_TIMEOUT_MS,
-		3 * throttleFloorMs(requests, throttle.limit, throttle.windowMs) + 120_000,
+	const peak = (key: string) => median(peaks[key]);
+	const over = (key: string) => peak(key) - peak(BASELINE.key);
+	printTable(
+		`\n### Memory: Return All over ${int(options.memReports)} reports, peak RSS of the n8n process (VmHWM when the execution ended, after n8n saved it; median of ${plural(options.memRounds, 'round')})`,
+		[
+			'run',
+			'peak RSS',
+			'over the one-item run',
+			'vs HTTP Request + Split Out (over the one-item run)',
+		],
+		contenders.map((c) => [
+			c.label,
+			mb(peak(c.key)),
+			c === BASELINE ? '' : `+${mb(over(c.key))}`,
+			c === BASELINE || c.key === 'listHttp' ? '' : times(over(c.key), over('listHttp')),
+		]),
 	);
 }
 
-/** A throttled table's last column: the floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
+// --- the throttled tables: monitoring and sitemap --------------------------------------------
+
+/** phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window, and how the tables say it. */
+function scaledThrottle(options: Options): { throttle: ThrottleOptions; text: string } {
+	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
+	const text = `phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)`;
+	return { throttle, text };
+}
+
+/** The requests a throttled run is expected to send to phpRank, by kind, and the reports it creates. */
+type Expected = Record<'list' | 'put' | 'post' | 'created', number>;
+
+/**
+ * `contender` run once under `throttle`, with the requests about `site` counted by kind. It may take three
+ * times the throttle's floor for the expected requests and two minutes, EXECUTE_TIMEOUT_MS at least.
+ */
+async function throttledRun(
+	bench: Bench,
+	throttle: ThrottleOptions,
+	contender: N8nContender,
+	site: string,
+	expect: Expected,
+	items: number,
+): Promise<{ out: HookOutput; after: MonitorCounts; got: Expected; requests: number }> {
+	const stats = () => bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site });
+	const before = await stats();
+	await bench.server.send({ cmd: 'throttle', throttle });
+	const floor = throttleFloorMs(
+		expect.list + expect.put + expect.post,
+		throttle.limit,
+		throttle.windowMs,
+	);
+	const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * floor + 120_000);
+	const out = await executeN8n(bench, contender, items, timeoutMs);
+	const after = await stats();
+	const requests = after.list + after.otherList + after.put + after.post + after.other;
+	const created = after.createdTotal - before.createdTotal;
+	return { out, after, got: { ...pick(after, 'list', 'put', 'post'), created }, requests };
+}
+
+const pick = <T, K extends keyof T>(from: T, ...keys: K[]) =>
+	Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
+
+/** Every page of a site of `n` re-run: its list read (100 a page) and a re-run each. */
+function rerunEach(n: number): Expected {
+	return { list: Math.max(1, Math.ceil(n / PAGE_SIZE)), put: n, post: 0, created: 0 };
+}
+
+/** A throttled row's last cells: the throttle's floor for `requests`, wall ÷ floor, and the floor at phpRank's 60 a minute. */
+function floorCells(requests: number, wallMs: number, throttle: ThrottleOptions): string[] {
+	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
+	return [
+		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
+		floorMs > 0 ? times(wallMs, floorMs) : '',
+		floorAtPhpRankRate(requests),
+	];
+}
+
+/** A throttled table: its title, then its columns and the floor's three. */
+function printThrottled(title: string, columns: string[], rows: string[][]): void {
+	const floor = ["throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"];
+	printTable(`\n### ${title}`, [...columns, ...floor], rows);
+}
+
+/** The floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
 function floorAtPhpRankRate(requests: number): string {
 	return `≥ ${(throttleFloorMs(requests, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
 }
@@ -1117,263 +896,219 @@ interface MonitorCase {
 	contender: N8nContender;
 	/** what the first output item's `action` must be (Create or Re-Run) */
 	action?: 'rerun' | 'created';
-	/** before the run: the state of the site it needs */
-	prepare?: () => Promise<void>;
-	expect: { list: number; put: number; post: number; created: number };
-}
-
-/** What the monitoring cases share: the bench, the site's size, the throttle, and what they found broken. */
-interface MonitorRun {
-	bench: Bench;
-	n: number;
-	throttle: ThrottleOptions;
-	contenders: ReturnType<typeof monitorContenders>;
-	/** the drops the Confirm Drops case scripted: noise, and drops that hold */
-	scripted: { noisy: number; real: number };
-	broken: string[];
-}
-
-async function monitor(bench: Bench, options: Options): Promise<void> {
-	const n = options.monitorUrls;
-	const { throttle, perMinute } = scaledThrottle(options);
-	const { urls: stored } = await bench.server.monitor<{ urls: string[] }>({
-		cmd: 'monitor-seed',
-		others: options.monitorOthers,
-		site: MONITOR_SITE,
-		siteReports: n,
-	});
-	const urls = spelledUrls(stored);
-	const contenders = monitorContenders(urls);
-	const { createOrRerun, create, bySite, confirm, health } = contenders;
-	await importWorkflows(
-		bench.sb,
-		[createOrRerun, create, bySite, confirm, health].map((contender) =>
-			contender.build(bench.api, 0, 0),
-		),
-	);
-	console.log(
-		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
-	);
-
-	const run: MonitorRun = {
-		bench,
-		n,
-		throttle,
-		contenders,
-		scripted: { noisy: 0, real: 0 },
-		broken: [],
-	};
-	const rows: string[][] = [];
-	for (const c of monitorCases(run)) rows.push(await runMonitorCase(run, c));
-	await bench.server.monitor({ cmd: 'throttle', throttle: false });
-	rows.push(await healthRow(bench, options, health, run.broken));
-
-	console.log(
-		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ` +
-			`phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
-	);
-	console.log(
-		table(
-			[
-				'case',
-				'requests answered',
-				'429s',
-				'reports created',
-				'wall time (the node)',
-				"throttle's floor",
-				'wall ÷ floor',
-				"floor at phpRank's 60 a minute",
-			],
-			rows,
-		),
-	);
-	console.log(
-		`\nThe floor: a fixed window opens at the first request and lets ${throttle.limit} through; the last request cannot go before the ` +
-			`window ceil(requests / ${throttle.limit}) opens, ${ms(throttle.windowMs)} after the one before (the requests' own time not counted). ` +
-			`The node learns a window's end from the 429 of one probe request (Retry-After, whole seconds).`,
-	);
-	console.log(
-		`Not run, counted: by hand, per page a Get Many with Search + an Update with Re-Run Analysis (which reads the report first) ` +
-			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
-	);
-	if (run.broken.length) throw new BrokenRun(run.broken.join('\n'));
+	/** One Item per Site: one item out, and exact request counts are the claim (README, Whole sites) */
+	wholeSite?: boolean;
+	/** before the run: the state of the site it needs; an expectation that depends on it */
+	prepare?: () => Promise<Expected | undefined>;
+	expect: Expected;
+	/** Confirm Drops: the drops scripted, noise and real (only the real ones count as worse) */
+	drops?: { noisy: number; real: number };
 }
 
 /** The cases: Create or Re-Run (every page re-run, the first run), One Item per Site, Confirm Drops, Create. */
-function monitorCases(run: MonitorRun): MonitorCase[] {
-	const { bench, n } = run;
-	const { createOrRerun, create, bySite, confirm } = run.contenders;
-	const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
-	const cases: MonitorCase[] = [
+function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
+	const n = urls.length;
+	const site = (item: Record<string, unknown>) => item.project === MONITOR_SITE;
+	const createOrRerun = eachPage(
+		urls,
+		['monitorCreateOrRerun', 'phpRank Create or Re-Run', 'benchMonitorCoR1'],
+		'createOrRerun',
+		{
+			text: 'a Create or Re-Run answer (action, id)',
+			ok: (item) =>
+				(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
+		},
+	);
+	const drops = { noisy: 0, real: 0 };
+	return [
 		{
 			label: `Create or Re-Run, every page has a report (a week after the first)`,
 			contender: createOrRerun,
 			action: 'rerun',
-			expect: { list: pages, put: n, post: 0, created: 0 },
+			expect: rerunEach(n),
 		},
 		{
 			label: 'Create or Re-Run, the first run (the site has no report)',
 			contender: createOrRerun,
 			action: 'created',
 			prepare: async () =>
-				void (await bench.server.monitor({ cmd: 'delete-site', site: MONITOR_SITE })),
+				void (await bench.server.send({ cmd: 'delete-site', site: MONITOR_SITE })),
 			expect: { list: 1, put: 0, post: n, created: n },
 		},
 		{
 			label:
 				'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
-			contender: bySite,
-			expect: { list: pages, put: n, post: 0, created: 0 },
+			contender: eachPage(
+				urls,
+				['monitorBySite', 'phpRank Create or Re-Run, One Item per Site', 'benchMonitorSite'],
+				'createOrRerun',
+				{
+					text: 'a site summary (project, pages, summary_text)',
+					ok: (item) => site(item) && typeof item.summary_text === 'string',
+				},
+				{ output: 'sites' },
+			),
+			wholeSite: true,
+			expect: rerunEach(n),
 		},
 		{
 			label: `Create or Re-Run with Confirm Drops, One Item per Site: one page in ${CONFIRM_EVERY} drops by ${SCRIPTED_DROP} and comes back (noise), the next drops and stays`,
-			contender: confirm,
+			contender: eachPage(
+				urls,
+				[
+					'monitorConfirm',
+					'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
+					'benchMonitorConf',
+				],
+				'createOrRerun',
+				{
+					text: 'a site summary (project, worse_pages)',
+					ok: (item) => site(item) && typeof item.worse_pages === 'number',
+				},
+				{ options: { confirmDrops: true }, output: 'sites' },
+			),
+			wholeSite: true,
 			prepare: async () => {
-				const { noisy, real } = await bench.server.monitor<{ noisy: string[]; real: string[] }>({
+				const { noisy, real } = await bench.server.send<{ noisy: string[]; real: string[] }>({
 					cmd: 'script-drops',
 					site: MONITOR_SITE,
 					every: CONFIRM_EVERY,
 				});
-				run.scripted = { noisy: noisy.length, real: real.length };
-				confirmCase.expect = {
-					list: pages,
-					put: n + noisy.length + real.length,
-					post: 0,
-					created: 0,
-				};
+				Object.assign(drops, { noisy: noisy.length, real: real.length });
+				return { ...rerunEach(n), put: n + noisy.length + real.length };
 			},
-			expect: { list: pages, put: n, post: 0, created: 0 },
+			expect: rerunEach(n),
+			drops,
 		},
 		{
 			label: 'baseline: Create every week (the pages have their reports)',
-			contender: create,
+			contender: eachPage(
+				urls,
+				['monitorCreate', 'phpRank Create', 'benchMonitorNew1'],
+				'create',
+				SIMPLIFIED,
+			),
 			expect: { list: 0, put: 0, post: n, created: n },
 		},
 	];
-	const confirmCase = cases.find((c) => c.contender === confirm) as MonitorCase;
-	return cases;
 }
 
-/** One case run under the throttle: its row of the table; what it got wrong goes to run.broken. */
-async function runMonitorCase(run: MonitorRun, c: MonitorCase): Promise<string[]> {
-	const { bench, n, throttle, broken } = run;
-	const { bySite, confirm } = run.contenders;
-	await c.prepare?.();
-	const before = await bench.server.monitor<MonitorCounts>({
-		cmd: 'monitor-stats',
+/** The monitoring table: each case under the throttle, then Get Health. */
+async function monitor(bench: Bench, options: Options): Promise<void> {
+	const n = options.monitorUrls;
+	const { throttle, text } = scaledThrottle(options);
+	const { urls: stored } = await bench.server.send<{ urls: string[] }>({
+		cmd: 'monitor-seed',
+		others: options.monitorOthers,
 		site: MONITOR_SITE,
+		siteReports: n,
 	});
-	await bench.server.monitor({ cmd: 'throttle', throttle });
-	const expectedRequests = c.expect.list + c.expect.put + c.expect.post;
-	const timeoutMs = throttledTimeoutMs(expectedRequests, throttle);
-	// One item a page, or one for the site.
-	const out = await executeN8n(
-		bench,
-		c.contender,
-		c.contender === bySite || c.contender === confirm ? 1 : n,
-		undefined,
-		timeoutMs,
+	const urls = spelledUrls(stored);
+	const cases = monitorCases(bench, urls);
+	const contenders = new Set([...cases.map((c) => c.contender), HEALTH]);
+	await importWorkflows(
+		bench.sb,
+		[...contenders].map((c) => c.build(bench.api, 0, 0)),
 	);
-	const wallMs = nodeMs(out, 'phpRank');
-	const after = await bench.server.monitor<MonitorCounts>({
-		cmd: 'monitor-stats',
-		site: MONITOR_SITE,
-	});
-	const action = out.nodes.phpRank[0].first?.action;
-	if (c.action && action !== c.action)
-		broken.push(`${c.label}: the first item's action is ${String(action)}, expected ${c.action}`);
-	if (!c.contender.shape.ok(out.nodes.phpRank[0].first ?? {}))
-		broken.push(`${c.label}: the first item is not ${c.contender.shape.text}`);
-	if (after.failed > 0)
-		broken.push(
-			`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
-		);
-	const created = after.createdTotal - before.createdTotal;
-	const got = { list: after.list, put: after.put, post: after.post, created };
-	for (const key of Object.keys(c.expect) as Array<keyof MonitorCase['expect']>) {
-		if (got[key] !== c.expect[key])
-			console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${c.expect[key]}`);
-	}
-	// Whole sites: exact request counts are the claim (README, Whole sites).
-	if (
-		(c.contender === bySite || c.contender === confirm) &&
-		(got.list !== c.expect.list || got.put !== c.expect.put || got.post !== 0)
-	) {
-		broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(c.expect)}`);
-	}
-	// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
-	if (c.contender === confirm) {
-		const worse = out.nodes.phpRank[0].first?.worse_pages;
-		if (worse !== run.scripted.real)
-			broken.push(
-				`${c.label}: worse_pages ${String(worse)}, expected the ${run.scripted.real} drops that held`,
-			);
-		console.log(
-			`  Confirm Drops: ${run.scripted.noisy + run.scripted.real} suspected drops (${run.scripted.noisy} noise, ${run.scripted.real} real) cost ${got.put - n} requests more; worse_pages ${String(worse)}`,
-		);
-	}
-	const requests = after.list + after.otherList + after.put + after.post + after.other;
-	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
-	const duplicates = after.siteReports - n;
-	const row = [
-		c.label,
-		`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
-		int(after.throttled),
-		`${int(created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
-		ms(wallMs),
-		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
-		floorMs > 0 ? times(wallMs, floorMs) : '',
-		floorAtPhpRankRate(requests),
-	];
 	console.log(
-		`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(created)} created, ${ms(wallMs)}`,
+		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
 	);
-	return row;
+
+	const broken: string[] = [];
+	const rows: string[][] = [];
+	for (const c of cases) {
+		const expect = (await c.prepare?.()) ?? c.expect;
+		const items = c.wholeSite ? 1 : n; // one item a page, or one for the site
+		const run = await throttledRun(bench, throttle, c.contender, MONITOR_SITE, expect, items);
+		const { out, after, got, requests } = run;
+		const wallMs = nodeMs(out, 'phpRank');
+		const first = out.nodes.phpRank[0].first ?? {};
+		if (c.action && first.action !== c.action)
+			broken.push(
+				`${c.label}: the first item's action is ${String(first.action)}, expected ${c.action}`,
+			);
+		if (after.failed > 0)
+			broken.push(
+				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
+			);
+		for (const key of Object.keys(expect) as Array<keyof Expected>) {
+			if (got[key] !== expect[key])
+				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
+		}
+		// Whole sites: exact request counts are the claim (README, Whole sites).
+		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
+			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
+		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
+		const { drops } = c;
+		if (drops) {
+			if (first.worse_pages !== drops.real)
+				broken.push(
+					`${c.label}: worse_pages ${String(first.worse_pages)}, expected the ${drops.real} drops that held`,
+				);
+			console.log(
+				`  Confirm Drops: ${drops.noisy + drops.real} suspected drops (${drops.noisy} noise, ${drops.real} real) cost ${got.put - n} requests more; worse_pages ${String(first.worse_pages)}`,
+			);
+		}
+		const duplicates = after.siteReports - n;
+		rows.push([
+			c.label,
+			`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
+			int(after.throttled),
+			`${int(got.created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
+			ms(wallMs),
+			...floorCells(requests, wallMs, throttle),
+		]);
+		console.log(
+			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(wallMs)}`,
+		);
+	}
+	await bench.server.send({ cmd: 'throttle', throttle: false });
+	rows.push(await healthRow(bench, options, broken));
+
+	printThrottled(
+		`Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ${text}`,
+		['case', 'requests answered', '429s', 'reports created', 'wall time (the node)'],
+		rows,
+	);
+	console.log(
+		`\nThe floor: a fixed window opens at the first request and lets ${throttle.limit} through; the last request cannot go before the ` +
+			`window ceil(requests / ${throttle.limit}) opens, ${ms(throttle.windowMs)} after the one before (the requests' own time not counted). ` +
+			`The node learns a window's end from the 429 of one probe request (Retry-After, whole seconds).\n` +
+			`Not run, counted: by hand, per page a Get Many with Search + an Update with Re-Run Analysis (which reads the report first) ` +
+			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
+	);
+	if (broken.length) throw new BrokenRun(broken.join('\n'));
 }
 
 /** Get Health of a big site: its report list alone, 100 a page, with the project filter. Its row of the table. */
-async function healthRow(
-	bench: Bench,
-	options: Options,
-	health: N8nContender,
-	broken: string[],
-): Promise<string[]> {
-	const healthPages = options.healthPages;
-	await bench.server.monitor({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: healthPages });
-	const healthOut = await executeN8n(bench, health, 1, undefined, EXECUTE_TIMEOUT_MS);
-	const healthCounts = await bench.server.monitor<MonitorCounts>({
-		cmd: 'monitor-stats',
-		site: HEALTH_SITE,
-	});
-	const healthItem = healthOut.nodes.phpRank[0].first ?? {};
-	const healthLists = Math.ceil(healthPages / PAGE_SIZE);
-	if (
-		healthCounts.list !== healthLists ||
-		healthCounts.otherList + healthCounts.put + healthCounts.post + healthCounts.other !== 0 ||
-		healthItem.pages !== healthPages
-	) {
+async function healthRow(bench: Bench, options: Options, broken: string[]): Promise<string[]> {
+	const pages = options.healthPages;
+	await bench.server.send({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: pages });
+	const out = await executeN8n(bench, HEALTH, 1);
+	const c = await bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
+	const lists = Math.ceil(pages / PAGE_SIZE);
+	const item = out.nodes.phpRank[0].first ?? {};
+	if (c.list !== lists || c.otherList + c.put + c.post + c.other !== 0 || item.pages !== pages)
 		broken.push(
-			`Get Health of ${int(healthPages)} pages: ${JSON.stringify(healthCounts)}, pages ${String(healthItem.pages)}; expected ${healthLists} list requests and nothing else`,
+			`Get Health of ${int(pages)} pages: ${JSON.stringify(c)}, pages ${String(item.pages)}; expected ${lists} list requests and nothing else`,
 		);
-	}
+	const wall = ms(nodeMs(out, 'phpRank'));
 	console.log(
-		`  Get Health of ${HEALTH_SITE}, ${int(healthPages)} pages: ${int(healthCounts.list)} list requests (project filter), nothing else; ${ms(nodeMs(healthOut, 'phpRank'))}`,
+		`  Get Health of ${HEALTH_SITE}, ${int(pages)} pages: ${int(c.list)} list requests (project filter), nothing else; ${wall}`,
 	);
+	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
+	const label = `Get Health of a site of ${int(pages)} pages (its report list alone)`;
 	return [
-		`Get Health of a site of ${int(healthPages)} pages (its report list alone)`,
-		`**${int(healthCounts.list)}**: ${int(healthCounts.list)} list (project filter)`,
-		int(healthCounts.throttled),
+		label,
+		requests,
+		int(c.throttled),
 		'0',
-		ms(nodeMs(healthOut, 'phpRank')),
+		wall,
 		'(unthrottled)',
 		'',
-		floorAtPhpRankRate(healthCounts.list),
+		floorAtPhpRankRate(c.list),
 	];
 }
-
-// ---------------------------------------------------------------------------------------------
-// the sitemap table
-// ---------------------------------------------------------------------------------------------
 
 /** The site of the sitemap table; none of the seeded other reports is of it. */
 const SITEMAP_SITE = 'audit.example.net';
@@ -1384,30 +1119,40 @@ const NOT_SITEMAP_NODES = new Set<string>([
 	SITEMAP_EXAMPLE.site,
 ]);
 
-/** One run of the sitemap example, its expected counts. */
-interface SitemapCase {
-	label: string;
-	expect: { list: number; put: number; post: number; created: number; rerun: number };
+/** `urls` in sitemaps of `perFile` URLs and /sitemap.xml, their index; the sitemaps' paths. */
+function serveSitemaps(files: FileServer, urls: string[], perFile: number): string[] {
+	const sitemaps: string[] = [];
+	for (let at = 0; at < urls.length; at += perFile) {
+		const file = `/sitemap-${sitemaps.length + 1}.xml`;
+		files.set(file, { body: urlsetXml(urls.slice(at, at + perFile)), contentType: XML_TYPE });
+		sitemaps.push(file);
+	}
+	const index = sitemapIndexXml(sitemaps.map((file) => files.origin + file));
+	files.set('/sitemap.xml', { body: index, contentType: XML_TYPE });
+	return sitemaps;
 }
 
-/** What the sitemap runs share: the servers, the throttle, the sitemaps served, and what they found broken. */
-interface SitemapRun {
-	bench: Bench;
-	files: FileServer;
-	smtp: SmtpCatcher;
-	throttle: ThrottleOptions;
-	contender: N8nContender;
-	sitemaps: string[];
-	broken: string[];
-}
+/** The sitemap example as a contender: its phpRank node and e-mail measured, the site's summary out. */
+const sitemapContender = (wf: WorkflowJson, n: number): N8nContender => ({
+	key: 'sitemapAudit',
+	row: 'monitor',
+	label: 'the sitemap example',
+	workflowId: wf.id,
+	measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
+	shape: {
+		text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
+		ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
+	},
+	build: () => wf,
+});
 
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
-	const { throttle, perMinute } = scaledThrottle(options);
+	const { throttle, text } = scaledThrottle(options);
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
 	// The others only: the site has no report before the first run.
-	await bench.server.monitor({
+	await bench.server.send({
 		cmd: 'monitor-seed',
 		others: options.monitorOthers,
 		site: SITEMAP_SITE,
@@ -1418,25 +1163,13 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		(_, i) =>
 			`https://${i % 2 ? 'www.' : ''}${SITEMAP_SITE}/${['products', 'blog', 'help'][i % 3]}/page-${i + 1}`,
 	);
-	await bench.server.monitor({ cmd: 'steady-analyses', urls });
+	await bench.server.send({ cmd: 'steady-analyses', urls });
 
 	const files = await startFileServer();
 	const smtp = await startSmtpCatcher();
 	try {
-		const sitemaps: string[] = [];
-		for (let at = 0; at < n; at += options.sitemapPerFile) {
-			const file = `/sitemap-${sitemaps.length + 1}.xml`;
-			files.set(file, {
-				body: urlsetXml(urls.slice(at, at + options.sitemapPerFile)),
-				contentType: XML_TYPE,
-			});
-			sitemaps.push(file);
-		}
-		files.set('/sitemap.xml', {
-			body: sitemapIndexXml(sitemaps.map((file) => files.origin + file)),
-			contentType: XML_TYPE,
-		});
-		await importCredentials(bench.sb, [testServerCredential(bench.server), smtpCredential(smtp)]);
+		const sitemaps = serveSitemaps(files, urls, options.sitemapPerFile);
+		await importCredentials(bench.sb, [smtpCredential(smtp)]);
 		// History Store → This Workflow instead of the example's Data Table: `n8n execute` serves no public API
 		// for the node to reach its table, and the bench measures phpRank's side (the table's requests to n8n are
 		// counted by npm run test:e2e:sitemap).
@@ -1445,55 +1178,76 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		console.log(
 			`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`,
 		);
-		const contender: N8nContender = {
-			key: 'sitemapAudit',
-			row: 'monitor',
-			label: 'the sitemap example',
-			workflowId: wf.id,
-			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
-			output: SITEMAP_EXAMPLE.audit,
-			shape: {
-				text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
-				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
-			},
-			build: () => wf,
-		};
-		const listPages = Math.max(1, Math.ceil(n / PAGE_SIZE));
-		const cases: SitemapCase[] = [
+		const audit = sitemapContender(wf, n);
+		const cases: Array<{ label: string; expect: Expected & { rerun: number } }> = [
 			{
 				label: 'the first run (the site has no report yet)',
 				expect: { list: 1, put: 0, post: n, created: n, rerun: 0 },
 			},
 			{
 				label: 'every week after (a steady week: no drop to confirm)',
-				expect: { list: listPages, put: n, post: 0, created: 0, rerun: n },
+				expect: { ...rerunEach(n), rerun: n },
 			},
 		];
 		const rows: string[][] = [];
 		const broken: string[] = [];
-		const run: SitemapRun = { bench, files, smtp, throttle, contender, sitemaps, broken };
-		for (const c of cases) rows.push(await runSitemapCase(run, c));
-		await bench.server.monitor({ cmd: 'throttle', throttle: false });
-		await bench.server.monitor({ cmd: 'clear-analyses' });
-		console.log(
-			`\n### A whole site from its sitemap (examples/${SITEMAP_EXAMPLE.file} as it is, but History Store → This Workflow): ${plural(n, 'page')} of one site in an index of ${plural(sitemaps.length, 'sitemap')}, ` +
-				`among ${int(options.monitorOthers)} reports of other sites; phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)\n`,
-		);
-		console.log(
-			table(
-				[
-					'run',
-					'phpRank requests answered',
-					"sitemap reads (the reading nodes' time)",
-					'429s',
-					'reports created',
-					'wall time (the phpRank node)',
-					"throttle's floor",
-					'wall ÷ floor',
-					"floor at phpRank's 60 a minute",
-				],
-				rows,
-			),
+		for (const { label, expect } of cases) {
+			files.hits.length = 0;
+			smtp.clear();
+			const run = await throttledRun(bench, throttle, audit, SITEMAP_SITE, expect, 1);
+			const { out, after, requests } = run;
+			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
+			const mails = await smtp.waitFor(1, 10_000);
+			const got = { ...run.got, rerun: Number(summary.rerun) };
+			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
+			if (!same(got, expect) || after.otherList + after.other + after.failed > 0) {
+				broken.push(
+					`${label}: ${JSON.stringify({ ...got, ...pick(after, 'otherList', 'other', 'failed') })}, expected ${JSON.stringify(expect)} and nothing else`,
+				);
+			}
+			if (Number(summary.created) !== expect.created)
+				broken.push(
+					`${label}: the summary says created ${String(summary.created)}, expected ${expect.created}`,
+				);
+			if (!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort()))
+				broken.push(
+					`${label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
+				);
+			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
+				broken.push(`${label}: ${mails.length} emails, expected one whose body is summary_html`);
+			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
+			const sitemapMs = Object.keys(out.nodes)
+				.filter(
+					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
+				)
+				.reduce((sum, name) => sum + nodeMs(out, name), 0);
+			rows.push([
+				label,
+				`**${int(requests)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
+				`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
+				int(after.throttled),
+				int(got.created),
+				ms(nodeWall),
+				...floorCells(requests, nodeWall, throttle),
+			]);
+			console.log(
+				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
+			);
+		}
+		await bench.server.send({ cmd: 'throttle', throttle: false });
+		await bench.server.send({ cmd: 'clear-analyses' });
+		printThrottled(
+			`A whole site from its sitemap (examples/${SITEMAP_EXAMPLE.file} as it is, but History Store → This Workflow): ${plural(n, 'page')} of one site in an index of ${plural(sitemaps.length, 'sitemap')}, ` +
+				`among ${int(options.monitorOthers)} reports of other sites; ${text}`,
+			[
+				'run',
+				'phpRank requests answered',
+				"sitemap reads (the reading nodes' time)",
+				'429s',
+				'reports created',
+				'wall time (the phpRank node)',
+			],
+			rows,
 		);
 		const scores = urls.map((_, i) => steadyScore(i));
 		console.log(
@@ -1506,84 +1260,11 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	}
 }
 
-/** The example run once under the throttle: its row of the table; what it got wrong goes to run.broken. */
-async function runSitemapCase(run: SitemapRun, c: SitemapCase): Promise<string[]> {
-	const { bench, files, smtp, throttle, contender, sitemaps, broken } = run;
-	const reads = 1 + sitemaps.length;
-	const before = await bench.server.monitor<MonitorCounts>({
-		cmd: 'monitor-stats',
-		site: SITEMAP_SITE,
-	});
-	await bench.server.monitor({ cmd: 'throttle', throttle });
-	files.hits.length = 0;
-	smtp.clear();
-	const requests = c.expect.list + c.expect.put + c.expect.post;
-	const timeoutMs = throttledTimeoutMs(requests, throttle);
-	const out = await executeN8n(bench, contender, 1, undefined, timeoutMs);
-	const after = await bench.server.monitor<MonitorCounts>({
-		cmd: 'monitor-stats',
-		site: SITEMAP_SITE,
-	});
-	const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
-	const mails = await smtp.waitFor(1, 10_000);
-	const got = {
-		list: after.list,
-		put: after.put,
-		post: after.post,
-		created: after.createdTotal - before.createdTotal,
-		rerun: Number(summary.rerun),
-	};
-	const answered = after.list + after.otherList + after.put + after.post + after.other;
-	// Exact counts are the claim (README, Whole sites): anything else is a broken run.
-	if (!same(got, c.expect) || after.otherList + after.other + after.failed > 0) {
-		broken.push(
-			`${c.label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(c.expect)} and nothing else`,
-		);
-	}
-	if (Number(summary.created) !== c.expect.created)
-		broken.push(
-			`${c.label}: the summary says created ${String(summary.created)}, expected ${c.expect.created}`,
-		);
-	if (
-		files.hits.length !== reads ||
-		!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort())
-	)
-		broken.push(
-			`${c.label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
-		);
-	if (mails.length !== 1 || mails[0].html !== summary.summary_html)
-		broken.push(`${c.label}: ${mails.length} emails, expected one whose body is summary_html`);
-	const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
-	const sitemapMs = Object.keys(out.nodes)
-		.filter(
-			(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
-		)
-		.reduce((sum, name) => sum + nodeMs(out, name), 0);
-	const floorMs = throttleFloorMs(answered, throttle.limit, throttle.windowMs);
-	const row = [
-		c.label,
-		`**${int(answered)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
-		`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
-		int(after.throttled),
-		int(got.created),
-		ms(nodeWall),
-		`${ms(floorMs)} (${plural(Math.ceil(answered / throttle.limit), 'window')})`,
-		floorMs > 0 ? times(nodeWall, floorMs) : '',
-		floorAtPhpRankRate(answered),
-	];
-	console.log(
-		`  ${c.label}: ${int(answered)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
-	);
-	return row;
-}
-
-// ---------------------------------------------------------------------------------------------
-// CPU profile
-// ---------------------------------------------------------------------------------------------
+// --- CPU profile -----------------------------------------------------------------------------
 
 interface CpuProfileNode {
 	id: number;
-	callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+	callFrame: { functionName: string; url: string; lineNumber: number };
 	children?: number[];
 }
 
@@ -1609,7 +1290,7 @@ function frameName(node: CpuProfileNode): string {
 }
 
 /** Self and total time per function over the samples taken between `fromUs` and `toUs` (profile clock). */
-export function profileTimes(
+function profileTimes(
 	profile: CpuProfile,
 	fromUs: number,
 	toUs: number,
@@ -1650,14 +1331,10 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 		(c) => c.key === (options.cpuProfRow === 'get' ? 'getPhpRank' : 'listPhpRank'),
 	)!;
 	const before = new Set(fs.readdirSync(dir));
-	const out = await executeN8n(
-		bench,
-		contender,
-		options.cpuProfRow === 'get' ? options.gets : options.reports,
-		{
-			NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
-		},
-	);
+	const items = options.cpuProfRow === 'get' ? options.gets : options.reports;
+	const out = await executeN8n(bench, contender, items, EXECUTE_TIMEOUT_MS, {
+		NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
+	});
 	const file = fs
 		.readdirSync(dir)
 		.find(
@@ -1674,9 +1351,9 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 			`the node's run (${fromUs}–${toUs} µs) lies outside the profile (${profile.startTime}–${profile.endTime} µs)`,
 		);
 	const { windowMs, self, total } = profileTimes(profile, fromUs, toUs);
-	const top = (m: Map<string, number>, skip: (name: string) => boolean) =>
-		[...m]
-			.filter(([name]) => !skip(name))
+	const top = (title: string, column: string, m: Map<string, number>, skip?: RegExp) => {
+		const rows = [...m]
+			.filter(([name]) => !skip?.test(name))
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 15)
 			.map(([name, t], i) => [
@@ -1685,35 +1362,23 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 				`${((100 * t) / windowMs).toFixed(1)}%`,
 				`\`${name}\``,
 			]);
+		printTable(title, ['#', column, 'share', 'function  file:line'], rows);
+	};
 	console.log(`\nCPU profile: ${path.join(dir, file)}`);
 	console.log(
-		`${contender.label}, ${int(options.cpuProfRow === 'get' ? options.gets : options.reports)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
+		`${contender.label}, ${int(items)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
 	);
-	console.log('Top 15 by self time while the node ran:\n');
-	console.log(
-		table(
-			['#', 'self', 'share', 'function  file:line'],
-			top(self, () => false),
-		),
-	);
-	console.log(
-		'\nTop 15 by total time (self + callees) while the node ran, without the engine frames that hold everything:\n',
-	);
-	const holders =
-		/^\((root|program|idle)\)|^processTicksAndRejections |^runMicrotasks|^\(anonymous\) {2}node:/;
-	console.log(
-		table(
-			['#', 'total', 'share', 'function  file:line'],
-			top(total, (name) => holders.test(name)),
-		),
+	top('Top 15 by self time while the node ran:', 'self', self);
+	top(
+		'\nTop 15 by total time (self + callees) while the node ran, without the engine frames that hold everything:',
+		'total',
+		total,
+		/^\((root|program|idle)\)|^processTicksAndRejections |^runMicrotasks|^\(anonymous\) {2}node:/,
 	);
 }
 
-// ---------------------------------------------------------------------------------------------
-// main
-// ---------------------------------------------------------------------------------------------
+// --- main ------------------------------------------------------------------------------------
 
-let N8N_VERSION = '?';
 const nodeVersion = (bench: Bench): string =>
 	spawnSync(bench.sb.runtime.nodeBin, ['-p', 'process.versions.node'], {
 		encoding: 'utf8',
@@ -1737,11 +1402,6 @@ async function main(): Promise<void> {
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');
 		const runtime = getRuntime({ install: true });
-		N8N_VERSION = (
-			JSON.parse(
-				fs.readFileSync(path.join(runtime.cacheDir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-			) as { version: string }
-		).version;
 		const outDir = path.join(work, 'hook');
 		fs.mkdirSync(outDir);
 		sb = await createSandbox({
@@ -1759,7 +1419,7 @@ async function main(): Promise<void> {
 			`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`,
 		);
 		await importCredentials(sb, [
-			{ ...PHPRANK_CRED, type: 'phpRankApi', data: { baseUrl: server.url, apiKey: TEST_API_KEY } },
+			testServerCredential(server),
 			{
 				...HEADER_CRED,
 				type: 'httpHeaderAuth',
@@ -1786,16 +1446,13 @@ async function main(): Promise<void> {
 				step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
 				await memory(bench, options);
 			}
+			const others = `among ${int(options.monitorOthers)} other reports, throttled`;
 			if (options.jobs.has('monitor') && options.monitorUrls > 0) {
-				step(
-					`monitoring: ${plural(options.monitorUrls, 'page')} among ${int(options.monitorOthers)} other reports, throttled`,
-				);
+				step(`monitoring: ${plural(options.monitorUrls, 'page')} ${others}`);
 				await monitor(bench, options);
 			}
 			if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
-				step(
-					`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} among ${int(options.monitorOthers)} other reports, throttled`,
-				);
+				step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} ${others}`);
 				await sitemapAudit(bench, options);
 			}
 		}

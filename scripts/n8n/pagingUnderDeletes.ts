@@ -17,25 +17,8 @@ const RUNS = 10;
 const REPORTS = 1000;
 const WORKFLOW_ID = 'phprankE2ePagDel';
 
-/** One run's outcome, as the check prints it. */
-interface RunCount {
-	returned: number;
-	survivors: number;
-	deleted: number;
-	missing: number;
-	twice: number;
-	unknown: number;
-	pageRequests: number;
-	/** from the run's first request to its last */
-	seconds: number;
-}
-
 /** A test server of 1,000 reports whose list deletes its newest report before each page after the first. */
-async function shrinkingServer(): Promise<{
-	api: PhpRankServer;
-	initial: number[];
-	deleted: number[];
-}> {
+async function shrinkingServer() {
 	const api = new PhpRankServer({ throttle: false });
 	const initial = api.seedReports(REPORTS).map((r) => r.id);
 	const deleted: number[] = [];
@@ -50,6 +33,7 @@ async function shrinkingServer(): Promise<{
 	return { api, initial, deleted };
 }
 
+/** One run's outcome, as the check prints it; `seconds`: from the run's first request to its last. */
 const count = (
 	initial: number[],
 	deleted: number[],
@@ -58,6 +42,7 @@ const count = (
 ) => {
 	const survivors = initial.filter((id) => !deleted.includes(id));
 	const pages = requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/reports');
+	const at = pages.map((r) => r.receivedAt);
 	const seen = new Map<number, number>();
 	for (const id of got) seen.set(id, (seen.get(id) ?? 0) + 1);
 	return {
@@ -68,12 +53,8 @@ const count = (
 		twice: [...seen.values()].filter((n) => n > 1).length,
 		unknown: [...seen.keys()].filter((id) => !initial.includes(id)).length,
 		pageRequests: pages.length,
-		seconds: pages.length
-			? (Math.max(...pages.map((r) => r.receivedAt)) -
-					Math.min(...pages.map((r) => r.receivedAt))) /
-				1000
-			: 0,
-	} satisfies RunCount;
+		seconds: at.length ? (Math.max(...at) - Math.min(...at)) / 1000 : 0,
+	};
 };
 
 export interface ShrinkingLists {
