@@ -1,13 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 
 const trigger = new PhpRankTrigger();
 const { description } = trigger;
-const folder = join(__dirname, '../../nodes/PhpRankTrigger');
 
 function allProperties(properties: INodeProperties[]): INodeProperties[] {
 	return properties.flatMap((property) => [
@@ -37,14 +33,6 @@ describe('trigger description', () => {
 		expect(Object.keys(trigger.methods.listSearch)).toEqual(['searchProjects']);
 	});
 
-	it('reuses the action node’s light and dark icons', () => {
-		const icon = description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark]) {
-			expect(readFileSync(join(folder, file.replace('file:', '')), 'utf8')).toMatch(/^<svg/);
-		}
-		expect(icon.light).not.toBe(icon.dark);
-	});
-
 	it('describes every field and option in sentence case', () => {
 		for (const property of allProperties(description.properties)) {
 			if (property.type === 'notice' || property.type === 'collection') continue;
@@ -53,14 +41,6 @@ describe('trigger description', () => {
 				if ('value' in option) expect(option.description).toMatch(/^[A-Z]/);
 			}
 		}
-	});
-
-	it('ships a codex named after the node', () => {
-		const codexPath = join(folder, 'PhpRankTrigger.node.json');
-		expect(existsSync(codexPath)).toBe(true);
-		expect(JSON.parse(readFileSync(codexPath, 'utf8')).node).toBe(
-			'n8n-nodes-phprank.phpRankTrigger',
-		);
 	});
 
 	it('offers Score Changed with its fields, Notify on Recovery, and the cost notice as one paragraph for both change events', () => {

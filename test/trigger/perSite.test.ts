@@ -2,13 +2,11 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import type { ReportRecord } from '../server';
-import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
+import { runManually, type PollOutcome } from '../harness/poll';
 import { reanalyse } from '../harness/reanalysis';
-import { useServer } from '../harness/setup';
+import { activated, triggerFixture } from './fixture';
 
-const fixture = useServer();
-
-beforeEach(() => fixture.server.deleteAllReports());
+const { fixture, watch } = triggerFixture('site');
 
 const BIG = 'zeta.example.com';
 const SMALL = 'alpha.example.com';
@@ -32,8 +30,8 @@ const setScore = (report: ReportRecord, score: number) =>
 
 /** Two workflows on the same reports, alike but for Output; each poll's requests counted. */
 async function bothOutputs(event: INodeParameters) {
-	const perEvent = new PolledWorkflow({ ...event }, fixture.credential);
-	const perSite = new PolledWorkflow({ ...event, output: 'sites' }, fixture.credential);
+	const perEvent = watch({ ...event });
+	const perSite = watch({ ...event, output: 'sites' });
 	const requests: Record<string, number[]> = { perEvent: [], perSite: [] };
 	const poll = async (name: 'perEvent' | 'perSite', run: () => Promise<PollOutcome>) => {
 		fixture.server.clearRequests();
@@ -169,11 +167,9 @@ describe('Output: One Item per Site', () => {
 
 	it('with Simplify off, lists each event as its full item', async () => {
 		const { small } = seed(80);
-		const workflow = new PolledWorkflow(
-			{ event: 'scoreChanged', minChange: 5, output: 'sites', simplify: false },
-			fixture.credential,
+		const workflow = await activated(
+			watch({ event: 'scoreChanged', minChange: 5, output: 'sites', simplify: false }),
 		);
-		await workflow.activate();
 		setScore(small[1], 60);
 
 		const { items } = await workflow.poll();

@@ -7,14 +7,17 @@ import {
 	decodeTrend,
 	encodeBaseline,
 	encodeTrend,
-	phpRankDate,
 } from '../../nodes/PhpRankTrigger/events/scoreBaseline';
 import { sparkline } from '../../nodes/PhpRank/sparkline';
 import type { ReportRecord } from '../server';
-import { runManually, type PollOutcome } from '../harness/poll';
+import {
+	runManually,
+	type PolledWorkflow,
+	type PolledWorkflowOptions,
+	type PollOutcome,
+} from '../harness/poll';
 import { reanalyse as reanalyseReport } from '../harness/reanalysis';
-import { locator } from '../harness/setup';
-import { activated, ids, range, triggerFixture } from './fixture';
+import { activated, ids, triggerFixture } from './fixture';
 
 const { fixture, addReports, polled, watch } = triggerFixture('score');
 
@@ -23,22 +26,42 @@ const passing = (report: ReportRecord) =>
 const failing = (report: ReportRecord) =>
 	Object.keys(report.results).filter((check) => !report.results[check].passed);
 
-const reanalyse = (id: number, change: { score: number; fail?: string[]; pass?: string[] }) =>
+/** `checks` as an event's `changes` lists them, and as its text fields name them (sorted). */
+const asChanges = (report: ReportRecord, checks: string[]) =>
+	checks.map((check) => ({ check, importance: report.results[check].importance }));
+const asText = (report: ReportRecord, checks: string[]) =>
+	checks.map((check) => `${check} (${report.results[check].importance})`).sort();
+
+const reanalyse = (id: number, change: Parameters<typeof reanalyseReport>[2]) =>
 	reanalyseReport(fixture.server, id, change);
 const setScore = (id: number, score: number) => reanalyse(id, { score });
 
-const scoreChanged = (extra: INodeParameters = {}, options: { durable?: boolean } = {}) =>
+const scoreChanged = (extra: INodeParameters = {}, options: PolledWorkflowOptions = {}) =>
 	watch({ event: 'scoreChanged', ...extra }, options);
+/** Each event as [id, reason, previous score, score]; its scoreDelta is checked to be the difference. */
 const summary = (outcome: PollOutcome) =>
-	outcome.items?.map((item) => {
-		const changes = item.json.changes as IDataObject;
-		return [
-			item.json.id,
-			item.json.reason,
-			(changes.previous as IDataObject).result,
-			item.json.score,
-		];
+	outcome.items?.map(({ json }) => {
+		const changes = json.changes as IDataObject;
+		const previous = (changes.previous as IDataObject).result as number;
+		expect(changes.scoreDelta).toBe((json.score as number) - previous);
+		return [json.id, json.reason, previous, json.score];
 	}) ?? null;
+
+/** Polls once after each change: a re-analysis at a score (or with checks too), or null: none (a re-read). */
+async function pollAfterEach(
+	workflow: PolledWorkflow,
+	id: number,
+	changes: Array<number | Parameters<typeof reanalyse>[1] | null>,
+): Promise<PollOutcome[]> {
+	const outcomes = [];
+	for (const change of changes) {
+		if (change !== null) reanalyse(id, typeof change === 'number' ? { score: change } : change);
+		outcomes.push(await workflow.poll());
+	}
+	return outcomes;
+}
+
+type Fired = [reason: string, from: number, to: number] | null;
 
 describe('Score Changed', () => {
 	it('notes a baseline for every report on activation without firing, in a few bytes each', async () => {
@@ -66,7 +89,7 @@ describe('Score Changed', () => {
 	});
 
 	it('fires once when the score drops by Minimum Change or more, with the changes since the baseline', async () => {
-		const [report, other] = addReports(2, 70);
+		const [report] = addReports(2, 70);
 		const workflow = await activated(scoreChanged({ minChange: 5 }));
 		const fail = passing(report).slice(0, 2);
 		const pass = failing(report).slice(0, 1);
@@ -88,10 +111,8 @@ describe('Score Changed', () => {
 		expect(item.changes).toEqual({
 			previous: { result: 70, class: 'decent', generated_at: report.generated_at },
 			scoreDelta: -12,
-			failed: expect.arrayContaining(
-				fail.map((check) => ({ check, importance: report.results[check].importance })),
-			),
-			fixed: pass.map((check) => ({ check, importance: report.results[check].importance })),
+			failed: expect.arrayContaining(asChanges(report, fail)),
+			fixed: asChanges(report, pass),
 		});
 		expect((item.changes as IDataObject).failed).toHaveLength(fail.length);
 		// The very object the action node's re-runs output for these two analyses.
@@ -107,7 +128,6 @@ describe('Score Changed', () => {
 		// The event is the new baseline: 58 → 55 is 3 points from it.
 		setScore(report.id, 55);
 		expect((await workflow.poll()).items).toBeNull();
-		expect(other.id).toBeGreaterThan(report.id);
 	});
 
 	it('fires on a rise too, and outputs the whole report without Simplify', async () => {
@@ -125,39 +145,44 @@ describe('Score Changed', () => {
 		});
 	});
 
-	it('ignores noise below Minimum Change', async () => {
-		const [report] = addReports(1, 80);
-		const workflow = await activated(scoreChanged({ minChange: 5 }));
+	it.each<[string, INodeParameters, number[], Fired[]]>([
+		[
+			'ignores noise below Minimum Change',
+			{ minChange: 5 },
+			[80, 77, 83, 76, 84],
+			[null, null, null, null],
+		],
+		[
+			'adds up a slow drift and fires once it reaches Minimum Change',
+			{ minChange: 5 },
+			[90, 88, 87, 86, 84, 83, 82],
+			[null, null, null, ['moved', 90, 84], null, null],
+		],
+		[
+			// The second event is measured from the reading that re-armed it (55), not from the last event's (45).
+			'with Below Score, fires once on falling below, not again while below, and again after recovering',
+			{ minChange: 0, belowScore: 50 },
+			[60, 45, 40, 35, 55, 48, 47],
+			[['belowScore', 60, 45], null, null, null, ['belowScore', 55, 48], null],
+		],
+		[
+			'without Notify on Recovery, stays silent on the way back',
+			{ minChange: 0, belowScore: 70 },
+			[78, 60, 80, 81],
+			[['belowScore', 78, 60], null, null],
+		],
+	])(
+		'%s; a report first seen low never fires',
+		async (_title, parameters, [start, ...scores], fired) => {
+			const [report] = addReports(1, start);
+			addReports(1, 30); // below each Below Score here, but it did not fall while watched
+			const workflow = await activated(scoreChanged(parameters));
 
-		const outcomes = [];
-		for (const score of [77, 83, 76, 84]) {
-			setScore(report.id, score);
-			outcomes.push(await workflow.poll());
-		}
+			const outcomes = await pollAfterEach(workflow, report.id, scores);
 
-		expect(outcomes.map(ids)).toEqual([null, null, null, null]);
-	});
-
-	it('adds up a slow drift and fires once it reaches Minimum Change', async () => {
-		const [report] = addReports(1, 90);
-		const workflow = await activated(scoreChanged({ minChange: 5 }));
-
-		const outcomes = [];
-		for (const score of [88, 87, 86, 84, 83, 82]) {
-			setScore(report.id, score);
-			outcomes.push(await workflow.poll());
-		}
-
-		expect(outcomes.map(summary)).toEqual([
-			null,
-			null,
-			null,
-			[[report.id, 'moved', 90, 84]],
-			null,
-			null,
-		]);
-		expect((outcomes[3].items![0].json.changes as IDataObject).scoreDelta).toBe(-6);
-	});
+			expect(outcomes.map(summary)).toEqual(fired.map((event) => event && [[report.id, ...event]]));
+		},
+	);
 
 	it('with Only When Worse, ignores rises and measures a later drop from the higher score', async () => {
 		const [rising, falling] = addReports(2, 50);
@@ -173,45 +198,18 @@ describe('Score Changed', () => {
 		expect(summary(second)).toEqual([[rising.id, 'moved', 70, 64]]);
 	});
 
-	it('with Below Score, fires once on falling below, not again while below, and again after recovering', async () => {
-		const [report, alreadyLow] = [...addReports(1, 60), ...addReports(1, 30)];
-		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 50 }));
-
-		const outcomes = [];
-		for (const score of [45, 40, 35, 55, 48, 47]) {
-			setScore(report.id, score);
-			outcomes.push(await workflow.poll());
-		}
-
-		expect(outcomes.map(summary)).toEqual([
-			[[report.id, 'belowScore', 60, 45]],
-			null,
-			null,
-			null,
-			// Measured from the reading that re-armed it (55), not from the last event's (45).
-			[[report.id, 'belowScore', 55, 48]],
-			null,
-		]);
-		// A report first seen below the score did not fall while watched.
-		expect(outcomes.flatMap((outcome) => ids(outcome) ?? [])).not.toContain(alreadyLow.id);
-	});
-
 	it('measures a second Below Score event from the reading that re-armed it: 78 → 67 → 59 → 78 → 67', async () => {
 		const [report] = addReports(1, 78);
 		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 70 }));
 		const healthy = fixture.server.getReport(report.id)!;
 		const broken = passing(healthy).slice(0, 3);
 
-		const outcomes = [];
-		for (const change of [
+		const outcomes = await pollAfterEach(workflow, report.id, [
 			{ score: 67, fail: broken },
-			{ score: 59 },
+			59,
 			{ score: 78, pass: broken },
 			{ score: 67, fail: broken },
-		]) {
-			reanalyse(report.id, change);
-			outcomes.push(await workflow.poll());
-		}
+		]);
 
 		expect(outcomes.map(summary)).toEqual([
 			[[report.id, 'belowScore', 78, 67]],
@@ -227,13 +225,9 @@ describe('Score Changed', () => {
 			trend_text: '78 █▄▁█▄ 67',
 		});
 		// The three checks that passed at 78 and fail again.
-		expect(String(second.newly_failed).split(', ').sort()).toEqual(
-			broken.map((check) => `${check} (${healthy.results[check].importance})`).sort(),
-		);
+		expect(String(second.newly_failed).split(', ').sort()).toEqual(asText(healthy, broken));
 		expect((second.changes as IDataObject).failed).toEqual(
-			expect.arrayContaining(
-				broken.map((check) => ({ check, importance: healthy.results[check].importance })),
-			),
+			expect.arrayContaining(asChanges(healthy, broken)),
 		);
 		expect((second.changes as IDataObject).failed).toHaveLength(3);
 		expect((second.changes as IDataObject).previous).toEqual({
@@ -247,7 +241,7 @@ describe('Score Changed', () => {
 	});
 
 	it('with Notify on Recovery, fires "recovered" once when a report that fired Below Score is back at or above it', async () => {
-		const [report, firstSeenLow, filteredOut] = [
+		const [report, firstSeenLow] = [
 			...addReports(1, 78),
 			...addReports(1, 60),
 			...addReports(1, 90),
@@ -257,23 +251,19 @@ describe('Score Changed', () => {
 		);
 		const broken = passing(report).slice(0, 2);
 
-		const steps: Array<() => void> = [
-			() => reanalyse(report.id, { score: 67, fail: broken }),
-			() => (reanalyse(report.id, { score: 59 }), setScore(firstSeenLow.id, 75)),
-			() => reanalyse(report.id, { score: 70, pass: broken }),
-			() => undefined,
-			() => reanalyse(report.id, { score: 74 }),
-			() => reanalyse(report.id, { score: 65 }),
-		];
-		const outcomes = [];
-		for (const step of steps) {
-			step();
-			outcomes.push(await workflow.poll());
-		}
+		setScore(firstSeenLow.id, 75); // it rises from 60 without having fired: no recovery
+
+		const outcomes = await pollAfterEach(workflow, report.id, [
+			{ score: 67, fail: broken },
+			59,
+			{ score: 70, pass: broken },
+			null,
+			74,
+			65,
+		]);
 
 		expect(outcomes.map(summary)).toEqual([
 			[[report.id, 'belowScore', 78, 67]],
-			// firstSeenLow rose from 60 to 75 without having fired: no recovery.
 			null,
 			// Back at 70 (at Below Score): measured from the event it answers (67), with the checks fixed since.
 			[[report.id, 'recovered', 67, 70]],
@@ -290,24 +280,7 @@ describe('Score Changed', () => {
 			trend: [78, 67, 59, 70],
 			trend_text: '78 █▄▁▅ 70',
 		});
-		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(
-			broken.map((check) => `${check} (${report.results[check].importance})`).sort(),
-		);
-		expect(outcomes.flatMap((outcome) => ids(outcome) ?? [])).not.toContain(firstSeenLow.id);
-		expect(filteredOut.id).toBeGreaterThan(firstSeenLow.id);
-	});
-
-	it('without Notify on Recovery, stays silent on the way back', async () => {
-		const [report] = addReports(1, 78);
-		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 70 }));
-
-		const outcomes = [];
-		for (const score of [60, 80, 81]) {
-			setScore(report.id, score);
-			outcomes.push(await workflow.poll());
-		}
-
-		expect(outcomes.map(summary)).toEqual([[[report.id, 'belowScore', 78, 60]], null, null]);
+		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(asText(report, broken));
 	});
 
 	it('with a Result filter and Notify on Recovery, the recovery of an event fires out of that class, one never fired does not', async () => {
@@ -338,31 +311,23 @@ describe('Score Changed', () => {
 		const [report] = addReports(1, 81);
 		const workflow = await activated(scoreChanged({ minChange: 20 }));
 
-		const outcomes = [];
-		for (const score of [80, 80, 72, 65, 58]) {
-			setScore(report.id, score);
-			outcomes.push(await workflow.poll());
-			outcomes.push(await workflow.poll()); // the same analysis read again
-		}
-		const slide = outcomes[outcomes.length - 2].items![0].json;
-		const later = [];
-		for (const score of [60, 62, 61, 70, 77, 90]) {
-			setScore(report.id, score);
-			later.push(await workflow.poll());
-		}
-
-		expect(outcomes.map(ids)).toEqual([
+		// Each analysis read twice; 80 twice is an equal score.
+		const outcomes = await pollAfterEach(workflow, report.id, [
+			80,
 			null,
+			80,
 			null,
+			72,
 			null,
+			65,
 			null,
-			null,
-			null,
-			null,
-			null,
-			[report.id],
+			58,
 			null,
 		]);
+		const slide = outcomes[8].items![0].json;
+		const later = await pollAfterEach(workflow, report.id, [60, 62, 61, 70, 77, 90]);
+
+		expect(outcomes.map(ids)).toEqual([...Array<null>(8).fill(null), [report.id], null]);
 		expect(slide).toMatchObject({
 			reason: 'moved',
 			previous_score: 81,
@@ -462,12 +427,7 @@ describe('Score Changed', () => {
 		const baselines = workflow.savedState.baselines;
 
 		// The user edits Minimum Change and activates again: same state, the same baseline (90).
-		const edited = watch(
-			{ event: 'scoreChanged', minChange: 8 },
-			{
-				id: workflow.id,
-			},
-		);
+		const edited = scoreChanged({ minChange: 8 }, { id: workflow.id });
 		edited.stored = workflow.stored;
 		expect((await edited.activate()).items).toBeNull();
 		expect(edited.savedState.baselines).toEqual(baselines);
@@ -476,33 +436,11 @@ describe('Score Changed', () => {
 
 		// Below Score edited: its flags held for another score, so the trigger starts over.
 		setScore(report.id, 40);
-		const below = watch(
-			{ event: 'scoreChanged', minChange: 8, belowScore: 50 },
-			{ id: workflow.id },
-		);
+		const below = scoreChanged({ minChange: 8, belowScore: 50 }, { id: workflow.id });
 		below.stored = edited.stored;
 		expect((await below.activate()).items).toBeNull();
 		expect(below.savedState.watch).toBe('["scoreChanged","","",50]');
 		expect((await below.poll()).items).toBeNull();
-	});
-
-	it('reads watched reports in the rounds of Report Result Changed: 2,500 over 3 polls of at most 10 requests', async () => {
-		const reports = addReports(2500, 90);
-		const workflow = scoreChanged({ filters: { project: locator('name', '') } });
-
-		const activation = await polled(() => workflow.activate());
-		setScore(reports[2400].id, 70);
-		const second = await polled(() => workflow.poll());
-		const third = await polled(() => workflow.poll());
-		const nextRound = await polled(() => workflow.poll());
-
-		expect(
-			[activation, second, third, nextRound].map((poll) =>
-				poll.requests.map((r) => Number(r.query.page)),
-			),
-		).toEqual([range(1, 10), range(11, 20), range(21, 25), range(1, 10)]);
-		expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
-		expect(summary(nextRound)).toEqual([[reports[2400].id, 'moved', 90, 70]]);
 	});
 });
 
@@ -564,36 +502,14 @@ describe('Score Changed state size', () => {
 		const seen = new Map(reports.map((report) => [report.id, [report.result]]));
 		let events = 0;
 		for (let week = 1; week <= 7; week++) {
-			const stored = fixture.server.listReports();
-			fixture.server.deleteAllReports();
-			for (const report of stored) {
+			for (const report of fixture.server.listReports()) {
 				const step = (1 + random(12)) * (random(2) === 0 ? -1 : 1);
-				const result = Math.min(
-					100,
-					Math.max(
-						0,
-						report.result + step === report.result ? report.result + 1 : report.result + step,
-					),
-				);
+				const score = Math.min(100, Math.max(0, report.result + step));
 				const checks = Object.keys(report.results);
 				const flip = random(4) === 0 ? checks[random(checks.length)] : undefined;
-				const results = flip
-					? {
-							...report.results,
-							[flip]: { ...report.results[flip], passed: !report.results[flip].passed },
-						}
-					: report.results;
-				const generated = phpRankDate(
-					Date.parse(report.generated_at) / 1000 + week * 7 * 24 * 3600,
-				);
-				fixture.server.addReport({
-					...report,
-					result,
-					results,
-					generated_at: generated,
-					updated_at: generated,
-				});
-				seen.get(report.id)!.push(result);
+				const flipped = flip && { [report.results[flip].passed ? 'fail' : 'pass']: [flip] };
+				reanalyse(report.id, { score, hours: week * 7 * 24, ...flipped });
+				seen.get(report.id)!.push(score);
 			}
 			const before = events;
 			for (let poll = 0; poll < 10; poll++) events += (await workflow.poll()).items?.length ?? 0;
@@ -634,44 +550,30 @@ describe('Score Changed state size', () => {
 			results: { favicon: { passed: false }, robots: { passed: true } },
 		};
 
-		const encoded = [
-			encodeBaseline(odd, table, 'no'),
-			encodeBaseline(full, table, 'fired', [90, 100, 0, 73]),
-			encodeBaseline(partial, table, 'quiet'),
-		];
+		// Each record with the trend given and the trend kept (a score alone is its own trend).
+		const kept = [
+			{ record: odd, below: 'no', given: undefined, trend: [] },
+			{ record: full, below: 'fired', given: [90, 100, 0, 73], trend: [90, 100, 0, 73] },
+			{ record: partial, below: 'quiet', given: undefined, trend: [40] },
+		] as const;
+		const encoded = kept.map(({ record, below, given }) =>
+			encodeBaseline(record, table, below, given),
+		);
 		table.push('a_check_phprank_adds_later');
 
 		expect(table).toEqual(['title', 'favicon', 'robots', 'a_check_phprank_adds_later']);
-		expect(encoded.map((text) => decodeBaseline(text, table))).toEqual([
-			{
-				score: null,
-				generatedAt: '2026-01-31 09:15:02',
-				passed: new Map(),
-				below: 'no',
-				trend: [],
-			},
-			{
-				score: 72.5,
-				generatedAt: '2026-01-31T09:15:02.000000Z',
-				passed: new Map([
-					['title', false],
-					['favicon', true],
-				]),
-				below: 'fired',
-				trend: [90, 100, 0, 73],
-			},
-			{
-				score: 40,
-				generatedAt: null,
-				passed: new Map([
-					['favicon', false],
-					['robots', true],
-				]),
-				below: 'quiet',
-				trend: [40],
-			},
-		]);
-		// A score alone needs no trend; 7 scores (the most kept) take at most 8 characters.
+		expect(encoded.map((text) => decodeBaseline(text, table))).toEqual(
+			kept.map(({ record, below, trend }) => ({
+				score: record.result,
+				generatedAt: record.generated_at,
+				passed: new Map(
+					Object.entries(record.results ?? {}).map(([check, { passed }]) => [check, passed]),
+				),
+				below,
+				trend,
+			})),
+		);
+		// A score alone is stored without a trend; 7 scores (the most kept) take at most 8 characters.
 		expect(encoded[2].split(',')[0]).toBe(`${(400).toString(36)}_`);
 		expect(encodeTrend([100, 100, 100, 100, 100, 100, 100])).toHaveLength(8);
 		expect(decodeTrend(encodeTrend([0, 5, 100, 42, 0, 0, 99]))).toEqual([0, 5, 100, 42, 0, 0, 99]);

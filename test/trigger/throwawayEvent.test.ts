@@ -11,8 +11,9 @@ import {
 	type RoundMemory,
 	decodeRound,
 } from '../../nodes/PhpRankTrigger/reports';
-import { PolledWorkflow, registerTrigger, runManually } from '../harness/poll';
-import { useServer } from '../harness/setup';
+import { registerTrigger, runManually } from '../harness/poll';
+import { reanalyse } from '../harness/reanalysis';
+import { activated, triggerFixture } from './fixture';
 
 /*
  * The trigger's promise (ARCHITECTURE.md, "Adding a trigger event"): an event is one module in
@@ -75,14 +76,8 @@ const scoreReached: TriggerEvent<{ reach: number }, Memory, { from: number | nul
 const TYPE = 'test.phpRankTriggerWithScoreReached';
 registerTrigger(TYPE, triggerWith([...TRIGGER_EVENTS, scoreReached]));
 
-const fixture = useServer();
-beforeEach(() => fixture.server.deleteAllReports());
-
-const setScore = (id: number, result: number) => {
-	const report = fixture.server.getReport(id)!;
-	fixture.server.deleteReport(id);
-	fixture.server.addReport({ ...report, result });
-};
+const { fixture, watch } = triggerFixture('reach');
+const setScore = (id: number, score: number) => reanalyse(fixture.server, id, { score });
 
 describe('a trigger event declared outside the package (one module, one entry in the list)', () => {
 	it('is offered by the node built from the list, with its field shown for it alone and the shared notice for it too', () => {
@@ -110,9 +105,7 @@ describe('a trigger event declared outside the package (one module, one entry in
 		const [low, high, other] = [50, 95, 70].map((result, i) =>
 			fixture.server.addReport({ url: `https://example.com/page-${i}`, result }),
 		);
-		const workflow = new PolledWorkflow({ event: 'scoreReached', reach: 90 }, fixture.credential, {
-			type: TYPE,
-		});
+		const workflow = watch({ event: 'scoreReached', reach: 90 }, { type: TYPE });
 
 		expect((await workflow.activate()).items).toBeNull();
 		expect(workflow.savedState).toEqual({
@@ -160,8 +153,7 @@ describe('a trigger event declared outside the package (one module, one entry in
 
 	it('leaves the shipped events working on the same node', async () => {
 		fixture.server.addReport({ url: 'https://example.com/old' });
-		const workflow = new PolledWorkflow({ event: 'newReport' }, fixture.credential, { type: TYPE });
-		await workflow.activate();
+		const workflow = await activated(watch({ event: 'newReport' }, { type: TYPE }));
 		const fresh = fixture.server.addReport({ url: 'https://example.com/new' });
 
 		expect((await workflow.poll()).items?.map((item) => item.json.id)).toEqual([fresh.id]);

@@ -1,45 +1,32 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { PhpRankServer, RecordedRequest, ReportRecord } from '../server';
-import { PolledWorkflow, runManually, type PollOutcome } from '../harness/poll';
+import type { RecordedRequest } from '../server';
+import {
+	PolledWorkflow,
+	runManually,
+	type PolledWorkflowOptions,
+	type PollOutcome,
+} from '../harness/poll';
+import { reanalyse } from '../harness/reanalysis';
 import { locator } from '../harness/setup';
 import { activated, ids, range, triggerFixture } from './fixture';
 
 const { fixture, addReports, polled, watch } = triggerFixture('page');
 
-/** The test server has no single-report edit: rewrite its store the way phpRank's database would change. */
-function rewriteStore(
-	server: PhpRankServer,
-	edit: (reports: ReportRecord[]) => ReportRecord[],
-): void {
-	const reports = edit(server.listReports());
-	server.deleteAllReports();
-	for (const report of reports) server.addReport(report);
-}
-const setResult = (id: number, result: number) =>
-	rewriteStore(fixture.server, (reports) =>
-		reports.map((report) => (report.id === id ? { ...report, result } : report)),
-	);
-const removeReport = (id: number) =>
-	rewriteStore(fixture.server, (reports) => reports.filter((report) => report.id !== id));
+/** A new analysis of the report at `score` (phpRank keeps its ID), or the report deleted. */
+const setResult = (id: number, score: number) => void reanalyse(fixture.server, id, { score });
+const removeReport = (id: number) => fixture.server.deleteReport(id);
 
-/** Changes the store once, when a request `when` accepts arrives and before it is answered. */
+/** Changes the store once, when a list request `when` accepts arrives and before it is answered. */
 function onceWhenRequested(when: (request: RecordedRequest) => boolean, change: () => void): void {
 	let done = false;
-	// A fault whose matcher never matches: the server's only hook that runs before it answers.
-	fixture.server.failNext(
-		{ type: 'status', status: 500 },
-		{
-			match: (request) => {
-				if (!done && when(request)) {
-					done = true;
-					change();
-				}
-				return false;
-			},
-		},
-	);
+	fixture.server.beforeList(({ request }) => {
+		if (done || !when(request)) return;
+		done = true;
+		change();
+	});
 }
+afterEach(() => fixture.server.beforeList(undefined));
 
 const listQuery = (perPage: number, page: number, filters: Record<string, string> = {}) => ({
 	sort_by: 'id',
@@ -53,12 +40,9 @@ describe('New Report', () => {
 	const newReport = (extra: INodeParameters = {}) => watch({ event: 'newReport', ...extra });
 
 	/** An activated New Report trigger over `count` existing reports. */
-	async function activeOver(
-		count: number,
-	): Promise<{ workflow: PolledWorkflow; seeded: ReportRecord[] }> {
+	async function activeOver(count: number) {
 		const seeded = fixture.server.seedReports(count);
-		const workflow = await activated(newReport());
-		return { workflow, seeded };
+		return { workflow: await activated(newReport()), seeded };
 	}
 
 	it('starts quietly on activation: one request, no items, the newest ID remembered', async () => {
@@ -226,9 +210,18 @@ describe('New Report', () => {
 	});
 });
 
+const resultChanged = (extra: INodeParameters = {}, options: PolledWorkflowOptions = {}) =>
+	watch({ event: 'resultChanged', ...extra }, options);
+
 describe('Report Result Changed', () => {
-	const resultChanged = (extra: INodeParameters = {}) =>
-		watch({ event: 'resultChanged', ...extra });
+	/** Each event as [id, reason, previous class, class]. */
+	const classChanges = (outcome: PollOutcome) =>
+		outcome.items?.map(({ json }) => [
+			json.id,
+			json.reason,
+			json.previous_result_class,
+			json.result_class,
+		]) ?? null;
 
 	it('notes every report’s result on activation without firing', async () => {
 		const reports = [...addReports(2, 90), ...addReports(1, 30)];
@@ -286,15 +279,9 @@ describe('Report Result Changed', () => {
 
 		const poll = await workflow.poll();
 
-		expect(
-			poll.items?.map((item) => [
-				item.json.id,
-				item.json.previous_result_class,
-				item.json.result_class,
-			]),
-		).toEqual([
-			[down.id, 'good', 'bad'],
-			[slightlyDown.id, 'good', 'decent'],
+		expect(classChanges(poll)).toEqual([
+			[down.id, 'changed', 'good', 'bad'],
+			[slightlyDown.id, 'changed', 'good', 'decent'],
 		]);
 	});
 
@@ -306,15 +293,8 @@ describe('Report Result Changed', () => {
 		];
 		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
 		const workflow = await activated(
-			watch({ event: 'resultChanged', onlyWorse: true, notifyRecovery: true }, { durable: true }),
+			resultChanged({ onlyWorse: true, notifyRecovery: true }, { durable: true }),
 		);
-		const events = (outcome: PollOutcome) =>
-			outcome.items?.map(({ json }) => [
-				json.id,
-				json.reason,
-				json.previous_result_class,
-				json.result_class,
-			]) ?? null;
 
 		const outcomes = [];
 		// good 85 → decent 65 → bad 30 → decent 60 → good 82 → good 81; the others rise or stay.
@@ -331,7 +311,7 @@ describe('Report Result Changed', () => {
 			if (score === 82) outcomes.push(await workflow.poll()); // the same reading again
 		}
 
-		expect(outcomes.map(events)).toEqual([
+		expect(outcomes.map(classChanges)).toEqual([
 			[[slipping.id, 'changed', 'good', 'decent']],
 			[[slipping.id, 'changed', 'decent', 'bad']],
 			// Back in decent is not yet the class it left first (good); firstSeenLow rose to good: no drop, no recovery.
@@ -356,9 +336,7 @@ describe('Report Result Changed', () => {
 
 	it('with Only When Worse and no Notify on Recovery, stays silent on the way back and keeps nothing for it', async () => {
 		const [report] = addReports(1, 85);
-		const workflow = await activated(
-			watch({ event: 'resultChanged', onlyWorse: true }, { durable: true }),
-		);
+		const workflow = await activated(resultChanged({ onlyWorse: true }, { durable: true }));
 
 		setResult(report.id, 40);
 		const drop = await workflow.poll();
@@ -366,9 +344,7 @@ describe('Report Result Changed', () => {
 		setResult(report.id, 90);
 		const back = await workflow.poll();
 
-		expect(
-			drop.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class]),
-		).toEqual([['changed', 'good', 'bad']]);
+		expect(classChanges(drop)).toEqual([[report.id, 'changed', 'good', 'bad']]);
 		expect(whileDown).toEqual({ [report.id]: 'good' });
 		expect(back.items).toBeNull();
 		expect(workflow.savedState.dropped).toBeUndefined();
@@ -389,12 +365,8 @@ describe('Report Result Changed', () => {
 		setResult(report.id, 75);
 		const back = await workflow.poll();
 
-		expect(drop.items?.map(({ json }) => [json.reason, json.result_class])).toEqual([
-			['changed', 'bad'],
-		]);
-		expect(
-			back.items?.map(({ json }) => [json.reason, json.previous_result_class, json.result_class]),
-		).toEqual([['recovered', 'bad', 'decent']]);
+		expect(classChanges(drop)).toEqual([[report.id, 'changed', 'decent', 'bad']]);
+		expect(classChanges(back)).toEqual([[report.id, 'recovered', 'bad', 'decent']]);
 	});
 
 	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
@@ -408,10 +380,8 @@ describe('Report Result Changed', () => {
 		const second = await workflow.poll();
 
 		expect(first.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
-		expect(ids(first)).toEqual([toBad.id]);
-		expect(second.items?.map((item) => [item.json.id, item.json.previous_result_class])).toEqual([
-			[toDecent.id, 'decent'],
-		]);
+		expect(classChanges(first)).toEqual([[toBad.id, 'changed', 'good', 'bad']]);
+		expect(classChanges(second)).toEqual([[toDecent.id, 'changed', 'decent', 'bad']]);
 	});
 
 	it('forgets deleted reports and learns new ones without firing', async () => {
@@ -449,19 +419,6 @@ describe('Report Result Changed', () => {
 			poll.items?.map((item) => [item.json.id, item.json.previous_score, item.json.score]),
 		).toEqual([[boundary.id, 90, 10]]);
 		expect(next.items).toBeNull();
-	});
-
-	it('reads 1,000 reports in 10 requests a poll, within phpRank’s 60 a minute at a 1-minute interval', async () => {
-		addReports(1000, 90);
-		const workflow = await activated(resultChanged());
-		setResult(fixture.server.listReports()[500].id, 5);
-
-		const poll = await polled(() => workflow.poll());
-
-		expect(poll.requests.map((r) => r.query)).toEqual(
-			range(1, 10).map((page) => listQuery(100, page)),
-		);
-		expect(poll.items).toHaveLength(1);
 	});
 
 	it('watches one project with the project filter of the list', async () => {
@@ -578,8 +535,6 @@ function holdNextListRequest(): { held: Promise<void>; release: () => void } {
 }
 
 describe('polls that overlap (a poll outlasting its interval)', () => {
-	afterEach(() => fixture.server.beforeList(undefined));
-
 	it('fires each event once: a poll that starts while the last one runs returns nothing and sends nothing', async () => {
 		fixture.server.seedReports(5);
 		const workflow = await activated(watch({ event: 'newReport' }));
@@ -601,14 +556,7 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 	it('a poll that outlived its lease drops its result when a later poll has fired meanwhile', async () => {
 		fixture.server.seedReports(5);
 		// A short poll budget: the lease of the first poll expires while it waits.
-		const workflow = await activated(
-			watch(
-				{ event: 'resultChanged' },
-				{
-					pollBudgetMs: 300,
-				},
-			),
-		);
+		const workflow = await activated(resultChanged({}, { pollBudgetMs: 300 }));
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
 		const slow = holdNextListRequest();
@@ -629,28 +577,37 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 });
 
 describe('a share of the request budget per poll', () => {
-	it('reads 2,500 watched reports over 3 polls of at most 10 requests, and fires each change once', async () => {
-		const reports = addReports(2500, 90);
-		const workflow = watch({ event: 'resultChanged' });
+	it.each([['resultChanged'], ['scoreChanged']])(
+		'%s reads 2,500 watched reports over 3 polls of at most 10 requests, and fires each change once',
+		async (event) => {
+			const reports = addReports(2500, 90);
+			// A Project added without a value watches every report.
+			const workflow = watch({ event, filters: { project: locator('name', '') } });
 
-		const activation = await polled(() => workflow.activate());
-		setResult(reports[2400].id, 10); // newest pages: read again only in the next round
-		setResult(reports[100].id, 10); // oldest pages: not read yet in the first round
-		const second = await polled(() => workflow.poll());
-		const third = await polled(() => workflow.poll());
-		const nextRound = await polled(() => workflow.poll());
+			const activation = await polled(() => workflow.activate());
+			setResult(reports[2400].id, 10); // newest pages: read again only in the next round
+			setResult(reports[100].id, 10); // oldest pages: not read yet in the first round
+			const second = await polled(() => workflow.poll());
+			const third = await polled(() => workflow.poll());
+			const nextRound = await polled(() => workflow.poll());
 
-		expect(activation.requests.map((r) => r.query.page)).toEqual(range(1, 10).map(String));
-		expect(second.requests.map((r) => r.query.page)).toEqual(range(11, 20).map(String));
-		expect(third.requests.map((r) => r.query.page)).toEqual(range(21, 25).map(String));
-		expect(nextRound.requests.map((r) => r.query.page)).toEqual(range(1, 10).map(String));
-		// The oldest report was first read after its change: that reading is its starting point.
-		expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
-		expect(ids(nextRound)).toEqual([reports[2400].id]);
-		setResult(reports[100].id, 90);
-		const rest = [await workflow.poll(), await workflow.poll()];
-		expect(rest.map(ids)).toEqual([null, [reports[100].id]]);
-	});
+			// 1,000 reports in 10 requests a poll: within phpRank's 60 a minute at a 1-minute interval.
+			expect(
+				[activation, second, third, nextRound].map((poll) => poll.requests.map((r) => r.query)),
+			).toEqual(
+				[range(1, 10), range(11, 20), range(21, 25), range(1, 10)].map((pages) =>
+					pages.map((page) => listQuery(100, page)),
+				),
+			);
+			// The oldest report was first read after its change: that reading is its starting point.
+			expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
+			expect(ids(nextRound)).toEqual([reports[2400].id]);
+			expect(nextRound.items![0].json.event).toBe(event);
+			setResult(reports[100].id, 90);
+			const rest = [await workflow.poll(), await workflow.poll()];
+			expect(rest.map(ids)).toEqual([null, [reports[100].id]]);
+		},
+	);
 
 	it('spreads a backlog of 2,000 new reports over polls of 10 requests, each report once', async () => {
 		fixture.server.seedReports(5);
@@ -679,14 +636,7 @@ describe('a share of the request budget per poll', () => {
 describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 	it('forgets a deleted report in the poll that reads its part of the list, and keeps the others', async () => {
 		const reports = addReports(1200, 90);
-		const workflow = await activated(
-			watch(
-				{ event: 'resultChanged' },
-				{
-					durable: true,
-				},
-			),
-		);
+		const workflow = await activated(resultChanged({}, { durable: true }));
 		expect((await workflow.poll()).items).toBeNull(); // pages 11-12: the first round is complete
 		const remembered = () => Object.keys(workflow.cursor?.results as IDataObject).map(Number);
 		expect(remembered()).toHaveLength(1200);
@@ -707,12 +657,7 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires the reports created between activation and the first scheduled poll', async () => {
 		fixture.server.seedReports(5);
-		const workflow = watch(
-			{ event: 'newReport' },
-			{
-				durable: true,
-			},
-		);
+		const workflow = watch({ event: 'newReport' }, { durable: true });
 
 		await workflow.activate();
 		// n8n ran the activation poll as a test and did not commit its state.
@@ -729,12 +674,7 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('fires a result change made right after activation', async () => {
 		const [report] = addReports(3, 90);
-		const workflow = watch(
-			{ event: 'resultChanged' },
-			{
-				durable: true,
-			},
-		);
+		const workflow = resultChanged({}, { durable: true });
 
 		await workflow.activate();
 		setResult(report.id, 20);
@@ -747,14 +687,7 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 
 	it('commits the state of a poll that fires nothing on its own, so a restart continues from it', async () => {
 		fixture.server.seedReports(5);
-		const workflow = await activated(
-			watch(
-				{ event: 'newReport' },
-				{
-					durable: true,
-				},
-			),
-		);
+		const workflow = await activated(watch({ event: 'newReport' }, { durable: true }));
 		expect((await workflow.poll()).items).toBeNull();
 		expect(workflow.cursor).toMatchObject({ lastId: expect.any(Number) });
 
@@ -831,21 +764,10 @@ describe('failures n8n’s poll scheduler backs off by', () => {
 	it('an instance that answers page 1 again is a configuration to fix, said so', async () => {
 		addReports(150, 90);
 		const workflow = await activated(watch({ event: 'resultChanged' }));
-		const pageOne = await fetch(
-			`${fixture.server.url}/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1`,
-			{
-				headers: {
-					Authorization: `Bearer ${fixture.credential.apiKey}`,
-					Accept: 'application/json',
-				},
-			},
-		).then(async (response) => (await response.json()) as unknown);
-		fixture.server.failNext(
-			{ type: 'status', status: 200, body: pageOne },
-			{ match: (request) => request.query.page === '2' },
-		);
+		fixture.server.setIgnorePage(true);
 
 		const outcome = await polled(() => workflow.poll());
+		fixture.server.setIgnorePage(false);
 
 		expect(outcome.error?.message).toBe(
 			'phpRank answered page 1 again when asked for page 2: a cache or proxy in front of it may ignore the page parameter',

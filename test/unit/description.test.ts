@@ -78,16 +78,6 @@ describe('node description', () => {
 		expect(description.requestDefaults).toEqual({});
 	});
 
-	it('ships distinct light and dark icons that exist', () => {
-		const { light, dark } = description.icon as { light: string; dark: string };
-		const [lightSvg, darkSvg] = [light, dark].map((file) =>
-			readFileSync(join(root, 'nodes/PhpRank', file.replace('file:', '')), 'utf8'),
-		);
-		expect(lightSvg).toMatch(/^<svg/);
-		expect(darkSvg).toMatch(/^<svg/);
-		expect(lightSvg).not.toBe(darkSvg);
-	});
-
 	it('marks the API key as a password, signs requests with it, and leaves the credential test to the nodes', async () => {
 		const credential = new PhpRankApi();
 		const apiKey = credential.properties.find((p) => p.name === 'apiKey');
@@ -102,9 +92,22 @@ describe('node description', () => {
 	});
 });
 
-describe('one credential name', () => {
+describe('both nodes', () => {
+	it.each([
+		['phpRank', new PhpRank().description, 'nodes/PhpRank'],
+		['phpRank Trigger', new PhpRankTrigger().description, 'nodes/PhpRankTrigger'],
+	])('%s ships distinct light and dark icons that exist', (_node, { icon }, folder) => {
+		const { light, dark } = icon as { light: string; dark: string };
+		const [lightSvg, darkSvg] = [light, dark].map((file) =>
+			readFileSync(join(root, folder, file.replace('file:', '')), 'utf8'),
+		);
+		expect(lightSvg).toMatch(/^<svg/);
+		expect(darkSvg).toMatch(/^<svg/);
+		expect(lightSvg).not.toBe(darkSvg);
+	});
+
 	// The scanner reads the nodes' credential names as literals; they must stay the transport's.
-	it('is the same in the credential, both nodes and the transport', () => {
+	it('name one credential, the same in the credential and the transport', () => {
 		const names = [
 			new PhpRankApi().name,
 			...[new PhpRank(), new PhpRankTrigger()].map((n) => n.description.credentials?.[0].name),

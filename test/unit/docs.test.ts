@@ -10,6 +10,7 @@ import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 const root = join(__dirname, '../..');
 const codex = (file: string) =>
 	JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+		node: string;
 		resources: {
 			primaryDocumentation: Array<{ url: string }>;
 			credentialDocumentation: Array<{ url: string }>;
@@ -49,10 +50,11 @@ describe('Docs links in the editor', () => {
 	);
 
 	it.each([
-		['nodes/PhpRank/PhpRank.node.json', 'operations'],
-		['nodes/PhpRankTrigger/PhpRankTrigger.node.json', 'trigger'],
-	] as const)('%s names the same pages', (file, section) => {
-		const { resources } = codex(file);
+		['nodes/PhpRank/PhpRank.node.json', 'phpRank', 'operations'],
+		['nodes/PhpRankTrigger/PhpRankTrigger.node.json', 'phpRankTrigger', 'trigger'],
+	] as const)('%s is the codex of %s and names the same pages', (file, name, section) => {
+		const { node, resources } = codex(file);
+		expect(node).toBe(`n8n-nodes-phprank.${name}`);
 		expect(resources.primaryDocumentation).toEqual([{ url: docsUrl(section) }]);
 		expect(resources.credentialDocumentation).toEqual([{ url: docsUrl('credentials') }]);
 	});
