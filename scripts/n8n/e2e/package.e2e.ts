@@ -71,6 +71,7 @@ import {
 	startServer,
 	storedExecutions,
 	unpublishWorkflow,
+	waitForExecutions,
 	wantedN8nVersion,
 	type N8nSandbox,
 	type ExecuteResult,
@@ -706,17 +707,7 @@ async function triggerActivatedChecks(
 	// A drop after the activation poll, before the first scheduled poll.
 	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check('n8n ran the first scheduled poll', await waitPoll(2, 'wait for scheduled poll 1'));
-	const settled = async (more: number): Promise<StoredExecution[]> => {
-		const deadline = Date.now() + 20_000;
-		let all: StoredExecution[] = [];
-		while (Date.now() < deadline) {
-			all = await storedExecutions(sb, copy.id);
-			if (all.length >= more && all.every((e) => !['new', 'running', 'waiting'].includes(e.status)))
-				break;
-			await sleep(500);
-		}
-		return all;
-	};
+	const settled = async (count: number) => await waitForExecutions(sb, copy.id, count, 20_000);
 	const ids = (e: StoredExecution) => json(e.outputs[triggerName]).map((i) => i.id);
 	const afterFirst = await settled(1);
 	check(

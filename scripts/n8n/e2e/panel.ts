@@ -121,15 +121,24 @@ async function offered(page: Page, options: Locator): Promise<string[]> {
 	return texts;
 }
 
-/** Picks `label` in a collection's (`options`) Add list. */
+/**
+ * Picks `label` in a collection's (`options`) Add list. Under load n8n's dropdown may still be moving when
+ * the option is clicked (seen in CI): then it is closed and the pick made once more.
+ */
 export async function addOption(page: Page, options: Locator, label: string): Promise<void> {
-	await options.locator('[data-test-id="collection-parameter-add"]').first().click();
-	await page
-		.locator('[data-test-id="collection-parameter-option"]:visible', {
-			hasText: new RegExp(`^\\s*${label.replace(/[()]/g, '\\$&')}\\s*$`),
-		})
-		.first()
-		.click();
+	const pick = async () => {
+		await options.locator('[data-test-id="collection-parameter-add"]').first().click();
+		await page
+			.locator('[data-test-id="collection-parameter-option"]:visible', {
+				hasText: new RegExp(`^\\s*${label.replace(/[()]/g, '\\$&')}\\s*$`),
+			})
+			.first()
+			.click({ timeout: TIMEOUT / 2 });
+	};
+	await pick().catch(async () => {
+		await page.keyboard.press('Escape');
+		await pick();
+	});
 }
 
 /** Measures Create or Re-Run's panel, then uses its Options collection (a tab of its own, closed after). */

@@ -123,9 +123,8 @@ const SEL = {
 	tableMode: '[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-table"]',
 	errorMessage: '[data-test-id="node-error-message"]',
 	param: (name: string) => `[data-test-id="parameter-input-${name}"]`,
-	/** a `collection` parameter's "Add Filter"/"Add Option" dropdown, and its options (rendered in a popper) */
+	/** a `collection` parameter's "Add Filter"/"Add Option" dropdown */
 	collectionAdd: '[data-test-id="collection-parameter-add"]',
-	collectionOption: '[data-test-id="collection-parameter-option"]:visible',
 	/** a resourceLocator parameter, its mode dropdown and its value input */
 	locator: (name: string) => `[data-test-id="resource-locator-${name}"]`,
 	locatorMode: '[data-test-id="rlc-mode-selector"]',
@@ -760,15 +759,10 @@ async function checkLocalInputError(ui: Ui): Promise<void> {
 /** The Result filter, just added to Get Many's Filters, picks no value and sends none */
 async function checkResultFilterPicksNothing(ui: Ui): Promise<void> {
 	await ui.inPanel(CHECK_NODES.filter, 'filter', async (page) => {
-		await page
-			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, { hasText: 'Filters' })
-			.locator(SEL.collectionAdd)
-			.first()
-			.click();
-		await page
-			.locator(SEL.collectionOption, { hasText: /^\s*Result\s*$/ })
-			.first()
-			.click();
+		const filters = page.locator(`${SEL.ndv} [data-test-id="parameter-item"]`, {
+			hasText: 'Filters',
+		});
+		await addOption(page, filters, 'Result');
 		const input = page.locator(`${SEL.ndv} ${SEL.param('result')} input`).first();
 		await input.waitFor({ timeout: TIMEOUT });
 		const value = await input.inputValue();
@@ -988,11 +982,7 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 			['Budget', 'Minimum Average Score', 'minAverageScore', '80'],
 			['Default Budget', 'Maximum Bad Pages', 'maxBadPages', '2'],
 		]) {
-			// Under load n8n's dropdown may still be moving when clicked (seen once in CI): close it and pick again.
-			await addOption(page, collection(label), rule).catch(async () => {
-				await page.keyboard.press('Escape');
-				await addOption(page, collection(label), rule);
-			});
+			await addOption(page, collection(label), rule);
 			await fill(name, value);
 			// Enter commits the number where it stands (Tab would focus, and open, the next Add Rule list).
 			await page.keyboard.press('Enter');
@@ -1027,12 +1017,19 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 	});
 	await ui.inPanel('Project Get Health', 'get health groups', async (page) => {
 		const ndv = page.locator(SEL.ndv);
+		// Waited for, not counted at once: the fields render a moment after the panel opens.
+		const shown = async (field: Locator) =>
+			await field
+				.first()
+				.waitFor({ timeout: TIMEOUT })
+				.then(() => true)
+				.catch(() => false);
 		return check(
 			"Project Get Health's panel offers Page Groups and Default Budget",
-			(await ndv.getByRole('button', { name: 'Add Page Group' }).count()) > 0 &&
-				(await ndv
-					.locator('[data-test-id="parameter-item"]', { hasText: 'Default Budget' })
-					.count()) > 0,
+			(await shown(ndv.getByRole('button', { name: 'Add Page Group' }))) &&
+				(await shown(
+					ndv.locator('[data-test-id="parameter-item"]', { hasText: 'Default Budget' }),
+				)),
 		);
 	});
 }
