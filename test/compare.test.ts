@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createOf, locator, useN8nApi, useServer } from './harness/setup';
-import { runTools, toolNode } from './harness/tool';
+import { createOf, healthParameters, locator, useN8nApi, useServer } from './harness/setup';
+import { callTool, toolNode } from './harness/tool';
 
 /*
  * Report → Compare With Competitors through n8n's engine against the test server: what went over
@@ -23,10 +23,7 @@ const compare = (competitors: unknown[], extra: IDataObject = {}) => ({
 
 describe('Report → Compare With Competitors', () => {
 	const api = useServer();
-	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
-	});
+	beforeEach(() => api.reset());
 	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
 
 	function scriptAnalyses() {
@@ -316,11 +313,10 @@ describe('Report → Compare With Competitors', () => {
 				],
 			},
 		});
-		const { tools, results, error } = await runTools(
-			[tool],
-			[{ node: 'compare_with_competitors', args: { url: YOU, competitors: `${RIVAL}, ${OTHER}` } }],
-			api.credential,
-		);
+		const { tools, results, error } = await callTool(tool, api.credential, {
+			url: YOU,
+			competitors: `${RIVAL}, ${OTHER}`,
+		});
 		expect(error).toBeUndefined();
 		expect(tools[0].description).toMatch(/^Compare the SEO of one web page with competitors/);
 		const [answer] = JSON.parse(results[0]) as IDataObject[];
@@ -338,18 +334,16 @@ describe('Project → Get Health → Compare With', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
 
-	const health = (extra: IDataObject = {}) => ({
-		resource: 'project',
-		operation: 'getHealth',
-		project: locator('name', 'shop.example.com'),
-		compareWith: {
-			site: [
-				{ project: locator('list', 'rival.example.org') },
-				{ project: locator('name', 'other.example.net') },
-			],
-		},
-		...extra,
-	});
+	const health = (extra: IDataObject = {}) =>
+		healthParameters('shop.example.com', {
+			compareWith: {
+				site: [
+					{ project: locator('list', 'rival.example.org') },
+					{ project: locator('name', 'other.example.net') },
+				],
+			},
+			...extra,
+		});
 
 	function seed() {
 		const add = (url: string, result: number) => api.server.addReport({ url, result });
@@ -421,8 +415,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 	const n8n = useN8nApi();
 	let executions = 0;
 	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
+		api.reset();
 		n8n.reset();
 		executions = 0;
 	});

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { runNode } from './harness/engine';
 import { locator, useN8nApi, useServer } from './harness/setup';
-import { runTools, toolNode } from './harness/tool';
+import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
 import type { N8nApi } from './server/n8nApi';
 import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
@@ -242,11 +242,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			allProjects: true,
 			output: 'digest',
 		});
-		const { tools, results } = await runTools(
-			[tool],
-			[{ node: 'Client sites', args: {} }],
-			api.credential,
-		);
+		const { tools, results } = await callTool(tool, api.credential, {});
 		expect(tools[0].description).toMatch(/^Which of the user's client sites need attention/);
 		const [answer] = JSON.parse(results[0]) as IDataObject[];
 		expect(Object.keys(answer)).toEqual(['digest']);

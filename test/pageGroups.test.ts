@@ -1,7 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
+import {
+	healthParameters,
+	locator,
+	perSiteParameters,
+	useN8nApi,
+	useServer,
+} from './harness/setup';
+import { siteRuns } from './harness/siteRuns';
 
 /*
  * Page Groups and budgets through the real n8n engine against the test phpRank server (and, for
@@ -34,32 +41,32 @@ const group = (
 	extra: IDataObject = {},
 ) => ({ name, pattern, budget, ...extra });
 
-const health = (extra: IDataObject = {}) => ({
-	resource: 'project',
-	operation: 'getHealth',
-	project: locator('name', SITE),
-	simplify: false,
-	...extra,
-});
+const health = (extra: IDataObject = {}) => healthParameters(SITE, { simplify: false, ...extra });
 
 describe('Page Groups and budgets', () => {
 	const api = useServer();
 	const n8n = useN8nApi();
 
-	function script(pages: Record<string, { score: number; failed: string[] }> = PAGES) {
-		for (const [path, { score, failed }] of Object.entries(pages))
-			api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
-	}
-
-	async function seed(pages = PAGES) {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
-		script(pages);
-		await api.ok(perSiteParameters({ output: 'pages' }), {
-			items: Object.keys(pages).map((path) => ({ url: page(path) })),
-		});
+	/** Reports of `pages` on `site`, made as users make them; the reports before deleted unless `keep`. */
+	async function seed(pages = PAGES, site = SITE, keep = false) {
+		if (!keep) api.reset();
+		const urls = Object.keys(pages).map((path) => `https://${site}${path}`);
+		for (const [i, url] of urls.entries())
+			api.server.setAnalysis(url, { ...Object.values(pages)[i], others: 'pass' });
+		await api.ok(perSiteParameters({ output: 'pages' }), { items: urls.map((url) => ({ url })) });
 		api.server.clearRequests();
 	}
+	/** Create or Re-Run over production runs, Products held to meta_description passing everywhere. */
+	const { run, reset } = siteRuns(
+		api,
+		(extra) =>
+			perSiteParameters({
+				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
+				historyTable: locator('name', 'phpRank history'),
+				...extra,
+			}),
+		{ urls: ['/products/x', '/products/y'].map(page), n8nApi: () => n8n.credential },
+	);
 
 	const listCalls = () => api.apiRequests().map((r) => `${r.method} ${r.path}`);
 
@@ -122,7 +129,6 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('One Item per Page: each page says its group', async () => {
-			script();
 			const items = await api.ok(
 				perSiteParameters({
 					output: 'pages',
@@ -242,14 +248,8 @@ describe('Page Groups and budgets', () => {
 		beforeAll(async () => {
 			await seed();
 			// A second site, healthier by every figure but with a product page failing its budget.
-			script({});
-			const pages = { '/': 40, '/products/1': 95 };
-			for (const [path, score] of Object.entries(pages))
-				api.server.setAnalysis(`https://b-shop.example.net${path}`, { score, others: 'pass' });
-			await api.ok(perSiteParameters({ output: 'pages' }), {
-				items: Object.keys(pages).map((path) => ({ url: `https://b-shop.example.net${path}` })),
-			});
-			api.server.clearRequests();
+			const b = { '/': { score: 40, failed: [] }, '/products/1': { score: 95, failed: [] } };
+			await seed(b, 'b-shop.example.net', true);
 		});
 
 		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
@@ -337,56 +337,28 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('over production runs: newly over budget and recovered', () => {
-		let staticData: IDataObject = {};
-		let executions = 0;
-
-		const PRODUCTS = ['/products/x', '/products/y'];
-		const gate = groups(group('Products', '/products/**', { requiredChecks: 'meta_description' }));
-
 		async function runOnce(
-			store: 'workflow' | 'dataTable',
+			historyStore: 'workflow' | 'dataTable',
 			failing: boolean,
-			{
-				mode = 'webhook',
-				id = String(++executions),
-			}: { mode?: 'webhook' | 'manual'; id?: string } = {},
+			{ mode = 'webhook', id }: { mode?: 'webhook' | 'manual'; id?: string } = {},
 		) {
-			for (const path of PRODUCTS)
+			for (const path of ['/products/x', '/products/y'])
 				api.server.setNextAnalysis(page(path), {
 					score: 70,
 					failed: failing && path === '/products/x' ? ['meta_description'] : [],
 					others: 'pass',
 				});
-			const result = await api.run(
-				perSiteParameters({
-					...gate,
-					historyStore: store,
-					historyTable: locator('name', 'phpRank history'),
-				}),
-				{
-					items: PRODUCTS.map((path) => ({ url: page(path) })),
-					execution: {
-						mode,
-						id,
-						workflowId: 'wf-1',
-						staticData: structuredClone(staticData),
-						n8nApi: n8n.credential,
-					},
-				},
-			);
-			expect(result.error).toBeUndefined();
-			if (mode !== 'manual' && result.staticData.__dataChanged === true)
-				staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
-			const site = result.items[0].json;
+			const { items, error } = await run(mode, { id, extra: { historyStore } });
+			expect(error).toBeUndefined();
+			const site = items[0].json;
 			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed];
 		}
 
 		describe.each(['workflow', 'dataTable'] as const)('History Store: %s', (store) => {
 			beforeAll(() => {
-				api.server.deleteAllReports();
-				api.server.clearAnalyses();
+				api.reset();
 				n8n.reset();
-				staticData = {};
+				reset();
 			});
 
 			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
@@ -422,9 +394,9 @@ describe('Page Groups and budgets', () => {
 
 	describe('a history table made before page groups', () => {
 		beforeAll(() => {
-			api.server.deleteAllReports();
-			api.server.clearAnalyses();
+			api.reset();
 			n8n.reset();
+			reset();
 		});
 
 		it('gets the group columns on the first production run with Page Groups, and keeps every row', async () => {
@@ -444,32 +416,20 @@ describe('Page Groups and budgets', () => {
 					workflow_id: 'wf-1',
 				},
 			]);
-			const params = perSiteParameters({
-				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
-				historyStore: 'dataTable',
-				historyTable: locator('id', table.id),
-			});
-			const execution = (id: string, mode: 'webhook' | 'manual') => ({
-				mode,
-				id,
-				workflowId: 'wf-1',
-				staticData: {},
-				n8nApi: n8n.credential,
-			});
+			const once = async (mode: 'webhook' | 'manual', id: string) => {
+				const extra = { historyStore: 'dataTable', historyTable: locator('id', table.id) };
+				const { items, error } = await run(mode, { id, extra, urls: [page('/products/x')] });
+				expect(error).toBeUndefined();
+				return items;
+			};
 			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
 			// A manual run reads the old table as it is and changes nothing.
-			await api.ok(params, {
-				items: [{ url: page('/products/x') }],
-				execution: execution('m', 'manual'),
-			});
+			await once('manual', 'm');
 			expect(n8n.api.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
 				HISTORY_COLUMNS.map((c) => c.name),
 			);
 			n8n.api.requests.length = 0;
-			const items = await api.ok(params, {
-				items: [{ url: page('/products/x') }],
-				execution: execution('new-1', 'webhook'),
-			});
+			const items = await once('webhook', 'new-1');
 			expect(
 				n8n.api.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body),
 			).toEqual(GROUP_COLUMNS.map((c) => ({ ...c })));

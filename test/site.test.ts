@@ -1,25 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createOf, locator, perSiteParameters, useServer } from './harness/setup';
+import { createOf, healthParameters, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Whole sites: Project → Get Health, and Create or Re-Run with One Item per Site. The expected
  * figures are worked out here from the test server's own state, not by the node's code.
  */
 
-const health = (extra: IDataObject = {}) => ({
-	resource: 'project',
-	operation: 'getHealth',
-	project: locator('name', 'shop.example.com'),
-	...extra,
-});
+const health = (extra: IDataObject = {}) => healthParameters('shop.example.com', extra);
 const perSite = (extra: IDataObject = {}) => perSiteParameters({ simplify: true, ...extra });
 
 const api = useServer();
-beforeEach(() => {
-	api.server.deleteAllReports();
-	api.server.clearAnalyses();
-});
+beforeEach(() => api.reset());
 
 describe('Project → Get Health', () => {
 	/** Reports made as users make them (Create or Re-Run), with scripted analyses. */

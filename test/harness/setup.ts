@@ -19,6 +19,8 @@ export interface ServerFixture {
 	calls(): string[];
 	/** The API requests of one method. */
 	sent(method: string): RecordedRequest[];
+	/** Deletes every report and scripted analysis, and forgets the requests. */
+	reset(): void;
 	/** Runs the node with this server's credential (or `options.credential`). */
 	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
 	/** The same, expecting no error: the node's items. */
@@ -61,6 +63,11 @@ export function useServer(
 		return items;
 	};
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
+	fixture.reset = () => {
+		fixture.server.deleteAllReports();
+		fixture.server.clearAnalyses();
+		fixture.server.clearRequests();
+	};
 	fixture.refuses = async (parameters, message, run) => {
 		const { error } = await fixture.run(parameters, run);
 		if (typeof message === 'string') expect(error?.message).toBe(message);
@@ -115,6 +122,14 @@ export async function closedPort(): Promise<number> {
 export function locator(mode: string, value: string | number) {
 	return { __rl: true, mode, value };
 }
+
+/** Project → Get Health of `project` (by name). */
+export const healthParameters = (project: string, extra: IDataObject = {}): IDataObject => ({
+	resource: 'project',
+	operation: 'getHealth',
+	project: locator('name', project),
+	...extra,
+});
 
 /** Report → Create or Re-Run of each input item's `url`, private reports (One Item per Page). */
 export function createOrRerunParameters(extra: IDataObject = {}): IDataObject {
