@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { runNode } from './harness/engine';
 import { locator, useN8nApi, useServer } from './harness/setup';
 import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
@@ -47,16 +46,14 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		n8n.requests.length = 0;
 	});
 
+	/** The node's items, the run expected to succeed. */
 	const run = (extra: IDataObject = {}) =>
-		runNode(digestNode(extra), api.credential, {
-			execution: { n8nApi: fake.credential },
-		});
+		api.ok(digestNode(extra), { execution: { n8nApi: fake.credential } });
 	const reports = (): ReportRecord[] => api.server.listReports();
 	const rows = () => n8n.tables.rows(n8n.tables.byName(TABLE)!.id);
 
 	it('ranks the sites worst first, each with the server’s figures and the table’s changes and issue ages', async () => {
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
+		const items = await run();
 		expect(items).toHaveLength(1);
 		const digest = items[0].json;
 		const expected = expectedDigest(reports(), rows(), api.server.url, Date.now());
@@ -107,7 +104,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('writes a chat message of the sites worst first and an e-mail table, every value escaped', async () => {
-		const { items } = await run({
+		const items = await run({
 			reportBranding: { agencyName: 'Acme <SEO>', accentColor: '#123456' },
 		});
 		const digest = items[0].json;
@@ -148,8 +145,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 				results: { title: check(true) },
 			});
 		}
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
+		const items = await run();
 		const sites = items[0].json.sites as IDataObject[];
 		const site = (project: string) => sites.find((entry) => entry.project === project)!;
 		expect(site('zero-health.example.com')).toMatchObject({
@@ -182,7 +178,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('without a history store: the changes and issue ages are null, and the digest says where to turn them on', async () => {
-		const { items } = await run({ historyStore: 'none', historyTable: undefined });
+		const items = await run({ historyStore: 'none', historyTable: undefined });
 		const digest = items[0].json;
 		expect(n8n.requests).toHaveLength(0);
 		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
@@ -199,9 +195,9 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('Simplify writes the sites as short text; without E-Mail HTML there is no summary_html', async () => {
-		const { items } = await run({ simplify: true, siteOptions: {} });
+		const items = await run({ simplify: true, siteOptions: {} });
 		const digest = items[0].json;
-		const first = (await run()).items[0].json.sites as IDataObject[];
+		const first = (await run())[0].json.sites as IDataObject[];
 		expect(digest.sites).toBe(
 			`${first
 				.slice(0, 5)
@@ -215,10 +211,10 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('Stale After: a site not analysed for that many days or more is stale', async () => {
-		const { items } = await run({ siteOptions: { staleAfter: 11 } });
+		const items = await run({ siteOptions: { staleAfter: 11 } });
 		expect(items[0].json.stale_sites).toBe(0);
 		const strict = await run({ siteOptions: { staleAfter: 1 } });
-		expect(strict.items[0].json.stale_sites).toBe(12);
+		expect(strict[0].json.stale_sites).toBe(12);
 	});
 
 	it.each([
@@ -229,9 +225,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			'Output is One Digest, but All Projects is off',
 		],
 	])('bad input %j is refused before any request, naming the field', async (extra, message) => {
-		const { error } = await run(extra);
-		expect(error?.message).toBe(message);
-		expect(api.apiRequests()).toHaveLength(0);
+		await api.refuses(digestNode(extra), message, { execution: { n8nApi: fake.credential } });
 		expect(n8n.requests).toHaveLength(0);
 	});
 
@@ -265,11 +259,12 @@ describe('Get Health → One Digest at an agency’s size', () => {
 		);
 		api.server.seedReports(1000, { hosts, uniqueUrls: true });
 		api.server.clearRequests();
-		const { items, error } = await runNode(
-			{ resource: 'project', operation: 'getHealth', allProjects: true, output: 'digest' },
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok({
+			resource: 'project',
+			operation: 'getHealth',
+			allProjects: true,
+			output: 'digest',
+		});
 		expect(api.apiRequests()).toHaveLength(10);
 		const digest = items[0].json;
 		expect(digest.total_sites).toBe(200);

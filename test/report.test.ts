@@ -118,14 +118,12 @@ describe('Report → Get Many', () => {
 		).toBe(true);
 	});
 
-	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
-		await getAll({ returnAll: true, options: { pageSize: 50 } });
-		expect(queries()).toEqual(pages(50, 5));
-
-		api.server.clearRequests();
-		const items = await getAll({ limit: 60, options: { pageSize: 25 } });
-		expect(items).toHaveLength(60);
-		expect(queries()).toEqual(pages(25, 3));
+	it.each([
+		[{ returnAll: true, options: { pageSize: 50 } }, 250, pages(50, 5)],
+		[{ limit: 60, options: { pageSize: 25 } }, 60, pages(25, 3)],
+	])('a Page Size chosen is used on every page: %j', async (parameters, count, sent) => {
+		expect(await getAll(parameters)).toHaveLength(count);
+		expect(queries()).toEqual(sent);
 	});
 
 	it.each([
@@ -143,25 +141,15 @@ describe('Report → Get Many', () => {
 		}
 	});
 
-	it('sends each sort option as the spec names it', async () => {
-		for (const sortBy of ['id', 'url', 'result']) {
-			for (const sortDirection of ['asc', 'desc']) {
-				api.server.clearRequests();
-				await getAll({ limit: 5, options: { sortBy, sortDirection } });
-				expect(queries()).toEqual([
-					{ sort_by: sortBy, sort: sortDirection, per_page: '10', page: '1' },
-				]);
-			}
-		}
-	});
-
-	it('runs a workflow saved with the former Sort By: Date Generated as Date Created, which phpRank used anyway', async () => {
-		const items = await getAll({
-			limit: 5,
-			options: { sortBy: 'generated_at', sortDirection: 'desc' },
-		});
-		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(newest(5));
+	it.each([
+		...['id', 'url', 'result'].flatMap((by) => ['asc', 'desc'].map((to) => [by, to, by])),
+		// A workflow saved with the former Date Generated: Date Created, which phpRank used anyway.
+		['generated_at', 'desc', 'id'],
+	])('sends Sort By %s, %s as sort_by=%s', async (sortBy, sortDirection, sent) => {
+		const items = await getAll({ limit: 5, options: { sortBy, sortDirection } });
+		expect(queries()).toEqual([{ sort_by: sent, sort: sortDirection, per_page: '10', page: '1' }]);
+		if (`${sent} ${sortDirection}` === 'id desc')
+			expect(items.map((item) => item.json.id)).toEqual(newest(5));
 	});
 
 	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
@@ -267,7 +255,7 @@ describe('Report → Get Many by score range', () => {
 	const classPages = (result: string) =>
 		pages(100, Math.ceil(scoring(...CLASS_SCORES[result]).length / 100), { result });
 
-	it.each<[string, string, IDataObject, [number, number]]>([
+	it.each<[string, string | null, IDataObject, [number, number]]>([
 		['a range within one class (80 to 90)', 'good', { minScore: 80, maxScore: 90 }, [80, 90]],
 		['a range within one class (49 to 79)', 'decent', { minScore: 49, maxScore: 79 }, [49, 79]],
 		['a range within one class (0 to 48)', 'bad', { minScore: 0, maxScore: 48 }, [0, 48]],
@@ -284,27 +272,23 @@ describe('Report → Get Many by score range', () => {
 			{ result: 'good', minScore: 70, maxScore: 85 },
 			[80, 85],
 		],
+		[
+			'a range across classes (45 to 85), no result filter:',
+			null,
+			{ minScore: 45, maxScore: 85 },
+			[45, 85],
+		],
 	])(
-		'%s sends result=%s and returns only the reports in the range',
-		async (_what, result, filters, range) => {
+		'%s sends result=%s and Return All returns every report in the range',
+		async (_what, result, filters, [min, max]) => {
 			const items = await getAll({ returnAll: true, filters });
-			expect(queries()).toEqual(classPages(result));
-			expect(items.map((item) => item.json.id)).toEqual(scoring(...range).map((r) => r.id));
+			expect(queries()).toEqual(result ? classPages(result) : pages(100, 3));
+			expect(items.map((item) => item.json.id)).toEqual(scoring(min, max).map((r) => r.id));
 			expect(items.length).toBeGreaterThan(0);
+			const scores = items.map((item) => item.json.score as number);
+			expect(scores.every((score) => score >= min && score <= max)).toBe(true);
 		},
 	);
-
-	it('a range across classes sends no result filter, and Return All returns every report in it', async () => {
-		const items = await getAll({
-			returnAll: true,
-			filters: { minScore: 45, maxScore: 85 },
-		});
-		expect(queries()).toEqual(pages(100, 3));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
-		expect(
-			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
-		).toBe(true);
-	});
 
 	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
 		const decent = newestFirst().filter((r) => r.result >= 49 && r.result <= 79);
