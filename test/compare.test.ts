@@ -186,8 +186,7 @@ describe('Report → Compare With Competitors', () => {
 		scriptAnalyses();
 		const down = 'https://down.invalid/';
 		api.server.failNext({ type: 'status', status: 500 }, { match: createOf(OTHER) });
-		const items = await api.ok(compare([RIVAL, down, OTHER], { simplify: false }));
-		const item = items[0].json;
+		const item = await api.first(compare([RIVAL, down, OTHER], { simplify: false }));
 		expect((item.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL]);
 		expect(item.not_comparable).toEqual([
 			{ url: down, reason: expect.stringMatching(/fetch|422|url/i) },
@@ -281,13 +280,12 @@ describe('Report → Compare With Competitors', () => {
 
 	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {
 		scriptAnalyses();
-		const items = await api.ok(
+		const item = await api.first(
 			compare([RIVAL, OTHER], {
 				options: { emailHtml: true },
 				reportBranding: { agencyName: '<b>Acme</b> & Co', accentColor: '#112233' },
 			}),
 		);
-		const item = items[0].json;
 		expect(item.you).toBe(`${YOU} 70 (decent)`);
 		expect(item.competitors).toBe(`${RIVAL} 88, ahead by 18; ${OTHER} 68, tie (−2)`);
 		expect(String(item.they_lead_on).split('; ')[0]).toBe(

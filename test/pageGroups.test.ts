@@ -166,8 +166,7 @@ describe('Page Groups and budgets', () => {
 		// No breach: the group holds.
 		it.each(cases)('%s', async (_name, budget, breach) => {
 			const passed = breach === null;
-			const items = await api.ok(health(groups(group('Products', '/products/**', budget))));
-			const site = items[0].json;
+			const site = await api.first(health(groups(group('Products', '/products/**', budget))));
 			const products = (site.groups as IDataObject[])[0];
 			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
 			expect(products.passed).toBe(passed);
@@ -180,7 +179,7 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
-			const items = await api.ok(
+			const site = await api.first(
 				health({
 					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
 					...groups(
@@ -189,7 +188,6 @@ describe('Page Groups and budgets', () => {
 					),
 				}),
 			);
-			const site = items[0].json;
 			const byName = Object.fromEntries(
 				(site.groups as IDataObject[]).map((g) => [g.name, g]),
 			) as Record<string, IDataObject>;
@@ -219,7 +217,7 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('summary_text and summary_html lead with the broken groups; the e-mail escapes what it shows', async () => {
-			const items = await api.ok(
+			const site = await api.first(
 				health({
 					simplify: true,
 					...groups(
@@ -227,7 +225,6 @@ describe('Page Groups and budgets', () => {
 					),
 				}),
 			);
-			const site = items[0].json;
 			const lines = String(site.summary_text).split('\n');
 			expect(lines[0]).toBe(`${SITE}: 1 of 2 page groups over budget: <b>Products</b>`);
 			expect(lines[1]).toMatch(/^- <b>Products<\/b>: meta_description fails on 2 of 4 pages/);

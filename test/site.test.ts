@@ -111,8 +111,7 @@ describe('Project → Get Health', () => {
 			url: 'https://shop.example.com/b',
 			privacy: 1,
 		});
-		const items = await api.ok(health({ siteOptions: { worstPages: 2 } }));
-		const site = items[0].json;
+		const site = await api.first(health({ siteOptions: { worstPages: 2 } }));
 		expect(site.pages).toBe(4);
 		expect(site.average_score).toBe(75);
 		expect(site.worst_pages).toBe('shop.example.com/c 60, shop.example.com/a 70');
@@ -244,8 +243,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			},
 			{ match: createOf('https://shop.example.com/b') },
 		);
-		const items = await api.ok(perSite(), { items: input });
-		const shop = items[0].json;
+		const shop = await api.first(perSite(), { items: input });
 		expect(shop.pages).toBe(2);
 		expect(shop.created).toBe(2);
 		expect(String(shop.failed_pages)).toContain('https://shop.example.com/b (');

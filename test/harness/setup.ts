@@ -25,6 +25,8 @@ export interface ServerFixture {
 	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
 	/** The same, expecting no error: the node's items. */
 	ok(parameters: IDataObject, options?: RunOptions): Promise<INodeExecutionData[]>;
+	/** The same: the first item's JSON. */
+	first(parameters: IDataObject, options?: RunOptions): Promise<IDataObject>;
 	/**
 	 * Runs the node and expects it refused with `message` (a string: the whole message) before any
 	 * API request, the error with a description. Returns the error.
@@ -62,6 +64,7 @@ export function useServer(
 		expect(error).toBeUndefined();
 		return items;
 	};
+	fixture.first = async (parameters, run) => (await fixture.ok(parameters, run))[0].json;
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
 	fixture.reset = () => {
 		fixture.server.deleteAllReports();
