@@ -89,13 +89,8 @@ describe('Report → Compare With Competitors', () => {
 			{ check: 'robots', importance: 'high', competitors: [OTHER] },
 		]);
 		const checks = item.checks as IDataObject[];
-		expect(checks.map((row) => row.importance)).toEqual(
-			[...checks.map((row) => row.importance)].sort(
-				(a, b) =>
-					['high', 'medium', 'low'].indexOf(String(a)) -
-					['high', 'medium', 'low'].indexOf(String(b)),
-			),
-		);
+		const ranks = checks.map((row) => ['high', 'medium', 'low'].indexOf(String(row.importance)));
+		expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
 		expect(checks.find((row) => row.check === 'dom_size')).toEqual({
 			check: 'dom_size',
 			importance: 'low',
@@ -438,11 +433,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 	const scores = (...score: number[]) =>
 		[YOU, RIVAL, OTHER].forEach((url, i) => api.server.setNextAnalysis(url, { score: score[i] }));
 	const changes = (item: IDataObject) =>
-		(item.competitors as IDataObject[]).map(({ gap, previous_gap, gap_change }) => [
-			gap,
-			previous_gap,
-			gap_change,
-		]);
+		(item.competitors as IDataObject[]).map((c) => [c.gap, c.previous_gap, c.gap_change]);
 
 	it('keeps each page as a site of the table, and says gap_change and overtaken_by since the previous production comparison', async () => {
 		scores(70, 68, 60);

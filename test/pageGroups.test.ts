@@ -195,14 +195,11 @@ describe('Page Groups and budgets', () => {
 				min_average_score: 60,
 				required_checks: [{ check: 'meta_description', share: 100 }],
 			});
+			const rules = (name: string) => (byName[name].breaches as IDataObject[]).map((b) => b.rule);
 			// Products: average 60 holds its own 60; meta_description fails on 2 of 4.
-			expect((byName.Products.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
-				'required_check',
-			]);
+			expect(rules('Products')).toEqual(['required_check']);
 			// Blog: average 77.5 holds 70; meta_description fails on /blog/a.
-			expect((byName.Blog.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
-				'required_check',
-			]);
+			expect(rules('Blog')).toEqual(['required_check']);
 			expect(byName.Other.passed).toBe(true);
 			expect(site.broken_groups).toEqual(['Products', 'Blog']);
 			// The breach names the failing pages, worst first, with their group and link.

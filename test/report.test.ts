@@ -381,24 +381,22 @@ describe('Report → Get, Create, Update, Delete', () => {
 					`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` ${r.rawBody} (${r.headers['content-type']})` : ''}`,
 			);
 	const FORM = '(application/x-www-form-urlencoded)';
+	const get = (mode: string, value: string, extra: IDataObject = {}) =>
+		run({ operation: 'get', reportId: locator(mode, value), ...extra });
+	const update = (id: number, updateFields: IDataObject, extra: IDataObject = {}) =>
+		run({ operation: 'update', reportId: locator('id', id), updateFields, ...extra });
 
 	it.each([
-		['the link of its page', (base: string, id: number) => `${base}/reports/${id}`],
+		['the link of its page', (link: string) => link],
 		[
 			'with a trailing slash, a query and a fragment',
-			(base: string, id: number) => `${base}/reports/${id}/?tab=checks#title`,
+			(link: string) => `${link}/?tab=checks#title`,
 		],
-		[
-			'without the scheme',
-			(base: string, id: number) => `${base.replace(/^https?:\/\//, '')}/reports/${id}`,
-		],
-		['as an expression', (base: string, id: number) => `={{ "${base}/reports/${id}" }}`],
-	])('Get By URL: %s resolves to the report', async (_what, link) => {
+		['without the scheme', (link: string) => link.replace(/^https?:\/\//, '')],
+		['as an expression', (link: string) => `={{ "${link}" }}`],
+	])('Get By URL: %s resolves to the report', async (_what, as) => {
 		const [record] = api.server.listReports();
-		const items = await run({
-			operation: 'get',
-			reportId: locator('url', link(api.server.url, record.id)),
-		});
+		const items = await get('url', as(`${api.server.url}/reports/${record.id}`));
 		expect(items[0].json.id).toBe(record.id);
 		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 	});
@@ -417,7 +415,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Get fetches one report by ID and unwraps it', async () => {
 		const record = api.server.listReports()[2];
-		const items = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
+		const items = await get('id', String(record.id));
 
 		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 		expect(items).toHaveLength(1);
@@ -432,11 +430,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Get accepts the ID picked from the list', async () => {
 		const record = api.server.listReports()[0];
-		const items = await run({
-			operation: 'get',
-			reportId: locator('list', String(record.id)),
-			simplify: false,
-		});
+		const items = await get('list', String(record.id), { simplify: false });
 
 		expect(items[0].json).toMatchObject({
 			id: record.id,
@@ -502,11 +496,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update sends only the fields the user added', async () => {
 		const record = api.server.listReports()[1];
-		const items = await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { privacy: 0 },
-		});
+		const items = await update(record.id, { privacy: 0 });
 
 		expect(wire()).toEqual([`PUT /api/v1/reports/${record.id} privacy=0 ${FORM}`]);
 		expect(items[0].json).toMatchObject({
@@ -518,12 +508,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update with Re-Run Analysis sends results=1 and returns the fresh analysis', async () => {
 		const record = api.server.listReports()[3];
-		const items = await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { rerunAnalysis: true },
-			simplify: false,
-		});
+		const items = await update(record.id, { rerunAnalysis: true }, { simplify: false });
 
 		// The report as it was is read first, for `changes`.
 		expect(wire()).toEqual([
@@ -536,11 +521,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update to Password privacy sends privacy and password together', async () => {
 		const record = api.server.listReports()[4];
-		await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { privacy: 2, password: 'pw-123' },
-		});
+		await update(record.id, { privacy: 2, password: 'pw-123' });
 
 		expect(api.apiRequests()[0].form).toEqual({ privacy: '2', password: 'pw-123' });
 		expect(api.server.getReport(record.id)?.password).toBe('pw-123');
@@ -548,10 +529,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Delete returns { deleted: true, id }', async () => {
 		const record = api.server.addReport({ url: 'https://example.com/old' });
-		const items = await run({
-			operation: 'delete',
-			reportId: locator('id', String(record.id)),
-		});
+		const items = await run({ operation: 'delete', reportId: locator('id', String(record.id)) });
 
 		expect(wire()).toEqual([`DELETE /api/v1/reports/${record.id}`]);
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: record.id }]);
@@ -574,7 +552,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 				status: 200,
 			},
 		});
-		const items = await run({ operation: 'get', reportId: locator('id', '9') });
+		const items = await get('id', '9');
 
 		expect(items[0].json).toMatchObject({
 			id: 9,

@@ -71,14 +71,11 @@ describe('Project → Get Health', () => {
 				importance: reports[0].results[check].importance,
 				pages,
 			});
-		const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
-		for (let i = 1; i < failing.length; i++) {
-			const [a, b] = [failing[i - 1], failing[i]];
-			expect(
-				rank[a.importance as string] < rank[b.importance as string] ||
-					(a.importance === b.importance && (a.pages as number) >= (b.pages as number)),
-			).toBe(true);
-		}
+		// Most important first, then by pages.
+		const rank = (c: IDataObject) => ['high', 'medium', 'low'].indexOf(String(c.importance));
+		expect(failing).toEqual(
+			[...failing].sort((a, b) => rank(a) - rank(b) || Number(b.pages) - Number(a.pages)),
+		);
 		expect(site.top_issues).toEqual(
 			failing
 				.slice(0, 3)
