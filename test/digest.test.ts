@@ -133,18 +133,16 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		// Pages that score well but each fail a high-importance check: health 0, average good. And
 		// the reverse: every check passed, low scores: health 100, average bad.
 		const check = (passed: boolean): CheckResult => ({ passed, importance: 'high', value: null });
-		for (const page of ['a', 'b', 'c']) {
-			api.server.addReport({
-				url: `https://zero-health.example.com/${page}`,
-				result: 95,
-				results: { title: check(false) },
-			});
-			api.server.addReport({
-				url: `https://full-health.example.com/${page}`,
-				result: 30,
-				results: { title: check(true) },
-			});
-		}
+		for (const page of ['a', 'b', 'c'])
+			for (const [site, result, passed] of [
+				['zero', 95, false],
+				['full', 30, true],
+			] as const)
+				api.server.addReport({
+					url: `https://${site}-health.example.com/${page}`,
+					result,
+					results: { title: check(passed) },
+				});
 		const items = await run();
 		const sites = items[0].json.sites as IDataObject[];
 		const site = (project: string) => sites.find((entry) => entry.project === project)!;

@@ -47,9 +47,11 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		n8nApi: () => fake.credential,
 	});
 
-	/** The run `day` weeks in: each page's score, title failing on the first. */
-	const script = (day: number, scores: number[]) =>
+	/** Scripts the run `day` weeks in (each page's score, title failing on the first), then runs. */
+	const runAt = (day: number, scores: number[], ...args: Parameters<typeof run>) => {
 		scriptRun(api.server, URLS, { start: START, run: day, scores, failing: [['title']] });
+		return run(...args);
+	};
 
 	const table = () => n8n.tables.byName('phpRank history')!;
 	const rows = () => n8n.tables.rows(table().id);
@@ -58,9 +60,8 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	it('creates the table by name on the first production run and adds one row per run, equal to the server’s figures', async () => {
 		const figures: SiteFigures[] = [];
 		for (let day = 0; day < 3; day++) {
-			script(day, [70 + day, 80 + day]);
 			n8n.requests.length = 0;
-			const { items, error } = await run('webhook');
+			const { items, error } = await runAt(day, [70 + day, 80 + day], 'webhook');
 			expect(error).toBeUndefined();
 			figures.push(siteFigures(api.server, SITE));
 			const site = items[0].json;
@@ -100,9 +101,8 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('reads every site of the run in one request and writes one row per site; a manual run reads and writes nothing', async () => {
-		script(0, [70, 80]);
 		api.server.setNextAnalysis(OTHER_URL, { score: 60, failed: [], others: 'pass' });
-		await run('webhook', { urls: [...URLS, OTHER_URL] });
+		await runAt(0, [70, 80], 'webhook', { urls: [...URLS, OTHER_URL] });
 		const tableId = table().id;
 		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
 		expect(reads).toHaveLength(1);
@@ -118,8 +118,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		);
 
 		n8n.requests.length = 0;
-		script(1, [71, 81]);
-		const manual = await run('manual');
+		const manual = await runAt(1, [71, 81], 'manual');
 		expect(manual.items[0].json.history_saved).toBe(false);
 		expect(manual.items[0].json.runs_recorded).toBe(2);
 		expect(rows()).toHaveLength(2);
@@ -130,18 +129,14 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('writes one row, not two, when the same execution runs again (Retry On Fail); both rows of two runs at once are kept, whichever workflow wrote them', async () => {
-		script(0, [70, 80]);
-		await run('webhook', { id: '41' });
-		script(0, [72, 80]);
-		const again = await run('webhook', { id: '41' });
+		await runAt(0, [70, 80], 'webhook', { id: '41' });
+		const again = await runAt(0, [72, 80], 'webhook', { id: '41' });
 		expect(again.items[0].json.runs_recorded).toBe(1);
 		expect(rows()).toHaveLength(1);
 		expect(rows()[0].average_score).toBe(siteFigures(api.server, SITE).average_score);
 		// Two executions of one site, as two workers would run them: both kept, by date.
-		script(1, [74, 80]);
-		await run('webhook', { id: '42', workflowId: 'wf-2' });
-		script(1, [76, 80]);
-		const later = await run('webhook', { id: '43' });
+		await runAt(1, [74, 80], 'webhook', { id: '42', workflowId: 'wf-2' });
+		const later = await runAt(1, [76, 80], 'webhook', { id: '43' });
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['41', '42', '43']);
 		// The rows belong to the site: another workflow's run is in this one's history.
 		expect(rows().map(({ workflow_id }) => workflow_id)).toEqual(['wf-1', 'wf-2', 'wf-1']);
@@ -172,14 +167,11 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('moves the history a node kept in the workflow into the table on its first production run, nothing twice', async () => {
-		for (let day = 0; day < 3; day++) {
-			script(day, [70 + day, 80]);
-			await run('webhook', { extra: { historyStore: 'workflow' } });
-		}
+		for (let day = 0; day < 3; day++)
+			await runAt(day, [70 + day, 80], 'webhook', { extra: { historyStore: 'workflow' } });
 		expect(n8n.tables.all()).toHaveLength(0);
 		const before = structuredClone(state.saved);
-		script(3, [75, 80]);
-		const moved = await run('webhook');
+		const moved = await runAt(3, [75, 80], 'webhook');
 		expect(moved.items[0].json.runs_recorded).toBe(4);
 		expect(moved.items[0].json.history_saved).toBe(true);
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
@@ -187,18 +179,15 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		// Had n8n not saved that run's static data, the next run finds the runs in the table: none twice.
 		const unsaved = structuredClone(state.saved);
 		state.saved = before;
-		script(3, [75, 80]);
-		const again = await run('webhook', { id: '4' });
+		const again = await runAt(3, [75, 80], 'webhook', { id: '4' });
 		expect(again.items[0].json.runs_recorded).toBe(4);
 		expect(rows()).toHaveLength(4);
 		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
 		expect(Object.keys(unsaved)).toEqual(Object.keys(state.saved));
 		// A run without an execution ID (no row of its own to replace) shows every moved run.
-		script(4, [76, 80]);
-		const unnamed = await run('manual', { id: '' });
+		const unnamed = await runAt(4, [76, 80], 'manual', { id: '' });
 		expect(unnamed.items[0].json.runs_recorded).toBe(5);
-		script(4, [76, 80]);
-		const next = await run('webhook');
+		const next = await runAt(4, [76, 80], 'webhook');
 		expect(next.items[0].json.runs_recorded).toBe(5);
 		expect(rows()).toHaveLength(5);
 	});
@@ -282,16 +271,14 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('keeps the audit when the row cannot be written: history_saved false, history_error says why, nothing analysed twice', async () => {
-		script(0, [70, 80]);
-		await run('webhook');
-		script(1, [71, 80]);
+		await runAt(0, [70, 80], 'webhook');
 		n8n.failNext(
 			{ method: 'POST', path: /rows\/upsert$/ },
 			{ status: 500, body: { message: 'disk full' } },
 		);
 		const analyses = () => api.apiRequests().filter(({ method }) => method === 'PUT').length;
 		const before = analyses();
-		const { items, error } = await run('webhook');
+		const { items, error } = await runAt(1, [71, 80], 'webhook');
 		expect(error).toBeUndefined();
 		expect(items[0].json.history_saved).toBe(false);
 		expect(items[0].json.history_error).toMatch(/n8n answered HTTP 500 .*disk full/);
@@ -301,13 +288,11 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('when n8n’s data tables are full, history_error quotes n8n and names the limit and its setting, not the columns; with room again the next run writes', async () => {
-		script(0, [70, 80]);
-		await run('webhook');
+		await runAt(0, [70, 80], 'webhook');
 		// As N8N_DATA_TABLES_MAX_SIZE_BYTES set to what the tables hold now: n8n 2.41.1 refuses every write.
 		n8n.setMaxSizeBytes(n8n.tables.totalBytes());
-		script(1, [71, 80]);
 		n8n.requests.length = 0;
-		const { items, error } = await run('webhook');
+		const { items, error } = await runAt(1, [71, 80], 'webhook');
 		expect(error).toBeUndefined();
 		const site = items[0].json;
 		expect(site.history_saved).toBe(false);
@@ -329,8 +314,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(rows()).toHaveLength(1);
 
 		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
-		script(2, [72, 80]);
-		const later = await run('webhook');
+		const later = await runAt(2, [72, 80], 'webhook');
 		expect(later.items[0].json).toMatchObject({ history_saved: true, history_error: null });
 		expect(rows()).toHaveLength(2);
 	});
