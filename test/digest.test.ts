@@ -4,7 +4,6 @@ import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
 import { locator, useN8nApi, useServer } from './harness/setup';
 import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
-import type { N8nApi } from './server/n8nApi';
 import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
 
 /*
@@ -32,25 +31,23 @@ const digestNode = (extra: IDataObject = {}) => ({
 
 describe('Get Health → One Digest: every client site in one item', () => {
 	const api = useServer();
-	const fake = useN8nApi(N8N_KEY);
-	let n8n: N8nApi;
+	const n8n = useN8nApi(N8N_KEY);
 	let account: Account;
-	beforeAll(() => (n8n = fake.api));
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		fake.reset();
-		const table = n8n.tables.create(TABLE, [...HISTORY_COLUMNS]);
+		n8n.reset();
+		const table = n8n.api.tables.create(TABLE, [...HISTORY_COLUMNS]);
 		account = accountFixture(api.server, Date.now());
-		n8n.tables.seed(table.id, account.rows);
+		n8n.api.tables.seed(table.id, account.rows);
 		api.server.clearRequests();
-		n8n.requests.length = 0;
+		n8n.api.requests.length = 0;
 	});
 
 	/** The node's items, the run expected to succeed. */
 	const run = (extra: IDataObject = {}) =>
-		api.ok(digestNode(extra), { execution: { n8nApi: fake.credential } });
+		api.ok(digestNode(extra), { execution: { n8nApi: n8n.credential } });
 	const reports = (): ReportRecord[] => api.server.listReports();
-	const rows = () => n8n.tables.rows(n8n.tables.byName(TABLE)!.id);
+	const rows = () => n8n.api.tables.rows(n8n.api.tables.byName(TABLE)!.id);
 
 	it('ranks the sites worst first, each with the server’s figures and the table’s changes and issue ages', async () => {
 		const items = await run();
@@ -89,17 +86,17 @@ describe('Get Health → One Digest: every client site in one item', () => {
 				page: String(index + 1),
 			})),
 		);
-		const tableId = n8n.tables.byName(TABLE)!.id;
-		expect(n8n.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+		const tableId = n8n.api.tables.byName(TABLE)!.id;
+		expect(n8n.api.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
 			'GET /api/v1/data-tables',
 			`GET /api/v1/data-tables/${tableId}/rows`,
 		]);
-		const filter = JSON.parse(n8n.requests[1].query.filter) as { filters: IDataObject[] };
+		const filter = JSON.parse(n8n.api.requests[1].query.filter) as { filters: IDataObject[] };
 		expect(filter.filters.map(({ value }) => value)).toEqual(
 			[...new Set(reports().map((r) => r.project))].sort(),
 		);
 		// Read only: the table holds what it held.
-		expect(rows()).toEqual(n8n.tables.rows(tableId));
+		expect(rows()).toEqual(n8n.api.tables.rows(tableId));
 		expect(rows()).toHaveLength(account.rows.length);
 	});
 
@@ -178,7 +175,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	it('without a history store: the changes and issue ages are null, and the digest says where to turn them on', async () => {
 		const items = await run({ historyStore: 'none', historyTable: undefined });
 		const digest = items[0].json;
-		expect(n8n.requests).toHaveLength(0);
+		expect(n8n.api.requests).toHaveLength(0);
 		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
 		expect(digest.sites).toEqual(expected.sites);
 		for (const site of digest.sites as IDataObject[]) {
@@ -223,8 +220,8 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			'Output is One Digest, but All Projects is off',
 		],
 	])('bad input %j is refused before any request, naming the field', async (extra, message) => {
-		await api.refuses(digestNode(extra), message, { execution: { n8nApi: fake.credential } });
-		expect(n8n.requests).toHaveLength(0);
+		await api.refuses(digestNode(extra), message, { execution: { n8nApi: n8n.credential } });
+		expect(n8n.api.requests).toHaveLength(0);
 	});
 
 	it('as an AI tool: the message alone, worst first', async () => {

@@ -6,7 +6,7 @@ import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setu
 import { historyOf, scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 import { siteFigures, type SiteFigures } from './server';
-import { DEFAULT_MAX_SIZE_BYTES, type N8nApi } from './server/n8nApi';
+import { DEFAULT_MAX_SIZE_BYTES } from './server/n8nApi';
 
 /*
  * History Store → Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
@@ -31,20 +31,18 @@ const perSite = (extra: IDataObject = {}) =>
 
 describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
-	const fake = useN8nApi(N8N_KEY);
-	let n8n: N8nApi;
-	beforeAll(() => (n8n = fake.api));
+	const n8n = useN8nApi(N8N_KEY);
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		fake.reset();
-		n8n.setPublicApiDisabled(false);
-		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
+		n8n.reset();
+		n8n.api.setPublicApiDisabled(false);
+		n8n.api.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
 		reset();
 	});
 
 	const { run, state, reset } = siteRuns(api, perSite, {
 		urls: URLS,
-		n8nApi: () => fake.credential,
+		n8nApi: () => n8n.credential,
 	});
 
 	/** Scripts the run `day` weeks in (each page's score, title failing on the first), then runs. */
@@ -53,14 +51,14 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		return run(...args);
 	};
 
-	const table = () => n8n.tables.byName('phpRank history')!;
-	const rows = () => n8n.tables.rows(table().id);
-	const n8nCalls = () => n8n.requests.map(({ method, path }) => `${method} ${path}`);
+	const table = () => n8n.api.tables.byName('phpRank history')!;
+	const rows = () => n8n.api.tables.rows(table().id);
+	const n8nCalls = () => n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 
 	it('creates the table by name on the first production run and adds one row per run, equal to the server’s figures', async () => {
 		const figures: SiteFigures[] = [];
 		for (let day = 0; day < 3; day++) {
-			n8n.requests.length = 0;
+			n8n.api.requests.length = 0;
 			const { items, error } = await runAt(day, [70 + day, 80 + day], 'webhook');
 			expect(error).toBeUndefined();
 			figures.push(siteFigures(api.server, SITE));
@@ -104,7 +102,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		api.server.setNextAnalysis(OTHER_URL, { score: 60, failed: [], others: 'pass' });
 		await runAt(0, [70, 80], 'webhook', { urls: [...URLS, OTHER_URL] });
 		const tableId = table().id;
-		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		const reads = n8n.api.requests.filter(({ path }) => path.endsWith('/rows'));
 		expect(reads).toHaveLength(1);
 		expect(JSON.parse(reads[0].query.filter)).toEqual({
 			type: 'or',
@@ -117,7 +115,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			expect.arrayContaining([SITE, 'blog.example.org']),
 		);
 
-		n8n.requests.length = 0;
+		n8n.api.requests.length = 0;
 		const manual = await runAt(1, [71, 81], 'manual');
 		expect(manual.items[0].json.history_saved).toBe(false);
 		expect(manual.items[0].json.runs_recorded).toBe(2);
@@ -158,7 +156,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(runs.map(({ error, items }) => [error, items[0]?.json.history_saved])).toEqual(
 			sites.map(() => [undefined, true]),
 		);
-		expect(n8n.tables.all()).toHaveLength(1);
+		expect(n8n.api.tables.all()).toHaveLength(1);
 		expect(
 			rows()
 				.map(({ site }) => site)
@@ -169,7 +167,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	it('moves the history a node kept in the workflow into the table on its first production run, nothing twice', async () => {
 		for (let day = 0; day < 3; day++)
 			await runAt(day, [70 + day, 80], 'webhook', { extra: { historyStore: 'workflow' } });
-		expect(n8n.tables.all()).toHaveLength(0);
+		expect(n8n.api.tables.all()).toHaveLength(0);
 		const before = structuredClone(state.saved);
 		const moved = await runAt(3, [75, 80], 'webhook');
 		expect(moved.items[0].json.runs_recorded).toBe(4);
@@ -209,7 +207,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		});
 		expect(noCredential.error?.message).toContain('no n8n API credential is set');
 		expect(api.apiRequests()).toEqual([]);
-		expect(n8n.requests).toEqual([]);
+		expect(n8n.api.requests).toEqual([]);
 	});
 
 	it.each([
@@ -231,22 +229,22 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		'stops before any phpRank request, naming the fix, for %s',
 		async (_name, setup, message, fix) => {
 			let historyTable = locator('name', 'phpRank history');
-			if ('disabled' in setup) n8n.setPublicApiDisabled(true);
+			if ('disabled' in setup) n8n.api.setPublicApiDisabled(true);
 			if ('lacks' in setup) {
-				const made = n8n.tables.create(
+				const made = n8n.api.tables.create(
 					'partial',
 					HISTORY_COLUMNS.filter(({ name }) => name !== 'failing_checks'),
 				);
 				historyTable = locator('id', made.id);
 			}
 			if ('deleted' in setup) {
-				const made = n8n.tables.create('gone', [...HISTORY_COLUMNS]);
-				n8n.tables.delete(made.id);
+				const made = n8n.api.tables.create('gone', [...HISTORY_COLUMNS]);
+				n8n.api.tables.delete(made.id);
 				historyTable = locator('list', made.id);
 			}
 			const { error } = await run('webhook', {
 				extra: { historyTable },
-				n8nApi: { baseUrl: n8n.url, apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY },
+				n8nApi: { baseUrl: n8n.api.url, apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY },
 			});
 			expect(error?.message).toMatch(message);
 			expect(error?.message).toContain('Nothing was sent to phpRank');
@@ -272,7 +270,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 
 	it('keeps the audit when the row cannot be written: history_saved false, history_error says why, nothing analysed twice', async () => {
 		await runAt(0, [70, 80], 'webhook');
-		n8n.failNext(
+		n8n.api.failNext(
 			{ method: 'POST', path: /rows\/upsert$/ },
 			{ status: 500, body: { message: 'disk full' } },
 		);
@@ -290,8 +288,8 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	it('when n8n’s data tables are full, history_error quotes n8n and names the limit and its setting, not the columns; with room again the next run writes', async () => {
 		await runAt(0, [70, 80], 'webhook');
 		// As N8N_DATA_TABLES_MAX_SIZE_BYTES set to what the tables hold now: n8n 2.41.1 refuses every write.
-		n8n.setMaxSizeBytes(n8n.tables.totalBytes());
-		n8n.requests.length = 0;
+		n8n.api.setMaxSizeBytes(n8n.api.tables.totalBytes());
+		n8n.api.requests.length = 0;
 		const { items, error } = await runAt(1, [71, 80], 'webhook');
 		expect(error).toBeUndefined();
 		const site = items[0].json;
@@ -313,28 +311,28 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		]);
 		expect(rows()).toHaveLength(1);
 
-		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
+		n8n.api.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
 		const later = await runAt(2, [72, 80], 'webhook');
 		expect(later.items[0].json).toMatchObject({ history_saved: true, history_error: null });
 		expect(rows()).toHaveLength(2);
 	});
 
 	it('History Table lists this n8n’s tables by name, searched by name', async () => {
-		n8n.tables.create('phpRank history', [...HISTORY_COLUMNS]);
-		n8n.tables.create('leads', [{ name: 'email', type: 'string' }]);
+		n8n.api.tables.create('phpRank history', [...HISTORY_COLUMNS]);
+		n8n.api.tables.create('leads', [{ name: 'email', type: 'string' }]);
 		const search = (filter?: string) =>
-			listSearch('searchHistoryTables', api.credential, filter, undefined, fake.credential);
+			listSearch('searchHistoryTables', api.credential, filter, undefined, n8n.credential);
 		const all = await search();
 		expect(all.results.map(({ name }) => name)).toEqual(['leads', 'phpRank history']);
-		expect(all.results[1].value).toBe(n8n.tables.byName('phpRank history')!.id);
+		expect(all.results[1].value).toBe(n8n.api.tables.byName('phpRank history')!.id);
 		const found = await search('history');
 		expect(found.results.map(({ name }) => name)).toEqual(['phpRank history']);
 	});
 
 	it('the credential’s Test says what works and what to fix', async () => {
 		const cases: Array<[string, string, 'OK' | 'Error', string]> = [
-			[n8n.url, N8N_KEY, 'OK', 'serves data tables'],
-			[n8n.url, 'wrong', 'Error', 'HTTP 401'],
+			[n8n.api.url, N8N_KEY, 'OK', 'serves data tables'],
+			[n8n.api.url, 'wrong', 'Error', 'HTTP 401'],
 			[
 				`${api.server.url}/nothing`,
 				N8N_KEY,
@@ -348,13 +346,13 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				status,
 				message: expect.stringContaining(says),
 			});
-		expect(n8n.requests.map(({ keySent }) => keySent)).toEqual(['right', 'wrong']);
+		expect(n8n.api.requests.map(({ keySent }) => keySent)).toEqual(['right', 'wrong']);
 	});
 
 	it('reads 120 sites of long names in as few requests as n8n’s request-line limit allows, every row once', async () => {
-		const made = n8n.tables.create('many', [...HISTORY_COLUMNS]);
+		const made = n8n.api.tables.create('many', [...HISTORY_COLUMNS]);
 		const sites = Array.from({ length: 120 }, (_, i) => `${'s'.repeat(60)}${i}.example.com`);
-		n8n.tables.seed(
+		n8n.api.tables.seed(
 			made.id,
 			sites.flatMap((site, i) =>
 				[0, 1, 2].map((run) => ({
@@ -374,7 +372,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		);
 		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
 		const ctx = {
-			getCredentials: async () => fake.credential,
+			getCredentials: async () => n8n.credential,
 			getNode: () => ({ name: 'phpRank' }),
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
@@ -389,7 +387,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		const rows = await readRows(ctx, { id: made.id, name: 'many' }, sites);
 		expect(rows).toHaveLength(360);
 		expect(new Set(rows.map(({ execution_id }) => execution_id)).size).toBe(360);
-		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		const reads = n8n.api.requests.filter(({ path }) => path.endsWith('/rows'));
 		expect(reads.every(({ query }) => query.filter.length <= 6_000)).toBe(true);
 		// About 120 characters of filter a site: three groups of at most 6,000, each one page of rows.
 		expect(new Set(reads.map(({ query }) => query.filter)).size).toBe(3);
