@@ -74,9 +74,7 @@ describe('Report → Compare With Competitors', () => {
 			}),
 			expect.objectContaining({ url: OTHER, score: 68, gap: -2, verdict: 'tie' }),
 		]);
-		expect(item.best_competitor).toBe(RIVAL);
-		expect(item.score_gap).toBe(18);
-		expect(item.not_comparable).toEqual([]);
+		expect(item).toMatchObject({ best_competitor: RIVAL, score_gap: 18, not_comparable: [] });
 		// High first; a check both competitors pass before one only one passes.
 		expect(item.they_lead_on).toEqual([
 			{ check: 'meta_description', importance: 'high', competitors: [RIVAL, OTHER] },
@@ -109,10 +107,9 @@ describe('Report → Compare With Competitors', () => {
 		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
 		api.server.clearRequests();
 
-		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
+		const item = await api.first(compare([RIVAL, OTHER], { simplify: false }));
 		expect(analyses()).toEqual([]);
 		expect(api.calls()).toHaveLength(3);
-		const item = items[0].json;
 		expect((item.you as IDataObject).action).toBe('reused');
 		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
 		expect(api.server.listReports()).toHaveLength(3);
@@ -164,8 +161,7 @@ describe('Report → Compare With Competitors', () => {
 			[-3, 'tie'],
 			[-3.1, 'behind'],
 		]);
-		expect(items[0].json.best_competitor).toBe('https://b.example/');
-		expect(items[0].json.score_gap).toBe(3.1);
+		expect(items[0].json).toMatchObject({ best_competitor: 'https://b.example/', score_gap: 3.1 });
 
 		// Tie Within 0: only equal scores tie.
 		const strict = await api.run(compare(at, { simplify: false, tieWithin: 0 }));
@@ -357,16 +353,14 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('puts other projects beside the chosen one from their report lists alone: one list read each, no analysis', async () => {
 		seed();
-		const items = await api.ok(health({ simplify: false }));
+		const item = await api.first(health({ simplify: false }));
 		const requests = api.apiRequests();
 		expect(requests.map((r) => `${r.method} ${String(r.query.project)}`).sort()).toEqual([
 			'GET other.example.net',
 			'GET rival.example.org',
 			'GET shop.example.com',
 		]);
-		const item = items[0].json;
-		expect(item.project).toBe('shop.example.com');
-		expect(item.average_score).toBe(72);
+		expect(item).toMatchObject({ project: 'shop.example.com', average_score: 72 });
 		expect(item.compared_with).toEqual([
 			expect.objectContaining({
 				project: 'rival.example.org',
@@ -438,8 +432,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 	it('keeps each page as a site of the table, and says gap_change and overtaken_by since the previous production comparison', async () => {
 		scores(70, 68, 60);
 		const first = await over('webhook');
-		expect(first.history_saved).toBe(true);
-		expect(first.overtaken_by).toEqual([]);
+		expect(first).toMatchObject({ history_saved: true, overtaken_by: [] });
 		expect(changes(first)).toEqual([
 			[-2, null, null],
 			[-10, null, null],

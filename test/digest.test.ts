@@ -64,8 +64,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			stale_sites: digest.stale_sites,
 		}).toEqual(expected.totals);
 		// What the fixture made: 12 sites, 3 stale, 9 with changes, some worse and some better.
-		expect(digest.total_sites).toBe(12);
-		expect(digest.stale_sites).toBe(3);
+		expect(digest).toMatchObject({ total_sites: 12, stale_sites: 3 });
 		const sites = digest.sites as IDataObject[];
 		expect(sites.filter((site) => site.change_4_runs !== null)).toHaveLength(9);
 		expect(digest.worse_sites).toBeGreaterThan(0);
@@ -179,9 +178,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
 		expect(digest.sites).toEqual(expected.sites);
 		for (const site of digest.sites as IDataObject[]) {
-			expect(site.change_4_runs).toBeNull();
-			expect(site.change_30_days).toBeNull();
-			expect(site.oldest_issue).toBeNull();
+			expect(site).toMatchObject({ change_4_runs: null, change_30_days: null, oldest_issue: null });
 			expect(site.oldest_issue_days).toBeNull();
 		}
 		expect(digest.worse_sites).toBeNull();
@@ -262,8 +259,7 @@ describe('Get Health → One Digest at an agency’s size', () => {
 		});
 		expect(api.apiRequests()).toHaveLength(10);
 		const digest = items[0].json;
-		expect(digest.total_sites).toBe(200);
-		expect(digest.total_pages).toBe(1000);
+		expect(digest).toMatchObject({ total_sites: 200, total_pages: 1000 });
 		const lines = String(digest.summary_text).split('\n');
 		expect(lines).toHaveLength(40);
 		// The totals, where to turn the history on, 37 sites, and the rest counted.

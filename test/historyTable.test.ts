@@ -63,8 +63,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			expect(error).toBeUndefined();
 			figures.push(siteFigures(api.server, SITE));
 			const site = items[0].json;
-			expect(site.history_saved).toBe(true);
-			expect(site.history_error).toBeNull();
+			expect(site).toMatchObject({ history_saved: true, history_error: null });
 			expect(site.runs_recorded).toBe(day + 1);
 			expect(historyOf(site)).toEqual(figures);
 			// Requests to n8n: the table looked up (made the first time), the site's rows read, its row written.
@@ -117,8 +116,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 
 		n8n.api.requests.length = 0;
 		const manual = await runAt(1, [71, 81], 'manual');
-		expect(manual.items[0].json.history_saved).toBe(false);
-		expect(manual.items[0].json.runs_recorded).toBe(2);
+		expect(manual.items[0].json).toMatchObject({ history_saved: false, runs_recorded: 2 });
 		expect(rows()).toHaveLength(2);
 		expect(n8nCalls()).toEqual([
 			'GET /api/v1/data-tables',
@@ -170,8 +168,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(n8n.api.tables.all()).toHaveLength(0);
 		const before = structuredClone(state.saved);
 		const moved = await runAt(3, [75, 80], 'webhook');
-		expect(moved.items[0].json.runs_recorded).toBe(4);
-		expect(moved.items[0].json.history_saved).toBe(true);
+		expect(moved.items[0].json).toMatchObject({ runs_recorded: 4, history_saved: true });
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
 		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
 		// Had n8n not saved that run's static data, the next run finds the runs in the table: none twice.

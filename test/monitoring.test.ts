@@ -33,8 +33,7 @@ describe('Report → Create or Re-Run', () => {
 		});
 
 		const [rerun, created] = items.map((item) => item.json);
-		expect(rerun.action).toBe('rerun');
-		expect(rerun.id).toBe(existing.id);
+		expect(rerun).toMatchObject({ action: 'rerun', id: existing.id });
 		const after = api.server.getReport(existing.id)!;
 		expect(rerun.changes).toEqual(changesBetween(before, after));
 		expect((rerun.changes as IDataObject).previous).toEqual({
@@ -45,8 +44,7 @@ describe('Report → Create or Re-Run', () => {
 		expect(rerun.other_reports).toBe(0);
 		// Simplify off keeps the full record, with action and changes.
 		expect(rerun).toMatchObject({ url: 'shop.example.com/pricing', results: after.results });
-		expect(created.action).toBe('created');
-		expect(created.changes).toBeNull();
+		expect(created).toMatchObject({ action: 'created', changes: null });
 		expect(
 			api.server.listReports().filter((r) => r.url === 'shop.example.com/new-page'),
 		).toHaveLength(1);

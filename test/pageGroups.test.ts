@@ -107,8 +107,7 @@ describe('Page Groups and budgets', () => {
 				[`${SITE}/blog/a`, 'Blog posts'],
 			]);
 			// No budget: every group holds.
-			expect(site.budgets_passed).toBe(true);
-			expect(site.broken_groups).toEqual([]);
+			expect(site).toMatchObject({ budgets_passed: true, broken_groups: [] });
 		});
 
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
@@ -435,8 +434,7 @@ describe('Page Groups and budgets', () => {
 				['new-1', 'Products', true],
 			]);
 			const site = items[0].json;
-			expect(site.runs_recorded).toBe(2);
-			expect(site.history_saved).toBe(true);
+			expect(site).toMatchObject({ runs_recorded: 2, history_saved: true });
 			expect(site.groups_newly_broken).toEqual([]);
 		});
 	});

@@ -109,8 +109,7 @@ describe('Project → Get Health', () => {
 			privacy: 1,
 		});
 		const site = await api.first(health({ siteOptions: { worstPages: 2 } }));
-		expect(site.pages).toBe(4);
-		expect(site.average_score).toBe(75);
+		expect(site).toMatchObject({ pages: 4, average_score: 75 });
 		expect(site.worst_pages).toBe('shop.example.com/c 60, shop.example.com/a 70');
 		for (const value of Object.values(site)) expect(Array.isArray(value)).toBe(false);
 	});
@@ -241,8 +240,7 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			{ match: createOf('https://shop.example.com/b') },
 		);
 		const shop = await api.first(perSite(), { items: input });
-		expect(shop.pages).toBe(2);
-		expect(shop.created).toBe(2);
+		expect(shop).toMatchObject({ pages: 2, created: 2 });
 		expect(String(shop.failed_pages)).toContain('https://shop.example.com/b (');
 		expect(String(shop.failed_pages)).toContain('Could not fetch the url.');
 		expect(api.server.listReports()).toHaveLength(3);
