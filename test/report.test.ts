@@ -36,8 +36,8 @@ function useReports() {
 	return {
 		api,
 		/** Get Many's items, the run expected to succeed. */
-		getAll: (parameters: IDataObject) =>
-			api.ok({ resource: 'report', operation: 'getAll', ...parameters }),
+		getAll: (parameters: IDataObject, items?: IDataObject[]) =>
+			api.ok({ resource: 'report', operation: 'getAll', ...parameters }, { items }),
 		queries: () => api.apiRequests().map((request) => request.query),
 		newestFirst,
 		/** The IDs of the `count` newest reports. */
@@ -165,24 +165,18 @@ describe('Report → Get Many', () => {
 	});
 
 	it('changes nothing when Result, Page Size or the score filters are added and left as they start', async () => {
-		const filters = [
-			description.find((p) => p.name === 'filters')?.options as INodeProperties[],
-			description.find((p) => p.name === 'options')?.options as INodeProperties[],
-		];
-		const defaults = filters.map((options) =>
-			Object.fromEntries(options.map((p) => [p.name, p.default])),
-		);
-		expect(defaults[0]).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
-		expect(defaults[1]).toMatchObject({ pageSize: '' });
+		const [defaults, options] = ['filters', 'options'].map((name) => {
+			const fields = description.find((p) => p.name === name)?.options as INodeProperties[];
+			return Object.fromEntries(fields.map((p) => [p.name, p.default]));
+		});
+		expect(defaults).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
+		expect(options).toMatchObject({ pageSize: '' });
 
+		const { result, minScore, maxScore } = defaults;
 		const items = await getAll({
 			limit: 7,
-			filters: {
-				result: defaults[0].result,
-				minScore: defaults[0].minScore,
-				maxScore: defaults[0].maxScore,
-			},
-			options: { pageSize: defaults[1].pageSize },
+			filters: { result, minScore, maxScore },
+			options: { pageSize: options.pageSize },
 		});
 
 		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
@@ -213,20 +207,16 @@ describe('Report → Get Many', () => {
 
 	it('takes every parameter from expressions, per input item', async () => {
 		const [first] = api.server.listReports();
-		const items = await api.ok(
+		const items = await getAll(
 			{
-				resource: 'report',
-				operation: 'getAll',
 				returnAll: false,
 				limit: '={{ $json.howMany }}',
 				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
 			},
-			{
-				items: [
-					{ howMany: 2, site: first.project, grade: 'good' },
-					{ howMany: 1, site: first.project, grade: 'bad' },
-				],
-			},
+			[
+				{ howMany: 2, site: first.project, grade: 'good' },
+				{ howMany: 1, site: first.project, grade: 'bad' },
+			],
 		);
 
 		expect(queries()).toEqual([
