@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
-import { locator, useServer } from './harness/setup';
+import { locator, useServer, type ServerFixture } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
 const reportKeys = [
@@ -28,6 +28,10 @@ const pages = (perPage: number, count: number, query: IDataObject = {}) =>
 		per_page: String(perPage),
 		page: String(i + 1),
 	}));
+
+/** The next answer of the server: HTTP 200 with `data`, as phpRank wraps it. */
+const answerNext = (api: ServerFixture, data: unknown) =>
+	api.server.failNext({ type: 'status', status: 200, body: { data, status: 200 } });
 
 /** 250 reports over 5 hosts (three pages of 100), with Get Many and what it sent. */
 function useReports() {
@@ -307,20 +311,13 @@ describe('Report → Get Many by score range', () => {
 	});
 
 	it('keeps a report known only by its class when the range holds its whole class', async () => {
-		const answer = (result: string) => ({
-			type: 'status' as const,
-			status: 200,
-			body: {
-				data: [
-					{ id: 2, url: 'a.example', result },
-					{ id: 1, url: 'b.example', result: 55 },
-				],
-				status: 200,
-			},
-		});
-		api.server.failNext(answer('good'));
+		const data = [
+			{ id: 2, url: 'a.example', result: 'good' },
+			{ id: 1, url: 'b.example', result: 55 },
+		];
+		answerNext(api, data);
 		const inside = await getAll({ limit: 10, filters: { minScore: 50 } });
-		api.server.failNext(answer('good'));
+		answerNext(api, data);
 		const across = await getAll({ limit: 10, filters: { minScore: 50, maxScore: 90 } });
 
 		expect(inside.map((item) => item.json.id)).toEqual([2, 1]);
@@ -527,20 +524,13 @@ describe('Report → Get, Create, Update, Delete', () => {
 	});
 
 	it('keeps a result class when the instance answers with a class instead of a score', async () => {
-		api.server.failNext({
-			type: 'status',
-			status: 200,
-			body: {
-				data: {
-					id: 9,
-					url: 'example.com',
-					project: 'example.com',
-					result: 'decent',
-					results: {},
-					privacy: 1,
-				},
-				status: 200,
-			},
+		answerNext(api, {
+			id: 9,
+			url: 'example.com',
+			project: 'example.com',
+			result: 'decent',
+			results: {},
+			privacy: 1,
 		});
 		const items = await get('id', '9');
 
