@@ -19,13 +19,11 @@ describe('Report → Create or Re-Run', () => {
 				{ url: 'https://shop.example.com/new-page' },
 			],
 		});
-		expect(api.calls()).toEqual(
-			[
-				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
-				`PUT /api/v1/reports/${existing.id}`,
-				'POST /api/v1/reports',
-			].sort((a, b) => (a.startsWith('GET') ? -1 : b.startsWith('GET') ? 1 : 0)),
-		);
+		expect(api.calls()).toEqual([
+			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
+			`PUT /api/v1/reports/${existing.id}`,
+			'POST /api/v1/reports',
+		]);
 		expect(api.apiRequests().find((r) => r.method === 'PUT')?.form).toEqual({ results: '1' });
 		expect(api.apiRequests().find((r) => r.method === 'POST')?.form).toEqual({
 			url: 'https://shop.example.com/new-page',
