@@ -77,7 +77,7 @@ describe('Page Groups and budgets', () => {
 			const without = await api.run(health());
 			const plain = listCalls();
 			api.server.clearRequests();
-			const items = await api.ok(
+			const site = await api.first(
 				health(
 					groups(
 						group('Blog posts', '/blog/*'),
@@ -89,7 +89,6 @@ describe('Page Groups and budgets', () => {
 			);
 			expect(listCalls()).toEqual(plain);
 			expect(without.items[0].json.groups).toBeUndefined();
-			const site = items[0].json;
 			expect((site.groups as IDataObject[]).map((g) => [g.name, g.pages])).toEqual([
 				['Blog posts', 1], // /blog/a; /blog/2024/b is two levels down
 				['Products', 4], // ** any depth
@@ -111,16 +110,15 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
-			const items = await api.ok(
-				health({
-					...groups(
+			const site = await api.first(
+				health(
+					groups(
 						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
 						group('Docs', '/docs/**', { minAverageScore: 99 }),
 					),
-				}),
+				),
 			);
-			const listed = items[0].json.groups as IDataObject[];
-			expect(listed.map((g) => [g.name, g.pages, g.passed])).toEqual([
+			expect((site.groups as IDataObject[]).map((g) => [g.name, g.pages, g.passed])).toEqual([
 				['Products with y', 2, true],
 				['Docs', 0, true],
 				['Other', 6, true],
@@ -247,20 +245,18 @@ describe('Page Groups and budgets', () => {
 
 		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
 			const digest = (extra: IDataObject) =>
-				api.run({ ...health({ allProjects: true, output: 'digest' }), ...extra });
+				api.first({ ...health({ allProjects: true, output: 'digest' }), ...extra });
 			const plain = await digest({});
 			const calls = listCalls();
 			api.server.clearRequests();
-			const { items, error } = await digest({
+			const item = await digest({
 				...groups(group('Products', '/products/**', { minAverageScore: 96 })),
 				defaultBudget: { maxBadPages: 0 },
 			});
-			expect(error).toBeUndefined();
 			expect(listCalls()).toEqual(calls);
-			const item = items[0].json;
 			const sites = item.sites as IDataObject[];
 			// Without groups b-shop (health 100, average 67.5) ranks after shop (health 50).
-			expect((plain.items[0].json.sites as IDataObject[]).map((s) => s.project)).toEqual([
+			expect((plain.sites as IDataObject[]).map((s) => s.project)).toEqual([
 				SITE,
 				'b-shop.example.net',
 			]);
@@ -275,7 +271,7 @@ describe('Page Groups and budgets', () => {
 				'2 sites over budget (3 page groups)',
 			);
 			expect(String(item.summary_text)).toContain('over budget: Products');
-			expect(plain.items[0].json.sites_over_budget).toBeUndefined();
+			expect(plain.sites_over_budget).toBeUndefined();
 		});
 	});
 
