@@ -407,21 +407,18 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		executions = 0;
 	});
 
-	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
+	const over = async (mode: 'webhook' | 'manual') => {
 		n8n.api.requests.length = 0;
-		const items = await api.ok(
+		const execution = { mode, id: String(++executions), n8nApi: n8n.credential };
+		return await api.first(
 			compare([RIVAL, OTHER], {
 				simplify: false,
 				reuseHours: 0,
 				historyStore: 'dataTable',
 				historyTable: locator('name', 'phpRank comparisons'),
-				...extra,
 			}),
-			{
-				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
-			},
+			{ execution },
 		);
-		return items[0].json;
 	};
 	/** The next analysis scores of YOU, RIVAL and OTHER. */
 	const scores = (...score: number[]) =>

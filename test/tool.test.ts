@@ -309,8 +309,7 @@ describe('phpRank as an AI tool', () => {
 			operation: 'get',
 			reportId: locator('id', id),
 		});
-		const items = await api.ok(get(1));
-		expect(items[0].json).toEqual(
+		expect(await api.first(get(1))).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,
 				link: (id) => `${api.server.url}/reports/${String(id)}`,
