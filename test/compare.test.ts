@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createOf, locator, useN8nApi, useServer } from './harness/setup';
-import { runTools, toolNode } from './harness/tool';
+import { createOf, healthParameters, locator, useN8nApi, useServer } from './harness/setup';
+import { callTool, toolNode } from './harness/tool';
 
 /*
  * Report → Compare With Competitors through n8n's engine against the test server: what went over
@@ -23,10 +23,7 @@ const compare = (competitors: unknown[], extra: IDataObject = {}) => ({
 
 describe('Report → Compare With Competitors', () => {
 	const api = useServer();
-	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
-	});
+	beforeEach(() => api.reset());
 	const analyses = () => api.apiRequests().filter((r) => r.method !== 'GET');
 
 	function scriptAnalyses() {
@@ -77,9 +74,7 @@ describe('Report → Compare With Competitors', () => {
 			}),
 			expect.objectContaining({ url: OTHER, score: 68, gap: -2, verdict: 'tie' }),
 		]);
-		expect(item.best_competitor).toBe(RIVAL);
-		expect(item.score_gap).toBe(18);
-		expect(item.not_comparable).toEqual([]);
+		expect(item).toMatchObject({ best_competitor: RIVAL, score_gap: 18, not_comparable: [] });
 		// High first; a check both competitors pass before one only one passes.
 		expect(item.they_lead_on).toEqual([
 			{ check: 'meta_description', importance: 'high', competitors: [RIVAL, OTHER] },
@@ -92,13 +87,8 @@ describe('Report → Compare With Competitors', () => {
 			{ check: 'robots', importance: 'high', competitors: [OTHER] },
 		]);
 		const checks = item.checks as IDataObject[];
-		expect(checks.map((row) => row.importance)).toEqual(
-			[...checks.map((row) => row.importance)].sort(
-				(a, b) =>
-					['high', 'medium', 'low'].indexOf(String(a)) -
-					['high', 'medium', 'low'].indexOf(String(b)),
-			),
-		);
+		const ranks = checks.map((row) => ['high', 'medium', 'low'].indexOf(String(row.importance)));
+		expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
 		expect(checks.find((row) => row.check === 'dom_size')).toEqual({
 			check: 'dom_size',
 			importance: 'low',
@@ -117,10 +107,9 @@ describe('Report → Compare With Competitors', () => {
 		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
 		api.server.clearRequests();
 
-		const items = await api.ok(compare([RIVAL, OTHER], { simplify: false }));
+		const item = await api.first(compare([RIVAL, OTHER], { simplify: false }));
 		expect(analyses()).toEqual([]);
 		expect(api.calls()).toHaveLength(3);
-		const item = items[0].json;
 		expect((item.you as IDataObject).action).toBe('reused');
 		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
 		expect(api.server.listReports()).toHaveLength(3);
@@ -172,8 +161,7 @@ describe('Report → Compare With Competitors', () => {
 			[-3, 'tie'],
 			[-3.1, 'behind'],
 		]);
-		expect(items[0].json.best_competitor).toBe('https://b.example/');
-		expect(items[0].json.score_gap).toBe(3.1);
+		expect(items[0].json).toMatchObject({ best_competitor: 'https://b.example/', score_gap: 3.1 });
 
 		// Tie Within 0: only equal scores tie.
 		const strict = await api.run(compare(at, { simplify: false, tieWithin: 0 }));
@@ -189,8 +177,7 @@ describe('Report → Compare With Competitors', () => {
 		scriptAnalyses();
 		const down = 'https://down.invalid/';
 		api.server.failNext({ type: 'status', status: 500 }, { match: createOf(OTHER) });
-		const items = await api.ok(compare([RIVAL, down, OTHER], { simplify: false }));
-		const item = items[0].json;
+		const item = await api.first(compare([RIVAL, down, OTHER], { simplify: false }));
 		expect((item.competitors as IDataObject[]).map((c) => c.url)).toEqual([RIVAL]);
 		expect(item.not_comparable).toEqual([
 			{ url: down, reason: expect.stringMatching(/fetch|422|url/i) },
@@ -284,13 +271,12 @@ describe('Report → Compare With Competitors', () => {
 
 	it('Simplify gives short text columns; E-Mail HTML an escaped, branded e-mail body', async () => {
 		scriptAnalyses();
-		const items = await api.ok(
+		const item = await api.first(
 			compare([RIVAL, OTHER], {
 				options: { emailHtml: true },
 				reportBranding: { agencyName: '<b>Acme</b> & Co', accentColor: '#112233' },
 			}),
 		);
-		const item = items[0].json;
 		expect(item.you).toBe(`${YOU} 70 (decent)`);
 		expect(item.competitors).toBe(`${RIVAL} 88, ahead by 18; ${OTHER} 68, tie (−2)`);
 		expect(String(item.they_lead_on).split('; ')[0]).toBe(
@@ -316,11 +302,10 @@ describe('Report → Compare With Competitors', () => {
 				],
 			},
 		});
-		const { tools, results, error } = await runTools(
-			[tool],
-			[{ node: 'compare_with_competitors', args: { url: YOU, competitors: `${RIVAL}, ${OTHER}` } }],
-			api.credential,
-		);
+		const { tools, results, error } = await callTool(tool, api.credential, {
+			url: YOU,
+			competitors: `${RIVAL}, ${OTHER}`,
+		});
 		expect(error).toBeUndefined();
 		expect(tools[0].description).toMatch(/^Compare the SEO of one web page with competitors/);
 		const [answer] = JSON.parse(results[0]) as IDataObject[];
@@ -338,18 +323,16 @@ describe('Project → Get Health → Compare With', () => {
 	const api = useServer();
 	beforeEach(() => api.server.deleteAllReports());
 
-	const health = (extra: IDataObject = {}) => ({
-		resource: 'project',
-		operation: 'getHealth',
-		project: locator('name', 'shop.example.com'),
-		compareWith: {
-			site: [
-				{ project: locator('list', 'rival.example.org') },
-				{ project: locator('name', 'other.example.net') },
-			],
-		},
-		...extra,
-	});
+	const health = (extra: IDataObject = {}) =>
+		healthParameters('shop.example.com', {
+			compareWith: {
+				site: [
+					{ project: locator('list', 'rival.example.org') },
+					{ project: locator('name', 'other.example.net') },
+				],
+			},
+			...extra,
+		});
 
 	function seed() {
 		const add = (url: string, result: number) => api.server.addReport({ url, result });
@@ -370,16 +353,14 @@ describe('Project → Get Health → Compare With', () => {
 
 	it('puts other projects beside the chosen one from their report lists alone: one list read each, no analysis', async () => {
 		seed();
-		const items = await api.ok(health({ simplify: false }));
+		const item = await api.first(health({ simplify: false }));
 		const requests = api.apiRequests();
 		expect(requests.map((r) => `${r.method} ${String(r.query.project)}`).sort()).toEqual([
 			'GET other.example.net',
 			'GET rival.example.org',
 			'GET shop.example.com',
 		]);
-		const item = items[0].json;
-		expect(item.project).toBe('shop.example.com');
-		expect(item.average_score).toBe(72);
+		expect(item).toMatchObject({ project: 'shop.example.com', average_score: 72 });
 		expect(item.compared_with).toEqual([
 			expect.objectContaining({
 				project: 'rival.example.org',
@@ -421,43 +402,34 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 	const n8n = useN8nApi();
 	let executions = 0;
 	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
+		api.reset();
 		n8n.reset();
 		executions = 0;
 	});
 
-	const over = async (mode: 'webhook' | 'manual', extra: IDataObject = {}) => {
+	const over = async (mode: 'webhook' | 'manual') => {
 		n8n.api.requests.length = 0;
-		const items = await api.ok(
+		const execution = { mode, id: String(++executions), n8nApi: n8n.credential };
+		return await api.first(
 			compare([RIVAL, OTHER], {
 				simplify: false,
 				reuseHours: 0,
 				historyStore: 'dataTable',
 				historyTable: locator('name', 'phpRank comparisons'),
-				...extra,
 			}),
-			{
-				execution: { mode, id: String(++executions), n8nApi: n8n.credential },
-			},
+			{ execution },
 		);
-		return items[0].json;
 	};
 	/** The next analysis scores of YOU, RIVAL and OTHER. */
 	const scores = (...score: number[]) =>
 		[YOU, RIVAL, OTHER].forEach((url, i) => api.server.setNextAnalysis(url, { score: score[i] }));
 	const changes = (item: IDataObject) =>
-		(item.competitors as IDataObject[]).map(({ gap, previous_gap, gap_change }) => [
-			gap,
-			previous_gap,
-			gap_change,
-		]);
+		(item.competitors as IDataObject[]).map((c) => [c.gap, c.previous_gap, c.gap_change]);
 
 	it('keeps each page as a site of the table, and says gap_change and overtaken_by since the previous production comparison', async () => {
 		scores(70, 68, 60);
 		const first = await over('webhook');
-		expect(first.history_saved).toBe(true);
-		expect(first.overtaken_by).toEqual([]);
+		expect(first).toMatchObject({ history_saved: true, overtaken_by: [] });
 		expect(changes(first)).toEqual([
 			[-2, null, null],
 			[-10, null, null],

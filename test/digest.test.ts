@@ -1,11 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { runNode } from './harness/engine';
 import { locator, useN8nApi, useServer } from './harness/setup';
-import { runTools, toolNode } from './harness/tool';
+import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
-import type { N8nApi } from './server/n8nApi';
 import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
 
 /*
@@ -33,45 +31,34 @@ const digestNode = (extra: IDataObject = {}) => ({
 
 describe('Get Health → One Digest: every client site in one item', () => {
 	const api = useServer();
-	const fake = useN8nApi(N8N_KEY);
-	let n8n: N8nApi;
+	const n8n = useN8nApi(N8N_KEY);
 	let account: Account;
-	beforeAll(() => (n8n = fake.api));
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		fake.reset();
-		const table = n8n.tables.create(TABLE, [...HISTORY_COLUMNS]);
+		n8n.reset();
+		const table = n8n.api.tables.create(TABLE, [...HISTORY_COLUMNS]);
 		account = accountFixture(api.server, Date.now());
-		n8n.tables.seed(table.id, account.rows);
+		n8n.api.tables.seed(table.id, account.rows);
 		api.server.clearRequests();
-		n8n.requests.length = 0;
+		n8n.api.requests.length = 0;
 	});
 
+	/** The node's items, the run expected to succeed. */
 	const run = (extra: IDataObject = {}) =>
-		runNode(digestNode(extra), api.credential, {
-			execution: { n8nApi: fake.credential },
-		});
+		api.ok(digestNode(extra), { execution: { n8nApi: n8n.credential } });
 	const reports = (): ReportRecord[] => api.server.listReports();
-	const rows = () => n8n.tables.rows(n8n.tables.byName(TABLE)!.id);
+	const rows = () => n8n.api.tables.rows(n8n.api.tables.byName(TABLE)!.id);
 
 	it('ranks the sites worst first, each with the server’s figures and the table’s changes and issue ages', async () => {
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
+		const items = await run();
 		expect(items).toHaveLength(1);
 		const digest = items[0].json;
 		const expected = expectedDigest(reports(), rows(), api.server.url, Date.now());
 		expect(digest.sites).toEqual(expected.sites);
-		expect({
-			total_sites: digest.total_sites,
-			total_pages: digest.total_pages,
-			average_score: digest.average_score,
-			worse_sites: digest.worse_sites,
-			better_sites: digest.better_sites,
-			stale_sites: digest.stale_sites,
-		}).toEqual(expected.totals);
+		// The six totals (expected.totals has exactly these keys).
+		expect(digest).toMatchObject(expected.totals);
 		// What the fixture made: 12 sites, 3 stale, 9 with changes, some worse and some better.
-		expect(digest.total_sites).toBe(12);
-		expect(digest.stale_sites).toBe(3);
+		expect(digest).toMatchObject({ total_sites: 12, stale_sites: 3 });
 		const sites = digest.sites as IDataObject[];
 		expect(sites.filter((site) => site.change_4_runs !== null)).toHaveLength(9);
 		expect(digest.worse_sites).toBeGreaterThan(0);
@@ -92,22 +79,22 @@ describe('Get Health → One Digest: every client site in one item', () => {
 				page: String(index + 1),
 			})),
 		);
-		const tableId = n8n.tables.byName(TABLE)!.id;
-		expect(n8n.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+		const tableId = n8n.api.tables.byName(TABLE)!.id;
+		expect(n8n.api.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
 			'GET /api/v1/data-tables',
 			`GET /api/v1/data-tables/${tableId}/rows`,
 		]);
-		const filter = JSON.parse(n8n.requests[1].query.filter) as { filters: IDataObject[] };
+		const filter = JSON.parse(n8n.api.requests[1].query.filter) as { filters: IDataObject[] };
 		expect(filter.filters.map(({ value }) => value)).toEqual(
 			[...new Set(reports().map((r) => r.project))].sort(),
 		);
 		// Read only: the table holds what it held.
-		expect(rows()).toEqual(n8n.tables.rows(tableId));
+		expect(rows()).toEqual(n8n.api.tables.rows(tableId));
 		expect(rows()).toHaveLength(account.rows.length);
 	});
 
 	it('writes a chat message of the sites worst first and an e-mail table, every value escaped', async () => {
-		const { items } = await run({
+		const items = await run({
 			reportBranding: { agencyName: 'Acme <SEO>', accentColor: '#123456' },
 		});
 		const digest = items[0].json;
@@ -136,20 +123,17 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		// Pages that score well but each fail a high-importance check: health 0, average good. And
 		// the reverse: every check passed, low scores: health 100, average bad.
 		const check = (passed: boolean): CheckResult => ({ passed, importance: 'high', value: null });
-		for (const page of ['a', 'b', 'c']) {
-			api.server.addReport({
-				url: `https://zero-health.example.com/${page}`,
-				result: 95,
-				results: { title: check(false) },
-			});
-			api.server.addReport({
-				url: `https://full-health.example.com/${page}`,
-				result: 30,
-				results: { title: check(true) },
-			});
-		}
-		const { items, error } = await run();
-		expect(error).toBeUndefined();
+		for (const page of ['a', 'b', 'c'])
+			for (const [site, result, passed] of [
+				['zero', 95, false],
+				['full', 30, true],
+			] as const)
+				api.server.addReport({
+					url: `https://${site}-health.example.com/${page}`,
+					result,
+					results: { title: check(passed) },
+				});
+		const items = await run();
 		const sites = items[0].json.sites as IDataObject[];
 		const site = (project: string) => sites.find((entry) => entry.project === project)!;
 		expect(site('zero-health.example.com')).toMatchObject({
@@ -182,15 +166,13 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('without a history store: the changes and issue ages are null, and the digest says where to turn them on', async () => {
-		const { items } = await run({ historyStore: 'none', historyTable: undefined });
+		const items = await run({ historyStore: 'none', historyTable: undefined });
 		const digest = items[0].json;
-		expect(n8n.requests).toHaveLength(0);
+		expect(n8n.api.requests).toHaveLength(0);
 		const expected = expectedDigest(reports(), [], api.server.url, Date.now());
 		expect(digest.sites).toEqual(expected.sites);
 		for (const site of digest.sites as IDataObject[]) {
-			expect(site.change_4_runs).toBeNull();
-			expect(site.change_30_days).toBeNull();
-			expect(site.oldest_issue).toBeNull();
+			expect(site).toMatchObject({ change_4_runs: null, change_30_days: null, oldest_issue: null });
 			expect(site.oldest_issue_days).toBeNull();
 		}
 		expect(digest.worse_sites).toBeNull();
@@ -199,9 +181,9 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('Simplify writes the sites as short text; without E-Mail HTML there is no summary_html', async () => {
-		const { items } = await run({ simplify: true, siteOptions: {} });
+		const items = await run({ simplify: true, siteOptions: {} });
 		const digest = items[0].json;
-		const first = (await run()).items[0].json.sites as IDataObject[];
+		const first = (await run())[0].json.sites as IDataObject[];
 		expect(digest.sites).toBe(
 			`${first
 				.slice(0, 5)
@@ -215,10 +197,10 @@ describe('Get Health → One Digest: every client site in one item', () => {
 	});
 
 	it('Stale After: a site not analysed for that many days or more is stale', async () => {
-		const { items } = await run({ siteOptions: { staleAfter: 11 } });
+		const items = await run({ siteOptions: { staleAfter: 11 } });
 		expect(items[0].json.stale_sites).toBe(0);
 		const strict = await run({ siteOptions: { staleAfter: 1 } });
-		expect(strict.items[0].json.stale_sites).toBe(12);
+		expect(strict[0].json.stale_sites).toBe(12);
 	});
 
 	it.each([
@@ -229,10 +211,8 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			'Output is One Digest, but All Projects is off',
 		],
 	])('bad input %j is refused before any request, naming the field', async (extra, message) => {
-		const { error } = await run(extra);
-		expect(error?.message).toBe(message);
-		expect(api.apiRequests()).toHaveLength(0);
-		expect(n8n.requests).toHaveLength(0);
+		await api.refuses(digestNode(extra), message, { execution: { n8nApi: n8n.credential } });
+		expect(n8n.api.requests).toHaveLength(0);
 	});
 
 	it('as an AI tool: the message alone, worst first', async () => {
@@ -242,11 +222,7 @@ describe('Get Health → One Digest: every client site in one item', () => {
 			allProjects: true,
 			output: 'digest',
 		});
-		const { tools, results } = await runTools(
-			[tool],
-			[{ node: 'Client sites', args: {} }],
-			api.credential,
-		);
+		const { tools, results } = await callTool(tool, api.credential, {});
 		expect(tools[0].description).toMatch(/^Which of the user's client sites need attention/);
 		const [answer] = JSON.parse(results[0]) as IDataObject[];
 		expect(Object.keys(answer)).toEqual(['digest']);
@@ -269,15 +245,15 @@ describe('Get Health → One Digest at an agency’s size', () => {
 		);
 		api.server.seedReports(1000, { hosts, uniqueUrls: true });
 		api.server.clearRequests();
-		const { items, error } = await runNode(
-			{ resource: 'project', operation: 'getHealth', allProjects: true, output: 'digest' },
-			api.credential,
-		);
-		expect(error).toBeUndefined();
+		const items = await api.ok({
+			resource: 'project',
+			operation: 'getHealth',
+			allProjects: true,
+			output: 'digest',
+		});
 		expect(api.apiRequests()).toHaveLength(10);
 		const digest = items[0].json;
-		expect(digest.total_sites).toBe(200);
-		expect(digest.total_pages).toBe(1000);
+		expect(digest).toMatchObject({ total_sites: 200, total_pages: 1000 });
 		const lines = String(digest.summary_text).split('\n');
 		expect(lines).toHaveLength(40);
 		// The totals, where to turn the history on, 37 sites, and the rest counted.

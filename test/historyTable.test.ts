@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { listSearch, runNode, testCredential } from './harness/engine';
+import { listSearch, testCredential } from './harness/engine';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { historyOf, scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 import { siteFigures, type SiteFigures } from './server';
-import { DEFAULT_MAX_SIZE_BYTES, type N8nApi } from './server/n8nApi';
+import { DEFAULT_MAX_SIZE_BYTES } from './server/n8nApi';
 
 /*
  * History Store → Data Table, through the real n8n engine: Create or Re-Run (One Item per Site)
@@ -31,41 +31,39 @@ const perSite = (extra: IDataObject = {}) =>
 
 describe('History Store → Data Table: a site’s runs as rows of an n8n data table', () => {
 	const api = useServer();
-	const fake = useN8nApi(N8N_KEY);
-	let n8n: N8nApi;
-	beforeAll(() => (n8n = fake.api));
+	const n8n = useN8nApi(N8N_KEY);
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		fake.reset();
-		n8n.setPublicApiDisabled(false);
-		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
+		n8n.reset();
+		n8n.api.setPublicApiDisabled(false);
+		n8n.api.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
 		reset();
 	});
 
 	const { run, state, reset } = siteRuns(api, perSite, {
 		urls: URLS,
-		n8nApi: () => fake.credential,
+		n8nApi: () => n8n.credential,
 	});
 
-	/** The run `day` weeks in: each page's score, title failing on the first. */
-	const script = (day: number, scores: number[]) =>
+	/** Scripts the run `day` weeks in (each page's score, title failing on the first), then runs. */
+	const runAt = (day: number, scores: number[], ...args: Parameters<typeof run>) => {
 		scriptRun(api.server, URLS, { start: START, run: day, scores, failing: [['title']] });
+		return run(...args);
+	};
 
-	const table = () => n8n.tables.byName('phpRank history')!;
-	const rows = () => n8n.tables.rows(table().id);
-	const n8nCalls = () => n8n.requests.map(({ method, path }) => `${method} ${path}`);
+	const table = () => n8n.api.tables.byName('phpRank history')!;
+	const rows = () => n8n.api.tables.rows(table().id);
+	const n8nCalls = () => n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 
 	it('creates the table by name on the first production run and adds one row per run, equal to the server’s figures', async () => {
 		const figures: SiteFigures[] = [];
 		for (let day = 0; day < 3; day++) {
-			script(day, [70 + day, 80 + day]);
-			n8n.requests.length = 0;
-			const { items, error } = await run('webhook');
+			n8n.api.requests.length = 0;
+			const { items, error } = await runAt(day, [70 + day, 80 + day], 'webhook');
 			expect(error).toBeUndefined();
 			figures.push(siteFigures(api.server, SITE));
 			const site = items[0].json;
-			expect(site.history_saved).toBe(true);
-			expect(site.history_error).toBeNull();
+			expect(site).toMatchObject({ history_saved: true, history_error: null });
 			expect(site.runs_recorded).toBe(day + 1);
 			expect(historyOf(site)).toEqual(figures);
 			// Requests to n8n: the table looked up (made the first time), the site's rows read, its row written.
@@ -81,26 +79,18 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			...HISTORY_COLUMNS,
 			...GROUP_COLUMNS,
 		]);
-		expect(
-			rows().map((row) => ({
-				site: row.site,
-				execution_id: row.execution_id,
-				workflow_id: row.workflow_id,
-				average_score: row.average_score,
-				health_score: row.health_score,
-				pages: row.pages,
-				failing_checks: row.failing_checks,
-			})),
-		).toEqual(
-			figures.map((figure, index) => ({
-				site: SITE,
-				execution_id: String(index + 1),
-				workflow_id: 'wf-1',
-				average_score: figure.average_score,
-				health_score: figure.health_score,
-				pages: figure.pages,
-				failing_checks: 'title (1 page)',
-			})),
+		expect(rows()).toEqual(
+			figures.map((figure, index) =>
+				expect.objectContaining({
+					site: SITE,
+					execution_id: String(index + 1),
+					workflow_id: 'wf-1',
+					average_score: figure.average_score,
+					health_score: figure.health_score,
+					pages: figure.pages,
+					failing_checks: 'title (1 page)',
+				}),
+			),
 		);
 		expect(rows().map((row) => String(row.run_date).slice(0, 10))).toEqual(
 			figures.map(({ date }) => String(date).slice(0, 10)),
@@ -108,11 +98,10 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('reads every site of the run in one request and writes one row per site; a manual run reads and writes nothing', async () => {
-		script(0, [70, 80]);
 		api.server.setNextAnalysis(OTHER_URL, { score: 60, failed: [], others: 'pass' });
-		await run('webhook', { urls: [...URLS, OTHER_URL] });
+		await runAt(0, [70, 80], 'webhook', { urls: [...URLS, OTHER_URL] });
 		const tableId = table().id;
-		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		const reads = n8n.api.requests.filter(({ path }) => path.endsWith('/rows'));
 		expect(reads).toHaveLength(1);
 		expect(JSON.parse(reads[0].query.filter)).toEqual({
 			type: 'or',
@@ -125,11 +114,9 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 			expect.arrayContaining([SITE, 'blog.example.org']),
 		);
 
-		n8n.requests.length = 0;
-		script(1, [71, 81]);
-		const manual = await run('manual');
-		expect(manual.items[0].json.history_saved).toBe(false);
-		expect(manual.items[0].json.runs_recorded).toBe(2);
+		n8n.api.requests.length = 0;
+		const manual = await runAt(1, [71, 81], 'manual');
+		expect(manual.items[0].json).toMatchObject({ history_saved: false, runs_recorded: 2 });
 		expect(rows()).toHaveLength(2);
 		expect(n8nCalls()).toEqual([
 			'GET /api/v1/data-tables',
@@ -138,18 +125,14 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('writes one row, not two, when the same execution runs again (Retry On Fail); both rows of two runs at once are kept, whichever workflow wrote them', async () => {
-		script(0, [70, 80]);
-		await run('webhook', { id: '41' });
-		script(0, [72, 80]);
-		const again = await run('webhook', { id: '41' });
+		await runAt(0, [70, 80], 'webhook', { id: '41' });
+		const again = await runAt(0, [72, 80], 'webhook', { id: '41' });
 		expect(again.items[0].json.runs_recorded).toBe(1);
 		expect(rows()).toHaveLength(1);
 		expect(rows()[0].average_score).toBe(siteFigures(api.server, SITE).average_score);
 		// Two executions of one site, as two workers would run them: both kept, by date.
-		script(1, [74, 80]);
-		await run('webhook', { id: '42', workflowId: 'wf-2' });
-		script(1, [76, 80]);
-		const later = await run('webhook', { id: '43' });
+		await runAt(1, [74, 80], 'webhook', { id: '42', workflowId: 'wf-2' });
+		const later = await runAt(1, [76, 80], 'webhook', { id: '43' });
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['41', '42', '43']);
 		// The rows belong to the site: another workflow's run is in this one's history.
 		expect(rows().map(({ workflow_id }) => workflow_id)).toEqual(['wf-1', 'wf-2', 'wf-1']);
@@ -171,7 +154,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(runs.map(({ error, items }) => [error, items[0]?.json.history_saved])).toEqual(
 			sites.map(() => [undefined, true]),
 		);
-		expect(n8n.tables.all()).toHaveLength(1);
+		expect(n8n.api.tables.all()).toHaveLength(1);
 		expect(
 			rows()
 				.map(({ site }) => site)
@@ -180,33 +163,26 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('moves the history a node kept in the workflow into the table on its first production run, nothing twice', async () => {
-		for (let day = 0; day < 3; day++) {
-			script(day, [70 + day, 80]);
-			await run('webhook', { extra: { historyStore: 'workflow' } });
-		}
-		expect(n8n.tables.all()).toHaveLength(0);
+		for (let day = 0; day < 3; day++)
+			await runAt(day, [70 + day, 80], 'webhook', { extra: { historyStore: 'workflow' } });
+		expect(n8n.api.tables.all()).toHaveLength(0);
 		const before = structuredClone(state.saved);
-		script(3, [75, 80]);
-		const moved = await run('webhook');
-		expect(moved.items[0].json.runs_recorded).toBe(4);
-		expect(moved.items[0].json.history_saved).toBe(true);
+		const moved = await runAt(3, [75, 80], 'webhook');
+		expect(moved.items[0].json).toMatchObject({ runs_recorded: 4, history_saved: true });
 		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['', '', '', '4']);
 		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
 		// Had n8n not saved that run's static data, the next run finds the runs in the table: none twice.
 		const unsaved = structuredClone(state.saved);
 		state.saved = before;
-		script(3, [75, 80]);
-		const again = await run('webhook', { id: '4' });
+		const again = await runAt(3, [75, 80], 'webhook', { id: '4' });
 		expect(again.items[0].json.runs_recorded).toBe(4);
 		expect(rows()).toHaveLength(4);
 		expect(Object.keys(state.saved).filter((key) => key.startsWith('history '))).toEqual([]);
 		expect(Object.keys(unsaved)).toEqual(Object.keys(state.saved));
 		// A run without an execution ID (no row of its own to replace) shows every moved run.
-		script(4, [76, 80]);
-		const unnamed = await run('manual', { id: '' });
+		const unnamed = await runAt(4, [76, 80], 'manual', { id: '' });
 		expect(unnamed.items[0].json.runs_recorded).toBe(5);
-		script(4, [76, 80]);
-		const next = await run('webhook');
+		const next = await runAt(4, [76, 80], 'webhook');
 		expect(next.items[0].json.runs_recorded).toBe(5);
 		expect(rows()).toHaveLength(5);
 	});
@@ -222,13 +198,13 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		});
 		expect(empty.error?.message).toContain('no History Table is chosen');
 		expect(empty.error?.description).toContain('Pick a data table under History Table');
-		const noCredential = await runNode(perSite(), api.credential, {
+		const noCredential = await api.run(perSite(), {
 			items: [{ url: URLS[0] }],
 			execution: { mode: 'webhook', id: '9' },
 		});
 		expect(noCredential.error?.message).toContain('no n8n API credential is set');
 		expect(api.apiRequests()).toEqual([]);
-		expect(n8n.requests).toEqual([]);
+		expect(n8n.api.requests).toEqual([]);
 	});
 
 	it.each([
@@ -250,22 +226,22 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		'stops before any phpRank request, naming the fix, for %s',
 		async (_name, setup, message, fix) => {
 			let historyTable = locator('name', 'phpRank history');
-			if ('disabled' in setup) n8n.setPublicApiDisabled(true);
+			if ('disabled' in setup) n8n.api.setPublicApiDisabled(true);
 			if ('lacks' in setup) {
-				const made = n8n.tables.create(
+				const made = n8n.api.tables.create(
 					'partial',
 					HISTORY_COLUMNS.filter(({ name }) => name !== 'failing_checks'),
 				);
 				historyTable = locator('id', made.id);
 			}
 			if ('deleted' in setup) {
-				const made = n8n.tables.create('gone', [...HISTORY_COLUMNS]);
-				n8n.tables.delete(made.id);
+				const made = n8n.api.tables.create('gone', [...HISTORY_COLUMNS]);
+				n8n.api.tables.delete(made.id);
 				historyTable = locator('list', made.id);
 			}
 			const { error } = await run('webhook', {
 				extra: { historyTable },
-				n8nApi: { baseUrl: n8n.url, apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY },
+				n8nApi: { baseUrl: n8n.api.url, apiKey: 'apiKey' in setup ? setup.apiKey : N8N_KEY },
 			});
 			expect(error?.message).toMatch(message);
 			expect(error?.message).toContain('Nothing was sent to phpRank');
@@ -278,13 +254,9 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	);
 
 	it('says where n8n is unreachable, with the credential to fix', async () => {
-		const { error } = await runNode(perSite(), api.credential, {
-			items: [{ url: URLS[0] }],
-			execution: {
-				mode: 'webhook',
-				id: '7',
-				n8nApi: { baseUrl: 'http://127.0.0.1:9', apiKey: N8N_KEY },
-			},
+		const { error } = await run('webhook', {
+			urls: [URLS[0]],
+			n8nApi: { baseUrl: 'http://127.0.0.1:9', apiKey: N8N_KEY },
 		});
 		expect(error?.message).toMatch(
 			/Could not reach n8n at http:\/\/127\.0\.0\.1:9\/api\/v1: the connection was refused/,
@@ -294,16 +266,14 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('keeps the audit when the row cannot be written: history_saved false, history_error says why, nothing analysed twice', async () => {
-		script(0, [70, 80]);
-		await run('webhook');
-		script(1, [71, 80]);
-		n8n.failNext(
+		await runAt(0, [70, 80], 'webhook');
+		n8n.api.failNext(
 			{ method: 'POST', path: /rows\/upsert$/ },
 			{ status: 500, body: { message: 'disk full' } },
 		);
 		const analyses = () => api.apiRequests().filter(({ method }) => method === 'PUT').length;
 		const before = analyses();
-		const { items, error } = await run('webhook');
+		const { items, error } = await runAt(1, [71, 80], 'webhook');
 		expect(error).toBeUndefined();
 		expect(items[0].json.history_saved).toBe(false);
 		expect(items[0].json.history_error).toMatch(/n8n answered HTTP 500 .*disk full/);
@@ -313,13 +283,11 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 	});
 
 	it('when n8n’s data tables are full, history_error quotes n8n and names the limit and its setting, not the columns; with room again the next run writes', async () => {
-		script(0, [70, 80]);
-		await run('webhook');
+		await runAt(0, [70, 80], 'webhook');
 		// As N8N_DATA_TABLES_MAX_SIZE_BYTES set to what the tables hold now: n8n 2.41.1 refuses every write.
-		n8n.setMaxSizeBytes(n8n.tables.totalBytes());
-		script(1, [71, 80]);
-		n8n.requests.length = 0;
-		const { items, error } = await run('webhook');
+		n8n.api.setMaxSizeBytes(n8n.api.tables.totalBytes());
+		n8n.api.requests.length = 0;
+		const { items, error } = await runAt(1, [71, 80], 'webhook');
 		expect(error).toBeUndefined();
 		const site = items[0].json;
 		expect(site.history_saved).toBe(false);
@@ -340,33 +308,28 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		]);
 		expect(rows()).toHaveLength(1);
 
-		n8n.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
-		script(2, [72, 80]);
-		const later = await run('webhook');
+		n8n.api.setMaxSizeBytes(DEFAULT_MAX_SIZE_BYTES);
+		const later = await runAt(2, [72, 80], 'webhook');
 		expect(later.items[0].json).toMatchObject({ history_saved: true, history_error: null });
 		expect(rows()).toHaveLength(2);
 	});
 
 	it('History Table lists this n8n’s tables by name, searched by name', async () => {
-		n8n.tables.create('phpRank history', [...HISTORY_COLUMNS]);
-		n8n.tables.create('leads', [{ name: 'email', type: 'string' }]);
-		const all = await listSearch('searchHistoryTables', api.credential, undefined, undefined, {
-			baseUrl: n8n.url,
-			apiKey: N8N_KEY,
-		});
+		n8n.api.tables.create('phpRank history', [...HISTORY_COLUMNS]);
+		n8n.api.tables.create('leads', [{ name: 'email', type: 'string' }]);
+		const search = (filter?: string) =>
+			listSearch('searchHistoryTables', api.credential, filter, undefined, n8n.credential);
+		const all = await search();
 		expect(all.results.map(({ name }) => name)).toEqual(['leads', 'phpRank history']);
-		expect(all.results[1].value).toBe(n8n.tables.byName('phpRank history')!.id);
-		const found = await listSearch('searchHistoryTables', api.credential, 'history', undefined, {
-			baseUrl: n8n.url,
-			apiKey: N8N_KEY,
-		});
+		expect(all.results[1].value).toBe(n8n.api.tables.byName('phpRank history')!.id);
+		const found = await search('history');
 		expect(found.results.map(({ name }) => name)).toEqual(['phpRank history']);
 	});
 
 	it('the credential’s Test says what works and what to fix', async () => {
 		const cases: Array<[string, string, 'OK' | 'Error', string]> = [
-			[n8n.url, N8N_KEY, 'OK', 'serves data tables'],
-			[n8n.url, 'wrong', 'Error', 'HTTP 401'],
+			[n8n.api.url, N8N_KEY, 'OK', 'serves data tables'],
+			[n8n.api.url, 'wrong', 'Error', 'HTTP 401'],
 			[
 				`${api.server.url}/nothing`,
 				N8N_KEY,
@@ -380,13 +343,13 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				status,
 				message: expect.stringContaining(says),
 			});
-		expect(n8n.requests.map(({ keySent }) => keySent)).toEqual(['right', 'wrong']);
+		expect(n8n.api.requests.map(({ keySent }) => keySent)).toEqual(['right', 'wrong']);
 	});
 
 	it('reads 120 sites of long names in as few requests as n8n’s request-line limit allows, every row once', async () => {
-		const made = n8n.tables.create('many', [...HISTORY_COLUMNS]);
+		const made = n8n.api.tables.create('many', [...HISTORY_COLUMNS]);
 		const sites = Array.from({ length: 120 }, (_, i) => `${'s'.repeat(60)}${i}.example.com`);
-		n8n.tables.seed(
+		n8n.api.tables.seed(
 			made.id,
 			sites.flatMap((site, i) =>
 				[0, 1, 2].map((run) => ({
@@ -406,7 +369,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		);
 		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
 		const ctx = {
-			getCredentials: async () => ({ baseUrl: n8n.url, apiKey: N8N_KEY }),
+			getCredentials: async () => n8n.credential,
 			getNode: () => ({ name: 'phpRank' }),
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
@@ -421,7 +384,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		const rows = await readRows(ctx, { id: made.id, name: 'many' }, sites);
 		expect(rows).toHaveLength(360);
 		expect(new Set(rows.map(({ execution_id }) => execution_id)).size).toBe(360);
-		const reads = n8n.requests.filter(({ path }) => path.endsWith('/rows'));
+		const reads = n8n.api.requests.filter(({ path }) => path.endsWith('/rows'));
 		expect(reads.every(({ query }) => query.filter.length <= 6_000)).toBe(true);
 		// About 120 characters of filter a site: three groups of at most 6,000, each one page of rows.
 		expect(new Set(reads.map(({ query }) => query.filter)).size).toBe(3);

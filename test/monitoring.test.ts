@@ -19,13 +19,11 @@ describe('Report → Create or Re-Run', () => {
 				{ url: 'https://shop.example.com/new-page' },
 			],
 		});
-		expect(api.calls()).toEqual(
-			[
-				'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
-				`PUT /api/v1/reports/${existing.id}`,
-				'POST /api/v1/reports',
-			].sort((a, b) => (a.startsWith('GET') ? -1 : b.startsWith('GET') ? 1 : 0)),
-		);
+		expect(api.calls()).toEqual([
+			'GET /api/v1/reports?project=shop.example.com&sort_by=id&sort=desc&per_page=100&page=1',
+			`PUT /api/v1/reports/${existing.id}`,
+			'POST /api/v1/reports',
+		]);
 		expect(api.apiRequests().find((r) => r.method === 'PUT')?.form).toEqual({ results: '1' });
 		expect(api.apiRequests().find((r) => r.method === 'POST')?.form).toEqual({
 			url: 'https://shop.example.com/new-page',
@@ -33,8 +31,7 @@ describe('Report → Create or Re-Run', () => {
 		});
 
 		const [rerun, created] = items.map((item) => item.json);
-		expect(rerun.action).toBe('rerun');
-		expect(rerun.id).toBe(existing.id);
+		expect(rerun).toMatchObject({ action: 'rerun', id: existing.id });
 		const after = api.server.getReport(existing.id)!;
 		expect(rerun.changes).toEqual(changesBetween(before, after));
 		expect((rerun.changes as IDataObject).previous).toEqual({
@@ -45,8 +42,7 @@ describe('Report → Create or Re-Run', () => {
 		expect(rerun.other_reports).toBe(0);
 		// Simplify off keeps the full record, with action and changes.
 		expect(rerun).toMatchObject({ url: 'shop.example.com/pricing', results: after.results });
-		expect(created.action).toBe('created');
-		expect(created.changes).toBeNull();
+		expect(created).toMatchObject({ action: 'created', changes: null });
 		expect(
 			api.server.listReports().filter((r) => r.url === 'shop.example.com/new-page'),
 		).toHaveLength(1);

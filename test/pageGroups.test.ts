@@ -1,7 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
-import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
+import {
+	healthParameters,
+	locator,
+	perSiteParameters,
+	useN8nApi,
+	useServer,
+} from './harness/setup';
+import { siteRuns } from './harness/siteRuns';
 
 /*
  * Page Groups and budgets through the real n8n engine against the test phpRank server (and, for
@@ -34,32 +41,32 @@ const group = (
 	extra: IDataObject = {},
 ) => ({ name, pattern, budget, ...extra });
 
-const health = (extra: IDataObject = {}) => ({
-	resource: 'project',
-	operation: 'getHealth',
-	project: locator('name', SITE),
-	simplify: false,
-	...extra,
-});
+const health = (extra: IDataObject = {}) => healthParameters(SITE, { simplify: false, ...extra });
 
 describe('Page Groups and budgets', () => {
 	const api = useServer();
 	const n8n = useN8nApi();
 
-	function script(pages: Record<string, { score: number; failed: string[] }> = PAGES) {
-		for (const [path, { score, failed }] of Object.entries(pages))
-			api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
-	}
-
-	async function seed(pages = PAGES) {
-		api.server.deleteAllReports();
-		api.server.clearAnalyses();
-		script(pages);
-		await api.ok(perSiteParameters({ output: 'pages' }), {
-			items: Object.keys(pages).map((path) => ({ url: page(path) })),
-		});
+	/** Reports of `pages` on `site`, made as users make them; the reports before deleted unless `keep`. */
+	async function seed(pages = PAGES, site = SITE, keep = false) {
+		if (!keep) api.reset();
+		const urls = Object.keys(pages).map((path) => `https://${site}${path}`);
+		for (const [i, url] of urls.entries())
+			api.server.setAnalysis(url, { ...Object.values(pages)[i], others: 'pass' });
+		await api.ok(perSiteParameters({ output: 'pages' }), { items: urls.map((url) => ({ url })) });
 		api.server.clearRequests();
 	}
+	/** Create or Re-Run over production runs, Products held to meta_description passing everywhere. */
+	const { run, reset } = siteRuns(
+		api,
+		(extra) =>
+			perSiteParameters({
+				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
+				historyTable: locator('name', 'phpRank history'),
+				...extra,
+			}),
+		{ urls: ['/products/x', '/products/y'].map(page), n8nApi: () => n8n.credential },
+	);
 
 	const listCalls = () => api.apiRequests().map((r) => `${r.method} ${r.path}`);
 
@@ -70,7 +77,7 @@ describe('Page Groups and budgets', () => {
 			const without = await api.run(health());
 			const plain = listCalls();
 			api.server.clearRequests();
-			const items = await api.ok(
+			const site = await api.first(
 				health(
 					groups(
 						group('Blog posts', '/blog/*'),
@@ -82,7 +89,6 @@ describe('Page Groups and budgets', () => {
 			);
 			expect(listCalls()).toEqual(plain);
 			expect(without.items[0].json.groups).toBeUndefined();
-			const site = items[0].json;
 			expect((site.groups as IDataObject[]).map((g) => [g.name, g.pages])).toEqual([
 				['Blog posts', 1], // /blog/a; /blog/2024/b is two levels down
 				['Products', 4], // ** any depth
@@ -100,21 +106,19 @@ describe('Page Groups and budgets', () => {
 				[`${SITE}/blog/a`, 'Blog posts'],
 			]);
 			// No budget: every group holds.
-			expect(site.budgets_passed).toBe(true);
-			expect(site.broken_groups).toEqual([]);
+			expect(site).toMatchObject({ budgets_passed: true, broken_groups: [] });
 		});
 
 		it('a regular expression reads the path and query; a group that matches nothing has 0 pages and holds', async () => {
-			const items = await api.ok(
-				health({
-					...groups(
+			const site = await api.first(
+				health(
+					groups(
 						group('Products with y', '^/products/y(/|$)', {}, { patternType: 'regex' }),
 						group('Docs', '/docs/**', { minAverageScore: 99 }),
 					),
-				}),
+				),
 			);
-			const listed = items[0].json.groups as IDataObject[];
-			expect(listed.map((g) => [g.name, g.pages, g.passed])).toEqual([
+			expect((site.groups as IDataObject[]).map((g) => [g.name, g.pages, g.passed])).toEqual([
 				['Products with y', 2, true],
 				['Docs', 0, true],
 				['Other', 6, true],
@@ -122,7 +126,6 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('One Item per Page: each page says its group', async () => {
-			script();
 			const items = await api.ok(
 				perSiteParameters({
 					output: 'pages',
@@ -160,8 +163,7 @@ describe('Page Groups and budgets', () => {
 		// No breach: the group holds.
 		it.each(cases)('%s', async (_name, budget, breach) => {
 			const passed = breach === null;
-			const items = await api.ok(health(groups(group('Products', '/products/**', budget))));
-			const site = items[0].json;
+			const site = await api.first(health(groups(group('Products', '/products/**', budget))));
 			const products = (site.groups as IDataObject[])[0];
 			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
 			expect(products.passed).toBe(passed);
@@ -174,7 +176,7 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
-			const items = await api.ok(
+			const site = await api.first(
 				health({
 					defaultBudget: { minAverageScore: 70, requiredChecks: 'meta_description' },
 					...groups(
@@ -183,7 +185,6 @@ describe('Page Groups and budgets', () => {
 					),
 				}),
 			);
-			const site = items[0].json;
 			const byName = Object.fromEntries(
 				(site.groups as IDataObject[]).map((g) => [g.name, g]),
 			) as Record<string, IDataObject>;
@@ -191,14 +192,11 @@ describe('Page Groups and budgets', () => {
 				min_average_score: 60,
 				required_checks: [{ check: 'meta_description', share: 100 }],
 			});
+			const rules = (name: string) => (byName[name].breaches as IDataObject[]).map((b) => b.rule);
 			// Products: average 60 holds its own 60; meta_description fails on 2 of 4.
-			expect((byName.Products.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
-				'required_check',
-			]);
+			expect(rules('Products')).toEqual(['required_check']);
 			// Blog: average 77.5 holds 70; meta_description fails on /blog/a.
-			expect((byName.Blog.breaches as IDataObject[]).map((b) => b.rule)).toEqual([
-				'required_check',
-			]);
+			expect(rules('Blog')).toEqual(['required_check']);
 			expect(byName.Other.passed).toBe(true);
 			expect(site.broken_groups).toEqual(['Products', 'Blog']);
 			// The breach names the failing pages, worst first, with their group and link.
@@ -213,7 +211,7 @@ describe('Page Groups and budgets', () => {
 		});
 
 		it('summary_text and summary_html lead with the broken groups; the e-mail escapes what it shows', async () => {
-			const items = await api.ok(
+			const site = await api.first(
 				health({
 					simplify: true,
 					...groups(
@@ -221,7 +219,6 @@ describe('Page Groups and budgets', () => {
 					),
 				}),
 			);
-			const site = items[0].json;
 			const lines = String(site.summary_text).split('\n');
 			expect(lines[0]).toBe(`${SITE}: 1 of 2 page groups over budget: <b>Products</b>`);
 			expect(lines[1]).toMatch(/^- <b>Products<\/b>: meta_description fails on 2 of 4 pages/);
@@ -242,32 +239,24 @@ describe('Page Groups and budgets', () => {
 		beforeAll(async () => {
 			await seed();
 			// A second site, healthier by every figure but with a product page failing its budget.
-			script({});
-			const pages = { '/': 40, '/products/1': 95 };
-			for (const [path, score] of Object.entries(pages))
-				api.server.setAnalysis(`https://b-shop.example.net${path}`, { score, others: 'pass' });
-			await api.ok(perSiteParameters({ output: 'pages' }), {
-				items: Object.keys(pages).map((path) => ({ url: `https://b-shop.example.net${path}` })),
-			});
-			api.server.clearRequests();
+			const b = { '/': { score: 40, failed: [] }, '/products/1': { score: 95, failed: [] } };
+			await seed(b, 'b-shop.example.net', true);
 		});
 
 		it('ranks sites by their groups over budget first, counts them, and reads the reports once', async () => {
 			const digest = (extra: IDataObject) =>
-				api.run({ ...health({ allProjects: true, output: 'digest' }), ...extra });
+				api.first({ ...health({ allProjects: true, output: 'digest' }), ...extra });
 			const plain = await digest({});
 			const calls = listCalls();
 			api.server.clearRequests();
-			const { items, error } = await digest({
+			const item = await digest({
 				...groups(group('Products', '/products/**', { minAverageScore: 96 })),
 				defaultBudget: { maxBadPages: 0 },
 			});
-			expect(error).toBeUndefined();
 			expect(listCalls()).toEqual(calls);
-			const item = items[0].json;
 			const sites = item.sites as IDataObject[];
 			// Without groups b-shop (health 100, average 67.5) ranks after shop (health 50).
-			expect((plain.items[0].json.sites as IDataObject[]).map((s) => s.project)).toEqual([
+			expect((plain.sites as IDataObject[]).map((s) => s.project)).toEqual([
 				SITE,
 				'b-shop.example.net',
 			]);
@@ -282,7 +271,7 @@ describe('Page Groups and budgets', () => {
 				'2 sites over budget (3 page groups)',
 			);
 			expect(String(item.summary_text)).toContain('over budget: Products');
-			expect(plain.items[0].json.sites_over_budget).toBeUndefined();
+			expect(plain.sites_over_budget).toBeUndefined();
 		});
 	});
 
@@ -337,56 +326,28 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('over production runs: newly over budget and recovered', () => {
-		let staticData: IDataObject = {};
-		let executions = 0;
-
-		const PRODUCTS = ['/products/x', '/products/y'];
-		const gate = groups(group('Products', '/products/**', { requiredChecks: 'meta_description' }));
-
 		async function runOnce(
-			store: 'workflow' | 'dataTable',
+			historyStore: 'workflow' | 'dataTable',
 			failing: boolean,
-			{
-				mode = 'webhook',
-				id = String(++executions),
-			}: { mode?: 'webhook' | 'manual'; id?: string } = {},
+			{ mode = 'webhook', id }: { mode?: 'webhook' | 'manual'; id?: string } = {},
 		) {
-			for (const path of PRODUCTS)
+			for (const path of ['/products/x', '/products/y'])
 				api.server.setNextAnalysis(page(path), {
 					score: 70,
 					failed: failing && path === '/products/x' ? ['meta_description'] : [],
 					others: 'pass',
 				});
-			const result = await api.run(
-				perSiteParameters({
-					...gate,
-					historyStore: store,
-					historyTable: locator('name', 'phpRank history'),
-				}),
-				{
-					items: PRODUCTS.map((path) => ({ url: page(path) })),
-					execution: {
-						mode,
-						id,
-						workflowId: 'wf-1',
-						staticData: structuredClone(staticData),
-						n8nApi: n8n.credential,
-					},
-				},
-			);
-			expect(result.error).toBeUndefined();
-			if (mode !== 'manual' && result.staticData.__dataChanged === true)
-				staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
-			const site = result.items[0].json;
+			const { items, error } = await run(mode, { id, extra: { historyStore } });
+			expect(error).toBeUndefined();
+			const site = items[0].json;
 			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed];
 		}
 
 		describe.each(['workflow', 'dataTable'] as const)('History Store: %s', (store) => {
 			beforeAll(() => {
-				api.server.deleteAllReports();
-				api.server.clearAnalyses();
+				api.reset();
 				n8n.reset();
-				staticData = {};
+				reset();
 			});
 
 			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
@@ -422,9 +383,9 @@ describe('Page Groups and budgets', () => {
 
 	describe('a history table made before page groups', () => {
 		beforeAll(() => {
-			api.server.deleteAllReports();
-			api.server.clearAnalyses();
+			api.reset();
 			n8n.reset();
+			reset();
 		});
 
 		it('gets the group columns on the first production run with Page Groups, and keeps every row', async () => {
@@ -444,32 +405,20 @@ describe('Page Groups and budgets', () => {
 					workflow_id: 'wf-1',
 				},
 			]);
-			const params = perSiteParameters({
-				...groups(group('Products', '/products/**', { requiredChecks: 'meta_description' })),
-				historyStore: 'dataTable',
-				historyTable: locator('id', table.id),
-			});
-			const execution = (id: string, mode: 'webhook' | 'manual') => ({
-				mode,
-				id,
-				workflowId: 'wf-1',
-				staticData: {},
-				n8nApi: n8n.credential,
-			});
+			const once = async (mode: 'webhook' | 'manual', id: string) => {
+				const extra = { historyStore: 'dataTable', historyTable: locator('id', table.id) };
+				const { items, error } = await run(mode, { id, extra, urls: [page('/products/x')] });
+				expect(error).toBeUndefined();
+				return items;
+			};
 			api.server.setAnalysis(page('/products/x'), { score: 70, failed: [], others: 'pass' });
 			// A manual run reads the old table as it is and changes nothing.
-			await api.ok(params, {
-				items: [{ url: page('/products/x') }],
-				execution: execution('m', 'manual'),
-			});
+			await once('manual', 'm');
 			expect(n8n.api.tables.get(table.id)!.columns.map((c) => c.name)).toEqual(
 				HISTORY_COLUMNS.map((c) => c.name),
 			);
 			n8n.api.requests.length = 0;
-			const items = await api.ok(params, {
-				items: [{ url: page('/products/x') }],
-				execution: execution('new-1', 'webhook'),
-			});
+			const items = await once('webhook', 'new-1');
 			expect(
 				n8n.api.requests.filter((r) => r.path.endsWith('/columns')).map((r) => r.body),
 			).toEqual(GROUP_COLUMNS.map((c) => ({ ...c })));
@@ -481,8 +430,7 @@ describe('Page Groups and budgets', () => {
 				['new-1', 'Products', true],
 			]);
 			const site = items[0].json;
-			expect(site.runs_recorded).toBe(2);
-			expect(site.history_saved).toBe(true);
+			expect(site).toMatchObject({ runs_recorded: 2, history_saved: true });
 			expect(site.groups_newly_broken).toEqual([]);
 		});
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { description as getAllDescription } from '../nodes/PhpRank/descriptions/report/getAll.operation';
-import { locator, useServer } from './harness/setup';
+import { locator, useServer, type ServerFixture } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
 const reportKeys = [
@@ -29,6 +29,10 @@ const pages = (perPage: number, count: number, query: IDataObject = {}) =>
 		page: String(i + 1),
 	}));
 
+/** The next answer of the server: HTTP 200 with `data`, as phpRank wraps it. */
+const answerNext = (api: ServerFixture, data: unknown) =>
+	api.server.failNext({ type: 'status', status: 200, body: { data, status: 200 } });
+
 /** 250 reports over 5 hosts (three pages of 100), with Get Many and what it sent. */
 function useReports() {
 	const api = useServer({ seed: (server) => server.seedReports(250) });
@@ -36,8 +40,8 @@ function useReports() {
 	return {
 		api,
 		/** Get Many's items, the run expected to succeed. */
-		getAll: (parameters: IDataObject) =>
-			api.ok({ resource: 'report', operation: 'getAll', ...parameters }),
+		getAll: (parameters: IDataObject, items?: IDataObject[]) =>
+			api.ok({ resource: 'report', operation: 'getAll', ...parameters }, { items }),
 		queries: () => api.apiRequests().map((request) => request.query),
 		newestFirst,
 		/** The IDs of the `count` newest reports. */
@@ -118,14 +122,12 @@ describe('Report → Get Many', () => {
 		).toBe(true);
 	});
 
-	it('a page size chosen by the user is used on every page, for Return All and Limit', async () => {
-		await getAll({ returnAll: true, options: { pageSize: 50 } });
-		expect(queries()).toEqual(pages(50, 5));
-
-		api.server.clearRequests();
-		const items = await getAll({ limit: 60, options: { pageSize: 25 } });
-		expect(items).toHaveLength(60);
-		expect(queries()).toEqual(pages(25, 3));
+	it.each([
+		[{ returnAll: true, options: { pageSize: 50 } }, 250, pages(50, 5)],
+		[{ limit: 60, options: { pageSize: 25 } }, 60, pages(25, 3)],
+	])('a Page Size chosen is used on every page: %j', async (parameters, count, sent) => {
+		expect(await getAll(parameters)).toHaveLength(count);
+		expect(queries()).toEqual(sent);
 	});
 
 	it.each([
@@ -143,25 +145,15 @@ describe('Report → Get Many', () => {
 		}
 	});
 
-	it('sends each sort option as the spec names it', async () => {
-		for (const sortBy of ['id', 'url', 'result']) {
-			for (const sortDirection of ['asc', 'desc']) {
-				api.server.clearRequests();
-				await getAll({ limit: 5, options: { sortBy, sortDirection } });
-				expect(queries()).toEqual([
-					{ sort_by: sortBy, sort: sortDirection, per_page: '10', page: '1' },
-				]);
-			}
-		}
-	});
-
-	it('runs a workflow saved with the former Sort By: Date Generated as Date Created, which phpRank used anyway', async () => {
-		const items = await getAll({
-			limit: 5,
-			options: { sortBy: 'generated_at', sortDirection: 'desc' },
-		});
-		expect(queries()).toEqual([{ sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }]);
-		expect(items.map((item) => item.json.id)).toEqual(newest(5));
+	it.each([
+		...['id', 'url', 'result'].flatMap((by) => ['asc', 'desc'].map((to) => [by, to, by])),
+		// A workflow saved with the former Date Generated: Date Created, which phpRank used anyway.
+		['generated_at', 'desc', 'id'],
+	])('sends Sort By %s, %s as sort_by=%s', async (sortBy, sortDirection, sent) => {
+		const items = await getAll({ limit: 5, options: { sortBy, sortDirection } });
+		expect(queries()).toEqual([{ sort_by: sent, sort: sortDirection, per_page: '10', page: '1' }]);
+		if (`${sent} ${sortDirection}` === 'id desc')
+			expect(items.map((item) => item.json.id)).toEqual(newest(5));
 	});
 
 	it('sends search_by with Search only, and ignores a Search By saved by an older version', async () => {
@@ -177,24 +169,18 @@ describe('Report → Get Many', () => {
 	});
 
 	it('changes nothing when Result, Page Size or the score filters are added and left as they start', async () => {
-		const filters = [
-			description.find((p) => p.name === 'filters')?.options as INodeProperties[],
-			description.find((p) => p.name === 'options')?.options as INodeProperties[],
-		];
-		const defaults = filters.map((options) =>
-			Object.fromEntries(options.map((p) => [p.name, p.default])),
-		);
-		expect(defaults[0]).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
-		expect(defaults[1]).toMatchObject({ pageSize: '' });
+		const [defaults, options] = ['filters', 'options'].map((name) => {
+			const fields = description.find((p) => p.name === name)?.options as INodeProperties[];
+			return Object.fromEntries(fields.map((p) => [p.name, p.default]));
+		});
+		expect(defaults).toMatchObject({ result: '', minScore: 0, maxScore: 100 });
+		expect(options).toMatchObject({ pageSize: '' });
 
+		const { result, minScore, maxScore } = defaults;
 		const items = await getAll({
 			limit: 7,
-			filters: {
-				result: defaults[0].result,
-				minScore: defaults[0].minScore,
-				maxScore: defaults[0].maxScore,
-			},
-			options: { pageSize: defaults[1].pageSize },
+			filters: { result, minScore, maxScore },
+			options: { pageSize: options.pageSize },
 		});
 
 		expect(queries()).toEqual([{ per_page: '10', page: '1' }]);
@@ -225,20 +211,16 @@ describe('Report → Get Many', () => {
 
 	it('takes every parameter from expressions, per input item', async () => {
 		const [first] = api.server.listReports();
-		const items = await api.ok(
+		const items = await getAll(
 			{
-				resource: 'report',
-				operation: 'getAll',
 				returnAll: false,
 				limit: '={{ $json.howMany }}',
 				filters: { project: locator('name', '={{ $json.site }}'), result: '={{ $json.grade }}' },
 			},
-			{
-				items: [
-					{ howMany: 2, site: first.project, grade: 'good' },
-					{ howMany: 1, site: first.project, grade: 'bad' },
-				],
-			},
+			[
+				{ howMany: 2, site: first.project, grade: 'good' },
+				{ howMany: 1, site: first.project, grade: 'bad' },
+			],
 		);
 
 		expect(queries()).toEqual([
@@ -267,7 +249,7 @@ describe('Report → Get Many by score range', () => {
 	const classPages = (result: string) =>
 		pages(100, Math.ceil(scoring(...CLASS_SCORES[result]).length / 100), { result });
 
-	it.each<[string, string, IDataObject, [number, number]]>([
+	it.each<[string, string | null, IDataObject, [number, number]]>([
 		['a range within one class (80 to 90)', 'good', { minScore: 80, maxScore: 90 }, [80, 90]],
 		['a range within one class (49 to 79)', 'decent', { minScore: 49, maxScore: 79 }, [49, 79]],
 		['a range within one class (0 to 48)', 'bad', { minScore: 0, maxScore: 48 }, [0, 48]],
@@ -284,27 +266,23 @@ describe('Report → Get Many by score range', () => {
 			{ result: 'good', minScore: 70, maxScore: 85 },
 			[80, 85],
 		],
+		[
+			'a range across classes (45 to 85), no result filter:',
+			null,
+			{ minScore: 45, maxScore: 85 },
+			[45, 85],
+		],
 	])(
-		'%s sends result=%s and returns only the reports in the range',
-		async (_what, result, filters, range) => {
+		'%s sends result=%s and Return All returns every report in the range',
+		async (_what, result, filters, [min, max]) => {
 			const items = await getAll({ returnAll: true, filters });
-			expect(queries()).toEqual(classPages(result));
-			expect(items.map((item) => item.json.id)).toEqual(scoring(...range).map((r) => r.id));
+			expect(queries()).toEqual(result ? classPages(result) : pages(100, 3));
+			expect(items.map((item) => item.json.id)).toEqual(scoring(min, max).map((r) => r.id));
 			expect(items.length).toBeGreaterThan(0);
+			const scores = items.map((item) => item.json.score as number);
+			expect(scores.every((score) => score >= min && score <= max)).toBe(true);
 		},
 	);
-
-	it('a range across classes sends no result filter, and Return All returns every report in it', async () => {
-		const items = await getAll({
-			returnAll: true,
-			filters: { minScore: 45, maxScore: 85 },
-		});
-		expect(queries()).toEqual(pages(100, 3));
-		expect(items.map((item) => item.json.id)).toEqual(scoring(45, 85).map((r) => r.id));
-		expect(
-			items.every((item) => (item.json.score as number) >= 45 && (item.json.score as number) <= 85),
-		).toBe(true);
-	});
 
 	it('Limit 5 with a narrow range returns exactly 5 matching reports, reading as many pages as it takes', async () => {
 		const decent = newestFirst().filter((r) => r.result >= 49 && r.result <= 79);
@@ -333,20 +311,13 @@ describe('Report → Get Many by score range', () => {
 	});
 
 	it('keeps a report known only by its class when the range holds its whole class', async () => {
-		const answer = (result: string) => ({
-			type: 'status' as const,
-			status: 200,
-			body: {
-				data: [
-					{ id: 2, url: 'a.example', result },
-					{ id: 1, url: 'b.example', result: 55 },
-				],
-				status: 200,
-			},
-		});
-		api.server.failNext(answer('good'));
+		const data = [
+			{ id: 2, url: 'a.example', result: 'good' },
+			{ id: 1, url: 'b.example', result: 55 },
+		];
+		answerNext(api, data);
 		const inside = await getAll({ limit: 10, filters: { minScore: 50 } });
-		api.server.failNext(answer('good'));
+		answerNext(api, data);
 		const across = await getAll({ limit: 10, filters: { minScore: 50, maxScore: 90 } });
 
 		expect(inside.map((item) => item.json.id)).toEqual([2, 1]);
@@ -397,24 +368,22 @@ describe('Report → Get, Create, Update, Delete', () => {
 					`${r.method} ${r.path}${r.rawQuery ? `?${r.rawQuery}` : ''}${r.rawBody ? ` ${r.rawBody} (${r.headers['content-type']})` : ''}`,
 			);
 	const FORM = '(application/x-www-form-urlencoded)';
+	const get = (mode: string, value: string, extra: IDataObject = {}) =>
+		run({ operation: 'get', reportId: locator(mode, value), ...extra });
+	const update = (id: number, updateFields: IDataObject, extra: IDataObject = {}) =>
+		run({ operation: 'update', reportId: locator('id', id), updateFields, ...extra });
 
 	it.each([
-		['the link of its page', (base: string, id: number) => `${base}/reports/${id}`],
+		['the link of its page', (link: string) => link],
 		[
 			'with a trailing slash, a query and a fragment',
-			(base: string, id: number) => `${base}/reports/${id}/?tab=checks#title`,
+			(link: string) => `${link}/?tab=checks#title`,
 		],
-		[
-			'without the scheme',
-			(base: string, id: number) => `${base.replace(/^https?:\/\//, '')}/reports/${id}`,
-		],
-		['as an expression', (base: string, id: number) => `={{ "${base}/reports/${id}" }}`],
-	])('Get By URL: %s resolves to the report', async (_what, link) => {
+		['without the scheme', (link: string) => link.replace(/^https?:\/\//, '')],
+		['as an expression', (link: string) => `={{ "${link}" }}`],
+	])('Get By URL: %s resolves to the report', async (_what, as) => {
 		const [record] = api.server.listReports();
-		const items = await run({
-			operation: 'get',
-			reportId: locator('url', link(api.server.url, record.id)),
-		});
+		const items = await get('url', as(`${api.server.url}/reports/${record.id}`));
 		expect(items[0].json.id).toBe(record.id);
 		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 	});
@@ -433,7 +402,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Get fetches one report by ID and unwraps it', async () => {
 		const record = api.server.listReports()[2];
-		const items = await run({ operation: 'get', reportId: locator('id', String(record.id)) });
+		const items = await get('id', String(record.id));
 
 		expect(wire()).toEqual([`GET /api/v1/reports/${record.id}`]);
 		expect(items).toHaveLength(1);
@@ -448,11 +417,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Get accepts the ID picked from the list', async () => {
 		const record = api.server.listReports()[0];
-		const items = await run({
-			operation: 'get',
-			reportId: locator('list', String(record.id)),
-			simplify: false,
-		});
+		const items = await get('list', String(record.id), { simplify: false });
 
 		expect(items[0].json).toMatchObject({
 			id: record.id,
@@ -518,11 +483,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update sends only the fields the user added', async () => {
 		const record = api.server.listReports()[1];
-		const items = await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { privacy: 0 },
-		});
+		const items = await update(record.id, { privacy: 0 });
 
 		expect(wire()).toEqual([`PUT /api/v1/reports/${record.id} privacy=0 ${FORM}`]);
 		expect(items[0].json).toMatchObject({
@@ -534,12 +495,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update with Re-Run Analysis sends results=1 and returns the fresh analysis', async () => {
 		const record = api.server.listReports()[3];
-		const items = await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { rerunAnalysis: true },
-			simplify: false,
-		});
+		const items = await update(record.id, { rerunAnalysis: true }, { simplify: false });
 
 		// The report as it was is read first, for `changes`.
 		expect(wire()).toEqual([
@@ -552,11 +508,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Update to Password privacy sends privacy and password together', async () => {
 		const record = api.server.listReports()[4];
-		await run({
-			operation: 'update',
-			reportId: locator('id', record.id),
-			updateFields: { privacy: 2, password: 'pw-123' },
-		});
+		await update(record.id, { privacy: 2, password: 'pw-123' });
 
 		expect(api.apiRequests()[0].form).toEqual({ privacy: '2', password: 'pw-123' });
 		expect(api.server.getReport(record.id)?.password).toBe('pw-123');
@@ -564,10 +516,7 @@ describe('Report → Get, Create, Update, Delete', () => {
 
 	it('Delete returns { deleted: true, id }', async () => {
 		const record = api.server.addReport({ url: 'https://example.com/old' });
-		const items = await run({
-			operation: 'delete',
-			reportId: locator('id', String(record.id)),
-		});
+		const items = await run({ operation: 'delete', reportId: locator('id', String(record.id)) });
 
 		expect(wire()).toEqual([`DELETE /api/v1/reports/${record.id}`]);
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: record.id }]);
@@ -575,22 +524,15 @@ describe('Report → Get, Create, Update, Delete', () => {
 	});
 
 	it('keeps a result class when the instance answers with a class instead of a score', async () => {
-		api.server.failNext({
-			type: 'status',
-			status: 200,
-			body: {
-				data: {
-					id: 9,
-					url: 'example.com',
-					project: 'example.com',
-					result: 'decent',
-					results: {},
-					privacy: 1,
-				},
-				status: 200,
-			},
+		answerNext(api, {
+			id: 9,
+			url: 'example.com',
+			project: 'example.com',
+			result: 'decent',
+			results: {},
+			privacy: 1,
 		});
-		const items = await run({ operation: 'get', reportId: locator('id', '9') });
+		const items = await get('id', '9');
 
 		expect(items[0].json).toMatchObject({
 			id: 9,

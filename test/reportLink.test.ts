@@ -140,36 +140,20 @@ describe('link and top_failed_checks on the trigger’s report items', () => {
 	const rescore = (report: ReportRecord, score: number) =>
 		void reanalyse(api.server, report.id, { score });
 
-	it.each([true, false])('New Report, Simplify %s', async (simplify) => {
-		const workflow = trigger({ event: 'newReport', simplify });
-		await workflow.activate();
-		const report = api.server.addReport({ url: 'https://example.com/a', results: MIXED });
-
-		const { items } = await workflow.poll();
-
-		expect(items?.map(({ json }) => json)).toEqual([
-			expect.objectContaining({
-				event: 'newReport',
-				id: report.id,
-				url: 'example.com/a',
-				link: linkOf(report.id),
-				top_failed_checks: MIXED_TOP,
-			}),
-		]);
-	});
-
+	// New Report: a report made after the activation; the change events: one re-analysed 85 → 40.
 	it.each<[string, INodeParameters]>([
+		['newReport', { simplify: true }],
+		['newReport', { simplify: false }],
 		['resultChanged', {}],
 		['scoreChanged', { minChange: 5 }],
-	])('Report Result Changed and Score Changed: %s', async (event, extra) => {
-		const report = api.server.addReport({
-			url: 'https://example.com/a',
-			result: 85,
-			results: MIXED,
-		});
+	])('%s %j', async (event, extra) => {
+		const add = () =>
+			api.server.addReport({ url: 'https://example.com/a', result: 85, results: MIXED });
+		const before = event === 'newReport' ? undefined : add();
 		const workflow = trigger({ event, ...extra });
 		await workflow.activate();
-		rescore(report, 40);
+		const report = before ?? add();
+		if (before) rescore(before, 40);
 
 		const { items } = await workflow.poll();
 
@@ -177,7 +161,8 @@ describe('link and top_failed_checks on the trigger’s report items', () => {
 			expect.objectContaining({
 				event,
 				id: report.id,
-				score: 40,
+				url: 'example.com/a',
+				score: before ? 40 : 85,
 				link: linkOf(report.id),
 				top_failed_checks: MIXED_TOP,
 			}),

@@ -1,25 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createOf, locator, perSiteParameters, useServer } from './harness/setup';
+import { createOf, healthParameters, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Whole sites: Project → Get Health, and Create or Re-Run with One Item per Site. The expected
  * figures are worked out here from the test server's own state, not by the node's code.
  */
 
-const health = (extra: IDataObject = {}) => ({
-	resource: 'project',
-	operation: 'getHealth',
-	project: locator('name', 'shop.example.com'),
-	...extra,
-});
+const health = (extra: IDataObject = {}) => healthParameters('shop.example.com', extra);
 const perSite = (extra: IDataObject = {}) => perSiteParameters({ simplify: true, ...extra });
 
 const api = useServer();
-beforeEach(() => {
-	api.server.deleteAllReports();
-	api.server.clearAnalyses();
-});
+beforeEach(() => api.reset());
 
 describe('Project → Get Health', () => {
 	/** Reports made as users make them (Create or Re-Run), with scripted analyses. */
@@ -79,14 +71,11 @@ describe('Project → Get Health', () => {
 				importance: reports[0].results[check].importance,
 				pages,
 			});
-		const rank = { high: 0, medium: 1, low: 2 } as Record<string, number>;
-		for (let i = 1; i < failing.length; i++) {
-			const [a, b] = [failing[i - 1], failing[i]];
-			expect(
-				rank[a.importance as string] < rank[b.importance as string] ||
-					(a.importance === b.importance && (a.pages as number) >= (b.pages as number)),
-			).toBe(true);
-		}
+		// Most important first, then by pages.
+		const rank = (c: IDataObject) => ['high', 'medium', 'low'].indexOf(String(c.importance));
+		expect(failing).toEqual(
+			[...failing].sort((a, b) => rank(a) - rank(b) || Number(b.pages) - Number(a.pages)),
+		);
 		expect(site.top_issues).toEqual(
 			failing
 				.slice(0, 3)
@@ -119,10 +108,8 @@ describe('Project → Get Health', () => {
 			url: 'https://shop.example.com/b',
 			privacy: 1,
 		});
-		const items = await api.ok(health({ siteOptions: { worstPages: 2 } }));
-		const site = items[0].json;
-		expect(site.pages).toBe(4);
-		expect(site.average_score).toBe(75);
+		const site = await api.first(health({ siteOptions: { worstPages: 2 } }));
+		expect(site).toMatchObject({ pages: 4, average_score: 75 });
 		expect(site.worst_pages).toBe('shop.example.com/c 60, shop.example.com/a 70');
 		for (const value of Object.values(site)) expect(Array.isArray(value)).toBe(false);
 	});
@@ -252,10 +239,8 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 			},
 			{ match: createOf('https://shop.example.com/b') },
 		);
-		const items = await api.ok(perSite(), { items: input });
-		const shop = items[0].json;
-		expect(shop.pages).toBe(2);
-		expect(shop.created).toBe(2);
+		const shop = await api.first(perSite(), { items: input });
+		expect(shop).toMatchObject({ pages: 2, created: 2 });
 		expect(String(shop.failed_pages)).toContain('https://shop.example.com/b (');
 		expect(String(shop.failed_pages)).toContain('Could not fetch the url.');
 		expect(api.server.listReports()).toHaveLength(3);

@@ -13,7 +13,7 @@ import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
 import { locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';
-import { runTools, toolNode } from './harness/tool';
+import { callTool, runTools, toolNode } from './harness/tool';
 
 /*
  * The node as an AI tool, through n8n-core's own tool path (createNodeAsTool and its invocation
@@ -55,13 +55,7 @@ describe('phpRank as an AI tool', () => {
 			server.addReport({ id: 3, url: 'https://shop.example.org/', result: 20, privacy: 1 });
 		},
 	});
-	/** Calls `tool` once per set of arguments, as a model would. */
-	const call = (tool: INode, ...calls: IDataObject[]) =>
-		runTools(
-			[tool],
-			calls.map((args) => ({ node: tool.name, args })),
-			api.credential,
-		);
+	const call = (tool: INode, ...calls: IDataObject[]) => callTool(tool, api.credential, ...calls);
 	/** A report of the seed as a list answers it. */
 	const listed = (id: number, url: string, score: number) => ({
 		id,
@@ -315,8 +309,7 @@ describe('phpRank as an AI tool', () => {
 			operation: 'get',
 			reportId: locator('id', id),
 		});
-		const items = await api.ok(get(1));
-		expect(items[0].json).toEqual(
+		expect(await api.first(get(1))).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,
 				link: (id) => `${api.server.url}/reports/${String(id)}`,

@@ -19,10 +19,14 @@ export interface ServerFixture {
 	calls(): string[];
 	/** The API requests of one method. */
 	sent(method: string): RecordedRequest[];
+	/** Deletes every report and scripted analysis, and forgets the requests. */
+	reset(): void;
 	/** Runs the node with this server's credential (or `options.credential`). */
 	run(parameters: IDataObject, options?: RunOptions): Promise<RunResult>;
 	/** The same, expecting no error: the node's items. */
 	ok(parameters: IDataObject, options?: RunOptions): Promise<INodeExecutionData[]>;
+	/** The same: the first item's JSON. */
+	first(parameters: IDataObject, options?: RunOptions): Promise<IDataObject>;
 	/**
 	 * Runs the node and expects it refused with `message` (a string: the whole message) before any
 	 * API request, the error with a description. Returns the error.
@@ -60,7 +64,13 @@ export function useServer(
 		expect(error).toBeUndefined();
 		return items;
 	};
+	fixture.first = async (parameters, run) => (await fixture.ok(parameters, run))[0].json;
 	fixture.sent = (method) => fixture.apiRequests().filter((r) => r.method === method);
+	fixture.reset = () => {
+		fixture.server.deleteAllReports();
+		fixture.server.clearAnalyses();
+		fixture.server.clearRequests();
+	};
 	fixture.refuses = async (parameters, message, run) => {
 		const { error } = await fixture.run(parameters, run);
 		if (typeof message === 'string') expect(error?.message).toBe(message);
@@ -115,6 +125,14 @@ export async function closedPort(): Promise<number> {
 export function locator(mode: string, value: string | number) {
 	return { __rl: true, mode, value };
 }
+
+/** Project → Get Health of `project` (by name). */
+export const healthParameters = (project: string, extra: IDataObject = {}): IDataObject => ({
+	resource: 'project',
+	operation: 'getHealth',
+	project: locator('name', project),
+	...extra,
+});
 
 /** Report → Create or Re-Run of each input item's `url`, private reports (One Item per Page). */
 export function createOrRerunParameters(extra: IDataObject = {}): IDataObject {

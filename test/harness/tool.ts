@@ -104,6 +104,14 @@ export function toolNode(name: string, parameters: INodeParameters): INode {
 	return makeNode(parameters, { type: TOOL_TYPE, name });
 }
 
+/** Calls `tool` once per set of arguments, as a model would. */
+export const callTool = (tool: INode, credential: TestCredential, ...calls: IDataObject[]) =>
+	runTools(
+		[tool],
+		calls.map((args) => ({ node: tool.name, args })),
+		credential,
+	);
+
 export interface ToolRun {
 	tools: SeenTool[];
 	/** What each call returned to the model, in call order (n8n hands tools' results over as JSON text). */
