@@ -85,18 +85,6 @@ const TABLE_SORTS = ['name', 'createdAt', 'updatedAt', 'size'].flatMap((field) =
 	`${field}:asc`,
 	`${field}:desc`,
 ]);
-const CONDITIONS = [
-	'eq',
-	'neq',
-	'like',
-	'ilike',
-	'gt',
-	'gte',
-	'lt',
-	'lte',
-	'isEmpty',
-	'isNotEmpty',
-];
 const LUXON_HINT =
 	' <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.';
 const SIZE_BYTES = 4096;
@@ -225,6 +213,21 @@ function likeToRegex(pattern: string, flags: string): RegExp {
 	return new RegExp(`^${body}$`, flags);
 }
 
+/** Each filter condition on a row's value `v` (the filter's `value` already checked and converted). */
+const CONDITION_TESTS: Record<string, (v: CellValue, value: CellValue) => boolean> = {
+	eq: (v, value) => (value === null ? v === null : v !== null && compare(v, value) === 0),
+	neq: (v, value) => (value === null ? v !== null : v === null || compare(v, value) !== 0),
+	like: (v, value) => v !== null && likeToRegex(String(value), 's').test(String(v)),
+	ilike: (v, value) => v !== null && likeToRegex(String(value), 'is').test(String(v)),
+	gt: (v, value) => v !== null && compare(v, value) > 0,
+	gte: (v, value) => v !== null && compare(v, value) >= 0,
+	lt: (v, value) => v !== null && compare(v, value) < 0,
+	lte: (v, value) => v !== null && compare(v, value) <= 0,
+	isEmpty: (v) => v === null || v === '',
+	isNotEmpty: (v) => v !== null && v !== '',
+};
+const CONDITIONS = Object.keys(CONDITION_TESTS);
+
 /** The tables of the fake instance: what the API serves, for tests to seed and inspect. */
 export class TableStore {
 	private readonly byId = new Map<string, { table: N8nTable; rows: StoredRow[]; nextId: number }>();
@@ -257,9 +260,10 @@ export class TableStore {
 			dataTableId: table.id,
 			name,
 			type,
+			index: table.columns.length,
 		};
-		table.columns.push({ ...column, index: table.columns.length });
-		return table.columns[table.columns.length - 1];
+		table.columns.push(column);
+		return column;
 	}
 
 	get(id: string): N8nTable | undefined {
@@ -367,53 +371,24 @@ export class TableStore {
 			let condition = f.condition;
 			if (type !== 'string' && condition === 'isEmpty') [condition, value] = ['eq', null];
 			if (type !== 'string' && condition === 'isNotEmpty') [condition, value] = ['neq', null];
+			const op = condition.toUpperCase();
+			if (value === null && !['eq', 'neq', 'isEmpty', 'isNotEmpty'].includes(condition))
+				throw validation(`${op} filter value cannot be null or undefined`);
 			if (['like', 'ilike'].includes(condition)) {
-				if (value === null)
-					throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
-				if (typeof value !== 'string')
-					throw validation(`${condition.toUpperCase()} filter value must be a string`);
+				if (typeof value !== 'string') throw validation(`${op} filter value must be a string`);
 				if (!value.includes('%')) value = `%${value}%`;
 			}
-			if (['gt', 'gte', 'lt', 'lte'].includes(condition) && value === null)
-				throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
 			const name = f.columnName;
 			// SQLite compares a date column's text (`2026-01-05 10:00:00.000`) with the filter's ISO text
 			// (`2026-01-05T10:00:00.000Z`) as strings: an equal date never matches (verified on 2.41.1)
 			const isDate = type === 'date' || (type === 'system' && name !== 'id');
 			const stored = (row: StoredRow): CellValue =>
 				isDate && typeof row[name] === 'string' ? sqliteDate(row[name]) : row[name];
-			return (row: StoredRow): boolean => {
-				const v = stored(row);
-				switch (condition) {
-					case 'isEmpty':
-						return v === null || v === '';
-					case 'isNotEmpty':
-						return v !== null && v !== '';
-					case 'eq':
-						return value === null ? v === null : v !== null && compare(v, value) === 0;
-					case 'neq':
-						return value === null ? v !== null : v === null || compare(v, value) !== 0;
-					case 'gt':
-						return v !== null && compare(v, value) > 0;
-					case 'gte':
-						return v !== null && compare(v, value) >= 0;
-					case 'lt':
-						return v !== null && compare(v, value) < 0;
-					case 'lte':
-						return v !== null && compare(v, value) <= 0;
-					case 'like':
-						return v !== null && likeToRegex(String(value), 's').test(String(v));
-					default:
-						return v !== null && likeToRegex(String(value), 'is').test(String(v));
-				}
-			};
+			return (row: StoredRow) => CONDITION_TESTS[condition](stored(row), value);
 		});
+		const or = filter?.type === 'or' && tests.length > 0;
 		const picked = rows.filter((row) =>
-			tests.length === 0
-				? true
-				: filter?.type === 'or'
-					? tests.some((t) => t(row))
-					: tests.every((t) => t(row)),
+			or ? tests.some((t) => t(row)) : tests.every((t) => t(row)),
 		);
 		const byId = (a: StoredRow, b: StoredRow) => a.id - b.id;
 		if (!sortBy) return picked.sort(byId);
@@ -469,19 +444,13 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			throw bad('request/params/dataTableId must match format "nanoid"');
 		return id;
 	};
-	const byName = (x: N8nColumn, y: N8nColumn) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
 	/** GET/POST answer columns with dataTableId, the list without; both sorted by name (as 2.41.1 does) */
 	const publicTable = (t: N8nTable, withTableId: boolean) => ({
 		...t,
-		columns: [...t.columns].sort(byName).map(({ dataTableId, ...c }) => ({
-			updatedAt: c.updatedAt,
-			createdAt: c.createdAt,
-			id: c.id,
-			...(withTableId ? { dataTableId } : {}),
-			name: c.name,
-			type: c.type,
-			index: c.index,
-		})),
+		columns: [...t.columns]
+			.sort((x, y) => compare(x.name, y.name))
+			// JSON leaves an undefined key out: the list's columns lose dataTableId, keeping their order
+			.map((c) => (withTableId ? c : { ...c, dataTableId: undefined })),
 		sizeBytes: SIZE_BYTES,
 	});
 
