@@ -479,8 +479,13 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		}
 		return { limit, offset };
 	};
-	const page = <T>(items: T[], { limit, offset }: { limit: number; offset: number }) => ({
-		data: limit ? items.slice(offset, offset + limit) : items.slice(offset),
+	/** The page `paging` asked for, each item as `show` answers it. */
+	const page = <T>(
+		items: T[],
+		{ limit, offset }: { limit: number; offset: number },
+		show: (item: T) => unknown,
+	) => ({
+		data: (limit ? items.slice(offset, offset + limit) : items.slice(offset)).map(show),
 		nextCursor:
 			items.length > offset + limit
 				? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
@@ -564,11 +569,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 					? SIZE_BYTES
 					: t[field as 'createdAt'];
 		tables.sort((a, b) => (dir === 'desc' ? -1 : 1) * compare(key(a), key(b)));
-		const result = page(tables, pg);
-		return {
-			status: 200,
-			body: { data: result.data.map((t) => publicTable(t, false)), nextCursor: result.nextCursor },
-		};
+		return { status: 200, body: page(tables, pg, (t) => publicTable(t, false)) };
 	});
 
 	route('POST', '', [], ({ body }) => {
@@ -660,14 +661,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 				const names = entry.table.columns.map((c) => c.name);
 				rows = rows.filter((r) => names.some((n) => r[n] !== null && re.test(String(r[n]))));
 			}
-			const result = page(rows, pg);
-			return {
-				status: 200,
-				body: {
-					data: result.data.map((r) => store.present(entry.table, r)),
-					nextCursor: result.nextCursor,
-				},
-			};
+			return { status: 200, body: page(rows, pg, (r) => store.present(entry.table, r)) };
 		},
 	);
 
