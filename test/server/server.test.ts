@@ -23,15 +23,15 @@ const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 let server: PhpRankServer;
 
-async function boot(options: ServerOptions = {}): Promise<PhpRankServer> {
+/** A started server in place of the one before (every test starts with a default one). */
+async function boot(options: ServerOptions = {}): Promise<void> {
+	await server?.stop();
 	server = new PhpRankServer(options);
 	await server.start();
-	return server;
 }
 
-afterEach(async () => {
-	await server?.stop();
-});
+beforeEach(() => boot());
+afterEach(() => server.stop());
 
 interface CallOptions extends RequestInit {
 	/** API key to send; null sends no Authorization header. */
@@ -101,8 +101,6 @@ const down = (high: number, low: number) =>
 	Array.from({ length: high - low + 1 }, (_, i) => high - i);
 
 describe('authentication', () => {
-	beforeEach(() => boot());
-
 	it('answers a missing or wrong key, or a scheme other than "Bearer ", with 401 JSON when the client accepts JSON', async () => {
 		const lowerScheme = { key: null, headers: { Authorization: `bearer ${TEST_API_KEY}` } };
 		for (const options of [
@@ -165,7 +163,6 @@ describe('routing', () => {
 	});
 
 	it('answers unknown API routes with the JSON 404, before authentication', async () => {
-		await boot();
 		for (const path of ['/nope', '/reports/abc', '/reports/1/extra', '/api/v1/reports'])
 			expect(await answer(call(path, { key: null }))).toEqual({ status: 404, body: NOT_FOUND });
 		const v2 = fetch(`${server.url}/api/v2/reports`, {
@@ -175,7 +172,6 @@ describe('routing', () => {
 	});
 
 	it('tolerates one trailing slash and answers a wrong method with 405', async () => {
-		await boot();
 		expect((await call('/reports/')).status).toBe(200);
 		const res = await call('/reports', { method: 'PATCH' });
 		expect(res.status).toBe(405);
@@ -184,8 +180,6 @@ describe('routing', () => {
 });
 
 describe('report list', () => {
-	beforeEach(() => boot());
-
 	it('paginates like Laravel: meta, absolute links, query echoed with page replaced', async () => {
 		server.seedReports(23);
 		const body = await list('/reports?search=&per_page=10&page=2&sort=desc');
@@ -268,7 +262,6 @@ describe('report list', () => {
 	});
 
 	it('writes links on another host when nextLinkHost is set', async () => {
-		await server.stop();
 		await boot({ nextLinkHost: 'https://evil.example:8443', basePath: '/phprank' });
 		server.seedReports(11);
 		const body = await list('/reports');
@@ -335,8 +328,6 @@ describe('report list', () => {
 });
 
 describe('report record', () => {
-	beforeEach(() => boot());
-
 	it('has the phpRank fields, never the password or the owner', async () => {
 		const added = server.addReport({
 			url: 'https://example.com/a',
@@ -418,8 +409,6 @@ describe('report record', () => {
 });
 
 describe('create', () => {
-	beforeEach(() => boot());
-
 	it('stores a cleaned url and its project, and answers 201', async () => {
 		const res = await send('POST', '/reports', { url: 'https://www.example.com/blog/' });
 		expect(res.status).toBe(201);
@@ -496,7 +485,6 @@ describe('create', () => {
 	});
 
 	it('takes analysisDelayMs to answer and still creates the report when the client gives up', async () => {
-		await server.stop();
 		await boot({ analysisDelayMs: 150 });
 		const started = Date.now();
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
@@ -524,8 +512,6 @@ describe('create', () => {
 });
 
 describe('update', () => {
-	beforeEach(() => boot());
-
 	it('changes only what is sent', async () => {
 		const report = server.addReport({
 			url: 'https://example.com',
@@ -593,8 +579,6 @@ describe('update', () => {
 });
 
 describe('delete', () => {
-	beforeEach(() => boot());
-
 	it("deletes one report, not another user's", async () => {
 		const report = server.addReport({ url: 'https://example.com' });
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
@@ -646,8 +630,6 @@ describe('delete', () => {
 });
 
 describe('project list', () => {
-	beforeEach(() => boot());
-
 	it("groups a user's reports by project with count, score sum and earliest date", async () => {
 		for (const [url, result, day] of [
 			['https://example.com/a', 80, 3],
@@ -789,12 +771,7 @@ describe('throttle', () => {
 		server.setThrottle(false);
 		server.holdRateLimit(USER_IDS.default, 0);
 		const unthrottled = await call('/reports');
-		expect(limits(unthrottled)).toEqual({
-			status: 429,
-			limit: '60',
-			remaining: '0',
-			retryAfter: '0',
-		});
+		expect(limits(unthrottled)).toMatchObject({ status: 429, retryAfter: '0', limit: '60' });
 		expect(server.liftRateLimit()).toBe(1);
 		expect((await call('/reports')).status).toBe(200);
 		expect(() => server.holdRateLimit(USER_IDS.default, 1.5)).toThrow(/whole number/);
@@ -802,8 +779,6 @@ describe('throttle', () => {
 });
 
 describe('faults', () => {
-	beforeEach(() => boot());
-
 	it("status: phpRank's 500 body by default, or any status, body and headers", async () => {
 		server.failNext({ type: 'status', status: 500 });
 		const res = await call('/reports');
@@ -987,8 +962,6 @@ describe('a server that ignores page', () => {
 });
 
 describe('odd servers', () => {
-	beforeEach(() => boot());
-
 	it('foreign: JSON of another shape with 201 for POST and 200 otherwise, no rate-limit headers, nothing done', async () => {
 		server.seedReports(1);
 		const requests: [string, string][] = [
@@ -1094,7 +1067,6 @@ describe('load and counters', () => {
 	});
 
 	it('hang: requests stay in flight, unanswered, until stop() releases every one', async () => {
-		await boot();
 		server.failNext({ type: 'hang' }, { times: 3 });
 		const pending = Array.from({ length: 3 }, () =>
 			call('/reports').then(
@@ -1111,8 +1083,6 @@ describe('load and counters', () => {
 });
 
 describe('request log', () => {
-	beforeEach(() => boot());
-
 	it('records method, raw and decoded path, query, headers and body of every request', async () => {
 		await call('/projects/caf%C3%A9%20bar?per_page=25&search=a+b&search=c', {
 			method: 'DELETE',
@@ -1432,6 +1402,7 @@ describe('report list for monitoring', () => {
 
 describe('sample server', () => {
 	it('holds about 30 reports over six hosts with good, decent and bad scores', async () => {
+		await server.stop();
 		server = await startSampleServer();
 		const reports = server.listReports(USER_IDS.default);
 		expect(reports).toHaveLength(30);
