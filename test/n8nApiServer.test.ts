@@ -318,7 +318,7 @@ describe('errors and switches', () => {
 		expect(api.requests[1].headers).not.toHaveProperty('x-n8n-api-key');
 	});
 
-	test('a deleted table answers 404 everywhere', async () => {
+	test('a deleted table answers 404 everywhere, an id of other characters 400 before the rest', async () => {
 		const id = await historyTable();
 		expect((await call('DELETE', `/data-tables/${id}`)).status).toBe(204);
 		const message = { message: `Could not find the data table: '${id}'` };
@@ -331,6 +331,9 @@ describe('errors and switches', () => {
 		const other = await historyTable();
 		api.tables.delete(other);
 		expect((await call('GET', `/data-tables/${other}/rows`)).status).toBe(404);
+		expect(await call('GET', '/data-tables/a.b/rows?limit=x')).toMatchObject(
+			said(400, 'request/params/dataTableId must match format "nanoid"'),
+		);
 	});
 
 	test('full (N8N_DATA_TABLES_MAX_SIZE_BYTES reached): every write answers 400 with n8n’s message; reads and new tables go on', async () => {

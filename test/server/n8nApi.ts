@@ -439,11 +439,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			queryKeys,
 		]);
 
-	const tableId = (id: string) => {
-		if (!/^[A-Za-z0-9_-]+$/.test(id))
-			throw bad('request/params/dataTableId must match format "nanoid"');
-		return id;
-	};
 	/** GET/POST answer columns with dataTableId, the list without; both sorted by name (as 2.41.1 does) */
 	const publicTable = (t: N8nTable, withTableId: boolean) => ({
 		...t,
@@ -465,15 +460,13 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			if (limit > 250) throw bad('request/query/limit must be <= 250');
 		}
 		if (query.cursor) {
-			let decoded: unknown;
+			let c: unknown;
 			try {
-				decoded = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
+				c = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
 			} catch {
-				throw bad('An invalid cursor was provided');
+				// refused below
 			}
-			const c = decoded as { limit?: number; offset?: number };
-			if (typeof decoded !== 'object' || decoded === null || !('offset' in c))
-				throw bad('An invalid cursor was provided');
+			if (!isRecord(c) || !('offset' in c)) throw bad('An invalid cursor was provided');
 			offset = Number(c.offset);
 			limit = Number(c.limit);
 		}
@@ -599,7 +592,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 
 	// POST …/columns (2.41.1: dataTableColumn:create)
 	route('POST', '/:id/columns', [], ({ params, body }) => {
-		const { table } = store.entry(tableId(params[0]));
+		const { table } = store.entry(params[0]);
 		const b = bodyObject(body);
 		required(b, 'name');
 		const { name, type } = columnOf(b);
@@ -610,11 +603,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 
 	route('GET', '/:id', [], ({ params }) => ({
 		status: 200,
-		body: publicTable(store.entry(tableId(params[0])).table, true),
+		body: publicTable(store.entry(params[0]).table, true),
 	}));
 
 	route('PATCH', '/:id', [], ({ params, body }) => {
-		const entry = store.entry(tableId(params[0]));
+		const entry = store.entry(params[0]);
 		const b = bodyObject(body);
 		required(b, 'name');
 		const name = String(b.name).trim();
@@ -625,7 +618,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	});
 
 	route('DELETE', '/:id', [], ({ params }) => {
-		store.entry(tableId(params[0]));
+		store.entry(params[0]);
 		store.delete(params[0]);
 		return { status: 204 };
 	});
@@ -649,7 +642,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		'/:id/rows',
 		['limit', 'cursor', 'filter', 'sortBy', 'search'],
 		({ params, query }) => {
-			tableId(params[0]);
 			const pg = paging(query);
 			const filter = rowFilter(jsonQuery(query, 'filter'));
 			const entry = store.entry(params[0]);
@@ -666,7 +658,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	);
 
 	route('POST', '/:id/rows', [], ({ params, body }) => {
-		tableId(params[0]);
 		const b = bodyObject(body);
 		required(b, 'data');
 		const data = dataRecords(b.data, 'request/body/data');
@@ -701,7 +692,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		return { filter, data: b.data as Record<string, unknown>, returnData: b.returnData === true };
 	};
 	const updateRows = (id: string, body: unknown, upsert: boolean) => {
-		tableId(id);
 		const { filter, data, returnData } = writeParams(body);
 		const entry = store.entry(id);
 		roomLeft();
@@ -722,7 +712,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	route('POST', '/:id/rows/upsert', [], ({ params, body }) => updateRows(params[0], body, true));
 	route('PATCH', '/:id/rows/update', [], ({ params, body }) => updateRows(params[0], body, false));
 	route('DELETE', '/:id/rows/delete', ['filter', 'returnData', 'dryRun'], ({ params, query }) => {
-		tableId(params[0]);
 		if (query.filter === undefined) throw bad("request/query must have required property 'filter'");
 		const filter = rowFilter(jsonQuery(query, 'filter'));
 		const entry = store.entry(params[0]);
@@ -766,18 +755,9 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		});
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
-			if (payload === undefined) {
-				res.writeHead(status, extra);
-				res.end();
-				return;
-			}
-			const text = JSON.stringify(payload);
-			res.writeHead(status, {
-				'content-type': JSON_TYPE,
-				'content-length': Buffer.byteLength(text),
-				...extra,
-			});
-			res.end(text);
+			const text = payload === undefined ? undefined : JSON.stringify(payload);
+			const type = text && { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+			res.writeHead(status, { ...type, ...extra }).end(text);
 		};
 
 		const faultIndex = faults.findIndex((f) => matches(f.match, method, url.pathname));
@@ -805,7 +785,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			const [, pattern, handler, keys] = hit;
 			const unknown = Object.keys(query).find((k) => !keys.includes(k));
 			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
-			const result = handler({ query, body, params: pattern.exec(url.pathname)!.slice(1) });
+			const params = pattern.exec(url.pathname)!.slice(1);
+			// a table's id (every route's only parameter) is checked before anything else of the route
+			if (params.length && !/^[A-Za-z0-9_-]+$/.test(params[0]))
+				throw bad('request/params/dataTableId must match format "nanoid"');
+			const result = handler({ query, body, params });
 			send(result.status, result.body);
 		} catch (e) {
 			if (e instanceof ApiError) send(e.status, { message: e.message });
