@@ -607,10 +607,7 @@ export class PhpRankServer {
 
 	/** The reports of one user, or of every user when no id is given, by id. */
 	listReports(userId?: number): ReportRecord[] {
-		return [...this.reports.values()]
-			.filter((report) => userId === undefined || report.user_id === userId)
-			.sort((a, b) => a.id - b.id)
-			.map((report) => structuredClone(report));
+		return this.ownReports(userId).map((report) => structuredClone(report));
 	}
 
 	/** Deletes one report of any user, as if done elsewhere; false when there is none. */
@@ -650,18 +647,16 @@ export class PhpRankServer {
 
 	/** Forgets queued and persistent analyses of `url`, or of every url; returns how many there were. */
 	clearAnalyses(url?: string): number {
-		if (url === undefined) {
-			const count =
-				[...this.nextAnalyses.values()].reduce((sum, queue) => sum + queue.length, 0) +
-				this.fixedAnalyses.size;
-			this.nextAnalyses.clear();
-			this.fixedAnalyses.clear();
-			return count;
+		const keys =
+			url === undefined
+				? [...this.nextAnalyses.keys(), ...this.fixedAnalyses.keys()]
+				: [cleanUrl(url)];
+		let count = 0;
+		for (const key of keys) {
+			count += (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
+			this.nextAnalyses.delete(key);
+			this.fixedAnalyses.delete(key);
 		}
-		const key = cleanUrl(url);
-		const count = (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
-		this.nextAnalyses.delete(key);
-		this.fixedAnalyses.delete(key);
 		return count;
 	}
 
@@ -1090,9 +1085,10 @@ export class PhpRankServer {
 		return this.fixedAnalyses.get(url);
 	}
 
-	private ownReports(userId: number): ReportRecord[] {
+	/** The user's reports (every user's without an id), by id. */
+	private ownReports(userId?: number): ReportRecord[] {
 		return [...this.reports.values()]
-			.filter((report) => report.user_id === userId)
+			.filter((report) => userId === undefined || report.user_id === userId)
 			.sort((a, b) => a.id - b.id);
 	}
 
@@ -1132,19 +1128,18 @@ export class PhpRankServer {
 	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		const answer =
-			this.ignorePage === false
-				? paginate(items, page, perPage, path, rec.rawQuery)
-				: this.ignorePage === true
-					? paginate(items, 1, perPage, path, rec.rawQuery)
-					: {
-							...paginate(items, page, perPage, path, rec.rawQuery),
-							data: items.slice(0, perPage),
-						};
+		const answer = paginate(
+			items,
+			this.ignorePage === true ? 1 : page,
+			perPage,
+			path,
+			rec.rawQuery,
+		);
+		if (this.ignorePage === 'echo') answer.data = items.slice(0, perPage);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
-		return maxPerPage !== undefined && maxPerPageBy === 'proxy'
-			? { ...answer, data: answer.data.slice(0, maxPerPage) }
-			: answer;
+		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
+			answer.data = answer.data.slice(0, maxPerPage);
+		return answer;
 	}
 
 	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {
