@@ -19,6 +19,10 @@ type ReportBody = Omit<ReportRecord, 'user_id' | 'password'> & { password: boole
 type ProjectBody = { project: string; reports: number; result: number; created_at: string };
 
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+/** phpRank's error answer: the message (or field map), and the status again in the body. */
+const refused = (status: number, message: unknown) => ({ status, body: { message, status } });
+/** Laravel's own error answer: `{ message }` alone. */
+const laravel = (status: number, message: string) => ({ status, body: { message } });
 const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 let server: PhpRankServer;
@@ -109,10 +113,7 @@ describe('authentication', () => {
 			{ key: TEST_API_KEY.toLowerCase() },
 			lowerScheme,
 		])
-			expect(await answer(call('/reports', options))).toEqual({
-				status: 401,
-				body: { message: 'Unauthenticated.' },
-			});
+			expect(await answer(call('/reports', options))).toEqual(laravel(401, 'Unauthenticated.'));
 	});
 
 	it('redirects to the HTML login page without Accept: application/json', async () => {
@@ -135,10 +136,8 @@ describe('authentication', () => {
 	});
 
 	it('rejects a user whose plan has no API access with 403', async () => {
-		expect(await answer(call('/projects', { key: NO_API_PLAN_KEY }))).toEqual({
-			status: 403,
-			body: { message: "You don't have access to this feature.", status: 403 },
-		});
+		const noPlan = await answer(call('/projects', { key: NO_API_PLAN_KEY }));
+		expect(noPlan).toEqual(refused(403, "You don't have access to this feature."));
 	});
 
 	it('accepts a valid key, with rate limit headers', async () => {
@@ -466,9 +465,7 @@ describe('create', () => {
 	])(
 		'rejects %j with 422 and the field map in message',
 		async (fields: Record<string, string>, message) => {
-			const res = await send('POST', '/reports', fields);
-			expect(res.status).toBe(422);
-			expect(await res.json()).toEqual({ message, status: 422 });
+			expect(await answer(send('POST', '/reports', fields))).toEqual(refused(422, message));
 			expect(server.createdCount).toBe(0);
 			expect(server.listReports()).toEqual([]);
 		},
@@ -557,35 +554,31 @@ describe('update', () => {
 
 	it('validates privacy and password like create', async () => {
 		const report = server.addReport({ url: 'https://example.com', privacy: 2, password: 'old' });
-		expect(await answer(send('PUT', `/reports/${report.id}`, { privacy: '2' }))).toEqual({
-			status: 422,
-			body: {
-				message: { password: ['The password field is required when privacy is 2.'] },
-				status: 422,
-			},
-		});
+		const password = { password: ['The password field is required when privacy is 2.'] };
+		const res = await answer(send('PUT', `/reports/${report.id}`, { privacy: '2' }));
+		expect(res).toEqual(refused(422, password));
 		expect((await send('PUT', `/reports/${report.id}`, { privacy: 'public' })).status).toBe(422);
 	});
 
 	it('answers 403 for a report that is not yours or does not exist, before validating', async () => {
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
 		for (const id of [theirs.id, 4242])
-			expect(await answer(send('PUT', `/reports/${id}`, { privacy: 'bad' }))).toEqual({
-				status: 403,
-				body: { message: 'This action is unauthorized.' },
-			});
+			expect(await answer(send('PUT', `/reports/${id}`, { privacy: 'bad' }))).toEqual(
+				laravel(403, 'This action is unauthorized.'),
+			);
 		expect(server.getReport(theirs.id)?.privacy).toBe(0);
 	});
 });
 
 describe('delete', () => {
+	const deleted = (id: unknown) => ({
+		status: 200,
+		body: { id, object: 'report', deleted: true, status: 200 },
+	});
 	it("deletes one report, not another user's", async () => {
 		const report = server.addReport({ url: 'https://example.com' });
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		expect(await answer(del(`/reports/${report.id}`))).toEqual({
-			status: 200,
-			body: { id: report.id, object: 'report', deleted: true, status: 200 },
-		});
+		expect(await answer(del(`/reports/${report.id}`))).toEqual(deleted(report.id));
 		for (const id of [report.id, theirs.id])
 			expect(await answer(del(`/reports/${id}`))).toEqual({ status: 404, body: NOT_FOUND });
 		expect(server.getReport(report.id)).toBeUndefined();
@@ -597,10 +590,7 @@ describe('delete', () => {
 		server.addReport({ url: 'https://www.example.com/b' });
 		server.addReport({ url: 'https://other.example.com' });
 		const theirs = server.addReport({ url: 'https://example.com', user_id: USER_IDS.other });
-		expect(await answer(del('/projects/example.com'))).toEqual({
-			status: 200,
-			body: { id: 'example.com', object: 'report', deleted: true, status: 200 },
-		});
+		expect(await answer(del('/projects/example.com'))).toEqual(deleted('example.com'));
 		expect(server.listReports(USER_IDS.default).map((r) => r.project)).toEqual([
 			'other.example.com',
 		]);
@@ -781,12 +771,9 @@ describe('throttle', () => {
 describe('faults', () => {
 	it("status: phpRank's 500 body by default, or any status, body and headers", async () => {
 		server.failNext({ type: 'status', status: 500 });
-		const res = await call('/reports');
-		expect(res.status).toBe(500);
-		expect(await res.json()).toEqual({
-			message: 'An unexpected error has occurred, please try again.',
-			status: 500,
-		});
+		expect(await answer(call('/reports'))).toEqual(
+			refused(500, 'An unexpected error has occurred, please try again.'),
+		);
 
 		server.failNext({
 			type: 'status',

@@ -1128,13 +1128,8 @@ export class PhpRankServer {
 	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		const answer = paginate(
-			items,
-			this.ignorePage === true ? 1 : page,
-			perPage,
-			path,
-			rec.rawQuery,
-		);
+		const shown = this.ignorePage === true ? 1 : page;
+		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
 		if (this.ignorePage === 'echo') answer.data = items.slice(0, perPage);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
