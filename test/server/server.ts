@@ -347,9 +347,8 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 	const raw: unknown = spec;
 	if (!isPlainObject(raw)) throw specError('an analysis must be an object');
 	const { score, failed, passed, others, results, generatedAt } = spec;
-	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100)) {
+	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100))
 		throw specError(`score must be an integer 0-100, not ${JSON.stringify(score)}`);
-	}
 	if (others !== undefined && !OTHERS.includes(others))
 		throw specError(`others must be one of ${OTHERS.join(', ')}`);
 	if (results !== undefined) {
@@ -360,11 +359,10 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 				typeof check.passed !== 'boolean' ||
 				!IMPORTANCES.includes(check.importance as string) ||
 				!('value' in check)
-			) {
+			)
 				throw specError(
 					`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`,
 				);
-			}
 		}
 	}
 	const known = new Set([...CHECK_NAMES, ...Object.keys(results ?? {})]);
@@ -387,9 +385,8 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 	if (
 		generatedAt !== undefined &&
 		(typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))
-	) {
+	)
 		throw specError(`generatedAt must be a date, not ${JSON.stringify(generatedAt)}`);
-	}
 	return structuredClone({ score, failed, passed, others, results, generatedAt });
 }
 
@@ -1228,9 +1225,8 @@ export class PhpRankServer {
 		await this.sleep(this.options.analysisDelayMs ?? 0);
 		const url = cleanUrl(String(input.url));
 		const host = hostOf(url).replace(/\.$/, '');
-		if (host === 'invalid' || host.endsWith('.invalid')) {
+		if (host === 'invalid' || host.endsWith('.invalid'))
 			return json(422, { message: { url: ['Could not fetch the url.'] }, status: 422 });
-		}
 		const now = formatDate(new Date());
 		const report = this.insertReport(
 			{
