@@ -67,17 +67,22 @@ function send(
 }
 
 /** The status and JSON body of an answer. */
-async function answer(
+async function answer<T = unknown>(
 	res: Response | Promise<Response>,
-): Promise<{ status: number; body: unknown }> {
+): Promise<{ status: number; body: T }> {
 	const done = await res;
-	return { status: done.status, body: await done.json() };
+	return { status: done.status, body: (await done.json()) as T };
 }
 
-/** The report an answer holds (`data`). */
-async function dataOf(res: Response | Promise<Response>): Promise<ReportBody> {
-	return ((await (await res).json()) as { data: ReportBody }).data;
+/** The report an answer holds (`data`), its status checked (phpRank repeats it in the body). */
+async function dataOf(res: Response | Promise<Response>, status = 200): Promise<ReportBody> {
+	const { body, ...head } = await answer<{ data: ReportBody; status: number }>(res);
+	expect([head.status, body.status]).toEqual([status, status]);
+	return body.data;
 }
+
+/** POST /reports with these form fields: the report made (201 checked). */
+const create = (fields: Record<string, string>) => dataOf(send('POST', '/reports', fields), 201);
 
 async function list<T = ReportBody>(path: string, options?: CallOptions): Promise<Paginated<T>> {
 	const res = await call(path, options);
@@ -409,10 +414,7 @@ describe('report record', () => {
 
 describe('create', () => {
 	it('stores a cleaned url and its project, and answers 201', async () => {
-		const res = await send('POST', '/reports', { url: 'https://www.example.com/blog/' });
-		expect(res.status).toBe(201);
-		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
-		expect(status).toBe(201);
+		const data = await create({ url: 'https://www.example.com/blog/' });
 		expect(data).toMatchObject({
 			url: 'example.com/blog',
 			project: 'example.com',
@@ -437,8 +439,7 @@ describe('create', () => {
 				password: ' spaces kept ',
 			}),
 		});
-		expect(res.status).toBe(201);
-		const { data } = (await res.json()) as { data: ReportBody };
+		const data = await dataOf(res, 201);
 		expect(data).toMatchObject({ url: 'shop.example.org/cart?x=1', privacy: 2, password: true });
 		expect(server.getReport(data.id)?.password).toBe(' spaces kept ');
 		expect(server.requests[0].form).toEqual({});
@@ -477,8 +478,7 @@ describe('create', () => {
 			privacy: '2',
 			password: 'é'.repeat(128),
 		});
-		expect(res.status).toBe(201);
-		expect((await dataOf(res)).project).toBe('bäckerei-müller.de');
+		expect((await dataOf(res, 201)).project).toBe('bäckerei-müller.de');
 	});
 
 	it('takes analysisDelayMs to answer and still creates the report when the client gives up', async () => {
@@ -499,9 +499,7 @@ describe('create', () => {
 	it('ignores a multipart body on PUT, as PHP does, but reads it on POST', async () => {
 		const body = new FormData();
 		body.set('url', 'https://multipart.example.com');
-		const created = await call('/reports', { method: 'POST', body });
-		expect(created.status).toBe(201);
-		const { id } = await dataOf(created);
+		const { id } = await dataOf(call('/reports', { method: 'POST', body }), 201);
 		const update = new FormData();
 		update.set('privacy', '1');
 		expect((await dataOf(call(`/reports/${id}`, { method: 'PUT', body: update }))).privacy).toBe(0);
@@ -520,10 +518,9 @@ describe('update', () => {
 			updated_at: report.updated_at,
 		});
 
-		const res = await send('PUT', `/reports/${report.id}`, { privacy: '2', password: 'hunter2' });
-		expect(res.status).toBe(200);
-		const { data, status } = (await res.json()) as { data: ReportBody; status: number };
-		expect(status).toBe(200);
+		const data = await dataOf(
+			send('PUT', `/reports/${report.id}`, { privacy: '2', password: 'hunter2' }),
+		);
 		expect(data).toMatchObject({
 			privacy: 2,
 			password: true,
@@ -1163,9 +1160,7 @@ describe('setting what an analysis returns', () => {
 		server.setNextAnalysis('example.com/new', { failed: [] });
 		server.setNextAnalysis('https://down.invalid/', { score: 5 });
 		expect((await send('POST', '/reports', { url: 'https://down.invalid' })).status).toBe(422);
-		const res = await send('POST', '/reports', { url: 'https://www.example.com/new/' });
-		expect(res.status).toBe(201);
-		const { data } = (await res.json()) as { data: ReportBody };
+		const data = await create({ url: 'https://www.example.com/new/' });
 		expect(data).toMatchObject({ url: 'example.com/new', result: 100 });
 		expect(failing(data)).toEqual([]);
 		expect(data.generated_at).toBe(data.created_at);
@@ -1224,11 +1219,9 @@ describe('setting what an analysis returns', () => {
 		for (let i = 0; i < 4; i++) scores.push((await rerun(report.id)).result);
 		expect(scores).toEqual([90, 10, 70, 70]);
 		// A create of the url uses the persistent one too.
-		const created = (await (
-			await send('POST', '/reports', { url: 'http://example.com/pricing' })
-		).json()) as { data: ReportBody };
-		expect(created.data.result).toBe(70);
-		expect(failing(created.data)).toEqual(['favicon']);
+		const created = await create({ url: 'http://example.com/pricing' });
+		expect(created.result).toBe(70);
+		expect(failing(created)).toEqual(['favicon']);
 
 		expect(server.clearAnalyses('example.com/pricing/')).toBe(1);
 		expect(server.pendingAnalyses()).toEqual({ next: {}, persistent: [] });
