@@ -277,18 +277,12 @@ describe('report list', () => {
 		server.addReport({ url: 'https://www.Example.com/Blog/SEO-Tips/' });
 		server.addReport({ url: 'https://example.com/pricing' });
 		server.addReport({ url: 'http://blog.example.com/seo' });
-		const search = await list('/reports?search=seo&search_by=url');
-		expect(search.data.map((r) => r.url)).toEqual([
-			'blog.example.com/seo',
-			'example.com/Blog/SEO-Tips',
-		]);
-		expect((await list('/reports?search=https')).data).toEqual([]);
-		const project = await list('/reports?project=example.com');
-		expect(project.data.map((r) => r.url)).toEqual([
-			'example.com/pricing',
-			'example.com/Blog/SEO-Tips',
-		]);
-		expect((await list('/reports?project=example')).data).toEqual([]);
+		const urls = async (query: string) => (await list(`/reports?${query}`)).data.map((r) => r.url);
+		const tips = 'example.com/Blog/SEO-Tips';
+		expect(await urls('search=seo&search_by=url')).toEqual(['blog.example.com/seo', tips]);
+		expect(await urls('search=https')).toEqual([]);
+		expect(await urls('project=example.com')).toEqual(['example.com/pricing', tips]);
+		expect(await urls('project=example')).toEqual([]);
 	});
 
 	it('maps result classes to score ranges: good > 79, decent 49-79, bad < 49', async () => {
@@ -626,19 +620,10 @@ describe('project list', () => {
 			server.addReport({ url, result, created_at: `2026-01-0${day}T00:00:00Z` });
 		server.addReport({ url: 'https://zeta.example', user_id: USER_IDS.other });
 		const body = await list<ProjectBody>('/projects');
+		const day = (n: number) => `2026-01-0${n}T00:00:00.000000Z`;
 		expect(body.data).toEqual([
-			{
-				project: 'blog.acme.io',
-				reports: 1,
-				result: 55,
-				created_at: '2026-01-02T00:00:00.000000Z',
-			},
-			{
-				project: 'example.com',
-				reports: 2,
-				result: 110,
-				created_at: '2026-01-01T00:00:00.000000Z',
-			},
+			{ project: 'blog.acme.io', reports: 1, result: 55, created_at: day(2) },
+			{ project: 'example.com', reports: 2, result: 110, created_at: day(1) },
 		]);
 		expect(body.meta).toMatchObject({ total: 2, path: `${server.url}/api/v1/projects` });
 	});
@@ -648,17 +633,10 @@ describe('project list', () => {
 			server.addReport({ url: `https://${host}` });
 		const names = async (query: string) =>
 			(await list<ProjectBody>(`/projects?${query}`)).data.map((p) => p.project);
-		expect(await names('sort_by=project&sort=asc')).toEqual([
-			'a.example',
-			'acme.io',
-			'b.example',
-			'c.example',
-		]);
-		expect(await names('search=EXAMPLE&search_by=project&sort_by=project')).toEqual([
-			'c.example',
-			'b.example',
-			'a.example',
-		]);
+		const byName = ['a.example', 'acme.io', 'b.example', 'c.example'];
+		expect(await names('sort_by=project&sort=asc')).toEqual(byName);
+		const found = ['c.example', 'b.example', 'a.example'];
+		expect(await names('search=EXAMPLE&search_by=project&sort_by=project')).toEqual(found);
 		const byDate = await names('sort_by=reports&sort=asc');
 		expect(byDate).toEqual(await names('sort_by=created_at&sort=asc'));
 		expect((await list<ProjectBody>('/projects?per_page=10&page=2')).data).toEqual([]);
