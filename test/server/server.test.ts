@@ -246,23 +246,9 @@ describe('report list', () => {
 		server.seedReports(300);
 		const body = await list('/reports?page=15');
 		expect(body.meta.last_page).toBe(30);
-		expect(body.meta.links.map((l) => l.label)).toEqual([
-			'&laquo; Previous',
-			'1',
-			'2',
-			'...',
-			'12',
-			'13',
-			'14',
-			'15',
-			'16',
-			'17',
-			'18',
-			'...',
-			'29',
-			'30',
-			'Next &raquo;',
-		]);
+		const shown = '1 2 ... 12 13 14 15 16 17 18 ... 29 30'.split(' ');
+		const labels = ['&laquo; Previous', ...shown, 'Next &raquo;'];
+		expect(body.meta.links.map((l) => l.label)).toEqual(labels);
 	});
 
 	it('writes links on another host when nextLinkHost is set', async () => {
