@@ -449,8 +449,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		sizeBytes: SIZE_BYTES,
 	});
 
-	/** limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit) */
-	const paging = (query: Record<string, string>): { limit: number; offset: number } => {
+	/**
+	 * limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit),
+	 * checked: the page they ask for, of items each shown as `show` answers it.
+	 */
+	const paging = (query: Record<string, string>) => {
 		let limit = 100;
 		let offset = 0;
 		if (query.limit !== undefined) {
@@ -470,20 +473,14 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			offset = Number(c.offset);
 			limit = Number(c.limit);
 		}
-		return { limit, offset };
+		return <T>(items: T[], show: (item: T) => unknown) => ({
+			data: (limit ? items.slice(offset, offset + limit) : items.slice(offset)).map(show),
+			nextCursor:
+				items.length > offset + limit
+					? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
+					: null,
+		});
 	};
-	/** The page `paging` asked for, each item as `show` answers it. */
-	const page = <T>(
-		items: T[],
-		{ limit, offset }: { limit: number; offset: number },
-		show: (item: T) => unknown,
-	) => ({
-		data: (limit ? items.slice(offset, offset + limit) : items.slice(offset)).map(show),
-		nextCursor:
-			items.length > offset + limit
-				? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
-				: null,
-	});
 	const jsonQuery = (query: Record<string, string>, key: string): unknown => {
 		if (query[key] === undefined) return undefined;
 		try {
@@ -526,7 +523,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	};
 
 	route('GET', '', ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
-		const pg = paging(query);
+		const page = paging(query);
 		const raw = jsonQuery(query, 'filter');
 		let filter: { id?: unknown; name?: unknown; projectId?: unknown } = {};
 		if (raw !== undefined && raw !== '') {
@@ -562,7 +559,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 					? SIZE_BYTES
 					: t[field as 'createdAt'];
 		tables.sort((a, b) => (dir === 'desc' ? -1 : 1) * compare(key(a), key(b)));
-		return { status: 200, body: page(tables, pg, (t) => publicTable(t, false)) };
+		return { status: 200, body: page(tables, (t) => publicTable(t, false)) };
 	});
 
 	route('POST', '', [], ({ body }) => {
@@ -642,7 +639,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		'/:id/rows',
 		['limit', 'cursor', 'filter', 'sortBy', 'search'],
 		({ params, query }) => {
-			const pg = paging(query);
+			const page = paging(query);
 			const filter = rowFilter(jsonQuery(query, 'filter'));
 			const entry = store.entry(params[0]);
 			const sortBy = sortOf(entry.table, query.sortBy);
@@ -653,7 +650,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 				const names = entry.table.columns.map((c) => c.name);
 				rows = rows.filter((r) => names.some((n) => r[n] !== null && re.test(String(r[n]))));
 			}
-			return { status: 200, body: page(rows, pg, (r) => store.present(entry.table, r)) };
+			return { status: 200, body: page(rows, (r) => store.present(entry.table, r)) };
 		},
 	);
 
@@ -700,14 +697,10 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		const now = new Date().toISOString();
 		for (const row of hit) Object.assign(row, changes, { updatedAt: now });
 		if (hit.length) entry.table.updatedAt = now;
-		if (hit.length === 0 && upsert) {
-			const added = store.insert(id, [data]);
-			return {
-				status: 200,
-				body: returnData ? added.map((r) => store.present(entry.table, r)) : true,
-			};
-		}
-		return { status: 200, body: returnData ? hit.map((r) => store.present(entry.table, r)) : true };
+		const shown = (rows: StoredRow[]) =>
+			returnData ? rows.map((r) => store.present(entry.table, r)) : true;
+		if (hit.length === 0 && upsert) return { status: 200, body: shown(store.insert(id, [data])) };
+		return { status: 200, body: shown(hit) };
 	};
 	route('POST', '/:id/rows/upsert', [], ({ params, body }) => updateRows(params[0], body, true));
 	route('PATCH', '/:id/rows/update', [], ({ params, body }) => updateRows(params[0], body, false));
