@@ -62,9 +62,7 @@ const COLUMNS = [
 beforeEach(async () => {
 	api = await startN8nApi({ apiKey: KEY });
 });
-afterEach(async () => {
-	await api.close();
-});
+afterEach(() => api.close());
 
 async function historyTable(): Promise<string> {
 	const t = api.tables.create('phprank_history', [...COLUMNS]);
