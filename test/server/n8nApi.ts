@@ -5,7 +5,8 @@
  * live in memory; every request is recorded (the key header left out) for tests to check what went over the wire.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
-import type { AddressInfo } from 'net';
+
+import { closeAll, listen, readBody } from './http';
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type CellValue = string | number | boolean | null;
@@ -790,19 +791,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		}
 	};
 
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			void handle(req, res, Buffer.concat(chunks).toString('utf8'));
-		});
+	const server = http.createServer(async (req, res) => {
+		const raw = await readBody(req);
+		if (raw !== undefined) await handle(req, res, raw);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
-	const url = `http://127.0.0.1:${port}`;
+	const url = await listen(server);
 
 	return {
 		url,
@@ -819,11 +812,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		failNext(match: RequestMatch, fault: N8nFault) {
 			faults.push({ match, fault });
 		},
-		async close() {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
-		},
+		close: () => closeAll(server),
 	};
 }

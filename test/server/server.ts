@@ -4,7 +4,6 @@ import http, {
 	type Server,
 	type ServerResponse,
 } from 'http';
-import type { AddressInfo } from 'net';
 
 import {
 	analyse,
@@ -16,6 +15,7 @@ import {
 	randomInt,
 	scoreOf,
 } from './analysis';
+import { closeAll, listen, readBody } from './http';
 import {
 	errorPage,
 	expectsJson,
@@ -509,23 +509,14 @@ export class PhpRankServer {
 		this.counters = { inFlight, peakInFlight: inFlight, statuses: {} };
 	}
 
-	start(): Promise<string> {
-		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
-		const server = http.createServer((req, res) => void this.handle(req, res));
-		this.server = server;
-		return new Promise((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(this.options.port ?? 0, '127.0.0.1', 1024, () => {
-				server.off('error', reject);
-				const { port } = server.address() as AddressInfo;
-				const origin = `http://127.0.0.1:${port}`;
-				this.linkOrigin = this.options.nextLinkHost
-					? PhpRankServer.originOf(this.options.nextLinkHost)
-					: origin;
-				this.baseUrl = origin + this.basePath;
-				resolve(this.baseUrl);
-			});
-		});
+	async start(): Promise<string> {
+		if (this.server) throw new Error('PhpRankServer: already started');
+		this.server = http.createServer((req, res) => void this.handle(req, res));
+		const origin = await listen(this.server, this.options.port);
+		const { nextLinkHost } = this.options;
+		this.linkOrigin = nextLinkHost ? PhpRankServer.originOf(nextLinkHost) : origin;
+		this.baseUrl = origin + this.basePath;
+		return this.baseUrl;
 	}
 
 	/**
@@ -539,10 +530,7 @@ export class PhpRankServer {
 		this.holdAnswers(undefined);
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
-		await new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		});
+		await closeAll(server);
 	}
 
 	clearRequests(): void {
@@ -1301,19 +1289,5 @@ export class PhpRankServer {
 		if (doomed.length === 0) return notFound();
 		for (const report of doomed) this.removeReport(report);
 		return json(200, { id: param, object: 'report', deleted: true, status: 200 });
-	}
-}
-
-/** A request's body as text, or undefined when the client went away mid-body. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-	try {
-		return await new Promise<string>((resolve, reject) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-			req.on('error', reject);
-		});
-	} catch {
-		return undefined;
 	}
 }
