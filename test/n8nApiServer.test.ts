@@ -35,13 +35,16 @@ async function call(
 	};
 }
 
-const q = (o: Record<string, unknown>): string =>
+const q = (o: object): string =>
 	'?' +
 	Object.entries(o)
 		.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
 		.join('&');
 /** An error answer: the status and n8n's `{ message }`. */
 const said = (status: number, message: string) => ({ status, body: { message } });
+/** The execution_id of each row of a list answer. */
+const executions = (answer: Answer): string[] =>
+	answer.body.data.map((r: { execution_id: string }) => r.execution_id);
 const cond = (columnName: string, value: unknown, condition = 'eq') => ({
 	columnName,
 	condition,
@@ -59,9 +62,7 @@ const COLUMNS = [
 beforeEach(async () => {
 	api = await startN8nApi({ apiKey: KEY });
 });
-afterEach(async () => {
-	await api.close();
-});
+afterEach(() => api.close());
 
 async function historyTable(): Promise<string> {
 	const t = api.tables.create('phprank_history', [...COLUMNS]);
@@ -117,17 +118,13 @@ describe('tables', () => {
 			(await call('POST', '/data-tables', { name: `t ${name}`, columns: [{ name, type }] })).body;
 		const rule =
 			'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-		for (const name of ['run-date', 'Run Date', '1abc', '_x'])
-			expect(await make(name)).toEqual({ message: rule });
-		expect(await make('ID')).toEqual({
-			message: 'Column name "ID" is reserved as a system column name.',
-		});
-		expect(await make('createdAt')).toEqual({
-			message: 'Column name "createdAt" is reserved as a system column name.',
-		});
-		expect(await make('a'.repeat(64))).toEqual({
-			message: 'String must contain at most 63 character(s)',
-		});
+		for (const [message, ...names] of [
+			[rule, 'run-date', 'Run Date', '1abc', '_x'],
+			['Column name "ID" is reserved as a system column name.', 'ID'],
+			['Column name "createdAt" is reserved as a system column name.', 'createdAt'],
+			['String must contain at most 63 character(s)', 'a'.repeat(64)],
+		])
+			for (const name of names) expect(await make(name)).toEqual({ message });
 		expect(await make('x', 'json')).toEqual({
 			message:
 				"Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received 'json'",
@@ -226,30 +223,16 @@ describe('rows', () => {
 		const rows = `/data-tables/${id}/rows`;
 		const or = { type: 'or', filters: [cond('site', 'a.com'), cond('site', 'b.com')] };
 		const sorted = await call('GET', rows + q({ filter: or, sortBy: 'run_date:asc' }));
-		expect(sorted.body.data.map((r: { execution_id: string }) => r.execution_id)).toEqual([
-			'3',
-			'1',
-			'2',
-		]);
+		expect(executions(sorted)).toEqual(['3', '1', '2']);
 		expect(sorted.body.nextCursor).toBeNull();
 		const nullFirst = await call('GET', rows + q({ sortBy: 'run_date:asc' }));
 		expect(nullFirst.body.data[0].site).toBe('c.com');
 		const seen: string[] = [];
-		let cursor: string | null = null;
-		let first = true;
-		while (first || cursor) {
-			const page: Answer = await call(
-				'GET',
-				rows +
-					q(
-						first
-							? { limit: '3', sortBy: 'execution_id:desc' }
-							: { cursor: cursor!, sortBy: 'execution_id:desc' },
-					),
-			);
-			seen.push(...page.body.data.map((r: { execution_id: string }) => r.execution_id));
-			cursor = page.body.nextCursor;
-			first = false;
+		const sortBy = 'execution_id:desc';
+		for (let query: object | null = { limit: '3', sortBy }; query; ) {
+			const page = await call('GET', rows + q(query));
+			seen.push(...executions(page));
+			query = page.body.nextCursor && { cursor: page.body.nextCursor, sortBy };
 		}
 		expect(seen).toEqual(['4', '3', '2', '1']);
 		expect(api.requests.at(-1)?.query).toEqual({
@@ -261,9 +244,7 @@ describe('rows', () => {
 	test('conditions: neq keeps NULL, gt/gte/lt/lte skip it, and a date never equals an ISO filter (SQLite)', async () => {
 		const id = await historyTable();
 		const ids = async (...filters: unknown[]) =>
-			(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } }))).body.data.map(
-				(r: { execution_id: string }) => r.execution_id,
-			);
+			executions(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } })));
 		expect(await ids(cond('site', 'a.com', 'neq'))).toEqual(['2', '4']);
 		expect(await ids(cond('average_score', 65, 'gte'))).toEqual(['1', '3']);
 		expect(await ids(cond('average_score', '65', 'lt'))).toEqual(['2']);
@@ -308,10 +289,8 @@ describe('rows', () => {
 			returnData: true,
 		});
 		expect(onlyFilter.body[0]).toMatchObject({ site: null, average_score: 1 });
-		expect((await call('POST', up, { filter: { filters: [] }, data: { site: 'q' } })).body).toEqual(
-			{
-				message: 'request/body/filter/filters must NOT have fewer than 1 items',
-			},
+		expect(await call('POST', up, { filter: { filters: [] }, data: { site: 'q' } })).toMatchObject(
+			said(400, 'request/body/filter/filters must NOT have fewer than 1 items'),
 		);
 		expect(await call('POST', up, { filter, data: {} })).toMatchObject(
 			said(400, 'data must not be empty'),
@@ -337,7 +316,7 @@ describe('errors and switches', () => {
 		expect(api.requests[1].headers).not.toHaveProperty('x-n8n-api-key');
 	});
 
-	test('a deleted table answers 404 everywhere', async () => {
+	test('a deleted table answers 404 everywhere, an id of other characters 400 before the rest', async () => {
 		const id = await historyTable();
 		expect((await call('DELETE', `/data-tables/${id}`)).status).toBe(204);
 		const message = { message: `Could not find the data table: '${id}'` };
@@ -350,6 +329,9 @@ describe('errors and switches', () => {
 		const other = await historyTable();
 		api.tables.delete(other);
 		expect((await call('GET', `/data-tables/${other}/rows`)).status).toBe(404);
+		expect(await call('GET', '/data-tables/a.b/rows?limit=x')).toMatchObject(
+			said(400, 'request/params/dataTableId must match format "nanoid"'),
+		);
 	});
 
 	test('full (N8N_DATA_TABLES_MAX_SIZE_BYTES reached): every write answers 400 with n8n’s message; reads and new tables go on', async () => {

@@ -5,7 +5,8 @@
  * live in memory; every request is recorded (the key header left out) for tests to check what went over the wire.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
-import type { AddressInfo } from 'net';
+
+import { closeAll, listen, readBody } from './http';
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type CellValue = string | number | boolean | null;
@@ -85,18 +86,6 @@ const TABLE_SORTS = ['name', 'createdAt', 'updatedAt', 'size'].flatMap((field) =
 	`${field}:asc`,
 	`${field}:desc`,
 ]);
-const CONDITIONS = [
-	'eq',
-	'neq',
-	'like',
-	'ilike',
-	'gt',
-	'gte',
-	'lt',
-	'lte',
-	'isEmpty',
-	'isNotEmpty',
-];
 const LUXON_HINT =
 	' <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.';
 const SIZE_BYTES = 4096;
@@ -225,6 +214,21 @@ function likeToRegex(pattern: string, flags: string): RegExp {
 	return new RegExp(`^${body}$`, flags);
 }
 
+/** Each filter condition on a row's value `v` (the filter's `value` already checked and converted). */
+const CONDITION_TESTS: Record<string, (v: CellValue, value: CellValue) => boolean> = {
+	eq: (v, value) => (value === null ? v === null : v !== null && compare(v, value) === 0),
+	neq: (v, value) => (value === null ? v !== null : v === null || compare(v, value) !== 0),
+	like: (v, value) => v !== null && likeToRegex(String(value), 's').test(String(v)),
+	ilike: (v, value) => v !== null && likeToRegex(String(value), 'is').test(String(v)),
+	gt: (v, value) => v !== null && compare(v, value) > 0,
+	gte: (v, value) => v !== null && compare(v, value) >= 0,
+	lt: (v, value) => v !== null && compare(v, value) < 0,
+	lte: (v, value) => v !== null && compare(v, value) <= 0,
+	isEmpty: (v) => v === null || v === '',
+	isNotEmpty: (v) => v !== null && v !== '',
+};
+const CONDITIONS = Object.keys(CONDITION_TESTS);
+
 /** The tables of the fake instance: what the API serves, for tests to seed and inspect. */
 export class TableStore {
 	private readonly byId = new Map<string, { table: N8nTable; rows: StoredRow[]; nextId: number }>();
@@ -257,9 +261,10 @@ export class TableStore {
 			dataTableId: table.id,
 			name,
 			type,
+			index: table.columns.length,
 		};
-		table.columns.push({ ...column, index: table.columns.length });
-		return table.columns[table.columns.length - 1];
+		table.columns.push(column);
+		return column;
 	}
 
 	get(id: string): N8nTable | undefined {
@@ -367,53 +372,24 @@ export class TableStore {
 			let condition = f.condition;
 			if (type !== 'string' && condition === 'isEmpty') [condition, value] = ['eq', null];
 			if (type !== 'string' && condition === 'isNotEmpty') [condition, value] = ['neq', null];
+			const op = condition.toUpperCase();
+			if (value === null && !['eq', 'neq', 'isEmpty', 'isNotEmpty'].includes(condition))
+				throw validation(`${op} filter value cannot be null or undefined`);
 			if (['like', 'ilike'].includes(condition)) {
-				if (value === null)
-					throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
-				if (typeof value !== 'string')
-					throw validation(`${condition.toUpperCase()} filter value must be a string`);
+				if (typeof value !== 'string') throw validation(`${op} filter value must be a string`);
 				if (!value.includes('%')) value = `%${value}%`;
 			}
-			if (['gt', 'gte', 'lt', 'lte'].includes(condition) && value === null)
-				throw validation(`${condition.toUpperCase()} filter value cannot be null or undefined`);
 			const name = f.columnName;
 			// SQLite compares a date column's text (`2026-01-05 10:00:00.000`) with the filter's ISO text
 			// (`2026-01-05T10:00:00.000Z`) as strings: an equal date never matches (verified on 2.41.1)
 			const isDate = type === 'date' || (type === 'system' && name !== 'id');
 			const stored = (row: StoredRow): CellValue =>
 				isDate && typeof row[name] === 'string' ? sqliteDate(row[name]) : row[name];
-			return (row: StoredRow): boolean => {
-				const v = stored(row);
-				switch (condition) {
-					case 'isEmpty':
-						return v === null || v === '';
-					case 'isNotEmpty':
-						return v !== null && v !== '';
-					case 'eq':
-						return value === null ? v === null : v !== null && compare(v, value) === 0;
-					case 'neq':
-						return value === null ? v !== null : v === null || compare(v, value) !== 0;
-					case 'gt':
-						return v !== null && compare(v, value) > 0;
-					case 'gte':
-						return v !== null && compare(v, value) >= 0;
-					case 'lt':
-						return v !== null && compare(v, value) < 0;
-					case 'lte':
-						return v !== null && compare(v, value) <= 0;
-					case 'like':
-						return v !== null && likeToRegex(String(value), 's').test(String(v));
-					default:
-						return v !== null && likeToRegex(String(value), 'is').test(String(v));
-				}
-			};
+			return (row: StoredRow) => CONDITION_TESTS[condition](stored(row), value);
 		});
+		const or = filter?.type === 'or' && tests.length > 0;
 		const picked = rows.filter((row) =>
-			tests.length === 0
-				? true
-				: filter?.type === 'or'
-					? tests.some((t) => t(row))
-					: tests.every((t) => t(row)),
+			or ? tests.some((t) => t(row)) : tests.every((t) => t(row)),
 		);
 		const byId = (a: StoredRow, b: StoredRow) => a.id - b.id;
 		if (!sortBy) return picked.sort(byId);
@@ -464,29 +440,21 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			queryKeys,
 		]);
 
-	const tableId = (id: string) => {
-		if (!/^[A-Za-z0-9_-]+$/.test(id))
-			throw bad('request/params/dataTableId must match format "nanoid"');
-		return id;
-	};
-	const byName = (x: N8nColumn, y: N8nColumn) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
 	/** GET/POST answer columns with dataTableId, the list without; both sorted by name (as 2.41.1 does) */
 	const publicTable = (t: N8nTable, withTableId: boolean) => ({
 		...t,
-		columns: [...t.columns].sort(byName).map(({ dataTableId, ...c }) => ({
-			updatedAt: c.updatedAt,
-			createdAt: c.createdAt,
-			id: c.id,
-			...(withTableId ? { dataTableId } : {}),
-			name: c.name,
-			type: c.type,
-			index: c.index,
-		})),
+		columns: [...t.columns]
+			.sort((x, y) => compare(x.name, y.name))
+			// JSON leaves an undefined key out: the list's columns lose dataTableId, keeping their order
+			.map((c) => (withTableId ? c : { ...c, dataTableId: undefined })),
 		sizeBytes: SIZE_BYTES,
 	});
 
-	/** limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit) */
-	const paging = (query: Record<string, string>): { limit: number; offset: number } => {
+	/**
+	 * limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit),
+	 * checked: the page they ask for, of items each shown as `show` answers it.
+	 */
+	const paging = (query: Record<string, string>) => {
 		let limit = 100;
 		let offset = 0;
 		if (query.limit !== undefined) {
@@ -496,27 +464,24 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			if (limit > 250) throw bad('request/query/limit must be <= 250');
 		}
 		if (query.cursor) {
-			let decoded: unknown;
+			let c: unknown;
 			try {
-				decoded = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
+				c = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
 			} catch {
-				throw bad('An invalid cursor was provided');
+				// refused below
 			}
-			const c = decoded as { limit?: number; offset?: number };
-			if (typeof decoded !== 'object' || decoded === null || !('offset' in c))
-				throw bad('An invalid cursor was provided');
+			if (!isRecord(c) || !('offset' in c)) throw bad('An invalid cursor was provided');
 			offset = Number(c.offset);
 			limit = Number(c.limit);
 		}
-		return { limit, offset };
+		return <T>(items: T[], show: (item: T) => unknown) => ({
+			data: (limit ? items.slice(offset, offset + limit) : items.slice(offset)).map(show),
+			nextCursor:
+				items.length > offset + limit
+					? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
+					: null,
+		});
 	};
-	const page = <T>(items: T[], { limit, offset }: { limit: number; offset: number }) => ({
-		data: limit ? items.slice(offset, offset + limit) : items.slice(offset),
-		nextCursor:
-			items.length > offset + limit
-				? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
-				: null,
-	});
 	const jsonQuery = (query: Record<string, string>, key: string): unknown => {
 		if (query[key] === undefined) return undefined;
 		try {
@@ -559,7 +524,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	};
 
 	route('GET', '', ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
-		const pg = paging(query);
+		const page = paging(query);
 		const raw = jsonQuery(query, 'filter');
 		let filter: { id?: unknown; name?: unknown; projectId?: unknown } = {};
 		if (raw !== undefined && raw !== '') {
@@ -595,11 +560,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 					? SIZE_BYTES
 					: t[field as 'createdAt'];
 		tables.sort((a, b) => (dir === 'desc' ? -1 : 1) * compare(key(a), key(b)));
-		const result = page(tables, pg);
-		return {
-			status: 200,
-			body: { data: result.data.map((t) => publicTable(t, false)), nextCursor: result.nextCursor },
-		};
+		return { status: 200, body: page(tables, (t) => publicTable(t, false)) };
 	});
 
 	route('POST', '', [], ({ body }) => {
@@ -629,7 +590,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 
 	// POST …/columns (2.41.1: dataTableColumn:create)
 	route('POST', '/:id/columns', [], ({ params, body }) => {
-		const { table } = store.entry(tableId(params[0]));
+		const { table } = store.entry(params[0]);
 		const b = bodyObject(body);
 		required(b, 'name');
 		const { name, type } = columnOf(b);
@@ -640,11 +601,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 
 	route('GET', '/:id', [], ({ params }) => ({
 		status: 200,
-		body: publicTable(store.entry(tableId(params[0])).table, true),
+		body: publicTable(store.entry(params[0]).table, true),
 	}));
 
 	route('PATCH', '/:id', [], ({ params, body }) => {
-		const entry = store.entry(tableId(params[0]));
+		const entry = store.entry(params[0]);
 		const b = bodyObject(body);
 		required(b, 'name');
 		const name = String(b.name).trim();
@@ -655,7 +616,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	});
 
 	route('DELETE', '/:id', [], ({ params }) => {
-		store.entry(tableId(params[0]));
+		store.entry(params[0]);
 		store.delete(params[0]);
 		return { status: 204 };
 	});
@@ -679,8 +640,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		'/:id/rows',
 		['limit', 'cursor', 'filter', 'sortBy', 'search'],
 		({ params, query }) => {
-			tableId(params[0]);
-			const pg = paging(query);
+			const page = paging(query);
 			const filter = rowFilter(jsonQuery(query, 'filter'));
 			const entry = store.entry(params[0]);
 			const sortBy = sortOf(entry.table, query.sortBy);
@@ -691,19 +651,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 				const names = entry.table.columns.map((c) => c.name);
 				rows = rows.filter((r) => names.some((n) => r[n] !== null && re.test(String(r[n]))));
 			}
-			const result = page(rows, pg);
-			return {
-				status: 200,
-				body: {
-					data: result.data.map((r) => store.present(entry.table, r)),
-					nextCursor: result.nextCursor,
-				},
-			};
+			return { status: 200, body: page(rows, (r) => store.present(entry.table, r)) };
 		},
 	);
 
 	route('POST', '/:id/rows', [], ({ params, body }) => {
-		tableId(params[0]);
 		const b = bodyObject(body);
 		required(b, 'data');
 		const data = dataRecords(b.data, 'request/body/data');
@@ -738,7 +690,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		return { filter, data: b.data as Record<string, unknown>, returnData: b.returnData === true };
 	};
 	const updateRows = (id: string, body: unknown, upsert: boolean) => {
-		tableId(id);
 		const { filter, data, returnData } = writeParams(body);
 		const entry = store.entry(id);
 		roomLeft();
@@ -747,19 +698,14 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		const now = new Date().toISOString();
 		for (const row of hit) Object.assign(row, changes, { updatedAt: now });
 		if (hit.length) entry.table.updatedAt = now;
-		if (hit.length === 0 && upsert) {
-			const added = store.insert(id, [data]);
-			return {
-				status: 200,
-				body: returnData ? added.map((r) => store.present(entry.table, r)) : true,
-			};
-		}
-		return { status: 200, body: returnData ? hit.map((r) => store.present(entry.table, r)) : true };
+		const shown = (rows: StoredRow[]) =>
+			returnData ? rows.map((r) => store.present(entry.table, r)) : true;
+		if (hit.length === 0 && upsert) return { status: 200, body: shown(store.insert(id, [data])) };
+		return { status: 200, body: shown(hit) };
 	};
 	route('POST', '/:id/rows/upsert', [], ({ params, body }) => updateRows(params[0], body, true));
 	route('PATCH', '/:id/rows/update', [], ({ params, body }) => updateRows(params[0], body, false));
 	route('DELETE', '/:id/rows/delete', ['filter', 'returnData', 'dryRun'], ({ params, query }) => {
-		tableId(params[0]);
 		if (query.filter === undefined) throw bad("request/query must have required property 'filter'");
 		const filter = rowFilter(jsonQuery(query, 'filter'));
 		const entry = store.entry(params[0]);
@@ -803,18 +749,9 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		});
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
-			if (payload === undefined) {
-				res.writeHead(status, extra);
-				res.end();
-				return;
-			}
-			const text = JSON.stringify(payload);
-			res.writeHead(status, {
-				'content-type': JSON_TYPE,
-				'content-length': Buffer.byteLength(text),
-				...extra,
-			});
-			res.end(text);
+			const text = payload === undefined ? undefined : JSON.stringify(payload);
+			const type = text && { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+			res.writeHead(status, { ...type, ...extra }).end(text);
 		};
 
 		const faultIndex = faults.findIndex((f) => matches(f.match, method, url.pathname));
@@ -842,7 +779,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			const [, pattern, handler, keys] = hit;
 			const unknown = Object.keys(query).find((k) => !keys.includes(k));
 			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
-			const result = handler({ query, body, params: pattern.exec(url.pathname)!.slice(1) });
+			const params = pattern.exec(url.pathname)!.slice(1);
+			// a table's id (every route's only parameter) is checked before anything else of the route
+			if (params.length && !/^[A-Za-z0-9_-]+$/.test(params[0]))
+				throw bad('request/params/dataTableId must match format "nanoid"');
+			const result = handler({ query, body, params });
 			send(result.status, result.body);
 		} catch (e) {
 			if (e instanceof ApiError) send(e.status, { message: e.message });
@@ -850,19 +791,11 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		}
 	};
 
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			void handle(req, res, Buffer.concat(chunks).toString('utf8'));
-		});
+	const server = http.createServer(async (req, res) => {
+		const raw = await readBody(req);
+		if (raw !== undefined) await handle(req, res, raw);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
-	const url = `http://127.0.0.1:${port}`;
+	const url = await listen(server);
 
 	return {
 		url,
@@ -879,11 +812,6 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		failNext(match: RequestMatch, fault: N8nFault) {
 			faults.push({ match, fault });
 		},
-		async close() {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
-		},
+		close: () => closeAll(server),
 	};
 }

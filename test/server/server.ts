@@ -4,7 +4,6 @@ import http, {
 	type Server,
 	type ServerResponse,
 } from 'http';
-import type { AddressInfo } from 'net';
 
 import {
 	analyse,
@@ -16,6 +15,7 @@ import {
 	randomInt,
 	scoreOf,
 } from './analysis';
+import { closeAll, listen, readBody } from './http';
 import {
 	errorPage,
 	expectsJson,
@@ -347,9 +347,8 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 	const raw: unknown = spec;
 	if (!isPlainObject(raw)) throw specError('an analysis must be an object');
 	const { score, failed, passed, others, results, generatedAt } = spec;
-	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100)) {
+	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100))
 		throw specError(`score must be an integer 0-100, not ${JSON.stringify(score)}`);
-	}
 	if (others !== undefined && !OTHERS.includes(others))
 		throw specError(`others must be one of ${OTHERS.join(', ')}`);
 	if (results !== undefined) {
@@ -360,11 +359,10 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 				typeof check.passed !== 'boolean' ||
 				!IMPORTANCES.includes(check.importance as string) ||
 				!('value' in check)
-			) {
+			)
 				throw specError(
 					`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`,
 				);
-			}
 		}
 	}
 	const known = new Set([...CHECK_NAMES, ...Object.keys(results ?? {})]);
@@ -387,9 +385,8 @@ function checkSpec(spec: AnalysisSpec): AnalysisSpec {
 	if (
 		generatedAt !== undefined &&
 		(typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))
-	) {
+	)
 		throw specError(`generatedAt must be a date, not ${JSON.stringify(generatedAt)}`);
-	}
 	return structuredClone({ score, failed, passed, others, results, generatedAt });
 }
 
@@ -512,23 +509,14 @@ export class PhpRankServer {
 		this.counters = { inFlight, peakInFlight: inFlight, statuses: {} };
 	}
 
-	start(): Promise<string> {
-		if (this.server) return Promise.reject(new Error('PhpRankServer: already started'));
-		const server = http.createServer((req, res) => void this.handle(req, res));
-		this.server = server;
-		return new Promise((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(this.options.port ?? 0, '127.0.0.1', 1024, () => {
-				server.off('error', reject);
-				const { port } = server.address() as AddressInfo;
-				const origin = `http://127.0.0.1:${port}`;
-				this.linkOrigin = this.options.nextLinkHost
-					? PhpRankServer.originOf(this.options.nextLinkHost)
-					: origin;
-				this.baseUrl = origin + this.basePath;
-				resolve(this.baseUrl);
-			});
-		});
+	async start(): Promise<string> {
+		if (this.server) throw new Error('PhpRankServer: already started');
+		this.server = http.createServer((req, res) => void this.handle(req, res));
+		const origin = await listen(this.server, this.options.port);
+		const { nextLinkHost } = this.options;
+		this.linkOrigin = nextLinkHost ? PhpRankServer.originOf(nextLinkHost) : origin;
+		this.baseUrl = origin + this.basePath;
+		return this.baseUrl;
 	}
 
 	/**
@@ -542,10 +530,7 @@ export class PhpRankServer {
 		this.holdAnswers(undefined);
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
-		await new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		});
+		await closeAll(server);
 	}
 
 	clearRequests(): void {
@@ -607,10 +592,7 @@ export class PhpRankServer {
 
 	/** The reports of one user, or of every user when no id is given, by id. */
 	listReports(userId?: number): ReportRecord[] {
-		return [...this.reports.values()]
-			.filter((report) => userId === undefined || report.user_id === userId)
-			.sort((a, b) => a.id - b.id)
-			.map((report) => structuredClone(report));
+		return this.ownReports(userId).map((report) => structuredClone(report));
 	}
 
 	/** Deletes one report of any user, as if done elsewhere; false when there is none. */
@@ -650,18 +632,16 @@ export class PhpRankServer {
 
 	/** Forgets queued and persistent analyses of `url`, or of every url; returns how many there were. */
 	clearAnalyses(url?: string): number {
-		if (url === undefined) {
-			const count =
-				[...this.nextAnalyses.values()].reduce((sum, queue) => sum + queue.length, 0) +
-				this.fixedAnalyses.size;
-			this.nextAnalyses.clear();
-			this.fixedAnalyses.clear();
-			return count;
+		const keys =
+			url === undefined
+				? [...this.nextAnalyses.keys(), ...this.fixedAnalyses.keys()]
+				: [cleanUrl(url)];
+		let count = 0;
+		for (const key of keys) {
+			count += (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
+			this.nextAnalyses.delete(key);
+			this.fixedAnalyses.delete(key);
 		}
-		const key = cleanUrl(url);
-		const count = (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
-		this.nextAnalyses.delete(key);
-		this.fixedAnalyses.delete(key);
 		return count;
 	}
 
@@ -1090,9 +1070,10 @@ export class PhpRankServer {
 		return this.fixedAnalyses.get(url);
 	}
 
-	private ownReports(userId: number): ReportRecord[] {
+	/** The user's reports (every user's without an id), by id. */
+	private ownReports(userId?: number): ReportRecord[] {
 		return [...this.reports.values()]
-			.filter((report) => report.user_id === userId)
+			.filter((report) => userId === undefined || report.user_id === userId)
 			.sort((a, b) => a.id - b.id);
 	}
 
@@ -1132,19 +1113,13 @@ export class PhpRankServer {
 	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		const answer =
-			this.ignorePage === false
-				? paginate(items, page, perPage, path, rec.rawQuery)
-				: this.ignorePage === true
-					? paginate(items, 1, perPage, path, rec.rawQuery)
-					: {
-							...paginate(items, page, perPage, path, rec.rawQuery),
-							data: items.slice(0, perPage),
-						};
+		const shown = this.ignorePage === true ? 1 : page;
+		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
+		if (this.ignorePage === 'echo') answer.data = items.slice(0, perPage);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
-		return maxPerPage !== undefined && maxPerPageBy === 'proxy'
-			? { ...answer, data: answer.data.slice(0, maxPerPage) }
-			: answer;
+		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
+			answer.data = answer.data.slice(0, maxPerPage);
+		return answer;
 	}
 
 	private async listReportsAction({ rec, user }: ActionContext): Promise<Reply> {
@@ -1238,9 +1213,8 @@ export class PhpRankServer {
 		await this.sleep(this.options.analysisDelayMs ?? 0);
 		const url = cleanUrl(String(input.url));
 		const host = hostOf(url).replace(/\.$/, '');
-		if (host === 'invalid' || host.endsWith('.invalid')) {
+		if (host === 'invalid' || host.endsWith('.invalid'))
 			return json(422, { message: { url: ['Could not fetch the url.'] }, status: 422 });
-		}
 		const now = formatDate(new Date());
 		const report = this.insertReport(
 			{
@@ -1315,19 +1289,5 @@ export class PhpRankServer {
 		if (doomed.length === 0) return notFound();
 		for (const report of doomed) this.removeReport(report);
 		return json(200, { id: param, object: 'report', deleted: true, status: 200 });
-	}
-}
-
-/** A request's body as text, or undefined when the client went away mid-body. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-	try {
-		return await new Promise<string>((resolve, reject) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-			req.on('error', reject);
-		});
-	} catch {
-		return undefined;
 	}
 }
