@@ -99,14 +99,8 @@ function nameFor(id: number): string {
 	return `site-${String((id * 7919) % 100003).padStart(6, '0')}-${id}`;
 }
 
-const byId: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
-	keyOf: (record) => Number(record.id),
-	newestFirst: true,
-};
-const byName: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
-	keyOf: (record) => String(record.name),
-	newestFirst: false,
-};
+const byId = { keyOf: (record: IDataObject) => Number(record.id), newestFirst: true };
+const byName = { keyOf: (record: IDataObject) => String(record.name), newestFirst: false };
 /** readPages over `list`, 100 a page, newest first by id unless `options` say otherwise. */
 const read = <T = IDataObject>(list: FakeList, options: Partial<PagingOptions<T>> = {}) =>
 	readPages<T>(list.fetch, { perPage: 100, ...byId, ...options });
@@ -491,11 +485,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 				}
 			};
 
-			const run = await readPages(list.fetch, {
-				perPage,
-				keyOf: (r) => (newestFirst ? Number(r.id) : String(r.name)),
-				newestFirst,
-			});
+			const run = await read(list, { perPage, ...(newestFirst ? byId : byName) });
 
 			const ids = idsOf(run.items);
 			expect(new Set(ids).size).toBe(ids.length);
@@ -521,11 +511,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 				}
 			};
 
-			const run = await readPages(list.fetch, {
-				perPage: 25,
-				keyOf: (r) => Number(r.id),
-				newestFirst: seed % 2 === 1,
-			});
+			const run = await read(list, { perPage: 25, newestFirst: seed % 2 === 1 });
 
 			const ids = idsOf(run.items);
 			expect(new Set(ids).size).toBe(ids.length);
