@@ -73,9 +73,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 			url: 'https://shop.example.com/p',
 			generated_at: hoursAgo(1 / 60),
 		});
-		const items = await api.ok(createOrRerun(), {
-			items: [{ url: 'https://shop.example.com/p' }],
-		});
+		const items = await api.ok(createOrRerun(), { items: [{ url: 'https://shop.example.com/p' }] });
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
 		expect(sent('PUT')).toHaveLength(1);
 	});
@@ -158,9 +156,7 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
 			`The URL "${url}" ${problem}`,
-			{
-				items: [{ url }],
-			},
+			{ items: [{ url }] },
 		);
 	});
 
@@ -194,9 +190,7 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('is off by default: a trusted workflow may audit an intranet page', async () => {
-		const items = await api.ok(createOrRerun(), {
-			items: [{ url: 'http://intranet.local/' }],
-		});
+		const items = await api.ok(createOrRerun(), { items: [{ url: 'http://intranet.local/' }] });
 		expect(items[0].json.action).toBe('created');
 	});
 });
