@@ -4,7 +4,6 @@ import { join, relative } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { PolledWorkflow } from './harness/poll';
 import { reanalyse } from './harness/reanalysis';
 import { useServer } from './harness/setup';
@@ -101,10 +100,7 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	});
 	beforeEach(() => api.server.deleteAllReports());
 
-	const run = (parameters: IDataObject, items?: IDataObject[]) => async () => {
-		const { error } = await runNode(parameters, api.credential, items ? { items } : {});
-		expect(error).toBeUndefined();
-	};
+	const run = (parameters: IDataObject) => async () => void (await api.ok(parameters));
 
 	it('Report → Get Many', async () => {
 		for (let i = 0; i < 3; i++) api.server.addReport({ url: `https://example.com/page-${i}` });

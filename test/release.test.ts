@@ -84,11 +84,7 @@ describe('release checks', () => {
 	});
 
 	it('name every placeholder of the repository’s owner that package.json still has', () => {
-		const problems = releaseProblems(
-			JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')),
-			workflow,
-			changelog,
-		);
+		const problems = releaseProblems(pkg, workflow, changelog);
 
 		expect(problems.join('\n')).toContain(
 			'repository.url, bugs.url, homepage, author.name, author.email',
