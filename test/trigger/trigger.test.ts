@@ -263,11 +263,7 @@ describe('Report Result Changed', () => {
 	});
 
 	it('with Only When Worse, fires on drops only', async () => {
-		const [up, down, slightlyDown] = [
-			...addReports(1, 30),
-			...addReports(1, 90),
-			...addReports(1, 80),
-		];
+		const [up, down, slightlyDown] = [30, 90, 80].flatMap((score) => addReports(1, score));
 		const workflow = await activated(resultChanged({ onlyWorse: true }));
 		setResult(up.id, 95);
 		setResult(down.id, 10);
@@ -282,11 +278,7 @@ describe('Report Result Changed', () => {
 	});
 
 	it('with Only When Worse and Notify on Recovery, fires "recovered" once when a report is back in the class it left', async () => {
-		const [slipping, firstSeenLow, quiet] = [
-			...addReports(1, 85),
-			...addReports(1, 60),
-			...addReports(1, 90),
-		];
+		const [slipping, firstSeenLow, quiet] = [85, 60, 90].flatMap((score) => addReports(1, score));
 		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
 		const workflow = await activated(
 			resultChanged({ onlyWorse: true, notifyRecovery: true }, { durable: true }),
