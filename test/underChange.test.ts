@@ -31,22 +31,18 @@ registerNodeType(INPUT_NODE, {
 	},
 } as INodeType);
 
-const create = (url: string, extra: IDataObject = {}) => ({
+const report = (operation: string, extra: IDataObject) => ({
 	resource: 'report',
-	operation: 'create',
-	url,
+	operation,
 	...extra,
 });
+const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
+const getReport = (id: string | number) => report('get', { reportId: locator('id', id) });
 const urlItems = (count: number, bad?: number) =>
 	Array.from({ length: count }, (_, i) => ({
 		url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}`,
 	}));
 const createFromItems = create('={{ $json.url }}');
-const getReport = (id: string | number) => ({
-	resource: 'report',
-	operation: 'get',
-	reportId: locator('id', id),
-});
 
 describe('Privacy is never wider than the user chose', () => {
 	const api = useServer();
@@ -138,11 +134,9 @@ describe("n8n's retry and error settings", () => {
 	});
 
 	it('an input error stops the run before any item is sent', async () => {
-		const items = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'].map((url) => ({
-			url,
-		}));
+		const urls = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'];
 		await api.refuses(createFromItems, 'The URL "not a url" is not a web address [item 1]', {
-			items,
+			items: urls.map((url) => ({ url })),
 		});
 	});
 
