@@ -14,48 +14,51 @@ const create = (url: string, extra: IDataObject = {}) => report('create', { url,
 const update = (id: string, updateFields: IDataObject) =>
 	report('update', { reportId: locator('id', id), updateFields });
 
+/** Faults of the server or the way to it, each with the message and description the user gets. */
+const FAULTS: Array<[string, Fault, RegExp, RegExp]> = [
+	[
+		'an HTML 502 from a proxy',
+		{ type: 'html', status: 502 },
+		/^The phpRank server at .+ failed \(HTTP 502\)$/,
+		/problem on the phpRank server/,
+	],
+	[
+		'a 500 from phpRank',
+		{ type: 'status', status: 500 },
+		/failed \(HTTP 500\): An unexpected error has occurred/,
+		/Try again later/,
+	],
+	[
+		'a 302 to the login page',
+		{ type: 'redirect' },
+		/did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/,
+		/Base URL/,
+	],
+	[
+		'a cut-off JSON body',
+		{ type: 'truncated' },
+		/did not answer like a phpRank API: its answer was not complete JSON/,
+		/Base URL/,
+	],
+	[
+		'an HTML page with status 200',
+		{ type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' },
+		/it sent an HTML page instead of JSON$/,
+		/Base URL/,
+	],
+	[
+		'a reset connection',
+		{ type: 'reset' },
+		/^Could not reach phpRank at .+: the connection was reset before an answer came$/,
+		/reachable from n8n/,
+	],
+];
+
 describe('Errors the user can act on', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
 	const host = () => new URL(api.server.url).host;
 
-	it.each<[string, Fault, RegExp, RegExp]>([
-		[
-			'an HTML 502 from a proxy',
-			{ type: 'html', status: 502 },
-			/^The phpRank server at .+ failed \(HTTP 502\)$/,
-			/problem on the phpRank server/,
-		],
-		[
-			'a 500 from phpRank',
-			{ type: 'status', status: 500 },
-			/failed \(HTTP 500\): An unexpected error has occurred/,
-			/Try again later/,
-		],
-		[
-			'a 302 to the login page',
-			{ type: 'redirect' },
-			/did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/,
-			/Base URL/,
-		],
-		[
-			'a cut-off JSON body',
-			{ type: 'truncated' },
-			/did not answer like a phpRank API: its answer was not complete JSON/,
-			/Base URL/,
-		],
-		[
-			'an HTML page with status 200',
-			{ type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' },
-			/it sent an HTML page instead of JSON$/,
-			/Base URL/,
-		],
-		[
-			'a reset connection',
-			{ type: 'reset' },
-			/^Could not reach phpRank at .+: the connection was reset before an answer came$/,
-			/reachable from n8n/,
-		],
-	])('%s', async (_what, fault, message, description) => {
+	it.each(FAULTS)('%s', async (_what, fault, message, description) => {
 		api.server.failNext(fault);
 		const { error } = await api.run(getReport(1));
 
@@ -324,19 +327,12 @@ describe('Secrets', () => {
 	// The workflow definition itself holds the password parameter (n8n also copies the node into
 	// the execution's stack); what the node produces must not: output, errors, stored run data.
 	it('the API key and report passwords appear nowhere in output, errors or stored run data', async () => {
-		const faults: Fault[] = [
-			{ type: 'status', status: 500 },
-			{ type: 'html', status: 502 },
-			{ type: 'truncated' },
-			{ type: 'reset' },
-			{ type: 'redirect' },
-		];
 		const createWith = (url: string, extra: IDataObject = {}) =>
 			api.run(create(url, { privacy: 2, password, ...extra }));
 		const updateWith = (id: string, continueOnFail?: boolean) =>
 			api.run(update(id, { privacy: 2, password }), { continueOnFail });
 		const runs = [];
-		for (const fault of faults) {
+		for (const [, fault] of FAULTS) {
 			api.server.failNext(fault);
 			runs.push(await createWith('https://example.com'));
 		}
