@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PolledWorkflow } from './harness/poll';
 import { reanalyse } from './harness/reanalysis';
-import { useServer } from './harness/setup';
+import { createOrRerunParameters, useServer } from './harness/setup';
 
 /*
  * ARCHITECTURE.md's paths are a claim; this test holds it. For each path it runs one item through
@@ -118,12 +118,7 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	});
 
 	it('Report → Create or Re-Run (a page that has a report: its re-run)', async () => {
-		const createOrRerun = run({
-			resource: 'report',
-			operation: 'createOrRerun',
-			url: 'https://example.com/pricing',
-			privacy: 1,
-		});
+		const createOrRerun = run(createOrRerunParameters({ url: 'https://example.com/pricing' }));
 		expectMap('createOrRerun', await filesOf(createOrRerun, createOrRerun));
 	});
 

@@ -180,11 +180,9 @@ describe('New Report', () => {
 		fixture.server.addReport({ url: 'https://example.com/a', result: 90 });
 		fixture.server.addReport({ url: 'https://example.com/b', result: 20 });
 		fixture.server.addReport({ url: 'https://other.org/c', result: 95 });
-		const parameters = {
-			event: 'newReport',
+		const workflow = newReport({
 			filters: { project: locator('list', 'example.com'), result: 'good' },
-		};
-		const workflow = watch(parameters);
+		});
 
 		const activation = await polled(() => workflow.activate());
 		fixture.server.addReport({ url: 'https://example.com/d', result: 30 });
@@ -500,13 +498,14 @@ describe('manual test run', () => {
 	});
 });
 
-/** Holds the next list request before it is answered, until `release()`: a poll that runs long. */
+/** Forgets the requests so far, and holds the next list request until `release()`: a long poll. */
 function holdNextListRequest(): { held: Promise<void>; release: () => void } {
 	let release = () => {};
 	let reached = () => {};
 	const held = new Promise<void>((resolve) => (reached = resolve));
 	const gate = new Promise<void>((resolve) => (release = resolve));
 	let used = false;
+	fixture.server.clearRequests();
 	fixture.server.beforeList(async () => {
 		if (used) return;
 		used = true;
@@ -522,7 +521,6 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		const workflow = await activated(watch({ event: 'newReport' }));
 		const created = addReports(3);
 		const slow = holdNextListRequest();
-		fixture.server.clearRequests();
 
 		const first = workflow.poll();
 		await slow.held;
@@ -542,7 +540,6 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
 		const slow = holdNextListRequest();
-		fixture.server.clearRequests();
 
 		const first = workflow.poll();
 		await slow.held;
