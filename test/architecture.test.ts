@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { PolledWorkflow } from './harness/poll';
 import { reanalyse } from './harness/reanalysis';
 import { createOrRerunParameters, useServer } from './harness/setup';
+import { read, root } from './repoFiles';
 
 /*
  * ARCHITECTURE.md's paths are a claim; this test holds it. For each path it runs one item through
@@ -19,7 +19,6 @@ import { createOrRerunParameters, useServer } from './harness/setup';
  * backticks: "1. `nodes/PhpRank/operations/routes.ts`: what the item does there."
  */
 
-const root = join(__dirname, '..');
 const SECTIONS = {
 	getMany: '## One item of Report → Get Many',
 	create: '## One item of Report → Create',
@@ -30,7 +29,7 @@ const SECTIONS = {
 
 /** The files a section of ARCHITECTURE.md names, in its order. */
 function mapped(heading: string): string[] {
-	const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+	const text = read('ARCHITECTURE.md');
 	const start = text.split('\n').findIndex((line) => line.trim() === heading);
 	if (start === -1) throw new Error(`ARCHITECTURE.md has no section "${heading}"`);
 	const lines = text.split('\n').slice(start + 1);
