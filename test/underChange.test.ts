@@ -246,6 +246,7 @@ describe('Servers that are not phpRank', () => {
 
 describe('A polite client', () => {
 	const api = useServer({ seed: (server) => server.seedReports(300) });
+	afterEach(() => api.server.setThrottle(false));
 
 	it('300 Get items against a slow instance keep at most 5 requests in flight', async () => {
 		api.server.setResponseDelay(20);
@@ -260,17 +261,13 @@ describe('A polite client', () => {
 	it('150 creates against a throttle send about 150 requests, not 270', async () => {
 		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
 		api.server.setThrottle({ limit: 50, windowMs: 1000 });
-		try {
-			const items = await api.ok(createFromItems, { items: urlItems(150) });
-			expect(items).toHaveLength(150);
-			const posts = api.sent('POST');
-			const throttled = posts.filter((r) => r.status === 429).length;
-			expect(posts.length - throttled).toBe(150);
-			// One request per window finds out when the window ends.
-			expect(throttled).toBeLessThanOrEqual(6);
-		} finally {
-			api.server.setThrottle(false);
-		}
+		const items = await api.ok(createFromItems, { items: urlItems(150) });
+		expect(items).toHaveLength(150);
+		const posts = api.sent('POST');
+		const throttled = posts.filter((r) => r.status === 429).length;
+		expect(posts.length - throttled).toBe(150);
+		// One request per window finds out when the window ends.
+		expect(throttled).toBeLessThanOrEqual(6);
 	}, 60_000);
 });
 
@@ -332,23 +329,20 @@ describe('Return All on a list that moves', () => {
 
 describe('Stop', () => {
 	const api = useServer();
+	afterEach(() => api.server.setThrottle(false));
 
 	it('ends a rate-limit wait within a second', async () => {
 		// One request a minute: the other items wait for the next window (a minute) until Stop.
 		api.server.setThrottle({ limit: 1, windowMs: 60_000 });
-		try {
-			let stoppedAt = 0;
-			await runWorkflow([makeNode(createFromItems)], {}, api.credential, urlItems(3), (cancel) => {
-				void sleep(1500).then(() => {
-					stoppedAt = Date.now();
-					cancel();
-				});
+		let stoppedAt = 0;
+		await runWorkflow([makeNode(createFromItems)], {}, api.credential, urlItems(3), (cancel) => {
+			void sleep(1500).then(() => {
+				stoppedAt = Date.now();
+				cancel();
 			});
-			expect(stoppedAt).toBeGreaterThan(0);
-			expect(Date.now() - stoppedAt).toBeLessThan(1000);
-			expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(1);
-		} finally {
-			api.server.setThrottle(false);
-		}
+		});
+		expect(stoppedAt).toBeGreaterThan(0);
+		expect(Date.now() - stoppedAt).toBeLessThan(1000);
+		expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(1);
 	}, 30_000);
 });
