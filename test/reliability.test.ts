@@ -185,11 +185,8 @@ describe('Rate limits', () => {
 		expect(items).toHaveLength(200);
 		expect(items.every((i) => i.json.error === undefined)).toBe(true);
 		expect(api.server.createdCount - before).toBe(200);
-		const created = api.server
-			.listReports()
-			.map((r) => r.url)
-			.sort();
-		expect(created).toEqual(urls.map((u) => new URL(u.url).host).sort());
+		const created = api.server.listReports().map((r) => r.url);
+		expect(created.sort()).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
 		expect(api.sent('POST').length).toBeGreaterThan(200);
 	}, 30_000);

@@ -290,10 +290,8 @@ describe('Return All on a list that moves', () => {
 	});
 
 	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
-		const ids = api.server
-			.listReports()
-			.map((r) => r.id)
-			.sort((a, b) => b - a);
+		const ids = api.server.listReports().map((r) => r.id);
+		ids.sort((a, b) => b - a);
 		const deleted = new Set<number>();
 		api.server.beforeList(({ page }) => {
 			if (page > 1 && page <= 11) {
