@@ -104,10 +104,8 @@ describe("n8n's retry and error settings", () => {
 
 	it('Retry On Fail does not delete twice: reports deleted by the first try are not "not found" in the second', async () => {
 		api.server.seedReports(5);
-		const ids = api.server
-			.listReports()
-			.slice(-5)
-			.map((r) => ({ id: r.id }));
+		const seeded = api.server.listReports().slice(-5);
+		const ids = seeded.map((r) => ({ id: r.id }));
 		api.server.failNext(
 			{ type: 'status', status: 500 },
 			{ match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) },
