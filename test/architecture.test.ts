@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { PolledWorkflow } from './harness/poll';
 import { reanalyse } from './harness/reanalysis';
-import { useServer } from './harness/setup';
+import { createOrRerunParameters, useServer } from './harness/setup';
+import { read, root } from './repoFiles';
 
 /*
  * ARCHITECTURE.md's paths are a claim; this test holds it. For each path it runs one item through
@@ -20,7 +19,6 @@ import { useServer } from './harness/setup';
  * backticks: "1. `nodes/PhpRank/operations/routes.ts`: what the item does there."
  */
 
-const root = join(__dirname, '..');
 const SECTIONS = {
 	getMany: '## One item of Report → Get Many',
 	create: '## One item of Report → Create',
@@ -31,7 +29,7 @@ const SECTIONS = {
 
 /** The files a section of ARCHITECTURE.md names, in its order. */
 function mapped(heading: string): string[] {
-	const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+	const text = read('ARCHITECTURE.md');
 	const start = text.split('\n').findIndex((line) => line.trim() === heading);
 	if (start === -1) throw new Error(`ARCHITECTURE.md has no section "${heading}"`);
 	const lines = text.split('\n').slice(start + 1);
@@ -101,10 +99,7 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	});
 	beforeEach(() => api.server.deleteAllReports());
 
-	const run = (parameters: IDataObject, items?: IDataObject[]) => async () => {
-		const { error } = await runNode(parameters, api.credential, items ? { items } : {});
-		expect(error).toBeUndefined();
-	};
+	const run = (parameters: IDataObject) => async () => void (await api.ok(parameters));
 
 	it('Report → Get Many', async () => {
 		for (let i = 0; i < 3; i++) api.server.addReport({ url: `https://example.com/page-${i}` });
@@ -122,12 +117,7 @@ describe('ARCHITECTURE.md names every package file one item passes through', () 
 	});
 
 	it('Report → Create or Re-Run (a page that has a report: its re-run)', async () => {
-		const createOrRerun = run({
-			resource: 'report',
-			operation: 'createOrRerun',
-			url: 'https://example.com/pricing',
-			privacy: 1,
-		});
+		const createOrRerun = run(createOrRerunParameters({ url: 'https://example.com/pricing' }));
 		expectMap('createOrRerun', await filesOf(createOrRerun, createOrRerun));
 	});
 

@@ -14,15 +14,15 @@ const errorOutput = (run: Awaited<ReturnType<typeof runNode>>['run']): INodeExec
 
 const api = useServer();
 beforeEach(() => api.server.deleteAllReports());
+/** A report of `url` analysed `hours` ago. */
+const analysed = (url: string, hours: number) =>
+	api.server.addReport({ url, generated_at: hoursAgo(hours) });
 
 describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	const { sent } = api;
 
 	it('returns the report analysed less than the hours ago as it is, with action "reused", and sends no analysis', async () => {
-		const recent = api.server.addReport({
-			url: 'https://shop.example.com/pricing',
-			generated_at: hoursAgo(2),
-		});
+		const recent = analysed('https://shop.example.com/pricing', 2);
 		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, simplify: false }),
 			{ items: [{ url: 'https://www.shop.example.com/pricing/' }] },
@@ -43,14 +43,8 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	});
 
 	it('re-runs a report analysed longer ago, creates one for a URL without, in the same run', async () => {
-		const old = api.server.addReport({
-			url: 'https://shop.example.com/a',
-			generated_at: hoursAgo(25),
-		});
-		const recent = api.server.addReport({
-			url: 'https://shop.example.com/b',
-			generated_at: hoursAgo(23.9),
-		});
+		const old = analysed('https://shop.example.com/a', 25);
+		const recent = analysed('https://shop.example.com/b', 23.9);
 		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
 			items: [
 				{ url: 'https://shop.example.com/a' },
@@ -69,19 +63,14 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	});
 
 	it('is off by default (0): a report analysed a minute ago is re-run', async () => {
-		const recent = api.server.addReport({
-			url: 'https://shop.example.com/p',
-			generated_at: hoursAgo(1 / 60),
-		});
-		const items = await api.ok(createOrRerun(), {
-			items: [{ url: 'https://shop.example.com/p' }],
-		});
+		const recent = analysed('https://shop.example.com/p', 1 / 60);
+		const items = await api.ok(createOrRerun(), { items: [{ url: 'https://shop.example.com/p' }] });
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
 		expect(sent('PUT')).toHaveLength(1);
 	});
 
 	it('items of one URL share the reuse: one list read, no analysis, each item answered', async () => {
-		api.server.addReport({ url: 'https://blog.example.com/post', generated_at: hoursAgo(1) });
+		analysed('https://blog.example.com/post', 1);
 		const items = await api.ok(createOrRerun({ options: { reuseRecentAnalysis: 1.5 } }), {
 			items: [{ url: 'https://blog.example.com/post' }, { url: 'http://blog.example.com/post/' }],
 		});
@@ -106,7 +95,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	});
 
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
-		api.server.addReport({ url: 'https://shop.example.com/q', generated_at: hoursAgo(3) });
+		analysed('https://shop.example.com/q', 3);
 		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24, confirmDrops: true } }),
 			{ items: [{ url: 'https://shop.example.com/q' }] },
@@ -116,7 +105,7 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 	});
 
 	it('with One Item per Site, a reused page counts in the site, neither created nor re-run', async () => {
-		api.server.addReport({ url: 'https://shop.example.com/r', generated_at: hoursAgo(2) });
+		analysed('https://shop.example.com/r', 2);
 		const items = await api.ok(
 			createOrRerun({ options: { reuseRecentAnalysis: 24 }, output: 'sites' }),
 			{ items: [{ url: 'https://shop.example.com/r' }, { url: 'https://shop.example.com/s' }] },
@@ -158,9 +147,7 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
 			`The URL "${url}" ${problem}`,
-			{
-				items: [{ url }],
-			},
+			{ items: [{ url }] },
 		);
 	});
 
@@ -194,9 +181,7 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('is off by default: a trusted workflow may audit an intranet page', async () => {
-		const items = await api.ok(createOrRerun(), {
-			items: [{ url: 'http://intranet.local/' }],
-		});
+		const items = await api.ok(createOrRerun(), { items: [{ url: 'http://intranet.local/' }] });
 		expect(items[0].json.action).toBe('created');
 	});
 });

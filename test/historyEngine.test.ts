@@ -51,10 +51,8 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 				expect(state.saved).toEqual(before);
 			}
 		}
-		const site = (await (async () => {
-			script(5, { scores: [79, 92], failing: [['favicon', 'robots'], []] });
-			return (await run('webhook')).items[0].json;
-		})()) as IDataObject;
+		script(5, { scores: [79, 92], failing: [['favicon', 'robots'], []] });
+		const site = (await run('webhook')).items[0].json;
 		expect(site.first_run_at).toBe(records[0].date);
 		expect(site.change_since_first).toBe(
 			Math.round(((79 + 92) / 2 - Number(records[0].average_score)) * 10) / 10,
@@ -139,14 +137,10 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 	});
 
 	it.each([
-		[
-			{ siteOptions: { historyLength: 0 } },
-			'History Length must be a number from 1 to 104, not "0" [item 0]',
-		],
-		[
-			{ siteOptions: { historyLength: 105 } },
-			'History Length must be a number from 1 to 104, not "105" [item 0]',
-		],
+		...[0, 105].map((length): [IDataObject, string] => [
+			{ siteOptions: { historyLength: length } },
+			`History Length must be a number from 1 to 104, not "${length}" [item 0]`,
+		]),
 		[
 			{ reportBranding: { logoUrl: 'javascript:alert(1)' } },
 			'Logo URL must be a web address (http:// or https://), not "javascript:alert(1)" [item 0]',

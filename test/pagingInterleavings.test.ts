@@ -33,10 +33,9 @@ describe('Return All while the list changes, every order of requests, answers an
 
 	/** Everything held now: requests before their snapshot, then answers, each oldest first. */
 	function heldNow(before: Held[]): Held[] {
-		const answers = api.server.heldAnswers().map((request) => ({
-			request,
-			release: () => void api.server.releaseAnswer(request),
-		}));
+		const answers = api.server
+			.heldAnswers()
+			.map((request) => ({ request, release: () => void api.server.releaseAnswer(request) }));
 		return [...before, ...answers];
 	}
 
@@ -55,10 +54,8 @@ describe('Return All while the list changes, every order of requests, answers an
 
 	/** Makes the change; a deleted report's ID goes to `deleted`. */
 	function change(kind: Exclude<Change, 'proxy'>, page: number, deleted: number[]): void {
-		const ids = api.server
-			.listReports()
-			.map((report) => report.id)
-			.sort((a, b) => b - a);
+		const ids = api.server.listReports().map((report) => report.id);
+		ids.sort((a, b) => b - a);
 		if (kind === 'create')
 			return void api.server.addReport({ url: `https://new.example.com/${ids.length}` });
 		const inside = Math.min(ids.length - 1, (page - 1) * 100 + 50);

@@ -23,10 +23,8 @@ function sections(): string[] {
 	});
 }
 
-const firstScreen = lines.slice(
-	0,
-	lines.findIndex((line) => line.startsWith('## ')),
-);
+const firstSection = lines.findIndex((line) => line.startsWith('## '));
+const firstScreen = lines.slice(0, firstSection);
 
 /** The first screen's bullet about a node, its lines joined, without emphasis. */
 function bulletOf(displayName: string): string {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { parse } from 'yaml';
+
+import { read, root } from './repoFiles';
 
 // Plain Node script without types: it must run before `npm ci`.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -11,12 +11,8 @@ const { releaseProblems } = require('../scripts/release-guard') as {
 	releaseProblems: (pkg: object, env: Record<string, string>, changelog: string) => string[];
 };
 
-const ROOT = path.resolve(__dirname, '..');
 const run = promisify(execFile);
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-	name: string;
-	version: string;
-};
+const pkg = JSON.parse(read('package.json')) as { name: string; version: string };
 
 /** This machine's environment without any sign of GitHub Actions, as on a maintainer's laptop. */
 function laptopEnv(): NodeJS.ProcessEnv {
@@ -28,7 +24,7 @@ function laptopEnv(): NodeJS.ProcessEnv {
 async function npm(args: string[]): Promise<{ code: number; output: string }> {
 	try {
 		const { stdout, stderr } = await run('npm', args, {
-			cwd: ROOT,
+			cwd: root,
 			env: laptopEnv(),
 			timeout: 60_000,
 		});
@@ -84,11 +80,7 @@ describe('release checks', () => {
 	});
 
 	it('name every placeholder of the repository’s owner that package.json still has', () => {
-		const problems = releaseProblems(
-			JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')),
-			workflow,
-			changelog,
-		);
+		const problems = releaseProblems(pkg, workflow, changelog);
 
 		expect(problems.join('\n')).toContain(
 			'repository.url, bugs.url, homepage, author.name, author.email',
@@ -139,10 +131,9 @@ describe('release checks', () => {
 });
 
 describe('GitHub workflows', () => {
-	const read = (file: string) =>
-		parse(readFileSync(path.join(ROOT, '.github/workflows', file), 'utf8'));
-	const ci = read('ci.yml');
-	const publish = read('publish.yml');
+	const workflow = (file: string) => parse(read(`.github/workflows/${file}`));
+	const ci = workflow('ci.yml');
+	const publish = workflow('publish.yml');
 	const runs = (steps: Array<{ run?: string }>) => steps.map((step) => step.run).filter(Boolean);
 
 	it('CI runs .ci/run on pushes, pull requests, and for the publish workflow', () => {

@@ -1,57 +1,64 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './server';
+import { NO_API_PLAN_KEY, TEST_API_KEY, type Fault } from './server';
 import { runNode } from './harness/engine';
 import { closedPort, locator, useServer } from './harness/setup';
 
-const getReport = (id: string | number) => ({
+const report = (operation: string, extra: IDataObject) => ({
 	resource: 'report',
-	operation: 'get',
-	reportId: locator('id', String(id)),
+	operation,
+	...extra,
 });
+const getReport = (id: string | number) => report('get', { reportId: locator('id', String(id)) });
+const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
+const update = (id: string, updateFields: IDataObject) =>
+	report('update', { reportId: locator('id', id), updateFields });
+
+/** Faults of the server or the way to it, each with the message and description the user gets. */
+const FAULTS: Array<[string, Fault, RegExp, RegExp]> = [
+	[
+		'an HTML 502 from a proxy',
+		{ type: 'html', status: 502 },
+		/^The phpRank server at .+ failed \(HTTP 502\)$/,
+		/problem on the phpRank server/,
+	],
+	[
+		'a 500 from phpRank',
+		{ type: 'status', status: 500 },
+		/failed \(HTTP 500\): An unexpected error has occurred/,
+		/Try again later/,
+	],
+	[
+		'a 302 to the login page',
+		{ type: 'redirect' },
+		/did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/,
+		/Base URL/,
+	],
+	[
+		'a cut-off JSON body',
+		{ type: 'truncated' },
+		/did not answer like a phpRank API: its answer was not complete JSON/,
+		/Base URL/,
+	],
+	[
+		'an HTML page with status 200',
+		{ type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' },
+		/it sent an HTML page instead of JSON$/,
+		/Base URL/,
+	],
+	[
+		'a reset connection',
+		{ type: 'reset' },
+		/^Could not reach phpRank at .+: the connection was reset before an answer came$/,
+		/reachable from n8n/,
+	],
+];
 
 describe('Errors the user can act on', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
 	const host = () => new URL(api.server.url).host;
 
-	it.each<[string, Fault, RegExp, RegExp]>([
-		[
-			'an HTML 502 from a proxy',
-			{ type: 'html', status: 502 },
-			/^The phpRank server at .+ failed \(HTTP 502\)$/,
-			/problem on the phpRank server/,
-		],
-		[
-			'a 500 from phpRank',
-			{ type: 'status', status: 500 },
-			/failed \(HTTP 500\): An unexpected error has occurred/,
-			/Try again later/,
-		],
-		[
-			'a 302 to the login page',
-			{ type: 'redirect' },
-			/did not answer like a phpRank API: it redirected to a login page \(HTTP 302\)$/,
-			/Base URL/,
-		],
-		[
-			'a cut-off JSON body',
-			{ type: 'truncated' },
-			/did not answer like a phpRank API: its answer was not complete JSON/,
-			/Base URL/,
-		],
-		[
-			'an HTML page with status 200',
-			{ type: 'status', status: 200, body: '<html><body>Maintenance</body></html>' },
-			/it sent an HTML page instead of JSON$/,
-			/Base URL/,
-		],
-		[
-			'a reset connection',
-			{ type: 'reset' },
-			/^Could not reach phpRank at .+: the connection was reset before an answer came$/,
-			/reachable from n8n/,
-		],
-	])('%s', async (_what, fault, message, description) => {
+	it.each(FAULTS)('%s', async (_what, fault, message, description) => {
 		api.server.failNext(fault);
 		const { error } = await api.run(getReport(1));
 
@@ -71,12 +78,7 @@ describe('Errors the user can act on', () => {
 		],
 		[
 			'403 on update: the report does not exist or is not yours',
-			{
-				resource: 'report',
-				operation: 'update',
-				reportId: locator('id', '99999'),
-				updateFields: { privacy: 0 },
-			},
+			update('99999', { privacy: 0 }),
 			{},
 			'Report 99999 does not exist or is not yours (HTTP 403)',
 			/their own reports/,
@@ -90,7 +92,7 @@ describe('Errors the user can act on', () => {
 		],
 		[
 			'422: each field’s own message, from `message`',
-			{ resource: 'report', operation: 'create', url: 'https://unreachable-site.invalid/' },
+			create('https://unreachable-site.invalid/'),
 			{},
 			'phpRank rejected the request: url: Could not fetch the url. (HTTP 422)',
 			undefined,
@@ -122,18 +124,11 @@ describe('Errors the user can act on', () => {
 
 	it('never resends a create after a timeout or a 5xx, and warns it may exist', async () => {
 		api.server.failNext({ type: 'hang' }, { match: (r) => r.method === 'POST' });
-		const timedOut = await api.run({
-			resource: 'report',
-			operation: 'create',
-			url: 'https://example.com/slow',
-			requestOptions: { timeout: 300 },
-		});
+		const timedOut = await api.run(
+			create('https://example.com/slow', { requestOptions: { timeout: 300 } }),
+		);
 		api.server.failNext({ type: 'status', status: 500 }, { match: (r) => r.method === 'POST' });
-		const failed = await api.run({
-			resource: 'report',
-			operation: 'create',
-			url: 'https://example.com/boom',
-		});
+		const failed = await api.run(create('https://example.com/boom'));
 
 		expect(api.sent('POST')).toHaveLength(2);
 		for (const { error } of [timedOut, failed]) {
@@ -149,15 +144,11 @@ describe('Continue On Fail', () => {
 
 	it('turns a failed item into an error item; the others keep their result, pairing and order', async () => {
 		const ids = api.server.listReports().map((r) => r.id);
-		const { items, error } = await api.run(
-			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
-			{
-				items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }],
-				continueOnFail: true,
-			},
-		);
+		const items = await api.ok(getReport('={{ $json.id }}'), {
+			items: [{ id: ids[0] }, { id: 'abc' }, { id: 9999 }, { id: ids[1] }],
+			continueOnFail: true,
+		});
 
-		expect(error).toBeUndefined();
 		expect(items).toHaveLength(4);
 		expect(items.map((i) => i.pairedItem)).toEqual([
 			{ item: 0 },
@@ -190,18 +181,12 @@ describe('Rate limits', () => {
 		const before = api.server.createdCount;
 		const urls = Array.from({ length: 200 }, (_, i) => ({ url: `https://site-${i}.example.com/` }));
 
-		const items = await api.ok(
-			{ resource: 'report', operation: 'create', url: '={{ $json.url }}' },
-			{ items: urls },
-		);
+		const items = await api.ok(create('={{ $json.url }}'), { items: urls });
 		expect(items).toHaveLength(200);
 		expect(items.every((i) => i.json.error === undefined)).toBe(true);
 		expect(api.server.createdCount - before).toBe(200);
-		const created = api.server
-			.listReports()
-			.map((r) => r.url)
-			.sort();
-		expect(created).toEqual(urls.map((u) => new URL(u.url).host).sort());
+		const created = api.server.listReports().map((r) => r.url);
+		expect(created.sort()).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
 		expect(api.sent('POST').length).toBeGreaterThan(200);
 	}, 30_000);
@@ -225,8 +210,7 @@ describe('Rate limits', () => {
 		const started = Date.now();
 		const items = await api.ok(
 			{
-				...getReport(0),
-				reportId: locator('id', '={{ $json.id }}'),
+				...getReport('={{ $json.id }}'),
 				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 150 } } },
 			},
 			{ items: ids.map((id) => ({ id })) },
@@ -238,20 +222,12 @@ describe('Rate limits', () => {
 
 describe('Bad input is refused before any request', () => {
 	const api = useServer({ seed: (server) => server.seedReports(1) });
-	const report = (operation: string, extra: IDataObject) => ({
-		resource: 'report',
-		operation,
-		...extra,
-	});
 	const idOf = (value: string) => report('delete', { reportId: locator('id', value) });
-	const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
-	const update = (updateFields: IDataObject) =>
-		report('update', { reportId: locator('id', '1'), updateFields });
 	const getAll = (extra: IDataObject) => report('getAll', { returnAll: true, ...extra });
 	const pageSize = (size: string) => getAll({ options: { pageSize: `={{ "${size}" }}` } });
 	const needsPassword = /^Password privacy needs a password$/;
 
-	it.each<[string, IDataObject, RegExp | string]>([
+	it.each<[string, IDataObject, RegExp | string, Partial<typeof api.credential>?]>([
 		['a report ID that is empty', idOf('={{ "" }}'), /positive whole number, not nothing/],
 		[
 			'a report ID that is non-numeric',
@@ -293,13 +269,13 @@ describe('Bad input is refused before any request', () => {
 			create('https://example.com', { privacy: 2, password: '={{ $json.missing }}' }),
 			needsPassword,
 		],
-		['Update to Password privacy without a password', update({ privacy: 2 }), needsPassword],
+		['Update to Password privacy without a password', update('1', { privacy: 2 }), needsPassword],
 		[
 			'a password over 128 characters',
 			create('https://example.com', { privacy: 2, password: 'p'.repeat(129) }),
 			/^The password is too long \(129 characters; phpRank accepts at most 128\)$/,
 		],
-		['an update with nothing to change', update({}), /^Nothing to update$/],
+		['an update with nothing to change', update('1', {}), /^Nothing to update$/],
 		...['7', '200', 'ten'].map((size): [string, IDataObject, RegExp] => [
 			`a page size of ${size} from an expression`,
 			pageSize(size),
@@ -315,8 +291,17 @@ describe('Bad input is refused before any request', () => {
 			getAll({ filters: { search: '={{ { q: 1 } }}' } }),
 			/^search must be text, but the expression gave an object$/,
 		],
-	])('%s', async (_what, parameters, message) => {
-		const error = await api.refuses(parameters, message);
+		// Without a scheme: test/credentials.test.ts (Authentication of node requests).
+		[
+			'a Base URL that is empty',
+			getReport(1),
+			/^The Base URL of the phpRank credential is invalid$/,
+			{ baseUrl: '' },
+		],
+	])('%s', async (_what, parameters, message, credential = {}) => {
+		const error = await api.refuses(parameters, message, {
+			credential: { ...api.credential, ...credential },
+		});
 		expect(error.description!.length).toBeGreaterThan(10);
 	});
 
@@ -327,18 +312,6 @@ describe('Bad input is refused before any request', () => {
 		]);
 		expect(items[0].json.url).toBe('example.com/page');
 	});
-
-	// Without a scheme: test/credentials.test.ts (Authentication of node requests).
-	it('a Base URL that is empty', async () => {
-		const error = await api.refuses(
-			getReport(1),
-			/^The Base URL of the phpRank credential is invalid$/,
-			{
-				credential: { ...api.credential, baseUrl: '' },
-			},
-		);
-		expect(error.description!.length).toBeGreaterThan(10);
-	});
 });
 
 describe('Secrets', () => {
@@ -346,41 +319,27 @@ describe('Secrets', () => {
 		seed: (server) => server.seedReports(2),
 		nextLinkHost: 'http://127.0.0.2:9',
 	});
+	const elsewhere = useServer();
 	const password = 'Sup3r-Secret-Report-Password';
 
 	// The workflow definition itself holds the password parameter (n8n also copies the node into
 	// the execution's stack); what the node produces must not: output, errors, stored run data.
 	it('the API key and report passwords appear nowhere in output, errors or stored run data', async () => {
-		const faults: Fault[] = [
-			{ type: 'status', status: 500 },
-			{ type: 'html', status: 502 },
-			{ type: 'truncated' },
-			{ type: 'reset' },
-			{ type: 'redirect' },
-		];
-		const create = (extra: IDataObject) =>
-			api.run({ resource: 'report', operation: 'create', privacy: 2, password, ...extra });
-		const update = (id: string, continueOnFail?: boolean) =>
-			api.run(
-				{
-					resource: 'report',
-					operation: 'update',
-					reportId: locator('id', id),
-					updateFields: { privacy: 2, password },
-				},
-				{ continueOnFail },
-			);
+		const createWith = (url: string, extra: IDataObject = {}) =>
+			api.run(create(url, { privacy: 2, password, ...extra }));
+		const updateWith = (id: string, continueOnFail?: boolean) =>
+			api.run(update(id, { privacy: 2, password }), { continueOnFail });
 		const runs = [];
-		for (const fault of faults) {
+		for (const [, fault] of FAULTS) {
 			api.server.failNext(fault);
-			runs.push(await create({ url: 'https://example.com' }));
+			runs.push(await createWith('https://example.com'));
 		}
 		const wrongKey = { ...api.credential, apiKey: `${TEST_API_KEY.slice(0, 60)}nope` };
 		runs.push(
-			await create({ url: 'https://x.invalid' }),
-			await create({ url: 'https://example.com', password: `${password}${'x'.repeat(120)}` }),
-			await update('1'),
-			await update('777', true),
+			await createWith('https://x.invalid'),
+			await createWith('https://example.com', { password: `${password}${'x'.repeat(120)}` }),
+			await updateWith('1'),
+			await updateWith('777', true),
 			await runNode(getReport(1), wrongKey),
 		);
 
@@ -398,19 +357,13 @@ describe('Secrets', () => {
 	});
 
 	it('pagination never follows links.next to another host', async () => {
-		const elsewhere = new PhpRankServer({ throttle: false });
-		await elsewhere.start();
-		try {
-			api.server.seedReports(250);
-			const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
+		api.server.seedReports(250);
+		const items = await api.ok({ resource: 'report', operation: 'getAll', returnAll: true });
 
-			expect(items.length).toBeGreaterThan(200);
-			expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(
-				true,
-			);
-			expect(elsewhere.requests).toHaveLength(0);
-		} finally {
-			await elsewhere.stop();
-		}
+		expect(items.length).toBeGreaterThan(200);
+		expect(api.apiRequests().every((r) => r.headers.host === new URL(api.server.url).host)).toBe(
+			true,
+		);
+		expect(elsewhere.server.requests).toHaveLength(0);
 	});
 });

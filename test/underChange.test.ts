@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FOREIGN_BODIES, PhpRankServer } from './server';
+import { FOREIGN_BODIES } from './server';
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -31,12 +31,13 @@ registerNodeType(INPUT_NODE, {
 	},
 } as INodeType);
 
-const create = (url: string, extra: IDataObject = {}) => ({
+const report = (operation: string, extra: IDataObject) => ({
 	resource: 'report',
-	operation: 'create',
-	url,
+	operation,
 	...extra,
 });
+const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
+const getReport = (id: string | number) => report('get', { reportId: locator('id', id) });
 const urlItems = (count: number, bad?: number) =>
 	Array.from({ length: count }, (_, i) => ({
 		url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}`,
@@ -103,10 +104,8 @@ describe("n8n's retry and error settings", () => {
 
 	it('Retry On Fail does not delete twice: reports deleted by the first try are not "not found" in the second', async () => {
 		api.server.seedReports(5);
-		const ids = api.server
-			.listReports()
-			.slice(-5)
-			.map((r) => ({ id: r.id }));
+		const seeded = api.server.listReports().slice(-5);
+		const ids = seeded.map((r) => ({ id: r.id }));
 		api.server.failNext(
 			{ type: 'status', status: 500 },
 			{ match: (r) => r.method === 'DELETE' && r.path.endsWith(`/${ids[4].id}`) },
@@ -133,11 +132,9 @@ describe("n8n's retry and error settings", () => {
 	});
 
 	it('an input error stops the run before any item is sent', async () => {
-		const items = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'].map((url) => ({
-			url,
-		}));
+		const urls = ['https://ok.example.com', 'not a url', 'https://ok2.example.com'];
 		await api.refuses(createFromItems, 'The URL "not a url" is not a web address [item 1]', {
-			items,
+			items: urls.map((url) => ({ url })),
 		});
 	});
 
@@ -163,13 +160,13 @@ describe("n8n's retry and error settings", () => {
 
 describe('Servers that are not phpRank', () => {
 	const api = useServer({ seed: (server) => server.seedReports(3) });
-	const getReport = { resource: 'report', operation: 'get', reportId: locator('id', 1) };
+	const other = useServer();
 
 	it.each([
 		[
 			'a Get answered with another JSON',
 			'GET',
-			getReport,
+			getReport(1),
 			FOREIGN_BODIES.ok,
 			/did not answer like a phpRank API: its answer has no report with an ID in "data"/,
 		],
@@ -203,28 +200,22 @@ describe('Servers that are not phpRank', () => {
 
 	it('a redirect to https says to use https', async () => {
 		api.server.failNext({ type: 'redirect', to: 'https', status: 301 });
-		const { error } = await api.run(getReport);
+		const { error } = await api.run(getReport(1));
 		expect(error?.message).toMatch(/it redirects to https:\/\/ \(HTTP 301\)$/);
 		expect(error?.description).toMatch(/start with https:\/\//);
 	});
 
 	it('a redirect to another host names it, and the key never goes there', async () => {
-		const other = new PhpRankServer({ throttle: false });
-		await other.start();
-		try {
-			api.server.failNext({ type: 'redirect', to: { origin: other.url }, status: 307 });
-			const { error } = await api.run(getReport);
-			expect(error?.message).toContain(
-				`it redirects to another host, ${new URL(other.url).host} (HTTP 307)`,
-			);
-			expect(other.requests).toHaveLength(0);
-		} finally {
-			await other.stop();
-		}
+		api.server.failNext({ type: 'redirect', to: { origin: other.server.url }, status: 307 });
+		const { error } = await api.run(getReport(1));
+		expect(error?.message).toContain(
+			`it redirects to another host, ${new URL(other.server.url).host} (HTTP 307)`,
+		);
+		expect(other.server.requests).toHaveLength(0);
 	});
 
 	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
-		await api.ok(getReport, {
+		await api.ok(getReport(1), {
 			credential: { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` },
 		});
 		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
@@ -232,7 +223,7 @@ describe('Servers that are not phpRank', () => {
 
 	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
 		const [report] = api.server.listReports();
-		await api.run(getReport);
+		await api.run(getReport(1));
 		const { items } = await api.run({
 			resource: 'project',
 			operation: 'delete',
@@ -248,17 +239,14 @@ describe('Servers that are not phpRank', () => {
 
 describe('A polite client', () => {
 	const api = useServer({ seed: (server) => server.seedReports(300) });
+	afterEach(() => api.server.setThrottle(false));
 
 	it('300 Get items against a slow instance keep at most 5 requests in flight', async () => {
 		api.server.setResponseDelay(20);
 		api.server.resetStats();
 		const ids = api.server.listReports().map((r) => ({ id: r.id }));
-		const { items, error } = await api.run(
-			{ resource: 'report', operation: 'get', reportId: locator('id', '={{ $json.id }}') },
-			{ items: ids },
-		);
+		const items = await api.ok(getReport('={{ $json.id }}'), { items: ids });
 		api.server.setResponseDelay(0);
-		expect(error).toBeUndefined();
 		expect(items).toHaveLength(300);
 		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
 	}, 60_000);
@@ -266,17 +254,13 @@ describe('A polite client', () => {
 	it('150 creates against a throttle send about 150 requests, not 270', async () => {
 		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
 		api.server.setThrottle({ limit: 50, windowMs: 1000 });
-		try {
-			const items = await api.ok(createFromItems, { items: urlItems(150) });
-			expect(items).toHaveLength(150);
-			const posts = api.sent('POST');
-			const throttled = posts.filter((r) => r.status === 429).length;
-			expect(posts.length - throttled).toBe(150);
-			// One request per window finds out when the window ends.
-			expect(throttled).toBeLessThanOrEqual(6);
-		} finally {
-			api.server.setThrottle(false);
-		}
+		const items = await api.ok(createFromItems, { items: urlItems(150) });
+		expect(items).toHaveLength(150);
+		const posts = api.sent('POST');
+		const throttled = posts.filter((r) => r.status === 429).length;
+		expect(posts.length - throttled).toBe(150);
+		// One request per window finds out when the window ends.
+		expect(throttled).toBeLessThanOrEqual(6);
 	}, 60_000);
 });
 
@@ -304,10 +288,8 @@ describe('Return All on a list that moves', () => {
 	});
 
 	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
-		const ids = api.server
-			.listReports()
-			.map((r) => r.id)
-			.sort((a, b) => b - a);
+		const ids = api.server.listReports().map((r) => r.id);
+		ids.sort((a, b) => b - a);
 		const deleted = new Set<number>();
 		api.server.beforeList(({ page }) => {
 			if (page > 1 && page <= 11) {
@@ -338,23 +320,20 @@ describe('Return All on a list that moves', () => {
 
 describe('Stop', () => {
 	const api = useServer();
+	afterEach(() => api.server.setThrottle(false));
 
 	it('ends a rate-limit wait within a second', async () => {
 		// One request a minute: the other items wait for the next window (a minute) until Stop.
 		api.server.setThrottle({ limit: 1, windowMs: 60_000 });
-		try {
-			let stoppedAt = 0;
-			await runWorkflow([makeNode(createFromItems)], {}, api.credential, urlItems(3), (cancel) => {
-				void sleep(1500).then(() => {
-					stoppedAt = Date.now();
-					cancel();
-				});
+		let stoppedAt = 0;
+		await runWorkflow([makeNode(createFromItems)], {}, api.credential, urlItems(3), (cancel) => {
+			void sleep(1500).then(() => {
+				stoppedAt = Date.now();
+				cancel();
 			});
-			expect(stoppedAt).toBeGreaterThan(0);
-			expect(Date.now() - stoppedAt).toBeLessThan(1000);
-			expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(1);
-		} finally {
-			api.server.setThrottle(false);
-		}
+		});
+		expect(stoppedAt).toBeGreaterThan(0);
+		expect(Date.now() - stoppedAt).toBeLessThan(1000);
+		expect(api.sent('POST').filter((r) => r.status === 201)).toHaveLength(1);
 	}, 30_000);
 });

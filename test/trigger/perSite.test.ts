@@ -4,7 +4,7 @@ import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import type { ReportRecord } from '../server';
 import { runManually, type PollOutcome } from '../harness/poll';
 import { reanalyse } from '../harness/reanalysis';
-import { activated, triggerFixture } from './fixture';
+import { activated, range, triggerFixture } from './fixture';
 
 const { fixture, watch } = triggerFixture('site');
 
@@ -84,23 +84,14 @@ describe('Output: One Item per Site', () => {
 			score_change: -44,
 			link: link(drops[0].id as number),
 		});
-		expect(drops.map((drop) => drop.score_change)).toEqual([
-			-44, -43, -42, -41, -40, -39, -38, -37, -36, -35,
-		]);
+		expect(drops.map((drop) => drop.score_change)).toEqual(range(-44, -35));
 		const lines = first.events as string[];
 		expect(lines).toHaveLength(40);
 		expect(lines[0]).toBe(`${BIG}/page-0: 80 → 75 (moved)`);
+		const dropLine = (d: IDataObject) =>
+			`${String(d.url)} ${String(d.score_change).replace('-', '−')} to ${String(d.score)} (${String(d.link)})`;
 		expect(first.summary_text).toBe(
-			[
-				`${BIG}: score changed on 40 pages (40 moved), 40 dropped`,
-				`Biggest drops (5 of 40): ${drops
-					.slice(0, 5)
-					.map(
-						(drop) =>
-							`${String(drop.url)} ${String(drop.score_change).replace('-', '−')} to ${String(drop.score)} (${String(drop.link)})`,
-					)
-					.join('; ')}`,
-			].join('\n'),
+			`${BIG}: score changed on 40 pages (40 moved), 40 dropped\nBiggest drops (5 of 40): ${drops.slice(0, 5).map(dropLine).join('; ')}`,
 		);
 		expect(second).toMatchObject({
 			project: SMALL,

@@ -35,6 +35,11 @@ const listQuery = (perPage: number, page: number, filters: Record<string, string
 	page: String(page),
 	...filters,
 });
+/** The query of each list request a poll sent. */
+const queries = ({ requests }: { requests: RecordedRequest[] }) => requests.map((r) => r.query);
+/** Unfiltered list requests, each [per_page, page]. */
+const asked = (...pages: Array<[number, number]>) =>
+	pages.map(([size, page]) => listQuery(size, page));
 
 describe('New Report', () => {
 	const newReport = (extra: INodeParameters = {}) => watch({ event: 'newReport', ...extra });
@@ -53,7 +58,7 @@ describe('New Report', () => {
 
 		expect(activation.items).toBeNull();
 		expect(activation.error).toBeUndefined();
-		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(10, 1)]);
+		expect(queries(activation)).toEqual([listQuery(10, 1)]);
 		expect(activation.requests[0].path).toBe('/api/v1/reports');
 		expect(activation.requests[0].headers.accept).toBe('application/json');
 		expect(workflow.savedState).toEqual({
@@ -71,7 +76,7 @@ describe('New Report', () => {
 		const second = await polled(() => workflow.poll());
 
 		expect(ids(first)).toEqual(created.map((report) => report.id));
-		expect(first.requests.map((r) => r.query)).toEqual([listQuery(10, 1)]);
+		expect(queries(first)).toEqual([listQuery(10, 1)]);
 		const report = created[0];
 		expect(first.items?.[0].json).toEqual({
 			event: 'newReport',
@@ -101,11 +106,7 @@ describe('New Report', () => {
 		const poll = await polled(() => workflow.poll());
 
 		expect(ids(poll)).toEqual(created.map((report) => report.id));
-		expect(poll.requests.map((r) => r.query)).toEqual([
-			listQuery(10, 1),
-			listQuery(100, 1),
-			listQuery(100, 2),
-		]);
+		expect(queries(poll)).toEqual(asked([10, 1], [100, 1], [100, 2]));
 		expect(workflow.savedState.lastId).toBe(created[149].id);
 		expect((await workflow.poll()).items).toBeNull();
 	});
@@ -137,12 +138,7 @@ describe('New Report', () => {
 		// Report 61 of the backlog was read on page 1 before it was deleted; it fired, as it existed.
 		expect(ids(poll)).toEqual(expected);
 		// Page 2 counted one report fewer: page 1 is read again, and reaches the report that moved up.
-		expect(poll.requests.map((r) => r.query)).toEqual([
-			listQuery(10, 1),
-			listQuery(100, 1),
-			listQuery(100, 2),
-			listQuery(100, 1),
-		]);
+		expect(queries(poll)).toEqual(asked([10, 1], [100, 1], [100, 2], [100, 1]));
 	});
 
 	it('keeps its place across a failed poll: the next poll emits what the failed one could not', async () => {
@@ -184,11 +180,9 @@ describe('New Report', () => {
 		fixture.server.addReport({ url: 'https://example.com/a', result: 90 });
 		fixture.server.addReport({ url: 'https://example.com/b', result: 20 });
 		fixture.server.addReport({ url: 'https://other.org/c', result: 95 });
-		const parameters = {
-			event: 'newReport',
+		const workflow = newReport({
 			filters: { project: locator('list', 'example.com'), result: 'good' },
-		};
-		const workflow = watch(parameters);
+		});
 
 		const activation = await polled(() => workflow.activate());
 		fixture.server.addReport({ url: 'https://example.com/d', result: 30 });
@@ -196,7 +190,7 @@ describe('New Report', () => {
 		const goodOne = fixture.server.addReport({ url: 'https://www.example.com/f', result: 88 });
 		const poll = await polled(() => workflow.poll());
 
-		expect(activation.requests.map((r) => r.query)).toEqual([
+		expect(queries(activation)).toEqual([
 			listQuery(10, 1, { project: 'example.com', result: 'good' }),
 		]);
 		expect(workflow.savedState.lastId).toBe(goodOne.id);
@@ -230,7 +224,7 @@ describe('Report Result Changed', () => {
 		const activation = await polled(() => workflow.activate());
 
 		expect(activation.items).toBeNull();
-		expect(activation.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
+		expect(queries(activation)).toEqual([listQuery(100, 1)]);
 		expect(workflow.savedState).toEqual({
 			version: 1,
 			watch: '["resultChanged","",""]',
@@ -267,11 +261,7 @@ describe('Report Result Changed', () => {
 	});
 
 	it('with Only When Worse, fires on drops only', async () => {
-		const [up, down, slightlyDown] = [
-			...addReports(1, 30),
-			...addReports(1, 90),
-			...addReports(1, 80),
-		];
+		const [up, down, slightlyDown] = [30, 90, 80].flatMap((score) => addReports(1, score));
 		const workflow = await activated(resultChanged({ onlyWorse: true }));
 		setResult(up.id, 95);
 		setResult(down.id, 10);
@@ -286,11 +276,7 @@ describe('Report Result Changed', () => {
 	});
 
 	it('with Only When Worse and Notify on Recovery, fires "recovered" once when a report is back in the class it left', async () => {
-		const [slipping, firstSeenLow, quiet] = [
-			...addReports(1, 85),
-			...addReports(1, 60),
-			...addReports(1, 90),
-		];
+		const [slipping, firstSeenLow, quiet] = [85, 60, 90].flatMap((score) => addReports(1, score));
 		// Durable poll cursors: the state is committed after every poll, also one that fires nothing.
 		const workflow = await activated(
 			resultChanged({ onlyWorse: true, notifyRecovery: true }, { durable: true }),
@@ -353,11 +339,7 @@ describe('Report Result Changed', () => {
 	it('with a Result filter and Notify on Recovery, fires the drop into that class and the recovery out of it', async () => {
 		const [report] = addReports(1, 70);
 		const workflow = await activated(
-			resultChanged({
-				onlyWorse: true,
-				notifyRecovery: true,
-				filters: { result: 'bad' },
-			}),
+			resultChanged({ onlyWorse: true, notifyRecovery: true, filters: { result: 'bad' } }),
 		);
 
 		setResult(report.id, 30);
@@ -379,7 +361,7 @@ describe('Report Result Changed', () => {
 		setResult(toDecent.id, 30);
 		const second = await workflow.poll();
 
-		expect(first.requests.map((r) => r.query)).toEqual([listQuery(100, 1)]);
+		expect(queries(first)).toEqual([listQuery(100, 1)]);
 		expect(classChanges(first)).toEqual([[toBad.id, 'changed', 'good', 'bad']]);
 		expect(classChanges(second)).toEqual([[toDecent.id, 'changed', 'decent', 'bad']]);
 	});
@@ -427,9 +409,7 @@ describe('Report Result Changed', () => {
 
 		const activation = await polled(() => workflow.activate());
 
-		expect(activation.requests.map((r) => r.query)).toEqual([
-			listQuery(100, 1, { project: 'example.com' }),
-		]);
+		expect(queries(activation)).toEqual([listQuery(100, 1, { project: 'example.com' })]);
 	});
 });
 
@@ -457,7 +437,7 @@ describe('manual test run', () => {
 			sample: true,
 			note: `Sample event built from report #${newest.id}, the newest report that matches the filters`,
 		});
-		expect(fixture.apiRequests().map((r) => r.query)).toEqual([
+		expect(queries({ requests: fixture.apiRequests() })).toEqual([
 			listQuery(10, 1, { result: 'good' }),
 		]);
 		expect(run.staticData).toEqual(staticData);
@@ -486,45 +466,46 @@ describe('manual test run', () => {
 		expect(Object.keys(run.items[0].json).slice(0, 2)).toEqual(['sample', 'note']);
 	});
 
-	it('says there is no report yet, instead of n8n\'s generic "No phpRank data found"', async () => {
-		const run = await runManually({ event: 'newReport' }, fixture.credential);
-
-		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe('phpRank has no reports yet, so there is no event to show');
-		expect((run.error as { description?: string }).description).toMatch(
+	it.each<[string, INodeParameters, Array<[string, number]>, string, RegExp]>([
+		[
+			'says there is no report yet, instead of n8n\'s generic "No phpRank data found"',
+			{ event: 'newReport' },
+			[],
+			'phpRank has no reports yet, so there is no event to show',
 			/^Create a report in phpRank/,
-		);
-	});
-
-	it('names the filters that matched no report', async () => {
-		fixture.server.addReport({ url: 'https://example.com/good', result: 90 });
-		fixture.server.addReport({ url: 'https://other.example/bad', result: 10 });
-
-		const run = await runManually(
+		],
+		[
+			'names the filters that matched no report',
 			{
 				event: 'resultChanged',
 				filters: { project: locator('name', 'example.com'), result: 'bad' },
 			},
-			fixture.credential,
-		);
+			[
+				['https://example.com/good', 90],
+				['https://other.example/bad', 10],
+			],
+			'No phpRank report matches the filters (Project: example.com, Result: Bad)',
+			/^Fetch Test Event shows the newest report that matches the filters\. Change or remove the filters/,
+		],
+	])('%s', async (_what, parameters, reports, message, description) => {
+		for (const [url, result] of reports) fixture.server.addReport({ url, result });
+
+		const run = await runManually(parameters, fixture.credential);
 
 		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe(
-			'No phpRank report matches the filters (Project: example.com, Result: Bad)',
-		);
-		expect((run.error as { description?: string }).description).toMatch(
-			/^Fetch Test Event shows the newest report that matches the filters\. Change or remove the filters/,
-		);
+		expect(run.error?.message).toBe(message);
+		expect((run.error as { description?: string }).description).toMatch(description);
 	});
 });
 
-/** Holds the next list request before it is answered, until `release()`: a poll that runs long. */
+/** Forgets the requests so far, and holds the next list request until `release()`: a long poll. */
 function holdNextListRequest(): { held: Promise<void>; release: () => void } {
 	let release = () => {};
 	let reached = () => {};
 	const held = new Promise<void>((resolve) => (reached = resolve));
 	const gate = new Promise<void>((resolve) => (release = resolve));
 	let used = false;
+	fixture.server.clearRequests();
 	fixture.server.beforeList(async () => {
 		if (used) return;
 		used = true;
@@ -540,7 +521,6 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		const workflow = await activated(watch({ event: 'newReport' }));
 		const created = addReports(3);
 		const slow = holdNextListRequest();
-		fixture.server.clearRequests();
 
 		const first = workflow.poll();
 		await slow.held;
@@ -560,7 +540,6 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		const [changed] = fixture.server.listReports();
 		setResult(changed.id, changed.result > 48 ? 10 : 95);
 		const slow = holdNextListRequest();
-		fixture.server.clearRequests();
 
 		const first = workflow.poll();
 		await slow.held;
@@ -592,9 +571,7 @@ describe('a share of the request budget per poll', () => {
 			const nextRound = await polled(() => workflow.poll());
 
 			// 1,000 reports in 10 requests a poll: within phpRank's 60 a minute at a 1-minute interval.
-			expect(
-				[activation, second, third, nextRound].map((poll) => poll.requests.map((r) => r.query)),
-			).toEqual(
+			expect([activation, second, third, nextRound].map(queries)).toEqual(
 				[range(1, 10), range(11, 20), range(21, 25), range(1, 10)].map((pages) =>
 					pages.map((page) => listQuery(100, page)),
 				),

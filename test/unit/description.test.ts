@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
@@ -8,9 +5,9 @@ import { apiBaseUrl } from '../../nodes/PhpRank/transport/connection';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import { CREDENTIAL_TYPE } from '../../nodes/PhpRank/api';
+import { read } from '../repoFiles';
 
 const { description } = new PhpRank();
-const root = join(__dirname, '../..');
 
 function operationsOf(resource: string): INodePropertyOptions[] {
 	const operation = description.properties.find(
@@ -99,7 +96,7 @@ describe('both nodes', () => {
 	])('%s ships distinct light and dark icons that exist', (_node, { icon }, folder) => {
 		const { light, dark } = icon as { light: string; dark: string };
 		const [lightSvg, darkSvg] = [light, dark].map((file) =>
-			readFileSync(join(root, folder, file.replace('file:', '')), 'utf8'),
+			read(`${folder}/${file.replace('file:', '')}`),
 		);
 		expect(lightSvg).toMatch(/^<svg/);
 		expect(darkSvg).toMatch(/^<svg/);

@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { PhpRankApi } from '../../credentials/PhpRankApi.credentials';
 import { PhpRankN8nApi } from '../../credentials/PhpRankN8nApi.credentials';
 import { docsUrl, type DocsSection } from '../../nodes/PhpRank/docs';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
+import { read } from '../repoFiles';
 
-const root = join(__dirname, '../..');
 const codex = (file: string) =>
-	JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+	JSON.parse(read(file)) as {
 		node: string;
 		resources: {
 			primaryDocumentation: Array<{ url: string }>;
@@ -18,7 +15,7 @@ const codex = (file: string) =>
 	};
 
 /** The anchors GitHub and npm give README headings: lower case, spaces to dashes, punctuation dropped. */
-const readmeAnchors = readFileSync(join(root, 'README.md'), 'utf8')
+const readmeAnchors = read('README.md')
 	.split('\n')
 	.filter((line) => /^#{1,6} /.test(line))
 	.map((line) =>

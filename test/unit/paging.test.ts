@@ -99,14 +99,8 @@ function nameFor(id: number): string {
 	return `site-${String((id * 7919) % 100003).padStart(6, '0')}-${id}`;
 }
 
-const byId: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
-	keyOf: (record) => Number(record.id),
-	newestFirst: true,
-};
-const byName: Pick<PagingOptions<IDataObject>, 'keyOf' | 'newestFirst'> = {
-	keyOf: (record) => String(record.name),
-	newestFirst: false,
-};
+const byId = { keyOf: (record: IDataObject) => Number(record.id), newestFirst: true };
+const byName = { keyOf: (record: IDataObject) => String(record.name), newestFirst: false };
 /** readPages over `list`, 100 a page, newest first by id unless `options` say otherwise. */
 const read = <T = IDataObject>(list: FakeList, options: Partial<PagingOptions<T>> = {}) =>
 	readPages<T>(list.fetch, { perPage: 100, ...byId, ...options });
@@ -114,6 +108,8 @@ const idsOf = (items: IDataObject[]) => items.map((item) => Number(item.id));
 const sortedIds = (items: IDataObject[]) => idsOf(items).sort((a, b) => a - b);
 const range = (from: number, to: number) =>
 	Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** IDs `to` down to `from`: newest first, the list's order. */
+const descending = (from: number, to: number) => range(from, to).reverse();
 
 /** The problem readPages threw. */
 async function problemOf(run: Promise<unknown>): Promise<PagingProblem> {
@@ -161,7 +157,7 @@ describe('readPages on a list that does not change', () => {
 
 			const run = await read(list, { perPage: asked });
 
-			expect(idsOf(run.items)).toEqual(range(1, count).reverse());
+			expect(idsOf(run.items)).toEqual(descending(1, count));
 			expect(list.asked).toEqual(range(1, requests));
 			expect(run).toMatchObject({ complete: true, steady: true, requests });
 		},
@@ -172,7 +168,7 @@ describe('readPages on a list that does not change', () => {
 
 		const run = await read(list, { limit: 250 });
 
-		expect(idsOf(run.items)).toEqual(range(751, 1000).reverse());
+		expect(idsOf(run.items)).toEqual(descending(751, 1000));
 		expect(run).toMatchObject({ complete: false, requests: 3 });
 	});
 
@@ -187,12 +183,8 @@ describe('readPages on a list that does not change', () => {
 			},
 		});
 
-		expect(run.items).toEqual(
-			range(1, 300)
-				.reverse()
-				.map((id) => `#${id}`),
-		);
-		expect(batches.flat()).toEqual(range(1, 300).reverse());
+		expect(run.items).toEqual(descending(1, 300).map((id) => `#${id}`));
+		expect(batches.flat()).toEqual(descending(1, 300));
 		expect(batches.map((batch) => batch.length)).toEqual([100, 99, 99, 2]);
 	});
 
@@ -201,7 +193,7 @@ describe('readPages on a list that does not change', () => {
 
 		const run = await read(list, { stopAt: (record) => Number(record.id) <= 850 });
 
-		expect(idsOf(run.items)).toEqual(range(851, 1000).reverse());
+		expect(idsOf(run.items)).toEqual(descending(851, 1000));
 		expect(run).toMatchObject({ complete: true, requests: 2 });
 	});
 
@@ -216,11 +208,7 @@ describe('readPages on a list that does not change', () => {
 
 		list.asked.length = 0;
 		const all = await read(list, { keep });
-		expect(idsOf(all.items)).toEqual(
-			range(1, 20)
-				.map((n) => n * 50)
-				.reverse(),
-		);
+		expect(idsOf(all.items)).toEqual(descending(1, 20).map((n) => n * 50));
 		expect(all).toMatchObject({ complete: true, steady: true, requests: 10 });
 	});
 
@@ -247,9 +235,7 @@ describe('readPages on a list that does not change', () => {
 			[400, false, 4],
 			[200, true, 2],
 		]);
-		expect(idsOf([...first.items, ...second.items, ...third.items])).toEqual(
-			range(1, 1000).reverse(),
-		);
+		expect(idsOf([...first.items, ...second.items, ...third.items])).toEqual(descending(1, 1000));
 		expect(list.asked).toEqual(range(1, 10));
 	});
 
@@ -289,7 +275,7 @@ describe('readPages follows the page size the server answers with (issue 18)', (
 
 			const run = await read(list);
 
-			expect(idsOf(run.items)).toEqual(range(1, 250).reverse());
+			expect(idsOf(run.items)).toEqual(descending(1, 250));
 			expect(list.asked).toEqual(range(1, requests));
 			expect(run).toMatchObject({ complete: true, steady: true, requests });
 		},
@@ -398,7 +384,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 
 		const run = await read(list);
 
-		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
+		expect(idsOf(run.items)).toEqual(descending(1, 1000));
 		expect(run.requests).toBe(11);
 	});
 
@@ -412,7 +398,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 		const run = await read(list, { map: (records) => (returned.push(...idsOf(records)), records) });
 
 		// The deleted ones were read before they went, so all 1,000 come out, none twice.
-		expect(idsOf(run.items)).toEqual(range(1, 1000).reverse());
+		expect(idsOf(run.items)).toEqual(descending(1, 1000));
 		expect(run.requests).toBeLessThanOrEqual(20);
 	});
 
@@ -431,9 +417,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 		// A record deleted after it was read comes out too; one deleted before it was reached does not.
 		const ids = idsOf(run.items);
 		expect(ids.filter((id) => !gone.has(id))).toEqual(
-			range(1, 1000)
-				.reverse()
-				.filter((id) => !gone.has(id)),
+			descending(1, 1000).filter((id) => !gone.has(id)),
 		);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(run.requests).toBeLessThanOrEqual(2 * 10);
@@ -491,11 +475,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 				}
 			};
 
-			const run = await readPages(list.fetch, {
-				perPage,
-				keyOf: (r) => (newestFirst ? Number(r.id) : String(r.name)),
-				newestFirst,
-			});
+			const run = await read(list, { perPage, ...(newestFirst ? byId : byName) });
 
 			const ids = idsOf(run.items);
 			expect(new Set(ids).size).toBe(ids.length);
@@ -521,11 +501,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 				}
 			};
 
-			const run = await readPages(list.fetch, {
-				perPage: 25,
-				keyOf: (r) => Number(r.id),
-				newestFirst: seed % 2 === 1,
-			});
+			const run = await read(list, { perPage: 25, newestFirst: seed % 2 === 1 });
 
 			const ids = idsOf(run.items);
 			expect(new Set(ids).size).toBe(ids.length);
@@ -548,7 +524,7 @@ describe('readPages on a list that changes while it is read (issue 11: 1,000 rec
 			if (run.complete) break;
 		}
 
-		expect(idsOf(items)).toEqual(range(1, 1000).reverse());
+		expect(idsOf(items)).toEqual(descending(1, 1000));
 	});
 });
 
