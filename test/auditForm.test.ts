@@ -64,7 +64,9 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 
 	it('is off by default (0): a report analysed a minute ago is re-run', async () => {
 		const recent = analysed('https://shop.example.com/p', 1 / 60);
-		const items = await api.ok(createOrRerun(), { items: [{ url: 'https://shop.example.com/p' }] });
+		const items = await api.ok(createOrRerun(), {
+			items: [{ url: 'https://shop.example.com/p' }],
+		});
 		expect(items[0].json).toMatchObject({ action: 'rerun', id: recent.id });
 		expect(sent('PUT')).toHaveLength(1);
 	});
@@ -147,7 +149,9 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 		await api.refuses(
 			createOrRerun({ options: { publicUrlsOnly: true } }),
 			`The URL "${url}" ${problem}`,
-			{ items: [{ url }] },
+			{
+				items: [{ url }],
+			},
 		);
 	});
 
@@ -181,7 +185,9 @@ describe('Report → Create or Re-Run: Public URLs Only', () => {
 	});
 
 	it('is off by default: a trusted workflow may audit an intranet page', async () => {
-		const items = await api.ok(createOrRerun(), { items: [{ url: 'http://intranet.local/' }] });
+		const items = await api.ok(createOrRerun(), {
+			items: [{ url: 'http://intranet.local/' }],
+		});
 		expect(items[0].json.action).toBe('created');
 	});
 });

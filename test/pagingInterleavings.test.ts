@@ -33,9 +33,10 @@ describe('Return All while the list changes, every order of requests, answers an
 
 	/** Everything held now: requests before their snapshot, then answers, each oldest first. */
 	function heldNow(before: Held[]): Held[] {
-		const answers = api.server
-			.heldAnswers()
-			.map((request) => ({ request, release: () => void api.server.releaseAnswer(request) }));
+		const answers = api.server.heldAnswers().map((request) => ({
+			request,
+			release: () => void api.server.releaseAnswer(request),
+		}));
 		return [...before, ...answers];
 	}
 

@@ -40,7 +40,10 @@ const scoreReached: TriggerEvent<{ reach: number }, Memory, { from: number | nul
 	listByResult: false,
 	parameters: (ctx) => ({ reach: ctx.getNodeParameter('reach', 90) as number }),
 	watch: ({ reach }) => [reach],
-	decode: (stored) => ({ scores: stored.scores as Scores, ...decodeRound(stored) }),
+	decode: (stored) => ({
+		scores: stored.scores as Scores,
+		...decodeRound(stored),
+	}),
 	encode: (memory) => ({ ...memory }),
 	read: readByRounds((records, memory: Partial<Memory>, settings, covered) => {
 		const before = memory.scores ?? {};

@@ -339,7 +339,11 @@ describe('Report Result Changed', () => {
 	it('with a Result filter and Notify on Recovery, fires the drop into that class and the recovery out of it', async () => {
 		const [report] = addReports(1, 70);
 		const workflow = await activated(
-			resultChanged({ onlyWorse: true, notifyRecovery: true, filters: { result: 'bad' } }),
+			resultChanged({
+				onlyWorse: true,
+				notifyRecovery: true,
+				filters: { result: 'bad' },
+			}),
 		);
 
 		setResult(report.id, 30);
