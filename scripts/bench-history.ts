@@ -81,15 +81,13 @@ runMain(async () => {
 	console.log(
 		`Create or Re-Run, One Item per Site: ${SITES} sites of ${PAGES} pages, ${EARLIER_RUNS}+ earlier runs each, ${ROUNDS} rounds, Node ${process.version}`,
 	);
+	const row = (ms: number, n8n?: number) => ({
+		'wall ms (median)': Math.round(ms),
+		'requests to n8n': n8n,
+	});
 	console.table({
-		'This Workflow (static data)': {
-			'wall ms (median)': Math.round(workflowMs),
-			'requests to n8n': 0,
-		},
-		'Data Table': {
-			'wall ms (median)': Math.round(tableMs),
-			'requests to n8n': n8nRequests[n8nRequests.length - 1],
-		},
+		'This Workflow (static data)': row(workflowMs, 0),
+		'Data Table': row(tableMs, n8nRequests.at(-1)),
 	});
 	console.log(
 		`Data Table / This Workflow wall time: ${(tableMs / workflowMs).toFixed(2)}; added per site: ${((tableMs - workflowMs) / SITES).toFixed(1)} ms`,

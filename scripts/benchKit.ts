@@ -2,6 +2,8 @@
  * What the bench scripts share: medians, figures, Markdown tables, variants measured in rounds of
  * alternating order, a wall-time and peak-heap probe, and n8n-core's engine loaded as the tests load it.
  */
+import { fork, type ChildProcess } from 'child_process';
+
 import type { runNode } from '../test/harness/engine';
 import { TEST_API_KEY } from '../test/server';
 
@@ -106,10 +108,32 @@ export async function engine(): Promise<typeof runNode> {
 	return (await import('../test/harness/engine')).runNode;
 }
 
-/** Runs `main`; an error is printed and sets exit code 1. */
-export function runMain(main: () => Promise<void>): void {
-	main().catch((error: unknown) => {
-		console.error(error);
-		process.exitCode = 1;
+/** `file` (this script) again in a child process under ts-node, `args` its argv, an IPC channel to it. */
+export function forkSelf(file: string, args: string[], nodeArgs: string[] = []): ChildProcess {
+	return fork(file, args, {
+		execArgv: [...nodeArgs, '-r', 'ts-node/register/transpile-only'],
+		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
 	});
+}
+
+/** The next message of `child`; rejects when it exits (or cannot start) first. */
+export function nextMessage<T>(child: ChildProcess, name: string): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const onExit = (code: number | null) => reject(new Error(`${name} exited with ${code}`));
+		child.once('exit', onExit).once('error', reject);
+		child.once('message', (message: T) => {
+			child.off('exit', onExit).off('error', reject);
+			resolve(message);
+		});
+	});
+}
+
+/** Runs `main`; an error is printed and sets exit code 1. `exit`: then exits, whatever is still open. */
+export function runMain(main: () => Promise<void>, { exit = false } = {}): void {
+	main()
+		.catch((error: unknown) => {
+			console.error(error);
+			process.exitCode = 1;
+		})
+		.finally(() => exit && process.exit());
 }

@@ -47,7 +47,7 @@
  * under `node --cpu-prof`, writes the .cpuprofile into <dir> and prints the functions with the most self
  * time (and total time) while the phpRank node ran.
  */
-import { fork, spawnSync, type ChildProcess } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -56,10 +56,12 @@ import { parseArgs } from 'util';
 import {
 	alternating,
 	fetchAllReports,
+	forkSelf,
 	getJson,
 	int,
 	median,
 	ms,
+	nextMessage,
 	plural,
 	printTable,
 	times,
@@ -260,50 +262,26 @@ async function serve(): Promise<void> {
 	process.send?.({ url });
 }
 
-class ServerProcess {
-	private constructor(
-		private readonly child: ChildProcess,
-		readonly url: string,
-	) {}
-
-	static async start(): Promise<ServerProcess> {
-		const child = fork(__filename, ['--serve'], {
-			execArgv: ['-r', 'ts-node/register/transpile-only'],
-			env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		const { url } = await ServerProcess.reply<{ url: string }>(child);
-		return new ServerProcess(child, url);
-	}
-
-	private static reply<T>(child: ChildProcess): Promise<T> {
-		return new Promise((resolve, reject) => {
-			const onExit = (code: number | null) =>
-				reject(new Error(`test server process exited with ${code}`));
-			child.once('exit', onExit);
-			child.once('message', (message: T) => {
-				child.off('exit', onExit);
-				resolve(message);
-			});
-		});
-	}
-
+/** The test server in a child process (serve): its URL, a command's answer, seeding, stopping. */
+async function startServer() {
+	const child = forkSelf(__filename, ['--serve']);
 	/** A command (monitoring ones: bench-monitor.ts) and its answer. */
-	async send<T = object>(command: ServerCommand): Promise<T> {
-		const reply = ServerProcess.reply<T>(this.child);
-		this.child.send(command);
+	const send = async <T = object>(command?: ServerCommand): Promise<T> => {
+		const reply = nextMessage<T>(child, 'test server process');
+		if (command) child.send(command);
 		return await reply;
-	}
-
-	/** Replaces every report with `reports` seeded ones; returns the first id. */
-	async seed(reports: number): Promise<number> {
-		return (await this.send<{ firstId: number }>({ cmd: 'seed', reports })).firstId;
-	}
-
-	stop(): void {
-		if (this.child.connected) this.child.disconnect();
-	}
+	};
+	const { url } = await send<{ url: string }>();
+	return {
+		url,
+		send,
+		/** Replaces every report with `reports` seeded ones; returns the first id. */
+		seed: async (reports: number) =>
+			(await send<{ firstId: number }>({ cmd: 'seed', reports })).firstId,
+		stop: () => child.connected && child.disconnect(),
+	};
 }
+type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 
 // --- workflows -------------------------------------------------------------------------------
 
@@ -345,7 +323,6 @@ const listItems = (name: string, field: string, values: unknown[]): WorkflowNode
 const phpRankNode = (parameters: Record<string, unknown>): WorkflowNode =>
 	phpRank('phpRank', parameters, PHPRANK_CRED);
 
-type Row = 'list' | 'get' | 'monitor';
 type Shape = { text: string; ok: (item: Record<string, unknown>) => boolean };
 
 const SIMPLIFIED: Shape = {
@@ -358,10 +335,11 @@ const FULL_RECORD: Shape = {
 };
 
 interface Contender {
+	/** list…: of the speed table's Return All row; get…: of its Get row */
 	key: string;
-	row: Row;
 	label: string;
 }
+const isList = (c: Contender) => c.key.startsWith('list');
 
 interface N8nContender extends Contender {
 	workflowId: string;
@@ -372,22 +350,26 @@ interface N8nContender extends Contender {
 	build: (api: string, firstId: number, gets: number) => WorkflowJson;
 }
 
-/** A contender whose workflow is a Manual Trigger, then `chain` one after the other. */
+/** A fetch loop in this process: the items it got. */
+interface FetchContender extends Contender {
+	run: (api: string, firstId: number, gets: number) => Promise<number>;
+}
+
+/** A contender whose workflow (id `bench<key>`) is a Manual Trigger, then `chain` one after the other. */
 function contender(
 	key: string,
-	row: Row,
 	label: string,
-	workflowId: string,
 	shape: Shape,
 	chain: (api: string, firstId: number, gets: number) => WorkflowNode[],
 	measured = ['phpRank'],
 ): N8nContender {
+	const workflowId = `bench${key}`;
 	const build = (api: string, firstId: number, gets: number) => {
 		const nodes = [manualTrigger('Start'), ...chain(api, firstId, gets)];
 		const links = nodes.slice(1).map((n, i): Link => [nodes[i].name, n.name]);
 		return buildWorkflow(workflowId, `bench: ${label}`, nodes, links);
 	};
-	return { key, row, label, workflowId, measured, shape, build };
+	return { key, label, workflowId, measured, shape, build };
 }
 
 const idItems = (firstId: number, count: number) =>
@@ -396,38 +378,36 @@ const idItems = (firstId: number, count: number) =>
 		'id',
 		Array.from({ length: count }, (_, i) => firstId + i),
 	);
-const getAll = (simplify: boolean) => () => [
-	phpRankNode({ resource: 'report', operation: 'getAll', returnAll: true, simplify }),
-];
 const getReport = (id: string) =>
 	phpRankNode({
 		resource: 'report',
 		operation: 'get',
 		reportId: { __rl: true, mode: 'id', value: id },
 	});
+const getReports = (api: string, firstId: number, gets: number) =>
+	Array.from(
+		{ length: gets },
+		(_, i) => async () => (await getJson(`${api}/reports/${firstId + i}`)).data,
+	);
 
-const N8N_CONTENDERS: N8nContender[] = [
-	contender(
-		'listPhpRank',
-		'list',
-		'phpRank node, Return All, Simplify on',
-		'benchListPhpOn01',
-		SIMPLIFIED,
-		getAll(true),
-	),
-	contender(
-		'listPhpRankFull',
-		'list',
-		'phpRank node, Return All, Simplify off',
-		'benchListPhpOff1',
-		FULL_RECORD,
-		getAll(false),
+/** The speed table's contenders in its order: the Return All row, then the Get row. */
+const SPEED: Array<N8nContender | FetchContender> = [
+	{
+		key: 'listFetch',
+		label: 'fetch loop, pages in sequence',
+		run: async (api) => (await fetchAllReports(api)).length,
+	},
+	...[true, false].map((simplify) =>
+		contender(
+			simplify ? 'listPhpRank' : 'listPhpRankFull',
+			`phpRank node, Return All, Simplify ${simplify ? 'on' : 'off'}`,
+			simplify ? SIMPLIFIED : FULL_RECORD,
+			() => [phpRankNode({ resource: 'report', operation: 'getAll', returnAll: true, simplify })],
+		),
 	),
 	contender(
 		'listHttp',
-		'list',
 		'HTTP Request (paging) + Split Out',
-		'benchListHttp001',
 		FULL_RECORD,
 		(api) => [
 			httpRequestNode('HTTP Request', `${api}/reports`, {
@@ -451,19 +431,28 @@ const N8N_CONTENDERS: N8nContender[] = [
 		],
 		['Split Out', 'HTTP Request'],
 	),
-	contender(
-		'getPhpRank',
-		'get',
-		'phpRank node, Get',
-		'benchGetPhpRank1',
-		SIMPLIFIED,
-		(_api, firstId, gets) => [...idItems(firstId, gets), getReport('={{ $json.id }}')],
-	),
+	{
+		key: 'getFetch',
+		label: 'fetch loop, Gets in sequence',
+		run: async (api, firstId, gets) => {
+			const items: unknown[] = [];
+			for (const get of getReports(api, firstId, gets)) items.push(await get());
+			return items.length;
+		},
+	},
+	{
+		key: 'getFetchAll',
+		label: 'fetch loop, Gets all at once',
+		run: async (api, firstId, gets) =>
+			(await Promise.all(getReports(api, firstId, gets).map((get) => get()))).length,
+	},
+	contender('getPhpRank', 'phpRank node, Get', SIMPLIFIED, (_api, firstId, gets) => [
+		...idItems(firstId, gets),
+		getReport('={{ $json.id }}'),
+	]),
 	contender(
 		'getHttp',
-		'get',
 		'HTTP Request, Get',
-		'benchGetHttp0001',
 		{
 			text: 'the API answer { data: report }',
 			ok: (item) => typeof (item.data as { id?: unknown } | undefined)?.id === 'number',
@@ -475,13 +464,12 @@ const N8N_CONTENDERS: N8nContender[] = [
 		['HTTP Request'],
 	),
 ];
+const N8N_CONTENDERS = SPEED.filter((c): c is N8nContender => 'build' in c);
 
 /** The one-item run of the memory table. */
 const BASELINE = contender(
 	'baseline',
-	'get',
 	'one item (phpRank Get of one report)',
-	'benchOneItem0001',
 	SIMPLIFIED,
 	(_api, firstId) => [getReport(String(firstId))],
 );
@@ -494,30 +482,27 @@ const MONITOR_SITE = 'pages.example.net';
 /** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
 const HEALTH_SITE = 'big.example.net';
 
-/** Each of `urls` through one phpRank report operation, as items `{ url }`. */
+/** Each of `urls` through phpRank's Create or Re-Run (unless `parameters` say another), as items `{ url }`. */
 const eachPage = (
 	urls: string[],
-	[key, label, workflowId]: [string, string, string],
-	operation: string,
+	[key, label]: [string, string],
 	shape: Shape,
-	extra: Record<string, unknown> = {},
+	parameters: Record<string, unknown> = {},
 ) =>
-	contender(key, 'monitor', label, workflowId, shape, () => [
+	contender(key, label, shape, () => [
 		...listItems('Pages', 'url', urls),
 		phpRankNode({
 			resource: 'report',
-			operation,
+			operation: 'createOrRerun',
 			url: '={{ $json.url }}',
-			...extra,
+			...parameters,
 			simplify: true,
 		}),
 	]);
 
 const HEALTH = contender(
 	'monitorHealth',
-	'monitor',
 	'phpRank Get Health',
-	'benchMonitorHlth',
 	{
 		text: "a site's health (project, pages, health_score)",
 		ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
@@ -531,44 +516,6 @@ const HEALTH = contender(
 		}),
 	],
 );
-
-// --- fetch loops (this process) --------------------------------------------------------------
-
-interface FetchContender extends Contender {
-	run: (api: string, firstId: number, gets: number) => Promise<number>;
-}
-
-const getReports = (api: string, firstId: number, gets: number) =>
-	Array.from(
-		{ length: gets },
-		(_, i) => async () => (await getJson(`${api}/reports/${firstId + i}`)).data,
-	);
-
-const FETCH_CONTENDERS: FetchContender[] = [
-	{
-		key: 'listFetch',
-		row: 'list',
-		label: 'fetch loop, pages in sequence',
-		run: async (api) => (await fetchAllReports(api)).length,
-	},
-	{
-		key: 'getFetch',
-		row: 'get',
-		label: 'fetch loop, Gets in sequence',
-		run: async (api, firstId, gets) => {
-			const items: unknown[] = [];
-			for (const get of getReports(api, firstId, gets)) items.push(await get());
-			return items.length;
-		},
-	},
-	{
-		key: 'getFetchAll',
-		row: 'get',
-		label: 'fetch loop, Gets all at once',
-		run: async (api, firstId, gets) =>
-			(await Promise.all(getReports(api, firstId, gets).map((get) => get()))).length,
-	},
-];
 
 // --- running n8n -----------------------------------------------------------------------------
 
@@ -591,6 +538,9 @@ interface HookOutput {
 
 class BrokenRun extends Error {}
 
+/** What executeN8n needs of a contender. */
+type Executed = Pick<N8nContender, 'label' | 'workflowId' | 'measured' | 'shape'>;
+
 interface Bench {
 	sb: N8nSandbox;
 	server: ServerProcess;
@@ -601,7 +551,7 @@ interface Bench {
 /** `n8n execute` of one workflow; the hook's record of it. Throws BrokenRun unless it succeeded with `expectItems` items. */
 async function executeN8n(
 	bench: Bench,
-	contender: N8nContender,
+	contender: Executed,
 	expectItems: number,
 	timeoutMs = EXECUTE_TIMEOUT_MS,
 	env?: Record<string, string>,
@@ -643,6 +593,16 @@ const nodeMs = (out: HookOutput, name: string): number =>
 
 const mb = (kb: number): string => `${int(kb / 1024)} MB`;
 
+/** alternating's roundDone: each contender's figure of the round, on one line. */
+const logRound =
+	<T>(what: string, rounds: number, unit: string, figure: (sample: T) => number) =>
+	(round: number, all: Record<string, T[]>) =>
+		console.log(
+			`  ${what} ${round + 1}/${rounds} (${unit}): ${Object.entries(all)
+				.map(([key, samples]) => `${key} ${int(figure(samples[round]))}`)
+				.join(', ')}`,
+		);
+
 // --- the speed table -------------------------------------------------------------------------
 
 /** A contender's run: its time (n8n: of each measured node) and the test server's figures. */
@@ -650,12 +610,8 @@ type Sample = ServerCounts & { ms: number; parts: Record<string, number> };
 
 /** Every contender once a round, alternating the order; each run's time, requests and server figures. */
 async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
-	const contenders = new Map<string, N8nContender | FetchContender>(
-		(['list', 'get'] as Row[]).flatMap((row) =>
-			[...FETCH_CONTENDERS, ...N8N_CONTENDERS].filter((c) => c.row === row).map((c) => [c.key, c]),
-		),
-	);
-	const expected = (row: Row) => (row === 'list' ? options.reports : options.gets);
+	const contenders = new Map(SPEED.map((c) => [c.key, c]));
+	const expected = (c: Contender) => (isList(c) ? options.reports : options.gets);
 	const samples = await alternating(
 		options.rounds,
 		[...contenders.keys()],
@@ -668,10 +624,10 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				const started = performance.now();
 				const items = await c.run(bench.api, firstId, options.gets);
 				ms = performance.now() - started;
-				if (items !== expected(c.row))
-					throw new BrokenRun(`${c.label}: ${items} items, expected ${expected(c.row)}`);
+				if (items !== expected(c))
+					throw new BrokenRun(`${c.label}: ${items} items, expected ${expected(c)}`);
 			} else {
-				const out = await executeN8n(bench, c, expected(c.row));
+				const out = await executeN8n(bench, c, expected(c));
 				for (const name of c.measured) parts[name] = nodeMs(out, name);
 				ms = Object.values(parts).reduce((a, b) => a + b, 0);
 			}
@@ -682,19 +638,12 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				);
 			return { ...counts, ms, parts };
 		},
-		{
-			roundDone: (round, all) =>
-				console.log(
-					`  round ${round + 1}/${options.rounds} (ms): ${Object.entries(all)
-						.map(([key, s]) => `${key} ${int(s[round].ms)}`)
-						.join(', ')}`,
-				),
-		},
+		{ roundDone: logRound('round', options.rounds, 'ms', (s) => s.ms) },
 	);
-	printSpeed(bench, options, [...contenders.values()], samples);
+	printSpeed(bench, options, SPEED, samples);
 	// Paging and per-item requests are part of what is compared: say when a contender sent more or fewer.
-	for (const c of contenders.values()) {
-		const n = c.row === 'list' ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
+	for (const c of SPEED) {
+		const n = isList(c) ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
 		const odd = samples[c.key].map((s) => s.requests).filter((r) => r !== n);
 		if (odd.length)
 			console.log(`note: ${c.key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
@@ -785,7 +734,7 @@ function printSpeed(
 // --- the memory table ------------------------------------------------------------------------
 
 async function memory(bench: Bench, options: Options): Promise<void> {
-	const contenders = [BASELINE, ...N8N_CONTENDERS.filter((c) => c.row === 'list')];
+	const contenders = [BASELINE, ...N8N_CONTENDERS.filter(isList)];
 	const byKey = new Map(contenders.map((c) => [c.key, c]));
 	const peaks = await alternating(
 		options.memRounds,
@@ -793,14 +742,7 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 		async (key) =>
 			(await executeN8n(bench, byKey.get(key)!, key === BASELINE.key ? 1 : options.memReports))
 				.memoryKb.peakRss,
-		{
-			roundDone: (round, all) =>
-				console.log(
-					`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${Object.entries(all)
-						.map(([key, kb]) => `${key} ${int(kb[round] / 1024)}`)
-						.join(', ')}`,
-				),
-		},
+		{ roundDone: logRound('memory round', options.memRounds, 'peak RSS MB', (kb) => kb / 1024) },
 	);
 	const peak = (key: string) => median(peaks[key]);
 	const over = (key: string) => peak(key) - peak(BASELINE.key);
@@ -831,21 +773,33 @@ function scaledThrottle(options: Options): { throttle: ThrottleOptions; text: st
 	return { throttle, text };
 }
 
+/** Every report replaced: --monitor-others of other sites, then `siteReports` of `site`; their URLs. */
+const seedAmongOthers = async (bench: Bench, options: Options, site: string, siteReports: number) =>
+	(
+		await bench.server.send<{ urls: string[] }>({
+			cmd: 'monitor-seed',
+			others: options.monitorOthers,
+			site,
+			siteReports,
+		})
+	).urls;
+
 /** The requests a throttled run is expected to send to phpRank, by kind, and the reports it creates. */
 type Expected = Record<'list' | 'put' | 'post' | 'created', number>;
 
 /**
- * `contender` run once under `throttle`, with the requests about `site` counted by kind. It may take three
- * times the throttle's floor for the expected requests and two minutes, EXECUTE_TIMEOUT_MS at least.
+ * `contender` run once under `throttle`, with the requests about `site` counted by kind, and its row of a
+ * throttled table. It may take three times the throttle's floor for the expected requests and two minutes,
+ * EXECUTE_TIMEOUT_MS at least.
  */
 async function throttledRun(
 	bench: Bench,
 	throttle: ThrottleOptions,
-	contender: N8nContender,
+	contender: Executed,
 	site: string,
 	expect: Expected,
 	items: number,
-): Promise<{ out: HookOutput; after: MonitorCounts; got: Expected; requests: number }> {
+) {
 	const stats = () => bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site });
 	const before = await stats();
 	await bench.server.send({ cmd: 'throttle', throttle });
@@ -859,7 +813,22 @@ async function throttledRun(
 	const after = await stats();
 	const requests = after.list + after.otherList + after.put + after.post + after.other;
 	const created = after.createdTotal - before.createdTotal;
-	return { out, after, got: { ...pick(after, 'list', 'put', 'post'), created }, requests };
+	const got: Expected = { ...pick(after, 'list', 'put', 'post'), created };
+	const wallMs = nodeMs(out, contender.measured[0]);
+	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
+	/** `label`, the requests by kind, `extra` cells, 429s, `createdCell`, the node's wall time, the floor's three. */
+	const row = (label: string, createdCell: string, extra: string[] = []) => [
+		label,
+		`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
+		...extra,
+		int(after.throttled),
+		createdCell,
+		ms(wallMs),
+		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
+		floorMs > 0 ? times(wallMs, floorMs) : '',
+		floorAtPhpRankRate(requests),
+	];
+	return { out, after, got, requests, wallMs, row };
 }
 
 const pick = <T, K extends keyof T>(from: T, ...keys: K[]) =>
@@ -868,16 +837,6 @@ const pick = <T, K extends keyof T>(from: T, ...keys: K[]) =>
 /** Every page of a site of `n` re-run: its list read (100 a page) and a re-run each. */
 function rerunEach(n: number): Expected {
 	return { list: Math.max(1, Math.ceil(n / PAGE_SIZE)), put: n, post: 0, created: 0 };
-}
-
-/** A throttled row's last cells: the throttle's floor for `requests`, wall ÷ floor, and the floor at phpRank's 60 a minute. */
-function floorCells(requests: number, wallMs: number, throttle: ThrottleOptions): string[] {
-	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
-	return [
-		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
-		floorMs > 0 ? times(wallMs, floorMs) : '',
-		floorAtPhpRankRate(requests),
-	];
 }
 
 /** A throttled table: its title, then its columns and the floor's three. */
@@ -909,16 +868,11 @@ interface MonitorCase {
 function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 	const n = urls.length;
 	const site = (item: Record<string, unknown>) => item.project === MONITOR_SITE;
-	const createOrRerun = eachPage(
-		urls,
-		['monitorCreateOrRerun', 'phpRank Create or Re-Run', 'benchMonitorCoR1'],
-		'createOrRerun',
-		{
-			text: 'a Create or Re-Run answer (action, id)',
-			ok: (item) =>
-				(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
-		},
-	);
+	const createOrRerun = eachPage(urls, ['monitorCreateOrRerun', 'phpRank Create or Re-Run'], {
+		text: 'a Create or Re-Run answer (action, id)',
+		ok: (item) =>
+			(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
+	});
 	const drops = { noisy: 0, real: 0 };
 	return [
 		{
@@ -940,8 +894,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 				'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
 			contender: eachPage(
 				urls,
-				['monitorBySite', 'phpRank Create or Re-Run, One Item per Site', 'benchMonitorSite'],
-				'createOrRerun',
+				['monitorBySite', 'phpRank Create or Re-Run, One Item per Site'],
 				{
 					text: 'a site summary (project, pages, summary_text)',
 					ok: (item) => site(item) && typeof item.summary_text === 'string',
@@ -955,12 +908,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			label: `Create or Re-Run with Confirm Drops, One Item per Site: one page in ${CONFIRM_EVERY} drops by ${SCRIPTED_DROP} and comes back (noise), the next drops and stays`,
 			contender: eachPage(
 				urls,
-				[
-					'monitorConfirm',
-					'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
-					'benchMonitorConf',
-				],
-				'createOrRerun',
+				['monitorConfirm', 'phpRank Create or Re-Run, Confirm Drops, One Item per Site'],
 				{
 					text: 'a site summary (project, worse_pages)',
 					ok: (item) => site(item) && typeof item.worse_pages === 'number',
@@ -982,12 +930,9 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 		},
 		{
 			label: 'baseline: Create every week (the pages have their reports)',
-			contender: eachPage(
-				urls,
-				['monitorCreate', 'phpRank Create', 'benchMonitorNew1'],
-				'create',
-				SIMPLIFIED,
-			),
+			contender: eachPage(urls, ['monitorCreate', 'phpRank Create'], SIMPLIFIED, {
+				operation: 'create',
+			}),
 			expect: { list: 0, put: 0, post: n, created: n },
 		},
 	];
@@ -997,13 +942,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	const { throttle, text } = scaledThrottle(options);
-	const { urls: stored } = await bench.server.send<{ urls: string[] }>({
-		cmd: 'monitor-seed',
-		others: options.monitorOthers,
-		site: MONITOR_SITE,
-		siteReports: n,
-	});
-	const urls = spelledUrls(stored);
+	const urls = spelledUrls(await seedAmongOthers(bench, options, MONITOR_SITE, n));
 	const cases = monitorCases(bench, urls);
 	const contenders = new Set([...cases.map((c) => c.contender), HEALTH]);
 	await importWorkflows(
@@ -1020,8 +959,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		const expect = (await c.prepare?.()) ?? c.expect;
 		const items = c.wholeSite ? 1 : n; // one item a page, or one for the site
 		const run = await throttledRun(bench, throttle, c.contender, MONITOR_SITE, expect, items);
-		const { out, after, got, requests } = run;
-		const wallMs = nodeMs(out, 'phpRank');
+		const { out, after, got, requests, wallMs } = run;
 		const first = out.nodes.phpRank[0].first ?? {};
 		if (c.action && first.action !== c.action)
 			broken.push(
@@ -1050,14 +988,12 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			);
 		}
 		const duplicates = after.siteReports - n;
-		rows.push([
-			c.label,
-			`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
-			int(after.throttled),
-			`${int(got.created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
-			ms(wallMs),
-			...floorCells(requests, wallMs, throttle),
-		]);
+		rows.push(
+			run.row(
+				c.label,
+				`${int(got.created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
+			),
+		);
 		console.log(
 			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(wallMs)}`,
 		);
@@ -1096,11 +1032,9 @@ async function healthRow(bench: Bench, options: Options, broken: string[]): Prom
 	console.log(
 		`  Get Health of ${HEALTH_SITE}, ${int(pages)} pages: ${int(c.list)} list requests (project filter), nothing else; ${wall}`,
 	);
-	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
-	const label = `Get Health of a site of ${int(pages)} pages (its report list alone)`;
 	return [
-		label,
-		requests,
+		`Get Health of a site of ${int(pages)} pages (its report list alone)`,
+		`**${int(c.list)}**: ${int(c.list)} list (project filter)`,
 		int(c.throttled),
 		'0',
 		wall,
@@ -1132,32 +1066,12 @@ function serveSitemaps(files: FileServer, urls: string[], perFile: number): stri
 	return sitemaps;
 }
 
-/** The sitemap example as a contender: its phpRank node and e-mail measured, the site's summary out. */
-const sitemapContender = (wf: WorkflowJson, n: number): N8nContender => ({
-	key: 'sitemapAudit',
-	row: 'monitor',
-	label: 'the sitemap example',
-	workflowId: wf.id,
-	measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
-	shape: {
-		text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
-		ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
-	},
-	build: () => wf,
-});
-
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
 	const { throttle, text } = scaledThrottle(options);
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
-	// The others only: the site has no report before the first run.
-	await bench.server.send({
-		cmd: 'monitor-seed',
-		others: options.monitorOthers,
-		site: SITEMAP_SITE,
-		siteReports: 0,
-	});
+	await seedAmongOthers(bench, options, SITEMAP_SITE, 0); // the site has no report before the first run
 	const urls = Array.from(
 		{ length: n },
 		(_, i) =>
@@ -1178,7 +1092,16 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		console.log(
 			`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`,
 		);
-		const audit = sitemapContender(wf, n);
+		// Its phpRank node and e-mail measured, the site's summary out.
+		const audit: Executed = {
+			label: 'the sitemap example',
+			workflowId: wf.id,
+			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
+			shape: {
+				text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
+				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
+			},
+		};
 		const cases: Array<{ label: string; expect: Expected & { rerun: number } }> = [
 			{
 				label: 'the first run (the site has no report yet)',
@@ -1215,23 +1138,15 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 				);
 			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
 				broken.push(`${label}: ${mails.length} emails, expected one whose body is summary_html`);
-			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
 			const sitemapMs = Object.keys(out.nodes)
 				.filter(
 					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
 				)
 				.reduce((sum, name) => sum + nodeMs(out, name), 0);
-			rows.push([
-				label,
-				`**${int(requests)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
-				`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
-				int(after.throttled),
-				int(got.created),
-				ms(nodeWall),
-				...floorCells(requests, nodeWall, throttle),
-			]);
+			const reads = `${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`;
+			rows.push(run.row(label, int(got.created), [reads]));
 			console.log(
-				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
+				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(run.wallMs)}; score ${String(summary.average_score)}`,
 			);
 		}
 		await bench.server.send({ cmd: 'throttle', throttle: false });
@@ -1411,7 +1326,7 @@ async function main(): Promise<void> {
 		});
 		await installPackage(sb, tgz);
 
-		server = await ServerProcess.start();
+		server = await startServer();
 		const api = `${server.url}/api/v1`;
 		const speedRun = options.cpuProf !== undefined || options.jobs.has('speed');
 		const firstId = speedRun ? await server.seed(options.reports) : 1;
