@@ -65,11 +65,10 @@ runMain(async () => {
 	const all = await alternating(ROUNDS, VARIANTS, measure, { warmUp: 'with groups' }).finally(() =>
 		phpRank.stop(),
 	);
-	const row = (variant: Variant) => ({
+	const [plain, grouped] = VARIANTS.map((variant) => ({
 		variant,
 		...medians(all[variant], ['phpRank', 'ms', 'heapMb'] as const),
-	});
-	const [plain, grouped] = [row('without groups'), row('with groups')];
+	}));
 	if (plain.phpRank !== grouped.phpRank)
 		throw new Error(`groups sent ${grouped.phpRank} requests, without ${plain.phpRank}`);
 	console.log(`\nOne site of ${PAGES} pages, Get Health, medians of ${ROUNDS} rounds:`);

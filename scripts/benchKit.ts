@@ -17,15 +17,10 @@ export const ms = (n: number): string => `${int(n)} ms`;
 export const times = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
 export const plural = (n: number, word: string): string => `${int(n)} ${word}${n === 1 ? '' : 's'}`;
 
-export function table(header: string[], rows: string[][]): string {
-	return [header, header.map(() => '---'), ...rows]
-		.map((row) => `| ${row.join(' | ')} |`)
-		.join('\n');
-}
-
-/** `title`, a blank line, then the table. */
+/** `title`, a blank line, then the Markdown table. */
 export function printTable(title: string, header: string[], rows: string[][]): void {
-	console.log(`${title}\n\n${table(header, rows)}`);
+	const lines = [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`);
+	console.log(`${title}\n\n${lines.join('\n')}`);
 }
 
 /** GET from the test server's API with its key, as JSON; throws on an answer other than 2xx. */

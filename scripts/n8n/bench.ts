@@ -151,7 +151,11 @@ type Options = Record<keyof typeof COUNTS, number> & {
 	jobs: Set<Job>;
 };
 
-class UsageError extends Error {}
+/** A wrong option: says so, points to --help and exits 1. */
+function usage(message: string): never {
+	console.error(`${message} (see npm run bench:n8n -- --help)`);
+	process.exit(1);
+}
 
 function parseOptions(argv: string[]): Options {
 	let values: Record<string, string | boolean | undefined>;
@@ -169,7 +173,7 @@ function parseOptions(argv: string[]): Options {
 			},
 		}));
 	} catch (error) {
-		throw new UsageError((error as Error).message);
+		usage((error as Error).message);
 	}
 	if (values.help) {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
@@ -180,21 +184,16 @@ function parseOptions(argv: string[]): Options {
 		if (value === undefined) return [key, values.quick ? quick : full];
 		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
 		if (!Number.isSafeInteger(n) || n < min)
-			throw new UsageError(
-				`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`,
-			);
+			usage(`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`);
 		return [key, n];
 	});
 	const row = values['cpu-prof-row'];
 	if (row !== 'get' && row !== 'list')
-		throw new UsageError(`--cpu-prof-row must be get or list, got "${String(row)}"`);
+		usage(`--cpu-prof-row must be get or list, got "${String(row)}"`);
 	const only =
 		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
-	const unknown = only.filter((job) => !(JOBS as readonly string[]).includes(job));
-	if (unknown.length || only.length === 0)
-		throw new UsageError(
-			`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`,
-		);
+	if (only.some((job) => !(JOBS as readonly string[]).includes(job)))
+		usage(`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`);
 	const options: Options = {
 		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
@@ -203,7 +202,7 @@ function parseOptions(argv: string[]): Options {
 		jobs: new Set(only as Job[]),
 	};
 	if (options.gets > options.reports)
-		throw new UsageError(
+		usage(
 			`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`,
 		);
 	return options;
@@ -712,9 +711,7 @@ function printSpeed(
 			const t = all(key, (s) => s.ms);
 			return [
 				label,
-				ms(median(t)),
-				ms(Math.min(...t)),
-				ms(Math.max(...t)),
+				...[median(t), Math.min(...t), Math.max(...t)].map(ms),
 				req(key),
 				int(median(all(key, (s) => s.peakInFlight))),
 				ms(median(all(key, (s) => s.cpuMs))),
@@ -813,7 +810,7 @@ async function throttledRun(
 	const after = await stats();
 	const requests = after.list + after.otherList + after.put + after.post + after.other;
 	const created = after.createdTotal - before.createdTotal;
-	const got: Expected = { ...pick(after, 'list', 'put', 'post'), created };
+	const got: Expected = { list: after.list, put: after.put, post: after.post, created };
 	const wallMs = nodeMs(out, contender.measured[0]);
 	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
 	/** `label`, the requests by kind, `extra` cells, 429s, `createdCell`, the node's wall time, the floor's three. */
@@ -830,9 +827,6 @@ async function throttledRun(
 	];
 	return { out, after, got, requests, wallMs, row };
 }
-
-const pick = <T, K extends keyof T>(from: T, ...keys: K[]) =>
-	Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
 
 /** Every page of a site of `n` re-run: its list read (100 a page) and a re-run each. */
 function rerunEach(n: number): Expected {
@@ -1125,7 +1119,7 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
 			if (!same(got, expect) || after.otherList + after.other + after.failed > 0) {
 				broken.push(
-					`${label}: ${JSON.stringify({ ...got, ...pick(after, 'otherList', 'other', 'failed') })}, expected ${JSON.stringify(expect)} and nothing else`,
+					`${label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
 				);
 			}
 			if (Number(summary.created) !== expect.created)
@@ -1204,39 +1198,31 @@ function frameName(node: CpuProfileNode): string {
 	return `${name}  ${short}:${lineNumber + 1}`;
 }
 
-/** Self and total time per function over the samples taken between `fromUs` and `toUs` (profile clock). */
-function profileTimes(
-	profile: CpuProfile,
-	fromUs: number,
-	toUs: number,
-): { windowMs: number; self: Map<string, number>; total: Map<string, number> } {
+/** Self and total time (ms) per function over the samples taken between `fromUs` and `toUs` (profile clock). */
+function profileTimes(profile: CpuProfile, fromUs: number, toUs: number) {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
 	const self = new Map<string, number>();
 	const total = new Map<string, number>();
+	const add = (times: Map<string, number>, name: string, ms: number) =>
+		times.set(name, (times.get(name) ?? 0) + ms);
 	let t = profile.startTime;
-	let windowUs = 0;
-	for (let i = 0; i < profile.samples.length; i++) {
+	let windowMs = 0;
+	profile.samples.forEach((leaf, i) => {
 		t += profile.timeDeltas[i] ?? 0;
-		if (t < fromUs || t > toUs) continue;
+		if (t < fromUs || t > toUs) return;
 		// A sample stands for the time until the next one.
-		const dt = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
-		windowUs += dt;
-		const leaf = byId.get(profile.samples[i])!;
-		const leafName = frameName(leaf);
-		self.set(leafName, (self.get(leafName) ?? 0) + dt);
-		const seen = new Set<string>();
-		for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
-			const name = frameName(byId.get(id)!);
-			if (seen.has(name)) continue;
-			seen.add(name);
-			total.set(name, (total.get(name) ?? 0) + dt);
-		}
-	}
-	const toMs = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / 1000]));
-	return { windowMs: windowUs / 1000, self: toMs(self), total: toMs(total) };
+		const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+		windowMs += dt;
+		add(self, frameName(byId.get(leaf)!), dt);
+		const names = new Set<string>();
+		for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id))
+			names.add(frameName(byId.get(id)!));
+		for (const name of names) add(total, name, dt);
+	});
+	return { windowMs, self, total };
 }
 
 async function cpuProfile(bench: Bench, options: Options): Promise<void> {
@@ -1388,9 +1374,7 @@ if (process.argv.includes('--serve')) {
 	void serve();
 } else {
 	main().catch((error: unknown) => {
-		if (error instanceof UsageError)
-			console.error(`${error.message} (see npm run bench:n8n -- --help)`);
-		else console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
+		console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
 		process.exit(1);
 	});
 }
