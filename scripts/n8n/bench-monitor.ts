@@ -59,12 +59,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			server.clearRequests();
 			return { urls };
 		}
-		case 'seed-site': {
+		case 'seed-site':
 			server.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true });
 			server.clearRequests();
 			server.resetStats();
 			return {};
-		}
 		case 'delete-site': {
 			const doomed = server.listReports().filter((report) => report.project === message.site);
 			for (const report of doomed) server.deleteReport(report.id);
@@ -172,6 +171,6 @@ export function spelledUrls(stored: string[]): string[] {
  * opened by the first request, then the next window opens when that one ends; the last request cannot be sent
  * before the start of window ceil(requests / limit). The time of the requests themselves is not counted.
  */
-export function throttleFloorMs(requests: number, limit: number, windowMs: number): number {
+export function throttleFloorMs(requests: number, { limit, windowMs }: ThrottleOptions): number {
 	return Math.max(0, Math.ceil(requests / limit) - 1) * windowMs;
 }

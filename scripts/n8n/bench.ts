@@ -144,12 +144,7 @@ const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`
 const JOBS = ['speed', 'memory', 'monitor', 'sitemap'] as const;
 type Job = (typeof JOBS)[number];
 
-type Options = Record<keyof typeof COUNTS, number> & {
-	build: boolean;
-	cpuProf?: string;
-	cpuProfRow: 'get' | 'list';
-	jobs: Set<Job>;
-};
+type Options = ReturnType<typeof parseOptions>;
 
 /** A wrong option: says so, points to --help and exits 1. */
 function usage(message: string): never {
@@ -157,7 +152,7 @@ function usage(message: string): never {
 	process.exit(1);
 }
 
-function parseOptions(argv: string[]): Options {
+function parseOptions(argv: string[]) {
 	let values: Record<string, string | boolean | undefined>;
 	try {
 		({ values } = parseArgs({
@@ -194,7 +189,7 @@ function parseOptions(argv: string[]): Options {
 		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
 	if (only.some((job) => !(JOBS as readonly string[]).includes(job)))
 		usage(`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`);
-	const options: Options = {
+	const options = {
 		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
 		cpuProf: typeof values['cpu-prof'] === 'string' ? path.resolve(values['cpu-prof']) : undefined,
@@ -639,7 +634,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 		},
 		{ roundDone: logRound('round', options.rounds, 'ms', (s) => s.ms) },
 	);
-	printSpeed(bench, options, SPEED, samples);
+	printSpeed(bench, options, samples);
 	// Paging and per-item requests are part of what is compared: say when a contender sent more or fewer.
 	for (const c of SPEED) {
 		const n = isList(c) ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
@@ -650,12 +645,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 }
 
 /** The speed tables: medians, ratios, spread, and the ratio within each round. */
-function printSpeed(
-	bench: Bench,
-	options: Options,
-	contenders: Contender[],
-	samples: Record<string, Sample[]>,
-): void {
+function printSpeed(bench: Bench, options: Options, samples: Record<string, Sample[]>): void {
 	const all = (key: string, figure: (s: Sample) => number) => samples[key].map(figure);
 	const m = (key: string) => median(all(key, (s) => s.ms));
 	const part = (key: string, name: string) => median(all(key, (s) => s.parts[name]));
@@ -707,7 +697,7 @@ function printSpeed(
 	printTable(
 		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):",
 		['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
-		contenders.map(({ key, label }) => {
+		SPEED.map(({ key, label }) => {
 			const t = all(key, (s) => s.ms);
 			return [
 				label,
@@ -771,15 +761,10 @@ function scaledThrottle(options: Options): { throttle: ThrottleOptions; text: st
 }
 
 /** Every report replaced: --monitor-others of other sites, then `siteReports` of `site`; their URLs. */
-const seedAmongOthers = async (bench: Bench, options: Options, site: string, siteReports: number) =>
-	(
-		await bench.server.send<{ urls: string[] }>({
-			cmd: 'monitor-seed',
-			others: options.monitorOthers,
-			site,
-			siteReports,
-		})
-	).urls;
+async function seedAmongOthers(bench: Bench, options: Options, site: string, siteReports: number) {
+	const seed = { cmd: 'monitor-seed', others: options.monitorOthers, site, siteReports } as const;
+	return (await bench.server.send<{ urls: string[] }>(seed)).urls;
+}
 
 /** The requests a throttled run is expected to send to phpRank, by kind, and the reports it creates. */
 type Expected = Record<'list' | 'put' | 'post' | 'created', number>;
@@ -800,11 +785,7 @@ async function throttledRun(
 	const stats = () => bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site });
 	const before = await stats();
 	await bench.server.send({ cmd: 'throttle', throttle });
-	const floor = throttleFloorMs(
-		expect.list + expect.put + expect.post,
-		throttle.limit,
-		throttle.windowMs,
-	);
+	const floor = throttleFloorMs(expect.list + expect.put + expect.post, throttle);
 	const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * floor + 120_000);
 	const out = await executeN8n(bench, contender, items, timeoutMs);
 	const after = await stats();
@@ -812,7 +793,7 @@ async function throttledRun(
 	const created = after.createdTotal - before.createdTotal;
 	const got: Expected = { list: after.list, put: after.put, post: after.post, created };
 	const wallMs = nodeMs(out, contender.measured[0]);
-	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
+	const floorMs = throttleFloorMs(requests, throttle);
 	/** `label`, the requests by kind, `extra` cells, 429s, `createdCell`, the node's wall time, the floor's three. */
 	const row = (label: string, createdCell: string, extra: string[] = []) => [
 		label,
@@ -841,7 +822,7 @@ function printThrottled(title: string, columns: string[], rows: string[][]): voi
 
 /** The floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
 function floorAtPhpRankRate(requests: number): string {
-	return `≥ ${(throttleFloorMs(requests, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
+	return `≥ ${(throttleFloorMs(requests, { limit: PHPRANK_RATE_LIMIT, windowMs: 60_000 }) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
 }
 
 interface MonitorCase {
@@ -911,11 +892,8 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			),
 			wholeSite: true,
 			prepare: async () => {
-				const { noisy, real } = await bench.server.send<{ noisy: string[]; real: string[] }>({
-					cmd: 'script-drops',
-					site: MONITOR_SITE,
-					every: CONFIRM_EVERY,
-				});
+				const script = { cmd: 'script-drops', site: MONITOR_SITE, every: CONFIRM_EVERY } as const;
+				const { noisy, real } = await bench.server.send<Record<'noisy' | 'real', string[]>>(script);
 				Object.assign(drops, { noisy: noisy.length, real: real.length });
 				return { ...rerunEach(n), put: n + noisy.length + real.length };
 			},
@@ -938,10 +916,10 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const { throttle, text } = scaledThrottle(options);
 	const urls = spelledUrls(await seedAmongOthers(bench, options, MONITOR_SITE, n));
 	const cases = monitorCases(bench, urls);
-	const contenders = new Set([...cases.map((c) => c.contender), HEALTH]);
+	const contenders = [...new Set([...cases.map((c) => c.contender), HEALTH])];
 	await importWorkflows(
 		bench.sb,
-		[...contenders].map((c) => c.build(bench.api, 0, 0)),
+		contenders.map((c) => c.build(bench.api, 0, 0)),
 	);
 	console.log(
 		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
@@ -963,10 +941,9 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			broken.push(
 				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
 			);
-		for (const key of Object.keys(expect) as Array<keyof Expected>) {
+		for (const key of Object.keys(expect) as Array<keyof Expected>)
 			if (got[key] !== expect[key])
 				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
-		}
 		// Whole sites: exact request counts are the claim (README, Whole sites).
 		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
 			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
@@ -1096,19 +1073,16 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
 			},
 		};
-		const cases: Array<{ label: string; expect: Expected & { rerun: number } }> = [
-			{
-				label: 'the first run (the site has no report yet)',
-				expect: { list: 1, put: 0, post: n, created: n, rerun: 0 },
-			},
-			{
-				label: 'every week after (a steady week: no drop to confirm)',
-				expect: { ...rerunEach(n), rerun: n },
-			},
+		const cases: Array<[string, Expected & { rerun: number }]> = [
+			[
+				'the first run (the site has no report yet)',
+				{ list: 1, put: 0, post: n, created: n, rerun: 0 },
+			],
+			['every week after (a steady week: no drop to confirm)', { ...rerunEach(n), rerun: n }],
 		];
 		const rows: string[][] = [];
 		const broken: string[] = [];
-		for (const { label, expect } of cases) {
+		for (const [label, expect] of cases) {
 			files.hits.length = 0;
 			smtp.clear();
 			const run = await throttledRun(bench, throttle, audit, SITEMAP_SITE, expect, 1);
@@ -1117,11 +1091,10 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			const mails = await smtp.waitFor(1, 10_000);
 			const got = { ...run.got, rerun: Number(summary.rerun) };
 			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
-			if (!same(got, expect) || after.otherList + after.other + after.failed > 0) {
+			if (!same(got, expect) || after.otherList + after.other + after.failed > 0)
 				broken.push(
 					`${label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
 				);
-			}
 			if (Number(summary.created) !== expect.created)
 				broken.push(
 					`${label}: the summary says created ${String(summary.created)}, expected ${expect.created}`,
@@ -1302,11 +1275,10 @@ async function main(): Promise<void> {
 		}
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');
-		const runtime = getRuntime({ install: true });
 		const outDir = path.join(work, 'hook');
 		fs.mkdirSync(outDir);
 		sb = await createSandbox({
-			runtime,
+			runtime: getRuntime({ install: true }),
 			userFolder: path.join(work, 'n8n'),
 			env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir },
 		});
@@ -1357,12 +1329,8 @@ async function main(): Promise<void> {
 				await sitemapAudit(bench, options);
 			}
 		}
-		step(
-			`done; load average ${os
-				.loadavg()
-				.map((l) => l.toFixed(1))
-				.join(' ')} on ${os.cpus().length} CPUs`,
-		);
+		const load = os.loadavg().map((l) => l.toFixed(1));
+		step(`done; load average ${load.join(' ')} on ${os.cpus().length} CPUs`);
 	} finally {
 		server?.stop();
 		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
