@@ -125,12 +125,8 @@ function kindOf(
 	if (status < 200 || status >= 300) return 'failed';
 	if (request.method === 'GET' && request.path === '/api/v1/reports')
 		return request.query.project === site ? 'list' : 'otherList';
-	if (
-		request.method === 'PUT' &&
-		/^\/api\/v1\/reports\/\d+$/.test(request.path) &&
-		rerunAsked(request)
-	)
-		return 'put';
+	const put = request.method === 'PUT' && /^\/api\/v1\/reports\/\d+$/.test(request.path);
+	if (put && rerunAsked(request)) return 'put';
 	return request.method === 'POST' && request.path === '/api/v1/reports' ? 'post' : 'other';
 }
 

@@ -241,13 +241,11 @@ async function serve(): Promise<void> {
 		} else if (message.cmd === 'stats') {
 			const used = process.cpuUsage(cpu);
 			const { peakInFlight, statuses } = server.stats;
+			const failed = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
 			process.send?.({
 				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
 				peakInFlight,
-				failed: Object.entries(statuses).reduce(
-					(sum, [status, n]) => sum + (Number(status) < 300 ? 0 : n),
-					0,
-				),
+				failed: failed.reduce((sum, [, n]) => sum + n, 0),
 				cpuMs: (used.user + used.system) / 1000,
 			} satisfies ServerCounts);
 		} else process.send?.(monitorCommand(server, message));
@@ -553,10 +551,8 @@ async function executeN8n(
 	const { label, workflowId, measured, shape } = contender;
 	const outFile = path.join(bench.outDir, `${workflowId}.json`);
 	fs.rmSync(outFile, { force: true });
-	const r = await runCli(bench.sb, ['execute', `--id=${workflowId}`, '--rawOutput'], {
-		timeoutMs,
-		env,
-	});
+	const args = ['execute', `--id=${workflowId}`, '--rawOutput'];
+	const r = await runCli(bench.sb, args, { timeoutMs, env });
 	if (!fs.existsSync(outFile))
 		throw new BrokenRun(
 			`${label}: n8n execute exited with ${r.code} and left no record\n${r.stdout.slice(-3000)}`,
@@ -933,26 +929,23 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		const run = await throttledRun(bench, throttle, c.contender, MONITOR_SITE, expect, items);
 		const { out, after, got, requests, wallMs } = run;
 		const first = out.nodes.phpRank[0].first ?? {};
+		const fail = (why: string) => broken.push(`${c.label}: ${why}`);
 		if (c.action && first.action !== c.action)
-			broken.push(
-				`${c.label}: the first item's action is ${String(first.action)}, expected ${c.action}`,
-			);
+			fail(`the first item's action is ${String(first.action)}, expected ${c.action}`);
 		if (after.failed > 0)
-			broken.push(
-				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
-			);
+			fail(`the test server answered ${after.failed} requests with an error status other than 429`);
 		for (const key of Object.keys(expect) as Array<keyof Expected>)
 			if (got[key] !== expect[key])
 				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
 		// Whole sites: exact request counts are the claim (README, Whole sites).
 		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
-			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
+			fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
 		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
 		const { drops } = c;
 		if (drops) {
 			if (first.worse_pages !== drops.real)
-				broken.push(
-					`${c.label}: worse_pages ${String(first.worse_pages)}, expected the ${drops.real} drops that held`,
+				fail(
+					`worse_pages ${String(first.worse_pages)}, expected the ${drops.real} drops that held`,
 				);
 			console.log(
 				`  Confirm Drops: ${drops.noisy + drops.real} suspected drops (${drops.noisy} noise, ${drops.real} real) cost ${got.put - n} requests more; worse_pages ${String(first.worse_pages)}`,
@@ -1088,23 +1081,22 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 			const run = await throttledRun(bench, throttle, audit, SITEMAP_SITE, expect, 1);
 			const { out, after, requests } = run;
 			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
+			const fail = (why: string) => broken.push(`${label}: ${why}`);
 			const mails = await smtp.waitFor(1, 10_000);
 			const got = { ...run.got, rerun: Number(summary.rerun) };
 			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
 			if (!same(got, expect) || after.otherList + after.other + after.failed > 0)
-				broken.push(
-					`${label}: ${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
+				fail(
+					`${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
 				);
 			if (Number(summary.created) !== expect.created)
-				broken.push(
-					`${label}: the summary says created ${String(summary.created)}, expected ${expect.created}`,
-				);
+				fail(`the summary says created ${String(summary.created)}, expected ${expect.created}`);
 			if (!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort()))
-				broken.push(
-					`${label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
+				fail(
+					`sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
 				);
 			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
-				broken.push(`${label}: ${mails.length} emails, expected one whose body is summary_html`);
+				fail(`${mails.length} emails, expected one whose body is summary_html`);
 			const sitemapMs = Object.keys(out.nodes)
 				.filter(
 					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
@@ -1201,11 +1193,10 @@ function profileTimes(profile: CpuProfile, fromUs: number, toUs: number) {
 async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 	const dir = options.cpuProf!;
 	fs.mkdirSync(dir, { recursive: true });
-	const contender = N8N_CONTENDERS.find(
-		(c) => c.key === (options.cpuProfRow === 'get' ? 'getPhpRank' : 'listPhpRank'),
-	)!;
+	const get = options.cpuProfRow === 'get';
+	const contender = N8N_CONTENDERS.find((c) => c.key === (get ? 'getPhpRank' : 'listPhpRank'))!;
 	const before = new Set(fs.readdirSync(dir));
-	const items = options.cpuProfRow === 'get' ? options.gets : options.reports;
+	const items = get ? options.gets : options.reports;
 	const out = await executeN8n(bench, contender, items, EXECUTE_TIMEOUT_MS, {
 		NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
 	});
@@ -1240,7 +1231,7 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 	};
 	console.log(`\nCPU profile: ${path.join(dir, file)}`);
 	console.log(
-		`${contender.label}, ${int(items)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
+		`${contender.label}, ${int(items)} ${get ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
 	);
 	top('Top 15 by self time while the node ran:', 'self', self);
 	top(
