@@ -1,6 +1,7 @@
 /**
  * What the bench scripts share: medians, figures, Markdown tables, variants measured in rounds of
- * alternating order, a wall-time and peak-heap probe, and n8n-core's engine loaded as the tests load it.
+ * alternating order, a wall-time and peak-heap probe, a script's child process and its messages, and
+ * n8n-core's engine loaded as the tests load it.
  */
 import { fork, type ChildProcess } from 'child_process';
 
