@@ -61,21 +61,18 @@ runMain(async () => {
 			throw new Error(`${store}: ${result.items.length} site items, ${saved} saved`);
 		return performance.now() - started;
 	};
-	let wall: Record<Store, number[]>;
 	const n8nRequests: number[] = [];
-	try {
+	const measure = async () => {
 		for (let warm = 0; warm < EARLIER_RUNS; warm++) for (const store of STORES) await run(store);
-		wall = await alternating(ROUNDS, STORES, async (store) => {
+		return alternating(ROUNDS, STORES, async (store) => {
 			n8n.requests.length = 0;
 			const ms = await run(store);
 			if (store === 'dataTable') n8nRequests.push(n8n.requests.length);
 			else if (n8n.requests.length !== 0) throw new Error('This Workflow asked n8n');
 			return ms;
 		});
-	} finally {
-		await n8n.close();
-		await phpRank.stop();
-	}
+	};
+	const wall = await measure().finally(() => Promise.all([n8n.close(), phpRank.stop()]));
 	const [workflowMs, tableMs] = [median(wall.workflow), median(wall.dataTable)];
 	const rowsRead = SITES * (EARLIER_RUNS + ROUNDS);
 	console.log(
@@ -96,8 +93,6 @@ runMain(async () => {
 		`requests to n8n per run: ${n8nRequests.join(', ')} (1 table lookup + 1 read per 250 rows of up to ${rowsRead} + ${SITES} upserts)`,
 	);
 	const expected = (rows: number) => 1 + Math.ceil(rows / 250) + SITES;
-	if (n8nRequests.some((count, round) => count !== expected(SITES * (EARLIER_RUNS + round)))) {
-		console.error('unexpected number of requests to n8n');
-		process.exitCode = 1;
-	}
+	if (n8nRequests.some((count, round) => count !== expected(SITES * (EARLIER_RUNS + round))))
+		throw new Error('unexpected number of requests to n8n');
 });

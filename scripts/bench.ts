@@ -71,10 +71,8 @@ async function main() {
 		[...samples.node, ...samples.nodeFull].some((s) => s.requests !== expected) ||
 		node.items !== REPORTS ||
 		nodeFull.items !== REPORTS
-	) {
-		console.error('unexpected request or item count');
-		process.exitCode = 1;
-	}
+	)
+		throw new Error('unexpected request or item count');
 }
 
 /** One measurement, in its own process: peak = highest heap in use above the post-GC baseline. */
