@@ -24,15 +24,14 @@ export function printTable(title: string, header: string[], rows: string[][]): v
 	console.log(`${title}\n\n${lines.join('\n')}`);
 }
 
+type Page = { data: unknown; meta?: { current_page: number; last_page: number } };
 /** GET from the test server's API with its key, as JSON; throws on an answer other than 2xx. */
-export async function getJson(
-	url: string,
-): Promise<{ data: unknown; meta?: { current_page: number; last_page: number } }> {
+export async function getJson(url: string): Promise<Page> {
 	const res = await fetch(url, {
 		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
 	});
 	if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-	return (await res.json()) as Awaited<ReturnType<typeof getJson>>;
+	return (await res.json()) as Page;
 }
 
 /** Every report of `api` (…/api/v1), 100 a page, pages in sequence: a plain `fetch` loop. */
