@@ -89,13 +89,8 @@ async function size(runNode: Awaited<ReturnType<typeof engine>>, reportsPerProje
 		const requests = phpRank.requests.filter((r) => r.path.includes('/api/v1')).length;
 		if (requests !== floor)
 			throw new Error(`${output}: ${requests} phpRank requests, the floor is ${floor}`);
-		return {
-			ms,
-			heapMb,
-			phpRank: requests,
-			n8n: n8n.requests.length,
-			bytes: JSON.stringify(items).length,
-		};
+		const bytes = JSON.stringify(items).length;
+		return { ms, heapMb, phpRank: requests, n8n: n8n.requests.length, bytes };
 	};
 	const all = await alternating(ROUNDS, OUTPUTS, measure, { warmUp: 'digest' }).finally(() =>
 		Promise.all([phpRank.stop(), n8n.close()]),

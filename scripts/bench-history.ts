@@ -61,35 +61,30 @@ runMain(async () => {
 			throw new Error(`${store}: ${result.items.length} site items, ${saved} saved`);
 		return performance.now() - started;
 	};
-	let wall: Record<Store, number[]>;
 	const n8nRequests: number[] = [];
-	try {
+	const measure = async () => {
 		for (let warm = 0; warm < EARLIER_RUNS; warm++) for (const store of STORES) await run(store);
-		wall = await alternating(ROUNDS, STORES, async (store) => {
+		return alternating(ROUNDS, STORES, async (store) => {
 			n8n.requests.length = 0;
 			const ms = await run(store);
 			if (store === 'dataTable') n8nRequests.push(n8n.requests.length);
 			else if (n8n.requests.length !== 0) throw new Error('This Workflow asked n8n');
 			return ms;
 		});
-	} finally {
-		await n8n.close();
-		await phpRank.stop();
-	}
+	};
+	const wall = await measure().finally(() => Promise.all([n8n.close(), phpRank.stop()]));
 	const [workflowMs, tableMs] = [median(wall.workflow), median(wall.dataTable)];
 	const rowsRead = SITES * (EARLIER_RUNS + ROUNDS);
 	console.log(
 		`Create or Re-Run, One Item per Site: ${SITES} sites of ${PAGES} pages, ${EARLIER_RUNS}+ earlier runs each, ${ROUNDS} rounds, Node ${process.version}`,
 	);
+	const row = (ms: number, n8n?: number) => ({
+		'wall ms (median)': Math.round(ms),
+		'requests to n8n': n8n,
+	});
 	console.table({
-		'This Workflow (static data)': {
-			'wall ms (median)': Math.round(workflowMs),
-			'requests to n8n': 0,
-		},
-		'Data Table': {
-			'wall ms (median)': Math.round(tableMs),
-			'requests to n8n': n8nRequests[n8nRequests.length - 1],
-		},
+		'This Workflow (static data)': row(workflowMs, 0),
+		'Data Table': row(tableMs, n8nRequests.at(-1)),
 	});
 	console.log(
 		`Data Table / This Workflow wall time: ${(tableMs / workflowMs).toFixed(2)}; added per site: ${((tableMs - workflowMs) / SITES).toFixed(1)} ms`,
@@ -98,8 +93,6 @@ runMain(async () => {
 		`requests to n8n per run: ${n8nRequests.join(', ')} (1 table lookup + 1 read per 250 rows of up to ${rowsRead} + ${SITES} upserts)`,
 	);
 	const expected = (rows: number) => 1 + Math.ceil(rows / 250) + SITES;
-	if (n8nRequests.some((count, round) => count !== expected(SITES * (EARLIER_RUNS + round)))) {
-		console.error('unexpected number of requests to n8n');
-		process.exitCode = 1;
-	}
+	if (n8nRequests.some((count, round) => count !== expected(SITES * (EARLIER_RUNS + round))))
+		throw new Error('unexpected number of requests to n8n');
 });

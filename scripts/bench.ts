@@ -5,10 +5,17 @@
  * them), alternating the two, and the medians are compared. Figures, not assertions: this
  * machine is noisy, so no threshold fails the run; only a wrong request count does.
  */
-import { fork } from 'node:child_process';
-
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
-import { alternating, engine, fetchAllReports, median, probe, runMain } from './benchKit';
+import {
+	alternating,
+	engine,
+	fetchAllReports,
+	forkSelf,
+	median,
+	nextMessage,
+	probe,
+	runMain,
+} from './benchKit';
 
 const REPORTS = 10_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -21,20 +28,11 @@ interface Sample {
 	rssGrowthMb: number;
 }
 
-function measure(variant: Variant, baseUrl: string): Promise<Sample> {
-	return new Promise((resolve, reject) => {
-		const child = fork(__filename, ['--worker', variant, baseUrl], {
-			execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
-			env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
-		});
-		child.once('message', (sample: Sample) => resolve(sample));
-		child.once('error', reject);
-		child.once(
-			'exit',
-			(code) => code !== 0 && reject(new Error(`${variant} worker exited with ${code}`)),
-		);
-	});
-}
+const measure = (variant: Variant, baseUrl: string) =>
+	nextMessage<Sample>(
+		forkSelf(__filename, ['--worker', variant, baseUrl], ['--expose-gc']),
+		`${variant} worker`,
+	);
 
 async function main() {
 	const server = new PhpRankServer({ throttle: false });
@@ -53,9 +51,8 @@ async function main() {
 		'peak heap MB (median)': +median(samples[variant].map((s) => s.peakHeapMb)).toFixed(1),
 		'RSS growth MB (median)': +median(samples[variant].map((s) => s.rssGrowthMb)).toFixed(1),
 	});
-	const node = row('node');
-	const nodeFull = row('nodeFull');
-	const plain = row('fetch');
+	const [node, nodeFull, plain] = VARIANTS.map(row);
+	const expected = Math.ceil(REPORTS / 100);
 	const ratio = (a: number, b: number) => (a / b).toFixed(2);
 	console.log(`Return All over ${REPORTS} reports, ${ROUNDS} rounds, Node ${process.version}`);
 	console.table({
@@ -63,22 +60,19 @@ async function main() {
 		'phpRank node, Simplify off': nodeFull,
 		'plain fetch loop (full records)': plain,
 	});
-	console.log(`requests by the node: ${node.requests} (expected ${Math.ceil(REPORTS / 100)})`);
+	console.log(`requests by the node: ${node.requests} (expected ${expected})`);
 	console.log(
 		`wall time ratio vs fetch: Simplify on ${ratio(node['wall ms (median)'], plain['wall ms (median)'])}, off ${ratio(nodeFull['wall ms (median)'], plain['wall ms (median)'])}`,
 	);
 	console.log(
 		`peak heap ratio vs fetch: Simplify on ${ratio(node['peak heap MB (median)'], plain['peak heap MB (median)'])}, off ${ratio(nodeFull['peak heap MB (median)'], plain['peak heap MB (median)'])}`,
 	);
-	const expected = Math.ceil(REPORTS / 100);
 	if (
 		[...samples.node, ...samples.nodeFull].some((s) => s.requests !== expected) ||
 		node.items !== REPORTS ||
 		nodeFull.items !== REPORTS
-	) {
-		console.error('unexpected request or item count');
-		process.exitCode = 1;
-	}
+	)
+		throw new Error('unexpected request or item count');
 }
 
 /** One measurement, in its own process: peak = highest heap in use above the post-GC baseline. */
@@ -103,14 +97,6 @@ async function worker(variant: Variant, baseUrl: string) {
 	} satisfies Sample);
 }
 
-if (process.argv[2] === '--worker') {
-	worker(process.argv[3] as Variant, process.argv[4]).then(
-		() => process.exit(0),
-		(error: unknown) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
-} else {
-	runMain(main);
-}
+if (process.argv[2] === '--worker')
+	runMain(() => worker(process.argv[3] as Variant, process.argv[4]), { exit: true });
+else runMain(main);

@@ -1,7 +1,10 @@
 /**
  * What the bench scripts share: medians, figures, Markdown tables, variants measured in rounds of
- * alternating order, a wall-time and peak-heap probe, and n8n-core's engine loaded as the tests load it.
+ * alternating order, a wall-time and peak-heap probe, a script's child process and its messages, and
+ * n8n-core's engine loaded as the tests load it.
  */
+import { fork, type ChildProcess } from 'child_process';
+
 import type { runNode } from '../test/harness/engine';
 import { TEST_API_KEY } from '../test/server';
 
@@ -15,26 +18,20 @@ export const ms = (n: number): string => `${int(n)} ms`;
 export const times = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
 export const plural = (n: number, word: string): string => `${int(n)} ${word}${n === 1 ? '' : 's'}`;
 
-export function table(header: string[], rows: string[][]): string {
-	return [header, header.map(() => '---'), ...rows]
-		.map((row) => `| ${row.join(' | ')} |`)
-		.join('\n');
-}
-
-/** `title`, a blank line, then the table. */
+/** `title`, a blank line, then the Markdown table. */
 export function printTable(title: string, header: string[], rows: string[][]): void {
-	console.log(`${title}\n\n${table(header, rows)}`);
+	const lines = [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`);
+	console.log(`${title}\n\n${lines.join('\n')}`);
 }
 
+type Page = { data: unknown; meta?: { current_page: number; last_page: number } };
 /** GET from the test server's API with its key, as JSON; throws on an answer other than 2xx. */
-export async function getJson(
-	url: string,
-): Promise<{ data: unknown; meta?: { current_page: number; last_page: number } }> {
+export async function getJson(url: string): Promise<Page> {
 	const res = await fetch(url, {
 		headers: { Authorization: `Bearer ${TEST_API_KEY}`, Accept: 'application/json' },
 	});
 	if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-	return (await res.json()) as Awaited<ReturnType<typeof getJson>>;
+	return (await res.json()) as Page;
 }
 
 /** Every report of `api` (…/api/v1), 100 a page, pages in sequence: a plain `fetch` loop. */
@@ -106,10 +103,32 @@ export async function engine(): Promise<typeof runNode> {
 	return (await import('../test/harness/engine')).runNode;
 }
 
-/** Runs `main`; an error is printed and sets exit code 1. */
-export function runMain(main: () => Promise<void>): void {
-	main().catch((error: unknown) => {
-		console.error(error);
-		process.exitCode = 1;
+/** `file` (this script) again in a child process under ts-node, `args` its argv, an IPC channel to it. */
+export function forkSelf(file: string, args: string[], nodeArgs: string[] = []): ChildProcess {
+	return fork(file, args, {
+		execArgv: [...nodeArgs, '-r', 'ts-node/register/transpile-only'],
+		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
 	});
+}
+
+/** The next message of `child`; rejects when it exits (or cannot start) first. */
+export function nextMessage<T>(child: ChildProcess, name: string): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const onExit = (code: number | null) => reject(new Error(`${name} exited with ${code}`));
+		child.once('exit', onExit).once('error', reject);
+		child.once('message', (message: T) => {
+			child.off('exit', onExit).off('error', reject);
+			resolve(message);
+		});
+	});
+}
+
+/** Runs `main`; an error is printed and sets exit code 1. `exit`: then exits, whatever is still open. */
+export function runMain(main: () => Promise<void>, { exit = false } = {}): void {
+	main()
+		.catch((error: unknown) => {
+			console.error(error);
+			process.exitCode = 1;
+		})
+		.finally(() => exit && process.exit());
 }

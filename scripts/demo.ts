@@ -62,11 +62,7 @@ runMain(async () => {
 			return { summary: items[0]?.json ?? fail('no site summary'), counts };
 		};
 		const cost = (counts: Map<string, number>) =>
-			[
-				`${counts.get('GET') ?? 0} list read`,
-				`${counts.get('POST') ?? 0} creates`,
-				`${counts.get('PUT') ?? 0} re-runs`,
-			].join(' + ');
+			`${counts.get('GET') ?? 0} list read + ${counts.get('POST') ?? 0} creates + ${counts.get('PUT') ?? 0} re-runs`;
 
 		console.log(`phpRank test server: ${server.url}\n`);
 		for (const url of PAGES)

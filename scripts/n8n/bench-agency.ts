@@ -41,6 +41,10 @@ function options(argv: string[]): AgencyOptions {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const byWorker = (figures: Record<string, number>, text: (n: number) => string) =>
+	Object.entries(figures)
+		.map(([worker, n]) => `${worker} ${text(n)}`)
+		.join(', ');
 
 function print(o: AgencyOptions, run: AgencyRun): void {
 	const floor = agencyFloor(o);
@@ -54,22 +58,13 @@ function print(o: AgencyOptions, run: AgencyRun): void {
 		'phpRank requests': `${int(p.total)} (floor ${int(floorTotal)}, ×${(p.total / floorTotal).toFixed(3)}; the example's ${int(example)}): ${int(p.analyses)} analyses (floor ${int(floor.analyses)}), ${int(p.lists)} report lists (floor ${int(floor.lists)}, + ${int(floor.pageLists)} for the pages), ${int(p.projectLists)} project lists, ${int(p.other)} other`,
 		'n8n API requests': `${int(run.n8nApi)}, ${(run.n8nApi / o.sites).toFixed(2)} per site`,
 		'wall time': `${s(run.wallMs)}, ${s(run.wallMs / o.sites)} per site (site execution median ${s(run.siteMedianMs)})`,
-		'peak RSS': Object.entries(run.peakRss)
-			.map(([w, b]) => `${w} ${mb(b)}`)
-			.join(', '),
-		'sites taken': Object.entries(run.sitesBy)
-			.map(([w, n]) => `${w} ${n}`)
-			.join(', '),
+		'peak RSS': byWorker(run.peakRss, mb),
+		'sites taken': byWorker(run.sitesBy, String),
 		'PostgreSQL growth': `executions ${mb(run.dbGrowth.executions)} (${kb(run.dbGrowth.executions / o.sites)} per site), data tables ${kb(run.dbGrowth.tables)}, database ${mb(run.dbGrowth.database)}`,
 		'stored after the run': `${run.kept.executions} site executions, run data ${mb(run.kept.dataBytes)} (${kb(run.kept.dataBytes / o.sites)} per site)`,
 		digest: `${s(run.digest.ms)}, item ${kb(run.digest.bytes)}, summary_html ${kb(run.digest.htmlBytes)}, total_sites ${run.digest.totalSites}, ${run.mails} e-mail(s)`,
 		'dispatcher errors': String(run.dispatchErrors),
 	});
-}
-
-function checkRun(o: AgencyOptions, run: AgencyRun, rowsSoFar: number): void {
-	checkAgencyRun(suite.check, o, run);
-	suite.note(`${run.label}: history rows so far ${rowsSoFar}`);
 }
 
 async function main(): Promise<void> {
@@ -93,10 +88,9 @@ async function main(): Promise<void> {
 		const run = await agency.run(label, settings);
 		rows = await agency.rowsPerSite();
 		print(o, run);
-		checkRun(
-			o,
-			run,
-			[...rows.values()].reduce((a, b) => a + b, 0),
+		checkAgencyRun(suite.check, o, run);
+		suite.note(
+			`${run.label}: history rows so far ${[...rows.values()].reduce((a, b) => a + b, 0)}`,
 		);
 	}
 	suite.check(

@@ -59,12 +59,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			server.clearRequests();
 			return { urls };
 		}
-		case 'seed-site': {
+		case 'seed-site':
 			server.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true });
 			server.clearRequests();
 			server.resetStats();
 			return {};
-		}
 		case 'delete-site': {
 			const doomed = server.listReports().filter((report) => report.project === message.site);
 			for (const report of doomed) server.deleteReport(report.id);
@@ -126,12 +125,8 @@ function kindOf(
 	if (status < 200 || status >= 300) return 'failed';
 	if (request.method === 'GET' && request.path === '/api/v1/reports')
 		return request.query.project === site ? 'list' : 'otherList';
-	if (
-		request.method === 'PUT' &&
-		/^\/api\/v1\/reports\/\d+$/.test(request.path) &&
-		rerunAsked(request)
-	)
-		return 'put';
+	const put = request.method === 'PUT' && /^\/api\/v1\/reports\/\d+$/.test(request.path);
+	if (put && rerunAsked(request)) return 'put';
 	return request.method === 'POST' && request.path === '/api/v1/reports' ? 'post' : 'other';
 }
 
@@ -172,6 +167,6 @@ export function spelledUrls(stored: string[]): string[] {
  * opened by the first request, then the next window opens when that one ends; the last request cannot be sent
  * before the start of window ceil(requests / limit). The time of the requests themselves is not counted.
  */
-export function throttleFloorMs(requests: number, limit: number, windowMs: number): number {
+export function throttleFloorMs(requests: number, { limit, windowMs }: ThrottleOptions): number {
 	return Math.max(0, Math.ceil(requests / limit) - 1) * windowMs;
 }

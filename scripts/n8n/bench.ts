@@ -47,7 +47,7 @@
  * under `node --cpu-prof`, writes the .cpuprofile into <dir> and prints the functions with the most self
  * time (and total time) while the phpRank node ran.
  */
-import { fork, spawnSync, type ChildProcess } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -56,10 +56,12 @@ import { parseArgs } from 'util';
 import {
 	alternating,
 	fetchAllReports,
+	forkSelf,
 	getJson,
 	int,
 	median,
 	ms,
+	nextMessage,
 	plural,
 	printTable,
 	times,
@@ -142,16 +144,15 @@ const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`
 const JOBS = ['speed', 'memory', 'monitor', 'sitemap'] as const;
 type Job = (typeof JOBS)[number];
 
-type Options = Record<keyof typeof COUNTS, number> & {
-	build: boolean;
-	cpuProf?: string;
-	cpuProfRow: 'get' | 'list';
-	jobs: Set<Job>;
-};
+type Options = ReturnType<typeof parseOptions>;
 
-class UsageError extends Error {}
+/** A wrong option: says so, points to --help and exits 1. */
+function usage(message: string): never {
+	console.error(`${message} (see npm run bench:n8n -- --help)`);
+	process.exit(1);
+}
 
-function parseOptions(argv: string[]): Options {
+function parseOptions(argv: string[]) {
 	let values: Record<string, string | boolean | undefined>;
 	try {
 		({ values } = parseArgs({
@@ -167,7 +168,7 @@ function parseOptions(argv: string[]): Options {
 			},
 		}));
 	} catch (error) {
-		throw new UsageError((error as Error).message);
+		usage((error as Error).message);
 	}
 	if (values.help) {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
@@ -178,22 +179,17 @@ function parseOptions(argv: string[]): Options {
 		if (value === undefined) return [key, values.quick ? quick : full];
 		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
 		if (!Number.isSafeInteger(n) || n < min)
-			throw new UsageError(
-				`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`,
-			);
+			usage(`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`);
 		return [key, n];
 	});
 	const row = values['cpu-prof-row'];
 	if (row !== 'get' && row !== 'list')
-		throw new UsageError(`--cpu-prof-row must be get or list, got "${String(row)}"`);
+		usage(`--cpu-prof-row must be get or list, got "${String(row)}"`);
 	const only =
 		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
-	const unknown = only.filter((job) => !(JOBS as readonly string[]).includes(job));
-	if (unknown.length || only.length === 0)
-		throw new UsageError(
-			`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`,
-		);
-	const options: Options = {
+	if (only.some((job) => !(JOBS as readonly string[]).includes(job)))
+		usage(`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`);
+	const options = {
 		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
 		cpuProf: typeof values['cpu-prof'] === 'string' ? path.resolve(values['cpu-prof']) : undefined,
@@ -201,7 +197,7 @@ function parseOptions(argv: string[]): Options {
 		jobs: new Set(only as Job[]),
 	};
 	if (options.gets > options.reports)
-		throw new UsageError(
+		usage(
 			`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`,
 		);
 	return options;
@@ -245,13 +241,11 @@ async function serve(): Promise<void> {
 		} else if (message.cmd === 'stats') {
 			const used = process.cpuUsage(cpu);
 			const { peakInFlight, statuses } = server.stats;
+			const failed = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
 			process.send?.({
 				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
 				peakInFlight,
-				failed: Object.entries(statuses).reduce(
-					(sum, [status, n]) => sum + (Number(status) < 300 ? 0 : n),
-					0,
-				),
+				failed: failed.reduce((sum, [, n]) => sum + n, 0),
 				cpuMs: (used.user + used.system) / 1000,
 			} satisfies ServerCounts);
 		} else process.send?.(monitorCommand(server, message));
@@ -260,50 +254,26 @@ async function serve(): Promise<void> {
 	process.send?.({ url });
 }
 
-class ServerProcess {
-	private constructor(
-		private readonly child: ChildProcess,
-		readonly url: string,
-	) {}
-
-	static async start(): Promise<ServerProcess> {
-		const child = fork(__filename, ['--serve'], {
-			execArgv: ['-r', 'ts-node/register/transpile-only'],
-			env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		const { url } = await ServerProcess.reply<{ url: string }>(child);
-		return new ServerProcess(child, url);
-	}
-
-	private static reply<T>(child: ChildProcess): Promise<T> {
-		return new Promise((resolve, reject) => {
-			const onExit = (code: number | null) =>
-				reject(new Error(`test server process exited with ${code}`));
-			child.once('exit', onExit);
-			child.once('message', (message: T) => {
-				child.off('exit', onExit);
-				resolve(message);
-			});
-		});
-	}
-
+/** The test server in a child process (serve): its URL, a command's answer, seeding, stopping. */
+async function startServer() {
+	const child = forkSelf(__filename, ['--serve']);
 	/** A command (monitoring ones: bench-monitor.ts) and its answer. */
-	async send<T = object>(command: ServerCommand): Promise<T> {
-		const reply = ServerProcess.reply<T>(this.child);
-		this.child.send(command);
+	const send = async <T = object>(command?: ServerCommand): Promise<T> => {
+		const reply = nextMessage<T>(child, 'test server process');
+		if (command) child.send(command);
 		return await reply;
-	}
-
-	/** Replaces every report with `reports` seeded ones; returns the first id. */
-	async seed(reports: number): Promise<number> {
-		return (await this.send<{ firstId: number }>({ cmd: 'seed', reports })).firstId;
-	}
-
-	stop(): void {
-		if (this.child.connected) this.child.disconnect();
-	}
+	};
+	const { url } = await send<{ url: string }>();
+	return {
+		url,
+		send,
+		/** Replaces every report with `reports` seeded ones; returns the first id. */
+		seed: async (reports: number) =>
+			(await send<{ firstId: number }>({ cmd: 'seed', reports })).firstId,
+		stop: () => child.connected && child.disconnect(),
+	};
 }
+type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 
 // --- workflows -------------------------------------------------------------------------------
 
@@ -345,7 +315,6 @@ const listItems = (name: string, field: string, values: unknown[]): WorkflowNode
 const phpRankNode = (parameters: Record<string, unknown>): WorkflowNode =>
 	phpRank('phpRank', parameters, PHPRANK_CRED);
 
-type Row = 'list' | 'get' | 'monitor';
 type Shape = { text: string; ok: (item: Record<string, unknown>) => boolean };
 
 const SIMPLIFIED: Shape = {
@@ -358,10 +327,11 @@ const FULL_RECORD: Shape = {
 };
 
 interface Contender {
+	/** list…: of the speed table's Return All row; get…: of its Get row */
 	key: string;
-	row: Row;
 	label: string;
 }
+const isList = (c: Contender) => c.key.startsWith('list');
 
 interface N8nContender extends Contender {
 	workflowId: string;
@@ -372,22 +342,26 @@ interface N8nContender extends Contender {
 	build: (api: string, firstId: number, gets: number) => WorkflowJson;
 }
 
-/** A contender whose workflow is a Manual Trigger, then `chain` one after the other. */
+/** A fetch loop in this process: the items it got. */
+interface FetchContender extends Contender {
+	run: (api: string, firstId: number, gets: number) => Promise<number>;
+}
+
+/** A contender whose workflow (id `bench<key>`) is a Manual Trigger, then `chain` one after the other. */
 function contender(
 	key: string,
-	row: Row,
 	label: string,
-	workflowId: string,
 	shape: Shape,
 	chain: (api: string, firstId: number, gets: number) => WorkflowNode[],
 	measured = ['phpRank'],
 ): N8nContender {
+	const workflowId = `bench${key}`;
 	const build = (api: string, firstId: number, gets: number) => {
 		const nodes = [manualTrigger('Start'), ...chain(api, firstId, gets)];
 		const links = nodes.slice(1).map((n, i): Link => [nodes[i].name, n.name]);
 		return buildWorkflow(workflowId, `bench: ${label}`, nodes, links);
 	};
-	return { key, row, label, workflowId, measured, shape, build };
+	return { key, label, workflowId, measured, shape, build };
 }
 
 const idItems = (firstId: number, count: number) =>
@@ -396,38 +370,36 @@ const idItems = (firstId: number, count: number) =>
 		'id',
 		Array.from({ length: count }, (_, i) => firstId + i),
 	);
-const getAll = (simplify: boolean) => () => [
-	phpRankNode({ resource: 'report', operation: 'getAll', returnAll: true, simplify }),
-];
 const getReport = (id: string) =>
 	phpRankNode({
 		resource: 'report',
 		operation: 'get',
 		reportId: { __rl: true, mode: 'id', value: id },
 	});
+const getReports = (api: string, firstId: number, gets: number) =>
+	Array.from(
+		{ length: gets },
+		(_, i) => async () => (await getJson(`${api}/reports/${firstId + i}`)).data,
+	);
 
-const N8N_CONTENDERS: N8nContender[] = [
-	contender(
-		'listPhpRank',
-		'list',
-		'phpRank node, Return All, Simplify on',
-		'benchListPhpOn01',
-		SIMPLIFIED,
-		getAll(true),
-	),
-	contender(
-		'listPhpRankFull',
-		'list',
-		'phpRank node, Return All, Simplify off',
-		'benchListPhpOff1',
-		FULL_RECORD,
-		getAll(false),
+/** The speed table's contenders in its order: the Return All row, then the Get row. */
+const SPEED: Array<N8nContender | FetchContender> = [
+	{
+		key: 'listFetch',
+		label: 'fetch loop, pages in sequence',
+		run: async (api) => (await fetchAllReports(api)).length,
+	},
+	...[true, false].map((simplify) =>
+		contender(
+			simplify ? 'listPhpRank' : 'listPhpRankFull',
+			`phpRank node, Return All, Simplify ${simplify ? 'on' : 'off'}`,
+			simplify ? SIMPLIFIED : FULL_RECORD,
+			() => [phpRankNode({ resource: 'report', operation: 'getAll', returnAll: true, simplify })],
+		),
 	),
 	contender(
 		'listHttp',
-		'list',
 		'HTTP Request (paging) + Split Out',
-		'benchListHttp001',
 		FULL_RECORD,
 		(api) => [
 			httpRequestNode('HTTP Request', `${api}/reports`, {
@@ -451,19 +423,28 @@ const N8N_CONTENDERS: N8nContender[] = [
 		],
 		['Split Out', 'HTTP Request'],
 	),
-	contender(
-		'getPhpRank',
-		'get',
-		'phpRank node, Get',
-		'benchGetPhpRank1',
-		SIMPLIFIED,
-		(_api, firstId, gets) => [...idItems(firstId, gets), getReport('={{ $json.id }}')],
-	),
+	{
+		key: 'getFetch',
+		label: 'fetch loop, Gets in sequence',
+		run: async (api, firstId, gets) => {
+			const items: unknown[] = [];
+			for (const get of getReports(api, firstId, gets)) items.push(await get());
+			return items.length;
+		},
+	},
+	{
+		key: 'getFetchAll',
+		label: 'fetch loop, Gets all at once',
+		run: async (api, firstId, gets) =>
+			(await Promise.all(getReports(api, firstId, gets).map((get) => get()))).length,
+	},
+	contender('getPhpRank', 'phpRank node, Get', SIMPLIFIED, (_api, firstId, gets) => [
+		...idItems(firstId, gets),
+		getReport('={{ $json.id }}'),
+	]),
 	contender(
 		'getHttp',
-		'get',
 		'HTTP Request, Get',
-		'benchGetHttp0001',
 		{
 			text: 'the API answer { data: report }',
 			ok: (item) => typeof (item.data as { id?: unknown } | undefined)?.id === 'number',
@@ -475,13 +456,12 @@ const N8N_CONTENDERS: N8nContender[] = [
 		['HTTP Request'],
 	),
 ];
+const N8N_CONTENDERS = SPEED.filter((c): c is N8nContender => 'build' in c);
 
 /** The one-item run of the memory table. */
 const BASELINE = contender(
 	'baseline',
-	'get',
 	'one item (phpRank Get of one report)',
-	'benchOneItem0001',
 	SIMPLIFIED,
 	(_api, firstId) => [getReport(String(firstId))],
 );
@@ -494,30 +474,27 @@ const MONITOR_SITE = 'pages.example.net';
 /** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
 const HEALTH_SITE = 'big.example.net';
 
-/** Each of `urls` through one phpRank report operation, as items `{ url }`. */
+/** Each of `urls` through phpRank's Create or Re-Run (unless `parameters` say another), as items `{ url }`. */
 const eachPage = (
 	urls: string[],
-	[key, label, workflowId]: [string, string, string],
-	operation: string,
+	[key, label]: [string, string],
 	shape: Shape,
-	extra: Record<string, unknown> = {},
+	parameters: Record<string, unknown> = {},
 ) =>
-	contender(key, 'monitor', label, workflowId, shape, () => [
+	contender(key, label, shape, () => [
 		...listItems('Pages', 'url', urls),
 		phpRankNode({
 			resource: 'report',
-			operation,
+			operation: 'createOrRerun',
 			url: '={{ $json.url }}',
-			...extra,
+			...parameters,
 			simplify: true,
 		}),
 	]);
 
 const HEALTH = contender(
 	'monitorHealth',
-	'monitor',
 	'phpRank Get Health',
-	'benchMonitorHlth',
 	{
 		text: "a site's health (project, pages, health_score)",
 		ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
@@ -531,44 +508,6 @@ const HEALTH = contender(
 		}),
 	],
 );
-
-// --- fetch loops (this process) --------------------------------------------------------------
-
-interface FetchContender extends Contender {
-	run: (api: string, firstId: number, gets: number) => Promise<number>;
-}
-
-const getReports = (api: string, firstId: number, gets: number) =>
-	Array.from(
-		{ length: gets },
-		(_, i) => async () => (await getJson(`${api}/reports/${firstId + i}`)).data,
-	);
-
-const FETCH_CONTENDERS: FetchContender[] = [
-	{
-		key: 'listFetch',
-		row: 'list',
-		label: 'fetch loop, pages in sequence',
-		run: async (api) => (await fetchAllReports(api)).length,
-	},
-	{
-		key: 'getFetch',
-		row: 'get',
-		label: 'fetch loop, Gets in sequence',
-		run: async (api, firstId, gets) => {
-			const items: unknown[] = [];
-			for (const get of getReports(api, firstId, gets)) items.push(await get());
-			return items.length;
-		},
-	},
-	{
-		key: 'getFetchAll',
-		row: 'get',
-		label: 'fetch loop, Gets all at once',
-		run: async (api, firstId, gets) =>
-			(await Promise.all(getReports(api, firstId, gets).map((get) => get()))).length,
-	},
-];
 
 // --- running n8n -----------------------------------------------------------------------------
 
@@ -591,6 +530,9 @@ interface HookOutput {
 
 class BrokenRun extends Error {}
 
+/** What executeN8n needs of a contender. */
+type Executed = Pick<N8nContender, 'label' | 'workflowId' | 'measured' | 'shape'>;
+
 interface Bench {
 	sb: N8nSandbox;
 	server: ServerProcess;
@@ -601,7 +543,7 @@ interface Bench {
 /** `n8n execute` of one workflow; the hook's record of it. Throws BrokenRun unless it succeeded with `expectItems` items. */
 async function executeN8n(
 	bench: Bench,
-	contender: N8nContender,
+	contender: Executed,
 	expectItems: number,
 	timeoutMs = EXECUTE_TIMEOUT_MS,
 	env?: Record<string, string>,
@@ -609,10 +551,8 @@ async function executeN8n(
 	const { label, workflowId, measured, shape } = contender;
 	const outFile = path.join(bench.outDir, `${workflowId}.json`);
 	fs.rmSync(outFile, { force: true });
-	const r = await runCli(bench.sb, ['execute', `--id=${workflowId}`, '--rawOutput'], {
-		timeoutMs,
-		env,
-	});
+	const args = ['execute', `--id=${workflowId}`, '--rawOutput'];
+	const r = await runCli(bench.sb, args, { timeoutMs, env });
 	if (!fs.existsSync(outFile))
 		throw new BrokenRun(
 			`${label}: n8n execute exited with ${r.code} and left no record\n${r.stdout.slice(-3000)}`,
@@ -643,6 +583,16 @@ const nodeMs = (out: HookOutput, name: string): number =>
 
 const mb = (kb: number): string => `${int(kb / 1024)} MB`;
 
+/** alternating's roundDone: each contender's figure of the round, on one line. */
+const logRound =
+	<T>(what: string, rounds: number, unit: string, figure: (sample: T) => number) =>
+	(round: number, all: Record<string, T[]>) =>
+		console.log(
+			`  ${what} ${round + 1}/${rounds} (${unit}): ${Object.entries(all)
+				.map(([key, samples]) => `${key} ${int(figure(samples[round]))}`)
+				.join(', ')}`,
+		);
+
 // --- the speed table -------------------------------------------------------------------------
 
 /** A contender's run: its time (n8n: of each measured node) and the test server's figures. */
@@ -650,12 +600,8 @@ type Sample = ServerCounts & { ms: number; parts: Record<string, number> };
 
 /** Every contender once a round, alternating the order; each run's time, requests and server figures. */
 async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
-	const contenders = new Map<string, N8nContender | FetchContender>(
-		(['list', 'get'] as Row[]).flatMap((row) =>
-			[...FETCH_CONTENDERS, ...N8N_CONTENDERS].filter((c) => c.row === row).map((c) => [c.key, c]),
-		),
-	);
-	const expected = (row: Row) => (row === 'list' ? options.reports : options.gets);
+	const contenders = new Map(SPEED.map((c) => [c.key, c]));
+	const expected = (c: Contender) => (isList(c) ? options.reports : options.gets);
 	const samples = await alternating(
 		options.rounds,
 		[...contenders.keys()],
@@ -668,10 +614,10 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				const started = performance.now();
 				const items = await c.run(bench.api, firstId, options.gets);
 				ms = performance.now() - started;
-				if (items !== expected(c.row))
-					throw new BrokenRun(`${c.label}: ${items} items, expected ${expected(c.row)}`);
+				if (items !== expected(c))
+					throw new BrokenRun(`${c.label}: ${items} items, expected ${expected(c)}`);
 			} else {
-				const out = await executeN8n(bench, c, expected(c.row));
+				const out = await executeN8n(bench, c, expected(c));
 				for (const name of c.measured) parts[name] = nodeMs(out, name);
 				ms = Object.values(parts).reduce((a, b) => a + b, 0);
 			}
@@ -682,19 +628,12 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				);
 			return { ...counts, ms, parts };
 		},
-		{
-			roundDone: (round, all) =>
-				console.log(
-					`  round ${round + 1}/${options.rounds} (ms): ${Object.entries(all)
-						.map(([key, s]) => `${key} ${int(s[round].ms)}`)
-						.join(', ')}`,
-				),
-		},
+		{ roundDone: logRound('round', options.rounds, 'ms', (s) => s.ms) },
 	);
-	printSpeed(bench, options, [...contenders.values()], samples);
+	printSpeed(bench, options, samples);
 	// Paging and per-item requests are part of what is compared: say when a contender sent more or fewer.
-	for (const c of contenders.values()) {
-		const n = c.row === 'list' ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
+	for (const c of SPEED) {
+		const n = isList(c) ? Math.ceil(options.reports / PAGE_SIZE) : options.gets;
 		const odd = samples[c.key].map((s) => s.requests).filter((r) => r !== n);
 		if (odd.length)
 			console.log(`note: ${c.key} sent ${odd.join(', ')} requests in some rounds, expected ${n}`);
@@ -702,12 +641,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 }
 
 /** The speed tables: medians, ratios, spread, and the ratio within each round. */
-function printSpeed(
-	bench: Bench,
-	options: Options,
-	contenders: Contender[],
-	samples: Record<string, Sample[]>,
-): void {
+function printSpeed(bench: Bench, options: Options, samples: Record<string, Sample[]>): void {
 	const all = (key: string, figure: (s: Sample) => number) => samples[key].map(figure);
 	const m = (key: string) => median(all(key, (s) => s.ms));
 	const part = (key: string, name: string) => median(all(key, (s) => s.parts[name]));
@@ -759,13 +693,11 @@ function printSpeed(
 	printTable(
 		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):",
 		['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
-		contenders.map(({ key, label }) => {
+		SPEED.map(({ key, label }) => {
 			const t = all(key, (s) => s.ms);
 			return [
 				label,
-				ms(median(t)),
-				ms(Math.min(...t)),
-				ms(Math.max(...t)),
+				...[median(t), Math.min(...t), Math.max(...t)].map(ms),
 				req(key),
 				int(median(all(key, (s) => s.peakInFlight))),
 				ms(median(all(key, (s) => s.cpuMs))),
@@ -785,7 +717,7 @@ function printSpeed(
 // --- the memory table ------------------------------------------------------------------------
 
 async function memory(bench: Bench, options: Options): Promise<void> {
-	const contenders = [BASELINE, ...N8N_CONTENDERS.filter((c) => c.row === 'list')];
+	const contenders = [BASELINE, ...N8N_CONTENDERS.filter(isList)];
 	const byKey = new Map(contenders.map((c) => [c.key, c]));
 	const peaks = await alternating(
 		options.memRounds,
@@ -793,14 +725,7 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 		async (key) =>
 			(await executeN8n(bench, byKey.get(key)!, key === BASELINE.key ? 1 : options.memReports))
 				.memoryKb.peakRss,
-		{
-			roundDone: (round, all) =>
-				console.log(
-					`  memory round ${round + 1}/${options.memRounds} (peak RSS MB): ${Object.entries(all)
-						.map(([key, kb]) => `${key} ${int(kb[round] / 1024)}`)
-						.join(', ')}`,
-				),
-		},
+		{ roundDone: logRound('memory round', options.memRounds, 'peak RSS MB', (kb) => kb / 1024) },
 	);
 	const peak = (key: string) => median(peaks[key]);
 	const over = (key: string) => peak(key) - peak(BASELINE.key);
@@ -831,53 +756,58 @@ function scaledThrottle(options: Options): { throttle: ThrottleOptions; text: st
 	return { throttle, text };
 }
 
+/** Every report replaced: --monitor-others of other sites, then `siteReports` of `site`; their URLs. */
+async function seedAmongOthers(bench: Bench, options: Options, site: string, siteReports: number) {
+	const seed = { cmd: 'monitor-seed', others: options.monitorOthers, site, siteReports } as const;
+	return (await bench.server.send<{ urls: string[] }>(seed)).urls;
+}
+
 /** The requests a throttled run is expected to send to phpRank, by kind, and the reports it creates. */
 type Expected = Record<'list' | 'put' | 'post' | 'created', number>;
 
 /**
- * `contender` run once under `throttle`, with the requests about `site` counted by kind. It may take three
- * times the throttle's floor for the expected requests and two minutes, EXECUTE_TIMEOUT_MS at least.
+ * `contender` run once under `throttle`, with the requests about `site` counted by kind, and its row of a
+ * throttled table. It may take three times the throttle's floor for the expected requests and two minutes,
+ * EXECUTE_TIMEOUT_MS at least.
  */
 async function throttledRun(
 	bench: Bench,
 	throttle: ThrottleOptions,
-	contender: N8nContender,
+	contender: Executed,
 	site: string,
 	expect: Expected,
 	items: number,
-): Promise<{ out: HookOutput; after: MonitorCounts; got: Expected; requests: number }> {
+) {
 	const stats = () => bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site });
 	const before = await stats();
 	await bench.server.send({ cmd: 'throttle', throttle });
-	const floor = throttleFloorMs(
-		expect.list + expect.put + expect.post,
-		throttle.limit,
-		throttle.windowMs,
-	);
+	const floor = throttleFloorMs(expect.list + expect.put + expect.post, throttle);
 	const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * floor + 120_000);
 	const out = await executeN8n(bench, contender, items, timeoutMs);
 	const after = await stats();
 	const requests = after.list + after.otherList + after.put + after.post + after.other;
 	const created = after.createdTotal - before.createdTotal;
-	return { out, after, got: { ...pick(after, 'list', 'put', 'post'), created }, requests };
-}
-
-const pick = <T, K extends keyof T>(from: T, ...keys: K[]) =>
-	Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
-
-/** Every page of a site of `n` re-run: its list read (100 a page) and a re-run each. */
-function rerunEach(n: number): Expected {
-	return { list: Math.max(1, Math.ceil(n / PAGE_SIZE)), put: n, post: 0, created: 0 };
-}
-
-/** A throttled row's last cells: the throttle's floor for `requests`, wall ÷ floor, and the floor at phpRank's 60 a minute. */
-function floorCells(requests: number, wallMs: number, throttle: ThrottleOptions): string[] {
-	const floorMs = throttleFloorMs(requests, throttle.limit, throttle.windowMs);
-	return [
+	const got: Expected = { list: after.list, put: after.put, post: after.post, created };
+	const wallMs = nodeMs(out, contender.measured[0]);
+	const floorMs = throttleFloorMs(requests, throttle);
+	/** `label`, the requests by kind, `extra` cells, 429s, `createdCell`, the node's wall time, the floor's three. */
+	const row = (label: string, createdCell: string, extra: string[] = []) => [
+		label,
+		`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
+		...extra,
+		int(after.throttled),
+		createdCell,
+		ms(wallMs),
 		`${ms(floorMs)} (${plural(Math.ceil(requests / throttle.limit), 'window')})`,
 		floorMs > 0 ? times(wallMs, floorMs) : '',
 		floorAtPhpRankRate(requests),
 	];
+	return { out, after, got, requests, wallMs, row };
+}
+
+/** Every page of a site of `n` re-run: its list read (100 a page) and a re-run each. */
+function rerunEach(n: number): Expected {
+	return { list: Math.max(1, Math.ceil(n / PAGE_SIZE)), put: n, post: 0, created: 0 };
 }
 
 /** A throttled table: its title, then its columns and the floor's three. */
@@ -888,7 +818,7 @@ function printThrottled(title: string, columns: string[], rows: string[][]): voi
 
 /** The floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
 function floorAtPhpRankRate(requests: number): string {
-	return `≥ ${(throttleFloorMs(requests, PHPRANK_RATE_LIMIT, 60_000) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
+	return `≥ ${(throttleFloorMs(requests, { limit: PHPRANK_RATE_LIMIT, windowMs: 60_000 }) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
 }
 
 interface MonitorCase {
@@ -909,16 +839,11 @@ interface MonitorCase {
 function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 	const n = urls.length;
 	const site = (item: Record<string, unknown>) => item.project === MONITOR_SITE;
-	const createOrRerun = eachPage(
-		urls,
-		['monitorCreateOrRerun', 'phpRank Create or Re-Run', 'benchMonitorCoR1'],
-		'createOrRerun',
-		{
-			text: 'a Create or Re-Run answer (action, id)',
-			ok: (item) =>
-				(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
-		},
-	);
+	const createOrRerun = eachPage(urls, ['monitorCreateOrRerun', 'phpRank Create or Re-Run'], {
+		text: 'a Create or Re-Run answer (action, id)',
+		ok: (item) =>
+			(item.action === 'rerun' || item.action === 'created') && typeof item.id === 'number',
+	});
 	const drops = { noisy: 0, real: 0 };
 	return [
 		{
@@ -940,8 +865,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 				'Create or Re-Run, One Item per Site: the same re-runs and a site summary, no request more',
 			contender: eachPage(
 				urls,
-				['monitorBySite', 'phpRank Create or Re-Run, One Item per Site', 'benchMonitorSite'],
-				'createOrRerun',
+				['monitorBySite', 'phpRank Create or Re-Run, One Item per Site'],
 				{
 					text: 'a site summary (project, pages, summary_text)',
 					ok: (item) => site(item) && typeof item.summary_text === 'string',
@@ -955,12 +879,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			label: `Create or Re-Run with Confirm Drops, One Item per Site: one page in ${CONFIRM_EVERY} drops by ${SCRIPTED_DROP} and comes back (noise), the next drops and stays`,
 			contender: eachPage(
 				urls,
-				[
-					'monitorConfirm',
-					'phpRank Create or Re-Run, Confirm Drops, One Item per Site',
-					'benchMonitorConf',
-				],
-				'createOrRerun',
+				['monitorConfirm', 'phpRank Create or Re-Run, Confirm Drops, One Item per Site'],
 				{
 					text: 'a site summary (project, worse_pages)',
 					ok: (item) => site(item) && typeof item.worse_pages === 'number',
@@ -969,11 +888,8 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			),
 			wholeSite: true,
 			prepare: async () => {
-				const { noisy, real } = await bench.server.send<{ noisy: string[]; real: string[] }>({
-					cmd: 'script-drops',
-					site: MONITOR_SITE,
-					every: CONFIRM_EVERY,
-				});
+				const script = { cmd: 'script-drops', site: MONITOR_SITE, every: CONFIRM_EVERY } as const;
+				const { noisy, real } = await bench.server.send<Record<'noisy' | 'real', string[]>>(script);
 				Object.assign(drops, { noisy: noisy.length, real: real.length });
 				return { ...rerunEach(n), put: n + noisy.length + real.length };
 			},
@@ -982,12 +898,9 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 		},
 		{
 			label: 'baseline: Create every week (the pages have their reports)',
-			contender: eachPage(
-				urls,
-				['monitorCreate', 'phpRank Create', 'benchMonitorNew1'],
-				'create',
-				SIMPLIFIED,
-			),
+			contender: eachPage(urls, ['monitorCreate', 'phpRank Create'], SIMPLIFIED, {
+				operation: 'create',
+			}),
 			expect: { list: 0, put: 0, post: n, created: n },
 		},
 	];
@@ -997,18 +910,12 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	const { throttle, text } = scaledThrottle(options);
-	const { urls: stored } = await bench.server.send<{ urls: string[] }>({
-		cmd: 'monitor-seed',
-		others: options.monitorOthers,
-		site: MONITOR_SITE,
-		siteReports: n,
-	});
-	const urls = spelledUrls(stored);
+	const urls = spelledUrls(await seedAmongOthers(bench, options, MONITOR_SITE, n));
 	const cases = monitorCases(bench, urls);
-	const contenders = new Set([...cases.map((c) => c.contender), HEALTH]);
+	const contenders = [...new Set([...cases.map((c) => c.contender), HEALTH])];
 	await importWorkflows(
 		bench.sb,
-		[...contenders].map((c) => c.build(bench.api, 0, 0)),
+		contenders.map((c) => c.build(bench.api, 0, 0)),
 	);
 	console.log(
 		`  input: ${plural(n, 'page')} of ${MONITOR_SITE}, e.g. ${urls.slice(0, 5).join(', ')}`,
@@ -1020,44 +927,37 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 		const expect = (await c.prepare?.()) ?? c.expect;
 		const items = c.wholeSite ? 1 : n; // one item a page, or one for the site
 		const run = await throttledRun(bench, throttle, c.contender, MONITOR_SITE, expect, items);
-		const { out, after, got, requests } = run;
-		const wallMs = nodeMs(out, 'phpRank');
+		const { out, after, got, requests, wallMs } = run;
 		const first = out.nodes.phpRank[0].first ?? {};
+		const fail = (why: string) => broken.push(`${c.label}: ${why}`);
 		if (c.action && first.action !== c.action)
-			broken.push(
-				`${c.label}: the first item's action is ${String(first.action)}, expected ${c.action}`,
-			);
+			fail(`the first item's action is ${String(first.action)}, expected ${c.action}`);
 		if (after.failed > 0)
-			broken.push(
-				`${c.label}: the test server answered ${after.failed} requests with an error status other than 429`,
-			);
-		for (const key of Object.keys(expect) as Array<keyof Expected>) {
+			fail(`the test server answered ${after.failed} requests with an error status other than 429`);
+		for (const key of Object.keys(expect) as Array<keyof Expected>)
 			if (got[key] !== expect[key])
 				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
-		}
 		// Whole sites: exact request counts are the claim (README, Whole sites).
 		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
-			broken.push(`${c.label}: ${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
+			fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
 		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
 		const { drops } = c;
 		if (drops) {
 			if (first.worse_pages !== drops.real)
-				broken.push(
-					`${c.label}: worse_pages ${String(first.worse_pages)}, expected the ${drops.real} drops that held`,
+				fail(
+					`worse_pages ${String(first.worse_pages)}, expected the ${drops.real} drops that held`,
 				);
 			console.log(
 				`  Confirm Drops: ${drops.noisy + drops.real} suspected drops (${drops.noisy} noise, ${drops.real} real) cost ${got.put - n} requests more; worse_pages ${String(first.worse_pages)}`,
 			);
 		}
 		const duplicates = after.siteReports - n;
-		rows.push([
-			c.label,
-			`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
-			int(after.throttled),
-			`${int(got.created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
-			ms(wallMs),
-			...floorCells(requests, wallMs, throttle),
-		]);
+		rows.push(
+			run.row(
+				c.label,
+				`${int(got.created)}${duplicates > 0 ? ` (${int(duplicates)} duplicates: the site now has ${int(after.siteReports)})` : ''}`,
+			),
+		);
 		console.log(
 			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(wallMs)}`,
 		);
@@ -1096,18 +996,11 @@ async function healthRow(bench: Bench, options: Options, broken: string[]): Prom
 	console.log(
 		`  Get Health of ${HEALTH_SITE}, ${int(pages)} pages: ${int(c.list)} list requests (project filter), nothing else; ${wall}`,
 	);
-	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
 	const label = `Get Health of a site of ${int(pages)} pages (its report list alone)`;
-	return [
-		label,
-		requests,
-		int(c.throttled),
-		'0',
-		wall,
-		'(unthrottled)',
-		'',
-		floorAtPhpRankRate(c.list),
-	];
+	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
+	// 429s, reports created, wall time, and no throttle's floor: the run is unthrottled.
+	const cells = [int(c.throttled), '0', wall, '(unthrottled)', '', floorAtPhpRankRate(c.list)];
+	return [label, requests, ...cells];
 }
 
 /** The site of the sitemap table; none of the seeded other reports is of it. */
@@ -1132,32 +1025,12 @@ function serveSitemaps(files: FileServer, urls: string[], perFile: number): stri
 	return sitemaps;
 }
 
-/** The sitemap example as a contender: its phpRank node and e-mail measured, the site's summary out. */
-const sitemapContender = (wf: WorkflowJson, n: number): N8nContender => ({
-	key: 'sitemapAudit',
-	row: 'monitor',
-	label: 'the sitemap example',
-	workflowId: wf.id,
-	measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
-	shape: {
-		text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
-		ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
-	},
-	build: () => wf,
-});
-
 async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	const n = options.sitemapPages;
 	const { throttle, text } = scaledThrottle(options);
 	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
 	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
-	// The others only: the site has no report before the first run.
-	await bench.server.send({
-		cmd: 'monitor-seed',
-		others: options.monitorOthers,
-		site: SITEMAP_SITE,
-		siteReports: 0,
-	});
+	await seedAmongOthers(bench, options, SITEMAP_SITE, 0); // the site has no report before the first run
 	const urls = Array.from(
 		{ length: n },
 		(_, i) =>
@@ -1178,60 +1051,56 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 		console.log(
 			`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`,
 		);
-		const audit = sitemapContender(wf, n);
-		const cases: Array<{ label: string; expect: Expected & { rerun: number } }> = [
-			{
-				label: 'the first run (the site has no report yet)',
-				expect: { list: 1, put: 0, post: n, created: n, rerun: 0 },
+		// Its phpRank node and e-mail measured, the site's summary out.
+		const audit: Executed = {
+			label: 'the sitemap example',
+			workflowId: wf.id,
+			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
+			shape: {
+				text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
+				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
 			},
-			{
-				label: 'every week after (a steady week: no drop to confirm)',
-				expect: { ...rerunEach(n), rerun: n },
-			},
+		};
+		const cases: Array<[string, Expected & { rerun: number }]> = [
+			[
+				'the first run (the site has no report yet)',
+				{ list: 1, put: 0, post: n, created: n, rerun: 0 },
+			],
+			['every week after (a steady week: no drop to confirm)', { ...rerunEach(n), rerun: n }],
 		];
 		const rows: string[][] = [];
 		const broken: string[] = [];
-		for (const { label, expect } of cases) {
+		for (const [label, expect] of cases) {
 			files.hits.length = 0;
 			smtp.clear();
 			const run = await throttledRun(bench, throttle, audit, SITEMAP_SITE, expect, 1);
 			const { out, after, requests } = run;
 			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
+			const fail = (why: string) => broken.push(`${label}: ${why}`);
 			const mails = await smtp.waitFor(1, 10_000);
 			const got = { ...run.got, rerun: Number(summary.rerun) };
 			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
-			if (!same(got, expect) || after.otherList + after.other + after.failed > 0) {
-				broken.push(
-					`${label}: ${JSON.stringify({ ...got, ...pick(after, 'otherList', 'other', 'failed') })}, expected ${JSON.stringify(expect)} and nothing else`,
+			if (!same(got, expect) || after.otherList + after.other + after.failed > 0)
+				fail(
+					`${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
 				);
-			}
 			if (Number(summary.created) !== expect.created)
-				broken.push(
-					`${label}: the summary says created ${String(summary.created)}, expected ${expect.created}`,
-				);
+				fail(`the summary says created ${String(summary.created)}, expected ${expect.created}`);
 			if (!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort()))
-				broken.push(
-					`${label}: sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
+				fail(
+					`sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
 				);
 			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
-				broken.push(`${label}: ${mails.length} emails, expected one whose body is summary_html`);
-			const nodeWall = nodeMs(out, SITEMAP_EXAMPLE.audit);
+				fail(`${mails.length} emails, expected one whose body is summary_html`);
 			const sitemapMs = Object.keys(out.nodes)
 				.filter(
 					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
 				)
 				.reduce((sum, name) => sum + nodeMs(out, name), 0);
-			rows.push([
-				label,
-				`**${int(requests)}**: ${int(after.list)} list (project filter) + ${int(after.put)} re-runs + ${int(after.post)} creates`,
-				`${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`,
-				int(after.throttled),
-				int(got.created),
-				ms(nodeWall),
-				...floorCells(requests, nodeWall, throttle),
-			]);
+			const reads = `${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`;
+			rows.push(run.row(label, int(got.created), [reads]));
 			console.log(
-				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(nodeWall)}; score ${String(summary.average_score)}`,
+				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(run.wallMs)}; score ${String(summary.average_score)}`,
 			);
 		}
 		await bench.server.send({ cmd: 'throttle', throttle: false });
@@ -1289,49 +1158,40 @@ function frameName(node: CpuProfileNode): string {
 	return `${name}  ${short}:${lineNumber + 1}`;
 }
 
-/** Self and total time per function over the samples taken between `fromUs` and `toUs` (profile clock). */
-function profileTimes(
-	profile: CpuProfile,
-	fromUs: number,
-	toUs: number,
-): { windowMs: number; self: Map<string, number>; total: Map<string, number> } {
+/** Self and total time (ms) per function over the samples taken between `fromUs` and `toUs` (profile clock). */
+function profileTimes(profile: CpuProfile, fromUs: number, toUs: number) {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
 	const self = new Map<string, number>();
 	const total = new Map<string, number>();
+	const add = (times: Map<string, number>, name: string, ms: number) =>
+		times.set(name, (times.get(name) ?? 0) + ms);
 	let t = profile.startTime;
-	let windowUs = 0;
-	for (let i = 0; i < profile.samples.length; i++) {
+	let windowMs = 0;
+	profile.samples.forEach((leaf, i) => {
 		t += profile.timeDeltas[i] ?? 0;
-		if (t < fromUs || t > toUs) continue;
+		if (t < fromUs || t > toUs) return;
 		// A sample stands for the time until the next one.
-		const dt = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
-		windowUs += dt;
-		const leaf = byId.get(profile.samples[i])!;
-		const leafName = frameName(leaf);
-		self.set(leafName, (self.get(leafName) ?? 0) + dt);
-		const seen = new Set<string>();
-		for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
-			const name = frameName(byId.get(id)!);
-			if (seen.has(name)) continue;
-			seen.add(name);
-			total.set(name, (total.get(name) ?? 0) + dt);
-		}
-	}
-	const toMs = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / 1000]));
-	return { windowMs: windowUs / 1000, self: toMs(self), total: toMs(total) };
+		const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+		windowMs += dt;
+		add(self, frameName(byId.get(leaf)!), dt);
+		const names = new Set<string>();
+		for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id))
+			names.add(frameName(byId.get(id)!));
+		for (const name of names) add(total, name, dt);
+	});
+	return { windowMs, self, total };
 }
 
 async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 	const dir = options.cpuProf!;
 	fs.mkdirSync(dir, { recursive: true });
-	const contender = N8N_CONTENDERS.find(
-		(c) => c.key === (options.cpuProfRow === 'get' ? 'getPhpRank' : 'listPhpRank'),
-	)!;
+	const get = options.cpuProfRow === 'get';
+	const contender = N8N_CONTENDERS.find((c) => c.key === (get ? 'getPhpRank' : 'listPhpRank'))!;
 	const before = new Set(fs.readdirSync(dir));
-	const items = options.cpuProfRow === 'get' ? options.gets : options.reports;
+	const items = get ? options.gets : options.reports;
 	const out = await executeN8n(bench, contender, items, EXECUTE_TIMEOUT_MS, {
 		NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
 	});
@@ -1366,7 +1226,7 @@ async function cpuProfile(bench: Bench, options: Options): Promise<void> {
 	};
 	console.log(`\nCPU profile: ${path.join(dir, file)}`);
 	console.log(
-		`${contender.label}, ${int(items)} ${options.cpuProfRow === 'get' ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
+		`${contender.label}, ${int(items)} ${get ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
 	);
 	top('Top 15 by self time while the node ran:', 'self', self);
 	top(
@@ -1401,17 +1261,16 @@ async function main(): Promise<void> {
 		}
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');
-		const runtime = getRuntime({ install: true });
 		const outDir = path.join(work, 'hook');
 		fs.mkdirSync(outDir);
 		sb = await createSandbox({
-			runtime,
+			runtime: getRuntime({ install: true }),
 			userFolder: path.join(work, 'n8n'),
 			env: { EXTERNAL_HOOK_FILES: HOOK_FILE, PHPRANK_BENCH_DIR: outDir },
 		});
 		await installPackage(sb, tgz);
 
-		server = await ServerProcess.start();
+		server = await startServer();
 		const api = `${server.url}/api/v1`;
 		const speedRun = options.cpuProf !== undefined || options.jobs.has('speed');
 		const firstId = speedRun ? await server.seed(options.reports) : 1;
@@ -1456,12 +1315,8 @@ async function main(): Promise<void> {
 				await sitemapAudit(bench, options);
 			}
 		}
-		step(
-			`done; load average ${os
-				.loadavg()
-				.map((l) => l.toFixed(1))
-				.join(' ')} on ${os.cpus().length} CPUs`,
-		);
+		const load = os.loadavg().map((l) => l.toFixed(1));
+		step(`done; load average ${load.join(' ')} on ${os.cpus().length} CPUs`);
 	} finally {
 		server?.stop();
 		if (sb && !process.env.KEEP_SANDBOX) await removeSandbox(sb);
@@ -1473,9 +1328,7 @@ if (process.argv.includes('--serve')) {
 	void serve();
 } else {
 	main().catch((error: unknown) => {
-		if (error instanceof UsageError)
-			console.error(`${error.message} (see npm run bench:n8n -- --help)`);
-		else console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
+		console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
 		process.exit(1);
 	});
 }
