@@ -164,7 +164,7 @@ const baseOf = (page: Page) => page.base ?? BASE_SCORE;
  * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name
  * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`.
  */
-export function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
+function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 	const wf = structuredClone(example);
 	const at = wf.nodes.findIndex((n) => n.name === SHEET);
 	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets')
@@ -266,6 +266,20 @@ async function importTheExample(
 	return { sb, wf, smtp, list, untouched };
 }
 
+/** `n8n execute` of the workflow, run `n`: it must succeed. */
+async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<ExecuteResult> {
+	const run = await timed(
+		`n8n execute, run ${n}`,
+		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	);
+	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
+	return run;
+}
+
+/** The item's values at `keys` (undefined if there is no item). */
+const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
+	item && Object.fromEntries(keys.map((k) => [k, item[k]]));
+
 // ------------------------------------------------------------------ run 1: every URL new
 async function checkRun1({
 	sb,
@@ -278,12 +292,8 @@ async function checkRun1({
 	for (const page of PAGES)
 		api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 	api.clearRequests();
-	const run1 = await timed(
-		'n8n execute, run 1',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
+	const run1 = await executeRun(sb, wf, 1);
 	const created = new Map<string, ReportRecord>();
-	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
 	const out1 = json(run1.outputs[RERUN]);
 	check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
 	check(
@@ -376,11 +386,7 @@ async function checkRun2(
 	}
 	api.clearRequests();
 	smtp.clear();
-	const run2 = await timed(
-		'n8n execute, run 2',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
-	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+	const run2 = await executeRun(sb, wf, 2);
 	checkRun2Reruns(ctx, run2, created, after1, picked);
 	await checkRun2Emails(smtp, run2, created, picked);
 	return picked;
@@ -511,13 +517,9 @@ async function checkRun2Emails(
 			got.map((m) => m.subject),
 		);
 		const spec = page.next(picked);
-		const failedText = spec.failed?.length
-			? spec.failed
-					.map(
-						(c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`,
-					)
-					.join(', ')
-			: 'none';
+		const importance = (c: string) =>
+			(Object.keys(picked) as Array<keyof Picked>).find((k) => picked[k] === c);
+		const failedText = spec.failed?.map((c) => `${c} (${importance(c)})`).join(', ') || 'none';
 		check(
 			`its text: the URL, "Score: ${base} → ${now}", ${page.delta} points, the first analysis's score, newly failed: ${failedText}`,
 			mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
@@ -825,14 +827,6 @@ async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<vo
 		await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls),
 	);
 	const drop = await belowEvents(1);
-	const trendOf = (item: (typeof drop)[number] | undefined) =>
-		item && {
-			reason: item.reason,
-			previous_score: item.previous_score,
-			score: item.score,
-			trend: item.trend,
-			trend_text: item.trend_text,
-		};
 	check(
 		`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
 		drop.length === 1 &&
@@ -843,7 +837,11 @@ async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<vo
 			drop[0].newly_failed === `${highCheck} (high)` &&
 			same(drop[0].trend, [80, 70]) &&
 			drop[0].trend_text === '80 █▁ 70',
-		drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
+		drop
+			.map((i) => [i.url, i.reason, i.newly_failed])
+			.concat([
+				pick(drop[0], ['reason', 'previous_score', 'score', 'trend', 'trend_text']) as never,
+			]),
 	);
 }
 
@@ -870,14 +868,9 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 			recovered[1].newly_fixed === `${highCheck} (high)` &&
 			same(recovered[1].trend, [80, 70, 80]) &&
 			recovered[1].trend_text === '80 █▁█ 80',
-		recovered.map((i) => ({
-			url: i.url,
-			reason: i.reason,
-			previous_score: i.previous_score,
-			newly_fixed: i.newly_fixed,
-			trend: i.trend,
-			trend_text: i.trend_text,
-		})),
+		recovered.map((i) =>
+			pick(i, ['url', 'reason', 'previous_score', 'newly_fixed', 'trend', 'trend_text']),
+		),
 	);
 	check(
 		'the Only When Worse trigger sent no email for the rise',
@@ -975,6 +968,16 @@ function dropFlood(reports: ReportRecord[]): void {
 	);
 }
 
+/** A One Item per Site item's shape when all `n` events of `project` are drops. */
+const siteShape = (project: string, n: number, biggest: number) => ({
+	project,
+	event_count: n,
+	dropped: n,
+	reasons: { moved: n },
+	biggest_drops: biggest,
+	events: n,
+});
+
 async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 	check('the One Item per Site trigger polled again', polled);
 	const execs = await triggerExecutions(sb, FLOOD_WF_ID, 1, 15_000);
@@ -991,24 +994,7 @@ async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 		`one execution, success, with two items: ${FLOOD_BIG} (40 events, 40 dropped, 10 biggest drops), then ${FLOOD_SMALL} (2)`,
 		execs.length === 1 &&
 			execs[0].status === 'success' &&
-			same(shape, [
-				{
-					project: FLOOD_BIG,
-					event_count: 40,
-					dropped: 40,
-					reasons: { moved: 40 },
-					biggest_drops: 10,
-					events: 40,
-				},
-				{
-					project: FLOOD_SMALL,
-					event_count: 2,
-					dropped: 2,
-					reasons: { moved: 2 },
-					biggest_drops: 2,
-					events: 2,
-				},
-			]),
+			same(shape, [siteShape(FLOOD_BIG, 40, 10), siteShape(FLOOD_SMALL, 2, 2)]),
 		{ executions: execs.map((e) => [e.id, e.status]), shape },
 	);
 	const deepest = (items[0]?.biggest_drops as Array<Record<string, unknown>> | undefined)?.[0];
