@@ -180,6 +180,9 @@ function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 }
 
 const reportsOf = () => api.listReports(USER_IDS.default);
+const idOf = (r: ReportRecord) => r.id;
+const urlOf = (item: Record<string, unknown>) => item.url;
+const cleanPage = (page: Page) => cleanUrl(page.url);
 
 function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
@@ -236,14 +239,10 @@ async function importTheExample(
 	);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
+	const inWf = (name: string) => wf.nodes.find((m) => m.name === name);
 	check(
 		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
-		kept.every((n) =>
-			same(
-				wf.nodes.find((m) => m.name === n.name),
-				n,
-			),
-		) &&
+		kept.every((n) => same(inWf(n.name), n)) &&
 			wf.nodes.length === example.nodes.length &&
 			same(wf.connections, example.connections),
 		wf.nodes.map((n) => n.name),
@@ -310,10 +309,7 @@ async function checkRun1({
 	);
 	check(
 		'the items are the watched URLs, in order, private',
-		same(
-			out1.map((r) => r.url),
-			PAGES.map((p) => cleanUrl(p.url)),
-		) && out1.every((r) => r.privacy === 'private'),
+		same(out1.map(urlOf), PAGES.map(cleanPage)) && out1.every((r) => r.privacy === 'private'),
 		out1.map((r) => [r.url, r.privacy]),
 	);
 	const after1 = reportsOf();
@@ -404,11 +400,7 @@ function checkRun2Reruns(
 	const after2 = reportsOf();
 	check(
 		'no report created: the user has as many reports as after run 1',
-		after2.length === after1.length &&
-			same(
-				after2.map((r) => r.id),
-				after1.map((r) => r.id),
-			),
+		after2.length === after1.length && same(after2.map(idOf), after1.map(idOf)),
 		{ after1: after1.length, after2: after2.length },
 	);
 	check(
@@ -476,10 +468,7 @@ async function checkRun2Emails(
 	const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
 	check(
 		`IF: exactly the pages made worse go to the email (${expected.join(', ')})`,
-		same(
-			json(worse2).map((r) => r.url),
-			expected,
-		) && rest2.length === PAGES.length - expected.length,
+		same(json(worse2).map(urlOf), expected) && rest2.length === PAGES.length - expected.length,
 		{ true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) },
 	);
 	const mails = await smtp.waitFor(expected.length, 10_000);
@@ -674,21 +663,14 @@ function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood:
 	const about = byUrl('example.com/about');
 	if (!home || !contact || !about)
 		throw new Fatal('the monitored reports of example.com are missing');
-	const polls = () =>
-		apiRequests(api).filter(
-			(r) =>
-				r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com',
-		).length;
+	const lists = (of: (r: RecordedRequest) => boolean) => () =>
+		apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && of(r))
+			.length;
+	const polls = lists((r) => r.query.project === 'example.com');
 	// The Below Score trigger reads every project: its polls are the first pages read without a project filter.
-	const belowPolls = () =>
-		apiRequests(api).filter(
-			(r) =>
-				r.method === 'GET' &&
-				r.path === '/api/v1/reports' &&
-				r.query.project === undefined &&
-				r.query.page === '1' &&
-				!isFloodRequest(r),
-		).length;
+	const belowPolls = lists(
+		(r) => r.query.project === undefined && r.query.page === '1' && !isFloodRequest(r),
+	);
 	const waitPoll = async (
 		n: number,
 		label: string,
