@@ -318,21 +318,17 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 			required?: string[];
 		};
 	const props = (name: string) => propTypes(schema(name));
-	check(
-		'audit_url takes url (string), privacy (number) and password (string)',
-		same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }),
-		schema('audit_url'),
-	);
-	check(
-		'list_worst_reports takes limit (number) and site (string)',
-		same(props('list_worst_reports'), { limit: 'number', site: 'string' }),
-		schema('list_worst_reports'),
-	);
-	check(
-		'get_failed_checks and rerun_report take report_id (number)',
-		same(props('get_failed_checks'), { report_id: 'number' }) &&
-			same(props('rerun_report'), { report_id: 'number' }),
-	);
+	for (const [name, types] of [
+		['audit_url', { password: 'string', privacy: 'number', url: 'string' }],
+		['list_worst_reports', { limit: 'number', site: 'string' }],
+		['get_failed_checks', { report_id: 'number' }],
+		['rerun_report', { report_id: 'number' }],
+	] as const)
+		check(
+			`${name} takes ${JSON.stringify(types)} (parameter: type)`,
+			same(props(name), types),
+			schema(name),
+		);
 	check(
 		'url and report_id are required',
 		schema('audit_url')?.required?.includes('url') &&
