@@ -54,6 +54,13 @@ import {
 const MCP_TOKEN = 'e2e-mcp-token-0123456789abcdef';
 const MCP_AUTH = { Authorization: `Bearer ${MCP_TOKEN}` };
 const mcpUrl = (n8n: N8nServer) => new URL(`${n8n.baseUrl}/mcp/phprank-seo`);
+/** What get_failed_checks answers for report 999999, which does not exist. */
+const NOT_FOUND = [
+	{
+		error:
+			'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
+	},
+];
 const TOOL_NAMES = [
 	'audit_url',
 	COMPARE_TOOL,
@@ -311,21 +318,17 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 			required?: string[];
 		};
 	const props = (name: string) => propTypes(schema(name));
-	check(
-		'audit_url takes url (string), privacy (number) and password (string)',
-		same(props('audit_url'), { password: 'string', privacy: 'number', url: 'string' }),
-		schema('audit_url'),
-	);
-	check(
-		'list_worst_reports takes limit (number) and site (string)',
-		same(props('list_worst_reports'), { limit: 'number', site: 'string' }),
-		schema('list_worst_reports'),
-	);
-	check(
-		'get_failed_checks and rerun_report take report_id (number)',
-		same(props('get_failed_checks'), { report_id: 'number' }) &&
-			same(props('rerun_report'), { report_id: 'number' }),
-	);
+	for (const [name, types] of [
+		['audit_url', { password: 'string', privacy: 'number', url: 'string' }],
+		['list_worst_reports', { limit: 'number', site: 'string' }],
+		['get_failed_checks', { report_id: 'number' }],
+		['rerun_report', { report_id: 'number' }],
+	] as const)
+		check(
+			`${name} takes ${JSON.stringify(types)} (parameter: type)`,
+			same(props(name), types),
+			schema(name),
+		);
 	check(
 		'url and report_id are required',
 		schema('audit_url')?.required?.includes('url') &&
@@ -345,22 +348,21 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 		),
 	);
 	const described = (name: string, re: RegExp) => re.test(String(byName[name]?.description));
-	check(
-		"audit_url: the operation's tool description (what and when)",
-		described(
+	for (const [name, re, whose] of [
+		[
 			'audit_url',
 			/^Audit the SEO of one web page with phpRank, re-using its report: .*Use it when asked to audit/,
-		),
-	);
-	check(
-		"list_worst_reports: the example's own description",
-		described('list_worst_reports', /^List phpRank SEO reports, worst score first/),
-	);
-	check(
-		"get_failed_checks / rerun_report: the operations' descriptions",
-		described('get_failed_checks', /^Get one phpRank SEO report by its ID/) &&
-			described('rerun_report', /^Change a phpRank report by its ID/),
-	);
+			"the operation's tool description (what and when)",
+		],
+		[
+			'list_worst_reports',
+			/^List phpRank SEO reports, worst score first/,
+			"the example's own description",
+		],
+		['get_failed_checks', /^Get one phpRank SEO report by its ID/, "the operation's description"],
+		['rerun_report', /^Change a phpRank report by its ID/, "the operation's description"],
+	] as const)
+		check(`${name}: ${whose}`, described(name, re));
 	check(
 		'no tool falls back to n8n\'s "… in phpRank"',
 		tools.every((t) => !/ in phpRank$/.test(String(t.description))),
@@ -571,12 +573,7 @@ async function checkFailingCalls(call: ToolCall): Promise<void> {
 	const unknown = await call('get_failed_checks', { report_id: 999999 });
 	check(
 		'an unknown report: "Report 999999 was not found (HTTP 404). …"',
-		same(parsed(unknown.result), [
-			{
-				error:
-					'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
-			},
-		]),
+		same(parsed(unknown.result), NOT_FOUND),
 		textOf(unknown.result),
 	);
 	requested('  phpRank got the one GET', unknown, ['GET /api/v1/reports/999999']);
@@ -772,12 +769,7 @@ async function agentChecks(
 	);
 	check(
 		'request 3 carries the failed call as one sentence',
-		same(JSON.parse(notFound || 'null'), [
-			{
-				error:
-					'Report 999999 was not found (HTTP 404). Check the report ID: it may have been deleted, or belong to another user.',
-			},
-		]),
+		same(JSON.parse(notFound || 'null'), NOT_FOUND),
 		notFound,
 	);
 	check("the agent's answer is the model's last message", body.output === finalAnswer, body.output);

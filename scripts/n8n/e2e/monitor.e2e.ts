@@ -164,7 +164,7 @@ const baseOf = (page: Page) => page.base ?? BASE_SCORE;
  * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name
  * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`.
  */
-export function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
+function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 	const wf = structuredClone(example);
 	const at = wf.nodes.findIndex((n) => n.name === SHEET);
 	if (at < 0 || wf.nodes[at].type !== 'n8n-nodes-base.googleSheets')
@@ -180,6 +180,9 @@ export function monitorWorkflow(example: WorkflowJson, listUrl: string): Workflo
 }
 
 const reportsOf = () => api.listReports(USER_IDS.default);
+const idOf = (r: ReportRecord) => r.id;
+const urlOf = (item: Record<string, unknown>) => item.url;
+const cleanPage = (page: Page) => cleanUrl(page.url);
 
 function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
@@ -236,14 +239,10 @@ async function importTheExample(
 	);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
+	const inWf = (name: string) => wf.nodes.find((m) => m.name === name);
 	check(
 		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
-		kept.every((n) =>
-			same(
-				wf.nodes.find((m) => m.name === n.name),
-				n,
-			),
-		) &&
+		kept.every((n) => same(inWf(n.name), n)) &&
 			wf.nodes.length === example.nodes.length &&
 			same(wf.connections, example.connections),
 		wf.nodes.map((n) => n.name),
@@ -266,6 +265,20 @@ async function importTheExample(
 	return { sb, wf, smtp, list, untouched };
 }
 
+/** `n8n execute` of the workflow, run `n`: it must succeed. */
+async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<ExecuteResult> {
+	const run = await timed(
+		`n8n execute, run ${n}`,
+		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	);
+	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
+	return run;
+}
+
+/** The item's values at `keys` (undefined if there is no item). */
+const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
+	item && Object.fromEntries(keys.map((k) => [k, item[k]]));
+
 // ------------------------------------------------------------------ run 1: every URL new
 async function checkRun1({
 	sb,
@@ -278,12 +291,8 @@ async function checkRun1({
 	for (const page of PAGES)
 		api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 	api.clearRequests();
-	const run1 = await timed(
-		'n8n execute, run 1',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
+	const run1 = await executeRun(sb, wf, 1);
 	const created = new Map<string, ReportRecord>();
-	if (!check('run 1 succeeds', run1.ok, failureDetail(run1))) throw new Fatal('run 1 failed');
 	const out1 = json(run1.outputs[RERUN]);
 	check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
 	check(
@@ -300,10 +309,7 @@ async function checkRun1({
 	);
 	check(
 		'the items are the watched URLs, in order, private',
-		same(
-			out1.map((r) => r.url),
-			PAGES.map((p) => cleanUrl(p.url)),
-		) && out1.every((r) => r.privacy === 'private'),
+		same(out1.map(urlOf), PAGES.map(cleanPage)) && out1.every((r) => r.privacy === 'private'),
 		out1.map((r) => [r.url, r.privacy]),
 	);
 	const after1 = reportsOf();
@@ -376,11 +382,7 @@ async function checkRun2(
 	}
 	api.clearRequests();
 	smtp.clear();
-	const run2 = await timed(
-		'n8n execute, run 2',
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
-	if (!check('run 2 succeeds', run2.ok, failureDetail(run2))) throw new Fatal('run 2 failed');
+	const run2 = await executeRun(sb, wf, 2);
 	checkRun2Reruns(ctx, run2, created, after1, picked);
 	await checkRun2Emails(smtp, run2, created, picked);
 	return picked;
@@ -398,11 +400,7 @@ function checkRun2Reruns(
 	const after2 = reportsOf();
 	check(
 		'no report created: the user has as many reports as after run 1',
-		after2.length === after1.length &&
-			same(
-				after2.map((r) => r.id),
-				after1.map((r) => r.id),
-			),
+		after2.length === after1.length && same(after2.map(idOf), after1.map(idOf)),
 		{ after1: after1.length, after2: after2.length },
 	);
 	check(
@@ -470,10 +468,7 @@ async function checkRun2Emails(
 	const expected = PAGES.filter((p) => p.email).map((p) => cleanUrl(p.url));
 	check(
 		`IF: exactly the pages made worse go to the email (${expected.join(', ')})`,
-		same(
-			json(worse2).map((r) => r.url),
-			expected,
-		) && rest2.length === PAGES.length - expected.length,
+		same(json(worse2).map(urlOf), expected) && rest2.length === PAGES.length - expected.length,
 		{ true: json(worse2).map((r) => r.url), false: json(rest2).map((r) => r.url) },
 	);
 	const mails = await smtp.waitFor(expected.length, 10_000);
@@ -511,13 +506,9 @@ async function checkRun2Emails(
 			got.map((m) => m.subject),
 		);
 		const spec = page.next(picked);
-		const failedText = spec.failed?.length
-			? spec.failed
-					.map(
-						(c) => `${c} (${c === picked.high ? 'high' : c === picked.medium ? 'medium' : 'low'})`,
-					)
-					.join(', ')
-			: 'none';
+		const importance = (c: string) =>
+			(Object.keys(picked) as Array<keyof Picked>).find((k) => picked[k] === c);
+		const failedText = spec.failed?.map((c) => `${c} (${importance(c)})`).join(', ') || 'none';
 		check(
 			`its text: the URL, "Score: ${base} → ${now}", ${page.delta} points, the first analysis's score, newly failed: ${failedText}`,
 			mail?.text.startsWith(`${url} was analysed again by phpRank.`) &&
@@ -672,21 +663,14 @@ function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood:
 	const about = byUrl('example.com/about');
 	if (!home || !contact || !about)
 		throw new Fatal('the monitored reports of example.com are missing');
-	const polls = () =>
-		apiRequests(api).filter(
-			(r) =>
-				r.method === 'GET' && r.path === '/api/v1/reports' && r.query.project === 'example.com',
-		).length;
+	const lists = (of: (r: RecordedRequest) => boolean) => () =>
+		apiRequests(api).filter((r) => r.method === 'GET' && r.path === '/api/v1/reports' && of(r))
+			.length;
+	const polls = lists((r) => r.query.project === 'example.com');
 	// The Below Score trigger reads every project: its polls are the first pages read without a project filter.
-	const belowPolls = () =>
-		apiRequests(api).filter(
-			(r) =>
-				r.method === 'GET' &&
-				r.path === '/api/v1/reports' &&
-				r.query.project === undefined &&
-				r.query.page === '1' &&
-				!isFloodRequest(r),
-		).length;
+	const belowPolls = lists(
+		(r) => r.query.project === undefined && r.query.page === '1' && !isFloodRequest(r),
+	);
 	const waitPoll = async (
 		n: number,
 		label: string,
@@ -825,14 +809,6 @@ async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<vo
 		await waitPoll(belowSeen + 1, 'wait for its next poll', 30_000, belowPolls),
 	);
 	const drop = await belowEvents(1);
-	const trendOf = (item: (typeof drop)[number] | undefined) =>
-		item && {
-			reason: item.reason,
-			previous_score: item.previous_score,
-			score: item.score,
-			trend: item.trend,
-			trend_text: item.trend_text,
-		};
 	check(
 		`Below Score ${BELOW_SCORE}: one event, the home page (reason belowScore, previous_score 80, score 70, newly failed ${highCheck} (high)), with trend [80, 70] and trend_text "80 █▁ 70"`,
 		drop.length === 1 &&
@@ -843,7 +819,11 @@ async function checkBelowScoreDrop(t: TriggerRun, belowSeen: number): Promise<vo
 			drop[0].newly_failed === `${highCheck} (high)` &&
 			same(drop[0].trend, [80, 70]) &&
 			drop[0].trend_text === '80 █▁ 70',
-		drop.map((i) => [i.url, i.reason, i.newly_failed]).concat([trendOf(drop[0]) as never]),
+		drop
+			.map((i) => [i.url, i.reason, i.newly_failed])
+			.concat([
+				pick(drop[0], ['reason', 'previous_score', 'score', 'trend', 'trend_text']) as never,
+			]),
 	);
 }
 
@@ -870,14 +850,9 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 			recovered[1].newly_fixed === `${highCheck} (high)` &&
 			same(recovered[1].trend, [80, 70, 80]) &&
 			recovered[1].trend_text === '80 █▁█ 80',
-		recovered.map((i) => ({
-			url: i.url,
-			reason: i.reason,
-			previous_score: i.previous_score,
-			newly_fixed: i.newly_fixed,
-			trend: i.trend,
-			trend_text: i.trend_text,
-		})),
+		recovered.map((i) =>
+			pick(i, ['url', 'reason', 'previous_score', 'newly_fixed', 'trend', 'trend_text']),
+		),
 	);
 	check(
 		'the Only When Worse trigger sent no email for the rise',
@@ -975,6 +950,16 @@ function dropFlood(reports: ReportRecord[]): void {
 	);
 }
 
+/** A One Item per Site item's shape when all `n` events of `project` are drops. */
+const siteShape = (project: string, n: number, biggest: number) => ({
+	project,
+	event_count: n,
+	dropped: n,
+	reasons: { moved: n },
+	biggest_drops: biggest,
+	events: n,
+});
+
 async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 	check('the One Item per Site trigger polled again', polled);
 	const execs = await triggerExecutions(sb, FLOOD_WF_ID, 1, 15_000);
@@ -991,24 +976,7 @@ async function floodChecks(sb: N8nSandbox, polled: boolean): Promise<void> {
 		`one execution, success, with two items: ${FLOOD_BIG} (40 events, 40 dropped, 10 biggest drops), then ${FLOOD_SMALL} (2)`,
 		execs.length === 1 &&
 			execs[0].status === 'success' &&
-			same(shape, [
-				{
-					project: FLOOD_BIG,
-					event_count: 40,
-					dropped: 40,
-					reasons: { moved: 40 },
-					biggest_drops: 10,
-					events: 40,
-				},
-				{
-					project: FLOOD_SMALL,
-					event_count: 2,
-					dropped: 2,
-					reasons: { moved: 2 },
-					biggest_drops: 2,
-					events: 2,
-				},
-			]),
+			same(shape, [siteShape(FLOOD_BIG, 40, 10), siteShape(FLOOD_SMALL, 2, 2)]),
 		{ executions: execs.map((e) => [e.id, e.status]), shape },
 	);
 	const deepest = (items[0]?.biggest_drops as Array<Record<string, unknown>> | undefined)?.[0];

@@ -88,6 +88,8 @@ const HISTORY_FIGURES = [
 	'bad_pages',
 ];
 const PROJECT = 'shop.example.com';
+/** The sitemap index and its two sitemaps, as the file server serves them (sorted). */
+const SITEMAP_FILES = ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml'];
 const HOME = 'https://www.shop.example.com/';
 
 const suite = new Suite('e2e-sitemap');
@@ -183,6 +185,8 @@ const mean = (values: number[]) =>
 	values.length ? round1(values.reduce((a, b) => a + b, 0) / values.length) : null;
 const classOf = (score: number) => (score > 79 ? 'good' : score >= 49 ? 'decent' : 'bad');
 
+const idOf = (r: ReportRecord) => r.id;
+
 function siteReports(api: PhpRankServer): ReportRecord[] {
 	return api.listReports(USER_IDS.default).filter((r) => r.project === PROJECT);
 }
@@ -211,17 +215,26 @@ const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
 
 /** Requests of the run by kind. */
 function byKind(reqs: RecordedRequest[]) {
-	return {
-		lists: reqs.filter((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
-		posts: reqs.filter((r) => r.method === 'POST' && r.path === '/api/v1/reports'),
-		puts: reqs.filter((r) => r.method === 'PUT'),
-		other: reqs.filter(
-			(r) =>
-				!(r.method === 'GET' && r.path === '/api/v1/reports') &&
-				!(r.method === 'POST' && r.path === '/api/v1/reports') &&
-				r.method !== 'PUT',
-		),
-	};
+	const reports = (method: string) =>
+		reqs.filter((r) => r.method === method && r.path === '/api/v1/reports');
+	const [lists, posts, puts] = [
+		reports('GET'),
+		reports('POST'),
+		reqs.filter((r) => r.method === 'PUT'),
+	];
+	const other = reqs.filter((r) => ![lists, posts, puts].some((kind) => kind.includes(r)));
+	return { lists, posts, puts, other };
+}
+
+/** The run's one output item, the site (checked so). */
+function siteItem(run: ExecuteResult): Record<string, unknown> | undefined {
+	const out = json(run.outputs[AUDIT]);
+	check(
+		'one output item: the site',
+		out.length === 1 && out[0]?.project === PROJECT,
+		out.map((i) => i.project),
+	);
+	return out[0];
 }
 
 /** The one email of a run: from, to, subject, and an HTML body that is the summary's `summary_html`. */
@@ -347,14 +360,11 @@ async function startServices(sb: N8nSandbox) {
 		body: sitemapIndexXml(['pages', 'blog'].map((name) => `${files.origin}/sitemap-${name}.xml`)),
 		contentType: XML_TYPE,
 	});
-	files.set('/sitemap-pages.xml', {
-		body: urlsetXml(PAGES.filter((p) => p.sitemap === 'pages').map((p) => p.loc)),
-		contentType: XML_TYPE,
-	});
-	files.set('/sitemap-blog.xml', {
-		body: urlsetXml(PAGES.filter((p) => p.sitemap === 'blog').map((p) => p.loc)),
-		contentType: XML_TYPE,
-	});
+	for (const name of ['pages', 'blog'])
+		files.set(`/sitemap-${name}.xml`, {
+			body: urlsetXml(PAGES.filter((p) => p.sitemap === name).map((p) => p.loc)),
+			contentType: XML_TYPE,
+		});
 	const sitemapUrl = `${files.origin}/sitemap.xml`;
 	note(
 		`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, sitemap ${sitemapUrl} (an index of 2 sitemaps, ${PAGES.length} pages)`,
@@ -490,15 +500,8 @@ async function publishEveryMinute(
 	// Published with its schedule at a second 20 s ahead: production runs, a minute apart.
 	const second = (new Date().getUTCSeconds() + 20) % 60;
 	const wf = everyMinuteAt(withSitemapUrl(example, sitemapUrl), second);
-	const changed = example.nodes
-		.filter(
-			(n) =>
-				!same(
-					wf.nodes.find((m) => m.name === n.name),
-					n,
-				),
-		)
-		.map((n) => n.name);
+	const inWf = (name: string) => wf.nodes.find((m) => m.name === name);
+	const changed = example.nodes.filter((n) => !same(inWf(n.name), n)).map((n) => n.name);
 	check(
 		`the e2e workflow is the example with only the Site node's sitemap_url and the Schedule Trigger's rule swapped (every minute at second ${second}; same nodes, same connections, same credentials)`,
 		same(changed.sort(), [SCHEDULE, SITE].sort()) &&
@@ -622,8 +625,7 @@ async function checkRun1(
 	const { exec: exec1, run: run1 } = await nextProductionRun(1);
 	check(
 		'the sitemap index was read, then each of its two sitemaps, once',
-		same([...files.hits].sort(), ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml']) &&
-			files.hits[0] === '/sitemap.xml',
+		same([...files.hits].sort(), SITEMAP_FILES) && files.hits[0] === '/sitemap.xml',
 		files.hits,
 	);
 	const [index1, plain1] = branches(run1, INDEX_IF);
@@ -671,13 +673,7 @@ async function checkRun1(
 			),
 		site1.map((r) => [r.url, r.privacy, r.result]),
 	);
-	const out1 = json(run1.outputs[AUDIT]);
-	const sum1 = out1[0];
-	check(
-		'one output item: the site',
-		out1.length === 1 && sum1?.project === PROJECT,
-		out1.map((i) => i.project),
-	);
+	const sum1 = siteItem(run1);
 	const want1 = {
 		...expectedHealth(site1),
 		created: audited.length,
@@ -749,16 +745,13 @@ async function checkRun2(
 	const { exec: exec2, run: run2 } = await nextProductionRun(2);
 	check(
 		'the sitemaps were read again, once each',
-		same([...files.hits].sort(), ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml']),
+		same([...files.hits].sort(), SITEMAP_FILES),
 		files.hits,
 	);
 	const after2 = api.listReports(USER_IDS.default);
 	check(
 		'no report created: the user holds the same reports as after run 1',
-		same(
-			after2.map((r) => r.id),
-			after1.map((r) => r.id),
-		),
+		same(after2.map(idOf), after1.map(idOf)),
 		{ after1: after1.length, after2: after2.length },
 	);
 	const reqs2 = byKind(apiRequests(api));
@@ -776,12 +769,10 @@ async function checkRun2(
 			reqs2.puts.every((r) => r.form.results === '1' && r.status === 200),
 		describeRequests(reqs2.puts),
 	);
+	const posts2 = reqs2.posts.map((r) => [r.form.url, r.status]);
 	check(
 		`the only POST is the refused page's, answered 422 again; one list request (project ${PROJECT})`,
-		same(
-			reqs2.posts.map((r) => [r.form.url, r.status]),
-			[[urlOf(REFUSED), 422]],
-		) &&
+		same(posts2, [[urlOf(REFUSED), 422]]) &&
 			reqs2.lists.length === 1 &&
 			reqs2.lists[0].query.project === PROJECT &&
 			reqs2.other.length === 0,
@@ -804,8 +795,7 @@ async function checkRun2(
 		(p) => p.confirm && p.confirm.score! === p.next!.score! && p.next!.score! - p.score <= -5,
 	);
 	const better = audited.filter((p) => p.next!.score! - p.score >= 5);
-	const out2 = json(run2.outputs[AUDIT]);
-	const sum2 = out2[0];
+	const sum2 = siteItem(run2);
 	const want2 = {
 		...expectedHealth(site2),
 		created: 0,
@@ -815,11 +805,6 @@ async function checkRun2(
 		worse_pages: worse.length,
 		better_pages: better.length,
 	};
-	check(
-		'one output item: the site',
-		out2.length === 1 && sum2?.project === PROJECT,
-		out2.map((i) => i.project),
-	);
 	check(
 		`its numbers are the server's and the script's: ${JSON.stringify(want2)}`,
 		same(pick(sum2, Object.keys(want2)), want2),
@@ -876,37 +861,28 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 		index3.length === 0 && plain3.length === 1 && same(files.hits, ['/sitemap.xml']),
 		{ true: index3.length, false: plain3.length, hits: files.hits },
 	);
+	const urls3 = json(run3.outputs[PAGE_URL]).map((i) => i.url);
 	check(
 		'Page URL: one item, the one page (a single <url> is a list of one, not its fields)',
-		same(
-			json(run3.outputs[PAGE_URL]).map((i) => i.url),
-			[urlOf(contact)],
-		),
+		same(urls3, [urlOf(contact)]),
 		json(run3.outputs[PAGE_URL]),
 	);
 	const reqs3 = byKind(apiRequests(api));
+	const puts3 = reqs3.puts.map((r) => r.path);
 	check(
 		"one list request and one PUT results=1, of that page's report",
 		reqs3.lists.length === 1 &&
-			same(
-				reqs3.puts.map((r) => r.path),
-				[`/api/v1/reports/${contactReport.id}`],
-			) &&
+			same(puts3, [`/api/v1/reports/${contactReport.id}`]) &&
 			reqs3.posts.length === 0 &&
 			reqs3.other.length === 0,
 		describeRequests(apiRequests(api)),
 	);
 	const sum3 = json(run3.outputs[AUDIT]);
+	const want3 = { project: PROJECT, pages: 1, created: 0, rerun: 1 };
 	check(
 		'one site item: 1 page, 0 created, 1 re-run',
-		sum3.length === 1 &&
-			same(pick(sum3[0], ['project', 'pages', 'created', 'rerun']), {
-				project: PROJECT,
-				pages: 1,
-				created: 0,
-				rerun: 1,
-			}),
-		sum3.map((i) => pick(i, ['project', 'pages', 'created', 'rerun'])),
+		sum3.length === 1 && same(pick(sum3[0], Object.keys(want3)), want3),
+		sum3.map((i) => pick(i, Object.keys(want3))),
 	);
 	const contact3 = siteReports(api).filter((r) => r.url === cleanUrl(urlOf(contact)));
 	await checkHistoryRow(p, exec3, sum3[0] ?? {}, 3, contact3);
