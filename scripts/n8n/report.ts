@@ -75,3 +75,7 @@ export class Report {
 export class Fatal extends Error {}
 
 export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The item's values at `keys`, each undefined where the item (or the key) is missing. */
+export const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
+	Object.fromEntries(keys.map((k) => [k, item?.[k]]));

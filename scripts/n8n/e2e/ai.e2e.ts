@@ -13,7 +13,6 @@
  * Everything runs on loopback; no real model. Prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR, KEEP_SANDBOX=1 (keep the n8n folder).
  */
-import type { IncomingMessage } from 'http';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -25,6 +24,7 @@ import {
 	type PhpRankServer,
 	type RecordedRequest,
 } from '../../../test/server';
+import { readBody } from '../../../test/server/http';
 import { startHttp } from '../catchers';
 import { apiRequests, loadExample, testServerCredential } from '../checks';
 import {
@@ -104,6 +104,7 @@ async function startScriptedModel(script: (request: ChatRequest, turn: number) =
 	let calls = 0;
 	const server = await startHttp((req, res) => {
 		void readBody(req).then((raw) => {
+			if (raw === undefined) return; // the client went away mid-body: no one to answer
 			if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
 				res
 					.writeHead(404, { 'content-type': 'application/json' })
@@ -161,12 +162,6 @@ async function startScriptedModel(script: (request: ChatRequest, turn: number) =
 		});
 	});
 	return { ...server, url: `${server.origin}/v1`, requests };
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks).toString('utf8');
 }
 
 // ----------------------------------------------------------------------------------- workflows

@@ -52,7 +52,7 @@ import {
 	type N8nServer,
 } from '../n8n';
 import { sleep } from '../proc';
-import { Fatal, same } from '../report';
+import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
 
@@ -274,10 +274,6 @@ async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<
 	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
 	return run;
 }
-
-/** The item's values at `keys` (undefined if there is no item). */
-const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
-	item && Object.fromEntries(keys.map((k) => [k, item[k]]));
 
 // ------------------------------------------------------------------ run 1: every URL new
 async function checkRun1({

@@ -65,7 +65,7 @@ import {
 import { countingProxy, describeProxied, type ProxiedRequest } from '../proxy';
 import { saveAndPublish } from '../rest';
 import type { WorkflowJson } from '../workflow';
-import { Fatal, same } from '../report';
+import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 
 const EXAMPLE_FILE = SITEMAP_EXAMPLE.file;
@@ -209,9 +209,6 @@ function expectedHealth(reports: ReportRecord[]): Record<string, unknown> {
 		),
 	};
 }
-
-const pick = (item: Record<string, unknown> | undefined, keys: string[]) =>
-	Object.fromEntries(keys.map((k) => [k, item?.[k]]));
 
 /** Requests of the run by kind. */
 function byKind(reqs: RecordedRequest[]) {
