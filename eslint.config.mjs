@@ -5,44 +5,58 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
 /*
- * Which folders a layer may not import from, as relative paths resolve from it. Type-only imports
- * count too: a type from a higher layer ties the lower one to it as much as a value does.
+ * The layers (ARCHITECTURE.md, Layers), top to bottom: the node, descriptions/, operations/ (one folder
+ * per operation), engine/ (what two operations share), history/ (a site's runs over time), site/ (a
+ * site's figures, pure), the base files beside them (api.ts, report.ts, bounds.ts, input.ts, ...), and
+ * transport/. Each layer may import only the ones below it: an import that walks into a folder or file
+ * of a higher layer is refused, as relative paths resolve from the file. Type-only imports count too: a
+ * type from a higher layer ties the lower one to it as much as a value does.
  */
+const NODE = ['descriptions', 'methods', 'PhpRank.node', 'PhpRankTrigger'];
 const LAYERS = [
 	{
 		files: ['nodes/PhpRank/transport/**/*.ts'],
-		forbidden: ['operations', 'descriptions', 'methods', 'PhpRank.node', 'PhpRankTrigger'],
+		forbidden: [...NODE, 'operations', 'engine', 'history', 'site', 'input', 'bounds', 'report'],
 		rule: 'transport/ is the bottom layer: it may import only api.ts and other transport/ files',
 	},
 	{
-		files: ['nodes/PhpRank/operations/**/*.ts'],
-		forbidden: ['descriptions', 'methods', 'PhpRank.node', 'PhpRankTrigger'],
-		rule: 'operations/ may import transport/ and api.ts, never descriptions/, methods/ or the nodes above it',
+		files: ['nodes/PhpRank/*.ts'],
+		ignores: ['nodes/PhpRank/PhpRank.node.ts'],
+		forbidden: [...NODE, 'operations', 'engine', 'history', 'site'],
+		rule: 'the base files (api.ts, report.ts, input.ts, ...) may import one another and transport/ only',
 	},
 	{
-		// Listed after the rule above, which it replaces for these files: it repeats its folders.
-		files: ['nodes/PhpRank/operations/*.ts'],
-		forbidden: [
-			'descriptions',
-			'methods',
-			'PhpRank.node',
-			'PhpRankTrigger',
-			'createOrRerun',
-			'getHealth',
-			'getMany',
-			'update',
-		],
-		rule: 'what operations share (operations/*.ts) never imports one operation’s folder',
+		files: ['nodes/PhpRank/site/**/*.ts'],
+		forbidden: [...NODE, 'operations', 'engine', 'history'],
+		rule: 'site/ may import the base files and transport/ only',
+	},
+	{
+		files: ['nodes/PhpRank/history/**/*.ts'],
+		forbidden: [...NODE, 'operations', 'engine'],
+		rule: 'history/ may import site/, the base files and transport/, never engine/ or operations/',
+	},
+	{
+		files: ['nodes/PhpRank/engine/**/*.ts'],
+		forbidden: [...NODE, 'operations'],
+		rule: 'engine/ (what operations share) never imports an operation',
+	},
+	{
+		files: ['nodes/PhpRank/operations/**/*.ts'],
+		forbidden: NODE,
+		// `../<folder>` from an operation's folder is a sibling operation.
+		sibling: true,
+		rule: 'an operation imports engine/ and the layers below it, never another operation or descriptions/',
 	},
 	{
 		files: ['nodes/PhpRank/descriptions/**/*.ts'],
 		forbidden: ['methods', 'PhpRank.node', 'PhpRankTrigger'],
-		rule: 'descriptions/ may import operations/, transport/ and api.ts, never methods/ or the nodes above it',
+		rule: 'descriptions/ may import operations/ and the layers below, never methods/ or the nodes above it',
 	},
 ];
 
-const layerRules = LAYERS.map(({ files, forbidden, rule }) => ({
+const layerRules = LAYERS.map(({ files, ignores, forbidden, sibling, rule }) => ({
 	files,
+	...(ignores ? { ignores } : {}),
 	rules: {
 		'no-restricted-imports': [
 			'error',
@@ -53,6 +67,14 @@ const layerRules = LAYERS.map(({ files, forbidden, rule }) => ({
 						regex: `^(\\.\\.?/)+(.*/)?(${forbidden.join('|')})(/|$)`,
 						message: `Upward import: ${rule} (ARCHITECTURE.md, Layers).`,
 					},
+					...(sibling
+						? [
+								{
+									regex: '^\\.\\./[^./]',
+									message: `Sideways import: ${rule} (ARCHITECTURE.md, Layers).`,
+								},
+							]
+						: []),
 				],
 			},
 		],
@@ -120,8 +142,8 @@ export default [
 		...n8nCommunityNodes.configs.recommended,
 	},
 	{ files: ['credentials/**/*.ts', 'nodes/**/*.ts'], rules: { 'no-console': 'error' } },
-	// The layers (ARCHITECTURE.md): node → descriptions → operations → transport, each importing only
-	// the ones below it. An import that points up fails lint; test/layers.test.ts proves each rule.
+	// The layers (ARCHITECTURE.md): node → descriptions → operations → engine → history → site → base →
+	// transport, each importing only the ones below it. An import that points up fails lint; test/layers.test.ts proves each rule.
 	...layerRules,
 	// The scanner's rule set is for shipped code; tests and scripts may use Node's globals.
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),

@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { PhpRankServer, TEST_API_KEY } from '../test/server';
 import { startN8nApi } from '../test/server/n8nApi';
 import { alternating, engine, medians, probe, runMain } from './benchKit';

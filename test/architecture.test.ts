@@ -16,7 +16,7 @@ import { read, root } from './repoFiles';
  *
  * The map's format: a section headed exactly `## One item of Report → Get Many` (and the others
  * below) holds a numbered list; each entry starts with a file's path from the repository root in
- * backticks: "1. `nodes/PhpRank/operations/routes.ts`: what the item does there."
+ * backticks: "1. `nodes/PhpRank/engine/routes.ts`: what the item does there."
  */
 
 const SECTIONS = {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { locator, useN8nApi, useServer } from './harness/setup';
 import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';

@@ -1,12 +1,12 @@
-import { readBranding } from '../nodes/PhpRank/operations/history/branding';
-import { decodeHistory, encodeHistory } from '../nodes/PhpRank/operations/history/encode';
+import { readBranding } from '../nodes/PhpRank/engine/branding';
+import { decodeHistory, encodeHistory } from '../nodes/PhpRank/history/encode';
 import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/history';
 import {
 	HISTORY_LENGTH,
 	historyFields,
 	siteHistoryFields,
-} from '../nodes/PhpRank/operations/history/historyFields';
-import { siteIssues } from '../nodes/PhpRank/operations/history/issues';
+} from '../nodes/PhpRank/history/historyFields';
+import { siteIssues } from '../nodes/PhpRank/history/issues';
 import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/siteItem';
 import {
 	addRun,
@@ -15,15 +15,15 @@ import {
 	runRecord,
 	type RunRecord,
 	type SiteHistory,
-} from '../nodes/PhpRank/operations/history/model';
+} from '../nodes/PhpRank/history/model';
 import {
 	brandingHeader,
 	historyChart,
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from '../nodes/PhpRank/operations/history/render';
-import type { SiteSummary } from '../nodes/PhpRank/operations/site/types';
+} from '../nodes/PhpRank/engine/render';
+import type { SiteSummary } from '../nodes/PhpRank/site/types';
 import { sparkline } from '../nodes/PhpRank/sparkline';
 import { recordOf } from './harness/siteOverMonths';
 import { CHECK_NAMES } from './server';

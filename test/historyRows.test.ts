@@ -6,7 +6,7 @@ import {
 	missingColumns,
 	recordOfRow,
 	rowOf,
-} from '../nodes/PhpRank/operations/history/model';
+} from '../nodes/PhpRank/history/model';
 import { recordOf } from './harness/siteOverMonths';
 
 /*

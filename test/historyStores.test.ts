@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { emptyHistory } from '../nodes/PhpRank/operations/history/model';
-import type { HistoryStore } from '../nodes/PhpRank/operations/history/stores';
+import { emptyHistory } from '../nodes/PhpRank/history/model';
+import type { HistoryStore } from '../nodes/PhpRank/history/stores';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { listSearch, testCredential } from './harness/engine';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { historyOf, scriptRun } from './harness/siteOverMonths';
@@ -367,7 +367,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 				})),
 			),
 		);
-		const { readRows } = await import('../nodes/PhpRank/operations/history/tableApi');
+		const { readRows } = await import('../nodes/PhpRank/history/tableApi');
 		const ctx = {
 			getCredentials: async () => n8n.credential,
 			getNode: () => ({ name: 'phpRank' }),

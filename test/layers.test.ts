@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /*
- * The layers of ARCHITECTURE.md (node → descriptions → operations → transport) are held by lint
- * (eslint.config.mjs, no-restricted-imports per folder), and `npm run lint` runs in CI. This proves
- * the rule bites: an upward import in each layer is an error, a downward one is not.
+ * The layers of ARCHITECTURE.md (node → descriptions → operations → engine → history → site → base
+ * files → transport) are held by lint (eslint.config.mjs, no-restricted-imports per folder), and
+ * `npm run lint` runs in CI. This proves the rule bites: an upward import in each layer and an
+ * operation importing another are errors, a downward one is not.
  */
 
 const root = join(__dirname, '..');
@@ -39,25 +40,41 @@ function lintAll(jobs: Array<{ file: string; source: string }>): string[][] {
 const cases: Array<[string, string, boolean]> = [
 	// [file, import, refused]
 	['nodes/PhpRank/transport/x.ts', '../operations/output', true],
+	['nodes/PhpRank/transport/x.ts', '../engine/routes', true],
+	['nodes/PhpRank/transport/x.ts', '../history/model', true],
+	['nodes/PhpRank/transport/x.ts', '../site/figures', true],
+	['nodes/PhpRank/transport/x.ts', '../input', true],
 	['nodes/PhpRank/transport/x.ts', '../descriptions/report/report.spec', true],
 	['nodes/PhpRank/transport/x.ts', '../methods/listSearch', true],
 	['nodes/PhpRank/transport/x.ts', '../PhpRank.node', true],
 	['nodes/PhpRank/transport/x.ts', '../../PhpRankTrigger/poll', true],
 	['nodes/PhpRank/transport/x.ts', './request', false],
 	['nodes/PhpRank/transport/x.ts', '../api', false],
-	['nodes/PhpRank/operations/x.ts', '../descriptions/common', true],
-	['nodes/PhpRank/operations/x.ts', '../descriptions/report/report.spec', true],
-	['nodes/PhpRank/operations/x.ts', '../methods/credentialTest', true],
-	['nodes/PhpRank/operations/x.ts', '../../PhpRankTrigger/sample', true],
-	['nodes/PhpRank/operations/x.ts', '../transport/request', false],
-	['nodes/PhpRank/operations/x.ts', './report', false],
-	['nodes/PhpRank/operations/x.ts', './createOrRerun/step', true],
-	['nodes/PhpRank/operations/x.ts', './site/figures', false],
-	['nodes/PhpRank/operations/getHealth/x.ts', '../site/figures', false],
+	['nodes/PhpRank/x.ts', './site/figures', true],
+	['nodes/PhpRank/x.ts', './engine/analysis', true],
+	['nodes/PhpRank/x.ts', './transport/request', false],
+	['nodes/PhpRank/x.ts', './bounds', false],
+	['nodes/PhpRank/site/x.ts', '../history/model', true],
+	['nodes/PhpRank/site/x.ts', '../engine/render', true],
+	['nodes/PhpRank/site/x.ts', '../input', false],
+	['nodes/PhpRank/history/x.ts', '../engine/branding', true],
+	['nodes/PhpRank/history/x.ts', '../operations/compare/step', true],
+	['nodes/PhpRank/history/x.ts', '../site/types', false],
+	['nodes/PhpRank/engine/x.ts', '../operations/createOrRerun/step', true],
+	['nodes/PhpRank/engine/x.ts', '../descriptions/common', true],
+	['nodes/PhpRank/engine/x.ts', '../history/keep', false],
+	['nodes/PhpRank/operations/compare/x.ts', '../createOrRerun/step', true],
+	['nodes/PhpRank/operations/getHealth/x.ts', '../compare/checks', true],
 	['nodes/PhpRank/operations/getHealth/x.ts', '../../descriptions/common', true],
+	['nodes/PhpRank/operations/getHealth/x.ts', '../../methods/credentialTest', true],
+	['nodes/PhpRank/operations/getHealth/x.ts', '../../../PhpRankTrigger/sample', true],
+	['nodes/PhpRank/operations/compare/x.ts', './checks', false],
+	['nodes/PhpRank/operations/compare/x.ts', '../../engine/analysis', false],
+	['nodes/PhpRank/operations/getHealth/x.ts', '../../site/figures', false],
+	['nodes/PhpRank/operations/getHealth/x.ts', '../../transport/request', false],
 	['nodes/PhpRank/descriptions/report/x.ts', '../../methods/listSearch', true],
 	['nodes/PhpRank/descriptions/report/x.ts', '../../PhpRank.node', true],
-	['nodes/PhpRank/descriptions/report/x.ts', '../../operations/input', false],
+	['nodes/PhpRank/descriptions/report/x.ts', '../../operations/compare/step', false],
 	['nodes/PhpRank/descriptions/x.ts', '../transport/resource', false],
 ];
 
@@ -87,7 +104,7 @@ describe('the layers hold by lint', () => {
 			expect(onlyType.length > 0).toBe(refused);
 			if (refused)
 				expect(value[0]).toMatch(
-					/^'.*' import is restricted .*Upward import: .* \(ARCHITECTURE\.md, Layers\)\.$/,
+					/^'.*' import is restricted .*(Upward|Sideways) import: .* \(ARCHITECTURE\.md, Layers\)\.$/,
 				);
 		},
 	);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changesBetween } from '../nodes/PhpRank/operations/changes';
+import { changesBetween } from '../nodes/PhpRank/engine/changes';
 import { createOrRerunParameters as createOrRerun, locator, useServer } from './harness/setup';
 
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };

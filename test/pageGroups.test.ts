@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/operations/history/model';
+import { GROUP_COLUMNS, HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import {
 	healthParameters,
 	locator,

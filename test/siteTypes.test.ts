@@ -1,5 +1,5 @@
-import { SITE_FLATTENERS } from '../nodes/PhpRank/operations/site/text';
-import { type Flatteners, flatten, type SiteSummary } from '../nodes/PhpRank/operations/site/types';
+import { SITE_FLATTENERS } from '../nodes/PhpRank/site/text';
+import { type Flatteners, flatten, type SiteSummary } from '../nodes/PhpRank/site/types';
 
 /*
  * The site item is a declared type from its figures to its output: a misspelled field, or a list

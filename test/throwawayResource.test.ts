@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { deleteRoute, listRoute, recordRoute } from '../nodes/PhpRank/operations/routes';
+import { deleteRoute, listRoute, recordRoute } from '../nodes/PhpRank/engine/routes';
 import { defineResource } from '../nodes/PhpRank/transport/resource';
 import { registerNodeType, runNode } from './harness/engine';
 

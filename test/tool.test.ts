@@ -10,7 +10,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
-import { shapeReport, toolReport } from '../nodes/PhpRank/operations/reportItem';
+import { shapeReport, toolReport } from '../nodes/PhpRank/engine/reportItem';
 import { locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';
 import { callTool, runTools, toolNode } from './harness/tool';

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../nodes/PhpRank/operations/history/model';
+import type { RunRecord } from '../../nodes/PhpRank/history/model';
 import type { PhpRankServer } from '../server';
 
 /*

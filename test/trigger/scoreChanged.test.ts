@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { changesBetween } from '../../nodes/PhpRank/operations/changes';
+import { changesBetween } from '../../nodes/PhpRank/engine/changes';
 import {
 	baselineRecord,
 	decodeBaseline,

@@ -10,7 +10,7 @@ import {
 	RESULT_CLASSES,
 } from '../api';
 import { BOUNDS, boundedField } from '../bounds';
-import { searchIn } from '../operations/input';
+import { searchIn } from '../input';
 import type { ResourceSpec } from '../transport/resource';
 
 /** Return All / Limit, as every n8n list operation offers them. Paging: transport/paging.ts. */

@@ -4,8 +4,8 @@ import { BOUNDS, boundedField } from '../bounds';
 
 /*
  * Page Groups and Default Budget: the sections of a site, each held to its own bar (Create or
- * Re-Run and Project → Get Health; read and checked in operations/site/pageGroups.ts, computed in
- * operations/site/groups.ts).
+ * Re-Run and Project → Get Health; read and checked in site/pageGroups.ts, computed in
+ * site/groups.ts).
  */
 
 const { requiredCheckShare } = BOUNDS;

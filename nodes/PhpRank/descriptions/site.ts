@@ -4,7 +4,7 @@ import { BOUNDS, boundedField } from '../bounds';
 
 /*
  * The fields of a whole-site answer: Project → Get Health, and Create or Re-Run's One Item per
- * Site (checked in operations/site/options.ts; computed in operations/site/figures.ts).
+ * Site (checked in site/options.ts; computed in site/figures.ts).
  */
 
 const { worstPages, minChange } = BOUNDS;

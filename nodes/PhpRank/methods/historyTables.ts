@@ -6,8 +6,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { FIRST_N8N_WITH_TABLE_API } from '../operations/history/n8nApi';
-import { listTables } from '../operations/history/tableApi';
+import { FIRST_N8N_WITH_TABLE_API } from '../history/n8nApi';
+import { listTables } from '../history/tableApi';
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PAGE_SIZES } from '../../PhpRank/api';
-import { shapeReport } from '../../PhpRank/operations/reportItem';
+import { shapeReport } from '../../PhpRank/engine/reportItem';
 import type { PagingCursor } from '../../PhpRank/transport/paging';
 import { oldestFirst, scanReports } from '../reports';
 import type { TriggerEvent } from './event';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResultClass } from '../../PhpRank/api';
-import { shapeReport } from '../../PhpRank/operations/reportItem';
+import { shapeReport } from '../../PhpRank/engine/reportItem';
 import { classify, classRank } from '../../PhpRank/report';
 import {
 	type Covered,

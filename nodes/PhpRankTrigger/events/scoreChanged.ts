@@ -2,8 +2,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BOUNDS, boundedField, readBounded } from '../../PhpRank/bounds';
-import { changesBetween } from '../../PhpRank/operations/changes';
-import { shapeReport } from '../../PhpRank/operations/reportItem';
+import { changesBetween } from '../../PhpRank/engine/changes';
+import { shapeReport } from '../../PhpRank/engine/reportItem';
 import { checkStates, classify, type ReportChanges } from '../../PhpRank/report';
 import { sparkline } from '../../PhpRank/sparkline';
 import {

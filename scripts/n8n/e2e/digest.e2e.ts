@@ -15,7 +15,7 @@
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1, E2E_TARBALL, CHROMIUM_PATH (default /usr/bin/chromium).
  */
 
-import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/operations/history/model';
+import { HISTORY_COLUMNS } from '../../../nodes/PhpRank/history/model';
 import {
 	accountFixture,
 	expectedDigest,

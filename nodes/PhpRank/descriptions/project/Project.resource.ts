@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { healthRoute } from '../../operations/getHealth/step';
-import { projectPath } from '../../operations/input';
+import { projectPath } from '../../input';
 import { projectDeleted } from '../../operations/delete/deleted';
 import { shapeProjects } from '../../operations/getMany/projects';
-import { deleteRoute, listRoute } from '../../operations/routes';
+import { deleteRoute, listRoute } from '../../engine/routes';
 import { projectSpec } from './projectSpec';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { RESULT_CLASSES_TEXT } from '../../api';
 import { BOUNDS, boundedField } from '../../bounds';
-import { MAX_COMPETITORS } from '../../operations/compare/comparison';
+import { MAX_COMPETITORS } from '../../engine/comparison';
 import { projectLocator } from '../common';
 import {
 	emailHtmlOption,

@@ -1,15 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_COMPETITORS } from '../../operations/compare/comparison';
+import { MAX_COMPETITORS } from '../../engine/comparison';
 import { compareRoute } from '../../operations/compare/step';
 import { createOrRerunRoute } from '../../operations/createOrRerun/step';
 import { checkScoreRange, scoreKeep } from '../../operations/getMany/scoreRange';
-import { checkCreateBody, reportPath } from '../../operations/input';
+import { checkCreateBody, reportPath } from '../../input';
 import { reportDeleted } from '../../operations/delete/deleted';
-import { shapeReports } from '../../operations/reportItem';
+import { shapeReports } from '../../engine/reportItem';
 import { buildUpdateBody } from '../../operations/update/checks';
 import { readBeforeRerun, withChanges } from '../../operations/update/rerun';
-import { deleteRoute, listRoute, recordRoute } from '../../operations/routes';
+import { deleteRoute, listRoute, recordRoute } from '../../engine/routes';
 import { reportLocator, toolDescriptionFields } from '../common';
 import { reportSpec } from './reportSpec';
 import * as compare from './compare.operation';

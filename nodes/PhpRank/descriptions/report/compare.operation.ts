@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
-import { MAX_COMPETITORS } from '../../operations/compare/comparison';
+import { MAX_COMPETITORS } from '../../engine/comparison';
 import { optionsCollection } from '../common';
 import { historyStoreParameters, reportBrandingParameter } from './history';
 

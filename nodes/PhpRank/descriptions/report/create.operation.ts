@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { passwordField, privacyField, simplifyParameter } from '../common';
 import { RESULT_CLASSES_TEXT } from '../../api';
 
-/** How the URL is read (operations/input.ts, checkCreateBody): Create's and Create or Re-Run's. */
+/** How the URL is read (input.ts, checkCreateBody): Create's and Create or Re-Run's. */
 const URL_DESCRIPTION =
 	'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken';
 

@@ -2,9 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { boundedField } from '../../bounds';
 
-import { HISTORY_LENGTH } from '../../operations/history/historyFields';
-import { FIRST_N8N_WITH_TABLE_API } from '../../operations/history/n8nApi';
-import { RUNS_KEPT } from '../../operations/history/model';
+import { HISTORY_LENGTH } from '../../history/historyFields';
+import { FIRST_N8N_WITH_TABLE_API } from '../../history/n8nApi';
+import { RUNS_KEPT } from '../../history/model';
 
 /*
  * The fields of a site's history on Create or Re-Run (One Item per Site): History Length under

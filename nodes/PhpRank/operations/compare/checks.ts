@@ -8,10 +8,10 @@ import {
 	withScheme,
 } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
-import { type Branding, readBranding } from '../history/branding';
-import { historyStoreOf, tableChoiceOf } from '../history/stores';
-import { boundedOption, fail, textParameter } from '../input';
-import { MAX_COMPETITORS } from './comparison';
+import { type Branding, readBranding } from '../../engine/branding';
+import { historyStoreOf, tableChoiceOf } from '../../history/stores';
+import { boundedOption, fail, textParameter } from '../../input';
+import { MAX_COMPETITORS } from '../../engine/comparison';
 
 /*
  * Compare With Competitors' input, checked before any request: Your URL, Competitor URLs (1 to

@@ -2,11 +2,11 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { checkStates, classify, sameUrlKey } from '../../report';
 import type { Run } from '../../transport/run';
-import { datedRunOfRow, rowOf, type RunRecord } from '../history/model';
-import { isTableProblem } from '../history/n8nApi';
-import { historyStoreOf, isProduction, tableChoiceOf, writerOf } from '../history/stores';
-import { findTable, type HistoryTable, readRows, upsertRow } from '../history/tableApi';
-import { type Analysed, type Comparison, gapOf, verdictOf } from './comparison';
+import { datedRunOfRow, rowOf, type RunRecord } from '../../history/model';
+import { isTableProblem } from '../../history/n8nApi';
+import { historyStoreOf, isProduction, tableChoiceOf, writerOf } from '../../history/stores';
+import { findTable, type HistoryTable, readRows, upsertRow } from '../../history/tableApi';
+import { type Analysed, type Comparison, gapOf, verdictOf } from '../../engine/comparison';
 
 /*
  * Compare With Competitors over time, with History Store → Data Table: each URL compared is a site

@@ -11,11 +11,10 @@ import { isToolRun } from '../../transport/n8nInternals';
 import { callerOf, recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, runOf } from '../../transport/run';
-import { isPageFailure } from '../createOrRerun/items';
-import { type ItemCaller, sharedAnalysis } from '../createOrRerun/step';
-import { operationRouting, paired } from '../routes';
+import { isPageFailure, type ItemCaller, sharedAnalysis } from '../../engine/analysis';
+import { operationRouting, paired } from '../../engine/routes';
 import { checkCompareInput, type CompareInput, compareInput } from './checks';
-import { type Analysed, compare, type Comparison } from './comparison';
+import { type Analysed, compare, type Comparison } from '../../engine/comparison';
 import { keepComparison, overTime, readComparisonHistory } from './history';
 import { simplified, summaryHtml, summaryText, toolText } from './text';
 

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Branding } from '../history/branding';
-import { accentOf, brandingHeader } from '../history/render';
-import { CLASS_COLOURS, escapeHtml, htmlBox, plural, signed } from '../site/text';
-import type { CheckRow, Comparison, Competitor, Lead } from './comparison';
+import type { Branding } from '../../engine/branding';
+import { accentOf, brandingHeader } from '../../engine/render';
+import { CLASS_COLOURS, escapeHtml, htmlBox, plural, signed } from '../../site/text';
+import type { CheckRow, Comparison, Competitor, Lead } from '../../engine/comparison';
 
 /*
  * A comparison written for people: `summary_text` (chat, an AI tool's answer), `summary_html` (an

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 
 import { BOUNDS, describeValue } from '../../bounds';
 import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
-import { boundedOption, fail } from '../input';
-import { siteSettings } from '../site/options';
-import { pageGroupSettings } from '../site/pageGroups';
+import { boundedOption, fail } from '../../input';
+import { siteSettings } from '../../site/options';
+import { pageGroupSettings } from '../../site/pageGroups';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {

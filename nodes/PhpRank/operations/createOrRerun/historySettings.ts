@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { boundedOption, fail } from '../input';
-import { type Branding, readBranding } from '../history/branding';
-import { HISTORY_LENGTH } from '../history/historyFields';
-import { historyStoreOf, tableChoiceOf } from '../history/stores';
+import { boundedOption, fail } from '../../input';
+import { type Branding, readBranding } from '../../engine/branding';
+import { HISTORY_LENGTH } from '../../history/historyFields';
+import { historyStoreOf, tableChoiceOf } from '../../history/stores';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any

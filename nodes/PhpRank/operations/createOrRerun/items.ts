@@ -1,17 +1,18 @@
 import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { projectOfUrl, type ReportChanges, sameUrlKey } from '../../report';
+import { projectOfUrl, sameUrlKey } from '../../report';
+import { isPageFailure, type Outcome } from '../../engine/analysis';
 import { inputItemCount } from '../../transport/n8nInternals';
 import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
-import { type OutputChoice, reportOutput } from '../reportItem';
+import { type OutputChoice, reportOutput } from '../../engine/reportItem';
 import { type RunPage, siteSummary } from './summary';
-import { siteSettings } from '../site/options';
-import { groupOf, type PageGroup } from '../site/groups';
-import { pageGroupSettings } from '../site/pageGroups';
+import { siteSettings } from '../../site/options';
+import { groupOf, type PageGroup } from '../../site/groups';
+import { pageGroupSettings } from '../../site/pageGroups';
 import { siteHistoryOutput } from './siteItem';
-import { keepSiteRun } from '../history/keep';
+import { keepSiteRun } from '../../history/keep';
 import { historySettings } from './historySettings';
 
 /*
@@ -21,19 +22,6 @@ import { historySettings } from './historySettings';
  * summary, and no request more; a page phpRank cannot analyse (422, 5xx, a timeout) is named in
  * `failed_pages`; only a site none of whose pages could be analysed fails, with the first error.
  */
-
-export type Action = 'created' | 'rerun' | 'reused';
-
-/** What the step did for one URL. */
-export interface Outcome {
-	action: Action;
-	record: IDataObject;
-	changes: ReportChanges | null;
-	/** Other reports of the same URL, left as they are. */
-	others: number;
-	/** Confirm Drops: a suspected drop analysed once more; whether it held, and the first re-run's score. */
-	confirmation?: { confirmed: boolean; first_score: number | null };
-}
 
 /** One Item per Page: the report shaped as the other operations shape it, with what was done. */
 export function pageItem(
@@ -56,17 +44,6 @@ export function pageItem(
 		...confirmed,
 		...(groups.length ? { group: groupOf(record.url, groups) } : {}),
 	};
-}
-
-/** Whether an analysis failed for the page alone (phpRank could not fetch or analyse it), not for the run. */
-export function isPageFailure(error: unknown): error is NodeApiError {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = String(error.httpCode ?? '');
-	return (
-		status === '422' ||
-		status.startsWith('5') ||
-		(status === 'none' && error.failure?.cause === 'temporarily-unavailable')
-	);
 }
 
 interface GatheredPage {

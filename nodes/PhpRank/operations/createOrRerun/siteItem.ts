@@ -5,10 +5,10 @@ import {
 	shortList,
 	summaryHtmlParts,
 	summaryText,
-} from '../site/text';
-import { type Flat, type Flatteners, flatten, type SiteSummary } from '../site/types';
-import type { Branding } from '../history/branding';
-import type { SiteHistoryFields } from '../history/historyFields';
+} from '../../site/text';
+import { type Flat, type Flatteners, flatten, type SiteSummary } from '../../site/types';
+import type { Branding } from '../../engine/branding';
+import type { SiteHistoryFields } from '../../history/historyFields';
 import {
 	accentOf,
 	brandingHeader,
@@ -16,7 +16,7 @@ import {
 	historyLine,
 	issueLines,
 	issuesHtml,
-} from '../history/render';
+} from '../../engine/render';
 
 /*
  * The site item of Create or Re-Run (One Item per Site) with its history: the site's own fields,

@@ -8,14 +8,14 @@ import {
 	pageEntry,
 	type SiteOptions,
 	siteHealth,
-} from '../site/figures';
-import { NO_BUDGET, withGroups } from '../site/groups';
-import type { PageGroupSettings } from '../site/pageGroups';
-import type { SiteSummary } from '../site/types';
+} from '../../site/figures';
+import { NO_BUDGET, withGroups } from '../../site/groups';
+import type { PageGroupSettings } from '../../site/pageGroups';
+import type { SiteSummary } from '../../site/types';
 
 /*
  * Create or Re-Run's site (One Item per Site) before its history: the run's pages summed up beside
- * the health of the pages it analysed (operations/site/figures.ts).
+ * the health of the pages it analysed (site/figures.ts).
  */
 
 /** One page of a Create or Re-Run run, as the run ended for it. */

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BOUNDS } from '../../bounds';
-import { type Branding, readBranding } from '../history/branding';
-import { boundedOption, fail, projectName } from '../input';
-import { siteSettings } from '../site/options';
+import { type Branding, readBranding } from '../../engine/branding';
+import { boundedOption, fail, projectName } from '../../input';
+import { siteSettings } from '../../site/options';
 import { compareWithNames, siteTieWithin } from './compareWith';
-import { pageGroupSettings } from '../site/pageGroups';
+import { pageGroupSettings } from '../../site/pageGroups';
 import { digestStoreOn, digestTableChoice } from './digestHistory';
 
 /** Output → One Digest: one item for the whole account (All Projects only). */

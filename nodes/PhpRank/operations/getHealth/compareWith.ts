@@ -9,11 +9,11 @@ import { BOUNDS } from '../../bounds';
 import { importanceRank } from '../../report';
 import { readList } from '../../transport/paging';
 import type { Caller } from '../../transport/request';
-import { gapOf, MAX_COMPETITORS, type Verdict, verdictOf } from '../compare/comparison';
-import { boundedOption, fail, inputProblem } from '../input';
-import { newestPerUrl, siteHealth, type SiteOptions } from '../site/figures';
-import { shortList, signed } from '../site/text';
-import type { SiteHealth } from '../site/types';
+import { gapOf, MAX_COMPETITORS, type Verdict, verdictOf } from '../../engine/comparison';
+import { boundedOption, fail, inputProblem } from '../../input';
+import { newestPerUrl, siteHealth, type SiteOptions } from '../../site/figures';
+import { shortList, signed } from '../../site/text';
+import type { SiteHealth } from '../../site/types';
 
 /*
  * Project → Get Health → Compare With: other projects beside the chosen one, from their report

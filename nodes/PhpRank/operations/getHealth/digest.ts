@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { classify } from '../../report';
-import { siteIssues } from '../history/issues';
+import { siteIssues } from '../../history/issues';
 import {
 	addRun,
 	type DatedRun,
@@ -9,11 +9,11 @@ import {
 	runRecord,
 	type RunRecord,
 	type SiteHistory,
-} from '../history/model';
-import { mean, newestPerUrl, siteHealth } from '../site/figures';
-import { withGroups } from '../site/groups';
-import type { PageGroupSettings } from '../site/pageGroups';
-import type { Digest, DigestSite, DigestTotals, SiteHealth } from '../site/types';
+} from '../../history/model';
+import { mean, newestPerUrl, siteHealth } from '../../site/figures';
+import { withGroups } from '../../site/groups';
+import type { PageGroupSettings } from '../../site/pageGroups';
+import type { Digest, DigestSite, DigestTotals, SiteHealth } from '../../site/types';
 import type { DigestSettings } from './checks';
 import type { DigestHistory } from './digestHistory';
 import { digestHtml, digestText } from './digestText';

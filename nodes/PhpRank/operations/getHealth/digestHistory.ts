@@ -1,11 +1,11 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { inputProblem } from '../input';
-import type { DatedRun } from '../history/model';
-import { isTableProblem } from '../history/n8nApi';
-import { historyStoreOf, tableChoiceOf } from '../history/stores';
-import type { TableChoice } from '../history/tableApi';
-import { readTableRuns } from '../history/tableStore';
+import { inputProblem } from '../../input';
+import type { DatedRun } from '../../history/model';
+import { isTableProblem } from '../../history/n8nApi';
+import { historyStoreOf, tableChoiceOf } from '../../history/stores';
+import type { TableChoice } from '../../history/tableApi';
+import { readTableRuns } from '../../history/tableStore';
 /*
  * One Digest's history: the rows Create or Re-Run's One Item per Site writes to a data table
  * (History Store → Data Table), read once for every site of the account (one OR filter, split by

@@ -1,4 +1,4 @@
-import { type Digest, type Flat, flatten } from '../site/types';
+import { type Digest, type Flat, flatten } from '../../site/types';
 import { DIGEST_FLATTENERS } from './digestText';
 
 /*

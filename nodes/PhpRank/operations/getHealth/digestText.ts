@@ -1,7 +1,7 @@
-import { type Branding } from '../history/branding';
-import { accentOf, brandingHeader } from '../history/render';
-import { escapeHtml, htmlBox, plural, scoreColour, shortList, signed } from '../site/text';
-import type { Digest, DigestSite, DigestTotals, Flatteners } from '../site/types';
+import { type Branding } from '../../engine/branding';
+import { accentOf, brandingHeader } from '../../engine/render';
+import { escapeHtml, htmlBox, plural, scoreColour, shortList, signed } from '../../site/text';
+import type { Digest, DigestSite, DigestTotals, Flatteners } from '../../site/types';
 
 /*
  * One Digest written for people: `summary_text` (a chat message of at most SUMMARY_LINES lines,

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { newestPerUrl, type SiteOptions, siteHealth } from '../site/figures';
-import { withGroups } from '../site/groups';
-import type { PageGroupSettings } from '../site/pageGroups';
-import { SITE_FLATTENERS, summaryText, withSummary } from '../site/text';
-import { flatten } from '../site/types';
+import { newestPerUrl, type SiteOptions, siteHealth } from '../../site/figures';
+import { withGroups } from '../../site/groups';
+import type { PageGroupSettings } from '../../site/pageGroups';
+import { SITE_FLATTENERS, summaryText, withSummary } from '../../site/text';
+import { flatten } from '../../site/types';
 
 /** One site's health as Get Health outputs it (with its page groups when Page Groups are set); an AI model reads the summary's few lines, not the numbers. */
 export function healthItem(

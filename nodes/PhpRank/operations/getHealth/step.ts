@@ -12,10 +12,10 @@ import { readList } from '../../transport/paging';
 import { callerOf, listLink, recordLinks } from '../../transport/request';
 import type { ResourceSpec } from '../../transport/resource';
 import { itemFailed, runOf } from '../../transport/run';
-import { inputProblem, projectName } from '../input';
-import { operationRouting, paired } from '../routes';
-import { siteSettings } from '../site/options';
-import { pageGroupSettings } from '../site/pageGroups';
+import { inputProblem, projectName } from '../../input';
+import { operationRouting, paired } from '../../engine/routes';
+import { siteSettings } from '../../site/options';
+import { pageGroupSettings } from '../../site/pageGroups';
 import { checkHealthInput, digestSettings, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
 import { digest } from './digest';
@@ -24,7 +24,7 @@ import { healthItem } from './healthItem';
 import { compareWithNames, withBeside } from './compareWith';
 
 /*
- * Project → Get Health: a site's health from the report list alone (operations/site/figures.ts
+ * Project → Get Health: a site's health from the report list alone (site/figures.ts
  * says what it counts). One project: its reports read with phpRank's `project` filter,
  * ceil(reports / 100) requests. All Projects: every report read once, one item per project, by
  * name, or with Output → One Digest one item for them all (digest.ts). `reports` is the report

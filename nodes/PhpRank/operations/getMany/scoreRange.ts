@@ -8,7 +8,7 @@ import type {
 import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
 import { BOUNDS } from '../../bounds';
 import { classify, inScoreRange, type ScoreRange } from '../../report';
-import { boundedOption, fail } from '../input';
+import { boundedOption, fail } from '../../input';
 
 /*
  * Report → Get Many's Minimum Score / Maximum Score: phpRank filters by class only (`result`), so

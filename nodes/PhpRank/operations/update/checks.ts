@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { checkPrivacy, fail, parsePrivacy } from '../input';
+import { checkPrivacy, fail, parsePrivacy } from '../../input';
 
 /** Report → Update: sends only the fields the user added; Re-Run Analysis becomes `results=1`. */
 export async function buildUpdateBody(

@@ -8,7 +8,7 @@ import type {
 
 import { callerOf, forOutputSteps, phpRankRequest } from '../../transport/request';
 import type { Run } from '../../transport/run';
-import { changesBetween } from '../changes';
+import { changesBetween } from '../../engine/changes';
 
 /*
  * Update with Re-Run Analysis says what changed: the report is read just before the re-run (one

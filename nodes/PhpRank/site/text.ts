@@ -1,5 +1,5 @@
-import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../../api';
-import { classify } from '../../report';
+import { RESULT_CLASS_RANGES, RESULT_CLASSES, type ResultClass } from '../api';
+import { classify } from '../report';
 import {
 	type CheckCount,
 	type Flatteners,
@@ -12,7 +12,7 @@ import {
 } from './types';
 
 /*
- * A site’s figures (operations/site/figures.ts) written for people: `summary_text` (a few lines for Slack or
+ * A site’s figures (site/figures.ts) written for people: `summary_text` (a few lines for Slack or
  * Teams), `summary_html` (an e-mail body, inline styles only, every value from phpRank escaped),
  * and the site item as the node outputs it.
  */

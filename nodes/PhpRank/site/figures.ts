@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ResultClass } from '../../api';
-import { type CheckChange, checkStates, classify, importanceRank, sameUrlKey } from '../../report';
+import type { ResultClass } from '../api';
+import { type CheckChange, checkStates, classify, importanceRank, sameUrlKey } from '../report';
 import type { CheckCount, PageEntry, SiteHealth } from './types';
 
 /*
  * A whole site (one phpRank project) from its reports alone, for Project → Get Health and Create or
- * Re-Run's One Item per Site (shapes in types.ts; written for people in operations/site/text.ts):
+ * Re-Run's One Item per Site (shapes in types.ts; written for people in site/text.ts):
  * - pages: the site's URLs, each by its newest report (a URL re-created keeps one page);
  * - health_score: the share of pages, 0-100, with no failed high-importance check (as Ahrefs'
  *   Health Score counts pages without an error-level issue);

@@ -1,9 +1,9 @@
-import { classify } from '../../report';
+import { classify } from '../report';
 import { escapeHtml, plural, scoreColour, shortList, signed } from '../site/text';
 import { type Branding, DEFAULT_ACCENT, hasBranding } from './branding';
-import type { SiteHistoryFields } from './historyFields';
-import type { HistoryEntry } from './model';
-import type { SiteIssues } from './issues';
+import type { SiteHistoryFields } from '../history/historyFields';
+import type { HistoryEntry } from '../history/model';
+import type { SiteIssues } from '../history/issues';
 
 /*
  * A site's history and issues for people: a line for `summary_text`, and for `summary_html` a bar

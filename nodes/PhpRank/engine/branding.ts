@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeValue } from '../../bounds';
+import { describeValue } from '../bounds';
 
 /*
  * Report Branding: the agency's name, logo, accent colour and intro text on the site's e-mail.

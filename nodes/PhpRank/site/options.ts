@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { BOUNDS } from '../../bounds';
+import { BOUNDS } from '../bounds';
 import { boundedOption } from '../input';
 
 /** The options of a whole-site answer (Get Health, Create or Re-Run's One Item per Site), checked. */

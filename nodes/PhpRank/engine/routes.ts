@@ -24,7 +24,7 @@ import {
 	type Run,
 	runOf,
 } from '../transport/run';
-import { checkListQuery } from './input';
+import { checkListQuery } from '../input';
 
 // Each kind of operation's routing and step. Every request goes through a step in
 // `routing.operations.pagination` that sends it with n8n's `makeRoutingRequest` (output steps run

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { PHPRANK_CHECKS } from '../../api';
-import { BOUNDS, type BoundName, describeValue, readBounded } from '../../bounds';
+import { PHPRANK_CHECKS } from '../api';
+import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
 import { fail } from '../input';
 import { NO_BUDGET, OTHER_GROUP, type PageGroup, type PatternKind, pathPattern } from './groups';
 import type { GroupBudget } from './types';

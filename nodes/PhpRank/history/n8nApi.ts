@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiBaseUrl, isApiBaseUrl } from '../../transport/connection';
-import { networkCause } from '../../transport/errors';
+import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
+import { networkCause } from '../transport/errors';
 
 /*
  * n8n's own public API (v1), as History Store → Data Table uses it: the credential's address,

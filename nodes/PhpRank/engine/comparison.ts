@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkStates, classify, importanceRank, type ResultClass } from '../../report';
+import { checkStates, classify, importanceRank, type ResultClass } from '../report';
 
 /*
  * Compare With Competitors: your page beside each competitor's, from their reports (pure). A gap is

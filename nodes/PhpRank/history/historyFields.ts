@@ -1,5 +1,5 @@
-import { BOUNDS } from '../../bounds';
-import { sparkline } from '../../sparkline';
+import { BOUNDS } from '../bounds';
+import { sparkline } from '../sparkline';
 import type { GroupChanges } from '../site/types';
 import { type FailingCheck, siteIssues, type SiteIssues } from './issues';
 import { type HistoryEntry, historyEntry, isoDate, type SiteHistory } from './model';

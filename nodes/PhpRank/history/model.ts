@@ -1,4 +1,4 @@
-import { BOUNDS } from '../../bounds';
+import { BOUNDS } from '../bounds';
 import type { GroupFigures, SiteHealth } from '../site/types';
 
 /*

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkStates } from '../../report';
+import { checkStates } from '../report';
 import { pageEntry, type SiteOptions, siteHealth } from './figures';
 import type {
 	Breach,

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { Run } from '../../transport/run';
+import type { Run } from '../transport/run';
 import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { Run } from '../../transport/run';
+import type { Run } from '../transport/run';
 import { fail } from '../input';
 import type { SiteSummary } from '../site/types';
 import type { SiteHistory } from './model';

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { inputItemCount } from '../../transport/n8nInternals';
-import type { Run } from '../../transport/run';
+import { inputItemCount } from '../transport/n8nInternals';
+import type { Run } from '../transport/run';
 import { inputProblem } from '../input';
 import { pageGroupSettings } from '../site/pageGroups';
 import type { SiteSummary } from '../site/types';

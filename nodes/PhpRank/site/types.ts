@@ -1,4 +1,4 @@
-import type { ResultClass } from '../../api';
+import type { ResultClass } from '../api';
 
 /*
  * The shapes of a whole-site answer, declared once: what `figures.ts` computes, `text.ts` writes for

@@ -14,15 +14,15 @@ import {
 	PRIVACY,
 	PRIVACY_CHOICES,
 	REPORT_LINK,
-} from '../api';
-import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
-import { webAddressProblem, withScheme } from '../publicUrl';
-import { connectionOf } from '../transport/connection';
-import { inputError } from '../transport/errors';
-import { inputItemCount } from '../transport/n8nInternals';
-import { recordPath } from '../transport/request';
-import type { ResourceSpec } from '../transport/resource';
-import { runOf, stopOnInputError } from '../transport/run';
+} from './api';
+import { BOUNDS, type BoundName, describeValue, readBounded } from './bounds';
+import { webAddressProblem, withScheme } from './publicUrl';
+import { connectionOf } from './transport/connection';
+import { inputError } from './transport/errors';
+import { inputItemCount } from './transport/n8nInternals';
+import { recordPath } from './transport/request';
+import type { ResourceSpec } from './transport/resource';
+import { runOf, stopOnInputError } from './transport/run';
 
 // The input checks and request shaping several operations share, before anything is sent: bad
 // input stops with an error naming the field. An operation's own checks live in its folder.
