@@ -3,49 +3,40 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import type { Run } from '../transport/run';
 import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
+import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
 import { addRun, runRecord } from './model';
-import { type HistoryStore, type HistoryStoreName, historyStoreOf, writerOf } from './stores';
-import { tableStore } from './tableStore';
-import { workflowStore } from './workflowStore';
+import { keptFields, type OpenSite, writerOf } from './stores';
 
 /*
- * A site's run kept where History Store says (stores.ts): the home prepared before any phpRank
+ * A site's run kept where History Store says (homes.ts): the home opened before any phpRank
  * request, then after the audit the site's past runs read, this run added (`addRun`: a record its
  * execution wrote before, Retry On Fail's, is replaced) and kept on a production run, and the site
  * item's history fields made of it.
  */
 
-/** Each home of the History Store, by its name: one that lacks a method is refused by `tsc`. */
-const STORES: Record<HistoryStoreName, HistoryStore> = {
-	workflow: workflowStore,
-	dataTable: tableStore,
-};
-
-const storeOf = (ctx: IExecuteSingleFunctions) => STORES[historyStoreOf(ctx, 'createOrRerun')];
-
-/** Before any phpRank request: the home of the item's site prepared (Data Table: the run's sites' rows, read once). */
-export async function prepareSiteHistory(
+/** Before any phpRank request: the home of the item's site opened (Data Table: the run's sites' rows, read once). */
+export async function openSiteHistory(
 	ctx: IExecuteSingleFunctions,
 	run: Run,
 	project: string,
-): Promise<void> {
-	await storeOf(ctx).prepare(ctx, run, project);
+	groups: boolean,
+): Promise<OpenSite> {
+	return await historyHomeOf(ctx, 'createOrRerun')!.sites.open(ctx, run, project, groups);
 }
 
 /** The site item's history fields, this run kept where History Store says (not on manual runs). */
 export async function keepSiteRun(
 	ctx: IExecuteSingleFunctions,
-	run: Run,
+	home: OpenSite,
 	site: SiteSummary,
 	length: number,
 ): Promise<SiteHistoryFields> {
-	const store = storeOf(ctx);
-	const past = await store.past(ctx, run, site.project);
+	const past = await home.past(ctx, site.project);
 	const history = addRun(past.history, runRecord(site, Date.now() / 1000), writerOf(ctx));
-	const kept = await store.keep(ctx, run, site, history);
-	const fields: SiteHistoryFields = {
-		...siteHistoryFields(history, kept.saved, site.failing_checks, length),
+	const { history_saved, ...error } = keptFields(await home.keep(ctx, site, history));
+	return {
+		...siteHistoryFields(history, history_saved, site.failing_checks, length),
 		...(site.groups
 			? groupChanges(past.groupsBefore, {
 					groups: site.groups,
@@ -54,6 +45,6 @@ export async function keepSiteRun(
 					breaches: site.breaches ?? [],
 				})
 			: {}),
+		...error,
 	};
-	return kept.error === undefined ? fields : { ...fields, history_error: kept.error };
 }

@@ -118,31 +118,24 @@ export type HistoryEntry = {
 	bad_pages: number;
 };
 
-/** This run's record from the site's figures; dated by its newest analysis, else `now` (seconds). */
-export function runRecord(
-	site: Pick<
-		SiteHealth,
-		| 'analysed_to'
-		| 'average_score'
-		| 'health_score'
-		| 'pages'
-		| 'good_pages'
-		| 'decent_pages'
-		| 'bad_pages'
-		| 'failing_checks'
-	>,
-	now: number,
-): RunRecord {
-	const analysed = site.analysed_to === null ? NaN : Date.parse(site.analysed_to);
+/** The figures a run record is made of: a site's, a page group's, a compared page's. */
+export type RunFigures = Pick<
+	SiteHealth,
+	'average_score' | 'health_score' | 'pages' | 'good_pages' | 'decent_pages' | 'bad_pages'
+> & { analysed_to: string | null; failing_checks: ReadonlyArray<{ check: string }> };
+
+/** A run's record from its figures (the one builder of a record); dated by its newest analysis, else `now` (seconds). */
+export function runRecord(figures: RunFigures, now: number): RunRecord {
+	const analysed = figures.analysed_to === null ? NaN : Date.parse(figures.analysed_to);
 	return {
 		at: Number.isFinite(analysed) ? Math.floor(analysed / 1000) : Math.floor(now),
-		average: site.average_score,
-		health: site.health_score,
-		pages: site.pages,
-		good: site.good_pages,
-		decent: site.decent_pages,
-		bad: site.bad_pages,
-		failing: site.failing_checks.map(({ check }) => check),
+		average: figures.average_score,
+		health: figures.health_score,
+		pages: figures.pages,
+		good: figures.good_pages,
+		decent: figures.decent_pages,
+		bad: figures.bad_pages,
+		failing: figures.failing_checks.map(({ check }) => check),
 	};
 }
 
@@ -288,6 +281,10 @@ export interface DatedRun {
 	execution: string;
 }
 
+/** Whether a row was there before this execution (a manual one, '', wrote none): what a retry does not read again. */
+export const notWrittenBy = (execution: string) => (row: Record<string, unknown>) =>
+	execution === '' || String(row.execution_id ?? '') !== execution;
+
 /** A site's row as a run with the execution that wrote it; null for a row without a readable date, and for a group's row. */
 export function datedRunOfRow(row: Record<string, unknown>): DatedRun | null {
 	if (isGroupRow(row)) return null;
@@ -312,24 +309,12 @@ export function groupRowsOf(
 	// A group no page matched has nothing to keep.
 	return groups
 		.filter(({ pages }) => pages > 0)
-		.map((group) => {
-			const record: RunRecord = {
-				at,
-				average: group.average_score,
-				health: group.health_score,
-				pages: group.pages,
-				good: group.good_pages,
-				decent: group.decent_pages,
-				bad: group.bad_pages,
-				failing: group.failing_checks.map(({ check }) => check),
-			};
-			return {
-				...rowOf(site, record, group.failing_checks, ids),
+		.map((group) => ({
+			...rowOf(site, runRecord({ ...group, analysed_to: null }, at), group.failing_checks, ids),
 				page_group: group.name,
 				budget_passed: group.passed,
 				breaches: group.breaches.map(({ text }) => text).join('; '),
-			};
-		});
+		}));
 }
 
 /**
@@ -341,12 +326,8 @@ export function brokenGroupsBefore(
 	site: string,
 	execution: string,
 ): string[] | null {
-	const groupRows = rows.filter(
-		(row) =>
-			row.site === site &&
-			isGroupRow(row) &&
-			(execution === '' || String(row.execution_id ?? '') !== execution),
-	);
+	const before = notWrittenBy(execution);
+	const groupRows = rows.filter((row) => row.site === site && isGroupRow(row) && before(row));
 	// The run before: the execution of the newest group row (by date, then as n8n numbered it).
 	const newest = groupRows.reduce<Record<string, unknown> | undefined>((latest, row) => {
 		if (!latest) return row;

@@ -3,15 +3,15 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { Run } from '../transport/run';
 import { fail } from '../input';
 import type { SiteSummary } from '../site/types';
-import type { SiteHistory } from './model';
+import type { DatedRun, RunRecord, SiteHistory } from './model';
 import type { TableChoice } from './tableApi';
 
 /*
- * The History Store: where a site's runs live between production runs, one interface with two
- * homes, This Workflow (workflowStore.ts: the node's static data) and Data Table (tableStore.ts:
- * a row per site and run in an n8n data table). keep.ts picks the home History Store names and
- * asks it, in this order: `prepare` the run's sites (before any phpRank request), the site's `past`
- * runs, then `keep` this run, which says whether it was kept and, when it could not be, why.
+ * The History Store: where runs live between production runs. One interface, `HistoryHome`, with
+ * a side for each operation that has a history: a site's runs for Create or Re-Run (`sites`), a
+ * read-only reader for One Digest (`reader`), page-level keeping for Compare With Competitors
+ * (`pages`). Two homes, This Workflow (workflowStore.ts) and Data Table (tableStore.ts); homes.ts
+ * names them and chooses the item's, once.
  */
 
 /** What a site's history holds before this run. */
@@ -22,60 +22,69 @@ export interface PastRuns {
 	groupsBefore: string[] | null;
 }
 
-/** Whether this run was kept, and what kept it out. */
+/** Whether this run was kept, and what kept it out: the one result of every home's keeping. */
 export interface Kept {
 	saved: boolean;
 	/** A home that can fail to write (Data Table): what to fix, or null (nothing, e.g. a manual execution). */
 	error?: string | null;
 }
 
-/** Where a site's runs live. A home that lacks one of these is refused by `tsc` (STORES in keep.ts). */
-export interface HistoryStore {
-	/** Before any phpRank request: what the run's sites need read (a failure stops the run with what to fix). */
-	prepare(ctx: IExecuteSingleFunctions, run: Run, project: string): Promise<void>;
+/** A run's kept result as the item carries it (the one place `history_saved` and `history_error` are named). */
+export const keptFields = ({ saved, error }: Kept) =>
+	error === undefined
+		? { history_saved: saved }
+		: { history_saved: saved, history_error: error as string | null };
+
+/** A site's history in this run, once its home is open: its past runs, then this run kept. */
+export interface OpenSite {
 	/** The site's runs so far, and its groups over budget at the run before. */
-	past(ctx: IExecuteSingleFunctions, run: Run, project: string): Promise<PastRuns>;
+	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
 	/** Keeps this run (the newest record of `history`) on a production execution. */
-	keep(
-		ctx: IExecuteSingleFunctions,
-		run: Run,
-		site: SiteSummary,
-		history: SiteHistory,
-	): Promise<Kept>;
+	keep(ctx: IExecuteSingleFunctions, site: SiteSummary, history: SiteHistory): Promise<Kept>;
 }
 
-/** A home's name as History Store stores it. */
-export type HistoryStoreName = 'workflow' | 'dataTable';
-
-/** History Store in each operation that has it: its choices and its default. */
-export const HISTORY_STORE_CHOICES = {
-	/** Create or Re-Run (One Item per Site) keeps a history unless told otherwise. */
-	createOrRerun: { choices: ['workflow', 'dataTable'], default: 'workflow' },
-	/** One Digest reads the table Create or Re-Run writes, only when told to. */
-	digest: { choices: ['none', 'dataTable'], default: 'none' },
-	/** Compare With Competitors keeps each compared page's runs only when told to (compare/history.ts). */
-	compare: { choices: ['none', 'dataTable'], default: 'none' },
-} as const;
-
-type Choices = typeof HISTORY_STORE_CHOICES;
-
-/** History Store as set in this operation (its default when unset or unknown): the one reader of the parameter. */
-export function historyStoreOf<O extends keyof Choices>(
-	ctx: IExecuteSingleFunctions,
-	operation: O,
-): Choices[O]['choices'][number] {
-	const { choices, default: initial } = HISTORY_STORE_CHOICES[operation];
-	const value = ctx.getNodeParameter('historyStore', initial) as string;
-	return (
-		(choices as readonly string[]).includes(value) ? value : initial
-	) as Choices[O]['choices'][number];
+/** Create or Re-Run (One Item per Site): the home opened for the item's site before any phpRank request. */
+export interface SiteKeeping {
+	/** What the run's sites need read (a failure stops the run with what to fix); `groups`: Page Groups set. */
+	open(ctx: IExecuteSingleFunctions, run: Run, project: string, groups: boolean): Promise<OpenSite>;
 }
+
+/** Each site's runs, by site, and what the digest says about them (null when every site's could be read). */
+export interface RunsRead {
+	runs: Map<string, DatedRun[]>;
+	note: string | null;
+}
+
+/** One Digest: read only. */
+export interface HistoryReader {
+	read(ctx: IExecuteSingleFunctions, sites: readonly string[]): Promise<RunsRead>;
+}
+
+/** Compare With Competitors: each page a site of its own, its newest run before this execution's, and this run kept. */
+export interface OpenPages {
+	previous: Map<string, RunRecord>;
+	keep(ctx: IExecuteSingleFunctions, runs: ReadonlyArray<{ site: string; record: RunRecord }>): Promise<Kept>;
+}
+
+export interface PageKeeping {
+	open(ctx: IExecuteSingleFunctions, run: Run, sites: readonly string[]): Promise<OpenPages>;
+}
+
+/** A home of the History Store: the sides it offers (an operation offers a home only where it has its side). */
+export interface HistoryHome {
+	/** Its own settings checked before anything is sent (Data Table: History Table chosen). */
+	check(ctx: IExecuteSingleFunctions, operation: HistoryOperation): void;
+	sites?: SiteKeeping;
+	reader?: HistoryReader;
+	pages?: PageKeeping;
+}
+
+/** The operations that have a History Store, each with the side of a home it uses. */
+export const HISTORY_SIDES = { createOrRerun: 'sites', digest: 'reader', compare: 'pages' } as const;
+export type HistoryOperation = keyof typeof HISTORY_SIDES;
 
 /** History Table as chosen; an empty one stops the item with an error naming the field. */
-export function tableChoiceOf(
-	ctx: IExecuteSingleFunctions,
-	fix = 'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
-): TableChoice {
+export function tableChoiceOf(ctx: IExecuteSingleFunctions, fix: string): TableChoice {
 	const locator = ctx.getNodeParameter('historyTable', {}) as IDataObject;
 	const value = String(locator.value ?? '').trim();
 	const mode = String(locator.mode ?? 'list');
@@ -86,6 +95,6 @@ export function tableChoiceOf(
 /** A production execution (a schedule, a webhook, a trigger): the only kind whose run is kept. */
 export const isProduction = (ctx: IExecuteSingleFunctions) => ctx.getMode() !== 'manual';
 
-/** The execution this run's record is written by: '' for a manual one, which keeps nothing. */
+/** The execution this run's record is written by: '' for a manual one, which keeps nothing and reads every row. */
 export const writerOf = (ctx: IExecuteSingleFunctions) =>
 	isProduction(ctx) ? String(ctx.getExecutionId() ?? '') : '';

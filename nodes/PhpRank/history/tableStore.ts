@@ -3,7 +3,6 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputItemCount } from '../transport/n8nInternals';
 import type { Run } from '../transport/run';
 import { inputProblem } from '../input';
-import { pageGroupSettings } from '../site/pageGroups';
 import type { SiteSummary } from '../site/types';
 import {
 	brokenGroupsBefore,
@@ -12,12 +11,21 @@ import {
 	groupRowsOf,
 	historyOfRuns,
 	isGroupRow,
+	notWrittenBy,
 	type RunRecord,
 	rowOf,
 	type SiteHistory,
 } from './model';
 import { isTableProblem } from './n8nApi';
-import { type HistoryStore, isProduction, tableChoiceOf, writerOf } from './stores';
+import {
+	type HistoryHome,
+	type HistoryOperation,
+	isProduction,
+	type Kept,
+	type OpenSite,
+	tableChoiceOf,
+	writerOf,
+} from './stores';
 import {
 	findTable,
 	type HistoryTable,
@@ -30,12 +38,26 @@ import { forgetWorkflowHistory, workflowHistory } from './workflowStore';
 
 /*
  * History Store → Data Table: a row per site and production run (and with Page Groups one per
- * group) in an n8n data table, through its public API (tableApi.ts). The run's sites' rows are read
- * once, before any phpRank request, and a failed read stops the run; after the audit each site's
- * rows are written, and a failed write leaves the item with `history_saved: false` and
- * `history_error`. A history the node kept in the workflow moves into the table on its first
- * production run (`moveWorkflowRuns`). One Digest reads the same rows the same way (`readTableRuns`).
+ * group) in an n8n data table, through its public API (tableApi.ts). Create or Re-Run: the run's
+ * sites' rows are read once, before any phpRank request, and a failed read stops the run; after
+ * the audit each site's rows are written, and a failed write leaves the item with
+ * `history_saved: false` and `history_error`. A history the node kept in the workflow moves into
+ * the table on its first production run (`moveWorkflowRuns`). One Digest reads the same rows the
+ * same way, read only; Compare With Competitors keeps each compared page as a site of the table.
  */
+
+/** What to do about an empty History Table, in each operation. */
+const CHOOSE_TABLE: Record<HistoryOperation, string> = {
+	createOrRerun:
+		'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
+	digest:
+		'Pick the data table Create or Re-Run keeps the sites’ history in under History Table (From List or By ID, or its name By Name), or set History Store to None.',
+	compare:
+		'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
+};
+
+const choiceOf = (ctx: IExecuteSingleFunctions, operation: HistoryOperation): TableChoice =>
+	tableChoiceOf(ctx, CHOOSE_TABLE[operation]);
 
 /** The run's one read of the table. */
 interface TableRead {
@@ -43,33 +65,22 @@ interface TableRead {
 	rows: Array<Record<string, unknown>>;
 }
 
-/** The run's read: made by the first of `prepare`'s items, the same promise for every later step. */
-const runRead = (run: Run, make?: () => Promise<TableRead>): Promise<TableRead> =>
-	make ? run.once('history table rows', make) : run.made('history table rows');
-
-/** Each site's runs in the table (its group rows aside), by site: read only, for One Digest. */
-export async function readTableRuns(
-	ctx: IExecuteSingleFunctions,
-	choice: TableChoice,
-	sites: readonly string[],
-): Promise<Map<string, DatedRun[]> | null> {
-	const table = await findTable(ctx, choice, false);
-	if (!table) return null;
-	const runs = new Map<string, DatedRun[]>(sites.map((site) => [site, []]));
-	for (const row of await readRows(ctx, table, sites)) {
-		const run = datedRunOfRow(row);
-		if (run) runs.get(String(row.site))?.push(run);
-	}
-	return runs;
+/** A write n8n refused says what to fix (the item still comes out); any other failure is the item's. */
+async function kept(write: () => Promise<void>): Promise<Kept> {
+	return await write().then(
+		(): Kept => ({ saved: true, error: null }),
+		(error: unknown) =>
+			isTableProblem(error)
+				? { saved: false, error: `${error.message}. ${error.description ?? ''}`.trim() }
+				: Promise.reject(error),
+	);
 }
 
 /** The site's runs among `rows` (but this execution's, which its new record replaces). */
 function runsOf(rows: TableRead['rows'], project: string, execution: string): DatedRun[] {
+	const before = notWrittenBy(execution);
 	return rows
-		.filter(
-			(row) =>
-				row.site === project && (execution === '' || String(row.execution_id ?? '') !== execution),
-		)
+		.filter((row) => row.site === project && before(row))
 		.flatMap((row) => datedRunOfRow(row) ?? []);
 }
 
@@ -136,66 +147,118 @@ async function writeRun(
 /** The newest record of a history: this run's. */
 const newest = (history: SiteHistory) => history.records[history.records.length - 1];
 
-export const tableStore: HistoryStore = {
-	/** Every site of the run read together, once, by the run's first items; a table that cannot be read stops the item with what to fix. */
-	async prepare(ctx, run, project) {
-		const choice = tableChoiceOf(ctx);
-		const sites = await run.gather(
-			'history sites',
-			ctx.getItemIndex(),
-			project,
-			inputItemCount(ctx),
-		);
-		await runRead(run, async () => {
-			const groups = pageGroupSettings(ctx).groups.length > 0;
+/** The site's history over the run's one read: past runs (this execution's left out), then this run kept. */
+function openSite(read: TableRead): OpenSite {
+	return {
+		async past(ctx, project) {
+			const inTable = runsOf(read.rows, project, writerOf(ctx));
+			return {
+				history: historyOfRuns([...inTable, ...runsToMove(ctx, project, inTable)]),
+				groupsBefore: brokenGroupsBefore(read.rows, project, writerOf(ctx)),
+			};
+		},
+		async keep(ctx, site, history) {
+			const table = read.table;
+			if (!isProduction(ctx) || !table) return { saved: false, error: null };
+			const execution = writerOf(ctx);
+			const ids = { execution, workflow: String(ctx.getWorkflow().id ?? '') };
+			return await kept(async () => {
+				const moving = runsToMove(ctx, site.project, runsOf(read.rows, site.project, execution));
+				await moveWorkflowRuns(ctx, table, site.project, moving);
+				await writeRun(ctx, { ...read, table }, runRows(site, newest(history), ids));
+			});
+		},
+	};
+}
+
+/** Create or Re-Run: every site of the run read together, once, by the run's first items; a table that cannot be read stops the item with what to fix. */
+async function openTableSite(
+	ctx: IExecuteSingleFunctions,
+	run: Run,
+	project: string,
+	groups: boolean,
+): Promise<OpenSite> {
+	const choice = choiceOf(ctx, 'createOrRerun');
+	const sites = await run.gather('history sites', ctx.getItemIndex(), project, inputItemCount(ctx));
+	const read = await run
+		.once('history table rows', async (): Promise<TableRead> => {
 			const table = await findTable(ctx, choice, isProduction(ctx), groups);
 			const rows = table ? await readRows(ctx, table, [...new Set(sites.values())].sort()) : [];
 			return { table, rows };
 		})
-			// Each item's own error (not `fail`, which stops the run as if by another item): the step
-			// stops the run with the first, and says so in the others.
-			.catch((error: unknown) =>
-				Promise.reject(
-					isTableProblem(error)
-						? inputProblem(
-								ctx,
-								`${error.message}. Nothing was sent to phpRank.`,
-								error.description ?? '',
-							)
-						: error,
-				),
-			);
-	},
-
-	async past(ctx, run, project) {
-		const read = await runRead(run);
-		const inTable = runsOf(read.rows, project, writerOf(ctx));
-		return {
-			history: historyOfRuns([...inTable, ...runsToMove(ctx, project, inTable)]),
-			groupsBefore: brokenGroupsBefore(read.rows, project, writerOf(ctx)),
-		};
-	},
-
-	async keep(ctx, run, site, history) {
-		const read = await runRead(run);
-		if (!isProduction(ctx) || !read.table) return { saved: false, error: null };
-		const table = read.table;
-		const execution = writerOf(ctx);
-		const ids = { execution, workflow: String(ctx.getWorkflow().id ?? '') };
-		const written = async () => {
-			await moveWorkflowRuns(
-				ctx,
-				table,
-				site.project,
-				runsToMove(ctx, site.project, runsOf(read.rows, site.project, execution)),
-			);
-			await writeRun(ctx, { ...read, table }, runRows(site, newest(history), ids));
-			return { saved: true, error: null };
-		};
-		return await written().catch((error: unknown) =>
-			isTableProblem(error)
-				? { saved: false, error: `${error.message}. ${error.description ?? ''}`.trim() }
-				: Promise.reject(error),
+		// Each item's own error (not `fail`, which stops the run as if by another item): the step
+		// stops the run with the first, and says so in the others.
+		.catch((error: unknown) =>
+			Promise.reject(
+				isTableProblem(error)
+					? inputProblem(ctx, `${error.message}. Nothing was sent to phpRank.`, error.description ?? '')
+					: error,
+			),
 		);
+	return openSite(read);
+}
+
+/** One Digest: each site's runs in the table (its group rows aside), read only; a table not made yet is said. */
+async function readTableRuns(ctx: IExecuteSingleFunctions, sites: readonly string[]) {
+	const choice = choiceOf(ctx, 'digest');
+	const runs = new Map<string, DatedRun[]>(sites.map((site) => [site, []]));
+	const table = await findTable(ctx, choice, false);
+	if (!table)
+		return {
+			runs,
+			note: `The history table "${choice.value}" does not exist yet: Create or Re-Run (One Item per Site, History Store → Data Table) makes it on its first production run.`,
+		};
+	for (const row of await readRows(ctx, table, sites)) {
+		const dated = datedRunOfRow(row);
+		if (dated) runs.get(String(row.site))?.push(dated);
+	}
+	return { runs, note: null };
+}
+
+/**
+ * Compare With Competitors: the table once per run, the pages' rows read before any phpRank
+ * request (each page's newest run before this execution's), then one upsert per page and
+ * production run.
+ */
+async function openTablePages(ctx: IExecuteSingleFunctions, run: Run, sites: readonly string[]) {
+	const choice = choiceOf(ctx, 'compare');
+	const table = await run.once(`compare history table`, () =>
+		findTable(ctx, choice, isProduction(ctx)),
+	);
+	const previous = new Map<string, RunRecord>();
+	const before = notWrittenBy(writerOf(ctx));
+	// Oldest first: the last row read of a site is its newest.
+	for (const row of table ? await readRows(ctx, table, sites) : []) {
+		const dated = datedRunOfRow(row);
+		if (dated && before(row)) previous.set(String(row.site), dated.record);
+	}
+	return {
+		previous,
+		async keep(
+			ctx: IExecuteSingleFunctions,
+			runs: ReadonlyArray<{ site: string; record: RunRecord }>,
+		): Promise<Kept> {
+			if (!isProduction(ctx) || !table) return { saved: false };
+			const ids = { execution: writerOf(ctx), workflow: String(ctx.getWorkflow().id ?? '') };
+			const { error } = await kept(async () => {
+				await Promise.all(
+					runs.map(({ site, record }) =>
+						run.once(`compare history row ${site}`, () =>
+							upsertRow(ctx, table, rowOf(site, record, [], ids)),
+						),
+					),
+				);
+			});
+			return error === null ? { saved: true } : { saved: false, error };
+		},
+	};
+}
+
+export const tableHome: HistoryHome = {
+	check(ctx, operation) {
+		choiceOf(ctx, operation);
 	},
+	sites: { open: openTableSite },
+	reader: { read: readTableRuns },
+	pages: { open: openTablePages },
 };

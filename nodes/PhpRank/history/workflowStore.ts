@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { decodeHistory, encodeHistory } from './encode';
 import type { SiteHistory } from './model';
-import { type HistoryStore, isProduction, writerOf } from './stores';
+import { type HistoryHome, isProduction, type OpenSite, writerOf } from './stores';
 
 /*
  * History Store → This Workflow: the node's static data (`getWorkflowStaticData('node')`), one
@@ -53,10 +53,8 @@ function groupsBefore(data: IDataObject, project: string, execution: string): st
 	return retry ? namesOf(kept.before) : (namesOf(kept.broken) ?? []);
 }
 
-export const workflowStore: HistoryStore = {
-	async prepare() {},
-
-	async past(ctx, _run, project) {
+const openSite: OpenSite = {
+	async past(ctx, project) {
 		const data = staticData(ctx);
 		return {
 			history: decodeHistory(data[siteKey(project)], checkTable(data)),
@@ -64,7 +62,7 @@ export const workflowStore: HistoryStore = {
 		};
 	},
 
-	async keep(ctx, _run, site, history) {
+	async keep(ctx, site, history) {
 		if (!isProduction(ctx)) return { saved: false };
 		const data = staticData(ctx);
 		const table = checkTable(data);
@@ -78,4 +76,10 @@ export const workflowStore: HistoryStore = {
 		}
 		return { saved: true };
 	},
+};
+
+/** Create or Re-Run's home only: nothing to check or read before the run. */
+export const workflowHome: HistoryHome = {
+	check() {},
+	sites: { open: async () => openSite },
 };

@@ -9,7 +9,7 @@ import {
 } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
 import { type Branding, readBranding } from '../../engine/branding';
-import { historyStoreOf, tableChoiceOf } from '../../history/stores';
+import { checkHistoryHome } from '../../history/homes';
 import { boundedOption, fail, textParameter } from '../../input';
 import { MAX_COMPETITORS } from '../../engine/comparison';
 
@@ -150,6 +150,6 @@ export async function checkCompareInput(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	compareInput(this);
-	if (historyStoreOf(this, 'compare') === 'dataTable') tableChoiceOf(this);
+	checkHistoryHome(this, 'compare');
 	return requestOptions;
 }

@@ -92,7 +92,7 @@ async function compareWithCompetitors(
 		const link = await recordLinks(caller);
 		const now = compare(you, competitors, notComparable, { tieWithin: input.tieWithin, link });
 		const comparison = history ? overTime(now, history) : now;
-		const kept = history ? await keepComparison(this, run, history, [you, ...competitors]) : {};
+		const kept = history ? await keepComparison(this, history, [you, ...competitors]) : {};
 		const shape = {
 			simplify: this.getNodeParameter('simplify', true) as boolean,
 			tool: isToolRun(this),

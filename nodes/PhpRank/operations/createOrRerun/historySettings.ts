@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 import { boundedOption, fail } from '../../input';
 import { type Branding, readBranding } from '../../engine/branding';
 import { HISTORY_LENGTH } from '../../history/historyFields';
-import { historyStoreOf, tableChoiceOf } from '../../history/stores';
+import { checkHistoryHome } from '../../history/homes';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any
@@ -42,6 +42,6 @@ export async function checkHistoryOptions(
 ): Promise<IHttpRequestOptions> {
 	if (this.getNodeParameter('output', 'pages') !== 'sites') return requestOptions;
 	historySettings(this);
-	if (historyStoreOf(this, 'createOrRerun') === 'dataTable') tableChoiceOf(this);
+	checkHistoryHome(this, 'createOrRerun');
 	return requestOptions;
 }

@@ -10,9 +10,10 @@ import { type OutputChoice, reportOutput } from '../../engine/reportItem';
 import { type RunPage, siteSummary } from './summary';
 import { siteSettings } from '../../site/options';
 import { groupOf, type PageGroup } from '../../site/groups';
-import { pageGroupSettings } from '../../site/pageGroups';
+import type { PageGroupSettings } from '../../site/pageGroups';
 import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
+import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
 
 /*
@@ -57,6 +58,7 @@ export async function siteItems(
 	{ ctx, spec, run }: Caller<IExecutePaginationFunctions> & { run: Run },
 	url: string,
 	analysis: Promise<Outcome>,
+	{ settings, history: home }: { settings: PageGroupSettings; history: OpenSite },
 ): Promise<INodeExecutionData[]> {
 	const item = ctx.getItemIndex();
 	const project = projectOfUrl(url);
@@ -94,11 +96,11 @@ export async function siteItems(
 		project,
 		pages,
 		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
-		pageGroupSettings(ctx),
+		settings,
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const history = await keepSiteRun(ctx, run, summary, length);
+	const history = await keepSiteRun(ctx, home, summary, length);
 	return [
 		{
 			json: siteHistoryOutput(summary, history, { simplify, html }, branding),

@@ -15,7 +15,7 @@ import { doneBefore, fingerprintOf, itemFailed, recordDone, runOf } from '../../
 import { outputChoice } from '../../engine/reportItem';
 import { operationRouting, paired } from '../../engine/routes';
 import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
-import { prepareSiteHistory } from '../../history/keep';
+import { openSiteHistory } from '../../history/keep';
 import { checkHistoryOptions } from './historySettings';
 import { pageItem, siteItems } from './items';
 import { sharedAnalysis } from '../../engine/analysis';
@@ -49,18 +49,20 @@ async function createOrRerun(
 			run.itemLeftOut(this.getItemIndex());
 			return Promise.reject(error);
 		};
-		// History Store → Data Table: the sites' rows read before any phpRank request.
-		if (bySite) await prepareSiteHistory(this, run, projectOfUrl(url)).catch(leftOut);
+		// Page Groups read once for the item; History Store → Data Table: the sites' rows read before any phpRank request.
+		const settings = pageGroupSettings(this);
+		const history = bySite
+			? await openSiteHistory(this, run, projectOfUrl(url), settings.groups.length > 0).catch(leftOut)
+			: undefined;
 		const confirmPoints = confirmDropPoints(this);
 		const analysis = sharedAnalysis(caller, url, body, {
 			confirmPoints,
 			reuseHours: reuseHours(this),
 		});
-		if (bySite) return await siteItems(caller, url, analysis).catch(leftOut);
+		if (history) return await siteItems(caller, url, analysis, { settings, history }).catch(leftOut);
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
-		const { groups } = pageGroupSettings(this);
-		const items = [{ json: pageItem(choice, outcome, confirmPoints, groups) }];
+		const items = [{ json: pageItem(choice, outcome, confirmPoints, settings.groups) }];
 		recordDone(
 			run,
 			this.getItemIndex(),

@@ -6,7 +6,7 @@ import { boundedOption, fail, projectName } from '../../input';
 import { siteSettings } from '../../site/options';
 import { compareWithNames, siteTieWithin } from './compareWith';
 import { pageGroupSettings } from '../../site/pageGroups';
-import { digestStoreOn, digestTableChoice } from './digestHistory';
+import { checkHistoryHome } from '../../history/homes';
 
 /** Output → One Digest: one item for the whole account (All Projects only). */
 export const isDigest = (ctx: IExecuteSingleFunctions) =>
@@ -49,7 +49,7 @@ export async function checkHealthInput(
 				'Turn on All Projects: a digest sums up every project of the account. For one project, set Output to One Item per Project.',
 			);
 		digestSettings(this);
-		if (digestStoreOn(this)) digestTableChoice(this);
+		checkHistoryHome(this, 'digest');
 		return requestOptions;
 	}
 	if (!all) compareWithNames(this, projectName(this));
