@@ -32,6 +32,22 @@ const PAGES: Record<string, { score: number; failed: string[] }> = {
 	'/products/w': { score: 80, failed: [] },
 };
 
+/**
+ * A site at the edges: /p/ holds 18 pages at 95, one at 100 and one at 89, 1,899 / 20 = 94.95
+ * (average_score 95); /blog/ 40 (bad), 90 (fails title, high) and 85: health 2 of 3 = 66.67 (67).
+ */
+const EDGE = 'edge.example.com';
+const EDGE_PAGES = Object.fromEntries([
+	...Array.from({ length: 20 }, (_, i) => [
+		`/p/${i + 1}`,
+		{ score: [100, 89][i - 18] ?? 95, failed: [] },
+	]),
+	...[40, 90, 85].map((score, i) => [
+		`/blog/${'abc'[i]}`,
+		{ score, failed: i === 1 ? ['title'] : [] },
+	]),
+]) as typeof PAGES;
+
 /** Page Groups as the node stores them. */
 const groups = (...list: IDataObject[]) => ({ pageGroups: { group: list } });
 const group = (
@@ -138,7 +154,10 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('each budget rule at its boundary', () => {
-		beforeAll(async () => await seed());
+		beforeAll(async () => {
+			await seed();
+			await seed(EDGE_PAGES, EDGE, true);
+		});
 
 		// Products: 4 pages, scores 70, 50, 40, 80 → average 60; 1 bad (40); meta_description fails
 		// on 2 (passes on 50%) and title on 1, both high → health 50.
@@ -173,6 +192,60 @@ describe('Page Groups and budgets', () => {
 				expect(site.breaches).toHaveLength(1);
 				expect((site.breaches as IDataObject[])[0]).toMatchObject({ group: 'Products', ...breach });
 			} else expect(site.breaches).toEqual([]);
+		});
+
+		// Judged on the exact figure, shown rounded; a breach's pages are those a user would fix.
+		const exact: Array<[string, 'Products' | 'Blog', IDataObject, IDataObject | null]> = [
+			['94.95 breaks 95', 'Products', { minAverageScore: 95 }, { actual: 94.95, pages: ['/p/20'] }],
+			['94.95 holds 94.95', 'Products', { minAverageScore: 94.95 }, null],
+			[
+				'66.67 breaks health 67',
+				'Blog',
+				{ minHealthScore: 67 },
+				{ actual: 66.67, pages: ['/blog/b'] },
+			],
+			['66.67 holds health 66.66', 'Blog', { minHealthScore: 66.66 }, null],
+			[
+				'1 of 3 bad breaks 33.3%',
+				'Blog',
+				{ maxBadShare: 33.3 },
+				{ actual: 33.33, pages: ['/blog/a'] },
+			],
+			['1 of 3 bad holds 33.34%', 'Blog', { maxBadShare: 33.34 }, null],
+			[
+				'title on 2 of 3 breaks title:67',
+				'Blog',
+				{ requiredChecks: 'title:67' },
+				{ actual: 66.67, pages: ['/blog/b'] },
+			],
+			['title on 2 of 3 holds title:66.66', 'Blog', { requiredChecks: 'title:66.66' }, null],
+			[
+				'71.666… breaks 71.67, shown 71.66',
+				'Blog',
+				{ minAverageScore: 71.67 },
+				{ actual: 71.66, pages: ['/blog/a'] },
+			],
+		];
+		it.each(exact)('exactly: %s', async (_name, name, budget, breach) => {
+			const own = (of: string) => (of === name ? budget : {});
+			const site = await api.first(
+				healthParameters(EDGE, {
+					simplify: false,
+					...groups(
+						group('Products', '/p/**', own('Products')),
+						group('Blog', '/blog/**', own('Blog')),
+					),
+				}),
+			);
+			const [products, blog] = site.groups as IDataObject[];
+			expect([products.average_score, blog.health_score]).toEqual([95, 67]);
+			const paths = (b: IDataObject) =>
+				(b.pages as IDataObject[]).map((p) => String(p.url).slice(EDGE.length));
+			const found = (site.breaches as IDataObject[]).map((b) => ({
+				actual: b.actual,
+				pages: paths(b),
+			}));
+			expect(found).toEqual(breach ? [breach] : []);
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
@@ -281,7 +354,7 @@ describe('Page Groups and budgets', () => {
 			[
 				'a duplicate name',
 				groups(group('Blog', '/blog/*'), group('blog', '/news/*')),
-				/Page Groups → group 2 \(blog\) → Name: another group is called "blog"/,
+				/Page Groups → group 2 \(blog\) → Name: another group is called "Blog"/,
 			],
 			['the name Other', groups(group('other', '/x')), /group 1 \(other\) → Name: "Other"/],
 			[
@@ -340,8 +413,12 @@ describe('Page Groups and budgets', () => {
 			const { items, error } = await run(mode, { id, extra: { historyStore } });
 			expect(error).toBeUndefined();
 			const site = items[0].json;
-			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed];
+			// What the summary's first line says changed, in brackets.
+			const since = /\((.*)\)$/.exec(String(site.summary_text).split('\n')[0])?.[1] ?? '';
+			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed, since];
 		}
+		const none = 'no production run before to compare with';
+		const back = 'since the last run: back within budget: Products';
 
 		describe.each(['workflow', 'dataTable'] as const)('History Store: %s', (store) => {
 			beforeAll(() => {
@@ -351,15 +428,29 @@ describe('Page Groups and budgets', () => {
 			});
 
 			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
-				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
-				expect(await runOnce(store, true)).toEqual([[], [], false]);
-				expect(await runOnce(store, false, { mode: 'manual' })).toEqual([[], ['Products'], true]);
-				expect(await runOnce(store, true)).toEqual([[], [], false]);
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
+				// No production run before (a manual one keeps nothing): every group over budget is new.
+				const manual = { mode: 'manual' } as const;
+				expect(await runOnce(store, true, manual)).toEqual([['Products'], [], false, none]);
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false, none]);
+				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
+				expect(await runOnce(store, false, manual)).toEqual([[], ['Products'], true, back]);
+				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
+				expect(await runOnce(store, false, { id: 'retried' })).toEqual([
+					[],
+					['Products'],
+					true,
+					back,
+				]);
 				// Retry On Fail: a second try of the same execution says the same.
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
-				expect(await runOnce(store, false)).toEqual([[], [], true]);
-				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
+				expect(await runOnce(store, false, { id: 'retried' })).toEqual([
+					[],
+					['Products'],
+					true,
+					back,
+				]);
+				expect(await runOnce(store, false)).toEqual([[], [], true, '']);
+				const broken = 'since the last run: newly over budget: Products';
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false, broken]);
 			});
 		});
 

@@ -112,7 +112,7 @@ function readGroup(
 	raw: IDataObject,
 	index: number,
 	defaults: GroupBudget,
-	names: Set<string>,
+	names: Map<string, string>,
 	raise: Raise,
 ): PageGroup {
 	const name = String(raw.name ?? '').trim();
@@ -124,9 +124,11 @@ function readGroup(
 			`${where} → Name: "${OTHER_GROUP}" is the group of the pages no pattern matches`,
 			`Choose another name; Other's budget is the Default Budget.`,
 		);
-	if (names.has(key))
-		raise(`${where} → Name: another group is called "${name}"`, 'Give each group its own name.');
-	names.add(key);
+	const taken = names.get(key);
+	// The group declared first, as it is spelt there: `group 2 (blog) → another group is called "Blog"`.
+	if (taken !== undefined)
+		raise(`${where} → Name: another group is called "${taken}"`, 'Give each group its own name.');
+	names.set(key, name);
 	const kind: PatternKind = raw.patternType === 'regex' ? 'regex' : 'path';
 	const pattern = String(raw.pattern ?? '').trim();
 	if (!pattern) raise(`${where} → URL Pattern is empty`, 'Enter a path such as /blog/*.');
@@ -145,7 +147,7 @@ export function pageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettin
 		NO_BUDGET,
 		raise,
 	);
-	const names = new Set<string>();
+	const names = new Map<string, string>();
 	const groups = (Array.isArray(declared) ? declared : []).map((raw, index) =>
 		readGroup(raw, index, defaultBudget, names, raise),
 	);

@@ -203,6 +203,9 @@ export type SiteGroups = {
 
 /** Since the previous production run (Create or Re-Run with a history): groups whose budget broke, and that recovered. */
 export type GroupChanges = {
+	/** With no run before (false): every group over budget now. */
 	groups_newly_broken: string[];
 	groups_recovered: string[];
+	/** Whether a production run with Page Groups came before this one, to compare with. */
+	groups_run_before: boolean;
 };
