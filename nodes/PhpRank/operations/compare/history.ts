@@ -6,7 +6,7 @@ import { datedRunOfRow, rowOf, type RunRecord } from '../../history/model';
 import { isTableProblem } from '../../history/n8nApi';
 import { historyStoreOf, isProduction, tableChoiceOf, writerOf } from '../../history/stores';
 import { findTable, type HistoryTable, readRows, upsertRow } from '../../history/tableApi';
-import { type Analysed, type Comparison, gapOf, verdictOf } from '../../engine/comparison';
+import { type Analysed, type Comparison, gapOf, overtakenBy } from '../../engine/comparison';
 
 /*
  * Compare With Competitors over time, with History Store → Data Table: each URL compared is a site
@@ -101,7 +101,7 @@ export async function keepComparison(
 
 /**
  * `gap_change` of each competitor since the previous comparison (both pages' newest rows before
- * this run), and `overtaken_by`: competitors now ahead (beyond Tie Within) that were not then.
+ * this run), and `overtaken_by` (`overtakenBy`: who is ahead now and was not then, a new competitor included).
  */
 export function overTime(c: Comparison, history: ComparisonHistory): Comparison {
 	const before = (url: string) => history.previous.get(pageSite(url))?.average ?? null;
@@ -111,11 +111,6 @@ export function overTime(c: Comparison, history: ComparisonHistory): Comparison 
 		const change = previous === null || entry.gap === null ? null : gapOf(entry.gap, previous);
 		return { ...entry, previous_gap: previous, gap_change: change };
 	});
-	const overtaken = competitors.filter(
-		({ verdict, previous_gap }) =>
-			verdict === 'ahead' &&
-			previous_gap !== null &&
-			verdictOf(previous_gap, c.tie_within) !== 'ahead',
-	);
-	return { ...c, competitors, overtaken_by: overtaken.map(({ url }) => url) };
+	const overtaken = overtakenBy(competitors, c.tie_within, mine !== null);
+	return { ...c, competitors, overtaken_by: overtaken };
 }
