@@ -329,7 +329,10 @@ async function checkWithCompetitor({ smtp, session, formUrl, table }: FormCtx): 
 		submitForm(formUrl, { website: NEW_VISITOR, email: VISITOR, competitor: RIVAL }),
 	);
 	const report = (url: string) => api.listReports().find((r) => r.url === url);
-	const [rival, mine] = [report('rival.example.org/pricing'), report('new-shop.example.com/pricing')];
+	const [rival, mine] = [
+		report('rival.example.org/pricing'),
+		report('new-shop.example.com/pricing'),
+	];
 	if (!rival || !mine) throw new Fatal("no report of the visitor's or the competitor's page");
 	const reportId = mine.id;
 	const lines = expectedComparison(reportId, rival.id, NEW_VISITOR);
