@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { PHPRANK_CHECKS } from '../api';
 import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
 import { fail } from '../input';
+import { runOf } from '../transport/run';
 import { NO_BUDGET, OTHER_GROUP, type PageGroup, type PatternKind, pathPattern } from './groups';
 import type { GroupBudget } from './types';
 
@@ -138,7 +139,7 @@ function readGroup(
 }
 
 /** The groups and the Default Budget as set (none: no groups); a problem stops the item, naming the group and field. */
-export function pageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettings {
+function readPageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettings {
 	const declared = ctx.getNodeParameter('pageGroups.group', []) as IDataObject[];
 	const raise: Raise = (message, fix) => fail(ctx, message, fix);
 	const defaultBudget = readBudget(
@@ -153,3 +154,7 @@ export function pageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettin
 	);
 	return { groups, defaultBudget };
 }
+
+/** Page Groups and Default Budget of the item, read and checked once per item and try (`Run.setting`). */
+export const pageGroupSettings = (ctx: IExecuteSingleFunctions): PageGroupSettings =>
+	runOf(ctx).setting(ctx.getItemIndex(), 'pageGroups', () => readPageGroupSettings(ctx));
