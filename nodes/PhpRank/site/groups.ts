@@ -159,7 +159,9 @@ const failsHigh = (record: IDataObject) =>
  * The rules on a group's pages, each judged on the exact figure (not the rounded one the group
  * shows: 20 pages averaging 94.95 break a minimum of 95), each breach naming the pages to fix.
  */
-function figureRules(records: IDataObject[]): Record<Exclude<BudgetRule, 'required_check'>, FigureRule> {
+function figureRules(
+	records: IDataObject[],
+): Record<Exclude<BudgetRule, 'required_check'>, FigureRule> {
 	const pages = records.length;
 	const scores = records.map(scoreOf).filter((score): score is number => score !== null);
 	const sum = scores.reduce((total, score) => total + score, 0);
