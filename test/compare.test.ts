@@ -103,43 +103,25 @@ describe('Report → Compare With Competitors', () => {
 		expect(item).not.toHaveProperty('summary_html');
 	});
 
-	it('reuses reports analysed within Reuse Recent Analysis: 0 analysis requests, only the list reads', async () => {
-		scriptAnalyses();
-		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
-		api.server.clearRequests();
-
-		const item = await api.first(compare([RIVAL, OTHER], { simplify: false }));
-		expect(analyses()).toEqual([]);
-		expect(api.calls()).toHaveLength(3);
-		expect((item.you as IDataObject).action).toBe('reused');
-		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
-		expect(api.server.listReports()).toHaveLength(3);
-
-		// 0 hours: always analyse, as a re-run of each report (never a second report).
-		api.server.clearRequests();
-		expect((await api.run(compare([RIVAL, OTHER], { reuseHours: 0 }))).error).toBeUndefined();
-		expect(analyses().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
-		expect(api.server.listReports()).toHaveLength(3);
-	});
-
-	it('fits a daily schedule: reports from the same hour yesterday analysed afresh, a run later that day reuses them', async () => {
+	it('reuses a report analysed within Reuse Recent Analysis (23 h): a daily schedule analyses afresh, a second run that day reads the lists only, 0 always analyses', async () => {
 		const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-		// Yesterday's run, its analyses a minute before and after the hour: the schedule fires late or early.
-		for (const [url, hours] of [
-			[YOU, 24 - 1 / 60],
-			[RIVAL, 24],
-			[OTHER, 24 + 1 / 60],
-		] as const)
+		// Yesterday's run at the same hour, its analyses a minute either side: the schedule fires early or late.
+		const yesterday = { [YOU]: 24 - 1 / 60, [RIVAL]: 24, [OTHER]: 24 + 1 / 60 };
+		for (const [url, hours] of Object.entries(yesterday))
 			api.server.addReport({ url, generated_at: ago(hours) });
-		const actions = async () => {
+		/** Each page's action, then the list reads and the re-runs sent. */
+		const actions = async (extra: IDataObject = {}) => {
 			api.server.clearRequests();
-			const item = await api.first(compare([RIVAL, OTHER], { simplify: false }));
+			const item = await api.first(compare([RIVAL, OTHER], { simplify: false, ...extra }));
 			const all = [item.you, ...(item.competitors as IDataObject[])] as IDataObject[];
-			return [...all.map((c) => c.action), api.calls().length];
+			return [...all.map((c) => c.action), api.sent('GET').length, api.sent('PUT').length];
 		};
-		// 3 list reads and 3 re-runs each day (22 with 10 competitors); 3 list reads within the day.
-		expect(await actions()).toEqual(['rerun', 'rerun', 'rerun', 6]);
-		expect(await actions()).toEqual(['reused', 'reused', 'reused', 3]);
+		// Each day 3 list reads and 3 re-runs (22 with 10 competitors); later that day the lists only.
+		expect(await actions()).toEqual(['rerun', 'rerun', 'rerun', 3, 3]);
+		expect(await actions()).toEqual(['reused', 'reused', 'reused', 3, 0]);
+		// 0 hours: always analyse, as a re-run of each report (never a second report).
+		expect(await actions({ reuseHours: 0 })).toEqual(['rerun', 'rerun', 'rerun', 3, 3]);
+		expect(api.server.listReports()).toHaveLength(3);
 	});
 
 	it('analyses a URL several input items name once per run', async () => {

@@ -37,16 +37,12 @@ const PAGES: Record<string, { score: number; failed: string[] }> = {
  * (average_score 95); /blog/ 40 (bad), 90 (fails title, high) and 85: health 2 of 3 = 66.67 (67).
  */
 const EDGE = 'edge.example.com';
-const EDGE_PAGES = Object.fromEntries([
-	...Array.from({ length: 20 }, (_, i) => [
-		`/p/${i + 1}`,
-		{ score: [100, 89][i - 18] ?? 95, failed: [] },
+const EDGE_PAGES: typeof PAGES = Object.fromEntries(
+	[...Array<number>(18).fill(95), 100, 89, 40, 90, 85].map((score, i) => [
+		i < 20 ? `/p/${i + 1}` : `/blog/${'abc'[i - 20]}`,
+		{ score, failed: i === 21 ? ['title'] : [] },
 	]),
-	...[40, 90, 85].map((score, i) => [
-		`/blog/${'abc'[i]}`,
-		{ score, failed: i === 1 ? ['title'] : [] },
-	]),
-]) as typeof PAGES;
+);
 
 /** Page Groups as the node stores them. */
 const groups = (...list: IDataObject[]) => ({ pageGroups: { group: list } });
@@ -386,25 +382,15 @@ describe('Page Groups and budgets', () => {
 
 			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
 				// No production run before (a manual one keeps nothing): every group over budget is new.
-				const manual = { mode: 'manual' } as const;
+				const [manual, retried] = [{ mode: 'manual' } as const, { id: 'retried' }];
 				expect(await runOnce(store, true, manual)).toEqual([['Products'], [], false, none]);
 				expect(await runOnce(store, true)).toEqual([['Products'], [], false, none]);
 				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
 				expect(await runOnce(store, false, manual)).toEqual([[], ['Products'], true, back]);
 				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([
-					[],
-					['Products'],
-					true,
-					back,
-				]);
+				expect(await runOnce(store, false, retried)).toEqual([[], ['Products'], true, back]);
 				// Retry On Fail: a second try of the same execution says the same.
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([
-					[],
-					['Products'],
-					true,
-					back,
-				]);
+				expect(await runOnce(store, false, retried)).toEqual([[], ['Products'], true, back]);
 				expect(await runOnce(store, false)).toEqual([[], [], true, '']);
 				const broken = 'since the last run: newly over budget: Products';
 				expect(await runOnce(store, true)).toEqual([['Products'], [], false, broken]);

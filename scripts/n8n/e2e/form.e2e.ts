@@ -317,10 +317,7 @@ function expectedComparison(mine: number, rivalId: number, yours: string): strin
 	];
 }
 
-/**
- * A new visitor gives a competitor's website too: the page, the mail and the row lead with the
- * comparison; then a visitor's internal competitor address is refused and said so in plain words.
- */
+/** A new visitor with a new competitor: the comparison leads; an internal one: why, in plain words. */
 async function checkWithCompetitor({ smtp, session, formUrl, table }: FormCtx): Promise<void> {
 	section("a new visitor adds a new competitor's website (Compare With Competitors)");
 	api.setNextAnalysis(RIVAL, { score: 97, failed: [], others: 'pass' });
@@ -334,8 +331,7 @@ async function checkWithCompetitor({ smtp, session, formUrl, table }: FormCtx): 
 		report('new-shop.example.com/pricing'),
 	];
 	if (!rival || !mine) throw new Fatal("no report of the visitor's or the competitor's page");
-	const reportId = mine.id;
-	const lines = expectedComparison(reportId, rival.id, NEW_VISITOR);
+	const lines = expectedComparison(mine.id, rival.id, NEW_VISITOR);
 	const text = endingText(sent.endingHtml);
 	note(`ending page: ${text.slice(0, 400)}`);
 	check(
@@ -344,7 +340,7 @@ async function checkWithCompetitor({ smtp, session, formUrl, table }: FormCtx): 
 			text.indexOf(lines[0]) < text.indexOf('Fix these first:'),
 		{ text: text.slice(0, 400), lines },
 	);
-	checkAudited('with a competitor', sent, reportId);
+	checkAudited('with a competitor', sent, mine.id);
 	check(
 		"5 requests: the visitor's site read by the audit and by the comparison (its new report reused), the competitor's read, two creates",
 		methods().split(' ').sort().join(' ') === 'GET GET GET POST POST',
