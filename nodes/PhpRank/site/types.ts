@@ -162,7 +162,7 @@ export type GroupBudget = {
 	required_checks: Array<{ check: string; share: number }>;
 };
 
-/** A rule a group breaks: its limit, what the group has (a share in %, a score or a count) and the pages that break it, worst first. */
+/** A rule a group breaks: its limit, what the group has (a share in %, a score or a count: the exact figure to hundredths) and the pages that break it, worst first. */
 export type Breach = {
 	group: string;
 	rule: BudgetRule;
