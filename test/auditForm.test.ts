@@ -81,21 +81,6 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	});
 
-	it('a form submitted twice within the hours costs one analysis instead of two', async () => {
-		const submit = async () =>
-			await api.run(createOrRerun({ options: { reuseRecentAnalysis: 24 } }), {
-				items: [{ url: 'https://agency-client.example.com/' }],
-			});
-		const first = await submit();
-		const second = await submit();
-		expect([first.items[0].json.action, second.items[0].json.action]).toEqual([
-			'created',
-			'reused',
-		]);
-		expect(second.items[0].json.id).toBe(first.items[0].json.id);
-		expect(api.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
-	});
-
 	it('with Confirm Drops, a reused report is not analysed again', async () => {
 		analysed('https://shop.example.com/q', 3);
 		const items = await api.ok(

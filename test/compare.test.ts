@@ -12,6 +12,7 @@ import { callTool, toolNode } from './harness/tool';
 const YOU = 'https://www.shop.example.com/pricing';
 const RIVAL = 'https://rival.example.org/pricing';
 const OTHER = 'https://other.example.net/';
+const NEW = 'https://new.example.com/';
 
 const compare = (competitors: unknown[], extra: IDataObject = {}) => ({
 	resource: 'report',
@@ -102,22 +103,24 @@ describe('Report → Compare With Competitors', () => {
 		expect(item).not.toHaveProperty('summary_html');
 	});
 
-	it('reuses reports analysed within Reuse Recent Analysis: 0 analysis requests, only the list reads', async () => {
-		scriptAnalyses();
-		expect((await api.run(compare([RIVAL, OTHER]))).error).toBeUndefined();
-		api.server.clearRequests();
-
-		const item = await api.first(compare([RIVAL, OTHER], { simplify: false }));
-		expect(analyses()).toEqual([]);
-		expect(api.calls()).toHaveLength(3);
-		expect((item.you as IDataObject).action).toBe('reused');
-		expect((item.competitors as IDataObject[]).map((c) => c.action)).toEqual(['reused', 'reused']);
-		expect(api.server.listReports()).toHaveLength(3);
-
+	it('reuses a report analysed within Reuse Recent Analysis (23 h): a daily schedule analyses afresh, a second run that day reads the lists only, 0 always analyses', async () => {
+		const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+		// Yesterday's run at the same hour, its analyses a minute either side: the schedule fires early or late.
+		const yesterday = { [YOU]: 24 - 1 / 60, [RIVAL]: 24, [OTHER]: 24 + 1 / 60 };
+		for (const [url, hours] of Object.entries(yesterday))
+			api.server.addReport({ url, generated_at: ago(hours) });
+		/** Each page's action, then the list reads and the re-runs sent. */
+		const actions = async (extra: IDataObject = {}) => {
+			api.server.clearRequests();
+			const item = await api.first(compare([RIVAL, OTHER], { simplify: false, ...extra }));
+			const all = [item.you, ...(item.competitors as IDataObject[])] as IDataObject[];
+			return [...all.map((c) => c.action), api.sent('GET').length, api.sent('PUT').length];
+		};
+		// Each day 3 list reads and 3 re-runs (22 with 10 competitors); later that day the lists only.
+		expect(await actions()).toEqual(['rerun', 'rerun', 'rerun', 3, 3]);
+		expect(await actions()).toEqual(['reused', 'reused', 'reused', 3, 0]);
 		// 0 hours: always analyse, as a re-run of each report (never a second report).
-		api.server.clearRequests();
-		expect((await api.run(compare([RIVAL, OTHER], { reuseHours: 0 }))).error).toBeUndefined();
-		expect(analyses().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
+		expect(await actions({ reuseHours: 0 })).toEqual(['rerun', 'rerun', 'rerun', 3, 3]);
 		expect(api.server.listReports()).toHaveLength(3);
 	});
 
@@ -407,11 +410,11 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		executions = 0;
 	});
 
-	const over = async (mode: 'webhook' | 'manual') => {
+	const over = async (mode: 'webhook' | 'manual', competitors = [RIVAL, OTHER]) => {
 		n8n.api.requests.length = 0;
 		const execution = { mode, id: String(++executions), n8nApi: n8n.credential };
 		return await api.first(
-			compare([RIVAL, OTHER], {
+			compare(competitors, {
 				simplify: false,
 				reuseHours: 0,
 				historyStore: 'dataTable',
@@ -427,12 +430,13 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		(item.competitors as IDataObject[]).map((c) => [c.gap, c.previous_gap, c.gap_change]);
 
 	it('keeps each page as a site of the table, and says gap_change and overtaken_by since the previous production comparison', async () => {
-		scores(70, 68, 60);
+		// The first comparison: nothing before it, so no one overtook you, though OTHER is ahead.
+		scores(70, 68, 80);
 		const first = await over('webhook');
 		expect(first).toMatchObject({ history_saved: true, overtaken_by: [] });
 		expect(changes(first)).toEqual([
 			[-2, null, null],
-			[-10, null, null],
+			[10, null, null],
 		]);
 		const [table] = n8n.api.tables.all();
 		expect(
@@ -441,7 +445,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 				.map((row) => [row.site, row.average_score, row.pages])
 				.sort(),
 		).toEqual([
-			['other.example.net/', 60, 1],
+			['other.example.net/', 80, 1],
 			['rival.example.org/pricing', 68, 1],
 			['shop.example.com/pricing', 70, 1],
 		]);
@@ -451,7 +455,7 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 		const second = await over('webhook');
 		expect(changes(second)).toEqual([
 			[10, -2, 12],
-			[-5, -10, 5],
+			[-5, 10, -15],
 		]);
 		expect(second.overtaken_by).toEqual([RIVAL]);
 		expect(String(second.summary_text).split('\n')[1]).toBe(
@@ -470,10 +474,14 @@ describe('Compare With Competitors over time: History Store → Data Table', () 
 			'POST /api/v1/data-tables/T/rows/upsert',
 		]);
 
-		// Still ahead: no news. A manual run reads the table and writes nothing.
+		// Still ahead: no news; a competitor added since, already ahead, is. A manual run writes nothing.
 		scores(70, 81, 65);
-		const third = await over('manual');
-		expect(third.overtaken_by).toEqual([]);
+		api.server.setNextAnalysis(NEW, { score: 90 });
+		const third = await over('manual', [RIVAL, OTHER, NEW]);
+		expect(third.overtaken_by).toEqual([NEW]);
+		expect(String(third.summary_text).split('\n')[1]).toBe(
+			`New to the comparison and ahead of you: ${NEW}.`,
+		);
 		expect(changes(third)[0]).toEqual([11, 10, 1]);
 		expect(third.history_saved).toBe(false);
 		expect(n8n.api.tables.rows(table.id)).toHaveLength(6);

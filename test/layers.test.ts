@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /*
@@ -111,5 +112,11 @@ describe('the layers hold by lint', () => {
 
 	it('the package itself has no upward import', () => {
 		expect(results[results.length - 1]).toEqual([]);
+	});
+
+	it('operations/ holds one folder per operation and nothing they share', () => {
+		const entries = readdirSync(join(root, 'nodes/PhpRank/operations'), { withFileTypes: true });
+		expect(entries.filter((entry) => !entry.isDirectory()).map(({ name }) => name)).toEqual([]);
+		expect(entries.length).toBeGreaterThan(5);
 	});
 });

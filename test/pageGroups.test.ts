@@ -32,6 +32,18 @@ const PAGES: Record<string, { score: number; failed: string[] }> = {
 	'/products/w': { score: 80, failed: [] },
 };
 
+/**
+ * A site at the edges: /p/ holds 18 pages at 95, one at 100 and one at 89, 1,899 / 20 = 94.95
+ * (average_score 95); /blog/ 40 (bad), 90 (fails title, high) and 85: health 2 of 3 = 66.67 (67).
+ */
+const EDGE = 'edge.example.com';
+const EDGE_PAGES: typeof PAGES = Object.fromEntries(
+	[...Array<number>(18).fill(95), 100, 89, 40, 90, 85].map((score, i) => [
+		i < 20 ? `/p/${i + 1}` : `/blog/${'abc'[i - 20]}`,
+		{ score, failed: i === 21 ? ['title'] : [] },
+	]),
+);
+
 /** Page Groups as the node stores them. */
 const groups = (...list: IDataObject[]) => ({ pageGroups: { group: list } });
 const group = (
@@ -138,41 +150,55 @@ describe('Page Groups and budgets', () => {
 	});
 
 	describe('each budget rule at its boundary', () => {
-		beforeAll(async () => await seed());
+		beforeAll(async () => {
+			await seed();
+			await seed(EDGE_PAGES, EDGE, true);
+		});
 
-		// Products: 4 pages, scores 70, 50, 40, 80 → average 60; 1 bad (40); meta_description fails
-		// on 2 (passes on 50%) and title on 1, both high → health 50.
-		const cases: Array<[string, IDataObject, IDataObject | null]> = [
-			['average at the limit', { minAverageScore: 60 }, null],
-			['average just above', { minAverageScore: 60.1 }, { rule: 'min_average_score', actual: 60 }],
-			['health at the limit', { minHealthScore: 50 }, null],
-			['health just above', { minHealthScore: 51 }, { rule: 'min_health_score', actual: 50 }],
-			['bad share at the limit', { maxBadShare: 25 }, null],
-			['bad share just below', { maxBadShare: 24.9 }, { rule: 'max_bad_share', actual: 25 }],
-			['bad pages at the limit', { maxBadPages: 1 }, null],
-			['bad pages just below', { maxBadPages: 0 }, { rule: 'max_bad_pages', actual: 1 }],
-			['check share at the limit', { requiredChecks: 'meta_description:50' }, null],
-			[
-				'check share just above',
-				{ requiredChecks: 'meta_description:50.5' },
-				{ rule: 'required_check', check: 'meta_description', actual: 50, limit: 50.5 },
-			],
-			['a check that passes everywhere', { requiredChecks: 'favicon' }, null],
+		// shop's Products: 4 pages, scores 70, 50, 40, 80 → average 60; 1 bad (40); meta_description
+		// fails on 2 and title on 1 (passes on 75%), both high → health 50. P and Blog: EDGE_PAGES.
+		// Each rule judged on the exact figure, shown rounded. The breach: `rule actual pages to fix`
+		// ('': the group holds).
+		const cases: Array<[string, 'Products' | 'P' | 'Blog', IDataObject, string]> = [
+			['average at the limit', 'Products', { minAverageScore: 60 }, ''],
+			['average above', 'Products', { minAverageScore: 60.1 }, 'min_average_score 60 /y/z /y'],
+			['health at the limit', 'Products', { minHealthScore: 50 }, ''],
+			['health above', 'Products', { minHealthScore: 51 }, 'min_health_score 50 /y/z /x'],
+			['bad share at the limit', 'Products', { maxBadShare: 25 }, ''],
+			['bad share below', 'Products', { maxBadShare: 24.9 }, 'max_bad_share 25 /y/z'],
+			['bad pages at the limit', 'Products', { maxBadPages: 1 }, ''],
+			['bad pages below', 'Products', { maxBadPages: 0 }, 'max_bad_pages 1 /y/z'],
+			['check share at the limit', 'Products', { requiredChecks: 'title:75' }, ''],
+			['check share above', 'Products', { requiredChecks: 'title:75.5' }, 'required_check 75 /y/z'],
+			['a check that passes everywhere', 'Products', { requiredChecks: 'favicon' }, ''],
+			['94.95 (shown 95) breaks 95', 'P', { minAverageScore: 95 }, 'min_average_score 94.95 /20'],
+			['94.95 holds 94.95', 'P', { minAverageScore: 94.95 }, ''],
+			['2 of 3 (shown 67) break 67', 'Blog', { minHealthScore: 67 }, 'min_health_score 66.67 /b'],
+			['2 of 3 hold 66.66', 'Blog', { minHealthScore: 66.66 }, ''],
+			['1 bad of 3 breaks 33.3%', 'Blog', { maxBadShare: 33.3 }, 'max_bad_share 33.33 /a'],
+			['1 bad of 3 holds 33.34%', 'Blog', { maxBadShare: 33.34 }, ''],
+			['2 of 3 pass, break 67', 'Blog', { requiredChecks: 'title:67' }, 'required_check 66.67 /b'],
+			['2 of 3 pass, hold 66.66', 'Blog', { requiredChecks: 'title:66.66' }, ''],
+			['71.666… breaks 71.67', 'Blog', { minAverageScore: 71.67 }, 'min_average_score 71.66 /a'],
 		];
+		const at = { Products: [SITE, '/products'], P: [EDGE, '/p'], Blog: [EDGE, '/blog'] };
+		// What each group shows: average_score and health_score, rounded.
+		const shown = { Products: [60, 50], P: [95, 100], Blog: [71.7, 67] };
 
-		// No breach: the group holds.
-		it.each(cases)('%s', async (_name, budget, breach) => {
-			const passed = breach === null;
-			const site = await api.first(health(groups(group('Products', '/products/**', budget))));
-			const products = (site.groups as IDataObject[])[0];
-			expect(products).toMatchObject({ name: 'Products', pages: 4, average_score: 60 });
-			expect(products.passed).toBe(passed);
-			expect(site.budgets_passed).toBe(passed);
-			expect(site.broken_groups).toEqual(passed ? [] : ['Products']);
-			if (breach) {
-				expect(site.breaches).toHaveLength(1);
-				expect((site.breaches as IDataObject[])[0]).toMatchObject({ group: 'Products', ...breach });
-			} else expect(site.breaches).toEqual([]);
+		it.each(cases)('%s', async (_name, name, budget, breach) => {
+			const [site, folder] = at[name];
+			const item = await api.first(
+				healthParameters(site, { simplify: false, ...groups(group(name, `${folder}/**`, budget)) }),
+			);
+			const [own] = item.groups as IDataObject[];
+			expect([own.average_score, own.health_score]).toEqual(shown[name]);
+			expect([own.passed, item.budgets_passed]).toEqual([!breach, !breach]);
+			expect(item.broken_groups).toEqual(breach ? [name] : []);
+			const pages = (b: IDataObject) =>
+				(b.pages as IDataObject[]).map((p) => String(p.url).slice(site.length + folder.length));
+			expect(
+				(item.breaches as IDataObject[]).map((b) => [b.rule, b.actual, ...pages(b)].join(' ')),
+			).toEqual(breach ? [breach] : []);
 		});
 
 		it('a group inherits the Default Budget, its own rule wins, Other is held to the default', async () => {
@@ -281,7 +307,7 @@ describe('Page Groups and budgets', () => {
 			[
 				'a duplicate name',
 				groups(group('Blog', '/blog/*'), group('blog', '/news/*')),
-				/Page Groups → group 2 \(blog\) → Name: another group is called "blog"/,
+				/Page Groups → group 2 \(blog\) → Name: another group is called "Blog"/,
 			],
 			['the name Other', groups(group('other', '/x')), /group 1 \(other\) → Name: "Other"/],
 			[
@@ -340,8 +366,12 @@ describe('Page Groups and budgets', () => {
 			const { items, error } = await run(mode, { id, extra: { historyStore } });
 			expect(error).toBeUndefined();
 			const site = items[0].json;
-			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed];
+			// What the summary's first line says changed, in brackets.
+			const since = /\((.*)\)$/.exec(String(site.summary_text).split('\n')[0])?.[1] ?? '';
+			return [site.groups_newly_broken, site.groups_recovered, site.budgets_passed, since];
 		}
+		const none = 'no production run before to compare with';
+		const back = 'since the last run: back within budget: Products';
 
 		describe.each(['workflow', 'dataTable'] as const)('History Store: %s', (store) => {
 			beforeAll(() => {
@@ -351,15 +381,19 @@ describe('Page Groups and budgets', () => {
 			});
 
 			it('breaks, stays broken (nothing new), a manual run changes nothing, recovers, a retry compares with the same run before', async () => {
-				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
-				expect(await runOnce(store, true)).toEqual([[], [], false]);
-				expect(await runOnce(store, false, { mode: 'manual' })).toEqual([[], ['Products'], true]);
-				expect(await runOnce(store, true)).toEqual([[], [], false]);
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
+				// No production run before (a manual one keeps nothing): every group over budget is new.
+				const [manual, retried] = [{ mode: 'manual' } as const, { id: 'retried' }];
+				expect(await runOnce(store, true, manual)).toEqual([['Products'], [], false, none]);
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false, none]);
+				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
+				expect(await runOnce(store, false, manual)).toEqual([[], ['Products'], true, back]);
+				expect(await runOnce(store, true)).toEqual([[], [], false, '']);
+				expect(await runOnce(store, false, retried)).toEqual([[], ['Products'], true, back]);
 				// Retry On Fail: a second try of the same execution says the same.
-				expect(await runOnce(store, false, { id: 'retried' })).toEqual([[], ['Products'], true]);
-				expect(await runOnce(store, false)).toEqual([[], [], true]);
-				expect(await runOnce(store, true)).toEqual([['Products'], [], false]);
+				expect(await runOnce(store, false, retried)).toEqual([[], ['Products'], true, back]);
+				expect(await runOnce(store, false)).toEqual([[], [], true, '']);
+				const broken = 'since the last run: newly over budget: Products';
+				expect(await runOnce(store, true)).toEqual([['Products'], [], false, broken]);
 			});
 		});
 

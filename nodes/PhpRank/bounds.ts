@@ -29,8 +29,9 @@ export const BOUNDS = {
 	maxBadShare: { label: 'Maximum Bad Pages (%)', low: 0, high: 100, default: 10 },
 	maxBadPages: { label: 'Maximum Bad Pages', low: 0, high: 1_000_000, default: 0 },
 	requiredCheckShare: { label: 'Required Check Share', low: 0, high: 100, default: 100 },
-	// Compare With Competitors: its own reuse (a comparison is usually re-read within a day) and tie band.
-	reuseHours: { label: 'Reuse Recent Analysis (Hours)', low: 0, high: 8760, default: 24 },
+	// Compare With Competitors: its own reuse and tie band. 23 hours, a day less an hour's slack: a daily
+	// schedule analyses afresh each day however late it fires, a second comparison within the day reuses.
+	reuseHours: { label: 'Reuse Recent Analysis (Hours)', low: 0, high: 8760, default: 23 },
 	tieWithin: { label: 'Tie Within (Points)', low: 0, high: 100, default: 3 },
 } as const satisfies Record<string, Bound>;
 

@@ -1,10 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { describeValue } from '../bounds';
+import { fail } from '../input';
+import { runOf } from '../transport/run';
 
 /*
  * Report Branding: the agency's name, logo, accent colour and intro text on the site's e-mail.
- * Read and checked here (pure); the caller raises its node's error naming the item.
+ * Read and checked here (`readBranding`, pure); `brandingOf` reads it once per item for the
+ * operations that have it, a problem stopping the item with the field to fix.
  */
 
 export interface Branding {
@@ -56,3 +59,11 @@ export function readBranding(options: IDataObject | undefined): BrandingCheck {
 /** Whether any branding is set (the e-mail then gets a header of its own). */
 export const hasBranding = (branding: Branding) =>
 	branding.agencyName !== '' || branding.logoUrl !== '' || branding.introText !== '';
+
+/** The item's Report Branding, read once per item and try; a problem stops the item naming the field. */
+export const brandingOf = (ctx: IExecuteSingleFunctions): Branding =>
+	runOf(ctx).setting(ctx.getItemIndex(), 'reportBranding', () => {
+		const read = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
+		if ('problem' in read) fail(ctx, read.problem, read.enter);
+		return read.branding;
+	});

@@ -70,7 +70,7 @@ export interface Comparison {
 	/** Competitors phpRank could not analyse, with why: never counted as a win or a loss. */
 	not_comparable: Array<{ url: string; reason: string }>;
 	tie_within: number;
-	/** History Store → Data Table: competitors now ahead that were not at the previous comparison. */
+	/** History Store → Data Table: competitors now ahead that were not at the previous comparison (`overtakenBy`). */
 	overtaken_by?: string[];
 }
 
@@ -85,6 +85,25 @@ export function verdictOf(gap: number | null, tieWithin: number): Verdict | null
 	if (gap === null) return null;
 	if (Math.abs(gap) <= tieWithin) return 'tie';
 	return gap > 0 ? 'ahead' : 'behind';
+}
+
+/**
+ * Who overtook you since the previous comparison: every competitor ahead now (beyond Tie Within)
+ * that was not ahead then, one new to the comparison (no gap then) included, since it is a rival
+ * ahead of you you were not told of. None when your page has no comparison before (`comparedBefore`).
+ */
+export function overtakenBy(
+	competitors: Competitor[],
+	tieWithin: number,
+	comparedBefore: boolean,
+): string[] {
+	if (!comparedBefore) return [];
+	return competitors
+		.filter(
+			({ verdict, previous_gap }) =>
+				verdict === 'ahead' && verdictOf(previous_gap ?? null, tieWithin) !== 'ahead',
+		)
+		.map(({ url }) => url);
 }
 
 function contender({ url, record, action }: Analysed, link: (id: unknown) => string): Contender {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkStates } from '../report';
+import { checkStates, classify } from '../report';
 import { pageEntry, type SiteOptions, siteHealth } from './figures';
 import type {
 	Breach,
@@ -109,12 +109,16 @@ function assign(records: IDataObject[], groups: readonly PageGroup[]): Map<strin
 	return byGroup;
 }
 
-/** The pages of `records` that fail `check`, lowest score first. */
-function failingPages(records: IDataObject[], check: string, options: SiteOptions): PageEntry[] {
-	return records
-		.filter((record) => checkStates(record.results).get(check)?.passed === false)
-		.map((record) => pageEntry(record, options))
-		.sort((a, b) => (a.score ?? 101) - (b.score ?? 101) || Number(a.id) - Number(b.id));
+/** The pages of `records` that break a rule (`breaks`), lowest score first (no score last), with their group. */
+function breakingPages(
+	group: Judged,
+	breaks: (record: IDataObject) => boolean,
+): Array<PageEntry & { group: string }> {
+	return group.records
+		.filter(breaks)
+		.map((record) => ({ ...pageEntry(record, group.options), group: group.name }))
+		.sort((a, b) => (a.score ?? 101) - (b.score ?? 101) || Number(a.id) - Number(b.id))
+		.slice(0, group.options.worstPages);
 }
 
 interface Judged {
@@ -124,60 +128,101 @@ interface Judged {
 	options: SiteOptions;
 }
 
-const ruleTexts: Record<Exclude<BudgetRule, 'required_check'>, (limit: number) => string> = {
-	min_average_score: (limit) => `average score at least ${limit}`,
-	min_health_score: (limit) => `health score at least ${limit}`,
-	max_bad_share: (limit) => `at most ${limit}% bad pages`,
-	max_bad_pages: (limit) => `at most ${limit} bad pages`,
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * A broken rule's exact figure as a breach shows it: to hundredths, never rounded across the limit
+ * (2 of 3 pages, 66.666…, below 67 shows 66.67; 94.996 below 95 shows 94.99, not 95).
+ */
+function shown(exact: number, limit: number, minimum: boolean): number {
+	const value = round2(exact);
+	if (minimum ? value < limit : value > limit) return value;
+	return round2(minimum ? value - 0.01 : value + 0.01);
+}
+
+/** A score and page-count rule at `limit`: whether the exact figure holds it, what the breach shows, which pages break it. */
+type FigureRule = (limit: number) => {
+	holds: boolean;
+	actual: number | null;
+	text: string;
+	breaks: (record: IDataObject) => boolean;
 };
+
+const scoreOf = (record: IDataObject) => classify(record.result).score;
+const isBad = (record: IDataObject) => classify(record.result).result_class === 'bad';
+const failsHigh = (record: IDataObject) =>
+	[...checkStates(record.results).values()].some(
+		({ passed, importance }) => !passed && importance === 'high',
+	);
+
+/**
+ * The rules on a group's pages, each judged on the exact figure (not the rounded one the group
+ * shows: 20 pages averaging 94.95 break a minimum of 95), each breach naming the pages to fix.
+ */
+function figureRules(
+	records: IDataObject[],
+): Record<Exclude<BudgetRule, 'required_check'>, FigureRule> {
+	const pages = records.length;
+	const scores = records.map(scoreOf).filter((score): score is number => score !== null);
+	const sum = scores.reduce((total, score) => total + score, 0);
+	const healthy = records.filter((record) => !failsHigh(record)).length;
+	const bad = records.filter(isBad).length;
+	const of = (count: number, what: string) => `${count} of ${pages} pages${what}`;
+	return {
+		min_average_score: (limit) => {
+			// A sum of scores with decimals is off by a rounding error at most: equal is equal.
+			const holds = scores.length ? sum - limit * scores.length > -1e-9 : limit <= 0;
+			const actual = scores.length ? shown(sum / scores.length, limit, true) : null;
+			return {
+				holds,
+				actual,
+				text: `average score at least ${limit}, is ${String(actual)}`,
+				breaks: (record) => (scoreOf(record) ?? Infinity) < limit,
+			};
+		},
+		min_health_score: (limit) => {
+			const actual = shown((healthy / pages) * 100, limit, true);
+			return {
+				holds: healthy * 100 >= limit * pages,
+				actual,
+				text: `health score at least ${limit}, is ${actual} (${of(healthy, ' without a failed high-importance check')})`,
+				breaks: failsHigh,
+			};
+		},
+		max_bad_share: (limit) => {
+			const actual = shown((bad / pages) * 100, limit, false);
+			return {
+				holds: bad * 100 <= limit * pages,
+				actual,
+				text: `at most ${limit}% bad pages, is ${actual}% (${of(bad, '')})`,
+				breaks: isBad,
+			};
+		},
+		max_bad_pages: (limit) => ({
+			holds: bad <= limit,
+			actual: bad,
+			text: `at most ${limit} bad pages, is ${bad}`,
+			breaks: isBad,
+		}),
+	};
+}
 
 /** The score and page-count rules a group breaks (a group without pages breaks none). */
 function figureBreaches(group: Judged, budget: GroupBudget): Breach[] {
-	const { figures, name } = group;
-	const bad = figures.worst_pages.filter((page) => page.result_class === 'bad');
-	const checks: Array<
-		[Exclude<BudgetRule, 'required_check'>, number | null, boolean, PageEntry[]]
-	> = [
-		[
-			'min_average_score',
-			figures.average_score,
-			(figures.average_score ?? 0) >= (budget.min_average_score ?? 0),
-			figures.worst_pages,
-		],
-		[
-			'min_health_score',
-			figures.health_score,
-			(figures.health_score ?? 0) >= (budget.min_health_score ?? 0),
-			figures.worst_pages,
-		],
-		[
-			'max_bad_share',
-			percent(figures.bad_pages, figures.pages),
-			figures.bad_pages * 100 <= (budget.max_bad_share ?? 100) * figures.pages,
-			bad,
-		],
-		[
-			'max_bad_pages',
-			figures.bad_pages,
-			figures.bad_pages <= (budget.max_bad_pages ?? Infinity),
-			bad,
-		],
-	];
-	return checks
-		.filter(([rule, , holds]) => budget[rule] !== null && !holds)
-		.map(([rule, actual, , pages]) => ({
-			group: name,
-			rule,
-			limit: budget[rule]!,
-			actual,
-			text: `${name}: ${ruleTexts[rule](budget[rule]!)}, is ${String(actual)}${rule === 'max_bad_share' ? '%' : ''}`,
-			pages,
-		}));
+	const rules = figureRules(group.records);
+	return (Object.keys(rules) as Array<keyof typeof rules>).flatMap((rule) => {
+		const limit = budget[rule];
+		if (limit === null) return [];
+		const { holds, actual, text, breaks } = rules[rule](limit);
+		if (holds) return [];
+		const pages = breakingPages(group, breaks);
+		return [{ group: group.name, rule, limit, actual, text: `${group.name}: ${text}`, pages }];
+	});
 }
 
 /** The checks a group's budget requires that pass on too few of its pages. */
 function checkBreaches(group: Judged, budget: GroupBudget): Breach[] {
-	const { figures, name, records } = group;
+	const { figures, name } = group;
 	const failing = new Map(figures.failing_checks.map((check) => [check.check, check.pages]));
 	return budget.required_checks
 		.filter(
@@ -186,13 +231,16 @@ function checkBreaches(group: Judged, budget: GroupBudget): Breach[] {
 		)
 		.map(({ check, share }) => {
 			const fails = failing.get(check) ?? 0;
-			const pages = failingPages(records, check, group.options);
+			const pages = breakingPages(
+				group,
+				(record) => checkStates(record.results).get(check)?.passed === false,
+			);
 			// Several pages of a section failing one check is the section's template; one page is that page.
 			const fix =
 				fails > 1
 					? 'one fix in the template these pages share'
 					: `fix it on ${String(pages[0]?.url)}`;
-			const passes = percent(figures.pages - fails, figures.pages);
+			const passes = shown(((figures.pages - fails) / figures.pages) * 100, share, true);
 			return {
 				group: name,
 				rule: 'required_check' as const,
@@ -200,7 +248,7 @@ function checkBreaches(group: Judged, budget: GroupBudget): Breach[] {
 				limit: share,
 				actual: passes,
 				text: `${name}: ${check} fails on ${fails} of ${figures.pages} pages (passes on ${passes}%, budget ${share}%): ${fix}`,
-				pages: pages.slice(0, group.options.worstPages).map((page) => ({ ...page, group: name })),
+				pages,
 			};
 		});
 }
@@ -260,7 +308,10 @@ export function withGroups(
 	};
 }
 
-/** Since the run before (its groups over budget; null: none known): groups newly over budget, and back within it. */
+/**
+ * Since the run before (its groups over budget; null: none known): groups newly over budget, and
+ * back within it. With no run before, every group over budget is new, so an alert fires the first time.
+ */
 export function groupChanges(before: readonly string[] | null, now: SiteGroups): GroupChanges {
 	const was = new Set(before ?? []);
 	return {
@@ -268,5 +319,6 @@ export function groupChanges(before: readonly string[] | null, now: SiteGroups):
 		groups_recovered: now.groups
 			.filter(({ name, passed }) => passed && was.has(name))
 			.map(({ name }) => name),
+		groups_run_before: before !== null,
 	};
 }

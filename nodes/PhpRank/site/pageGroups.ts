@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { PHPRANK_CHECKS } from '../api';
 import { BOUNDS, type BoundName, describeValue, readBounded } from '../bounds';
 import { fail } from '../input';
+import { runOf } from '../transport/run';
 import { NO_BUDGET, OTHER_GROUP, type PageGroup, type PatternKind, pathPattern } from './groups';
 import type { GroupBudget } from './types';
 
@@ -112,7 +113,7 @@ function readGroup(
 	raw: IDataObject,
 	index: number,
 	defaults: GroupBudget,
-	names: Set<string>,
+	names: Map<string, string>,
 	raise: Raise,
 ): PageGroup {
 	const name = String(raw.name ?? '').trim();
@@ -124,9 +125,11 @@ function readGroup(
 			`${where} → Name: "${OTHER_GROUP}" is the group of the pages no pattern matches`,
 			`Choose another name; Other's budget is the Default Budget.`,
 		);
-	if (names.has(key))
-		raise(`${where} → Name: another group is called "${name}"`, 'Give each group its own name.');
-	names.add(key);
+	const taken = names.get(key);
+	// The group declared first, as it is spelt there: `group 2 (blog) → another group is called "Blog"`.
+	if (taken !== undefined)
+		raise(`${where} → Name: another group is called "${taken}"`, 'Give each group its own name.');
+	names.set(key, name);
 	const kind: PatternKind = raw.patternType === 'regex' ? 'regex' : 'path';
 	const pattern = String(raw.pattern ?? '').trim();
 	if (!pattern) raise(`${where} → URL Pattern is empty`, 'Enter a path such as /blog/*.');
@@ -136,7 +139,7 @@ function readGroup(
 }
 
 /** The groups and the Default Budget as set (none: no groups); a problem stops the item, naming the group and field. */
-export function pageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettings {
+function readPageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettings {
 	const declared = ctx.getNodeParameter('pageGroups.group', []) as IDataObject[];
 	const raise: Raise = (message, fix) => fail(ctx, message, fix);
 	const defaultBudget = readBudget(
@@ -145,9 +148,13 @@ export function pageGroupSettings(ctx: IExecuteSingleFunctions): PageGroupSettin
 		NO_BUDGET,
 		raise,
 	);
-	const names = new Set<string>();
+	const names = new Map<string, string>();
 	const groups = (Array.isArray(declared) ? declared : []).map((raw, index) =>
 		readGroup(raw, index, defaultBudget, names, raise),
 	);
 	return { groups, defaultBudget };
 }
+
+/** Page Groups and Default Budget of the item, read and checked once per item and try (`Run.setting`). */
+export const pageGroupSettings = (ctx: IExecuteSingleFunctions): PageGroupSettings =>
+	runOf(ctx).setting(ctx.getItemIndex(), 'pageGroups', () => readPageGroupSettings(ctx));

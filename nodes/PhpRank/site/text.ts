@@ -217,7 +217,11 @@ function groupLines(site: SiteText): string[] {
 			: '',
 		site.groups_recovered?.length ? `back within budget: ${site.groups_recovered.join(', ')}` : '',
 	].filter(Boolean);
-	const since = changes.length ? ` (since the last run: ${changes.join('; ')})` : '';
+	const since = !changes.length
+		? ''
+		: site.groups_run_before === false
+			? ' (no production run before to compare with)'
+			: ` (since the last run: ${changes.join('; ')})`;
 	if (!broken.length)
 		return [
 			`${String(site.project)}: all ${plural(site.groups.length, 'page group')} within budget${since}`,

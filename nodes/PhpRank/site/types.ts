@@ -162,7 +162,7 @@ export type GroupBudget = {
 	required_checks: Array<{ check: string; share: number }>;
 };
 
-/** A rule a group breaks: its limit, what the group has (a share in %, a score or a count) and the pages that break it, worst first. */
+/** A rule a group breaks: its limit, what the group has (a share in %, a score or a count: the exact figure to hundredths) and the pages that break it, worst first. */
 export type Breach = {
 	group: string;
 	rule: BudgetRule;
@@ -203,6 +203,9 @@ export type SiteGroups = {
 
 /** Since the previous production run (Create or Re-Run with a history): groups whose budget broke, and that recovered. */
 export type GroupChanges = {
+	/** With no run before (false): every group over budget now. */
 	groups_newly_broken: string[];
 	groups_recovered: string[];
+	/** Whether a production run with Page Groups came before this one, to compare with. */
+	groups_run_before: boolean;
 };

@@ -44,6 +44,8 @@ export class Run {
 	/** Settles when the item's last request sent so far has been answered or has failed. */
 	private readonly lanes = new Map<number, Promise<void>>();
 	private readonly answering = new Map<number, unknown>();
+	/** Each item's settings as read in this try, by name and item. */
+	private settings = new Map<string, unknown>();
 
 	/** The run's resource, for the steps that run after `operationRouting` told it. */
 	get spec(): ResourceSpec {
@@ -75,8 +77,21 @@ export class Run {
 		return value;
 	}
 
+	/**
+	 * An item's setting read once per try: the check before any request and the step (and what it hands
+	 * them to) share the one reading. A reading that fails is not kept: it fails again where asked.
+	 */
+	setting<T>(item: number, name: string, read: () => T): T {
+		const key = `${name} ${item}`;
+		if (this.settings.has(key)) return this.settings.get(key) as T;
+		const value = read();
+		this.settings.set(key, value);
+		return value;
+	}
+
 	newTry(): void {
 		this.contexts = new Map();
+		this.settings = new Map();
 		this.stop = new AbortController();
 		this.final = undefined;
 		this.gatherings = new Map();

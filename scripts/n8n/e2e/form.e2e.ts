@@ -114,7 +114,7 @@ async function main(): Promise<void> {
 	const ctx = await publishTheForm(sb, example, allNodes);
 	const first = await checkFirstVisit(ctx);
 	await checkSameUrlAgain(ctx, first);
-	await checkWithCompetitor(ctx, first.reportId);
+	await checkWithCompetitor(ctx);
 	await checkComparisonEmail(ctx, sb);
 	await checkRefusedUrls(ctx);
 }
@@ -288,12 +288,13 @@ async function checkSameUrlAgain(
 }
 
 const RIVAL = 'https://www.rival.example.org/pricing';
+const NEW_VISITOR = 'https://new-shop.example.com/pricing';
 
 /**
  * What the comparison's first two lines must say, from the test server's reports: the rival passes
  * every check, so it leads on each check the visitor's page fails, the most important level first.
  */
-function expectedComparison(mine: number, rivalId: number): string[] {
+function expectedComparison(mine: number, rivalId: number, yours: string): string[] {
 	const you = api.getReport(mine)!;
 	const rival = api.getReport(rivalId)!;
 	const order = ['high', 'medium', 'low'];
@@ -312,24 +313,25 @@ function expectedComparison(mine: number, rivalId: number): string[] {
 		level === undefined
 			? 'Your competitor passes no check your page fails.'
 			: `Your competitor passes ${names.length} ${level} check${names.length === 1 ? '' : 's'} you fail: ${names.join(', ')}.`,
-		`Scores: you ${you.result} (${PUBLIC_URL}); ${RIVAL} ${rival.result}, ${verdict}.`,
+		`Scores: you ${you.result} (${yours}); ${RIVAL} ${rival.result}, ${verdict}.`,
 	];
 }
 
-/** A visitor gives a competitor's website too: the page, the mail and the row lead with the comparison. */
-async function checkWithCompetitor(
-	{ smtp, session, formUrl, table }: FormCtx,
-	reportId: number,
-): Promise<void> {
-	section("a visitor adds a competitor's website (Compare With Competitors)");
+/** A new visitor with a new competitor: the comparison leads; an internal one: why, in plain words. */
+async function checkWithCompetitor({ smtp, session, formUrl, table }: FormCtx): Promise<void> {
+	section("a new visitor adds a new competitor's website (Compare With Competitors)");
 	api.setNextAnalysis(RIVAL, { score: 97, failed: [], others: 'pass' });
 	api.clearRequests();
 	const sent = await timed('submit with a competitor, ending page', async () =>
-		submitForm(formUrl, { website: PUBLIC_URL, email: VISITOR, competitor: RIVAL }),
+		submitForm(formUrl, { website: NEW_VISITOR, email: VISITOR, competitor: RIVAL }),
 	);
-	const rival = api.listReports().find((r) => r.url === 'rival.example.org/pricing');
-	if (!rival) throw new Fatal("no report of the competitor's page on the test server");
-	const lines = expectedComparison(reportId, rival.id);
+	const report = (url: string) => api.listReports().find((r) => r.url === url);
+	const [rival, mine] = [
+		report('rival.example.org/pricing'),
+		report('new-shop.example.com/pricing'),
+	];
+	if (!rival || !mine) throw new Fatal("no report of the visitor's or the competitor's page");
+	const lines = expectedComparison(mine.id, rival.id, NEW_VISITOR);
 	const text = endingText(sent.endingHtml);
 	note(`ending page: ${text.slice(0, 400)}`);
 	check(
@@ -338,10 +340,10 @@ async function checkWithCompetitor(
 			text.indexOf(lines[0]) < text.indexOf('Fix these first:'),
 		{ text: text.slice(0, 400), lines },
 	);
-	checkAudited('with a competitor', sent, reportId);
+	checkAudited('with a competitor', sent, mine.id);
 	check(
-		"requests: the visitor's report reused twice (audit, comparison), one analysis: the competitor's create",
-		methods().split(' ').sort().join(' ') === 'GET GET GET POST',
+		"5 requests: the visitor's site read by the audit and by the comparison (its new report reused), the competitor's read, two creates",
+		methods().split(' ').sort().join(' ') === 'GET GET GET POST POST',
 		sentToPhpRank(),
 	);
 	const mails = await smtp.waitFor(3, 15_000);
@@ -363,20 +365,22 @@ async function checkWithCompetitor(
 		competitor: 'http://192.168.1.10/admin',
 	});
 	const internalText = endingText(internal.endingHtml);
+	const why = `We could not compare your website with http://192.168.1.10/admin: it is not the address of a public website that anyone can open, so we did not analyse it.`;
 	check(
-		"an internal competitor's address (Public URLs Only): the audit without a comparison, nothing sent for it",
+		"an internal competitor's address (Public URLs Only): nothing sent for it; the page says why in plain words, then the audit",
 		internalText.startsWith('Your SEO score:') &&
-			!internalText.includes('Your competitor') &&
+			internalText.indexOf(why) >= 0 &&
+			internalText.indexOf(why) < internalText.indexOf('Fix these first:') &&
 			methods() === 'GET' &&
 			internal.finalStatus === 'success',
-		{ text: internalText.slice(0, 200), requests: sentToPhpRank() },
+		{ text: internalText.slice(0, 300), requests: sentToPhpRank() },
 	);
+	const mail = (await smtp.waitFor(4, 15_000))[3];
 	check(
-		'  its mail and row come without one',
-		(await smtp.waitFor(4, 15_000)).length === 4 &&
-			// n8n keeps an empty string as null.
-			[null, ''].includes((await leadRows(session, table))[3]?.comparison as string | null),
-		(await leadRows(session, table))[3],
+		'  its mail and row say the same',
+		mail?.text.includes(`Hello,\n\n${why}\n\nthank you`) &&
+			(await leadRows(session, table))[3]?.comparison === why,
+		{ mail: mail?.text.slice(0, 300), row: (await leadRows(session, table))[3] },
 	);
 }
 

@@ -8,7 +8,7 @@ import {
 	withScheme,
 } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
-import { type Branding, readBranding } from '../../engine/branding';
+import { type Branding, brandingOf } from '../../engine/branding';
 import { checkHistoryHome } from '../../history/homes';
 import { boundedOption, fail, textParameter } from '../../input';
 import { MAX_COMPETITORS } from '../../engine/comparison';
@@ -122,8 +122,7 @@ export function compareInput(ctx: IExecuteSingleFunctions): CompareInput {
 	const yours = checkUrl(ctx, given, 'Your URL', 'example.com/pricing');
 	const competitors = readCompetitors(ctx, yours);
 	const { reuseHours, tieWithin } = BOUNDS;
-	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
-	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
+	const branding = brandingOf(ctx);
 	return {
 		yours,
 		competitors,
@@ -140,7 +139,7 @@ export function compareInput(ctx: IExecuteSingleFunctions): CompareInput {
 			`Set Tie Within to how many points apart two scores still count as a tie, from ${tieWithin.low} to ${tieWithin.high}, e.g. ${tieWithin.default}.`,
 		),
 		html: options(ctx).emailHtml === true,
-		branding: branding.branding,
+		branding,
 	};
 }
 

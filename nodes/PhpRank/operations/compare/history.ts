@@ -5,7 +5,7 @@ import type { Run } from '../../transport/run';
 import { historyHomeOf } from '../../history/homes';
 import { runRecord, type RunRecord } from '../../history/model';
 import { keptFields, type OpenPages } from '../../history/stores';
-import { type Analysed, type Comparison, gapOf, verdictOf } from '../../engine/comparison';
+import { type Analysed, type Comparison, gapOf, overtakenBy } from '../../engine/comparison';
 
 /*
  * Compare With Competitors over time, with a History Store (Data Table): each URL compared is a
@@ -65,7 +65,7 @@ export async function keepComparison(
 
 /**
  * `gap_change` of each competitor since the previous comparison (both pages' newest rows before
- * this run), and `overtaken_by`: competitors now ahead (beyond Tie Within) that were not then.
+ * this run), and `overtaken_by` (`overtakenBy`: who is ahead now and was not then, a new competitor included).
  */
 export function overTime(c: Comparison, history: ComparisonHistory): Comparison {
 	const before = (url: string) => history.previous.get(pageSite(url))?.average ?? null;
@@ -75,11 +75,6 @@ export function overTime(c: Comparison, history: ComparisonHistory): Comparison 
 		const change = previous === null || entry.gap === null ? null : gapOf(entry.gap, previous);
 		return { ...entry, previous_gap: previous, gap_change: change };
 	});
-	const overtaken = competitors.filter(
-		({ verdict, previous_gap }) =>
-			verdict === 'ahead' &&
-			previous_gap !== null &&
-			verdictOf(previous_gap, c.tie_within) !== 'ahead',
-	);
-	return { ...c, competitors, overtaken_by: overtaken.map(({ url }) => url) };
+	const overtaken = overtakenBy(competitors, c.tie_within, mine !== null);
+	return { ...c, competitors, overtaken_by: overtaken };
 }

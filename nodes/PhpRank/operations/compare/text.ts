@@ -52,11 +52,17 @@ export function standing(entry: Competitor): string {
 	return `${entry.url} ${scoreOf(entry.score)}${where}${change}`;
 }
 
-/** History Store → Data Table: who overtook you since the last comparison. */
-const overtakenLine = (c: Comparison) =>
-	c.overtaken_by?.length
-		? `Overtaken since the last comparison by ${c.overtaken_by.join(', ')}.`
-		: undefined;
+/** History Store → Data Table: who overtook you since the last comparison, and who is new to it and ahead. */
+function overtakenLine(c: Comparison): string | undefined {
+	const isNew = (url: string) => c.competitors.find((e) => e.url === url)?.previous_gap === null;
+	const passed = (c.overtaken_by ?? []).filter((url) => !isNew(url));
+	const added = (c.overtaken_by ?? []).filter(isNew);
+	const lines = [
+		passed.length ? `Overtaken since the last comparison by ${passed.join(', ')}.` : '',
+		added.length ? `New to the comparison and ahead of you: ${added.join(', ')}.` : '',
+	];
+	return lines.filter(Boolean).join(' ') || undefined;
+}
 
 /** The best competitor against you, in words. */
 function bestLine(c: Comparison): string | undefined {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { boundedOption, fail } from '../../input';
-import { type Branding, readBranding } from '../../engine/branding';
+import { boundedOption } from '../../input';
+import { type Branding, brandingOf } from '../../engine/branding';
 import { HISTORY_LENGTH } from '../../history/historyFields';
 import { checkHistoryHome } from '../../history/homes';
 
@@ -26,11 +26,10 @@ export function historySettings(ctx: IExecuteSingleFunctions): HistorySettings {
 		options.historyLength,
 		`Set History Length under Site Options to how many runs to show, from ${HISTORY_LENGTH.low} to ${HISTORY_LENGTH.high}.`,
 	);
-	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
-	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
+	const branding = brandingOf(ctx);
 	return {
 		length: Math.round(length),
-		branding: branding.branding,
+		branding,
 		html: options.emailHtml === true,
 	};
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BOUNDS } from '../../bounds';
-import { type Branding, readBranding } from '../../engine/branding';
+import { type Branding, brandingOf } from '../../engine/branding';
 import { boundedOption, fail, projectName } from '../../input';
 import { siteSettings } from '../../site/options';
 import { compareWithNames, siteTieWithin } from './compareWith';
@@ -29,9 +29,8 @@ export function digestSettings(ctx: IExecuteSingleFunctions): DigestSettings {
 		options.staleAfter,
 		`Set Stale After under Site Options to how many days without an analysis make a site stale, from ${staleAfter.low} to ${staleAfter.high} (e.g. ${staleAfter.default}: a weekly audit missed once).`,
 	);
-	const branding = readBranding(ctx.getNodeParameter('reportBranding', {}) as IDataObject);
-	if ('problem' in branding) fail(ctx, branding.problem, branding.enter);
-	return { staleAfterDays, html: options.emailHtml === true, branding: branding.branding };
+	const branding = brandingOf(ctx);
+	return { staleAfterDays, html: options.emailHtml === true, branding };
 }
 
 /** Project → Get Health: a project (unless All Projects), Page Groups, its site options, One Digest's options, checked before anything is sent. */
