@@ -311,9 +311,9 @@ export function groupRowsOf(
 		.filter(({ pages }) => pages > 0)
 		.map((group) => ({
 			...rowOf(site, runRecord({ ...group, analysed_to: null }, at), group.failing_checks, ids),
-				page_group: group.name,
-				budget_passed: group.passed,
-				breaches: group.breaches.map(({ text }) => text).join('; '),
+			page_group: group.name,
+			budget_passed: group.passed,
+			breaches: group.breaches.map(({ text }) => text).join('; '),
 		}));
 }
 

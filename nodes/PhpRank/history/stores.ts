@@ -63,7 +63,10 @@ export interface HistoryReader {
 /** Compare With Competitors: each page a site of its own, its newest run before this execution's, and this run kept. */
 export interface OpenPages {
 	previous: Map<string, RunRecord>;
-	keep(ctx: IExecuteSingleFunctions, runs: ReadonlyArray<{ site: string; record: RunRecord }>): Promise<Kept>;
+	keep(
+		ctx: IExecuteSingleFunctions,
+		runs: ReadonlyArray<{ site: string; record: RunRecord }>,
+	): Promise<Kept>;
 }
 
 export interface PageKeeping {
@@ -80,7 +83,11 @@ export interface HistoryHome {
 }
 
 /** The operations that have a History Store, each with the side of a home it uses. */
-export const HISTORY_SIDES = { createOrRerun: 'sites', digest: 'reader', compare: 'pages' } as const;
+export const HISTORY_SIDES = {
+	createOrRerun: 'sites',
+	digest: 'reader',
+	compare: 'pages',
+} as const;
 export type HistoryOperation = keyof typeof HISTORY_SIDES;
 
 /** History Table as chosen; an empty one stops the item with an error naming the field. */

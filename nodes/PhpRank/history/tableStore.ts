@@ -191,7 +191,11 @@ async function openTableSite(
 		.catch((error: unknown) =>
 			Promise.reject(
 				isTableProblem(error)
-					? inputProblem(ctx, `${error.message}. Nothing was sent to phpRank.`, error.description ?? '')
+					? inputProblem(
+							ctx,
+							`${error.message}. Nothing was sent to phpRank.`,
+							error.description ?? '',
+						)
 					: error,
 			),
 		);

@@ -52,14 +52,17 @@ async function createOrRerun(
 		// Page Groups read once for the item; History Store → Data Table: the sites' rows read before any phpRank request.
 		const settings = pageGroupSettings(this);
 		const history = bySite
-			? await openSiteHistory(this, run, projectOfUrl(url), settings.groups.length > 0).catch(leftOut)
+			? await openSiteHistory(this, run, projectOfUrl(url), settings.groups.length > 0).catch(
+					leftOut,
+				)
 			: undefined;
 		const confirmPoints = confirmDropPoints(this);
 		const analysis = sharedAnalysis(caller, url, body, {
 			confirmPoints,
 			reuseHours: reuseHours(this),
 		});
-		if (history) return await siteItems(caller, url, analysis, { settings, history }).catch(leftOut);
+		if (history)
+			return await siteItems(caller, url, analysis, { settings, history }).catch(leftOut);
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
 		const items = [{ json: pageItem(choice, outcome, confirmPoints, settings.groups) }];

@@ -28,11 +28,13 @@ export async function readDigestHistory(
 ): Promise<DigestHistory> {
 	const home = historyHomeOf(ctx, 'digest');
 	if (!home) return { runs: null, note: HISTORY_OFF_NOTE };
-	return await home.reader.read(ctx, sites).catch((error: unknown) =>
-		Promise.reject(
-			isTableProblem(error)
-				? inputProblem(ctx, `${error.message}. The digest was not made.`, error.description ?? '')
-				: error,
-		),
-	);
+	return await home.reader
+		.read(ctx, sites)
+		.catch((error: unknown) =>
+			Promise.reject(
+				isTableProblem(error)
+					? inputProblem(ctx, `${error.message}. The digest was not made.`, error.description ?? '')
+					: error,
+			),
+		);
 }
