@@ -67,15 +67,14 @@ describe('History Store: one interface, each home', () => {
 	const n8n = useN8nApi();
 	beforeAll(() => (HISTORY_HOMES.memory = memory));
 	afterAll(() => delete HISTORY_HOMES.memory);
+	const fresh = () => [api.reset(), n8n.reset(), (rows.length = 0)];
 	const execution = (id: string) => ({
 		execution: { mode: modeOf(id), id, n8nApi: n8n.credential },
 	});
 
 	/** Four production runs a week apart, a manual run after the second, the third tried twice (Retry On Fail); then the digest. */
 	async function scenario(store: string) {
-		api.server.deleteAllReports();
-		n8n.reset();
-		rows.length = 0;
+		fresh();
 		const parameters = () => perSiteParameters({ historyStore: store, ...TABLE });
 		const { run } = siteRuns(api, parameters, { urls: URLS, n8nApi: () => n8n.credential });
 		const seen: IDataObject[] = [];
@@ -105,13 +104,12 @@ describe('History Store: one interface, each home', () => {
 
 	/** Compared twice in production, a manual comparison between, the second tried twice (Retry On Fail). */
 	async function comparisons(store: string) {
-		api.reset();
-		n8n.reset();
-		rows.length = 0;
+		fresh();
 		const competitors = { competitor: [{ url: RIVAL }] };
 		const parameters = { resource: 'report', operation: 'compare', yourUrl: YOU, competitors };
 		const options = { simplify: false, reuseHours: 0, historyStore: store, ...TABLE };
 		const seen: unknown[] = [];
+		// Your score and the rival's, by execution.
 		for (const [id, yours, theirs] of [
 			['c1', 70, 68],
 			['m1', 60, 90],
