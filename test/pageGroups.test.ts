@@ -397,6 +397,45 @@ describe('Page Groups and budgets', () => {
 			});
 		});
 
+		it('a deploy of one good changed URL with Figures From → Every Page of the Site: only it analysed, Products judged on every page, still broken, no new alert', async () => {
+			api.reset();
+			reset();
+			const whole = { siteOptions: { figuresFrom: 'site' } };
+			const runs = async (urls: string[], extra: IDataObject = whole) => {
+				api.server.clearRequests();
+				const { items, error } = await run('webhook', { urls: urls.map(page), extra });
+				expect(error).toBeUndefined();
+				const site = items[0].json;
+				return [site.pages, site.broken_groups, site.groups_newly_broken, site.groups_recovered];
+			};
+			api.server.setAnalysis(page('/products/x'), { score: 70, failed: ['meta_description'] });
+			api.server.setAnalysis(page('/products/y'), { score: 70, failed: [] });
+			expect(await runs(['/products/x', '/products/y'])).toEqual([
+				2,
+				['Products'],
+				['Products'],
+				[],
+			]);
+			// /products/y alone: one list read and one re-run; /products/x counts as its newest report.
+			expect(await runs(['/products/y'])).toEqual([2, ['Products'], [], []]);
+			const [read, rerun] = listCalls();
+			expect([read, rerun.replace(/\d+$/, '{id}'), listCalls().length]).toEqual([
+				'GET /api/v1/reports',
+				'PUT /api/v1/reports/{id}',
+				2,
+			]);
+			expect(api.server.getReport(Number(rerun.split('/').pop()))?.url).toBe(`${SITE}/products/y`);
+			expect(await runs(['/products/x', '/products/y'])).toEqual([2, ['Products'], [], []]);
+			// Pages of This Run (the default) judges /products/y alone: within budget.
+			expect(await runs(['/products/y'], {})).toEqual([1, [], [], ['Products']]);
+			api.server.clearRequests();
+			await api.refuses(
+				perSiteParameters({ siteOptions: { figuresFrom: 'all' } }),
+				'Figures From under Site Options must be "run" or "site", not "all"',
+				{ items: [{ url: page('/products/y') }] },
+			);
+		});
+
 		it('Data Table: one row per site and run plus one per group, a person can filter by group', async () => {
 			const table = n8n.api.tables.byName('phpRank history')!;
 			const rows = n8n.api.tables.rows(table.id);

@@ -19,7 +19,29 @@ const minChangeOption = boundedField(
 	`Points a page’s score must move by to count as worse or better (${minChange.low}-${minChange.high}). Analyses are noisy: a few points is usually no real change.`,
 );
 
-/** Site Options: Worst Pages, and for a re-run also Minimum Change. */
+const figuresFromOption: INodeProperties = {
+	displayName: 'Figures From',
+	name: 'figuresFrom',
+	type: 'options',
+	default: 'run',
+	description:
+		'Which pages the site’s health, page groups and budgets are judged on. Every Page of the Site suits a deploy that sends only its changed URLs: those are analysed, the rest count as their newest reports say.',
+	options: [
+		{
+			name: 'Every Page of the Site',
+			value: 'site',
+			description:
+				'The pages this run analysed, and every other page of the site as its newest report says (read with the site’s reports: no request more)',
+		},
+		{
+			name: 'Pages of This Run',
+			value: 'run',
+			description: 'Only the pages this run analysed',
+		},
+	],
+};
+
+/** Site Options: Worst Pages, and for a re-run also Minimum Change and Figures From. */
 export function siteOptions(
 	forRerun: boolean,
 	overrides: Partial<INodeProperties> = {},
@@ -30,7 +52,7 @@ export function siteOptions(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: forRerun ? [minChangeOption, worstPagesOption] : [worstPagesOption],
+		options: forRerun ? [figuresFromOption, minChangeOption, worstPagesOption] : [worstPagesOption],
 		...overrides,
 	};
 }

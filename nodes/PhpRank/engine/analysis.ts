@@ -83,6 +83,19 @@ function reportsOfSite(caller: ItemCaller, project: string): Promise<Map<string,
 	});
 }
 
+/**
+ * The newest report of each page of a site other than `except` (URL keys), as the run's list read of
+ * the site returned it: no request more when the run's analyses already read the site.
+ */
+export async function otherPagesOfSite(
+	caller: ItemCaller,
+	project: string,
+	except: ReadonlySet<string>,
+): Promise<IDataObject[]> {
+	const byUrl = await reportsOfSite(caller, project);
+	return [...byUrl].filter(([key]) => !except.has(key)).map(([, reports]) => reports[0]);
+}
+
 /** Reuse Recent Analysis: whether a report was analysed less than `hours` ago (never when its date is unknown). */
 function analysedWithin(report: IDataObject, hours: number): boolean {
 	const at = Date.parse(String(report.generated_at ?? ''));

@@ -1,12 +1,24 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { BOUNDS } from '../bounds';
-import { boundedOption } from '../input';
+import { BOUNDS, describeValue } from '../bounds';
+import { boundedOption, fail } from '../input';
 
 /** The options of a whole-site answer (Get Health, Create or Re-Run's One Item per Site), checked. */
 export interface SiteSettings {
 	worstPages: number;
 	minChange: number;
+	/** Create or Re-Run, Figures From → Every Page of the Site: the site's other pages count, as their newest reports say. */
+	wholeSite: boolean;
+}
+
+/** Figures From as set ('run' when not added); anything else stops the item naming the field. */
+function figuresFrom(ctx: IExecuteSingleFunctions, value: unknown): 'run' | 'site' {
+	if (value === undefined || value === 'run' || value === 'site') return value ?? 'run';
+	return fail(
+		ctx,
+		`Figures From under Site Options must be "run" or "site", not ${describeValue(value)}`,
+		'Set Figures From to Pages of This Run (run) or Every Page of the Site (site).',
+	);
 }
 
 /** The site options (`siteOptions`) as the user set them, defaults filled in. */
@@ -28,5 +40,6 @@ export function siteSettings(ctx: IExecuteSingleFunctions): SiteSettings {
 			options.minChange,
 			`Set Minimum Change under Site Options to the points a page’s score must move to count as worse or better, from ${minChange.low} to ${minChange.high} (e.g. ${minChange.default}: analyses are noisy).`,
 		),
+		wholeSite: figuresFrom(ctx, options.figuresFrom) === 'site',
 	};
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } fro
 import { NodeApiError } from 'n8n-workflow';
 
 import { projectOfUrl, sameUrlKey } from '../../report';
-import { isPageFailure, type Outcome } from '../../engine/analysis';
+import { isPageFailure, otherPagesOfSite, type Outcome } from '../../engine/analysis';
 import { inputItemCount } from '../../transport/n8nInternals';
 import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
@@ -91,12 +91,20 @@ export async function siteItems(
 	// Items of the same URL share its analysis: the site counts it once.
 	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
 	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
-	const { worstPages, minChange } = siteSettings(ctx);
+	const { worstPages, minChange, wholeSite } = siteSettings(ctx);
+	const others = wholeSite
+		? await otherPagesOfSite(
+				{ ctx, spec, run },
+				project,
+				new Set(pages.map((page) => sameUrlKey(page.url))),
+			)
+		: [];
 	const summary = siteSummary(
 		project,
 		pages,
 		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
 		settings,
+		others,
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);

@@ -50,13 +50,15 @@ function biggestDrops(rerun: Array<RunPage & { record: IDataObject }>, options: 
  * The summary of one site's pages in a Create or Re-Run run: what was created and re-run, how the
  * scores moved (re-run pages only: a created page has no score before), which checks newly failed
  * or were fixed and on how many pages, the biggest drops, the pages phpRank could not analyse, and
- * the health of the pages the run analysed.
+ * the health of the pages the run analysed, with Figures From → Every Page of the Site also of the
+ * site's other pages (`others`: each one's newest report), its groups and budgets judged on them all.
  */
 export function siteSummary(
 	project: string,
 	pages: RunPage[],
 	options: SiteOptions,
 	settings: PageGroupSettings = { groups: [], defaultBudget: NO_BUDGET },
+	others: readonly IDataObject[] = [],
 ): SiteSummary {
 	const analysed = pages.filter(
 		(page): page is RunPage & { record: IDataObject } => page.record !== undefined,
@@ -79,7 +81,7 @@ export function siteSummary(
 			);
 		}).length;
 	const drops = biggestDrops(rerun, options);
-	const records = newestPerUrl(analysed.map(({ record }) => record));
+	const records = newestPerUrl([...analysed.map(({ record }) => record), ...others]);
 	const health = siteHealth(records, options);
 	// pages and average_score first, as the run reads them; the health repeats them in place.
 	const run = {
