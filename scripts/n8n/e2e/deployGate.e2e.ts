@@ -5,8 +5,9 @@
  *
  *   a product page fails meta_description (Products requires it on 100%) -> 422 with the breaches, one
  *   e-mail "budget broken" -> the same broken state again (the site's pages from its reports) -> 422, no
- *   e-mail -> fixed -> 200, one e-mail saying Products is back within budget -> 200 again, no e-mail ->
- *   broken again by one changed URL (only that page analysed) -> 422, one e-mail. Then One Digest with the
+ *   e-mail -> one good changed URL (Figures From: Every Page of the Site) -> 422, no e-mail -> the full
+ *   site again -> 422, no e-mail -> fixed -> 200, one e-mail saying Products is back within budget ->
+ *   200 again, no e-mail -> broken again by one changed URL (only that page analysed) -> 422, one e-mail. Then One Digest with the
  *   same Page Groups shows the broken group, and the first e-mail's summary_html rendered in Chromium
  *   leads with the broken group, every value escaped.
  *
@@ -175,6 +176,28 @@ async function brokenThenFixed(ctx: GateCtx): Promise<string> {
 		again.mails.length === 0,
 		again.mails.map((m) => m.subject),
 	);
+
+	section(
+		'a deploy of one good changed URL while Products is broken: only it analysed, still 422, no e-mail',
+	);
+	for (const [n, body] of [
+		[1, { site: SITE, urls: [`https://${SITE}/products/y`] }],
+		[2, { site: SITE }],
+	] as const) {
+		const run = await deploy(ctx, body);
+		const analyses = apiRequests(api).filter((r) => r.method === 'PUT' || r.method === 'POST');
+		check(
+			n === 1
+				? '422: Products judged on every page (/products/x from its newest report), one analysis (the changed page), no e-mail'
+				: 'the next full deploy: 422, no e-mail (the broken state was never lost)',
+			run.status === 422 &&
+				same(run.answer.broken_groups, ['Products']) &&
+				same(((run.answer.breaches ?? []) as Answer[])[0]?.pages, [`${SITE}/products/x`]) &&
+				(n === 2 || (analyses.length === 1 && analyses[0].method === 'PUT')) &&
+				run.mails.length === 0,
+			[run.answer, describeRequests(analyses), run.mails.map((m) => m.subject)],
+		);
+	}
 
 	section('the fix deployed: 200, one e-mail saying Products recovered');
 	script(false);
