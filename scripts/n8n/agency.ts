@@ -12,7 +12,7 @@
 import * as fs from 'fs';
 
 import type { PhpRankServer } from '../../test/server';
-import { createApiKey } from './apiKey';
+import { n8nApiAccess, PUBLIC_API_ON } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import { importCredentials, setupOwner } from './n8n';
@@ -22,7 +22,6 @@ import type { Report } from './report';
 import { saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
-import { countingProxy } from './proxy';
 
 export const AGENCY_FILE = 'agency-weekly-audit.json';
 const DISPATCH = 'Audit each site (one execution per site)';
@@ -150,19 +149,18 @@ export async function startAgency(
 	const cluster = await clusterWithPackage(suite, {
 		workers: 2,
 		concurrency: o.concurrency,
-		env: { N8N_PUBLIC_API_DISABLED: 'false', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
 	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
 	const main = cluster.main as NonNullable<QueueCluster['main']>;
 	const session = await setupOwner(main);
-	const apiKey = await createApiKey(session, { label: 'phpRank agency audit' });
-	const proxy = await countingProxy(main.baseUrl);
-	suite.defer(() => proxy.close());
-	const cred = await session.createCredential({
+	const { cred, proxy } = await n8nApiAccess(suite, cluster.mainSandbox, {
+		session,
+		n8nUrl: main.baseUrl,
+		label: 'phpRank agency audit',
+		proxy: true,
 		name: 'phpRank History Store API (counted)',
-		type: 'phpRankN8nApi',
-		data: { baseUrl: proxy.url, apiKey },
 	});
 	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);

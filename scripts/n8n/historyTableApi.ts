@@ -14,8 +14,6 @@ import { saveWorkflow } from './rest';
 import type { Suite } from './suite';
 import { manualTrigger, phpRank, workflow, type CredentialRef } from './workflow';
 
-/** The env that turns n8n's public API on (the sandbox turns it off). */
-export const PUBLIC_API_ON = { N8N_PUBLIC_API_DISABLED: 'false' };
 /** The first n8n whose public API serves data tables (NOTES.md, "The public API's data tables"). */
 const FIRST_WITH_TABLES: [number, number] = [2, 7];
 /** A scope every n8n 2.x grants an owner's key (2.0.0 has no dataTable:* scopes). */

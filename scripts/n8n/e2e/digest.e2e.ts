@@ -22,19 +22,18 @@ import {
 	SCRIPT_PROJECT,
 	type Row,
 } from '../../../test/server/digestAccount';
-import { createApiKey } from '../apiKey';
+import { startWithN8nApi } from '../apiKey';
 import { nthExecution } from '../db';
 import {
 	apiRequests,
 	checkExampleNodes,
 	json,
 	loadExample,
-	sitemapN8nApiCredential,
 	testServerCredential,
 	withSchedule,
 } from '../checks';
 import { createDataTable, publicTables } from '../dataTable';
-import { importCredentials, setupOwner, startServer } from '../n8n';
+import { importCredentials } from '../n8n';
 import { Fatal, same } from '../report';
 import { saveAndPublish } from '../rest';
 import { Suite } from '../suite';
@@ -135,14 +134,14 @@ async function main(): Promise<void> {
 	await api.start();
 	const { catcher: smtp, credential: smtpCred } = await suite.smtp();
 	await importCredentials(sb, [testServerCredential(api), smtpCred]);
-	const n8n = suite.n8n(
-		await timed('n8n start (public API on)', async () =>
-			startServer(sb, { env: { N8N_PUBLIC_API_DISABLED: 'false' } }),
-		),
+	const {
+		n8n,
+		session,
+		key: apiKey,
+	} = await timed(
+		'n8n start (public API on), its owner, an API key, the n8n API credential imported',
+		async () => startWithN8nApi(suite, sb, { label: 'phprank e2e digest' }),
 	);
-	const session = await setupOwner(n8n);
-	const apiKey = await createApiKey(session, { label: 'phprank e2e digest' });
-	await importCredentials(sb, [sitemapN8nApiCredential(n8n.baseUrl, apiKey)]);
 	const table = await createDataTable(session, TABLE, [...HISTORY_COLUMNS]);
 	const tables = publicTables(n8n.baseUrl, apiKey);
 	await tables.addRows(table.id, account.rows);

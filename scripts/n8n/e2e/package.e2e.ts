@@ -80,7 +80,8 @@ import {
 	type StoredExecution,
 } from '../n8n';
 import * as outcomes from '../exampleOutcomes';
-import { historyTableOnThisN8n, PUBLIC_API_ON } from '../historyTableApi';
+import { PUBLIC_API_ON } from '../apiKey';
+import { historyTableOnThisN8n } from '../historyTableApi';
 import { shrinkingLists } from '../pagingUnderDeletes';
 import { sleep, waitFor } from '../proc';
 import { Fatal, same } from '../report';

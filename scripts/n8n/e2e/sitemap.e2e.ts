@@ -41,12 +41,11 @@ import {
 	loadExample,
 	NODE_TYPE,
 	SITEMAP_EXAMPLE,
-	sitemapN8nApiCredential,
 	testServerCredential,
 	withSitemapUrl,
 	withSchedule,
 } from '../checks';
-import { createApiKey } from '../apiKey';
+import { startWithN8nApi } from '../apiKey';
 import { nthExecution } from '../db';
 import { publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import {
@@ -54,15 +53,13 @@ import {
 	type ExecuteResult,
 	failureDetail,
 	importCredentials,
-	setupOwner,
-	startServer,
 	storedExecutions,
 	type StoredExecution,
 	runFromTrigger,
 	type ExportedNodeType,
 	type N8nSandbox,
 } from '../n8n';
-import { countingProxy, describeProxied, type ProxiedRequest } from '../proxy';
+import { describeProxied, type ProxiedRequest } from '../proxy';
 import { saveAndPublish } from '../rest';
 import type { WorkflowJson } from '../workflow';
 import { Fatal, pick, same } from '../report';
@@ -371,19 +368,14 @@ async function startServices(sb: N8nSandbox) {
 		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
 	// n8n's public API on (the sandbox turns it off): the node reaches its data table through it.
-	const n8n = suite.n8n(
-		await timed(
-			'n8n start (public API on)',
-			async () => await startServer(sb, { env: { N8N_PUBLIC_API_DISABLED: 'false' } }),
-		),
-	);
-	const session = await setupOwner(n8n);
-	const apiKey = await createApiKey(session, { label: 'phprank e2e sitemap' });
-	const recorder = await countingProxy(n8n.baseUrl);
-	suite.defer(() => recorder.close());
-	await timed(
-		'n8n import:credentials (the phpRank History Store API credential: n8n on 127.0.0.1, an API key)',
-		async () => await importCredentials(sb, [sitemapN8nApiCredential(recorder.url, apiKey)]),
+	const {
+		n8n,
+		session,
+		key: apiKey,
+		proxy: recorder,
+	} = await timed(
+		'n8n start (public API on), its owner, an API key, the n8n API credential imported (n8n on 127.0.0.1 behind a recorder)',
+		async () => await startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
 	);
 	note(
 		`n8n ${n8n.baseUrl}; the credential's n8n Address ${recorder.url} (a recorder passing every request on to it)`,

@@ -17,20 +17,12 @@
  */
 import { historyOf, MONTHS, scriptRun } from '../../../test/harness/siteOverMonths';
 import { siteFigures, type SiteFigures } from '../../../test/server';
-import { createApiKey } from '../apiKey';
+import { n8nApiAccess, PUBLIC_API_ON, startWithN8nApi } from '../apiKey';
 import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
 import { createDataTable, publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import { nthExecution, publishedVersionId } from '../db';
-import { PUBLIC_API_ON } from '../historyTableApi';
-import {
-	importCredentials,
-	login,
-	setupOwner,
-	startServer,
-	storedExecutions,
-	waitForExecutions,
-} from '../n8n';
-import { countingProxy, describeProxied } from '../proxy';
+import { importCredentials, login, startServer, storedExecutions, waitForExecutions } from '../n8n';
+import { describeProxied } from '../proxy';
 import { same } from '../report';
 import { saveAndPublish, saveWorkflow, type RestSession } from '../rest';
 import type { N8nSandbox } from '../sandbox';
@@ -145,17 +137,11 @@ type One = Awaited<ReturnType<typeof startOne>>;
 async function startOne() {
 	const { sb } = await suite.packageSandbox();
 	await importCredentials(sb, [testServerCredential(api)]);
-	const n8n = suite.n8n(await startServer(sb, { env: PUBLIC_API_ON }));
-	const session = await setupOwner(n8n);
-	const key = await createApiKey(session, { label: 'phpRank history (e2e)' });
-	const proxy = await countingProxy(n8n.baseUrl);
-	suite.defer(() => proxy.close());
-	const made = await session.createCredential({
+	const { n8n, session, key, proxy, cred } = await startWithN8nApi(suite, sb, {
+		label: 'phpRank history (e2e)',
+		proxy: true,
 		name: 'phpRank History Store API',
-		type: 'phpRankN8nApi',
-		data: { baseUrl: proxy.url, apiKey: key },
 	});
-	const cred = { id: made.id, name: made.name };
 	const wfId = await save(
 		session,
 		historyWorkflow('e2e: table history', { hook: HOOK, n8nApi: cred }),
@@ -495,11 +481,11 @@ async function startQueue() {
 		workers: 2,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	const key = await createApiKey(session, { label: 'phpRank history (e2e, queue)' });
-	const made = await session.createCredential({
+	const { key, cred } = await n8nApiAccess(suite, sb, {
+		session,
+		n8nUrl: main.baseUrl,
+		label: 'phpRank history (e2e, queue)',
 		name: 'phpRank History Store API (main)',
-		type: 'phpRankN8nApi',
-		data: { baseUrl: main.baseUrl, apiKey: key },
 	});
 	note(`the credential's n8n Address is the main's: ${main.baseUrl}`);
 	const queue = {
@@ -507,7 +493,7 @@ async function startQueue() {
 		baseUrl: main.baseUrl,
 		session,
 		key,
-		cred: { id: made.id, name: made.name },
+		cred,
 		ranBy: (id: string) => cluster.ranBy(id),
 		/** the main stopped, `whileDown` run, the main started again on its port */
 		restartMain: async (whileDown: () => void): Promise<void> => {
