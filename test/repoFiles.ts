@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { ICredentialType } from 'n8n-workflow';
 import * as ts from 'typescript';
 
 /** The repository's files as the guard tests read them (repoPaths, comments, importCycles). */
@@ -22,6 +23,18 @@ export function filesUnder(folder: string): string[] {
 
 export function read(path: string): string {
 	return readFileSync(join(root, path), 'utf8');
+}
+
+/** The credential types package.json ships (`n8n.credentials`, built files), each loaded from its source. */
+export function shippedCredentials(): ICredentialType[] {
+	const { credentials } = (JSON.parse(read('package.json')) as { n8n: { credentials: string[] } })
+		.n8n;
+	return credentials.map((file) => {
+		const source = join(root, file.replace(/^dist\//, '').replace(/\.js$/, ''));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const [Type] = Object.values(require(source) as Record<string, new () => ICredentialType>);
+		return new Type();
+	});
 }
 
 /** A comment of a source file: its text and the line (1-based) it starts on. */

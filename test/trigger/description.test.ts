@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
+import { shippedCredentials } from '../repoFiles';
 
 const trigger = new PhpRankTrigger();
 const { description } = trigger;
@@ -26,9 +27,9 @@ describe('trigger description', () => {
 			inputs: [],
 		});
 		expect(description.usableAsTool).toBeUndefined();
-		expect(description.credentials).toEqual([
-			{ name: 'phpRankApi', required: true, testedBy: 'phpRankApiTest' },
-		]);
+		const [{ name }] = shippedCredentials();
+		expect(description.credentials).toEqual([{ name, required: true, testedBy: `${name}Test` }]);
+		expect(Object.keys(trigger.methods.credentialTest)).toEqual([`${name}Test`]);
 		expect(typeof trigger.poll).toBe('function');
 		expect(Object.keys(trigger.methods.listSearch)).toEqual(['searchProjects']);
 	});

@@ -5,9 +5,9 @@ import { apiBaseUrl } from '../../nodes/PhpRank/transport/connection';
 import { PhpRank } from '../../nodes/PhpRank/PhpRank.node';
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import { CREDENTIAL_TYPE } from '../../nodes/PhpRank/api';
-import { read } from '../repoFiles';
+import { read, shippedCredentials } from '../repoFiles';
 
-const { description } = new PhpRank();
+const { description, methods } = new PhpRank();
 
 function operationsOf(resource: string): INodePropertyOptions[] {
 	const operation = description.properties.find(
@@ -51,26 +51,31 @@ describe('node description', () => {
 
 	it('is usable as an AI tool, uses the phpRank credential, and offers the n8n API one (History Store → Data Table) as optional, each labelled for what it is', () => {
 		expect(description.usableAsTool).toBe(true);
+		// Every credential the package ships, in its order; each tested by one of the node's own functions.
+		const [api, n8nApi] = shippedCredentials();
 		// displayName: the credential field's label in the editor (n8n 2.0 and 2.41), else "Credential".
 		expect(description.credentials).toEqual([
 			{
-				name: 'phpRankApi',
-				displayName: 'phpRank API',
+				name: api.name,
+				displayName: api.displayName,
 				required: true,
-				testedBy: 'phpRankApiTest',
-				displayOptions: { show: { authentication: ['phpRankApi'] } },
+				testedBy: `${api.name}Test`,
+				displayOptions: { show: { authentication: [api.name] } },
 			},
 			{
-				name: 'phpRankN8nApi',
+				name: n8nApi.name,
 				displayName: 'n8n API (only for History Store → Data Table)',
 				required: false,
-				testedBy: 'phpRankN8nApiTest',
+				testedBy: `${n8nApi.name}Test`,
 			},
 		]);
+		expect(Object.keys(methods.credentialTest)).toEqual(
+			description.credentials?.map((c) => c.testedBy),
+		);
 		// RoutingNode takes, of two credentials, the one this hidden parameter's value shows.
 		expect(description.properties.find(({ name }) => name === 'authentication')).toMatchObject({
 			type: 'hidden',
-			default: 'phpRankApi',
+			default: api.name,
 		});
 		expect(description.requestDefaults).toEqual({});
 	});
