@@ -254,9 +254,8 @@ export async function checkCreateBody(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const body = { ...(requestOptions.body as IDataObject) };
-	// Create or Re-Run, Pages From → A Project's Reports has no URL: its Changed URLs are checked with the project.
-	if (this.getNodeParameter('pagesFrom', 'url') !== 'project')
-		body.url = checkedUrl(this, body.url);
+	// Create or Re-Run's Pages From other than URL has no URL (its checks refuse a value it does not know).
+	if (this.getNodeParameter('pagesFrom', 'url') === 'url') body.url = checkedUrl(this, body.url);
 	// Nothing given (a blank cell) means the default, Private: never wider than the user chose.
 	checkPrivacy(this, body, parsePrivacy(this, body.privacy) ?? DEFAULT_PRIVACY);
 	return { ...requestOptions, body };
