@@ -282,15 +282,8 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 
 describe('Report → Create or Re-Run, Pages From → A Project’s Reports', () => {
 	const HOST = 'big.example.com';
-	const fromProject = (extra: IDataObject = {}, project: unknown = HOST) => ({
-		resource: 'report',
-		operation: 'createOrRerun',
-		pagesFrom: 'project',
-		project: locator('name', project as string),
-		privacy: 1,
-		output: 'sites',
-		...extra,
-	});
+	const fromProject = (extra: IDataObject = {}, project = HOST) =>
+		perSite({ pagesFrom: 'project', project: locator('name', project), ...extra });
 	/** 150 reports of the project (pages analysed more than once among them) and a report of another site. */
 	function seedBig() {
 		api.server.seedReports(150, { hosts: [HOST] });

@@ -31,7 +31,7 @@ import {
 	runFromTrigger,
 	setupOwner,
 	startServer,
-	storedExecutions,
+	waitForExecutions,
 	type N8nSandbox,
 } from '../n8n';
 import { Fatal, same } from '../report';
@@ -95,18 +95,6 @@ function digestWorkflow(example: WorkflowJson): WorkflowJson {
 	);
 }
 
-/** Waits until `count` executions of the workflow have ended (the e-mail branch runs after the answer). */
-async function executionsEnded(sb: N8nSandbox, workflowId: string, count: number) {
-	const deadline = Date.now() + 60_000;
-	while (Date.now() < deadline) {
-		const all = await storedExecutions(sb, workflowId);
-		const ended = all.filter((e) => !['new', 'running', 'waiting', 'unknown'].includes(e.status));
-		if (ended.length >= count) return ended;
-		await new Promise((r) => setTimeout(r, 300));
-	}
-	throw new Fatal(`${count} executions did not end within 60 s`);
-}
-
 interface GateCtx {
 	sb: N8nSandbox;
 	hook: string;
@@ -121,7 +109,7 @@ async function deploy(ctx: GateCtx, body: Answer) {
 	api.clearRequests();
 	const res = await callWebhook(ctx.hook, body);
 	ctx.calls += 1;
-	await executionsEnded(ctx.sb, ctx.workflowId, ctx.calls);
+	await waitForExecutions(ctx.sb, ctx.workflowId, ctx.calls);
 	let answer: Answer = {};
 	try {
 		answer = JSON.parse(res.body) as Answer;
