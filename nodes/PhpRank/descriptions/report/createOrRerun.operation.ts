@@ -99,7 +99,7 @@ const properties: INodeProperties[] = [
 		name: 'changedUrls',
 		type: 'string',
 		default: '',
-		placeholder: '={{ $json.body.urls }}',
+		placeholder: 'https://example.com/pricing',
 		description:
 			'Only these pages of the project are analysed (e.g. a deploy’s changed pages; a page with no report yet is created), a list from an expression or one URL per line. One Item per Site still judges the site, its groups and budgets on every page: the others as their newest reports say. Empty: every page is analysed.',
 		displayOptions: { show: { pagesFrom: ['project'] } },
