@@ -426,6 +426,16 @@ describe('Page Groups and budgets', () => {
 			]);
 			expect(api.server.getReport(Number(rerun.split('/').pop()))?.url).toBe(`${SITE}/products/y`);
 			expect(await runs(['/products/x', '/products/y'])).toEqual([2, ['Products'], [], []]);
+			// The deploy gate's node: Pages From → A Project's Reports (the item's url unread), the changed URL, then every page.
+			const project = { pagesFrom: 'project', project: locator('name', SITE) };
+			expect(await runs(['/'], { ...project, changedUrls: page('/products/y') })).toEqual([
+				2,
+				['Products'],
+				[],
+				[],
+			]);
+			expect(listCalls().map((call) => call.split(' ')[0])).toEqual(['GET', 'PUT']);
+			expect(await runs(['/'], project)).toEqual([2, ['Products'], [], []]);
 			// Pages of This Run (the default) judges /products/y alone: within budget.
 			expect(await runs(['/products/y'], {})).toEqual([1, [], [], ['Products']]);
 			api.server.clearRequests();

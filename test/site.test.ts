@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { sameUrlKey } from '../nodes/PhpRank/report';
 import { createOf, healthParameters, locator, perSiteParameters, useServer } from './harness/setup';
 
 /*
@@ -276,6 +277,93 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&#60;script&#62;');
 		expect(html).not.toMatch(/href="[^"]*"><script/);
+	});
+});
+
+describe('Report → Create or Re-Run, Pages From → A Project’s Reports', () => {
+	const HOST = 'big.example.com';
+	const fromProject = (extra: IDataObject = {}, project = HOST) =>
+		perSite({ pagesFrom: 'project', project: locator('name', project), ...extra });
+	/** 150 reports of the project (pages analysed more than once among them) and a report of another site. */
+	function seedBig() {
+		api.server.seedReports(150, { hosts: [HOST] });
+		api.server.seedReports(1, { hosts: ['other.example.com'] });
+		api.server.clearRequests();
+		// Each page's newest report, by URL as phpRank matches it.
+		const newest = new Map<string, number>();
+		for (const r of api.server.listReports().filter(({ url }) => url.includes(HOST)))
+			newest.set(sameUrlKey(r.url), Math.max(r.id, newest.get(sameUrlKey(r.url)) ?? 0));
+		return newest;
+	}
+	const lists = () => api.calls().filter((call) => call.startsWith('GET'));
+	const analysed = (method: string) => api.sent(method).map((r) => r.path.split('/').pop());
+
+	it('every page of the project, each by its newest report: one list read per 100 reports, then the analyses', async () => {
+		const newest = seedBig();
+		const [site] = await api.ok(fromProject(), { items: [{}] });
+		expect(lists().every((call) => call.includes(`project=${HOST}`))).toBe(true);
+		expect(lists()).toHaveLength(2);
+		expect(analysed('PUT').sort()).toEqual([...newest.values()].map(String).sort());
+		expect(api.calls()).toHaveLength(2 + newest.size);
+		expect(site.json).toMatchObject({ project: HOST, pages: newest.size, rerun: newest.size });
+		expect(site.pairedItem).toEqual([{ item: 0 }]);
+
+		api.server.clearRequests();
+		const pages = await api.ok(fromProject({ output: 'pages' }), { items: [{}] });
+		expect(pages.map((item) => item.json.id).sort()).toEqual(analysed('PUT').map(Number).sort());
+		expect(pages.every((item) => item.json.action === 'rerun')).toBe(true);
+		expect(lists()).toHaveLength(2);
+	});
+
+	it('Changed URLs: only those analysed (a new page created), the site judged on every page', async () => {
+		const newest = seedBig();
+		const [key, id] = [...newest][0];
+		const urls = [`https://${key}`, `https://${HOST}/new-page`];
+		const [site] = await api.ok(fromProject({ changedUrls: '={{ $json.urls }}' }), {
+			items: [{ urls }],
+		});
+		expect([lists().length, analysed('PUT'), api.sent('POST').map((r) => r.form)]).toEqual([
+			2,
+			[String(id)],
+			[{ url: urls[1], privacy: '1' }],
+		]);
+		expect(site.json).toMatchObject({ pages: newest.size + 1, rerun: 1, created: 1 });
+	});
+
+	it.each([
+		[
+			'no project (a webhook without a site)',
+			fromProject({}, '={{ $json.site }}'),
+			'The project name is empty',
+		],
+		[
+			'a changed URL of another site',
+			fromProject({ changedUrls: 'https://big.example.com/a, https://other.example.com/b' }),
+			'Changed URLs: "https://other.example.com/b" is not a page of project "big.example.com"',
+		],
+		[
+			'a changed URL that is not a web address',
+			fromProject({ changedUrls: 'ftp://big.example.com/a' }),
+			'Changed URLs: the URL "ftp://big.example.com/a" uses ftp:, not http or https',
+		],
+		[
+			'an unknown Pages From',
+			fromProject({ pagesFrom: 'site' }),
+			'Pages From must be "url" or "project", not "site"',
+		],
+	])('%s is refused before any request', async (_what, parameters, message) => {
+		await api.refuses(parameters, message, { items: [{}] });
+	});
+
+	it('a project without reports is refused after its list read, before any analysis', async () => {
+		seedBig();
+		const { error } = await api.run(fromProject({}, 'nothing.example.com'), { items: [{}] });
+		expect([error?.message, lists().length, api.calls().length]).toEqual([
+			'Project: there are no reports of project "nothing.example.com"',
+			1,
+			1,
+		]);
+		expect(error?.description).toContain('Project → Get Many');
 	});
 });
 

@@ -229,23 +229,33 @@ export function checkPrivacy(
 	body.password = password;
 }
 
+/** A page's URL as typed (https:// added when it has no scheme), or the error that names it: `label` the field. */
+export function checkedUrl(
+	ctx: IExecuteSingleFunctions,
+	value: unknown,
+	label = 'The URL',
+): string {
+	const given = textParameter(ctx, 'url', 'URL', value);
+	const url = withScheme(given);
+	const problem = given === '' ? 'is empty' : webAddressProblem(url);
+	if (problem !== undefined) {
+		fail(
+			ctx,
+			`${label}${given === '' ? '' : ` ${describeValue(given)}`} ${problem}`,
+			'Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
+		);
+	}
+	return url;
+}
+
 /** Report → Create and Create or Re-Run: an http(s) URL (https:// added when it has no scheme), and a password when privacy is Password. */
 export async function checkCreateBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const body = { ...(requestOptions.body as IDataObject) };
-	const given = textParameter(this, 'url', 'URL', body.url);
-	const url = withScheme(given);
-	const problem = given === '' ? 'is empty' : webAddressProblem(url);
-	if (problem !== undefined) {
-		fail(
-			this,
-			`The URL${given === '' ? '' : ` ${describeValue(given)}`} ${problem}`,
-			'Enter the page to analyse, e.g. example.com/pricing (https:// is added) or http://example.com/pricing.',
-		);
-	}
-	body.url = url;
+	// Create or Re-Run's Pages From other than URL has no URL (its checks refuse a value it does not know).
+	if (this.getNodeParameter('pagesFrom', 'url') === 'url') body.url = checkedUrl(this, body.url);
 	// Nothing given (a blank cell) means the default, Private: never wider than the user chose.
 	checkPrivacy(this, body, parsePrivacy(this, body.privacy) ?? DEFAULT_PRIVACY);
 	return { ...requestOptions, body };

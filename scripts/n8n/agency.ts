@@ -70,21 +70,18 @@ export interface Agency {
 }
 
 /**
- * phpRank requests of one run: one analysis per page and lists at 100 a request. `lists` is the floor (Create or
- * Re-Run's own read of each site's reports, then the digest's one read of every report); the example reads each
- * site's reports once more for its pages (Every page of the site): `pageLists`.
+ * phpRank requests of one run, the floor: one analysis per page, Create or Re-Run's one read of each site's
+ * reports (Pages From → A Project's Reports: its pages from that read) and the digest's one read of every
+ * report, at 100 a request, and Project → Get Many's lists.
  */
 export function agencyFloor(o: AgencyOptions): {
 	analyses: number;
 	lists: number;
-	pageLists: number;
 	projectLists: number;
 } {
-	const perSite = Math.ceil(o.pages / 100);
 	return {
 		analyses: o.sites * o.pages,
-		lists: o.sites * perSite + Math.ceil((o.sites * o.pages) / 100),
-		pageLists: o.sites * perSite,
+		lists: o.sites * Math.ceil(o.pages / 100) + Math.ceil((o.sites * o.pages) / 100),
 		projectLists: Math.ceil(o.sites / 100),
 	};
 }
@@ -93,9 +90,9 @@ export function agencyFloor(o: AgencyOptions): {
 export function checkAgencyRun(check: Report['check'], o: AgencyOptions, run: AgencyRun): void {
 	const floor = agencyFloor(o);
 	check(
-		`${run.label}: phpRank requests at the floor (${floor.analyses} analyses, ${floor.lists} report lists + ${floor.pageLists} for the pages, ${floor.projectLists} project lists)`,
+		`${run.label}: phpRank requests at the floor exactly (${floor.analyses} analyses, ${floor.lists} report lists, ${floor.projectLists} project lists)`,
 		run.phpRank.analyses === floor.analyses &&
-			run.phpRank.lists === floor.lists + floor.pageLists &&
+			run.phpRank.lists === floor.lists &&
 			run.phpRank.projectLists === floor.projectLists &&
 			run.phpRank.other === 0,
 		run.phpRank,

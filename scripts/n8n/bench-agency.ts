@@ -49,13 +49,12 @@ const byWorker = (figures: Record<string, number>, text: (n: number) => string) 
 function print(o: AgencyOptions, run: AgencyRun): void {
 	const floor = agencyFloor(o);
 	const floorTotal = floor.analyses + floor.lists + floor.projectLists;
-	const example = floorTotal + floor.pageLists;
 	const p = run.phpRank;
 	console.log(
 		`\n${run.label}: dispatcher ${run.status}, ${run.siteExecutions} site executions ${JSON.stringify(run.siteStatuses)}`,
 	);
 	console.table({
-		'phpRank requests': `${int(p.total)} (floor ${int(floorTotal)}, ×${(p.total / floorTotal).toFixed(3)}; the example's ${int(example)}): ${int(p.analyses)} analyses (floor ${int(floor.analyses)}), ${int(p.lists)} report lists (floor ${int(floor.lists)}, + ${int(floor.pageLists)} for the pages), ${int(p.projectLists)} project lists, ${int(p.other)} other`,
+		'phpRank requests': `${int(p.total)} (floor ${int(floorTotal)}, ×${(p.total / floorTotal).toFixed(3)}): ${int(p.analyses)} analyses (floor ${int(floor.analyses)}), ${int(p.lists)} report lists (floor ${int(floor.lists)}), ${int(p.projectLists)} project lists, ${int(p.other)} other`,
 		'n8n API requests': `${int(run.n8nApi)}, ${(run.n8nApi / o.sites).toFixed(2)} per site`,
 		'wall time': `${s(run.wallMs)}, ${s(run.wallMs / o.sites)} per site (site execution median ${s(run.siteMedianMs)})`,
 		'peak RSS': byWorker(run.peakRss, mb),

@@ -64,7 +64,10 @@ const siteKey = (project: string) => `createOrRerun site ${project}`;
 export type ItemCaller = Caller<IExecutePaginationFunctions> & { run: Run };
 
 /** The user's reports of a site, by URL, newest first: one list read per site and node run, shared by its items. */
-function reportsOfSite(caller: ItemCaller, project: string): Promise<Map<string, IDataObject[]>> {
+export function reportsOfSite(
+	caller: ItemCaller,
+	project: string,
+): Promise<Map<string, IDataObject[]>> {
 	const { run, spec } = caller;
 	return run.once(siteKey(project), async () => {
 		const { items } = await readList(
@@ -102,14 +105,21 @@ function analysedWithin(report: IDataObject, hours: number): boolean {
 	return hours > 0 && Number.isFinite(at) && Date.now() - at < hours * 3_600_000;
 }
 
+/** How a URL is analysed: Confirm Drops, Reuse Recent Analysis, and the project its site's reports are read by (its host's when not given). */
+export interface AnalysisOptions {
+	confirmPoints: number | undefined;
+	reuseHours: number;
+	project?: string;
+}
+
 async function analyse(
 	caller: ItemCaller,
 	url: string,
 	body: IDataObject,
-	{ confirmPoints, reuseHours }: { confirmPoints: number | undefined; reuseHours: number },
+	{ confirmPoints, reuseHours, project = projectOfUrl(url) }: AnalysisOptions,
 ): Promise<Outcome> {
 	const { spec } = caller;
-	const reports = (await reportsOfSite(caller, projectOfUrl(url))).get(sameUrlKey(url)) ?? [];
+	const reports = (await reportsOfSite(caller, project)).get(sameUrlKey(url)) ?? [];
 	const newest = reports.reduce<IDataObject | undefined>(
 		(top, report) => (!top || Number(report[spec.key]) > Number(top[spec.key]) ? report : top),
 		undefined,
@@ -160,13 +170,13 @@ export function sharedAnalysis(
 	caller: ItemCaller,
 	url: string,
 	body: IDataObject,
-	options: { confirmPoints: number | undefined; reuseHours: number },
+	options: AnalysisOptions,
 ): Promise<Outcome> {
 	const { run } = caller;
 	const analysis = run.once(`createOrRerun analysis ${sameUrlKey(url)}`, () =>
 		analyse(caller, url, body, options),
 	);
 	// A failed analysis may still have created the report: the next try reads the site again.
-	analysis.catch(() => run.forget(siteKey(projectOfUrl(url))));
+	analysis.catch(() => run.forget(siteKey(options.project ?? projectOfUrl(url))));
 	return analysis;
 }

@@ -4,8 +4,8 @@
  * (or `curl --fail-with-body` in a GitHub Actions step) calls it:
  *
  *   a product page fails meta_description (Products requires it on 100%) -> 422 with the breaches, one
- *   e-mail "budget broken" -> the same broken state again (the site's pages from its reports) -> 422, no
- *   e-mail -> one good changed URL (Figures From: Every Page of the Site) -> 422, no e-mail -> the full
+ *   e-mail "budget broken" -> the same broken state again (Audit the site's Pages From: A Project's
+ *   Reports, no Get Many) -> 422, no e-mail -> one good changed URL (judged on every page) -> 422, no e-mail -> the full
  *   site again -> 422, no e-mail -> fixed -> 200, one e-mail saying Products is back within budget ->
  *   200 again, no e-mail -> broken again by one changed URL (only that page analysed) -> 422, one e-mail. Then One Digest with the
  *   same Page Groups shows the broken group, and the first e-mail's summary_html rendered in Chromium
@@ -31,7 +31,7 @@ import {
 	runFromTrigger,
 	setupOwner,
 	startServer,
-	storedExecutions,
+	waitForExecutions,
 	type N8nSandbox,
 } from '../n8n';
 import { Fatal, same } from '../report';
@@ -95,18 +95,6 @@ function digestWorkflow(example: WorkflowJson): WorkflowJson {
 	);
 }
 
-/** Waits until `count` executions of the workflow have ended (the e-mail branch runs after the answer). */
-async function executionsEnded(sb: N8nSandbox, workflowId: string, count: number) {
-	const deadline = Date.now() + 60_000;
-	while (Date.now() < deadline) {
-		const all = await storedExecutions(sb, workflowId);
-		const ended = all.filter((e) => !['new', 'running', 'waiting', 'unknown'].includes(e.status));
-		if (ended.length >= count) return ended;
-		await new Promise((r) => setTimeout(r, 300));
-	}
-	throw new Fatal(`${count} executions did not end within 60 s`);
-}
-
 interface GateCtx {
 	sb: N8nSandbox;
 	hook: string;
@@ -121,7 +109,7 @@ async function deploy(ctx: GateCtx, body: Answer) {
 	api.clearRequests();
 	const res = await callWebhook(ctx.hook, body);
 	ctx.calls += 1;
-	await executionsEnded(ctx.sb, ctx.workflowId, ctx.calls);
+	await waitForExecutions(ctx.sb, ctx.workflowId, ctx.calls);
 	let answer: Answer = {};
 	try {
 		answer = JSON.parse(res.body) as Answer;
@@ -164,9 +152,12 @@ async function brokenThenFixed(ctx: GateCtx): Promise<string> {
 	section('the same broken state again (the site’s pages from its reports): 422, no e-mail');
 	const again = await deploy(ctx, { site: SITE });
 	check(
-		'422 again; the pages read from the site’s reports (project filter) and re-run, none created',
+		'422 again; the pages from one read of the site’s reports (project filter, no Get Many) and re-run, none created',
 		again.status === 422 &&
-			apiRequests(api).some((r) => r.method === 'GET' && r.query.project === SITE) &&
+			same(
+				apiRequests(api).flatMap((r) => (r.method === 'GET' ? [r.query.project] : [])),
+				[SITE],
+			) &&
 			apiRequests(api).filter((r) => r.method === 'PUT').length >= 4 &&
 			api.listReports().length === 4,
 		describeRequests(apiRequests(api)),

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
-import { optionsCollection } from '../common';
+import { optionsCollection, projectLocator } from '../common';
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
@@ -68,12 +68,50 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	{
+		displayName: 'Pages From',
+		name: 'pagesFrom',
+		type: 'options',
+		options: [
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'The page in URL: one per input item',
+			},
+			{
+				name: 'A Project’s Reports',
+				value: 'project',
+				description:
+					'Every page the project has a report of (its newest report re-run), from one list read per 100 reports: a whole site in one node, no Get Many before it',
+			},
+		],
+		default: 'url',
+		description: 'Which pages to analyse',
+	},
+	projectLocator({
+		required: true,
+		description:
+			'The site whose pages to analyse: a project is the group of your reports that share a host, e.g. example.com. By Name takes an expression, e.g. {{ $json.body.site }} from a webhook.',
+		displayOptions: { show: { pagesFrom: ['project'] } },
+	}),
+	{
+		displayName: 'Changed URLs',
+		name: 'changedUrls',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/pricing',
+		description:
+			'Only these pages of the project are analysed (e.g. a deploy’s changed pages; a page with no report yet is created), a list from an expression or one URL per line. One Item per Site still judges the site, its groups and budgets on every page: the others as their newest reports say. Empty: every page is analysed.',
+		displayOptions: { show: { pagesFrom: ['project'] } },
+	},
 	...createFields({
 		urlDescription:
 			'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
 		privacyDescription:
 			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
-	}),
+	}).map((field) =>
+		field.name === 'url' ? { ...field, displayOptions: { show: { pagesFrom: ['url'] } } } : field,
+	),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -88,7 +126,7 @@ const properties: INodeProperties[] = [
 				name: 'One Item per Site',
 				value: 'sites',
 				description:
-					'One summary per site of the run: scores before and after, pages worse and better, checks newly failing and fixed, the worst pages and biggest drops, and a message to send',
+					'One summary per site of the run (with Pages From → A Project’s Reports, of every page of the project): scores before and after, pages worse and better, checks newly failing and fixed, the worst pages and biggest drops, and a message to send',
 			},
 		],
 		default: 'pages',
@@ -107,6 +145,15 @@ const properties: INodeProperties[] = [
 	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
 	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
 	rerunOptions,
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: `Audit the SEO of a whole site (project, e.g. example.com) with phpRank: every page the site has a report of is analysed again, or only the changed URLs given, and the site is judged on all its pages. Returns the site's average score from 0 to 100 (${RESULT_CLASSES_TEXT}), its health score (share of pages without a failed high-importance check), pages worse and better since the last run, newly failing and fixed checks, the worst pages, and its page groups over budget when budgets are set. Use it when asked to audit, re-check or gate a deploy of a whole site.`,
+		description: 'What the AI model reads about this tool: what it does and when to use it',
+		displayOptions: { show: { '@tool': [true], pagesFrom: ['project'] } },
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -116,3 +163,6 @@ export const description = updateDisplayOptions(
 
 /** What an AI model reads about this operation when the node is a tool (see `toolDescriptionFields`). */
 export const toolDescription = `Audit the SEO of one web page with phpRank, re-using its report: when the page already has a report, its analysis is re-run and "changes" says what changed since the last analysis (e.g. "score 72 → 61; newly failed: title (high)"); otherwise a report is created (changes is null). Returns the report: ID, score from 0 to 100, class (${RESULT_CLASSES_TEXT}) and its failed checks by importance. Use it when asked to audit, check or re-check a page, or whether it got worse.`;
+
+/** With Pages From → A Project's Reports the tool audits a site: this description instead. */
+export const toolDescriptionHide = { pagesFrom: ['project'] };

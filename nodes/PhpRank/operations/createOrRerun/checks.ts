@@ -37,8 +37,19 @@ export function reuseHours(ctx: IExecuteSingleFunctions): number {
 	);
 }
 
+/** Pages From: whether the pages are a project's reports ('project') rather than the item's URL ('url', the default). */
+export function pagesFromProject(ctx: IExecuteSingleFunctions): boolean {
+	const value = ctx.getNodeParameter('pagesFrom', 'url');
+	if (value === 'url' || value === 'project') return value === 'project';
+	return fail(
+		ctx,
+		`Pages From must be "url" or "project", not ${describeValue(value)}`,
+		'Set Pages From to URL (url) or A Project’s Reports (project).',
+	);
+}
+
 /** Options → Public URLs Only: a URL that is not a public web page is refused before it reaches phpRank. */
-function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void {
+export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void {
 	if (!rerunOptions(ctx).publicUrlsOnly) return;
 	const problem = publicUrlProblem(String(url));
 	if (problem === undefined) return;
@@ -56,7 +67,8 @@ export async function checkRerunOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	checkPublicUrl(this, (requestOptions.body as IDataObject).url);
+	// Pages From → A Project's Reports: its Changed URLs are checked with the project (project.ts).
+	if (!pagesFromProject(this)) checkPublicUrl(this, (requestOptions.body as IDataObject).url);
 	reuseHours(this);
 	confirmDropPoints(this);
 	pageGroupSettings(this);

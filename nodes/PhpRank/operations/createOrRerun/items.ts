@@ -1,7 +1,7 @@
 import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { projectOfUrl, sameUrlKey } from '../../report';
+import { sameUrlKey } from '../../report';
 import { isPageFailure, otherPagesOfSite, type Outcome } from '../../engine/analysis';
 import { inputItemCount } from '../../transport/n8nInternals';
 import { type Caller, recordLinks } from '../../transport/request';
@@ -49,56 +49,92 @@ export function pageItem(
 
 interface GatheredPage {
 	project: string;
-	page: RunPage;
+	pages: RunPage[];
 	error?: NodeApiError;
 }
 
-/** One Item per Site: the item's page joins the run's; the first item of each site answers for it. */
-export async function siteItems(
-	{ ctx, spec, run }: Caller<IExecutePaginationFunctions> & { run: Run },
-	url: string,
-	analysis: Promise<Outcome>,
-	{ settings, history: home }: { settings: PageGroupSettings; history: OpenSite },
-): Promise<INodeExecutionData[]> {
-	const item = ctx.getItemIndex();
-	const project = projectOfUrl(url);
-	const gathered: GatheredPage = await analysis.then(
-		({ action, record, changes, confirmation }) => {
-			// Named if the run stops (On Error → Stop), as Create's reports are.
-			if (action === 'created')
-				recordDone(
-					run,
-					item,
-					fingerprintOf(['createOrRerun', sameUrlKey(url)]),
-					[{ json: record }],
-					spec,
-				);
-			return {
-				project,
-				page: { url, action, record, changes, confirmed: confirmation?.confirmed },
-			};
-		},
+/** One page of the item on its way: its URL and its analysis. */
+export interface PageAnalysis {
+	url: string;
+	analysis: Promise<Outcome>;
+}
+
+/** A page's analysis as the site counts it: a page phpRank could not analyse is named, not thrown. */
+function runPage({
+	url,
+	analysis,
+}: PageAnalysis): Promise<{ page: RunPage; error?: NodeApiError }> {
+	return analysis.then(
+		({ action, record, changes, confirmation }) => ({
+			page: { url, action, record, changes, confirmed: confirmation?.confirmed },
+		}),
 		(error: unknown) => {
 			if (!isPageFailure(error)) return Promise.reject(error);
-			return { project, page: { url, failure: error.message }, error };
+			return { page: { url, failure: error.message }, error };
 		},
 	);
+}
+
+/** The item's pages analysed; the reports it created named if the run stops (On Error → Stop), as Create's are. */
+async function itemPages(
+	{ spec, run }: Caller<IExecutePaginationFunctions> & { run: Run },
+	item: number,
+	analyses: PageAnalysis[],
+): Promise<{ pages: RunPage[]; error?: NodeApiError }> {
+	const done = await Promise.all(analyses.map(runPage));
+	const pages = done.map(({ page }) => page);
+	const created = pages.filter(({ action }) => action === 'created');
+	if (created.length)
+		recordDone(
+			run,
+			item,
+			fingerprintOf(['createOrRerun', ...created.map(({ url }) => sameUrlKey(url))]),
+			created.map(({ record }) => ({ json: record! })),
+			spec,
+		);
+	return { pages, error: done.find(({ error }) => error)?.error };
+}
+
+/**
+ * One Item per Site: the item's pages join the run's; the first item of each site answers for it.
+ * `wholeSite` (Pages From → A Project's Reports): the site's other pages count, as their newest
+ * reports say, as with Figures From → Every Page of the Site.
+ */
+export async function siteItems(
+	caller: Caller<IExecutePaginationFunctions> & { run: Run },
+	project: string,
+	analyses: PageAnalysis[],
+	{
+		settings,
+		history: home,
+		wholeSite,
+	}: { settings: PageGroupSettings; history: OpenSite; wholeSite: boolean },
+): Promise<INodeExecutionData[]> {
+	const { ctx, spec, run } = caller;
+	const item = ctx.getItemIndex();
+	const gathered: GatheredPage = { project, ...(await itemPages(caller, item, analyses)) };
 	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
 	const mine = [...all]
 		.filter(([, { project: site }]) => site === project)
 		.sort(([a], [b]) => a - b);
 	if (mine[0][0] !== item) return [];
 	// Items of the same URL share its analysis: the site counts it once.
-	const pages = [...new Map(mine.map(([, { page }]) => [sameUrlKey(page.url), page])).values()];
-	if (pages.every((page) => page.failure !== undefined)) throw mine[0][1].error!;
-	const { worstPages, minChange, wholeSite } = siteSettings(ctx);
-	const others = wholeSite
-		? await otherPagesOfSite(
-				{ ctx, spec, run },
-				project,
-				new Set(pages.map((page) => sameUrlKey(page.url))),
-			)
-		: [];
+	const pages = [
+		...new Map(
+			mine.flatMap(([, { pages: its }]) => its.map((page) => [sameUrlKey(page.url), page])),
+		).values(),
+	];
+	if (pages.every((page) => page.failure !== undefined))
+		throw mine.find(([, { error }]) => error)![1].error!;
+	const { worstPages, minChange, wholeSite: everyPage } = siteSettings(ctx);
+	const others =
+		wholeSite || everyPage
+			? await otherPagesOfSite(
+					{ ctx, spec, run },
+					project,
+					new Set(pages.map((page) => sameUrlKey(page.url))),
+				)
+			: [];
 	const summary = siteSummary(
 		project,
 		pages,

@@ -14,7 +14,8 @@ import type { ResourceSpec } from '../../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, runOf } from '../../transport/run';
 import { outputChoice } from '../../engine/reportItem';
 import { operationRouting, paired } from '../../engine/routes';
-import { checkRerunOptions, confirmDropPoints, reuseHours } from './checks';
+import { checkRerunOptions, confirmDropPoints, pagesFromProject, reuseHours } from './checks';
+import { projectStep } from './project';
 import { openSiteHistory } from '../../history/keep';
 import { checkHistoryOptions } from './historySettings';
 import { pageItem, siteItems } from './items';
@@ -37,32 +38,38 @@ async function createOrRerun(
 	const { spec } = caller;
 	try {
 		const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
-		const url = String(body[spec.createdFrom ?? 'url']);
-		const key = sameUrlKey(url);
 		const bySite = this.getNodeParameter('output', 'pages') === 'sites';
-		const fingerprint = fingerprintOf(['createOrRerun', key]);
-		const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
-		if (before) return paired(this, before);
-
 		// An item that fails before it joins its site (On Error → Continue) is not waited for.
 		const leftOut = (error: unknown) => {
 			run.itemLeftOut(this.getItemIndex());
 			return Promise.reject(error);
 		};
-		// Page Groups read once for the item; History Store → Data Table: the sites' rows read before any phpRank request.
+		// Page Groups read once for the item.
 		const settings = pageGroupSettings(this);
-		const history = bySite
-			? await openSiteHistory(this, run, projectOfUrl(url), settings.groups.length > 0).catch(
-					leftOut,
-				)
-			: undefined;
 		const confirmPoints = confirmDropPoints(this);
-		const analysis = sharedAnalysis(caller, url, body, {
-			confirmPoints,
-			reuseHours: reuseHours(this),
-		});
-		if (history)
-			return await siteItems(caller, url, analysis, { settings, history }).catch(leftOut);
+		const options = { confirmPoints, reuseHours: reuseHours(this) };
+		if (pagesFromProject(this)) {
+			const step = projectStep(caller, body, { bySite, settings, analysis: options });
+			return await (bySite ? step.catch(leftOut) : step);
+		}
+		const url = String(body[spec.createdFrom ?? 'url']);
+		const fingerprint = fingerprintOf(['createOrRerun', sameUrlKey(url)]);
+		const before = bySite ? undefined : doneBefore(run, this.getItemIndex(), fingerprint);
+		if (before) return paired(this, before);
+		// History Store → Data Table: the sites' rows read before any phpRank request.
+		const project = projectOfUrl(url);
+		const history = bySite
+			? await openSiteHistory(this, run, project, settings.groups.length > 0).catch(leftOut)
+			: undefined;
+		const analysis = sharedAnalysis(caller, url, body, options);
+		if (history) {
+			const pages = [{ url, analysis }];
+			return await siteItems(caller, project, pages, {
+				settings,
+				history,
+				wholeSite: false,
+			}).catch(leftOut);
+		}
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
 		const items = [{ json: pageItem(choice, outcome, confirmPoints, settings.groups) }];
