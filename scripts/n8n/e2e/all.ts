@@ -3,8 +3,8 @@
  * (.ci/run builds and packs once and passes it), else built and packed here; its contents are checked either
  * way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home, ports and test server).
  *
- * - The lanes come from the machine (lanes()): most of a suite's time waits on schedules, timers and n8n's
- *   answers, so two lanes a core, fewer when memory is short; E2E_PARALLEL or --parallel overrides.
+ * - The lanes come from the machine (lanes()): one a core, fewer when memory is short; E2E_PARALLEL or
+ *   --parallel overrides.
  * - A suite marked `first` (queue mode: its main and workers must be up before its fixed schedules) starts
  *   alone; the other lanes start when it says its start is behind it (`suite.up()` writes E2E_UP_FILE) or ends.
  * - Then each lane takes the longest suite left (by `seconds`) whenever it is free, so a new suite costs what it
@@ -26,6 +26,7 @@ import * as path from 'path';
 import { buildAndPack, checkTarball } from '../checks';
 import { sleep } from '../proc';
 import { Fatal } from '../report';
+import { defaultCacheDir, isRuntimeInstalled } from '../runtime';
 import { Suite } from '../suite';
 
 interface Entry {
@@ -38,13 +39,21 @@ interface Entry {
 	first?: boolean;
 	/** computes throughout (Chromium driving the editor, a queue-mode cluster under load): kept apart */
 	heavy?: boolean;
+	/** whether it can start without waiting (its n8n installed, e.g. by .ci/run in the background); if not, it is taken once nothing else is left */
+	ready?: () => boolean;
 }
 const OLDEST = process.env.N8N_OLDEST_VERSION || '2.0.0';
 /** A new suite: one line here, with its wall time as measured in this runner (see `seconds`). */
 const SUITES: Entry[] = [
 	{ name: 'queue', file: 'queue.e2e.ts', seconds: 490, first: true },
 	{ name: 'package', file: 'package.e2e.ts', seconds: 410 },
-	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 355, env: { N8N_VERSION: OLDEST } },
+	{
+		name: `package@${OLDEST}`,
+		file: 'package.e2e.ts',
+		seconds: 355,
+		env: { N8N_VERSION: OLDEST },
+		ready: () => isRuntimeInstalled(defaultCacheDir(OLDEST)),
+	},
 	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285, heavy: true },
 	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
@@ -74,8 +83,12 @@ const since = (t: number): number => (t - t0) / 1000;
 const CORES = os.cpus().length;
 /** What a lane may need at its peak (queue mode: main, 2 workers, PostgreSQL, Redis; or n8n and Chromium). */
 const LANE_BYTES = 1.5 * 2 ** 30;
-/** Two lanes a core (the suites mostly wait), at most one a LANE_BYTES of available memory, at least one. */
-const lanes = (): number => Math.max(1, Math.min(2 * CORES, Math.floor(os.freemem() / LANE_BYTES)));
+/**
+ * One lane a core, at most one a LANE_BYTES of available memory, at least one. Measured on 2 cores: four lanes
+ * (two a core) reached a load near 12 and n8n's start timed out; each suite's n8n computes when it boots,
+ * builds and runs workflows, so more lanes than cores only slow every schedule.
+ */
+const lanes = (): number => Math.max(1, Math.min(CORES, Math.floor(os.freemem() / LANE_BYTES)));
 /** `heavy` suites at once. */
 const HEAVY_MAX = Math.max(1, CORES - 1);
 
@@ -153,13 +166,16 @@ function picker(entries: Entry[]): { next(): Promise<Entry | undefined>; done(e:
 	return {
 		async next() {
 			for (;;) {
-				const i = left.findIndex((e) => !e.heavy || heavy < HEAVY_MAX);
+				const may = (e: Entry) => !e.heavy || heavy < HEAVY_MAX;
+				let i = left.findIndex((e) => may(e) && (e.ready?.() ?? true));
+				if (i < 0 && left.every((e) => e.ready && !e.ready())) i = left.findIndex(may);
 				if (i >= 0) {
 					if (left[i].heavy) heavy++;
 					return left.splice(i, 1)[0];
 				}
 				if (!left.length) return undefined;
-				await new Promise<void>((resolve) => waiting.push(resolve));
+				// Woken when a suite ends, or to look again for one whose install has finished.
+				await Promise.race([new Promise<void>((resolve) => waiting.push(resolve)), sleep(5_000)]);
 			}
 		},
 		done(e) {
