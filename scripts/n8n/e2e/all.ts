@@ -3,8 +3,8 @@
  * (.ci/run builds and packs once and passes it), else built and packed here; its contents are checked either
  * way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home, ports and test server).
  *
- * - The lanes come from the machine (lanes()): one a core, fewer when memory is short; E2E_PARALLEL or
- *   --parallel overrides.
+ * - The lanes come from the machine (lanes()): one a core and one more, fewer when memory is short;
+ *   E2E_PARALLEL or --parallel overrides.
  * - A suite marked `first` (queue mode: its main and workers must be up before its fixed schedules) starts
  *   alone; the other lanes start when it says its start is behind it (`suite.up()` writes E2E_UP_FILE) or ends.
  * - Then each lane takes the longest suite left (by `seconds`) whenever it is free, so a new suite costs what it
@@ -84,11 +84,11 @@ const CORES = os.cpus().length;
 /** What a lane may need at its peak (queue mode: main, 2 workers, PostgreSQL, Redis; or n8n and Chromium). */
 const LANE_BYTES = 1.5 * 2 ** 30;
 /**
- * One lane a core, at most one a LANE_BYTES of available memory, at least one. Measured on 2 cores: four lanes
- * (two a core) reached a load near 12 and n8n's start timed out; each suite's n8n computes when it boots,
- * builds and runs workflows, so more lanes than cores only slow every schedule.
+ * One lane a core and one more (the suites mostly wait on schedules, polls and the throttle), at most one a
+ * LANE_BYTES of available memory, at least one. Measured on 2 cores: four lanes reached a load near 12 and
+ * n8n's start timed out; two left the cores idle while every suite waited (the e2e step 1,059 s).
  */
-const lanes = (): number => Math.max(1, Math.min(CORES, Math.floor(os.freemem() / LANE_BYTES)));
+const lanes = (): number => Math.max(1, Math.min(CORES + 1, Math.floor(os.freemem() / LANE_BYTES)));
 /** `heavy` suites at once. */
 const HEAVY_MAX = Math.max(1, CORES - 1);
 
