@@ -250,7 +250,7 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	const build = await report.timed('npm run build', () => run('npm', ['run', 'build'], REPO));
 	if (!report.check('npm run build succeeds', build.code === 0, build.output.slice(-4000)))
 		throw new Fatal('build failed');
-	const tgz = await report.timed('npm pack', async () => await packPackage(REPO, work));
+	const tgz = await report.timed('npm pack', () => packPackage(REPO, work));
 	checkTarball(report, tgz);
 	return tgz;
 }
@@ -344,11 +344,10 @@ export async function sandboxWithPackage(
 	);
 	const sb = await createSandbox({ runtime });
 	try {
-		const installedDir = await report.timed(
-			'npm install in ~/.n8n/nodes',
-			async () => await installAsReadmeSays(report, sb, tarball),
+		const installedDir = await report.timed('npm install in ~/.n8n/nodes', () =>
+			installAsReadmeSays(report, sb, tarball),
 		);
-		const allNodes = await report.timed('n8n export:nodes', async () => await exportNodes(sb));
+		const allNodes = await report.timed('n8n export:nodes', () => exportNodes(sb));
 		return { runtime, sb, installedDir, allNodes };
 	} catch (error) {
 		await removeSandbox(sb);

@@ -178,7 +178,7 @@ async function publishTheForm(
 	await api.start();
 	const { catcher: smtp, credential: smtpCredential } = await suite.smtp();
 	await importCredentials(sb, [testServerCredential(api), smtpCredential]);
-	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
+	const n8n = suite.n8n(await timed('n8n start', () => startServer(sb)));
 	const session = await setupOwner(n8n);
 	const form = await timed('data table, import, publish', async () =>
 		publishFormExample(session, example),

@@ -233,9 +233,8 @@ async function importTheExample(
 	});
 	const list = { url: `${rows.origin}/urls-to-watch`, hits: () => rows.hits.length };
 	note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
-	await timed(
-		'n8n import:credentials',
-		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
+	await timed('n8n import:credentials', () =>
+		importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
@@ -261,15 +260,14 @@ async function importTheExample(
 		'the example emails through an SMTP credential',
 		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
 	);
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, [wf]));
+	await timed('n8n import:workflow', () => importWorkflows(sb, [wf]));
 	return { sb, wf, smtp, list, untouched };
 }
 
 /** `n8n execute` of the workflow, run `n`: it must succeed. */
 async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<ExecuteResult> {
-	const run = await timed(
-		`n8n execute, run ${n}`,
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	const run = await timed(`n8n execute, run ${n}`, () =>
+		executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
 	);
 	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
 	return run;
@@ -555,7 +553,7 @@ async function triggerChecks(
 	smtp.clear();
 	let n8n: N8nServer | undefined;
 	try {
-		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
+		n8n = await timed('n8n start', () => startServer(sb, { readyTimeoutMs: 180_000 }));
 		const seen = await checkFirstPolls(t);
 		if (!seen) return;
 		await scriptTheChanges(t);

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
 	const { scheduled, trigger, pollSecond } = await importAndPublish(sb, throttled);
 
 	section('queue mode: n8n start (main), then two n8n workers side by side');
-	await timed('main + 2 workers ready', async () => await cluster.start());
+	await timed('main + 2 workers ready', () => cluster.start());
 	const main = cluster.main!;
 	for (const w of cluster.workers)
 		check(
@@ -156,18 +156,16 @@ async function importAndPublish(
 	seedServer(api, Date.now());
 	await api.start();
 	await throttled.start();
-	await timed(
-		'n8n import:credentials (migrates the database)',
-		async () =>
-			await importCredentials(sb, [
-				{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				{
-					...THROTTLED_CRED,
-					type: 'phpRankApi',
-					data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
-				},
-			]),
+	await timed('n8n import:credentials (migrates the database)', () =>
+		importCredentials(sb, [
+			{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+			{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+			{
+				...THROTTLED_CRED,
+				type: 'phpRankApi',
+				data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
+			},
+		]),
 	);
 	const examples = loadExamples();
 	const scheduled = scheduleOnce(examples, Date.now());
@@ -182,14 +180,12 @@ async function importAndPublish(
 		...scheduled.map((s) => s.workflow),
 		trigger,
 	];
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, workflows));
-	await timed(
-		'n8n publish:workflow',
-		async () =>
-			await publishWorkflows(
-				sb,
-				workflows.map((w) => w.id),
-			),
+	await timed('n8n import:workflow', () => importWorkflows(sb, workflows));
+	await timed('n8n publish:workflow', () =>
+		publishWorkflows(
+			sb,
+			workflows.map((w) => w.id),
+		),
 	);
 	note(
 		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
@@ -580,9 +576,8 @@ async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): 
 		calls.every((c) => c.status === 200),
 		calls,
 	);
-	const runs = await timed(
-		'both runs finished',
-		async () => await waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000),
+	const runs = await timed('both runs finished', () =>
+		waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000),
 	);
 	const wall = (Date.now() - t0) / 1000;
 	const workers = runs.map((e) => cluster.ranBy(e.id)[0]);

@@ -363,9 +363,8 @@ async function startServices(sb: N8nSandbox) {
 	note(
 		`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, sitemap ${sitemapUrl} (an index of 2 sitemaps, ${PAGES.length} pages)`,
 	);
-	await timed(
-		'n8n import:credentials',
-		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
+	await timed('n8n import:credentials', () =>
+		importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
 	// n8n's public API on (the sandbox turns it off): the node reaches its data table through it.
 	const {
@@ -375,7 +374,7 @@ async function startServices(sb: N8nSandbox) {
 		proxy: recorder,
 	} = await timed(
 		'n8n start (public API on), its owner, an API key, the n8n API credential imported (n8n on 127.0.0.1 behind a recorder)',
-		async () => await startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
+		() => startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
 	);
 	note(
 		`n8n ${n8n.baseUrl}; the credential's n8n Address ${recorder.url} (a recorder passing every request on to it)`,
