@@ -88,13 +88,9 @@ export const EXAMPLE_MAIL = { to: 'seo-team@example.com', from: 'seo-monitor@exa
 /** The housekeeping example deleted reports 1-4 (the seed's older than 90 days), each once, and nothing else. */
 export function deletedOneToFour(requests: RecordedRequest[]): { ok: boolean; detail: string } {
 	const deletes = requests.filter((r) => r.method === 'DELETE');
-	return {
-		ok: same(
-			deletes.map((r) => r.path).sort(),
-			[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
-		),
-		detail: describeRequests(deletes),
-	};
+	const paths = deletes.map((r) => r.path).sort();
+	const wanted = [1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`);
+	return { ok: same(paths, wanted), detail: describeRequests(deletes) };
 }
 
 /** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */

@@ -346,32 +346,20 @@ async function webhookChecks(cluster: QueueCluster, api: PhpRankServer): Promise
 	note(
 		`executions per worker: ${cluster.workers.map((w) => `${w.name} ${stored.filter((e) => cluster.ranBy(e.id)[0] === w.name).length}`).join(', ')}`,
 	);
-	const posts = apiRequests(api).filter(
-		(r) => r.headers.authorization === `Bearer ${OTHER_USER_KEY}`,
-	);
+	const key = `Bearer ${OTHER_USER_KEY}`;
+	const posts = apiRequests(api).filter((r) => r.headers.authorization === key);
+	const sent = posts.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${key}`);
+	const form = (url: string) => JSON.stringify({ url, privacy: '1' });
 	check(
 		`the server got exactly ${urls.length} POST /api/v1/reports with the other user's key, url=<each URL>&privacy=1`,
-		same(
-			posts
-				.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${r.headers.authorization}`)
-				.sort(),
-			urls
-				.map(
-					(url) =>
-						`POST /api/v1/reports ${JSON.stringify({ url, privacy: '1' })} Bearer ${OTHER_USER_KEY}`,
-				)
-				.sort(),
-		),
+		same(sent.sort(), urls.map((url) => `POST /api/v1/reports ${form(url)} ${key}`).sort()),
 		describeRequests(posts),
 	);
+	const theirs = api.listReports(USER_IDS.other).map((r) => r.url);
 	check(
 		"the reports were created for the other user, not the examples' user",
 		same(
-			api
-				.listReports(USER_IDS.other)
-				.map((r) => r.url)
-				.filter((u) => u.startsWith('queue.'))
-				.sort(),
+			theirs.filter((u) => u.startsWith('queue.')).sort(),
 			urls.map((u) => u.replace('https://', '')).sort(),
 		),
 	);
