@@ -458,10 +458,7 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 	const okReqs = apiRequests(api);
 	check(
 		'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
-		okReqs.length === 1 &&
-			okReqs[0].method === 'GET' &&
-			okReqs[0].path === '/api/v1/projects' &&
-			okReqs[0].rawQuery === 'per_page=10' &&
+		describeRequests(okReqs) === 'GET /api/v1/projects?per_page=10' &&
 			okReqs[0].headers.authorization === `Bearer ${TEST_API_KEY}` &&
 			okReqs[0].headers.accept === 'application/json',
 		describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
@@ -610,14 +607,9 @@ async function triggerManualChecks(
 		);
 		check('the notification step ran', json(out['Notify (replace with Slack)']).length === 1);
 	}
-	const manualReqs = apiRequests(api);
-	check(
-		'server got one GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1',
-		manualReqs.length === 1 &&
-			manualReqs[0].method === 'GET' &&
-			same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
-		describeRequests(manualReqs),
-	);
+	const manualReqs = describeRequests(apiRequests(api));
+	const newest = 'GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1';
+	check(`server got one ${newest}`, manualReqs === newest, manualReqs);
 }
 
 /**
