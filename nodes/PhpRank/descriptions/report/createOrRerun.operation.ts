@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BOUNDS, boundedField } from '../../bounds';
-import { optionsCollection, projectLocator } from '../common';
+import { optionsCollection, projectLocator, simplifyParameter } from '../common';
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions } from '../site';
 import { createFields } from './create.operation';
@@ -109,9 +109,12 @@ const properties: INodeProperties[] = [
 			'The page to analyse, e.g. example.com/pricing or https://example.com/pricing: https:// is added when the URL has no scheme (as the phpRank Trigger and forms give it); only http and https are taken. The same page as one of your reports when it matches its URL without the scheme and a leading www.',
 		privacyDescription:
 			'Who can open the report in phpRank, when it is created. A report that is re-run keeps its privacy.',
-	}).map((field) =>
-		field.name === 'url' ? { ...field, displayOptions: { show: { pagesFrom: ['url'] } } } : field,
-	),
+	})
+		// Simplify goes below Output (it shapes the page items): five fields at most before Output.
+		.filter((field) => field.name !== 'simplify')
+		.map((field) =>
+			field.name === 'url' ? { ...field, displayOptions: { show: { pagesFrom: ['url'] } } } : field,
+		),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -133,6 +136,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
+	simplifyParameter,
 	{
 		...pageGroupsParameter,
 		description: `${pageGroupsParameter.description} One Item per Page: each page says its <code>group</code>.`,
