@@ -22,7 +22,7 @@ import {
 	type ReportRecord,
 } from '../../../test/server';
 import { reanalyse } from '../../../test/harness/reanalysis';
-import { startFileServer, type CaughtMail, type SmtpCatcher } from '../catchers';
+import { startFileServer, subjects, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -51,7 +51,7 @@ import {
 	type N8nSandbox,
 	type N8nServer,
 } from '../n8n';
-import { sleep } from '../proc';
+import { sleep, waitFor } from '../proc';
 import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
@@ -343,11 +343,7 @@ async function checkRun1({
 		{ true: worse1.length, false: rest1.length },
 	);
 	check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
-	check(
-		'no email was sent',
-		smtp.messages.length === 0,
-		smtp.messages.map((m) => m.subject),
-	);
+	check('no email was sent', smtp.messages.length === 0, subjects(smtp.messages));
 	check('the URL list was read once', list.hits() === 1, list.hits());
 	return { created, after1 };
 }
@@ -469,7 +465,7 @@ async function checkRun2Emails(
 	check(
 		`${expected.length} emails, no more`,
 		mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length,
-		mails.map((m) => m.subject),
+		subjects(mails),
 	);
 	check(
 		`each from ${FROM} to ${TO}`,
@@ -484,11 +480,7 @@ async function checkRun2Emails(
 		const url = cleanUrl(page.url);
 		const got = mailFor(mails, page.url);
 		if (!page.email) {
-			check(
-				`no email for ${url} (${page.what})`,
-				got.length === 0,
-				got.map((m) => m.subject),
-			);
+			check(`no email for ${url} (${page.what})`, got.length === 0, subjects(got));
 			continue;
 		}
 		const base = baseOf(page);
@@ -497,7 +489,7 @@ async function checkRun2Emails(
 		check(
 			`one email for ${url}, subject names the URL and "${base} → ${now}"`,
 			got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`,
-			got.map((m) => m.subject),
+			subjects(got),
 		);
 		const spec = page.next(picked);
 		const importance = (c: string) =>
@@ -665,17 +657,8 @@ function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood:
 	const belowPolls = lists(
 		(r) => r.query.project === undefined && r.query.page === '1' && !isFloodRequest(r),
 	);
-	const waitPoll = async (
-		n: number,
-		label: string,
-		timeoutMs: number,
-		count = polls,
-	): Promise<boolean> =>
-		await timed(label, async () => {
-			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline && count() < n) await sleep(100);
-			return count() >= n;
-		});
+	const waitPoll = async (n: number, label: string, timeoutMs: number, count = polls) =>
+		Boolean(await timed(label, () => waitFor(() => count() >= n || undefined, timeoutMs)));
 	const belowEvents = async (count: number) =>
 		(await triggerExecutions(sb, BELOW_WF_ID, count, 15_000)).flatMap((e) =>
 			json(e.outputs[BELOW_TRIGGER]),
@@ -718,15 +701,13 @@ async function checkFirstPolls(
 		await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
 	);
 	await sleep(3000); // the poll's state is saved after its request
-	const seen = polls();
-	const floodSeen = flood.polls();
-	const belowSeen = belowPolls();
+	const seen = { seen: polls(), floodSeen: flood.polls(), belowSeen: belowPolls() };
 	check(
 		'the first poll fired nothing (no email)',
 		smtp.messages.length === 0,
-		smtp.messages.map((m) => m.subject),
+		subjects(smtp.messages),
 	);
-	return { seen, floodSeen, belowSeen };
+	return seen;
 }
 
 async function scriptTheChanges({
@@ -758,11 +739,7 @@ async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void
 	);
 	const mails = await smtp.waitFor(1, 30_000);
 	await sleep(3000); // time for a wrong second email
-	check(
-		'exactly one email',
-		mails.length === 1,
-		mails.map((m) => m.subject),
-	);
+	check('exactly one email', mails.length === 1, subjects(mails));
 	const mail = mails[0];
 	check(
 		`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`,
@@ -851,7 +828,7 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 	check(
 		'the Only When Worse trigger sent no email for the rise',
 		smtp.messages.length === 1,
-		smtp.messages.map((m) => m.subject),
+		subjects(smtp.messages),
 	);
 	check(
 		'and at the poll after, nothing more: recovered fires once',

@@ -26,6 +26,7 @@ import {
 import {
 	sitemapIndexXml,
 	startFileServer,
+	subjects,
 	urlsetXml,
 	XML_TYPE,
 	type CaughtMail,
@@ -238,11 +239,7 @@ async function checkMail(
 ): Promise<CaughtMail | undefined> {
 	const mails = await smtp.waitFor(1, 10_000);
 	await new Promise((r) => setTimeout(r, 500)); // time for a wrong second one
-	check(
-		'one email, no more',
-		smtp.messages.length === 1,
-		smtp.messages.map((m) => m.subject),
-	);
+	check('one email, no more', smtp.messages.length === 1, subjects(smtp.messages));
 	const mail = mails[0];
 	check(
 		`from ${FROM} to ${TO}`,
