@@ -181,12 +181,8 @@ async function importAndPublish(
 		trigger,
 	];
 	await timed('n8n import:workflow', () => importWorkflows(sb, workflows));
-	await timed('n8n publish:workflow', () =>
-		publishWorkflows(
-			sb,
-			workflows.map((w) => w.id),
-		),
-	);
+	const ids = workflows.map((w) => w.id);
+	await timed('n8n publish:workflow', () => publishWorkflows(sb, ids));
 	note(
 		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
 	);
@@ -403,12 +399,8 @@ async function scheduleChecks(
 		)
 			continue;
 		checkRanOnAWorker(cluster, exec!, s.file);
-		const runs = await storedExecutions(sb, s.workflow.id);
-		check(
-			`${s.file}: no second run`,
-			runs.length === 1,
-			runs.map((e) => e.id),
-		);
+		const runs = (await storedExecutions(sb, s.workflow.id)).map((e) => e.id);
+		check(`${s.file}: no second run`, runs.length === 1, runs);
 		outcomeChecks(api)[s.file](exec!);
 	}
 }
@@ -535,11 +527,7 @@ async function triggerChecks(
 		onMain >= 1 && onMain === polls(),
 		{ onMain, scans: polls() },
 	);
-	check(
-		'no worker ever polled',
-		onWorkers.every((n) => n === 0),
-		onWorkers,
-	);
+	check('no worker ever polled', !onWorkers.some(Boolean), onWorkers);
 }
 
 async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): Promise<void> {
