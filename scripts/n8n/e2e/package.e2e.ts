@@ -773,16 +773,15 @@ async function rateLimitedPollChecks(
 			(r) =>
 				r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports',
 		);
+	/** The first poll from the `from`th on answered `status` (any status when none is given). */
+	const answered = (from: number, status?: number) => () =>
+		polls()
+			.slice(from)
+			.find((r) => r.status !== undefined && (status === undefined || r.status === status));
 	const seenBefore = polls().length;
 	await timed('n8n start until ready (rate-limited trigger)', () => start(plan.env));
 	const activation = await timed('wait for the activation poll', () =>
-		waitFor(
-			() =>
-				polls()
-					.slice(seenBefore)
-					.find((r) => r.status !== undefined),
-			30_000,
-		),
+		waitFor(answered(seenBefore), 30_000),
 	);
 	check(
 		'n8n polled once on activation, answered 200 (before the limit)',
@@ -800,13 +799,7 @@ async function rateLimitedPollChecks(
 	});
 	const heldFrom = polls().length;
 	const met = await timed('wait for a poll to meet the 429', () =>
-		waitFor(
-			() =>
-				polls()
-					.slice(heldFrom)
-					.find((r) => r.status === 429),
-			(POLL_EVERY_S + 15) * 1000,
-		),
+		waitFor(answered(heldFrom, 429), (POLL_EVERY_S + 15) * 1000),
 	);
 	check('a scheduled poll met the rate limit (429)', met, describeRequests(polls()));
 	if (!met) return;
