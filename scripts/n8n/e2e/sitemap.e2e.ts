@@ -23,6 +23,7 @@ import {
 	type RecordedRequest,
 	type ReportRecord,
 } from '../../../test/server';
+import { figuresOf } from '../../../test/server/site';
 import {
 	sitemapIndexXml,
 	startFileServer,
@@ -191,20 +192,16 @@ function siteReports(api: PhpRankServer): ReportRecord[] {
 
 /** What the site summary must say about `reports` (one per page), computed from the records alone. */
 function expectedHealth(reports: ReportRecord[]): Record<string, unknown> {
-	const scores = reports.map((r) => r.result);
-	const average = mean(scores);
-	const highFailing = (r: ReportRecord) =>
-		Object.values(r.results).some((c) => c.importance === 'high' && !c.passed);
+	const { pages, average_score, health_score } = figuresOf(reports);
+	const pagesOf = (cls: string) => reports.filter((r) => classOf(r.result) === cls).length;
 	return {
-		pages: reports.length,
-		average_score: average,
-		result_class: average === null ? null : classOf(average),
-		good_pages: scores.filter((s) => classOf(s) === 'good').length,
-		decent_pages: scores.filter((s) => classOf(s) === 'decent').length,
-		bad_pages: scores.filter((s) => classOf(s) === 'bad').length,
-		health_score: Math.round(
-			(100 * reports.filter((r) => !highFailing(r)).length) / reports.length,
-		),
+		pages,
+		average_score,
+		result_class: classOf(average_score),
+		good_pages: pagesOf('good'),
+		decent_pages: pagesOf('decent'),
+		bad_pages: pagesOf('bad'),
+		health_score,
 	};
 }
 
