@@ -398,11 +398,12 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 	const firstStartS = (Date.now() - firstStart) / 1000;
 	const session = await setupOwner(n8n);
 	check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
-	const nodeTypes = await session.request<Array<Record<string, unknown>>>(
-		'GET',
-		'/types/nodes.json',
-	);
-	const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) =>
+	/** The editor's list of node or credential types, and the status it was answered with. */
+	const types = async (file: string) => {
+		const res = await session.request<Array<Record<string, unknown>>>('GET', `/types/${file}`);
+		return { status: res.status, list: Array.isArray(res.body) ? res.body : [] };
+	};
+	const ours = (await types('nodes.json')).list.filter((n) =>
 		String(n.name).startsWith(`${PACKAGE}.`),
 	);
 	check(
@@ -410,13 +411,8 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 		[NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)),
 		ours.map((n) => n.name),
 	);
-	const credTypes = await session.request<Array<Record<string, unknown>>>(
-		'GET',
-		'/types/credentials.json',
-	);
-	const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find(
-		(c) => c.name === 'phpRankApi',
-	);
+	const credTypes = await types('credentials.json');
+	const credType = credTypes.list.find((c) => c.name === 'phpRankApi');
 	check(
 		'credential type phpRankApi is loaded (/types/credentials.json)',
 		credType,
@@ -431,11 +427,11 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 		iconUrl: credType?.iconUrl,
 	});
 	for (const u of credIcons) iconUrls.add(u);
-	for (const u of iconUrls) {
-		const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
+	for (const u of [...iconUrls].map((url) => url.replace(/^\//, ''))) {
+		const res = await fetch(`${n8n.baseUrl}/${u}`);
 		const body = await res.text();
 		check(
-			`icon served: /${u.replace(/^\//, '')}`,
+			`icon served: /${u}`,
 			res.status === 200 &&
 				/svg/.test(res.headers.get('content-type') ?? '') &&
 				body.includes('<svg'),
