@@ -5,6 +5,7 @@ import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../../input';
 import { siteSettings } from '../../site/options';
 import { pageGroupSettings } from '../../site/pageGroups';
+import { readSearchConsole, type SearchConsoleRows } from '../../site/traffic';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
@@ -62,7 +63,14 @@ export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void
 	);
 }
 
-/** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups and, with One Item per Site, the site options, checked before anything is sent. */
+/** Search Console Data as read (none given: undefined); data not in Search Console's shape refused, naming the field. */
+export function searchConsoleData(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
+	const read = readSearchConsole(ctx.getNodeParameter('searchConsoleData', ''));
+	if (read === undefined || read instanceof Map) return read;
+	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
+}
+
+/** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups, Search Console Data and, with One Item per Site, the site options, checked before anything is sent. */
 export async function checkRerunOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
@@ -72,6 +80,7 @@ export async function checkRerunOptions(
 	reuseHours(this);
 	confirmDropPoints(this);
 	pageGroupSettings(this);
+	searchConsoleData(this);
 	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
 	return requestOptions;
 }
