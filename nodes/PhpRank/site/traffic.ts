@@ -7,14 +7,13 @@ import type { Affected, CheckCount, GroupFigures, SiteTraffic, Traffic } from '.
 
 /*
  * Search Console clicks and impressions beside a site's problems, pure. In: the Search Analytics
- * API's own answer (searchanalytics.query, dimensions ["page"]: `rows[].keys[0]` the page, `clicks`,
- * `impressions`), the rows alone, or several answers (paging, n8n items). Out: each failing check's
- * and page group's clicks and impressions, the checks ranked by the clicks they touch, coverage.
- *
- * A page of the data is a page of the site when both read the same after `trafficKey`: Search
- * Console's page dimension gives the canonical URL whole (scheme, host, path, query; no fragment),
- * so the scheme, a leading `www.`, the host's case, trailing slashes, a fragment and
- * percent-encoding are ignored; the path's case and the query count (`?page=2` is another page).
+ * answer (searchanalytics.query, dimensions ["page"]: `rows[].keys[0]` the page, `clicks`,
+ * `impressions`), its rows alone, or several answers (paging, n8n items). Out: each failing check's
+ * and group's clicks and impressions, the checks ranked by clicks, coverage. A page of the data is
+ * a page of the site when both read the same after `trafficKey`: Search Console's page dimension
+ * gives the canonical URL whole (scheme, host, path, query; no fragment), so the scheme, a leading
+ * `www.`, the host's case, trailing slashes, a fragment and percent-encoding are ignored; the
+ * path's case and the query count (`?page=2` is another page).
  */
 
 /** A page's URL as the data and the site are matched on. */
@@ -91,7 +90,7 @@ function rowOf(
 		const value = row[name];
 		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
 			return problem(
-				`${at}.${name} is ${describeValue(value)}: ${name} must be a number of 0 or more`,
+				`${at}.${name} is ${describeValue(value)}${typeof value === 'string' ? ' (text)' : ''}: ${name} must be a number of 0 or more`,
 			);
 		figures[name] = value;
 	}

@@ -65,7 +65,9 @@ export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void
 
 /** Search Console Data as read (none given: undefined); data not in Search Console's shape refused, naming the field. */
 export function searchConsoleData(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
-	const read = readSearchConsole(ctx.getNodeParameter('searchConsoleData', ''));
+	const given = ctx.getNodeParameter('searchConsoleData', '');
+	if (given === '' || given === undefined || given === null) return undefined;
+	const read = readSearchConsole(given);
 	if (read === undefined || read instanceof Map) return read;
 	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
 }

@@ -1,0 +1,198 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { perSiteParameters, useServer } from './harness/setup';
+
+/*
+ * Search Console Data on Create or Re-Run, through the real n8n engine against the test phpRank
+ * server: each figure is the hand sum written beside the fixture, pages matched as a user expects,
+ * bad data refused before any request, and no phpRank request more than the same run without it.
+ */
+
+const SITE = 'shop.example.com';
+const page = (path: string) => `https://${SITE}${path}`;
+
+/** The site: each page's score and failing checks (title and meta_description high, image_keywords medium). */
+const PAGES: Record<string, [number, string[]]> = {
+	'/': [90, []],
+	'/blog/a': [80, ['meta_description']],
+	'/products/x': [70, ['meta_description']],
+	'/products/y': [50, ['title', 'image_keywords']],
+	'/products/y/z': [40, ['meta_description', 'title']],
+	'/about': [85, ['image_keywords']],
+	'/contact': [60, []],
+};
+
+const row = (url: string, clicks: unknown, impressions: unknown = 0) => ({
+	keys: [url],
+	clicks,
+	impressions,
+	ctr: 0.05,
+	position: 7.2,
+});
+
+/** Search Console's answer, each row with the page it counts for. */
+const ANSWER = {
+	rows: [
+		row('https://www.shop.example.com/', 1000, 20000), // '/'
+		row('http://shop.example.com/blog/a/', 300, 5000), // '/blog/a'
+		row('https://shop.example.com/products/x#reviews', 200, 4000), // '/products/x'
+		row('https://SHOP.example.com/products/x', 50, 1000), // '/products/x': 250, 5000
+		row('https://shop.example.com/products/y?color=red', 400, 6000), // another page
+		row('https://shop.example.com/Products/y', 70, 700), // another page
+		row('https://shop.example.com/products/y/z', 1200, 30000), // '/products/y/z'
+		row('https://shop.example.com/about', 1200, 40000), // '/about'
+		row('https://other.example.com/', 999, 9999), // another site
+	],
+	responseAggregationType: 'byPage',
+};
+
+const api = useServer();
+const urls = Object.keys(PAGES).map(page);
+const items = urls.map((url) => ({ url, gsc: ANSWER }));
+const perSite = (extra: IDataObject = {}) =>
+	perSiteParameters({ searchConsoleData: '={{ $json.gsc }}', ...extra });
+
+beforeAll(async () => {
+	for (const [path, [score, failed]] of Object.entries(PAGES))
+		api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
+	await api.ok(perSiteParameters({ output: 'pages' }), { items });
+});
+
+describe('Search Console Data', () => {
+	it('every failing check and group carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
+		await api.ok(perSiteParameters(), { items });
+		const without = api.calls();
+		api.server.clearRequests();
+		const groups = { pageGroups: { group: [{ name: 'Products', pattern: '/products/**' }] } };
+		const site = await api.first(perSite(groups), { items });
+		expect(api.calls()).toEqual(without);
+		const figures = (list: unknown) =>
+			(list as IDataObject[]).map((c) => [
+				c.check ?? c.name,
+				c.clicks_affected,
+				c.impressions_affected,
+			]);
+		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
+		// title: /products/y 0 + /products/y/z 1200; image_keywords (medium): /products/y 0 + /about
+		// 1200, more impressions (40,000) than title's: importance breaks the tie of clicks.
+		expect(figures(site.fix_first)).toEqual([
+			['meta_description', 1750, 40000],
+			['title', 1200, 30000],
+			['image_keywords', 1200, 40000],
+		]);
+		expect(figures(site.failing_checks)).toEqual(
+			expect.arrayContaining(figures(site.fix_first).map((c) => expect.arrayContaining(c))),
+		);
+		// Products: x 250 + y 0 + y/z 1200; Other: / 1000 + /blog/a 300 + /about 1200 + /contact 0.
+		expect(figures(site.groups)).toEqual([
+			['Products', 1450, 35000],
+			['Other', 2500, 65000],
+		]);
+		expect(site).toMatchObject({
+			traffic_clicks: 3950,
+			traffic_impressions: 100000,
+			pages_with_traffic: 5,
+			traffic_coverage: 71.4, // 5 of 7
+			pages_without_traffic: [`${SITE}/products/y`, `${SITE}/contact`],
+		});
+		const lines = String(site.summary_text).split('\n');
+		expect(lines.slice(0, 2)).toEqual([
+			`${SITE}: fix first: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions`,
+			`Search Console data for 5 of 7 pages (71.4%); no data (0 clicks): ${SITE}/products/y, ${SITE}/contact`,
+		]);
+	});
+
+	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once', async () => {
+		const [first, second] = [ANSWER.rows.slice(0, 4), ANSWER.rows.slice(4)];
+		const forms = [
+			'={{ [{ rows: $json.first }, { rows: $json.second }] }}',
+			'={{ $json.first.concat($json.second) }}',
+			'={{ [{ json: { rows: $json.first } }, { json: { rows: $json.second } }] }}',
+			'={{ JSON.stringify({ rows: $json.first.concat($json.second, $json.first) }) }}',
+		];
+		for (const form of forms) {
+			const site = await api.first(perSite({ searchConsoleData: form }), {
+				items: urls.map((url) => ({ url, first, second })),
+			});
+			expect([form, site.traffic_clicks, site.pages_with_traffic]).toEqual([form, 3950, 5]);
+		}
+	});
+
+	it('a site none of whose pages are in the data: 0% coverage, said; E-Mail HTML escapes what phpRank sent', async () => {
+		const site = await api.first(
+			perSite({ siteOptions: { emailHtml: true }, searchConsoleData: { rows: [ANSWER.rows[8]] } }),
+			{ items },
+		);
+		expect(site).toMatchObject({ traffic_clicks: 0, pages_with_traffic: 0, traffic_coverage: 0 });
+		expect(site.pages_without_traffic).toEqual(
+			urls.map((url) => url.replace(/^https:\/\/|\/$/g, '')),
+		);
+		expect(String(site.summary_text)).toContain('Search Console data for 0 of 7 pages (0%)');
+		const url = page('/"><script>alert(1)</script>');
+		api.server.setAnalysis(url, { score: 30, failed: ['title'], others: 'pass' });
+		const escaped = await api.first(
+			perSite({ siteOptions: { emailHtml: true }, searchConsoleData: { rows: [] } }),
+			{ items: [{ url }] },
+		);
+		expect(escaped.summary_html).toContain('&#60;script&#62;');
+		expect(escaped.summary_html).not.toContain('<script>');
+	});
+
+	// One Item per Page: [phpRank's URL, Search Console's page, whether they are one page].
+	it.each([
+		['https://m.example.com/a', 'http://m.example.com/a', true], // scheme
+		['https://m.example.com/b', 'https://www.m.example.com/b', true], // www.
+		['https://www.m.example.com/c', 'https://m.example.com/c', true],
+		['https://m.example.com/d', 'https://m.example.com/d/', true], // trailing slash
+		['https://m.example.com/e/', 'https://m.example.com/e', true],
+		['https://m.example.com/f', 'https://m.example.com/f#top', true], // fragment
+		['https://m.example.com/g', 'https://M.EXAMPLE.COM/g', true], // host's case
+		['https://m.example.com/café', 'https://m.example.com/caf%C3%A9', true], // percent-encoding
+		['https://m.example.com/j?page=2', 'https://m.example.com/j', false], // query
+		['https://m.example.com/k', 'https://m.example.com/k?page=2', false],
+		['https://m.example.com/L', 'https://m.example.com/l', false], // path's case
+		['https://m.example.com/n', 'https://m.example.com/n/x', false],
+	])('%s and Search Console’s %s are one page: %s', async (url, reported, same) => {
+		const [item] = await api.ok(
+			perSite({ output: 'pages', searchConsoleData: { rows: [row(reported, 7, 90)] } }),
+			{ items: [{ url }] },
+		);
+		expect(item.json).toMatchObject(
+			same
+				? { clicks: 7, impressions: 90, traffic_data: true }
+				: { clicks: 0, impressions: 0, traffic_data: false },
+		);
+	});
+
+	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
+	it.each([
+		[one({ clicks: -1 }), 'rows[0].clicks is "-1": clicks must be a number of 0 or more'],
+		[one({ clicks: '12' }), 'rows[0].clicks is "12" (text): clicks must be a number of 0 or more'],
+		[
+			one({ impressions: null }),
+			'rows[0].impressions is nothing: impressions must be a number of 0 or more',
+		],
+		[one({ keys: undefined }), 'rows[0].keys must list the page first, but it is nothing'],
+		[one({ keys: ['buy shoes'] }), 'rows[0].keys[0] is "buy shoes", not a page\'s URL'],
+		[
+			[one({}), one({ clicks: 5 })],
+			'[1].rows[0] repeats the row of "https://shop.example.com/" with other figures',
+		],
+		[{ rows: 'none' }, 'rows is "none", not a list'],
+		[
+			{ error: { code: 403, message: 'Forbidden' } },
+			'it is an error from Search Console: Forbidden',
+		],
+		[{ kind: 'webmasters' }, 'it has no rows: it is not a Search Analytics answer'],
+		['{ rows: [', 'it is text, not JSON'],
+	])('refuses %j before any request', async (data, message) => {
+		for (const output of ['sites', 'pages'])
+			await api.refuses(
+				perSite({ output, searchConsoleData: data }),
+				`Search Console Data: ${message}`,
+				{
+					items: [{ url: page('/') }],
+				},
+			);
+	});
+});
