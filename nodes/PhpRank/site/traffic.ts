@@ -35,7 +35,7 @@ export type SearchConsoleRows = Map<string, { page: string } & Traffic>;
 export type TrafficProblem = { problem: string; fix: string };
 
 const FIX =
-	'Give the Search Analytics answer as Search Console sends it (searchanalytics.query with dimensions ["page"]): { "rows": [{ "keys": ["https://example.com/pricing"], "clicks": 12, "impressions": 340 }] }, its rows alone, or a list of answers, e.g. {{ $(\'Search Console\').all().map(item => item.json) }}.';
+	'Give the Search Analytics answer as Search Console sends it (searchanalytics.query with dimensions ["page"]): { "rows": [{ "keys": ["https://example.com/pricing"], "clicks": 12, "impressions": 340 }] }, its rows alone, or a list of answers, e.g. {{ $(\'Search Console\').all().map(({ json }) => json) }}.';
 
 const problem = (text: string, fix = FIX): TrafficProblem => ({ problem: text, fix });
 
