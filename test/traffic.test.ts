@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { perSiteParameters, useServer } from './harness/setup';
+import { healthParameters, perSiteParameters, useServer } from './harness/setup';
 
 /*
  * Search Console Data on Create or Re-Run, through the real n8n engine against the test phpRank
@@ -58,6 +58,19 @@ beforeAll(async () => {
 	await api.ok(perSiteParameters({ output: 'pages' }), { items });
 });
 
+/** Each check's or group's name, clicks and impressions. */
+const figures = (list: unknown) =>
+	(list as IDataObject[]).map((c) => [
+		c.check ?? c.name,
+		c.clicks_affected,
+		c.impressions_affected,
+	]);
+const FIX_FIRST = [
+	['meta_description', 1750, 40000],
+	['title', 1200, 30000],
+	['image_keywords', 1200, 40000],
+];
+
 describe('Search Console Data', () => {
 	it('every failing check and group carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
 		await api.ok(perSiteParameters(), { items });
@@ -66,20 +79,10 @@ describe('Search Console Data', () => {
 		const groups = { pageGroups: { group: [{ name: 'Products', pattern: '/products/**' }] } };
 		const site = await api.first(perSite(groups), { items });
 		expect(api.calls()).toEqual(without);
-		const figures = (list: unknown) =>
-			(list as IDataObject[]).map((c) => [
-				c.check ?? c.name,
-				c.clicks_affected,
-				c.impressions_affected,
-			]);
 		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
 		// title: /products/y 0 + /products/y/z 1200; image_keywords (medium): /products/y 0 + /about
 		// 1200, more impressions (40,000) than title's: importance breaks the tie of clicks.
-		expect(figures(site.fix_first)).toEqual([
-			['meta_description', 1750, 40000],
-			['title', 1200, 30000],
-			['image_keywords', 1200, 40000],
-		]);
+		expect(figures(site.fix_first)).toEqual(FIX_FIRST);
 		expect(figures(site.failing_checks)).toEqual(
 			expect.arrayContaining(figures(site.fix_first).map((c) => expect.arrayContaining(c))),
 		);
@@ -100,6 +103,23 @@ describe('Search Console Data', () => {
 			`${SITE}: fix first: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions`,
 			`Search Console data for 5 of 7 pages (71.4%); no data (0 clicks): ${SITE}/products/y, ${SITE}/contact`,
 		]);
+	});
+
+	it('Project → Get Health (one project, All Projects): the same figures from the report list, the same requests as without', async () => {
+		for (const project of [{}, { allProjects: true }]) {
+			api.server.clearRequests();
+			await api.ok(healthParameters(SITE, { ...project, simplify: false }));
+			const without = api.calls();
+			api.server.clearRequests();
+			const sites = await api.ok(
+				healthParameters(SITE, { ...project, simplify: false, searchConsoleData: ANSWER }),
+			);
+			expect(api.calls()).toEqual(without);
+			const site = sites.find(({ json }) => json.project === SITE)!.json;
+			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
+			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
+			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+		}
 	});
 
 	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once', async () => {
@@ -175,14 +195,18 @@ describe('Search Console Data', () => {
 		],
 		[{ kind: 'webmasters' }, 'it has no rows: it is not a Search Analytics answer'],
 		['{ rows: [', 'it is text, not JSON'],
-	])('refuses %j before any request', async (data, message) => {
-		for (const output of ['sites', 'pages'])
-			await api.refuses(
-				perSite({ output, searchConsoleData: data }),
-				`Search Console Data: ${message}`,
-				{
+	])(
+		'refuses %j before any request (Create or Re-Run, both outputs; Get Health)',
+		async (data, message) => {
+			const searchConsoleData = data as IDataObject;
+			for (const parameters of [
+				perSite({ searchConsoleData }),
+				perSite({ output: 'pages', searchConsoleData }),
+				healthParameters(SITE, { searchConsoleData }),
+			])
+				await api.refuses(parameters, `Search Console Data: ${message}`, {
 					items: [{ url: page('/') }],
-				},
-			);
-	});
+				});
+		},
+	);
 });

@@ -1,6 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { describeValue } from '../bounds';
+import { fail } from '../input';
 import { checkStates, importanceRank, sameUrlKey } from '../report';
 import { groupOf, type PageGroup } from './groups';
 import type { Affected, CheckCount, GroupFigures, SiteTraffic, Traffic } from './types';
@@ -134,6 +135,16 @@ export function readSearchConsole(given: unknown): SearchConsoleRows | TrafficPr
 		}
 	}
 	return rows;
+}
+
+/** Search Console Data as given (set: the caller reads it only then), or the node's error naming the field. */
+export function searchConsoleRows(
+	ctx: IExecuteSingleFunctions,
+	given: unknown,
+): SearchConsoleRows | undefined {
+	const read = readSearchConsole(given);
+	if (read === undefined || read instanceof Map) return read;
+	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
 }
 
 /** Several items' data as one: a row repeated counts once; on the same keys the first item's row is kept. */

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS, boundedField } from '../../bounds';
 import { optionsCollection, projectLocator, simplifyParameter } from '../common';
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
-import { siteOptions } from '../site';
+import { searchConsoleDataParameter, siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
 	emailHtmlOption,
@@ -138,13 +138,8 @@ const properties: INodeProperties[] = [
 	},
 	simplifyParameter,
 	{
-		displayName: 'Search Console Data',
-		name: 'searchConsoleData',
-		type: 'json',
-		default: '',
-		placeholder: "{{ $('Search Console').item.json }}",
-		description:
-			'Optional. The Search Analytics answer of Google Search Console (searchanalytics.query, dimensions page) from an earlier node, e.g. an HTTP Request node: its rows, or a list of answers when paged. Each failing check and page group then says the clicks and impressions of the pages it fails on, <code>fix_first</code> ranks the checks by clicks, and the summary leads with the fix touching most clicks. One Item per Page: each page’s clicks. No phpRank request more.',
+		...searchConsoleDataParameter,
+		description: `${searchConsoleDataParameter.description} One Item per Page: each page’s clicks.`,
 	},
 	{
 		...pageGroupsParameter,

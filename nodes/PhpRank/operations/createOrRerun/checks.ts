@@ -5,7 +5,7 @@ import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../../input';
 import { siteSettings } from '../../site/options';
 import { pageGroupSettings } from '../../site/pageGroups';
-import { readSearchConsole, type SearchConsoleRows } from '../../site/traffic';
+import { type SearchConsoleRows, searchConsoleRows } from '../../site/traffic';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
@@ -66,10 +66,7 @@ export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void
 /** Search Console Data as read (none given: undefined); data not in Search Console's shape refused, naming the field. */
 export function searchConsoleData(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
 	const given = ctx.getNodeParameter('searchConsoleData', '');
-	if (given === '' || given === undefined || given === null) return undefined;
-	const read = readSearchConsole(given);
-	if (read === undefined || read instanceof Map) return read;
-	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
+	return given === '' || given === undefined ? undefined : searchConsoleRows(ctx, given);
 }
 
 /** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups, Search Console Data and, with One Item per Site, the site options, checked before anything is sent. */
