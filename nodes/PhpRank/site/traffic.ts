@@ -108,6 +108,16 @@ const isProblem = (value: unknown): value is TrafficProblem =>
  */
 export function readSearchConsole(given: unknown): SearchConsoleRows | TrafficProblem | undefined {
 	if (given === undefined || given === null || given === '') return undefined;
+	if (typeof given !== 'object') return readAnswers(given);
+	// Items that hand over the same answer (the same object) read it once.
+	const known = readOnce.get(given) ?? readAnswers(given);
+	readOnce.set(given, known);
+	return known;
+}
+
+const readOnce = new WeakMap<object, SearchConsoleRows | TrafficProblem>();
+
+function readAnswers(given: unknown): SearchConsoleRows | TrafficProblem {
 	let value: unknown = given;
 	if (typeof given === 'string') {
 		try {
@@ -155,9 +165,14 @@ export function joinRows(all: ReadonlyArray<SearchConsoleRows | undefined>): Sea
 	return joined;
 }
 
+const byPageOnce = new WeakMap<SearchConsoleRows, Map<string, Traffic>>();
+
 /** Clicks and impressions per page, as `trafficKey` reads pages (rows of one page summed). */
 export function trafficByPage(rows: SearchConsoleRows): Map<string, Traffic> {
+	const read = byPageOnce.get(rows);
+	if (read) return read;
 	const byPage = new Map<string, Traffic>();
+	byPageOnce.set(rows, byPage);
 	for (const { page, clicks, impressions } of rows.values()) {
 		const key = trafficKey(page);
 		const known = byPage.get(key) ?? { clicks: 0, impressions: 0 };
