@@ -72,7 +72,7 @@ const FIX_FIRST = [
 ];
 
 describe('Search Console Data', () => {
-	it('every failing check and group carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
+	it('every failing check, group and worst page carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
 		await api.ok(perSiteParameters(), { items });
 		const without = api.calls();
 		api.server.clearRequests();
@@ -90,6 +90,15 @@ describe('Search Console Data', () => {
 		expect(figures(site.groups)).toEqual([
 			['Products', 1450, 35000],
 			['Other', 2500, 65000],
+		]);
+		expect(
+			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
+		).toEqual([
+			[`${SITE}/products/y/z`, 1200, 30000],
+			[`${SITE}/products/y`, 0, 0],
+			[`${SITE}/contact`, 0, 0],
+			[`${SITE}/products/x`, 250, 5000],
+			[`${SITE}/blog/a`, 300, 5000],
 		]);
 		expect(site).toMatchObject({
 			traffic_clicks: 3950,
@@ -122,7 +131,7 @@ describe('Search Console Data', () => {
 		}
 	});
 
-	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once', async () => {
+	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once; Simplify writes fix_first as text', async () => {
 		const [first, second] = [ANSWER.rows.slice(0, 4), ANSWER.rows.slice(4)];
 		const forms = [
 			'={{ [{ rows: $json.first }, { rows: $json.second }] }}',
@@ -131,10 +140,14 @@ describe('Search Console Data', () => {
 			'={{ JSON.stringify({ rows: $json.first.concat($json.second, $json.first) }) }}',
 		];
 		for (const form of forms) {
-			const site = await api.first(perSite({ searchConsoleData: form }), {
+			const site = await api.first(perSite({ searchConsoleData: form, simplify: true }), {
 				items: urls.map((url) => ({ url, first, second })),
 			});
-			expect([form, site.traffic_clicks, site.pages_with_traffic]).toEqual([form, 3950, 5]);
+			expect([form, site.traffic_clicks, site.fix_first]).toEqual([
+				form,
+				3950,
+				'meta_description (high) ×3 1,750 clicks, title (high) ×2 1,200 clicks, image_keywords (medium) ×2 1,200 clicks',
+			]);
 		}
 	});
 

@@ -4,7 +4,7 @@ import { describeValue } from '../bounds';
 import { fail } from '../input';
 import { checkStates, importanceRank, sameUrlKey } from '../report';
 import { groupOf, type PageGroup } from './groups';
-import type { Affected, CheckCount, GroupFigures, SiteTraffic, Traffic } from './types';
+import type { Affected, CheckCount, GroupFigures, SiteHealth, SiteTraffic, Traffic } from './types';
 
 /*
  * Search Console clicks and impressions beside a site's problems, pure. In: the Search Analytics
@@ -223,14 +223,14 @@ export function fixFirst<C extends CheckCount & Affected>(checks: C[]): C[] {
 }
 
 /**
- * A site's traffic fields: `records` its pages (one report a page), `failing` its failing checks,
- * `groups` its page groups (with the declared ones they were made by).
+ * A site's traffic fields: `records` its pages (one report a page), `site` its failing checks,
+ * worst pages and groups as its item has them, `declared` the Page Groups they were made by.
  */
 export function siteTraffic(
 	records: readonly IDataObject[],
 	rows: SearchConsoleRows,
-	failing: readonly CheckCount[],
-	groups?: { figures: readonly GroupFigures[]; declared: readonly PageGroup[] },
+	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & { groups?: GroupFigures[] },
+	declared: readonly PageGroup[],
 ): SiteTraffic {
 	const byPage = trafficByPage(rows);
 	const of = trafficOf(byPage);
@@ -240,8 +240,11 @@ export function siteTraffic(
 		records
 			.filter((record) => checkStates(record.results).get(check)?.passed === false)
 			.map((record) => String(record.url ?? ''));
-	const checks = failing.map((check) => ({ ...check, ...affected(of(failingOn(check.check))) }));
-	const inGroup = (name: string) => urls.filter((url) => groupOf(url, groups!.declared) === name);
+	const checks = site.failing_checks.map((check) => ({
+		...check,
+		...affected(of(failingOn(check.check))),
+	}));
+	const inGroup = (name: string) => urls.filter((url) => groupOf(url, declared) === name);
 	const total = of(urls);
 	return {
 		traffic_clicks: total.clicks,
@@ -253,13 +256,9 @@ export function siteTraffic(
 		pages_without_traffic: without,
 		failing_checks: checks,
 		fix_first: fixFirst(checks),
-		...(groups
-			? {
-					groups: groups.figures.map((group) => ({
-						...group,
-						...affected(of(inGroup(group.name))),
-					})),
-				}
-			: {}),
+		worst_pages: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
+		...(site.groups && {
+			groups: site.groups.map((group) => ({ ...group, ...affected(of(inGroup(group.name))) })),
+		}),
 	};
 }

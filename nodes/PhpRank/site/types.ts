@@ -28,6 +28,8 @@ export type SiteTraffic = {
 	failing_checks: Array<CheckCount & Affected>;
 	/** The failing checks by clicks affected, most first; importance, impressions, pages, name break ties. */
 	fix_first: Array<CheckCount & Affected>;
+	/** The worst pages, each with its clicks and impressions. */
+	worst_pages: Array<PageEntry & Traffic>;
 	groups?: Array<GroupFigures & Affected>;
 };
 
@@ -40,6 +42,9 @@ export type PageEntry = {
 	link: string;
 	/** Its page group, when Page Groups are set. */
 	group?: string;
+	/** With Search Console Data: its clicks and impressions (0 without data). */
+	clicks?: number;
+	impressions?: number;
 };
 
 /** A re-run page whose score fell, and by how much. */
@@ -84,12 +89,12 @@ export type RunChanges = {
 /** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
 export type SiteSummary = SiteFigures &
 	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
 
 /** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
 export type SiteText = SiteFigures &
 	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
 
 /** The keys of T whose values are lists. */
 type ListKeys<T> = {

@@ -101,17 +101,14 @@ export function siteSummary(
 		newly_fixed_checks: countChecks(rerun.map(({ changes }) => changes!.fixed)),
 		biggest_drops: drops,
 	};
-	const grouped = withGroups(records, health, settings, options);
 	const site = {
 		...run,
 		...health,
 		failed_pages: pages
 			.filter((page) => page.failure !== undefined)
 			.map(({ url, failure }) => ({ url, reason: failure! })),
-		...grouped,
+		...withGroups(records, health, settings, options),
 	};
 	if (!traffic) return site;
-	const { groups } = grouped;
-	const declared = groups && { figures: groups, declared: settings.groups };
-	return { ...site, ...siteTraffic(records, traffic, health.failing_checks, declared) };
+	return { ...site, ...siteTraffic(records, traffic, site, settings.groups) };
 }

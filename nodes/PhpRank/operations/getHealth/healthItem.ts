@@ -18,14 +18,10 @@ export function healthItem(
 ): IDataObject {
 	const pages = newestPerUrl(records);
 	const figures = siteHealth(pages, options);
-	const grouped = withGroups(pages, figures, groups, options);
-	const declared = grouped.groups && { figures: grouped.groups, declared: groups.groups };
-	const health = {
-		project: site,
-		...figures,
-		...grouped,
-		...(traffic && siteTraffic(pages, traffic, figures.failing_checks, declared)),
-	};
+	const plain = { project: site, ...figures, ...withGroups(pages, figures, groups, options) };
+	const health = traffic
+		? { ...plain, ...siteTraffic(pages, traffic, plain, groups.groups) }
+		: plain;
 	if (simplify && tool) return { project: site, health: summaryText(health) };
 	return simplify ? flatten(withSummary(health), SITE_FLATTENERS) : withSummary(health);
 }
