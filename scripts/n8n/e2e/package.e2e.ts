@@ -586,8 +586,8 @@ async function triggerManualChecks(app: App, wf: WorkflowJson, triggerName: stri
 /**
  * (b) A copy of the trigger example published like in production, as the editor's Publish does (POST
  * /rest/workflows/<id>/activate: at once, no restart). n8n polls once on activation and then on the copy's
- * schedule: a fixed second of every minute, far enough ahead that the test changes a report between the
- * activation poll and the first scheduled one. Executions are read from the database; the copy is unpublished
+ * schedule: two fixed seconds a minute, 30 s apart, the first far enough ahead that the test changes a report
+ * between the activation poll and the first scheduled one. Executions are read from the database; the copy is unpublished
  * at the end (POST /rest/workflows/<id>/deactivate).
  */
 async function triggerActivatedChecks(
@@ -600,11 +600,11 @@ async function triggerActivatedChecks(
 		note('skipped (E2E_SKIP_ACTIVATION)');
 		return;
 	}
-	// The second of the minute at which n8n polls: after the save, the publish and the activation poll, with room
-	// to change a report in between.
+	// The seconds of the minute at which n8n polls, 30 s apart: the first after the save, the publish and the
+	// activation poll, with room to change a report in between.
 	const leadS = 20;
 	const second = (new Date().getUTCSeconds() + leadS) % 60;
-	const { wf: copy } = outcomes.alertPollingAt(wf, second, {
+	const { wf: copy } = outcomes.alertPollingAt(wf, [second, (second + 30) % 60], {
 		name: 'e2e: alert on a result drop (published)',
 	});
 	const polls = () =>
@@ -622,7 +622,9 @@ async function triggerActivatedChecks(
 		published.status === 200,
 		published.body,
 	);
-	note(`the copy polls at second ${second} of every minute (${leadS} s after its save began)`);
+	note(
+		`the copy polls at seconds ${second} and ${(second + 30) % 60} of every minute (the first ${leadS} s after its save began)`,
+	);
 	// n8n polls once while it activates the published workflow, just after it answers the publish.
 	check(
 		'n8n polled once on activation (reads all reports, per_page=100)',
