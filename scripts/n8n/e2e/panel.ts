@@ -1,8 +1,8 @@
 /**
  * Two checks of ui.e2e.ts (NOTES.md, "Editor check", has what they measured): `checkOptionsPanel`, last in the
  * rerun check, measures Create or Re-Run's panel with its defaults and uses its Options collection as a user
- * would (Drop Points only once Confirm Drops is on); `checkCredentialLabels` (the credentials check) reads each
- * action panel's credential fields and their labels.
+ * would (Drop Points only once Confirm Drops is on); `credentialLabels` (the panels check) reads each action
+ * panel's credential fields and their labels.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -215,35 +215,4 @@ export async function credentialLabels(page: Page): Promise<string[]> {
 				return (at?.querySelector('label')?.textContent ?? '').trim();
 			}),
 	);
-}
-
-/**
- * Every action panel (`nodes`): one credential field per entry of the node's `credentials`, each
- * labelled with its entry's displayName as n8n loaded it (n8n 2.41's editor, getCredentialsFieldLabel),
- * the labels distinct and none the editor's bare "Credential".
- */
-export async function checkCredentialLabels(
-	ui: PanelUi,
-	nodes: string[],
-	expected: string[],
-	s: Checks,
-): Promise<void> {
-	s.note(`the node's credentials as n8n loaded them: ${expected.map((e) => `"${e}"`).join(', ')}`);
-	s.check(
-		'the node names each credential for what it is: distinct displayNames, none "Credential"',
-		expected.length === 2 &&
-			new Set(expected).size === expected.length &&
-			expected.every((label) => label !== '' && label !== 'Credential'),
-		expected,
-	);
-	for (const node of nodes)
-		await ui.inPanel(node, `credentials ${node}`, async (page) => {
-			const labels = await credentialLabels(page);
-			const file = await ui.screenshot(page, `credentials-${node}`);
-			return s.check(
-				`panel "${node}": its credential fields are labelled ${labels.map((l) => `"${l}"`).join(' and ')} (${file})`,
-				JSON.stringify(labels) === JSON.stringify(expected),
-				{ shown: labels, expected },
-			);
-		});
 }

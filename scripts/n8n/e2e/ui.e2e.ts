@@ -27,13 +27,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { USER_IDS } from '../../../test/server';
 import { json, loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
-import {
-	addOption,
-	checkCredentialLabels,
-	checkOptionsPanel,
-	type DomElement,
-	TIMEOUT,
-} from './panel';
+import { addOption, checkOptionsPanel, credentialLabels, type DomElement, TIMEOUT } from './panel';
 import { checkPanelEdits, EDIT_NODES, EDIT_PARAMETERS, savedAs } from './panelEdits';
 import {
 	DEFAULT_OWNER,
@@ -61,7 +55,7 @@ import {
 
 const CHECKS = {
 	panels:
-		"every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences",
+		"every operation's panel and the trigger's panel for every event open; each action panel labels its two credential fields by what each is for, not \"Credential\" twice; the trigger's request notice reads as sentences",
 	rows: 'Get Many (Limit 10, Simplify): eight of ten reports fit whole on one screen in the Table view',
 	get: 'Get (By ID) returns the report; its row fits in the Table view',
 	error: 'a local input error shows no "From phpRank" section',
@@ -77,8 +71,6 @@ const CHECKS = {
 		'Create or Re-Run (One Item per Site): a page group with a budget rule and a Default Budget rule added in the panel are saved; Get Health offers both fields',
 	edits:
 		"two page groups (a Regular Expression one with Checks That Must Pass) reordered by drag and kept after a reload; a bad pattern refused beside it; competitors as a list and an expression; Get Health's Compare With from the list",
-	credentials:
-		'every action panel labels its two credential fields by what each is for, not "Credential" twice',
 } as const;
 type CheckName = keyof typeof CHECKS;
 
@@ -430,12 +422,29 @@ class Ui {
 		readonly shots: string,
 	) {}
 
-	/** A fresh tab with the node's panel open (n8n's route /workflow/:id/:nodeId opens it). */
-	async openPanel(node: string, page?: Page): Promise<Page> {
+	/** The tab the checks share: a tab of its own would load the editor again (7-20 s a load). */
+	tab?: Page;
+
+	/**
+	 * The node's panel open in the shared tab, by n8n's route /workflow/:id/:nodeId: loaded, or, to `route` when
+	 * the tab shows that workflow already, taken by the editor's own router (after a step ran there, Execute
+	 * step of another node failed so: "Cannot read properties of null"). The open panel is closed first.
+	 */
+	async openPanel(node: string, route = false): Promise<Page> {
 		const target = this.targets.get(node);
 		if (!target) throw new Error(`no node "${node}" in the test workflows`);
-		const p = page ?? (await this.context.newPage());
-		await p.goto(`${this.baseUrl}/workflow/${target.workflowId}/${target.nodeId}`);
+		if (!this.tab || this.tab.isClosed()) {
+			this.tab = await this.context.newPage();
+			// leaving a workflow n8n has not autosaved yet: the edit is read back by REST, never by a leave
+			this.tab.on('dialog', (d) => void d.accept());
+		}
+		const p = this.tab;
+		const workflow = `/workflow/${target.workflowId}`;
+		if (route && `${new URL(p.url()).pathname}/`.startsWith(`${workflow}/`)) {
+			await routeTo(p, workflow);
+			await p.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: TIMEOUT });
+			await routeTo(p, `${workflow}/${target.nodeId}`);
+		} else await p.goto(`${this.baseUrl}${workflow}/${target.nodeId}`);
 		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
 		// the parameters render after the node type is fetched
 		await p
@@ -446,13 +455,12 @@ class Ui {
 	}
 
 	/**
-	 * `fn` on a fresh tab with the node's panel open, then the tab closed; its evidence kept first when `fn`
-	 * answers false (a check failed). A throw leaves the tab open for main's evidence.
+	 * `fn` in the shared tab with the node's panel open; its evidence kept when `fn` answers false (a check
+	 * failed). A throw leaves the tab for main's evidence.
 	 */
 	async inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void> {
 		const page = await this.openPanel(node);
 		if (!(await fn(page))) await this.evidence(page, label);
-		await page.close();
 	}
 
 	/** Screenshot of the window into the shots folder; returns the file name. */
@@ -475,6 +483,17 @@ class Ui {
 			note(`no evidence: ${(e as Error).message}`);
 		}
 	}
+}
+
+/** The editor's own router to `to` (NodeView opens, or closes, the panel as the route's nodeId changes). */
+async function routeTo(page: Page, to: string): Promise<void> {
+	type App = { config: { globalProperties: { $router: { push(to: string): Promise<unknown> } } } };
+	await page.evaluate(async (path) => {
+		const { document } = globalThis as unknown as { document: DomElement };
+		const app = document.querySelector('#app') as unknown as { __vue_app__?: App } | null;
+		if (!app?.__vue_app__) throw new Error('no n8n editor app in the page');
+		await app.__vue_app__.config.globalProperties.$router.push(path);
+	}, to);
 }
 
 async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
@@ -590,7 +609,7 @@ const checks = (
 	session: RestSession,
 	sb: N8nSandbox,
 ): Record<CheckName, CheckFn> => ({
-	panels: async (ui) => await checkPanelsOpen(ui, panels),
+	panels: async (ui) => await checkPanelsOpen(ui, panels, credentials),
 	rows: checkGetManyRowsFit,
 	get: checkGetByIdRowFits,
 	error: checkLocalInputError,
@@ -609,31 +628,41 @@ const checks = (
 			ui,
 			(await publishFormExample(session, loadExample(FORM_EXAMPLE.file))).formUrl,
 		),
-	credentials: async (ui) =>
-		await checkCredentialLabels(
-			ui,
-			panels.filter((p) => p.type === NODE_TYPE).map((p) => p.node),
-			credentials,
-			suite,
-		),
 });
 
-/** Every operation's panel and the trigger's panel for every event open; the trigger's request notice reads as sentences */
-async function checkPanelsOpen(ui: Ui, panels: Panel[]): Promise<void> {
-	const page = await ui.context.newPage();
+/**
+ * Every operation's panel and the trigger's panel for every event open, one after another in one tab; each
+ * action panel's credential fields labelled as `credentials`; the trigger's request notice reads as sentences.
+ */
+async function checkPanelsOpen(ui: Ui, panels: Panel[], credentials: string[]): Promise<void> {
+	note(`the node's credentials as n8n loaded them: ${credentials.map((c) => `"${c}"`).join(', ')}`);
+	check(
+		'the node names each credential for what it is: distinct displayNames, none "Credential"',
+		credentials.length === 2 &&
+			new Set(credentials).size === 2 &&
+			credentials.every((c) => c !== '' && c !== 'Credential'),
+		credentials,
+	);
 	for (const p of panels) {
 		try {
-			await ui.openPanel(p.node, page);
+			const page = await ui.openPanel(p.node, true);
 			const value = await page
 				.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`)
 				.first()
 				.inputValue({ timeout: TIMEOUT });
+			const labels = p.type === NODE_TYPE ? await credentialLabels(page) : undefined;
 			await ui.screenshot(page, p.file);
 			check(
 				`panel "${p.node}" opens and shows ${p.shows.param} "${p.shows.option}" (${p.file})`,
 				value === p.shows.option,
 				`shown: "${value}"`,
 			);
+			if (labels)
+				check(
+					`panel "${p.node}": its credential fields are labelled ${labels.map((l) => `"${l}"`).join(' and ')} (${p.file})`,
+					same(labels, credentials),
+					{ shown: labels, expected: credentials },
+				);
 			if (p.type === TRIGGER_TYPE && p.parameters.event !== 'newReport') {
 				// n8n shows a notice as one block: its sentences must not run together ("…requests).phpRank allows…").
 				const notice = (
@@ -652,10 +681,11 @@ async function checkPanelsOpen(ui: Ui, panels: Panel[]): Promise<void> {
 			}
 		} catch (e) {
 			check(`panel "${p.node}" opens`, false, (e as Error).message.split('\n')[0]);
-			await ui.evidence(page, `panel ${p.node}`);
+			if (!ui.tab) continue;
+			await ui.evidence(ui.tab, `panel ${p.node}`);
+			await ui.tab.goto('about:blank'); // the next panel from a fresh load
 		}
 	}
-	await page.close();
 }
 
 /** At least ROWS_ON_SCREEN of the ROWS_WANTED rows of `what`'s Table view show whole on one screen. */
