@@ -61,7 +61,7 @@ const SUITES: Entry[] = [
 		env: { N8N_VERSION: OLDEST },
 		ready: () => isRuntimeInstalled(defaultCacheDir(OLDEST)),
 	},
-	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285, heavy: true },
+	{ name: 'ui', file: 'ui.e2e.ts', seconds: 475, heavy: true },
 	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
