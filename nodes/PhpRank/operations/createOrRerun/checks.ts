@@ -72,6 +72,6 @@ export async function checkRerunOptions(
 	reuseHours(this);
 	confirmDropPoints(this);
 	pageGroupSettings(this);
-	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
+	if (this.getNodeParameter('output', 'pages') !== 'pages') siteSettings(this);
 	return requestOptions;
 }
