@@ -148,7 +148,9 @@ const properties: INodeProperties[] = [
 		...parameter,
 		displayOptions: { show: { output: ['sites', 'findings'], ...parameter.displayOptions?.show } },
 	})),
-	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
+	withHistoryLength(
+		siteOptions(true, { displayOptions: { show: { output: ['sites', 'findings'] } } }),
+	),
 	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
 	findingOptionsParameter,
 	rerunOptions,
