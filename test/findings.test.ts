@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from './harness/engine';
 import { perSiteParameters, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
@@ -82,7 +81,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
-	it('a later try of the same execution gives the same items and no second record', async () => {
+	it('Retry On Fail: a later try of the same execution (after its run was kept) gives the same items, no second record', async () => {
 		await production(0, [['title'], []]);
 		script(1, [[], ['favicon']]);
 		const once = await run('webhook', { id: 'retried' });
@@ -96,18 +95,6 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		script(2, [[], ['favicon']]);
 		const perSite = await run('webhook', { extra: { output: 'sites' } });
 		expect(perSite.items[0].json.runs_recorded).toBe(3);
-	});
-
-	it('Retry On Fail: a failed first try, then the findings once', async () => {
-		script(0, [['title'], []]);
-		api.server.failNext({ type: 'status', status: 500 });
-		const { items, error } = await runNode(findings(), api.credential, {
-			items: URLS.map((url) => ({ url })),
-			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
-			execution: { mode: 'webhook', id: '7', workflowId: 'wf-1', staticData: {} },
-		});
-		expect(error).toBeUndefined();
-		expect(summary(items)).toEqual(['opened shop.example.com · title']);
 	});
 
 	it('the flood guard: high importance first, the rest in one held item; reminders when asked', async () => {
