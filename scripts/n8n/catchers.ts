@@ -14,6 +14,9 @@ import * as http from 'http';
 import * as net from 'net';
 import type { AddressInfo } from 'net';
 
+/** The subjects of `mails`, as a check shows them. */
+export const subjects = (mails: CaughtMail[]) => mails.map((m) => m.subject);
+
 export interface CaughtMail {
 	/** MAIL FROM address */
 	from: string;

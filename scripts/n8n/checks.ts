@@ -88,13 +88,9 @@ export const EXAMPLE_MAIL = { to: 'seo-team@example.com', from: 'seo-monitor@exa
 /** The housekeeping example deleted reports 1-4 (the seed's older than 90 days), each once, and nothing else. */
 export function deletedOneToFour(requests: RecordedRequest[]): { ok: boolean; detail: string } {
 	const deletes = requests.filter((r) => r.method === 'DELETE');
-	return {
-		ok: same(
-			deletes.map((r) => r.path).sort(),
-			[1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`),
-		),
-		detail: describeRequests(deletes),
-	};
+	const paths = deletes.map((r) => r.path).sort();
+	const wanted = [1, 2, 3, 4].map((id) => `/api/v1/reports/${id}`);
+	return { ok: same(paths, wanted), detail: describeRequests(deletes) };
 }
 
 /** The test server's data: 8 reports of the default user with known scores and ages, 2 of another user. */
@@ -250,7 +246,7 @@ export async function buildAndPack(report: Report, work: string): Promise<string
 	const build = await report.timed('npm run build', () => run('npm', ['run', 'build'], REPO));
 	if (!report.check('npm run build succeeds', build.code === 0, build.output.slice(-4000)))
 		throw new Fatal('build failed');
-	const tgz = await report.timed('npm pack', async () => await packPackage(REPO, work));
+	const tgz = await report.timed('npm pack', () => packPackage(REPO, work));
 	checkTarball(report, tgz);
 	return tgz;
 }
@@ -344,11 +340,10 @@ export async function sandboxWithPackage(
 	);
 	const sb = await createSandbox({ runtime });
 	try {
-		const installedDir = await report.timed(
-			'npm install in ~/.n8n/nodes',
-			async () => await installAsReadmeSays(report, sb, tarball),
+		const installedDir = await report.timed('npm install in ~/.n8n/nodes', () =>
+			installAsReadmeSays(report, sb, tarball),
 		);
-		const allNodes = await report.timed('n8n export:nodes', async () => await exportNodes(sb));
+		const allNodes = await report.timed('n8n export:nodes', () => exportNodes(sb));
 		return { runtime, sb, installedDir, allNodes };
 	} catch (error) {
 		await removeSandbox(sb);

@@ -96,13 +96,27 @@ export interface ExportedNodeType {
 	[key: string]: unknown;
 }
 
-/** `n8n export:nodes` → every node type n8n loaded (922 built-in + yours; ~3-4 s, 17 MB JSON). */
+/**
+ * `n8n export:nodes` → every node type n8n loaded (922 built-in + yours; 17 MB JSON; 15 s on a loaded machine).
+ * Under `npm run test:e2e:all` (E2E_TARBALL set) the list of one n8n version and that tarball is the same in
+ * every suite: the first suite's is kept beside the tarball and read by the others.
+ */
 export async function exportNodes(sb: N8nSandbox): Promise<ExportedNodeType[]> {
+	const tarball = process.env.E2E_TARBALL;
+	const shared =
+		tarball &&
+		path.join(
+			path.dirname(tarball),
+			`export-nodes-${sb.runtime.n8nVersion}-${path.basename(tarball)}.json`,
+		);
+	if (shared && fs.existsSync(shared))
+		return JSON.parse(await fs.promises.readFile(shared, 'utf8')) as ExportedNodeType[];
 	const file = path.join(sb.userFolder, `nodes-${Date.now()}.json`);
 	await runCli(sb, ['export:nodes', `--output=${file}`], { check: true });
-	const all = JSON.parse(await fs.promises.readFile(file, 'utf8')) as ExportedNodeType[];
-	await fs.promises.rm(file, { force: true });
-	return all;
+	const text = await fs.promises.readFile(file, 'utf8');
+	if (shared) await fs.promises.rename(file, shared);
+	else await fs.promises.rm(file, { force: true });
+	return JSON.parse(text) as ExportedNodeType[];
 }
 
 /** `n8n <command> --input=<file>`, `data` written to a file in the sandbox for it and removed after. */

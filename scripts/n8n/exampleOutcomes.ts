@@ -85,12 +85,10 @@ export async function changeReports(api: PhpRankServer, steps: number[][]): Prom
 export function checkDigest(check: Check, out: Outputs | undefined, reqs: RecordedRequest[]): void {
 	if (out) {
 		const got = json(out['Get bad reports']);
+		const ids = got.map((r) => r.id);
 		check(
 			'digest: Get Many returns exactly the bad reports, worst first',
-			same(
-				got.map((r) => r.id),
-				DIGEST.ids,
-			),
+			same(ids, DIGEST.ids),
 			got.map((r) => [r.id, r.score]),
 		);
 		check(
@@ -156,13 +154,11 @@ export function checkCreation(
 ): void {
 	if (out) {
 		const got = json(out['Create report']);
+		const reports = got.map((r) => [r.url, r.project, r.privacy]);
 		check(
 			'creation: three simplified reports come out, in order',
-			same(
-				got.map((r) => [r.url, r.project, r.privacy]),
-				CREATION.reports,
-			),
-			got.map((r) => [r.url, r.project, r.privacy]),
+			same(reports, CREATION.reports),
+			reports,
 		);
 		check(
 			'creation: each has an id, score and class',
@@ -213,20 +209,19 @@ export function checkHousekeeping(
 	kept: { mine: number[]; others: number[] },
 ): void {
 	if (out) {
+		const older = json(out['Older than N days']);
 		check(
 			'housekeeping: the filter keeps exactly the reports older than 90 days',
 			same(
-				json(out['Older than N days']).map((r) => r.id),
+				older.map((r) => r.id),
 				HOUSEKEEPING.deleted,
 			),
-			json(out['Older than N days']).map((r) => [r.id, r.created_at]),
+			older.map((r) => [r.id, r.created_at]),
 		);
+		const deleted = HOUSEKEEPING.deleted.map((id) => ({ deleted: true, id }));
 		check(
 			'housekeeping: Delete outputs { deleted: true, id } per report',
-			same(
-				json(out['Delete report']),
-				HOUSEKEEPING.deleted.map((id) => ({ deleted: true, id })),
-			),
+			same(json(out['Delete report']), deleted),
 			json(out['Delete report']),
 		);
 		check(

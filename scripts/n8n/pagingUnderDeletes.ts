@@ -96,9 +96,8 @@ export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
 		suite.section(
 			`Return All while reports are deleted (issue 38): ${RUNS} runs of Get Many over ${REPORTS} reports, the newest deleted before each page request after the first`,
 		);
-		const run = await suite.timed(
-			`n8n execute (${RUNS} Return All runs)`,
-			async () => await executeWorkflow(sb, WORKFLOW_ID),
+		const run = await suite.timed(`n8n execute (${RUNS} Return All runs)`, () =>
+			executeWorkflow(sb, WORKFLOW_ID),
 		);
 		if (!suite.check('the execution succeeds', run.ok, failureDetail(run))) return;
 		const counts = runs.map(({ api, initial, deleted }, i) =>

@@ -60,19 +60,15 @@ export async function clusterWithPackage(
 	const runtime = await timed('install.sh (cached n8n + Node 24)', () =>
 		getRuntime({ install: true }),
 	);
-	const cluster = await timed(
-		'Redis + PostgreSQL started',
-		async () => await createQueueCluster({ runtime, ...opts }),
+	const cluster = await timed('Redis + PostgreSQL started', () =>
+		createQueueCluster({ runtime, ...opts }),
 	);
 	suite.defer(() => cluster.stop());
 	suite.diagnose(() => cluster.logTails(4000));
 	const tgz = await suite.tarball();
 	for (const [i, sb] of cluster.sandboxes.entries()) {
 		const name = i === 0 ? 'main' : `worker-${i}`;
-		await timed(
-			`npm install on ${name}`,
-			async () => await installAsReadmeSays(suite.report, sb, tgz, name),
-		);
+		await timed(`npm install on ${name}`, () => installAsReadmeSays(suite.report, sb, tgz, name));
 	}
 	return cluster;
 }

@@ -109,15 +109,22 @@ async function restRequest<T>(
 	body: unknown,
 	headers: Record<string, string>,
 ): Promise<RestResponse<T> & { setCookie: string[] }> {
-	const res = await fetch(`${baseUrl}${urlPath}`, {
-		method,
-		headers: {
-			accept: 'application/json',
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(60_000),
+	const send = () =>
+		fetch(`${baseUrl}${urlPath}`, {
+			method,
+			headers: {
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+	// A GET sent on a kept-alive socket that n8n closes at that moment (its 5 s keep-alive ran out while a big
+	// answer, e.g. /types/nodes.json, was parsed on a loaded machine) fails before any answer: sent once more.
+	const res = await send().catch((error: unknown) => {
+		if (method !== 'GET' || !(error instanceof TypeError)) throw error;
+		return send();
 	});
 	const text = await res.text();
 	let parsed: unknown = text;

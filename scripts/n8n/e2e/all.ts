@@ -1,13 +1,15 @@
 /**
- * `npm run test:e2e:all`: every e2e suite, as CI runs them, in lanes (default 3) on one tarball: the one
- * E2E_TARBALL names (.ci/run builds and packs once and passes it), else built and packed here; its contents
- * are checked either way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home,
- * ports and test server).
+ * `npm run test:e2e:all`: every e2e suite, as CI runs them, in lanes on one tarball: the one E2E_TARBALL names
+ * (.ci/run builds and packs once and passes it), else built and packed here; its contents are checked either
+ * way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home, ports and test server).
  *
+ * - The lanes come from the machine (lanes()): one a core and one more, fewer when memory is short;
+ *   E2E_PARALLEL or --parallel overrides.
  * - A suite marked `first` (queue mode: its main and workers must be up before its fixed schedules) starts
  *   alone; the other lanes start when it says its start is behind it (`suite.up()` writes E2E_UP_FILE) or ends.
  * - Then each lane takes the longest suite left (by `seconds`) whenever it is free, so a new suite costs what it
- *   adds to the longest lane, not its own time.
+ *   adds to the longest lane, not its own time; a `heavy` one (it computes throughout) only while fewer than
+ *   HEAVY_MAX (cores - 1, at least 1) heavy ones run: side by side they slow each other and the others' schedules.
  * - One n8n boots at a time (E2E_BOOT_LOCK, bootLock.ts): boots queue up instead of slowing each other past a
  *   suite's schedule.
  * Each suite's output is printed whole when it ends; then one line per suite (lane, start, wall time, counts)
@@ -18,11 +20,13 @@
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 import { buildAndPack, checkTarball } from '../checks';
 import { sleep } from '../proc';
 import { Fatal } from '../report';
+import { defaultCacheDir, isRuntimeInstalled } from '../runtime';
 import { Suite } from '../suite';
 
 interface Entry {
@@ -33,23 +37,40 @@ interface Entry {
 	seconds: number;
 	/** starts before the others, alone until it calls suite.up() (queue mode's start before its schedules) */
 	first?: boolean;
+	/** computes throughout (Chromium driving the editor, a queue-mode cluster under load): kept apart */
+	heavy?: boolean;
+	/** whether it can start without waiting (its n8n installed, e.g. by .ci/run in the background); if not, it is taken once nothing else is left */
+	ready?: () => boolean;
 }
 const OLDEST = process.env.N8N_OLDEST_VERSION || '2.0.0';
 /** A new suite: one line here, with its wall time as measured in this runner (see `seconds`). */
 const SUITES: Entry[] = [
-	{ name: 'queue', file: 'queue.e2e.ts', seconds: 490, first: true },
+	// 2 × 40 creates against one user's 60 a minute: past the limit, one minute of pacing (100 each: three).
+	{
+		name: 'queue',
+		file: 'queue.e2e.ts',
+		seconds: 490,
+		first: true,
+		env: { E2E_QUEUE_ITEMS: '40' },
+	},
 	{ name: 'package', file: 'package.e2e.ts', seconds: 410 },
-	{ name: `package@${OLDEST}`, file: 'package.e2e.ts', seconds: 355, env: { N8N_VERSION: OLDEST } },
-	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285 },
+	{
+		name: `package@${OLDEST}`,
+		file: 'package.e2e.ts',
+		seconds: 355,
+		env: { N8N_VERSION: OLDEST },
+		ready: () => isRuntimeInstalled(defaultCacheDir(OLDEST)),
+	},
+	{ name: 'ui', file: 'ui.e2e.ts', seconds: 285, heavy: true },
 	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
 	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
-	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110 },
+	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110, heavy: true },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 195 },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 195, heavy: true },
 ];
 
 interface Outcome {
@@ -66,8 +87,20 @@ const suite = new Suite('e2e-all');
 let t0 = Date.now();
 const since = (t: number): number => (t - t0) / 1000;
 
+const CORES = os.cpus().length;
+/** What a lane may need at its peak (queue mode: main, 2 workers, PostgreSQL, Redis; or n8n and Chromium). */
+const LANE_BYTES = 1.5 * 2 ** 30;
+/**
+ * One lane a core and one more (the suites mostly wait on schedules, polls and the throttle), at most one a
+ * LANE_BYTES of available memory, at least one. Measured on 2 cores: four lanes reached a load near 12 and
+ * n8n's start timed out; two left the cores idle while every suite waited (the e2e step 1,059 s).
+ */
+const lanes = (): number => Math.max(1, Math.min(CORES + 1, Math.floor(os.freemem() / LANE_BYTES)));
+/** `heavy` suites at once. */
+const HEAVY_MAX = Math.max(1, CORES - 1);
+
 function options(argv: string[]): { parallel: number; entries: Entry[] } {
-	let parallel = Number(process.env.E2E_PARALLEL ?? 3);
+	let parallel = Number(process.env.E2E_PARALLEL || lanes());
 	const names: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--parallel') parallel = Number(argv[++i]);
@@ -129,6 +162,36 @@ function runOne(
 	return { up, done };
 }
 
+/**
+ * Takes the longest suite left that may start now (a `heavy` one only under HEAVY_MAX), counted from the moment
+ * it is taken; waits for one if none may. `done(e)` frees its place.
+ */
+function picker(entries: Entry[]): { next(): Promise<Entry | undefined>; done(e: Entry): void } {
+	const left = entries.filter((e) => !e.first).sort((a, b) => b.seconds - a.seconds);
+	let heavy = 0;
+	const waiting: Array<() => void> = [];
+	return {
+		async next() {
+			for (;;) {
+				const may = (e: Entry) => !e.heavy || heavy < HEAVY_MAX;
+				let i = left.findIndex((e) => may(e) && (e.ready?.() ?? true));
+				if (i < 0 && left.every((e) => e.ready && !e.ready())) i = left.findIndex(may);
+				if (i >= 0) {
+					if (left[i].heavy) heavy++;
+					return left.splice(i, 1)[0];
+				}
+				if (!left.length) return undefined;
+				// Woken when a suite ends, or to look again for one whose install has finished.
+				await Promise.race([new Promise<void>((resolve) => waiting.push(resolve)), sleep(5_000)]);
+			}
+		},
+		done(e) {
+			if (e.heavy) heavy--;
+			for (const wake of waiting.splice(0)) wake();
+		},
+	};
+}
+
 /** The lanes: the `first` suites each in a lane of their own, alone until up; then every lane longest-first. */
 async function runLanes(
 	entries: Entry[],
@@ -136,10 +199,12 @@ async function runLanes(
 	env: Record<string, string>,
 ): Promise<Outcome[]> {
 	const outcomes: Outcome[] = [];
-	const left = entries.filter((e) => !e.first).sort((a, b) => b.seconds - a.seconds);
+	const pick = picker(entries);
 	const drain = async (lane: number): Promise<void> => {
-		for (let next = left.shift(); next; next = left.shift())
+		for (let next = await pick.next(); next; next = await pick.next()) {
 			outcomes.push(await runOne(next, lane, env).done);
+			pick.done(next);
+		}
 	};
 	t0 = Date.now();
 	const lanes: Array<Promise<void>> = [];
@@ -185,7 +250,9 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 async function main(): Promise<void> {
 	const { parallel, entries } = options(process.argv.slice(2));
 	const tgz = await tarball();
-	suite.section(`${entries.length} suites in ${parallel} lane(s)`);
+	suite.section(
+		`${entries.length} suites in ${parallel} lane(s) (${CORES} cores, ${(os.freemem() / 2 ** 30).toFixed(1)} GiB available; E2E_PARALLEL overrides), ${HEAVY_MAX} heavy at once`,
+	);
 	const env: Record<string, string> = { E2E_TARBALL: tgz };
 	if (parallel > 1) env.E2E_BOOT_LOCK = path.join(suite.work, 'boot.lock');
 	const outcomes = await runLanes(entries, parallel, env);

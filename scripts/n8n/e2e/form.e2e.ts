@@ -10,6 +10,7 @@
  *   create only), no mail, no row.
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure. Env: KEEP_SANDBOX=1.
  */
+import { expectedTopFailed } from '../../../test/harness/expected';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -62,20 +63,9 @@ const REFUSED: Array<[string, string]> = [
 // phpRank cannot fetch it (422); its markup must reach the page as text.
 const UNREACHABLE = 'https://down.invalid/?q=<b>bold</b>';
 
-/**
- * The three most important failed checks in words, worked out from the test server's record: high,
- * medium, low, ties in phpRank's order, `meta description (high)` (the node's `top_failed_checks`,
- * which the example writes with spaces).
- */
-function topProblems(results: Record<string, { passed: boolean; importance: string }>): string {
-	const order = ['high', 'medium', 'low'];
-	return Object.entries(results)
-		.filter(([, c]) => c.passed === false)
-		.sort((a, b) => order.indexOf(a[1].importance) - order.indexOf(b[1].importance))
-		.slice(0, 3)
-		.map(([name, c]) => `${name.replaceAll('_', ' ')} (${c.importance})`)
-		.join(', ');
-}
+/** The three most important failed checks in words: the node's `top_failed_checks`, which the example writes with spaces. */
+const topProblems = (results: Parameters<typeof expectedTopFailed>[0]) =>
+	expectedTopFailed(results).replaceAll('_', ' ');
 
 function checkAudited(label: string, sent: Submission, reportId: number): void {
 	const report = api.getReport(reportId);
@@ -178,7 +168,7 @@ async function publishTheForm(
 	await api.start();
 	const { catcher: smtp, credential: smtpCredential } = await suite.smtp();
 	await importCredentials(sb, [testServerCredential(api), smtpCredential]);
-	const n8n = suite.n8n(await timed('n8n start', async () => await startServer(sb)));
+	const n8n = suite.n8n(await timed('n8n start', () => startServer(sb)));
 	const session = await setupOwner(n8n);
 	const form = await timed('data table, import, publish', async () =>
 		publishFormExample(session, example),

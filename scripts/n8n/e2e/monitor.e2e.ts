@@ -22,7 +22,7 @@ import {
 	type ReportRecord,
 } from '../../../test/server';
 import { reanalyse } from '../../../test/harness/reanalysis';
-import { startFileServer, type CaughtMail, type SmtpCatcher } from '../catchers';
+import { startFileServer, subjects, type CaughtMail, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -51,7 +51,7 @@ import {
 	type N8nSandbox,
 	type N8nServer,
 } from '../n8n';
-import { sleep } from '../proc';
+import { sleep, waitFor } from '../proc';
 import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
@@ -233,9 +233,8 @@ async function importTheExample(
 	});
 	const list = { url: `${rows.origin}/urls-to-watch`, hits: () => rows.hits.length };
 	note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
-	await timed(
-		'n8n import:credentials',
-		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
+	await timed('n8n import:credentials', () =>
+		importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
@@ -261,15 +260,14 @@ async function importTheExample(
 		'the example emails through an SMTP credential',
 		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
 	);
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, [wf]));
+	await timed('n8n import:workflow', () => importWorkflows(sb, [wf]));
 	return { sb, wf, smtp, list, untouched };
 }
 
 /** `n8n execute` of the workflow, run `n`: it must succeed. */
 async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<ExecuteResult> {
-	const run = await timed(
-		`n8n execute, run ${n}`,
-		async () => await executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+	const run = await timed(`n8n execute, run ${n}`, () =>
+		executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
 	);
 	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
 	return run;
@@ -345,11 +343,7 @@ async function checkRun1({
 		{ true: worse1.length, false: rest1.length },
 	);
 	check('the email node did not run', !(EMAIL in run1.outputs), Object.keys(run1.outputs));
-	check(
-		'no email was sent',
-		smtp.messages.length === 0,
-		smtp.messages.map((m) => m.subject),
-	);
+	check('no email was sent', smtp.messages.length === 0, subjects(smtp.messages));
 	check('the URL list was read once', list.hits() === 1, list.hits());
 	return { created, after1 };
 }
@@ -407,10 +401,9 @@ function checkRun2Reruns(
 	);
 	const reqs2 = apiRequests(api);
 	const puts = reqs2.filter((r) => r.method === 'PUT');
-	const expectedPuts = PAGES.flatMap((page) =>
-		Array<string>(page.suspected ? 2 : 1).fill(
-			`/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`,
-		),
+	const putOf = (page: Page) => `/api/v1/reports/${created.get(cleanUrl(page.url))?.id}`;
+	const expectedPuts = PAGES.flatMap((p) =>
+		p.suspected ? [putOf(p), putOf(p)] : [putOf(p)],
 	).sort();
 	check(
 		'no POST; one PUT results=1 per URL, to its report, and one more for each suspected drop (Confirm Drops), no other',
@@ -471,7 +464,7 @@ async function checkRun2Emails(
 	check(
 		`${expected.length} emails, no more`,
 		mails.length === expected.length && json(run2.outputs[EMAIL]).length === expected.length,
-		mails.map((m) => m.subject),
+		subjects(mails),
 	);
 	check(
 		`each from ${FROM} to ${TO}`,
@@ -486,11 +479,7 @@ async function checkRun2Emails(
 		const url = cleanUrl(page.url);
 		const got = mailFor(mails, page.url);
 		if (!page.email) {
-			check(
-				`no email for ${url} (${page.what})`,
-				got.length === 0,
-				got.map((m) => m.subject),
-			);
+			check(`no email for ${url} (${page.what})`, got.length === 0, subjects(got));
 			continue;
 		}
 		const base = baseOf(page);
@@ -499,7 +488,7 @@ async function checkRun2Emails(
 		check(
 			`one email for ${url}, subject names the URL and "${base} → ${now}"`,
 			got.length === 1 && mail.subject === `phpRank: ${url} got worse, score ${base} → ${now}`,
-			got.map((m) => m.subject),
+			subjects(got),
 		);
 		const spec = page.next(picked);
 		const importance = (c: string) =>
@@ -555,7 +544,7 @@ async function triggerChecks(
 	smtp.clear();
 	let n8n: N8nServer | undefined;
 	try {
-		n8n = await timed('n8n start', async () => await startServer(sb, { readyTimeoutMs: 180_000 }));
+		n8n = await timed('n8n start', () => startServer(sb, { readyTimeoutMs: 180_000 }));
 		const seen = await checkFirstPolls(t);
 		if (!seen) return;
 		await scriptTheChanges(t);
@@ -667,17 +656,8 @@ function triggerRun(sb: N8nSandbox, smtp: SmtpCatcher, highCheck: string, flood:
 	const belowPolls = lists(
 		(r) => r.query.project === undefined && r.query.page === '1' && !isFloodRequest(r),
 	);
-	const waitPoll = async (
-		n: number,
-		label: string,
-		timeoutMs: number,
-		count = polls,
-	): Promise<boolean> =>
-		await timed(label, async () => {
-			const deadline = Date.now() + timeoutMs;
-			while (Date.now() < deadline && count() < n) await sleep(100);
-			return count() >= n;
-		});
+	const waitPoll = async (n: number, label: string, timeoutMs: number, count = polls) =>
+		Boolean(await timed(label, () => waitFor(() => count() >= n || undefined, timeoutMs)));
 	const belowEvents = async (count: number) =>
 		(await triggerExecutions(sb, BELOW_WF_ID, count, 15_000)).flatMap((e) =>
 			json(e.outputs[BELOW_TRIGGER]),
@@ -720,15 +700,13 @@ async function checkFirstPolls(
 		await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
 	);
 	await sleep(3000); // the poll's state is saved after its request
-	const seen = polls();
-	const floodSeen = flood.polls();
-	const belowSeen = belowPolls();
+	const seen = { seen: polls(), floodSeen: flood.polls(), belowSeen: belowPolls() };
 	check(
 		'the first poll fired nothing (no email)',
 		smtp.messages.length === 0,
-		smtp.messages.map((m) => m.subject),
+		subjects(smtp.messages),
 	);
-	return { seen, floodSeen, belowSeen };
+	return seen;
 }
 
 async function scriptTheChanges({
@@ -760,11 +738,7 @@ async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void
 	);
 	const mails = await smtp.waitFor(1, 30_000);
 	await sleep(3000); // time for a wrong second email
-	check(
-		'exactly one email',
-		mails.length === 1,
-		mails.map((m) => m.subject),
-	);
+	check('exactly one email', mails.length === 1, subjects(mails));
 	const mail = mails[0];
 	check(
 		`it is about ${home.url}: subject "phpRank: ${home.url} got worse, score 80 → 70"`,
@@ -853,7 +827,7 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 	check(
 		'the Only When Worse trigger sent no email for the rise',
 		smtp.messages.length === 1,
-		smtp.messages.map((m) => m.subject),
+		subjects(smtp.messages),
 	);
 	check(
 		'and at the poll after, nothing more: recovered fires once',

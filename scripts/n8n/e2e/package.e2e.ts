@@ -270,20 +270,18 @@ async function importCredentialAndExamples(
 	await api.start();
 	note(`phpRank test server: ${api.url}`);
 	const shrinking = await shrinkingLists(suite);
-	await timed(
-		'n8n import:credentials',
-		async () =>
-			await importCredentials(sb, [
-				testServerCredential(api),
-				{
-					id: WRONG_CRED_ID,
-					name: 'phpRank (wrong key)',
-					type: 'phpRankApi',
-					data: { baseUrl: api.url, apiKey: WRONG_KEY },
-				},
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				...shrinking.credentials,
-			]),
+	await timed('n8n import:credentials', () =>
+		importCredentials(sb, [
+			testServerCredential(api),
+			{
+				id: WRONG_CRED_ID,
+				name: 'phpRank (wrong key)',
+				type: 'phpRankApi',
+				data: { baseUrl: api.url, apiKey: WRONG_KEY },
+			},
+			{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+			...shrinking.credentials,
+		]),
 	);
 	check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
 		...examples.keys(),
@@ -328,18 +326,11 @@ async function importCredentialAndExamples(
 		webhookPath: FAILED_CREATE_PATH,
 		credential: { id: CRED_ID, name: CRED_NAME },
 	});
-	await timed(
-		'n8n import:workflow',
-		async () =>
-			await importWorkflows(sb, [
-				...examples.values(),
-				wrongKeyDigest,
-				failedCreate,
-				shrinking.workflow,
-			]),
+	await timed('n8n import:workflow', () =>
+		importWorkflows(sb, [...examples.values(), wrongKeyDigest, failedCreate, shrinking.workflow]),
 	);
 	check('import:workflow accepted every example', true);
-	await timed('n8n publish:workflow', async () => await publishWorkflows(sb, [FAILED_CREATE_ID]));
+	await timed('n8n publish:workflow', () => publishWorkflows(sb, [FAILED_CREATE_ID]));
 	return { shrinking, wrongKeyDigest };
 }
 
@@ -352,7 +343,7 @@ async function execute(
 	shouldSucceed = true,
 ): Promise<{ res: ExecuteResult; out?: ExecuteResult['outputs']; reqs: RecordedRequest[] }> {
 	api.clearRequests();
-	const res = await timed(`n8n execute ${label}`, async () => await executeWorkflow(sb, wf.id));
+	const res = await timed(`n8n execute ${label}`, () => executeWorkflow(sb, wf.id));
 	const ok = shouldSucceed && check('execution succeeds', res.ok, failureDetail(res));
 	return { res, out: ok ? res.outputs : undefined, reqs: apiRequests(api) };
 }
@@ -401,18 +392,18 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 	section('n8n start: owner, node and credential types, icons');
 	const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
 	const firstStart = Date.now();
-	const n8n = await timed(
-		'n8n start until ready',
-		async () => await suite.n8n(await startServer(sb, { env: { ...serverEnv, ...PUBLIC_API_ON } })),
+	const n8n = await timed('n8n start until ready', async () =>
+		suite.n8n(await startServer(sb, { env: { ...serverEnv, ...PUBLIC_API_ON } })),
 	);
 	const firstStartS = (Date.now() - firstStart) / 1000;
 	const session = await setupOwner(n8n);
 	check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
-	const nodeTypes = await session.request<Array<Record<string, unknown>>>(
-		'GET',
-		'/types/nodes.json',
-	);
-	const ours = (Array.isArray(nodeTypes.body) ? nodeTypes.body : []).filter((n) =>
+	/** The editor's list of node or credential types, and the status it was answered with. */
+	const types = async (file: string) => {
+		const res = await session.request<Array<Record<string, unknown>>>('GET', `/types/${file}`);
+		return { status: res.status, list: Array.isArray(res.body) ? res.body : [] };
+	};
+	const ours = (await types('nodes.json')).list.filter((n) =>
 		String(n.name).startsWith(`${PACKAGE}.`),
 	);
 	check(
@@ -420,13 +411,8 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 		[NODE_TYPE, TRIGGER_TYPE].every((t) => ours.some((n) => n.name === t)),
 		ours.map((n) => n.name),
 	);
-	const credTypes = await session.request<Array<Record<string, unknown>>>(
-		'GET',
-		'/types/credentials.json',
-	);
-	const credType = (Array.isArray(credTypes.body) ? credTypes.body : []).find(
-		(c) => c.name === 'phpRankApi',
-	);
+	const credTypes = await types('credentials.json');
+	const credType = credTypes.list.find((c) => c.name === 'phpRankApi');
 	check(
 		'credential type phpRankApi is loaded (/types/credentials.json)',
 		credType,
@@ -441,11 +427,11 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 		iconUrl: credType?.iconUrl,
 	});
 	for (const u of credIcons) iconUrls.add(u);
-	for (const u of iconUrls) {
-		const res = await fetch(`${n8n.baseUrl}/${u.replace(/^\//, '')}`);
+	for (const u of [...iconUrls].map((url) => url.replace(/^\//, ''))) {
+		const res = await fetch(`${n8n.baseUrl}/${u}`);
 		const body = await res.text();
 		check(
-			`icon served: /${u.replace(/^\//, '')}`,
+			`icon served: /${u}`,
 			res.status === 200 &&
 				/svg/.test(res.headers.get('content-type') ?? '') &&
 				body.includes('<svg'),
@@ -468,10 +454,7 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 	const okReqs = apiRequests(api);
 	check(
 		'the test sent one GET /api/v1/projects?per_page=10 with Bearer key and Accept: application/json',
-		okReqs.length === 1 &&
-			okReqs[0].method === 'GET' &&
-			okReqs[0].path === '/api/v1/projects' &&
-			okReqs[0].rawQuery === 'per_page=10' &&
+		describeRequests(okReqs) === 'GET /api/v1/projects?per_page=10' &&
 			okReqs[0].headers.authorization === `Bearer ${TEST_API_KEY}` &&
 			okReqs[0].headers.accept === 'application/json',
 		describeRequests(okReqs) + ' ' + JSON.stringify(okReqs[0]?.headers),
@@ -532,17 +515,14 @@ async function publishedTriggerChecks(
 	const start = async (env: Record<string, string>): Promise<N8nServer> =>
 		(n8n = suite.n8n(await startServer(sb, { env })));
 	const stop = async (): Promise<void> => {
-		await timed('n8n stop', async () => await n8n?.stop());
+		await timed('n8n stop', () => n8n?.stop());
 		n8n = undefined;
 	};
 	await stop();
 	await triggerActivatedChecks(sb, api, alertWf, triggerName, () => start(serverEnv), firstStartS);
 	if (!process.env.E2E_SKIP_ACTIVATION) {
 		await stop();
-		await timed(
-			'n8n unpublish:workflow',
-			async () => await unpublishWorkflow(sb, ACTIVATED_TRIGGER_ID),
-		);
+		await timed('n8n unpublish:workflow', () => unpublishWorkflow(sb, ACTIVATED_TRIGGER_ID));
 		const active = await listWorkflowIds(sb, { active: true });
 		check(
 			'unpublished: n8n list:workflow --active=true no longer lists the copy',
@@ -582,12 +562,10 @@ async function triggerManualChecks(
 		note(
 			`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`,
 		);
-	const { started, executionId, exec } = await timed(
-		'manual trigger execution',
-		async () =>
-			await runFromTrigger(session, sb, wf.id, triggerName, {
-				workflowData: sendsWorkflow ? wf : undefined,
-			}),
+	const { started, executionId, exec } = await timed('manual trigger execution', () =>
+		runFromTrigger(session, sb, wf.id, triggerName, {
+			workflowData: sendsWorkflow ? wf : undefined,
+		}),
 	);
 	check(
 		'POST /rest/workflows/:id/run starts an execution',
@@ -625,14 +603,9 @@ async function triggerManualChecks(
 		);
 		check('the notification step ran', json(out['Notify (replace with Slack)']).length === 1);
 	}
-	const manualReqs = apiRequests(api);
-	check(
-		'server got one GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1',
-		manualReqs.length === 1 &&
-			manualReqs[0].method === 'GET' &&
-			same(manualReqs[0].query, { sort_by: 'id', sort: 'desc', per_page: '10', page: '1' }),
-		describeRequests(manualReqs),
-	);
+	const manualReqs = describeRequests(apiRequests(api));
+	const newest = 'GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1';
+	check(`server got one ${newest}`, manualReqs === newest, manualReqs);
 }
 
 /**
@@ -663,8 +636,8 @@ async function triggerActivatedChecks(
 		id: ACTIVATED_TRIGGER_ID,
 		name: 'e2e: alert on a result drop (published)',
 	});
-	await timed('n8n import:workflow (the copy)', async () => await importWorkflows(sb, [copy]));
-	await timed('n8n publish:workflow (the copy)', async () => await publishWorkflows(sb, [copy.id]));
+	await timed('n8n import:workflow (the copy)', () => importWorkflows(sb, [copy]));
+	await timed('n8n publish:workflow (the copy)', () => publishWorkflows(sb, [copy.id]));
 	note(`the copy polls at second ${second} of every minute (${leadS} s after the import began)`);
 	const polls = () =>
 		apiRequests(api).filter(
@@ -672,9 +645,7 @@ async function triggerActivatedChecks(
 		).length;
 	api.clearRequests();
 	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
-		Boolean(
-			await timed(label, async () => await waitFor(() => polls() >= n || undefined, timeoutMs)),
-		);
+		Boolean(await timed(label, () => waitFor(() => polls() >= n || undefined, timeoutMs)));
 	await timed('n8n start until ready (with the published copy)', start);
 	// n8n polls once while it activates the published workflow, just after it answers readiness.
 	check(
@@ -784,13 +755,11 @@ async function rateLimitedPollChecks(
 	}
 	const phaseStart = Date.now();
 	const plan = rateLimitPlan(sb, baseEnv, firstStartS);
-	await timed(
-		'n8n import:workflow (rate-limited trigger)',
-		async () => await importWorkflows(sb, [rateLimitedTriggerWorkflow(plan.seconds)]),
+	await timed('n8n import:workflow (rate-limited trigger)', () =>
+		importWorkflows(sb, [rateLimitedTriggerWorkflow(plan.seconds)]),
 	);
-	await timed(
-		'n8n publish:workflow (rate-limited trigger)',
-		async () => await publishWorkflows(sb, [RATE_LIMITED_ID]),
+	await timed('n8n publish:workflow (rate-limited trigger)', () =>
+		publishWorkflows(sb, [RATE_LIMITED_ID]),
 	);
 	note(`the trigger polls at seconds ${plan.seconds.join(' and ')} of every minute`);
 
@@ -800,18 +769,15 @@ async function rateLimitedPollChecks(
 			(r) =>
 				r.headers.authorization === other && r.method === 'GET' && r.path === '/api/v1/reports',
 		);
+	/** The first poll from the `from`th on answered `status` (any status when none is given). */
+	const answered = (from: number, status?: number) => () =>
+		polls()
+			.slice(from)
+			.find((r) => r.status !== undefined && (status === undefined || r.status === status));
 	const seenBefore = polls().length;
-	await timed('n8n start until ready (rate-limited trigger)', async () => await start(plan.env));
-	const activation = await timed(
-		'wait for the activation poll',
-		async () =>
-			await waitFor(
-				() =>
-					polls()
-						.slice(seenBefore)
-						.find((r) => r.status !== undefined),
-				30_000,
-			),
+	await timed('n8n start until ready (rate-limited trigger)', () => start(plan.env));
+	const activation = await timed('wait for the activation poll', () =>
+		waitFor(answered(seenBefore), 30_000),
 	);
 	check(
 		'n8n polled once on activation, answered 200 (before the limit)',
@@ -828,16 +794,8 @@ async function rateLimitedPollChecks(
 		privacy: 0,
 	});
 	const heldFrom = polls().length;
-	const met = await timed(
-		'wait for a poll to meet the 429',
-		async () =>
-			await waitFor(
-				() =>
-					polls()
-						.slice(heldFrom)
-						.find((r) => r.status === 429),
-				(POLL_EVERY_S + 15) * 1000,
-			),
+	const met = await timed('wait for a poll to meet the 429', () =>
+		waitFor(answered(heldFrom, 429), (POLL_EVERY_S + 15) * 1000),
 	);
 	check('a scheduled poll met the rate limit (429)', met, describeRequests(polls()));
 	if (!met) return;
@@ -938,9 +896,8 @@ async function checkPollsUnderTheLimit(run: RateLimitRun): Promise<void> {
 	const failures = async (): Promise<StoredExecution[]> =>
 		(await stored()).filter((e) => e.status === 'error');
 	// Long enough to see a poll that waits past its bound (it would end one Retry-After later, or never).
-	const failed = await timed(
-		'wait for the poll to end',
-		async () => await waitFor(async () => (await failures())[0], boundMs + retryAfterMs, 250),
+	const failed = await timed('wait for the poll to end', () =>
+		waitFor(async () => (await failures())[0], boundMs + retryAfterMs, 250),
 	);
 	const lifted = api.liftRateLimit(USER_IDS.other);
 
@@ -969,17 +926,15 @@ async function checkPollsUnderTheLimit(run: RateLimitRun): Promise<void> {
 		);
 		return;
 	}
-	const next = await timed(
-		'wait for the next poll to end',
-		async () =>
-			await waitFor(
-				async () =>
-					(await failures()).find(
-						(e) => e.stoppedAt && run.tickOf(e.stoppedAt.getTime()) === nextTick,
-					),
-				nextTick - Date.now() + boundMs + 5_000,
-				250,
-			),
+	const next = await timed('wait for the next poll to end', () =>
+		waitFor(
+			async () =>
+				(await failures()).find(
+					(e) => e.stoppedAt && run.tickOf(e.stoppedAt.getTime()) === nextTick,
+				),
+			nextTick - Date.now() + boundMs + 5_000,
+			250,
+		),
 	);
 	const nextTook = next?.stoppedAt && next.stoppedAt.getTime() - nextTick;
 	check(
@@ -1000,14 +955,12 @@ async function checkPollAfterTheWait(run: RateLimitRun, createdId: number): Prom
 	const { met, stored, polls, tickOf, boundMs, boundS, backsOff } = run;
 	const retryAfterMs = RATE_LIMIT_RETRY_AFTER_S * 1000;
 	const { tick, nextTick } = ticksOfTheLimit(run);
-	const worked = await timed(
-		'wait for a poll to work after the wait',
-		async () =>
-			await waitFor(
-				async () => (await stored()).find((e) => e.status === 'success'),
-				met.receivedAt + retryAfterMs + 2 * POLL_EVERY_S * 1000 - Date.now(),
-				500,
-			),
+	const worked = await timed('wait for a poll to work after the wait', () =>
+		waitFor(
+			async () => (await stored()).find((e) => e.status === 'success'),
+			met.receivedAt + retryAfterMs + 2 * POLL_EVERY_S * 1000 - Date.now(),
+			500,
+		),
 	);
 	const items = json(worked?.outputs['phpRank Trigger']);
 	// A poll ends when the execution it emits starts. Every tick before this one has a poll that ended (checked

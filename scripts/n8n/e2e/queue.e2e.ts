@@ -100,7 +100,7 @@ async function main(): Promise<void> {
 	const { scheduled, trigger, pollSecond } = await importAndPublish(sb, throttled);
 
 	section('queue mode: n8n start (main), then two n8n workers side by side');
-	await timed('main + 2 workers ready', async () => await cluster.start());
+	await timed('main + 2 workers ready', () => cluster.start());
 	const main = cluster.main!;
 	for (const w of cluster.workers)
 		check(
@@ -156,18 +156,16 @@ async function importAndPublish(
 	seedServer(api, Date.now());
 	await api.start();
 	await throttled.start();
-	await timed(
-		'n8n import:credentials (migrates the database)',
-		async () =>
-			await importCredentials(sb, [
-				{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
-				{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-				{
-					...THROTTLED_CRED,
-					type: 'phpRankApi',
-					data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
-				},
-			]),
+	await timed('n8n import:credentials (migrates the database)', () =>
+		importCredentials(sb, [
+			{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
+			{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
+			{
+				...THROTTLED_CRED,
+				type: 'phpRankApi',
+				data: { baseUrl: throttled.url, apiKey: TEST_API_KEY },
+			},
+		]),
 	);
 	const examples = loadExamples();
 	const scheduled = scheduleOnce(examples, Date.now());
@@ -182,15 +180,9 @@ async function importAndPublish(
 		...scheduled.map((s) => s.workflow),
 		trigger,
 	];
-	await timed('n8n import:workflow', async () => await importWorkflows(sb, workflows));
-	await timed(
-		'n8n publish:workflow',
-		async () =>
-			await publishWorkflows(
-				sb,
-				workflows.map((w) => w.id),
-			),
-	);
+	await timed('n8n import:workflow', () => importWorkflows(sb, workflows));
+	const ids = workflows.map((w) => w.id);
+	await timed('n8n publish:workflow', () => publishWorkflows(sb, ids));
 	note(
 		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at second ${pollSecond} of every minute`,
 	);
@@ -350,32 +342,20 @@ async function webhookChecks(cluster: QueueCluster, api: PhpRankServer): Promise
 	note(
 		`executions per worker: ${cluster.workers.map((w) => `${w.name} ${stored.filter((e) => cluster.ranBy(e.id)[0] === w.name).length}`).join(', ')}`,
 	);
-	const posts = apiRequests(api).filter(
-		(r) => r.headers.authorization === `Bearer ${OTHER_USER_KEY}`,
-	);
+	const key = `Bearer ${OTHER_USER_KEY}`;
+	const posts = apiRequests(api).filter((r) => r.headers.authorization === key);
+	const sent = posts.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${key}`);
+	const form = (url: string) => JSON.stringify({ url, privacy: '1' });
 	check(
 		`the server got exactly ${urls.length} POST /api/v1/reports with the other user's key, url=<each URL>&privacy=1`,
-		same(
-			posts
-				.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.form)} ${r.headers.authorization}`)
-				.sort(),
-			urls
-				.map(
-					(url) =>
-						`POST /api/v1/reports ${JSON.stringify({ url, privacy: '1' })} Bearer ${OTHER_USER_KEY}`,
-				)
-				.sort(),
-		),
+		same(sent.sort(), urls.map((url) => `POST /api/v1/reports ${form(url)} ${key}`).sort()),
 		describeRequests(posts),
 	);
+	const theirs = api.listReports(USER_IDS.other).map((r) => r.url);
 	check(
 		"the reports were created for the other user, not the examples' user",
 		same(
-			api
-				.listReports(USER_IDS.other)
-				.map((r) => r.url)
-				.filter((u) => u.startsWith('queue.'))
-				.sort(),
+			theirs.filter((u) => u.startsWith('queue.')).sort(),
 			urls.map((u) => u.replace('https://', '')).sort(),
 		),
 	);
@@ -419,12 +399,8 @@ async function scheduleChecks(
 		)
 			continue;
 		checkRanOnAWorker(cluster, exec!, s.file);
-		const runs = await storedExecutions(sb, s.workflow.id);
-		check(
-			`${s.file}: no second run`,
-			runs.length === 1,
-			runs.map((e) => e.id),
-		);
+		const runs = (await storedExecutions(sb, s.workflow.id)).map((e) => e.id);
+		check(`${s.file}: no second run`, runs.length === 1, runs);
 		outcomeChecks(api)[s.file](exec!);
 	}
 }
@@ -551,11 +527,7 @@ async function triggerChecks(
 		onMain >= 1 && onMain === polls(),
 		{ onMain, scans: polls() },
 	);
-	check(
-		'no worker ever polled',
-		onWorkers.every((n) => n === 0),
-		onWorkers,
-	);
+	check('no worker ever polled', !onWorkers.some(Boolean), onWorkers);
 }
 
 async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): Promise<void> {
@@ -580,9 +552,8 @@ async function throttleChecks(cluster: QueueCluster, throttled: PhpRankServer): 
 		calls.every((c) => c.status === 200),
 		calls,
 	);
-	const runs = await timed(
-		'both runs finished',
-		async () => await waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000),
+	const runs = await timed('both runs finished', () =>
+		waitForExecutions(cluster.mainSandbox, WF.throttle, 2, 15 * 60_000),
 	);
 	const wall = (Date.now() - t0) / 1000;
 	const workers = runs.map((e) => cluster.ranBy(e.id)[0]);

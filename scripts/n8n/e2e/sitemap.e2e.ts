@@ -23,9 +23,11 @@ import {
 	type RecordedRequest,
 	type ReportRecord,
 } from '../../../test/server';
+import { figuresOf } from '../../../test/server/site';
 import {
 	sitemapIndexXml,
 	startFileServer,
+	subjects,
 	urlsetXml,
 	XML_TYPE,
 	type CaughtMail,
@@ -190,20 +192,16 @@ function siteReports(api: PhpRankServer): ReportRecord[] {
 
 /** What the site summary must say about `reports` (one per page), computed from the records alone. */
 function expectedHealth(reports: ReportRecord[]): Record<string, unknown> {
-	const scores = reports.map((r) => r.result);
-	const average = mean(scores);
-	const highFailing = (r: ReportRecord) =>
-		Object.values(r.results).some((c) => c.importance === 'high' && !c.passed);
+	const { pages, average_score, health_score } = figuresOf(reports);
+	const pagesOf = (cls: string) => reports.filter((r) => classOf(r.result) === cls).length;
 	return {
-		pages: reports.length,
-		average_score: average,
-		result_class: average === null ? null : classOf(average),
-		good_pages: scores.filter((s) => classOf(s) === 'good').length,
-		decent_pages: scores.filter((s) => classOf(s) === 'decent').length,
-		bad_pages: scores.filter((s) => classOf(s) === 'bad').length,
-		health_score: Math.round(
-			(100 * reports.filter((r) => !highFailing(r)).length) / reports.length,
-		),
+		pages,
+		average_score,
+		result_class: classOf(average_score),
+		good_pages: pagesOf('good'),
+		decent_pages: pagesOf('decent'),
+		bad_pages: pagesOf('bad'),
+		health_score,
 	};
 }
 
@@ -238,11 +236,7 @@ async function checkMail(
 ): Promise<CaughtMail | undefined> {
 	const mails = await smtp.waitFor(1, 10_000);
 	await new Promise((r) => setTimeout(r, 500)); // time for a wrong second one
-	check(
-		'one email, no more',
-		smtp.messages.length === 1,
-		smtp.messages.map((m) => m.subject),
-	);
+	check('one email, no more', smtp.messages.length === 1, subjects(smtp.messages));
 	const mail = mails[0];
 	check(
 		`from ${FROM} to ${TO}`,
@@ -363,9 +357,8 @@ async function startServices(sb: N8nSandbox) {
 	note(
 		`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, sitemap ${sitemapUrl} (an index of 2 sitemaps, ${PAGES.length} pages)`,
 	);
-	await timed(
-		'n8n import:credentials',
-		async () => await importCredentials(sb, [testServerCredential(api), smtpCred]),
+	await timed('n8n import:credentials', () =>
+		importCredentials(sb, [testServerCredential(api), smtpCred]),
 	);
 	// n8n's public API on (the sandbox turns it off): the node reaches its data table through it.
 	const {
@@ -375,7 +368,7 @@ async function startServices(sb: N8nSandbox) {
 		proxy: recorder,
 	} = await timed(
 		'n8n start (public API on), its owner, an API key, the n8n API credential imported (n8n on 127.0.0.1 behind a recorder)',
-		async () => await startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
+		() => startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
 	);
 	note(
 		`n8n ${n8n.baseUrl}; the credential's n8n Address ${recorder.url} (a recorder passing every request on to it)`,
@@ -745,12 +738,9 @@ async function checkRun2(
 	);
 	const reqs2 = byKind(apiRequests(api));
 	const suspected = audited.filter((p) => p.confirm);
+	const putOf = (page: Page) => `/api/v1/reports/${byUrl1.get(cleanUrl(urlOf(page)))?.id}`;
 	const expectedPuts = audited
-		.flatMap((p) =>
-			Array<string>(p.confirm ? 2 : 1).fill(
-				`/api/v1/reports/${byUrl1.get(cleanUrl(urlOf(p)))?.id}`,
-			),
-		)
+		.flatMap((p) => (p.confirm ? [putOf(p), putOf(p)] : [putOf(p)]))
 		.sort();
 	check(
 		`one PUT results=1 per page with a report (${audited.length}), one more per suspected drop (${suspected.length}), no other`,

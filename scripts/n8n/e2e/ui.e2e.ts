@@ -10,8 +10,8 @@
  * Checks: CHECKS below (each one alone: `npm run test:ui -- --only rows`, several: `--only rows,error`);
  * NOTES.md, "Editor check", says how they read the editor.
  *
- * Screenshots (and the page's HTML when a check fails) go to a temporary folder printed at the start and
- * the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
+ * Screenshots (and the page's HTML when a check fails) go to UI_SHOTS_DIR (CI keeps .ci/run's) or a
+ * temporary folder, printed at the start and the end; it is kept. Prints one PASS/FAIL line per check, the timings and "<N> passed, <M> failed";
  * exit 1 on any failure.
  *
  * Options: --only <check>[,<check>…]   --list (the checks and the operations/events found, then exit)
@@ -34,6 +34,7 @@ import {
 	type DomElement,
 	TIMEOUT,
 } from './panel';
+import { checkPanelEdits, EDIT_NODES, EDIT_PARAMETERS } from './panelEdits';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -74,6 +75,8 @@ const CHECKS = {
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
 	groups:
 		'Create or Re-Run (One Item per Site): a page group with a budget rule and a Default Budget rule added in the panel are saved; Get Health offers both fields',
+	edits:
+		"two page groups (a Regular Expression one with Checks That Must Pass) reordered by drag and kept after a reload; a bad pattern refused beside it; competitors as a list and an expression; Get Health's Compare With from the list",
 	credentials:
 		'every action panel labels its two credential fields by what each is for, not "Credential" twice',
 } as const;
@@ -333,6 +336,10 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 			'groups',
 			[action('groups', report('createOrRerun', { url: 'https://example.com/', output: 'sites' }))],
 		],
+		...Object.entries(EDIT_NODES).map(([key, name]): [CheckName, NodeSpec[]] => [
+			'edits',
+			[{ name, type: NODE_TYPE, parameters: EDIT_PARAMETERS[key as keyof typeof EDIT_NODES] }],
+		]),
 		[
 			'sample',
 			[
@@ -596,6 +603,7 @@ const checks = (
 			async () => await runInN8n(session, sb, ui.targets.get(SUMMARY_AUDIT)?.workflowId ?? ''),
 		),
 	groups: async (ui) => await checkPageGroups(ui, session),
+	edits: async (ui) => await checkPanelEdits(ui, session, suite),
 	form: async (ui) =>
 		await checkFormExample(
 			ui,
@@ -1129,7 +1137,10 @@ async function runInN8n(
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const only = parseOnly(argv);
-	const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-'));
+	// UI_SHOTS_DIR: a folder kept after the run (.ci/run's, which CI uploads); else a temporary one.
+	const kept = process.env.UI_SHOTS_DIR;
+	if (kept) fs.mkdirSync(kept, { recursive: true });
+	const shots = kept || fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-ui-'));
 	console.log(`screenshots: ${shots}`);
 	console.log(`checks: ${only.join(', ')}`);
 	if (!argv.includes('--list') && !fs.existsSync(CHROMIUM)) {
