@@ -20,6 +20,7 @@ export { installPackage, packPackage } from './packages';
 export {
 	branches,
 	executeWorkflow,
+	exitNote,
 	failureDetail,
 	importCredentials,
 	importWorkflows,

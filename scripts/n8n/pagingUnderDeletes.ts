@@ -8,7 +8,7 @@
  */
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest } from '../../test/server';
 import { json } from './checks';
-import { executeWorkflow, failureDetail, type CredentialImport } from './n8n';
+import { executeWorkflow, exitNote, failureDetail, type CredentialImport } from './n8n';
 import type { N8nSandbox } from './sandbox';
 import type { Suite } from './suite';
 import { manualTrigger, phpRank, workflow, type WorkflowJson } from './workflow';
@@ -99,6 +99,8 @@ export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
 		const run = await suite.timed(`n8n execute (${RUNS} Return All runs)`, () =>
 			executeWorkflow(sb, WORKFLOW_ID),
 		);
+		const died = exitNote(run);
+		if (died) suite.note(died);
 		if (!suite.check('the execution succeeds', run.ok, failureDetail(run))) return;
 		const counts = runs.map(({ api, initial, deleted }, i) =>
 			count(

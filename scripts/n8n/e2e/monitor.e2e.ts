@@ -41,6 +41,7 @@ import { storedExecutions as storedExecutionsOf, waitForExecutions } from '../db
 import {
 	branches,
 	executeWorkflow,
+	exitNote,
 	failureDetail,
 	importCredentials,
 	importWorkflows,
@@ -269,6 +270,8 @@ async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<
 	const run = await timed(`n8n execute, run ${n}`, () =>
 		executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
 	);
+	const died = exitNote(run);
+	if (died) note(died);
 	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
 	return run;
 }

@@ -61,6 +61,7 @@ import {
 import {
 	DEFAULT_N8N_VERSION,
 	executeWorkflow,
+	exitNote,
 	failureDetail,
 	getFreePort,
 	importCredentials,
@@ -344,6 +345,8 @@ async function execute(
 ): Promise<{ res: ExecuteResult; out?: ExecuteResult['outputs']; reqs: RecordedRequest[] }> {
 	api.clearRequests();
 	const res = await timed(`n8n execute ${label}`, () => executeWorkflow(sb, wf.id));
+	const died = exitNote(res);
+	if (died) note(died);
 	const ok = shouldSucceed && check('execution succeeds', res.ok, failureDetail(res));
 	return { res, out: ok ? res.outputs : undefined, reqs: apiRequests(api) };
 }

@@ -298,6 +298,8 @@ function asExecuteResult(
 	return {
 		ok: exec?.status === 'success',
 		code: exec ? 0 : null,
+		signal: null,
+		diedAfterRun: false,
 		run: exec && ({ status: exec.status, data: exec.data } as unknown as ExecuteResult['run']),
 		outputs: exec?.outputs ?? {},
 		errorMessage: exec?.data.resultData?.error?.message,

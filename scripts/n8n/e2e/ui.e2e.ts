@@ -34,7 +34,7 @@ import {
 	type DomElement,
 	TIMEOUT,
 } from './panel';
-import { checkPanelEdits, EDIT_NODES, EDIT_PARAMETERS } from './panelEdits';
+import { checkPanelEdits, EDIT_NODES, EDIT_PARAMETERS, savedAs } from './panelEdits';
 import {
 	DEFAULT_OWNER,
 	importCredentials,
@@ -1002,21 +1002,13 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 			},
 			defaultBudget: { maxBadPages: 2 },
 		};
-		const saved = async () => {
-			const wf = await session.request<{ data: WorkflowJson }>(
-				'GET',
-				`/rest/workflows/${workflowId}`,
-			);
-			const params = wf.body.data?.nodes.find((n) => n.name === CHECK_NODES.groups)?.parameters;
-			return { pageGroups: params?.pageGroups, defaultBudget: params?.defaultBudget };
-		};
-		let got = await saved();
-		for (
-			const end = Date.now() + TIMEOUT;
-			!same(got, want) && Date.now() < end;
-			got = await saved()
-		)
-			await page.waitForTimeout(500);
+		const got = await savedAs(
+			session,
+			{ workflowId, node: CHECK_NODES.groups },
+			(params) => ({ pageGroups: params.pageGroups, defaultBudget: params.defaultBudget }),
+			want,
+			page,
+		);
 		return check(
 			'a group "Products" (/products/**) with Minimum Average Score 80, and Default Budget\'s Maximum Bad Pages 2, added in the panel, are saved as typed',
 			same(got, want),
