@@ -4,7 +4,12 @@ import { HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { locator, useN8nApi, useServer } from './harness/setup';
 import { callTool, toolNode } from './harness/tool';
 import type { CheckResult, ReportRecord } from './server';
-import { accountFixture, type Account, expectedDigest } from './server/digestAccount';
+import {
+	accountFixture,
+	type Account,
+	expectedDigest,
+	SCRIPT_PROJECT,
+} from './server/digestAccount';
 
 /*
  * Project → Get Health, All Projects, Output → One Digest, through the real n8n engine against the
@@ -103,13 +108,18 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		expect(lines[0]).toBe(
 			`phpRank: 12 sites, ${String(digest.total_pages)} pages, average ${String(digest.average_score)}; ${String(digest.worse_sites)} worse, ${String(digest.better_sites)} better than 4 runs ago; 3 sites stale (no analysis for 8 days)`,
 		);
-		expect(lines.slice(1).map((line) => line.replace(/^(\d+)\. ([^:]+):.*$/, '$1 $2'))).toEqual(
+		// The three sites with no run in the table lead, named.
+		expect(lines[1]).toBe(
+			`Not audited within 7 days: 3 sites: ${SCRIPT_PROJECT} (never), jewels.example.com (never), kitchen.example.net (never)`,
+		);
+		expect(lines.slice(2).map((line) => line.replace(/^(\d+)\. ([^:]+):.*$/, '$1 $2'))).toEqual(
 			sites.map((site, index) => `${index + 1} ${String(site.project)}`),
 		);
 		const html = String(digest.summary_html);
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
 		expect(html).toContain('Acme &#60;SEO&#62;');
+		expect(html).toContain('Not audited within 7 days: 3 sites: &#60;script&#62;');
 		expect(html).toContain('border-top:4px solid #123456');
 		// One row per site, in the digest's order, each linking to its site.
 		const rowsHtml = [...html.matchAll(/<tr><td[^>]*>(\d+)<\/td>.*?<a href="([^"]+)"/g)];
@@ -203,7 +213,49 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		expect(strict[0].json.stale_sites).toBe(12);
 	});
 
+	it('Audited Within: a site with no run kept for that many days leads the digest, with its last run', async () => {
+		const table = n8n.api.tables.entry(n8n.api.tables.byName(TABLE)!.id);
+		const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+		for (const row of table.rows)
+			if (row.site === 'alpha.example.com') row.createdAt = daysAgo(10);
+			else if (row.site === 'bakery.example.com') row.createdAt = daysAgo(2);
+		const digest = (await run({ siteOptions: { auditedWithin: 3 } }))[0].json;
+		const never = [SCRIPT_PROJECT, 'jewels.example.com', 'kitchen.example.net'];
+		const alphaRun = new Date(Date.parse(daysAgo(10)) - (Date.parse(daysAgo(10)) % 1000));
+		expect(digest.not_audited).toEqual([
+			...never.map((project) => ({
+				project,
+				last_audit: null,
+				reason: `no run of this site in the history table${project === SCRIPT_PROJECT ? '; no recent analysis in phpRank either' : ''}`,
+			})),
+			{
+				project: 'alpha.example.com',
+				last_audit: alphaRun.toISOString(),
+				reason: `no run kept since ${alphaRun.toISOString().slice(0, 10)} (10 days ago)`,
+			},
+		]);
+		expect(digest).toMatchObject({ not_audited_sites: 4, audited_within_days: 3 });
+		const site = (name: string) =>
+			(digest.sites as IDataObject[]).find(({ project }) => project === name)!;
+		expect(site('bakery.example.com').audited).toBe(true);
+		expect(site('alpha.example.com').audited).toBe(false);
+		expect(String(digest.summary_text).split('\n')[1]).toBe(
+			`Not audited within 3 days: 4 sites: ${never.map((p) => `${p} (never)`).join(', ')}, alpha.example.com (last run ${alphaRun.toISOString().slice(0, 10)})`,
+		);
+		// Without a history nobody knows: no site is named.
+		const off = (await run({ historyStore: 'none', historyTable: undefined }))[0].json;
+		expect(off).toMatchObject({
+			not_audited: [],
+			not_audited_sites: null,
+			audited_within_days: null,
+		});
+	});
+
 	it.each([
+		[
+			{ siteOptions: { auditedWithin: 0 } },
+			'Audited Within (Days) must be a number from 1 to 365, not "0"',
+		],
 		[{ siteOptions: { staleAfter: 0 } }, 'Stale After must be a number from 1 to 365, not "0"'],
 		[{ siteOptions: { staleAfter: 366 } }, 'Stale After must be a number from 1 to 365, not "366"'],
 		[

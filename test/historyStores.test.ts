@@ -25,14 +25,18 @@ const DIGEST = { resource: 'project', operation: 'getHealth', output: 'digest', 
 /** A production execution, or a manual one (its ID begins with m). */
 const modeOf = (id: string) => (id.startsWith('m') ? 'manual' : 'webhook') as 'manual' | 'webhook';
 
-const rows: HistoryRow[] = [];
+const rows: Array<HistoryRow & { createdAt: string }> = [];
 const runsOf = (site: string, execution: string) =>
 	rows.flatMap(
 		(row) => (row.site === site && notWrittenBy(execution)(row) && datedRunOfRow(row)) || [],
 	);
 /** Upserted on site and execution, as the table does; a manual execution keeps nothing. */
 function put(ctx: IExecuteSingleFunctions, site: string, record: RunRecord) {
-	const row = rowOf(site, record, [], { execution: writerOf(ctx), workflow: '' });
+	const written = { createdAt: new Date().toISOString() }; // as a table stamps a row
+	const row = {
+		...rowOf(site, record, [], { execution: writerOf(ctx), workflow: '' }),
+		...written,
+	};
 	const at = rows.findIndex((old) => old.site === site && old.execution_id === row.execution_id);
 	if (isProduction(ctx)) rows.splice(at < 0 ? rows.length : at, at < 0 ? 0 : 1, row);
 	return { saved: isProduction(ctx) };
@@ -99,7 +103,11 @@ describe('History Store: one interface, each home', () => {
 			});
 		}
 		const digest = { ...DIGEST, simplify: false, historyStore: store, ...TABLE };
-		return { seen, expected, digest: (await api.first(digest, execution('d1'))).sites };
+		const sites = (await api.first(digest, execution('d1'))).sites as IDataObject[];
+		// When the last run was written is the clock's: each reader's is within this scenario, so audited
+		// (This Workflow has no reader: nobody knows).
+		expect(sites.map(({ audited }) => audited)).toEqual([store === 'workflow' ? null : true]);
+		return { seen, expected, digest: sites.map(({ last_audit: _, audited: __, ...site }) => site) };
 	}
 
 	/** Compared twice in production, a manual comparison between, the second tried twice (Retry On Fail). */

@@ -24,6 +24,7 @@ export const BOUNDS = {
 	limit: { label: 'Limit', low: 1, high: Number.MAX_SAFE_INTEGER, default: 50 },
 	historyLength: { label: 'History Length', low: 1, high: 104, default: 12 },
 	staleAfter: { label: 'Stale After', low: 1, high: 365, default: 8 },
+	auditedWithin: { label: 'Audited Within (Days)', low: 1, high: 365, default: 7 },
 	minAverageScore: { label: 'Minimum Average Score', low: 0, high: 100, default: 70 },
 	minHealthScore: { label: 'Minimum Health Score', low: 0, high: 100, default: 80 },
 	maxBadShare: { label: 'Maximum Bad Pages (%)', low: 0, high: 100, default: 10 },

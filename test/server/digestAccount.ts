@@ -192,12 +192,22 @@ const NO_HISTORY = {
 	oldest_issue_days: null,
 };
 
+/** The newest row's createdAt to the second, and whether within Audited Within's default 7 days; null without a history. */
+function auditOf(rows: Row[], history: boolean, now: number) {
+	if (!history) return { last_audit: null, audited: null };
+	const written = rows.map((row) => whole(Date.parse(String(row.createdAt))));
+	if (!written.length) return { last_audit: null, audited: false };
+	const newest = Math.max(...written);
+	return { last_audit: iso(newest), audited: now - newest < 7 * DAY };
+}
+
 function expectedSite(
 	project: string,
 	reports: ReportRecord[],
 	rows: Row[],
 	serverUrl: string,
 	now: number,
+	history: boolean,
 ) {
 	const { average_score: average, health_score, pages } = figuresOf(reports);
 	const checks = checksOf(reports);
@@ -220,6 +230,7 @@ function expectedSite(
 		last_analysed: last[last.length - 1],
 		days_since_analysis: days,
 		stale: days >= 8,
+		...auditOf(rows, history, now),
 		link: `${serverUrl}/reports?project=${encodeURIComponent(project)}`,
 	};
 }
@@ -234,6 +245,7 @@ export function expectedDigest(
 	now: number,
 ) {
 	const projects = [...new Set(reports.map((r) => r.project))];
+	const history = rows.length > 0;
 	const sites = projects
 		.map((project) =>
 			expectedSite(
@@ -242,6 +254,7 @@ export function expectedDigest(
 				rows.filter((row) => row.site === project),
 				serverUrl,
 				now,
+				history,
 			),
 		)
 		.sort(
@@ -250,7 +263,6 @@ export function expectedDigest(
 				a.average_score - b.average_score ||
 				a.project.localeCompare(b.project),
 		);
-	const history = rows.length > 0;
 	const moved = (sign: number) =>
 		history ? sites.filter((site) => Math.sign(site.change_4_runs ?? 0) === sign).length : null;
 	return {
@@ -262,6 +274,7 @@ export function expectedDigest(
 			worse_sites: moved(-1),
 			better_sites: moved(1),
 			stale_sites: sites.filter((site) => site.stale).length,
+			not_audited_sites: history ? sites.filter((site) => site.audited === false).length : null,
 		},
 	};
 }

@@ -279,6 +279,8 @@ export function recordOfRow(row: Record<string, unknown>): RunRecord | null {
 export interface DatedRun {
 	record: RunRecord;
 	execution: string;
+	/** When its row was written (the table's `createdAt`, seconds since 1970): the audit, however old its analysis. */
+	written?: number;
 }
 
 /** Whether a row was there before this execution (a manual one, '', wrote none): what a retry does not read again. */
@@ -289,7 +291,12 @@ export const notWrittenBy = (execution: string) => (row: Record<string, unknown>
 export function datedRunOfRow(row: Record<string, unknown>): DatedRun | null {
 	if (isGroupRow(row)) return null;
 	const record = recordOfRow(row);
-	return record ? { record, execution: String(row.execution_id ?? '') } : null;
+	if (!record) return null;
+	const written = Date.parse(String(row.createdAt ?? ''));
+	const execution = String(row.execution_id ?? '');
+	return Number.isFinite(written)
+		? { record, execution, written: Math.floor(written / 1000) }
+		: { record, execution };
 }
 
 /** A site's runs folded into its history, oldest first (runs of one date in the order given). */

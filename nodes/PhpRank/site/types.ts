@@ -112,11 +112,18 @@ export type DigestSite = {
 	days_since_analysis: number | null;
 	/** No analysis for Stale After days or more. */
 	stale: boolean;
+	/** When the history table last had a run of the site written (ISO; null: none, or History Store off). */
+	last_audit: string | null;
+	/** A run written within Audited Within days (null: History Store off, nobody knows). */
+	audited: boolean | null;
 	/** The site's reports on the phpRank instance. */
 	link: string;
 	/** With Page Groups: the groups over budget now (the site's reports as they are). */
 	broken_groups?: string[];
 };
+
+/** A site One Digest names as not audited: its last run kept, and why in words. */
+export type NotAudited = { project: string; last_audit: string | null; reason: string };
 
 /** The account as One Digest sums it up. */
 export type DigestTotals = {
@@ -128,6 +135,8 @@ export type DigestTotals = {
 	worse_sites: number | null;
 	better_sites: number | null;
 	stale_sites: number;
+	/** Sites with no run in the history table within Audited Within days (null: History Store off). */
+	not_audited_sites: number | null;
 	/** With Page Groups: sites with a group over budget, and such groups over all sites. */
 	sites_over_budget?: number;
 	broken_groups?: number;
@@ -137,6 +146,9 @@ export type DigestTotals = {
 export type Digest = DigestTotals & {
 	sites: DigestSite[];
 	stale_after_days: number;
+	/** The sites not audited within `audited_within_days` (History Store → Data Table), longest unaudited first. */
+	not_audited: NotAudited[];
+	audited_within_days: number | null;
 	/** Where to turn on the changes and issue ages, when they are off (null when they are on). */
 	history_note: string | null;
 	summary_text: string;

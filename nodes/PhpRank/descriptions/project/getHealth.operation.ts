@@ -13,13 +13,17 @@ import {
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
 import { siteOptions, siteSimplifyParameter } from '../site';
 
-const { staleAfter, tieWithin } = BOUNDS;
+const { auditedWithin, staleAfter, tieWithin } = BOUNDS;
 const digestOnly = { displayOptions: { show: { output: ['digest'] } } };
 
-/** One Digest's Site Options: E-Mail HTML and Stale After. */
+/** One Digest's Site Options: Audited Within, E-Mail HTML and Stale After. */
 const digestSiteOptions: INodeProperties = {
 	...siteOptions(false, digestOnly),
 	options: [
+		boundedField(
+			'auditedWithin',
+			`With History Store → Data Table: a site with no run kept in the history table for this many days is not audited (<code>audited</code>, <code>not_audited</code> with its last run, <code>not_audited_sites</code>), and the message names it first. ${auditedWithin.low}-${auditedWithin.high}. The default suits a weekly audit.`,
+		),
 		{
 			...emailHtmlOption,
 			description:

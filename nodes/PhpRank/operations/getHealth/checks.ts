@@ -14,6 +14,7 @@ export const isDigest = (ctx: IExecuteSingleFunctions) =>
 
 export interface DigestSettings {
 	staleAfterDays: number;
+	auditedWithinDays: number;
 	/** E-Mail HTML: whether the digest carries `summary_html`. */
 	html: boolean;
 	branding: Branding;
@@ -29,8 +30,15 @@ export function digestSettings(ctx: IExecuteSingleFunctions): DigestSettings {
 		options.staleAfter,
 		`Set Stale After under Site Options to how many days without an analysis make a site stale, from ${staleAfter.low} to ${staleAfter.high} (e.g. ${staleAfter.default}: a weekly audit missed once).`,
 	);
+	const { auditedWithin } = BOUNDS;
+	const auditedWithinDays = boundedOption(
+		ctx,
+		'auditedWithin',
+		options.auditedWithin,
+		`Set Audited Within under Site Options to how many days a site may go without a run kept in the history table before the digest names it as not audited, from ${auditedWithin.low} to ${auditedWithin.high} (e.g. ${auditedWithin.default} for a weekly audit).`,
+	);
 	const branding = brandingOf(ctx);
-	return { staleAfterDays, html: options.emailHtml === true, branding };
+	return { staleAfterDays, auditedWithinDays, html: options.emailHtml === true, branding };
 }
 
 /** Project → Get Health: a project (unless All Projects), Page Groups, its site options, One Digest's options, checked before anything is sent. */

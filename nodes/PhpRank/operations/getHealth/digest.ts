@@ -11,9 +11,10 @@ import {
 	type SiteHistory,
 } from '../../history/model';
 import { mean, newestPerUrl, siteHealth } from '../../site/figures';
+import { plural } from '../../site/text';
 import { withGroups } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
-import type { Digest, DigestSite, DigestTotals, SiteHealth } from '../../site/types';
+import type { Digest, DigestSite, DigestTotals, NotAudited, SiteHealth } from '../../site/types';
 import type { DigestSettings } from './checks';
 import type { DigestHistory } from './digestHistory';
 import { digestHtml, digestText } from './digestText';
@@ -33,6 +34,8 @@ const MONTH_DAYS = 30;
 
 export interface DigestOptions {
 	staleAfterDays: number;
+	/** A site with no run written to the history within this many days is not audited. */
+	auditedWithinDays: number;
 	/** Milliseconds since 1970: the digest's moment. */
 	now: number;
 	/** A report's page on the instance, from its ID. */
@@ -86,6 +89,20 @@ function historyPart(runs: readonly DatedRun[], health: SiteHealth, now: number)
 	};
 }
 
+/** When a run of the site was last written to the history table (its row's date, else its analysis's), and whether within Audited Within days; History Store off: nobody knows. */
+function auditPart(
+	runs: readonly DatedRun[] | null,
+	options: DigestOptions,
+): Pick<DigestSite, 'last_audit' | 'audited'> {
+	if (runs === null) return { last_audit: null, audited: null };
+	const newest = runs.reduce((max, { written, record }) => Math.max(max, written ?? record.at), -1);
+	if (newest < 0) return { last_audit: null, audited: false };
+	return {
+		last_audit: new Date(newest * 1000).toISOString(),
+		audited: options.now - newest * 1000 < options.auditedWithinDays * DAY_MS,
+	};
+}
+
 /** One site of the digest from its reports, and its rows when History Store is on (else null; none: no history yet). */
 export function digestSite(
 	project: string,
@@ -111,6 +128,7 @@ export function digestSite(
 		last_analysed: health.analysed_to,
 		days_since_analysis: days,
 		stale: days === null || days >= options.staleAfterDays,
+		...auditPart(runs, options),
 		link: options.siteLink(project),
 		...(broken_groups ? { broken_groups } : {}),
 	};
@@ -153,6 +171,7 @@ export function digestTotals(
 		worse_sites: moved(-1),
 		better_sites: moved(1),
 		stale_sites: sites.filter((site) => site.stale).length,
+		not_audited_sites: history ? sites.filter((site) => site.audited === false).length : null,
 		...budgetTotals(sites),
 	};
 }
@@ -166,20 +185,42 @@ function budgetTotals(sites: readonly DigestSite[]): Partial<DigestTotals> {
 	};
 }
 
+/** The sites not audited, never audited first, then the longest since; each with why, in words. */
+export function notAudited(sites: readonly DigestSite[], now: number): NotAudited[] {
+	const since = (site: DigestSite) => (site.last_audit ? Date.parse(site.last_audit) : -1);
+	return sites
+		.filter((site) => site.audited === false)
+		.sort((a, b) => since(a) - since(b) || a.project.localeCompare(b.project))
+		.map((site) => {
+			const days = Math.floor((now - since(site)) / DAY_MS);
+			const reason = site.last_audit
+				? `no run kept since ${site.last_audit.slice(0, 10)} (${plural(days, 'day')} ago)`
+				: 'no run of this site in the history table';
+			const stale = site.stale ? '; no recent analysis in phpRank either' : '';
+			return { project: site.project, last_audit: site.last_audit, reason: reason + stale };
+		});
+}
+
 /** The digest of the account from its reports by site and their history. */
 export function digest(
 	sites: Map<string, IDataObject[]>,
 	history: DigestHistory,
 	settings: DigestSettings,
-	options: Omit<DigestOptions, 'staleAfterDays'>,
+	options: Omit<DigestOptions, 'staleAfterDays' | 'auditedWithinDays'>,
 ): Digest {
-	const all = { ...options, staleAfterDays: settings.staleAfterDays };
+	const all = {
+		...options,
+		staleAfterDays: settings.staleAfterDays,
+		auditedWithinDays: settings.auditedWithinDays,
+	};
 	const entries = [...sites.entries()]
 		.map(([site, records]) => digestSite(site, records, history.runs?.get(site) ?? null, all))
 		.sort(worstFirst);
 	const head = {
 		...digestTotals(entries, [...sites.values()].flat(), history.runs !== null),
 		stale_after_days: settings.staleAfterDays,
+		audited_within_days: history.runs ? settings.auditedWithinDays : null,
+		not_audited: notAudited(entries, options.now),
 		history_note: history.note,
 	};
 	const summary_text = digestText(head, entries);

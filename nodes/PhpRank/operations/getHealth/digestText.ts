@@ -16,7 +16,8 @@ export const SUMMARY_LINES = 40;
 const GREY = '#5f6368';
 const day = (iso: string | null) => (iso ?? '').slice(0, 10);
 
-type DigestHead = DigestTotals & { stale_after_days: number; history_note: string | null };
+type DigestHead = DigestTotals &
+	Pick<Digest, 'stale_after_days' | 'history_note' | 'not_audited' | 'audited_within_days'>;
 
 /** The first line: the account in figures. */
 function headLine(digest: DigestHead): string {
@@ -32,6 +33,18 @@ function headLine(digest: DigestHead): string {
 			? ''
 			: `; ${plural(digest.sites_over_budget, 'site')} over budget (${plural(digest.broken_groups ?? 0, 'page group')})`;
 	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${budgets}${stale}`;
+}
+
+/** The sites not audited within Audited Within days, the first few by name and why ('' for none). */
+function notAuditedLine(digest: DigestHead): string {
+	if (!digest.not_audited.length) return '';
+	const sites = shortList(
+		digest.not_audited.map(({ project, last_audit }) =>
+			last_audit ? `${project} (last run ${last_audit.slice(0, 10)})` : `${project} (never)`,
+		),
+		', ',
+	);
+	return `Not audited within ${plural(digest.audited_within_days ?? 0, 'day')}: ${plural(digest.not_audited.length, 'site')}: ${sites}`;
 }
 
 /** A site's changes, in words: `−4.1 over 4 runs, +2 in 30 days` ('' without a history). */
@@ -66,7 +79,9 @@ export function scoreLine(site: DigestSite): string {
 
 /** `summary_text`: the totals, then one line per site, worst first, within SUMMARY_LINES lines. */
 export function digestText(digest: DigestHead, sites: readonly DigestSite[]): string {
-	const head = [headLine(digest), ...(digest.history_note ? [digest.history_note] : [])];
+	const head = [headLine(digest), notAuditedLine(digest), digest.history_note ?? ''].filter(
+		Boolean,
+	);
 	const room = SUMMARY_LINES - head.length;
 	const shown = sites.length <= room ? sites.length : room - 1;
 	const lines = sites
@@ -100,6 +115,9 @@ export function digestHtml(
 		brandingHeader(branding),
 		`<h2 style="font-size:18px;margin:0 0 8px;color:${accent}">Your sites this week</h2>`,
 		`<p style="margin:0 0 12px">${escapeHtml(headLine(digest))}</p>`,
+		notAuditedLine(digest)
+			? `<p style="margin:0 0 12px;color:#d93025;font-weight:bold">${escapeHtml(notAuditedLine(digest))}</p>`
+			: '',
 		digest.history_note
 			? `<p style="margin:0 0 12px;font-size:12px;color:${GREY}">${escapeHtml(digest.history_note)}</p>`
 			: '',
@@ -116,5 +134,10 @@ export const DIGEST_FLATTENERS: Flatteners<Digest> = {
 					`${site.project} health ${site.health_score ?? '–'} score ${site.average_score ?? '–'}`,
 			),
 			'; ',
+		),
+	not_audited: (sites) =>
+		shortList(
+			sites.map(({ project }) => project),
+			', ',
 		),
 };
