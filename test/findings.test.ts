@@ -13,7 +13,10 @@ const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
 const START = Date.parse('2026-01-05T08:00:00Z');
 const findings = (extra: IDataObject = {}) => perSiteParameters({ output: 'findings', ...extra });
 const summary = (items: Array<{ json: IDataObject }>) =>
-	items.map(({ json }) => `${String(json.event)} ${String(json.key ?? json.keys)}`);
+	items.map(({ json }) => `${String(json.event)} ${String(json.key ?? json.keys)} ${json.ticket}`);
+const RECORD = { resource: 'report', operation: 'recordTicket', findingKey: '={{ $json.key }}' };
+const key = (check: string) => `shop.example.com · ${check}`;
+type Mode = 'webhook' | 'manual';
 
 describe('Create or Re-Run, One Item per Finding Change', () => {
 	const api = useServer();
@@ -30,12 +33,23 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(error).toBeUndefined();
 		return items;
 	};
+	/** Record Finding Ticket of each finding's ticket (as a tracker node returned it): no phpRank request. */
+	const record = async (tickets: Record<string, string | number>, mode: Mode = 'webhook') => {
+		const items = Object.entries(tickets).map(([check, ticket]) => ({ key: key(check), ticket }));
+		const sent = api.calls().length;
+		const done = await run(mode, {
+			node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items },
+		});
+		expect(done.error).toBeUndefined();
+		expect(api.calls()).toHaveLength(sent);
+		return done;
+	};
 
-	it('opens, leaves unchanged, resolves and regresses findings; a manual run shows them and records nothing', async () => {
+	it('opens, resolves and regresses findings with their recorded tickets; manual runs record nothing', async () => {
 		const first = await production(0, [['title', 'favicon'], ['title']]);
 		expect(summary(first)).toEqual([
-			'opened shop.example.com · title',
-			'opened shop.example.com · favicon',
+			`opened ${key('title')} null`,
+			`opened ${key('favicon')} null`,
 		]);
 		const [title] = first.map(({ json }) => json);
 		expect(title).toMatchObject({
@@ -47,7 +61,6 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			age_runs: 1,
 			age_days: 0,
 			title: 'SEO: title fails on shop.example.com',
-			ticket: null,
 			history_saved: true,
 		});
 		const worst = title.worst_pages as IDataObject[];
@@ -58,68 +71,98 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(String(title.body)).toContain(
 			`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
 		);
+		let saved = structuredClone(state.saved);
+		const manualRecord = await record({ title: 11 }, 'manual');
+		expect(manualRecord.items[0].json).toEqual({
+			key: key('title'),
+			ticket: 11,
+			ticket_recorded: false,
+		});
+		expect(state.saved).toEqual(saved);
+		expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
 		expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
 		expect(summary(await production(2, [['favicon'], []]))).toEqual([
-			'resolved shop.example.com · title',
+			`resolved ${key('title')} 11`,
 		]);
 
 		script(3, [['favicon', 'title'], []]);
-		const saved = structuredClone(state.saved);
+		saved = structuredClone(state.saved);
 		const manual = await run('manual');
-		expect(summary(manual.items)).toEqual(['regressed shop.example.com · title']);
+		expect(summary(manual.items)).toEqual([`regressed ${key('title')} 11`]);
 		expect(manual.items[0].json.history_saved).toBe(false);
 		expect(state.saved).toEqual(saved);
-
 		const regressed = await production(3, [['favicon', 'title'], []]);
 		expect(regressed.map(({ json }) => json)).toEqual([
 			expect.objectContaining({
 				event: 'regressed',
+				ticket: 11,
 				first_seen: '2026-01-05T08:00:01Z',
 				failing_pages: 1,
 				history_saved: true,
 			}),
 		]);
+		expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
 	});
 
-	it('Retry On Fail: a later try of the same execution (after its run was kept) gives the same items, no second record', async () => {
-		await production(0, [['title'], []]);
+	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
+		const extra = { findingOptions: { untilTicketRecorded: false } };
+		await production(0, [['title'], []], extra);
 		script(1, [[], ['favicon']]);
-		const once = await run('webhook', { id: 'retried' });
+		const once = await run('webhook', { id: 'retried', extra });
 		script(1, [[], ['favicon']]);
-		const again = await run('webhook', { id: 'retried' });
+		const again = await run('webhook', { id: 'retried', extra });
 		expect(summary(once.items)).toEqual([
-			'opened shop.example.com · favicon',
-			'resolved shop.example.com · title',
+			`opened ${key('favicon')} null`,
+			`resolved ${key('title')} null`,
 		]);
 		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
-		script(2, [[], ['favicon']]);
+		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
+			{ json: { event: 'regressed', key: key('title') } },
+		]);
+		script(3, [[], ['favicon']]);
 		const perSite = await run('webhook', { extra: { output: 'sites' } });
-		expect(perSite.items[0].json.runs_recorded).toBe(3);
+		expect(perSite.items[0].json.runs_recorded).toBe(4);
 	});
 
-	it('the flood guard: high importance first, the rest in one held item; reminders when asked', async () => {
+	it('nothing lost: what the flood guard held back, or a tracker call that failed, comes again until its ticket is recorded', async () => {
 		const failing = [['favicon', 'title', 'robots', 'sitemap'], ['title']];
 		const options = { findingOptions: { maxNewTickets: 2, remindAfterDays: 14 } };
 		const first = await production(0, failing, options);
 		expect(summary(first)).toEqual([
-			'opened shop.example.com · title',
-			'opened shop.example.com · robots',
-			'held shop.example.com · favicon,shop.example.com · sitemap',
+			`opened ${key('title')} null`,
+			`opened ${key('robots')} null`,
+			`held ${key('favicon')},${key('sitemap')} undefined`,
 		]);
 		expect(first[2].json).toMatchObject({
 			held: 2,
 			title: 'SEO: 2 more findings on shop.example.com',
 		});
-		expect(await production(1, failing, options)).toEqual([]);
-		const reminders = await production(2, failing, options);
-		expect(summary(reminders)).toEqual([
-			'reminder shop.example.com · title',
-			'reminder shop.example.com · robots',
-			'reminder shop.example.com · favicon',
-			'reminder shop.example.com · sitemap',
+		await record({ title: 1, robots: 2 });
+		const second = await production(1, failing, options);
+		expect(summary(second)).toEqual([
+			`opened ${key('favicon')} null`,
+			`opened ${key('sitemap')} null`,
 		]);
-		expect(reminders[0].json).toMatchObject({ age_runs: 3, age_days: 14 });
+		expect(second[0].json).toMatchObject({
+			age_runs: 2,
+			age_days: 7,
+			first_seen: '2026-01-05T08:00:01Z',
+		});
+		await record({ favicon: 3 }); // sitemap's tracker call failed
+		expect(summary(await production(2, failing, options))).toEqual([
+			`opened ${key('sitemap')} null`,
+			`reminder ${key('title')} 1`,
+			`reminder ${key('robots')} 2`,
+			`reminder ${key('favicon')} 3`,
+		]);
+		await record({ sitemap: 'SEO-4' });
 		expect(await production(3, failing, options)).toEqual([]);
+		expect(summary(await production(4, [['title'], []], options))).toEqual([
+			`reminder ${key('title')} 1`,
+			`resolved ${key('favicon')} 3`,
+			`resolved ${key('robots')} 2`,
+			`resolved ${key('sitemap')} SEO-4`,
+		]);
 	});
 
 	it('sends the same phpRank requests as One Item per Site', async () => {
@@ -146,4 +189,24 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(error?.message).toContain(message);
 		expect(api.apiRequests()).toHaveLength(0);
 	});
+
+	it.each([
+		[
+			{ key: key('title'), ticket: { number: 7 } },
+			'Ticket must be text or a number, not an object',
+		],
+		[{ key: key('title'), ticket: ' ' }, 'Ticket must be text or a number, not " "'],
+		[{ key: key('title') }, 'Ticket must be text or a number, not nothing'],
+		[{ key: 'title', ticket: 7 }, 'Finding Key must be a finding\'s key, not "title"'],
+	])(
+		'Record Finding Ticket refuses %j before anything is kept, naming the field',
+		async (item, message) => {
+			const { error, staticData } = await run('webhook', {
+				node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items: [item] },
+			});
+			expect(error?.message).toBe(message);
+			expect(error?.description).toBeTruthy();
+			expect(staticData.global).toBeUndefined();
+		},
+	);
 });

@@ -6,6 +6,7 @@ import { importanceRank } from '../report';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, type SiteHistory } from './model';
+import { findingKey, type Ticket } from './tickets';
 
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
@@ -25,6 +26,8 @@ export interface FindingSettings {
 	maxNew: number;
 	/** A reminder each time an open finding's age passes a multiple of this many days (0: none). */
 	remindDays: number;
+	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
+	untilRecorded: boolean;
 }
 
 /** A page of this run as a finding lists it: its entry and the checks it failed. */
@@ -43,7 +46,7 @@ export type FindingItem = {
 	age_days: number;
 	title: string;
 	body: string;
-	ticket: string | number | null;
+	ticket: Ticket | null;
 };
 
 /** What the flood guard held back, as one item: each finding's key, to open one ticket for all. */
@@ -72,10 +75,9 @@ export function findingSettings(ctx: IExecuteSingleFunctions): FindingSettings {
 	return {
 		maxNew: Math.round(read('maxNewTickets', options.maxNewTickets)),
 		remindDays: Math.round(read('remindAfterDays', options.remindAfterDays)),
+		untilRecorded: options.untilTicketRecorded !== false,
 	};
 }
-
-export const findingKey = (site: string, check: string) => `${site} · ${check}`;
 
 /** When the check first failed in the kept history (its streak carried from a dropped record counts). */
 function firstSeen(history: SiteHistory, check: string): number | undefined {
@@ -93,37 +95,46 @@ interface Change {
 	runs: number;
 }
 
-/** The events of the newest run: opened, regressed (failed before its last streak), resolved, and reminders. */
+type TicketOf = (check: string) => Ticket | undefined;
+
+/**
+ * The events of the newest run. A finding starting to fail is opened, or regressed when it failed
+ * before its streak (with Repeat Until Ticket Recorded: when it has a ticket); with that option a
+ * failing finding with no ticket is opened again at each run, and only one with a ticket resolves.
+ */
 function changesOf(
 	history: SiteHistory,
 	failing: readonly CheckCount[],
-	remindDays: number,
+	{ remindDays, untilRecorded }: FindingSettings,
+	ticketOf: TicketOf,
 ): Change[] {
 	const last = history.records.length - 1;
 	if (last < 0) return [];
 	const issues = siteIssues(history, failing);
-	const fresh = last === 0 ? failing : issues.new_issues;
+	const fresh = new Set((last === 0 ? failing : issues.new_issues).map(({ check }) => check));
 	const newest = history.records[last];
-	const changes: Change[] = fresh.map(({ check, importance, pages }) => ({
-		event: last > 0 && firstSeen(history, check) !== newest.at ? 'regressed' : 'opened',
-		check,
-		importance,
-		pages,
-		since: newest.at,
-		runs: 1,
-	}));
+	const changes: Change[] = [];
+	for (const issue of issues.open_issues) {
+		const since = streakStart(history, issue.check, last).at;
+		const change = { ...issue, since, runs: issue.age_runs };
+		const ticket = ticketOf(issue.check);
+		const before = untilRecorded
+			? ticket !== undefined
+			: last > 0 && firstSeen(history, issue.check) !== newest.at;
+		if (fresh.has(issue.check) && (before || !untilRecorded))
+			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
+		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
+		else if (remindDays > 0 && issue.age_runs > 1) {
+			const previous = history.records[last - 1].at;
+			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
+			if (Math.floor(issue.age_days / remindDays) > was)
+				changes.push({ ...change, event: 'reminder' });
+		}
+	}
 	for (const { check, age_runs } of issues.resolved_issues) {
+		if (untilRecorded && ticketOf(check) === undefined) continue;
 		const since = streakStart(history, check, last - 1).at;
 		changes.push({ event: 'resolved', check, importance: null, pages: 0, since, runs: age_runs });
-	}
-	if (remindDays > 0 && last > 0) {
-		const previous = history.records[last - 1].at;
-		for (const issue of issues.open_issues) {
-			const since = streakStart(history, issue.check, last).at;
-			const before = Math.floor((previous - since) / DAY_SECONDS / remindDays);
-			if (issue.age_runs > 1 && Math.floor(issue.age_days / remindDays) > before)
-				changes.push({ ...issue, event: 'reminder', since, runs: issue.age_runs });
-		}
 	}
 	return changes;
 }
@@ -181,13 +192,15 @@ export function findingItems(
 	site: string,
 	history: SiteHistory,
 	{ failing, pages }: { failing: readonly CheckCount[]; pages: readonly FindingPage[] },
-	{ maxNew, remindDays }: FindingSettings,
+	settings: FindingSettings,
+	tickets: ReadonlyMap<string, Ticket>,
 ): Array<FindingItem | HeldItem> {
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
 	const rank = (change: Change) =>
 		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
-	const changes = changesOf(history, failing, remindDays).sort(
+	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
+	const changes = changesOf(history, failing, settings, ticketOf).sort(
 		(a, b) =>
 			rank(a) - rank(b) ||
 			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
@@ -215,12 +228,12 @@ export function findingItems(
 			age_runs: change.runs,
 			age_days: Math.floor((newest.at - change.since) / DAY_SECONDS),
 			title: `SEO: ${change.check} ${TITLES[change.event]} on ${site}`,
-			ticket: null,
+			ticket: ticketOf(change.check) ?? null,
 		};
 		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10)) };
 	});
 	const fresh = items.filter(({ event }) => event === 'opened' || event === 'regressed');
-	const held = fresh.slice(maxNew);
+	const held = fresh.slice(settings.maxNew);
 	if (!held.length) return items;
 	return [...items.filter((item) => !held.includes(item)), heldItem(site, held)];
 }

@@ -26,5 +26,13 @@ export const findingOptionsParameter: INodeProperties = {
 			'remindAfterDays',
 			'A "reminder" item each time a finding has been open another this many days. 0: no reminders.',
 		),
+		{
+			displayName: 'Repeat Until Ticket Recorded',
+			name: 'untilTicketRecorded',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether a failing finding comes as "opened" at each run until Report → Record Finding Ticket records its ticket, so none is lost to the flood guard or a failed tracker call, and "resolved" comes only for a finding with a ticket. Off: "opened" only at the run it starts failing (e.g. for a chat message).',
+		},
 	],
 };

@@ -16,6 +16,7 @@ import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
 import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
+import { recordedTickets } from '../../history/tickets';
 import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
 
 /*
@@ -149,11 +150,12 @@ export async function siteItems(
 	const { fields, history } = await keepSiteRun(ctx, home, summary, length);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
 	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
-		const link = await recordLinks({ ctx, spec });
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
-		const found = { failing: summary.failing_checks, pages: findingPages(records, link) };
-		return findingItems(project, history, found, findingSettings(ctx)).map((finding) => ({
-			json: { ...finding, history_saved: fields.history_saved },
+		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
+		const found = { failing: summary.failing_checks, pages: pagesOf };
+		const tickets = recordedTickets(ctx, project);
+		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
+			json: { ...json, history_saved: fields.history_saved },
 			pairedItem,
 		}));
 	}
