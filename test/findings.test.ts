@@ -12,10 +12,18 @@ import { siteRuns } from './harness/siteRuns';
 const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
 const START = Date.parse('2026-01-05T08:00:00Z');
 const findings = (extra: IDataObject = {}) => perSiteParameters({ output: 'findings', ...extra });
-const summary = (items: Array<{ json: IDataObject }>) =>
-	items.map(({ json }) => `${String(json.event)} ${String(json.key ?? json.keys)} ${json.ticket}`);
-const RECORD = { resource: 'report', operation: 'recordTicket', findingKey: '={{ $json.key }}' };
 const key = (check: string) => `shop.example.com · ${check}`;
+/** Each item as `event check(s) ticket`. */
+const summary = (items: Array<{ json: IDataObject }>) =>
+	items.map(
+		({ json }) => `${String(json.event)} ${String(json.check ?? json.keys)} ${json.ticket}`,
+	);
+const RECORD = {
+	resource: 'report',
+	operation: 'recordTicket',
+	findingKey: '={{ $json.key }}',
+	ticket: '={{ $json.ticket }}',
+};
 type Mode = 'webhook' | 'manual';
 
 describe('Create or Re-Run, One Item per Finding Change', () => {
@@ -37,9 +45,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	const record = async (tickets: Record<string, string | number>, mode: Mode = 'webhook') => {
 		const items = Object.entries(tickets).map(([check, ticket]) => ({ key: key(check), ticket }));
 		const sent = api.calls().length;
-		const done = await run(mode, {
-			node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items },
-		});
+		const done = await run(mode, { node: { parameters: RECORD, items } });
 		expect(done.error).toBeUndefined();
 		expect(api.calls()).toHaveLength(sent);
 		return done;
@@ -47,12 +53,10 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 
 	it('opens, resolves and regresses findings with their recorded tickets; manual runs record nothing', async () => {
 		const first = await production(0, [['title', 'favicon'], ['title']]);
-		expect(summary(first)).toEqual([
-			`opened ${key('title')} null`,
-			`opened ${key('favicon')} null`,
-		]);
+		expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
 		const [title] = first.map(({ json }) => json);
 		expect(title).toMatchObject({
+			key: key('title'),
 			site: 'shop.example.com',
 			check: 'title',
 			importance: 'high',
@@ -81,14 +85,12 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(state.saved).toEqual(saved);
 		expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
 		expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
-		expect(summary(await production(2, [['favicon'], []]))).toEqual([
-			`resolved ${key('title')} 11`,
-		]);
+		expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
 
 		script(3, [['favicon', 'title'], []]);
 		saved = structuredClone(state.saved);
 		const manual = await run('manual');
-		expect(summary(manual.items)).toEqual([`regressed ${key('title')} 11`]);
+		expect(summary(manual.items)).toEqual(['regressed title 11']);
 		expect(manual.items[0].json.history_saved).toBe(false);
 		expect(state.saved).toEqual(saved);
 		const regressed = await production(3, [['favicon', 'title'], []]);
@@ -111,10 +113,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const once = await run('webhook', { id: 'retried', extra });
 		script(1, [[], ['favicon']]);
 		const again = await run('webhook', { id: 'retried', extra });
-		expect(summary(once.items)).toEqual([
-			`opened ${key('favicon')} null`,
-			`resolved ${key('title')} null`,
-		]);
+		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
 		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
 		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
 			{ json: { event: 'regressed', key: key('title') } },
@@ -129,8 +128,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const options = { findingOptions: { maxNewTickets: 2, remindAfterDays: 14 } };
 		const first = await production(0, failing, options);
 		expect(summary(first)).toEqual([
-			`opened ${key('title')} null`,
-			`opened ${key('robots')} null`,
+			'opened title null',
+			'opened robots null',
 			`held ${key('favicon')},${key('sitemap')} undefined`,
 		]);
 		expect(first[2].json).toMatchObject({
@@ -139,10 +138,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		});
 		await record({ title: 1, robots: 2 });
 		const second = await production(1, failing, options);
-		expect(summary(second)).toEqual([
-			`opened ${key('favicon')} null`,
-			`opened ${key('sitemap')} null`,
-		]);
+		expect(summary(second)).toEqual(['opened favicon null', 'opened sitemap null']);
 		expect(second[0].json).toMatchObject({
 			age_runs: 2,
 			age_days: 7,
@@ -150,18 +146,18 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		});
 		await record({ favicon: 3 }); // sitemap's tracker call failed
 		expect(summary(await production(2, failing, options))).toEqual([
-			`opened ${key('sitemap')} null`,
-			`reminder ${key('title')} 1`,
-			`reminder ${key('robots')} 2`,
-			`reminder ${key('favicon')} 3`,
+			'opened sitemap null',
+			'reminder title 1',
+			'reminder robots 2',
+			'reminder favicon 3',
 		]);
 		await record({ sitemap: 'SEO-4' });
 		expect(await production(3, failing, options)).toEqual([]);
 		expect(summary(await production(4, [['title'], []], options))).toEqual([
-			`reminder ${key('title')} 1`,
-			`resolved ${key('favicon')} 3`,
-			`resolved ${key('robots')} 2`,
-			`resolved ${key('sitemap')} SEO-4`,
+			'reminder title 1',
+			'resolved favicon 3',
+			'resolved robots 2',
+			'resolved sitemap SEO-4',
 		]);
 	});
 
@@ -179,15 +175,16 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 
 	it.each([
-		[{ maxNewTickets: 0 }, 'Max New Tickets must be a number from 1 to 1000, not "0"'],
+		[
+			{ maxNewTickets: 0 },
+			'Finding Options → Max New Tickets must be a number from 1 to 1000, not "0"',
+		],
 		[
 			{ remindAfterDays: 'soon' },
-			'Remind After (Days) must be a number from 0 to 3650, not "soon"',
+			'Finding Options → Remind After (Days) must be a number from 0 to 3650, not "soon"',
 		],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
-		const { error } = await api.run(findings({ findingOptions }), { items: [{ url: URLS[0] }] });
-		expect(error?.message).toContain(message);
-		expect(api.apiRequests()).toHaveLength(0);
+		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
 	});
 
 	it.each([
