@@ -124,7 +124,7 @@ function changesOf(
 		if (fresh.has(issue.check) && (before || !untilRecorded))
 			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
 		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
-		else if (remindDays > 0 && issue.age_runs > 1) {
+		else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
 			const previous = history.records[last - 1].at;
 			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
 			if (Math.floor(issue.age_days / remindDays) > was)
