@@ -215,7 +215,8 @@ describe('Get Health → One Digest: every client site in one item', () => {
 
 	it('Audited Within: a site with no run kept for that many days leads the digest, with its last run', async () => {
 		const table = n8n.api.tables.entry(n8n.api.tables.byName(TABLE)!.id);
-		const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+		const now = Date.now();
+		const daysAgo = (days: number) => new Date(now - days * 86_400_000).toISOString();
 		for (const row of table.rows)
 			if (row.site === 'alpha.example.com') row.createdAt = daysAgo(10);
 			else if (row.site === 'bakery.example.com') row.createdAt = daysAgo(2);

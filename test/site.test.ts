@@ -270,10 +270,14 @@ describe('Report → Create or Re-Run, One Item per Site', () => {
 		);
 	});
 
-	it('text from phpRank is escaped in summary_html: a URL with <script> and quotes shows as text', async () => {
+	it('text from phpRank is escaped in summary_html (Search Console Data’s lead too): a URL with <script> and quotes shows as text', async () => {
 		const url = 'https://shop.example.com/"><script>alert(1)</script>';
-		const items = await api.ok(perSite({ siteOptions: { emailHtml: true } }), { items: [{ url }] });
-		const html = String(items[0].json.summary_html);
+		const [{ json }] = await api.ok(
+			perSite({ siteOptions: { emailHtml: true }, searchConsoleData: { rows: [] } }),
+			{ items: [{ url }] },
+		);
+		const html = String(json.summary_html);
+		expect(html).toContain('no data (0 clicks): shop.example.com/&#34;&#62;&#60;script');
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&#60;script&#62;');
 		expect(html).not.toMatch(/href="[^"]*"><script/);

@@ -286,14 +286,6 @@ export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<v
 	await Promise.all([lane(), lane(), lane()]);
 }
 
-/**
- * `n8n unpublish:workflow --id=<id>` (2.x's "deactivate"): the workflow stops running in production from the next
- * start of n8n on.
- */
-export async function unpublishWorkflow(sb: N8nSandbox, id: string): Promise<void> {
-	await runCli(sb, ['unpublish:workflow', `--id=${id}`], { check: true });
-}
-
 /** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */
 export async function listWorkflowIds(
 	sb: N8nSandbox,

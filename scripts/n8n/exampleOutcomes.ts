@@ -64,16 +64,16 @@ export const ALERT = {
 	text: 'news.sample.net went from decent (70) to bad (10). Failed checks: ',
 };
 
-/** A copy of the alert example whose phpRank Trigger polls at `second` of every minute, and the trigger's name. */
+/** A copy of the alert example whose phpRank Trigger polls at `second`(s) of every minute, and the trigger's name. */
 export function alertPollingAt(
 	example: WorkflowJson,
-	second: number,
+	second: number | number[],
 	copy: Partial<WorkflowJson> = {},
 ): { wf: WorkflowJson; trigger: string } {
 	const wf = { ...structuredClone(example), ...copy };
 	const trigger = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 	if (!trigger) throw new Fatal(`examples/${ALERT.file} has no phpRank Trigger`);
-	trigger.parameters.pollTimes = pollAt([second]);
+	trigger.parameters.pollTimes = pollAt([second].flat());
 	return { wf, trigger: trigger.name };
 }
 

@@ -117,9 +117,8 @@ async function apiKey(suite: Suite, session: RestSession, hasTables: boolean): P
 /** The editor's "Execute workflow" of a workflow saved by REST (n8n 2.0 runs only the one sent along). */
 async function manualRun(o: HistoryTableSetup, wf: ReturnType<typeof workflow>) {
 	const { id } = await saveWorkflow(o.session, wf);
-	const sendsWorkflow = n8nOlderThan(o.sb.runtime, 2, 41);
 	const { started, executionId, exec } = await runFromTrigger(o.session, o.sb, id, 'Manual', {
-		workflowData: sendsWorkflow ? { ...wf, id } : undefined,
+		workflowData: { ...wf, id },
 	});
 	if (!executionId)
 		throw new Error(`manual run not started: ${started.status} ${JSON.stringify(started.body)}`);

@@ -5,7 +5,7 @@
  *   runtime.ts   the cached Node 24 + n8n (install.sh)
  *   sandbox.ts   one n8n home (N8N_USER_FOLDER) with a quiet, offline environment
  *   packages.ts  npm pack, README's npm install route, which n8n-workflow the package loads
- *   cli.ts       export:nodes, import:*, publish:workflow / unpublish:workflow, list:workflow, execute
+ *   cli.ts       export:nodes, import:*, publish:workflow, list:workflow, execute
  *   db.ts        stored executions, read from n8n's database
  *   server.ts    `n8n start` and `n8n worker` processes
  *   rest.ts      owner, login, credential test (internal REST, only where nothing stable does the job)
@@ -27,7 +27,6 @@ export {
 	listWorkflowIds,
 	publishWorkflows,
 	runCli,
-	unpublishWorkflow,
 	type CredentialImport,
 	type ExecuteResult,
 	type ExportedNodeType,

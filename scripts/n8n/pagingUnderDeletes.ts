@@ -2,20 +2,21 @@
  * Issue 38's run in a real n8n: Report → Get Many with Return All (100 a page, as the node reads) over 1,000
  * reports, while something in front of phpRank deletes the newest report before it forwards each request for
  * a page after the first (a clean-up workflow running at the same moment). Ten runs: one workflow, a Manual
- * Trigger and ten Get Many nodes, each with its own test server seeded alike (the re-seed between runs), run
- * once by `n8n execute` (the branches of an execution-order v1 workflow run one after another). Each run must return every report that existed from its first request to its last
+ * Trigger and ten Get Many nodes, each with its own test server seeded alike (the re-seed between runs), saved
+ * with its credentials by REST while n8n runs, then run once by `n8n execute` (the branches of an
+ * execution-order v1 workflow run one after another). Each run must return every report that existed from its first request to its last
  * exactly once: 0 missing, 0 twice, and nothing that never existed.
  */
 import { PhpRankServer, TEST_API_KEY, type RecordedRequest } from '../../test/server';
 import { json } from './checks';
-import { executeWorkflow, exitNote, failureDetail, type CredentialImport } from './n8n';
+import { executeWorkflow, exitNote, failureDetail } from './n8n';
+import { saveWorkflow, type RestSession } from './rest';
 import type { N8nSandbox } from './sandbox';
 import type { Suite } from './suite';
-import { manualTrigger, phpRank, workflow, type WorkflowJson } from './workflow';
+import { manualTrigger, phpRank, workflow } from './workflow';
 
 const RUNS = 10;
 const REPORTS = 1000;
-const WORKFLOW_ID = 'phprankE2ePagDel';
 
 /** A test server of 1,000 reports whose list deletes its newest report before each page after the first. */
 async function shrinkingServer() {
@@ -57,28 +58,29 @@ const count = (
 	};
 };
 
-export interface ShrinkingLists {
-	/** the ten phpRankApi credentials, one per test server: for the suite's `n8n import:credentials` */
-	credentials: CredentialImport[];
-	/** Manual → ten Get Many (Return All): for the suite's `n8n import:workflow` */
-	workflow: WorkflowJson;
-	/** The section: the workflow run once by `n8n execute`, each run's counts printed and checked. */
-	check: (sb: N8nSandbox) => Promise<void>;
-}
-
-/** Ten test servers of 1,000 reports each (stopped at the suite's end), their credentials and the workflow. */
-export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
+/**
+ * Ten test servers of 1,000 reports each (stopped at the suite's end), their credentials and Manual → ten Get
+ * Many (Return All) saved through `session`. Returns the section: the workflow run once by `n8n execute` (n8n
+ * stopped), each run's counts printed and checked.
+ */
+export async function shrinkingLists(
+	suite: Suite,
+	session: RestSession,
+): Promise<(sb: N8nSandbox) => Promise<void>> {
 	const runs = await Promise.all(Array.from({ length: RUNS }, () => shrinkingServer()));
 	for (const { api } of runs) suite.defer(() => api.stop());
 	const names = runs.map((_, i) => `Get Many ${i + 1}`);
-	const credentials = runs.map(({ api }, i) => ({
-		id: `phprank-e2e-pagdel-${i + 1}`,
-		name: `phpRank (shrinking list ${i + 1})`,
-		type: 'phpRankApi',
-		data: { baseUrl: api.url, apiKey: TEST_API_KEY },
-	}));
+	const credentials = await Promise.all(
+		runs.map(({ api }, i) =>
+			session.createCredential({
+				name: `phpRank (shrinking list ${i + 1})`,
+				type: 'phpRankApi',
+				data: { baseUrl: api.url, apiKey: TEST_API_KEY },
+			}),
+		),
+	);
 	const wf = workflow(
-		WORKFLOW_ID,
+		'',
 		'e2e: Return All while reports are deleted',
 		[
 			manualTrigger('Manual'),
@@ -86,18 +88,19 @@ export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
 				phpRank(
 					name,
 					{ resource: 'report', operation: 'getAll', returnAll: true, simplify: true },
-					credentials[i],
+					{ id: credentials[i].id, name: credentials[i].name },
 				),
 			),
 		],
 		names.map((name) => ['Manual', name]),
 	);
-	const check = async (sb: N8nSandbox): Promise<void> => {
+	const { id } = await saveWorkflow(session, wf);
+	return async (sb: N8nSandbox): Promise<void> => {
 		suite.section(
 			`Return All while reports are deleted (issue 38): ${RUNS} runs of Get Many over ${REPORTS} reports, the newest deleted before each page request after the first`,
 		);
 		const run = await suite.timed(`n8n execute (${RUNS} Return All runs)`, () =>
-			executeWorkflow(sb, WORKFLOW_ID),
+			executeWorkflow(sb, id),
 		);
 		const died = exitNote(run);
 		if (died) suite.note(died);
@@ -125,5 +128,4 @@ export async function shrinkingLists(suite: Suite): Promise<ShrinkingLists> {
 			counts,
 		);
 	};
-	return { credentials, workflow: wf, check };
 }

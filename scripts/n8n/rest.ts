@@ -1,17 +1,19 @@
 /**
- * n8n's internal REST API (/rest/...), used only where no CLI, webhook or setting does the job:
+ * n8n's internal REST API (/rest/...), what the editor calls, on an n8n a suite started once (no CLI process,
+ * no restart):
  *   - the owner account (POST /rest/owner/setup, /rest/login): the sign-in the editor's calls need;
+ *   - credentials and workflows saved, published and unpublished as the editor does (a publish takes effect at once);
  *   - the editor's credential "Test" button (POST /rest/credentials/test): no CLI command tests a credential;
  *   - a manual run, the editor's "Execute workflow" (POST /rest/workflows/:id/run: runFromTrigger, or
- *     RestSession.request where the suite checks the answer itself): at a polling trigger
- *     (e2e/package.e2e.ts), where `n8n execute` never polls, and of a workflow created through REST while n8n
- *     runs (e2e/ui.e2e.ts), or one whose run mode (manual) is what is checked (the history suites).
- * Everything else goes through stable interfaces: the CLI (import, publish/unpublish, list, execute; cli.ts),
- * production webhooks, the environment, and executions as stored in n8n's database (db.ts).
+ *     RestSession.request where the suite checks the answer itself), also at a polling trigger, where
+ *     `n8n execute` never polls.
+ * The CLI (cli.ts) stays where it is what is proven or where n8n is not running; executions are read as stored
+ * in n8n's database (db.ts).
  */
 import { randomBytes } from 'crypto';
 
 import { waitForExecution, type StoredExecution } from './db';
+import { n8nOlderThan } from './runtime';
 import type { N8nSandbox } from './sandbox';
 import type { N8nServer } from './server';
 
@@ -185,8 +187,9 @@ type RunAnswer = RestResponse<{ data: { executionId?: string } }>;
 /**
  * The editor's "Execute workflow" from a trigger (POST /rest/workflows/:id/run, mode manual), then the execution
  * as n8n's database stores it once it has ended (db.ts): `exec` is undefined if the run did not start (`started`
- * says why) or did not end within `timeoutMs`. `workflowData`: the workflow sent along, as an older n8n's editor
- * does (n8n 2.0 runs only that one).
+ * says why) or did not end within `timeoutMs`. `workflowData`: the workflow as saved (its id included), sent along
+ * on an n8n older than 2.41 as its editor sends it (n8n 2.0 runs only that one, else 500 "Cannot read properties of
+ * undefined (reading 'id')"); 2.41 runs the stored one.
  */
 export async function runFromTrigger(
 	session: RestSession,
@@ -196,7 +199,9 @@ export async function runFromTrigger(
 	opts: { timeoutMs?: number; workflowData?: object } = {},
 ): Promise<{ started: RunAnswer; executionId?: string; exec?: StoredExecution }> {
 	const started: RunAnswer = await session.request('POST', `/rest/workflows/${workflowId}/run`, {
-		...(opts.workflowData ? { workflowData: opts.workflowData } : {}),
+		...(opts.workflowData && n8nOlderThan(sb.runtime, 2, 41)
+			? { workflowData: opts.workflowData }
+			: {}),
 		triggerToStartFrom: { name: trigger },
 	});
 	const executionId = started.body?.data?.executionId;

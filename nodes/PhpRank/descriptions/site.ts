@@ -65,3 +65,14 @@ export const siteSimplifyParameter: INodeProperties = {
 	description:
 		'Whether to return each site flat, for tables (lists as short text), instead of with its lists as arrays (every failing check, the worst pages with their links)',
 };
+
+/** Search Console Data: Google Search Console's clicks beside each problem (site/traffic.ts). */
+export const searchConsoleDataParameter: INodeProperties = {
+	displayName: 'Search Console Data',
+	name: 'searchConsoleData',
+	type: 'json',
+	default: '',
+	placeholder: "{{ $('Search Console').item.json }}",
+	description:
+		'Optional. The Search Analytics answer of Google Search Console (searchanalytics.query, dimensions page) from an earlier node, e.g. an HTTP Request node: its rows, or a list of answers when paged. Each failing check and page group then says the clicks and impressions of the pages it fails on, <code>fix_first</code> ranks the checks by clicks, and the summary leads with the fix touching most clicks. No phpRank request more.',
+};

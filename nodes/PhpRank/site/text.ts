@@ -29,7 +29,7 @@ export const plural = (count: number, noun: string) => `${count} ${noun}${count 
 
 /** A few lines for Slack or Teams: broken budgets first, then score and change, pages worse and better, top issues, worst pages with links. */
 export function summaryText(site: SiteText): string {
-	const lines: string[] = groupLines(site);
+	const lines: string[] = [...trafficLines(site), ...groupLines(site)];
 	const change =
 		typeof site.average_change === 'number'
 			? `, ${signed(site.average_change)} since the last run`
@@ -145,6 +145,7 @@ export function summaryHtmlParts(site: SiteText): string[] {
 		.join('');
 	return [
 		`<h2 style="font-size:18px;margin:0 0 8px">${escapeHtml(site.project)}</h2>`,
+		trafficHtml(site),
 		groupsHtml(site),
 		`<p style="margin:0 0 8px"><span style="display:inline-block;background:${colour};color:#ffffff;font-weight:bold;font-size:20px;padding:4px 12px;border-radius:12px">${escapeHtml(site.average_score ?? '–')}</span> `,
 		`<span style="font-weight:bold">${escapeHtml(site.result_class ?? 'no score')}</span>${change}</p>`,
@@ -251,9 +252,49 @@ function groupsHtml(site: SiteText): string {
 	].join('');
 }
 
+/** A number as a message writes it: 18,400. */
+export const thousands = (value: number) =>
+	String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A check to fix as the lead line says it: `meta_description (high) fails on 212 pages that had 18,400 clicks`. */
+const fixText = (fix: CheckCount) =>
+	`${fix.check} (${fix.importance}) fails on ${plural(fix.pages, 'page')} that had ${thousands(fix.clicks_affected ?? 0)} clicks and ${thousands(fix.impressions_affected ?? 0)} impressions`;
+
+/** With Search Console Data, what leads a site's message: the fix touching most clicks, then the data's coverage. */
+function trafficLines(site: SiteText): string[] {
+	if (site.fix_first === undefined) return [];
+	const [fix] = site.fix_first;
+	const without = site.pages_without_traffic ?? [];
+	const coverage = `Search Console data for ${String(site.pages_with_traffic)} of ${plural(site.pages, 'page')} (${String(site.traffic_coverage ?? 0)}%)${without.length ? `; no data (0 clicks): ${shortList(without, ', ')}` : ''}`;
+	return [
+		fix
+			? `${String(site.project)}: fix first: ${fixText(fix)}`
+			: `${String(site.project)}: no failing check to fix`,
+		coverage,
+	];
+}
+
+/** The e-mail's lead with Search Console Data: the fix touching most clicks, and the coverage. */
+function trafficHtml(site: SiteText): string {
+	const [lead, coverage] = trafficLines(site);
+	if (lead === undefined) return '';
+	return [
+		`<div style="border-left:4px solid #1a73e8;padding:4px 12px;margin:0 0 12px">`,
+		`<p style="margin:0;font-weight:bold">${escapeHtml(lead.replace(/^[^:]*: /, ''))}</p>`,
+		`<p style="margin:4px 0 0;color:#5f6368">${escapeHtml(coverage)}</p>`,
+		`</div>`,
+	].join('');
+}
+
 /** How Simplify writes each list of a site (Get Health's, and Create or Re-Run's before its history). */
 export const SITE_FLATTENERS: Flatteners<SiteSummary> = {
 	...GROUP_FLATTENERS,
+	fix_first: (checks) =>
+		shortList(
+			checks.map((fix) => `${checkText(fix)} ${thousands(fix.clicks_affected)} clicks`),
+			', ',
+		),
+	pages_without_traffic: (urls) => shortList(urls, ', '),
 	failing_checks: checkList,
 	newly_failing_checks: checkList,
 	newly_fixed_checks: checkList,

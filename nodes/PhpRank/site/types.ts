@@ -7,8 +7,31 @@ import type { ResultClass } from '../api';
  * interfaces, so that an item is an n8n `IDataObject` as it is.
  */
 
-/** A check and on how many pages it concerns. */
-export type CheckCount = { check: string; importance: string; pages: number };
+/** A check and on how many pages it concerns (with Search Console Data, their clicks and impressions). */
+export type CheckCount = { check: string; importance: string; pages: number } & Partial<Affected>;
+
+/** A set of pages' Search Console clicks and impressions. */
+export type Traffic = { clicks: number; impressions: number };
+
+/** The Search Console clicks and impressions of the pages a problem concerns. */
+export type Affected = { clicks_affected: number; impressions_affected: number };
+
+/** With Search Console Data: the site's clicks and impressions, coverage, and what to fix first. */
+export type SiteTraffic = {
+	traffic_clicks: number;
+	traffic_impressions: number;
+	/** Pages the data has clicks or impressions of; the others count 0. */
+	pages_with_traffic: number;
+	/** pages_with_traffic in % of the site's pages (null: no page). */
+	traffic_coverage: number | null;
+	pages_without_traffic: string[];
+	failing_checks: Array<CheckCount & Affected>;
+	/** The failing checks by clicks affected, most first; importance, impressions, pages, name break ties. */
+	fix_first: Array<CheckCount & Affected>;
+	/** The worst pages, each with its clicks and impressions. */
+	worst_pages: Array<PageEntry & Traffic>;
+	groups?: Array<GroupFigures & Affected>;
+};
 
 /** A page as lists of pages show it: its report's ID, URL, score, class and link. */
 export type PageEntry = {
@@ -19,6 +42,9 @@ export type PageEntry = {
 	link: string;
 	/** Its page group, when Page Groups are set. */
 	group?: string;
+	/** With Search Console Data: its clicks and impressions (0 without data). */
+	clicks?: number;
+	impressions?: number;
 };
 
 /** A re-run page whose score fell, and by how much. */
@@ -62,11 +88,13 @@ export type RunChanges = {
 
 /** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
 export type SiteSummary = SiteFigures &
-	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups>;
+	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups> &
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
 
 /** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
 export type SiteText = SiteFigures &
-	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges>;
+	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges> &
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
 
 /** The keys of T whose values are lists. */
 type ListKeys<T> = {
@@ -191,17 +219,18 @@ export type Breach = {
 export type GroupPage = PageEntry & { group: string };
 
 /** One group of a site's pages: its figures (as a site's), its budget, whether it holds, and how not. */
-export type GroupFigures = Omit<SiteHealth, 'failing_checks' | 'worst_pages'> & {
-	name: string;
-	/** The URL pattern (null for Other). */
-	pattern: string | null;
-	/** Each failing check with the share (%) of the group's pages it fails on. */
-	failing_checks: Array<CheckCount & { share: number }>;
-	worst_pages: GroupPage[];
-	budget: GroupBudget;
-	passed: boolean;
-	breaches: Breach[];
-};
+export type GroupFigures = Omit<SiteHealth, 'failing_checks' | 'worst_pages'> &
+	Partial<Affected> & {
+		name: string;
+		/** The URL pattern (null for Other). */
+		pattern: string | null;
+		/** Each failing check with the share (%) of the group's pages it fails on. */
+		failing_checks: Array<CheckCount & { share: number }>;
+		worst_pages: GroupPage[];
+		budget: GroupBudget;
+		passed: boolean;
+		breaches: Breach[];
+	};
 
 /** A site's page groups (Page Groups set): each group, and the budgets summed up. */
 export type SiteGroups = {

@@ -3,20 +3,21 @@
  * runs it on 2.0.0, the oldest 2.x), the way users run it.
  *
  *   build (npm run build) -> npm pack -> `npm install <tarball>` in a fresh sandbox's ~/.n8n/nodes, as README's
- *      "Manually with npm" says (one n8n-workflow: n8n's own) -> n8n's own loader (export:nodes) -> n8n CLI import of a credential + every examples/*.json
- *   -> `n8n execute` of the examples against the bundled phpRank test server (in-process), checking
- *      both what came out and what the server received
- *   -> `n8n execute` of ten Return All runs over 1,000 reports while the newest is deleted before each page
- *      request after the first: every survivor once (issue 38, pagingUnderDeletes.ts)
- *   -> `n8n start`: owner setup, node/credential types + icons as the editor loads them, the credential
- *      test through the app's own endpoint, History Store → Data Table through this n8n's own public API
- *      (turned on for this start; on 2.0.0, which has no data-table API, the node's plain error before any phpRank
- *      request: historyTableApi.ts), a webhook-started Create with a literal password that phpRank
- *      fails (stored error: HTTP code kept, password nowhere), the trigger example run like the editor's
- *      "Execute workflow";
- *   -> the trigger example published with the CLI and n8n restarted: its polls as in production;
+ *      "Manually with npm" says (one n8n-workflow: n8n's own) -> n8n's own loader (export:nodes)
+ *   -> ONE `n8n start` for the suite (public API on; on 2.41 its durable poll scheduler): owner setup, node/credential
+ *      types + icons as the editor loads them, the credentials and every examples/*.json saved by REST as the
+ *      editor saves them
+ *   -> the examples run as the editor's "Execute workflow" runs them (mode manual) against the bundled phpRank
+ *      test server (in-process), checking both what came out (the stored execution) and what the server received
+ *   -> the credential test through the app's own endpoint, History Store → Data Table through this n8n's own
+ *      public API (on 2.0.0, which has no data-table API, the node's plain error before any phpRank request:
+ *      historyTableApi.ts), a webhook-started Create with a literal password that phpRank fails (stored error:
+ *      HTTP code kept, password nowhere), the trigger example run like the editor's "Execute workflow";
+ *   -> a copy of the trigger example published as the editor's Publish does (at once): its polls as in production;
  *   -> a published trigger whose poll meets a rate limit that outlasts the poll's time budget: the poll ends
- *      within half its budget with a rate-limit error, and a poll after the limit is lifted works.
+ *      within half its budget with a rate-limit error, and a poll after the limit is lifted works;
+ *   -> n8n stopped, and the one CLI run: `n8n execute` of ten Return All runs over 1,000 reports while the newest
+ *      is deleted before each page request after the first: every survivor once (issue 38, pagingUnderDeletes.ts).
  * Queue mode (main + workers, Redis, Postgres) is queue.e2e.ts.
  *
  * Non-interactive (CI=true, no stdin). Cold machine: installs n8n into the cache first (~3.5 min, see
@@ -53,31 +54,21 @@ import {
 	NODE_TYPE,
 	PACKAGE,
 	seedServer,
-	testServerCredential,
 	TRIGGER_TYPE,
 	type SandboxWithPackage,
 	type WorkflowJson,
 } from '../checks';
 import {
 	DEFAULT_N8N_VERSION,
-	executeWorkflow,
-	exitNote,
-	failureDetail,
 	getFreePort,
-	importCredentials,
-	importWorkflows,
-	listWorkflowIds,
 	n8nOlderThan,
-	publishWorkflows,
 	runFromTrigger,
 	setupOwner,
 	startServer,
 	storedExecutions,
-	unpublishWorkflow,
 	waitForExecutions,
 	wantedN8nVersion,
 	type N8nSandbox,
-	type ExecuteResult,
 	type N8nServer,
 	type RestSession,
 	type StoredExecution,
@@ -88,10 +79,10 @@ import { historyTableOnThisN8n } from '../historyTableApi';
 import { shrinkingLists } from '../pagingUnderDeletes';
 import { sleep, waitFor } from '../proc';
 import { Fatal, same } from '../report';
+import { saveAndPublish, saveWorkflow } from '../rest';
 import { Suite } from '../suite';
-import { phpRankTrigger, pollAt, workflow } from '../workflow';
+import { phpRankTrigger, pollAt, workflow, type CredentialRef } from '../workflow';
 
-const WRONG_CRED_ID = 'phprank-e2e-wrong';
 const WRONG_KEY = 'x'.repeat(64);
 /** n8n 2.41's durable scheduler running the polls (PollJobProvider: all three, else polls stay in memory). */
 const DURABLE_POLLS_ENV = {
@@ -101,12 +92,9 @@ const DURABLE_POLLS_ENV = {
 };
 /** What n8n 2.41 needs for durable poll cursors (PollCursorService warns when one is missing). */
 const DURABLE_CURSORS_ENV = { ...DURABLE_POLLS_ENV, N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true' };
-const FAILED_CREATE_ID = 'phprankE2eFailCr';
 const FAILED_CREATE_PATH = 'phprank-e2e-failed-create';
-const ACTIVATED_TRIGGER_ID = 'phprankE2eAlertP';
-const RATE_LIMITED_ID = 'phprankE2eRateLm';
-/** The other test user's key: its own rate-limit budget in the node and in the test server. */
-const OTHER_CRED = { id: 'phprank-e2e-other', name: 'phpRank (other user)' };
+/** The examples' Manual Trigger: where the editor's "Execute workflow" starts them. */
+const MANUAL = 'When clicking ‘Execute workflow’';
 /**
  * What phpRank's 429s ask for while the limit holds. The node keeps a Retry-After (at most 120 s) for every
  * later request of the key, so the poll after the one that met the 429 (30 s later) starts with 35 s of it
@@ -158,54 +146,49 @@ const { check, section, note, timed, api } = suite;
 
 // ------------------------------------------------------------------ the test
 
-/** What the sections share: the sandbox with the package installed, and the examples by file name. */
-interface PackageCtx {
+/** The suite's one n8n, its owner, the credentials and workflows as n8n saved them. */
+interface App {
 	sb: N8nSandbox;
-	example: (file: string) => WorkflowJson;
-	/** every node type this n8n loads */
-	allNodes: SandboxWithPackage['allNodes'];
-}
-
-/** The n8n started for the app's checks, and how it was started (the production checks start it again so). */
-interface AppStart {
 	n8n: N8nServer;
 	session: RestSession;
-	serverEnv: Record<string, string>;
-	firstStartS: number;
+	/** the examples' (the test server's), a wrong key's, and the other test user's (its own rate-limit budget) */
+	cred: { main: CredentialRef; wrong: CredentialRef; other: CredentialRef };
+	/** an example (or WRONG_KEY_DIGEST) as saved: its credentials n8n's, its id the one n8n gave it */
+	saved: (file: string) => WorkflowJson;
+	failedCreateId: string;
 }
 
+/** The digest example saved once more with the wrong key: what a user sees when the key is wrong. */
+const WRONG_KEY_DIGEST = 'e2e: digest with a wrong key';
+
 async function main(): Promise<void> {
-	const examples = loadExamples();
-	const example = (file: string): WorkflowJson => {
-		const wf = examples.get(file);
-		if (!wf) throw new Fatal(`examples/${file} is missing`);
-		return wf;
-	};
 	const installed = await suite.packageSandbox();
 	checkInstalledPackage(installed);
-	const ctx: PackageCtx = { sb: installed.sb, example, allNodes: installed.allNodes };
-	const imported = await importCredentialAndExamples(ctx, examples);
-	await checkExamples(ctx, imported.wrongKeyDigest);
-	await imported.shrinking.check(ctx.sb);
-	const app = await startAppAndCheckTypes(ctx);
-	await checkCredentialTest(app.session);
-	const { sb } = ctx;
-	const { n8n, session } = app;
-	await historyTableOnThisN8n(suite, { sb, n8n, session, api, phpRank: OTHER_CRED });
+	const app = await startApp(installed);
+	// Kept on the CLI, the one `n8n execute` of the suite: the proof that n8n's CLI runs the package. This run,
+	// on its own test servers, depends on nothing the other sections change, so it can come once n8n is stopped.
+	const pagingUnderDeletes = await shrinkingLists(suite, app.session);
+	await checkExamples(app);
+	await checkCredentialTest(app);
+	const { sb, n8n, session } = app;
+	await historyTableOnThisN8n(suite, { sb, n8n, session, api, phpRank: app.cred.other });
 
 	section('a failed Create with a literal password, started by a webhook (production execution)');
 	await checkFailedCreate(suite.report, {
 		sb,
 		api,
 		webhookUrl: `${n8n.baseUrl}/webhook/${FAILED_CREATE_PATH}`,
-		workflowId: FAILED_CREATE_ID,
+		workflowId: app.failedCreateId,
 	});
 
 	// ------------------------------------------------------------------ trigger
-	const alertWf = example(outcomes.ALERT.file);
+	const alertWf = app.saved(outcomes.ALERT.file);
 	const triggerName = alertWf.nodes.find((n) => n.type === TRIGGER_TYPE)?.name ?? 'phpRank Trigger';
-	await triggerManualChecks(session, sb, api, alertWf, triggerName);
-	await publishedTriggerChecks(ctx, app, alertWf, triggerName);
+	await triggerManualChecks(app, alertWf, triggerName);
+	await triggerActivatedChecks(app, alertWf, triggerName);
+	await rateLimitedPollChecks(app);
+	await timed('n8n stop', () => n8n.stop());
+	await pagingUnderDeletes(sb);
 }
 
 // ------------------------------------------------------------------ n8n runtime + install
@@ -255,39 +238,90 @@ function checkInstalledPackage({ runtime, installedDir, allNodes }: SandboxWithP
 	}
 }
 
-// ------------------------------------------------------------------ test server + imports
-/** The test server seeded and started; the credentials, every example and the suite's own workflows imported. */
-async function importCredentialAndExamples(
-	{ sb, example, allNodes }: PackageCtx,
-	examples: Map<string, WorkflowJson>,
-): Promise<{
-	shrinking: Awaited<ReturnType<typeof shrinkingLists>>;
-	wrongKeyDigest: WorkflowJson;
-}> {
-	section('import credential and examples with the n8n CLI');
-	const { runtime } = sb;
-	const now = Date.now();
-	seedServer(api, now);
+// ------------------------------------------------------------------ n8n, credentials, examples
+/**
+ * The env of the suite's one `n8n start`: its public API on (History Store → Data Table); on 2.41 its durable
+ * scheduler runs the polls, with the poll timeout and lease pinned (the one place n8n sets a poll's budget: the
+ * rate-limit check); E2E_DURABLE_CURSORS adds its durable cursors.
+ */
+function startEnv(sb: N8nSandbox): Record<string, string> {
+	const cursors = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
+	if (n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR))
+		return { ...cursors, ...PUBLIC_API_ON };
+	return {
+		...DURABLE_POLLS_ENV,
+		N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S),
+		N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S),
+		...cursors,
+		...PUBLIC_API_ON,
+	};
+}
+
+/** The test server seeded, n8n started once, its owner, the editor's types; the credentials and examples saved. */
+async function startApp(installed: SandboxWithPackage): Promise<App> {
+	const { sb } = installed;
+	section('n8n start (once for the suite): owner, node and credential types, icons');
+	seedServer(api, Date.now());
 	await api.start();
 	note(`phpRank test server: ${api.url}`);
-	const shrinking = await shrinkingLists(suite);
-	await timed('n8n import:credentials', () =>
-		importCredentials(sb, [
-			testServerCredential(api),
-			{
-				id: WRONG_CRED_ID,
-				name: 'phpRank (wrong key)',
-				type: 'phpRankApi',
-				data: { baseUrl: api.url, apiKey: WRONG_KEY },
-			},
-			{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
-			...shrinking.credentials,
-		]),
+	const n8n = await timed('n8n start until ready', async () =>
+		suite.n8n(await startServer(sb, { env: startEnv(sb) })),
 	);
+	const session = await setupOwner(n8n);
+	check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
+	await checkTypes(n8n, session);
+
+	section('credentials and examples saved by REST, as the editor saves them');
+	const made = async (name: string, apiKey: string): Promise<CredentialRef> => {
+		const c = await session.createCredential({
+			name,
+			type: 'phpRankApi',
+			data: { baseUrl: api.url, apiKey },
+		});
+		return { id: c.id, name: c.name };
+	};
+	const cred = {
+		main: await made(CRED_NAME, TEST_API_KEY),
+		wrong: await made('phpRank (wrong key)', WRONG_KEY),
+		other: await made('phpRank (other user)', OTHER_USER_KEY),
+	};
+	const saved = await saveExamples(installed, session, cred);
+	const failedCreate = await saveAndPublish(
+		session,
+		failedCreateWorkflow({ id: '', webhookPath: FAILED_CREATE_PATH, credential: cred.main }),
+	);
+	check(
+		'the webhook-started Create is published (POST /rest/workflows/<id>/activate)',
+		failedCreate.published.status === 200,
+		failedCreate.published.body,
+	);
+	return { sb, n8n, session, cred, saved, failedCreateId: failedCreate.id };
+}
+
+/** Every example checked against this n8n's node types, then saved with n8n's credential, the digest also with the wrong one. */
+async function saveExamples(
+	{ sb, allNodes }: SandboxWithPackage,
+	session: RestSession,
+	cred: App['cred'],
+): Promise<App['saved']> {
+	const { runtime } = sb;
+	const examples = loadExamples();
 	check(`${examples.size} example workflows found in examples/`, examples.size >= 4, [
 		...examples.keys(),
 	]);
+	const saved = new Map<string, WorkflowJson>();
+	const refused: string[] = [];
+	const save = async (key: string, wf: WorkflowJson, ref: CredentialRef): Promise<void> => {
+		const ours = JSON.parse(
+			JSON.stringify(wf).replaceAll(`"${CRED_ID}"`, JSON.stringify(ref.id)),
+		) as WorkflowJson;
+		await saveWorkflow(session, ours).then(
+			({ id }) => saved.set(key, { ...ours, id }),
+			(e: Error) => refused.push(`${key}: ${e.message}`),
+		);
+	};
 	for (const [file, wf] of examples) {
+		await save(file, wf, cred.main);
 		const creds = wf.nodes
 			.filter((n) => n.type.startsWith(`${PACKAGE}.`))
 			.map((n) => n.credentials?.phpRankApi?.id);
@@ -316,91 +350,90 @@ async function importCredentialAndExamples(
 		}
 		check(`${file}: only node types and versions that this n8n has`, unknown.length === 0, unknown);
 	}
-	// The digest once more, with the wrong key: what a user sees when the key is wrong.
-	const wrongKeyDigest: WorkflowJson = JSON.parse(
-		JSON.stringify(example(outcomes.DIGEST.file)).replaceAll(`"${CRED_ID}"`, `"${WRONG_CRED_ID}"`),
-	) as WorkflowJson;
-	wrongKeyDigest.id = 'phprankE2eWrongK';
-	wrongKeyDigest.name = 'e2e: digest with a wrong key';
-	const failedCreate = failedCreateWorkflow({
-		id: FAILED_CREATE_ID,
-		webhookPath: FAILED_CREATE_PATH,
-		credential: { id: CRED_ID, name: CRED_NAME },
-	});
-	await timed('n8n import:workflow', () =>
-		importWorkflows(sb, [...examples.values(), wrongKeyDigest, failedCreate, shrinking.workflow]),
+	const digest = examples.get(outcomes.DIGEST.file);
+	if (digest) await save(WRONG_KEY_DIGEST, { ...digest, name: WRONG_KEY_DIGEST }, cred.wrong);
+	check(
+		'POST /rest/workflows saved every example (as the editor imports a file), each with the credential n8n made',
+		refused.length === 0 && saved.size === examples.size + 1,
+		refused,
 	);
-	check('import:workflow accepted every example', true);
-	await timed('n8n publish:workflow', () => publishWorkflows(sb, [FAILED_CREATE_ID]));
-	return { shrinking, wrongKeyDigest };
+	return (file) => {
+		const wf = saved.get(file);
+		if (!wf) throw new Fatal(`examples/${file} is missing or was not saved`);
+		return wf;
+	};
 }
 
-// ------------------------------------------------------------------ the examples, n8n execute
-/** `n8n execute` of a workflow, the server's requests cleared first: its outputs if it succeeded as it should, its requests. */
-async function execute(
-	sb: N8nSandbox,
+// ------------------------------------------------------------------ the examples, run as the editor runs them
+/**
+ * The editor's "Execute workflow" of a saved workflow from `trigger` (mode manual), the server's requests cleared
+ * first: the stored execution, its outputs if it succeeded as it should, the server's requests.
+ */
+async function runManual(
+	{ session, sb }: App,
 	wf: WorkflowJson,
 	label: string,
-	shouldSucceed = true,
-): Promise<{ res: ExecuteResult; out?: ExecuteResult['outputs']; reqs: RecordedRequest[] }> {
+	{ trigger = MANUAL, shouldSucceed = true } = {},
+): Promise<{ exec?: StoredExecution; out?: StoredExecution['outputs']; reqs: RecordedRequest[] }> {
 	api.clearRequests();
-	const res = await timed(`n8n execute ${label}`, () => executeWorkflow(sb, wf.id));
-	const died = exitNote(res);
-	if (died) note(died);
-	const ok = shouldSucceed && check('execution succeeds', res.ok, failureDetail(res));
-	return { res, out: ok ? res.outputs : undefined, reqs: apiRequests(api) };
+	const { started, exec } = await timed(`run ${label} (POST /rest/workflows/:id/run)`, () =>
+		runFromTrigger(session, sb, wf.id, trigger, { workflowData: wf }),
+	);
+	const ok =
+		shouldSucceed &&
+		check(
+			'execution succeeds (mode manual)',
+			exec?.status === 'success' && exec.mode === 'manual',
+			exec
+				? { status: exec.status, mode: exec.mode, error: exec.data.resultData?.error }
+				: { started },
+		);
+	return { exec, out: ok ? exec?.outputs : undefined, reqs: apiRequests(api) };
 }
 
 /** The digest, the digest with a wrong key, the creation and the housekeeping examples (exampleOutcomes.ts). */
-async function checkExamples(
-	{ sb, example }: PackageCtx,
-	wrongKeyDigest: WorkflowJson,
-): Promise<void> {
-	section('example: weekly digest of bad reports (n8n execute)');
-	const digest = await execute(sb, example(outcomes.DIGEST.file), 'digest');
+async function checkExamples(app: App): Promise<void> {
+	const { saved } = app;
+	section('example: weekly digest of bad reports (run as the editor runs it)');
+	const digest = await runManual(app, saved(outcomes.DIGEST.file), 'the digest');
 	outcomes.checkDigest(check, digest.out, digest.reqs);
 
-	section('a wrong API key in a workflow (n8n execute)');
-	const { res: bad, reqs: badReqs } = await execute(sb, wrongKeyDigest, 'with wrong key', false);
+	section('a wrong API key in a workflow (run as the editor runs it)');
+	const bad = await runManual(app, saved(WRONG_KEY_DIGEST), 'with a wrong key', {
+		shouldSucceed: false,
+	});
+	const error = bad.exec?.data.resultData?.error;
 	check(
-		'execution fails (exit code 1, status error)',
-		!bad.ok && bad.code === 1 && bad.run?.status === 'error',
-		{ code: bad.code, status: bad.run?.status },
+		'execution fails (stored with status error, mode manual)',
+		bad.exec?.status === 'error' && bad.exec.mode === 'manual',
+		{ status: bad.exec?.status, mode: bad.exec?.mode },
 	);
-	check(`error shown: "${MSG_NODE_401}"`, bad.errorMessage === MSG_NODE_401, bad.errorMessage);
+	check(`error shown: "${MSG_NODE_401}"`, error?.message === MSG_NODE_401, error?.message);
 	check(
 		'only GET /api/v1/reports was sent (no writes)',
-		badReqs.length >= 1 && badReqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
-		describeRequests(badReqs),
+		bad.reqs.length >= 1 &&
+			bad.reqs.every((r) => r.method === 'GET' && r.path === '/api/v1/reports'),
+		describeRequests(bad.reqs),
 	);
 	note(
-		`requests sent for the 401: ${badReqs.length} (n8n-core retries a 401 once after preAuthentication)`,
+		`requests sent for the 401: ${bad.reqs.length} (n8n-core retries a 401 once after preAuthentication)`,
 	);
 
-	section('example: scheduled report creation (n8n execute)');
+	section('example: scheduled report creation (run as the editor runs it)');
 	const ids = (user: number) => api.listReports(user).map((r) => r.id);
 	const before = ids(USER_IDS.default);
-	const creation = await execute(sb, example(outcomes.CREATION.file), 'creation');
+	const creation = await runManual(app, saved(outcomes.CREATION.file), 'the creation');
 	const created = api.listReports(USER_IDS.default).filter((r) => !before.includes(r.id));
 	outcomes.checkCreation(check, creation.out, creation.reqs, created);
 
-	section('example: delete reports older than 90 days (n8n execute)');
+	section('example: delete reports older than 90 days (run as the editor runs it)');
 	const kept = { mine: ids(USER_IDS.default).filter((id) => id > 4), others: [9, 10] };
-	const cleanup = await execute(sb, example(outcomes.HOUSEKEEPING.file), 'housekeeping');
+	const cleanup = await runManual(app, saved(outcomes.HOUSEKEEPING.file), 'the housekeeping');
 	outcomes.checkHousekeeping(check, api, cleanup.out, cleanup.reqs, kept);
 }
 // ------------------------------------------------------------------ the app
-/** `n8n start`, the owner, and the node and credential types (and icons) as the editor loads them. */
-async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
-	section('n8n start: owner, node and credential types, icons');
-	const serverEnv = process.env.E2E_DURABLE_CURSORS ? DURABLE_CURSORS_ENV : {};
-	const firstStart = Date.now();
-	const n8n = await timed('n8n start until ready', async () =>
-		suite.n8n(await startServer(sb, { env: { ...serverEnv, ...PUBLIC_API_ON } })),
-	);
-	const firstStartS = (Date.now() - firstStart) / 1000;
-	const session = await setupOwner(n8n);
-	check('owner set up through POST /rest/owner/setup', session.cookie.startsWith('n8n-auth='));
+/** The node and credential types (and icons) as the editor loads them. */
+async function checkTypes(n8n: N8nServer, session: RestSession): Promise<void> {
 	/** The editor's list of node or credential types, and the status it was answered with. */
 	const types = async (file: string) => {
 		const res = await session.request<Array<Record<string, unknown>>>('GET', `/types/${file}`);
@@ -441,14 +474,14 @@ async function startAppAndCheckTypes({ sb }: PackageCtx): Promise<AppStart> {
 			`${res.status} ${res.headers.get('content-type')}`,
 		);
 	}
-	return { n8n, session, serverEnv, firstStartS };
 }
 
 /** The credential test through the app's own endpoint: every answer a sentence README promises. */
-async function checkCredentialTest(session: RestSession): Promise<void> {
+async function checkCredentialTest({ session, cred }: App): Promise<void> {
 	section('credential test through the app (POST /rest/credentials/test)');
+	const id = cred.main.id;
 	api.clearRequests();
-	const ok = await session.testCredential({ id: CRED_ID });
+	const ok = await session.testCredential({ id });
 	check(
 		'right key -> OK "Connection successful!"',
 		same(ok, { status: 'OK', message: 'Connection successful!' }),
@@ -465,7 +498,7 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 	note(`headers of the app's test request: ${JSON.stringify(okReqs[0]?.headers)}`);
 	const errors: Array<[string, string | Record<string, unknown>, string]> = [
 		[`wrong key -> Error "${MSG_CRED_401}"`, { apiKey: WRONG_KEY }, MSG_CRED_401],
-		['stored credential with a wrong key -> the same Error', WRONG_CRED_ID, MSG_CRED_401],
+		['stored credential with a wrong key -> the same Error', cred.wrong.id, MSG_CRED_401],
 		['key of a plan without API access -> 403 message', { apiKey: NO_API_PLAN_KEY }, MSG_CRED_403],
 		[
 			'Base URL without a phpRank API -> 404 message',
@@ -473,14 +506,14 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 			MSG_CRED_404,
 		],
 	];
-	for (const [label, cred, message] of errors) {
+	for (const [label, data, message] of errors) {
 		const r = await session.testCredential(
-			typeof cred === 'string' ? { id: cred } : { id: CRED_ID, dataOverride: cred },
+			typeof data === 'string' ? { id: data } : { id, dataOverride: data },
 		);
 		check(label, same(r, { status: 'Error', message }), r);
 	}
 	for (const shape of [`${api.url}/`, `${api.url}/api/v1`, `${api.url}/api/v1/`]) {
-		const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl: shape } });
+		const r = await session.testCredential({ id, dataOverride: { baseUrl: shape } });
 		check(`Base URL "${shape.replace(api.url, '<server>')}" -> OK`, r.status === 'OK', r);
 	}
 	// Where n8n's declarative test showed a bare code (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL).
@@ -496,45 +529,13 @@ async function checkCredentialTest(session: RestSession): Promise<void> {
 		],
 		[api.url.replace(/^https?:\/\//, ''), MSG_CRED_NO_SCHEME],
 	]) {
-		const r = await session.testCredential({ id: CRED_ID, dataOverride: { baseUrl } });
+		const r = await session.testCredential({ id, dataOverride: { baseUrl } });
 		check(
 			`Base URL "${baseUrl}" -> a sentence, not a code: "${expected}…"`,
 			r.status === 'Error' && r.message.startsWith(expected),
 			r,
 		);
 	}
-}
-
-// ------------------------------------------------------------------ production: published, restarted
-/** The trigger example published and n8n restarted (its scheduled polls), then a poll that meets a long rate limit. */
-async function publishedTriggerChecks(
-	{ sb }: PackageCtx,
-	app: AppStart,
-	alertWf: WorkflowJson,
-	triggerName: string,
-): Promise<void> {
-	const { serverEnv, firstStartS } = app;
-	let n8n: N8nServer | undefined = app.n8n;
-	const start = async (env: Record<string, string>): Promise<N8nServer> =>
-		(n8n = suite.n8n(await startServer(sb, { env })));
-	const stop = async (): Promise<void> => {
-		await timed('n8n stop', () => n8n?.stop());
-		n8n = undefined;
-	};
-	await stop();
-	await triggerActivatedChecks(sb, api, alertWf, triggerName, () => start(serverEnv), firstStartS);
-	if (!process.env.E2E_SKIP_ACTIVATION) {
-		await stop();
-		await timed('n8n unpublish:workflow', () => unpublishWorkflow(sb, ACTIVATED_TRIGGER_ID));
-		const active = await listWorkflowIds(sb, { active: true });
-		check(
-			'unpublished: n8n list:workflow --active=true no longer lists the copy',
-			!active.includes(ACTIVATED_TRIGGER_ID) && active.includes(FAILED_CREATE_ID),
-			active,
-		);
-	}
-	await rateLimitedPollChecks(sb, api, serverEnv, firstStartS, start);
-	await stop();
 }
 
 // ------------------------------------------------------------------ trigger example
@@ -545,43 +546,14 @@ async function publishedTriggerChecks(
  * "cli" mode only starts at a Manual Trigger and passes poll nodes through). The execution is then read
  * from n8n's database (db.ts), like every other stored execution here.
  */
-async function triggerManualChecks(
-	session: RestSession,
-	sb: N8nSandbox,
-	api: PhpRankServer,
-	wf: WorkflowJson,
-	triggerName: string,
-): Promise<void> {
+async function triggerManualChecks(app: App, wf: WorkflowJson, triggerName: string): Promise<void> {
 	section(
 		'example: alert on a result drop (phpRank Trigger), run like the editor\'s "Execute workflow"',
 	);
 	// The trigger then shows the most recent matching report as a sample, and keeps no state.
-	api.clearRequests();
 	const latest = api.listReports(USER_IDS.default).at(-1);
-	// n8n 2.41 runs the stored workflow; n8n 2.0 only runs the one the editor sends along (body.workflowData, else
-	// 500 "Cannot read properties of undefined (reading 'id')"): older versions get it, as their editor sends it.
-	const sendsWorkflow = n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
-	if (sendsWorkflow)
-		note(
-			`n8n ${sb.runtime.n8nVersion}: the run request carries the workflow (workflowData), as this version's editor sends it`,
-		);
-	const { started, executionId, exec } = await timed('manual trigger execution', () =>
-		runFromTrigger(session, sb, wf.id, triggerName, {
-			workflowData: sendsWorkflow ? wf : undefined,
-		}),
-	);
-	check(
-		'POST /rest/workflows/:id/run starts an execution',
-		started.status === 200 && executionId,
-		started,
-	);
-	if (executionId) {
-		check(
-			'execution succeeds (mode manual)',
-			exec?.status === 'success' && exec.mode === 'manual',
-			{ status: exec?.status, mode: exec?.mode, error: exec?.data.resultData?.error },
-		);
-		const out = exec?.outputs ?? {};
+	const { out, reqs } = await runManual(app, wf, 'the trigger example', { trigger: triggerName });
+	if (out) {
 		const items = json(out[triggerName]);
 		check(
 			`the trigger outputs the latest report (id ${latest?.id}) as a sample event`,
@@ -606,42 +578,35 @@ async function triggerManualChecks(
 		);
 		check('the notification step ran', json(out['Notify (replace with Slack)']).length === 1);
 	}
-	const manualReqs = describeRequests(apiRequests(api));
+	const manualReqs = describeRequests(reqs);
 	const newest = 'GET /api/v1/reports?sort_by=id&sort=desc&per_page=10&page=1';
 	check(`server got one ${newest}`, manualReqs === newest, manualReqs);
 }
 
 /**
- * (b) A copy of the trigger example published like in production, through n8n's CLI: import:workflow and
- * publish:workflow, then `n8n start` (a publish takes effect at the next start). n8n polls once on activation
- * and then on the copy's schedule: a fixed second of every minute, far enough after the start that the test
- * changes a report between the activation poll and the first scheduled one. Executions are read from the
- * database; the copy is unpublished with the CLI at the end.
+ * (b) A copy of the trigger example published like in production, as the editor's Publish does (POST
+ * /rest/workflows/<id>/activate: at once, no restart). n8n polls once on activation and then on the copy's
+ * schedule: two fixed seconds a minute, 30 s apart, the first far enough ahead that the test changes a report
+ * between the activation poll and the first scheduled one. Executions are read from the database; the copy is unpublished
+ * at the end (POST /rest/workflows/<id>/deactivate).
  */
 async function triggerActivatedChecks(
-	sb: N8nSandbox,
-	api: PhpRankServer,
+	{ sb, session, failedCreateId }: App,
 	wf: WorkflowJson,
 	triggerName: string,
-	start: () => Promise<N8nServer>,
-	firstStartS: number,
 ): Promise<void> {
 	section('example: alert on a result drop, published (scheduled polls by n8n)');
 	if (process.env.E2E_SKIP_ACTIVATION) {
 		note('skipped (E2E_SKIP_ACTIVATION)');
 		return;
 	}
-	// The second of the minute at which n8n polls: after the import, the publish, this start (as long as the
-	// first one, at most) and the activation poll, with room to change a report in between.
-	const leadS = Math.min(55, Math.max(30, Math.ceil(firstStartS * 1.5) + 25));
+	// The seconds of the minute at which n8n polls, 30 s apart: the first after the save, the publish and the
+	// activation poll, with room to change a report in between.
+	const leadS = 20;
 	const second = (new Date().getUTCSeconds() + leadS) % 60;
-	const { wf: copy } = outcomes.alertPollingAt(wf, second, {
-		id: ACTIVATED_TRIGGER_ID,
+	const { wf: copy } = outcomes.alertPollingAt(wf, [second, (second + 30) % 60], {
 		name: 'e2e: alert on a result drop (published)',
 	});
-	await timed('n8n import:workflow (the copy)', () => importWorkflows(sb, [copy]));
-	await timed('n8n publish:workflow (the copy)', () => publishWorkflows(sb, [copy.id]));
-	note(`the copy polls at second ${second} of every minute (${leadS} s after the import began)`);
 	const polls = () =>
 		apiRequests(api).filter(
 			(r) => r.method === 'GET' && r.path === '/api/v1/reports' && r.query.per_page === '100',
@@ -649,8 +614,18 @@ async function triggerActivatedChecks(
 	api.clearRequests();
 	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
 		Boolean(await timed(label, () => waitFor(() => polls() >= n || undefined, timeoutMs)));
-	await timed('n8n start until ready (with the published copy)', start);
-	// n8n polls once while it activates the published workflow, just after it answers readiness.
+	const { id, published } = await timed('save and publish the copy', () =>
+		saveAndPublish(session, copy),
+	);
+	check(
+		'the copy is published (POST /rest/workflows/<id>/activate)',
+		published.status === 200,
+		published.body,
+	);
+	note(
+		`the copy polls at seconds ${second} and ${(second + 30) % 60} of every minute (the first ${leadS} s after its save began)`,
+	);
+	// n8n polls once while it activates the published workflow, just after it answers the publish.
 	check(
 		'n8n polled once on activation (reads all reports, per_page=100)',
 		await waitPoll(1, 'wait for the activation poll', 30_000),
@@ -664,13 +639,13 @@ async function triggerActivatedChecks(
 			describeRequests(apiRequests(api)),
 		)
 	) {
-		note(`n8n took too long to start here: raise leadS in ${path.basename(__filename)}`);
+		note(`n8n took too long to publish here: raise leadS in ${path.basename(__filename)}`);
 	}
 
 	// A drop after the activation poll, before the first scheduled poll.
 	await outcomes.changeReports(api, outcomes.ALERT.first);
 	check('n8n ran the first scheduled poll', await waitPoll(2, 'wait for scheduled poll 1'));
-	const settled = async (count: number) => await waitForExecutions(sb, copy.id, count, 20_000);
+	const settled = async (count: number) => await waitForExecutions(sb, id, count, 20_000);
 	const ids = (e: StoredExecution) => json(e.outputs[triggerName]).map((i) => i.id);
 	const afterFirst = await settled(1);
 	check(
@@ -697,6 +672,16 @@ async function triggerActivatedChecks(
 		!all.some((e) => ids(e).includes(8)),
 		all.map(ids),
 	);
+	const off = await session.request('POST', `/rest/workflows/${id}/deactivate`, {});
+	const active = async (wid: string) =>
+		(await session.request<{ data?: { active?: boolean } }>('GET', `/rest/workflows/${wid}`)).body
+			?.data?.active;
+	const now = { copy: await active(id), failedCreate: await active(failedCreateId) };
+	check(
+		'unpublished (POST /rest/workflows/<id>/deactivate): n8n shows the copy inactive, the webhook-started Create still active',
+		off.status === 200 && now.copy === false && now.failedCreate === true,
+		{ deactivate: off.status, ...now },
+	);
 }
 
 // ------------------------------------------------------------------ a poll that meets a rate limit
@@ -712,15 +697,15 @@ function durablePollBudgetMs(pollTimeoutS: number, leaseS: number): number {
 }
 
 /** A trigger alone (New Report, the other user's key), polling at these seconds of every minute. */
-function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
+function rateLimitedTriggerWorkflow(seconds: number[], other: CredentialRef): WorkflowJson {
 	const parameters = {
 		pollTimes: pollAt(seconds),
 		event: 'newReport',
 		filters: {},
 		simplify: true,
 	};
-	return workflow(RATE_LIMITED_ID, 'e2e: a poll meets a long rate limit (published)', [
-		phpRankTrigger('phpRank Trigger', parameters, OTHER_CRED),
+	return workflow('', 'e2e: a poll meets a long rate limit (published)', [
+		phpRankTrigger('phpRank Trigger', parameters, other),
 	]);
 }
 
@@ -742,13 +727,7 @@ function rateLimitedTriggerWorkflow(seconds: number[]): WorkflowJson {
  * none and the node takes one minute. With E2E_DURABLE_CURSORS n8n itself backs the trigger off for the
  * error's Retry-After: no poll runs during the wait.
  */
-async function rateLimitedPollChecks(
-	sb: N8nSandbox,
-	api: PhpRankServer,
-	baseEnv: Record<string, string>,
-	firstStartS: number,
-	start: (env: Record<string, string>) => Promise<N8nServer>,
-): Promise<void> {
+async function rateLimitedPollChecks({ sb, session, cred }: App): Promise<void> {
 	section(
 		`a published trigger's polls meet a rate limit that outlasts them (429, Retry-After ${RATE_LIMIT_RETRY_AFTER_S} s, until lifted)`,
 	);
@@ -757,14 +736,7 @@ async function rateLimitedPollChecks(
 		return;
 	}
 	const phaseStart = Date.now();
-	const plan = rateLimitPlan(sb, baseEnv, firstStartS);
-	await timed('n8n import:workflow (rate-limited trigger)', () =>
-		importWorkflows(sb, [rateLimitedTriggerWorkflow(plan.seconds)]),
-	);
-	await timed('n8n publish:workflow (rate-limited trigger)', () =>
-		publishWorkflows(sb, [RATE_LIMITED_ID]),
-	);
-	note(`the trigger polls at seconds ${plan.seconds.join(' and ')} of every minute`);
+	const plan = rateLimitPlan(sb);
 
 	const other = `Bearer ${OTHER_USER_KEY}`;
 	const polls = (): RecordedRequest[] =>
@@ -778,7 +750,15 @@ async function rateLimitedPollChecks(
 			.slice(from)
 			.find((r) => r.status !== undefined && (status === undefined || r.status === status));
 	const seenBefore = polls().length;
-	await timed('n8n start until ready (rate-limited trigger)', () => start(plan.env));
+	const { id, published } = await timed('save and publish the rate-limited trigger', () =>
+		saveAndPublish(session, rateLimitedTriggerWorkflow(plan.seconds, cred.other)),
+	);
+	check(
+		'the trigger is published (POST /rest/workflows/<id>/activate)',
+		published.status === 200,
+		published.body,
+	);
+	note(`the trigger polls at seconds ${plan.seconds.join(' and ')} of every minute`);
 	const activation = await timed('wait for the activation poll', () =>
 		waitFor(answered(seenBefore), 30_000),
 	);
@@ -802,8 +782,7 @@ async function rateLimitedPollChecks(
 	);
 	check('a scheduled poll met the rate limit (429)', met, describeRequests(polls()));
 	if (!met) return;
-	const stored = async (): Promise<StoredExecution[]> =>
-		await storedExecutions(sb, RATE_LIMITED_ID);
+	const stored = async (): Promise<StoredExecution[]> => await storedExecutions(sb, id);
 	const run: RateLimitRun = { ...plan, api, polls, stored, met, heldFrom };
 	await checkPollsUnderTheLimit(run);
 	await checkPollAfterTheWait(run, created.id);
@@ -817,7 +796,6 @@ interface RateLimitPlan {
 	boundS: number;
 	/** n8n itself backs the trigger off for the error's Retry-After (durable cursors) */
 	backsOff: boolean;
-	env: Record<string, string>;
 	seconds: number[];
 	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
 	tickOf: (ms: number) => number;
@@ -835,11 +813,8 @@ interface RateLimitRun extends RateLimitPlan {
 	heldFrom: number;
 }
 
-function rateLimitPlan(
-	sb: N8nSandbox,
-	baseEnv: Record<string, string>,
-	firstStartS: number,
-): RateLimitPlan {
+/** What startEnv set for the polls on this n8n, and the seconds the trigger polls at. */
+function rateLimitPlan(sb: N8nSandbox): RateLimitPlan {
 	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
 	const budgetMs = givesBudget
 		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)
@@ -847,24 +822,13 @@ function rateLimitPlan(
 	const boundMs = budgetMs / 2;
 	const boundS = boundMs / 1000;
 	const backsOff = givesBudget && Boolean(process.env.E2E_DURABLE_CURSORS);
-	const env = givesBudget
-		? {
-				...DURABLE_POLLS_ENV,
-				N8N_SCHEDULER_POLL_TIMEOUT: String(POLL_TIMEOUT_S),
-				N8N_SCHEDULER_LEASE_DURATION: String(SCHEDULER_LEASE_S),
-				...baseEnv,
-			}
-		: baseEnv;
 	note(
 		givesBudget
 			? `n8n ${sb.runtime.n8nVersion}: polls run by its durable scheduler (N8N_SCHEDULER_POLL_TIMEOUT=${POLL_TIMEOUT_S}, N8N_SCHEDULER_LEASE_DURATION=${SCHEDULER_LEASE_S}): getPollBudgetMs() = ${budgetMs / 1000} s, a poll waits at most ${boundS} s`
 			: `n8n ${sb.runtime.n8nVersion}: no getPollBudgetMs(); the node's fallback budget is ${budgetMs / 1000} s, a poll waits at most ${boundS} s`,
 	);
-	// The first tick after this import, publish and start (a poll before the limit finds nothing new).
-	const first =
-		(new Date().getUTCSeconds() +
-			Math.min(POLL_EVERY_S - 1, Math.max(12, Math.ceil(firstStartS) + 10))) %
-		60;
+	// The first tick after the save, the publish and its activation poll (a poll before the limit finds nothing new).
+	const first = (new Date().getUTCSeconds() + 15) % 60;
 	const seconds = Array.from(
 		{ length: 60 / POLL_EVERY_S },
 		(_, i) => (first + i * POLL_EVERY_S) % 60,
@@ -874,7 +838,7 @@ function rateLimitPlan(
 		while (!seconds.includes(new Date(tick).getUTCSeconds())) tick -= 1000;
 		return tick;
 	};
-	return { budgetMs, boundMs, boundS, backsOff, env, seconds, tickOf };
+	return { budgetMs, boundMs, boundS, backsOff, seconds, tickOf };
 }
 
 // n8n stores a failed poll's error through its toJSON (message, name, description...: no httpCode), on both versions.

@@ -11,7 +11,7 @@ import {
 	reportBrandingParameter,
 } from '../report/history';
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
-import { siteOptions, siteSimplifyParameter } from '../site';
+import { searchConsoleDataParameter, siteOptions, siteSimplifyParameter } from '../site';
 
 const { auditedWithin, staleAfter, tieWithin } = BOUNDS;
 const digestOnly = { displayOptions: { show: { output: ['digest'] } } };
@@ -117,6 +117,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	siteSimplifyParameter,
+	{ ...searchConsoleDataParameter, displayOptions: { show: { output: ['projects'] } } },
 	pageGroupsParameter,
 	defaultBudgetParameter,
 	{

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS, boundedField } from '../../bounds';
 import { optionsCollection, projectLocator, simplifyParameter } from '../common';
 import { defaultBudgetParameter, pageGroupsParameter } from '../pageGroups';
-import { siteOptions } from '../site';
+import { searchConsoleDataParameter, siteOptions } from '../site';
 import { createFields } from './create.operation';
 import {
 	emailHtmlOption,
@@ -139,6 +139,10 @@ const properties: INodeProperties[] = [
 			'Whether to return each page, or a summary of each site (project) the input’s URLs belong to',
 	},
 	simplifyParameter,
+	{
+		...searchConsoleDataParameter,
+		description: `${searchConsoleDataParameter.description} One Item per Page: each page’s clicks.`,
+	},
 	{
 		...pageGroupsParameter,
 		description: `${pageGroupsParameter.description} One Item per Page: each page says its <code>group</code>.`,

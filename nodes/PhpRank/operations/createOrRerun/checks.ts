@@ -5,6 +5,7 @@ import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../../input';
 import { siteSettings } from '../../site/options';
 import { pageGroupSettings } from '../../site/pageGroups';
+import { type SearchConsoleRows, searchConsoleRows } from '../../site/traffic';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
@@ -62,7 +63,13 @@ export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void
 	);
 }
 
-/** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups and, with One Item per Site, the site options, checked before anything is sent. */
+/** Search Console Data as read (none given: undefined); data not in Search Console's shape refused, naming the field. */
+export function searchConsoleData(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
+	const given = ctx.getNodeParameter('searchConsoleData', '');
+	return given === '' || given === undefined ? undefined : searchConsoleRows(ctx, given);
+}
+
+/** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups, Search Console Data and, with One Item per Site, the site options, checked before anything is sent. */
 export async function checkRerunOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
@@ -72,6 +79,7 @@ export async function checkRerunOptions(
 	reuseHours(this);
 	confirmDropPoints(this);
 	pageGroupSettings(this);
+	searchConsoleData(this);
 	if (this.getNodeParameter('output', 'pages') !== 'pages') siteSettings(this);
 	return requestOptions;
 }

@@ -18,6 +18,7 @@ import { historySettings } from './historySettings';
 import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
 import { recordedTickets } from '../../history/tickets';
 import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
+import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
  * What Create or Re-Run outputs. One Item per Page: each page's report, with `action`, the change
@@ -33,6 +34,7 @@ export function pageItem(
 	{ action, record, changes, others, confirmation }: Outcome,
 	confirmPoints: number | undefined,
 	groups: readonly PageGroup[],
+	traffic?: SearchConsoleRows,
 ): IDataObject {
 	const confirmed =
 		confirmPoints === undefined
@@ -47,13 +49,21 @@ export function pageItem(
 		other_reports: others,
 		...confirmed,
 		...(groups.length ? { group: groupOf(record.url, groups) } : {}),
+		...(traffic ? pageTraffic(traffic, String(record.url ?? '')) : {}),
 	};
+}
+
+/** One Item per Page with Search Console Data: the page's clicks and impressions (0 without data). */
+function pageTraffic(traffic: SearchConsoleRows, url: string) {
+	const page = trafficByPage(traffic).get(trafficKey(url));
+	return { clicks: page?.clicks ?? 0, impressions: page?.impressions ?? 0, traffic_data: !!page };
 }
 
 interface GatheredPage {
 	project: string;
 	pages: RunPage[];
 	error?: NodeApiError;
+	traffic?: SearchConsoleRows;
 }
 
 /** One page of the item on its way: its URL and its analysis. */
@@ -98,6 +108,18 @@ async function itemPages(
 	return { pages, error: done.find(({ error }) => error)?.error };
 }
 
+interface SiteItemOptions {
+	settings: PageGroupSettings;
+	history: OpenSite;
+	wholeSite: boolean;
+	/** The item's Search Console Data. */
+	traffic?: SearchConsoleRows;
+}
+
+/** The Search Console Data of a site's items, joined (none given: undefined, no traffic fields). */
+const joinedTraffic = (all: Array<SearchConsoleRows | undefined>) =>
+	all.some(Boolean) ? joinRows(all) : undefined;
+
 /**
  * One Item per Site: the item's pages join the run's; the first item of each site answers for it.
  * `wholeSite` (Pages From → A Project's Reports): the site's other pages count, as their newest
@@ -107,15 +129,11 @@ export async function siteItems(
 	caller: Caller<IExecutePaginationFunctions> & { run: Run },
 	project: string,
 	analyses: PageAnalysis[],
-	{
-		settings,
-		history: home,
-		wholeSite,
-	}: { settings: PageGroupSettings; history: OpenSite; wholeSite: boolean },
+	{ settings, history: home, wholeSite, traffic }: SiteItemOptions,
 ): Promise<INodeExecutionData[]> {
 	const { ctx, spec, run } = caller;
 	const item = ctx.getItemIndex();
-	const gathered: GatheredPage = { project, ...(await itemPages(caller, item, analyses)) };
+	const gathered: GatheredPage = { project, traffic, ...(await itemPages(caller, item, analyses)) };
 	const all = await run.gather('createOrRerun sites', item, gathered, inputItemCount(ctx));
 	const mine = [...all]
 		.filter(([, { project: site }]) => site === project)
@@ -144,6 +162,7 @@ export async function siteItems(
 		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
 		settings,
 		others,
+		joinedTraffic(mine.map(([, its]) => its.traffic)),
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);

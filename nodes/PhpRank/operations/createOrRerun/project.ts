@@ -16,6 +16,7 @@ import { outputChoice } from '../../engine/reportItem';
 import { paired } from '../../engine/routes';
 import { openSiteHistory } from '../../history/keep';
 import type { PageGroupSettings } from '../../site/pageGroups';
+import type { SearchConsoleRows } from '../../site/traffic';
 import { checkPublicUrl } from './checks';
 import { pageItem, siteItems } from './items';
 
@@ -81,7 +82,15 @@ async function pageItems(
 	caller: ItemCaller,
 	urls: string[],
 	analyse: (url: string) => Promise<Outcome>,
-	{ settings, confirmPoints }: { settings: PageGroupSettings; confirmPoints: number | undefined },
+	{
+		settings,
+		confirmPoints,
+		traffic,
+	}: {
+		settings: PageGroupSettings;
+		confirmPoints: number | undefined;
+		traffic?: SearchConsoleRows;
+	},
 ): Promise<INodeExecutionData[]> {
 	const { ctx, run, spec } = caller;
 	const settled = await Promise.allSettled(urls.map(analyse));
@@ -101,7 +110,7 @@ async function pageItems(
 	return paired(
 		ctx,
 		outcomes.map((outcome) => ({
-			json: pageItem(choice, outcome, confirmPoints, settings.groups),
+			json: pageItem(choice, outcome, confirmPoints, settings.groups, traffic),
 		})),
 	);
 }
@@ -114,10 +123,12 @@ export async function projectStep(
 		bySite,
 		settings,
 		analysis,
+		traffic,
 	}: {
 		bySite: boolean;
 		settings: PageGroupSettings;
 		analysis: Omit<AnalysisOptions, 'project'>;
+		traffic?: SearchConsoleRows;
 	},
 ): Promise<INodeExecutionData[]> {
 	const { ctx, run } = caller;
@@ -127,11 +138,16 @@ export async function projectStep(
 		sharedAnalysis(caller, url, { ...body, url }, { ...analysis, project });
 	if (!bySite) {
 		const urls = await pagesToAnalyse(caller, input);
-		return await pageItems(caller, urls, analyse, { settings, ...analysis });
+		return await pageItems(caller, urls, analyse, { settings, ...analysis, traffic });
 	}
 	// History Store → Data Table: the site's rows read before any phpRank request.
 	const history = await openSiteHistory(ctx, run, project, settings.groups.length > 0);
 	const urls = await pagesToAnalyse(caller, input);
 	const analyses = urls.map((url) => ({ url, analysis: analyse(url) }));
-	return await siteItems(caller, project, analyses, { settings, history, wholeSite: true });
+	return await siteItems(caller, project, analyses, {
+		settings,
+		history,
+		wholeSite: true,
+		traffic,
+	});
 }

@@ -14,7 +14,13 @@ import type { ResourceSpec } from '../../transport/resource';
 import { doneBefore, fingerprintOf, itemFailed, recordDone, runOf } from '../../transport/run';
 import { outputChoice } from '../../engine/reportItem';
 import { operationRouting, paired } from '../../engine/routes';
-import { checkRerunOptions, confirmDropPoints, pagesFromProject, reuseHours } from './checks';
+import {
+	checkRerunOptions,
+	confirmDropPoints,
+	pagesFromProject,
+	reuseHours,
+	searchConsoleData,
+} from './checks';
 import { projectStep } from './project';
 import { openSiteHistory } from '../../history/keep';
 import { checkHistoryOptions } from './historySettings';
@@ -46,10 +52,11 @@ async function createOrRerun(
 		};
 		// Page Groups read once for the item.
 		const settings = pageGroupSettings(this);
+		const traffic = searchConsoleData(this);
 		const confirmPoints = confirmDropPoints(this);
 		const options = { confirmPoints, reuseHours: reuseHours(this) };
 		if (pagesFromProject(this)) {
-			const step = projectStep(caller, body, { bySite, settings, analysis: options });
+			const step = projectStep(caller, body, { bySite, settings, analysis: options, traffic });
 			return await (bySite ? step.catch(leftOut) : step);
 		}
 		const url = String(body[spec.createdFrom ?? 'url']);
@@ -68,11 +75,12 @@ async function createOrRerun(
 				settings,
 				history,
 				wholeSite: false,
+				traffic,
 			}).catch(leftOut);
 		}
 		const outcome = await analysis;
 		const choice = outputChoice(this, await recordLinks(caller));
-		const items = [{ json: pageItem(choice, outcome, confirmPoints, settings.groups) }];
+		const items = [{ json: pageItem(choice, outcome, confirmPoints, settings.groups, traffic) }];
 		recordDone(
 			run,
 			this.getItemIndex(),

@@ -11,6 +11,7 @@ import {
 } from '../../site/figures';
 import { NO_BUDGET, withGroups } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
+import { type SearchConsoleRows, siteTraffic } from '../../site/traffic';
 import type { SiteSummary } from '../../site/types';
 
 /*
@@ -51,7 +52,8 @@ function biggestDrops(rerun: Array<RunPage & { record: IDataObject }>, options: 
  * scores moved (re-run pages only: a created page has no score before), which checks newly failed
  * or were fixed and on how many pages, the biggest drops, the pages phpRank could not analyse, and
  * the health of the pages the run analysed, with Figures From → Every Page of the Site also of the
- * site's other pages (`others`: each one's newest report), its groups and budgets judged on them all.
+ * site's other pages (`others`: each one's newest report), its groups and budgets judged on them all;
+ * with Search Console Data (`traffic`), each failing check and group with the clicks it touches.
  */
 export function siteSummary(
 	project: string,
@@ -59,6 +61,7 @@ export function siteSummary(
 	options: SiteOptions,
 	settings: PageGroupSettings = { groups: [], defaultBudget: NO_BUDGET },
 	others: readonly IDataObject[] = [],
+	traffic?: SearchConsoleRows,
 ): SiteSummary {
 	const analysed = pages.filter(
 		(page): page is RunPage & { record: IDataObject } => page.record !== undefined,
@@ -98,7 +101,7 @@ export function siteSummary(
 		newly_fixed_checks: countChecks(rerun.map(({ changes }) => changes!.fixed)),
 		biggest_drops: drops,
 	};
-	return {
+	const site = {
 		...run,
 		...health,
 		failed_pages: pages
@@ -106,4 +109,6 @@ export function siteSummary(
 			.map(({ url, failure }) => ({ url, reason: failure! })),
 		...withGroups(records, health, settings, options),
 	};
+	if (!traffic) return site;
+	return { ...site, ...siteTraffic(records, traffic, site, settings.groups) };
 }

@@ -7,6 +7,13 @@ import { siteSettings } from '../../site/options';
 import { compareWithNames, siteTieWithin } from './compareWith';
 import { pageGroupSettings } from '../../site/pageGroups';
 import { checkHistoryHome } from '../../history/homes';
+import { type SearchConsoleRows, searchConsoleRows } from '../../site/traffic';
+
+/** Search Console Data (One Item per Project) as read; none given: undefined. */
+export function healthTraffic(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
+	const given = isDigest(ctx) ? '' : ctx.getNodeParameter('searchConsoleData', '');
+	return given === '' || given === undefined ? undefined : searchConsoleRows(ctx, given);
+}
 
 /** Output → One Digest: one item for the whole account (All Projects only). */
 export const isDigest = (ctx: IExecuteSingleFunctions) =>
@@ -62,5 +69,6 @@ export async function checkHealthInput(
 	if (!all) compareWithNames(this, projectName(this));
 	if (!all) siteTieWithin(this);
 	siteSettings(this);
+	healthTraffic(this);
 	return requestOptions;
 }

@@ -16,7 +16,7 @@ import { inputProblem, projectName } from '../../input';
 import { operationRouting, paired } from '../../engine/routes';
 import { siteSettings } from '../../site/options';
 import { pageGroupSettings } from '../../site/pageGroups';
-import { checkHealthInput, digestSettings, isDigest } from './checks';
+import { checkHealthInput, digestSettings, healthTraffic, isDigest } from './checks';
 import { readDigestHistory } from './digestHistory';
 import { digest } from './digest';
 import { digestItem } from './digestItem';
@@ -54,6 +54,7 @@ function healthStep() {
 				: projectName(this);
 			const { worstPages, minChange } = siteSettings(this);
 			const groups = pageGroupSettings(this);
+			const traffic = healthTraffic(this);
 			const reports = run.spec;
 			const caller = callerOf(this, run);
 			const { items } = await readList(
@@ -86,14 +87,14 @@ function healthStep() {
 			const options = { worstPages, minChange, link };
 			// Compare With: other projects beside the chosen one (compareWith.ts).
 			if (project !== undefined && compareWithNames(this, project).length) {
-				const item = healthItem(project, sites.get(project)!, options, shape, groups);
+				const item = healthItem(project, sites.get(project)!, options, shape, groups, traffic);
 				const chosen = { project, records: sites.get(project)! };
 				return paired(this, [{ json: await withBeside(caller, chosen, item, options, shape) }]);
 			}
 			return paired(
 				this,
 				names.sort().map((site) => ({
-					json: healthItem(site, sites.get(site)!, options, shape, groups),
+					json: healthItem(site, sites.get(site)!, options, shape, groups, traffic),
 				})),
 			);
 		} catch (error) {

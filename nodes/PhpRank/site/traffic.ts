@@ -1,0 +1,264 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { describeValue } from '../bounds';
+import { fail } from '../input';
+import { checkStates, importanceRank, sameUrlKey } from '../report';
+import { groupOf, type PageGroup } from './groups';
+import type { Affected, CheckCount, GroupFigures, SiteHealth, SiteTraffic, Traffic } from './types';
+
+/*
+ * Search Console clicks and impressions beside a site's problems, pure. In: the Search Analytics
+ * answer (searchanalytics.query, dimensions ["page"]: `rows[].keys[0]` the page, `clicks`,
+ * `impressions`), its rows alone, or several answers (paging, n8n items). Out: each failing check's
+ * and group's clicks and impressions, the checks ranked by clicks, coverage. A page of the data is
+ * a page of the site when both read the same after `trafficKey`: Search Console's page dimension
+ * gives the canonical URL whole (scheme, host, path, query; no fragment), so the scheme, a leading
+ * `www.`, the host's case, trailing slashes, a fragment and percent-encoding are ignored; the
+ * path's case and the query count (`?page=2` is another page).
+ */
+
+/** A page's URL as the data and the site are matched on. */
+export function trafficKey(url: string): string {
+	const bare = url.trim().replace(/#.*$/s, '');
+	let decoded = bare;
+	try {
+		decoded = decodeURI(bare);
+	} catch {
+		// Not valid percent-encoding: matched as written.
+	}
+	return sameUrlKey(decoded);
+}
+
+/** Search Console's rows as read: each row once by its keys, its page and figures. */
+export type SearchConsoleRows = Map<string, { page: string } & Traffic>;
+
+/** What is wrong with Search Console Data, and what to do. */
+export type TrafficProblem = { problem: string; fix: string };
+
+const FIX =
+	'Give the Search Analytics answer as Search Console sends it (searchanalytics.query with dimensions ["page"]): { "rows": [{ "keys": ["https://example.com/pricing"], "clicks": 12, "impressions": 340 }] }, its rows alone, or a list of answers, e.g. {{ $(\'Search Console\').all().map(({ json }) => json) }}.';
+
+const problem = (text: string, fix = FIX): TrafficProblem => ({ problem: text, fix });
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A row: an object with keys, clicks or impressions (an answer has none of them). */
+const isRow = (value: unknown) =>
+	isObject(value) && ('keys' in value || 'clicks' in value || 'impressions' in value);
+
+/** Each answer's rows with the path a message names them by: `rows[3]`, `[1].rows[3]`. */
+function answersOf(value: unknown): Array<{ at: string; rows: unknown }> | TrafficProblem {
+	if (Array.isArray(value) && value.every(isRow)) return [{ at: '', rows: value }];
+	const answers = Array.isArray(value) ? value : [value];
+	const many = Array.isArray(value);
+	const read: Array<{ at: string; rows: unknown }> = [];
+	for (const [index, entry] of answers.entries()) {
+		// An n8n item ({ json }) as `$('Search Console').all()` gives it.
+		const answer = isObject(entry) && isObject(entry.json) ? entry.json : entry;
+		const at = many ? `[${index}]` : '';
+		if (!isObject(answer))
+			return problem(`${at || 'it'} is ${describeValue(answer)}, not a Search Analytics answer`);
+		if (isObject(answer.error))
+			return problem(
+				`${at || 'it'} is an error from Search Console: ${String(answer.error.message ?? '')}`,
+				'Fix the Search Console request first (its credential, scope and site URL), then run again.',
+			);
+		if (!('rows' in answer) && !('responseAggregationType' in answer))
+			return problem(`${at || 'it'} has no rows: it is not a Search Analytics answer`);
+		// Search Console leaves rows out when it has no data for the period.
+		read.push({ at: `${at}${at ? '.' : ''}rows`, rows: answer.rows ?? [] });
+	}
+	return read;
+}
+
+/** One row checked: its page and figures, or what is wrong with it. */
+function rowOf(
+	row: unknown,
+	at: string,
+): ({ page: string; keys: string } & Traffic) | TrafficProblem {
+	if (!isObject(row)) return problem(`${at} is ${describeValue(row)}, not a row`);
+	const keys = row.keys;
+	if (!Array.isArray(keys) || typeof keys[0] !== 'string' || keys[0].trim() === '')
+		return problem(`${at}.keys must list the page first, but it is ${describeValue(keys)}`);
+	if (!/^https?:\/\//i.test(keys[0].trim()))
+		return problem(
+			`${at}.keys[0] is ${describeValue(keys[0])}, not a page's URL`,
+			'Query Search Console with dimensions ["page"] (the page first), so that each row names a page.',
+		);
+	const figures: Traffic = { clicks: 0, impressions: 0 };
+	for (const name of ['clicks', 'impressions'] as const) {
+		const value = row[name];
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+			return problem(
+				`${at}.${name} is ${describeValue(value)}${typeof value === 'string' ? ' (text)' : ''}: ${name} must be a number of 0 or more`,
+			);
+		figures[name] = value;
+	}
+	return { page: keys[0].trim(), keys: JSON.stringify(keys), ...figures };
+}
+
+const isProblem = (value: unknown): value is TrafficProblem =>
+	isObject(value) && typeof value.problem === 'string';
+
+/**
+ * Search Console Data read, or what is wrong with it (nothing given: undefined). A row repeated with
+ * the same keys and figures (the same answer given twice) counts once; the same keys with other
+ * figures are two periods mixed, and refused.
+ */
+export function readSearchConsole(given: unknown): SearchConsoleRows | TrafficProblem | undefined {
+	if (given === undefined || given === null || given === '') return undefined;
+	if (typeof given !== 'object') return readAnswers(given);
+	// Items that hand over the same answer (the same object) read it once.
+	const known = readOnce.get(given) ?? readAnswers(given);
+	readOnce.set(given, known);
+	return known;
+}
+
+const readOnce = new WeakMap<object, SearchConsoleRows | TrafficProblem>();
+
+function readAnswers(given: unknown): SearchConsoleRows | TrafficProblem {
+	let value: unknown = given;
+	if (typeof given === 'string') {
+		try {
+			value = JSON.parse(given) as unknown;
+		} catch {
+			return problem('it is text, not JSON');
+		}
+	}
+	const answers = answersOf(value);
+	if (isProblem(answers)) return answers;
+	const rows: SearchConsoleRows = new Map();
+	for (const { at, rows: list } of answers) {
+		if (!Array.isArray(list)) return problem(`${at} is ${describeValue(list)}, not a list`);
+		for (const [index, entry] of list.entries()) {
+			const row = rowOf(entry, `${at}[${index}]`);
+			if (isProblem(row)) return row;
+			const { keys, ...figures } = row;
+			const known = rows.get(keys);
+			if (known && (known.clicks !== figures.clicks || known.impressions !== figures.impressions))
+				return problem(
+					`${at}[${index}] repeats the row of ${describeValue(row.page)} with other figures`,
+					'Give one period’s answer (its pages, each once), not two answers of different periods.',
+				);
+			rows.set(keys, figures);
+		}
+	}
+	return rows;
+}
+
+/** Search Console Data as given (set: the caller reads it only then), or the node's error naming the field. */
+export function searchConsoleRows(
+	ctx: IExecuteSingleFunctions,
+	given: unknown,
+): SearchConsoleRows | undefined {
+	const read = readSearchConsole(given);
+	if (read === undefined || read instanceof Map) return read;
+	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
+}
+
+/** Several items' data as one: a row repeated counts once; on the same keys the first item's row is kept. */
+export function joinRows(all: ReadonlyArray<SearchConsoleRows | undefined>): SearchConsoleRows {
+	const joined: SearchConsoleRows = new Map();
+	for (const rows of all)
+		for (const [keys, row] of rows ?? []) if (!joined.has(keys)) joined.set(keys, row);
+	return joined;
+}
+
+const byPageOnce = new WeakMap<SearchConsoleRows, Map<string, Traffic>>();
+
+/** Clicks and impressions per page, as `trafficKey` reads pages (rows of one page summed). */
+export function trafficByPage(rows: SearchConsoleRows): Map<string, Traffic> {
+	const read = byPageOnce.get(rows);
+	if (read) return read;
+	const byPage = new Map<string, Traffic>();
+	byPageOnce.set(rows, byPage);
+	for (const { page, clicks, impressions } of rows.values()) {
+		const key = trafficKey(page);
+		const known = byPage.get(key) ?? { clicks: 0, impressions: 0 };
+		byPage.set(key, {
+			clicks: known.clicks + clicks,
+			impressions: known.impressions + impressions,
+		});
+	}
+	return byPage;
+}
+
+/**
+ * The clicks and impressions of a set of pages: each page once (two URLs of one page count once), a
+ * page without data 0. What a finding, a check or a group carries.
+ */
+export function trafficOf(
+	byPage: ReadonlyMap<string, Traffic>,
+): (urls: Iterable<string>) => Traffic {
+	return (urls) => {
+		const total: Traffic = { clicks: 0, impressions: 0 };
+		for (const key of new Set([...urls].map(trafficKey))) {
+			const page = byPage.get(key);
+			total.clicks += page?.clicks ?? 0;
+			total.impressions += page?.impressions ?? 0;
+		}
+		return total;
+	};
+}
+
+const affected = ({ clicks, impressions }: Traffic): Affected => ({
+	clicks_affected: clicks,
+	impressions_affected: impressions,
+});
+
+/**
+ * Fix first: the failing checks by the clicks of the pages they fail on, most first; then by
+ * importance (high first), impressions, pages and name.
+ */
+export function fixFirst<C extends CheckCount & Affected>(checks: C[]): C[] {
+	return [...checks].sort(
+		(a, b) =>
+			b.clicks_affected - a.clicks_affected ||
+			importanceRank(a.importance) - importanceRank(b.importance) ||
+			b.impressions_affected - a.impressions_affected ||
+			b.pages - a.pages ||
+			a.check.localeCompare(b.check),
+	);
+}
+
+/**
+ * A site's traffic fields: `records` its pages (one report a page), `site` its failing checks,
+ * worst pages and groups as its item has them, `declared` the Page Groups they were made by.
+ */
+export function siteTraffic(
+	records: readonly IDataObject[],
+	rows: SearchConsoleRows,
+	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & { groups?: GroupFigures[] },
+	declared: readonly PageGroup[],
+): SiteTraffic {
+	const byPage = trafficByPage(rows);
+	const of = trafficOf(byPage);
+	const urls = records.map((record) => String(record.url ?? ''));
+	const without = urls.filter((url) => !byPage.has(trafficKey(url)));
+	const failingOn = (check: string) =>
+		records
+			.filter((record) => checkStates(record.results).get(check)?.passed === false)
+			.map((record) => String(record.url ?? ''));
+	const checks = site.failing_checks.map((check) => ({
+		...check,
+		...affected(of(failingOn(check.check))),
+	}));
+	const inGroup = (name: string) => urls.filter((url) => groupOf(url, declared) === name);
+	const total = of(urls);
+	return {
+		traffic_clicks: total.clicks,
+		traffic_impressions: total.impressions,
+		pages_with_traffic: urls.length - without.length,
+		traffic_coverage: urls.length
+			? Math.round(((urls.length - without.length) / urls.length) * 1000) / 10
+			: null,
+		pages_without_traffic: without,
+		failing_checks: checks,
+		fix_first: fixFirst(checks),
+		worst_pages: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
+		...(site.groups && {
+			groups: site.groups.map((group) => ({ ...group, ...affected(of(inGroup(group.name))) })),
+		}),
+	};
+}

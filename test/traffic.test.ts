@@ -1,0 +1,225 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { healthParameters, perSiteParameters, useServer } from './harness/setup';
+
+/*
+ * Search Console Data on Create or Re-Run, through the real n8n engine against the test phpRank
+ * server: each figure is the hand sum written beside the fixture, pages matched as a user expects,
+ * bad data refused before any request, and no phpRank request more than the same run without it.
+ */
+
+const SITE = 'shop.example.com';
+const page = (path: string) => `https://${SITE}${path}`;
+
+/** The site: each page's score and failing checks (title and meta_description high, image_keywords medium). */
+const PAGES: Record<string, [number, string[]]> = {
+	'/': [90, []],
+	'/blog/a': [80, ['meta_description']],
+	'/products/x': [70, ['meta_description']],
+	'/products/y': [50, ['title', 'image_keywords']],
+	'/products/y/z': [40, ['meta_description', 'title']],
+	'/about': [85, ['image_keywords']],
+	'/contact': [60, []],
+};
+
+const row = (url: string, clicks: unknown, impressions: unknown = 0) => ({
+	keys: [url],
+	clicks,
+	impressions,
+	ctr: 0.05,
+	position: 7.2,
+});
+
+/** Search Console's answer, each row with the page it counts for. */
+const ANSWER = {
+	rows: [
+		row('https://www.shop.example.com/', 1000, 20000), // '/'
+		row('http://shop.example.com/blog/a/', 300, 5000), // '/blog/a'
+		row('https://shop.example.com/products/x#reviews', 200, 4000), // '/products/x'
+		row('https://SHOP.example.com/products/x', 50, 1000), // '/products/x': 250, 5000
+		row('https://shop.example.com/products/y?color=red', 400, 6000), // another page
+		row('https://shop.example.com/Products/y', 70, 700), // another page
+		row('https://shop.example.com/products/y/z', 1200, 30000), // '/products/y/z'
+		row('https://shop.example.com/about', 1200, 40000), // '/about'
+		row('https://other.example.com/', 999, 9999), // another site
+	],
+	responseAggregationType: 'byPage',
+};
+
+const api = useServer();
+const urls = Object.keys(PAGES).map(page);
+const items = urls.map((url) => ({ url, gsc: ANSWER }));
+const perSite = (extra: IDataObject = {}) =>
+	perSiteParameters({ searchConsoleData: '={{ $json.gsc }}', ...extra });
+
+beforeAll(async () => {
+	for (const [path, [score, failed]] of Object.entries(PAGES))
+		api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
+	await api.ok(perSiteParameters({ output: 'pages' }), { items });
+});
+
+/** Each check's or group's name, clicks and impressions. */
+const figures = (list: unknown) =>
+	(list as IDataObject[]).map((c) => [
+		c.check ?? c.name,
+		c.clicks_affected,
+		c.impressions_affected,
+	]);
+const FIX_FIRST = [
+	['meta_description', 1750, 40000],
+	['title', 1200, 30000],
+	['image_keywords', 1200, 40000],
+];
+
+describe('Search Console Data', () => {
+	it('every failing check, group and worst page carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
+		await api.ok(perSiteParameters(), { items });
+		const without = api.calls();
+		api.server.clearRequests();
+		const groups = { pageGroups: { group: [{ name: 'Products', pattern: '/products/**' }] } };
+		const site = await api.first(perSite(groups), { items });
+		expect(api.calls()).toEqual(without);
+		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
+		// title: /products/y 0 + /products/y/z 1200; image_keywords (medium): /products/y 0 + /about
+		// 1200, more impressions (40,000) than title's: importance breaks the tie of clicks.
+		expect(figures(site.fix_first)).toEqual(FIX_FIRST);
+		expect(figures(site.failing_checks)).toEqual(
+			expect.arrayContaining(figures(site.fix_first).map((c) => expect.arrayContaining(c))),
+		);
+		// Products: x 250 + y 0 + y/z 1200; Other: / 1000 + /blog/a 300 + /about 1200 + /contact 0.
+		expect(figures(site.groups)).toEqual([
+			['Products', 1450, 35000],
+			['Other', 2500, 65000],
+		]);
+		expect(
+			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
+		).toEqual([
+			[`${SITE}/products/y/z`, 1200, 30000],
+			[`${SITE}/products/y`, 0, 0],
+			[`${SITE}/contact`, 0, 0],
+			[`${SITE}/products/x`, 250, 5000],
+			[`${SITE}/blog/a`, 300, 5000],
+		]);
+		expect(site).toMatchObject({
+			traffic_clicks: 3950,
+			traffic_impressions: 100000,
+			pages_with_traffic: 5,
+			traffic_coverage: 71.4, // 5 of 7
+			pages_without_traffic: [`${SITE}/products/y`, `${SITE}/contact`],
+		});
+		const lines = String(site.summary_text).split('\n');
+		expect(lines.slice(0, 2)).toEqual([
+			`${SITE}: fix first: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions`,
+			`Search Console data for 5 of 7 pages (71.4%); no data (0 clicks): ${SITE}/products/y, ${SITE}/contact`,
+		]);
+	});
+
+	it('Project → Get Health (one project, All Projects): the same figures from the report list, the same requests as without', async () => {
+		for (const project of [{}, { allProjects: true }]) {
+			api.server.clearRequests();
+			await api.ok(healthParameters(SITE, { ...project, simplify: false }));
+			const without = api.calls();
+			api.server.clearRequests();
+			const sites = await api.ok(
+				healthParameters(SITE, { ...project, simplify: false, searchConsoleData: ANSWER }),
+			);
+			expect(api.calls()).toEqual(without);
+			const site = sites.find(({ json }) => json.project === SITE)!.json;
+			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
+			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
+			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+		}
+	});
+
+	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once; Simplify writes fix_first as text', async () => {
+		const [first, second] = [ANSWER.rows.slice(0, 4), ANSWER.rows.slice(4)];
+		const forms = [
+			'={{ [{ rows: $json.first }, { rows: $json.second }] }}',
+			'={{ $json.first.concat($json.second) }}',
+			'={{ [{ json: { rows: $json.first } }, { json: { rows: $json.second } }] }}',
+			'={{ JSON.stringify({ rows: $json.first.concat($json.second, $json.first) }) }}',
+		];
+		for (const form of forms) {
+			const site = await api.first(perSite({ searchConsoleData: form, simplify: true }), {
+				items: urls.map((url) => ({ url, first, second })),
+			});
+			expect([form, site.traffic_clicks, site.fix_first]).toEqual([
+				form,
+				3950,
+				'meta_description (high) ×3 1,750 clicks, title (high) ×2 1,200 clicks, image_keywords (medium) ×2 1,200 clicks',
+			]);
+		}
+	});
+
+	it('a site none of whose pages are in the data: 0% coverage, said (escaping: site.test.ts)', async () => {
+		const site = await api.first(perSite({ searchConsoleData: { rows: [ANSWER.rows[8]] } }), {
+			items,
+		});
+		expect(site).toMatchObject({ traffic_clicks: 0, pages_with_traffic: 0, traffic_coverage: 0 });
+		expect(site.pages_without_traffic).toEqual(
+			urls.map((url) => url.replace(/^https:\/\/|\/$/g, '')),
+		);
+		expect(String(site.summary_text)).toContain('Search Console data for 0 of 7 pages (0%)');
+	});
+
+	// One Item per Page: [phpRank's URL, Search Console's page, whether they are one page].
+	it('matches pages as a user expects: scheme, www., slashes, fragment, host case, encoding; not query or path case', async () => {
+		const cases: Array<[string, string, boolean]> = [
+			['https://m.example.com/a', 'http://m.example.com/a', true], // scheme
+			['https://m.example.com/b', 'https://www.m.example.com/b', true], // www.
+			['https://www.m.example.com/c', 'https://m.example.com/c', true],
+			['https://m.example.com/d', 'https://m.example.com/d/', true], // trailing slash
+			['https://m.example.com/e/', 'https://m.example.com/e', true],
+			['https://m.example.com/f', 'https://m.example.com/f#top', true], // fragment
+			['https://m.example.com/g', 'https://M.EXAMPLE.COM/g', true], // host's case
+			['https://m.example.com/café', 'https://m.example.com/caf%C3%A9', true], // encoding
+			['https://m.example.com/j?page=2', 'https://m.example.com/j', false], // query
+			['https://m.example.com/k', 'https://m.example.com/k?page=2', false],
+			['https://m.example.com/L', 'https://m.example.com/l', false], // path's case
+			['https://m.example.com/n', 'https://m.example.com/n/x', false],
+		];
+		const rows = cases.map(([, reported], i) => row(reported, i + 1, 10 * (i + 1)));
+		const out = await api.ok(perSite({ output: 'pages', searchConsoleData: { rows } }), {
+			items: cases.map(([url]) => ({ url })),
+		});
+		expect(out.map(({ json }) => [json.clicks, json.impressions, json.traffic_data])).toEqual(
+			cases.map(([, , same], i) => (same ? [i + 1, 10 * (i + 1), true] : [0, 0, false])),
+		);
+	});
+
+	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
+	it.each([
+		[one({ clicks: -1 }), 'rows[0].clicks is "-1": clicks must be a number of 0 or more'],
+		[one({ clicks: '12' }), 'rows[0].clicks is "12" (text): clicks must be a number of 0 or more'],
+		[
+			one({ impressions: null }),
+			'rows[0].impressions is nothing: impressions must be a number of 0 or more',
+		],
+		[one({ keys: undefined }), 'rows[0].keys must list the page first, but it is nothing'],
+		[one({ keys: ['buy shoes'] }), 'rows[0].keys[0] is "buy shoes", not a page\'s URL'],
+		[
+			[one({}), one({ clicks: 5 })],
+			'[1].rows[0] repeats the row of "https://shop.example.com/" with other figures',
+		],
+		[{ rows: 'none' }, 'rows is "none", not a list'],
+		[
+			{ error: { code: 403, message: 'Forbidden' } },
+			'it is an error from Search Console: Forbidden',
+		],
+		[{ kind: 'webmasters' }, 'it has no rows: it is not a Search Analytics answer'],
+		['{ rows: [', 'it is text, not JSON'],
+	])(
+		'refuses %j before any request (Create or Re-Run, both outputs; Get Health)',
+		async (data, message) => {
+			const searchConsoleData = data as IDataObject;
+			for (const parameters of [
+				perSite({ searchConsoleData }),
+				perSite({ output: 'pages', searchConsoleData }),
+				healthParameters(SITE, { searchConsoleData }),
+			])
+				await api.refuses(parameters, `Search Console Data: ${message}`, {
+					items: [{ url: page('/') }],
+				});
+		},
+	);
+});
