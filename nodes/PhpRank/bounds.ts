@@ -34,6 +34,9 @@ export const BOUNDS = {
 	// schedule analyses afresh each day however late it fires, a second comparison within the day reuses.
 	reuseHours: { label: 'Reuse Recent Analysis (Hours)', low: 0, high: 8760, default: 23 },
 	tieWithin: { label: 'Tie Within (Points)', low: 0, high: 100, default: 3 },
+	// One Item per Finding Change: the flood guard, and reminders (0: none).
+	maxNewTickets: { label: 'Max New Tickets', low: 1, high: 1000, default: 10 },
+	remindAfterDays: { label: 'Remind After (Days)', low: 0, high: 3650, default: 0 },
 } as const satisfies Record<string, Bound>;
 
 /** A number option's parameter name: each is named as its entry of BOUNDS. */

@@ -22,10 +22,12 @@ export function siteRuns(
 			id?: string;
 			workflowId?: string;
 			n8nApi?: TestN8nApiCredential;
+			/** Another node of the workflow instead (e.g. Record Finding Ticket): its parameters and input. */
+			node?: { parameters: IDataObject; items: IDataObject[] };
 		} = {},
 	) => {
-		const result = await runNode(parameters(o.extra ?? {}), api.credential, {
-			items: (o.urls ?? defaults.urls).map((url) => ({ url })),
+		const result = await runNode(o.node?.parameters ?? parameters(o.extra ?? {}), api.credential, {
+			items: o.node?.items ?? (o.urls ?? defaults.urls).map((url) => ({ url })),
 			execution: {
 				mode,
 				id: o.id ?? String(++state.executions),

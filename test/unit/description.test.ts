@@ -35,6 +35,7 @@ describe('node description', () => {
 			'delete',
 			'get',
 			'getAll',
+			'recordTicket',
 			'update',
 		]);
 		expect(operationsOf('project').map((o) => o.value)).toEqual(['delete', 'getAll', 'getHealth']);

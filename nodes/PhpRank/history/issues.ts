@@ -38,7 +38,7 @@ export type SiteIssues = {
 };
 
 /** Where the streak of `check` that includes record `end` began. */
-function streakStart(history: SiteHistory, check: string, end: number): StreakStart {
+export function streakStart(history: SiteHistory, check: string, end: number): StreakStart {
 	let index = end;
 	while (index > 0 && history.records[index - 1].failing.includes(check)) index--;
 	const carried = index === 0 ? history.carried.get(check) : undefined;

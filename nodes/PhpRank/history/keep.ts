@@ -5,7 +5,7 @@ import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import { addRun, runRecord } from './model';
+import { addRun, runRecord, type SiteHistory } from './model';
 import { keptFields, type OpenSite, writerOf } from './stores';
 
 /*
@@ -25,17 +25,17 @@ export async function openSiteHistory(
 	return await historyHomeOf(ctx, 'createOrRerun')!.sites.open(ctx, run, project, groups);
 }
 
-/** The site item's history fields, this run kept where History Store says (not on manual runs). */
+/** The site item's history fields and the history with this run, kept where History Store says (not on manual runs). */
 export async function keepSiteRun(
 	ctx: IExecuteSingleFunctions,
 	home: OpenSite,
 	site: SiteSummary,
 	length: number,
-): Promise<SiteHistoryFields> {
+): Promise<{ fields: SiteHistoryFields; history: SiteHistory }> {
 	const past = await home.past(ctx, site.project);
 	const history = addRun(past.history, runRecord(site, Date.now() / 1000), writerOf(ctx));
 	const { history_saved, ...error } = keptFields(await home.keep(ctx, site, history));
-	return {
+	const fields = {
 		...siteHistoryFields(history, history_saved, site.failing_checks, length),
 		...(site.groups
 			? groupChanges(past.groupsBefore, {
@@ -47,4 +47,5 @@ export async function keepSiteRun(
 			: {}),
 		...error,
 	};
+	return { fields, history };
 }

@@ -71,7 +71,8 @@ export function countChecks(lists: CheckChange[][]): CheckCount[] {
 	);
 }
 
-function failedOf(record: IDataObject): CheckChange[] {
+/** The checks a report failed, with their importance. */
+export function failedOf(record: IDataObject): CheckChange[] {
 	return [...checkStates(record.results)]
 		.filter(([, state]) => !state.passed)
 		.map(([check, { importance }]) => ({ check, importance }));

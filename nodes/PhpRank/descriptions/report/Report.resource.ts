@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MAX_COMPETITORS } from '../../engine/comparison';
 import { compareRoute } from '../../operations/compare/step';
 import { createOrRerunRoute } from '../../operations/createOrRerun/step';
+import { recordTicketRoute } from '../../operations/recordTicket/step';
 import { checkScoreRange, scoreKeep } from '../../operations/getMany/scoreRange';
 import { checkCreateBody, reportPath } from '../../input';
 import { reportDeleted } from '../../operations/delete/deleted';
@@ -18,6 +19,7 @@ import * as createOrRerun from './createOrRerun.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as recordTicket from './recordTicket.operation';
 import * as update from './update.operation';
 
 const reportOutput = { postReceive: [shapeReports] };
@@ -90,6 +92,14 @@ export const description: INodeProperties[] = [
 				}),
 			},
 			{
+				name: 'Record Finding Ticket',
+				value: 'recordTicket',
+				action: 'Record the ticket of a finding',
+				description:
+					'Hand back the ticket a GitHub, Jira or Linear node opened for a finding of Create or Re-Run (One Item per Finding Change), so it is not opened again and its later items carry it. No phpRank request.',
+				routing: recordTicketRoute(reportSpec),
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a report',
@@ -117,6 +127,7 @@ export const description: INodeProperties[] = [
 	...createOrRerun.description,
 	...get.description,
 	...getAll.description,
+	...recordTicket.description,
 	...update.description,
 ];
 
@@ -127,5 +138,6 @@ export const toolDescriptions = toolDescriptionFields('report', {
 	delete: del,
 	get,
 	getAll,
+	recordTicket,
 	update,
 });

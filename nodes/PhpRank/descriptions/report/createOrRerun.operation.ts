@@ -13,6 +13,7 @@ import {
 	reportBrandingParameter,
 } from './history';
 import { RESULT_CLASSES_TEXT } from '../../api';
+import { findingOptionsParameter, findingsOutputOption } from './findings';
 
 const { dropPoints, reuseRecentAnalysis: reuse } = BOUNDS;
 
@@ -131,6 +132,7 @@ const properties: INodeProperties[] = [
 				description:
 					'One summary per site of the run (with Pages From → A Project’s Reports, of every page of the project): scores before and after, pages worse and better, checks newly failing and fixed, the worst pages and biggest drops, and a message to send',
 			},
+			findingsOutputOption,
 		],
 		default: 'pages',
 		description:
@@ -145,13 +147,16 @@ const properties: INodeProperties[] = [
 		...pageGroupsParameter,
 		description: `${pageGroupsParameter.description} One Item per Page: each page says its <code>group</code>.`,
 	},
-	{ ...defaultBudgetParameter, displayOptions: { show: { output: ['sites'] } } },
+	{ ...defaultBudgetParameter, displayOptions: { show: { output: ['sites', 'findings'] } } },
 	...historyStoreParameters.map((parameter) => ({
 		...parameter,
-		displayOptions: { show: { output: ['sites'], ...parameter.displayOptions?.show } },
+		displayOptions: { show: { output: ['sites', 'findings'], ...parameter.displayOptions?.show } },
 	})),
-	withHistoryLength(siteOptions(true, { displayOptions: { show: { output: ['sites'] } } })),
+	withHistoryLength(
+		siteOptions(true, { displayOptions: { show: { output: ['sites', 'findings'] } } }),
+	),
 	{ ...reportBrandingParameter, displayOptions: { show: { output: ['sites'] } } },
+	findingOptionsParameter,
 	rerunOptions,
 	{
 		displayName: 'Tool Description',

@@ -80,6 +80,6 @@ export async function checkRerunOptions(
 	confirmDropPoints(this);
 	pageGroupSettings(this);
 	searchConsoleData(this);
-	if (this.getNodeParameter('output', 'pages') === 'sites') siteSettings(this);
+	if (this.getNodeParameter('output', 'pages') !== 'pages') siteSettings(this);
 	return requestOptions;
 }

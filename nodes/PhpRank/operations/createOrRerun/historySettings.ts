@@ -1,3 +1,4 @@
+import { findingSettings } from '../../history/findings';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { boundedOption } from '../../input';
@@ -39,8 +40,10 @@ export async function checkHistoryOptions(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	if (this.getNodeParameter('output', 'pages') !== 'sites') return requestOptions;
+	const output = this.getNodeParameter('output', 'pages');
+	if (output === 'pages') return requestOptions;
 	historySettings(this);
+	if (output === 'findings') findingSettings(this);
 	checkHistoryHome(this, 'createOrRerun');
 	return requestOptions;
 }

@@ -15,6 +15,9 @@ import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
+import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
+import { recordedTickets } from '../../history/tickets';
+import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
@@ -163,11 +166,24 @@ export async function siteItems(
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const history = await keepSiteRun(ctx, home, summary, length);
-	return [
-		{
-			json: siteHistoryOutput(summary, history, { simplify, html }, branding),
-			pairedItem: mine.map(([index]) => ({ item: index })),
-		},
-	];
+	const { fields, history } = await keepSiteRun(ctx, home, summary, length);
+	const pairedItem = mine.map(([index]) => ({ item: index }));
+	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
+		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
+		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
+		const found = { failing: summary.failing_checks, pages: pagesOf };
+		const tickets = recordedTickets(ctx, project);
+		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
+			json: { ...json, history_saved: fields.history_saved },
+			pairedItem,
+		}));
+	}
+	return [{ json: siteHistoryOutput(summary, fields, { simplify, html }, branding), pairedItem }];
 }
+
+/** Each analysed page's entry and failing checks, for its findings' worst pages. */
+const findingPages = (records: readonly IDataObject[], link: SiteOptions['link']): FindingPage[] =>
+	records.map((record) => ({
+		...pageEntry(record, { worstPages: 0, minChange: 0, link }),
+		failing: failedOf(record).map(({ check }) => check),
+	}));

@@ -44,7 +44,7 @@ async function createOrRerun(
 	const { spec } = caller;
 	try {
 		const body = { ...((routing.options as IHttpRequestOptions).body as IDataObject) };
-		const bySite = this.getNodeParameter('output', 'pages') === 'sites';
+		const bySite = this.getNodeParameter('output', 'pages') !== 'pages';
 		// An item that fails before it joins its site (On Error → Continue) is not waited for.
 		const leftOut = (error: unknown) => {
 			run.itemLeftOut(this.getItemIndex());

@@ -1,0 +1,38 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { boundedField } from '../../bounds';
+
+/** Output → One Item per Finding Change: its option and its settings (the flood guard, reminders). */
+export const findingsOutputOption = {
+	name: 'One Item per Finding Change',
+	value: 'findings',
+	description:
+		'After each production run, one item per finding (a check failing on a site) that was opened, resolved or regressed, with a ready ticket title and Markdown body: to open, close and reopen tickets in Jira, Linear or GitHub Issues. Unchanged findings give no item; a manual run shows them and records nothing.',
+};
+
+export const findingOptionsParameter: INodeProperties = {
+	displayName: 'Finding Options',
+	name: 'findingOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	displayOptions: { show: { output: ['findings'] } },
+	options: [
+		boundedField(
+			'maxNewTickets',
+			'The flood guard: at most this many opened and regressed findings a run, high importance first; the rest come in one item (event "held") listing their keys, so a site’s first run never floods a tracker',
+		),
+		boundedField(
+			'remindAfterDays',
+			'A "reminder" item each time a finding has been open another this many days. 0: no reminders.',
+		),
+		{
+			displayName: 'Repeat Until Ticket Recorded',
+			name: 'untilTicketRecorded',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether a failing finding comes as "opened" at each run until Report → Record Finding Ticket records its ticket, so none is lost to the flood guard or a failed tracker call, and "resolved" comes only for a finding with a ticket. Off: "opened" only at the run it starts failing (e.g. for a chat message).',
+		},
+	],
+};

@@ -1,0 +1,239 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { BOUNDS } from '../bounds';
+import { boundedOption } from '../input';
+import { importanceRank } from '../report';
+import type { CheckCount, PageEntry } from '../site/types';
+import { siteIssues, streakStart } from './issues';
+import { isoDate, type SiteHistory } from './model';
+import { findingKey, type Ticket } from './tickets';
+
+/*
+ * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
+ * keyed `site · check`. Its events come from the site's history with this run added, so they are
+ * kept where the history is, survive a node rename as it does, cost no request, and a later try of
+ * the same execution (Retry On Fail replaces its record) gives the same events. Pure but for the
+ * settings' reader.
+ */
+
+const DAY_SECONDS = 24 * 3600;
+const WORST_PAGES = 5;
+
+export type FindingEvent = 'opened' | 'resolved' | 'regressed' | 'reminder';
+
+export interface FindingSettings {
+	/** The flood guard: at most this many opened and regressed items a run, high importance first. */
+	maxNew: number;
+	/** A reminder each time an open finding's age passes a multiple of this many days (0: none). */
+	remindDays: number;
+	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
+	untilRecorded: boolean;
+}
+
+/** A page of this run as a finding lists it: its entry and the checks it failed. */
+export type FindingPage = PageEntry & { failing: string[] };
+
+export type FindingItem = {
+	key: string;
+	event: FindingEvent;
+	site: string;
+	check: string;
+	importance: string | null;
+	failing_pages: number;
+	worst_pages: Array<Pick<PageEntry, 'url' | 'score' | 'link'>>;
+	first_seen: string;
+	age_runs: number;
+	age_days: number;
+	title: string;
+	body: string;
+	ticket: Ticket | null;
+};
+
+/** What the flood guard held back, as one item: each finding's key, to open one ticket for all. */
+export type HeldItem = {
+	event: 'held';
+	site: string;
+	held: number;
+	keys: string[];
+	title: string;
+	body: string;
+};
+
+/** Finding Options as set; a bad value stops the item with an error naming the field, before any request. */
+export function findingSettings(ctx: IExecuteSingleFunctions): FindingSettings {
+	const options = ctx.getNodeParameter('findingOptions', {}) as IDataObject;
+	const read = (name: 'maxNewTickets' | 'remindAfterDays', value: unknown) => {
+		const { low, high, label } = BOUNDS[name];
+		return boundedOption(
+			ctx,
+			name,
+			value ?? BOUNDS[name].default,
+			`Set ${label} under Finding Options to a whole number from ${low} to ${high}.`,
+			'Finding Options',
+		);
+	};
+	return {
+		maxNew: Math.round(read('maxNewTickets', options.maxNewTickets)),
+		remindDays: Math.round(read('remindAfterDays', options.remindAfterDays)),
+		untilRecorded: options.untilTicketRecorded !== false,
+	};
+}
+
+/** When the check first failed in the kept history (its streak carried from a dropped record counts). */
+function firstSeen(history: SiteHistory, check: string): number | undefined {
+	const carried = history.carried.get(check);
+	if (carried) return carried.at;
+	return history.records.find(({ failing }) => failing.includes(check))?.at;
+}
+
+interface Change {
+	event: FindingEvent;
+	check: string;
+	importance: string | null;
+	pages: number;
+	since: number;
+	runs: number;
+}
+
+type TicketOf = (check: string) => Ticket | undefined;
+
+/**
+ * The events of the newest run. A finding starting to fail is opened, or regressed when it failed
+ * before its streak (with Repeat Until Ticket Recorded: when it has a ticket); with that option a
+ * failing finding with no ticket is opened again at each run, and only one with a ticket resolves.
+ */
+function changesOf(
+	history: SiteHistory,
+	failing: readonly CheckCount[],
+	{ remindDays, untilRecorded }: FindingSettings,
+	ticketOf: TicketOf,
+): Change[] {
+	const last = history.records.length - 1;
+	if (last < 0) return [];
+	const issues = siteIssues(history, failing);
+	const fresh = new Set((last === 0 ? failing : issues.new_issues).map(({ check }) => check));
+	const newest = history.records[last];
+	const changes: Change[] = [];
+	for (const issue of issues.open_issues) {
+		const since = streakStart(history, issue.check, last).at;
+		const change = { ...issue, since, runs: issue.age_runs };
+		const ticket = ticketOf(issue.check);
+		const before = untilRecorded
+			? ticket !== undefined
+			: last > 0 && firstSeen(history, issue.check) !== newest.at;
+		if (fresh.has(issue.check) && (before || !untilRecorded))
+			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
+		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
+		else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
+			const previous = history.records[last - 1].at;
+			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
+			if (Math.floor(issue.age_days / remindDays) > was)
+				changes.push({ ...change, event: 'reminder' });
+		}
+	}
+	for (const { check, age_runs } of issues.resolved_issues) {
+		if (untilRecorded && ticketOf(check) === undefined) continue;
+		const since = streakStart(history, check, last - 1).at;
+		changes.push({ event: 'resolved', check, importance: null, pages: 0, since, runs: age_runs });
+	}
+	return changes;
+}
+
+const TITLES: Record<FindingEvent, string> = {
+	opened: 'fails',
+	regressed: 'fails again',
+	resolved: 'passes again',
+	reminder: 'still fails',
+};
+
+/** A ready Markdown body: what fails, where, since when, and where to read how to fix it. */
+function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
+	const pages = item.worst_pages.map(
+		({ url, score, link }) => `- [${url ?? link}](${link}) (score ${score ?? '–'})`,
+	);
+	const where =
+		item.event === 'resolved'
+			? [`The check **${item.check}** passes on every analysed page of ${item.site} since ${day}.`]
+			: [
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}.`,
+					'',
+					'Failing pages (worst first):',
+					...pages,
+					'',
+					'How to fix: open a page’s phpRank report above; its check says what is wrong and what to change. A fix in a shared template fixes every page at once.',
+				];
+	return [
+		...where,
+		'',
+		`First seen ${item.first_seen.slice(0, 10)}; ${item.age_runs} run${item.age_runs === 1 ? '' : 's'}, ${item.age_days} days. Finding: \`${item.key}\``,
+	].join('\n');
+}
+
+/** The flood guard's one item: the findings held back, by key, for one ticket. */
+function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
+	return {
+		event: 'held',
+		site,
+		held: held.length,
+		keys: held.map(({ key }) => key),
+		title: `SEO: ${held.length} more findings on ${site}`,
+		body: [
+			`${held.length} more checks fail on ${site} (Max New Tickets held them back):`,
+			...held.map(
+				({ check, importance, failing_pages }) =>
+					`- **${check}** (${importance ?? 'unknown'}): ${failing_pages} pages`,
+			),
+		].join('\n'),
+	};
+}
+
+/** One item per finding that changed in the newest run, then (flood guard) one item for what was held back. */
+export function findingItems(
+	site: string,
+	history: SiteHistory,
+	{ failing, pages }: { failing: readonly CheckCount[]; pages: readonly FindingPage[] },
+	settings: FindingSettings,
+	tickets: ReadonlyMap<string, Ticket>,
+): Array<FindingItem | HeldItem> {
+	const newest = history.records[history.records.length - 1];
+	if (!newest) return [];
+	const rank = (change: Change) =>
+		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
+	const changes = changesOf(history, failing, settings, ticketOf).sort(
+		(a, b) =>
+			rank(a) - rank(b) ||
+			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+			b.pages - a.pages ||
+			a.check.localeCompare(b.check),
+	);
+	const items = changes.map((change): FindingItem => {
+		const key = findingKey(site, change.check);
+		const worst = pages
+			.filter(({ failing: checks }) => checks.includes(change.check))
+			.sort(
+				(a, b) => (a.score ?? 101) - (b.score ?? 101) || String(a.url).localeCompare(String(b.url)),
+			)
+			.slice(0, WORST_PAGES)
+			.map(({ url, score, link }) => ({ url, score, link }));
+		const item = {
+			key,
+			event: change.event,
+			site,
+			check: change.check,
+			importance: change.importance,
+			failing_pages: change.pages,
+			worst_pages: worst,
+			first_seen: isoDate(firstSeen(history, change.check) ?? change.since),
+			age_runs: change.runs,
+			age_days: Math.floor((newest.at - change.since) / DAY_SECONDS),
+			title: `SEO: ${change.check} ${TITLES[change.event]} on ${site}`,
+			ticket: ticketOf(change.check) ?? null,
+		};
+		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10)) };
+	});
+	const fresh = items.filter(({ event }) => event === 'opened' || event === 'regressed');
+	const held = fresh.slice(settings.maxNew);
+	if (!held.length) return items;
+	return [...items.filter((item) => !held.includes(item)), heldItem(site, held)];
+}

@@ -1,0 +1,209 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { perSiteParameters, useServer } from './harness/setup';
+import { scriptRun } from './harness/siteOverMonths';
+import { siteRuns } from './harness/siteRuns';
+
+/*
+ * Output → One Item per Finding Change through the real n8n engine: a site's scripted runs as
+ * production executions (and a manual one), each run's items asserted exactly.
+ */
+
+const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
+const START = Date.parse('2026-01-05T08:00:00Z');
+const findings = (extra: IDataObject = {}) => perSiteParameters({ output: 'findings', ...extra });
+const key = (check: string) => `shop.example.com · ${check}`;
+/** Each item as `event check(s) ticket`. */
+const summary = (items: Array<{ json: IDataObject }>) =>
+	items.map(
+		({ json }) => `${String(json.event)} ${String(json.check ?? json.keys)} ${json.ticket}`,
+	);
+const RECORD = {
+	resource: 'report',
+	operation: 'recordTicket',
+	findingKey: '={{ $json.key }}',
+	ticket: '={{ $json.ticket }}',
+};
+type Mode = 'webhook' | 'manual';
+
+describe('Create or Re-Run, One Item per Finding Change', () => {
+	const api = useServer();
+	const { run, state, reset } = siteRuns(api, findings, { urls: URLS });
+	beforeEach(() => {
+		api.server.deleteAllReports();
+		reset();
+	});
+	const script = (week: number, failing: string[][]) =>
+		scriptRun(api.server, URLS, { start: START, run: week, scores: [60, 80], failing });
+	const production = async (week: number, failing: string[][], extra?: IDataObject) => {
+		script(week, failing);
+		const { items, error } = await run('webhook', { extra });
+		expect(error).toBeUndefined();
+		return items;
+	};
+	/** Record Finding Ticket of each finding's ticket (as a tracker node returned it): no phpRank request. */
+	const record = async (tickets: Record<string, string | number>, mode: Mode = 'webhook') => {
+		const items = Object.entries(tickets).map(([check, ticket]) => ({ key: key(check), ticket }));
+		const sent = api.calls().length;
+		const done = await run(mode, { node: { parameters: RECORD, items } });
+		expect(done.error).toBeUndefined();
+		expect(api.calls()).toHaveLength(sent);
+		return done;
+	};
+
+	it('opens, resolves and regresses findings with their recorded tickets; manual runs record nothing', async () => {
+		const first = await production(0, [['title', 'favicon'], ['title']]);
+		expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
+		const [title] = first.map(({ json }) => json);
+		expect(title).toMatchObject({
+			key: key('title'),
+			site: 'shop.example.com',
+			check: 'title',
+			importance: 'high',
+			failing_pages: 2,
+			first_seen: '2026-01-05T08:00:01Z',
+			age_runs: 1,
+			age_days: 0,
+			title: 'SEO: title fails on shop.example.com',
+			history_saved: true,
+		});
+		const worst = title.worst_pages as IDataObject[];
+		expect(worst.map(({ url, score }) => [url, score])).toEqual([
+			['shop.example.com', 60],
+			['shop.example.com/a', 80],
+		]);
+		expect(String(title.body)).toContain(
+			`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
+		);
+		let saved = structuredClone(state.saved);
+		const manualRecord = await record({ title: 11 }, 'manual');
+		expect(manualRecord.items[0].json).toEqual({
+			key: key('title'),
+			ticket: 11,
+			ticket_recorded: false,
+		});
+		expect(state.saved).toEqual(saved);
+		expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
+		expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
+		expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
+
+		script(3, [['favicon', 'title'], []]);
+		saved = structuredClone(state.saved);
+		const manual = await run('manual');
+		expect(summary(manual.items)).toEqual(['regressed title 11']);
+		expect(manual.items[0].json.history_saved).toBe(false);
+		expect(state.saved).toEqual(saved);
+		const regressed = await production(3, [['favicon', 'title'], []]);
+		expect(regressed.map(({ json }) => json)).toEqual([
+			expect.objectContaining({
+				event: 'regressed',
+				ticket: 11,
+				first_seen: '2026-01-05T08:00:01Z',
+				failing_pages: 1,
+				history_saved: true,
+			}),
+		]);
+		expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
+	});
+
+	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
+		const extra = { findingOptions: { untilTicketRecorded: false } };
+		await production(0, [['title'], []], extra);
+		script(1, [[], ['favicon']]);
+		const once = await run('webhook', { id: 'retried', extra });
+		script(1, [[], ['favicon']]);
+		const again = await run('webhook', { id: 'retried', extra });
+		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
+		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
+		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
+			{ json: { event: 'regressed', key: key('title') } },
+		]);
+		script(3, [[], ['favicon']]);
+		const perSite = await run('webhook', { extra: { output: 'sites' } });
+		expect(perSite.items[0].json.runs_recorded).toBe(4);
+	});
+
+	it('nothing lost: what the flood guard held back, or a tracker call that failed, comes again until its ticket is recorded', async () => {
+		const failing = [['favicon', 'title', 'robots', 'sitemap'], ['title']];
+		const options = { findingOptions: { maxNewTickets: 2, remindAfterDays: 14 } };
+		const first = await production(0, failing, options);
+		expect(summary(first)).toEqual([
+			'opened title null',
+			'opened robots null',
+			`held ${key('favicon')},${key('sitemap')} undefined`,
+		]);
+		expect(first[2].json).toMatchObject({
+			held: 2,
+			title: 'SEO: 2 more findings on shop.example.com',
+		});
+		await record({ title: 1, robots: 2 });
+		const second = await production(1, failing, options);
+		expect(summary(second)).toEqual(['opened favicon null', 'opened sitemap null']);
+		expect(second[0].json).toMatchObject({
+			age_runs: 2,
+			age_days: 7,
+			first_seen: '2026-01-05T08:00:01Z',
+		});
+		await record({ favicon: 3 }); // sitemap's tracker call failed
+		expect(summary(await production(2, failing, options))).toEqual([
+			'opened sitemap null',
+			'reminder title 1',
+			'reminder robots 2',
+			'reminder favicon 3',
+		]);
+		await record({ sitemap: 'SEO-4' });
+		expect(await production(3, failing, options)).toEqual([]);
+		expect(summary(await production(4, [['title'], []], options))).toEqual([
+			'reminder title 1',
+			'resolved favicon 3',
+			'resolved robots 2',
+			'resolved sitemap SEO-4',
+		]);
+	});
+
+	it('sends the same phpRank requests as One Item per Site', async () => {
+		const calls: string[][] = [];
+		for (const output of ['sites', 'findings']) {
+			api.server.deleteAllReports();
+			api.reset();
+			script(0, [['title'], []]);
+			await run('webhook', { extra: { output } });
+			calls.push(api.calls());
+		}
+		expect(calls[1]).toEqual(calls[0]);
+		expect(calls[0].length).toBeGreaterThan(0);
+	});
+
+	it.each([
+		[
+			{ maxNewTickets: 0 },
+			'Finding Options → Max New Tickets must be a number from 1 to 1000, not "0"',
+		],
+		[
+			{ remindAfterDays: 'soon' },
+			'Finding Options → Remind After (Days) must be a number from 0 to 3650, not "soon"',
+		],
+	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
+		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
+	});
+
+	it.each([
+		[
+			{ key: key('title'), ticket: { number: 7 } },
+			'Ticket must be text or a number, not an object',
+		],
+		[{ key: key('title'), ticket: ' ' }, 'Ticket must be text or a number, not " "'],
+		[{ key: key('title') }, 'Ticket must be text or a number, not nothing'],
+		[{ key: 'title', ticket: 7 }, 'Finding Key must be a finding\'s key, not "title"'],
+	])(
+		'Record Finding Ticket refuses %j before anything is kept, naming the field',
+		async (item, message) => {
+			const { error, staticData } = await run('webhook', {
+				node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items: [item] },
+			});
+			expect(error?.message).toBe(message);
+			expect(error?.description).toBeTruthy();
+			expect(staticData.global).toBeUndefined();
+		},
+	);
+});
