@@ -70,15 +70,15 @@ export async function shrinkingLists(
 	const runs = await Promise.all(Array.from({ length: RUNS }, () => shrinkingServer()));
 	for (const { api } of runs) suite.defer(() => api.stop());
 	const names = runs.map((_, i) => `Get Many ${i + 1}`);
-	const credentials = await Promise.all(
-		runs.map(({ api }, i) =>
-			session.createCredential({
+	const credentials: Array<Awaited<ReturnType<RestSession['createCredential']>>> = [];
+	for (const [i, { api }] of runs.entries())
+		credentials.push(
+			await session.createCredential({
 				name: `phpRank (shrinking list ${i + 1})`,
 				type: 'phpRankApi',
 				data: { baseUrl: api.url, apiKey: TEST_API_KEY },
 			}),
-		),
-	);
+		);
 	const wf = workflow(
 		'',
 		'e2e: Return All while reports are deleted',

@@ -122,10 +122,15 @@ async function restRequest<T>(
 			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(60_000),
 		});
-	// A GET sent on a kept-alive socket that n8n closes at that moment (its 5 s keep-alive ran out while a big
-	// answer, e.g. /types/nodes.json, was parsed on a loaded machine) fails before any answer: sent once more.
+	// A request sent on a kept-alive socket that n8n closes at that moment (its 5 s keep-alive ran out on a loaded
+	// machine) fails before any answer: sent once more. A GET on any network error; a write only when the socket
+	// was closed by n8n (seen in CI: a credential POST among ten, "fetch failed").
+	const closed = (error: unknown) =>
+		['UND_ERR_SOCKET', 'ECONNRESET'].includes(
+			String((error as { cause?: { code?: unknown } }).cause?.code),
+		);
 	const res = await send().catch((error: unknown) => {
-		if (method !== 'GET' || !(error instanceof TypeError)) throw error;
+		if (!(error instanceof TypeError) || (method !== 'GET' && !closed(error))) throw error;
 		return send();
 	});
 	const text = await res.text();
