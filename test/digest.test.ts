@@ -252,6 +252,21 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		});
 	});
 
+	it('Audited Within is judged on the exact time: a run a minute inside the window counts, one a second past it does not', async () => {
+		const table = n8n.api.tables.entry(n8n.api.tables.byName(TABLE)!.id);
+		const now = Date.now();
+		const window = 3 * 86_400_000;
+		for (const row of table.rows)
+			if (row.site === 'alpha.example.com')
+				row.createdAt = new Date(now - window - 1000).toISOString();
+			else if (row.site === 'bakery.example.com')
+				row.createdAt = new Date(now - window + 60_000).toISOString();
+		const digest = (await run({ siteOptions: { auditedWithin: 3 } }))[0].json;
+		const audited = (name: string) =>
+			(digest.sites as IDataObject[]).find(({ project }) => project === name)!.audited;
+		expect([audited('alpha.example.com'), audited('bakery.example.com')]).toEqual([false, true]);
+	});
+
 	it.each([
 		[
 			{ siteOptions: { auditedWithin: 0 } },

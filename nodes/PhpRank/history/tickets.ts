@@ -18,6 +18,8 @@ const SEPARATOR = ' · ';
 
 /** A finding's key, `site · check` (the one place it is written). */
 export const findingKey = (site: string, check: string) => `${site}${SEPARATOR}${check}`;
+/** The site a finding's key names (the one place it is read). */
+const siteOfKey = (key: string) => key.split(SEPARATOR)[0].trim();
 
 const staticData = (ctx: IExecuteSingleFunctions) =>
 	ctx.getWorkflowStaticData('global') as IDataObject;
@@ -37,7 +39,7 @@ export function recordedTickets(ctx: IExecuteSingleFunctions, site: string): Map
 /** Finding Key and Ticket as set: a key of One Item per Finding Change, and text or a number. */
 export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket: Ticket } {
 	const key = ctx.getNodeParameter('findingKey', '') as unknown;
-	const site = typeof key === 'string' ? key.split(SEPARATOR)[0].trim() : '';
+	const site = typeof key === 'string' ? siteOfKey(key) : '';
 	if (typeof key !== 'string' || !site || !key.includes(SEPARATOR, site.length))
 		fail(
 			ctx,
@@ -59,7 +61,7 @@ export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket
 export function recordTicket(ctx: IExecuteSingleFunctions, key: string, ticket: Ticket): boolean {
 	if (!isProduction(ctx)) return false;
 	const data = staticData(ctx);
-	const site = key.split(SEPARATOR)[0].trim();
+	const site = siteOfKey(key);
 	const tickets = Object.fromEntries(recordedTickets(ctx, site));
 	// A new object at the top level: n8n marks static data changed only when such a key is set.
 	data[ticketsKey(site)] = { ...tickets, [key]: ticket };

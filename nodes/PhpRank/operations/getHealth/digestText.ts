@@ -111,12 +111,13 @@ export function digestHtml(
 ): string {
 	const accent = accentOf(branding);
 	const head = `<tr>${['#', 'Health', 'Site', 'Last analysed'].map((title) => `<th style="text-align:left;padding:6px 8px;border-bottom:2px solid ${accent};font-size:12px;color:${GREY}">${title}</th>`).join('')}</tr>`;
+	const notAudited = notAuditedLine(digest);
 	return htmlBox([
 		brandingHeader(branding),
 		`<h2 style="font-size:18px;margin:0 0 8px;color:${accent}">Your sites this week</h2>`,
 		`<p style="margin:0 0 12px">${escapeHtml(headLine(digest))}</p>`,
-		notAuditedLine(digest)
-			? `<p style="margin:0 0 12px;color:#d93025;font-weight:bold">${escapeHtml(notAuditedLine(digest))}</p>`
+		notAudited
+			? `<p style="margin:0 0 12px;color:#d93025;font-weight:bold">${escapeHtml(notAudited)}</p>`
 			: '',
 		digest.history_note
 			? `<p style="margin:0 0 12px;font-size:12px;color:${GREY}">${escapeHtml(digest.history_note)}</p>`
