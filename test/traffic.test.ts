@@ -81,7 +81,10 @@ describe('Search Console Data', () => {
 		await api.ok(perSiteParameters(), { items });
 		const without = api.calls();
 		api.server.clearRequests();
-		const groups = { pageGroups: { group: [{ name: 'Products', pattern: '/products/**' }] } };
+		const budget = { requiredChecks: 'meta_description', minAverageScore: 60 };
+		const groups = {
+			pageGroups: { group: [{ name: 'Products', pattern: '/products/**', budget }] },
+		};
 		const site = await api.first(perSite(groups), { items });
 		expect(api.calls()).toEqual(without);
 		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
@@ -96,6 +99,15 @@ describe('Search Console Data', () => {
 			['Products', 1450, 35000],
 			['Other', 2500, 65000],
 		]);
+		// Breaches: meta_description fails on x 250 + y/z 1200; average 53.3 below 60: y 0 + y/z 1200.
+		const breaches = [
+			['required_check', 1450, 35000],
+			['min_average_score', 1200, 30000],
+		];
+		const ofBreaches = (list: unknown) =>
+			(list as IDataObject[]).map((b) => [b.rule, b.clicks_affected, b.impressions_affected]);
+		expect(ofBreaches(site.breaches)).toEqual(breaches);
+		expect(ofBreaches((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
 		expect(
 			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
 		).toEqual([
@@ -258,6 +270,32 @@ describe('Search Console Data', () => {
 		});
 		expect(out.map(({ json }) => [json.clicks, json.impressions, json.traffic_data])).toEqual(
 			cases.map(([, , same], i) => (same ? [i + 1, 10 * (i + 1), true] : [0, 0, false])),
+		);
+	});
+
+	it('Compare With Competitors: your page’s clicks on the item, each check they lead on and the first line; the same requests as without', async () => {
+		const rival = 'https://rival.example.net/p';
+		api.server.setAnalysis(rival, { score: 95, failed: [], others: 'pass' });
+		const compare = (searchConsoleData: unknown = '') =>
+			api.first({
+				...{ resource: 'report', operation: 'compare', simplify: false, searchConsoleData },
+				...{ yourUrl: page('/products/y/z'), competitors: { competitor: [{ url: rival }] } },
+			});
+		await compare();
+		api.server.clearRequests();
+		await compare();
+		const without = api.calls();
+		api.server.clearRequests();
+		const item = await compare({ ...ANSWER, days: 28 });
+		expect(api.calls()).toEqual(without);
+		// /products/y/z: 1,200 clicks, 30,000 impressions; it fails meta_description and title.
+		expect(item).toMatchObject({ clicks_affected: 1200, impressions_affected: 30000 });
+		expect(figures(item.they_lead_on)).toEqual([
+			['meta_description', 1200, 30000],
+			['title', 1200, 30000],
+		]);
+		expect(String(item.summary_text).split('\n')[0]).toBe(
+			'Your competitor passes 2 high checks you fail: meta_description, title. Your page had 1,200 clicks and 30,000 impressions in the last 28 days.',
 		);
 	});
 

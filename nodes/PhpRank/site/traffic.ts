@@ -3,9 +3,10 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { describeValue } from '../bounds';
 import { fail } from '../input';
 import { checkStates, importanceRank, sameUrlKey } from '../report';
-import { groupOf, type PageGroup } from './groups';
+import { breachRecords, groupOf, type PageGroup } from './groups';
 import type {
 	Affected,
+	Breach,
 	CheckCount,
 	DigestTraffic,
 	GroupFigures,
@@ -296,7 +297,10 @@ export function fixFirst<C extends CheckCount & Affected>(checks: C[]): C[] {
 export function siteTraffic(
 	records: readonly IDataObject[],
 	rows: SearchConsoleRows,
-	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & { groups?: GroupFigures[] },
+	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & {
+		groups?: GroupFigures[];
+		breaches?: Breach[];
+	},
 	declared: readonly PageGroup[],
 ): SiteTraffic {
 	const byPage = trafficByPage(rows);
@@ -312,6 +316,11 @@ export function siteTraffic(
 		...affected(of(failingOn(check.check))),
 	}));
 	const inGroup = (name: string) => urls.filter((url) => groupOf(url, declared) === name);
+	// A breach: the clicks of every page breaking it, not only the few it lists.
+	const breach = (broken: Breach) => ({
+		...broken,
+		...affected(of(breachRecords(records, declared, broken).map(({ url }) => String(url ?? '')))),
+	});
 	const total = of(urls);
 	return {
 		traffic_clicks: total.clicks,
@@ -326,8 +335,13 @@ export function siteTraffic(
 		fix_first: fixFirst(checks),
 		worst_pages: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
 		...(site.groups && {
-			groups: site.groups.map((group) => ({ ...group, ...affected(of(inGroup(group.name))) })),
+			groups: site.groups.map((group) => ({
+				...group,
+				...affected(of(inGroup(group.name))),
+				breaches: group.breaches.map(breach),
+			})),
 		}),
+		...(site.breaches && { breaches: site.breaches.map(breach) }),
 	};
 }
 

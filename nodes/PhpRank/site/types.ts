@@ -32,7 +32,9 @@ export type SiteTraffic = {
 	fix_first: Array<CheckCount & Affected>;
 	/** The worst pages, each with its clicks and impressions. */
 	worst_pages: Array<PageEntry & Traffic>;
-	groups?: Array<GroupFigures & Affected>;
+	groups?: Array<GroupFigures & Affected & { breaches: Array<Breach & Affected> }>;
+	/** Each breach with the clicks and impressions of every page breaking it. */
+	breaches?: Array<Breach & Affected>;
 };
 
 /** One Digest's site with Search Console Data: its clicks, coverage, the clicks of its pages failing any check, its first fix. */
@@ -105,12 +107,12 @@ export type RunChanges = {
 /** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
 export type SiteSummary = SiteFigures &
 	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages' | 'breaches'>>;
 
 /** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
 export type SiteText = SiteFigures &
 	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages' | 'breaches'>>;
 
 /** The keys of T whose values are lists. */
 type ListKeys<T> = {
