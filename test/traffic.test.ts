@@ -276,7 +276,7 @@ describe('Search Console Data', () => {
 	it('Compare With Competitors: your page’s clicks on the item, each check they lead on and the first line; the same requests as without', async () => {
 		const rival = 'https://rival.example.net/p';
 		api.server.setAnalysis(rival, { score: 95, failed: [], others: 'pass' });
-		const compare = (searchConsoleData: unknown = '') =>
+		const compare = (searchConsoleData: IDataObject | string = '') =>
 			api.first({
 				...{ resource: 'report', operation: 'compare', simplify: false, searchConsoleData },
 				...{ yourUrl: page('/products/y/z'), competitors: { competitor: [{ url: rival }] } },
