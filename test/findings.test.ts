@@ -1,17 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { perSiteParameters, useServer } from './harness/setup';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 
 /*
  * Output → One Item per Finding Change through the real n8n engine: a site's scripted runs as
- * production executions (and a manual one), each run's items asserted exactly.
+ * production executions (and a manual one), each run's items asserted exactly, with the tickets
+ * kept in each History Store home (Data Table: the stand-in for n8n's public API).
  */
 
 const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
 const START = Date.parse('2026-01-05T08:00:00Z');
-const findings = (extra: IDataObject = {}) => perSiteParameters({ output: 'findings', ...extra });
+const TABLE = { historyStore: 'dataTable', historyTable: locator('name', 'phpRank history') };
+/** The History Store of the test's runs and recordings. */
+let home: IDataObject = {};
+const findings = (extra: IDataObject = {}) =>
+	perSiteParameters({ output: 'findings', ...home, ...extra });
 const key = (check: string) => `shop.example.com · ${check}`;
 /** Each item as `event check(s) ticket`. */
 const summary = (items: Array<{ json: IDataObject }>) =>
@@ -28,11 +33,21 @@ type Mode = 'webhook' | 'manual';
 
 describe('Create or Re-Run, One Item per Finding Change', () => {
 	const api = useServer();
-	const { run, state, reset } = siteRuns(api, findings, { urls: URLS });
+	const n8n = useN8nApi();
+	const { run, state, reset } = siteRuns(api, findings, {
+		urls: URLS,
+		n8nApi: () => n8n.credential,
+	});
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		reset();
+		[reset(), n8n.reset(), (home = {})];
 	});
+	const n8nCalls = () => n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
+	/** What is kept between runs: the static data, and the history table's rows. */
+	const kept = () => {
+		const table = n8n.api.tables.byName('phpRank history');
+		return structuredClone([state.saved, table && n8n.api.tables.rows(table.id)]);
+	};
 	const script = (week: number, failing: string[][]) =>
 		scriptRun(api.server, URLS, { start: START, run: week, scores: [60, 80], failing });
 	const production = async (week: number, failing: string[][], extra?: IDataObject) => {
@@ -45,75 +60,126 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	const record = async (tickets: Record<string, string | number>, mode: Mode = 'webhook') => {
 		const items = Object.entries(tickets).map(([check, ticket]) => ({ key: key(check), ticket }));
 		const sent = api.calls().length;
-		const done = await run(mode, { node: { parameters: RECORD, items } });
+		const done = await run(mode, { node: { parameters: { ...RECORD, ...home }, items } });
 		expect(done.error).toBeUndefined();
 		expect(api.calls()).toHaveLength(sent);
 		return done;
 	};
 
-	it('opens, resolves and regresses findings with their recorded tickets; manual runs record nothing', async () => {
-		const first = await production(0, [['title', 'favicon'], ['title']]);
-		expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
-		const [title] = first.map(({ json }) => json);
-		expect(title).toMatchObject({
-			key: key('title'),
-			site: 'shop.example.com',
-			check: 'title',
-			importance: 'high',
-			failing_pages: 2,
-			first_seen: '2026-01-05T08:00:01Z',
-			age_runs: 1,
-			age_days: 0,
-			title: 'SEO: title fails on shop.example.com',
-			history_saved: true,
-		});
-		const worst = title.worst_pages as IDataObject[];
-		expect(worst.map(({ url, score }) => [url, score])).toEqual([
-			['shop.example.com', 60],
-			['shop.example.com/a', 80],
-		]);
-		expect(String(title.body)).toContain(
-			`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
-		);
-		let saved = structuredClone(state.saved);
-		const manualRecord = await record({ title: 11 }, 'manual');
-		expect(manualRecord.items[0].json).toEqual({
-			key: key('title'),
-			ticket: 11,
-			ticket_recorded: false,
-		});
-		expect(state.saved).toEqual(saved);
-		expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
-		expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
-		expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
-
-		script(3, [['favicon', 'title'], []]);
-		saved = structuredClone(state.saved);
-		const manual = await run('manual');
-		expect(summary(manual.items)).toEqual(['regressed title 11']);
-		expect(manual.items[0].json.history_saved).toBe(false);
-		expect(state.saved).toEqual(saved);
-		const regressed = await production(3, [['favicon', 'title'], []]);
-		expect(regressed.map(({ json }) => json)).toEqual([
-			expect.objectContaining({
-				event: 'regressed',
-				ticket: 11,
+	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
+		'opens, resolves and regresses findings with the tickets recorded in %s; manual runs record nothing',
+		async (_, store) => {
+			home = store;
+			const first = await production(0, [['title', 'favicon'], ['title']]);
+			expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
+			const [title] = first.map(({ json }) => json);
+			expect(title).toMatchObject({
+				key: key('title'),
+				site: 'shop.example.com',
+				check: 'title',
+				importance: 'high',
+				failing_pages: 2,
 				first_seen: '2026-01-05T08:00:01Z',
-				failing_pages: 1,
+				age_runs: 1,
+				age_days: 0,
+				title: 'SEO: title fails on shop.example.com',
 				history_saved: true,
-			}),
+			});
+			expect(title).not.toHaveProperty('clicks_affected');
+			const worst = title.worst_pages as IDataObject[];
+			expect(worst.map(({ url, score }) => [url, score])).toEqual([
+				['shop.example.com', 60],
+				['shop.example.com/a', 80],
+			]);
+			expect(String(title.body)).toContain(
+				`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
+			);
+			let saved = kept();
+			const requests = n8n.api.requests.length;
+			const manualRecord = await record({ title: 11 }, 'manual');
+			expect(manualRecord.items[0].json).toEqual({
+				key: key('title'),
+				ticket: 11,
+				ticket_recorded: false,
+			});
+			expect([kept(), n8n.api.requests.length]).toEqual([saved, requests]);
+			expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
+			expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
+			expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
+
+			script(3, [['favicon', 'title'], []]);
+			saved = kept();
+			const manual = await run('manual');
+			expect(summary(manual.items)).toEqual(['regressed title 11']);
+			expect(manual.items[0].json.history_saved).toBe(false);
+			expect(kept()).toEqual(saved);
+			n8n.api.requests.length = 0;
+			const regressed = await production(3, [['favicon', 'title'], []]);
+			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
+			const id = n8n.api.tables.byName('phpRank history')?.id;
+			expect(n8nCalls()).toEqual(
+				id
+					? [
+							'GET /api/v1/data-tables',
+							`GET /api/v1/data-tables/${id}/rows`,
+							`POST /api/v1/data-tables/${id}/rows/upsert`,
+						]
+					: [],
+			);
+			expect(regressed.map(({ json }) => json)).toEqual([
+				expect.objectContaining({
+					event: 'regressed',
+					ticket: 11,
+					first_seen: '2026-01-05T08:00:01Z',
+					failing_pages: 1,
+					history_saved: true,
+				}),
+			]);
+			expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
+			if (id)
+				expect(n8n.api.tables.rows(id).filter((row) => row.finding)).toMatchObject([
+					{ site: 'shop.example.com', finding: key('title'), ticket: '11', run_date: null },
+					{ finding: key('favicon'), ticket: 'F-2', execution_id: '3' },
+				]);
+		},
+	);
+
+	it('Data Table: two executions recording at once both keep their ticket', async () => {
+		home = TABLE;
+		await production(0, [['title', 'favicon'], []]);
+		await Promise.all([record({ title: 7 }), record({ favicon: 8 })]);
+		const columns = n8n.api.tables.byName('phpRank history')!.columns.map(({ name }) => name);
+		expect(columns.slice(-2)).toEqual(['finding', 'ticket']);
+		expect(summary(await production(1, [[], []]))).toEqual([
+			'resolved favicon 8',
+			'resolved title 7',
 		]);
-		expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
 	});
 
 	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
-		const extra = { findingOptions: { untilTicketRecorded: false } };
+		const gsc = (url: string, clicks: number, impressions: number) => ({
+			keys: [url],
+			clicks,
+			impressions,
+		});
+		const searchConsoleData = { rows: [gsc(URLS[0], 120, 3000), gsc(URLS[1], 7, 90)] };
+		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
 		script(1, [[], ['favicon']]);
 		const once = await run('webhook', { id: 'retried', extra });
 		script(1, [[], ['favicon']]);
 		const again = await run('webhook', { id: 'retried', extra });
 		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
+		// With Search Console Data: the traffic of the pages each fails on (none once resolved).
+		expect(once.items.map(({ json }) => [json.clicks_affected, json.impressions_affected])).toEqual(
+			[
+				[7, 90],
+				[0, 0],
+			],
+		);
+		expect(once.items[0].json.body).toContain(
+			' of shop.example.com, with 7 clicks and 90 impressions in the Search Console Data.',
+		);
 		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
 		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
 			{ json: { event: 'regressed', key: key('title') } },
