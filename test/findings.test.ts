@@ -42,7 +42,6 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		api.server.deleteAllReports();
 		[reset(), n8n.reset(), (home = {})];
 	});
-	const n8nCalls = () => n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 	/** What is kept between runs: the static data, and the history table's rows. */
 	const kept = () => {
 		const table = n8n.api.tables.byName('phpRank history');
@@ -96,13 +95,12 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			);
 			let saved = kept();
 			const requests = n8n.api.requests.length;
-			const manualRecord = await record({ title: 11 }, 'manual');
-			expect(manualRecord.items[0].json).toEqual({
-				key: key('title'),
-				ticket: 11,
-				ticket_recorded: false,
-			});
-			expect([kept(), n8n.api.requests.length]).toEqual([saved, requests]);
+			const { json } = (await record({ title: 11 }, 'manual')).items[0];
+			expect([json, kept(), n8n.api.requests.length]).toEqual([
+				{ key: key('title'), ticket: 11, ticket_recorded: false },
+				saved,
+				requests,
+			]);
 			expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
 			expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
 			expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
@@ -117,14 +115,10 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			const regressed = await production(3, [['favicon', 'title'], []]);
 			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
 			const id = n8n.api.tables.byName('phpRank history')?.id;
-			expect(n8nCalls()).toEqual(
-				id
-					? [
-							'GET /api/v1/data-tables',
-							`GET /api/v1/data-tables/${id}/rows`,
-							`POST /api/v1/data-tables/${id}/rows/upsert`,
-						]
-					: [],
+			const calls = n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
+			const rows = `/api/v1/data-tables/${id}/rows`;
+			expect(calls).toEqual(
+				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`] : [],
 			);
 			expect(regressed.map(({ json }) => json)).toEqual([
 				expect.objectContaining({
@@ -157,12 +151,12 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 
 	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
-		const gsc = (url: string, clicks: number, impressions: number) => ({
+		const rows = [URLS[0], URLS[1]].map((url, i) => ({
 			keys: [url],
-			clicks,
-			impressions,
-		});
-		const searchConsoleData = { rows: [gsc(URLS[0], 120, 3000), gsc(URLS[1], 7, 90)] };
+			clicks: 120 - 113 * i,
+			impressions: 3000 - 2910 * i,
+		}));
+		const searchConsoleData = { rows };
 		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
 		script(1, [[], ['favicon']]);
@@ -171,12 +165,10 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const again = await run('webhook', { id: 'retried', extra });
 		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
 		// With Search Console Data: the traffic of the pages each fails on (none once resolved).
-		expect(once.items.map(({ json }) => [json.clicks_affected, json.impressions_affected])).toEqual(
-			[
-				[7, 90],
-				[0, 0],
-			],
+		const traffic = once.items.map(
+			({ json }) => `${json.clicks_affected}/${json.impressions_affected}`,
 		);
+		expect(traffic).toEqual(['7/90', '0/0']);
 		expect(once.items[0].json.body).toContain(
 			' of shop.example.com, with 7 clicks and 90 impressions in the Search Console Data.',
 		);
@@ -253,22 +245,19 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
 	});
 
+	const noTable = { ...TABLE, historyTable: locator('name', ' ') };
 	it.each([
-		[
-			{ key: key('title'), ticket: { number: 7 } },
-			'Ticket must be text or a number, not an object',
-		],
-		[{ key: key('title'), ticket: ' ' }, 'Ticket must be text or a number, not " "'],
-		[{ key: key('title') }, 'Ticket must be text or a number, not nothing'],
-		[{ key: 'title', ticket: 7 }, 'Finding Key must be a finding\'s key, not "title"'],
+		[key('title'), { number: 7 }, 'Ticket must be text or a number, not an object'],
+		[key('title'), ' ', 'Ticket must be text or a number, not " "'],
+		[key('title'), undefined, 'Ticket must be text or a number, not nothing'],
+		['title', 7, 'Finding Key must be a finding\'s key, not "title"'],
+		[key('title'), 7, 'History Store is Data Table, but no History Table is chosen', noTable],
 	])(
-		'Record Finding Ticket refuses %j before anything is kept, naming the field',
-		async (item, message) => {
-			const { error, staticData } = await run('webhook', {
-				node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items: [item] },
-			});
-			expect(error?.message).toBe(message);
-			expect(error?.description).toBeTruthy();
+		'Record Finding Ticket refuses %j %j before anything is kept, naming the field',
+		async (k, ticket, message, store = {}) => {
+			const node = { parameters: { ...RECORD, ...store }, items: [{ key: k, ticket }] };
+			const { error, staticData } = await run('webhook', { node });
+			expect([error?.message, !!error?.description, n8n.api.requests]).toEqual([message, true, []]);
 			expect(staticData.global).toBeUndefined();
 		},
 	);
