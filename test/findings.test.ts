@@ -40,7 +40,9 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 	beforeEach(() => {
 		api.server.deleteAllReports();
-		[reset(), n8n.reset(), (home = {})];
+		reset();
+		n8n.reset();
+		home = {};
 	});
 	/** What is kept between runs: the static data, and the history table's rows. */
 	const kept = () => {
@@ -245,8 +247,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
 	});
 
-	const noTable = { ...TABLE, historyTable: locator('name', ' ') };
-	it.each([
+	const noTable: IDataObject = { ...TABLE, historyTable: locator('name', ' ') };
+	it.each<[string, IDataObject['ticket'], string, IDataObject?]>([
 		[key('title'), { number: 7 }, 'Ticket must be text or a number, not an object'],
 		[key('title'), ' ', 'Ticket must be text or a number, not " "'],
 		[key('title'), undefined, 'Ticket must be text or a number, not nothing'],

@@ -86,7 +86,11 @@ export const TICKET_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> =
 ];
 
 /** A finding's ticket as its row; a number is written as its digits and read back as a number. */
-export const ticketRow = (key: string, ticket: Ticket, ids: { execution: string; workflow: string }) => ({
+export const ticketRow = (
+	key: string,
+	ticket: Ticket,
+	ids: { execution: string; workflow: string },
+) => ({
 	site: siteOfKey(key),
 	finding: key,
 	ticket: String(ticket),
