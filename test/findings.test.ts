@@ -153,12 +153,12 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 
 	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
-		const rows = [URLS[0], URLS[1]].map((url, i) => ({
-			keys: [url],
-			clicks: 120 - 113 * i,
-			impressions: 3000 - 2910 * i,
-		}));
-		const searchConsoleData = { rows };
+		const searchConsoleData = {
+			rows: [
+				{ keys: [URLS[0]], clicks: 120, impressions: 3000 },
+				{ keys: [URLS[1]], clicks: 7, impressions: 90 },
+			],
+		};
 		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
 		script(1, [[], ['favicon']]);
