@@ -10,8 +10,9 @@ import type { TableChoice } from './tableApi';
  * The History Store: where runs live between production runs. One interface, `HistoryHome`, with
  * a side for each operation that has a history: a site's runs for Create or Re-Run (`sites`), a
  * read-only reader for One Digest (`reader`), page-level keeping for Compare With Competitors
- * (`pages`), the tickets Record Finding Ticket hands back (`tickets`, read with the site's runs). Two homes, This Workflow (workflowStore.ts) and Data Table (tableStore.ts); homes.ts
- * names them and chooses the item's, once.
+ * (`pages`), the tickets Record Finding Ticket hands back (`tickets`; Create or Re-Run reads them
+ * with the site's runs, `OpenSite.tickets`). Two homes, This Workflow (workflowStore.ts) and Data
+ * Table (tableStore.ts); homes.ts names them and chooses the item's, once.
  */
 
 /** What a site's history holds before this run. */
@@ -41,7 +42,7 @@ export interface OpenSite {
 	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
 	/** Keeps this run (the newest record of `history`) on a production execution. */
 	keep(ctx: IExecuteSingleFunctions, site: SiteSummary, history: SiteHistory): Promise<Kept>;
-	/** The tickets recorded for the site's findings, by finding key, from the same read (a home without a `tickets` side: none). */
+	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
 	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
 }
 
