@@ -135,20 +135,28 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			if (id)
 				expect(n8n.api.tables.rows(id).filter((row) => row.finding)).toMatchObject([
 					{ site: 'shop.example.com', finding: key('title'), ticket: '11', run_date: null },
-					{ finding: key('favicon'), ticket: 'F-2', execution_id: '3' },
+					{ finding: key('favicon'), ticket: 'F-2', execution_id: '' },
 				]);
 		},
 	);
 
-	it('Data Table: two executions recording at once both keep their ticket', async () => {
+	it('Data Table: two executions recording at once both keep their ticket; a run after, in the same execution, leaves them', async () => {
 		home = TABLE;
 		await production(0, [['title', 'favicon'], []]);
 		await Promise.all([record({ title: 7 }), record({ favicon: 8 })]);
-		const columns = n8n.api.tables.byName('phpRank history')!.columns.map(({ name }) => name);
-		expect(columns.slice(-2)).toEqual(['finding', 'ticket']);
-		expect(summary(await production(1, [[], []]))).toEqual([
+		const { columns, id } = n8n.api.tables.byName('phpRank history')!;
+		expect(columns.slice(-2).map(({ name }) => name)).toEqual(['finding', 'ticket']);
+		script(1, [[], []]);
+		expect(summary((await run('webhook', { id: '3' })).items)).toEqual([
 			'resolved favicon 8',
 			'resolved title 7',
+		]);
+		const kinds = n8n.api.tables.rows(id).map((row) => [row.execution_id, row.finding]);
+		expect(kinds).toEqual([
+			['1', null],
+			['', key('title')],
+			['', key('favicon')],
+			['3', null],
 		]);
 	});
 

@@ -287,8 +287,7 @@ const tableTickets: TicketKeeping = {
 	async record(ctx, run, key, ticket) {
 		if (!isProduction(ctx)) return false;
 		const table = await run.once('ticket history table', () => ticketTable(ctx));
-		const ids = { execution: writerOf(ctx), workflow: String(ctx.getWorkflow().id ?? '') };
-		await insertRows(ctx, table, [ticketRow(key, ticket, ids)]);
+		await insertRows(ctx, table, [ticketRow(key, ticket, String(ctx.getWorkflow().id ?? ''))]);
 		return true;
 	},
 };

@@ -85,17 +85,17 @@ export const TICKET_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> =
 	{ name: 'ticket', type: 'string' },
 ];
 
-/** A finding's ticket as its row; a number is written as its digits and read back as a number. */
-export const ticketRow = (
-	key: string,
-	ticket: Ticket,
-	ids: { execution: string; workflow: string },
-) => ({
+/**
+ * A finding's ticket as its row; a number is written as its digits and read back as a number. No
+ * execution ID: a run's row is upserted on site and execution ID, and a run of the site later in
+ * the execution that recorded the ticket would overwrite it.
+ */
+export const ticketRow = (key: string, ticket: Ticket, workflow: string) => ({
 	site: siteOfKey(key),
 	finding: key,
 	ticket: String(ticket),
-	execution_id: ids.execution,
-	workflow_id: ids.workflow,
+	execution_id: '',
+	workflow_id: workflow,
 });
 
 const ticketOfCell = (cell: string): Ticket =>
