@@ -1,5 +1,5 @@
 /**
- * `npm run test:e2e:all -- findings`: examples/findings-to-github-issues.json as published, in a REAL n8n (2.41.1)
+ * `npm run test:e2e:findings`: examples/findings-to-github-issues.json as published, in a REAL n8n (2.41.1)
  * installed as README says, its GitHub credential's server a stand-in of GitHub's REST API on loopback
  * (githubStandIn.ts, every call recorded). A Webhook beside its Schedule Trigger starts production runs of one
  * site (three pages on the phpRank test server, their checks scripted) seven times: a first-run flood past Max New
@@ -24,9 +24,10 @@ import {
 } from '../checks';
 import { nthExecution } from '../db';
 import { startGithubStandIn, type GithubCall } from '../githubStandIn';
-import { importCredentials, type N8nSandbox } from '../n8n';
+import { importCredentials } from '../n8n';
+import type { N8nSandbox } from '../sandbox';
 import { Fatal, same } from '../report';
-import { renameNode, saveAndPublish, type RestSession } from '../rest';
+import { renameNode, saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import { webhook } from '../workflow';
 
@@ -47,67 +48,58 @@ const FLOOD = CHECK_NAMES.slice(0, 13);
 const HELD = ['image_keywords', 'in_page_links', 'language'];
 const without = (...names: string[]) => FLOOD.filter((c) => !names.includes(c));
 
-interface Ctx {
-	sb: N8nSandbox;
-	session: RestSession;
-	baseUrl: string;
-	id: string;
-	audit: string;
-	github: Awaited<ReturnType<typeof startGithubStandIn>>;
-	/** each finding's issue number, by check, as the stand-in made them */
-	issues: Map<string, number>;
-}
-
+type Events = Partial<Record<'opened' | 'resolved' | 'regressed' | 'held', string[]>>;
 interface Step {
 	label: string;
+	/** the checks failing on every page */
 	failing: string[];
-	opened?: string[];
-	resolved?: string[];
-	regressed?: string[];
-	held?: string[];
-	before?: (ctx: Ctx) => Promise<void>;
+	/** the checks of each event the run must give (held: the flood guard's item) */
+	events: Events;
+	before?: () => Promise<unknown>;
 }
 
-/** The audit node renamed in the editor (saved, published again): its history and tickets must stay. */
-async function rename(ctx: Ctx): Promise<void> {
-	await renameNode(ctx.session, ctx.sb, ctx.id, [ctx.audit, RENAMED]);
-	ctx.audit = RENAMED;
-}
+let ctx: {
+	id: string;
+	audit: string;
+	hook: string;
+	github: Awaited<ReturnType<typeof startGithubStandIn>>;
+	rename: () => Promise<unknown>;
+};
+/** Each finding's issue number by check, as the stand-in made them. */
+const issueOf = new Map<string, number>();
 
-/** The first try of the audit fails: phpRank answers its three re-runs 503 once (no page analysed). */
-async function failFirstTry(): Promise<void> {
+/** The audit's first try fails: phpRank answers its three re-runs 503 (no page analysed), n8n tries again. */
+const failFirstTry = async () =>
 	api.failNext({ type: 'status', status: 503 }, { times: 3, match: (r) => r.method === 'PUT' });
-}
 
 const STEPS: Step[] = [
 	{
 		label: 'run 1, a first-run flood of 13 findings',
 		failing: FLOOD,
-		opened: without(...HELD),
-		held: HELD,
+		events: { opened: without(...HELD), held: HELD },
 	},
-	{ label: 'run 2, what the flood guard held back', failing: FLOOD, opened: HELD },
-	{ label: 'run 3, unchanged', failing: FLOOD },
+	{ label: 'run 2, what the flood guard held back', failing: FLOOD, events: { opened: HELD } },
+	{ label: 'run 3, unchanged', failing: FLOOD, events: {} },
 	{
 		label: 'run 4, four checks pass again',
 		failing: without('title', 'robots', 'favicon', 'language'),
-		resolved: ['favicon', 'language', 'robots', 'title'],
+		events: { resolved: ['favicon', 'language', 'robots', 'title'] },
 	},
 	{
 		label: 'run 5, two of them fail again',
 		failing: without('robots', 'language'),
-		regressed: ['favicon', 'title'],
+		events: { regressed: ['favicon', 'title'] },
 	},
 	{
 		label: `run 6, the audit node renamed "${RENAMED}"; title passes again`,
 		failing: without('robots', 'language', 'title'),
-		resolved: ['title'],
-		before: rename,
+		events: { resolved: ['title'] },
+		before: () => ctx.rename(),
 	},
 	{
 		label: 'run 7, sitemap fails; the first try fails (Retry On Fail)',
 		failing: [...without('robots', 'language', 'title'), 'sitemap'],
-		opened: ['sitemap'],
+		events: { opened: ['sitemap'] },
 		before: failFirstTry,
 	},
 ];
@@ -116,26 +108,21 @@ const describe = ({ method, path, body }: GithubCall) =>
 	`${method} ${path} ${JSON.stringify(body)}`;
 
 /** The calls a run's findings need, from the items the audit gave (title, body, importance) and the issues made. */
-function expectedCalls(ctx: Ctx, step: Step, items: Array<Record<string, unknown>>): string[] {
+function expectedCalls({ events }: Step, items: Array<Record<string, unknown>>): string[] {
 	const item = (check: string) => items.find((i) => i.check === check) ?? {};
-	const issue = (check: string) => `${REPO}/${ctx.issues.get(check)}`;
+	const issue = (check: string) => `${REPO}/${issueOf.get(check)}`;
 	const calls: GithubCall[] = [
-		...(step.opened ?? []).map((c) => ({
-			method: 'POST',
-			path: REPO,
-			body: {
-				title: item(c).title,
-				body: item(c).body,
-				labels: ['seo', `seo: ${String(item(c).importance)}`],
-				assignees: [],
-			},
-		})),
-		...(step.resolved ?? []).map((c) => ({
+		...(events.opened ?? []).map((c) => {
+			const { title, body, importance } = item(c);
+			const labels = ['seo', `seo: ${String(importance)}`];
+			return { method: 'POST', path: REPO, body: { title, body, labels, assignees: [] } };
+		}),
+		...(events.resolved ?? []).map((c) => ({
 			method: 'PATCH',
 			path: issue(c),
 			body: { state: 'closed', state_reason: 'completed' },
 		})),
-		...(step.regressed ?? []).flatMap((c) => [
+		...(events.regressed ?? []).flatMap((c) => [
 			{ method: 'PATCH', path: issue(c), body: { state: 'open' } },
 			{ method: 'POST', path: `${issue(c)}/comments`, body: { body: item(c).body } },
 		]),
@@ -143,59 +130,60 @@ function expectedCalls(ctx: Ctx, step: Step, items: Array<Record<string, unknown
 	return calls.map(describe).sort();
 }
 
-async function runStep(ctx: Ctx, step: Step, n: number): Promise<number> {
+/** One production run through the webhook, its findings and its GitHub calls checked: how many calls it made. */
+async function runStep(sb: N8nSandbox, step: Step, n: number): Promise<number> {
+	const at = (i: number) => new Date(START + n * WEEK_MS + i * 1000).toISOString();
 	PAGES.forEach((url, i) =>
-		api.setAnalysis(url, {
-			failed: step.failing,
-			others: 'pass',
-			generatedAt: new Date(START + n * WEEK_MS + i * 1000).toISOString(),
-		}),
+		api.setAnalysis(url, { failed: step.failing, others: 'pass', generatedAt: at(i) }),
 	);
-	await step.before?.(ctx);
+	await step.before?.();
 	api.clearRequests();
 	const seen = ctx.github.calls.length;
-	const hook = await callWebhook(`${ctx.baseUrl}/webhook/${HOOK}`, {});
-	const exec = await nthExecution(ctx.sb, ctx.id, 'webhook', n, 120_000);
+	const hook = await callWebhook(ctx.hook, {});
+	const exec = await nthExecution(sb, ctx.id, 'webhook', n, 120_000);
 	const calls = ctx.github.calls.slice(seen);
 	if (!check(`${step.label}: the production run succeeds`, exec?.status === 'success', hook))
 		return calls.length;
 	const items = json(exec?.outputs[ctx.audit]);
-	const events = (e: string) => items.filter((i) => i.event === e).map((i) => String(i.check));
-	const held = items.find((i) => i.event === 'held');
+	const events: Events = {};
+	for (const i of items)
+		(events[i.event as keyof Events] ??= []).push(
+			...(i.event === 'held'
+				? (i.keys as string[]).map((k) => k.replace(`${SITE} · `, ''))
+				: [String(i.check)]),
+		);
 	check(
-		`   the audit's items: opened ${JSON.stringify(step.opened ?? [])}, resolved ${JSON.stringify(step.resolved ?? [])}, regressed ${JSON.stringify(step.regressed ?? [])}${step.held ? `, one held item with ${JSON.stringify(step.held)}` : ''}`,
-		same(events('opened').sort(), [...(step.opened ?? [])].sort()) &&
-			same(events('resolved').sort(), step.resolved ?? []) &&
-			same(events('regressed').sort(), step.regressed ?? []) &&
-			same(
-				held?.keys,
-				step.held?.map((c) => `${SITE} · ${c}`),
-			),
+		`   its findings: ${JSON.stringify(step.events)}`,
+		same(sorted(events), sorted(step.events)),
 		items.map((i) => `${String(i.event)} ${String(i.check ?? i.keys)} #${String(i.ticket)}`),
 	);
 	for (const issue of ctx.github.issues.values())
-		ctx.issues.set(/^SEO: (\S+) fails on /.exec(issue.title)?.[1] ?? '', issue.number);
-	const expected = expectedCalls(ctx, step, items);
-	const kinds = [...new Set(expected.map((c) => c.split(' ', 2).join(' ').replace(/\d+/g, 'N')))];
+		issueOf.set(/^SEO: (\S+) fails on /.exec(issue.title)?.[1] ?? '', issue.number);
+	const expected = expectedCalls(step, items);
 	check(
-		`   GitHub got exactly ${expected.length} call(s)${kinds.length ? `: ${kinds.join(', ')}` : ''}, the items' titles, bodies and issues${step.held ? '; none for the held item' : ''}`,
+		`   GitHub got exactly these ${expected.length} call(s), with the items' titles, bodies and issue numbers`,
 		same(calls.map(describe).sort(), expected),
 		{ got: calls.map(describe), expected },
 	);
-	const recorded = json(exec?.outputs[RECORD]);
+	const recorded = json(exec?.outputs[RECORD]).map((r) => [r.key, r.ticket, r.ticket_recorded]);
+	const opened = items.filter((i) => i.event === 'opened');
 	check(
 		`   each new issue's number recorded as its finding's ticket (${recorded.length})`,
 		same(
-			recorded.map((r) => [r.key, r.ticket, r.ticket_recorded]),
-			(step.opened ?? []).length
-				? items
-						.filter((i) => i.event === 'opened')
-						.map((i) => [i.key, ctx.issues.get(String(i.check)), true])
-				: [],
+			recorded,
+			opened.map((i) => [i.key, issueOf.get(String(i.check)), true]),
 		),
 		recorded,
 	);
 	return calls.length;
+}
+
+/** `events` in one order, each list sorted. */
+function sorted(events: Events): Events {
+	const order = ['opened', 'resolved', 'regressed', 'held'] as const;
+	return Object.fromEntries(
+		order.filter((e) => events[e]).map((e) => [e, [...(events[e] ?? [])].sort()]),
+	);
 }
 
 async function main(): Promise<void> {
@@ -219,10 +207,8 @@ async function main(): Promise<void> {
 	PAGES.forEach((url) => api.addReport({ url }));
 	const github = await startGithubStandIn();
 	suite.defer(() => github.stop());
-	await importCredentials(sb, [
-		testServerCredential(api),
-		{ ...gh, type: 'githubApi', data: { server: github.origin, user: '', accessToken: TOKEN } },
-	]);
+	const data = { server: github.origin, user: '', accessToken: TOKEN };
+	await importCredentials(sb, [testServerCredential(api), { ...gh, type: 'githubApi', data }]);
 	// Its history in the data table "phpRank site history" (made on the first run), through n8n's public API.
 	const { n8n, session } = await timed(
 		'n8n start (public API on), an API key, its credential',
@@ -231,38 +217,28 @@ async function main(): Promise<void> {
 	const { id, published } = await saveAndPublish(session, wf);
 	if (!check('the example is published', published.status === 200, published.body))
 		throw new Fatal('not published');
-	const ctx: Ctx = {
-		sb,
-		session,
-		baseUrl: n8n.baseUrl,
-		id,
-		audit: audit.name,
-		github,
-		issues: new Map(),
+	const rename = async () => {
+		await renameNode(session, sb, id, [audit.name, RENAMED]);
+		ctx.audit = RENAMED;
 	};
+	ctx = { id, audit: audit.name, hook: `${n8n.baseUrl}/webhook/${HOOK}`, github, rename };
 	const perRun: number[] = [];
 	for (const [i, step] of STEPS.entries()) {
 		section(step.label);
-		perRun.push(await timed(step.label, () => runStep(ctx, step, i + 1)));
-		if (step.before === failFirstTry) {
-			const puts = apiRequests(api).filter((r) => r.method === 'PUT').length;
-			check(
-				'   the first try failed and the second ran: 6 re-runs sent to phpRank',
-				puts === 6,
-				puts,
-			);
-		}
+		perRun.push(await timed(step.label, () => runStep(sb, step, i + 1)));
 	}
+	const puts = apiRequests(api).filter((r) => r.method === 'PUT').length;
+	check('   its first try failed and the second ran: 6 re-runs sent to phpRank', puts === 6, puts);
 	note(`GitHub calls per run: ${perRun.join(', ')}`);
 
 	section('the tracker at the end');
 	const issues = [...github.issues.values()];
-	const failing = STEPS.at(-1)?.failing ?? [];
+	const failing = STEPS[STEPS.length - 1].failing;
 	check(
 		`one issue per finding ever opened (${issues.length}), no title twice; each open exactly while its check fails`,
 		issues.length === FLOOD.length + 1 &&
 			new Set(issues.map((i) => i.title)).size === issues.length &&
-			[...ctx.issues].every(
+			[...issueOf].every(
 				([c, n]) => (github.issues.get(n)?.state === 'open') === failing.includes(c),
 			),
 		issues.map((i) => `#${i.number} ${i.state} ${i.title}`),
