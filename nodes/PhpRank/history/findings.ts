@@ -110,9 +110,11 @@ function changesOf(
 	failing: readonly CheckCount[],
 	{ remindDays, untilRecorded }: FindingSettings,
 	ticketOf: TicketOf,
+	ticketed: readonly string[],
 ): Change[] {
 	const last = history.records.length - 1;
 	if (last < 0) return [];
+	if (last === 0 && ticketed.length > 0) return startedOver(history, failing, ticketOf, ticketed);
 	const issues = siteIssues(history, failing);
 	const fresh = new Set((last === 0 ? failing : issues.new_issues).map(({ check }) => check));
 	const newest = history.records[last];
@@ -140,6 +142,42 @@ function changesOf(
 		changes.push({ event: 'resolved', check, importance: null, pages: 0, since, runs: age_runs });
 	}
 	return changes;
+}
+
+/**
+ * A history that starts with tickets already recorded (This Workflow after a node rename keeps
+ * the workflow's tickets, not the node's runs): a failing finding with a ticket is still open, no
+ * event; one that passes now is resolved; a failing one without a ticket is opened.
+ */
+function startedOver(
+	history: SiteHistory,
+	failing: readonly CheckCount[],
+	ticketOf: TicketOf,
+	ticketed: readonly string[],
+): Change[] {
+	const at = history.records[0].at;
+	const open = siteIssues(history, failing).open_issues.filter(
+		({ check }) => ticketOf(check) === undefined,
+	);
+	const fails = new Set(failing.map(({ check }) => check));
+	return [
+		...open.map((issue) => ({
+			...issue,
+			since: at,
+			runs: issue.age_runs,
+			event: 'opened' as const,
+		})),
+		...ticketed
+			.filter((check) => !fails.has(check))
+			.map((check) => ({
+				event: 'resolved' as const,
+				check,
+				importance: null,
+				pages: 0,
+				since: at,
+				runs: 0,
+			})),
+	];
 }
 
 const TITLES: Record<FindingEvent, string> = {
@@ -203,7 +241,11 @@ export function findingItems(
 	const rank = (change: Change) =>
 		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const changes = changesOf(history, failing, settings, ticketOf).sort(
+	const prefix = findingKey(site, '');
+	const ticketed = [...tickets.keys()]
+		.filter((key) => key.startsWith(prefix))
+		.map((key) => key.slice(prefix.length));
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
 		(a, b) =>
 			rank(a) - rank(b) ||
 			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
