@@ -6,7 +6,7 @@ import { importanceRank } from '../report';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, type SiteHistory } from './model';
-import { findingKey, type Ticket } from './tickets';
+import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
@@ -228,6 +228,18 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 	};
 }
 
+/** New work first (opened, regressed), then by importance, pages and name. */
+function byUrgency(a: Change, b: Change): number {
+	const rank = (change: Change) =>
+		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+	return (
+		rank(a) - rank(b) ||
+		importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+		b.pages - a.pages ||
+		a.check.localeCompare(b.check)
+	);
+}
+
 /** One item per finding that changed in the newest run, then (flood guard) one item for what was held back. */
 export function findingItems(
 	site: string,
@@ -238,20 +250,9 @@ export function findingItems(
 ): Array<FindingItem | HeldItem> {
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
-	const rank = (change: Change) =>
-		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const prefix = findingKey(site, '');
-	const ticketed = [...tickets.keys()]
-		.filter((key) => key.startsWith(prefix))
-		.map((key) => key.slice(prefix.length));
-	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
-		(a, b) =>
-			rank(a) - rank(b) ||
-			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
-			b.pages - a.pages ||
-			a.check.localeCompare(b.check),
-	);
+	const ticketed = ticketedChecks(tickets, site);
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(byUrgency);
 	const counts = new Map(failing.map((count) => [count.check, count]));
 	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
 	const affected = (check: string | null) => {
