@@ -39,17 +39,11 @@ import {
 	TRIGGER_TYPE,
 	type WorkflowJson,
 } from '../checks';
-import {
-	nthExecution,
-	storedExecutions as storedExecutionsOf,
-	waitForExecutions,
-	type StoredExecution,
-} from '../db';
+import { nthExecution, storedExecutions as storedExecutionsOf, waitForExecutions } from '../db';
 import {
 	branches,
 	setupOwner,
 	startServer,
-	type CredentialImport,
 	type ExecuteResult,
 	type ExportedNodeType,
 	type N8nSandbox,
@@ -57,7 +51,6 @@ import {
 } from '../n8n';
 import { sleep, waitFor } from '../proc';
 import { Fatal, pick, same } from '../report';
-import { saveAndPublish } from '../rest';
 import { SMTP_CRED, Suite } from '../suite';
 import { connect, node, phpRankTrigger, pollAt, webhook, workflow } from '../workflow';
 
@@ -225,25 +218,6 @@ async function main(): Promise<void> {
 	await triggerChecks(ctx, nodeTypes, example, picked.high);
 }
 
-/** The n8n ids of what this suite saved by REST (credentials, workflows), by the ids its JSON names. */
-const savedIds = new Map<string, string>();
-const n8nId = (ours: string) => savedIds.get(ours) ?? ours;
-
-async function saveCredentials(session: RestSession, creds: CredentialImport[]): Promise<void> {
-	for (const { id, name, type, data } of creds)
-		savedIds.set(id, (await session.createCredential({ name, type, data })).id);
-}
-
-/** `wf` saved and published as the editor does (at once, no restart), naming its credentials by their n8n ids. */
-async function publish(session: RestSession, wf: WorkflowJson): Promise<void> {
-	let text = JSON.stringify(wf);
-	for (const [ours, id] of savedIds) text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
-	const { id, published } = await saveAndPublish(session, JSON.parse(text));
-	savedIds.set(wf.id, id);
-	if (!check(`"${wf.name}" published`, published.status === 200, published.body))
-		throw new Fatal(`"${wf.name}" not published`);
-}
-
 /** The test server and its reports, the SMTP catcher, the URL list; n8n started; the example (Sheets node swapped) published. */
 async function publishTheExample(
 	sb: N8nSandbox,
@@ -272,20 +246,16 @@ async function publishTheExample(
 		suite.n8n(await startServer(sb, { readyTimeoutMs: 180_000 })),
 	);
 	const session = await setupOwner(n8n);
-	await timed('credentials saved by REST', () =>
-		saveCredentials(session, [testServerCredential(api), smtpCred]),
-	);
+	await session.addCredentials([testServerCredential(api), smtpCred]);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
 	const inWf = (name: string) => wf.nodes.find((m) => m.name === name);
-	const { [WEBHOOK]: added, ...links } = wf.connections;
 	check(
 		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections) and a Webhook into it',
 		kept.every((n) => same(inWf(n.name), n)) &&
 			wf.nodes.length === example.nodes.length + 1 &&
 			inWf(WEBHOOK)?.type === 'n8n-nodes-base.webhook' &&
-			same(links, example.connections) &&
-			same(added, { main: [[{ node: SHEET, type: 'main', index: 0 }]] }),
+			same(wf.connections, { ...example.connections, ...connect([[WEBHOOK, SHEET]]) }),
 		wf.nodes.map((n) => n.name),
 	);
 	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the e2e workflow' });
@@ -302,13 +272,10 @@ async function publishTheExample(
 		'the example emails through an SMTP credential',
 		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
 	);
-	await timed('the e2e workflow saved and published by REST', () => publish(session, wf));
+	const wfId = await timed('the e2e workflow saved and published by REST', () => session.save(wf));
 	const hook = `${n8n.baseUrl}/webhook/${HOOK}`;
-	return { sb, session, wfId: n8nId(wf.id), hook, smtp, list, untouched };
+	return { sb, session, wfId, hook, smtp, list, untouched };
 }
-
-const failureOf = (e: StoredExecution) =>
-	pick(e.data.resultData ?? {}, ['lastNodeExecuted', 'error']) as Record<string, unknown>;
 
 /** Run `n`: the webhook called (a production execution, as the schedule's), read once ended; it must succeed. */
 async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise<Run> {
@@ -317,7 +284,7 @@ async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise
 		if (res.status !== 200) note(`the webhook answered ${res.status}: ${res.body.slice(0, 400)}`);
 		return await nthExecution(sb, wfId, 'webhook', n, 180_000);
 	});
-	const ok = check(`run ${n} succeeds`, exec?.status === 'success', exec && failureOf(exec));
+	const ok = check(`run ${n} succeeds`, exec?.status === 'success', exec?.data.resultData?.error);
 	if (!ok || !exec) throw new Fatal(`run ${n} failed`);
 	return { outputs: exec.outputs, run: { status: exec.status, mode: exec.mode, data: exec.data } };
 }
@@ -571,7 +538,7 @@ const rerunOnServer = (id: number) => reportRequest(api, 'PUT', id, 'results=1')
 
 /** A published trigger's executions (mode trigger), once `count` of the workflow's have ended (or the time is up). */
 const triggerExecutions = async (sb: N8nSandbox, id: string, count: number, timeoutMs: number) =>
-	(await waitForExecutions(sb, n8nId(id), count, timeoutMs)).filter((e) => e.mode === 'trigger');
+	(await waitForExecutions(sb, id, count, timeoutMs)).filter((e) => e.mode === 'trigger');
 
 /** The published triggers while n8n runs: the reports they watch, their polls counted, their executions read. */
 type TriggerRun = ReturnType<typeof triggerRun>;
@@ -676,9 +643,7 @@ async function publishTriggers(
 		},
 	);
 	const flood = await prepareFlood(session, seconds);
-	await timed('the three triggers saved and published by REST', async () => {
-		for (const one of [wf, belowWf, flood.workflow]) await publish(session, one);
-	});
+	await session.publish(wf, belowWf, flood.workflow);
 	return flood;
 }
 
@@ -876,9 +841,7 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 		await waitPoll(before + 2, 'wait for one more poll', 130_000, belowPolls),
 	);
 	await sleep(5000); // an execution it would start
-	const after = (await storedExecutionsOf(sb, n8nId(BELOW_WF_ID))).filter(
-		(e) => e.mode === 'trigger',
-	);
+	const after = (await storedExecutionsOf(sb, BELOW_WF_ID)).filter((e) => e.mode === 'trigger');
 	check(
 		'the Below Score trigger ran exactly two executions (belowScore, recovered)',
 		after.length === 2 && after.every((e) => e.status === 'success'),
@@ -888,7 +851,7 @@ async function checkRecovery(t: TriggerRun): Promise<void> {
 			items: json(e.outputs[BELOW_TRIGGER]).map((i) => [i.url, i.reason]),
 		})),
 	);
-	const floodAfter = await storedExecutionsOf(sb, n8nId(FLOOD_WF_ID));
+	const floodAfter = await storedExecutionsOf(sb, FLOOD_WF_ID);
 	check(
 		`the One Item per Site trigger ran one execution in all, over ${flood.polls()} polls of one request each`,
 		floodAfter.filter((e) => e.mode === 'trigger').length === 1 &&
@@ -931,7 +894,7 @@ async function prepareFlood(session: RestSession, seconds: number[]): Promise<Fl
 			}),
 		);
 	const reports = [...pages(FLOOD_BIG, 40), ...pages(FLOOD_SMALL, 2)];
-	await saveCredentials(session, [
+	await session.addCredentials([
 		{
 			...testServerCredential(api),
 			...FLOOD_CRED,
