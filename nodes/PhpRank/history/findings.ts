@@ -6,7 +6,7 @@ import { importanceRank } from '../report';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, type SiteHistory } from './model';
-import { findingKey, type Ticket } from './tickets';
+import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
@@ -40,6 +40,9 @@ export type FindingItem = {
 	check: string;
 	importance: string | null;
 	failing_pages: number;
+	/** With Search Console Data: the clicks and impressions of the pages it fails on (0 once resolved). */
+	clicks_affected?: number;
+	impressions_affected?: number;
 	worst_pages: Array<Pick<PageEntry, 'url' | 'score' | 'link'>>;
 	first_seen: string;
 	age_runs: number;
@@ -107,9 +110,11 @@ function changesOf(
 	failing: readonly CheckCount[],
 	{ remindDays, untilRecorded }: FindingSettings,
 	ticketOf: TicketOf,
+	ticketed: readonly string[],
 ): Change[] {
 	const last = history.records.length - 1;
 	if (last < 0) return [];
+	if (last === 0 && ticketed.length > 0) return startedOver(history, failing, ticketOf, ticketed);
 	const issues = siteIssues(history, failing);
 	const fresh = new Set((last === 0 ? failing : issues.new_issues).map(({ check }) => check));
 	const newest = history.records[last];
@@ -139,6 +144,42 @@ function changesOf(
 	return changes;
 }
 
+/**
+ * A history that starts with tickets already recorded (This Workflow after a node rename keeps
+ * the workflow's tickets, not the node's runs): a failing finding with a ticket is still open, no
+ * event; one that passes now is resolved; a failing one without a ticket is opened.
+ */
+function startedOver(
+	history: SiteHistory,
+	failing: readonly CheckCount[],
+	ticketOf: TicketOf,
+	ticketed: readonly string[],
+): Change[] {
+	const at = history.records[0].at;
+	const open = siteIssues(history, failing).open_issues.filter(
+		({ check }) => ticketOf(check) === undefined,
+	);
+	const fails = new Set(failing.map(({ check }) => check));
+	return [
+		...open.map((issue) => ({
+			...issue,
+			since: at,
+			runs: issue.age_runs,
+			event: 'opened' as const,
+		})),
+		...ticketed
+			.filter((check) => !fails.has(check))
+			.map((check) => ({
+				event: 'resolved' as const,
+				check,
+				importance: null,
+				pages: 0,
+				since: at,
+				runs: 0,
+			})),
+	];
+}
+
 const TITLES: Record<FindingEvent, string> = {
 	opened: 'fails',
 	regressed: 'fails again',
@@ -155,7 +196,7 @@ function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${item.site} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}${item.clicks_affected === undefined ? '' : `, with ${item.clicks_affected} clicks and ${item.impressions_affected} impressions in the Search Console Data`}.`,
 					'',
 					'Failing pages (worst first):',
 					...pages,
@@ -187,6 +228,18 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 	};
 }
 
+/** New work first (opened, regressed), then by importance, pages and name. */
+function byUrgency(a: Change, b: Change): number {
+	const rank = (change: Change) =>
+		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+	return (
+		rank(a) - rank(b) ||
+		importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+		b.pages - a.pages ||
+		a.check.localeCompare(b.check)
+	);
+}
+
 /** One item per finding that changed in the newest run, then (flood guard) one item for what was held back. */
 export function findingItems(
 	site: string,
@@ -197,16 +250,19 @@ export function findingItems(
 ): Array<FindingItem | HeldItem> {
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
-	const rank = (change: Change) =>
-		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const changes = changesOf(history, failing, settings, ticketOf).sort(
-		(a, b) =>
-			rank(a) - rank(b) ||
-			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
-			b.pages - a.pages ||
-			a.check.localeCompare(b.check),
-	);
+	const ticketed = ticketedChecks(tickets, site);
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(byUrgency);
+	const counts = new Map(failing.map((count) => [count.check, count]));
+	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
+	const affected = (check: string | null) => {
+		const count = check === null ? undefined : counts.get(check);
+		if (!traffic) return {};
+		return {
+			clicks_affected: count?.clicks_affected ?? 0,
+			impressions_affected: count?.impressions_affected ?? 0,
+		};
+	};
 	const items = changes.map((change): FindingItem => {
 		const key = findingKey(site, change.check);
 		const worst = pages
@@ -223,6 +279,7 @@ export function findingItems(
 			check: change.check,
 			importance: change.importance,
 			failing_pages: change.pages,
+			...affected(change.event === 'resolved' ? null : change.check),
 			worst_pages: worst,
 			first_seen: isoDate(firstSeen(history, change.check) ?? change.since),
 			age_runs: change.runs,
