@@ -109,10 +109,7 @@ export function loseCreateAnswerOnce(api: PhpRankServer, url: string): void {
 	);
 }
 
-/**
- * Queue mode (clusterWithPackage) started; the owner signed in; the test server's credential (and `workflows`,
- * published) saved by REST.
- */
+/** Queue mode (clusterWithPackage) started; its owner; the test server's credential and `workflows` saved by REST. */
 export async function historyCluster(
 	suite: Suite,
 	api: PhpRankServer,
