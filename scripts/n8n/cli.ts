@@ -209,7 +209,10 @@ export function failureDetail(res: ExecuteResult): string {
 }
 
 /** An IF node's two outputs in its last run: [true, false]. */
-export function branches(res: ExecuteResult, node: string): [ExecutionItem[], ExecutionItem[]] {
+export function branches(
+	res: Pick<ExecuteResult, 'run'>,
+	node: string,
+): [ExecutionItem[], ExecutionItem[]] {
 	const runs = res.run?.data?.resultData?.runData?.[node];
 	const main = runs?.[runs.length - 1]?.data?.main ?? [];
 	return [main[0] ?? [], main[1] ?? []];

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'crypto';
 
+import type { CredentialImport } from './cli';
 import { publishedVersionId, waitForExecution, type StoredExecution } from './db';
 import { n8nOlderThan } from './runtime';
 import type { N8nSandbox } from './sandbox';
@@ -28,8 +29,14 @@ export interface CredentialTestResult {
 	message: string;
 }
 
-/** A logged-in REST session (cookie `n8n-auth`, bound to the `browser-id` header it was issued with). */
+/**
+ * A logged-in REST session (cookie `n8n-auth`, bound to the `browser-id` header it was issued with).
+ * `addCredentials`, `save` and `publish` do what `n8n import:credentials`, `import:workflow` and `publish:workflow`
+ * do before a start (a CLI boot each) on the started n8n: a credential gets n8n's id, swapped into each workflow
+ * saved after for the id its JSON names; a workflow keeps its id where n8n takes it (2.41); a publish is at once.
+ */
 export class RestSession {
+	private readonly credentialIds = new Map<string, string>();
 	constructor(
 		readonly baseUrl: string,
 		readonly cookie: string,
@@ -45,6 +52,28 @@ export class RestSession {
 			cookie: this.cookie,
 			'browser-id': this.browserId,
 		});
+	}
+
+	async addCredentials(creds: CredentialImport[]): Promise<void> {
+		for (const { id, name, type, data } of creds)
+			this.credentialIds.set(id, (await this.createCredential({ name, type, data })).id);
+	}
+
+	/** `wf` saved, its credentials named by n8n's ids, and unless `publish` is false published; its n8n id. */
+	async save(wf: { id: string; name: string }, publish = true): Promise<string> {
+		let text = JSON.stringify(wf);
+		for (const [ours, id] of this.credentialIds)
+			text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
+		const { id, versionId } = await saveWorkflow(this, JSON.parse(text), true);
+		if (!publish) return id;
+		const res = await this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+		if (res.status !== 200)
+			throw new Error(`"${wf.name}" not published: ${res.status} ${JSON.stringify(res.body)}`);
+		return id;
+	}
+
+	async publish(...workflows: Array<{ id: string; name: string }>): Promise<void> {
+		for (const wf of workflows) await this.save(wf);
 	}
 
 	/** POST /rest/credentials → the created credential ({ id, name, type, ... }). */
@@ -216,13 +245,14 @@ export async function runFromTrigger(
 	return { started, executionId, exec };
 }
 
-/** A workflow saved as the editor's Import from File saves it (POST /rest/workflows; n8n gives it its id). */
+/** As the editor's Import from File saves it (POST /rest/workflows): n8n's id, or with `keepId` its own (2.41). */
 export async function saveWorkflow(
 	session: RestSession,
 	wf: object,
+	keepId = false,
 ): Promise<{ id: string; versionId: string }> {
 	const body: Record<string, unknown> = { ...wf };
-	delete body.id;
+	if (!keepId || !body.id) delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
 		'/rest/workflows',

@@ -5,14 +5,7 @@
  */
 import type { PhpRankServer } from '../../test/server';
 import { callWebhook, json, PHPRANK_CRED, testServerCredential } from './checks';
-import {
-	importCredentials,
-	importWorkflows,
-	publishWorkflows,
-	runFromTrigger,
-	setupOwner,
-	type N8nSandbox,
-} from './n8n';
+import { runFromTrigger, setupOwner, type N8nSandbox } from './n8n';
 import { clusterWithPackage } from './queue';
 import type { RestSession } from './rest';
 import type { Suite } from './suite';
@@ -116,26 +109,17 @@ export function loseCreateAnswerOnce(api: PhpRankServer, url: string): void {
 	);
 }
 
-/**
- * Queue mode (clusterWithPackage): the test server's credential imported (and `workflows`, published), started;
- * the owner signed in.
- */
+/** Queue mode (clusterWithPackage) started; its owner; the test server's credential and `workflows` saved by REST. */
 export async function historyCluster(
 	suite: Suite,
 	api: PhpRankServer,
 	o: { workers: number; env: Record<string, string>; workflows?: WorkflowJson[] },
 ) {
 	const cluster = await clusterWithPackage(suite, { workers: o.workers, env: o.env });
-	const sb = cluster.mainSandbox;
-	await importCredentials(sb, [testServerCredential(api)]);
-	if (o.workflows) {
-		await importWorkflows(sb, o.workflows);
-		await publishWorkflows(
-			sb,
-			o.workflows.map((wf) => wf.id),
-		);
-	}
 	await cluster.start();
 	if (!cluster.main) throw new Error('the queue-mode main did not start');
-	return { cluster, sb, main: cluster.main, session: await setupOwner(cluster.main) };
+	const session = await setupOwner(cluster.main);
+	await session.addCredentials([testServerCredential(api)]);
+	await session.publish(...(o.workflows ?? []));
+	return { cluster, sb: cluster.mainSandbox, main: cluster.main, session };
 }

@@ -62,8 +62,8 @@ const SUITES: Entry[] = [
 		ready: () => isRuntimeInstalled(defaultCacheDir(OLDEST)),
 	},
 	{ name: 'ui', file: 'ui.e2e.ts', seconds: 475, heavy: true },
-	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 225 },
-	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 245 },
+	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 170 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
 	{ name: 'findings', file: 'findings.e2e.ts', seconds: 75 },
@@ -71,7 +71,7 @@ const SUITES: Entry[] = [
 	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110, heavy: true },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 195, heavy: true },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 180, heavy: true },
 ];
 
 interface Outcome {

@@ -13,15 +13,7 @@
 import { siteFigures, type SiteFigures } from '../../../test/server';
 import { MONTHS, historyOf, scriptRun } from '../../../test/harness/siteOverMonths';
 import { apiRequests, callWebhook, describeRequests, testServerCredential } from '../checks';
-import {
-	importCredentials,
-	importWorkflows,
-	login,
-	publishWorkflows,
-	setupOwner,
-	startServer,
-	storedExecutions,
-} from '../n8n';
+import { login, setupOwner, startServer, storedExecutions } from '../n8n';
 import { same } from '../report';
 import {
 	historyCluster,
@@ -80,11 +72,10 @@ async function checkRun(baseUrl: string, records: SiteFigures[], label: string):
 async function main(): Promise<void> {
 	const { sb } = await suite.packageSandbox();
 	await api.start();
-	await importCredentials(sb, [testServerCredential(api)]);
-	await importWorkflows(sb, [historyWorkflow]);
-	await publishWorkflows(sb, [WF_ID]);
 	let n8n = suite.n8n(await startServer(sb));
 	const session = await setupOwner(n8n);
+	await session.addCredentials([testServerCredential(api)]);
+	await session.publish(historyWorkflow);
 	const records: SiteFigures[] = [];
 
 	section('runs 1-2: production runs started by a webhook');

@@ -1,12 +1,13 @@
 /**
  * `npm run test:e2e:monitor`: examples/weekly-seo-monitor.json inside a REAL n8n (2.41.1 on Node 24), the package
  * installed as README says, a phpRank and an SMTP credential (local catcher). The example runs as it is but for
- * its Google Sheets "URLs to watch", an HTTP Request node of the same name reading the same rows locally.
- *   `n8n execute` twice: run 1 creates a report per URL, no e-mail; run 2 re-runs each (PAGES: some worse, some
- *   not, Confirm Drops) and mails exactly the pages made worse.
- *   `n8n start` with three published phpRank Triggers (Score Changed): the example's e-mail on a drop (Minimum
- *   Change 5, Only When Worse); Below Score 75 with Notify on Recovery (trend, fires once each way); One Item per
- *   Site for another user's 42 dropping pages (one execution, two items, the larger site first).
+ * its Google Sheets "URLs to watch", an HTTP Request node of the same name reading the same rows locally, and a
+ * Webhook beside its triggers into it. One `n8n start`; credentials and workflows saved and published by REST.
+ *   Two production runs (the webhook's, as the weekly schedule's: not manual): run 1 creates a report per URL,
+ *   no e-mail; run 2 re-runs each (PAGES: some worse, some not, Confirm Drops) and mails exactly the pages made worse.
+ *   Three published phpRank Triggers (Score Changed), polling three times a minute: the example's e-mail on a
+ *   drop (Minimum Change 5, Only When Worse); Below Score 75 with Notify on Recovery (trend, fires once each way);
+ *   One Item per Site for another user's 42 dropping pages (one execution, two items, the larger site first).
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
  */
@@ -28,6 +29,7 @@ import {
 	checkExampleNodes,
 	EXAMPLE_MAIL,
 	PHPRANK_CRED,
+	callWebhook,
 	describeRequests,
 	json,
 	loadExample,
@@ -37,25 +39,20 @@ import {
 	TRIGGER_TYPE,
 	type WorkflowJson,
 } from '../checks';
-import { storedExecutions as storedExecutionsOf, waitForExecutions } from '../db';
+import { nthExecution, storedExecutions as storedExecutionsOf, waitForExecutions } from '../db';
 import {
 	branches,
-	executeWorkflow,
-	exitNote,
-	failureDetail,
-	importCredentials,
-	importWorkflows,
-	publishWorkflows,
+	setupOwner,
 	startServer,
 	type ExecuteResult,
 	type ExportedNodeType,
 	type N8nSandbox,
-	type N8nServer,
+	type RestSession,
 } from '../n8n';
 import { sleep, waitFor } from '../proc';
 import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
-import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
+import { connect, node, phpRankTrigger, pollAt, webhook, workflow } from '../workflow';
 import { searchConsoleChecks } from './searchConsole';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
@@ -64,6 +61,9 @@ const SHEET = 'URLs to watch';
 const RERUN = 'Create or re-run report';
 const IF = 'Got worse?';
 const EMAIL = 'Email the SEO team';
+/** The e2e workflow's one addition: a Webhook into the URL list, for production runs without a schedule's wait. */
+const WEBHOOK = 'Webhook';
+const HOOK = 'phprank-monitor-run';
 const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
 const suite = new Suite('e2e-monitor');
@@ -164,7 +164,8 @@ const baseOf = (page: Page) => page.base ?? BASE_SCORE;
 
 /**
  * The example as the e2e runs it: its Google Sheets node replaced by an HTTP Request node of the same name
- * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`.
+ * and position, reading `[{ url }, …]` (one item per row, like the sheet's rows) from `listUrl`; a Webhook
+ * (answering at once) into it.
  */
 function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 	const wf = structuredClone(example);
@@ -177,6 +178,8 @@ function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 		{ url: listUrl, options: {} },
 		{ typeVersion: 4.2, position: wf.nodes[at].position },
 	);
+	wf.nodes.push(webhook(HOOK, 'onReceived', { position: [0, -200] }));
+	wf.connections = { ...wf.connections, ...connect([[WEBHOOK, SHEET]]) };
 	wf.name = `e2e: ${example.name}`;
 	return wf;
 }
@@ -193,32 +196,37 @@ function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
 /** Run 2's checks, picked by importance from a report of run 1. */
 type Picked = { high: string; medium: string; low: string };
 
-/** What the example's runs share: the sandbox, the workflow, the SMTP catcher, the URL list and the reports left alone. */
+/** What the example's runs share: the sandbox, the REST session, the workflow's id and webhook, the SMTP catcher, the URL list and the reports left alone. */
 interface MonitorCtx {
 	sb: N8nSandbox;
-	wf: WorkflowJson;
+	session: RestSession;
+	wfId: string;
+	hook: string;
 	smtp: SmtpCatcher;
 	list: { url: string; hits: () => number };
 	untouched: ReportRecord[];
 }
 
+/** A run as the checks read it: each node's output, and the run data (an IF's two branches). */
+type Run = Pick<ExecuteResult, 'outputs' | 'run'>;
+
 async function main(): Promise<void> {
 	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
-	const ctx = await importTheExample(sb, example, nodeTypes);
+	const ctx = await publishTheExample(sb, example, nodeTypes);
 	const run1 = await checkRun1(ctx);
 	const picked = await checkRun2(ctx, run1);
-	await triggerChecks(sb, nodeTypes, ctx.smtp, example, picked.high);
-	await searchConsoleChecks(suite, sb, ctx.smtp);
+	await triggerChecks(ctx, nodeTypes, example, picked.high);
+	await searchConsoleChecks(suite, ctx);
 }
 
-/** The test server and its reports, the SMTP catcher, the URL list; the example imported with its Sheets node swapped. */
-async function importTheExample(
+/** The test server and its reports, the SMTP catcher, the URL list; n8n started; the example (Sheets node swapped) published. */
+async function publishTheExample(
 	sb: N8nSandbox,
 	example: WorkflowJson,
 	nodeTypes: ExportedNodeType[],
 ): Promise<MonitorCtx> {
-	section('test server, SMTP catcher, credentials and the example with the n8n CLI');
+	section('test server, SMTP catcher, n8n started once, credentials and the example saved by REST');
 	// 200 reports of other sites, two more pages of the watched site, another user's report of a watched URL
 	api.seedReports(200, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
 	const untouched = [
@@ -236,17 +244,20 @@ async function importTheExample(
 	});
 	const list = { url: `${rows.origin}/urls-to-watch`, hits: () => rows.hits.length };
 	note(`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, URL list ${list.url}`);
-	await timed('n8n import:credentials', () =>
-		importCredentials(sb, [testServerCredential(api), smtpCred]),
+	const n8n = await timed('n8n start', async () =>
+		suite.n8n(await startServer(sb, { readyTimeoutMs: 180_000 })),
 	);
+	const session = await setupOwner(n8n);
+	await session.addCredentials([testServerCredential(api), smtpCred]);
 	const wf = monitorWorkflow(example, list.url);
 	const kept = example.nodes.filter((n) => n.name !== SHEET);
 	const inWf = (name: string) => wf.nodes.find((m) => m.name === name);
 	check(
-		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections)',
+		'the e2e workflow is the example with only the Google Sheets node swapped (same name, same connections) and a Webhook into it',
 		kept.every((n) => same(inWf(n.name), n)) &&
-			wf.nodes.length === example.nodes.length &&
-			same(wf.connections, example.connections),
+			wf.nodes.length === example.nodes.length + 1 &&
+			inWf(WEBHOOK)?.type === 'n8n-nodes-base.webhook' &&
+			same(wf.connections, { ...example.connections, ...connect([[WEBHOOK, SHEET]]) }),
 		wf.nodes.map((n) => n.name),
 	);
 	checkExampleNodes(suite.report, { wf, example, nodeTypes, label: 'the e2e workflow' });
@@ -263,34 +274,34 @@ async function importTheExample(
 		'the example emails through an SMTP credential',
 		example.nodes.find((n) => n.name === EMAIL)?.credentials?.smtp?.id === SMTP_CRED.id,
 	);
-	await timed('n8n import:workflow', () => importWorkflows(sb, [wf]));
-	return { sb, wf, smtp, list, untouched };
+	const wfId = await timed('the e2e workflow saved and published by REST', () => session.save(wf));
+	const hook = `${n8n.baseUrl}/webhook/${HOOK}`;
+	return { sb, session, wfId, hook, smtp, list, untouched };
 }
 
-/** `n8n execute` of the workflow, run `n`: it must succeed. */
-async function executeRun(sb: N8nSandbox, wf: WorkflowJson, n: number): Promise<ExecuteResult> {
-	const run = await timed(`n8n execute, run ${n}`, () =>
-		executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
-	);
-	const died = exitNote(run);
-	if (died) note(died);
-	if (!check(`run ${n} succeeds`, run.ok, failureDetail(run))) throw new Fatal(`run ${n} failed`);
-	return run;
+/** Run `n`: the webhook called (a production execution, as the schedule's), read once ended; it must succeed. */
+async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise<Run> {
+	const exec = await timed(`run ${n}: the webhook called, until its execution ended`, async () => {
+		const res = await callWebhook(hook, {});
+		if (res.status !== 200) note(`the webhook answered ${res.status}: ${res.body.slice(0, 400)}`);
+		return await nthExecution(sb, wfId, 'webhook', n, 180_000);
+	});
+	const ok = check(`run ${n} succeeds`, exec?.status === 'success', exec?.data.resultData?.error);
+	if (!ok || !exec) throw new Fatal(`run ${n} failed`);
+	return { outputs: exec.outputs, run: { status: exec.status, mode: exec.mode, data: exec.data } };
 }
 
 // ------------------------------------------------------------------ run 1: every URL new
-async function checkRun1({
-	sb,
-	wf,
-	smtp,
-	list,
-}: MonitorCtx): Promise<{ created: Map<string, ReportRecord>; after1: ReportRecord[] }> {
-	section('run 1 (n8n execute): every watched URL is new');
+async function checkRun1(
+	ctx: MonitorCtx,
+): Promise<{ created: Map<string, ReportRecord>; after1: ReportRecord[] }> {
+	const { smtp, list } = ctx;
+	section('run 1 (production): every watched URL is new');
 	const before = reportsOf();
 	for (const page of PAGES)
 		api.setNextAnalysis(page.url, { score: baseOf(page), failed: [BASE_FAILED], others: 'pass' });
 	api.clearRequests();
-	const run1 = await executeRun(sb, wf, 1);
+	const run1 = await productionRun(ctx, 1);
 	const created = new Map<string, ReportRecord>();
 	const out1 = json(run1.outputs[RERUN]);
 	check(`one output item per URL (${PAGES.length})`, out1.length === PAGES.length, out1.length);
@@ -358,8 +369,8 @@ async function checkRun2(
 	ctx: MonitorCtx,
 	{ created, after1 }: { created: Map<string, ReportRecord>; after1: ReportRecord[] },
 ): Promise<Picked> {
-	const { sb, wf, smtp } = ctx;
-	section('run 2 (n8n execute): some pages worse, some not');
+	const { smtp } = ctx;
+	section('run 2 (production): some pages worse, some not');
 	const sample = [...created.values()][0];
 	const byImportance = (importance: string) =>
 		CHECK_NAMES.filter((c) => c !== BASE_FAILED && sample?.results[c]?.importance === importance);
@@ -377,7 +388,7 @@ async function checkRun2(
 	}
 	api.clearRequests();
 	smtp.clear();
-	const run2 = await executeRun(sb, wf, 2);
+	const run2 = await productionRun(ctx, 2);
 	checkRun2Reruns(ctx, run2, created, after1, picked);
 	await checkRun2Emails(smtp, run2, created, picked);
 	return picked;
@@ -386,7 +397,7 @@ async function checkRun2(
 /** Run 2's items and requests: every URL re-run (no report created), its change and confirmation as scripted. */
 function checkRun2Reruns(
 	{ untouched }: MonitorCtx,
-	run2: ExecuteResult,
+	run2: Run,
 	created: Map<string, ReportRecord>,
 	after1: ReportRecord[],
 	picked: Picked,
@@ -454,7 +465,7 @@ function checkRun2Reruns(
 /** Run 2's emails: exactly the pages made worse, each named with its scores and checks. */
 async function checkRun2Emails(
 	smtp: SmtpCatcher,
-	run2: ExecuteResult,
+	run2: Run,
 	created: Map<string, ReportRecord>,
 	picked: Picked,
 ): Promise<void> {
@@ -535,43 +546,37 @@ const triggerExecutions = async (sb: N8nSandbox, id: string, count: number, time
 type TriggerRun = ReturnType<typeof triggerRun>;
 
 async function triggerChecks(
-	sb: N8nSandbox,
+	ctx: MonitorCtx,
 	nodeTypes: ExportedNodeType[],
-	smtp: SmtpCatcher,
 	example: WorkflowJson,
 	highCheck: string,
 ): Promise<void> {
-	section('the trigger half (n8n start): phpRank Trigger, Score Changed, on a scripted drop');
-	const flood = await publishTriggers(sb, nodeTypes, example);
-	if (!flood) return;
-	const t = triggerRun(sb, smtp, highCheck, flood);
+	const { sb, smtp } = ctx;
+	section('the trigger half (the same n8n): phpRank Trigger, Score Changed, on a scripted drop');
 	api.clearRequests();
 	smtp.clear();
-	let n8n: N8nServer | undefined;
-	try {
-		n8n = await timed('n8n start', () => startServer(sb, { readyTimeoutMs: 180_000 }));
-		const seen = await checkFirstPolls(t);
-		if (!seen) return;
-		await scriptTheChanges(t);
-		await checkScoreChangedEmail(t, seen.seen);
-		await floodChecks(
-			sb,
-			await t.waitPoll(seen.floodSeen + 1, 'wait for its poll', 30_000, flood.polls),
-		);
-		await checkBelowScoreDrop(t, seen.belowSeen);
-		await checkRecovery(t);
-	} finally {
-		await n8n?.stop();
-	}
+	const flood = await publishTriggers(ctx.session, nodeTypes, example);
+	if (!flood) return;
+	const t = triggerRun(sb, smtp, highCheck, flood);
+	const seen = await checkFirstPolls(t);
+	if (!seen) return;
+	await scriptTheChanges(t);
+	await checkScoreChangedEmail(t, seen.seen);
+	await floodChecks(
+		sb,
+		await t.waitPoll(seen.floodSeen + 1, 'wait for its poll', 30_000, flood.polls),
+	);
+	await checkBelowScoreDrop(t, seen.belowSeen);
+	await checkRecovery(t);
 }
 
 /**
- * The three triggers imported and published (Score Changed → the example's email; Below Score with recovery;
- * One Item per Site), polling at one fixed second of every minute. Undefined if the installed trigger has no
- * Score Changed event.
+ * The three triggers published by REST (Score Changed → the example's email; Below Score with recovery;
+ * One Item per Site), polling at the same three seconds of every minute. Undefined if the installed trigger has
+ * no Score Changed event.
  */
 async function publishTriggers(
-	sb: N8nSandbox,
+	session: RestSession,
 	nodeTypes: ExportedNodeType[],
 	example: WorkflowJson,
 ): Promise<Flood | undefined> {
@@ -592,9 +597,11 @@ async function publishTriggers(
 		return undefined;
 	const email = example.nodes.find((n) => n.name === EMAIL);
 	if (!email) throw new Fatal(`examples/${EXAMPLE_FILE}: no node "${EMAIL}"`);
-	// A fixed second of every minute, far enough ahead for import, publish and start (n8n rejects a wildcard second).
-	const second = (new Date().getUTCSeconds() + 40) % 60;
-	// A published Score Changed trigger polling at that second, `parameters` on top, its items to `then` (if any).
+	// Three fixed seconds of every minute, 20 s apart, the first a little ahead: n8n refuses a cron with a wildcard
+	// or a list of seconds (shorter than a minute), not three crons of one second each.
+	const first = new Date().getUTCSeconds() + 8;
+	const seconds = [0, 20, 40].map((d) => (first + d) % 60);
+	// A published Score Changed trigger polling at those seconds, `parameters` on top, its items to `then` (if any).
 	const triggerWorkflow = (
 		id: string,
 		name: string,
@@ -608,7 +615,7 @@ async function publishTriggers(
 			[
 				phpRankTrigger(
 					trigger,
-					{ pollTimes: pollAt([second]), event: 'scoreChanged', simplify: true, ...parameters },
+					{ pollTimes: pollAt(seconds), event: 'scoreChanged', simplify: true, ...parameters },
 					PHPRANK_CRED,
 				),
 				...(then ? [{ ...structuredClone(then), id: randomUUID(), position: undefined }] : []),
@@ -637,11 +644,8 @@ async function publishTriggers(
 			notifyRecovery: true,
 		},
 	);
-	const flood = await prepareFlood(sb, second);
-	await timed('n8n import:workflow + publish:workflow (three triggers)', async () => {
-		await importWorkflows(sb, [wf, belowWf, flood.workflow]);
-		await publishWorkflows(sb, [TRIGGER_WF_ID, BELOW_WF_ID, FLOOD_WF_ID]);
-	});
+	const flood = await prepareFlood(session, seconds);
+	await session.publish(wf, belowWf, flood.workflow);
 	return flood;
 }
 
@@ -697,12 +701,12 @@ async function checkFirstPolls(
 		return undefined;
 	check(
 		'the Below Score trigger polled too (every project)',
-		await waitPoll(1, 'wait for its first poll', 30_000, belowPolls),
+		await waitPoll(1, 'wait for its first poll', 60_000, belowPolls),
 		describeRequests(apiRequests(api)),
 	);
 	check(
 		'the One Item per Site trigger polled too (another user, every project)',
-		await waitPoll(1, 'wait for its first poll', 30_000, flood.polls),
+		await waitPoll(1, 'wait for its first poll', 60_000, flood.polls),
 	);
 	await sleep(3000); // the poll's state is saved after its request
 	const seen = { seen: polls(), floodSeen: flood.polls(), belowSeen: belowPolls() };
@@ -881,8 +885,8 @@ interface Flood {
 	requests: () => number;
 }
 
-/** The other user's 42 pages at 90, its credential imported, its trigger's workflow (polled at `second`). */
-async function prepareFlood(sb: N8nSandbox, second: number): Promise<Flood> {
+/** The other user's 42 pages at 90, its credential saved, its trigger's workflow (polled at `seconds`). */
+async function prepareFlood(session: RestSession, seconds: number[]): Promise<Flood> {
 	const pages = (host: string, count: number) =>
 		Array.from({ length: count }, (_, i) =>
 			api.addReport({
@@ -892,7 +896,7 @@ async function prepareFlood(sb: N8nSandbox, second: number): Promise<Flood> {
 			}),
 		);
 	const reports = [...pages(FLOOD_BIG, 40), ...pages(FLOOD_SMALL, 2)];
-	await importCredentials(sb, [
+	await session.addCredentials([
 		{
 			...testServerCredential(api),
 			...FLOOD_CRED,
@@ -901,7 +905,7 @@ async function prepareFlood(sb: N8nSandbox, second: number): Promise<Flood> {
 	]);
 	const trigger = phpRankTrigger(
 		FLOOD_TRIGGER,
-		{ pollTimes: pollAt([second]), event: 'scoreChanged', minChange: 5, output: 'sites' },
+		{ pollTimes: pollAt(seconds), event: 'scoreChanged', minChange: 5, output: 'sites' },
 		FLOOD_CRED,
 	);
 	const floodRequests = () =>

@@ -1,5 +1,5 @@
 /**
- * examples/search-console-fix-first.json in the monitor suite's n8n (`n8n execute`): its HTTP Request node
+ * examples/search-console-fix-first.json in the monitor suite's started n8n (saved by REST, run as the editor's "Execute workflow"): its HTTP Request node
  * pointed at a loopback stand-in of Search Console's searchAnalytics.query, and its project at the stand-in's
  * site. The Google OAuth2 credential is imported with a token already granted (`oauthTokenData`), which n8n
  * signs the request with as Google's would be: the consent screen cannot be driven offline, the rest is n8n's
@@ -7,19 +7,14 @@
  */
 import { startHttp, type SmtpCatcher } from '../catchers';
 import { apiRequests, json, loadExample, type WorkflowJson } from '../checks';
-import {
-	executeWorkflow,
-	failureDetail,
-	importCredentials,
-	importWorkflows,
-	type N8nSandbox,
-} from '../n8n';
+import { runFromTrigger, type N8nSandbox, type RestSession } from '../n8n';
 import { same } from '../report';
 import type { Suite } from '../suite';
 
 const FILE = 'search-console-fix-first.json';
 const SEARCH = 'Search Console';
 const AUDIT = 'Audit the site';
+const MANUAL = 'When clicking ‘Execute workflow’';
 const SITE = 'gsc.example.net';
 const TOKEN = 'stand-in-access-token';
 const QUERY = '/webmasters/v3/sites/sc-domain%3Aexample.com/searchAnalytics/query';
@@ -82,8 +77,7 @@ function e2eWorkflow(example: WorkflowJson, origin: string, data = true): Workfl
 /** Runs the example against the stand-in (and once without its data: the same phpRank requests), checks the figures and the e-mail. */
 export async function searchConsoleChecks(
 	suite: Suite,
-	sb: N8nSandbox,
-	smtp: SmtpCatcher,
+	{ sb, session, smtp }: { sb: N8nSandbox; session: RestSession; smtp: SmtpCatcher },
 ): Promise<void> {
 	const { check, section, api, timed } = suite;
 	section(`example ${FILE}: Search Console clicks through HTTP Request (stand-in), fix first`);
@@ -106,25 +100,29 @@ export async function searchConsoleChecks(
 	const scope = 'https://www.googleapis.com/auth/webmasters.readonly';
 	const oauthTokenData = { access_token: TOKEN, token_type: 'Bearer', refresh_token: 'unused' };
 	const data = { clientId: 'c', clientSecret: 's', scope, oauthTokenData };
-	await importCredentials(sb, [{ ...google, type: 'googleOAuth2Api', data }]);
-	const [withData, without] = [true, false].map((data) => e2eWorkflow(example, gsc.origin, data));
-	await importWorkflows(sb, [withData, without]);
+	await session.addCredentials([{ ...google, type: 'googleOAuth2Api', data }]);
 	const runOf = async (wf: WorkflowJson) => {
 		api.clearRequests();
 		smtp.clear();
-		const run = await timed(`n8n execute ${wf.id}`, () =>
-			executeWorkflow(sb, wf.id, { timeoutMs: 180_000 }),
+		const id = await session.save(wf, false);
+		const { exec } = await timed(`"Execute workflow" ${wf.name}`, () =>
+			runFromTrigger(session, sb, id, MANUAL, { timeoutMs: 180_000 }),
 		);
+		const run = { ok: exec?.status === 'success', outputs: exec?.outputs ?? {}, exec };
 		// Pages are re-run side by side: compared in order.
 		const calls = apiRequests(api)
 			.map((r) => `${r.method} ${r.path}`)
 			.sort();
 		return { run, calls, mails: await smtp.waitFor(1, 10_000) };
 	};
-	const plain = await runOf(without);
+	const plain = await runOf(e2eWorkflow(example, gsc.origin, false));
 	gsc.bodies.length = 0;
-	const { run, calls, mails } = await runOf(withData);
-	check('both runs succeed', run.ok && plain.run.ok, [plain.run, run].map(failureDetail));
+	const { run, calls, mails } = await runOf(e2eWorkflow(example, gsc.origin));
+	check(
+		'both runs succeed',
+		run.ok && plain.run.ok,
+		[plain.run, run].map(({ exec }) => exec?.data.resultData?.error ?? exec?.status),
+	);
 	check(
 		'two Search Console requests (startRow 0, then 25000), the period Last 28 days made: 28 days',
 		gsc.bodies.map((b) => b.startRow).join() === '0,25000' &&

@@ -21,10 +21,11 @@ import { n8nApiAccess, PUBLIC_API_ON, startWithN8nApi } from '../apiKey';
 import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
 import { createDataTable, publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import { nthExecution } from '../db';
-import { importCredentials, login, startServer, storedExecutions, waitForExecutions } from '../n8n';
+import { login, startServer, storedExecutions, waitForExecutions } from '../n8n';
+import { sleep } from '../proc';
 import { describeProxied } from '../proxy';
 import { same } from '../report';
-import { renameNode, saveAndPublish, saveWorkflow, type RestSession } from '../rest';
+import { renameNode } from '../rest';
 import type { N8nSandbox } from '../sandbox';
 import {
 	historyCluster,
@@ -56,12 +57,7 @@ const HOOK = 'phprank-tablehistory';
 const START = Date.parse('2026-02-02T08:00:00Z');
 const TIMES: Array<[string, number]> = [];
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 type Row = Record<string, unknown>;
-const fail = (message: string): never => {
-	throw new Error(message);
-};
 
 // ------------------------------------------------------------------------------------------------
 // the workflow, the runs, the table
@@ -88,14 +84,6 @@ const historyWorkflow = (name: string, o: HistoryOptions): WorkflowJson =>
 			historyTable: o.table ?? { mode: 'name', value: TABLE },
 		},
 	});
-
-/** Saved as the editor saves it (n8n gives the id), published when asked. */
-async function save(session: RestSession, wf: WorkflowJson, publish = true): Promise<string> {
-	if (!publish) return (await saveWorkflow(session, wf)).id;
-	const { id, published } = await saveAndPublish(session, wf);
-	if (published.status !== 200) fail(`not published: ${JSON.stringify(published.body)}`);
-	return id;
-}
 
 /** Each page's next analysis for run `run` (a week apart, pages a second apart): the site over months, again and again. */
 const script = (run: number) =>
@@ -135,14 +123,13 @@ type One = Awaited<ReturnType<typeof startOne>>;
 
 async function startOne() {
 	const { sb } = await suite.packageSandbox();
-	await importCredentials(sb, [testServerCredential(api)]);
 	const { n8n, session, key, proxy, cred } = await startWithN8nApi(suite, sb, {
 		label: 'phpRank history (e2e)',
 		proxy: true,
 		name: 'phpRank History Store API',
 	});
-	const wfId = await save(
-		session,
+	await session.addCredentials([testServerCredential(api)]);
+	const wfId = await session.save(
 		historyWorkflow('e2e: table history', { hook: HOOK, n8nApi: cred }),
 	);
 	return {
@@ -256,7 +243,7 @@ async function renamedAndCopied(one: One): Promise<void> {
 		audit: renamed,
 		n8nApi: one.cred,
 	});
-	const copyId = await save(one.session, copy);
+	const copyId = await one.session.save(copy);
 	script(6);
 	await recordedRun(one, copyHook, copyId, `run 7, the workflow's copy (${copyId})'s first run`);
 	const rows = await checkRows(one, 'after the rename and the copy');
@@ -397,7 +384,7 @@ async function badInput(one: One): Promise<void> {
 			n8nApi: one.cred,
 			...opts,
 		});
-		const id = await save(one.session, wf, false);
+		const id = await one.session.save(wf, false);
 		api.clearRequests();
 		const run = await manualRun(one.session, one.sb, id);
 		note(`${label}: ${run.error}`);
@@ -481,8 +468,7 @@ async function startQueue() {
 
 /** Six webhook runs taken by the two workers; then a manual run offloaded to a worker. */
 async function queueRuns(q: Queue): Promise<void> {
-	const wfId = await save(
-		q.session,
+	const wfId = await q.session.save(
 		historyWorkflow('e2e: table history (queue)', { hook: HOOK, n8nApi: q.cred }),
 	);
 	const records: SiteFigures[] = [];
@@ -584,8 +570,8 @@ async function triggerBeside(q: Queue): Promise<void> {
 		],
 		[[TRIGGER, 'Audit']],
 	);
-	const id = await save(q.session, wf);
-	await pause(2000);
+	const id = await q.session.save(wf);
+	await sleep(2000);
 	const states = [describeState(await staticDataOf(q, id))];
 	note(`after publishing (the activation poll on the main): ${states[0]}`);
 	const runs: Array<{ report: unknown; by: string; history: number; state: string }> = [];
@@ -639,7 +625,7 @@ async function triggerAfterRestart(
 	await q.restartMain(() => {
 		c = api.addReport({ url: 'https://trigger.example.com/c' });
 	});
-	await pause(12_000);
+	await sleep(12_000);
 	const state = describeState(await staticDataOf(q, id));
 	const execs = await storedExecutions(q.sb, id);
 	note(
