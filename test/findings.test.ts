@@ -1,17 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { perSiteParameters, useServer } from './harness/setup';
+import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
 
 /*
  * Output → One Item per Finding Change through the real n8n engine: a site's scripted runs as
- * production executions (and a manual one), each run's items asserted exactly.
+ * production executions (and a manual one), each run's items asserted exactly, with the tickets
+ * kept in each History Store home (Data Table: the stand-in for n8n's public API).
  */
 
 const URLS = ['https://shop.example.com/', 'https://shop.example.com/a'];
 const START = Date.parse('2026-01-05T08:00:00Z');
-const findings = (extra: IDataObject = {}) => perSiteParameters({ output: 'findings', ...extra });
+const TABLE = { historyStore: 'dataTable', historyTable: locator('name', 'phpRank history') };
+/** The History Store of the test's runs and recordings. */
+let home: IDataObject = {};
+const findings = (extra: IDataObject = {}) =>
+	perSiteParameters({ output: 'findings', ...home, ...extra });
 const key = (check: string) => `shop.example.com · ${check}`;
 /** Each item as `event check(s) ticket`. */
 const summary = (items: Array<{ json: IDataObject }>) =>
@@ -28,11 +33,22 @@ type Mode = 'webhook' | 'manual';
 
 describe('Create or Re-Run, One Item per Finding Change', () => {
 	const api = useServer();
-	const { run, state, reset } = siteRuns(api, findings, { urls: URLS });
+	const n8n = useN8nApi();
+	const { run, state, reset } = siteRuns(api, findings, {
+		urls: URLS,
+		n8nApi: () => n8n.credential,
+	});
 	beforeEach(() => {
 		api.server.deleteAllReports();
 		reset();
+		n8n.reset();
+		home = {};
 	});
+	/** What is kept between runs: the static data, and the history table's rows. */
+	const kept = () => {
+		const table = n8n.api.tables.byName('phpRank history');
+		return structuredClone([state.saved, table && n8n.api.tables.rows(table.id)]);
+	};
 	const script = (week: number, failing: string[][]) =>
 		scriptRun(api.server, URLS, { start: START, run: week, scores: [60, 80], failing });
 	const production = async (week: number, failing: string[][], extra?: IDataObject) => {
@@ -45,75 +61,127 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	const record = async (tickets: Record<string, string | number>, mode: Mode = 'webhook') => {
 		const items = Object.entries(tickets).map(([check, ticket]) => ({ key: key(check), ticket }));
 		const sent = api.calls().length;
-		const done = await run(mode, { node: { parameters: RECORD, items } });
+		const done = await run(mode, { node: { parameters: { ...RECORD, ...home }, items } });
 		expect(done.error).toBeUndefined();
 		expect(api.calls()).toHaveLength(sent);
 		return done;
 	};
 
-	it('opens, resolves and regresses findings with their recorded tickets; manual runs record nothing', async () => {
-		const first = await production(0, [['title', 'favicon'], ['title']]);
-		expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
-		const [title] = first.map(({ json }) => json);
-		expect(title).toMatchObject({
-			key: key('title'),
-			site: 'shop.example.com',
-			check: 'title',
-			importance: 'high',
-			failing_pages: 2,
-			first_seen: '2026-01-05T08:00:01Z',
-			age_runs: 1,
-			age_days: 0,
-			title: 'SEO: title fails on shop.example.com',
-			history_saved: true,
-		});
-		const worst = title.worst_pages as IDataObject[];
-		expect(worst.map(({ url, score }) => [url, score])).toEqual([
-			['shop.example.com', 60],
-			['shop.example.com/a', 80],
-		]);
-		expect(String(title.body)).toContain(
-			`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
-		);
-		let saved = structuredClone(state.saved);
-		const manualRecord = await record({ title: 11 }, 'manual');
-		expect(manualRecord.items[0].json).toEqual({
-			key: key('title'),
-			ticket: 11,
-			ticket_recorded: false,
-		});
-		expect(state.saved).toEqual(saved);
-		expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
-		expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
-		expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
-
-		script(3, [['favicon', 'title'], []]);
-		saved = structuredClone(state.saved);
-		const manual = await run('manual');
-		expect(summary(manual.items)).toEqual(['regressed title 11']);
-		expect(manual.items[0].json.history_saved).toBe(false);
-		expect(state.saved).toEqual(saved);
-		const regressed = await production(3, [['favicon', 'title'], []]);
-		expect(regressed.map(({ json }) => json)).toEqual([
-			expect.objectContaining({
-				event: 'regressed',
-				ticket: 11,
+	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
+		'opens, resolves and regresses findings with the tickets recorded in %s; manual runs record nothing',
+		async (_, store) => {
+			home = store;
+			const first = await production(0, [['title', 'favicon'], ['title']]);
+			expect(summary(first)).toEqual(['opened title null', 'opened favicon null']);
+			const [title] = first.map(({ json }) => json);
+			expect(title).toMatchObject({
+				key: key('title'),
+				site: 'shop.example.com',
+				check: 'title',
+				importance: 'high',
+				failing_pages: 2,
 				first_seen: '2026-01-05T08:00:01Z',
-				failing_pages: 1,
+				age_runs: 1,
+				age_days: 0,
+				title: 'SEO: title fails on shop.example.com',
 				history_saved: true,
-			}),
+			});
+			expect(title).not.toHaveProperty('clicks_affected');
+			const worst = title.worst_pages as IDataObject[];
+			expect(worst.map(({ url, score }) => [url, score])).toEqual([
+				['shop.example.com', 60],
+				['shop.example.com/a', 80],
+			]);
+			expect(String(title.body)).toContain(
+				`- [shop.example.com](${String(worst[0].link)}) (score 60)`,
+			);
+			let saved = kept();
+			const requests = n8n.api.requests.length;
+			const { json } = (await record({ title: 11 }, 'manual')).items[0];
+			expect([json, kept(), n8n.api.requests.length]).toEqual([
+				{ key: key('title'), ticket: 11, ticket_recorded: false },
+				saved,
+				requests,
+			]);
+			expect((await record({ title: 11, favicon: ' F-2 ' })).items[1].json.ticket).toBe('F-2');
+			expect(await production(1, [['title', 'favicon'], ['title']])).toEqual([]);
+			expect(summary(await production(2, [['favicon'], []]))).toEqual(['resolved title 11']);
+
+			script(3, [['favicon', 'title'], []]);
+			saved = kept();
+			const manual = await run('manual');
+			expect(summary(manual.items)).toEqual(['regressed title 11']);
+			expect(manual.items[0].json.history_saved).toBe(false);
+			expect(kept()).toEqual(saved);
+			n8n.api.requests.length = 0;
+			const regressed = await production(3, [['favicon', 'title'], []]);
+			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
+			const id = n8n.api.tables.byName('phpRank history')?.id;
+			const calls = n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
+			const rows = `/api/v1/data-tables/${id}/rows`;
+			expect(calls).toEqual(
+				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`] : [],
+			);
+			expect(regressed.map(({ json }) => json)).toEqual([
+				expect.objectContaining({
+					event: 'regressed',
+					ticket: 11,
+					first_seen: '2026-01-05T08:00:01Z',
+					failing_pages: 1,
+					history_saved: true,
+				}),
+			]);
+			expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
+			if (id)
+				expect(n8n.api.tables.rows(id).filter((row) => row.finding)).toMatchObject([
+					{ site: 'shop.example.com', finding: key('title'), ticket: '11', run_date: null },
+					{ finding: key('favicon'), ticket: 'F-2', execution_id: '' },
+				]);
+		},
+	);
+
+	it('Data Table: two executions recording at once both keep their ticket; a run after, in the same execution, leaves them', async () => {
+		home = TABLE;
+		await production(0, [['title', 'favicon'], []]);
+		await Promise.all([record({ title: 7 }), record({ favicon: 8 })]);
+		const { columns, id } = n8n.api.tables.byName('phpRank history')!;
+		expect(columns.slice(-2).map(({ name }) => name)).toEqual(['finding', 'ticket']);
+		script(1, [[], []]);
+		expect(summary((await run('webhook', { id: '3' })).items)).toEqual([
+			'resolved favicon 8',
+			'resolved title 7',
 		]);
-		expect(await production(4, [['favicon', 'title'], []])).toEqual([]);
+		const kinds = n8n.api.tables.rows(id).map((row) => [row.execution_id, row.finding]);
+		expect(kinds).toEqual([
+			['1', null],
+			['', key('title')],
+			['', key('favicon')],
+			['3', null],
+		]);
 	});
 
 	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
-		const extra = { findingOptions: { untilTicketRecorded: false } };
+		const searchConsoleData = {
+			rows: [
+				{ keys: [URLS[0]], clicks: 120, impressions: 3000 },
+				{ keys: [URLS[1]], clicks: 7, impressions: 90 },
+			],
+		};
+		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
 		script(1, [[], ['favicon']]);
 		const once = await run('webhook', { id: 'retried', extra });
 		script(1, [[], ['favicon']]);
 		const again = await run('webhook', { id: 'retried', extra });
 		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
+		// With Search Console Data: the traffic of the pages each fails on (none once resolved).
+		const traffic = once.items.map(
+			({ json }) => `${json.clicks_affected}/${json.impressions_affected}`,
+		);
+		expect(traffic).toEqual(['7/90', '0/0']);
+		expect(once.items[0].json.body).toContain(
+			' of shop.example.com, with 7 clicks and 90 impressions in the Search Console Data.',
+		);
 		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
 		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
 			{ json: { event: 'regressed', key: key('title') } },
@@ -187,22 +255,19 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
 	});
 
-	it.each([
-		[
-			{ key: key('title'), ticket: { number: 7 } },
-			'Ticket must be text or a number, not an object',
-		],
-		[{ key: key('title'), ticket: ' ' }, 'Ticket must be text or a number, not " "'],
-		[{ key: key('title') }, 'Ticket must be text or a number, not nothing'],
-		[{ key: 'title', ticket: 7 }, 'Finding Key must be a finding\'s key, not "title"'],
+	const noTable: IDataObject = { ...TABLE, historyTable: locator('name', ' ') };
+	it.each<[string, IDataObject['ticket'], string, IDataObject?]>([
+		[key('title'), { number: 7 }, 'Ticket must be text or a number, not an object'],
+		[key('title'), ' ', 'Ticket must be text or a number, not " "'],
+		[key('title'), undefined, 'Ticket must be text or a number, not nothing'],
+		['title', 7, 'Finding Key must be a finding\'s key, not "title"'],
+		[key('title'), 7, 'History Store is Data Table, but no History Table is chosen', noTable],
 	])(
-		'Record Finding Ticket refuses %j before anything is kept, naming the field',
-		async (item, message) => {
-			const { error, staticData } = await run('webhook', {
-				node: { parameters: { ...RECORD, ticket: '={{ $json.ticket }}' }, items: [item] },
-			});
-			expect(error?.message).toBe(message);
-			expect(error?.description).toBeTruthy();
+		'Record Finding Ticket refuses %j %j before anything is kept, naming the field',
+		async (k, ticket, message, store = {}) => {
+			const node = { parameters: { ...RECORD, ...store }, items: [{ key: k, ticket }] };
+			const { error, staticData } = await run('webhook', { node });
+			expect([error?.message, !!error?.description, n8n.api.requests]).toEqual([message, true, []]);
 			expect(staticData.global).toBeUndefined();
 		},
 	);

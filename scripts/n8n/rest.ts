@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'crypto';
 
-import { waitForExecution, type StoredExecution } from './db';
+import { publishedVersionId, waitForExecution, type StoredExecution } from './db';
 import { n8nOlderThan } from './runtime';
 import type { N8nSandbox } from './sandbox';
 import type { N8nServer } from './server';
@@ -244,4 +244,43 @@ export async function saveAndPublish(
 	const { id, versionId } = await saveWorkflow(session, wf);
 	const published = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId });
 	return { id, published };
+}
+
+/**
+ * A node renamed as the editor renames it (the node and the connections naming it), saved and published again;
+ * resolves once n8n's publication outbox has published that version: its id and how long that took.
+ */
+export async function renameNode(
+	session: RestSession,
+	sb: N8nSandbox,
+	workflowId: string,
+	[from, to]: [string, string],
+): Promise<{ versionId: string; seconds: number }> {
+	type Saved = {
+		versionId: string;
+		name: string;
+		nodes: unknown;
+		connections: unknown;
+		settings: unknown;
+	};
+	const got = await session.request<{ data: Saved }>('GET', `/rest/workflows/${workflowId}`);
+	const wf = JSON.parse(JSON.stringify(got.body.data).replaceAll(`"${from}"`, `"${to}"`)) as Saved;
+	const { versionId: was, name, nodes, connections, settings } = wf;
+	const patched = await session.request<{ data: { versionId: string } }>(
+		'PATCH',
+		`/rest/workflows/${workflowId}`,
+		{ versionId: was, name, nodes, connections, settings },
+	);
+	const versionId = patched.body.data?.versionId;
+	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
+		versionId,
+	});
+	if (patched.status !== 200 || published.status !== 200)
+		throw new Error(`rename not saved or published: ${JSON.stringify([patched, published])}`);
+	const t = Date.now();
+	while (publishedVersionId(sb, workflowId) !== versionId) {
+		if (Date.now() - t > 60_000) throw new Error(`version ${versionId} not published in 60 s`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	return { versionId, seconds: (Date.now() - t) / 1000 };
 }

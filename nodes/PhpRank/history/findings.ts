@@ -40,6 +40,9 @@ export type FindingItem = {
 	check: string;
 	importance: string | null;
 	failing_pages: number;
+	/** With Search Console Data: the clicks and impressions of the pages it fails on (0 once resolved). */
+	clicks_affected?: number;
+	impressions_affected?: number;
 	worst_pages: Array<Pick<PageEntry, 'url' | 'score' | 'link'>>;
 	first_seen: string;
 	age_runs: number;
@@ -155,7 +158,7 @@ function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${item.site} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}${item.clicks_affected === undefined ? '' : `, with ${item.clicks_affected} clicks and ${item.impressions_affected} impressions in the Search Console Data`}.`,
 					'',
 					'Failing pages (worst first):',
 					...pages,
@@ -207,6 +210,16 @@ export function findingItems(
 			b.pages - a.pages ||
 			a.check.localeCompare(b.check),
 	);
+	const counts = new Map(failing.map((count) => [count.check, count]));
+	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
+	const affected = (check: string | null) => {
+		const count = check === null ? undefined : counts.get(check);
+		if (!traffic) return {};
+		return {
+			clicks_affected: count?.clicks_affected ?? 0,
+			impressions_affected: count?.impressions_affected ?? 0,
+		};
+	};
 	const items = changes.map((change): FindingItem => {
 		const key = findingKey(site, change.check);
 		const worst = pages
@@ -223,6 +236,7 @@ export function findingItems(
 			check: change.check,
 			importance: change.importance,
 			failing_pages: change.pages,
+			...affected(change.event === 'resolved' ? null : change.check),
 			worst_pages: worst,
 			first_seen: isoDate(firstSeen(history, change.check) ?? change.since),
 			age_runs: change.runs,

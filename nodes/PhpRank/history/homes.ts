@@ -20,6 +20,7 @@ const DEFAULTS: Record<HistoryOperation, string> = {
 	createOrRerun: 'workflow',
 	digest: 'none',
 	compare: 'none',
+	recordTicket: 'workflow',
 };
 
 /** A home that has the operation's side. */

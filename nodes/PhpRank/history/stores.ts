@@ -10,8 +10,9 @@ import type { TableChoice } from './tableApi';
  * The History Store: where runs live between production runs. One interface, `HistoryHome`, with
  * a side for each operation that has a history: a site's runs for Create or Re-Run (`sites`), a
  * read-only reader for One Digest (`reader`), page-level keeping for Compare With Competitors
- * (`pages`). Two homes, This Workflow (workflowStore.ts) and Data Table (tableStore.ts); homes.ts
- * names them and chooses the item's, once.
+ * (`pages`), the tickets Record Finding Ticket hands back (`tickets`; Create or Re-Run reads them
+ * with the site's runs, `OpenSite.tickets`). Two homes, This Workflow (workflowStore.ts) and Data
+ * Table (tableStore.ts); homes.ts names them and chooses the item's, once.
  */
 
 /** What a site's history holds before this run. */
@@ -41,6 +42,16 @@ export interface OpenSite {
 	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
 	/** Keeps this run (the newest record of `history`) on a production execution. */
 	keep(ctx: IExecuteSingleFunctions, site: SiteSummary, history: SiteHistory): Promise<Kept>;
+	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
+	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
+}
+
+/** A finding's ticket as a tracker node returned it: text or a number. */
+export type Ticket = string | number;
+
+/** Record Finding Ticket: a finding's ticket kept on a production execution; whether it was kept. */
+export interface TicketKeeping {
+	record(ctx: IExecuteSingleFunctions, run: Run, key: string, ticket: Ticket): Promise<boolean>;
 }
 
 /** Create or Re-Run (One Item per Site): the home opened for the item's site before any phpRank request. */
@@ -80,6 +91,7 @@ export interface HistoryHome {
 	sites?: SiteKeeping;
 	reader?: HistoryReader;
 	pages?: PageKeeping;
+	tickets?: TicketKeeping;
 }
 
 /** The operations that have a History Store, each with the side of a home it uses. */
@@ -87,6 +99,7 @@ export const HISTORY_SIDES = {
 	createOrRerun: 'sites',
 	digest: 'reader',
 	compare: 'pages',
+	recordTicket: 'tickets',
 } as const;
 export type HistoryOperation = keyof typeof HISTORY_SIDES;
 

@@ -33,6 +33,8 @@ export interface TableChoice {
 export interface HistoryTable {
 	id: string;
 	name: string;
+	/** Its columns when it was found. */
+	columns?: ReadonlyArray<{ name: string; type: string }>;
 }
 
 interface TableAnswer {
@@ -75,7 +77,7 @@ export async function findTable(
 	// A table made before Page Groups: their columns added, its rows kept (production runs only).
 	if (groupColumns && create)
 		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
-	return { id: table.id, name: table.name };
+	return { id: table.id, name: table.name, columns: table.columns ?? [] };
 }
 
 /** The table of exactly this name (n8n's name filter is a substring match), if there is one. */
@@ -101,7 +103,7 @@ async function createTable(ctx: N8nApiContext, name: string): Promise<TableAnswe
 }
 
 /** Columns added to a table, one request each. */
-async function addColumns(
+export async function addColumns(
 	ctx: N8nApiContext,
 	id: string,
 	columns: ReadonlyArray<{ name: string; type: string }>,
@@ -183,11 +185,11 @@ export async function upsertRow(
 	});
 }
 
-/** Rows added in one request (a history moved from This Workflow). */
+/** Rows added in one request (a history moved from This Workflow, a finding's ticket). */
 export async function insertRows(
 	ctx: N8nApiContext,
 	table: HistoryTable,
-	rows: readonly HistoryRow[],
+	rows: readonly IDataObject[],
 ): Promise<void> {
 	if (rows.length === 0) return;
 	await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(table.id)}/rows`, {

@@ -19,6 +19,7 @@ import {
 import { isTableProblem } from './n8nApi';
 import {
 	type HistoryHome,
+	type TicketKeeping,
 	type HistoryOperation,
 	isProduction,
 	type Kept,
@@ -27,6 +28,7 @@ import {
 	writerOf,
 } from './stores';
 import {
+	addColumns,
 	findTable,
 	type HistoryTable,
 	insertRows,
@@ -35,6 +37,7 @@ import {
 	upsertRow,
 } from './tableApi';
 import { forgetWorkflowHistory, workflowHistory } from './workflowStore';
+import { recordedTickets, TICKET_COLUMNS, ticketRow, ticketsOfRows } from './tickets';
 
 /*
  * History Store → Data Table: a row per site and production run (and with Page Groups one per
@@ -43,7 +46,8 @@ import { forgetWorkflowHistory, workflowHistory } from './workflowStore';
  * the audit each site's rows are written, and a failed write leaves the item with
  * `history_saved: false` and `history_error`. A history the node kept in the workflow moves into
  * the table on its first production run (`moveWorkflowRuns`). One Digest reads the same rows the
- * same way, read only; Compare With Competitors keeps each compared page as a site of the table.
+ * same way, read only; Compare With Competitors keeps each compared page as a site of the table;
+ * Record Finding Ticket inserts a row per ticket, which Create or Re-Run reads with the site's runs.
  */
 
 /** What to do about an empty History Table, in each operation. */
@@ -54,6 +58,8 @@ const CHOOSE_TABLE: Record<HistoryOperation, string> = {
 		'Pick the data table Create or Re-Run keeps the sites’ history in under History Table (From List or By ID, or its name By Name), or set History Store to None.',
 	compare:
 		'Pick a data table under History Table (From List or By ID), or enter a name (By Name): the node creates that table with its columns on its first production run.',
+	recordTicket:
+		'Pick the data table Create or Re-Run keeps the sites’ history in under History Table (From List or By ID, or its name By Name): the finding’s later items read its ticket there.',
 };
 
 const choiceOf = (ctx: IExecuteSingleFunctions, operation: HistoryOperation): TableChoice =>
@@ -168,6 +174,9 @@ function openSite(read: TableRead): OpenSite {
 				await writeRun(ctx, { ...read, table }, runRows(site, newest(history), ids));
 			});
 		},
+		// Rows of the run's one read; those kept in the workflow before the move to the table first.
+		tickets: (ctx, project) =>
+			new Map([...recordedTickets(ctx, project), ...ticketsOfRows(read.rows, project)]),
 	};
 }
 
@@ -258,6 +267,31 @@ async function openTablePages(ctx: IExecuteSingleFunctions, run: Run, sites: rea
 	};
 }
 
+/** Record Finding Ticket's table, once per run: made by name when missing, its ticket columns added when it lacks them. */
+async function ticketTable(ctx: IExecuteSingleFunctions): Promise<HistoryTable> {
+	const choice = choiceOf(ctx, 'recordTicket');
+	const table = (await findTable(ctx, choice, true))!;
+	const lacking = (found: HistoryTable | null) =>
+		TICKET_COLUMNS.filter(({ name }) => !found?.columns?.some((column) => column.name === name));
+	// Two executions adding a column at once: n8n refuses the later one, which finds it added.
+	for (const column of lacking(table))
+		await addColumns(ctx, table.id, [column]).catch(async (error: unknown) => {
+			const again = lacking(await findTable(ctx, choice, true));
+			if (again.some(({ name }) => name === column.name)) throw error;
+		});
+	return table;
+}
+
+/** Record Finding Ticket: one row inserted per ticket (a production execution only), never one overwritten. */
+const tableTickets: TicketKeeping = {
+	async record(ctx, run, key, ticket) {
+		if (!isProduction(ctx)) return false;
+		const table = await run.once('ticket history table', () => ticketTable(ctx));
+		await insertRows(ctx, table, [ticketRow(key, ticket, String(ctx.getWorkflow().id ?? ''))]);
+		return true;
+	},
+};
+
 export const tableHome: HistoryHome = {
 	check(ctx, operation) {
 		choiceOf(ctx, operation);
@@ -265,4 +299,5 @@ export const tableHome: HistoryHome = {
 	sites: { open: openTableSite },
 	reader: { read: readTableRuns },
 	pages: { open: openTablePages },
+	tickets: tableTickets,
 };

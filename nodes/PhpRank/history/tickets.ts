@@ -2,16 +2,19 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { describeValue } from '../bounds';
 import { fail } from '../input';
-import { isProduction } from './stores';
+import type { ColumnType } from './model';
+import { isProduction, type Ticket, type TicketKeeping } from './stores';
 
 /*
  * Finding tickets: the ticket a tracker node opened for a finding, handed back by Report → Record
- * Finding Ticket and carried by the finding's later items. Kept in the workflow's static data, the
- * workflow-wide part (the recording node is not the one that runs the audit), one object per site:
- * a node rename loses nothing, and n8n saves it after a production execution only.
+ * Finding Ticket and carried by the finding's later items, kept in the home of the site's history.
+ * This Workflow: the workflow's static data, the workflow-wide part (the recording node is not the
+ * one that runs the audit), one object per site: a node rename loses nothing, and n8n saves it
+ * after a production execution only. Data Table: a row per recorded ticket (`ticketRow`), read
+ * with the site's runs (`ticketsOfRows`).
  */
 
-export type Ticket = string | number;
+export type { Ticket };
 
 const ticketsKey = (site: string) => `tickets ${site}`;
 const SEPARATOR = ' · ';
@@ -57,13 +60,55 @@ export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket
 	return { key, ticket: text ? (ticket as string).trim() : (ticket as number) };
 }
 
-/** Records a finding's ticket (a production execution only): whether it was recorded. */
-export function recordTicket(ctx: IExecuteSingleFunctions, key: string, ticket: Ticket): boolean {
-	if (!isProduction(ctx)) return false;
-	const data = staticData(ctx);
-	const site = siteOfKey(key);
-	const tickets = Object.fromEntries(recordedTickets(ctx, site));
-	// A new object at the top level: n8n marks static data changed only when such a key is set.
-	data[ticketsKey(site)] = { ...tickets, [key]: ticket };
-	return true;
+/** This Workflow: a finding's ticket recorded in the static data (a production execution only). */
+export const workflowTickets: TicketKeeping = {
+	async record(ctx, _run, key, ticket) {
+		if (!isProduction(ctx)) return false;
+		const site = siteOfKey(key);
+		const tickets = Object.fromEntries(recordedTickets(ctx, site));
+		// A new object at the top level: n8n marks static data changed only when such a key is set.
+		staticData(ctx)[ticketsKey(site)] = { ...tickets, [key]: ticket };
+		return true;
+	},
+};
+
+/*
+ * Data Table: a ticket is a row of its own in the history table, its `finding` and `ticket` set and
+ * no `run_date` (so no reader of runs takes it for one). Rows, not a column of the run's rows: a
+ * ticket is recorded between runs, by another node, often by two executions at once; each
+ * recording inserts its own row, so none overwrites another, and the newest row of a finding wins.
+ */
+
+/** The columns of a ticket row, added to a history table when its first ticket is recorded. */
+export const TICKET_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> = [
+	{ name: 'finding', type: 'string' },
+	{ name: 'ticket', type: 'string' },
+];
+
+/**
+ * A finding's ticket as its row; a number is written as its digits and read back as a number. No
+ * execution ID: a run's row is upserted on site and execution ID, and a run of the site later in
+ * the execution that recorded the ticket would overwrite it.
+ */
+export const ticketRow = (key: string, ticket: Ticket, workflow: string) => ({
+	site: siteOfKey(key),
+	finding: key,
+	ticket: String(ticket),
+	execution_id: '',
+	workflow_id: workflow,
+});
+
+const ticketOfCell = (cell: string): Ticket =>
+	/^-?\d+$/.test(cell) && String(Number(cell)) === cell ? Number(cell) : cell;
+
+/** The site's tickets among the history table's rows, by finding key: the newest row of each wins. */
+export function ticketsOfRows(
+	rows: ReadonlyArray<Record<string, unknown>>,
+	site: string,
+): Map<string, Ticket> {
+	const ticketRows = rows
+		.filter((row) => row.site === site && typeof row.finding === 'string' && row.finding !== '')
+		.filter((row) => typeof row.ticket === 'string' && row.ticket.trim() !== '')
+		.sort((a, b) => Number(a.id) - Number(b.id));
+	return new Map(ticketRows.map((row) => [String(row.finding), ticketOfCell(String(row.ticket))]));
 }

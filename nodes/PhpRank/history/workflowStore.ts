@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { decodeHistory, encodeHistory } from './encode';
 import type { SiteHistory } from './model';
 import { type HistoryHome, isProduction, type OpenSite, writerOf } from './stores';
+import { recordedTickets, workflowTickets } from './tickets';
 
 /*
  * History Store → This Workflow: the node's static data (`getWorkflowStaticData('node')`), one
@@ -76,10 +77,13 @@ const openSite: OpenSite = {
 		}
 		return { saved: true };
 	},
+
+	tickets: recordedTickets,
 };
 
-/** Create or Re-Run's home only: nothing to check or read before the run. */
+/** Create or Re-Run's home and Record Finding Ticket's: nothing to check or read before the run. */
 export const workflowHome: HistoryHome = {
 	check() {},
 	sites: { open: async () => openSite },
+	tickets: workflowTickets,
 };

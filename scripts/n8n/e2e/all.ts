@@ -66,6 +66,7 @@ const SUITES: Entry[] = [
 	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 275 },
 	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
+	{ name: 'findings', file: 'findings.e2e.ts', seconds: 75 },
 	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
 	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110, heavy: true },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },

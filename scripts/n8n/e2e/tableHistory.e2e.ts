@@ -20,11 +20,11 @@ import { siteFigures, type SiteFigures } from '../../../test/server';
 import { n8nApiAccess, PUBLIC_API_ON, startWithN8nApi } from '../apiKey';
 import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
 import { createDataTable, publicTables, README_HISTORY_COLUMNS } from '../dataTable';
-import { nthExecution, publishedVersionId } from '../db';
+import { nthExecution } from '../db';
 import { importCredentials, login, startServer, storedExecutions, waitForExecutions } from '../n8n';
 import { describeProxied } from '../proxy';
 import { same } from '../report';
-import { saveAndPublish, saveWorkflow, type RestSession } from '../rest';
+import { renameNode, saveAndPublish, saveWorkflow, type RestSession } from '../rest';
 import type { N8nSandbox } from '../sandbox';
 import {
 	historyCluster,
@@ -42,7 +42,6 @@ import {
 	workflow,
 	type CredentialRef,
 	type WorkflowJson,
-	type WorkflowNode,
 } from '../workflow';
 
 const suite = new Suite('table-history');
@@ -232,39 +231,13 @@ async function fiveRuns(one: One): Promise<void> {
 
 /** Renamed node (saved and published again), then a copy of the workflow with its own id and path. */
 async function renamedAndCopied(one: One): Promise<void> {
-	const got = await one.session.request<{ data: WorkflowJson & { versionId: string } }>(
-		'GET',
-		`/rest/workflows/${one.wfId}`,
-	);
-	const wf = got.body.data;
 	const renamed = 'Audit the site';
-	const nodes = wf.nodes.map((n) => (n.name === 'Audit' ? { ...n, name: renamed } : n));
-	const connections = JSON.parse(
-		JSON.stringify(wf.connections).replace(/"node":"Audit"/g, `"node":"${renamed}"`),
-	) as Record<string, unknown>;
-	const patched = await one.session.request<{ data: { versionId: string } }>(
-		'PATCH',
-		`/rest/workflows/${one.wfId}`,
-		{ versionId: wf.versionId, name: wf.name, nodes, connections, settings: wf.settings },
-	);
-	if (patched.status !== 200)
-		fail(`rename not saved: ${patched.status} ${JSON.stringify(patched.body)}`);
-	const versionId = patched.body.data.versionId;
-	const published = await one.session.request('POST', `/rest/workflows/${one.wfId}/activate`, {
-		versionId,
-	});
-	if (published.status !== 200) fail(`not published: ${JSON.stringify(published.body)}`);
-	const t = Date.now();
-	while (publishedVersionId(one.sb, one.wfId) !== versionId && Date.now() - t < 60_000)
-		await pause(500);
+	const { versionId, seconds } = await renameNode(one.session, one.sb, one.wfId, [
+		'Audit',
+		renamed,
+	]);
 	note(
-		`the new version published by n8n's publication outbox after ${((Date.now() - t) / 1000).toFixed(1)} s`,
-	);
-	const now = await one.session.request<{
-		data: { activeVersionId?: string; activeVersion?: { nodes: WorkflowNode[] } };
-	}>('GET', `/rest/workflows/${one.wfId}`);
-	note(
-		`renamed: saved version ${patched.body.data.versionId} (was ${wf.versionId}), active ${String(now.body.data.activeVersionId)}, its nodes ${JSON.stringify(now.body.data.activeVersion?.nodes.map((n) => n.name))}`,
+		`renamed: version ${versionId}, published by n8n's publication outbox after ${seconds.toFixed(1)} s`,
 	);
 	script(5);
 	await recordedRun(one, HOOK, one.wfId, `run 6, node renamed "${renamed}"`);

@@ -1,6 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { historyStoreParameters } from './history';
+
+const [store, table] = historyStoreParameters;
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Finding Key',
@@ -22,6 +26,12 @@ const properties: INodeProperties[] = [
 		description:
 			'The ID of the ticket the tracker node returned, text or a number: GitHub’s issue number, Jira’s issue key, Linear’s identifier. The finding’s later items (resolved, regressed, reminder) carry it as <code>ticket</code>, and it is not opened again while it fails.',
 	},
+	{
+		...store,
+		description:
+			'Where the ticket is kept: the History Store (and History Table) of the Create or Re-Run node whose finding it is',
+	},
+	table,
 ];
 
 export const description = updateDisplayOptions(

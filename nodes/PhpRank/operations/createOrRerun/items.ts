@@ -16,7 +16,6 @@ import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
 import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
-import { recordedTickets } from '../../history/tickets';
 import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
@@ -172,7 +171,7 @@ export async function siteItems(
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
 		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
 		const found = { failing: summary.failing_checks, pages: pagesOf };
-		const tickets = recordedTickets(ctx, project);
+		const tickets = home.tickets?.(ctx, project) ?? new Map();
 		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
 			json: { ...json, history_saved: fields.history_saved },
 			pairedItem,

@@ -6,13 +6,16 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { recordTicket, ticketInput } from '../../history/tickets';
+import { ticketInput } from '../../history/tickets';
+import { checkHistoryHome, historyHomeOf } from '../../history/homes';
 import type { ResourceSpec } from '../../transport/resource';
+import { runOf } from '../../transport/run';
 import { operationRouting, paired } from '../../engine/routes';
 
 /*
  * Report → Record Finding Ticket: the ticket a tracker node opened for a finding of One Item per
- * Finding Change, kept for the finding's later items (history/tickets.ts). No phpRank request.
+ * Finding Change, kept in the History Store's home for the finding's later items
+ * (history/tickets.ts). No phpRank request.
  */
 
 async function checkTicket(
@@ -20,6 +23,7 @@ async function checkTicket(
 	options: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	ticketInput(this);
+	checkHistoryHome(this, 'recordTicket');
 	return options;
 }
 
@@ -27,7 +31,8 @@ async function recordFindingTicket(
 	this: IExecutePaginationFunctions,
 ): Promise<INodeExecutionData[]> {
 	const { key, ticket } = ticketInput(this);
-	const recorded = recordTicket(this, key, ticket);
+	const home = historyHomeOf(this, 'recordTicket')!;
+	const recorded = await home.tickets.record(this, runOf(this), key, ticket);
 	return paired(this, [{ json: { key, ticket, ticket_recorded: recorded } }]);
 }
 
