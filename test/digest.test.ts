@@ -129,6 +129,18 @@ describe('Get Health → One Digest: every client site in one item', () => {
 		expect(digest.summary_text).toContain('<script>alert(1)</script>');
 	});
 
+	it('with Search Console Data, the first fix leads both messages, the site’s name escaped in the e-mail', async () => {
+		const rows = [{ keys: ['https://xss.example.com/page-0'], clicks: 1e6, impressions: 2e6 }];
+		const digest = (await run({ searchConsoleData: { rows } }))[0].json;
+		const lead = String(digest.summary_text).split('\n')[0];
+		expect(lead).toMatch(
+			/^Fix first: <script>alert\(1\)<\/script>: \w+ \(\w+\) fails on \d+ pages? that had 1,000,000 clicks and 2,000,000 impressions$/,
+		);
+		const escaped = lead.replace(SCRIPT_PROJECT, '&#60;script&#62;alert(1)&#60;/script&#62;');
+		expect(String(digest.summary_html)).toContain(`font-weight:bold">${escaped}</p>`);
+		expect(String(digest.summary_html)).not.toContain('<script>');
+	});
+
 	it('colours each health badge by the health it shows, not by the site’s average score', async () => {
 		// Pages that score well but each fail a high-importance check: health 0, average good. And
 		// the reverse: every check passed, low scores: health 100, average bad.

@@ -160,6 +160,25 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
+	it.each([true, false])(
+		'This Workflow, the node renamed (its runs start over, the tickets stay): no ticket twice, the passing one resolved (Repeat Until Ticket Recorded %s)',
+		async (untilTicketRecorded) => {
+			const extra = { findingOptions: { untilTicketRecorded } };
+			await production(0, [['title', 'favicon'], []], extra);
+			await record({ title: 11, favicon: 12 });
+			for (const name of Object.keys(state.saved))
+				if (name.startsWith('node:')) delete state.saved[name];
+			expect(Object.keys(state.saved)).toEqual(['global']);
+			expect(summary(await production(1, [['title', 'robots'], []], extra))).toEqual([
+				'opened robots null',
+				'resolved favicon 12',
+			]);
+			expect(await production(2, [['title', 'robots'], []], extra)).toHaveLength(
+				untilTicketRecorded ? 1 : 0,
+			);
+		},
+	);
+
 	it('Repeat Until Ticket Recorded off: opened once, resolved without a ticket; Retry On Fail gives the same items', async () => {
 		const searchConsoleData = {
 			rows: [

@@ -49,13 +49,18 @@ const ANSWER = {
 const api = useServer();
 const urls = Object.keys(PAGES).map(page);
 const items = urls.map((url) => ({ url, gsc: ANSWER }));
+// Another site (One Digest): '/' fails title, in the data (999, 9,999); '/new' passes, no data.
+const OTHER = 'other.example.com';
 const perSite = (extra: IDataObject = {}) =>
 	perSiteParameters({ searchConsoleData: '={{ $json.gsc }}', ...extra });
 
 beforeAll(async () => {
 	for (const [path, [score, failed]] of Object.entries(PAGES))
 		api.server.setAnalysis(page(path), { score, failed, others: 'pass' });
-	await api.ok(perSiteParameters({ output: 'pages' }), { items });
+	api.server.setAnalysis(`https://${OTHER}/`, { score: 60, failed: ['title'], others: 'pass' });
+	api.server.setAnalysis(`https://${OTHER}/new`, { score: 95, failed: [], others: 'pass' });
+	const other = [{ url: `https://${OTHER}/` }, { url: `https://${OTHER}/new` }];
+	await api.ok(perSiteParameters({ output: 'pages' }), { items: [...items, ...other] });
 });
 
 /** Each check's or group's name, clicks and impressions. */
@@ -76,7 +81,10 @@ describe('Search Console Data', () => {
 		await api.ok(perSiteParameters(), { items });
 		const without = api.calls();
 		api.server.clearRequests();
-		const groups = { pageGroups: { group: [{ name: 'Products', pattern: '/products/**' }] } };
+		const budget = { requiredChecks: 'meta_description', minAverageScore: 60 };
+		const groups = {
+			pageGroups: { group: [{ name: 'Products', pattern: '/products/**', budget }] },
+		};
 		const site = await api.first(perSite(groups), { items });
 		expect(api.calls()).toEqual(without);
 		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
@@ -91,6 +99,15 @@ describe('Search Console Data', () => {
 			['Products', 1450, 35000],
 			['Other', 2500, 65000],
 		]);
+		// Breaches: meta_description fails on x 250 + y/z 1200; average 53.3 below 60: y 0 + y/z 1200.
+		const breaches = [
+			['required_check', 1450, 35000],
+			['min_average_score', 1200, 30000],
+		];
+		const ofBreaches = (list: unknown) =>
+			(list as IDataObject[]).map((b) => [b.rule, b.clicks_affected, b.impressions_affected]);
+		expect(ofBreaches(site.breaches)).toEqual(breaches);
+		expect(ofBreaches((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
 		expect(
 			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
 		).toEqual([
@@ -129,6 +146,75 @@ describe('Search Console Data', () => {
 			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
 			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
 		}
+	});
+
+	it('One Digest: each site’s clicks, first fix and coverage, the totals; the account’s first fix leads text and HTML, with the period given; the same requests as without', async () => {
+		const digestOf = async (searchConsoleData = '') =>
+			await api.first(
+				healthParameters(SITE, {
+					...{ allProjects: true, output: 'digest', simplify: false, searchConsoleData },
+					siteOptions: { emailHtml: true },
+				}),
+			);
+		const plain = await digestOf();
+		const without = api.calls();
+		api.server.clearRequests();
+		const period = { startDate: '2026-10-01', endDate: '2026-10-28' };
+		const digest = await digestOf(JSON.stringify({ ...ANSWER, ...period }));
+		expect(api.calls()).toEqual(without);
+		expect(digest.sites).toEqual(
+			(plain.sites as IDataObject[]).map((site) => expect.objectContaining(site)),
+		);
+		const sites = Object.fromEntries((digest.sites as IDataObject[]).map((s) => [s.project, s]));
+		// Pages failing a check: /blog/a 300 + /products/x 250 + /products/y 0 + /products/y/z 1200 + /about 1200.
+		expect(sites[SITE]).toMatchObject({
+			...{ traffic_clicks: 3950, traffic_impressions: 100000, traffic_coverage: 71.4 },
+			...{ clicks_affected: 2950, impressions_affected: 80000, pages_with_traffic: 5 },
+		});
+		expect(sites[OTHER]).toMatchObject({
+			...{ traffic_clicks: 999, traffic_impressions: 9999, traffic_coverage: 50 },
+			...{ clicks_affected: 999, impressions_affected: 9999, pages_with_traffic: 1 },
+		});
+		expect([sites[SITE].fix_first, sites[OTHER].fix_first].map((fix) => figures([fix]))).toEqual([
+			[FIX_FIRST[0]],
+			[['title', 999, 9999]],
+		]);
+		expect(digest).toMatchObject({
+			...{ traffic_clicks: 4949, traffic_impressions: 109999, clicks_affected: 3949 },
+			...{ impressions_affected: 89999, traffic_period: 'from 2026-10-01 to 2026-10-28' },
+		});
+		expect(figures(digest.fix_first)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
+		const lead = `Fix first: ${SITE}: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions from 2026-10-01 to 2026-10-28`;
+		const text = String(digest.summary_text);
+		expect(text.split('\n')[0]).toBe(lead);
+		expect(text).toContain('3,949 of 4,949 clicks on pages with a failing check');
+		expect(text).toContain(
+			`${OTHER}: health 50/100, score 77.5 (decent); 1 high issue; fix first title (high): 999 clicks; Search Console data for 50% of pages`,
+		);
+		expect(String(digest.summary_html)).toContain(`font-weight:bold">${lead}</p>`);
+		// No period given: none said.
+		expect(String((await digestOf(JSON.stringify(ANSWER))).summary_text)).toMatch(
+			/40,000 impressions\n/,
+		);
+	});
+
+	it('reads the input item’s search_console, or the item itself as the HTTP Request node answers; other rows left alone', async () => {
+		const clicks = async (parameters: IDataObject, given: IDataObject[]) =>
+			(await api.first(parameters, { items: given })).traffic_clicks;
+		const health = healthParameters(SITE, { simplify: false });
+		expect(await clicks(health, [ANSWER])).toBe(3950);
+		expect(await clicks(health, [{ search_console: ANSWER }])).toBe(3950);
+		expect(await clicks(health, [{ rows: [{ name: 'a spreadsheet row' }] }])).toBeUndefined();
+		const perItem = urls.map((url) => ({ url, search_console: ANSWER }));
+		expect(await clicks(perSiteParameters(), perItem)).toBe(3950);
+		const bad = { rows: [row(page('/'), 'many')], responseAggregationType: 'byPage' };
+		api.server.clearRequests();
+		await api.refuses(health, /^The input item's rows: rows\[0\]\.clicks is "many" \(text\)/, {
+			items: [bad],
+		});
+		await api.refuses(perSiteParameters(), /^The input item's search_console: rows\[0\]/, {
+			items: [{ url: page('/'), search_console: bad }],
+		});
 	});
 
 	it('several answers (paging), the rows alone, n8n items and JSON text read alike; a row given twice counts once; Simplify writes fix_first as text', async () => {
@@ -187,6 +273,32 @@ describe('Search Console Data', () => {
 		);
 	});
 
+	it('Compare With Competitors: your page’s clicks on the item, each check they lead on and the first line; the same requests as without', async () => {
+		const rival = 'https://rival.example.net/p';
+		api.server.setAnalysis(rival, { score: 95, failed: [], others: 'pass' });
+		const compare = (searchConsoleData: IDataObject | string = '') =>
+			api.first({
+				...{ resource: 'report', operation: 'compare', simplify: false, searchConsoleData },
+				...{ yourUrl: page('/products/y/z'), competitors: { competitor: [{ url: rival }] } },
+			});
+		await compare();
+		api.server.clearRequests();
+		await compare();
+		const without = api.calls();
+		api.server.clearRequests();
+		const item = await compare({ ...ANSWER, days: 28 });
+		expect(api.calls()).toEqual(without);
+		// /products/y/z: 1,200 clicks, 30,000 impressions; it fails meta_description and title.
+		expect(item).toMatchObject({ clicks_affected: 1200, impressions_affected: 30000 });
+		expect(figures(item.they_lead_on)).toEqual([
+			['meta_description', 1200, 30000],
+			['title', 1200, 30000],
+		]);
+		expect(String(item.summary_text).split('\n')[0]).toBe(
+			'Your competitor passes 2 high checks you fail: meta_description, title. Your page had 1,200 clicks and 30,000 impressions in the last 28 days.',
+		);
+	});
+
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
 	it.each([
 		[one({ clicks: -1 }), 'rows[0].clicks is "-1": clicks must be a number of 0 or more'],
@@ -208,6 +320,14 @@ describe('Search Console Data', () => {
 		],
 		[{ kind: 'webmasters' }, 'it has no rows: it is not a Search Analytics answer'],
 		['{ rows: [', 'it is text, not JSON'],
+		[{ rows: [], startDate: '1 Oct' }, 'startDate is "1 Oct", not a date'],
+		[
+			[
+				{ rows: [], days: 28 },
+				{ rows: [], days: 7 },
+			],
+			'its answers are of different periods (in the last 28 days; in the last 7 days)',
+		],
 	])(
 		'refuses %j before any request (Create or Re-Run, both outputs; Get Health)',
 		async (data, message) => {

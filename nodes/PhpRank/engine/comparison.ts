@@ -54,6 +54,9 @@ export interface Lead {
 	check: string;
 	importance: string;
 	competitors: string[];
+	/** With Search Console Data: your page's clicks and impressions (you fail the check there). */
+	clicks_affected?: number;
+	impressions_affected?: number;
 }
 
 export interface Comparison {
@@ -72,6 +75,10 @@ export interface Comparison {
 	tie_within: number;
 	/** History Store → Data Table: competitors now ahead that were not at the previous comparison (`overtakenBy`). */
 	overtaken_by?: string[];
+	/** With Search Console Data: your page's clicks and impressions, the data's period (null: not given). */
+	clicks_affected?: number;
+	impressions_affected?: number;
+	traffic_period?: string | null;
 }
 
 /** Their score less yours, in hundredths; null when either is unknown. */

@@ -6,7 +6,7 @@ import { importanceRank } from '../report';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, type SiteHistory } from './model';
-import { findingKey, type Ticket } from './tickets';
+import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
@@ -110,9 +110,11 @@ function changesOf(
 	failing: readonly CheckCount[],
 	{ remindDays, untilRecorded }: FindingSettings,
 	ticketOf: TicketOf,
+	ticketed: readonly string[],
 ): Change[] {
 	const last = history.records.length - 1;
 	if (last < 0) return [];
+	if (last === 0 && ticketed.length > 0) return startedOver(history, failing, ticketOf, ticketed);
 	const issues = siteIssues(history, failing);
 	const fresh = new Set((last === 0 ? failing : issues.new_issues).map(({ check }) => check));
 	const newest = history.records[last];
@@ -140,6 +142,42 @@ function changesOf(
 		changes.push({ event: 'resolved', check, importance: null, pages: 0, since, runs: age_runs });
 	}
 	return changes;
+}
+
+/**
+ * A history that starts with tickets already recorded (This Workflow after a node rename keeps
+ * the workflow's tickets, not the node's runs): a failing finding with a ticket is still open, no
+ * event; one that passes now is resolved; a failing one without a ticket is opened.
+ */
+function startedOver(
+	history: SiteHistory,
+	failing: readonly CheckCount[],
+	ticketOf: TicketOf,
+	ticketed: readonly string[],
+): Change[] {
+	const at = history.records[0].at;
+	const open = siteIssues(history, failing).open_issues.filter(
+		({ check }) => ticketOf(check) === undefined,
+	);
+	const fails = new Set(failing.map(({ check }) => check));
+	return [
+		...open.map((issue) => ({
+			...issue,
+			since: at,
+			runs: issue.age_runs,
+			event: 'opened' as const,
+		})),
+		...ticketed
+			.filter((check) => !fails.has(check))
+			.map((check) => ({
+				event: 'resolved' as const,
+				check,
+				importance: null,
+				pages: 0,
+				since: at,
+				runs: 0,
+			})),
+	];
 }
 
 const TITLES: Record<FindingEvent, string> = {
@@ -190,6 +228,18 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 	};
 }
 
+/** New work first (opened, regressed), then by importance, pages and name. */
+function byUrgency(a: Change, b: Change): number {
+	const rank = (change: Change) =>
+		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+	return (
+		rank(a) - rank(b) ||
+		importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+		b.pages - a.pages ||
+		a.check.localeCompare(b.check)
+	);
+}
+
 /** One item per finding that changed in the newest run, then (flood guard) one item for what was held back. */
 export function findingItems(
 	site: string,
@@ -200,16 +250,9 @@ export function findingItems(
 ): Array<FindingItem | HeldItem> {
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
-	const rank = (change: Change) =>
-		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const changes = changesOf(history, failing, settings, ticketOf).sort(
-		(a, b) =>
-			rank(a) - rank(b) ||
-			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
-			b.pages - a.pages ||
-			a.check.localeCompare(b.check),
-	);
+	const ticketed = ticketedChecks(tickets, site);
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(byUrgency);
 	const counts = new Map(failing.map((count) => [count.check, count]));
 	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
 	const affected = (check: string | null) => {

@@ -23,6 +23,11 @@ const SEPARATOR = ' · ';
 export const findingKey = (site: string, check: string) => `${site}${SEPARATOR}${check}`;
 /** The site a finding's key names (the one place it is read). */
 const siteOfKey = (key: string) => key.split(SEPARATOR)[0].trim();
+/** The checks of a site's findings that have a ticket. */
+export const ticketedChecks = (tickets: ReadonlyMap<string, Ticket>, site: string) =>
+	[...tickets.keys()]
+		.filter((key) => siteOfKey(key) === site)
+		.map((key) => key.slice(findingKey(site, '').length));
 
 const staticData = (ctx: IExecuteSingleFunctions) =>
 	ctx.getWorkflowStaticData('global') as IDataObject;

@@ -253,6 +253,20 @@ function checkBreaches(group: Judged, budget: GroupBudget): Breach[] {
 		});
 }
 
+/** Every page of a site (one record per page) that breaks `breach`: its `pages` list the worst few only. */
+export function breachRecords(
+	records: readonly IDataObject[],
+	declared: readonly PageGroup[],
+	breach: Breach,
+): IDataObject[] {
+	const mine = records.filter((record) => groupOf(record.url, declared) === breach.group);
+	const breaks =
+		breach.rule === 'required_check'
+			? (record: IDataObject) => checkStates(record.results).get(breach.check!)?.passed === false
+			: figureRules(mine)[breach.rule](breach.limit).breaks;
+	return mine.filter(breaks);
+}
+
 /** The groups of a site's pages (one record per page), each with its figures and its budget judged. */
 export function siteGroups(
 	records: IDataObject[],

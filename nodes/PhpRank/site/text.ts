@@ -256,9 +256,9 @@ function groupsHtml(site: SiteText): string {
 export const thousands = (value: number) =>
 	String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** A check to fix as the lead line says it: `meta_description (high) fails on 212 pages that had 18,400 clicks`. */
-const fixText = (fix: CheckCount) =>
-	`${fix.check} (${fix.importance}) fails on ${plural(fix.pages, 'page')} that had ${thousands(fix.clicks_affected ?? 0)} clicks and ${thousands(fix.impressions_affected ?? 0)} impressions`;
+/** A check to fix as the lead line says it: `meta_description (high) fails on 212 pages that had 18,400 clicks …`; the period only when the data says it. */
+export const fixText = (fix: CheckCount, period?: string | null) =>
+	`${fix.check} (${fix.importance}) fails on ${plural(fix.pages, 'page')} that had ${thousands(fix.clicks_affected ?? 0)} clicks and ${thousands(fix.impressions_affected ?? 0)} impressions${period ? ` ${period}` : ''}`;
 
 /** With Search Console Data, what leads a site's message: the fix touching most clicks, then the data's coverage. */
 function trafficLines(site: SiteText): string[] {
@@ -268,7 +268,7 @@ function trafficLines(site: SiteText): string[] {
 	const coverage = `Search Console data for ${String(site.pages_with_traffic)} of ${plural(site.pages, 'page')} (${String(site.traffic_coverage ?? 0)}%)${without.length ? `; no data (0 clicks): ${shortList(without, ', ')}` : ''}`;
 	return [
 		fix
-			? `${String(site.project)}: fix first: ${fixText(fix)}`
+			? `${String(site.project)}: fix first: ${fixText(fix, site.traffic_period)}`
 			: `${String(site.project)}: no failing check to fix`,
 		coverage,
 	];

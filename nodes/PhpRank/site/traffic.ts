@@ -3,8 +3,17 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { describeValue } from '../bounds';
 import { fail } from '../input';
 import { checkStates, importanceRank, sameUrlKey } from '../report';
-import { groupOf, type PageGroup } from './groups';
-import type { Affected, CheckCount, GroupFigures, SiteHealth, SiteTraffic, Traffic } from './types';
+import { breachRecords, groupOf, type PageGroup } from './groups';
+import type {
+	Affected,
+	Breach,
+	CheckCount,
+	DigestTraffic,
+	GroupFigures,
+	SiteHealth,
+	SiteTraffic,
+	Traffic,
+} from './types';
 
 /*
  * Search Console clicks and impressions beside a site's problems, pure. In: the Search Analytics
@@ -29,8 +38,11 @@ export function trafficKey(url: string): string {
 	return sameUrlKey(decoded);
 }
 
-/** Search Console's rows as read: each row once by its keys, its page and figures. */
-export type SearchConsoleRows = Map<string, { page: string } & Traffic>;
+/**
+ * Search Console's rows as read: each row once by its keys, its page and figures; `period` the
+ * answers' period in words when they say it (`startDate`/`endDate` or `days` beside `rows`).
+ */
+export type SearchConsoleRows = Map<string, { page: string } & Traffic> & { period?: string };
 
 /** What is wrong with Search Console Data, and what to do. */
 export type TrafficProblem = { problem: string; fix: string };
@@ -47,12 +59,36 @@ const isObject = (value: unknown): value is IDataObject =>
 const isRow = (value: unknown) =>
 	isObject(value) && ('keys' in value || 'clicks' in value || 'impressions' in value);
 
+type Answer = { at: string; rows: unknown; period?: string };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** An answer's period in words, as `startDate`/`endDate` (as the request sent them) or `days` say it. */
+function periodOf(answer: IDataObject, at: string): string | undefined | TrafficProblem {
+	const { startDate, endDate, days } = answer;
+	for (const [name, date] of Object.entries({ startDate, endDate }))
+		if (date !== undefined && !(typeof date === 'string' && DATE.test(date)))
+			return problem(
+				`${at}${name} is ${describeValue(date)}, not a date`,
+				`Give ${name} as the request sent it, YYYY-MM-DD (e.g. 2026-10-01), or leave it out.`,
+			);
+	if (typeof startDate === 'string' && typeof endDate === 'string')
+		return `from ${startDate} to ${endDate}`;
+	if (days === undefined) return undefined;
+	if (typeof days !== 'number' || !Number.isInteger(days) || days < 1)
+		return problem(
+			`${at}days is ${describeValue(days)}, not a number of days`,
+			'Give days as a whole number of 1 or more (e.g. 28), or leave it out.',
+		);
+	return `in the last ${days} days`;
+}
+
 /** Each answer's rows with the path a message names them by: `rows[3]`, `[1].rows[3]`. */
-function answersOf(value: unknown): Array<{ at: string; rows: unknown }> | TrafficProblem {
+function answersOf(value: unknown): Answer[] | TrafficProblem {
 	if (Array.isArray(value) && value.every(isRow)) return [{ at: '', rows: value }];
 	const answers = Array.isArray(value) ? value : [value];
 	const many = Array.isArray(value);
-	const read: Array<{ at: string; rows: unknown }> = [];
+	const read: Answer[] = [];
 	for (const [index, entry] of answers.entries()) {
 		// An n8n item ({ json }) as `$('Search Console').all()` gives it.
 		const answer = isObject(entry) && isObject(entry.json) ? entry.json : entry;
@@ -66,8 +102,10 @@ function answersOf(value: unknown): Array<{ at: string; rows: unknown }> | Traff
 			);
 		if (!('rows' in answer) && !('responseAggregationType' in answer))
 			return problem(`${at || 'it'} has no rows: it is not a Search Analytics answer`);
+		const period = periodOf(answer, at ? `${at}.` : '');
+		if (isProblem(period)) return period;
 		// Search Console leaves rows out when it has no data for the period.
-		read.push({ at: `${at}${at ? '.' : ''}rows`, rows: answer.rows ?? [] });
+		read.push({ at: `${at}${at ? '.' : ''}rows`, rows: answer.rows ?? [], period });
 	}
 	return read;
 }
@@ -128,7 +166,14 @@ function readAnswers(given: unknown): SearchConsoleRows | TrafficProblem {
 	}
 	const answers = answersOf(value);
 	if (isProblem(answers)) return answers;
+	const periods = new Set(answers.map(({ period }) => period));
+	if (periods.size > 1)
+		return problem(
+			`its answers are of different periods (${[...periods].map(String).join('; ')})`,
+			'Give the answers of one period: the same startDate and endDate (or days) on each.',
+		);
 	const rows: SearchConsoleRows = new Map();
+	rows.period = answers[0]?.period;
 	for (const { at, rows: list } of answers) {
 		if (!Array.isArray(list)) return problem(`${at} is ${describeValue(list)}, not a list`);
 		for (const [index, entry] of list.entries()) {
@@ -151,15 +196,38 @@ function readAnswers(given: unknown): SearchConsoleRows | TrafficProblem {
 export function searchConsoleRows(
 	ctx: IExecuteSingleFunctions,
 	given: unknown,
+	field = 'Search Console Data',
 ): SearchConsoleRows | undefined {
 	const read = readSearchConsole(given);
 	if (read === undefined || read instanceof Map) return read;
-	return fail(ctx, `Search Console Data: ${read.problem}`, read.fix);
+	return fail(ctx, `${field}: ${read.problem}`, read.fix);
+}
+
+/**
+ * The item's Search Console data: the Search Console Data field; left empty, the input item's
+ * `search_console`, else the item itself when it is a Search Analytics answer (the HTTP Request
+ * node's `rows`: with `responseAggregationType`, or rows with `keys`). Other `rows` are not Search
+ * Console's and are left alone. None: undefined.
+ */
+export function itemTraffic(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
+	const given = ctx.getNodeParameter('searchConsoleData', '');
+	if (given !== '' && given !== undefined) return searchConsoleRows(ctx, given);
+	const json = ctx.getInputData()?.json ?? {};
+	if (json.search_console !== undefined)
+		return searchConsoleRows(ctx, json.search_console, "The input item's search_console");
+	const rows = json.rows;
+	const answer =
+		Array.isArray(rows) &&
+		('responseAggregationType' in json || rows.some((row) => isObject(row) && 'keys' in row));
+	return answer ? searchConsoleRows(ctx, json, "The input item's rows") : undefined;
 }
 
 /** Several items' data as one: a row repeated counts once; on the same keys the first item's row is kept. */
 export function joinRows(all: ReadonlyArray<SearchConsoleRows | undefined>): SearchConsoleRows {
 	const joined: SearchConsoleRows = new Map();
+	const periods = new Set(all.flatMap((rows) => (rows ? [rows.period] : [])));
+	// Items of different periods (or some without one): no period said.
+	if (periods.size === 1) joined.period = [...periods][0];
 	for (const rows of all)
 		for (const [keys, row] of rows ?? []) if (!joined.has(keys)) joined.set(keys, row);
 	return joined;
@@ -229,7 +297,10 @@ export function fixFirst<C extends CheckCount & Affected>(checks: C[]): C[] {
 export function siteTraffic(
 	records: readonly IDataObject[],
 	rows: SearchConsoleRows,
-	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & { groups?: GroupFigures[] },
+	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'> & {
+		groups?: GroupFigures[];
+		breaches?: Breach[];
+	},
 	declared: readonly PageGroup[],
 ): SiteTraffic {
 	const byPage = trafficByPage(rows);
@@ -245,11 +316,17 @@ export function siteTraffic(
 		...affected(of(failingOn(check.check))),
 	}));
 	const inGroup = (name: string) => urls.filter((url) => groupOf(url, declared) === name);
+	// A breach: the clicks of every page breaking it, not only the few it lists.
+	const breach = (broken: Breach) => ({
+		...broken,
+		...affected(of(breachRecords(records, declared, broken).map(({ url }) => String(url ?? '')))),
+	});
 	const total = of(urls);
 	return {
 		traffic_clicks: total.clicks,
 		traffic_impressions: total.impressions,
 		pages_with_traffic: urls.length - without.length,
+		traffic_period: rows.period ?? null,
 		traffic_coverage: urls.length
 			? Math.round(((urls.length - without.length) / urls.length) * 1000) / 10
 			: null,
@@ -258,7 +335,35 @@ export function siteTraffic(
 		fix_first: fixFirst(checks),
 		worst_pages: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
 		...(site.groups && {
-			groups: site.groups.map((group) => ({ ...group, ...affected(of(inGroup(group.name))) })),
+			groups: site.groups.map((group) => ({
+				...group,
+				...affected(of(inGroup(group.name))),
+				breaches: group.breaches.map(breach),
+			})),
 		}),
+		...(site.breaches && { breaches: site.breaches.map(breach) }),
+	};
+}
+
+/**
+ * One Digest's site with Search Console Data: its clicks, coverage, the clicks and impressions of its
+ * pages failing any check (each page once) and its first fix (null: no failing check).
+ */
+export function digestTraffic(
+	records: readonly IDataObject[],
+	rows: SearchConsoleRows,
+	site: Pick<SiteHealth, 'failing_checks' | 'worst_pages'>,
+): DigestTraffic {
+	const traffic = siteTraffic(records, rows, site, []);
+	const failing = records.filter((record) =>
+		[...checkStates(record.results).values()].some(({ passed }) => passed === false),
+	);
+	return {
+		traffic_clicks: traffic.traffic_clicks,
+		traffic_impressions: traffic.traffic_impressions,
+		pages_with_traffic: traffic.pages_with_traffic,
+		traffic_coverage: traffic.traffic_coverage,
+		...affected(trafficOf(trafficByPage(rows))(failing.map((record) => String(record.url ?? '')))),
+		fix_first: traffic.fix_first[0] ?? null,
 	};
 }

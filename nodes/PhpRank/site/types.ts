@@ -20,6 +20,8 @@ export type Affected = { clicks_affected: number; impressions_affected: number }
 export type SiteTraffic = {
 	traffic_clicks: number;
 	traffic_impressions: number;
+	/** The data's period in words (`from 2026-10-01 to 2026-10-28`, `in the last 28 days`); null: not given. */
+	traffic_period: string | null;
 	/** Pages the data has clicks or impressions of; the others count 0. */
 	pages_with_traffic: number;
 	/** pages_with_traffic in % of the site's pages (null: no page). */
@@ -30,8 +32,24 @@ export type SiteTraffic = {
 	fix_first: Array<CheckCount & Affected>;
 	/** The worst pages, each with its clicks and impressions. */
 	worst_pages: Array<PageEntry & Traffic>;
-	groups?: Array<GroupFigures & Affected>;
+	groups?: Array<GroupFigures & Affected & { breaches: Array<Breach & Affected> }>;
+	/** Each breach with the clicks and impressions of every page breaking it. */
+	breaches?: Array<Breach & Affected>;
 };
+
+/** One Digest's site with Search Console Data: its clicks, coverage, the clicks of its pages failing any check, its first fix. */
+export type DigestTraffic = Pick<
+	SiteTraffic,
+	'traffic_clicks' | 'traffic_impressions' | 'pages_with_traffic' | 'traffic_coverage'
+> &
+	Affected & { fix_first: (CheckCount & Affected) | null };
+
+/** The account's first fixes (One Digest with Search Console Data): each site's, most clicks first. */
+export type DigestTrafficTotals = Pick<
+	SiteTraffic,
+	'traffic_clicks' | 'traffic_impressions' | 'traffic_period'
+> &
+	Affected & { fix_first: Array<{ project: string } & CheckCount & Affected> };
 
 /** A page as lists of pages show it: its report's ID, URL, score, class and link. */
 export type PageEntry = {
@@ -89,12 +107,12 @@ export type RunChanges = {
 /** Create or Re-Run's site (One Item per Site) before its history: the run's changes and the health. */
 export type SiteSummary = SiteFigures &
 	RunChanges & { failed_pages: FailedPage[] } & Partial<SiteGroups> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages' | 'breaches'>>;
 
 /** What `summary_text` and `summary_html` read: a site's figures, with a run's changes when it had one. */
 export type SiteText = SiteFigures &
 	Partial<RunChanges> & { failed_pages?: FailedPage[] } & Partial<SiteGroups & GroupChanges> &
-	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages'>>;
+	Partial<Omit<SiteTraffic, 'failing_checks' | 'groups' | 'worst_pages' | 'breaches'>>;
 
 /** The keys of T whose values are lists. */
 type ListKeys<T> = {
@@ -148,7 +166,7 @@ export type DigestSite = {
 	link: string;
 	/** With Page Groups: the groups over budget now (the site's reports as they are). */
 	broken_groups?: string[];
-};
+} & Partial<DigestTraffic>;
 
 /** A site One Digest names as not audited: its last run kept, and why in words. */
 export type NotAudited = { project: string; last_audit: string | null; reason: string };
@@ -168,7 +186,7 @@ export type DigestTotals = {
 	/** With Page Groups: sites with a group over budget, and such groups over all sites. */
 	sites_over_budget?: number;
 	broken_groups?: number;
-};
+} & Partial<DigestTrafficTotals>;
 
 /** Get Health's One Digest: one item for the whole account, its sites worst first. */
 export type Digest = DigestTotals & {

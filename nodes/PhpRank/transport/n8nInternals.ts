@@ -36,7 +36,9 @@ export function itemContextOf(ctx: IExecuteSingleFunctions): object {
 
 /** How many input items the node run has. */
 export function inputItemCount(ctx: IExecuteSingleFunctions): number {
-	return ctx.getExecuteData().data.main?.[0]?.length ?? 0;
+	const count = ctx.getExecuteData().data.main?.[0]?.length ?? 0;
+	// Execute Once: n8n runs the first item only, yet hands over them all here.
+	return ctx.getNode().executeOnce === true ? Math.min(count, 1) : count;
 }
 
 /** Whether the context is a poll's (the trigger), on n8n with or without `getPollBudgetMs`. */

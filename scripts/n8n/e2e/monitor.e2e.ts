@@ -56,6 +56,7 @@ import { sleep, waitFor } from '../proc';
 import { Fatal, pick, same } from '../report';
 import { SMTP_CRED, Suite } from '../suite';
 import { node, phpRankTrigger, pollAt, workflow } from '../workflow';
+import { searchConsoleChecks } from './searchConsole';
 
 const EXAMPLE_FILE = 'weekly-seo-monitor.json';
 /** the example's node names */
@@ -208,6 +209,7 @@ async function main(): Promise<void> {
 	const run1 = await checkRun1(ctx);
 	const picked = await checkRun2(ctx, run1);
 	await triggerChecks(sb, nodeTypes, ctx.smtp, example, picked.high);
+	await searchConsoleChecks(suite, sb, ctx.smtp);
 }
 
 /** The test server and its reports, the SMTP catcher, the URL list; the example imported with its Sheets node swapped. */

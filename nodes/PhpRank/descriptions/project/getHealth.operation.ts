@@ -117,7 +117,10 @@ const properties: INodeProperties[] = [
 		],
 	},
 	siteSimplifyParameter,
-	{ ...searchConsoleDataParameter, displayOptions: { show: { output: ['projects'] } } },
+	{
+		...searchConsoleDataParameter,
+		description: `${searchConsoleDataParameter.description} One Digest: the rows of every site in one (e.g. each site's answer as an item), each site's pages matched by URL.`,
+	},
 	pageGroupsParameter,
 	defaultBudgetParameter,
 	{

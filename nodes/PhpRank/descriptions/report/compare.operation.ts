@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { BOUNDS, boundedField } from '../../bounds';
 import { MAX_COMPETITORS } from '../../engine/comparison';
 import { optionsCollection } from '../common';
+import { searchConsoleDataParameter } from '../site';
 import { historyStoreParameters, reportBrandingParameter } from './history';
 
 const [store, table] = historyStoreParameters;
@@ -69,6 +70,11 @@ const properties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to return short text columns for tables ("title (high): you fail, 2 of 3 pass"; checks only where the sites differ) instead of lists with every check and each site’s link',
+	},
+	{
+		...searchConsoleDataParameter,
+		description:
+			'Optional. The Search Analytics answer of Google Search Console for your site (searchanalytics.query, dimensions page) from an earlier node: the item and each check your competitors lead on then say your page’s clicks and impressions, and the first line says them. No phpRank request more.',
 	},
 	{
 		...store,

@@ -9,6 +9,7 @@ import {
 } from '../../publicUrl';
 import { sameUrlKey } from '../../report';
 import { type Branding, brandingOf } from '../../engine/branding';
+import { itemTraffic, type SearchConsoleRows } from '../../site/traffic';
 import { checkHistoryHome } from '../../history/homes';
 import { boundedOption, fail, textParameter } from '../../input';
 import { MAX_COMPETITORS } from '../../engine/comparison';
@@ -20,6 +21,8 @@ import { MAX_COMPETITORS } from '../../engine/comparison';
  */
 
 export interface CompareInput {
+	/** Search Console Data (or the input item's): your page's clicks beside what to fix. */
+	traffic?: SearchConsoleRows;
 	yours: string;
 	/** Distinct as phpRank compares URLs, in the order given. */
 	competitors: string[];
@@ -140,6 +143,7 @@ export function compareInput(ctx: IExecuteSingleFunctions): CompareInput {
 		),
 		html: options(ctx).emailHtml === true,
 		branding,
+		traffic: itemTraffic(ctx),
 	};
 }
 

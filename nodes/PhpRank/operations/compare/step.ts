@@ -16,6 +16,7 @@ import { operationRouting, paired } from '../../engine/routes';
 import { checkCompareInput, type CompareInput, compareInput } from './checks';
 import { type Analysed, compare, type Comparison } from '../../engine/comparison';
 import { keepComparison, overTime, readComparisonHistory } from './history';
+import { type SearchConsoleRows, trafficByPage, trafficOf } from '../../site/traffic';
 import { simplified, summaryHtml, summaryText, toolText } from './text';
 
 /*
@@ -59,6 +60,19 @@ async function analyseAll(
 	return { you: mine.value, competitors, notComparable };
 }
 
+/** With Search Console Data: your page's clicks and impressions on the item and each check they lead on. */
+function withTraffic(c: Comparison, rows: SearchConsoleRows | undefined): Comparison {
+	if (!rows) return c;
+	const { clicks, impressions } = trafficOf(trafficByPage(rows))([c.you.url]);
+	const mine = { clicks_affected: clicks, impressions_affected: impressions };
+	return {
+		...c,
+		...mine,
+		traffic_period: rows.period ?? null,
+		they_lead_on: c.they_lead_on.map((lead) => ({ ...lead, ...mine })),
+	};
+}
+
 /** The item as Simplify, E-Mail HTML and an AI tool want it. */
 function comparisonItem(
 	c: Comparison,
@@ -91,7 +105,7 @@ async function compareWithCompetitors(
 		const { you, competitors, notComparable } = await analyseAll(caller, input);
 		const link = await recordLinks(caller);
 		const now = compare(you, competitors, notComparable, { tieWithin: input.tieWithin, link });
-		const comparison = history ? overTime(now, history) : now;
+		const comparison = withTraffic(history ? overTime(now, history) : now, input.traffic);
 		const kept = history ? await keepComparison(this, history, [you, ...competitors]) : {};
 		const shape = {
 			simplify: this.getNodeParameter('simplify', true) as boolean,

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Branding } from '../../engine/branding';
 import { accentOf, brandingHeader } from '../../engine/render';
-import { CLASS_COLOURS, escapeHtml, htmlBox, plural, signed } from '../../site/text';
+import { CLASS_COLOURS, escapeHtml, htmlBox, plural, signed, thousands } from '../../site/text';
 import type { CheckRow, Comparison, Competitor, Lead } from '../../engine/comparison';
 
 /*
@@ -31,7 +31,11 @@ export function fixFirst(c: Comparison): string {
 	if (level === undefined) return `${who} ${pass} no check your page fails.`;
 	const first = c.they_lead_on.filter((lead) => lead.importance === level);
 	const names = first.map((lead) => leadName(c, lead)).join(', ');
-	return `${who} ${pass} ${plural(first.length, `${level} check`)} you fail: ${names}.`;
+	const clicks =
+		c.clicks_affected === undefined
+			? ''
+			: ` Your page had ${thousands(c.clicks_affected)} clicks and ${thousands(c.impressions_affected ?? 0)} impressions${c.traffic_period ? ` ${c.traffic_period}` : ''}.`;
+	return `${who} ${pass} ${plural(first.length, `${level} check`)} you fail: ${names}.${clicks}`;
 }
 
 const scoreOf = (score: number | null) => (score === null ? 'no score' : String(score));
@@ -184,5 +188,12 @@ export function simplified(c: Comparison): IDataObject {
 		not_comparable: c.not_comparable.map(({ url, reason }) => `${url} (${reason})`).join('; '),
 		tie_within: c.tie_within,
 		...(c.overtaken_by ? { overtaken_by: c.overtaken_by.join(', ') } : {}),
+		...(c.clicks_affected === undefined
+			? {}
+			: {
+					clicks_affected: c.clicks_affected,
+					impressions_affected: c.impressions_affected,
+					traffic_period: c.traffic_period,
+				}),
 	};
 }

@@ -5,7 +5,7 @@ import { PUBLIC_URL_MAX_LENGTH, publicUrlProblem } from '../../publicUrl';
 import { boundedOption, fail } from '../../input';
 import { siteSettings } from '../../site/options';
 import { pageGroupSettings } from '../../site/pageGroups';
-import { type SearchConsoleRows, searchConsoleRows } from '../../site/traffic';
+import { itemTraffic } from '../../site/traffic';
 
 /** The Options collection (Confirm Drops, Drop Points, Public URLs Only, Reuse Recent Analysis) as set. */
 function rerunOptions(ctx: IExecuteSingleFunctions): IDataObject {
@@ -63,11 +63,8 @@ export function checkPublicUrl(ctx: IExecuteSingleFunctions, url: unknown): void
 	);
 }
 
-/** Search Console Data as read (none given: undefined); data not in Search Console's shape refused, naming the field. */
-export function searchConsoleData(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
-	const given = ctx.getNodeParameter('searchConsoleData', '');
-	return given === '' || given === undefined ? undefined : searchConsoleRows(ctx, given);
-}
+/** Search Console Data, or the input item's (none: undefined); data not in Search Console's shape refused, naming the field. */
+export const searchConsoleData = itemTraffic;
 
 /** Public URLs Only, Reuse Recent Analysis, Confirm Drops, Page Groups, Search Console Data and, with One Item per Site, the site options, checked before anything is sent. */
 export async function checkRerunOptions(

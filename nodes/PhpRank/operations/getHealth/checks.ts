@@ -7,13 +7,10 @@ import { siteSettings } from '../../site/options';
 import { compareWithNames, siteTieWithin } from './compareWith';
 import { pageGroupSettings } from '../../site/pageGroups';
 import { checkHistoryHome } from '../../history/homes';
-import { type SearchConsoleRows, searchConsoleRows } from '../../site/traffic';
+import { itemTraffic } from '../../site/traffic';
 
-/** Search Console Data (One Item per Project) as read; none given: undefined. */
-export function healthTraffic(ctx: IExecuteSingleFunctions): SearchConsoleRows | undefined {
-	const given = isDigest(ctx) ? '' : ctx.getNodeParameter('searchConsoleData', '');
-	return given === '' || given === undefined ? undefined : searchConsoleRows(ctx, given);
-}
+/** Search Console Data, or the input item's (One Digest: every site's rows in one); none: undefined. */
+export const healthTraffic = itemTraffic;
 
 /** Output → One Digest: one item for the whole account (All Projects only). */
 export const isDigest = (ctx: IExecuteSingleFunctions) =>
@@ -63,6 +60,7 @@ export async function checkHealthInput(
 				'Turn on All Projects: a digest sums up every project of the account. For one project, set Output to One Item per Project.',
 			);
 		digestSettings(this);
+		healthTraffic(this);
 		checkHistoryHome(this, 'digest');
 		return requestOptions;
 	}

@@ -14,7 +14,16 @@ import { mean, newestPerUrl, siteHealth } from '../../site/figures';
 import { plural } from '../../site/text';
 import { withGroups } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
-import type { Digest, DigestSite, DigestTotals, NotAudited, SiteHealth } from '../../site/types';
+import { digestTraffic, fixFirst, type SearchConsoleRows } from '../../site/traffic';
+import type {
+	Affected,
+	Digest,
+	DigestSite,
+	DigestTotals,
+	DigestTrafficTotals,
+	NotAudited,
+	SiteHealth,
+} from '../../site/types';
 import type { DigestSettings } from './checks';
 import type { DigestHistory } from './digestHistory';
 import { digestHtml, digestText } from './digestText';
@@ -44,6 +53,8 @@ export interface DigestOptions {
 	siteLink: (project: string) => string;
 	/** Page Groups and Default Budget (no groups: none judged). */
 	groups: PageGroupSettings;
+	/** Search Console Data: the rows of every site, each site's pages matched by URL. */
+	traffic?: SearchConsoleRows;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -131,6 +142,7 @@ export function digestSite(
 		...auditPart(runs, options),
 		link: options.siteLink(project),
 		...(broken_groups ? { broken_groups } : {}),
+		...(options.traffic && digestTraffic(pages, options.traffic, health)),
 	};
 }
 
@@ -176,6 +188,23 @@ export function digestTotals(
 	};
 }
 
+/** With Search Console Data: the account's clicks, those on pages failing a check, and each site's first fix, most clicks first. */
+function trafficTotals(sites: readonly DigestSite[], rows: SearchConsoleRows): DigestTrafficTotals {
+	const sum = (field: 'traffic_clicks' | 'traffic_impressions' | keyof Affected) =>
+		sites.reduce((total, site) => total + (site[field] ?? 0), 0);
+	const fixes = [...sites]
+		.sort((a, b) => a.project.localeCompare(b.project))
+		.flatMap(({ project, fix_first }) => (fix_first ? [{ project, ...fix_first }] : []));
+	return {
+		traffic_clicks: sum('traffic_clicks'),
+		traffic_impressions: sum('traffic_impressions'),
+		traffic_period: rows.period ?? null,
+		clicks_affected: sum('clicks_affected'),
+		impressions_affected: sum('impressions_affected'),
+		fix_first: fixFirst(fixes),
+	};
+}
+
 /** With Page Groups: how many sites have a group over budget, and how many such groups in all. */
 function budgetTotals(sites: readonly DigestSite[]): Partial<DigestTotals> {
 	if (!sites.some((site) => site.broken_groups)) return {};
@@ -218,6 +247,7 @@ export function digest(
 		.sort(worstFirst);
 	const head = {
 		...digestTotals(entries, [...sites.values()].flat(), history.runs !== null),
+		...(options.traffic && trafficTotals(entries, options.traffic)),
 		stale_after_days: settings.staleAfterDays,
 		audited_within_days: history.runs ? settings.auditedWithinDays : null,
 		not_audited: notAudited(entries, options.now),

@@ -1,6 +1,16 @@
 import { type Branding } from '../../engine/branding';
 import { accentOf, brandingHeader } from '../../engine/render';
-import { escapeHtml, htmlBox, plural, scoreColour, shortList, signed } from '../../site/text';
+import {
+	checkText,
+	escapeHtml,
+	fixText,
+	htmlBox,
+	plural,
+	scoreColour,
+	shortList,
+	signed,
+	thousands,
+} from '../../site/text';
 import type { Digest, DigestSite, DigestTotals, Flatteners } from '../../site/types';
 
 /*
@@ -32,7 +42,29 @@ function headLine(digest: DigestHead): string {
 		digest.sites_over_budget === undefined
 			? ''
 			: `; ${plural(digest.sites_over_budget, 'site')} over budget (${plural(digest.broken_groups ?? 0, 'page group')})`;
-	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${budgets}${stale}`;
+	const clicks =
+		digest.traffic_clicks === undefined
+			? ''
+			: `; ${thousands(digest.clicks_affected ?? 0)} of ${thousands(digest.traffic_clicks)} clicks on pages with a failing check`;
+	return `phpRank: ${plural(digest.total_sites, 'site')}, ${plural(digest.total_pages, 'page')}, average ${String(digest.average_score ?? '–')}${moves}${budgets}${clicks}${stale}`;
+}
+
+/** With Search Console Data, the digest's lead: the fix touching most clicks in the account ('' without data). */
+function fixFirstLine(digest: DigestHead): string {
+	if (digest.fix_first === undefined) return '';
+	const [fix] = digest.fix_first;
+	return fix
+		? `Fix first: ${fix.project}: ${fixText(fix, digest.traffic_period)}`
+		: 'Fix first: no failing check on any site';
+}
+
+/** A site's clicks in its score line: its first fix and the data's coverage ('' without data). */
+function trafficWords(site: DigestSite): string {
+	if (site.traffic_coverage === undefined) return '';
+	const fix = site.fix_first
+		? `fix first ${site.fix_first.check} (${site.fix_first.importance}): ${thousands(site.fix_first.clicks_affected)} clicks`
+		: 'no failing check';
+	return `; ${fix}; Search Console data for ${String(site.traffic_coverage ?? 0)}% of pages`;
 }
 
 /** The sites not audited within Audited Within days, the first few by name and why ('' for none). */
@@ -74,14 +106,17 @@ export function scoreLine(site: DigestSite): string {
 	const broken = site.broken_groups?.length
 		? `; over budget: ${site.broken_groups.join(', ')}`
 		: '';
-	return `health ${site.health_score ?? '–'}/100, ${score}${broken}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${stale}`;
+	return `health ${site.health_score ?? '–'}/100, ${score}${broken}${changes ? `, ${changes}` : ''}; ${plural(site.open_high_issues, 'high issue')}${oldest}${trafficWords(site)}${stale}`;
 }
 
 /** `summary_text`: the totals, then one line per site, worst first, within SUMMARY_LINES lines. */
 export function digestText(digest: DigestHead, sites: readonly DigestSite[]): string {
-	const head = [headLine(digest), notAuditedLine(digest), digest.history_note ?? ''].filter(
-		Boolean,
-	);
+	const head = [
+		fixFirstLine(digest),
+		headLine(digest),
+		notAuditedLine(digest),
+		digest.history_note ?? '',
+	].filter(Boolean);
 	const room = SUMMARY_LINES - head.length;
 	const shown = sites.length <= room ? sites.length : room - 1;
 	const lines = sites
@@ -112,9 +147,13 @@ export function digestHtml(
 	const accent = accentOf(branding);
 	const head = `<tr>${['#', 'Health', 'Site', 'Last analysed'].map((title) => `<th style="text-align:left;padding:6px 8px;border-bottom:2px solid ${accent};font-size:12px;color:${GREY}">${title}</th>`).join('')}</tr>`;
 	const notAudited = notAuditedLine(digest);
+	const fix = fixFirstLine(digest);
 	return htmlBox([
 		brandingHeader(branding),
 		`<h2 style="font-size:18px;margin:0 0 8px;color:${accent}">Your sites this week</h2>`,
+		fix
+			? `<p style="margin:0 0 12px;padding:4px 12px;border-left:4px solid #1a73e8;font-weight:bold">${escapeHtml(fix)}</p>`
+			: '',
 		`<p style="margin:0 0 12px">${escapeHtml(headLine(digest))}</p>`,
 		notAudited
 			? `<p style="margin:0 0 12px;color:#d93025;font-weight:bold">${escapeHtml(notAudited)}</p>`
@@ -133,6 +172,13 @@ export const DIGEST_FLATTENERS: Flatteners<Digest> = {
 			sites.map(
 				(site) =>
 					`${site.project} health ${site.health_score ?? '–'} score ${site.average_score ?? '–'}`,
+			),
+			'; ',
+		),
+	fix_first: (fixes) =>
+		shortList(
+			fixes.map(
+				(fix) => `${fix.project}: ${checkText(fix)} ${thousands(fix.clicks_affected)} clicks`,
 			),
 			'; ',
 		),

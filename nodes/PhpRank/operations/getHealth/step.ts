@@ -79,7 +79,7 @@ function healthStep() {
 				const history = await readDigestHistory(this, [...sites.keys()].sort());
 				const list = await listLink(caller);
 				const siteLink = (site: string) => list({ project: site });
-				const options = { now: Date.now(), reportLink: link, siteLink, groups };
+				const options = { now: Date.now(), reportLink: link, siteLink, groups, traffic };
 				const item = digest(sites, history, digestSettings(this), options);
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}
