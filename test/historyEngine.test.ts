@@ -105,7 +105,8 @@ describe('Create or Re-Run, One Item per Site: a site over months', () => {
 		script(0);
 		await run('webhook');
 		const before = structuredClone(state.saved);
-		api.server.failNext({ type: 'status', status: 503 }, { times: 1 });
+		// A 500, not a 503: a GET answered 503 is retried (Wait Out Outages) and would succeed.
+		api.server.failNext({ type: 'status', status: 500 }, { times: 1 });
 		const failed = await run('webhook');
 		expect(failed.error).toBeDefined();
 		expect(state.saved).toEqual(before);

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as project from './descriptions/project/Project.resource';
 import * as report from './descriptions/report/Report.resource';
+import { requestOptions } from './descriptions/common';
 import { docsUrl } from './docs';
 import { phpRankApiTest } from './methods/credentialTest';
 import { phpRankN8nApiTest, searchHistoryTables } from './methods/historyTables';
@@ -74,6 +75,7 @@ export class PhpRank implements INodeType {
 			},
 			...report.description,
 			...project.description,
+			requestOptions,
 		],
 	};
 

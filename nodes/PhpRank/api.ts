@@ -74,6 +74,13 @@ export const DEFAULT_RATE_LIMIT = 60;
 export const DEFAULT_CONCURRENCY = 5;
 
 // Timeouts without Request Options → Timeout: a create or re-run analyses the page (seconds).
+/** Request Options → Wait Out Outages: how long one request is retried while phpRank is unavailable. */
+export const WAIT_OUT_OUTAGES = {
+	label: 'Wait Out Outages (Seconds)',
+	low: 0,
+	high: 3600,
+	default: 300,
+};
 export const ANALYSIS_TIMEOUT_MS = 120_000;
 export const READ_TIMEOUT_MS = 30_000;
 

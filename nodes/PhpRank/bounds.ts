@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { WAIT_OUT_OUTAGES } from './api';
+
 /*
  * Every number option of both nodes: its label, bounds and default, once. `boundedField` is the one
  * builder of such a field (Limit aside: n8n's lint wants its default as a literal) and
@@ -37,6 +39,8 @@ export const BOUNDS = {
 	// One Item per Finding Change: the flood guard, and reminders (0: none).
 	maxNewTickets: { label: 'Max New Tickets', low: 1, high: 1000, default: 10 },
 	remindAfterDays: { label: 'Remind After (Days)', low: 0, high: 3650, default: 0 },
+	// Request Options: how long an item retries while phpRank is down (0: fails at once).
+	waitOutOutages: WAIT_OUT_OUTAGES,
 } as const satisfies Record<string, Bound>;
 
 /** A number option's parameter name: each is named as its entry of BOUNDS. */

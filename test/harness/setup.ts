@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { ExecutionError, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -114,11 +113,17 @@ export const createOf = (url: string) => (request: RecordedRequest) =>
 
 /** A port on 127.0.0.1 nothing listens at. */
 export async function closedPort(): Promise<number> {
-	const closed = createServer();
-	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-	const { port } = closed.address() as AddressInfo;
-	await new Promise((resolve) => closed.close(resolve));
-	return port;
+	// Below Linux's ephemeral ports (32768+): a connection retried to an ephemeral port can be
+	// given that very port as its own and connect to itself, and then hang instead of being refused.
+	for (;;) {
+		const closed = createServer();
+		const port = 20_000 + Math.floor(Math.random() * 10_000);
+		const free = await new Promise<boolean>((resolve) => {
+			closed.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true));
+		});
+		if (free) await new Promise((resolve) => closed.close(resolve));
+		if (free) return port;
+	}
 }
 
 /** A resource locator value as n8n stores it. */

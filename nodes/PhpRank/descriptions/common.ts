@@ -337,3 +337,21 @@ export function toolDescriptionFields(
 		}),
 	);
 }
+
+/*
+ * The node's own Request Options: n8n merges this collection into the one it adds to every
+ * declarative node (Batching, Timeout, Proxy…), so the option sits beside Timeout.
+ */
+export const requestOptions: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		boundedField(
+			'waitOutOutages',
+			'How long one request keeps being retried while phpRank is unavailable (HTTP 502, 503 or 504, the connection refused or reset, no answer before the Timeout), with growing waits spread at random. 0 fails at once. A create is sent again only when the connection was refused (phpRank never got it).',
+		),
+	],
+};

@@ -305,6 +305,28 @@ export function describeNetworkError(node: INode, error: unknown, ctx: ErrorCont
 	);
 }
 
+/** phpRank stayed unavailable through every retry Wait Out Outages allowed (transport/retry.ts). */
+export function describeOutage(
+	node: INode,
+	ctx: ErrorContext,
+	gaveUp: { tries: number; elapsedMs: number; boundMs: number; cause: string; runLimited: boolean },
+): NodeApiError {
+	const { tries, elapsedMs, boundMs, cause, runLimited } = gaveUp;
+	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+	return apiError(
+		node,
+		{ code: 'EUNAVAILABLE' },
+		{
+			message: `phpRank at ${ctx.host} stayed unavailable: ${tries} tries over ${seconds(elapsedMs)} (the last: ${cause})`,
+			description: runLimited
+				? 'An AI tool answers within its client’s timeout, so it waits out an outage only briefly. Check that phpRank is running, then ask again.'
+				: `The node retries for up to ${seconds(boundMs)} while phpRank is unavailable (Request Options → Wait Out Outages). Check that phpRank is running and reachable from n8n, or raise Wait Out Outages to ride out longer restarts.`,
+			failure: { cause: 'temporarily-unavailable' },
+		},
+		'none',
+	);
+}
+
 function findCode(error: unknown): string | undefined {
 	for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
 		const { code } = e as { code?: unknown };

@@ -19,6 +19,8 @@ interface Waiter {
 	grant: (slot: Slot) => void;
 	reject: (error: Error) => void;
 	signals: AbortSignal[];
+	/** A retry after an outage: not sent before this time (ms). */
+	notBefore: number;
 }
 
 export class Budget {
@@ -35,6 +37,8 @@ export class Budget {
 	/** The one request sent into a spent window whose end is unknown, to learn it. */
 	private probe?: Slot;
 	private inFlight = 0;
+	/** phpRank was unavailable at its last answer: one request at a time until one is answered. */
+	private down = false;
 	private timerAt = 0;
 	private readonly waiters: Waiter[] = [];
 	/** One listener per signal (an execution's Stop), not one per waiting item. */
@@ -42,17 +46,24 @@ export class Budget {
 
 	constructor(public maxConcurrent = DEFAULT_CONCURRENCY) {}
 
-	/** Waits for a request slot; rejects as soon as one of `signals` aborts (Stop, a failed run). */
-	async acquire(signals: Array<AbortSignal | undefined>, first = false): Promise<Slot> {
+	/**
+	 * Waits for a request slot, not before `notBefore` (a retry's wait, ms); rejects as soon as one
+	 * of `signals` aborts (Stop, a failed run).
+	 */
+	async acquire(
+		signals: Array<AbortSignal | undefined>,
+		first = false,
+		notBefore = 0,
+	): Promise<Slot> {
 		const watching = signals.filter((signal): signal is AbortSignal => signal !== undefined);
 		const aborted = watching.find((signal) => signal.aborted);
 		if (aborted) throw abortError(aborted);
-		if (this.waiters.length === 0) {
+		if (this.waiters.length === 0 && Date.now() >= notBefore) {
 			const can = this.canSend(Date.now());
 			if (can) return this.grant(can === 'probe');
 		}
 		return await new Promise<Slot>((grant, reject) => {
-			const waiter: Waiter = { grant, reject, signals: watching };
+			const waiter: Waiter = { grant, reject, signals: watching, notBefore };
 			for (const signal of watching) this.watch(signal).add(waiter);
 			if (first) this.waiters.unshift(waiter);
 			else this.waiters.push(waiter);
@@ -89,6 +100,7 @@ export class Budget {
 	/** The request of `slot` got an answer (any status): frees its place and reads the headers. */
 	settle(slot: Slot, headers: Record<string, unknown> | undefined): void {
 		this.release(slot);
+		this.down = false;
 		const limit = headerNumber(headers, 'x-ratelimit-limit');
 		const remaining = headerNumber(headers, 'x-ratelimit-remaining');
 		if (limit !== undefined && limit > 0) this.limit = limit;
@@ -115,6 +127,17 @@ export class Budget {
 		this.settle(slot, headers);
 	}
 
+	/**
+	 * The request of `slot` found phpRank unavailable (502/503/504, refused, reset, timed out): until
+	 * a request is answered, one at a time is sent, so items coming back from their waits do not
+	 * all hit an instance that is starting up.
+	 */
+	unavailable(slot: Slot): void {
+		this.release(slot);
+		this.down = true;
+		this.pump();
+	}
+
 	/** Frees the place of a request that got no answer (network error, abort). */
 	abandon(slot: Slot): void {
 		this.release(slot);
@@ -126,8 +149,12 @@ export class Budget {
 		if (this.probe === slot) this.probe = undefined;
 	}
 
+	private get cap(): number {
+		return this.down ? 1 : this.maxConcurrent;
+	}
+
 	private canSend(now: number): boolean | 'probe' {
-		if (this.inFlight >= this.maxConcurrent) return false;
+		if (this.inFlight >= this.cap) return false;
 		if (this.blockedUntil) {
 			if (now < this.blockedUntil) return false;
 			this.rollover(0);
@@ -157,20 +184,30 @@ export class Budget {
 
 	private pump(): void {
 		while (this.waiters.length > 0) {
-			const can = this.canSend(Date.now());
+			const now = Date.now();
+			const at = this.waiters.findIndex((waiter) => waiter.notBefore <= now);
+			if (at === -1) break;
+			const can = this.canSend(now);
 			if (!can) break;
-			const waiter = this.waiters.shift()!;
+			const [waiter] = this.waiters.splice(at, 1);
 			this.forget(waiter);
 			waiter.grant(this.grant(can === 'probe'));
 		}
-		if (this.waiters.length === 0 || this.inFlight >= this.maxConcurrent) return;
-		const wakeAt = this.blockedUntil;
+		if (this.waiters.length === 0 || this.inFlight >= this.cap) return;
+		const wakeAt = this.wakeAt(Date.now());
 		if (!wakeAt || (this.timerAt && this.timerAt <= wakeAt)) return;
 		this.timerAt = wakeAt;
 		void sleep(Math.max(0, wakeAt - Date.now())).then(() => {
 			this.timerAt = 0;
 			this.pump();
 		});
+	}
+
+	/** When a waiter can next be granted: the 429's end, else the earliest retry's wait (0: none). */
+	private wakeAt(now: number): number {
+		if (this.blockedUntil > now) return this.blockedUntil;
+		const retries = this.waiters.map((waiter) => waiter.notBefore).filter((at) => at > now);
+		return retries.length > 0 ? Math.min(...retries) : this.blockedUntil;
 	}
 }
 

@@ -25,17 +25,19 @@ import {
 	describeForeignBody,
 	describeHttpError,
 	describeNetworkError,
+	describeOutage,
 	type ErrorContext,
 	errorContextOf,
 	redactedNode,
 } from './errors';
-import { MAX_RATE_LIMIT_RETRIES, rateLimitDeadline, retryAfterMs, type Slot } from './rateLimit';
+import { rateLimitDeadline, retryAfterMs, type Slot } from './rateLimit';
 import type { ResourceSpec } from './resource';
+import { outageBoundMs, outageOf, Tries } from './retry';
 import { onTheWire, type Run, runOfOutputStep } from './run';
 
 // Every phpRank request goes through `exchange`: a place in the user's budget, the request, the
-// answer checked by `inspect`, and a resend after HTTP 429 only (phpRank did not process it; a 5xx
-// or a timeout on a create may have created the report).
+// answer checked by `inspect`, and a resend after HTTP 429 (phpRank did not process it) or while
+// phpRank is unavailable (retry.ts: never a create that may have reached it).
 
 export type { RequestContext };
 
@@ -48,6 +50,9 @@ export interface Exchange {
 	slot: Slot;
 	/** The answer came (any status), so the budget has been told. */
 	answered: boolean;
+	/** The answer's status and Retry-After (an outage's retry reads them). */
+	status?: number;
+	retryAfter?: unknown;
 	// n8n-workflow before 2.41 drops a NodeApiError's `failure`: the 429 wait is kept here too.
 	throttledMs?: number;
 	meta?: IDataObject;
@@ -102,7 +107,7 @@ export async function recordLinks({ ctx, spec }: Caller): Promise<(key: unknown)
 	return recordLink(await connectionOf(ctx), spec);
 }
 
-/** Sends `attempt` in the user's budget, resent after 429; with `run`, its Stop ends the wait. */
+/** Sends `attempt` in the user's budget, resent as `Tries` says; with `run`, its Stop ends the wait. */
 async function exchange<T>(
 	{ ctx, spec, run }: Caller,
 	connection: Connection,
@@ -116,7 +121,9 @@ async function exchange<T>(
 	const stop = run?.stop.signal;
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	const deadline = rateLimitDeadline(ctx);
+	const tries = new Tries(options.method ?? 'GET', deadline, outageBoundMs(ctx));
 	const { budget } = connection;
+	let notBefore = 0;
 	for (let retry = 0; ; retry++) {
 		const blockedMs = budget.blockedForMs();
 		if (Date.now() + blockedMs > deadline) {
@@ -125,7 +132,7 @@ async function exchange<T>(
 		}
 		let slot: Slot;
 		try {
-			slot = await budget.acquire([cancel, stop], retry > 0);
+			slot = await budget.acquire([cancel, stop], retry > 0, notBefore);
 		} catch (error) {
 			if (stop?.aborted) throw stop.reason as Error;
 			const { node, context } = failing();
@@ -138,21 +145,21 @@ async function exchange<T>(
 		} catch (error) {
 			failure = error;
 		}
-		if (!current.answered) {
-			budget.abandon(slot);
-			const { node, context } = failing();
-			throw describeNetworkError(node, failure, context);
-		}
-		const waitMs = current.throttledMs;
-		if (
-			waitMs !== undefined &&
-			retry < MAX_RATE_LIMIT_RETRIES &&
-			!cancel?.aborted &&
-			Date.now() + waitMs <= deadline
-		)
-			continue;
 		// An answer came: the error was made from it by `inspect` (or a later output step).
-		throw failure as NodeApiError;
+		const outage = outageOf(current.answered ? current : undefined, failure);
+		if (!current.answered) {
+			if (outage) budget.unavailable(slot);
+			else budget.abandon(slot);
+			const { node, context } = failing();
+			failure = describeNetworkError(node, failure, context);
+		}
+		if (cancel?.aborted) throw failure as NodeApiError;
+		const waitMs = current.throttledMs;
+		if (waitMs !== undefined && tries.afterThrottle(waitMs)) continue;
+		const next = outage && tries.afterOutage(outage, slot.sentAt);
+		if (typeof next === 'number') notBefore = next;
+		else if (next) throw describeOutage(failing().node, failing().context, next);
+		else throw failure as NodeApiError;
 	}
 }
 
@@ -165,7 +172,7 @@ export function inspect(
 	const { connection, slot } = current;
 	const { budget } = connection;
 	const { statusCode: status, headers } = response;
-	current.answered = true;
+	Object.assign(current, { answered: true, status, retryAfter: headers['retry-after'] });
 	if (status === 429) {
 		const waitMs = retryAfterMs(headers['retry-after']);
 		current.throttledMs = waitMs;
@@ -173,7 +180,8 @@ export function inspect(
 		const { node, context } = current.failing();
 		throw describeHttpError(node, status, parseBody(response.body), context, { waitMs });
 	}
-	budget.settle(slot, headers);
+	if (outageOf(current, undefined)) budget.unavailable(slot);
+	else budget.settle(slot, headers);
 	if (status < 200 || status >= 300) {
 		const { node, context } = current.failing();
 		throw describeHttpError(node, status, parseBody(response.body), context, {

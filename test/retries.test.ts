@@ -1,0 +1,142 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/rateLimit';
+import type { Fault } from './server';
+import { closedPort, locator, useServer } from './harness/setup';
+
+// Its own file: every retry here waits (a 429 at least a second, an outage half a second and more).
+const getReport = (requestOptions: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'get',
+	reportId: locator('id', '1'),
+	requestOptions,
+});
+const create = (url: string, requestOptions: IDataObject = {}) => ({
+	resource: 'report',
+	operation: 'create',
+	url,
+	requestOptions,
+});
+const tooMany: Fault = {
+	type: 'status',
+	status: 429,
+	body: { message: 'Too Many Attempts.' },
+	headers: { 'Retry-After': '0' },
+};
+const unavailable: Fault = {
+	type: 'status',
+	status: 503,
+	body: { message: 'Service Unavailable' },
+};
+
+describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Options → Wait Out Outages)', () => {
+	const api = useServer({ seed: (server) => server.seedReports(1) });
+
+	// The least wait before try n + 1: a 429's "Retry-After: 0" is a second (Laravel counts whole
+	// seconds); an outage's is half of 0.5 s, 1 s, 2 s…, the other half at random.
+	it.each<[string, Fault, number, IDataObject, (n: number) => number]>([
+		['429 "Retry-After: 0" twice', tooMany, 2, {}, () => 1000],
+		['503 three times', unavailable, 3, {}, (n) => 250 * 2 ** n],
+		['a 502 from the proxy twice', { type: 'html', status: 502 }, 2, {}, (n) => 250 * 2 ** n],
+		['the connection reset twice', { type: 'reset' }, 2, {}, (n) => 250 * 2 ** n],
+		['no answer before the Timeout once', { type: 'hang' }, 1, { timeout: 300 }, () => 250],
+	])(
+		'a GET after %s: the item succeeds with one request more, after the waits',
+		async (_what, fault, times, options, leastWait) => {
+			api.server.failNext(fault, { times });
+			const items = await api.ok(getReport(options));
+
+			expect(items[0].json.id).toBe(1);
+			const at = api.apiRequests().map((r) => r.receivedAt);
+			expect(at).toHaveLength(times + 1);
+			at.slice(1).forEach((t, n) => expect(t - at[n]).toBeGreaterThanOrEqual(leastWait(n) - 5));
+		},
+	);
+
+	it('a 429 that never ends: fails after the last retry, saying so and how to spread the load', async () => {
+		const attempts = MAX_RATE_LIMIT_RETRIES + 1;
+		api.server.failNext(tooMany, { times: attempts });
+		const { error } = await api.run(getReport());
+
+		expect(error?.message).toMatch(
+			/rate limiting requests and kept doing so after retries \(HTTP 429 from /,
+		);
+		expect(error?.description).toMatch(/60 requests a minute/);
+		expect(api.apiRequests()).toHaveLength(attempts);
+	}, 60_000);
+
+	it('down past the bound: fails saying how long it tried and what to change', async () => {
+		const started = Date.now();
+		api.server.failNext(unavailable, { times: 1000, match: () => Date.now() < started + 5000 });
+		const { error } = await api.run(getReport({ waitOutOutages: 3 }));
+
+		const tries = api.apiRequests().length;
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^phpRank at [\\d.:]+ stayed unavailable: ${tries} tries over \\d+ s \\(the last: HTTP 503\\)$`,
+			),
+		);
+		expect(error?.description).toMatch(/up to 3 s .*Request Options → Wait Out Outages/);
+		expect(tries).toBeGreaterThanOrEqual(3);
+		// No try is planned past the bound (timers may fire late on a loaded machine: 0.5 s of slack).
+		const at = api.apiRequests().map((r) => r.receivedAt);
+		expect(at[at.length - 1] - at[0]).toBeLessThanOrEqual(3500);
+	});
+
+	it('a create that never reached phpRank (connection refused) is sent again; 0 fails at once', async () => {
+		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+		const credential = { ...api.credential, baseUrl };
+		const refused = await api.run(create('https://example.com/', { waitOutOutages: 1 }), {
+			credential,
+		});
+		expect(refused.error?.message).toMatch(
+			/stayed unavailable: [2-9] tries .*the connection was refused/,
+		);
+
+		const off = await api.run(create('https://example.com/', { waitOutOutages: 0 }), {
+			credential,
+		});
+		expect(off.error?.message).toMatch(/could not reach phpRank .* the connection was refused/);
+	});
+
+	it.each<[string, Fault, IDataObject]>([
+		['whose connection was reset after it was sent', { type: 'reset' }, {}],
+		['answered 503', unavailable, {}],
+		['answered 500', { type: 'status', status: 500 }, {}],
+		['not answered before the Timeout', { type: 'hang' }, { timeout: 300 }],
+	])(
+		'a create %s is never sent twice, and the error says it may exist',
+		async (_what, fault, options) => {
+			api.server.failNext(fault, { match: (r) => r.method === 'POST' });
+			const { error } = await api.run(create('https://example.com/once', options));
+
+			expect(api.sent('POST')).toHaveLength(1);
+			expect(error?.description).toMatch(
+				/may have created the report|may have been created anyway/,
+			);
+		},
+	);
+
+	it('21 items through a 2 s outage: all succeed, one request in flight while down, retries spread when it ends', async () => {
+		api.server.seedReports(20);
+		const ids = api.server.listReports().map((r) => r.id);
+		const downUntil = Date.now() + 2000;
+		api.server.failNext(unavailable, { times: 10_000, match: () => Date.now() < downUntil });
+		api.server.resetStats();
+		const items = await api.ok(
+			{ ...getReport(), reportId: locator('id', '={{ $json.id }}') },
+			{ items: ids.map((id) => ({ id })) },
+		);
+
+		expect(items.map((i) => i.json.id)).toEqual(ids);
+		const at = api.apiRequests().map((r) => r.receivedAt);
+		const down = at.filter((t) => t < downUntil);
+		const after = at.filter((t) => t >= downUntil);
+		const burst = Math.max(...after.map((t) => after.filter((u) => u >= t && u < t + 100).length));
+		// Measured (2 cores, loaded): 63 while down (1 + about 2 retries each), at most 4 in any 100 ms after.
+		expect(down.length).toBeLessThanOrEqual(4 * ids.length);
+		expect(after).toHaveLength(ids.length);
+		expect(burst).toBeLessThanOrEqual(ids.length / 2);
+		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
+	}, 60_000);
+});
