@@ -68,9 +68,9 @@ let ctx: {
 /** Each finding's issue number by check, as the stand-in made them. */
 const issueOf = new Map<string, number>();
 
-/** The audit's first try fails: phpRank answers its three re-runs 503 (no page analysed), n8n tries again. */
+/** The audit's first try fails: phpRank answers its three re-runs 500 (no page analysed; a 503 would be waited out), n8n tries again. */
 const failFirstTry = async () =>
-	api.failNext({ type: 'status', status: 503 }, { times: 3, match: (r) => r.method === 'PUT' });
+	api.failNext({ type: 'status', status: 500 }, { times: 3, match: (r) => r.method === 'PUT' });
 
 const STEPS: Step[] = [
 	{

@@ -100,12 +100,13 @@ async function main(): Promise<void> {
 	section('a run while phpRank is down');
 	let down = true;
 	api.failNext(
-		{ type: 'status', status: 503 },
+		{ type: 'status', status: 500 },
 		{ times: 1_000, match: (req) => down && req.path.includes('/api/') },
 	);
 	const failed = await callWebhook(`${n8n.baseUrl}/webhook/${HOOK}`, { urls: PAGES });
 	down = false;
-	check('the run fails (phpRank answers 503 to everything)', failed.status >= 500, failed);
+	// 500, not 503: an outage (502-504) is waited out for up to Wait Out Outages before the run fails.
+	check('the run fails (phpRank answers 500 to everything)', failed.status >= 500, failed);
 
 	section('run 3: the history has two records before it, not three or four');
 	script(2);
