@@ -305,12 +305,18 @@ export function describeNetworkError(node: INode, error: unknown, ctx: ErrorCont
 	);
 }
 
+/** Why the retries of an outage ended. */
+export interface GaveUp {
+	tries: number;
+	elapsedMs: number;
+	boundMs: number;
+	cause: string;
+	/** The run's own limit ended them (an AI tool answers within its client's timeout). */
+	runLimited: boolean;
+}
+
 /** phpRank stayed unavailable through every retry Wait Out Outages allowed (transport/retry.ts). */
-export function describeOutage(
-	node: INode,
-	ctx: ErrorContext,
-	gaveUp: { tries: number; elapsedMs: number; boundMs: number; cause: string; runLimited: boolean },
-): NodeApiError {
+export function describeOutage(node: INode, ctx: ErrorContext, gaveUp: GaveUp): NodeApiError {
 	const { tries, elapsedMs, boundMs, cause, runLimited } = gaveUp;
 	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 	return apiError(

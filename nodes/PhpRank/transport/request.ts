@@ -158,8 +158,10 @@ async function exchange<T>(
 		if (waitMs !== undefined && tries.afterThrottle(waitMs)) continue;
 		const next = outage && tries.afterOutage(outage, slot.sentAt);
 		if (typeof next === 'number') notBefore = next;
-		else if (next) throw describeOutage(failing().node, failing().context, next);
-		else throw failure as NodeApiError;
+		else if (next) {
+			const { node, context } = failing();
+			throw describeOutage(node, context, next);
+		} else throw failure as NodeApiError;
 	}
 }
 

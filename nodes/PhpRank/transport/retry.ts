@@ -1,6 +1,6 @@
 import { WAIT_OUT_OUTAGES } from '../api';
 import { isActionItem, type RequestContext } from './connection';
-import { inputError, networkCause, redactedNode } from './errors';
+import { type GaveUp, inputError, networkCause, redactedNode } from './errors';
 import { MAX_RATE_LIMIT_RETRIES, retryAfterMs } from './rateLimit';
 
 /*
@@ -61,16 +61,6 @@ export function outageBoundMs(ctx: RequestContext): number {
 export function outageWaitMs(n: number, random: () => number = Math.random): number {
 	const full = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** n);
 	return full / 2 + (random() * full) / 2;
-}
-
-/** Why the retries of an outage ended. */
-export interface GaveUp {
-	tries: number;
-	elapsedMs: number;
-	boundMs: number;
-	cause: string;
-	/** The run's own limit ended them (an AI tool answers within its client's timeout). */
-	runLimited: boolean;
 }
 
 /** The tries of one request: when the next is sent, or why none is. */
