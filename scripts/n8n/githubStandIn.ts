@@ -5,6 +5,7 @@
  * Every call is recorded; any other, or an unknown issue, answers 404 as GitHub does.
  */
 import { startHttp } from './catchers';
+import { readBody } from '../../test/server/http';
 
 export interface GithubCall {
 	method: string;
@@ -64,9 +65,7 @@ export async function startGithubStandIn() {
 		return [404, { message: 'Not Found' }];
 	};
 	const server = await startHttp((req, res) => {
-		let raw = '';
-		req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-		req.on('end', () => {
+		void readBody(req).then((raw) => {
 			const call = {
 				method: req.method ?? '',
 				path: req.url ?? '',

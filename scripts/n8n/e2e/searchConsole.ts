@@ -10,6 +10,7 @@ import { apiRequests, json, loadExample, type WorkflowJson } from '../checks';
 import { runFromTrigger, type N8nSandbox, type RestSession } from '../n8n';
 import { same } from '../report';
 import type { Suite } from '../suite';
+import { readBody } from '../../../test/server/http';
 
 const FILE = 'search-console-fix-first.json';
 const SEARCH = 'Search Console';
@@ -41,11 +42,9 @@ const ROWS = [
 async function standIn(suite: Suite) {
 	const bodies: Array<Record<string, unknown>> = [];
 	const server = await startHttp((req, res) => {
-		let text = '';
-		req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		req.on('end', () => {
+		void readBody(req).then((text) => {
 			const ok = req.headers.authorization === `Bearer ${TOKEN}` && req.url === QUERY;
-			const body = (ok ? JSON.parse(text) : {}) as { startRow?: number; rowLimit?: number };
+			const body = (ok ? JSON.parse(text ?? '') : {}) as { startRow?: number; rowLimit?: number };
 			if (ok) bodies.push(body);
 			const from = body.startRow ?? 0;
 			const rows = ROWS.slice(from, from + (body.rowLimit ?? 1000));
