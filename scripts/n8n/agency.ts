@@ -15,6 +15,7 @@ import type { PhpRankServer } from '../../test/server';
 import { n8nApiAccess, PUBLIC_API_ON } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
+import type { CountingProxy } from './proxy';
 import { importCredentials, setupOwner } from './n8n';
 import { sleep } from './proc';
 import { clusterWithPackage, type QueueCluster } from './queue';
@@ -45,7 +46,15 @@ export interface AgencyRun {
 	siteStatuses: Record<string, number>;
 	/** median of the site executions' own time */
 	siteMedianMs: number;
-	phpRank: { total: number; lists: number; projectLists: number; analyses: number; other: number };
+	/** by kind the requests answered (neither 429 nor a fault: 5xx, or no answer), then those */
+	phpRank: Record<
+		'total' | 'lists' | 'projectLists' | 'analyses' | 'other' | 'throttled' | 'faulted',
+		number
+	>;
+	/** when the dispatcher was started (ms since 1970) */
+	startedAt: number;
+	/** the run's site executions, with the site each was called for ('' when its data is gone) */
+	sites: Array<ExecRow & { site: string }>;
 	n8nApi: number;
 	/** worker name → peak RSS in bytes over the run */
 	peakRss: Record<string, number>;
@@ -54,7 +63,15 @@ export interface AgencyRun {
 	/** the run's site executions still stored after it (not soft-deleted: n8n marks an execution it does not
 	 * keep with deletedAt and pruning removes it within EXECUTIONS_DATA_HARD_DELETE_BUFFER), and their run data */
 	kept: { executions: number; dataBytes: number };
-	digest: { ms: number; bytes: number; totalSites: number; htmlBytes: number };
+	digest: {
+		ms: number;
+		bytes: number;
+		totalSites: number;
+		htmlBytes: number;
+		notAudited: string[];
+	};
+	/** the sites' answers to the dispatcher with history_saved false */
+	historyErrors: number;
 	/** worker name → how many site executions it started */
 	sitesBy: Record<string, number>;
 	/** the dispatcher's HTTP Request items that are errors */
@@ -62,9 +79,17 @@ export interface AgencyRun {
 	mails: number;
 }
 
+/** During a run: `during` runs beside it once the dispatcher started; the wait ends at `deadlineMs` (then status 'running'). */
+export interface RunHooks {
+	during?: (dispatcherId: string) => Promise<unknown>;
+	deadlineMs?: number;
+}
+
 export interface Agency {
 	hosts: string[];
-	run(label: string, settings?: Record<string, unknown>): Promise<AgencyRun>;
+	cluster: QueueCluster;
+	proxy: CountingProxy;
+	run(label: string, settings?: Record<string, unknown>, hooks?: RunHooks): Promise<AgencyRun>;
 	/** site → rows in the history table */
 	rowsPerSite(): Promise<Map<string, number>>;
 }
@@ -164,7 +189,9 @@ export async function startAgency(
 	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
 	return {
 		hosts,
-		run: (label, settings) => runOnce(ctx, label, settings),
+		cluster,
+		proxy,
+		run: (label, settings, hooks) => runOnce(ctx, label, settings, hooks),
 		rowsPerSite: () => rowsPerSite(cluster),
 	};
 }
@@ -175,7 +202,7 @@ interface RunContext {
 	workflowId: string;
 	api: PhpRankServer;
 	smtp: SmtpCatcher;
-	proxy: { count: () => number; reset: () => void };
+	proxy: CountingProxy;
 	sites: number;
 }
 
@@ -215,13 +242,18 @@ async function dbSizes(
 	};
 }
 
+/** The data tables' relations in PostgreSQL (the history table's). */
+export const historyTables = async (cluster: QueueCluster): Promise<string[]> =>
+	(
+		await cluster.postgres.query<{ relname: string }>(
+			"SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'data_table_user_%'",
+		)
+	).map((t) => t.relname);
+
 /** site → rows, read from the history table's relation in PostgreSQL. */
-async function rowsPerSite(cluster: QueueCluster): Promise<Map<string, number>> {
-	const tables = await cluster.postgres.query<{ relname: string }>(
-		"SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'data_table_user_%'",
-	);
+export async function rowsPerSite(cluster: QueueCluster): Promise<Map<string, number>> {
 	const out = new Map<string, number>();
-	for (const { relname } of tables) {
+	for (const relname of await historyTables(cluster)) {
 		const rows = await cluster.postgres.query<{ site: string; n: string }>(
 			`SELECT site, count(*) AS n FROM "${relname}" GROUP BY site`,
 		);
@@ -230,17 +262,18 @@ async function rowsPerSite(cluster: QueueCluster): Promise<Map<string, number>> 
 	return out;
 }
 
-interface ExecRow {
+export interface ExecRow {
 	id: string;
 	status: string;
 	mode: string;
+	createdAt: Date | null;
 	startedAt: Date | null;
 	stoppedAt: Date | null;
 }
 
 async function executionsOf(cluster: QueueCluster, workflowId: string): Promise<ExecRow[]> {
 	return await cluster.postgres.query<ExecRow>(
-		`SELECT id::text AS id, status, mode, "startedAt", "stoppedAt" FROM execution_entity
+		`SELECT id::text AS id, status, mode, "createdAt", "startedAt", "stoppedAt" FROM execution_entity
 		 WHERE "workflowId" = $1 ORDER BY id`,
 		[workflowId],
 	);
@@ -287,7 +320,9 @@ function sitesBy(cluster: QueueCluster, ids: Set<string>): Record<string, number
 }
 
 function phpRankCounts(api: PhpRankServer): AgencyRun['phpRank'] {
-	const reqs = api.requests.filter((r) => r.path.includes('/api/v1/'));
+	const all = api.requests.filter((r) => r.path.includes('/api/v1/'));
+	const throttled = all.filter((r) => r.status === 429).length;
+	const reqs = all.filter((r) => r.status !== undefined && r.status !== 429 && r.status < 500);
 	const lists = reqs.filter((r) => r.method === 'GET' && /\/reports\/?$/.test(r.path)).length;
 	const projectLists = reqs.filter(
 		(r) => r.method === 'GET' && /\/projects\/?$/.test(r.path),
@@ -296,11 +331,13 @@ function phpRankCounts(api: PhpRankServer): AgencyRun['phpRank'] {
 		(r) => r.method === 'POST' || (r.method === 'PUT' && /\/reports\/\d+/.test(r.path)),
 	).length;
 	return {
-		total: reqs.length,
+		total: all.length,
 		lists,
 		projectLists,
 		analyses,
 		other: reqs.length - lists - projectLists - analyses,
+		throttled,
+		faulted: all.length - reqs.length - throttled,
 	};
 }
 
@@ -309,6 +346,7 @@ async function runOnce(
 	ctx: RunContext,
 	label: string,
 	settings?: Record<string, unknown>,
+	hooks: RunHooks = {},
 ): Promise<AgencyRun> {
 	const { cluster, session, workflowId, api } = ctx;
 	if (settings) await applySettings(ctx, settings);
@@ -318,6 +356,7 @@ async function runOnce(
 	ctx.proxy.reset();
 	ctx.smtp.clear();
 	const peakRss: Record<string, number> = {};
+	const startedAt = Date.now();
 	const sampler = setInterval(() => {
 		for (const w of cluster.workers) peakRss[w.name] = Math.max(peakRss[w.name] ?? 0, rssOf(w.pid));
 	}, 1000);
@@ -328,8 +367,11 @@ async function runOnce(
 	);
 	const dispatcherId = started.body?.data?.executionId;
 	if (!dispatcherId) throw new Error(`the run did not start: ${JSON.stringify(started.body)}`);
+	const during = hooks.during?.(dispatcherId);
 	let dispatcher: ExecRow | undefined;
+	const deadline = startedAt + (hooks.deadlineMs ?? Infinity);
 	for (let tick = 1; !dispatcher || !FINISHED(dispatcher.status); tick++) {
+		if (Date.now() > deadline) break;
 		await sleep(2000);
 		const now = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
 		dispatcher = now.find((e) => e.id === dispatcherId);
@@ -338,13 +380,18 @@ async function runOnce(
 				`       ${label}: ${now.filter((e) => e.mode === 'webhook' && FINISHED(e.status)).length} of ${ctx.sites} sites done`,
 			);
 	}
+	await during;
 	clearInterval(sampler);
 	const execs = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
 	const sites = execs.filter((e) => e.mode === 'webhook');
 	return {
 		label,
-		status: dispatcher.status,
-		wallMs: +(dispatcher.stoppedAt ?? 0) - +(dispatcher.startedAt ?? 0),
+		status: dispatcher?.status ?? 'not stored',
+		startedAt,
+		sites: await siteOfEach(cluster, sites),
+		wallMs: dispatcher?.stoppedAt
+			? +dispatcher.stoppedAt - +(dispatcher.startedAt ?? 0)
+			: Date.now() - startedAt,
 		siteExecutions: sites.length,
 		siteStatuses: sites.reduce<Record<string, number>>(
 			(acc, e) => ({ ...acc, [e.status]: (acc[e.status] ?? 0) + 1 }),
@@ -363,6 +410,16 @@ async function runOnce(
 		mails: ctx.smtp.messages.length,
 		...(await dispatcherFigures(cluster, dispatcherId, ctx.smtp)),
 	};
+}
+
+/** Each site execution with the site its webhook was called for (its stored trigger data). */
+async function siteOfEach(cluster: QueueCluster, execs: ExecRow[]): Promise<AgencyRun['sites']> {
+	const out: AgencyRun['sites'] = [];
+	for (const e of execs) {
+		const [call] = itemsOf((await runDataOf(cluster, e.id))['Site to audit']);
+		out.push({ ...e, site: String((call?.body as { site?: string } | undefined)?.site ?? '') });
+	}
+	return out;
 }
 
 /** How many of `ids` are still stored, and the bytes of their execution data. */
@@ -392,7 +449,7 @@ async function dispatcherFigures(
 	cluster: QueueCluster,
 	id: string,
 	smtp: SmtpCatcher,
-): Promise<Pick<AgencyRun, 'digest' | 'dispatchErrors'>> {
+): Promise<Pick<AgencyRun, 'digest' | 'dispatchErrors' | 'historyErrors'>> {
 	const runData = await runDataOf(cluster, id);
 	const digestRun = runData[DIGEST]?.[0] as NodeRun | undefined;
 	const [digest] = itemsOf(runData[DIGEST]);
@@ -404,8 +461,10 @@ async function dispatcherFigures(
 			bytes: digest ? JSON.stringify(digest).length : 0,
 			totalSites: Number(digest?.total_sites ?? 0),
 			htmlBytes: String(digest?.summary_html ?? mail?.html ?? '').length,
+			notAudited: ((digest?.not_audited ?? []) as Array<{ project: string }>).map((n) => n.project),
 		},
 		dispatchErrors: calls.filter((c) => c.error !== undefined).length,
+		historyErrors: calls.filter((c) => c.history_saved === false).length,
 	};
 }
 
