@@ -285,6 +285,7 @@ const FINISHED = (status: string) => !['new', 'running', 'waiting', 'unknown'].i
 async function runDataOf(
 	cluster: QueueCluster,
 	id: string,
+	whole = false,
 ): Promise<Record<string, Array<Record<string, unknown>>>> {
 	const [row] = await cluster.postgres.query<{ data: string }>(
 		'SELECT data FROM execution_data WHERE "executionId" = $1',
@@ -297,7 +298,7 @@ async function runDataOf(
 	const data = (row ? flatted.parse(row.data) : {}) as {
 		resultData?: { runData?: Record<string, Array<Record<string, unknown>>> };
 	};
-	return data.resultData?.runData ?? {};
+	return whole ? (data as Record<string, never>) : (data.resultData?.runData ?? {});
 }
 
 type NodeRun = {
@@ -416,8 +417,16 @@ async function runOnce(
 async function siteOfEach(cluster: QueueCluster, execs: ExecRow[]): Promise<AgencyRun['sites']> {
 	const out: AgencyRun['sites'] = [];
 	for (const e of execs) {
-		const [call] = itemsOf((await runDataOf(cluster, e.id))['Site to audit']);
-		out.push({ ...e, site: String((call?.body as { site?: string } | undefined)?.site ?? '') });
+		// a failed execution's data may lack the trigger's run: the site from its first "site" anywhere
+		const data = await runDataOf(cluster, e.id, true);
+		const text = (() => {
+			try {
+				return JSON.stringify(data);
+			} catch {
+				return '';
+			}
+		})();
+		out.push({ ...e, site: /"site":"([^"]+)"/.exec(text)?.[1] ?? '' });
 	}
 	return out;
 }

@@ -4,7 +4,7 @@
  * killed -9 with its task runner while it holds sites, started again 10 s later (as a supervisor would);
  * 40-100, n8n's public API (the History Store credential's address: the counting proxy) answering 500;
  * 115, Redis restarted (SHUTDOWN SAVE, started again on its port and dump); 130-250, phpRank (the test server)
- * giving no answer for 30 s (the node's timeout ends those), then 503. Per fault, for the sites it hit (their
+ * answering 503 for 90 s, then no answer for 30 s (the node's Timeout ends those). Per fault, for the sites it hit (their
  * execution open during it; for the kill, started on the killed worker and not ended), and for the whole run:
  * sites audited once, twice, not at all (successful analyses against the site's pages), history rows, site
  * executions by status, requests; the stand-in's peak in-flight and busiest second in the 30 s after phpRank
@@ -53,18 +53,23 @@ export async function inject(
 		[...victim.logs().matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]),
 	);
 	process.kill(-victim.pid, 'SIGKILL');
-	await sleep(10_000);
-	cluster.workers[index] = await startWorker(victim.sandbox, {
-		name: victim.name,
-		concurrency: o.concurrency,
-	});
 	const note = `${victim.name} killed (the dispatcher on ${running.join(', ') || 'neither'})`;
-	log.windows.push({ name: 'worker killed -9', from: killed, to: Date.now(), held: started, note });
+	const restarted = sleep(10_000)
+		.then(() => startWorker(victim.sandbox, { name: victim.name, concurrency: o.concurrency }))
+		.then((worker) => {
+			cluster.workers[index] = worker;
+			log.windows.unshift({
+				name: 'worker killed -9',
+				from: killed,
+				to: Date.now(),
+				held: started,
+				note,
+			});
+		});
 	await at(start, 40);
 	const apiDown = { from: Date.now(), to: Date.now() + 60_000 };
 	proxy.fault = () => (Date.now() < apiDown.to ? 500 : undefined);
-	await at(start, 100);
-	proxy.fault = undefined;
+	await sleep(60_000);
 	const answered500 = proxy.seen.filter((s) => s.status === 500).length;
 	log.windows.push({ name: "n8n's API 500", ...apiDown, note: `${answered500} answered 500` });
 	await at(start, 115);
@@ -73,16 +78,13 @@ export async function inject(
 	log.windows.push({ name: 'Redis restarted', from: redisFrom, to: Date.now(), note: '' });
 	await at(start, 130);
 	log.back = await outage(api, log);
+	await restarted;
 }
 
-/** phpRank gives no answer for 30 s, then 503 for 90 s; then 30 s watched for a storm. */
+/** phpRank answers 503 for 90 s, then no answer for 30 s (the node's Timeout ends those); then 30 s watched for a storm. */
 async function outage(api: PhpRankServer, log: FaultLog): Promise<FaultLog['back']> {
 	const from = Date.now();
 	const isApi = (r: { path: string }) => r.path.includes('/api/');
-	api.failNext(
-		{ type: 'hang' },
-		{ times: Infinity, match: (r) => isApi(r) && Date.now() < from + 30_000 },
-	);
 	const unavailable = {
 		type: 'status',
 		status: 503,
@@ -90,8 +92,12 @@ async function outage(api: PhpRankServer, log: FaultLog): Promise<FaultLog['back
 	} as const;
 	api.failNext(unavailable, {
 		times: Infinity,
-		match: (r) => isApi(r) && Date.now() < from + 120_000,
+		match: (r) => isApi(r) && Date.now() < from + 90_000,
 	});
+	api.failNext(
+		{ type: 'hang' },
+		{ times: Infinity, match: (r) => isApi(r) && Date.now() < from + 120_000 },
+	);
 	api.resetStats();
 	await sleep(120_000);
 	const peakDuring = api.stats.peakInFlight;
