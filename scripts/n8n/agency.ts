@@ -186,7 +186,16 @@ export async function startAgency(
 	});
 	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
-	const ctx: RunContext = { cluster, session, workflowId: id, api, smtp, proxy, sites: o.sites };
+	const ctx: RunContext = {
+		cluster,
+		session,
+		workflowId: id,
+		api,
+		smtp,
+		proxy,
+		sites: o.sites,
+		hosts,
+	};
 	return {
 		hosts,
 		cluster,
@@ -204,6 +213,7 @@ interface RunContext {
 	smtp: SmtpCatcher;
 	proxy: CountingProxy;
 	sites: number;
+	hosts: string[];
 }
 
 /** RSS of a process and its children, from /proc (0 when it is gone). */
@@ -285,7 +295,6 @@ const FINISHED = (status: string) => !['new', 'running', 'waiting', 'unknown'].i
 async function runDataOf(
 	cluster: QueueCluster,
 	id: string,
-	whole = false,
 ): Promise<Record<string, Array<Record<string, unknown>>>> {
 	const [row] = await cluster.postgres.query<{ data: string }>(
 		'SELECT data FROM execution_data WHERE "executionId" = $1',
@@ -298,7 +307,7 @@ async function runDataOf(
 	const data = (row ? flatted.parse(row.data) : {}) as {
 		resultData?: { runData?: Record<string, Array<Record<string, unknown>>> };
 	};
-	return whole ? (data as Record<string, never>) : (data.resultData?.runData ?? {});
+	return data.resultData?.runData ?? {};
 }
 
 type NodeRun = {
@@ -389,15 +398,12 @@ async function runOnce(
 		label,
 		status: dispatcher?.status ?? 'not stored',
 		startedAt,
-		sites: await siteOfEach(cluster, sites),
+		sites: await siteOfEach(cluster, sites, ctx.hosts),
 		wallMs: dispatcher?.stoppedAt
 			? +dispatcher.stoppedAt - +(dispatcher.startedAt ?? 0)
 			: Date.now() - startedAt,
 		siteExecutions: sites.length,
-		siteStatuses: sites.reduce<Record<string, number>>(
-			(acc, e) => ({ ...acc, [e.status]: (acc[e.status] ?? 0) + 1 }),
-			{},
-		),
+		siteStatuses: Object.fromEntries(tally(sites.map((e) => e.status))),
 		siteMedianMs: median(sites.map((e) => +(e.stoppedAt ?? 0) - +(e.startedAt ?? 0))),
 		phpRank: phpRankCounts(api),
 		n8nApi: ctx.proxy.count(),
@@ -413,22 +419,21 @@ async function runOnce(
 	};
 }
 
-/** Each site execution with the site its webhook was called for (its stored trigger data). */
-async function siteOfEach(cluster: QueueCluster, execs: ExecRow[]): Promise<AgencyRun['sites']> {
-	const out: AgencyRun['sites'] = [];
-	for (const e of execs) {
-		// a failed execution's data may lack the trigger's run: the site from its first "site" anywhere
-		const data = await runDataOf(cluster, e.id, true);
-		const text = (() => {
-			try {
-				return JSON.stringify(data);
-			} catch {
-				return '';
-			}
-		})();
-		out.push({ ...e, site: /"site":"([^"]+)"/.exec(text)?.[1] ?? '' });
-	}
-	return out;
+/** Each site execution with the site it was called for: the one host its stored data names. */
+async function siteOfEach(
+	cluster: QueueCluster,
+	execs: ExecRow[],
+	hosts: string[],
+): Promise<AgencyRun['sites']> {
+	const rows = await cluster.postgres.query<{ id: string; data: string }>(
+		'SELECT "executionId"::text AS id, data FROM execution_data WHERE "executionId" = ANY($1::int[])',
+		[execs.map((e) => Number(e.id))],
+	);
+	const data = new Map(rows.map((r) => [r.id, r.data]));
+	return execs.map((e) => ({
+		...e,
+		site: hosts.find((h) => data.get(e.id)?.includes(`"${h}"`)) ?? '',
+	}));
 }
 
 /** How many of `ids` are still stored, and the bytes of their execution data. */
@@ -449,6 +454,10 @@ function diffSizes(a: AgencyRun['dbGrowth'], b: AgencyRun['dbGrowth']): AgencyRu
 		database: b.database - a.database,
 	};
 }
+
+/** How many times each key occurs. */
+export const tally = <K>(keys: K[]) =>
+	keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<K, number>());
 
 export const median = (values: number[]): number =>
 	values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : 0;

@@ -11,7 +11,7 @@
  * came back, beside the clean run's.
  */
 import type { PhpRankServer } from '../../test/server';
-import { historyTables, type Agency, type AgencyOptions, type AgencyRun } from './agency';
+import { historyTables, tally, type Agency, type AgencyOptions, type AgencyRun } from './agency';
 import { sleep } from './proc';
 import { startWorker } from './server';
 
@@ -113,10 +113,6 @@ async function outage(api: PhpRankServer, log: FaultLog): Promise<FaultLog['back
 		busiestSecondAfter: busiestSecond(after),
 	};
 }
-
-/** How many times each key occurs. */
-const tally = <K>(keys: K[]) =>
-	keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<K, number>());
 
 /** The most requests received within one second. */
 export const busiestSecond = (requests: Array<{ receivedAt: number }>): number =>
