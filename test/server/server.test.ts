@@ -323,18 +323,9 @@ describe('report record', () => {
 		expect(raw).not.toContain('s3cret-pass');
 		const { data, status } = JSON.parse(raw) as { data: ReportBody; status: number };
 		expect(status).toBe(200);
-		expect(Object.keys(data)).toEqual([
-			'id',
-			'url',
-			'project',
-			'result',
-			'results',
-			'privacy',
-			'password',
-			'generated_at',
-			'created_at',
-			'updated_at',
-		]);
+		expect(Object.keys(data).join(' ')).toBe(
+			'id url project result results privacy password generated_at created_at updated_at',
+		);
 		expect(data).toMatchObject({
 			id: added.id,
 			url: 'example.com/a',
