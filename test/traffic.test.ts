@@ -47,6 +47,12 @@ const ANSWER = {
 };
 
 const api = useServer();
+const RIVAL = 'https://rival.example.net/p';
+const COMPARE = {
+	resource: 'report',
+	operation: 'compare',
+	competitors: { competitor: [{ url: RIVAL }] },
+};
 const urls = Object.keys(PAGES).map(page);
 const items = urls.map((url) => ({ url, gsc: ANSWER }));
 // Another site (One Digest): '/' fails title, in the data (999, 9,999); '/new' passes, no data.
@@ -141,10 +147,19 @@ describe('Search Console Data', () => {
 				healthParameters(SITE, { ...project, simplify: false, searchConsoleData: ANSWER }),
 			);
 			expect(api.calls()).toEqual(without);
-			const site = sites.find(({ json }) => json.project === SITE)!.json;
+			const of = (name: string) => sites.find(({ json }) => json.project === name)?.json;
+			const site = of(SITE)!;
 			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
 			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
+			expect(site).toMatchObject({ traffic_coverage: 71.4, traffic_impressions: 100000 });
 			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+			// All Projects: the other site's own rows only ('/' 999, 9,999; '/new' none: 1 of 2).
+			if (project.allProjects)
+				expect(of(OTHER)).toMatchObject({
+					...{ traffic_clicks: 999, traffic_coverage: 50, pages_without_traffic: [`${OTHER}/new`] },
+					fix_first: [{ check: 'title', clicks_affected: 999, impressions_affected: 9999 }],
+				});
+			else expect(of(OTHER)).toBeUndefined();
 		}
 	});
 
@@ -182,6 +197,7 @@ describe('Search Console Data', () => {
 		expect(digest).toMatchObject({
 			...{ traffic_clicks: 4949, traffic_impressions: 109999, clicks_affected: 3949 },
 			...{ impressions_affected: 89999, traffic_period: 'from 2026-10-01 to 2026-10-28' },
+			...{ pages_with_traffic: 6, traffic_coverage: 66.7 }, // 5 + 1 of 7 + 2 pages
 		});
 		expect(figures(digest.fix_first)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
 		const lead = `Fix first: ${SITE}: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions from 2026-10-01 to 2026-10-28`;
@@ -207,6 +223,9 @@ describe('Search Console Data', () => {
 		expect(await clicks(health, [{ rows: [{ name: 'a spreadsheet row' }] }])).toBeUndefined();
 		const perItem = urls.map((url) => ({ url, search_console: ANSWER }));
 		expect(await clicks(perSiteParameters(), perItem)).toBe(3950);
+		const pages = await api.ok(perSiteParameters({ output: 'pages' }), { items: perItem });
+		// One Item per Page: '/' 1000, '/blog/a' 300, '/products/x' 250 … '/contact' none.
+		expect(pages.map(({ json }) => json.clicks)).toEqual([1000, 300, 250, 0, 1200, 1200, 0]);
 		const bad = { rows: [row(page('/'), 'many')], responseAggregationType: 'byPage' };
 		api.server.clearRequests();
 		await api.refuses(health, /^The input item's rows: rows\[0\]\.clicks is "many" \(text\)/, {
@@ -274,13 +293,9 @@ describe('Search Console Data', () => {
 	});
 
 	it('Compare With Competitors: your page’s clicks on the item, each check they lead on and the first line; the same requests as without', async () => {
-		const rival = 'https://rival.example.net/p';
-		api.server.setAnalysis(rival, { score: 95, failed: [], others: 'pass' });
+		api.server.setAnalysis(RIVAL, { score: 95, failed: [], others: 'pass' });
 		const compare = (searchConsoleData: IDataObject | string = '') =>
-			api.first({
-				...{ resource: 'report', operation: 'compare', simplify: false, searchConsoleData },
-				...{ yourUrl: page('/products/y/z'), competitors: { competitor: [{ url: rival }] } },
-			});
+			api.first({ ...COMPARE, simplify: false, searchConsoleData, yourUrl: page('/products/y/z') });
 		await compare();
 		api.server.clearRequests();
 		await compare();
@@ -290,6 +305,7 @@ describe('Search Console Data', () => {
 		expect(api.calls()).toEqual(without);
 		// /products/y/z: 1,200 clicks, 30,000 impressions; it fails meta_description and title.
 		expect(item).toMatchObject({ clicks_affected: 1200, impressions_affected: 30000 });
+		expect(item).toMatchObject({ traffic_data: true, traffic_period: 'in the last 28 days' });
 		expect(figures(item.they_lead_on)).toEqual([
 			['meta_description', 1200, 30000],
 			['title', 1200, 30000],
@@ -297,6 +313,39 @@ describe('Search Console Data', () => {
 		expect(String(item.summary_text).split('\n')[0]).toBe(
 			'Your competitor passes 2 high checks you fail: meta_description, title. Your page had 1,200 clicks and 30,000 impressions in the last 28 days.',
 		);
+	});
+
+	it('Worst Pages By → Most Clicks: the failing pages, most clicks first, the lower score on a tie (Create or Re-Run, Get Health); refused without data', async () => {
+		const siteOptions = { worstPagesBy: 'clicks', worstPages: 4 };
+		const ranked = (site: IDataObject) =>
+			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.score, p.clicks]);
+		// Failing: y/z 1,200 (40) and /about 1,200 (85), /blog/a 300, /products/x 250; /products/y 0 is fifth.
+		const expected = [
+			[`${SITE}/products/y/z`, 40, 1200],
+			[`${SITE}/about`, 85, 1200],
+			[`${SITE}/blog/a`, 80, 300],
+			[`${SITE}/products/x`, 70, 250],
+		];
+		expect(ranked(await api.first(perSite({ siteOptions }), { items }))).toEqual(expected);
+		const health = healthParameters(SITE, { simplify: false, searchConsoleData: ANSWER });
+		expect(ranked(await api.first({ ...health, siteOptions }))).toEqual(expected);
+		const message =
+			'Worst Pages By under Site Options is Most Clicks, but there is no Search Console Data';
+		api.server.clearRequests();
+		await api.refuses(perSiteParameters({ siteOptions }), `${message} [item 0]`, { items });
+		await api.refuses(healthParameters(SITE, { siteOptions }), message);
+	});
+
+	it('One Item per Finding Change: each finding carries the clicks of the pages it fails on, and the coverage', async () => {
+		const found = await api.ok(perSite({ output: 'findings' }), { items });
+		expect(figures(found.map(({ json }) => json))).toEqual(
+			expect.arrayContaining(FIX_FIRST.map((fix) => expect.arrayContaining(fix))),
+		);
+		expect(found).toHaveLength(3);
+		for (const { json } of found)
+			expect(json).toMatchObject({ traffic_coverage: 71.4, pages_with_traffic: 5 });
+		const meta = found.find(({ json }) => json.check === 'meta_description')!.json;
+		expect(meta.body).toContain('fails on 3 pages of shop.example.com, with 1750 clicks and 40000');
 	});
 
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
@@ -329,13 +378,14 @@ describe('Search Console Data', () => {
 			'its answers are of different periods (in the last 28 days; in the last 7 days)',
 		],
 	])(
-		'refuses %j before any request (Create or Re-Run, both outputs; Get Health)',
+		'refuses %j before any request (Create or Re-Run, each output; Get Health, One Digest; Compare)',
 		async (data, message) => {
 			const searchConsoleData = data as IDataObject;
 			for (const parameters of [
-				perSite({ searchConsoleData }),
-				perSite({ output: 'pages', searchConsoleData }),
+				...['sites', 'pages', 'findings'].map((output) => perSite({ output, searchConsoleData })),
 				healthParameters(SITE, { searchConsoleData }),
+				healthParameters(SITE, { allProjects: true, output: 'digest', searchConsoleData }),
+				{ ...COMPARE, yourUrl: page('/'), searchConsoleData },
 			])
 				await api.refuses(parameters, `Search Console Data: ${message}`, {
 					items: [{ url: page('/') }],
