@@ -69,37 +69,49 @@ beforeAll(async () => {
 	await api.ok(perSiteParameters({ output: 'pages' }), { items: [...items, ...other] });
 });
 
-/** Each check's or group's name, clicks and impressions. */
+/** Each check's, group's or breach's name, clicks and impressions. */
 const figures = (list: unknown) =>
 	(list as IDataObject[]).map((c) => [
-		c.check ?? c.name,
+		c.rule ?? c.check ?? c.name,
 		c.clicks_affected,
 		c.impressions_affected,
 	]);
+/** Each worst page's URL, clicks and impressions. */
+const worst = (site: IDataObject) =>
+	(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]);
 const FIX_FIRST = [
 	['meta_description', 1750, 40000],
 	['title', 1200, 30000],
 	['image_keywords', 1200, 40000],
 ];
 
+/** Runs without the data, then with it: the same phpRank requests; the second run's answer. */
+async function sameCalls<T>(without: () => Promise<unknown>, withData: () => Promise<T>) {
+	api.server.clearRequests();
+	await without();
+	const calls = api.calls();
+	api.server.clearRequests();
+	const answer = await withData();
+	expect(api.calls()).toEqual(calls);
+	return answer;
+}
+
 describe('Search Console Data', () => {
 	it('every failing check, group and worst page carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
-		await api.ok(perSiteParameters(), { items });
-		const without = api.calls();
-		api.server.clearRequests();
 		const budget = { requiredChecks: 'meta_description', minAverageScore: 60 };
 		const groups = {
 			pageGroups: { group: [{ name: 'Products', pattern: '/products/**', budget }] },
 		};
-		const site = await api.first(perSite(groups), { items });
-		expect(api.calls()).toEqual(without);
+		const site = await sameCalls(
+			() => api.ok(perSiteParameters(), { items }),
+			() => api.first(perSite(groups), { items }),
+		);
 		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
 		// title: /products/y 0 + /products/y/z 1200; image_keywords (medium): /products/y 0 + /about
 		// 1200, more impressions (40,000) than title's: importance breaks the tie of clicks.
 		expect(figures(site.fix_first)).toEqual(FIX_FIRST);
-		expect(figures(site.failing_checks)).toEqual(
-			expect.arrayContaining(figures(site.fix_first).map((c) => expect.arrayContaining(c))),
-		);
+		// failing_checks by importance, then pages: the same order here.
+		expect(figures(site.failing_checks)).toEqual(FIX_FIRST);
 		// Products: x 250 + y 0 + y/z 1200; Other: / 1000 + /blog/a 300 + /about 1200 + /contact 0.
 		expect(figures(site.groups)).toEqual([
 			['Products', 1450, 35000],
@@ -110,13 +122,9 @@ describe('Search Console Data', () => {
 			['required_check', 1450, 35000],
 			['min_average_score', 1200, 30000],
 		];
-		const ofBreaches = (list: unknown) =>
-			(list as IDataObject[]).map((b) => [b.rule, b.clicks_affected, b.impressions_affected]);
-		expect(ofBreaches(site.breaches)).toEqual(breaches);
-		expect(ofBreaches((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
-		expect(
-			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
-		).toEqual([
+		expect(figures(site.breaches)).toEqual(breaches);
+		expect(figures((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
+		expect(worst(site)).toEqual([
 			[`${SITE}/products/y/z`, 1200, 30000],
 			[`${SITE}/products/y`, 0, 0],
 			[`${SITE}/contact`, 0, 0],
@@ -139,14 +147,11 @@ describe('Search Console Data', () => {
 
 	it('Project → Get Health (one project, All Projects): the same figures from the report list, the same requests as without', async () => {
 		for (const project of [{}, { allProjects: true }]) {
-			api.server.clearRequests();
-			await api.ok(healthParameters(SITE, { ...project, simplify: false }));
-			const without = api.calls();
-			api.server.clearRequests();
-			const sites = await api.ok(
-				healthParameters(SITE, { ...project, simplify: false, searchConsoleData: ANSWER }),
+			const health = (more = {}) => api.ok(healthParameters(SITE, { ...project, ...more }));
+			const sites = await sameCalls(
+				() => health({ simplify: false }),
+				() => health({ simplify: false, searchConsoleData: ANSWER }),
 			);
-			expect(api.calls()).toEqual(without);
 			const of = (name: string) => sites.find(({ json }) => json.project === name)?.json;
 			const site = of(SITE)!;
 			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
@@ -172,11 +177,10 @@ describe('Search Console Data', () => {
 				}),
 			);
 		const plain = await digestOf();
-		const without = api.calls();
-		api.server.clearRequests();
 		const period = { startDate: '2026-10-01', endDate: '2026-10-28' };
-		const digest = await digestOf(JSON.stringify({ ...ANSWER, ...period }));
-		expect(api.calls()).toEqual(without);
+		const digest = await sameCalls(digestOf, () =>
+			digestOf(JSON.stringify({ ...ANSWER, ...period })),
+		);
 		expect(digest.sites).toEqual(
 			(plain.sites as IDataObject[]).map((site) => expect.objectContaining(site)),
 		);
@@ -190,10 +194,8 @@ describe('Search Console Data', () => {
 			...{ traffic_clicks: 999, traffic_impressions: 9999, traffic_coverage: 50 },
 			...{ clicks_affected: 999, impressions_affected: 9999, pages_with_traffic: 1 },
 		});
-		expect([sites[SITE].fix_first, sites[OTHER].fix_first].map((fix) => figures([fix]))).toEqual([
-			[FIX_FIRST[0]],
-			[['title', 999, 9999]],
-		]);
+		const firstFixes = [sites[SITE].fix_first, sites[OTHER].fix_first];
+		expect(figures(firstFixes)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
 		expect(digest).toMatchObject({
 			...{ traffic_clicks: 4949, traffic_impressions: 109999, clicks_affected: 3949 },
 			...{ impressions_affected: 89999, traffic_period: 'from 2026-10-01 to 2026-10-28' },
@@ -297,12 +299,7 @@ describe('Search Console Data', () => {
 		const compare = (searchConsoleData: IDataObject | string = '') =>
 			api.first({ ...COMPARE, simplify: false, searchConsoleData, yourUrl: page('/products/y/z') });
 		await compare();
-		api.server.clearRequests();
-		await compare();
-		const without = api.calls();
-		api.server.clearRequests();
-		const item = await compare({ ...ANSWER, days: 28 });
-		expect(api.calls()).toEqual(without);
+		const item = await sameCalls(compare, () => compare({ ...ANSWER, days: 28 }));
 		// /products/y/z: 1,200 clicks, 30,000 impressions; it fails meta_description and title.
 		expect(item).toMatchObject({ clicks_affected: 1200, impressions_affected: 30000 });
 		expect(item).toMatchObject({ traffic_data: true, traffic_period: 'in the last 28 days' });
@@ -317,18 +314,17 @@ describe('Search Console Data', () => {
 
 	it('Worst Pages By → Most Clicks: the failing pages, most clicks first, the lower score on a tie (Create or Re-Run, Get Health); refused without data', async () => {
 		const siteOptions = { worstPagesBy: 'clicks', worstPages: 4 };
-		const ranked = (site: IDataObject) =>
-			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.score, p.clicks]);
-		// Failing: y/z 1,200 (40) and /about 1,200 (85), /blog/a 300, /products/x 250; /products/y 0 is fifth.
+		// Failing: y/z 1,200 (score 40) before /about 1,200 (85, more impressions), /blog/a 300,
+		// /products/x 250; /products/y 0 is fifth; '/' and /contact fail nothing.
 		const expected = [
-			[`${SITE}/products/y/z`, 40, 1200],
-			[`${SITE}/about`, 85, 1200],
-			[`${SITE}/blog/a`, 80, 300],
-			[`${SITE}/products/x`, 70, 250],
+			[`${SITE}/products/y/z`, 1200, 30000],
+			[`${SITE}/about`, 1200, 40000],
+			[`${SITE}/blog/a`, 300, 5000],
+			[`${SITE}/products/x`, 250, 5000],
 		];
-		expect(ranked(await api.first(perSite({ siteOptions }), { items }))).toEqual(expected);
+		expect(worst(await api.first(perSite({ siteOptions }), { items }))).toEqual(expected);
 		const health = healthParameters(SITE, { simplify: false, searchConsoleData: ANSWER });
-		expect(ranked(await api.first({ ...health, siteOptions }))).toEqual(expected);
+		expect(worst(await api.first({ ...health, siteOptions }))).toEqual(expected);
 		const message =
 			'Worst Pages By under Site Options is Most Clicks, but there is no Search Console Data';
 		api.server.clearRequests();
@@ -336,16 +332,14 @@ describe('Search Console Data', () => {
 		await api.refuses(healthParameters(SITE, { siteOptions }), message);
 	});
 
-	it('One Item per Finding Change: each finding carries the clicks of the pages it fails on, and the coverage', async () => {
-		const found = await api.ok(perSite({ output: 'findings' }), { items });
-		expect(figures(found.map(({ json }) => json))).toEqual(
-			expect.arrayContaining(FIX_FIRST.map((fix) => expect.arrayContaining(fix))),
+	it('One Item per Finding Change: each finding carries the clicks of the pages it fails on (as fix_first), and the coverage', async () => {
+		const found = (await api.ok(perSite({ output: 'findings' }), { items })).map((i) => i.json);
+		expect(figures(found)).toEqual(FIX_FIRST); // opened: high first, then most pages
+		const coverage = found.map((f) => [f.pages_with_traffic, f.traffic_coverage]);
+		expect(coverage).toEqual([...Array(3)].map(() => [5, 71.4]));
+		expect(found[0].body).toContain(
+			'fails on 3 pages of shop.example.com, with 1750 clicks and 40000',
 		);
-		expect(found).toHaveLength(3);
-		for (const { json } of found)
-			expect(json).toMatchObject({ traffic_coverage: 71.4, pages_with_traffic: 5 });
-		const meta = found.find(({ json }) => json.check === 'meta_description')!.json;
-		expect(meta.body).toContain('fails on 3 pages of shop.example.com, with 1750 clicks and 40000');
 	});
 
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
