@@ -76,6 +76,18 @@ const figures = (list: unknown) =>
 		c.clicks_affected,
 		c.impressions_affected,
 	]);
+/** A site's clicks, impressions, pages with data and coverage. */
+const SUMS = ['traffic_clicks', 'traffic_impressions', 'pages_with_traffic', 'traffic_coverage'];
+const sums = (s: IDataObject) => SUMS.map((name) => s[name]);
+/** Worst Pages By → Most Clicks: y/z 1,200 (score 40) before /about 1,200 (85, more impressions),
+ * /blog/a 300, /products/x 250; /products/y 0 is fifth; '/' and /contact fail nothing. */
+const MOST_CLICKS = { worstPagesBy: 'clicks', worstPages: 4 };
+const BY_CLICKS = [
+	[`${SITE}/products/y/z`, 1200, 30000],
+	[`${SITE}/about`, 1200, 40000],
+	[`${SITE}/blog/a`, 300, 5000],
+	[`${SITE}/products/x`, 250, 5000],
+];
 /** Each worst page's URL, clicks and impressions. */
 const worst = (site: IDataObject) =>
 	(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]);
@@ -101,6 +113,7 @@ describe('Search Console Data', () => {
 		const budget = { requiredChecks: 'meta_description', minAverageScore: 60 };
 		const groups = {
 			pageGroups: { group: [{ name: 'Products', pattern: '/products/**', budget }] },
+			siteOptions: { emailHtml: true },
 		};
 		const site = await sameCalls(
 			() => api.ok(perSiteParameters(), { items }),
@@ -143,6 +156,7 @@ describe('Search Console Data', () => {
 			`${SITE}: fix first: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions`,
 			`Search Console data for 5 of 7 pages (71.4%); no data (0 clicks): ${SITE}/products/y, ${SITE}/contact`,
 		]);
+		expect(String(site.summary_html)).toContain(`bold">${lines[0].slice(SITE.length + 2)}</p>`);
 	});
 
 	it('Project → Get Health (one project, All Projects): the same figures from the report list, the same requests as without', async () => {
@@ -150,21 +164,19 @@ describe('Search Console Data', () => {
 			const health = (more = {}) => api.ok(healthParameters(SITE, { ...project, ...more }));
 			const sites = await sameCalls(
 				() => health({ simplify: false }),
-				() => health({ simplify: false, searchConsoleData: ANSWER }),
+				() => health({ simplify: false, searchConsoleData: ANSWER, siteOptions: MOST_CLICKS }),
 			);
-			const of = (name: string) => sites.find(({ json }) => json.project === name)?.json;
-			const site = of(SITE)!;
-			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
-			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
-			expect(site).toMatchObject({ traffic_coverage: 71.4, traffic_impressions: 100000 });
-			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
-			// All Projects: the other site's own rows only ('/' 999, 9,999; '/new' none: 1 of 2).
-			if (project.allProjects)
-				expect(of(OTHER)).toMatchObject({
-					...{ traffic_clicks: 999, traffic_coverage: 50, pages_without_traffic: [`${OTHER}/new`] },
-					fix_first: [{ check: 'title', clicks_affected: 999, impressions_affected: 9999 }],
-				});
-			else expect(of(OTHER)).toBeUndefined();
+			const [site, other] = [SITE, OTHER].map((p) => sites.find((i) => i.json.project === p)?.json);
+			expect([sums(site!), figures(site!.fix_first), worst(site!)]).toEqual([
+				[3950, 100000, 5, 71.4],
+				FIX_FIRST,
+				BY_CLICKS,
+			]);
+			expect(String(site!.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+			// All Projects: the other site from its own rows only ('/' 999, 9,999; '/new' none: 1 of 2).
+			expect(other && [sums(other), figures(other.fix_first)]).toEqual(
+				project.allProjects ? [[999, 9999, 1, 50], [['title', 999, 9999]]] : undefined,
+			);
 		}
 	});
 
@@ -178,30 +190,25 @@ describe('Search Console Data', () => {
 			);
 		const plain = await digestOf();
 		const period = { startDate: '2026-10-01', endDate: '2026-10-28' };
-		const digest = await sameCalls(digestOf, () =>
-			digestOf(JSON.stringify({ ...ANSWER, ...period })),
-		);
+		const data = JSON.stringify({ ...ANSWER, ...period });
+		const digest = await sameCalls(digestOf, () => digestOf(data));
 		expect(digest.sites).toEqual(
 			(plain.sites as IDataObject[]).map((site) => expect.objectContaining(site)),
 		);
 		const sites = Object.fromEntries((digest.sites as IDataObject[]).map((s) => [s.project, s]));
-		// Pages failing a check: /blog/a 300 + /products/x 250 + /products/y 0 + /products/y/z 1200 + /about 1200.
-		expect(sites[SITE]).toMatchObject({
-			...{ traffic_clicks: 3950, traffic_impressions: 100000, traffic_coverage: 71.4 },
-			...{ clicks_affected: 2950, impressions_affected: 80000, pages_with_traffic: 5 },
-		});
-		expect(sites[OTHER]).toMatchObject({
-			...{ traffic_clicks: 999, traffic_impressions: 9999, traffic_coverage: 50 },
-			...{ clicks_affected: 999, impressions_affected: 9999, pages_with_traffic: 1 },
-		});
+		// Each site, then the account: clicks, impressions, pages with data, coverage, and the clicks
+		// and impressions of pages failing a check (/blog/a 300 + /products/x 250 + /products/y 0 +
+		// /products/y/z 1200 + /about 1200; the other site's '/' 999); the account: 6 of 9 pages.
+		const failing = (s: IDataObject) => [...sums(s), s.clicks_affected, s.impressions_affected];
+		expect([sites[SITE], sites[OTHER], digest].map(failing)).toEqual([
+			[3950, 100000, 5, 71.4, 2950, 80000],
+			[999, 9999, 1, 50, 999, 9999],
+			[4949, 109999, 6, 66.7, 3949, 89999],
+		]);
+		expect(digest.traffic_period).toBe('from 2026-10-01 to 2026-10-28');
 		const firstFixes = [sites[SITE].fix_first, sites[OTHER].fix_first];
 		expect(figures(firstFixes)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
-		expect(digest).toMatchObject({
-			...{ traffic_clicks: 4949, traffic_impressions: 109999, clicks_affected: 3949 },
-			...{ impressions_affected: 89999, traffic_period: 'from 2026-10-01 to 2026-10-28' },
-			...{ pages_with_traffic: 6, traffic_coverage: 66.7 }, // 5 + 1 of 7 + 2 pages
-		});
-		expect(figures(digest.fix_first)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
+		expect(figures(digest.fix_first)).toEqual(figures(firstFixes));
 		const lead = `Fix first: ${SITE}: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions from 2026-10-01 to 2026-10-28`;
 		const text = String(digest.summary_text);
 		expect(text.split('\n')[0]).toBe(lead);
@@ -312,19 +319,9 @@ describe('Search Console Data', () => {
 		);
 	});
 
-	it('Worst Pages By → Most Clicks: the failing pages, most clicks first, the lower score on a tie (Create or Re-Run, Get Health); refused without data', async () => {
-		const siteOptions = { worstPagesBy: 'clicks', worstPages: 4 };
-		// Failing: y/z 1,200 (score 40) before /about 1,200 (85, more impressions), /blog/a 300,
-		// /products/x 250; /products/y 0 is fifth; '/' and /contact fail nothing.
-		const expected = [
-			[`${SITE}/products/y/z`, 1200, 30000],
-			[`${SITE}/about`, 1200, 40000],
-			[`${SITE}/blog/a`, 300, 5000],
-			[`${SITE}/products/x`, 250, 5000],
-		];
-		expect(worst(await api.first(perSite({ siteOptions }), { items }))).toEqual(expected);
-		const health = healthParameters(SITE, { simplify: false, searchConsoleData: ANSWER });
-		expect(worst(await api.first({ ...health, siteOptions }))).toEqual(expected);
+	it('Worst Pages By → Most Clicks: the failing pages, most clicks first, the lower score on a tie (Get Health: above); refused without data', async () => {
+		const siteOptions = MOST_CLICKS;
+		expect(worst(await api.first(perSite({ siteOptions }), { items }))).toEqual(BY_CLICKS);
 		const message =
 			'Worst Pages By under Site Options is Most Clicks, but there is no Search Console Data';
 		api.server.clearRequests();
@@ -337,9 +334,7 @@ describe('Search Console Data', () => {
 		expect(figures(found)).toEqual(FIX_FIRST); // opened: high first, then most pages
 		const coverage = found.map((f) => [f.pages_with_traffic, f.traffic_coverage]);
 		expect(coverage).toEqual([...Array(3)].map(() => [5, 71.4]));
-		expect(found[0].body).toContain(
-			'fails on 3 pages of shop.example.com, with 1750 clicks and 40000',
-		);
+		expect(found[0].body).toContain('3 pages of shop.example.com, with 1750 clicks and 40000');
 	});
 
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
