@@ -8,6 +8,7 @@ import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../../engine/reportItem';
 import { type RunPage, siteSummary } from './summary';
+import type { SiteSummary } from '../../site/types';
 import { siteSettings } from '../../site/options';
 import { groupOf, type PageGroup } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
@@ -146,7 +147,7 @@ export async function siteItems(
 	];
 	if (pages.every((page) => page.failure !== undefined))
 		throw mine.find(([, { error }]) => error)![1].error!;
-	const { worstPages, minChange, wholeSite: everyPage } = siteSettings(ctx);
+	const { worstPages, minChange, worstBy, wholeSite: everyPage } = siteSettings(ctx);
 	const others =
 		wholeSite || everyPage
 			? await otherPagesOfSite(
@@ -158,7 +159,7 @@ export async function siteItems(
 	const summary = siteSummary(
 		project,
 		pages,
-		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
+		{ worstPages, minChange, worstBy, link: await recordLinks({ ctx, spec }) },
 		settings,
 		others,
 		joinedTraffic(mine.map(([, its]) => its.traffic)),
@@ -172,13 +173,21 @@ export async function siteItems(
 		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
 		const found = { failing: summary.failing_checks, pages: pagesOf };
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
+		// With Search Console Data, each finding says how much of the site the data covers.
+		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
 		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
-			json: { ...json, history_saved: fields.history_saved },
+			json: { ...json, ...coverage, history_saved: fields.history_saved },
 			pairedItem,
 		}));
 	}
 	return [{ json: siteHistoryOutput(summary, fields, { simplify, html }, branding), pairedItem }];
 }
+
+const coverageOf = ({ pages_with_traffic, traffic_coverage, traffic_period }: SiteSummary) => ({
+	pages_with_traffic,
+	traffic_coverage,
+	traffic_period,
+});
 
 /** Each analysed page's entry and failing checks, for its findings' worst pages. */
 const findingPages = (records: readonly IDataObject[], link: SiteOptions['link']): FindingPage[] =>
