@@ -1,14 +1,8 @@
 /**
- * `npm run bench:agency -- --faults` (issue 54): the faults of an agency's Monday during one run of the example,
- * and what each became. Seconds after the dispatcher starts: 20, a worker that does not run the dispatcher
- * killed -9 with its task runner while it holds sites, started again 10 s later (as a supervisor would);
- * 40-100, n8n's public API (the History Store credential's address: the counting proxy) answering 500;
- * 115, Redis restarted (SHUTDOWN SAVE, started again on its port and dump); 130-250, phpRank (the test server)
- * answering 503 for 90 s, then no answer for 30 s (the node's Timeout ends those). Per fault, for the sites it hit (their
- * execution open during it; for the kill, started on the killed worker and not ended), and for the whole run:
- * sites audited once, twice, not at all (successful analyses against the site's pages), history rows, site
- * executions by status, requests; the stand-in's peak in-flight and busiest second in the 30 s after phpRank
- * came back, beside the clean run's.
+ * `npm run bench:agency -- --faults` (issue 54; the schedule: README, Sizing, "Through faults"): the faults
+ * injected during one run of the agency example, then, per fault (the sites whose execution was open during it;
+ * for the kill, those on the killed worker) and for the whole run: sites audited once, twice, not at all,
+ * history rows, executions by status; phpRank's return (peak in flight, busiest second); the promise's breaches.
  */
 import type { PhpRankServer } from '../../test/server';
 import { historyTables, tally, type Agency, type AgencyOptions, type AgencyRun } from './agency';
@@ -66,18 +60,18 @@ export async function inject(
 				note,
 			});
 		});
-	await at(start, 40);
+	await at(start, 35);
+	const redisFrom = Date.now();
+	await cluster.redis.restart();
+	log.windows.push({ name: 'Redis restarted', from: redisFrom, to: Date.now(), note: '' });
+	await at(start, 50);
+	log.back = await outage(api, log);
+	await at(start, 200);
 	const apiDown = { from: Date.now(), to: Date.now() + 60_000 };
 	proxy.fault = () => (Date.now() < apiDown.to ? 500 : undefined);
 	await sleep(60_000);
 	const answered500 = proxy.seen.filter((s) => s.status === 500).length;
 	log.windows.push({ name: "n8n's API 500", ...apiDown, note: `${answered500} answered 500` });
-	await at(start, 115);
-	const redisFrom = Date.now();
-	await cluster.redis.restart();
-	log.windows.push({ name: 'Redis restarted', from: redisFrom, to: Date.now(), note: '' });
-	await at(start, 130);
-	log.back = await outage(api, log);
 	await restarted;
 }
 
