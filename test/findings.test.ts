@@ -18,6 +18,22 @@ let home: IDataObject = {};
 const findings = (extra: IDataObject = {}) =>
 	perSiteParameters({ output: 'findings', ...home, ...extra });
 const key = (check: string) => `shop.example.com · ${check}`;
+/** Ticket Per → Page Group: two Products pages and a Blog page, each with its Search Console clicks. */
+const PAGES = ['products/a', 'products/b', 'blog/x'].map(
+	(path) => `https://shop.example.com/${path}`,
+);
+const BY_GROUP = {
+	pageGroups: {
+		group: [
+			{ name: 'Products', pattern: '/products/**' },
+			{ name: 'Blog', pattern: '/blog/*' },
+		],
+	},
+	findingOptions: { ticketPer: 'group' },
+	searchConsoleData: {
+		rows: PAGES.map((url, at) => ({ keys: [url], clicks: [100, 20, 5][at], impressions: 10 * at })),
+	},
+};
 /** Each item as `event check(s) ticket`. */
 const summary = (items: Array<{ json: IDataObject }>) =>
 	items.map(
@@ -49,11 +65,17 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const table = n8n.api.tables.byName('phpRank history');
 		return structuredClone([state.saved, table && n8n.api.tables.rows(table.id)]);
 	};
-	const script = (week: number, failing: string[][]) =>
-		scriptRun(api.server, URLS, { start: START, run: week, scores: [60, 80], failing });
-	const production = async (week: number, failing: string[][], extra?: IDataObject) => {
-		script(week, failing);
-		const { items, error } = await run('webhook', { extra });
+	const script = (week: number, failing: string[][], urls = URLS) =>
+		scriptRun(api.server, urls, { start: START, run: week, scores: [60, 80, 70], failing });
+	type Execution = { urls?: string[]; id?: string };
+	const production = async (
+		week: number,
+		failing: string[][],
+		extra?: IDataObject,
+		o?: Execution,
+	) => {
+		script(week, failing, o?.urls);
+		const { items, error } = await run('webhook', { extra, ...o });
 		expect(error).toBeUndefined();
 		return items;
 	};
@@ -248,6 +270,43 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
+	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
+		'Ticket Per → Page Group in %s: each group’s findings open, resolve and regress on their own, with their tickets and clicks',
+		async (_, store) => {
+			home = store;
+			const week = async (at: number, failing: string[][], id?: string) =>
+				(await production(at, failing, BY_GROUP, { urls: PAGES, id })).map(({ json }) => json);
+			const events = async (...args: Parameters<typeof week>) =>
+				(await week(...args)).map((json) => `${json.event} ${json.key} ${json.ticket}`);
+			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
+			expect(first).toMatchObject([
+				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 120 },
+				{
+					key: key('Blog · title'),
+					check: 'title',
+					worst_pages: [{ url: 'shop.example.com/blog/x' }],
+				},
+				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
+			]);
+			expect(first[1].body).toContain(
+				'fails on 1 page of shop.example.com (page group Blog), with 5 clicks',
+			);
+			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
+			expect(await events(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
+			// The site's title still fails (on the blog): only the Products finding resolves.
+			expect(await events(2, [[], ['favicon'], ['title']])).toEqual([
+				`resolved ${key('Products · title')} P-1`,
+			]);
+			// Retry On Fail: the second try gives the same items.
+			for (let tries = 0; tries < 2; tries++)
+				expect(await events(3, [['title'], ['favicon'], []], 'retried')).toEqual([
+					`regressed ${key('Products · title')} P-1`,
+					`resolved ${key('Blog · title')} B-1`,
+				]);
+			expect(JSON.stringify(state.saved).includes('group history')).toBe(store !== TABLE);
+		},
+	);
+
 	it('sends the same phpRank requests as One Item per Site', async () => {
 		const calls: string[][] = [];
 		for (const output of ['sites', 'findings']) {
@@ -269,6 +328,10 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		[
 			{ remindAfterDays: 'soon' },
 			'Finding Options → Remind After (Days) must be a number from 0 to 3650, not "soon"',
+		],
+		[
+			{ ticketPer: 'group' },
+			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
 		],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
 		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });

@@ -15,8 +15,7 @@ import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
-import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
-import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
+import { siteFindingItems } from './findings';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
@@ -155,34 +154,28 @@ export async function siteItems(
 					new Set(pages.map((page) => sameUrlKey(page.url))),
 				)
 			: [];
+	const link = await recordLinks({ ctx, spec });
+	const siteTraffic = joinedTraffic(mine.map(([, its]) => its.traffic));
 	const summary = siteSummary(
 		project,
 		pages,
-		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
+		{ worstPages, minChange, link },
 		settings,
 		others,
-		joinedTraffic(mine.map(([, its]) => its.traffic)),
+		siteTraffic,
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const { fields, history } = await keepSiteRun(ctx, home, summary, length);
+	const { fields, history, groupHistory } = await keepSiteRun(ctx, home, summary, length);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
 	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
-		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
-		const found = { failing: summary.failing_checks, pages: pagesOf };
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
-		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
+		const site = { summary, records, link, history, groupHistory, tickets, settings };
+		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
 			json: { ...json, history_saved: fields.history_saved },
 			pairedItem,
 		}));
 	}
 	return [{ json: siteHistoryOutput(summary, fields, { simplify, html }, branding), pairedItem }];
 }
-
-/** Each analysed page's entry and failing checks, for its findings' worst pages. */
-const findingPages = (records: readonly IDataObject[], link: SiteOptions['link']): FindingPage[] =>
-	records.map((record) => ({
-		...pageEntry(record, { worstPages: 0, minChange: 0, link }),
-		failing: failedOf(record).map(({ check }) => check),
-	}));
