@@ -52,7 +52,7 @@ export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket
 		fail(
 			ctx,
 			`Finding Key must be a finding's key, not ${describeValue(key)}`,
-			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title".',
+			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title" (Ticket Per → Page Group: "shop.example.com · Products · title").',
 		);
 	const ticket = ctx.getNodeParameter('ticket', '') as unknown;
 	const text = typeof ticket === 'string' && ticket.trim() !== '';
