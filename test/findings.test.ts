@@ -18,26 +18,19 @@ let home: IDataObject = {};
 const findings = (extra: IDataObject = {}) =>
 	perSiteParameters({ output: 'findings', ...home, ...extra });
 const key = (check: string) => `shop.example.com · ${check}`;
-/** Ticket Per → Page Group: two Products pages and a Blog page, each with its Search Console clicks. */
-const PAGES = ['products/a', 'products/b', 'blog/x'].map(
-	(path) => `https://shop.example.com/${path}`,
-);
+/** Ticket Per → Page Group: two Products pages and a Blog page, with their Search Console clicks. */
+const PAGES = ['products/a', 'products/b', 'blog/x'].map((p) => `https://shop.example.com/${p}`);
+const GROUPS = { Products: '/products/**', Blog: '/blog/*' };
+const CLICKS = PAGES.map((url, at) => ({ keys: [url], clicks: 5 ** (2 - at), impressions: 1 }));
 const BY_GROUP = {
-	pageGroups: {
-		group: [
-			{ name: 'Products', pattern: '/products/**' },
-			{ name: 'Blog', pattern: '/blog/*' },
-		],
-	},
+	pageGroups: { group: Object.entries(GROUPS).map(([name, pattern]) => ({ name, pattern })) },
 	findingOptions: { ticketPer: 'group' },
-	searchConsoleData: {
-		rows: PAGES.map((url, at) => ({ keys: [url], clicks: [100, 20, 5][at], impressions: 10 * at })),
-	},
+	searchConsoleData: { rows: CLICKS },
 };
-/** Each item as `event check(s) ticket`. */
+/** Each item as `event key(s) ticket`, the keys without the site. */
 const summary = (items: Array<{ json: IDataObject }>) =>
-	items.map(
-		({ json }) => `${String(json.event)} ${String(json.check ?? json.keys)} ${json.ticket}`,
+	items.map(({ json: { event, key: k, keys, ticket } }) =>
+		[event, String(k ?? keys).replaceAll(key(''), ''), String(ticket)].join(' '),
 	);
 const RECORD = {
 	resource: 'report',
@@ -168,8 +161,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await Promise.all([record({ title: 7 }), record({ favicon: 8 })]);
 		const { columns, id } = n8n.api.tables.byName('phpRank history')!;
 		expect(columns.slice(-2).map(({ name }) => name)).toEqual(['finding', 'ticket']);
-		script(1, [[], []]);
-		expect(summary((await run('webhook', { id: '3' })).items)).toEqual([
+		expect(summary(await production(1, [[], []], {}, { id: '3' }))).toEqual([
 			'resolved favicon 8',
 			'resolved title 7',
 		]);
@@ -210,26 +202,21 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		};
 		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
-		script(1, [[], ['favicon']]);
-		const once = await run('webhook', { id: 'retried', extra });
-		script(1, [[], ['favicon']]);
-		const again = await run('webhook', { id: 'retried', extra });
-		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
+		const once = await production(1, [[], ['favicon']], extra, { id: 'retried' });
+		const again = await production(1, [[], ['favicon']], extra, { id: 'retried' });
+		expect(summary(once)).toEqual(['opened favicon null', 'resolved title null']);
 		// With Search Console Data: the traffic of the pages each fails on (none once resolved).
-		const traffic = once.items.map(
-			({ json }) => `${json.clicks_affected}/${json.impressions_affected}`,
-		);
+		const traffic = once.map(({ json }) => `${json.clicks_affected}/${json.impressions_affected}`);
 		expect(traffic).toEqual(['7/90', '0/0']);
-		expect(once.items[0].json.body).toContain(
+		expect(once[0].json.body).toContain(
 			' of shop.example.com, with 7 clicks and 90 impressions in the Search Console Data.',
 		);
-		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
+		expect(again).toEqual(once);
 		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
 			{ json: { event: 'regressed', key: key('title') } },
 		]);
-		script(3, [[], ['favicon']]);
-		const perSite = await run('webhook', { extra: { output: 'sites' } });
-		expect(perSite.items[0].json.runs_recorded).toBe(4);
+		const [perSite] = await production(3, [[], ['favicon']], { output: 'sites' });
+		expect(perSite.json.runs_recorded).toBe(4);
 	});
 
 	it('nothing lost: what the flood guard held back, or a tracker call that failed, comes again until its ticket is recorded', async () => {
@@ -239,7 +226,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(summary(first)).toEqual([
 			'opened title null',
 			'opened robots null',
-			`held ${key('favicon')},${key('sitemap')} undefined`,
+			'held favicon,sitemap undefined',
 		]);
 		expect(first[2].json).toMatchObject({
 			held: 2,
@@ -274,13 +261,13 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		'Ticket Per → Page Group in %s: each group’s findings open, resolve and regress on their own, with their tickets and clicks',
 		async (_, store) => {
 			home = store;
-			const week = async (at: number, failing: string[][], id?: string) =>
-				(await production(at, failing, BY_GROUP, { urls: PAGES, id })).map(({ json }) => json);
-			const events = async (...args: Parameters<typeof week>) =>
-				(await week(...args)).map((json) => `${json.event} ${json.key} ${json.ticket}`);
-			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
+			const week = (at: number, failing: string[][], id?: string) =>
+				production(at, failing, BY_GROUP, { urls: PAGES, id });
+			const first = (await week(0, [['title'], ['title', 'favicon'], ['title']])).map(
+				(i) => i.json,
+			);
 			expect(first).toMatchObject([
-				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 120 },
+				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
 				{
 					key: key('Blog · title'),
 					check: 'title',
@@ -288,20 +275,18 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 				},
 				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
 			]);
-			expect(first[1].body).toContain(
-				'fails on 1 page of shop.example.com (page group Blog), with 5 clicks',
-			);
+			expect(first[1].body).toContain('of shop.example.com (page group Blog), with 1 clicks');
 			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
-			expect(await events(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
+			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
 			// The site's title still fails (on the blog): only the Products finding resolves.
-			expect(await events(2, [[], ['favicon'], ['title']])).toEqual([
-				`resolved ${key('Products · title')} P-1`,
+			expect(summary(await week(2, [[], ['favicon'], ['title']]))).toEqual([
+				'resolved Products · title P-1',
 			]);
 			// Retry On Fail: the second try gives the same items.
 			for (let tries = 0; tries < 2; tries++)
-				expect(await events(3, [['title'], ['favicon'], []], 'retried')).toEqual([
-					`regressed ${key('Products · title')} P-1`,
-					`resolved ${key('Blog · title')} B-1`,
+				expect(summary(await week(3, [['title'], ['favicon'], []], 'retried'))).toEqual([
+					'regressed Products · title P-1',
+					'resolved Blog · title B-1',
 				]);
 			expect(JSON.stringify(state.saved).includes('group history')).toBe(store !== TABLE);
 		},
