@@ -306,20 +306,16 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 
 	it.each([
-		[
-			{ maxNewTickets: 0 },
-			'Finding Options → Max New Tickets must be a number from 1 to 1000, not "0"',
-		],
+		[{ maxNewTickets: 0 }, 'Max New Tickets must be a number from 1 to 1000, not "0"'],
 		[
 			{ remindAfterDays: 'soon' },
-			'Finding Options → Remind After (Days) must be a number from 0 to 3650, not "soon"',
+			'Remind After (Days) must be a number from 0 to 3650, not "soon"',
 		],
-		[
-			{ ticketPer: 'group' },
-			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
-		],
+		[{ ticketPer: 'group' }, 'Ticket Per is Page Group, but no Page Groups are set'],
+		[{ ticketPer: 'page' }, 'Ticket Per must be Site or Page Group, not "page"'],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
-		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
+		const items = [{ url: URLS[0] }];
+		await api.refuses(findings({ findingOptions }), `Finding Options → ${message}`, { items });
 	});
 
 	const noTable: IDataObject = { ...TABLE, historyTable: locator('name', ' ') };
