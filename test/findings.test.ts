@@ -292,6 +292,16 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		},
 	);
 
+	it('Ticket Per changed from Site to Page Group: the groups’ findings open, the site’s tickets get no item', async () => {
+		await production(0, [['title'], [], []], {}, { urls: PAGES });
+		await record({ title: 1 });
+		const byGroup = await production(1, [['title'], [], ['favicon']], BY_GROUP, { urls: PAGES });
+		expect(summary(byGroup)).toEqual([
+			'opened Products · title null',
+			'opened Blog · favicon null',
+		]);
+	});
+
 	it('sends the same phpRank requests as One Item per Site', async () => {
 		const calls: string[][] = [];
 		for (const output of ['sites', 'findings']) {
