@@ -8,6 +8,7 @@ import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../../engine/reportItem';
 import { type RunPage, siteSummary } from './summary';
+import type { SiteSummary } from '../../site/types';
 import { siteSettings } from '../../site/options';
 import { groupOf, type PageGroup } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
@@ -145,7 +146,7 @@ export async function siteItems(
 	];
 	if (pages.every((page) => page.failure !== undefined))
 		throw mine.find(([, { error }]) => error)![1].error!;
-	const { worstPages, minChange, wholeSite: everyPage } = siteSettings(ctx);
+	const { worstPages, minChange, worstBy, wholeSite: everyPage } = siteSettings(ctx);
 	const others =
 		wholeSite || everyPage
 			? await otherPagesOfSite(
@@ -159,7 +160,7 @@ export async function siteItems(
 	const summary = siteSummary(
 		project,
 		pages,
-		{ worstPages, minChange, link },
+		{ worstPages, minChange, worstBy, link },
 		settings,
 		others,
 		siteTraffic,
@@ -172,10 +173,18 @@ export async function siteItems(
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
 		const site = { summary, records, link, history, groupHistory, tickets, settings };
+		// With Search Console Data, each finding says how much of the site the data covers.
+		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
 		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
-			json: { ...json, history_saved: fields.history_saved },
+			json: { ...json, ...coverage, history_saved: fields.history_saved },
 			pairedItem,
 		}));
 	}
 	return [{ json: siteHistoryOutput(summary, fields, { simplify, html }, branding), pairedItem }];
 }
+
+const coverageOf = ({ pages_with_traffic, traffic_coverage, traffic_period }: SiteSummary) => ({
+	pages_with_traffic,
+	traffic_coverage,
+	traffic_period,
+});
