@@ -60,13 +60,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	};
 	const script = (week: number, failing: string[][], urls = URLS) =>
 		scriptRun(api.server, urls, { start: START, run: week, scores: [60, 80, 70], failing });
-	type Execution = { urls?: string[]; id?: string };
-	const production = async (
-		week: number,
-		failing: string[][],
-		extra?: IDataObject,
-		o?: Execution,
-	) => {
+	type Exec = { urls?: string[]; id?: string };
+	const production = async (week: number, failing: string[][], extra?: IDataObject, o?: Exec) => {
 		script(week, failing, o?.urls);
 		const { items, error } = await run('webhook', { extra, ...o });
 		expect(error).toBeUndefined();
@@ -263,19 +258,13 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			home = store;
 			const week = (at: number, failing: string[][], id?: string) =>
 				production(at, failing, BY_GROUP, { urls: PAGES, id });
-			const first = (await week(0, [['title'], ['title', 'favicon'], ['title']])).map(
-				(i) => i.json,
-			);
-			expect(first).toMatchObject([
+			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
+			expect(first.map((i) => i.json)).toMatchObject([
 				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
-				{
-					key: key('Blog · title'),
-					check: 'title',
-					worst_pages: [{ url: 'shop.example.com/blog/x' }],
-				},
+				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
 				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
 			]);
-			expect(first[1].body).toContain('of shop.example.com (page group Blog), with 1 clicks');
+			expect(first[1].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
 			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
 			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
 			// The site's title still fails (on the blog): only the Products finding resolves.
