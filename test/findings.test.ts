@@ -261,10 +261,11 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
 			expect(first.map((i) => i.json)).toMatchObject([
 				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
-				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
+				// With Search Console Data the clicks rank before importance (README's fix-first rule).
 				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
+				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
 			]);
-			expect(first[1].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
+			expect(first[2].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
 			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
 			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
 			// The site's title still fails (on the blog): only the Products finding resolves.

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { BOUNDS, describeValue } from '../bounds';
 import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
+import { thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
@@ -218,8 +219,17 @@ const TITLES: Record<FindingEvent, string> = {
 const placeOf = ({ site, group }: Pick<FindingItem, 'site' | 'group'>) =>
 	group === undefined ? site : `${site} (page group ${group})`;
 
+/** With Search Console Data: `, with 1,750 clicks and 40,000 impressions in the last 28 days`. */
+const trafficText = (
+	{ clicks_affected: clicks, impressions_affected: impressions }: Omit<FindingItem, 'body'>,
+	period?: string | null,
+) =>
+	clicks === undefined
+		? ''
+		: `, with ${thousands(clicks)} clicks and ${thousands(impressions ?? 0)} impressions ${period ?? 'in the Search Console Data'}`;
+
 /** A ready Markdown body: what fails, where, since when, and where to read how to fix it. */
-function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
+function bodyOf(item: Omit<FindingItem, 'body'>, day: string, period?: string | null): string {
 	const place = placeOf(item);
 	const pages = item.worst_pages.map(
 		({ url, score, link }) => `- [${url ?? link}](${link}) (score ${score ?? '–'})`,
@@ -228,7 +238,7 @@ function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${place} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${place}${item.clicks_affected === undefined ? '' : `, with ${item.clicks_affected} clicks and ${item.impressions_affected} impressions in the Search Console Data`}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${place}${trafficText(item, period)}.`,
 					'',
 					'Failing pages (worst first):',
 					...pages,
@@ -260,17 +270,23 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 	};
 }
 
-/** New work first (opened, regressed), then by importance, pages and name. */
-function byUrgency(a: Change, b: Change): number {
-	const rank = (change: Change) =>
-		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
-	return (
-		rank(a) - rank(b) ||
-		importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
-		b.pages - a.pages ||
-		a.check.localeCompare(b.check)
-	);
-}
+/**
+ * New work first (opened, regressed), then by the clicks of the pages it fails on (with Search
+ * Console Data: README's fix-first rule), importance, pages and name.
+ */
+const byUrgency =
+	(clicks: (check: string) => number) =>
+	(a: Change, b: Change): number => {
+		const rank = (change: Change) =>
+			change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+		return (
+			rank(a) - rank(b) ||
+			clicks(b.check) - clicks(a.check) ||
+			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+			b.pages - a.pages ||
+			a.check.localeCompare(b.check)
+		);
+	};
 
 /**
  * One item per finding that changed in the newest run, then (flood guard) one item for what was
@@ -280,7 +296,11 @@ function byUrgency(a: Change, b: Change): number {
 export function findingItems(
 	site: string,
 	history: SiteHistory,
-	{ failing, pages }: { failing: readonly CheckCount[]; pages: readonly FindingPage[] },
+	{
+		failing,
+		pages,
+		period,
+	}: { failing: readonly CheckCount[]; pages: readonly FindingPage[]; period?: string | null },
 	settings: FindingSettings,
 	tickets: ReadonlyMap<string, Ticket>,
 ): Array<FindingItem | HeldItem> {
@@ -292,8 +312,11 @@ export function findingItems(
 	const ticketed = ticketedChecks(tickets, site).filter(
 		(name) => name.includes(KEY_SEPARATOR) === byGroup,
 	);
-	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(byUrgency);
 	const counts = new Map(failing.map((count) => [count.check, count]));
+	const clicksOf = (check: string) => counts.get(check)?.clicks_affected ?? 0;
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
+		byUrgency(clicksOf),
+	);
 	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
 	const affected = (check: string | null) => {
 		const count = check === null ? undefined : counts.get(check);
@@ -329,7 +352,7 @@ export function findingItems(
 			title: `SEO: ${check} ${TITLES[change.event]} on ${placeOf({ site, group })}`,
 			ticket: ticketOf(change.check) ?? null,
 		};
-		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10)) };
+		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10), period) };
 	});
 	const fresh = items.filter(({ event }) => event === 'opened' || event === 'regressed');
 	const held = fresh.slice(settings.maxNew);

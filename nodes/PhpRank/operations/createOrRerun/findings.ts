@@ -67,15 +67,15 @@ export function siteFindingItems(
 ): Array<FindingItem | HeldItem> {
 	const { groups } = site.settings;
 	const options = findingSettings(ctx, groups.length > 0);
-	const { project } = site.summary;
+	const { project, traffic_period: period } = site.summary;
 	if (options.per === 'site') {
 		const pages = findingPages(site.records, site.link, (_, check) => check);
-		const found = { failing: site.summary.failing_checks, pages };
+		const found = { failing: site.summary.failing_checks, pages, period };
 		return findingItems(project, site.history, found, options, site.tickets);
 	}
 	const pages = findingPages(site.records, site.link, (record, check) =>
 		groupCheck(groupOf(record.url, groups), check),
 	);
-	const found = { failing: groupFailing(pages, site), pages };
+	const found = { failing: groupFailing(pages, site), pages, period };
 	return findingItems(project, site.groupHistory!, found, options, site.tickets);
 }
