@@ -288,6 +288,20 @@ const byUrgency =
 		);
 	};
 
+/** With Search Console Data, a failing check's clicks and impressions (0 for one not failing now); without, none. */
+function trafficOfChecks(failing: readonly CheckCount[]) {
+	const counts = new Map(failing.map((count) => [count.check, count]));
+	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
+	return (check: string | null): Pick<FindingItem, 'clicks_affected' | 'impressions_affected'> => {
+		if (!traffic) return {};
+		const count = check === null ? undefined : counts.get(check);
+		return {
+			clicks_affected: count?.clicks_affected ?? 0,
+			impressions_affected: count?.impressions_affected ?? 0,
+		};
+	};
+}
+
 /**
  * One item per finding that changed in the newest run, then (flood guard) one item for what was
  * held back. Ticket Per → Page Group: `history` is the groups' and the checks of `failing` and
@@ -312,20 +326,11 @@ export function findingItems(
 	const ticketed = ticketedChecks(tickets, site).filter(
 		(name) => name.includes(KEY_SEPARATOR) === byGroup,
 	);
-	const counts = new Map(failing.map((count) => [count.check, count]));
-	const clicksOf = (check: string) => counts.get(check)?.clicks_affected ?? 0;
+	const affected = trafficOfChecks(failing);
+	const clicksOf = (check: string) => affected(check).clicks_affected ?? 0;
 	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
 		byUrgency(clicksOf),
 	);
-	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
-	const affected = (check: string | null) => {
-		const count = check === null ? undefined : counts.get(check);
-		if (!traffic) return {};
-		return {
-			clicks_affected: count?.clicks_affected ?? 0,
-			impressions_affected: count?.impressions_affected ?? 0,
-		};
-	};
 	const items = changes.map((change): FindingItem => {
 		const key = findingKey(site, change.check);
 		const { group, check } = byGroup ? ofGroupCheck(change.check) : { check: change.check };
