@@ -139,6 +139,28 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(later.items[0].json.runs_recorded).toBe(3);
 	});
 
+	it('with a Run Key, another execution of the run (a dispatcher’s retry) replaces the site’s row, compared with the run before', async () => {
+		await runAt(0, [70, 80], 'webhook', { id: '50' });
+		const week = { extra: { runKey: '={{ " week " + 2 }}' } };
+		const first = await runAt(1, [60, 80], 'webhook', { id: '51', ...week });
+		const retry = await runAt(1, [62, 80], 'webhook', { id: '52', ...week });
+		expect(rows().map(({ execution_id }) => execution_id)).toEqual(['50', 'run:week 2']);
+		expect(rows()[1].average_score).toBe(siteFigures(api.server, SITE).average_score);
+		const runs = [first, retry].map(({ items }) => items[0].json);
+		expect(runs.map((site) => [site.runs_recorded, historyOf(site).length])).toEqual([
+			[2, 2],
+			[2, 2],
+		]);
+		expect(historyOf(runs[1])[0]).toEqual(historyOf(runs[0])[0]);
+		// Without the key, the next execution is a run of its own; a key too long is refused first.
+		await runAt(2, [64, 80], 'webhook', { id: '53' });
+		expect(rows()).toHaveLength(3);
+		const sent = api.apiRequests().length;
+		const long = await run('webhook', { id: '54', extra: { runKey: 'k'.repeat(101) } });
+		expect(long.error?.message).toContain('Run Key is 101 characters long; at most 100');
+		expect(api.apiRequests().length - sent).toBe(0);
+	});
+
 	it('many sites’ first runs at once (one execution per site on queue-mode workers) make one table and keep every row', async () => {
 		const sites = ['a', 'b', 'c', 'd'].map((name) => `https://${name}.example.com/`);
 		for (const url of sites) api.server.setNextAnalysis(url, { score: 70, others: 'pass' });

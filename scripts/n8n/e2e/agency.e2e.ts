@@ -6,12 +6,15 @@
  * production execution per site and every one successful, each site's history row written once, the digest
  * counting every site and sent once, both workers taking sites, and phpRank's requests at the floor.
  */
-import { checkAgencyRun, startAgency, type AgencyOptions } from '../agency';
+import { checkAgencyRun, startAgency, type Agency, type AgencyOptions } from '../agency';
+import { waitFor } from '../proc';
 import { Suite } from '../suite';
 
 const suite = new Suite('agency');
 const { check, section, note } = suite;
-const SIZE: AgencyOptions = { sites: 20, pages: 20, throttleFactor: 20 };
+/** A dead worker's job is failed once its lock (30 s here, n8n's default 60 s) lapses, as the other worker checks every 10 s (30 s). */
+const LOCK = { QUEUE_WORKER_LOCK_DURATION: '30000', QUEUE_WORKER_STALLED_INTERVAL: '10000' };
+const SIZE: AgencyOptions = { sites: 20, pages: 20, throttleFactor: 20, env: LOCK };
 
 async function main(): Promise<void> {
 	section(
@@ -37,6 +40,67 @@ async function main(): Promise<void> {
 		'both workers took sites',
 		Object.values(run.sitesBy).filter((n) => n > 0).length === 2,
 		run.sitesBy,
+	);
+	await killedWorker(agency);
+}
+
+/**
+ * A second week's run in which worker-1 is killed (SIGKILL, its task runner too) while it holds sites: n8n fails
+ * their calls once their lock lapses, Audit again calls them once more (worker-2 runs them), and every site
+ * ends with one row of the run (its Run Key), the digest naming none as not audited.
+ */
+async function killedWorker(agency: Agency): Promise<void> {
+	section('a worker killed (kill -9) while it holds sites, in the next run');
+	const { api } = suite;
+	const [victim] = agency.cluster.workers;
+	const before = victim.logs().match(/Worker started execution/g)?.length ?? 0;
+	const running = agency.run('the run with a worker killed');
+	const held = await waitFor(
+		() =>
+			((victim.logs().match(/Worker started execution/g)?.length ?? 0) > before &&
+				api.requests.some((r) => r.method === 'PUT')) ||
+			undefined,
+		120_000,
+		100,
+	);
+	process.kill(-victim.pid, 'SIGKILL');
+	const killedAt = api.requests.filter((r) => r.method === 'PUT').length;
+	const run = await running;
+	const rows = await agency.rowsPerSite(`run:${run.id}`);
+	note(
+		`killed ${victim.name} after ${killedAt} analyses; wall ${(run.wallMs / 1000).toFixed(1)} s; site executions ${JSON.stringify(run.siteStatuses)}; calls made again ${run.again.calls}; analyses ${run.phpRank.analyses} (${SIZE.sites * SIZE.pages} pages)`,
+	);
+	check(`${victim.name} held a site when it was killed`, Boolean(held));
+	check(
+		'the dispatcher ended successfully; the calls n8n failed with the worker were made again, each answered',
+		run.status === 'success' &&
+			run.again.calls === run.dispatchErrors &&
+			run.again.calls > 0 &&
+			run.again.errors === 0,
+		{ status: run.status, errors: run.dispatchErrors, again: run.again },
+	);
+	check(
+		'one successful site execution per site; the others ended (none left running)',
+		run.siteStatuses.success === SIZE.sites && run.siteExecutions === SIZE.sites + run.again.calls,
+		run.siteStatuses,
+	);
+	check(
+		'every site has exactly one history row of this run (its Run Key), and two in all',
+		agency.hosts.every((h) => rows.get(h) === 1) && rows.size === SIZE.sites,
+		Object.fromEntries(rows),
+	);
+	const all = await agency.rowsPerSite();
+	check(
+		'…and two rows in all (the weeks)',
+		agency.hosts.every((h) => all.get(h) === 2),
+		Object.fromEntries(all),
+	);
+	check(
+		'the digest counts every site and names none as not audited; no report created (re-runs only)',
+		run.digest.totalSites === SIZE.sites &&
+			run.digest.notAudited === 0 &&
+			!api.requests.some((r) => r.method === 'POST'),
+		run.digest,
 	);
 }
 
