@@ -159,7 +159,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.body.run }}',
 		description:
-			'The run this execution audits the site for, e.g. the dispatching execution’s ID (<code>{{ $execution.id }}</code> sent with the site) or the date. A second production execution of the same site and key (a dispatcher’s retry, Executions → Retry) replaces that run’s record instead of adding one, and compares with the run before. Empty: each execution is a run of its own.',
+			'The run this execution audits the site for, e.g. the ID of the execution that dispatched the site (sent with it) or the date. A second production execution of the same site and key (a dispatcher’s retry, Executions → Retry) replaces that run’s record instead of adding one, and compares with the run before. Empty: each execution is a run of its own.',
 		displayOptions: { show: { output: ['sites', 'findings'] } },
 	},
 	withHistoryLength(
