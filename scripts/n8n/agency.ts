@@ -17,7 +17,7 @@ import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks'
 import type { SmtpCatcher } from './catchers';
 import { importCredentials, setupOwner } from './n8n';
 import { sleep } from './proc';
-import { clusterWithPackage, type QueueCluster } from './queue';
+import { clusterWithPackage, startedBy, type QueueCluster } from './queue';
 import type { Report } from './report';
 import { saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
@@ -287,24 +287,16 @@ const itemsOf = (runs: Array<Record<string, unknown>> | undefined) =>
 /** worker name → the site executions it started ("Worker started execution <id> (job" in its log). */
 function sitesBy(cluster: QueueCluster, ids: Set<string>): Record<string, number> {
 	const out: Record<string, number> = {};
-	for (const w of cluster.workers) {
-		const started = [...w.logs().matchAll(/Worker started execution (\d+) \(job/g)].map(
-			(m) => m[1],
-		);
-		out[w.name] = started.filter((id) => ids.has(id)).length;
-	}
+	for (const w of cluster.workers) out[w.name] = startedBy(w).filter((id) => ids.has(id)).length;
 	return out;
 }
 
 function phpRankCounts(api: PhpRankServer): AgencyRun['phpRank'] {
 	const reqs = api.requests.filter((r) => r.path.includes('/api/v1/'));
-	const lists = reqs.filter((r) => r.method === 'GET' && /\/reports\/?$/.test(r.path)).length;
-	const projectLists = reqs.filter(
-		(r) => r.method === 'GET' && /\/projects\/?$/.test(r.path),
-	).length;
-	const analyses = reqs.filter(
-		(r) => r.method === 'POST' || (r.method === 'PUT' && /\/reports\/\d+/.test(r.path)),
-	).length;
+	const count = (method: string, path: RegExp) =>
+		reqs.filter((r) => r.method === method && path.test(r.path)).length;
+	const [lists, projectLists] = [count('GET', /\/reports\/?$/), count('GET', /\/projects\/?$/)];
+	const analyses = count('POST', /\/reports\/?$/) + count('PUT', /\/reports\/\d+/);
 	return {
 		total: reqs.length,
 		lists,
@@ -407,7 +399,7 @@ async function dispatcherFigures(
 	const runData = await runDataOf(cluster, id);
 	const digestRun = runData[DIGEST]?.[0] as NodeRun | undefined;
 	const [digest] = itemsOf(runData[DIGEST]);
-	const calls = itemsOf(runData[DISPATCH]);
+	const [calls, again] = [itemsOf(runData[DISPATCH]), itemsOf(runData[AGAIN])];
 	const mail = smtp.messages[0];
 	return {
 		digest: {
@@ -418,10 +410,7 @@ async function dispatcherFigures(
 			notAudited: Number(digest?.not_audited_sites ?? 0),
 		},
 		dispatchErrors: calls.filter((c) => c.error !== undefined).length,
-		again: {
-			calls: itemsOf(runData[AGAIN]).length,
-			errors: itemsOf(runData[AGAIN]).filter((c) => c.error !== undefined).length,
-		},
+		again: { calls: again.length, errors: again.filter((c) => c.error !== undefined).length },
 	};
 }
 
