@@ -10,6 +10,7 @@
  */
 import { checkAgencyRun, startAgency, type Agency, type AgencyOptions } from '../agency';
 import { waitFor } from '../proc';
+import { Fatal } from '../report';
 import { startedBy } from '../queue';
 import { Suite } from '../suite';
 
@@ -56,14 +57,18 @@ async function killedWorker(agency: Agency): Promise<void> {
 	const victim = await waitFor(() => {
 		const fresh = workers.map((w) => ids(w).filter((id) => id > last));
 		const dispatcher = Math.min(...fresh.flat()); // started first, before any site
-		const holder = fresh.findIndex((ids) => ids.length > 0 && !ids.includes(dispatcher));
+		const holder = fresh.findIndex((got) => got.length > 0 && !got.includes(dispatcher));
 		return holder >= 0 && api.requests.some((r) => r.method === 'PUT')
 			? workers[holder]
 			: undefined;
 	}, 120_000);
 	if (victim) process.kill(-victim.pid, 'SIGKILL');
 	const killedAt = api.requests.filter((r) => r.method === 'PUT').length;
-	const run = await running;
+	// unref'd: the suite ends when its checks do
+	const late = new Promise<never>((_, reject) =>
+		setTimeout(() => reject(new Fatal('the run did not end within 8 min')), 480_000).unref(),
+	);
+	const run = await Promise.race([running, late]);
 	const [rows, all] = [await agency.rowsPerSite(`run:${run.id}`), await agency.rowsPerSite()];
 	note(
 		`killed ${victim?.name} after ${killedAt} analyses; wall ${(run.wallMs / 1000).toFixed(1)} s; site executions ${JSON.stringify(run.siteStatuses)}; calls made again ${run.again.calls}; analyses ${run.phpRank.analyses} for ${SIZE.sites * SIZE.pages} pages`,
