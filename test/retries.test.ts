@@ -83,6 +83,25 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 		expect(at[at.length - 1] - at[0]).toBeLessThanOrEqual(3500);
 	});
 
+	it.each([3601, -1, 'soon'])(
+		'Wait Out Outages of %p is refused before any request, naming the field and its bounds',
+		async (value) => {
+			const error = await api.refuses(
+				getReport({ waitOutOutages: value }),
+				`Request Options → Wait Out Outages (Seconds) must be a number from 0 to 3600, not ${JSON.stringify(value)}`,
+			);
+			expect(error.description).toBe(
+				'Enter a number of seconds (300 by default, 0 to fail at once).',
+			);
+		},
+	);
+
+	it('Wait Out Outages at its bound, 3600, rides out a 503', async () => {
+		api.server.failNext(unavailable);
+		expect((await api.first(getReport({ waitOutOutages: 3600 }))).id).toBe(1);
+		expect(api.apiRequests().map((r) => r.status)).toEqual([503, 200]);
+	});
+
 	it('a create that never reached phpRank (connection refused) is sent again; 0 fails at once', async () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
 		const credential = { ...api.credential, baseUrl };

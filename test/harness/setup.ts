@@ -39,7 +39,7 @@ export interface ServerFixture {
 
 /**
  * Starts a phpRank test server for the test file (throttle off unless asked for), and forgets
- * the recorded requests before each test. Returns a fixture whose fields are set once started.
+ * the recorded requests and the unused faults before each test. Returns a fixture whose fields are set once started.
  */
 export function useServer(
 	options: ServerOptions & { seed?: (server: PhpRankServer) => void } = {},
@@ -78,7 +78,10 @@ export function useServer(
 		expect(fixture.apiRequests()).toEqual([]);
 		return error!;
 	};
-	beforeEach(() => fixture.server.clearRequests());
+	beforeEach(() => {
+		fixture.server.clearRequests();
+		fixture.server.clearFaults();
+	});
 	afterAll(async () => await fixture.server.stop());
 	return fixture;
 }

@@ -537,6 +537,11 @@ export class PhpRankServer {
 		this.recorded.length = 0;
 	}
 
+	/** Drops the faults failNext queued that no request has used up (a test's leftovers). */
+	clearFaults(): void {
+		this.faults.length = 0;
+	}
+
 	/**
 	 * Stores a report as if it had been created earlier. The url is cleaned and the project derived
 	 * like phpRank does; result and results are generated (seeded by url and id) unless given.
