@@ -4,22 +4,8 @@ import { description as getAllDescription } from '../nodes/PhpRank/descriptions/
 import { locator, useServer, type ServerFixture } from './harness/setup';
 
 const description: INodeProperties[] = getAllDescription;
-const reportKeys = [
-	'id',
-	'url',
-	'project',
-	'score',
-	'result_class',
-	'failed_high',
-	'failed_medium',
-	'failed_low',
-	'top_failed_checks',
-	'privacy',
-	'generated_at',
-	'created_at',
-	'updated_at',
-	'link',
-];
+const reportKeys =
+	'id url project score result_class failed_high failed_medium failed_low top_failed_checks privacy generated_at created_at updated_at link';
 
 /** The queries of `count` list pages of `perPage`, with `query` on each. */
 const pages = (perPage: number, count: number, query: IDataObject = {}) =>
@@ -62,7 +48,7 @@ describe('Report → Get Many', () => {
 		const ids = items.map((item) => item.json.id);
 		expect(new Set(ids).size).toBe(250);
 		expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
-		expect(Object.keys(items[0].json)).toEqual(reportKeys);
+		expect(Object.keys(items[0].json).join(' ')).toBe(reportKeys);
 	});
 
 	it('keeps every filter and the sort on every page', async () => {

@@ -155,17 +155,9 @@ describe('phpRank as an AI tool', () => {
 
 		const record = api.server.getReport(1)!;
 		const failed = Object.entries(record.results).filter(([, check]) => !check.passed);
-		expect(Object.keys(report)).toEqual([
-			'id',
-			'url',
-			'score',
-			'result_class',
-			'project',
-			'failed_checks',
-			'privacy',
-			'generated_at',
-			'link',
-		]);
+		expect(Object.keys(report)).toEqual(
+			'id url score result_class project failed_checks privacy generated_at link'.split(' '),
+		);
 		expect(report).toMatchObject({
 			id: 1,
 			url: 'example.com',

@@ -47,6 +47,12 @@ const ANSWER = {
 };
 
 const api = useServer();
+const RIVAL = 'https://rival.example.net/p';
+const COMPARE = {
+	resource: 'report',
+	operation: 'compare',
+	competitors: { competitor: [{ url: RIVAL }] },
+};
 const urls = Object.keys(PAGES).map(page);
 const items = urls.map((url) => ({ url, gsc: ANSWER }));
 // Another site (One Digest): '/' fails title, in the data (999, 9,999); '/new' passes, no data.
@@ -63,37 +69,62 @@ beforeAll(async () => {
 	await api.ok(perSiteParameters({ output: 'pages' }), { items: [...items, ...other] });
 });
 
-/** Each check's or group's name, clicks and impressions. */
+/** Each check's, group's or breach's name, clicks and impressions. */
 const figures = (list: unknown) =>
 	(list as IDataObject[]).map((c) => [
-		c.check ?? c.name,
+		c.rule ?? c.check ?? c.name,
 		c.clicks_affected,
 		c.impressions_affected,
 	]);
+/** A site's clicks, impressions, pages with data and coverage. */
+const SUMS = ['traffic_clicks', 'traffic_impressions', 'pages_with_traffic', 'traffic_coverage'];
+const sums = (s: IDataObject) => SUMS.map((name) => s[name]);
+/** Worst Pages By → Most Clicks: y/z 1,200 (score 40) before /about 1,200 (85, more impressions),
+ * /blog/a 300, /products/x 250; /products/y 0 is fifth; '/' and /contact fail nothing. */
+const MOST_CLICKS = { worstPagesBy: 'clicks', worstPages: 4 };
+const BY_CLICKS = [
+	[`${SITE}/products/y/z`, 1200, 30000],
+	[`${SITE}/about`, 1200, 40000],
+	[`${SITE}/blog/a`, 300, 5000],
+	[`${SITE}/products/x`, 250, 5000],
+];
+/** Each worst page's URL, clicks and impressions. */
+const worst = (site: IDataObject) =>
+	(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]);
 const FIX_FIRST = [
 	['meta_description', 1750, 40000],
 	['title', 1200, 30000],
 	['image_keywords', 1200, 40000],
 ];
 
+/** Runs without the data, then with it: the same phpRank requests; the second run's answer. */
+async function sameCalls<T>(without: () => Promise<unknown>, withData: () => Promise<T>) {
+	api.server.clearRequests();
+	await without();
+	const calls = api.calls();
+	api.server.clearRequests();
+	const answer = await withData();
+	expect(api.calls()).toEqual(calls);
+	return answer;
+}
+
 describe('Search Console Data', () => {
 	it('every failing check, group and worst page carries its pages’ clicks; fix_first by clicks, importance on a tie; the same requests as without', async () => {
-		await api.ok(perSiteParameters(), { items });
-		const without = api.calls();
-		api.server.clearRequests();
 		const budget = { requiredChecks: 'meta_description', minAverageScore: 60 };
 		const groups = {
 			pageGroups: { group: [{ name: 'Products', pattern: '/products/**', budget }] },
+			siteOptions: { emailHtml: true },
 		};
-		const site = await api.first(perSite(groups), { items });
-		expect(api.calls()).toEqual(without);
+		const site = await sameCalls(
+			() => api.ok(perSiteParameters(), { items }),
+			() => api.first(perSite(groups), { items }),
+		);
 		// meta_description: /blog/a 300 + /products/x 250 + /products/y/z 1200; 5000 + 5000 + 30000.
 		// title: /products/y 0 + /products/y/z 1200; image_keywords (medium): /products/y 0 + /about
 		// 1200, more impressions (40,000) than title's: importance breaks the tie of clicks.
 		expect(figures(site.fix_first)).toEqual(FIX_FIRST);
-		expect(figures(site.failing_checks)).toEqual(
-			expect.arrayContaining(figures(site.fix_first).map((c) => expect.arrayContaining(c))),
-		);
+		// failing_checks by importance, then pages: the same order here.
+		expect(figures(site.failing_checks)).toEqual(FIX_FIRST);
 		// Products: x 250 + y 0 + y/z 1200; Other: / 1000 + /blog/a 300 + /about 1200 + /contact 0.
 		expect(figures(site.groups)).toEqual([
 			['Products', 1450, 35000],
@@ -104,47 +135,43 @@ describe('Search Console Data', () => {
 			['required_check', 1450, 35000],
 			['min_average_score', 1200, 30000],
 		];
-		const ofBreaches = (list: unknown) =>
-			(list as IDataObject[]).map((b) => [b.rule, b.clicks_affected, b.impressions_affected]);
-		expect(ofBreaches(site.breaches)).toEqual(breaches);
-		expect(ofBreaches((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
-		expect(
-			(site.worst_pages as IDataObject[]).map((p) => [p.url, p.clicks, p.impressions]),
-		).toEqual([
+		expect(figures(site.breaches)).toEqual(breaches);
+		expect(figures((site.groups as IDataObject[])[0].breaches)).toEqual(breaches);
+		expect(worst(site)).toEqual([
 			[`${SITE}/products/y/z`, 1200, 30000],
 			[`${SITE}/products/y`, 0, 0],
 			[`${SITE}/contact`, 0, 0],
 			[`${SITE}/products/x`, 250, 5000],
 			[`${SITE}/blog/a`, 300, 5000],
 		]);
-		expect(site).toMatchObject({
-			traffic_clicks: 3950,
-			traffic_impressions: 100000,
-			pages_with_traffic: 5,
-			traffic_coverage: 71.4, // 5 of 7
-			pages_without_traffic: [`${SITE}/products/y`, `${SITE}/contact`],
-		});
+		const without = [`${SITE}/products/y`, `${SITE}/contact`]; // 5 of 7 pages with data
+		expect([...sums(site), site.pages_without_traffic]).toEqual([3950, 100000, 5, 71.4, without]);
 		const lines = String(site.summary_text).split('\n');
 		expect(lines.slice(0, 2)).toEqual([
 			`${SITE}: fix first: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions`,
 			`Search Console data for 5 of 7 pages (71.4%); no data (0 clicks): ${SITE}/products/y, ${SITE}/contact`,
 		]);
+		expect(String(site.summary_html)).toContain(`bold">${lines[0].slice(SITE.length + 2)}</p>`);
 	});
 
 	it('Project → Get Health (one project, All Projects): the same figures from the report list, the same requests as without', async () => {
 		for (const project of [{}, { allProjects: true }]) {
-			api.server.clearRequests();
-			await api.ok(healthParameters(SITE, { ...project, simplify: false }));
-			const without = api.calls();
-			api.server.clearRequests();
-			const sites = await api.ok(
-				healthParameters(SITE, { ...project, simplify: false, searchConsoleData: ANSWER }),
+			const health = (more = {}) => api.ok(healthParameters(SITE, { ...project, ...more }));
+			const sites = await sameCalls(
+				() => health({ simplify: false }),
+				() => health({ simplify: false, searchConsoleData: ANSWER, siteOptions: MOST_CLICKS }),
 			);
-			expect(api.calls()).toEqual(without);
-			const site = sites.find(({ json }) => json.project === SITE)!.json;
-			expect(figures(site.fix_first)).toEqual(FIX_FIRST);
-			expect(site).toMatchObject({ traffic_clicks: 3950, pages_with_traffic: 5 });
-			expect(String(site.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+			const [site, other] = [SITE, OTHER].map((p) => sites.find((i) => i.json.project === p)?.json);
+			expect([sums(site!), figures(site!.fix_first), worst(site!)]).toEqual([
+				[3950, 100000, 5, 71.4],
+				FIX_FIRST,
+				BY_CLICKS,
+			]);
+			expect(String(site!.summary_text)).toMatch(/^shop.example.com: fix first: meta_description/);
+			// All Projects: the other site from its own rows only ('/' 999, 9,999; '/new' none: 1 of 2).
+			expect(other && [sums(other), figures(other.fix_first)]).toEqual(
+				project.allProjects ? [[999, 9999, 1, 50], [['title', 999, 9999]]] : undefined,
+			);
 		}
 	});
 
@@ -157,33 +184,26 @@ describe('Search Console Data', () => {
 				}),
 			);
 		const plain = await digestOf();
-		const without = api.calls();
-		api.server.clearRequests();
 		const period = { startDate: '2026-10-01', endDate: '2026-10-28' };
-		const digest = await digestOf(JSON.stringify({ ...ANSWER, ...period }));
-		expect(api.calls()).toEqual(without);
+		const data = JSON.stringify({ ...ANSWER, ...period });
+		const digest = await sameCalls(digestOf, () => digestOf(data));
 		expect(digest.sites).toEqual(
 			(plain.sites as IDataObject[]).map((site) => expect.objectContaining(site)),
 		);
 		const sites = Object.fromEntries((digest.sites as IDataObject[]).map((s) => [s.project, s]));
-		// Pages failing a check: /blog/a 300 + /products/x 250 + /products/y 0 + /products/y/z 1200 + /about 1200.
-		expect(sites[SITE]).toMatchObject({
-			...{ traffic_clicks: 3950, traffic_impressions: 100000, traffic_coverage: 71.4 },
-			...{ clicks_affected: 2950, impressions_affected: 80000, pages_with_traffic: 5 },
-		});
-		expect(sites[OTHER]).toMatchObject({
-			...{ traffic_clicks: 999, traffic_impressions: 9999, traffic_coverage: 50 },
-			...{ clicks_affected: 999, impressions_affected: 9999, pages_with_traffic: 1 },
-		});
-		expect([sites[SITE].fix_first, sites[OTHER].fix_first].map((fix) => figures([fix]))).toEqual([
-			[FIX_FIRST[0]],
-			[['title', 999, 9999]],
+		// Each site, then the account: clicks, impressions, pages with data, coverage, and the clicks
+		// and impressions of pages failing a check (/blog/a 300 + /products/x 250 + /products/y 0 +
+		// /products/y/z 1200 + /about 1200; the other site's '/' 999); the account: 6 of 9 pages.
+		const failing = (s: IDataObject) => [...sums(s), s.clicks_affected, s.impressions_affected];
+		expect([sites[SITE], sites[OTHER], digest].map(failing)).toEqual([
+			[3950, 100000, 5, 71.4, 2950, 80000],
+			[999, 9999, 1, 50, 999, 9999],
+			[4949, 109999, 6, 66.7, 3949, 89999],
 		]);
-		expect(digest).toMatchObject({
-			...{ traffic_clicks: 4949, traffic_impressions: 109999, clicks_affected: 3949 },
-			...{ impressions_affected: 89999, traffic_period: 'from 2026-10-01 to 2026-10-28' },
-		});
-		expect(figures(digest.fix_first)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
+		expect(digest.traffic_period).toBe('from 2026-10-01 to 2026-10-28');
+		const firstFixes = [sites[SITE].fix_first, sites[OTHER].fix_first];
+		expect(figures(firstFixes)).toEqual([FIX_FIRST[0], ['title', 999, 9999]]);
+		expect(figures(digest.fix_first)).toEqual(figures(firstFixes));
 		const lead = `Fix first: ${SITE}: meta_description (high) fails on 3 pages that had 1,750 clicks and 40,000 impressions from 2026-10-01 to 2026-10-28`;
 		const text = String(digest.summary_text);
 		expect(text.split('\n')[0]).toBe(lead);
@@ -207,6 +227,9 @@ describe('Search Console Data', () => {
 		expect(await clicks(health, [{ rows: [{ name: 'a spreadsheet row' }] }])).toBeUndefined();
 		const perItem = urls.map((url) => ({ url, search_console: ANSWER }));
 		expect(await clicks(perSiteParameters(), perItem)).toBe(3950);
+		const pages = await api.ok(perSiteParameters({ output: 'pages' }), { items: perItem });
+		// One Item per Page: '/' 1000, '/blog/a' 300, '/products/x' 250 … '/contact' none.
+		expect(pages.map(({ json }) => json.clicks)).toEqual([1000, 300, 250, 0, 1200, 1200, 0]);
 		const bad = { rows: [row(page('/'), 'many')], responseAggregationType: 'byPage' };
 		api.server.clearRequests();
 		await api.refuses(health, /^The input item's rows: rows\[0\]\.clicks is "many" \(text\)/, {
@@ -238,13 +261,10 @@ describe('Search Console Data', () => {
 	});
 
 	it('a site none of whose pages are in the data: 0% coverage, said (escaping: site.test.ts)', async () => {
-		const site = await api.first(perSite({ searchConsoleData: { rows: [ANSWER.rows[8]] } }), {
-			items,
-		});
-		expect(site).toMatchObject({ traffic_clicks: 0, pages_with_traffic: 0, traffic_coverage: 0 });
-		expect(site.pages_without_traffic).toEqual(
-			urls.map((url) => url.replace(/^https:\/\/|\/$/g, '')),
-		);
+		const data = { rows: [ANSWER.rows[8]] }; // another site's row only
+		const site = await api.first(perSite({ searchConsoleData: data }), { items });
+		const listed = urls.map((url) => url.replace(/^https:\/\/|\/$/g, ''));
+		expect([...sums(site), site.pages_without_traffic]).toEqual([0, 0, 0, 0, listed]);
 		expect(String(site.summary_text)).toContain('Search Console data for 0 of 7 pages (0%)');
 	});
 
@@ -274,22 +294,14 @@ describe('Search Console Data', () => {
 	});
 
 	it('Compare With Competitors: your page’s clicks on the item, each check they lead on and the first line; the same requests as without', async () => {
-		const rival = 'https://rival.example.net/p';
-		api.server.setAnalysis(rival, { score: 95, failed: [], others: 'pass' });
+		api.server.setAnalysis(RIVAL, { score: 95, failed: [], others: 'pass' });
 		const compare = (searchConsoleData: IDataObject | string = '') =>
-			api.first({
-				...{ resource: 'report', operation: 'compare', simplify: false, searchConsoleData },
-				...{ yourUrl: page('/products/y/z'), competitors: { competitor: [{ url: rival }] } },
-			});
+			api.first({ ...COMPARE, simplify: false, searchConsoleData, yourUrl: page('/products/y/z') });
 		await compare();
-		api.server.clearRequests();
-		await compare();
-		const without = api.calls();
-		api.server.clearRequests();
-		const item = await compare({ ...ANSWER, days: 28 });
-		expect(api.calls()).toEqual(without);
+		const item = await sameCalls(compare, () => compare({ ...ANSWER, days: 28 }));
 		// /products/y/z: 1,200 clicks, 30,000 impressions; it fails meta_description and title.
 		expect(item).toMatchObject({ clicks_affected: 1200, impressions_affected: 30000 });
+		expect(item).toMatchObject({ traffic_data: true, traffic_period: 'in the last 28 days' });
 		expect(figures(item.they_lead_on)).toEqual([
 			['meta_description', 1200, 30000],
 			['title', 1200, 30000],
@@ -297,6 +309,24 @@ describe('Search Console Data', () => {
 		expect(String(item.summary_text).split('\n')[0]).toBe(
 			'Your competitor passes 2 high checks you fail: meta_description, title. Your page had 1,200 clicks and 30,000 impressions in the last 28 days.',
 		);
+	});
+
+	it('Worst Pages By → Most Clicks: the failing pages, most clicks first, the lower score on a tie (Get Health: above); refused without data', async () => {
+		const siteOptions = MOST_CLICKS;
+		expect(worst(await api.first(perSite({ siteOptions }), { items }))).toEqual(BY_CLICKS);
+		const message =
+			'Worst Pages By under Site Options is Most Clicks, but there is no Search Console Data';
+		api.server.clearRequests();
+		await api.refuses(perSiteParameters({ siteOptions }), `${message} [item 0]`, { items });
+		await api.refuses(healthParameters(SITE, { siteOptions }), message);
+	});
+
+	it('One Item per Finding Change: each finding carries the clicks of the pages it fails on (as fix_first), and the coverage', async () => {
+		const found = (await api.ok(perSite({ output: 'findings' }), { items })).map((i) => i.json);
+		expect(figures(found)).toEqual(FIX_FIRST); // opened: high first, then most pages
+		const coverage = found.map((f) => [f.pages_with_traffic, f.traffic_coverage]);
+		expect(coverage).toEqual([...Array(3)].map(() => [5, 71.4]));
+		expect(found[0].body).toContain('3 pages of shop.example.com, with 1750 clicks and 40000');
 	});
 
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });
@@ -329,13 +359,14 @@ describe('Search Console Data', () => {
 			'its answers are of different periods (in the last 28 days; in the last 7 days)',
 		],
 	])(
-		'refuses %j before any request (Create or Re-Run, both outputs; Get Health)',
+		'refuses %j before any request (Create or Re-Run, each output; Get Health, One Digest; Compare)',
 		async (data, message) => {
 			const searchConsoleData = data as IDataObject;
 			for (const parameters of [
-				perSite({ searchConsoleData }),
-				perSite({ output: 'pages', searchConsoleData }),
+				...['sites', 'pages', 'findings'].map((output) => perSite({ output, searchConsoleData })),
 				healthParameters(SITE, { searchConsoleData }),
+				healthParameters(SITE, { allProjects: true, output: 'digest', searchConsoleData }),
+				{ ...COMPARE, yourUrl: page('/'), searchConsoleData },
 			])
 				await api.refuses(parameters, `Search Console Data: ${message}`, {
 					items: [{ url: page('/') }],

@@ -3,9 +3,8 @@
  * n8n external hook for `npm run bench:n8n` (scripts/n8n/bench.ts), loaded into the n8n process through
  * EXTERNAL_HOOK_FILES. After each execution (and after n8n saved it to its database) it writes
  * `$PHPRANK_BENCH_DIR/<workflow id>.json`: each node's executionTime and item counts from the run data,
- * the process's peak RSS (VmHWM) so far, and a Date/monotonic clock pair to place a node's run inside a
- * CPU profile. It then keeps only the first item of every node output, so `n8n execute` does not print
- * hundreds of MB of items that nobody reads.
+ * and the process's peak RSS (VmHWM) so far. It then keeps only the first item of every node output, so
+ * `n8n execute` does not print hundreds of MB of items that nobody reads.
  */
 const fs = require('fs');
 const path = require('path');
@@ -20,14 +19,12 @@ async function postExecute(run, workflowData) {
 	const dir = process.env.PHPRANK_BENCH_DIR;
 	if (!dir || !run) return;
 	const memory = memoryKb();
-	const clock = { epochMs: Date.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) };
 	const resultData = (run.data && run.data.resultData) || {};
 	const nodes = {};
 	for (const [name, tasks] of Object.entries(resultData.runData || {})) {
 		nodes[name] = tasks.map((task) => {
 			const main = (task.data && task.data.main) || [];
 			const summary = {
-				startTime: task.startTime,
 				executionTime: task.executionTime,
 				status: task.executionStatus,
 				items: main.map((output) => (output ? output.length : 0)),
@@ -41,12 +38,10 @@ async function postExecute(run, workflowData) {
 	}
 	const out = {
 		workflowId: workflowData.id,
-		pid: process.pid,
 		status: run.status,
 		error: resultData.error ? resultData.error.message : undefined,
 		nodes,
 		memoryKb: memory,
-		clock,
 	};
 	fs.writeFileSync(path.join(dir, `${workflowData.id}.json`), JSON.stringify(out));
 }

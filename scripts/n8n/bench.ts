@@ -37,15 +37,12 @@
  *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor,sitemap] [--rounds 5] [--reports 10000] [--gets 1000]
  *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
  *                        [--monitor-window-ms 6000] [--health-pages 10000] [--sitemap-pages 500] [--sitemap-per-file 100]
- *                        [--skip-build] [--cpu-prof <dir> [--cpu-prof-row get|list]]
+ *                        [--skip-build]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
  * 1,000 other reports (a smoke run).
  * --only: the tables to make (default all four); `--only monitor` is the monitoring table alone.
  * --mem-reports 0, --monitor-urls 0 or --sitemap-pages 0 skips that table. --skip-build packs the current dist/ as it is.
- * --cpu-prof <dir>: instead of the tables, runs the phpRank workflow of one row (default: the Get row) once
- * under `node --cpu-prof`, writes the .cpuprofile into <dir> and prints the functions with the most self
- * time (and total time) while the phpRank node ran.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -161,8 +158,6 @@ function parseOptions(argv: string[]) {
 				...Object.fromEntries(Object.keys(COUNTS).map((key) => [flag(key), { type: 'string' }])),
 				quick: { type: 'boolean' },
 				'skip-build': { type: 'boolean' },
-				'cpu-prof': { type: 'string' },
-				'cpu-prof-row': { type: 'string', default: 'get' },
 				only: { type: 'string' },
 				help: { type: 'boolean' },
 			},
@@ -182,9 +177,6 @@ function parseOptions(argv: string[]) {
 			usage(`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`);
 		return [key, n];
 	});
-	const row = values['cpu-prof-row'];
-	if (row !== 'get' && row !== 'list')
-		usage(`--cpu-prof-row must be get or list, got "${String(row)}"`);
 	const only =
 		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
 	if (only.some((job) => !(JOBS as readonly string[]).includes(job)))
@@ -192,8 +184,6 @@ function parseOptions(argv: string[]) {
 	const options = {
 		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
-		cpuProf: typeof values['cpu-prof'] === 'string' ? path.resolve(values['cpu-prof']) : undefined,
-		cpuProfRow: row,
 		jobs: new Set(only as Job[]),
 	};
 	if (options.gets > options.reports)
@@ -512,7 +502,6 @@ const HEALTH = contender(
 // --- running n8n -----------------------------------------------------------------------------
 
 interface HookTask {
-	startTime: number;
 	executionTime: number;
 	items: number[];
 	first?: Record<string, unknown>;
@@ -520,12 +509,10 @@ interface HookTask {
 
 /** What scripts/n8n/bench-hook.js records of an execution. */
 interface HookOutput {
-	pid: number;
 	status?: string;
 	error?: string;
 	nodes: Record<string, HookTask[]>;
 	memoryKb: { peakRss: number };
-	clock: { epochMs: number; monotonicUs: number };
 }
 
 class BrokenRun extends Error {}
@@ -1129,114 +1116,6 @@ async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
 	}
 }
 
-// --- CPU profile -----------------------------------------------------------------------------
-
-interface CpuProfileNode {
-	id: number;
-	callFrame: { functionName: string; url: string; lineNumber: number };
-	children?: number[];
-}
-
-interface CpuProfile {
-	nodes: CpuProfileNode[];
-	startTime: number;
-	endTime: number;
-	samples: number[];
-	timeDeltas: number[];
-}
-
-function frameName(node: CpuProfileNode): string {
-	const { functionName, url, lineNumber } = node.callFrame;
-	const name = functionName || '(anonymous)';
-	if (!url) return name;
-	const file = url.replace(/^file:\/\//, '');
-	const short = file.includes('/node_modules/')
-		? file.slice(file.lastIndexOf('/node_modules/') + 14)
-		: file.startsWith('node:')
-			? file
-			: path.basename(file);
-	return `${name}  ${short}:${lineNumber + 1}`;
-}
-
-/** Self and total time (ms) per function over the samples taken between `fromUs` and `toUs` (profile clock). */
-function profileTimes(profile: CpuProfile, fromUs: number, toUs: number) {
-	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-	const parent = new Map<number, number>();
-	for (const node of profile.nodes)
-		for (const child of node.children ?? []) parent.set(child, node.id);
-	const self = new Map<string, number>();
-	const total = new Map<string, number>();
-	const add = (times: Map<string, number>, name: string, ms: number) =>
-		times.set(name, (times.get(name) ?? 0) + ms);
-	let t = profile.startTime;
-	let windowMs = 0;
-	profile.samples.forEach((leaf, i) => {
-		t += profile.timeDeltas[i] ?? 0;
-		if (t < fromUs || t > toUs) return;
-		// A sample stands for the time until the next one.
-		const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-		windowMs += dt;
-		add(self, frameName(byId.get(leaf)!), dt);
-		const names = new Set<string>();
-		for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id))
-			names.add(frameName(byId.get(id)!));
-		for (const name of names) add(total, name, dt);
-	});
-	return { windowMs, self, total };
-}
-
-async function cpuProfile(bench: Bench, options: Options): Promise<void> {
-	const dir = options.cpuProf!;
-	fs.mkdirSync(dir, { recursive: true });
-	const get = options.cpuProfRow === 'get';
-	const contender = N8N_CONTENDERS.find((c) => c.key === (get ? 'getPhpRank' : 'listPhpRank'))!;
-	const before = new Set(fs.readdirSync(dir));
-	const items = get ? options.gets : options.reports;
-	const out = await executeN8n(bench, contender, items, EXECUTE_TIMEOUT_MS, {
-		NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`,
-	});
-	const file = fs
-		.readdirSync(dir)
-		.find(
-			(f) => !before.has(f) && f.endsWith('.cpuprofile') && f.split('.')[3] === String(out.pid),
-		);
-	if (!file) throw new BrokenRun(`no .cpuprofile of the n8n process (pid ${out.pid}) in ${dir}`);
-	const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
-	// The node's start (Date) placed on the profile's clock (monotonic µs, as process.hrtime).
-	const task = out.nodes[contender.measured[0]][0];
-	const fromUs = out.clock.monotonicUs - (out.clock.epochMs - task.startTime) * 1000;
-	const toUs = fromUs + task.executionTime * 1000;
-	if (fromUs < profile.startTime || toUs > profile.endTime)
-		throw new BrokenRun(
-			`the node's run (${fromUs}–${toUs} µs) lies outside the profile (${profile.startTime}–${profile.endTime} µs)`,
-		);
-	const { windowMs, self, total } = profileTimes(profile, fromUs, toUs);
-	const top = (title: string, column: string, m: Map<string, number>, skip?: RegExp) => {
-		const rows = [...m]
-			.filter(([name]) => !skip?.test(name))
-			.sort((a, b) => b[1] - a[1])
-			.slice(0, 15)
-			.map(([name, t], i) => [
-				String(i + 1),
-				ms(t),
-				`${((100 * t) / windowMs).toFixed(1)}%`,
-				`\`${name}\``,
-			]);
-		printTable(title, ['#', column, 'share', 'function  file:line'], rows);
-	};
-	console.log(`\nCPU profile: ${path.join(dir, file)}`);
-	console.log(
-		`${contender.label}, ${int(items)} ${get ? 'items' : 'reports'}: executionTime ${ms(task.executionTime)} under the profiler, ${ms(windowMs)} of samples in it\n`,
-	);
-	top('Top 15 by self time while the node ran:', 'self', self);
-	top(
-		'\nTop 15 by total time (self + callees) while the node ran, without the engine frames that hold everything:',
-		'total',
-		total,
-		/^\((root|program|idle)\)|^processTicksAndRejections |^runMicrotasks|^\(anonymous\) {2}node:/,
-	);
-}
-
 // --- main ------------------------------------------------------------------------------------
 
 const nodeVersion = (bench: Bench): string =>
@@ -1272,7 +1151,7 @@ async function main(): Promise<void> {
 
 		server = await startServer();
 		const api = `${server.url}/api/v1`;
-		const speedRun = options.cpuProf !== undefined || options.jobs.has('speed');
+		const speedRun = options.jobs.has('speed');
 		const firstId = speedRun ? await server.seed(options.reports) : 1;
 		step(
 			`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`,
@@ -1291,29 +1170,24 @@ async function main(): Promise<void> {
 		);
 		const bench: Bench = { sb, server, api, outDir };
 
-		if (options.cpuProf) {
-			step(`CPU profile of the phpRank node, ${options.cpuProfRow} row`);
-			await cpuProfile(bench, options);
-		} else {
-			if (options.jobs.has('speed')) {
-				step(`speed: ${plural(options.rounds, 'round')}`);
-				await speed(bench, options, firstId);
-			}
-			if (options.jobs.has('memory') && options.memReports > 0) {
-				const memFirstId = await server.seed(options.memReports);
-				await importWorkflows(sb, [BASELINE.build(api, memFirstId, 1)]);
-				step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
-				await memory(bench, options);
-			}
-			const others = `among ${int(options.monitorOthers)} other reports, throttled`;
-			if (options.jobs.has('monitor') && options.monitorUrls > 0) {
-				step(`monitoring: ${plural(options.monitorUrls, 'page')} ${others}`);
-				await monitor(bench, options);
-			}
-			if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
-				step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} ${others}`);
-				await sitemapAudit(bench, options);
-			}
+		if (options.jobs.has('speed')) {
+			step(`speed: ${plural(options.rounds, 'round')}`);
+			await speed(bench, options, firstId);
+		}
+		if (options.jobs.has('memory') && options.memReports > 0) {
+			const memFirstId = await server.seed(options.memReports);
+			await importWorkflows(sb, [BASELINE.build(api, memFirstId, 1)]);
+			step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
+			await memory(bench, options);
+		}
+		const others = `among ${int(options.monitorOthers)} other reports, throttled`;
+		if (options.jobs.has('monitor') && options.monitorUrls > 0) {
+			step(`monitoring: ${plural(options.monitorUrls, 'page')} ${others}`);
+			await monitor(bench, options);
+		}
+		if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
+			step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} ${others}`);
+			await sitemapAudit(bench, options);
 		}
 		const load = os.loadavg().map((l) => l.toFixed(1));
 		step(`done; load average ${load.join(' ')} on ${os.cpus().length} CPUs`);

@@ -66,24 +66,10 @@ interface CheckDefinition {
 
 const WEIGHTS: Record<Importance, number> = { high: 10, medium: 6, low: 3 };
 
-const KEYWORDS = [
-	'seo',
-	'audit',
-	'report',
-	'pricing',
-	'guide',
-	'widgets',
-	'performance',
-	'marketing',
-	'analytics',
-	'shop',
-	'blog',
-	'news',
-	'tutorial',
-	'review',
-	'service',
-	'support',
-];
+const KEYWORDS = (
+	'seo audit report pricing guide widgets performance marketing analytics shop blog news tutorial ' +
+	'review service support'
+).split(' ');
 
 function capitalise(word: string): string {
 	return word.charAt(0).toUpperCase() + word.slice(1);

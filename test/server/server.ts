@@ -703,7 +703,7 @@ export class PhpRankServer {
 		this.ignorePage = mode;
 	}
 
-	/** A slow instance: a delay before every request is handled, on top of analysisDelayMs (default 0). */
+	/** A slow instance: a delay before every request is handled (default 0). */
 	setResponseDelay(delay: ResponseDelay): void {
 		this.responseDelay = delay;
 	}
@@ -1215,7 +1215,6 @@ export class PhpRankServer {
 		validatePassword(input, errors);
 		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
 
-		await this.sleep(this.options.analysisDelayMs ?? 0);
 		const url = cleanUrl(String(input.url));
 		const host = hostOf(url).replace(/\.$/, '');
 		if (host === 'invalid' || host.endsWith('.invalid'))
@@ -1237,8 +1236,8 @@ export class PhpRankServer {
 
 	private async updateReport({ rec, user, param }: ActionContext): Promise<Reply> {
 		// The policy runs before validation, and it does not tell "not yours" from "does not exist".
-		if (!this.ownReport(user.id, param))
-			return this.frameworkError(rec, 403, 'This action is unauthorized.');
+		const report = this.ownReport(user.id, param);
+		if (!report) return this.frameworkError(rec, 403, 'This action is unauthorized.');
 		const input = requestInput(rec);
 		const errors: FieldErrors = {};
 		validatePrivacy(input, errors);
@@ -1246,10 +1245,6 @@ export class PhpRankServer {
 		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
 
 		const rerun = phpTruthy(input.results);
-		if (rerun) await this.sleep(this.options.analysisDelayMs ?? 0);
-		const report = this.ownReport(user.id, param);
-		if (!report) return notFound(); // deleted while it was being analysed
-
 		let dirty = false;
 		if ('privacy' in input) {
 			const privacy = Number(scalarString(input.privacy)) as 0 | 1 | 2;

@@ -109,8 +109,6 @@ export interface ServerOptions {
 	basePath?: string;
 	/** Per user, Laravel-style fixed window. Default { limit: 60, windowMs: 60000 }; false disables it. */
 	throttle?: ThrottleOptions | false;
-	/** How long POST /reports and PUT with results=1 take to answer (default 0). */
-	analysisDelayMs?: number;
 	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
 	ignorePage?: IgnorePage;
 	/**

@@ -14,6 +14,28 @@ const worstPagesOption = boundedField(
 	`How many of the lowest-scoring pages to list (worst_pages, and biggest_drops of a re-run), ${worstPages.low} to ${worstPages.high}`,
 );
 
+const worstPagesByOption: INodeProperties = {
+	displayName: 'Worst Pages By',
+	name: 'worstPagesBy',
+	type: 'options',
+	default: 'score',
+	description:
+		'How worst_pages are chosen. Most Clicks needs Search Console Data: the pages failing a check, most clicks first, so the low scores that cost traffic come first.',
+	options: [
+		{
+			name: 'Lowest Score',
+			value: 'score',
+			description: 'The lowest-scoring pages, lowest first',
+		},
+		{
+			name: 'Most Clicks',
+			value: 'clicks',
+			description:
+				'The pages failing at least one check, most Search Console clicks first (the lower score on a tie)',
+		},
+	],
+};
+
 const minChangeOption = boundedField(
 	'minChange',
 	`Points a page’s score must move by to count as worse or better (${minChange.low}-${minChange.high}). Analyses are noisy: a few points is usually no real change.`,
@@ -52,7 +74,9 @@ export function siteOptions(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: forRerun ? [figuresFromOption, minChangeOption, worstPagesOption] : [worstPagesOption],
+		options: forRerun
+			? [figuresFromOption, minChangeOption, worstPagesOption, worstPagesByOption]
+			: [worstPagesOption, worstPagesByOption],
 		...overrides,
 	};
 }

@@ -79,6 +79,8 @@ export interface Comparison {
 	clicks_affected?: number;
 	impressions_affected?: number;
 	traffic_period?: string | null;
+	/** Whether the data has a row of your page (false: its clicks count 0). */
+	traffic_data?: boolean;
 }
 
 /** Their score less yours, in hundredths; null when either is unknown. */

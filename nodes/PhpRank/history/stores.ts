@@ -21,6 +21,8 @@ export interface PastRuns {
 	history: SiteHistory;
 	/** With Page Groups: the groups over budget at the previous production run (null: none known). */
 	groupsBefore: string[] | null;
+	/** With Page Groups: the runs of its groups, each group's failing checks as `group · check` (Ticket Per → Page Group); none kept: undefined. */
+	groupHistory?: SiteHistory;
 }
 
 /** Whether this run was kept, and what kept it out: the one result of every home's keeping. */
@@ -40,8 +42,13 @@ export const keptFields = ({ saved, error }: Kept) =>
 export interface OpenSite {
 	/** The site's runs so far, and its groups over budget at the run before. */
 	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
-	/** Keeps this run (the newest record of `history`) on a production execution. */
-	keep(ctx: IExecuteSingleFunctions, site: SiteSummary, history: SiteHistory): Promise<Kept>;
+	/** Keeps this run (the newest record of `history`, and with Page Groups of `groupHistory`) on a production execution. */
+	keep(
+		ctx: IExecuteSingleFunctions,
+		site: SiteSummary,
+		history: SiteHistory,
+		groupHistory?: SiteHistory,
+	): Promise<Kept>;
 	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
 	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
 }

@@ -17,6 +17,8 @@ import type { CheckCount, PageEntry, SiteHealth } from './types';
 export interface SiteOptions {
 	/** How many worst pages (and biggest drops) to list, 1-100. */
 	worstPages: number;
+	/** Worst Pages By → Most Clicks (with Search Console Data; else by the lowest score). */
+	worstBy?: 'score' | 'clicks';
 	/** Points a page's score must move to count as worse or better. */
 	minChange: number;
 	/** A report's page in phpRank, from its ID. */

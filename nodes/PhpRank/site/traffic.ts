@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { describeValue } from '../bounds';
 import { fail } from '../input';
 import { checkStates, importanceRank, sameUrlKey } from '../report';
+import { failedOf, pageEntry, type SiteOptions } from './figures';
 import { breachRecords, groupOf, type PageGroup } from './groups';
 import type {
 	Affected,
@@ -10,6 +11,7 @@ import type {
 	CheckCount,
 	DigestTraffic,
 	GroupFigures,
+	PageEntry,
 	SiteHealth,
 	SiteTraffic,
 	Traffic,
@@ -270,6 +272,10 @@ export function trafficOf(
 	};
 }
 
+/** Pages with data in % of the pages, to a tenth (null: no page). */
+export const coverage = (covered: number, pages: number): number | null =>
+	pages ? Math.round((covered / pages) * 1000) / 10 : null;
+
 const affected = ({ clicks, impressions }: Traffic): Affected => ({
 	clicks_affected: clicks,
 	impressions_affected: impressions,
@@ -291,8 +297,31 @@ export function fixFirst<C extends CheckCount & Affected>(checks: C[]): C[] {
 }
 
 /**
+ * Worst Pages By → Most Clicks: the pages failing a check, most clicks first (the clicks a fix can
+ * keep); a tie goes to the lower score, then the older report.
+ */
+function mostClicks(
+	records: readonly IDataObject[],
+	of: (urls: Iterable<string>) => Traffic,
+	options: SiteOptions,
+): Array<PageEntry & Traffic> {
+	return records
+		.filter((record) => failedOf(record).length > 0)
+		.map((record) => ({ entry: pageEntry(record, options), ...of([String(record.url ?? '')]) }))
+		.sort(
+			(a, b) =>
+				b.clicks - a.clicks ||
+				(a.entry.score ?? 101) - (b.entry.score ?? 101) ||
+				Number(a.entry.id) - Number(b.entry.id),
+		)
+		.slice(0, options.worstPages)
+		.map(({ entry, clicks, impressions }) => ({ ...entry, clicks, impressions }));
+}
+
+/**
  * A site's traffic fields: `records` its pages (one report a page), `site` its failing checks,
- * worst pages and groups as its item has them, `declared` the Page Groups they were made by.
+ * worst pages and groups as its item has them, `declared` the Page Groups they were made by,
+ * `options` the site options (Worst Pages By → Most Clicks ranks the worst pages anew).
  */
 export function siteTraffic(
 	records: readonly IDataObject[],
@@ -302,6 +331,7 @@ export function siteTraffic(
 		breaches?: Breach[];
 	},
 	declared: readonly PageGroup[],
+	options?: SiteOptions,
 ): SiteTraffic {
 	const byPage = trafficByPage(rows);
 	const of = trafficOf(byPage);
@@ -327,13 +357,14 @@ export function siteTraffic(
 		traffic_impressions: total.impressions,
 		pages_with_traffic: urls.length - without.length,
 		traffic_period: rows.period ?? null,
-		traffic_coverage: urls.length
-			? Math.round(((urls.length - without.length) / urls.length) * 1000) / 10
-			: null,
+		traffic_coverage: coverage(urls.length - without.length, urls.length),
 		pages_without_traffic: without,
 		failing_checks: checks,
 		fix_first: fixFirst(checks),
-		worst_pages: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
+		worst_pages:
+			options?.worstBy === 'clicks'
+				? mostClicks(records, of, options)
+				: site.worst_pages.map((page) => ({ ...page, ...of([String(page.url ?? '')]) })),
 		...(site.groups && {
 			groups: site.groups.map((group) => ({
 				...group,

@@ -47,7 +47,11 @@ export type DigestTraffic = Pick<
 /** The account's first fixes (One Digest with Search Console Data): each site's, most clicks first. */
 export type DigestTrafficTotals = Pick<
 	SiteTraffic,
-	'traffic_clicks' | 'traffic_impressions' | 'traffic_period'
+	| 'traffic_clicks'
+	| 'traffic_impressions'
+	| 'traffic_period'
+	| 'pages_with_traffic'
+	| 'traffic_coverage'
 > &
 	Affected & { fix_first: Array<{ project: string } & CheckCount & Affected> };
 

@@ -16,7 +16,7 @@ import { operationRouting, paired } from '../../engine/routes';
 import { checkCompareInput, type CompareInput, compareInput } from './checks';
 import { type Analysed, compare, type Comparison } from '../../engine/comparison';
 import { keepComparison, overTime, readComparisonHistory } from './history';
-import { type SearchConsoleRows, trafficByPage, trafficOf } from '../../site/traffic';
+import { type SearchConsoleRows, trafficByPage, trafficKey, trafficOf } from '../../site/traffic';
 import { simplified, summaryHtml, summaryText, toolText } from './text';
 
 /*
@@ -69,6 +69,7 @@ function withTraffic(c: Comparison, rows: SearchConsoleRows | undefined): Compar
 		...c,
 		...mine,
 		traffic_period: rows.period ?? null,
+		traffic_data: trafficByPage(rows).has(trafficKey(c.you.url)),
 		they_lead_on: c.they_lead_on.map((lead) => ({ ...lead, ...mine })),
 	};
 }

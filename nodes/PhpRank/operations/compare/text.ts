@@ -194,6 +194,7 @@ export function simplified(c: Comparison): IDataObject {
 					clicks_affected: c.clicks_affected,
 					impressions_affected: c.impressions_affected,
 					traffic_period: c.traffic_period,
+					traffic_data: c.traffic_data,
 				}),
 	};
 }

@@ -8,6 +8,7 @@ import { type Caller, recordLinks } from '../../transport/request';
 import { fingerprintOf, recordDone, type Run } from '../../transport/run';
 import { type OutputChoice, reportOutput } from '../../engine/reportItem';
 import { type RunPage, siteSummary } from './summary';
+import type { SiteSummary } from '../../site/types';
 import { siteSettings } from '../../site/options';
 import { groupOf, type PageGroup } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
@@ -15,8 +16,7 @@ import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
-import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
-import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
+import { siteFindingItems } from './findings';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
@@ -146,7 +146,7 @@ export async function siteItems(
 	];
 	if (pages.every((page) => page.failure !== undefined))
 		throw mine.find(([, { error }]) => error)![1].error!;
-	const { worstPages, minChange, wholeSite: everyPage } = siteSettings(ctx);
+	const { worstPages, minChange, worstBy, wholeSite: everyPage } = siteSettings(ctx);
 	const others =
 		wholeSite || everyPage
 			? await otherPagesOfSite(
@@ -155,34 +155,36 @@ export async function siteItems(
 					new Set(pages.map((page) => sameUrlKey(page.url))),
 				)
 			: [];
+	const link = await recordLinks({ ctx, spec });
+	const siteTraffic = joinedTraffic(mine.map(([, its]) => its.traffic));
 	const summary = siteSummary(
 		project,
 		pages,
-		{ worstPages, minChange, link: await recordLinks({ ctx, spec }) },
+		{ worstPages, minChange, worstBy, link },
 		settings,
 		others,
-		joinedTraffic(mine.map(([, its]) => its.traffic)),
+		siteTraffic,
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const { fields, history } = await keepSiteRun(ctx, home, summary, length);
+	const { fields, history, groupHistory } = await keepSiteRun(ctx, home, summary, length);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
 	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
-		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
-		const found = { failing: summary.failing_checks, pages: pagesOf };
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
-		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
-			json: { ...json, history_saved: fields.history_saved },
+		const site = { summary, records, link, history, groupHistory, tickets, settings };
+		// With Search Console Data, each finding says how much of the site the data covers.
+		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
+		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
+			json: { ...json, ...coverage, history_saved: fields.history_saved },
 			pairedItem,
 		}));
 	}
 	return [{ json: siteHistoryOutput(summary, fields, { simplify, html }, branding), pairedItem }];
 }
 
-/** Each analysed page's entry and failing checks, for its findings' worst pages. */
-const findingPages = (records: readonly IDataObject[], link: SiteOptions['link']): FindingPage[] =>
-	records.map((record) => ({
-		...pageEntry(record, { worstPages: 0, minChange: 0, link }),
-		failing: failedOf(record).map(({ check }) => check),
-	}));
+const coverageOf = ({ pages_with_traffic, traffic_coverage, traffic_period }: SiteSummary) => ({
+	pages_with_traffic,
+	traffic_coverage,
+	traffic_period,
+});

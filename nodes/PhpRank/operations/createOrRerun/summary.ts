@@ -110,5 +110,5 @@ export function siteSummary(
 		...withGroups(records, health, settings, options),
 	};
 	if (!traffic) return site;
-	return { ...site, ...siteTraffic(records, traffic, site, settings.groups) };
+	return { ...site, ...siteTraffic(records, traffic, site, settings.groups, options) };
 }

@@ -14,7 +14,7 @@ import { mean, newestPerUrl, siteHealth } from '../../site/figures';
 import { plural } from '../../site/text';
 import { withGroups } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
-import { digestTraffic, fixFirst, type SearchConsoleRows } from '../../site/traffic';
+import { coverage, digestTraffic, fixFirst, type SearchConsoleRows } from '../../site/traffic';
 import type {
 	Affected,
 	Digest,
@@ -190,7 +190,8 @@ export function digestTotals(
 
 /** With Search Console Data: the account's clicks, those on pages failing a check, and each site's first fix, most clicks first. */
 function trafficTotals(sites: readonly DigestSite[], rows: SearchConsoleRows): DigestTrafficTotals {
-	const sum = (field: 'traffic_clicks' | 'traffic_impressions' | keyof Affected) =>
+	type Summed = 'traffic_clicks' | 'traffic_impressions' | 'pages_with_traffic' | 'pages';
+	const sum = (field: Summed | keyof Affected) =>
 		sites.reduce((total, site) => total + (site[field] ?? 0), 0);
 	const fixes = [...sites]
 		.sort((a, b) => a.project.localeCompare(b.project))
@@ -199,6 +200,8 @@ function trafficTotals(sites: readonly DigestSite[], rows: SearchConsoleRows): D
 		traffic_clicks: sum('traffic_clicks'),
 		traffic_impressions: sum('traffic_impressions'),
 		traffic_period: rows.period ?? null,
+		pages_with_traffic: sum('pages_with_traffic'),
+		traffic_coverage: coverage(sum('pages_with_traffic'), sum('pages')),
 		clicks_affected: sum('clicks_affected'),
 		impressions_affected: sum('impressions_affected'),
 		fix_first: fixFirst(fixes),

@@ -20,7 +20,7 @@ export function healthItem(
 	const figures = siteHealth(pages, options);
 	const plain = { project: site, ...figures, ...withGroups(pages, figures, groups, options) };
 	const health = traffic
-		? { ...plain, ...siteTraffic(pages, traffic, plain, groups.groups) }
+		? { ...plain, ...siteTraffic(pages, traffic, plain, groups.groups, options) }
 		: plain;
 	if (simplify && tool) return { project: site, health: summaryText(health) };
 	return simplify ? flatten(withSummary(health), SITE_FLATTENERS) : withSummary(health);

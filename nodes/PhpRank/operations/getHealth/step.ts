@@ -52,7 +52,7 @@ function healthStep() {
 			const project = (this.getNodeParameter('allProjects', false) as boolean)
 				? undefined
 				: projectName(this);
-			const { worstPages, minChange } = siteSettings(this);
+			const { worstPages, minChange, worstBy } = siteSettings(this);
 			const groups = pageGroupSettings(this);
 			const traffic = healthTraffic(this);
 			const reports = run.spec;
@@ -84,7 +84,7 @@ function healthStep() {
 				return paired(this, [{ json: digestItem(item, shape) as IDataObject }]);
 			}
 			const names = [...sites.keys()].filter((site) => project === undefined || site === project);
-			const options = { worstPages, minChange, link };
+			const options = { worstPages, minChange, worstBy, link };
 			// Compare With: other projects beside the chosen one (compareWith.ts).
 			if (project !== undefined && compareWithNames(this, project).length) {
 				const item = healthItem(project, sites.get(project)!, options, shape, groups, traffic);
