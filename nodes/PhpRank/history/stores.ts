@@ -122,6 +122,27 @@ export function tableChoiceOf(ctx: IExecuteSingleFunctions, fix: string): TableC
 /** A production execution (a schedule, a webhook, a trigger): the only kind whose run is kept. */
 export const isProduction = (ctx: IExecuteSingleFunctions) => ctx.getMode() !== 'manual';
 
-/** The execution this run's record is written by: '' for a manual one, which keeps nothing and reads every row. */
-export const writerOf = (ctx: IExecuteSingleFunctions) =>
-	isProduction(ctx) ? String(ctx.getExecutionId() ?? '') : '';
+/** Create or Re-Run's Run Key, trimmed ('' when unset, and in the other operations). */
+function runKeyOf(ctx: IExecuteSingleFunctions): string {
+	if (ctx.getNodeParameter('operation', '') !== 'createOrRerun') return '';
+	const key = String(ctx.getNodeParameter('runKey', '') ?? '').trim();
+	if (key.length > RUN_KEY_MAX)
+		fail(
+			ctx,
+			`Run Key is ${key.length} characters long; at most ${RUN_KEY_MAX}`,
+			'Give the run a short key, e.g. the dispatching execution’s ID or the date.',
+		);
+	return key;
+}
+const RUN_KEY_MAX = 100;
+
+/**
+ * The run this record is written by: `run:<Run Key>` when set (a second execution of the run
+ * replaces the site's record instead of adding one), else the execution; '' for a manual one,
+ * which keeps nothing and reads every row.
+ */
+export function writerOf(ctx: IExecuteSingleFunctions): string {
+	const key = runKeyOf(ctx);
+	if (!isProduction(ctx)) return '';
+	return key ? `run:${key}` : String(ctx.getExecutionId() ?? '');
+}
