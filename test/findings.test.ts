@@ -18,10 +18,19 @@ let home: IDataObject = {};
 const findings = (extra: IDataObject = {}) =>
 	perSiteParameters({ output: 'findings', ...home, ...extra });
 const key = (check: string) => `shop.example.com · ${check}`;
-/** Each item as `event check(s) ticket`. */
+/** Ticket Per → Page Group: two Products pages and a Blog page, with their Search Console clicks. */
+const PAGES = ['products/a', 'products/b', 'blog/x'].map((p) => `https://shop.example.com/${p}`);
+const GROUPS = { Products: '/products/**', Blog: '/blog/*' };
+const CLICKS = PAGES.map((url, at) => ({ keys: [url], clicks: 5 ** (2 - at), impressions: 1 }));
+const BY_GROUP = {
+	pageGroups: { group: Object.entries(GROUPS).map(([name, pattern]) => ({ name, pattern })) },
+	findingOptions: { ticketPer: 'group' },
+	searchConsoleData: { rows: CLICKS },
+};
+/** Each item as `event key(s) ticket`, the keys without the site. */
 const summary = (items: Array<{ json: IDataObject }>) =>
-	items.map(
-		({ json }) => `${String(json.event)} ${String(json.check ?? json.keys)} ${json.ticket}`,
+	items.map(({ json: { event, key: k, keys, ticket } }) =>
+		[event, String(k ?? keys).replaceAll(key(''), ''), String(ticket)].join(' '),
 	);
 const RECORD = {
 	resource: 'report',
@@ -49,11 +58,12 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const table = n8n.api.tables.byName('phpRank history');
 		return structuredClone([state.saved, table && n8n.api.tables.rows(table.id)]);
 	};
-	const script = (week: number, failing: string[][]) =>
-		scriptRun(api.server, URLS, { start: START, run: week, scores: [60, 80], failing });
-	const production = async (week: number, failing: string[][], extra?: IDataObject) => {
-		script(week, failing);
-		const { items, error } = await run('webhook', { extra });
+	const script = (week: number, failing: string[][], urls = URLS) =>
+		scriptRun(api.server, urls, { start: START, run: week, scores: [60, 80, 70], failing });
+	type Exec = { urls?: string[]; id?: string };
+	const production = async (week: number, failing: string[][], extra?: IDataObject, o?: Exec) => {
+		script(week, failing, o?.urls);
+		const { items, error } = await run('webhook', { extra, ...o });
 		expect(error).toBeUndefined();
 		return items;
 	};
@@ -146,8 +156,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await Promise.all([record({ title: 7 }), record({ favicon: 8 })]);
 		const { columns, id } = n8n.api.tables.byName('phpRank history')!;
 		expect(columns.slice(-2).map(({ name }) => name)).toEqual(['finding', 'ticket']);
-		script(1, [[], []]);
-		expect(summary((await run('webhook', { id: '3' })).items)).toEqual([
+		expect(summary(await production(1, [[], []], {}, { id: '3' }))).toEqual([
 			'resolved favicon 8',
 			'resolved title 7',
 		]);
@@ -188,26 +197,21 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		};
 		const extra = { findingOptions: { untilTicketRecorded: false }, searchConsoleData };
 		await production(0, [['title'], []], extra);
-		script(1, [[], ['favicon']]);
-		const once = await run('webhook', { id: 'retried', extra });
-		script(1, [[], ['favicon']]);
-		const again = await run('webhook', { id: 'retried', extra });
-		expect(summary(once.items)).toEqual(['opened favicon null', 'resolved title null']);
+		const once = await production(1, [[], ['favicon']], extra, { id: 'retried' });
+		const again = await production(1, [[], ['favicon']], extra, { id: 'retried' });
+		expect(summary(once)).toEqual(['opened favicon null', 'resolved title null']);
 		// With Search Console Data: the traffic of the pages each fails on (none once resolved).
-		const traffic = once.items.map(
-			({ json }) => `${json.clicks_affected}/${json.impressions_affected}`,
-		);
+		const traffic = once.map(({ json }) => `${json.clicks_affected}/${json.impressions_affected}`);
 		expect(traffic).toEqual(['7/90', '0/0']);
-		expect(once.items[0].json.body).toContain(
+		expect(once[0].json.body).toContain(
 			' of shop.example.com, with 7 clicks and 90 impressions in the Search Console Data.',
 		);
-		expect(again.items.map(({ json }) => json)).toEqual(once.items.map(({ json }) => json));
+		expect(again).toEqual(once);
 		expect(await production(2, [[], ['favicon', 'title']], extra)).toMatchObject([
 			{ json: { event: 'regressed', key: key('title') } },
 		]);
-		script(3, [[], ['favicon']]);
-		const perSite = await run('webhook', { extra: { output: 'sites' } });
-		expect(perSite.items[0].json.runs_recorded).toBe(4);
+		const [perSite] = await production(3, [[], ['favicon']], { output: 'sites' });
+		expect(perSite.json.runs_recorded).toBe(4);
 	});
 
 	it('nothing lost: what the flood guard held back, or a tracker call that failed, comes again until its ticket is recorded', async () => {
@@ -217,7 +221,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		expect(summary(first)).toEqual([
 			'opened title null',
 			'opened robots null',
-			`held ${key('favicon')},${key('sitemap')} undefined`,
+			'held favicon,sitemap undefined',
 		]);
 		expect(first[2].json).toMatchObject({
 			held: 2,
@@ -248,6 +252,46 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
+	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
+		'Ticket Per → Page Group in %s: each group’s findings open, resolve and regress on their own, with their tickets and clicks',
+		async (_, store) => {
+			home = store;
+			const week = (at: number, failing: string[][], id?: string) =>
+				production(at, failing, BY_GROUP, { urls: PAGES, id });
+			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
+			expect(first.map((i) => i.json)).toMatchObject([
+				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
+				// With Search Console Data the clicks rank before importance (README's fix-first rule).
+				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
+				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
+			]);
+			expect(first[2].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
+			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
+			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
+			// The site's title still fails (on the blog): only the Products finding resolves.
+			expect(summary(await week(2, [[], ['favicon'], ['title']]))).toEqual([
+				'resolved Products · title P-1',
+			]);
+			// Retry On Fail: the second try gives the same items.
+			for (let tries = 0; tries < 2; tries++)
+				expect(summary(await week(3, [['title'], ['favicon'], []], 'retried'))).toEqual([
+					'regressed Products · title P-1',
+					'resolved Blog · title B-1',
+				]);
+			expect(JSON.stringify(state.saved).includes('group history')).toBe(store !== TABLE);
+		},
+	);
+
+	it('Ticket Per changed from Site to Page Group: the groups’ findings open, the site’s tickets get no item', async () => {
+		await production(0, [['title'], [], []], {}, { urls: PAGES });
+		await record({ title: 1 });
+		const byGroup = await production(1, [['title'], [], ['favicon']], BY_GROUP, { urls: PAGES });
+		expect(summary(byGroup)).toEqual([
+			'opened Products · title null',
+			'opened Blog · favicon null',
+		]);
+	});
+
 	it('sends the same phpRank requests as One Item per Site', async () => {
 		const calls: string[][] = [];
 		for (const output of ['sites', 'findings']) {
@@ -262,16 +306,16 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	});
 
 	it.each([
-		[
-			{ maxNewTickets: 0 },
-			'Finding Options → Max New Tickets must be a number from 1 to 1000, not "0"',
-		],
+		[{ maxNewTickets: 0 }, 'Max New Tickets must be a number from 1 to 1000, not "0"'],
 		[
 			{ remindAfterDays: 'soon' },
-			'Finding Options → Remind After (Days) must be a number from 0 to 3650, not "soon"',
+			'Remind After (Days) must be a number from 0 to 3650, not "soon"',
 		],
+		[{ ticketPer: 'group' }, 'Ticket Per is Page Group, but no Page Groups are set'],
+		[{ ticketPer: 'page' }, 'Ticket Per must be Site or Page Group, not "page"'],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
-		await api.refuses(findings({ findingOptions }), message, { items: [{ url: URLS[0] }] });
+		const items = [{ url: URLS[0] }];
+		await api.refuses(findings({ findingOptions }), `Finding Options → ${message}`, { items });
 	});
 
 	const noTable: IDataObject = { ...TABLE, historyTable: locator('name', ' ') };

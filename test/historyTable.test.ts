@@ -124,7 +124,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		]);
 	});
 
-	it('writes one row, not two, when the same execution runs again (Retry On Fail); both rows of two runs at once are kept, whichever workflow wrote them', async () => {
+	it('writes one row, not two, when the same execution (Retry On Fail) or the same Run Key runs again; both rows of two runs at once are kept, whichever workflow wrote them', async () => {
 		await runAt(0, [70, 80], 'webhook', { id: '41' });
 		const again = await runAt(0, [72, 80], 'webhook', { id: '41' });
 		expect(again.items[0].json.runs_recorded).toBe(1);
@@ -137,6 +137,28 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		// The rows belong to the site: another workflow's run is in this one's history.
 		expect(rows().map(({ workflow_id }) => workflow_id)).toEqual(['wf-1', 'wf-2', 'wf-1']);
 		expect(later.items[0].json.runs_recorded).toBe(3);
+		// With a Run Key, another execution of the run (a dispatcher’s retry) replaces that run’s row.
+		const week = { extra: { runKey: '={{ " week " + 2 }}' } };
+		const first = await runAt(2, [60, 80], 'webhook', { id: '51', ...week });
+		const retry = await runAt(2, [62, 80], 'webhook', { id: '52', ...week });
+		expect(rows().map(({ execution_id }) => execution_id)).toEqual([
+			'41',
+			'42',
+			'43',
+			'run:week 2',
+		]);
+		expect(rows()[3].average_score).toBe(siteFigures(api.server, SITE).average_score);
+		const runs = [first, retry].map(({ items }) => items[0].json);
+		expect(runs.map((site) => [site.runs_recorded, historyOf(site).length])).toEqual([
+			[4, 4],
+			[4, 4],
+		]);
+		// The retry compares with the run before, not with the try it replaces; a key too long is refused first.
+		expect(historyOf(runs[1]).slice(0, 3)).toEqual(historyOf(runs[0]).slice(0, 3));
+		const sent = api.apiRequests().length;
+		const long = await run('webhook', { id: '54', extra: { runKey: 'k'.repeat(101) } });
+		expect(long.error?.message).toContain('Run Key is 101 characters long; at most 100');
+		expect(api.apiRequests().length - sent).toBe(0);
 	});
 
 	it('many sites’ first runs at once (one execution per site on queue-mode workers) make one table and keep every row', async () => {

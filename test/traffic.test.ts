@@ -326,7 +326,9 @@ describe('Search Console Data', () => {
 		expect(figures(found)).toEqual(FIX_FIRST); // opened: high first, then most pages
 		const coverage = found.map((f) => [f.pages_with_traffic, f.traffic_coverage]);
 		expect(coverage).toEqual([...Array(3)].map(() => [5, 71.4]));
-		expect(found[0].body).toContain('3 pages of shop.example.com, with 1750 clicks and 40000');
+		expect(found[0].body).toContain(
+			'3 pages of shop.example.com, with 1,750 clicks and 40,000 impressions in the Search Console Data.',
+		);
 	});
 
 	const one = (over: IDataObject) => ({ rows: [{ ...row(page('/'), 1, 2), ...over }] });

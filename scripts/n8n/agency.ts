@@ -18,7 +18,7 @@ import type { SmtpCatcher } from './catchers';
 import type { CountingProxy } from './proxy';
 import { importCredentials, setupOwner } from './n8n';
 import { sleep } from './proc';
-import { clusterWithPackage, type QueueCluster } from './queue';
+import { clusterWithPackage, startedBy, type QueueCluster } from './queue';
 import type { Report } from './report';
 import { saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
@@ -26,6 +26,7 @@ import type { Suite } from './suite';
 
 export const AGENCY_FILE = 'agency-weekly-audit.json';
 const DISPATCH = 'Audit each site (one execution per site)';
+const AGAIN = 'Audit again (the sites whose call failed)';
 const DIGEST = 'Digest of every site';
 const N8N_API_CRED_ID = 'phprank-e2e-n8n-api';
 
@@ -36,9 +37,13 @@ export interface AgencyOptions {
 	throttleFactor: number;
 	/** `n8n worker --concurrency` */
 	concurrency?: number;
+	/** extra env for every n8n process (e.g. QUEUE_WORKER_LOCK_DURATION) */
+	env?: Record<string, string>;
 }
 
 export interface AgencyRun {
+	/** the dispatcher's execution ID: the sites' Run Key */
+	id: string;
 	label: string;
 	status: string;
 	wallMs: number;
@@ -68,14 +73,17 @@ export interface AgencyRun {
 		bytes: number;
 		totalSites: number;
 		htmlBytes: number;
-		notAudited: string[];
+		notAudited: number;
+		/** the sites the digest names as not audited */
+		notAuditedList: string[];
 	};
 	/** the sites' answers to the dispatcher with history_saved false */
 	historyErrors: number;
 	/** worker name → how many site executions it started */
 	sitesBy: Record<string, number>;
-	/** the dispatcher's HTTP Request items that are errors */
+	/** the dispatcher's HTTP Request items that are errors; its second calls (Audit again), and their errors */
 	dispatchErrors: number;
+	again: { calls: number; errors: number };
 	mails: number;
 }
 
@@ -90,8 +98,8 @@ export interface Agency {
 	cluster: QueueCluster;
 	proxy: CountingProxy;
 	run(label: string, settings?: Record<string, unknown>, hooks?: RunHooks): Promise<AgencyRun>;
-	/** site → rows in the history table */
-	rowsPerSite(): Promise<Map<string, number>>;
+	/** site → rows in the history table (of one run: its Run Key, `run:<dispatcher ID>`) */
+	rowsPerSite(runKey?: string): Promise<Map<string, number>>;
 }
 
 /**
@@ -128,6 +136,7 @@ export function checkAgencyRun(check: Report['check'], o: AgencyOptions, run: Ag
 			run.siteExecutions === o.sites &&
 			run.siteStatuses.success === o.sites &&
 			run.dispatchErrors === 0 &&
+			run.again.calls === 0 &&
 			run.digest.totalSites === o.sites,
 		{ status: run.status, sites: run.siteStatuses, errors: run.dispatchErrors, digest: run.digest },
 	);
@@ -171,7 +180,7 @@ export async function startAgency(
 	const cluster = await clusterWithPackage(suite, {
 		workers: 2,
 		concurrency: o.concurrency,
-		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', ...o.env },
 	});
 	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
@@ -201,7 +210,7 @@ export async function startAgency(
 		cluster,
 		proxy,
 		run: (label, settings, hooks) => runOnce(ctx, label, settings, hooks),
-		rowsPerSite: () => rowsPerSite(cluster),
+		rowsPerSite: (runKey) => rowsPerSite(cluster, runKey),
 	};
 }
 
@@ -260,12 +269,13 @@ export const historyTables = async (cluster: QueueCluster): Promise<string[]> =>
 		)
 	).map((t) => t.relname);
 
-/** site → rows, read from the history table's relation in PostgreSQL. */
-export async function rowsPerSite(cluster: QueueCluster): Promise<Map<string, number>> {
+/** site → rows (with `runKey`, of that run), read from the history table's relation in PostgreSQL. */
+async function rowsPerSite(cluster: QueueCluster, runKey?: string): Promise<Map<string, number>> {
 	const out = new Map<string, number>();
 	for (const relname of await historyTables(cluster)) {
 		const rows = await cluster.postgres.query<{ site: string; n: string }>(
-			`SELECT site, count(*) AS n FROM "${relname}" GROUP BY site`,
+			`SELECT site, count(*) AS n FROM "${relname}" WHERE $1::text IS NULL OR execution_id = $1 GROUP BY site`,
+			[runKey ?? null],
 		);
 		for (const r of rows) out.set(r.site, (out.get(r.site) ?? 0) + Number(r.n));
 	}
@@ -320,12 +330,7 @@ const itemsOf = (runs: Array<Record<string, unknown>> | undefined) =>
 /** worker name → the site executions it started ("Worker started execution <id> (job" in its log). */
 function sitesBy(cluster: QueueCluster, ids: Set<string>): Record<string, number> {
 	const out: Record<string, number> = {};
-	for (const w of cluster.workers) {
-		const started = [...w.logs().matchAll(/Worker started execution (\d+) \(job/g)].map(
-			(m) => m[1],
-		);
-		out[w.name] = started.filter((id) => ids.has(id)).length;
-	}
+	for (const w of cluster.workers) out[w.name] = startedBy(w).filter((id) => ids.has(id)).length;
 	return out;
 }
 
@@ -333,13 +338,10 @@ function phpRankCounts(api: PhpRankServer): AgencyRun['phpRank'] {
 	const all = api.requests.filter((r) => r.path.includes('/api/v1/'));
 	const throttled = all.filter((r) => r.status === 429).length;
 	const reqs = all.filter((r) => r.status !== undefined && r.status !== 429 && r.status < 500);
-	const lists = reqs.filter((r) => r.method === 'GET' && /\/reports\/?$/.test(r.path)).length;
-	const projectLists = reqs.filter(
-		(r) => r.method === 'GET' && /\/projects\/?$/.test(r.path),
-	).length;
-	const analyses = reqs.filter(
-		(r) => r.method === 'POST' || (r.method === 'PUT' && /\/reports\/\d+/.test(r.path)),
-	).length;
+	const count = (method: string, path: RegExp) =>
+		reqs.filter((r) => r.method === method && path.test(r.path)).length;
+	const [lists, projectLists] = [count('GET', /\/reports\/?$/), count('GET', /\/projects\/?$/)];
+	const analyses = count('POST', /\/reports\/?$/) + count('PUT', /\/reports\/\d+/);
 	return {
 		total: all.length,
 		lists,
@@ -395,6 +397,7 @@ async function runOnce(
 	const execs = (await executionsOf(cluster, workflowId)).filter((e) => !known.has(e.id));
 	const sites = execs.filter((e) => e.mode === 'webhook');
 	return {
+		id: dispatcherId,
 		label,
 		status: dispatcher?.status ?? 'not stored',
 		startedAt,
@@ -467,11 +470,11 @@ async function dispatcherFigures(
 	cluster: QueueCluster,
 	id: string,
 	smtp: SmtpCatcher,
-): Promise<Pick<AgencyRun, 'digest' | 'dispatchErrors' | 'historyErrors'>> {
+): Promise<Pick<AgencyRun, 'digest' | 'dispatchErrors' | 'historyErrors' | 'again'>> {
 	const runData = await runDataOf(cluster, id);
 	const digestRun = runData[DIGEST]?.[0] as NodeRun | undefined;
 	const [digest] = itemsOf(runData[DIGEST]);
-	const calls = itemsOf(runData[DISPATCH]);
+	const [calls, again] = [itemsOf(runData[DISPATCH]), itemsOf(runData[AGAIN])];
 	const mail = smtp.messages[0];
 	return {
 		digest: {
@@ -479,10 +482,14 @@ async function dispatcherFigures(
 			bytes: digest ? JSON.stringify(digest).length : 0,
 			totalSites: Number(digest?.total_sites ?? 0),
 			htmlBytes: String(digest?.summary_html ?? mail?.html ?? '').length,
-			notAudited: ((digest?.not_audited ?? []) as Array<{ project: string }>).map((n) => n.project),
+			notAudited: Number(digest?.not_audited_sites ?? 0),
+			notAuditedList: ((digest?.not_audited ?? []) as Array<{ project: string }>).map(
+				(n) => n.project,
+			),
 		},
 		dispatchErrors: calls.filter((c) => c.error !== undefined).length,
 		historyErrors: calls.filter((c) => c.history_saved === false).length,
+		again: { calls: again.length, errors: again.filter((c) => c.error !== undefined).length },
 	};
 }
 

@@ -167,7 +167,7 @@ export function hitBy(w: FaultWindow, run: AgencyRun): string[] {
 
 /** The promise's breaches: sites neither audited once nor named as not audited, doubled rows, "fresh" but not audited. */
 export function breaches(hosts: string[], f: SiteFacts): Record<string, string[]> {
-	const named = new Set(f.run.digest.notAudited);
+	const named = new Set(f.run.digest.notAuditedList);
 	const a = (site: string) => f.analyses.get(site) ?? 0;
 	const r = (site: string) => f.rows.get(site) ?? 0;
 	return {

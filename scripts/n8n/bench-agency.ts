@@ -65,7 +65,7 @@ function print(o: AgencyOptions, run: AgencyRun): void {
 		'PostgreSQL growth': `executions ${mb(run.dbGrowth.executions)} (${kb(run.dbGrowth.executions / o.sites)} per site), data tables ${kb(run.dbGrowth.tables)}, database ${mb(run.dbGrowth.database)}`,
 		'stored after the run': `${run.kept.executions} site executions, run data ${mb(run.kept.dataBytes)} (${kb(run.kept.dataBytes / o.sites)} per site)`,
 		digest: `${s(run.digest.ms)}, item ${kb(run.digest.bytes)}, summary_html ${kb(run.digest.htmlBytes)}, total_sites ${run.digest.totalSites}, ${run.mails} e-mail(s)`,
-		'dispatcher errors': `${run.dispatchErrors}, history_saved false ${run.historyErrors}; digest not_audited ${run.digest.notAudited.length}`,
+		'dispatcher errors': `${run.dispatchErrors}, history_saved false ${run.historyErrors}; digest not_audited ${run.digest.notAudited}`,
 	});
 }
 

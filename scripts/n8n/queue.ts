@@ -73,6 +73,10 @@ export async function clusterWithPackage(
 	return cluster;
 }
 
+/** The execution IDs a worker's log says it started ("Worker started execution <id> (job"), in order. */
+export const startedBy = (worker: { logs(): string }): string[] =>
+	[...worker.logs().matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]);
+
 export async function createQueueCluster(opts: ClusterOptions): Promise<QueueCluster> {
 	const redis = await startRedis();
 	let postgres: Postgres | undefined;
@@ -146,10 +150,8 @@ export async function createQueueCluster(opts: ClusterOptions): Promise<QueueClu
 				console.log(`sandboxes kept: ${sandboxes.map((s) => s.userFolder).join(' ')}`);
 			else for (const sb of sandboxes) await removeSandbox(sb);
 		},
-		ranBy: (executionId) => {
-			const line = new RegExp(`Worker started execution ${executionId} \\(job`);
-			return cluster.workers.filter((w) => line.test(w.logs())).map((w) => w.name);
-		},
+		ranBy: (executionId) =>
+			cluster.workers.filter((w) => startedBy(w).includes(String(executionId))).map((w) => w.name),
 		logTails: (chars = 3000) =>
 			[cluster.main && { name: 'main', logs: cluster.main.logs }, ...cluster.workers]
 				.filter((p): p is { name: string; logs: () => string } => Boolean(p))

@@ -1,16 +1,19 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { BOUNDS } from '../bounds';
-import { boundedOption } from '../input';
+import { BOUNDS, describeValue } from '../bounds';
+import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
+import { thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
-import { isoDate, type SiteHistory } from './model';
+import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
 import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
- * keyed `site · check`. Its events come from the site's history with this run added, so they are
+ * keyed `site · check`, or with Ticket Per → Page Group on one page group, keyed `site · group ·
+ * check` (its history the groups' runs, each check named `group · check`, history/model.ts). Its
+ * events come from that history with this run added, so they are
  * kept where the history is, survive a node rename as it does, cost no request, and a later try of
  * the same execution (Retry On Fail replaces its record) gives the same events. Pure but for the
  * settings' reader.
@@ -21,6 +24,9 @@ const WORST_PAGES = 5;
 
 export type FindingEvent = 'opened' | 'resolved' | 'regressed' | 'reminder';
 
+/** Ticket Per: a finding a site's failing check, or a page group's. */
+export type TicketPer = 'site' | 'group';
+
 export interface FindingSettings {
 	/** The flood guard: at most this many opened and regressed items a run, high importance first. */
 	maxNew: number;
@@ -28,6 +34,7 @@ export interface FindingSettings {
 	remindDays: number;
 	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
 	untilRecorded: boolean;
+	per: TicketPer;
 }
 
 /** A page of this run as a finding lists it: its entry and the checks it failed. */
@@ -37,6 +44,8 @@ export type FindingItem = {
 	key: string;
 	event: FindingEvent;
 	site: string;
+	/** Ticket Per → Page Group: the page group. */
+	group?: string;
 	check: string;
 	importance: string | null;
 	failing_pages: number;
@@ -62,8 +71,26 @@ export type HeldItem = {
 	body: string;
 };
 
-/** Finding Options as set; a bad value stops the item with an error naming the field, before any request. */
-export function findingSettings(ctx: IExecuteSingleFunctions): FindingSettings {
+/** Ticket Per as set: Page Group only for a site with Page Groups (`groups`), else the item stops naming both. */
+function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean): TicketPer {
+	const per = value ?? 'site';
+	if (per !== 'site' && per !== 'group')
+		fail(
+			ctx,
+			`Finding Options → Ticket Per must be Site or Page Group, not ${describeValue(per)}`,
+			'Set Ticket Per to Site (a finding per failing check of the site) or Page Group.',
+		);
+	if (per === 'group' && !groups)
+		fail(
+			ctx,
+			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
+			'Add Page Groups (e.g. Products with the URL Pattern /products/**), or set Ticket Per to Site.',
+		);
+	return per;
+}
+
+/** Finding Options as set (`groups`: Page Groups set); a bad value stops the item with an error naming the field, before any request. */
+export function findingSettings(ctx: IExecuteSingleFunctions, groups: boolean): FindingSettings {
 	const options = ctx.getNodeParameter('findingOptions', {}) as IDataObject;
 	const read = (name: 'maxNewTickets' | 'remindAfterDays', value: unknown) => {
 		const { low, high, label } = BOUNDS[name];
@@ -79,6 +106,7 @@ export function findingSettings(ctx: IExecuteSingleFunctions): FindingSettings {
 		maxNew: Math.round(read('maxNewTickets', options.maxNewTickets)),
 		remindDays: Math.round(read('remindAfterDays', options.remindAfterDays)),
 		untilRecorded: options.untilTicketRecorded !== false,
+		per: ticketPer(ctx, options.ticketPer, groups),
 	};
 }
 
@@ -187,16 +215,30 @@ const TITLES: Record<FindingEvent, string> = {
 	reminder: 'still fails',
 };
 
+/** Where a finding is: its site, and its page group. */
+const placeOf = ({ site, group }: Pick<FindingItem, 'site' | 'group'>) =>
+	group === undefined ? site : `${site} (page group ${group})`;
+
+/** With Search Console Data: `, with 1,750 clicks and 40,000 impressions in the last 28 days`. */
+const trafficText = (
+	{ clicks_affected: clicks, impressions_affected: impressions }: Omit<FindingItem, 'body'>,
+	period?: string | null,
+) =>
+	clicks === undefined
+		? ''
+		: `, with ${thousands(clicks)} clicks and ${thousands(impressions ?? 0)} impressions ${period ?? 'in the Search Console Data'}`;
+
 /** A ready Markdown body: what fails, where, since when, and where to read how to fix it. */
-function bodyOf(item: Omit<FindingItem, 'body'>, day: string): string {
+function bodyOf(item: Omit<FindingItem, 'body'>, day: string, period?: string | null): string {
+	const place = placeOf(item);
 	const pages = item.worst_pages.map(
 		({ url, score, link }) => `- [${url ?? link}](${link}) (score ${score ?? '–'})`,
 	);
 	const where =
 		item.event === 'resolved'
-			? [`The check **${item.check}** passes on every analysed page of ${item.site} since ${day}.`]
+			? [`The check **${item.check}** passes on every analysed page of ${place} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${item.site}${item.clicks_affected === undefined ? '' : `, with ${item.clicks_affected} clicks and ${item.impressions_affected} impressions in the Search Console Data`}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${place}${trafficText(item, period)}.`,
 					'',
 					'Failing pages (worst first):',
 					...pages,
@@ -221,50 +263,77 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 		body: [
 			`${held.length} more checks fail on ${site} (Max New Tickets held them back):`,
 			...held.map(
-				({ check, importance, failing_pages }) =>
-					`- **${check}** (${importance ?? 'unknown'}): ${failing_pages} pages`,
+				({ group, check, importance, failing_pages }) =>
+					`- **${group === undefined ? '' : `${group}: `}${check}** (${importance ?? 'unknown'}): ${failing_pages} pages`,
 			),
 		].join('\n'),
 	};
 }
 
-/** New work first (opened, regressed), then by importance, pages and name. */
-function byUrgency(a: Change, b: Change): number {
-	const rank = (change: Change) =>
-		change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
-	return (
-		rank(a) - rank(b) ||
-		importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
-		b.pages - a.pages ||
-		a.check.localeCompare(b.check)
-	);
+/**
+ * New work first (opened, regressed), then by the clicks of the pages it fails on (with Search
+ * Console Data: README's fix-first rule), importance, pages and name.
+ */
+const byUrgency =
+	(clicks: (check: string) => number) =>
+	(a: Change, b: Change): number => {
+		const rank = (change: Change) =>
+			change.event === 'opened' || change.event === 'regressed' ? 0 : 1;
+		return (
+			rank(a) - rank(b) ||
+			clicks(b.check) - clicks(a.check) ||
+			importanceRank(a.importance ?? '') - importanceRank(b.importance ?? '') ||
+			b.pages - a.pages ||
+			a.check.localeCompare(b.check)
+		);
+	};
+
+/** With Search Console Data, a failing check's clicks and impressions (0 for one not failing now); without, none. */
+function trafficOfChecks(failing: readonly CheckCount[]) {
+	const counts = new Map(failing.map((count) => [count.check, count]));
+	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
+	return (check: string | null): Pick<FindingItem, 'clicks_affected' | 'impressions_affected'> => {
+		if (!traffic) return {};
+		const count = check === null ? undefined : counts.get(check);
+		return {
+			clicks_affected: count?.clicks_affected ?? 0,
+			impressions_affected: count?.impressions_affected ?? 0,
+		};
+	};
 }
 
-/** One item per finding that changed in the newest run, then (flood guard) one item for what was held back. */
+/**
+ * One item per finding that changed in the newest run, then (flood guard) one item for what was
+ * held back. Ticket Per → Page Group: `history` is the groups' and the checks of `failing` and
+ * `pages` are named `group · check`.
+ */
 export function findingItems(
 	site: string,
 	history: SiteHistory,
-	{ failing, pages }: { failing: readonly CheckCount[]; pages: readonly FindingPage[] },
+	{
+		failing,
+		pages,
+		period,
+	}: { failing: readonly CheckCount[]; pages: readonly FindingPage[]; period?: string | null },
 	settings: FindingSettings,
 	tickets: ReadonlyMap<string, Ticket>,
 ): Array<FindingItem | HeldItem> {
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const ticketed = ticketedChecks(tickets, site);
-	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(byUrgency);
-	const counts = new Map(failing.map((count) => [count.check, count]));
-	const traffic = failing.some(({ clicks_affected }) => clicks_affected !== undefined);
-	const affected = (check: string | null) => {
-		const count = check === null ? undefined : counts.get(check);
-		if (!traffic) return {};
-		return {
-			clicks_affected: count?.clicks_affected ?? 0,
-			impressions_affected: count?.impressions_affected ?? 0,
-		};
-	};
+	const byGroup = settings.per === 'group';
+	// The tickets of findings of this Ticket Per only: another's are not this run's to resolve.
+	const ticketed = ticketedChecks(tickets, site).filter(
+		(name) => name.includes(KEY_SEPARATOR) === byGroup,
+	);
+	const affected = trafficOfChecks(failing);
+	const clicksOf = (check: string) => affected(check).clicks_affected ?? 0;
+	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
+		byUrgency(clicksOf),
+	);
 	const items = changes.map((change): FindingItem => {
 		const key = findingKey(site, change.check);
+		const { group, check } = byGroup ? ofGroupCheck(change.check) : { check: change.check };
 		const worst = pages
 			.filter(({ failing: checks }) => checks.includes(change.check))
 			.sort(
@@ -276,7 +345,8 @@ export function findingItems(
 			key,
 			event: change.event,
 			site,
-			check: change.check,
+			...(group === undefined ? {} : { group }),
+			check,
 			importance: change.importance,
 			failing_pages: change.pages,
 			...affected(change.event === 'resolved' ? null : change.check),
@@ -284,10 +354,10 @@ export function findingItems(
 			first_seen: isoDate(firstSeen(history, change.check) ?? change.since),
 			age_runs: change.runs,
 			age_days: Math.floor((newest.at - change.since) / DAY_SECONDS),
-			title: `SEO: ${change.check} ${TITLES[change.event]} on ${site}`,
+			title: `SEO: ${check} ${TITLES[change.event]} on ${placeOf({ site, group })}`,
 			ticket: ticketOf(change.check) ?? null,
 		};
-		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10)) };
+		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10), period) };
 	});
 	const fresh = items.filter(({ event }) => event === 'opened' || event === 'regressed');
 	const held = fresh.slice(settings.maxNew);

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { HISTORY_SIDES, type HistoryHome, type HistoryOperation } from './stores';
+import { HISTORY_SIDES, type HistoryHome, type HistoryOperation, writerOf } from './stores';
 import { tableHome } from './tableStore';
 import { workflowHome } from './workflowStore';
 
@@ -40,7 +40,8 @@ export function historyHomeOf<O extends HistoryOperation>(
 	return offered(String(ctx.getNodeParameter('historyStore', initial))) ?? offered(initial);
 }
 
-/** The item's home and its own settings checked, before anything is sent. */
+/** The item's home and its own settings (and Run Key) checked, before anything is sent. */
 export function checkHistoryHome(ctx: IExecuteSingleFunctions, operation: HistoryOperation): void {
 	historyHomeOf(ctx, operation)?.check(ctx, operation);
+	writerOf(ctx);
 }

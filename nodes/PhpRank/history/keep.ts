@@ -5,7 +5,7 @@ import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import { addRun, runRecord, type SiteHistory } from './model';
+import { addRun, emptyHistory, groupRecord, runRecord, type SiteHistory } from './model';
 import { keptFields, type OpenSite, writerOf } from './stores';
 
 /*
@@ -31,10 +31,19 @@ export async function keepSiteRun(
 	home: OpenSite,
 	site: SiteSummary,
 	length: number,
-): Promise<{ fields: SiteHistoryFields; history: SiteHistory }> {
+): Promise<{ fields: SiteHistoryFields; history: SiteHistory; groupHistory?: SiteHistory }> {
 	const past = await home.past(ctx, site.project);
-	const history = addRun(past.history, runRecord(site, Date.now() / 1000), writerOf(ctx));
-	const { history_saved, ...error } = keptFields(await home.keep(ctx, site, history));
+	const record = runRecord(site, Date.now() / 1000);
+	const history = addRun(past.history, record, writerOf(ctx));
+	const groupHistory = site.groups
+		? addRun(
+				past.groupHistory ?? emptyHistory(),
+				groupRecord(record.at, site.groups),
+				writerOf(ctx),
+			)
+		: undefined;
+	const kept = await home.keep(ctx, site, history, groupHistory);
+	const { history_saved, ...error } = keptFields(kept);
 	const fields = {
 		...siteHistoryFields(history, history_saved, site.failing_checks, length),
 		...(site.groups
@@ -47,5 +56,5 @@ export async function keepSiteRun(
 			: {}),
 		...error,
 	};
-	return { fields, history };
+	return { fields, history, groupHistory };
 }

@@ -103,6 +103,36 @@ export function addRun(
 	return next;
 }
 
+/** Between the parts of a finding's key, `site · group · check`. */
+export const KEY_SEPARATOR = ' · ';
+
+/** A page group's check as the history of its findings names it: `Products · title`. */
+export const groupCheck = (group: string, check: string) => `${group}${KEY_SEPARATOR}${check}`;
+
+/** A group's check named back: its group and check (a check's name has no separator; a group's may). */
+export function ofGroupCheck(name: string): { group: string; check: string } {
+	const at = name.lastIndexOf(KEY_SEPARATOR);
+	return { group: name.slice(0, at), check: name.slice(at + KEY_SEPARATOR.length) };
+}
+
+/** A run of a site's page groups as a record of its own (Ticket Per → Page Group): no figures, each group's failing checks as `group · check`. */
+export function groupRecord(
+	at: number,
+	groups: ReadonlyArray<{
+		name: string;
+		pages: number;
+		failing_checks: ReadonlyArray<{ check: string }>;
+	}>,
+): RunRecord {
+	// A group no page matched has nothing failing (and no row in a history table).
+	const failing = groups
+		.filter(({ pages }) => pages > 0)
+		.flatMap(({ name, failing_checks }) =>
+			failing_checks.map(({ check }) => groupCheck(name, check)),
+		);
+	return { at, average: null, health: null, pages: 0, good: 0, decent: 0, bad: 0, failing };
+}
+
 /** A date (seconds since 1970) as the history writes it: `2026-01-05T08:00:00Z`. */
 export const isoDate = (seconds: number): string =>
 	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
@@ -304,6 +334,28 @@ export function historyOfRuns(runs: readonly DatedRun[]): SiteHistory {
 	return [...runs]
 		.sort((a, b) => a.record.at - b.record.at)
 		.reduce((history, { record, execution }) => addRun(history, record, execution), emptyHistory());
+}
+
+/** The runs of the site's page groups among a table's rows, each run's group rows one record (this execution's left out). */
+export function groupHistoryOfRows(
+	rows: ReadonlyArray<Record<string, unknown>>,
+	site: string,
+	execution: string,
+): SiteHistory {
+	const before = notWrittenBy(execution);
+	const runs = new Map<string, DatedRun>();
+	for (const row of rows) {
+		const record = row.site === site && isGroupRow(row) && before(row) ? recordOfRow(row) : null;
+		if (!record) continue;
+		const writer = String(row.execution_id ?? '');
+		const id = `${writer} ${record.at}`;
+		const run = runs.get(id) ?? { record: groupRecord(record.at, []), execution: writer };
+		run.record.failing.push(
+			...record.failing.map((check) => groupCheck(String(row.page_group), check)),
+		);
+		runs.set(id, run);
+	}
+	return historyOfRuns([...runs.values()]);
 }
 
 /** A site's page groups at one run as rows: each group's figures, whether it held its budget, its breaches. */

@@ -21,6 +21,8 @@ export interface PastRuns {
 	history: SiteHistory;
 	/** With Page Groups: the groups over budget at the previous production run (null: none known). */
 	groupsBefore: string[] | null;
+	/** With Page Groups: the runs of its groups, each group's failing checks as `group · check` (Ticket Per → Page Group); none kept: undefined. */
+	groupHistory?: SiteHistory;
 }
 
 /** Whether this run was kept, and what kept it out: the one result of every home's keeping. */
@@ -40,8 +42,13 @@ export const keptFields = ({ saved, error }: Kept) =>
 export interface OpenSite {
 	/** The site's runs so far, and its groups over budget at the run before. */
 	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
-	/** Keeps this run (the newest record of `history`) on a production execution. */
-	keep(ctx: IExecuteSingleFunctions, site: SiteSummary, history: SiteHistory): Promise<Kept>;
+	/** Keeps this run (the newest record of `history`, and with Page Groups of `groupHistory`) on a production execution. */
+	keep(
+		ctx: IExecuteSingleFunctions,
+		site: SiteSummary,
+		history: SiteHistory,
+		groupHistory?: SiteHistory,
+	): Promise<Kept>;
 	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
 	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
 }
@@ -115,6 +122,27 @@ export function tableChoiceOf(ctx: IExecuteSingleFunctions, fix: string): TableC
 /** A production execution (a schedule, a webhook, a trigger): the only kind whose run is kept. */
 export const isProduction = (ctx: IExecuteSingleFunctions) => ctx.getMode() !== 'manual';
 
-/** The execution this run's record is written by: '' for a manual one, which keeps nothing and reads every row. */
-export const writerOf = (ctx: IExecuteSingleFunctions) =>
-	isProduction(ctx) ? String(ctx.getExecutionId() ?? '') : '';
+/** Create or Re-Run's Run Key, trimmed ('' when unset, and in the other operations). */
+function runKeyOf(ctx: IExecuteSingleFunctions): string {
+	if (ctx.getNodeParameter('operation', '') !== 'createOrRerun') return '';
+	const key = String(ctx.getNodeParameter('runKey', '') ?? '').trim();
+	if (key.length > RUN_KEY_MAX)
+		fail(
+			ctx,
+			`Run Key is ${key.length} characters long; at most ${RUN_KEY_MAX}`,
+			'Give the run a short key, e.g. the dispatching execution’s ID or the date.',
+		);
+	return key;
+}
+const RUN_KEY_MAX = 100;
+
+/**
+ * The run this record is written by: `run:<Run Key>` when set (a second execution of the run
+ * replaces the site's record instead of adding one), else the execution; '' for a manual one,
+ * which keeps nothing and reads every row.
+ */
+export function writerOf(ctx: IExecuteSingleFunctions): string {
+	const key = runKeyOf(ctx);
+	if (!isProduction(ctx)) return '';
+	return key ? `run:${key}` : String(ctx.getExecutionId() ?? '');
+}

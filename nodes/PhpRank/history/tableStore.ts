@@ -8,6 +8,7 @@ import {
 	brokenGroupsBefore,
 	datedRunOfRow,
 	type DatedRun,
+	groupHistoryOfRows,
 	groupRowsOf,
 	historyOfRuns,
 	isGroupRow,
@@ -161,6 +162,8 @@ function openSite(read: TableRead): OpenSite {
 			return {
 				history: historyOfRuns([...inTable, ...runsToMove(ctx, project, inTable)]),
 				groupsBefore: brokenGroupsBefore(read.rows, project, writerOf(ctx)),
+				// The group rows are the groups' runs: nothing more is kept for them.
+				groupHistory: groupHistoryOfRows(read.rows, project, writerOf(ctx)),
 			};
 		},
 		async keep(ctx, site, history) {

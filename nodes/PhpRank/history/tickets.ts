@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { describeValue } from '../bounds';
 import { fail } from '../input';
-import type { ColumnType } from './model';
+import { type ColumnType, KEY_SEPARATOR as SEPARATOR } from './model';
 import { isProduction, type Ticket, type TicketKeeping } from './stores';
 
 /*
@@ -17,9 +17,8 @@ import { isProduction, type Ticket, type TicketKeeping } from './stores';
 export type { Ticket };
 
 const ticketsKey = (site: string) => `tickets ${site}`;
-const SEPARATOR = ' · ';
 
-/** A finding's key, `site · check` (the one place it is written). */
+/** A finding's key, `site · check` (Ticket Per → Page Group: `check` is `group · check`; the one place it is written). */
 export const findingKey = (site: string, check: string) => `${site}${SEPARATOR}${check}`;
 /** The site a finding's key names (the one place it is read). */
 const siteOfKey = (key: string) => key.split(SEPARATOR)[0].trim();
@@ -52,7 +51,7 @@ export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket
 		fail(
 			ctx,
 			`Finding Key must be a finding's key, not ${describeValue(key)}`,
-			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title".',
+			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title" (Ticket Per → Page Group: "shop.example.com · Products · title").',
 		);
 	const ticket = ctx.getNodeParameter('ticket', '') as unknown;
 	const text = typeof ticket === 'string' && ticket.trim() !== '';

@@ -8,7 +8,8 @@ import { recordedTickets, workflowTickets } from './tickets';
 /*
  * History Store → This Workflow: the node's static data (`getWorkflowStaticData('node')`), one
  * string per site (encode.ts) and one check table for the node, and with Page Groups the groups
- * over budget at the site's last production run. n8n saves static data after every execution whose
+ * over budget at the site's last production run and the runs of its groups (their failing checks
+ * only, as `group · check`, another such string). n8n saves static data after every execution whose
  * mode is not `manual` (on main and on queue-mode workers alike), so a manual run shows this run
  * last and keeps nothing. A new value is set at the top level: n8n marks static data changed only
  * when such a key is set (or deleted).
@@ -17,6 +18,7 @@ import { recordedTickets, workflowTickets } from './tickets';
 const TABLE_KEY = 'historyChecks';
 const siteKey = (project: string) => `history ${project}`;
 const groupsKey = (project: string) => `groups ${project}`;
+const groupHistoryKey = (project: string) => `group history ${project}`;
 
 const staticData = (ctx: IExecuteSingleFunctions) =>
 	ctx.getWorkflowStaticData('node') as IDataObject;
@@ -60,15 +62,17 @@ const openSite: OpenSite = {
 		return {
 			history: decodeHistory(data[siteKey(project)], checkTable(data)),
 			groupsBefore: groupsBefore(data, project, writerOf(ctx)),
+			groupHistory: decodeHistory(data[groupHistoryKey(project)], checkTable(data)),
 		};
 	},
 
-	async keep(ctx, site, history) {
+	async keep(ctx, site, history, groupHistory) {
 		if (!isProduction(ctx)) return { saved: false };
 		const data = staticData(ctx);
 		const table = checkTable(data);
 		const grown = [...table];
 		data[siteKey(site.project)] = encodeHistory(history, grown);
+		if (groupHistory) data[groupHistoryKey(site.project)] = encodeHistory(groupHistory, grown);
 		if (grown.length !== table.length) data[TABLE_KEY] = grown;
 		if (site.groups) {
 			const execution = writerOf(ctx);

@@ -68,7 +68,7 @@ const SUITES: Entry[] = [
 	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
 	{ name: 'findings', file: 'findings.e2e.ts', seconds: 75 },
 	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
-	{ name: 'agency', file: 'agency.e2e.ts', seconds: 110, heavy: true },
+	{ name: 'agency', file: 'agency.e2e.ts', seconds: 250, heavy: true },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
 	{ name: 'history', file: 'history.e2e.ts', seconds: 180, heavy: true },

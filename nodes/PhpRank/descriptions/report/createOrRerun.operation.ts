@@ -152,6 +152,16 @@ const properties: INodeProperties[] = [
 		...parameter,
 		displayOptions: { show: { output: ['sites', 'findings'], ...parameter.displayOptions?.show } },
 	})),
+	{
+		displayName: 'Run Key',
+		name: 'runKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.body.run }}',
+		description:
+			'The run this execution audits the site for, e.g. the ID of the execution that dispatched the site (sent with it) or the date. A second production execution of the same site and key (a dispatcher’s retry, Executions → Retry) replaces that run’s record instead of adding one, and compares with the run before. Empty: each execution is a run of its own.',
+		displayOptions: { show: { output: ['sites', 'findings'] } },
+	},
 	withHistoryLength(
 		siteOptions(true, { displayOptions: { show: { output: ['sites', 'findings'] } } }),
 	),

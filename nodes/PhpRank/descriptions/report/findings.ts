@@ -7,7 +7,7 @@ export const findingsOutputOption = {
 	name: 'One Item per Finding Change',
 	value: 'findings',
 	description:
-		'After each production run, one item per finding (a check failing on a site) that was opened, resolved or regressed, with a ready ticket title and Markdown body: to open, close and reopen tickets in Jira, Linear or GitHub Issues. Unchanged findings give no item; a manual run shows them and records nothing.',
+		'After each production run, one item per finding (a check failing on a site, or with Ticket Per on a page group) that was opened, resolved or regressed, with a ready ticket title and Markdown body: to open, close and reopen tickets in Jira, Linear or GitHub Issues. Unchanged findings give no item; a manual run shows them and records nothing.',
 };
 
 export const findingOptionsParameter: INodeProperties = {
@@ -26,6 +26,27 @@ export const findingOptionsParameter: INodeProperties = {
 			'remindAfterDays',
 			'A "reminder" item each time a finding has been open another this many days. 0: no reminders.',
 		),
+		{
+			displayName: 'Ticket Per',
+			name: 'ticketPer',
+			type: 'options',
+			default: 'site',
+			options: [
+				{
+					name: 'Site',
+					value: 'site',
+					description: 'A finding per check failing on the site: key "shop.example.com · title"',
+				},
+				{
+					name: 'Page Group',
+					value: 'group',
+					description:
+						'A finding per check failing in a page group (one fix in a shared template): key "shop.example.com · Products · title". Needs Page Groups.',
+				},
+			],
+			description:
+				'What one finding, and so one ticket, is. Changing it starts new findings: the old ones’ tickets get no more items.',
+		},
 		{
 			displayName: 'Repeat Until Ticket Recorded',
 			name: 'untilTicketRecorded',

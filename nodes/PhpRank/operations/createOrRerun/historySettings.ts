@@ -5,6 +5,7 @@ import { boundedOption } from '../../input';
 import { type Branding, brandingOf } from '../../engine/branding';
 import { HISTORY_LENGTH } from '../../history/historyFields';
 import { checkHistoryHome } from '../../history/homes';
+import { pageGroupSettings } from '../../site/pageGroups';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any
@@ -43,7 +44,7 @@ export async function checkHistoryOptions(
 	const output = this.getNodeParameter('output', 'pages');
 	if (output === 'pages') return requestOptions;
 	historySettings(this);
-	if (output === 'findings') findingSettings(this);
+	if (output === 'findings') findingSettings(this, pageGroupSettings(this).groups.length > 0);
 	checkHistoryHome(this, 'createOrRerun');
 	return requestOptions;
 }

@@ -16,8 +16,7 @@ import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
-import { type FindingPage, findingItems, findingSettings } from '../../history/findings';
-import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
+import { siteFindingItems } from './findings';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
@@ -156,26 +155,27 @@ export async function siteItems(
 					new Set(pages.map((page) => sameUrlKey(page.url))),
 				)
 			: [];
+	const link = await recordLinks({ ctx, spec });
+	const siteTraffic = joinedTraffic(mine.map(([, its]) => its.traffic));
 	const summary = siteSummary(
 		project,
 		pages,
-		{ worstPages, minChange, worstBy, link: await recordLinks({ ctx, spec }) },
+		{ worstPages, minChange, worstBy, link },
 		settings,
 		others,
-		joinedTraffic(mine.map(([, its]) => its.traffic)),
+		siteTraffic,
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const { fields, history } = await keepSiteRun(ctx, home, summary, length);
+	const { fields, history, groupHistory } = await keepSiteRun(ctx, home, summary, length);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
 	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
-		const pagesOf = findingPages(records, await recordLinks({ ctx, spec }));
-		const found = { failing: summary.failing_checks, pages: pagesOf };
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
+		const site = { summary, records, link, history, groupHistory, tickets, settings };
 		// With Search Console Data, each finding says how much of the site the data covers.
 		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
-		return findingItems(project, history, found, findingSettings(ctx), tickets).map((json) => ({
+		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
 			json: { ...json, ...coverage, history_saved: fields.history_saved },
 			pairedItem,
 		}));
@@ -188,10 +188,3 @@ const coverageOf = ({ pages_with_traffic, traffic_coverage, traffic_period }: Si
 	traffic_coverage,
 	traffic_period,
 });
-
-/** Each analysed page's entry and failing checks, for its findings' worst pages. */
-const findingPages = (records: readonly IDataObject[], link: SiteOptions['link']): FindingPage[] =>
-	records.map((record) => ({
-		...pageEntry(record, { worstPages: 0, minChange: 0, link }),
-		failing: failedOf(record).map(({ check }) => check),
-	}));
