@@ -19,6 +19,7 @@ import {
 	type ExportedNodeType,
 } from './cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from './db';
+import { sentAgainIfClosed } from './rest';
 import { installPackage, packPackage, resolveWorkflowPackage } from './packages';
 import { Fatal, same, type Report } from './report';
 import { getRuntime, type N8nRuntime } from './runtime';
@@ -409,12 +410,14 @@ export async function callWebhook(
 ): Promise<{ status: number; body: string }> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-			signal: AbortSignal.timeout(600_000),
-		});
+		const res = await sentAgainIfClosed('POST', () =>
+			fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(600_000),
+			}),
+		);
 		const text = await res.text();
 		if (res.status !== 404 || !text.includes('not registered') || Date.now() > deadline)
 			return { status: res.status, body: text };

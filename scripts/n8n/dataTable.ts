@@ -3,7 +3,7 @@
  * Data tables does (NOTES.md, "Forms": verified on 2.41.1), and through n8n's public API with a key, as the
  * node and a user's script reach them (NOTES.md, "The public API's data tables").
  */
-import type { RestSession } from './rest';
+import { sentAgainIfClosed, type RestSession } from './rest';
 
 export interface DataTable {
 	projectId: string;
@@ -76,16 +76,18 @@ export interface TableInfo {
 /** n8n's public API (/api/v1) with the key `apiKey`: its data tables. */
 export function publicTables(baseUrl: string, apiKey: string) {
 	const request = async <T>(method: string, path: string, body?: unknown) => {
-		const res = await fetch(`${baseUrl}/api/v1${path}`, {
-			method,
-			headers: {
-				'X-N8N-API-KEY': apiKey,
-				accept: 'application/json',
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
+		const res = await sentAgainIfClosed(method, () =>
+			fetch(`${baseUrl}/api/v1${path}`, {
+				method,
+				headers: {
+					'X-N8N-API-KEY': apiKey,
+					accept: 'application/json',
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(30_000),
+			}),
+		);
 		const text = await res.text();
 		return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 	};

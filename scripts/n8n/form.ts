@@ -7,7 +7,7 @@
 import type { BrowserContext } from 'playwright-core';
 
 import { createDataTable, type DataTable, dataTableRows } from './dataTable';
-import { type RestSession, saveAndPublish } from './rest';
+import { type RestSession, saveAndPublish, sentAgainIfClosed } from './rest';
 import type { WorkflowJson } from './workflow';
 
 export const FORM_EXAMPLE = {
@@ -83,7 +83,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function waitForForm(formUrl: string, timeoutMs = 60_000): Promise<Response> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(formUrl);
+		const res = await sentAgainIfClosed('GET', () => fetch(formUrl));
 		if (res.status !== 404 || Date.now() > deadline) return res;
 		await pause(500);
 	}
@@ -93,7 +93,7 @@ export async function waitForForm(formUrl: string, timeoutMs = 60_000): Promise<
 async function executionStatus(waitingUrl: string): Promise<string> {
 	const url = new URL(waitingUrl);
 	url.pathname += '/n8n-execution-status';
-	return (await (await fetch(url)).text()).trim();
+	return (await (await sentAgainIfClosed('GET', () => fetch(url))).text()).trim();
 }
 
 async function statusOtherThan(waitingUrl: string, busy: string[], timeoutMs: number) {
@@ -123,16 +123,18 @@ export async function submitForm(
 	fields.append('field-2', JSON.stringify([FORM_EXAMPLE.consent]));
 	// The optional competitor's website: sent empty, as the page sends a field left blank.
 	fields.append('field-3', answers.competitor ?? '');
-	const post = await fetch(formUrl, { method: 'POST', body: fields });
+	const post = await sentAgainIfClosed('POST', () =>
+		fetch(formUrl, { method: 'POST', body: fields }),
+	);
 	const answer = await post.text();
 	const waitingUrl = (JSON.parse(answer) as { formWaitingUrl?: string }).formWaitingUrl;
 	if (!waitingUrl)
 		throw new Error(`the form's POST answered ${post.status} ${answer.slice(0, 300)}`);
 	await statusOtherThan(waitingUrl, ['new', 'running', 'null'], timeoutMs);
-	const ending = await fetch(waitingUrl);
+	const ending = await sentAgainIfClosed('GET', () => fetch(waitingUrl));
 	const endingHtml = await ending.text();
 	const ms = Date.now() - started;
-	await fetch(waitingUrl, { method: 'POST' });
+	await sentAgainIfClosed('POST', () => fetch(waitingUrl, { method: 'POST' }));
 	const finalStatus = await statusOtherThan(
 		waitingUrl,
 		['new', 'running', 'waiting', 'form-waiting'],

@@ -151,17 +151,7 @@ async function restRequest<T>(
 			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(60_000),
 		});
-	// A request sent on a kept-alive socket that n8n closes at that moment (its 5 s keep-alive ran out on a loaded
-	// machine) fails before any answer: sent once more. A GET on any network error; a write only when the socket
-	// was closed by n8n (seen in CI: a credential POST among ten, "fetch failed").
-	const closed = (error: unknown) =>
-		['UND_ERR_SOCKET', 'ECONNRESET'].includes(
-			String((error as { cause?: { code?: unknown } }).cause?.code),
-		);
-	const res = await send().catch((error: unknown) => {
-		if (!(error instanceof TypeError) || (method !== 'GET' && !closed(error))) throw error;
-		return send();
-	});
+	const res = await sentAgainIfClosed(method, send);
 	const text = await res.text();
 	let parsed: unknown = text;
 	try {
@@ -170,6 +160,25 @@ async function restRequest<T>(
 		/* not JSON */
 	}
 	return { status: res.status, body: parsed as T, setCookie: res.headers.getSetCookie() };
+}
+
+/**
+ * A request sent on a kept-alive socket that n8n closes at that moment (its 5 s keep-alive ran out on a loaded
+ * machine) fails before any answer: sent once more. A GET on any network error; a write only when the socket
+ * was closed by n8n (seen in CI: a credential POST among ten, a webhook call; "fetch failed").
+ */
+export async function sentAgainIfClosed(
+	method: string,
+	send: () => Promise<Response>,
+): Promise<Response> {
+	const closed = (error: unknown) =>
+		['UND_ERR_SOCKET', 'ECONNRESET'].includes(
+			String((error as { cause?: { code?: unknown } }).cause?.code),
+		);
+	return await send().catch((error: unknown) => {
+		if (!(error instanceof TypeError) || (method !== 'GET' && !closed(error))) throw error;
+		return send();
+	});
 }
 
 export interface OwnerInfo {
