@@ -279,6 +279,7 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		const { error } = await run('webhook', {
 			urls: [URLS[0]],
 			n8nApi: { baseUrl: 'http://127.0.0.1:9', apiKey: N8N_KEY },
+			extra: { requestOptions: { waitOutOutages: 1 } },
 		});
 		expect(error?.message).toMatch(
 			/Could not reach n8n at http:\/\/127\.0\.0\.1:9\/api\/v1: the connection was refused/,
@@ -287,15 +288,34 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		expect(api.apiRequests()).toEqual([]);
 	});
 
-	it('keeps the audit when the row cannot be written: history_saved false, history_error says why, nothing analysed twice', async () => {
+	it('rides out n8n unavailable for a moment (a read and the upsert answered 5xx): the row is written once, history_saved true', async () => {
 		await runAt(0, [70, 80], 'webhook');
-		n8n.api.failNext(
-			{ method: 'POST', path: /rows\/upsert$/ },
-			{ status: 500, body: { message: 'disk full' } },
-		);
+		n8n.api.failNext({ method: 'GET', path: /rows$/ }, { status: 503, body: { message: 'busy' } });
+		for (let n = 0; n < 2; n++)
+			n8n.api.failNext({ method: 'POST', path: /rows\/upsert$/ }, { status: 500 });
+		n8n.api.requests.length = 0;
+		const { items, error } = await runAt(1, [71, 80], 'webhook');
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ history_saved: true, runs_recorded: 2 });
+		expect(n8nCalls().filter((call) => /rows/.test(call))).toEqual([
+			...Array(2).fill(`GET /api/v1/data-tables/${table().id}/rows`),
+			...Array(3).fill(`POST /api/v1/data-tables/${table().id}/rows/upsert`),
+		]);
+		expect(rows()).toHaveLength(2);
+	});
+
+	it('keeps the audit when the row cannot be written past Wait Out Outages: history_saved false, history_error says why, nothing analysed twice', async () => {
+		await runAt(0, [70, 80], 'webhook');
+		for (let n = 0; n < 20; n++)
+			n8n.api.failNext(
+				{ method: 'POST', path: /rows\/upsert$/ },
+				{ status: 500, body: { message: 'disk full' } },
+			);
 		const analyses = () => api.apiRequests().filter(({ method }) => method === 'PUT').length;
 		const before = analyses();
-		const { items, error } = await runAt(1, [71, 80], 'webhook');
+		const { items, error } = await runAt(1, [71, 80], 'webhook', {
+			extra: { requestOptions: { waitOutOutages: 1 } },
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.history_saved).toBe(false);
 		expect(items[0].json.history_error).toMatch(/n8n answered HTTP 500 .*disk full/);

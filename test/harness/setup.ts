@@ -91,7 +91,7 @@ export interface N8nApiFixture {
 	api: N8nApi;
 	/** The phpRank History Store API credential for it. */
 	credential: TestN8nApiCredential;
-	/** Deletes every table and forgets the requests. */
+	/** Deletes every table, forgets the requests and drops unused faults. */
 	reset(): void;
 }
 
@@ -105,6 +105,7 @@ export function useN8nApi(apiKey = 'n8n-test-key'): N8nApiFixture {
 	fixture.reset = () => {
 		for (const table of fixture.api.tables.all()) fixture.api.tables.delete(table.id);
 		fixture.api.requests.length = 0;
+		fixture.api.clearFaults();
 	};
 	afterAll(async () => await fixture.api.close());
 	return fixture;

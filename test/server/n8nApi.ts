@@ -72,6 +72,8 @@ export interface N8nApi {
 	setPublicApiDisabled(disabled: boolean): void;
 	/** the next request that matches gets the fault (once) */
 	failNext(match: RequestMatch, fault: N8nFault): void;
+	/** drops the faults no request has used (a test's leftovers) */
+	clearFaults(): void;
 	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES (every table's bytes together, `TableStore.totalBytes`; n8n's default 200 MiB until then) */
 	setMaxSizeBytes(bytes: number): void;
 	close(): Promise<void>;
@@ -812,6 +814,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		failNext(match: RequestMatch, fault: N8nFault) {
 			faults.push({ match, fault });
 		},
+		clearFaults: () => void (faults.length = 0),
 		close: () => closeAll(server),
 	};
 }

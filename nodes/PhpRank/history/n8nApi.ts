@@ -4,10 +4,11 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
+import { outageBoundMs, outageOf, outageWaitMs } from '../transport/retry';
 
 /*
  * n8n's own public API (v1), as History Store → Data Table uses it: the credential's address,
@@ -141,6 +142,45 @@ function answerProblem(answer: Answer): { message: string; description: string }
 	return { message: failure.message(answer), description: failure.fix };
 }
 
+type FullAnswer = { statusCode: number; body: unknown };
+
+/** n8n's answers while it restarts or its database is away (behind a proxy: 502 to 504). */
+const UNAVAILABLE = new Set([500, 502, 503, 504]);
+
+/**
+ * Sends `request` again while n8n is unavailable (a 5xx answer, refused, reset, timed out), within
+ * Request Options → Wait Out Outages, as phpRank's requests are: a read or an upsert (the same row
+ * twice is one row) whenever, anything else only when n8n never received it (refused). Stop ends
+ * the waits. Its last answer or failure stands.
+ */
+async function whileUnavailable(
+	ctx: N8nApiContext,
+	repeatable: boolean,
+	request: () => Promise<FullAnswer>,
+): Promise<FullAnswer> {
+	const boundMs = outageBoundMs(ctx);
+	const stop = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const end = Date.now() + boundMs;
+	for (let retry = 0; ; retry++) {
+		let answer: FullAnswer | undefined;
+		let failure: unknown;
+		try {
+			answer = await request();
+		} catch (error) {
+			failure = error;
+		}
+		const outage = answer ? undefined : outageOf(undefined, failure);
+		const again = answer ? repeatable && UNAVAILABLE.has(answer.statusCode) : !!outage;
+		const waitMs = outageWaitMs(retry);
+		if (!again || (outage?.reached && !repeatable) || Date.now() + waitMs > end || stop?.aborted)
+			return answer ?? Promise.reject(failure);
+		await Promise.race([
+			sleep(waitMs),
+			new Promise((woken) => stop?.addEventListener('abort', woken, { once: true })),
+		]);
+	}
+}
+
 /** One request to n8n's public API; its JSON answer, or a TableProblem saying what to fix. */
 export async function n8nApi<T>(
 	ctx: N8nApiContext,
@@ -149,21 +189,27 @@ export async function n8nApi<T>(
 	{ qs, body }: { qs?: IDataObject; body?: IDataObject } = {},
 ): Promise<T> {
 	const root = await n8nApiRoot(ctx);
-	let answer: { statusCode: number; body: unknown };
+	const repeatable = method === 'GET' || path.endsWith('/rows/upsert');
+	let answer: FullAnswer;
 	try {
-		answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, N8N_API_CREDENTIAL, {
-			method,
-			url: `${root}${path}`,
-			qs,
-			body,
-			json: true,
-			headers: { Accept: 'application/json' },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// n8n's API never redirects; following one could carry the key to another host.
-			disableFollowRedirect: true,
-			timeout: TIMEOUT_MS,
-		})) as { statusCode: number; body: unknown };
+		answer = await whileUnavailable(
+			ctx,
+			repeatable,
+			async () =>
+				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, N8N_API_CREDENTIAL, {
+					method,
+					url: `${root}${path}`,
+					qs,
+					body,
+					json: true,
+					headers: { Accept: 'application/json' },
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					// n8n's API never redirects; following one could carry the key to another host.
+					disableFollowRedirect: true,
+					timeout: TIMEOUT_MS,
+				})) as FullAnswer,
+		);
 	} catch (error) {
 		throw tableProblem(
 			ctx,
