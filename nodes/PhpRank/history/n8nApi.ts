@@ -8,7 +8,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiBaseUrl, isApiBaseUrl } from '../transport/connection';
 import { networkCause } from '../transport/errors';
-import { outageBoundMs, outageOf, outageWaitMs } from '../transport/retry';
+import { outageBoundMs, outageOf, Tries } from '../transport/retry';
 
 /*
  * n8n's own public API (v1), as History Store → Data Table uses it: the credential's address,
@@ -148,20 +148,20 @@ type FullAnswer = { statusCode: number; body: unknown };
 const UNAVAILABLE = new Set([500, 502, 503, 504]);
 
 /**
- * Sends `request` again while n8n is unavailable (a 5xx answer, refused, reset, timed out), within
- * Request Options → Wait Out Outages, as phpRank's requests are: a read or an upsert (the same row
- * twice is one row) whenever, anything else only when n8n never received it (refused). Stop ends
- * the waits. Its last answer or failure stands.
+ * Sends `request` again while n8n is unavailable (a 5xx answer, refused, reset, timed out), as
+ * phpRank's requests are (`Tries`, within Request Options → Wait Out Outages): a read or an upsert
+ * (the same row twice is one row) whenever, anything else only when n8n never received it
+ * (refused). Stop ends the waits. Its last answer or failure stands.
  */
 async function whileUnavailable(
 	ctx: N8nApiContext,
 	repeatable: boolean,
 	request: () => Promise<FullAnswer>,
 ): Promise<FullAnswer> {
-	const boundMs = outageBoundMs(ctx);
+	const tries = new Tries(repeatable, Number.POSITIVE_INFINITY, outageBoundMs(ctx));
 	const stop = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	const end = Date.now() + boundMs;
-	for (let retry = 0; ; retry++) {
+	for (;;) {
+		const sentAt = Date.now();
 		let answer: FullAnswer | undefined;
 		let failure: unknown;
 		try {
@@ -169,13 +169,16 @@ async function whileUnavailable(
 		} catch (error) {
 			failure = error;
 		}
-		const outage = answer ? undefined : outageOf(undefined, failure);
-		const again = answer ? repeatable && UNAVAILABLE.has(answer.statusCode) : !!outage;
-		const waitMs = outageWaitMs(retry);
-		if (!again || (outage?.reached && !repeatable) || Date.now() + waitMs > end || stop?.aborted)
-			return answer ?? Promise.reject(failure);
+		const outage =
+			answer === undefined
+				? outageOf(undefined, failure)
+				: UNAVAILABLE.has(answer.statusCode)
+					? { cause: `HTTP ${answer.statusCode}`, reached: true, floorMs: 0 }
+					: undefined;
+		const next = outage && !stop?.aborted ? tries.afterOutage(outage, sentAt) : undefined;
+		if (typeof next !== 'number') return answer ?? Promise.reject(failure);
 		await Promise.race([
-			sleep(waitMs),
+			sleep(next - Date.now()),
 			new Promise((woken) => stop?.addEventListener('abort', woken, { once: true })),
 		]);
 	}

@@ -121,7 +121,8 @@ async function exchange<T>(
 	const stop = run?.stop.signal;
 	const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	const deadline = rateLimitDeadline(ctx);
-	const tries = new Tries(options.method ?? 'GET', deadline, outageBoundMs(ctx));
+	const method = (options.method ?? 'GET').toUpperCase();
+	const tries = new Tries(method === 'GET' || method === 'PUT', deadline, outageBoundMs(ctx));
 	const { budget } = connection;
 	let notBefore = 0;
 	for (let retry = 0; ; retry++) {

@@ -70,7 +70,8 @@ export class Tries {
 	private outageRetries = 0;
 
 	constructor(
-		private readonly method: string,
+		/** Whether the request may go again after the server may have received it (a read, an idempotent write). */
+		private readonly repeatable: boolean,
 		/** The run's own limit on waiting (rateLimitDeadline). */
 		private readonly deadline: number,
 		private readonly boundMs: number,
@@ -86,10 +87,9 @@ export class Tries {
 	 * when the request is not to be resent at all (the original error stands), or why it gave up.
 	 */
 	afterOutage(outage: Outage, sentAt: number): number | undefined | GaveUp {
-		const method = this.method.toUpperCase();
 		if (this.boundMs <= 0) return undefined;
-		// A create that may have reached phpRank is never resent: it may exist.
-		if (outage.reached && method !== 'GET' && method !== 'PUT') return undefined;
+		// A create that may have reached the server is never resent: it may exist.
+		if (outage.reached && !this.repeatable) return undefined;
 		this.outageSince ??= sentAt;
 		const waitMs = Math.max(outage.floorMs, outageWaitMs(this.outageRetries));
 		const end = Math.min(this.outageSince + this.boundMs, this.deadline);
