@@ -34,13 +34,10 @@ export async function keepSiteRun(
 ): Promise<{ fields: SiteHistoryFields; history: SiteHistory; groupHistory?: SiteHistory }> {
 	const past = await home.past(ctx, site.project);
 	const record = runRecord(site, Date.now() / 1000);
-	const history = addRun(past.history, record, writerOf(ctx));
+	const writer = writerOf(ctx);
+	const history = addRun(past.history, record, writer);
 	const groupHistory = site.groups
-		? addRun(
-				past.groupHistory ?? emptyHistory(),
-				groupRecord(record.at, site.groups),
-				writerOf(ctx),
-			)
+		? addRun(past.groupHistory ?? emptyHistory(), groupRecord(record.at, site.groups), writer)
 		: undefined;
 	const kept = await home.keep(ctx, site, history, groupHistory);
 	const { history_saved, ...error } = keptFields(kept);

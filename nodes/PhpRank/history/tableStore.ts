@@ -158,12 +158,13 @@ const newest = (history: SiteHistory) => history.records[history.records.length 
 function openSite(read: TableRead): OpenSite {
 	return {
 		async past(ctx, project) {
-			const inTable = runsOf(read.rows, project, writerOf(ctx));
+			const writer = writerOf(ctx);
+			const inTable = runsOf(read.rows, project, writer);
 			return {
 				history: historyOfRuns([...inTable, ...runsToMove(ctx, project, inTable)]),
-				groupsBefore: brokenGroupsBefore(read.rows, project, writerOf(ctx)),
+				groupsBefore: brokenGroupsBefore(read.rows, project, writer),
 				// The group rows are the groups' runs: nothing more is kept for them.
-				groupHistory: groupHistoryOfRows(read.rows, project, writerOf(ctx)),
+				groupHistory: groupHistoryOfRows(read.rows, project, writer),
 			};
 		},
 		async keep(ctx, site, history) {
