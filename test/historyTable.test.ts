@@ -159,6 +159,13 @@ describe('History Store → Data Table: a site’s runs as rows of an n8n data t
 		const long = await run('webhook', { id: '54', extra: { runKey: 'k'.repeat(101) } });
 		expect(long.error?.message).toContain('Run Key is 101 characters long; at most 100');
 		expect(api.apiRequests().length - sent).toBe(0);
+		// At the bound, 100 characters, the key is the run's.
+		const longest = await runAt(3, [63, 80], 'webhook', {
+			id: '55',
+			extra: { runKey: 'k'.repeat(100) },
+		});
+		expect(longest.error).toBeUndefined();
+		expect(rows().map(({ execution_id }) => execution_id)).toContain(`run:${'k'.repeat(100)}`);
 	});
 
 	it('many sites’ first runs at once (one execution per site on queue-mode workers) make one table and keep every row', async () => {
