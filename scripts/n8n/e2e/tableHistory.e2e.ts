@@ -421,7 +421,7 @@ async function publicApiOff(one: One): Promise<void> {
 	);
 }
 
-async function oneMachine(): Promise<void> {
+async function oneMachine(): Promise<One> {
 	const one = await timedSection('one n8n (SQLite), public API on, a key made by REST', startOne);
 	await timedSection('five production runs (History Store: Data Table, table By Name)', () =>
 		fiveRuns(one),
@@ -430,10 +430,7 @@ async function oneMachine(): Promise<void> {
 	await timedSection('Retry On Fail after a lost answer; a manual run', () => retryAndManual(one));
 	await timedSection('a write that fails after the audit', () => writeFails(one));
 	await timedSection('bad input: stopped before any phpRank request', () => badInput(one));
-	await timedSection('the public API turned off (same n8n home, started again)', () =>
-		publicApiOff(one),
-	);
-	await one.stop();
+	return one;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -648,11 +645,13 @@ async function triggerAfterRestart(
 	);
 }
 
-async function queueMode(): Promise<void> {
+/** `before`: the one n8n's restart, beside the cluster's start; it counts phpRank's requests, so it ends first. */
+async function queueMode(before?: Promise<void>): Promise<void> {
 	const q = await timedSection(
 		'queue mode: main + 2 workers, Redis, PostgreSQL, public API on',
 		startQueue,
 	);
+	await before;
 	await timedSection(
 		'queue mode: six production runs over both workers; a manual run offloaded',
 		() => queueRuns(q),
@@ -668,8 +667,14 @@ async function main(): Promise<void> {
 		? process.argv[process.argv.indexOf('--only') + 1]
 		: '';
 	await api.start();
-	if (only !== 'queue') await oneMachine();
-	if (only !== 'one') await queueMode();
+	const one = only === 'queue' ? undefined : await oneMachine();
+	const off =
+		one &&
+		timedSection('the public API turned off (same n8n home, started again)', () =>
+			publicApiOff(one),
+		).then(() => one.stop());
+	if (only !== 'one') await queueMode(off);
+	await off;
 	section('wall time per section');
 	for (const [name, s] of TIMES) note(`${s.toFixed(0).padStart(4)} s  ${name}`);
 }
