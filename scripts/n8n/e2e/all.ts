@@ -2,16 +2,9 @@
  * `npm run test:e2e:all`: every e2e suite, as CI runs them, in lanes on one tarball: the one E2E_TARBALL names
  * (.ci/run builds and packs once and passes it), else built and packed here; its contents are checked either
  * way. Each suite is a child process with E2E_TARBALL set (each still in its own n8n home, ports and test server).
- *
- * - The lanes come from the machine (lanes()): one a core and one more, fewer when memory is short;
- *   E2E_PARALLEL or --parallel overrides.
- * - A suite marked `first` (queue mode: its main and workers must be up before its fixed schedules) starts
- *   alone; the other lanes start when it says its start is behind it (`suite.up()` writes E2E_UP_FILE) or ends.
- * - Then each lane takes the longest suite left (by `seconds`) whenever it is free, so a new suite costs what it
- *   adds to the longest lane, not its own time; a `heavy` one (it computes throughout) only while fewer than
- *   HEAVY_MAX (cores - 1, at least 1) heavy ones run: side by side they slow each other and the others' schedules.
- * - One n8n boots at a time (E2E_BOOT_LOCK, bootLock.ts): boots queue up instead of slowing each other past a
- *   suite's schedule.
+ * The lanes come from the machine (lanes()); a `first` suite starts alone until it is up; then each lane takes
+ * the longest suite left when free (picker()), a `heavy` one only beside fewer than HEAVY_MAX others; one n8n
+ * boots at a time (E2E_BOOT_LOCK, bootLock.ts), so boots queue up instead of slowing each other past a schedule.
  * Each suite's output is printed whole when it ends; then one line per suite (lane, start, wall time, counts)
  * and per lane. Exit 1 on any failure. E2E_SUMMARY=<file>: those lines also written there (.ci/run's table).
  *
@@ -35,7 +28,7 @@ interface Entry {
 	env?: Record<string, string>;
 	/** its wall time in this runner (.ci/run, 2 cores, three lanes; README's table): the lanes take the longest first */
 	seconds: number;
-	/** starts before the others, alone until it calls suite.up() (queue mode's start before its schedules) */
+	/** starts before the others, alone until it calls suite.up() (queue mode: its CLI steps before its schedules) */
 	first?: boolean;
 	/** computes throughout (Chromium driving the editor, a queue-mode cluster under load): kept apart */
 	heavy?: boolean;
@@ -49,29 +42,29 @@ const SUITES: Entry[] = [
 	{
 		name: 'queue',
 		file: 'queue.e2e.ts',
-		seconds: 490,
+		seconds: 381,
 		first: true,
 		env: { E2E_QUEUE_ITEMS: '40' },
 	},
-	{ name: 'package', file: 'package.e2e.ts', seconds: 155 },
+	{ name: 'package', file: 'package.e2e.ts', seconds: 282 },
 	{
 		name: `package@${OLDEST}`,
 		file: 'package.e2e.ts',
-		seconds: 210,
+		seconds: 299,
 		env: { N8N_VERSION: OLDEST },
 		ready: () => isRuntimeInstalled(defaultCacheDir(OLDEST)),
 	},
-	{ name: 'ui', file: 'ui.e2e.ts', seconds: 475, heavy: true },
-	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 245 },
-	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 170 },
-	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 185 },
-	{ name: 'digest', file: 'digest.e2e.ts', seconds: 75 },
-	{ name: 'findings', file: 'findings.e2e.ts', seconds: 75 },
-	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 80 },
-	{ name: 'agency', file: 'agency.e2e.ts', seconds: 250, heavy: true },
-	{ name: 'form', file: 'form.e2e.ts', seconds: 50 },
-	{ name: 'ai', file: 'ai.e2e.ts', seconds: 95 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 180, heavy: true },
+	{ name: 'ui', file: 'ui.e2e.ts', seconds: 708, heavy: true },
+	{ name: 'table-history', file: 'tableHistory.e2e.ts', seconds: 365 },
+	{ name: 'monitor', file: 'monitor.e2e.ts', seconds: 157 },
+	{ name: 'sitemap', file: 'sitemap.e2e.ts', seconds: 262 },
+	{ name: 'digest', file: 'digest.e2e.ts', seconds: 91 },
+	{ name: 'findings', file: 'findings.e2e.ts', seconds: 90 },
+	{ name: 'deploy-gate', file: 'deployGate.e2e.ts', seconds: 69 },
+	{ name: 'agency', file: 'agency.e2e.ts', seconds: 226, heavy: true },
+	{ name: 'form', file: 'form.e2e.ts', seconds: 82 },
+	{ name: 'ai', file: 'ai.e2e.ts', seconds: 145 },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 162, heavy: true },
 ];
 
 interface Outcome {

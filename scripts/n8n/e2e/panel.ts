@@ -18,11 +18,11 @@ const OFFERED = ['Confirm Drops', 'Public URLs Only', 'Reuse Recent Analysis (Ho
 export const TIMEOUT = Number(process.env.UI_TIMEOUT_MS ?? 30_000);
 
 /** What this file needs of ui.e2e.ts's Ui and Suite. */
-interface PanelUi {
+export interface PanelUi {
 	inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void>;
 	screenshot(page: Page, file: string): Promise<string>;
 }
-type Checks = Pick<Suite, 'check' | 'note'>;
+export type Checks = Pick<Suite, 'check' | 'note'>;
 
 /** One top-level entry of the parameter list, in the order shown. */
 interface Shown {

@@ -9,9 +9,8 @@ import type { Locator, Page } from 'playwright-core';
 
 import { same } from '../report';
 import type { RestSession } from '../rest';
-import type { Suite } from '../suite';
 import type { WorkflowJson } from '../workflow';
-import { addOption, TIMEOUT } from './panel';
+import { addOption, type Checks, type PanelUi, TIMEOUT } from './panel';
 
 export const EDIT_NODES = {
 	groups: 'Check: two Page Groups, reordered',
@@ -35,12 +34,7 @@ export const EDIT_PARAMETERS: Record<keyof typeof EDIT_NODES, Record<string, unk
 	},
 };
 
-interface EditUi {
-	inPanel(node: string, label: string, fn: (page: Page) => Promise<boolean>): Promise<void>;
-	screenshot(page: Page, file: string): Promise<string>;
-	readonly targets: Map<string, { workflowId: string }>;
-}
-type Checks = Pick<Suite, 'check' | 'note'>;
+type EditUi = PanelUi & { readonly targets: Map<string, { workflowId: string }> };
 
 /** A node's parameters as n8n saved them, read until `pick` of them equals `want` (n8n autosaves) or time runs out. */
 export async function savedAs(
