@@ -528,7 +528,6 @@ async function throttleChecks(
 	meanwhile: () => Promise<void>,
 ): Promise<void> {
 	const total = ITEMS_PER_WORKER * 2;
-	const main = cluster.main!;
 	const batches = ['a', 'b'].map((b) =>
 		Array.from(
 			{ length: ITEMS_PER_WORKER },
@@ -537,9 +536,8 @@ async function throttleChecks(
 	);
 	throttled.clearRequests();
 	const t0 = Date.now();
-	const calls = await Promise.all(
-		batches.map((urls) => callWebhook(`${main.baseUrl}/webhook/${HOOK.throttle}`, { urls })),
-	);
+	const hook = `${cluster.main!.baseUrl}/webhook/${HOOK.throttle}`;
+	const calls = await Promise.all(batches.map((urls) => callWebhook(hook, { urls })));
 	await meanwhile();
 	section(
 		`the rate limit across processes: 2 workers × ${ITEMS_PER_WORKER} Create items at once, one phpRank user at 60/min`,
