@@ -402,24 +402,25 @@ async function badInput(one: One): Promise<void> {
 	}
 }
 
-/** The same n8n home started again with the public API off (the sandbox's default): the error says so. */
-async function publicApiOff(one: One): Promise<void> {
-	await one.stop();
-	const n8n = suite.n8n(await startServer(one.sb, { port: one.port }));
-	one.stop = () => n8n.stop();
-	const session = await login(n8n);
-	api.clearRequests();
-	script(10);
-	const run = await manualRun(session, one.sb, one.wfId, 'Audit the site');
-	note(`public API off: ${run.error}`);
-	check(
-		'N8N_PUBLIC_API_DISABLED=true: the run fails before any phpRank request, the error names the public API',
-		run.exec?.status === 'error' &&
-			/N8N_PUBLIC_API_DISABLED|public API/.test(run.error) &&
-			apiRequests(api).length === 0,
-		{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
-	);
-}
+/** The same n8n home started again with the public API off (the sandbox's default): the error says so; stopped. */
+const publicApiOff = async (one: One): Promise<void> =>
+	await timedSection('the public API turned off (same n8n home, started again)', async () => {
+		await one.stop();
+		const n8n = suite.n8n(await startServer(one.sb, { port: one.port }));
+		const session = await login(n8n);
+		api.clearRequests();
+		script(10);
+		const run = await manualRun(session, one.sb, one.wfId, 'Audit the site');
+		note(`public API off: ${run.error}`);
+		check(
+			'N8N_PUBLIC_API_DISABLED=true: the run fails before any phpRank request, the error names the public API',
+			run.exec?.status === 'error' &&
+				/N8N_PUBLIC_API_DISABLED|public API/.test(run.error) &&
+				apiRequests(api).length === 0,
+			{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
+		);
+		await n8n.stop();
+	});
 
 async function oneMachine(): Promise<One> {
 	const one = await timedSection('one n8n (SQLite), public API on, a key made by REST', startOne);
@@ -645,13 +646,12 @@ async function triggerAfterRestart(
 	);
 }
 
-/** `before`: the one n8n's restart, beside the cluster's start; it counts phpRank's requests, so it ends first. */
 async function queueMode(before?: Promise<void>): Promise<void> {
 	const q = await timedSection(
 		'queue mode: main + 2 workers, Redis, PostgreSQL, public API on',
 		startQueue,
 	);
-	await before;
+	await before; // the one n8n's restart, beside this start: it counts phpRank's requests, so it ends first
 	await timedSection(
 		'queue mode: six production runs over both workers; a manual run offloaded',
 		() => queueRuns(q),
@@ -668,11 +668,7 @@ async function main(): Promise<void> {
 		: '';
 	await api.start();
 	const one = only === 'queue' ? undefined : await oneMachine();
-	const off =
-		one &&
-		timedSection('the public API turned off (same n8n home, started again)', () =>
-			publicApiOff(one),
-		).then(() => one.stop());
+	const off = one && publicApiOff(one);
 	if (only !== 'one') await queueMode(off);
 	await off;
 	section('wall time per section');

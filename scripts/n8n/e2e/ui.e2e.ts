@@ -110,7 +110,6 @@ const SEL = {
 	password: 'input[name="password"]',
 	submit: '[data-test-id="form-submit-button"]',
 	ndv: '[data-test-id="ndv"]',
-	canvasNode: '[data-test-id="canvas-node"]',
 	/** "Execute step" / "Fetch Test Event" in the panel's parameter pane */
 	execute: '[data-test-id="node-execute-button"]',
 	output: '[data-test-id="output-panel"]',
@@ -444,7 +443,7 @@ class Ui {
 			await routeTo(p, workflow);
 			await p.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: TIMEOUT });
 			// mounted by the router, the canvas opens a node's panel as the route's nodeId changes, not before
-			await p.locator(SEL.canvasNode).first().waitFor({ timeout: TIMEOUT });
+			await p.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: TIMEOUT });
 			await routeTo(p, `${workflow}/${target.nodeId}`);
 		} else await p.goto(`${this.baseUrl}${workflow}/${target.nodeId}`);
 		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
