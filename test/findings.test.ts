@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
@@ -282,6 +283,76 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		},
 	);
 
+	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
+		'Ticket Per → Page in %s: one page fixed, another still failing the same check: only its finding resolves',
+		async (_, store) => {
+			home = store;
+			const extra = { findingOptions: { ticketPer: 'page' }, searchConsoleData: { rows: CLICKS } };
+			const week = (at: number, failing: string[][], id?: string) =>
+				production(at, failing, extra, { urls: PAGES, id });
+			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
+			expect(summary(first).map((line) => line.slice(0, -5))).toEqual(
+				[
+					'/products/a · title',
+					'/products/b · title',
+					'/products/b · favicon',
+					'/blog/x · title',
+				].map((k) => `opened ${k}`),
+			);
+			expect(first[0].json).toMatchObject({
+				key: key('/products/a · title'),
+				page: '/products/a',
+				failing_pages: 1,
+				clicks_affected: 25,
+				worst_pages: [{ url: 'shop.example.com/products/a', score: 60 }],
+				title: 'SEO: title fails on shop.example.com/products/a',
+			});
+			expect(first[0].json.body).toContain(
+				'fails on the page shop.example.com/products/a, with 25 clicks',
+			);
+			await record({
+				'/products/a · title': 'A-1',
+				'/products/b · title': 2,
+				'/blog/x · title': 3,
+				'/products/b · favicon': 4,
+			});
+			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
+			// title still fails on the site (/products/b, /blog/x): only /products/a's finding resolves.
+			expect(summary(await week(2, [[], ['title', 'favicon'], ['title']]))).toEqual([
+				'resolved /products/a · title A-1',
+			]);
+			for (let tries = 0; tries < 2; tries++)
+				expect(summary(await week(3, [['title'], ['title', 'favicon'], []], 'retried'))).toEqual([
+					'regressed /products/a · title A-1',
+					'resolved /blog/x · title 3',
+				]);
+			const table = n8n.api.tables.byName('phpRank history');
+			const rows = table ? n8n.api.tables.rows(table.id).filter((row) => row.run_date) : [];
+			expect(rows.map((row) => row.failing_pages).slice(-2)).toEqual(
+				table
+					? [
+							'/blog/x: title; /products/b: favicon, title',
+							'/products/a: title; /products/b: favicon, title',
+						]
+					: [],
+			);
+			expect(JSON.stringify(state.saved).includes('page history')).toBe(!table);
+		},
+	);
+
+	it('Ticket Per → Page refuses a history table whose failing_pages is not text, before any request', async () => {
+		const { id } = n8n.api.tables.create('old', [
+			...HISTORY_COLUMNS,
+			{ name: 'failing_pages', type: 'number' },
+		]);
+		home = { historyStore: 'dataTable', historyTable: locator('id', id) };
+		const { error } = await run('webhook', { extra: { findingOptions: { ticketPer: 'page' } } });
+		expect([error?.message, api.apiRequests()]).toEqual([
+			expect.stringContaining('"old" lacks the column failing_pages (string, not number). Nothing'),
+			[],
+		]);
+	});
+
 	it('Ticket Per changed from Site to Page Group: the groups’ findings open, the site’s tickets get no item', async () => {
 		await production(0, [['title'], [], []], {}, { urls: PAGES });
 		await record({ title: 1 });
@@ -292,18 +363,21 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
-	it('sends the same phpRank requests as One Item per Site', async () => {
-		const calls: string[][] = [];
-		for (const output of ['sites', 'findings']) {
-			api.server.deleteAllReports();
-			api.reset();
-			script(0, [['title'], []]);
-			await run('webhook', { extra: { output } });
-			calls.push(api.calls());
-		}
-		expect(calls[1]).toEqual(calls[0]);
-		expect(calls[0].length).toBeGreaterThan(0);
-	});
+	it.each([{}, TABLE])(
+		'sends the same phpRank requests as One Item per Site (%j)',
+		async (store) => {
+			const calls: string[][] = [];
+			for (const extra of [{ output: 'sites' }, {}, { findingOptions: { ticketPer: 'page' } }]) {
+				api.server.deleteAllReports();
+				api.reset();
+				script(0, [['title'], []]);
+				await run('webhook', { extra: { ...store, ...extra } });
+				calls.push(api.calls());
+			}
+			expect(calls.slice(1)).toEqual([calls[0], calls[0]]);
+			expect(calls[0].length).toBeGreaterThan(0);
+		},
+	);
 
 	it.each([
 		[{ maxNewTickets: 0 }, 'Max New Tickets must be a number from 1 to 1000, not "0"'],
@@ -312,7 +386,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'Remind After (Days) must be a number from 0 to 3650, not "soon"',
 		],
 		[{ ticketPer: 'group' }, 'Ticket Per is Page Group, but no Page Groups are set'],
-		[{ ticketPer: 'page' }, 'Ticket Per must be Site or Page Group, not "page"'],
+		[{ ticketPer: 'url' }, 'Ticket Per must be Site, Page Group or Page, not "url"'],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
 		const items = [{ url: URLS[0] }];
 		await api.refuses(findings({ findingOptions }), `Finding Options → ${message}`, { items });

@@ -2,11 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
 import {
+	columnsToAdd,
 	GROUP_COLUMNS,
-	groupColumnsToAdd,
 	HISTORY_COLUMNS,
 	type HistoryRow,
 	missingColumns,
+	PAGE_COLUMNS,
 } from './model';
 
 /*
@@ -54,6 +55,7 @@ export async function findTable(
 	choice: TableChoice,
 	create: boolean,
 	groupColumns = false,
+	pageColumns = false,
 ): Promise<HistoryTable | null> {
 	let table: TableAnswer | undefined;
 	if (choice.mode === 'name') {
@@ -75,8 +77,9 @@ export async function findTable(
 			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
 	// A table made before Page Groups: their columns added, its rows kept (production runs only).
-	if (groupColumns && create)
-		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
+	// A table made before Ticket Per → Page: `failing_pages` added likewise.
+	const wanted = [...(groupColumns ? GROUP_COLUMNS : []), ...(pageColumns ? PAGE_COLUMNS : [])];
+	if (create) await addColumns(ctx, table.id, columnsToAdd(wanted, table.columns ?? []));
 	return { id: table.id, name: table.name, columns: table.columns ?? [] };
 }
 
