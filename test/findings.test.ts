@@ -253,90 +253,63 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
-	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
-		'Ticket Per → Page Group in %s: each group’s findings open, resolve and regress on their own, with their tickets and clicks',
-		async (_, store) => {
+	// Ticket Per → Page Group and Page, in each home: `a`, `b` the Products pages' group or page, `x` the blog's.
+	it.each([
+		['Page Group', 'This Workflow', {}, ['Products', 'Products', 'Blog']],
+		['Page Group', 'Data Table', TABLE, ['Products', 'Products', 'Blog']],
+		['Page', 'This Workflow', {}, ['/products/a', '/products/b', '/blog/x']],
+		['Page', 'Data Table', TABLE, ['/products/a', '/products/b', '/blog/x']],
+	] as const)(
+		'Ticket Per → %s in %s: each one’s findings open, resolve and regress on their own, with their tickets and clicks',
+		async (per, _, store, [a, b, x]) => {
 			home = store;
-			const week = (at: number, failing: string[][], id?: string) =>
-				production(at, failing, BY_GROUP, { urls: PAGES, id });
-			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
-			expect(first.map((i) => i.json)).toMatchObject([
-				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
-				// With Search Console Data the clicks rank before importance (README's fix-first rule).
-				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
-				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
-			]);
-			expect(first[2].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
-			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
-			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
-			// The site's title still fails (on the blog): only the Products finding resolves.
-			expect(summary(await week(2, [[], ['favicon'], ['title']]))).toEqual([
-				'resolved Products · title P-1',
-			]);
-			// Retry On Fail: the second try gives the same items.
-			for (let tries = 0; tries < 2; tries++)
-				expect(summary(await week(3, [['title'], ['favicon'], []], 'retried'))).toEqual([
-					'regressed Products · title P-1',
-					'resolved Blog · title B-1',
-				]);
-			expect(JSON.stringify(state.saved).includes('group history')).toBe(store !== TABLE);
-		},
-	);
-
-	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
-		'Ticket Per → Page in %s: one page fixed, another still failing the same check: only its finding resolves',
-		async (_, store) => {
-			home = store;
-			const extra = { findingOptions: { ticketPer: 'page' }, searchConsoleData: { rows: CLICKS } };
+			const byPage = per === 'Page';
+			const extra = { ...BY_GROUP, ...(byPage && { findingOptions: { ticketPer: 'page' } }) };
 			const week = (at: number, failing: string[][], id?: string) =>
 				production(at, failing, extra, { urls: PAGES, id });
 			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
-			expect(summary(first).map((line) => line.slice(0, -5))).toEqual(
-				[
-					'/products/a · title',
-					'/products/b · title',
-					'/products/b · favicon',
-					'/blog/x · title',
-				].map((k) => `opened ${k}`),
-			);
+			// With Search Console Data the clicks rank before importance (README's fix-first rule).
+			const opened = [`${a} · title`, `${b} · title`, `${b} · favicon`, `${x} · title`];
+			expect(summary(first)).toEqual([...new Set(opened)].map((k) => `opened ${k} null`));
+			const place = byPage ? `shop.example.com${a}` : 'shop.example.com (page group Products)';
 			expect(first[0].json).toMatchObject({
-				key: key('/products/a · title'),
-				page: '/products/a',
-				failing_pages: 1,
-				clicks_affected: 25,
-				worst_pages: [{ url: 'shop.example.com/products/a', score: 60 }],
-				title: 'SEO: title fails on shop.example.com/products/a',
+				key: key(`${a} · title`),
+				[byPage ? 'page' : 'group']: a,
+				failing_pages: byPage ? 1 : 2,
+				clicks_affected: byPage ? 25 : 30,
+				worst_pages: [{ url: 'shop.example.com/products/a', score: 60 }, ...(byPage ? [] : [{}])],
+				title: `SEO: title fails on ${place}`,
 			});
-			expect(first[0].json.body).toContain(
-				'fails on the page shop.example.com/products/a, with 25 clicks',
-			);
-			await record({
-				'/products/a · title': 'A-1',
-				'/products/b · title': 2,
-				'/blog/x · title': 3,
-				'/products/b · favicon': 4,
-			});
+			const blog = byPage ? 'the page ' : '1 page of ';
+			const blogPlace = byPage ? 'shop.example.com/blog/x' : 'shop.example.com (page group Blog)';
+			expect(first.at(-1)!.json.body).toContain(`fails on ${blog}${blogPlace}, with 1 clicks`);
+			await record({ [`${a} · title`]: 'P-1', [`${b} · title`]: 'P-1', [`${x} · title`]: 'B-1' });
+			await record({ [`${b} · favicon`]: 3 });
 			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
-			// title still fails on the site (/products/b, /blog/x): only /products/a's finding resolves.
-			expect(summary(await week(2, [[], ['title', 'favicon'], ['title']]))).toEqual([
-				'resolved /products/a · title A-1',
-			]);
+			// title fixed on /products/a, still failing on /products/b: the page's finding resolves, not the group's.
+			const fixedOnA = await week(2, [[], ['title', 'favicon'], ['title']]);
+			expect(summary(fixedOnA)).toEqual(byPage ? [`resolved ${a} · title P-1`] : []);
+			// The site's title still fails (on the blog): only the Products group's, or page's, resolves.
+			const fixedOnB = summary(await week(3, [[], ['favicon'], ['title']]));
+			expect(fixedOnB).toEqual([`resolved ${b} · title P-1`]);
+			// Retry On Fail: the second try gives the same items.
 			for (let tries = 0; tries < 2; tries++)
-				expect(summary(await week(3, [['title'], ['title', 'favicon'], []], 'retried'))).toEqual([
-					'regressed /products/a · title A-1',
-					'resolved /blog/x · title 3',
+				expect(summary(await week(4, [['title'], ['favicon'], []], 'retried'))).toEqual([
+					`regressed ${a} · title P-1`,
+					`resolved ${x} · title B-1`,
 				]);
 			const table = n8n.api.tables.byName('phpRank history');
-			const rows = table ? n8n.api.tables.rows(table.id).filter((row) => row.run_date) : [];
-			expect(rows.map((row) => row.failing_pages).slice(-2)).toEqual(
-				table
-					? [
-							'/blog/x: title; /products/b: favicon, title',
-							'/products/a: title; /products/b: favicon, title',
-						]
-					: [],
+			const rows = table
+				? n8n.api.tables.rows(table.id).filter((row) => row.run_date && !row.page_group)
+				: [];
+			expect(rows.map((row) => row.failing_pages ?? null).slice(-2)).toEqual(
+				table && byPage
+					? ['/blog/x: title; /products/b: favicon', '/products/a: title; /products/b: favicon']
+					: rows.slice(-2).map(() => null),
 			);
-			expect(JSON.stringify(state.saved).includes('page history')).toBe(!table);
+			expect(JSON.stringify(state.saved).includes(byPage ? 'page history' : 'group history')).toBe(
+				!table,
+			);
 		},
 	);
 

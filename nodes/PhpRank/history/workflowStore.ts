@@ -9,10 +9,10 @@ import { recordedTickets, workflowTickets } from './tickets';
  * History Store → This Workflow: the node's static data (`getWorkflowStaticData('node')`), one
  * string per site (encode.ts) and one check table for the node, and with Page Groups the groups
  * over budget at the site's last production run and the runs of its groups (their failing checks
- * only, as `group · check`, another such string), with Ticket Per → Page the runs of its pages
- * (`page · check`, the same string over a table of the site's own, encode.ts). n8n saves static data after every execution whose
- * mode is not `manual` (on main and on queue-mode workers alike), so a manual run shows this run
- * last and keeps nothing. A new value is set at the top level: n8n marks static data changed only
+ * only, as `group · check`, another such string), with Ticket Per → Page the last two runs of its
+ * pages (`page · check`, the same string over a pair table of the site's own, encode.ts). n8n saves
+ * static data after every execution whose mode is not `manual` (on main and on queue-mode workers
+ * alike), so a manual run shows this run last and keeps nothing. A new value is set at the top level: n8n marks static data changed only
  * when such a key is set (or deleted).
  */
 
