@@ -5,7 +5,16 @@ import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import { addRun, emptyHistory, groupRecord, runRecord, type SiteHistory } from './model';
+import { ticketPerPage } from './findings';
+import {
+	addRun,
+	emptyHistory,
+	groupRecord,
+	PAGE_RUNS_KEPT,
+	pageRecord,
+	runRecord,
+	type SiteHistory,
+} from './model';
 import { keptFields, type OpenSite, writerOf } from './stores';
 
 /*
@@ -22,8 +31,16 @@ export async function openSiteHistory(
 	project: string,
 	groups: boolean,
 ): Promise<OpenSite> {
-	return await historyHomeOf(ctx, 'createOrRerun')!.sites.open(ctx, run, project, groups);
+	const home = historyHomeOf(ctx, 'createOrRerun')!;
+	return await home.sites.open(ctx, run, project, groups, ticketPerPage(ctx));
 }
+
+/** The site's histories with this run: its own, its groups' (Page Groups set), its pages' (Ticket Per → Page). */
+export type FindingHistories = {
+	history: SiteHistory;
+	groupHistory?: SiteHistory;
+	pageHistory?: SiteHistory;
+};
 
 /** The site item's history fields and the history with this run, kept where History Store says (not on manual runs). */
 export async function keepSiteRun(
@@ -31,7 +48,8 @@ export async function keepSiteRun(
 	home: OpenSite,
 	site: SiteSummary,
 	length: number,
-): Promise<{ fields: SiteHistoryFields; history: SiteHistory; groupHistory?: SiteHistory }> {
+	pairs?: readonly string[],
+): Promise<{ fields: SiteHistoryFields } & FindingHistories> {
 	const past = await home.past(ctx, site.project);
 	const record = runRecord(site, Date.now() / 1000);
 	const writer = writerOf(ctx);
@@ -39,7 +57,15 @@ export async function keepSiteRun(
 	const groupHistory = site.groups
 		? addRun(past.groupHistory ?? emptyHistory(), groupRecord(record.at, site.groups), writer)
 		: undefined;
-	const kept = await home.keep(ctx, site, history, groupHistory);
+	const pageHistory = pairs
+		? addRun(
+				past.pageHistory ?? emptyHistory(),
+				pageRecord(record.at, pairs),
+				writer,
+				PAGE_RUNS_KEPT,
+			)
+		: undefined;
+	const kept = await home.keep(ctx, site, history, groupHistory, pageHistory);
 	const { history_saved, ...error } = keptFields(kept);
 	const fields = {
 		...siteHistoryFields(history, history_saved, site.failing_checks, length),
@@ -53,5 +79,5 @@ export async function keepSiteRun(
 			: {}),
 		...error,
 	};
-	return { fields, history, groupHistory };
+	return { fields, history, groupHistory, pageHistory };
 }
