@@ -125,12 +125,13 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			expect(kept()).toEqual(saved);
 			n8n.api.requests.length = 0;
 			const regressed = await production(3, [['favicon', 'title'], []]);
-			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
+			// The tickets come in the run's one read of the site's rows.
 			const id = n8n.api.tables.byName('phpRank history')?.id;
 			const calls = n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 			const rows = `/api/v1/data-tables/${id}/rows`;
+			// And the site's rows written since that read, read back: 1 request more.
 			expect(calls).toEqual(
-				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`] : [],
+				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`, `GET ${rows}`] : [],
 			);
 			expect(regressed.map(({ json }) => json)).toEqual([
 				expect.objectContaining({
@@ -290,6 +291,74 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'opened Products · title null',
 			'opened Blog · favicon null',
 		]);
+	});
+
+	/**
+	 * Two production executions of the site at once (a re-sent webhook on two queue workers): the
+	 * stand-in holds both reads of the site's rows until both have read; with `ordered`, the second's
+	 * row is written once the first's is in the table. Each one's items, by execution.
+	 */
+	const atOnce = async (week: number, failing: string[][], execs: Exec[], ordered = false) => {
+		for (const { urls = URLS } of execs) script(week, failing, urls);
+		const [first, second] = execs.map(({ id }) => String(id));
+		const written = () => executions().includes(first);
+		const reads: Array<() => void> = [];
+		n8n.api.setGate(async ({ path, query, body }) => {
+			if (query.sortBy === 'run_date:asc')
+				await new Promise<void>((go) => reads.push(go) < 2 || reads.forEach((read) => read()));
+			if (ordered && path.endsWith('/upsert') && JSON.stringify(body).includes(`"${second}"`))
+				while (!written()) await new Promise((wait) => setTimeout(wait, 5));
+		});
+		const runs = await Promise.all(execs.map((exec) => run('webhook', exec)));
+		return Object.fromEntries(execs.map(({ id }, at) => [id, summary(runs[at].items)]));
+	};
+	const executions = () =>
+		n8n.api.tables.rows(n8n.api.tables.byName('phpRank history')!.id).map((r) => r.execution_id);
+	/** The queries that read back the site's rows written since the run's read. */
+	const readBacks = () =>
+		n8n.api.requests.flatMap(({ query }) => (query.sortBy === 'id:asc' ? [query] : []));
+	const after = (id: number) => ({
+		filter: `{"type":"and","filters":[{"columnName":"site","condition":"eq","value":"shop.example.com"},{"columnName":"id","condition":"gt","value":${id}}]}`,
+		sortBy: 'id:asc',
+		limit: '250',
+	});
+
+	it('Data Table, two executions of the site at once: each finding opened by one of them, the one whose row is written first', async () => {
+		home = TABLE;
+		// Title's tracker call failed (no ticket): Repeat Until Ticket Recorded opens it again, once.
+		await production(0, [['title'], []]);
+		const items = await atOnce(1, [['title', 'favicon'], []], [{ id: 'P' }, { id: 'Q' }]);
+		const [earlier, later] = executions().slice(1).map(String);
+		expect([earlier, later].sort()).toEqual(['P', 'Q']);
+		expect([items[earlier], items[later]]).toEqual([
+			['opened title null', 'opened favicon null'],
+			[],
+		]);
+		// Per run: the table (made by the first), the site's rows, its upsert, those written since read back.
+		expect([readBacks(), n8n.api.requests.length]).toEqual([[0, 1, 1].map(after), 5 + 4 + 4]);
+		expect(await production(2, [['title', 'favicon'], []])).toHaveLength(2);
+	});
+
+	it('Data Table, two executions at once auditing different pages: a check fixed in between resolves once, one failing only in the later opens', async () => {
+		home = TABLE;
+		await production(0, [['title', 'sitemap'], ['robots']]);
+		await record({ title: 1, sitemap: 2, robots: 3 });
+		const execs = [{ id: 'P', urls: [URLS[0]] }, { id: 'Q' }];
+		expect(await atOnce(1, [['title', 'favicon'], ['headings']], execs, true)).toEqual({
+			P: ['opened favicon null', 'resolved robots 3', 'resolved sitemap 2'],
+			Q: ['opened headings null'],
+		});
+		expect(executions().join()).toBe('1,,,,P,Q');
+	});
+
+	it('Data Table, Retry On Fail with the same Run Key: the row keeps its id, the retry reads none landed and gives the same items', async () => {
+		home = TABLE;
+		await production(0, [['title'], []]);
+		const tries = [];
+		for (const id of ['21', '22'])
+			tries.push(await production(1, [['favicon'], []], { runKey: 'week-1' }, { id }));
+		expect([summary(tries[0]), tries[1]]).toEqual([['opened favicon null'], tries[0]]);
+		expect([readBacks(), executions()]).toEqual([[0, 1, 2].map(after), ['1', 'run:week-1']]);
 	});
 
 	it('sends the same phpRank requests as One Item per Site', async () => {

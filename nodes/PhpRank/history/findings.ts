@@ -35,6 +35,8 @@ export interface FindingSettings {
 	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
 	untilRecorded: boolean;
 	per: TicketPer;
+	/** Another execution's run landed just before this one (history/claim.ts): it opens what fails without a ticket, this one only what starts failing. */
+	landed?: boolean;
 }
 
 /** A page of this run as a finding lists it: its entry and the checks it failed. */
@@ -136,7 +138,7 @@ type TicketOf = (check: string) => Ticket | undefined;
 function changesOf(
 	history: SiteHistory,
 	failing: readonly CheckCount[],
-	{ remindDays, untilRecorded }: FindingSettings,
+	{ remindDays, untilRecorded, landed }: FindingSettings,
 	ticketOf: TicketOf,
 	ticketed: readonly string[],
 ): Change[] {
@@ -156,8 +158,9 @@ function changesOf(
 			: last > 0 && firstSeen(history, issue.check) !== newest.at;
 		if (fresh.has(issue.check) && (before || !untilRecorded))
 			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
-		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
-		else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
+		else if (untilRecorded && ticket === undefined) {
+			if (!landed || fresh.has(issue.check)) changes.push({ ...change, event: 'opened' });
+		} else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
 			const previous = history.records[last - 1].at;
 			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
 			if (Math.floor(issue.age_days / remindDays) > was)

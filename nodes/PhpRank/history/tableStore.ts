@@ -17,6 +17,7 @@ import {
 	rowOf,
 	type SiteHistory,
 } from './model';
+import { landedRuns } from './claim';
 import { isTableProblem } from './n8nApi';
 import {
 	type HistoryHome,
@@ -34,6 +35,7 @@ import {
 	type HistoryTable,
 	insertRows,
 	readRows,
+	rowsWrittenAfter,
 	type TableChoice,
 	upsertRow,
 } from './tableApi';
@@ -177,6 +179,15 @@ function openSite(read: TableRead): OpenSite {
 				await moveWorkflowRuns(ctx, table, site.project, moving);
 				await writeRun(ctx, { ...read, table }, runRows(site, newest(history), ids));
 			});
+		},
+		// One request: the site's rows written since the read (an n8n that cannot answer: none landed).
+		async landed(ctx, project) {
+			if (!isProduction(ctx) || !read.table) return [];
+			const since = read.rows.reduce((max, row) => Math.max(max, Number(row.id) || 0), 0);
+			const rows = await rowsWrittenAfter(ctx, read.table, project, since).catch(
+				(error: unknown) => (isTableProblem(error) ? [] : Promise.reject(error)),
+			);
+			return landedRuns(rows, project, writerOf(ctx));
 		},
 		// Rows of the run's one read; those kept in the workflow before the move to the table first.
 		tickets: (ctx, project) =>

@@ -167,12 +167,13 @@ export async function siteItems(
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const { fields, history, groupHistory } = await keepSiteRun(ctx, home, summary, length);
+	const findings = ctx.getNodeParameter('output', 'pages') === 'findings';
+	const { fields, ...histories } = await keepSiteRun(ctx, home, summary, length, findings);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
-	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
+	if (findings) {
 		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
-		const site = { summary, records, link, history, groupHistory, tickets, settings };
+		const site = { summary, records, link, ...histories, tickets, settings };
 		// With Search Console Data, each finding says how much of the site the data covers.
 		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
 		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({

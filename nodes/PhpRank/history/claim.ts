@@ -1,0 +1,66 @@
+import {
+	addRun,
+	datedRunOfRow,
+	groupHistoryOfRows,
+	type RunRecord,
+	type SiteHistory,
+} from './model';
+
+/*
+ * Each finding's change emitted once when two executions run the same site at once (History Store
+ * → Data Table, One Item per Finding Change; a re-sent webhook on two queue workers, two
+ * dispatchers): both read the same run before theirs. Once this run's row is written, the site's
+ * rows written since the run's read are read back (one request); the runs of other executions
+ * whose row landed before this run's are put between, so an execution's events are from the run
+ * written just before its own, X→A by one, A→B by the other, none lost. Pure.
+ */
+
+/** Another execution's run whose row landed between this run's read and its row, with its groups' run (Page Groups). */
+export interface LandedRun {
+	record: RunRecord;
+	execution: string;
+	groups: RunRecord | null;
+}
+
+/**
+ * The runs among `rows` (the site's, written since the run's read, oldest first) that other
+ * executions wrote before this run's row, oldest first. None when this run's row is not among
+ * them: it was there before the read (Retry On Fail, Run Key), and the try reads as it did.
+ */
+export function landedRuns(
+	rows: ReadonlyArray<Record<string, unknown>>,
+	site: string,
+	writer: string,
+): LandedRun[] {
+	const runs = rows.flatMap((row) => {
+		const dated = row.site === site ? datedRunOfRow(row) : null;
+		// A run moved from This Workflow (no execution) is no one's run of now.
+		return dated && dated.execution !== '' ? [{ ...dated, id: Number(row.id) }] : [];
+	});
+	const mine = runs.find(({ execution }) => execution === writer);
+	if (!mine) return [];
+	return runs
+		.filter(({ id, execution }) => id < mine.id && execution !== writer)
+		.map(({ record, execution }) => ({
+			record,
+			execution,
+			// Its group rows (a group no page matched has none; all groups none: no group run).
+			groups:
+				groupHistoryOfRows(
+					rows.filter((row) => row.execution_id === execution),
+					site,
+					'',
+				).records[0] ?? null,
+		}));
+}
+
+/** The history with the landed runs, then this run, added: what this run's events are read from. */
+export function afterLanded(
+	past: SiteHistory,
+	landed: ReadonlyArray<{ record: RunRecord; execution: string }>,
+	record: RunRecord,
+	writer: string,
+): SiteHistory {
+	const before = landed.reduce((history, run) => addRun(history, run.record, run.execution), past);
+	return addRun(before, record, writer);
+}
