@@ -298,7 +298,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 	 * stand-in holds both reads of the site's rows until both have read; with `ordered`, the second's
 	 * row is written once the first's is in the table. Each one's items, by execution.
 	 */
-	const atOnce = async (week: number, failing: string[][], execs: Exec[], ordered = false) => {
+	type Execs = Array<Exec & { extra?: IDataObject }>;
+	const atOnce = async (week: number, failing: string[][], execs: Execs, ordered = false) => {
 		for (const { urls = URLS } of execs) script(week, failing, urls);
 		const [first, second] = execs.map(({ id }) => String(id));
 		const written = () => executions().includes(first);
@@ -312,8 +313,11 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const runs = await Promise.all(execs.map((exec) => run('webhook', exec)));
 		return Object.fromEntries(execs.map(({ id }, at) => [id, summary(runs[at].items)]));
 	};
+	/** The writer of each row but the groups'. */
 	const executions = () =>
-		n8n.api.tables.rows(n8n.api.tables.byName('phpRank history')!.id).map((r) => r.execution_id);
+		n8n.api.tables
+			.rows(n8n.api.tables.byName('phpRank history')!.id)
+			.flatMap((row) => (row.page_group === null ? [row.execution_id] : []));
 	/** The queries that read back the site's rows written since the run's read. */
 	const readBacks = () =>
 		n8n.api.requests.flatMap(({ query }) => (query.sortBy === 'id:asc' ? [query] : []));
@@ -323,42 +327,48 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		limit: '250',
 	});
 
-	it('Data Table, two executions of the site at once: each finding opened by one of them, the one whose row is written first', async () => {
-		home = TABLE;
-		// Title's tracker call failed (no ticket): Repeat Until Ticket Recorded opens it again, once.
-		await production(0, [['title'], []]);
-		const items = await atOnce(1, [['title', 'favicon'], []], [{ id: 'P' }, { id: 'Q' }]);
-		const [earlier, later] = executions().slice(1).map(String);
-		expect([earlier, later].sort()).toEqual(['P', 'Q']);
-		expect([items[earlier], items[later]]).toEqual([
-			['opened title null', 'opened favicon null'],
-			[],
-		]);
-		// Per run: the table (made by the first), the site's rows, its upsert, those written since read back.
-		expect([readBacks(), n8n.api.requests.length]).toEqual([[0, 1, 1].map(after), 5 + 4 + 4]);
-		expect(await production(2, [['title', 'favicon'], []])).toHaveLength(2);
-	});
+	it.each([
+		['Site', {}, URLS, '', 5 + 4 + 4],
+		['Page Group', BY_GROUP, PAGES, 'Products · ', 6 + 5 + 5],
+	])(
+		'Data Table, Ticket Per → %s, two executions of the site at once: each finding opened by one, the one whose row is written first',
+		async (_, extra, urls, group, requests) => {
+			home = TABLE;
+			// Title's tracker call failed (no ticket): Repeat Until Ticket Recorded opens it again, once.
+			await production(0, [['title'], []], extra, { urls });
+			const read = n8n.api.tables.rows(n8n.api.tables.byName('phpRank history')!.id).length;
+			const execs = ['P', 'Q'].map((id) => ({ id, urls, extra }));
+			const items = await atOnce(1, [['title', 'favicon'], []], execs);
+			const [earlier, later] = executions().slice(1).map(String);
+			expect([earlier, later].sort()).toEqual(['P', 'Q']);
+			const opened = [`opened ${group}title null`, `opened ${group}favicon null`];
+			expect([items[earlier], items[later]]).toEqual([opened, []]);
+			// Per run: the table (made by the first), the site's rows, its writes, those written since read back.
+			expect([readBacks(), n8n.api.requests.length]).toEqual([
+				[0, read, read].map(after),
+				requests,
+			]);
+			expect(await production(2, [['title', 'favicon'], []], extra, { urls })).toHaveLength(2);
+		},
+	);
 
-	it('Data Table, two executions at once auditing different pages: a check fixed in between resolves once, one failing only in the later opens', async () => {
+	it('Data Table, two executions at once auditing different pages: a check fixed in between resolves once, one failing only in the later opens; its retry (the same Run Key) gives the same items', async () => {
 		home = TABLE;
 		await production(0, [['title', 'sitemap'], ['robots']]);
 		await record({ title: 1, sitemap: 2, robots: 3 });
-		const execs = [{ id: 'P', urls: [URLS[0]] }, { id: 'Q' }];
-		expect(await atOnce(1, [['title', 'favicon'], ['headings']], execs, true)).toEqual({
+		const later = { id: 'Q', extra: { runKey: 'week-1' } };
+		const execs = [{ id: 'P', urls: [URLS[0]] }, later];
+		const expected = {
 			P: ['opened favicon null', 'resolved robots 3', 'resolved sitemap 2'],
 			Q: ['opened headings null'],
-		});
-		expect(executions().join()).toBe('1,,,,P,Q');
-	});
-
-	it('Data Table, Retry On Fail with the same Run Key: the row keeps its id, the retry reads none landed and gives the same items', async () => {
-		home = TABLE;
-		await production(0, [['title'], []]);
-		const tries = [];
-		for (const id of ['21', '22'])
-			tries.push(await production(1, [['favicon'], []], { runKey: 'week-1' }, { id }));
-		expect([summary(tries[0]), tries[1]]).toEqual([['opened favicon null'], tries[0]]);
-		expect([readBacks(), executions()]).toEqual([[0, 1, 2].map(after), ['1', 'run:week-1']]);
+		};
+		expect(await atOnce(1, [['title', 'favicon'], ['headings']], execs, true)).toEqual(expected);
+		await record({ favicon: 4 }); // by P's tracker node, before Q's retry reads
+		n8n.api.requests.length = 0;
+		const retry = await production(1, [['title', 'favicon'], ['headings']], later.extra);
+		// Its row kept its id, 6, below the newest read (7, the ticket): none landed since.
+		expect([summary(retry), readBacks()]).toEqual([expected.Q, [after(7)]]);
+		expect(executions().join()).toBe('1,,,,P,run:week-1,');
 	});
 
 	it('sends the same phpRank requests as One Item per Site', async () => {

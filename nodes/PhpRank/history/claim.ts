@@ -44,7 +44,7 @@ export function landedRuns(
 		.map(({ record, execution }) => ({
 			record,
 			execution,
-			// Its group rows (a group no page matched has none; all groups none: no group run).
+			// Its group rows, written before its own (none: no group run, and the groups read as kept).
 			groups:
 				groupHistoryOfRows(
 					rows.filter((row) => row.execution_id === execution),

@@ -139,18 +139,21 @@ function runRows(
 	};
 }
 
-/** This execution's rows: the site's upserted; its groups' inserted in one request, or upserted when an earlier try wrote them. */
+/**
+ * This execution's rows: its groups' inserted in one request (upserted when an earlier try wrote
+ * them), then the site's upserted, last: a run whose own row is there is there whole (claim.ts).
+ */
 async function writeRun(
 	ctx: IExecuteSingleFunctions,
 	read: TableRead & { table: HistoryTable },
 	{ own, groups }: ReturnType<typeof runRows>,
 ): Promise<void> {
-	await upsertRow(ctx, read.table, own);
 	const retried = read.rows.some(
 		(row) => row.site === own.site && isGroupRow(row) && row.execution_id === own.execution_id,
 	);
-	if (!retried) return await insertRows(ctx, read.table, groups);
-	for (const row of groups) await upsertRow(ctx, read.table, row);
+	if (!retried) await insertRows(ctx, read.table, groups);
+	else for (const row of groups) await upsertRow(ctx, read.table, row);
+	await upsertRow(ctx, read.table, own);
 }
 
 /** The newest record of a history: this run's. */
