@@ -744,16 +744,15 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			if (k !== 'x-n8n-api-key' && v !== undefined)
 				headers[k] = Array.isArray(v) ? v.join(', ') : v;
 		const method = req.method ?? 'GET';
-		const recorded: RecordedN8nRequest = {
+		requests.push({
 			method,
 			path: url.pathname,
 			query,
 			body,
 			headers,
 			keySent: key === undefined ? 'none' : key === options.apiKey ? 'right' : 'wrong',
-		};
-		requests.push(recorded);
-		await gate?.(recorded);
+		});
+		await gate?.(requests.at(-1)!);
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
 			const text = payload === undefined ? undefined : JSON.stringify(payload);

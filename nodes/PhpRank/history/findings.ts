@@ -133,7 +133,8 @@ type TicketOf = (check: string) => Ticket | undefined;
 /**
  * The events of the newest run. A finding starting to fail is opened, or regressed when it failed
  * before its streak (with Repeat Until Ticket Recorded: when it has a ticket); with that option a
- * failing finding with no ticket is opened again at each run, and only one with a ticket resolves.
+ * failing finding with no ticket is opened again at each run (not after a run that `landed`: that
+ * one's execution opens it), and only one with a ticket resolves.
  */
 function changesOf(
 	history: SiteHistory,
