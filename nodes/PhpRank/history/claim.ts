@@ -2,7 +2,9 @@ import {
 	addRun,
 	datedRunOfRow,
 	groupHistoryOfRows,
+	pageHistoryOfRows,
 	type RunRecord,
+	RUNS_KEPT,
 	type SiteHistory,
 } from './model';
 
@@ -15,11 +17,12 @@ import {
  * written just before its own, X→A by one, A→B by the other, none lost. Pure.
  */
 
-/** Another execution's run whose row landed between this run's read and its row, with its groups' run (Page Groups). */
+/** Another execution's run whose row landed between this run's read and its row, with its groups' run (Page Groups) and its pages' (Ticket Per → Page). */
 export interface LandedRun {
 	record: RunRecord;
 	execution: string;
 	groups: RunRecord | null;
+	pages: RunRecord | null;
 }
 
 /**
@@ -35,15 +38,16 @@ export function landedRuns(
 	const runs = rows.flatMap((row) => {
 		const dated = row.site === site ? datedRunOfRow(row) : null;
 		// A run moved from This Workflow (no execution) is no one's run of now.
-		return dated && dated.execution !== '' ? [{ ...dated, id: Number(row.id) }] : [];
+		return dated && dated.execution !== '' ? [{ ...dated, row, id: Number(row.id) }] : [];
 	});
 	const mine = runs.find(({ execution }) => execution === writer);
 	if (!mine) return [];
 	return runs
 		.filter(({ id, execution }) => id < mine.id && execution !== writer)
-		.map(({ record, execution }) => ({
+		.map(({ record, execution, row }) => ({
 			record,
 			execution,
+			pages: pageHistoryOfRows([row], site, '').records[0] ?? null,
 			// Its group rows, written before its own (none: no group run, and the groups read as kept).
 			groups:
 				groupHistoryOfRows(
@@ -60,7 +64,9 @@ export function afterLanded(
 	landed: ReadonlyArray<{ record: RunRecord; execution: string }>,
 	record: RunRecord,
 	writer: string,
+	kept: number = RUNS_KEPT,
 ): SiteHistory {
-	const before = landed.reduce((history, run) => addRun(history, run.record, run.execution), past);
-	return addRun(before, record, writer);
+	const add = (history: SiteHistory, run: { record: RunRecord; execution: string }) =>
+		addRun(history, run.record, run.execution, kept);
+	return add(landed.reduce(add, past), { record, execution: writer });
 }

@@ -5,13 +5,16 @@ import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import { afterLanded } from './claim';
+import { afterLanded, type LandedRun } from './claim';
+import { ticketPerPage, type TicketPer } from './findings';
 import {
 	addRun,
 	emptyHistory,
 	groupRecord,
-	runRecord,
+	PAGE_RUNS_KEPT,
+	pageRecord,
 	type RunRecord,
+	runRecord,
 	type SiteHistory,
 } from './model';
 import { keptFields, type OpenSite, type PastRuns, writerOf } from './stores';
@@ -30,52 +33,71 @@ export async function openSiteHistory(
 	project: string,
 	groups: boolean,
 ): Promise<OpenSite> {
-	return await historyHomeOf(ctx, 'createOrRerun')!.sites.open(ctx, run, project, groups);
+	const home = historyHomeOf(ctx, 'createOrRerun')!;
+	return await home.sites.open(ctx, run, project, groups, ticketPerPage(ctx));
 }
 
-/** What findings read: the histories with this run last, and whether another execution's run landed just before it. */
-export interface FindingHistories {
+/**
+ * The site's histories with this run: its own, its groups' (Page Groups set), its pages' (Ticket Per
+ * → Page); with One Item per Finding Change, whether another execution's run landed just before it.
+ */
+export type FindingHistories = {
 	history: SiteHistory;
 	groupHistory?: SiteHistory;
-	landed: { site: boolean; group: boolean };
-}
+	pageHistory?: SiteHistory;
+	landed?: Partial<Record<TicketPer, boolean>>;
+};
 
-/** This run's histories with the runs that landed just before it put between (claim.ts); none landed: as kept. */
+type Mine = Omit<FindingHistories, 'landed'> & {
+	record: RunRecord;
+	group?: RunRecord;
+	page?: RunRecord;
+};
+
+/** Each history with the runs that landed just before this run put between (claim.ts); none landed: as kept. */
 async function findingHistories(
 	ctx: IExecuteSingleFunctions,
 	home: OpenSite,
 	project: string,
 	past: PastRuns,
-	mine: Omit<FindingHistories, 'landed'> & { record: RunRecord; group?: RunRecord },
+	mine: Mine,
 ): Promise<FindingHistories> {
 	const landed = home.landed ? await home.landed(ctx, project) : [];
-	const landedGroups = landed.flatMap(({ groups, execution }) =>
-		groups ? [{ record: groups, execution }] : [],
-	);
 	const writer = writerOf(ctx);
-	const { group } = mine;
+	const put = (
+		of: (run: LandedRun) => RunRecord | null,
+		before: SiteHistory | undefined,
+		record: RunRecord | undefined,
+		kept?: number,
+	) => {
+		const runs = landed.flatMap((run) => {
+			const landedRecord = of(run);
+			return landedRecord ? [{ record: landedRecord, execution: run.execution }] : [];
+		});
+		if (!record || !runs.length) return undefined;
+		return afterLanded(before ?? emptyHistory(), runs, record, writer, kept);
+	};
+	const site = put((run) => run.record, past.history, mine.record);
+	const group = put((run) => run.groups, past.groupHistory, mine.group);
+	const page = put((run) => run.pages, past.pageHistory, mine.page, PAGE_RUNS_KEPT);
 	return {
-		history: landed.length ? afterLanded(past.history, landed, mine.record, writer) : mine.history,
-		groupHistory:
-			group && landedGroups.length
-				? afterLanded(past.groupHistory ?? emptyHistory(), landedGroups, group, writer)
-				: mine.groupHistory,
-		landed: { site: landed.length > 0, group: !!group && landedGroups.length > 0 },
+		history: site ?? mine.history,
+		groupHistory: group ?? mine.groupHistory,
+		pageHistory: page ?? mine.pageHistory,
+		landed: { site: !!site, group: !!group, page: !!page },
 	};
 }
 
-const NONE_LANDED = { site: false, group: false };
-
 /**
  * The site item's history fields and the history with this run, kept where History Store says (not
- * on manual runs); with `findings` (One Item per Finding Change), the histories its events read.
+ * on manual runs); with One Item per Finding Change, the histories its events read.
  */
 export async function keepSiteRun(
 	ctx: IExecuteSingleFunctions,
 	home: OpenSite,
 	site: SiteSummary,
 	length: number,
-	findings = false,
+	pairs?: readonly string[],
 ): Promise<{ fields: SiteHistoryFields } & FindingHistories> {
 	const past = await home.past(ctx, site.project);
 	const record = runRecord(site, Date.now() / 1000);
@@ -85,7 +107,11 @@ export async function keepSiteRun(
 	const groupHistory = group
 		? addRun(past.groupHistory ?? emptyHistory(), group, writer)
 		: undefined;
-	const kept = await home.keep(ctx, site, history, groupHistory);
+	const page = pairs && pageRecord(record.at, pairs);
+	const pageHistory = page
+		? addRun(past.pageHistory ?? emptyHistory(), page, writer, PAGE_RUNS_KEPT)
+		: undefined;
+	const kept = await home.keep(ctx, site, history, groupHistory, pageHistory);
 	const { history_saved, ...error } = keptFields(kept);
 	const fields = {
 		...siteHistoryFields(history, history_saved, site.failing_checks, length),
@@ -100,7 +126,8 @@ export async function keepSiteRun(
 		...error,
 	};
 	// One Item per Finding Change, this run kept: read from the run written just before it.
-	if (!findings || !kept.saved) return { fields, history, groupHistory, landed: NONE_LANDED };
-	const mine = { history, groupHistory, record, group };
+	const findings = ctx.getNodeParameter('output', 'pages') === 'findings';
+	if (!findings || !kept.saved) return { fields, history, groupHistory, pageHistory };
+	const mine = { history, groupHistory, pageHistory, record, group, page };
 	return { fields, ...(await findingHistories(ctx, home, site.project, past, mine)) };
 }

@@ -2,11 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
 import {
+	type ColumnType,
+	columnsToAdd,
 	GROUP_COLUMNS,
-	groupColumnsToAdd,
 	HISTORY_COLUMNS,
 	type HistoryRow,
 	missingColumns,
+	PAGE_COLUMNS,
 } from './model';
 
 /*
@@ -55,6 +57,7 @@ export async function findTable(
 	choice: TableChoice,
 	create: boolean,
 	groupColumns = false,
+	pageColumns = false,
 ): Promise<HistoryTable | null> {
 	let table: TableAnswer | undefined;
 	if (choice.mode === 'name') {
@@ -76,9 +79,24 @@ export async function findTable(
 			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
 	// A table made before Page Groups: their columns added, its rows kept (production runs only).
-	if (groupColumns && create)
-		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
+	// A table made before Ticket Per → Page: `failing_pages` added likewise.
+	const wanted = [...(groupColumns ? GROUP_COLUMNS : []), ...(pageColumns ? PAGE_COLUMNS : [])];
+	if (create) await addLacking(ctx, table, wanted);
 	return { id: table.id, name: table.name, columns: table.columns ?? [] };
+}
+
+/** The columns of `wanted` a table lacks added; two executions adding one at once: n8n refuses the later, which finds it added. */
+async function addLacking(
+	ctx: N8nApiContext,
+	table: TableAnswer,
+	wanted: ReadonlyArray<{ name: string; type: ColumnType }>,
+): Promise<void> {
+	for (const column of columnsToAdd(wanted, table.columns ?? []))
+		await addColumns(ctx, table.id, [column]).catch(async (error: unknown) => {
+			const path = `/data-tables/${encodeURIComponent(table.id)}`;
+			const again = await n8nApi<TableAnswer>(ctx, 'GET', path);
+			if (columnsToAdd([column], again.columns ?? []).length > 0) throw error;
+		});
 }
 
 /** The table of exactly this name (n8n's name filter is a substring match), if there is one. */
