@@ -126,12 +126,13 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			expect(kept()).toEqual(saved);
 			n8n.api.requests.length = 0;
 			const regressed = await production(3, [['favicon', 'title'], []]);
-			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
+			// The tickets come in the run's one read of the site's rows.
 			const id = n8n.api.tables.byName('phpRank history')?.id;
 			const calls = n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 			const rows = `/api/v1/data-tables/${id}/rows`;
+			// And the site's rows written since that read, read back: 1 request more.
 			expect(calls).toEqual(
-				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`] : [],
+				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`, `GET ${rows}`] : [],
 			);
 			expect(regressed.map(({ json }) => json)).toEqual([
 				expect.objectContaining({
@@ -161,13 +162,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'resolved favicon 8',
 			'resolved title 7',
 		]);
-		const kinds = n8n.api.tables.rows(id).map((row) => [row.execution_id, row.finding]);
-		expect(kinds).toEqual([
-			['1', null],
-			['', key('title')],
-			['', key('favicon')],
-			['3', null],
-		]);
+		const kinds = n8n.api.tables.rows(id).map((row) => `${row.execution_id}:${row.finding}`);
+		expect(kinds).toEqual(['1:null', `:${key('title')}`, `:${key('favicon')}`, '3:null']);
 	});
 
 	it.each([true, false])(
@@ -347,6 +343,85 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'opened Products · title null',
 			'opened Blog · favicon null',
 		]);
+	});
+
+	/**
+	 * Two production executions of the site at once (a re-sent webhook on two queue workers): the
+	 * stand-in holds both reads of the site's rows until both have read; with `ordered`, the second's
+	 * row is written once the first's is in the table. Each one's items, by execution.
+	 */
+	type Execs = Array<Exec & { extra?: IDataObject }>;
+	const atOnce = async (week: number, failing: string[][], execs: Execs, ordered = false) => {
+		for (const { urls = URLS } of execs) script(week, failing, urls);
+		const [first, second] = execs.map(({ id }) => String(id));
+		const written = () => executions().includes(first);
+		const reads: Array<() => void> = [];
+		n8n.api.setGate(async ({ path, query, body }) => {
+			if (query.sortBy === 'run_date:asc')
+				await new Promise<void>((go) => reads.push(go) < 2 || reads.forEach((read) => read()));
+			if (ordered && path.endsWith('/upsert') && JSON.stringify(body).includes(`"${second}"`))
+				while (!written()) await new Promise((wait) => setTimeout(wait, 5));
+		});
+		const runs = await Promise.all(execs.map((exec) => run('webhook', exec)));
+		return Object.fromEntries(execs.map(({ id }, at) => [id, summary(runs[at].items)]));
+	};
+	/** The writer of each row but the groups'. */
+	const executions = () =>
+		n8n.api.tables
+			.rows(n8n.api.tables.byName('phpRank history')!.id)
+			.flatMap((row) => (row.page_group === null ? [row.execution_id] : []));
+	/** The queries that read back the site's rows written since the run's read. */
+	const readBacks = () =>
+		n8n.api.requests.flatMap(({ query }) => (query.sortBy === 'id:asc' ? [query] : []));
+	const after = (id: number) => ({
+		filter: `{"type":"and","filters":[{"columnName":"site","condition":"eq","value":"shop.example.com"},{"columnName":"id","condition":"gt","value":${id}}]}`,
+		sortBy: 'id:asc',
+		limit: '250',
+	});
+
+	it.each([
+		['Site', {}, URLS, '', 5 + 4 + 4],
+		['Page Group', BY_GROUP, PAGES, 'Products · ', 6 + 5 + 5],
+		['Page', { findingOptions: { ticketPer: 'page' } }, URLS, '/ · ', 6 + 4 + 4],
+	])(
+		'Data Table, Ticket Per → %s, two executions of the site at once: each finding opened by one, the one whose row is written first',
+		async (_, extra, urls, group, requests) => {
+			home = TABLE;
+			// Title's tracker call failed (no ticket): Repeat Until Ticket Recorded opens it again, once.
+			await production(0, [['title'], []], extra, { urls });
+			const read = n8n.api.tables.rows(n8n.api.tables.byName('phpRank history')!.id).length;
+			const execs = ['P', 'Q'].map((id) => ({ id, urls, extra }));
+			const items = await atOnce(1, [['title', 'favicon'], []], execs);
+			const [earlier, later] = executions().slice(1).map(String);
+			expect([earlier, later].sort()).toEqual(['P', 'Q']);
+			const opened = [`opened ${group}title null`, `opened ${group}favicon null`];
+			expect([items[earlier], items[later]]).toEqual([opened, []]);
+			// Per run: the table (made by the first), the site's rows, its writes, those written since read back.
+			expect([readBacks(), n8n.api.requests.length]).toEqual([
+				[0, read, read].map(after),
+				requests,
+			]);
+			expect(await production(2, [['title', 'favicon'], []], extra, { urls })).toHaveLength(2);
+		},
+	);
+
+	it('Data Table, two executions at once auditing different pages: a check fixed in between resolves once, one failing only in the later opens; its retry (the same Run Key) gives the same items', async () => {
+		home = TABLE;
+		await production(0, [['title', 'sitemap'], ['robots']]);
+		await record({ title: 1, sitemap: 2, robots: 3 });
+		const later = { id: 'Q', extra: { runKey: 'week-1' } };
+		const execs = [{ id: 'P', urls: [URLS[0]] }, later];
+		const expected = {
+			P: ['opened favicon null', 'resolved robots 3', 'resolved sitemap 2'],
+			Q: ['opened headings null'],
+		};
+		expect(await atOnce(1, [['title', 'favicon'], ['headings']], execs, true)).toEqual(expected);
+		await record({ favicon: 4 }); // by P's tracker node, before Q's retry reads
+		n8n.api.requests.length = 0;
+		const retry = await production(1, [['title', 'favicon'], ['headings']], later.extra);
+		// Its row kept its id, 6, below the newest read (7, the ticket): none landed since.
+		expect([summary(retry), readBacks()]).toEqual([expected.Q, [after(7)]]);
+		expect(executions().join()).toBe('1,,,,P,run:week-1,');
 	});
 
 	it.each([{}, TABLE])('sends the phpRank requests of One Item per Site, %#', async (store) => {

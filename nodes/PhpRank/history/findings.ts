@@ -37,6 +37,8 @@ export interface FindingSettings {
 	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
 	untilRecorded: boolean;
 	per: TicketPer;
+	/** Another execution's run landed just before this one (history/claim.ts): it opens what fails without a ticket, this one only what starts failing. */
+	landed?: boolean;
 }
 
 /** A page of this run as a finding lists it: its entry and the checks it failed. */
@@ -140,12 +142,13 @@ type TicketOf = (check: string) => Ticket | undefined;
 /**
  * The events of the newest run. A finding starting to fail is opened, or regressed when it failed
  * before its streak (with Repeat Until Ticket Recorded: when it has a ticket); with that option a
- * failing finding with no ticket is opened again at each run, and only one with a ticket resolves.
+ * failing finding with no ticket is opened again at each run (not after a run that `landed`: that
+ * one's execution opens it), and only one with a ticket resolves.
  */
 function changesOf(
 	history: SiteHistory,
 	failing: readonly CheckCount[],
-	{ remindDays, untilRecorded }: FindingSettings,
+	{ remindDays, untilRecorded, landed }: FindingSettings,
 	ticketOf: TicketOf,
 	ticketed: readonly string[],
 ): Change[] {
@@ -165,8 +168,9 @@ function changesOf(
 			: last > 0 && firstSeen(history, issue.check) !== newest.at;
 		if (fresh.has(issue.check) && (before || !untilRecorded))
 			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
-		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
-		else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
+		else if (untilRecorded && ticket === undefined) {
+			if (!landed || fresh.has(issue.check)) changes.push({ ...change, event: 'opened' });
+		} else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
 			const previous = history.records[last - 1].at;
 			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
 			if (Math.floor(issue.age_days / remindDays) > was)

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { Run } from '../transport/run';
 import { fail } from '../input';
 import type { SiteSummary } from '../site/types';
+import type { LandedRun } from './claim';
 import type { DatedRun, RunRecord, SiteHistory } from './model';
 import type { TableChoice } from './tableApi';
 
@@ -52,6 +53,8 @@ export interface OpenSite {
 		groupHistory?: SiteHistory,
 		pageHistory?: SiteHistory,
 	): Promise<Kept>;
+	/** After `keep` (production, One Item per Finding Change): other executions' runs whose rows landed before this run's since the read (claim.ts); a home that cannot tell has none. */
+	landed?(ctx: IExecuteSingleFunctions, project: string): Promise<LandedRun[]>;
 	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
 	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
 }

@@ -14,8 +14,9 @@ import {
 /*
  * History Store → Data Table: the table found (by ID, or by name and created with its columns
  * when missing), the run's sites' rows read, a run's row upserted on site and execution ID, rows
- * inserted. Every call goes through n8n's public API (n8nApi.ts). Requests per run: one for the
- * table, one per 250 rows of the run's sites, one per site written.
+ * inserted, a site's rows written since read back. Every call goes through n8n's public API
+ * (n8nApi.ts). Requests per run: one for the table, one per 250 rows of the run's sites, one per
+ * site written (One Item per Finding Change: and one per site read back, claim.ts).
  */
 
 /** n8n's public API answers at most this many rows a page. */
@@ -178,6 +179,25 @@ export async function readRows(
 		} while (cursor);
 	}
 	return rows;
+}
+
+/** A site's rows written after the row `id` (n8n numbers rows as written), oldest first: one request, one page. */
+export async function rowsWrittenAfter(
+	ctx: N8nApiContext,
+	table: HistoryTable,
+	site: string,
+	id: number,
+): Promise<Array<Record<string, unknown>>> {
+	const after = { columnName: 'id', condition: 'gt', value: id };
+	const filter = { type: 'and', filters: [eq('site', site), after] };
+	const qs = { filter: JSON.stringify(filter), sortBy: 'id:asc', limit: ROWS_PER_PAGE };
+	const page = await n8nApi<Page<Record<string, unknown>>>(
+		ctx,
+		'GET',
+		`/data-tables/${encodeURIComponent(table.id)}/rows`,
+		{ qs },
+	);
+	return page.data;
 }
 
 /** A run's row, written once however often its execution writes it (Retry On Fail). */

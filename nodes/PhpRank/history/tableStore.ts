@@ -19,6 +19,7 @@ import {
 	rowOf,
 	type SiteHistory,
 } from './model';
+import { landedRuns } from './claim';
 import { isTableProblem } from './n8nApi';
 import {
 	type HistoryHome,
@@ -36,6 +37,7 @@ import {
 	type HistoryTable,
 	insertRows,
 	readRows,
+	rowsWrittenAfter,
 	type TableChoice,
 	upsertRow,
 } from './tableApi';
@@ -143,18 +145,21 @@ function runRows(
 	};
 }
 
-/** This execution's rows: the site's upserted; its groups' inserted in one request, or upserted when an earlier try wrote them. */
+/**
+ * This execution's rows: its groups' inserted in one request (upserted when an earlier try wrote
+ * them), then the site's upserted, last: a run whose own row is there is there whole (claim.ts).
+ */
 async function writeRun(
 	ctx: IExecuteSingleFunctions,
 	read: TableRead & { table: HistoryTable },
 	{ own, groups }: ReturnType<typeof runRows>,
 ): Promise<void> {
-	await upsertRow(ctx, read.table, own);
 	const retried = read.rows.some(
 		(row) => row.site === own.site && isGroupRow(row) && row.execution_id === own.execution_id,
 	);
-	if (!retried) return await insertRows(ctx, read.table, groups);
-	for (const row of groups) await upsertRow(ctx, read.table, row);
+	if (!retried) await insertRows(ctx, read.table, groups);
+	else for (const row of groups) await upsertRow(ctx, read.table, row);
+	await upsertRow(ctx, read.table, own);
 }
 
 /** The newest record of a history: this run's. */
@@ -186,6 +191,15 @@ function openSite(read: TableRead): OpenSite {
 				const rows = runRows(site, newest(history), ids, pages && newest(pages));
 				await writeRun(ctx, { ...read, table }, rows);
 			});
+		},
+		// One request: the site's rows written since the read (an n8n that cannot answer: none landed).
+		async landed(ctx, project) {
+			if (!isProduction(ctx) || !read.table) return [];
+			const since = read.rows.reduce((max, row) => Math.max(max, Number(row.id) || 0), 0);
+			const rows = await rowsWrittenAfter(ctx, read.table, project, since).catch(
+				(error: unknown) => (isTableProblem(error) ? [] : Promise.reject(error)),
+			);
+			return landedRuns(rows, project, writerOf(ctx));
 		},
 		// Rows of the run's one read; those kept in the workflow before the move to the table first.
 		tickets: (ctx, project) =>

@@ -6,6 +6,7 @@ import {
 	findingSettings,
 	type FindingItem,
 	type HeldItem,
+	type TicketPer,
 } from '../../history/findings';
 import { groupCheck, type SiteHistory } from '../../history/model';
 import type { Ticket } from '../../history/stores';
@@ -66,6 +67,8 @@ export interface SiteFindings {
 	tickets: ReadonlyMap<string, Ticket>;
 	settings: PageGroupSettings;
 	traffic?: SearchConsoleRows;
+	/** Whether another execution's run landed just before this one, by Ticket Per (history/claim.ts). */
+	landed?: Partial<Record<TicketPer, boolean>>;
 }
 
 /** Each page's entry and failing checks (by group: `group · check`), for its findings' worst pages. */
@@ -101,7 +104,8 @@ export function siteFindingItems(
 	site: SiteFindings,
 ): Array<FindingItem | HeldItem> {
 	const { groups } = site.settings;
-	const options = findingSettings(ctx, groups.length > 0);
+	const settings = findingSettings(ctx, groups.length > 0);
+	const options = { ...settings, landed: site.landed?.[settings.per] === true };
 	const { project, traffic_period: period } = site.summary;
 	if (options.per === 'site') {
 		const pages = findingPages(site.records, site.link, (_, check) => check);
