@@ -139,7 +139,8 @@ const { check, section, note, timed } = suite;
 function parseOnly(argv: string[]): CheckName[] {
 	const all = Object.keys(CHECKS) as CheckName[];
 	const i = argv.indexOf('--only');
-	const value = i === -1 ? undefined : argv[i + 1];
+	const inline = argv.find((a) => a.startsWith('--only='));
+	const value = inline ? inline.slice('--only='.length) : i === -1 ? undefined : argv[i + 1];
 	if (i !== -1 && value === undefined) usage('--only needs a check name');
 	if (!value) return all;
 	const picked = value
@@ -425,25 +426,23 @@ class Ui {
 	tab?: Page;
 
 	/**
-	 * The node's panel open in the shared tab, by n8n's route /workflow/:id/:nodeId, taken by the editor's own
-	 * router (a load of the editor takes 20 s under CI's load; loaded only from outside it) by way of the workflow
-	 * list, as a user opens a workflow; to `route`, from the workflow shown (routed within it after a step ran,
-	 * Execute step of another node failed: "Cannot read properties of null"). The open panel is closed first.
+	 * The node's panel open in the shared tab, by n8n's route /workflow/:id/:nodeId: loaded, or, to `route` when
+	 * the tab shows that workflow already, taken by the editor's own router (after a step ran there, Execute
+	 * step of another node failed so: "Cannot read properties of null"). The open panel is closed first.
 	 */
 	async openPanel(node: string, route = false): Promise<Page> {
 		const target = this.targets.get(node);
 		if (!target) throw new Error(`no node "${node}" in the test workflows`);
-		if (!this.tab || this.tab.isClosed()) this.tab = await newTab(this.context);
+		if (!this.tab || this.tab.isClosed()) {
+			this.tab = await this.context.newPage();
+			// leaving a workflow n8n has not autosaved yet: the edit is read back by REST, never by a leave
+			this.tab.on('dialog', (d) => void d.accept());
+		}
 		const p = this.tab;
 		const workflow = `/workflow/${target.workflowId}`;
-		const at = p.url().startsWith(this.baseUrl) ? `${new URL(p.url()).pathname}/` : '';
-		if (at) {
-			const within = route && at.startsWith(`${workflow}/`);
-			if (!within) await routeTo(p, '/home/workflows');
+		if (route && `${new URL(p.url()).pathname}/`.startsWith(`${workflow}/`)) {
 			await routeTo(p, workflow);
 			await p.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: TIMEOUT });
-			// mounted by the router, the canvas opens a node's panel as the route's nodeId changes, not before
-			await p.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: TIMEOUT });
 			await routeTo(p, `${workflow}/${target.nodeId}`);
 		} else await p.goto(`${this.baseUrl}${workflow}/${target.nodeId}`);
 		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
@@ -486,42 +485,26 @@ class Ui {
 	}
 }
 
-/**
- * The editor's own router to `to` (NodeView opens, or closes, the panel as the route's nodeId changes). Leaving
- * a workflow with unsaved edits, n8n asks first: left without saving, as a reload leaves it (the tab's dialogs).
- */
+/** The editor's own router to `to` (NodeView opens, or closes, the panel as the route's nodeId changes). */
 async function routeTo(page: Page, to: string): Promise<void> {
 	type App = { config: { globalProperties: { $router: { push(to: string): Promise<unknown> } } } };
-	const routed = page.evaluate(async (path) => {
+	await page.evaluate(async (path) => {
 		const { document } = globalThis as unknown as { document: DomElement };
 		const app = document.querySelector('#app') as unknown as { __vue_app__?: App } | null;
 		if (!app?.__vue_app__) throw new Error('no n8n editor app in the page');
 		await app.__vue_app__.config.globalProperties.$router.push(path);
 	}, to);
-	const leave = page.getByRole('button', { name: 'Leave without saving' });
-	void leave
-		.waitFor()
-		.then(async () => await leave.click())
-		.catch(() => undefined);
-	await routed;
 }
 
-/** A tab; leaving a workflow n8n has not autosaved yet: the edit is read back by REST, never by a leave. */
-async function newTab(context: BrowserContext): Promise<Page> {
-	const tab = await context.newPage();
-	tab.on('dialog', (d) => void d.accept());
-	return tab;
-}
-
-async function signIn(context: BrowserContext, baseUrl: string): Promise<Page> {
-	const page = await newTab(context);
+async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
+	const page = await context.newPage();
 	await page.goto(`${baseUrl}/signin`);
 	await page.locator(SEL.signinForm).waitFor({ timeout: TIMEOUT });
 	await page.fill(SEL.email, DEFAULT_OWNER.email);
 	await page.fill(SEL.password, DEFAULT_OWNER.password);
 	await page.click(SEL.submit);
 	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: TIMEOUT });
-	return page;
+	await page.close();
 }
 
 /** Runs the panel's Execute step / Fetch Test Event and waits for the output (items or an error). */
@@ -1241,9 +1224,9 @@ async function main(): Promise<void> {
 	suite.defer(() => browser.close());
 	note(`browser ${browser.version()}`);
 	const context = await browser.newContext({ viewport: WINDOW });
-	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
-	ui.tab = await timed('sign in as the owner', async () => await signIn(context, n8n.baseUrl));
+	await timed('sign in as the owner', async () => await signIn(context, n8n.baseUrl));
 	check('signed in to the editor as the owner', true);
+	const ui = new Ui(context, n8n.baseUrl, api.url, targets, shots);
 
 	const action = installed.allNodes.find((n) => n.name === NODE_TYPE);
 	const credentials = (action?.credentials ?? []).map((c) => c.displayName ?? '');
