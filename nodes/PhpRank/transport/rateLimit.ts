@@ -72,8 +72,8 @@ export class Budget {
 	private probe?: Slot;
 	private inFlight = 0;
 	/**
-	 * phpRank was unavailable at its last answer: one request at a time until one is answered, and a
-	 * request that waits out outages only as the probe, at the doubling waits `nextProbeAt` keeps.
+	 * phpRank was unavailable at its last answer: until one is answered, a request that waits outages
+	 * out goes only as a probe, one per doubling wait (`nextProbeAt`), and any other only alone.
 	 */
 	private down = false;
 	private downSince = 0;
@@ -104,7 +104,7 @@ export class Budget {
 		const queuedAt = Date.now();
 		if (this.waiters.length === 0 && !this.held({ notBefore, outage }, queuedAt)) {
 			const can = this.canSend(queuedAt);
-			if (can) return this.grant(can === 'probe');
+			if (can) return this.grant(can === 'probe', outage !== undefined);
 		}
 		return await new Promise<Slot>((grant, reject) => {
 			const waiter: Waiter = { grant, reject, signals: watching, notBefore, queuedAt, outage };
@@ -173,10 +173,10 @@ export class Budget {
 
 	/**
 	 * The request of `slot` found phpRank unavailable (502/503/504, refused, reset, timed out): until
-	 * a request is answered, one at a time is sent, and of the requests waiting the outage out only
-	 * one probes, at waits doubling per probe (`outageWaitMs`, at least a 503's Retry-After): the
-	 * others wait for its outcome, so the requests phpRank sees grow with the outage's length, not
-	 * with the items waiting.
+	 * a request is answered, of the requests waiting the outage out one probes per wait, the waits
+	 * doubling (`outageWaitMs`, at least a 503's Retry-After) and counted from each probe's sending,
+	 * so a probe left without an answer until its Timeout holds nobody back. The others wait for an
+	 * answer: the requests phpRank sees grow with the outage's length, not with the items waiting.
 	 */
 	unavailable(slot: Slot, outage: { cause: string; floorMs: number }): void {
 		this.release(slot);
@@ -186,11 +186,9 @@ export class Budget {
 			this.down = true;
 			this.downSince = now;
 			this.probes = 0;
-		} else if (slot.sentAt < this.downSince) {
-			// Sent before phpRank was known down: not a probe, the next probe stays when it was.
-			return this.pump();
+			this.nextProbeAt = now + outageWaitMs(this.probes++);
 		}
-		this.nextProbeAt = now + Math.max(outage.floorMs, outageWaitMs(this.probes++));
+		this.nextProbeAt = Math.max(this.nextProbeAt, now + outage.floorMs);
 		this.pump();
 	}
 
@@ -201,10 +199,11 @@ export class Budget {
 		for (const waiter of this.waiters) if (waiter.outage) waiter.notBefore = 0;
 	}
 
-	/** Whether `waiter` may not go yet: its own wait, or phpRank down and the next probe not due. */
+	/** Whether `waiter` may not go yet: its own wait, or phpRank down and its turn not come. */
 	private held(waiter: Pick<Waiter, 'notBefore' | 'outage'>, now: number): boolean {
 		if (waiter.notBefore > now) return true;
-		return this.down && waiter.outage !== undefined && now < this.nextProbeAt;
+		if (!this.down) return false;
+		return waiter.outage ? now < this.nextProbeAt : this.inFlight > 0;
 	}
 
 	/** When `waiter`'s Wait Out Outages ends while phpRank is down, and since when it counts. */
@@ -236,12 +235,8 @@ export class Budget {
 		if (this.probe === slot) this.probe = undefined;
 	}
 
-	private get cap(): number {
-		return this.down ? 1 : this.maxConcurrent;
-	}
-
 	private canSend(now: number): boolean | 'probe' {
-		if (this.inFlight >= this.cap) return false;
+		if (this.inFlight >= this.maxConcurrent) return false;
 		if (this.blockedUntil) {
 			if (now < this.blockedUntil) return false;
 			this.rollover(0);
@@ -252,7 +247,9 @@ export class Budget {
 		return this.probe ? false : 'probe';
 	}
 
-	private grant(probe: boolean): Slot {
+	/** A slot; while phpRank is down, a request that waits outages out is the probe, due after the next wait. */
+	private grant(probe: boolean, paced: boolean): Slot {
+		if (this.down && paced) this.nextProbeAt = Date.now() + outageWaitMs(this.probes++);
 		this.inFlight++;
 		this.sent++;
 		const slot = { epoch: this.epoch, sentAt: Date.now() };
@@ -279,7 +276,7 @@ export class Budget {
 			if (!can) break;
 			const [waiter] = this.waiters.splice(at, 1);
 			this.forget(waiter);
-			waiter.grant(this.grant(can === 'probe'));
+			waiter.grant(this.grant(can === 'probe', waiter.outage !== undefined));
 		}
 		if (this.waiters.length === 0) return;
 		const wakeAt = this.wakeAt(Date.now());
@@ -298,7 +295,7 @@ export class Budget {
 	private wakeAt(now: number): number {
 		const ends = this.down ? this.waiters.map((waiter) => this.outageEnd(waiter)?.end ?? 0) : [];
 		const grants =
-			this.inFlight >= this.cap
+			this.inFlight >= this.maxConcurrent
 				? []
 				: [
 						this.blockedUntil,
