@@ -183,6 +183,26 @@ describe('Wait Out Outages, many items at once', () => {
 		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
 	}, 60_000);
 
+	it('a probe left without an answer until its Timeout holds nobody back: the next probe finds phpRank back', async () => {
+		const ids = api.server
+			.listReports()
+			.map((r) => r.id)
+			.slice(0, 8);
+		api.server.failNext(unavailable, { times: 5 });
+		api.server.failNext({ type: 'hang' });
+		const items = await api.ok(
+			{ ...getReport({ timeout: 3000 }), reportId: locator('id', '={{ $json.id }}') },
+			{ items: ids.map((id) => ({ id })) },
+		);
+
+		expect(items.map((i) => i.json.id)).toEqual(ids);
+		const seen = api.apiRequests();
+		const answered = seen.filter((r) => r.status === 200);
+		expect(answered.map((r) => Number(r.path.split('/').pop())).sort((a, b) => a - b)).toEqual(ids);
+		// All but the hung probe's item before its Timeout (one request at a time while down, before).
+		const early = answered.filter((r) => r.receivedAt < seen[5].receivedAt + 3000);
+		expect(early).toHaveLength(ids.length - 1);
+	}, 60_000);
 	it('24 items through an outage longer than Wait Out Outages: each fails at its bound with the same error', async () => {
 		const { ids, items } = await throughOutage(4000, { waitOutOutages: 2 });
 
