@@ -37,6 +37,13 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 	it.each<[string, Fault, number, IDataObject, (n: number) => number]>([
 		['429 "Retry-After: 0" twice', tooMany, 2, {}, () => 1000],
 		['503 three times', unavailable, 3, {}, (n) => 250 * 2 ** n],
+		[
+			'503 once, Wait Out Outages at its bound (3600)',
+			unavailable,
+			1,
+			{ waitOutOutages: 3600 },
+			() => 250,
+		],
 		['a 502 from the proxy twice', { type: 'html', status: 502 }, 2, {}, (n) => 250 * 2 ** n],
 		['the connection reset twice', { type: 'reset' }, 2, {}, (n) => 250 * 2 ** n],
 		['no answer before the Timeout once', { type: 'hang' }, 1, { timeout: 300 }, () => 250],
@@ -96,12 +103,6 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 		},
 	);
 
-	it('Wait Out Outages at its bound, 3600, rides out a 503', async () => {
-		api.server.failNext(unavailable);
-		expect((await api.first(getReport({ waitOutOutages: 3600 }))).id).toBe(1);
-		expect(api.apiRequests().map((r) => r.status)).toEqual([503, 200]);
-	});
-
 	it('a create that never reached phpRank (connection refused) is sent again; 0 fails at once', async () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
 		const credential = { ...api.credential, baseUrl };
@@ -140,31 +141,73 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 // A server, port and request budget of their own: no fault, wait or budget state of the tests above
 // (nor a request still retrying from another test file in this worker) can reach it.
 describe('Wait Out Outages, many items at once', () => {
-	const api = useServer({ seed: (server) => server.seedReports(21) });
-
-	it('21 items through a 2 s outage: all succeed, one request in flight while down, retries spread when it ends', async () => {
+	const throttle = { limit: 10, windowMs: 2000 };
+	const api = useServer({ seed: (server) => server.seedReports(24), throttle });
+	// The requests phpRank may see while down for `ms`, however many items wait: those already on the
+	// wire when it went down (at most 5 in flight), then one probe after each of the process's doubling
+	// waits, each at least half of 0.5 s, 1 s, 2 s… 30 s: about 5 + log2(ms / 250) + ms / 15 s.
+	const boundWhileDown = (ms: number) => {
+		let probes = 0;
+		for (let at = 250; at <= ms; at += Math.min(30_000, 500 * 2 ** probes) / 2) probes++;
+		return 5 + probes;
+	};
+	// Every report an item, through an outage of `ms` from now: the items out, what phpRank saw.
+	const throughOutage = async (ms: number, requestOptions: IDataObject = {}) => {
 		const ids = api.server.listReports().map((r) => r.id);
-		const downUntil = Date.now() + 2000;
+		const downUntil = Date.now() + ms;
 		api.server.failNext(unavailable, { times: 10_000, match: () => Date.now() < downUntil });
 		api.server.resetStats();
+		const { items } = await api.run(
+			{ ...getReport(requestOptions), reportId: locator('id', '={{ $json.id }}') },
+			{ items: ids.map((id) => ({ id })), continueOnFail: true },
+		);
+		const seen = api.apiRequests();
+		// On failure, what came in and when (ms from the outage's end), so a CI log says why.
+		const log = seen.map((r) => `${r.method} ${r.path} ${r.status} ${r.receivedAt - downUntil}`);
+		const down = seen.filter((r) => r.receivedAt < downUntil);
+		expect({ down: down.length <= boundWhileDown(ms), log }).toEqual({ down: true, log });
+		return { ids, items, down, after: seen.filter((r) => r.receivedAt >= downUntil) };
+	};
+
+	// Measured before the probe (every item retrying on its own): 72 requests while down, not 8.
+	it('24 items through a 3 s outage: phpRank sees one probe at a time, each item succeeds once after, at the rate limit', async () => {
+		const { ids, items, down, after } = await throughOutage(3000);
+
+		expect(items.map((i) => i.json.id)).toEqual(ids);
+		expect(down.every((r) => r.status === 503)).toBe(true);
+		const answered = after.filter((r) => r.status === 200).map((r) => r.path.split('/').pop());
+		expect(answered.map(Number).sort((a, b) => a - b)).toEqual(ids);
+		// At the rate limit: one request finds out when each spent window ends, not one per item.
+		const throttled = after.filter((r) => r.status === 429).length;
+		expect(throttled).toBeLessThanOrEqual(Math.ceil(ids.length / throttle.limit));
+		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
+	}, 60_000);
+
+	it('a probe left without an answer until its Timeout holds nobody back: the next probe finds phpRank back', async () => {
+		const ids = api.server
+			.listReports()
+			.map((r) => r.id)
+			.slice(0, 8);
+		api.server.failNext(unavailable, { times: 5 });
+		api.server.failNext({ type: 'hang' });
 		const items = await api.ok(
-			{ ...getReport(), reportId: locator('id', '={{ $json.id }}') },
+			{ ...getReport({ timeout: 3000 }), reportId: locator('id', '={{ $json.id }}') },
 			{ items: ids.map((id) => ({ id })) },
 		);
 
 		expect(items.map((i) => i.json.id)).toEqual(ids);
-		const at = api.apiRequests().map((r) => r.receivedAt);
-		const down = at.filter((t) => t < downUntil);
-		const after = at.filter((t) => t >= downUntil);
-		const burst = Math.max(...after.map((t) => after.filter((u) => u >= t && u < t + 100).length));
-		// Measured (2 cores, loaded): 63 while down (1 + about 2 retries each), at most 4 in any 100 ms after.
-		expect(down.length).toBeLessThanOrEqual(4 * ids.length);
-		// On failure, what came in and when (ms from the outage's end), so a CI log says why.
-		const seen = api
-			.apiRequests()
-			.map((r) => `${r.method} ${r.path} ${r.status} ${r.receivedAt - downUntil}`);
-		expect({ after: after.length, seen }).toEqual({ after: ids.length, seen });
-		expect(burst).toBeLessThanOrEqual(ids.length / 2);
-		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
+		const seen = api.apiRequests();
+		const answered = seen.filter((r) => r.status === 200);
+		expect(answered.map((r) => Number(r.path.split('/').pop())).sort((a, b) => a - b)).toEqual(ids);
+		// All but the hung probe's item before its Timeout (one request at a time while down, before).
+		const early = answered.filter((r) => r.receivedAt < seen[5].receivedAt + 3000);
+		expect(early).toHaveLength(ids.length - 1);
+	}, 60_000);
+	it('24 items through an outage longer than Wait Out Outages: each fails at its bound with the same error', async () => {
+		const { ids, items } = await throughOutage(4000, { waitOutOutages: 2 });
+
+		const error =
+			/^phpRank at [\d.:]+ stayed unavailable: \d+ tries over [0-2] s \(the last: HTTP 503\)$/;
+		expect(items.map((i) => i.json.error)).toEqual(ids.map(() => expect.stringMatching(error)));
 	}, 60_000);
 });

@@ -15,12 +15,46 @@ export interface Slot {
 	readonly sentAt: number;
 }
 
+/** A request that waits out an outage (Wait Out Outages above 0): its bound, as `Tries` keeps it. */
+export interface OutageWait {
+	/** When its own outage began (its first try that found phpRank unavailable), if it had one. */
+	since?: number;
+	boundMs: number;
+	/** The run's own limit on waiting (rateLimitDeadline). */
+	deadline: number;
+}
+
+/** A request's Wait Out Outages ended while phpRank was still down: it gave up without another try. */
+export class OutageWaitEnded extends Error {
+	constructor(
+		/** When its wait began: its first failed try, or when it found phpRank down. */
+		readonly since: number,
+		/** What phpRank last did, as the error says it ("HTTP 503"). */
+		readonly last: string,
+	) {
+		super(`phpRank stayed unavailable (${last})`);
+		this.name = 'OutageWaitEnded';
+	}
+}
+
 interface Waiter {
 	grant: (slot: Slot) => void;
 	reject: (error: Error) => void;
 	signals: AbortSignal[];
 	/** A retry after an outage: not sent before this time (ms). */
 	notBefore: number;
+	queuedAt: number;
+	outage?: OutageWait;
+}
+
+/** The first wait after an outage answer; each further one doubles, up to the longest. */
+const FIRST_WAIT_MS = 500;
+const LONGEST_WAIT_MS = 30_000;
+
+/** The wait before outage retry `n` (0-based): doubling, half of it at random so items spread. */
+export function outageWaitMs(n: number, random: () => number = Math.random): number {
+	const full = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** n);
+	return full / 2 + (random() * full) / 2;
 }
 
 export class Budget {
@@ -37,8 +71,15 @@ export class Budget {
 	/** The one request sent into a spent window whose end is unknown, to learn it. */
 	private probe?: Slot;
 	private inFlight = 0;
-	/** phpRank was unavailable at its last answer: one request at a time until one is answered. */
+	/**
+	 * phpRank was unavailable at its last answer: until one is answered, a request that waits outages
+	 * out goes only as a probe, one per doubling wait (`nextProbeAt`), and any other only alone.
+	 */
 	private down = false;
+	private downSince = 0;
+	private downCause = '';
+	private probes = 0;
+	private nextProbeAt = 0;
 	private timerAt = 0;
 	private readonly waiters: Waiter[] = [];
 	/** One listener per signal (an execution's Stop), not one per waiting item. */
@@ -48,22 +89,25 @@ export class Budget {
 
 	/**
 	 * Waits for a request slot, not before `notBefore` (a retry's wait, ms); rejects as soon as one
-	 * of `signals` aborts (Stop, a failed run).
+	 * of `signals` aborts (Stop, a failed run), or with OutageWaitEnded when `outage`'s bound passes
+	 * while phpRank is down.
 	 */
 	async acquire(
 		signals: Array<AbortSignal | undefined>,
 		first = false,
 		notBefore = 0,
+		outage?: OutageWait,
 	): Promise<Slot> {
 		const watching = signals.filter((signal): signal is AbortSignal => signal !== undefined);
 		const aborted = watching.find((signal) => signal.aborted);
 		if (aborted) throw abortError(aborted);
-		if (this.waiters.length === 0 && Date.now() >= notBefore) {
-			const can = this.canSend(Date.now());
-			if (can) return this.grant(can === 'probe');
+		const queuedAt = Date.now();
+		if (this.waiters.length === 0 && !this.held({ notBefore, outage }, queuedAt)) {
+			const can = this.canSend(queuedAt);
+			if (can) return this.grant(can === 'probe', outage !== undefined);
 		}
 		return await new Promise<Slot>((grant, reject) => {
-			const waiter: Waiter = { grant, reject, signals: watching, notBefore };
+			const waiter: Waiter = { grant, reject, signals: watching, notBefore, queuedAt, outage };
 			for (const signal of watching) this.watch(signal).add(waiter);
 			if (first) this.waiters.unshift(waiter);
 			else this.waiters.push(waiter);
@@ -100,7 +144,7 @@ export class Budget {
 	/** The request of `slot` got an answer (any status): frees its place and reads the headers. */
 	settle(slot: Slot, headers: Record<string, unknown> | undefined): void {
 		this.release(slot);
-		this.down = false;
+		if (this.down) this.recovered();
 		const limit = headerNumber(headers, 'x-ratelimit-limit');
 		const remaining = headerNumber(headers, 'x-ratelimit-remaining');
 		if (limit !== undefined && limit > 0) this.limit = limit;
@@ -129,13 +173,55 @@ export class Budget {
 
 	/**
 	 * The request of `slot` found phpRank unavailable (502/503/504, refused, reset, timed out): until
-	 * a request is answered, one at a time is sent, so items coming back from their waits do not
-	 * all hit an instance that is starting up.
+	 * a request is answered, of the requests waiting the outage out one probes per wait, the waits
+	 * doubling (`outageWaitMs`, at least a 503's Retry-After) and counted from each probe's sending,
+	 * so a probe left without an answer until its Timeout holds nobody back. The others wait for an
+	 * answer: the requests phpRank sees grow with the outage's length, not with the items waiting.
 	 */
-	unavailable(slot: Slot): void {
+	unavailable(slot: Slot, outage: { cause: string; floorMs: number }): void {
 		this.release(slot);
-		this.down = true;
+		const now = Date.now();
+		this.downCause = outage.cause;
+		if (!this.down) {
+			this.down = true;
+			this.downSince = now;
+			this.probes = 0;
+			this.nextProbeAt = now + outageWaitMs(this.probes++);
+		}
+		this.nextProbeAt = Math.max(this.nextProbeAt, now + outage.floorMs);
 		this.pump();
+	}
+
+	/** phpRank answered again: the requests that waited it out go as the budget allows, at once. */
+	private recovered(): void {
+		this.down = false;
+		this.nextProbeAt = 0;
+		for (const waiter of this.waiters) if (waiter.outage) waiter.notBefore = 0;
+	}
+
+	/** Whether `waiter` may not go yet: its own wait, or phpRank down and its turn not come. */
+	private held(waiter: Pick<Waiter, 'notBefore' | 'outage'>, now: number): boolean {
+		if (waiter.notBefore > now) return true;
+		if (!this.down) return false;
+		return waiter.outage ? now < this.nextProbeAt : this.inFlight > 0;
+	}
+
+	/** When `waiter`'s Wait Out Outages ends while phpRank is down, and since when it counts. */
+	private outageEnd({ outage, queuedAt }: Waiter): { since: number; end: number } | undefined {
+		if (!outage) return undefined;
+		const since = outage.since ?? Math.max(queuedAt, this.downSince);
+		return { since, end: Math.min(since + outage.boundMs, outage.deadline) };
+	}
+
+	/** Rejects the waiters whose Wait Out Outages ended while phpRank is down (OutageWaitEnded). */
+	private expire(now: number): void {
+		for (const waiter of [...this.waiters]) {
+			const bound = this.outageEnd(waiter);
+			if (!bound || now < bound.end) continue;
+			this.waiters.splice(this.waiters.indexOf(waiter), 1);
+			this.forget(waiter);
+			waiter.reject(new OutageWaitEnded(bound.since, this.downCause));
+		}
 	}
 
 	/** Frees the place of a request that got no answer (network error, abort). */
@@ -149,12 +235,8 @@ export class Budget {
 		if (this.probe === slot) this.probe = undefined;
 	}
 
-	private get cap(): number {
-		return this.down ? 1 : this.maxConcurrent;
-	}
-
 	private canSend(now: number): boolean | 'probe' {
-		if (this.inFlight >= this.cap) return false;
+		if (this.inFlight >= this.maxConcurrent) return false;
 		if (this.blockedUntil) {
 			if (now < this.blockedUntil) return false;
 			this.rollover(0);
@@ -165,7 +247,9 @@ export class Budget {
 		return this.probe ? false : 'probe';
 	}
 
-	private grant(probe: boolean): Slot {
+	/** A slot; while phpRank is down, a request that waits outages out is the probe, due after the next wait. */
+	private grant(probe: boolean, paced: boolean): Slot {
+		if (this.down && paced) this.nextProbeAt = Date.now() + outageWaitMs(this.probes++);
 		this.inFlight++;
 		this.sent++;
 		const slot = { epoch: this.epoch, sentAt: Date.now() };
@@ -183,17 +267,18 @@ export class Budget {
 	}
 
 	private pump(): void {
+		if (this.down) this.expire(Date.now());
 		while (this.waiters.length > 0) {
 			const now = Date.now();
-			const at = this.waiters.findIndex((waiter) => waiter.notBefore <= now);
+			const at = this.waiters.findIndex((waiter) => !this.held(waiter, now));
 			if (at === -1) break;
 			const can = this.canSend(now);
 			if (!can) break;
 			const [waiter] = this.waiters.splice(at, 1);
 			this.forget(waiter);
-			waiter.grant(this.grant(can === 'probe'));
+			waiter.grant(this.grant(can === 'probe', waiter.outage !== undefined));
 		}
-		if (this.waiters.length === 0 || this.inFlight >= this.cap) return;
+		if (this.waiters.length === 0) return;
 		const wakeAt = this.wakeAt(Date.now());
 		if (!wakeAt || (this.timerAt && this.timerAt <= wakeAt)) return;
 		this.timerAt = wakeAt;
@@ -203,11 +288,22 @@ export class Budget {
 		});
 	}
 
-	/** When a waiter can next be granted: the 429's end, else the earliest retry's wait (0: none). */
+	/**
+	 * When the waiters are next looked at (0: not by a timer): a 429's end, a retry's wait, the next
+	 * probe; while every place is taken, only the end of a Wait Out Outages while phpRank is down.
+	 */
 	private wakeAt(now: number): number {
-		if (this.blockedUntil > now) return this.blockedUntil;
-		const retries = this.waiters.map((waiter) => waiter.notBefore).filter((at) => at > now);
-		return retries.length > 0 ? Math.min(...retries) : this.blockedUntil;
+		const ends = this.down ? this.waiters.map((waiter) => this.outageEnd(waiter)?.end ?? 0) : [];
+		const grants =
+			this.inFlight >= this.maxConcurrent
+				? []
+				: [
+						this.blockedUntil,
+						this.down ? this.nextProbeAt : 0,
+						...this.waiters.map((waiter) => waiter.notBefore),
+					];
+		const times = [...ends, ...grants].filter((at) => at > now);
+		return times.length > 0 ? Math.min(...times) : 0;
 	}
 }
 

@@ -30,7 +30,7 @@ import {
 	errorContextOf,
 	redactedNode,
 } from './errors';
-import { rateLimitDeadline, retryAfterMs, type Slot } from './rateLimit';
+import { OutageWaitEnded, rateLimitDeadline, retryAfterMs, type Slot } from './rateLimit';
 import type { ResourceSpec } from './resource';
 import { outageBoundMs, outageOf, Tries } from './retry';
 import { onTheWire, type Run, runOfOutputStep } from './run';
@@ -133,10 +133,12 @@ async function exchange<T>(
 		}
 		let slot: Slot;
 		try {
-			slot = await budget.acquire([cancel, stop], retry > 0, notBefore);
+			slot = await budget.acquire([cancel, stop], retry > 0, notBefore, tries.outageWait());
 		} catch (error) {
 			if (stop?.aborted) throw stop.reason as Error;
 			const { node, context } = failing();
+			if (error instanceof OutageWaitEnded)
+				throw describeOutage(node, context, tries.gaveUpWaiting(error));
 			throw describeNetworkError(node, { code: 'ERR_CANCELED', cause: error }, context);
 		}
 		const current: Exchange = { failing, connection, spec, slot, answered: false };
@@ -149,7 +151,7 @@ async function exchange<T>(
 		// An answer came: the error was made from it by `inspect` (or a later output step).
 		const outage = outageOf(current.answered ? current : undefined, failure);
 		if (!current.answered) {
-			if (outage) budget.unavailable(slot);
+			if (outage) budget.unavailable(slot, outage);
 			else budget.abandon(slot);
 			const { node, context } = failing();
 			failure = describeNetworkError(node, failure, context);
@@ -183,8 +185,7 @@ export function inspect(
 		const { node, context } = current.failing();
 		throw describeHttpError(node, status, parseBody(response.body), context, { waitMs });
 	}
-	if (outageOf(current, undefined)) budget.unavailable(slot);
-	else budget.settle(slot, headers);
+	tellBudget(current, headers);
 	if (status < 200 || status >= 300) {
 		const { node, context } = current.failing();
 		throw describeHttpError(node, status, parseBody(response.body), context, {
@@ -227,6 +228,13 @@ export function inspect(
 		throw foreign('"deleted": true');
 	}
 	return json;
+}
+
+/** The budget told of an answer that is not a 429: phpRank unavailable (502/503/504), or answering. */
+function tellBudget({ connection, slot, ...answer }: Exchange, headers: IDataObject): void {
+	const outage = outageOf(answer, undefined);
+	if (outage) connection.budget.unavailable(slot, outage);
+	else connection.budget.settle(slot, headers);
 }
 
 function requestOptionsFor(

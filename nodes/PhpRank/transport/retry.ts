@@ -1,7 +1,13 @@
 import { WAIT_OUT_OUTAGES } from '../api';
 import { isActionItem, type RequestContext } from './connection';
 import { type GaveUp, inputError, networkCause, redactedNode } from './errors';
-import { MAX_RATE_LIMIT_RETRIES, retryAfterMs } from './rateLimit';
+import {
+	MAX_RATE_LIMIT_RETRIES,
+	type OutageWait,
+	type OutageWaitEnded,
+	outageWaitMs,
+	retryAfterMs,
+} from './rateLimit';
 
 /*
  * When one request is sent again, and when: after a 429 (phpRank did not process it) while its run
@@ -11,9 +17,6 @@ import { MAX_RATE_LIMIT_RETRIES, retryAfterMs } from './rateLimit';
 
 /** Answers of a proxy or a Laravel in maintenance while phpRank is down or restarting. */
 const OUTAGE_STATUSES = new Set([502, 503, 504]);
-/** The first wait after an outage answer; each further one doubles, up to the longest. */
-const FIRST_WAIT_MS = 500;
-const LONGEST_WAIT_MS = 30_000;
 
 /** A try that failed because phpRank was unavailable. */
 export interface Outage {
@@ -57,12 +60,6 @@ export function outageBoundMs(ctx: RequestContext): number {
 	);
 }
 
-/** The wait before outage retry `n` (0-based): doubling, half of it at random so items spread. */
-export function outageWaitMs(n: number, random: () => number = Math.random): number {
-	const full = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** n);
-	return full / 2 + (random() * full) / 2;
-}
-
 /** The tries of one request: when the next is sent, or why none is. */
 export class Tries {
 	private retries = 0;
@@ -99,12 +96,29 @@ export class Tries {
 			this.outageRetries++;
 			return at;
 		}
+		return this.gaveUp(this.outageRetries + 1, outage.cause);
+	}
+
+	/** How the budget holds this request while phpRank is down (Budget.acquire); none with no bound. */
+	outageWait(): OutageWait | undefined {
+		if (this.boundMs <= 0) return undefined;
+		return { since: this.outageSince, boundMs: this.boundMs, deadline: this.deadline };
+	}
+
+	/** The budget held this request back until its bound ended, phpRank still down. */
+	gaveUpWaiting(ended: OutageWaitEnded): GaveUp {
+		this.outageSince ??= ended.since;
+		return this.gaveUp(this.outageRetries, ended.last);
+	}
+
+	private gaveUp(tries: number, cause: string): GaveUp {
+		const since = this.outageSince ?? Date.now();
 		return {
-			tries: this.outageRetries + 1,
-			elapsedMs: Date.now() - this.outageSince,
+			tries,
+			elapsedMs: Date.now() - since,
 			boundMs: this.boundMs,
-			cause: outage.cause,
-			runLimited: this.deadline < this.outageSince + this.boundMs,
+			cause,
+			runLimited: this.deadline < since + this.boundMs,
 		};
 	}
 }
