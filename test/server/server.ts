@@ -182,25 +182,10 @@ function isPlainObject(value: unknown): value is Input {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Text fields of a multipart body (PHP only parses multipart for POST). */
-function parseMultipart(body: string, type: string): Input {
-	const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
-	if (!boundary) return {};
-	const fields: Input = {};
-	for (const part of body.split(`--${boundary[1] ?? boundary[2]}`)) {
-		const split = part.indexOf('\r\n\r\n');
-		if (split === -1) continue;
-		const head = part.slice(0, split);
-		const name = /name="([^"]*)"/i.exec(head);
-		if (!name || /filename=/i.test(head)) continue;
-		fields[name[1]] = part.slice(split + 4).replace(/\r\n$/, '');
-	}
-	return fields;
-}
-
 /**
  * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the body
- * (form or JSON) over the query string, strings trimmed (except passwords), empty strings as null.
+ * (form or JSON; no client here sends multipart) over the query string, strings trimmed (except
+ * passwords), empty strings as null.
  */
 function requestInput(rec: RecordedRequest): Input {
 	const type = contentType(rec.headers);
@@ -214,8 +199,6 @@ function requestInput(rec: RecordedRequest): Input {
 		}
 	} else if (type.startsWith('application/x-www-form-urlencoded')) {
 		body = rec.form;
-	} else if (type.startsWith('multipart/form-data') && rec.method === 'POST') {
-		body = parseMultipart(rec.rawBody, type);
 	}
 	const input: Input = {};
 	for (const [key, raw] of Object.entries({ ...rec.query, ...body })) {
@@ -1120,7 +1103,6 @@ export class PhpRankServer {
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
 		const shown = this.ignorePage === true ? 1 : page;
 		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
-		if (this.ignorePage === 'echo') answer.data = items.slice(0, perPage);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
 			answer.data = answer.data.slice(0, maxPerPage);
