@@ -183,23 +183,13 @@ function isPlainObject(value: unknown): value is Input {
 }
 
 /**
- * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the body
- * (form or JSON; no client here sends multipart) over the query string, strings trimmed (except
+ * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the form
+ * body (the node sends no JSON or multipart) over the query string, strings trimmed (except
  * passwords), empty strings as null.
  */
 function requestInput(rec: RecordedRequest): Input {
 	const type = contentType(rec.headers);
-	let body: Input = {};
-	if (type.includes('/json') || type.includes('+json')) {
-		try {
-			const parsed: unknown = JSON.parse(rec.rawBody);
-			if (isPlainObject(parsed)) body = parsed;
-		} catch {
-			// Laravel silently treats an unparsable JSON body as empty.
-		}
-	} else if (type.startsWith('application/x-www-form-urlencoded')) {
-		body = rec.form;
-	}
+	const body = type.startsWith('application/x-www-form-urlencoded') ? rec.form : {};
 	const input: Input = {};
 	for (const [key, raw] of Object.entries({ ...rec.query, ...body })) {
 		const value = typeof raw === 'string' && key !== 'password' ? raw.trim() : raw;
