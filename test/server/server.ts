@@ -204,19 +204,10 @@ function queryParam(rec: RecordedRequest, key: string): string | undefined {
 	return value === undefined || value === '' ? undefined : value;
 }
 
-/** How PHP turns a scalar into a string; undefined for arrays, objects and null. */
-function scalarString(value: unknown): string | undefined {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'boolean') return value ? '1' : '';
-	return undefined;
-}
-
-function phpTruthy(value: unknown): boolean {
-	if (typeof value === 'string') return value !== '' && value !== '0';
-	if (Array.isArray(value)) return value.length > 0;
-	return Boolean(value);
-}
+/** A form field's text (forms hold only text; an empty one is null by then). */
+const scalarString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** PHP's truthiness of a form field. */
+const phpTruthy = (value: unknown) => typeof value === 'string' && value !== '0';
 
 function isValidHttpUrl(text: string): boolean {
 	const match = /^https?:\/\/([^/?#\s]+)(?:[/?#]\S*)?$/i.exec(text);
@@ -275,18 +266,13 @@ function validatePrivacy(input: Input, errors: FieldErrors): void {
 }
 
 function validatePassword(input: Input, errors: FieldErrors): void {
-	const password = input.password;
-	const blank =
-		password === undefined ||
-		password === null ||
-		(typeof password === 'string' && password.trim() === '');
-	if (blank) {
+	const password = scalarString(input.password);
+	if (!password?.trim()) {
 		if (scalarString(input.privacy) === '2')
 			errors.password = ['The password field is required when privacy is 2.'];
 		return;
 	}
-	if (typeof password !== 'string') errors.password = ['The password must be a string.'];
-	else if ([...password].length > 128)
+	if ([...password].length > 128)
 		errors.password = ['The password must not be greater than 128 characters.'];
 }
 
