@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { HISTORY_COLUMNS } from '../nodes/PhpRank/history/model';
 import { locator, perSiteParameters, useN8nApi, useServer } from './harness/setup';
 import { scriptRun } from './harness/siteOverMonths';
 import { siteRuns } from './harness/siteRuns';
@@ -125,12 +126,13 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			expect(kept()).toEqual(saved);
 			n8n.api.requests.length = 0;
 			const regressed = await production(3, [['favicon', 'title'], []]);
-			// The tickets come in the run's one read of the site's rows: no n8n request more than One Item per Site.
+			// The tickets come in the run's one read of the site's rows.
 			const id = n8n.api.tables.byName('phpRank history')?.id;
 			const calls = n8n.api.requests.map(({ method, path }) => `${method} ${path}`);
 			const rows = `/api/v1/data-tables/${id}/rows`;
+			// And the site's rows written since that read, read back: 1 request more.
 			expect(calls).toEqual(
-				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`] : [],
+				id ? ['GET /api/v1/data-tables', `GET ${rows}`, `POST ${rows}/upsert`, `GET ${rows}`] : [],
 			);
 			expect(regressed.map(({ json }) => json)).toEqual([
 				expect.objectContaining({
@@ -160,13 +162,8 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'resolved favicon 8',
 			'resolved title 7',
 		]);
-		const kinds = n8n.api.tables.rows(id).map((row) => [row.execution_id, row.finding]);
-		expect(kinds).toEqual([
-			['1', null],
-			['', key('title')],
-			['', key('favicon')],
-			['3', null],
-		]);
+		const kinds = n8n.api.tables.rows(id).map((row) => `${row.execution_id}:${row.finding}`);
+		expect(kinds).toEqual(['1:null', `:${key('title')}`, `:${key('favicon')}`, '3:null']);
 	});
 
 	it.each([true, false])(
@@ -252,35 +249,91 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
-	it.each([['This Workflow', {}] as const, ['Data Table', TABLE] as const])(
-		'Ticket Per → Page Group in %s: each group’s findings open, resolve and regress on their own, with their tickets and clicks',
-		async (_, store) => {
+	// Ticket Per → Page Group and Page, in each home: `a`, `b` the Products pages' group or page, `x` the blog's.
+	it.each([
+		['Page Group', 'This Workflow', {}, ['Products', 'Products', 'Blog']],
+		['Page Group', 'Data Table', TABLE, ['Products', 'Products', 'Blog']],
+		['Page', 'This Workflow', {}, ['/products/a', '/products/b', '/blog/x']],
+		['Page', 'Data Table', TABLE, ['/products/a', '/products/b', '/blog/x']],
+	] as const)(
+		'Ticket Per → %s in %s: each one’s findings open, resolve and regress on their own, with their tickets and clicks',
+		async (per, _, store, [a, b, x]) => {
 			home = store;
+			const byPage = per === 'Page';
+			const extra = { ...BY_GROUP, ...(byPage && { findingOptions: { ticketPer: 'page' } }) };
 			const week = (at: number, failing: string[][], id?: string) =>
-				production(at, failing, BY_GROUP, { urls: PAGES, id });
+				production(at, failing, extra, { urls: PAGES, id });
 			const first = await week(0, [['title'], ['title', 'favicon'], ['title']]);
-			expect(first.map((i) => i.json)).toMatchObject([
-				{ key: key('Products · title'), group: 'Products', failing_pages: 2, clicks_affected: 30 },
-				// With Search Console Data the clicks rank before importance (README's fix-first rule).
-				{ title: 'SEO: favicon fails on shop.example.com (page group Products)' },
-				{ check: 'title', group: 'Blog', worst_pages: [{ url: 'shop.example.com/blog/x' }] },
-			]);
-			expect(first[2].json.body).toContain('of shop.example.com (page group Blog), with 1 clicks');
-			await record({ 'Products · title': 'P-1', 'Blog · title': 'B-1', 'Products · favicon': 3 });
+			// With Search Console Data the clicks rank before importance (README's fix-first rule).
+			const opened = [`${a} · title`, `${b} · title`, `${b} · favicon`, `${x} · title`];
+			expect(summary(first)).toEqual([...new Set(opened)].map((k) => `opened ${k} null`));
+			const place = byPage ? `shop.example.com${a}` : 'shop.example.com (page group Products)';
+			expect(first[0].json).toMatchObject({
+				key: key(`${a} · title`),
+				[byPage ? 'page' : 'group']: a,
+				failing_pages: byPage ? 1 : 2,
+				clicks_affected: byPage ? 25 : 30,
+				worst_pages: [{ url: 'shop.example.com/products/a', score: 60 }, ...(byPage ? [] : [{}])],
+				title: `SEO: title fails on ${place}`,
+			});
+			const blog = byPage ? 'the page ' : '1 page of ';
+			const blogPlace = byPage ? 'shop.example.com/blog/x' : 'shop.example.com (page group Blog)';
+			expect(first.at(-1)!.json.body).toContain(`fails on ${blog}${blogPlace}, with 1 clicks`);
+			await record({ [`${a} · title`]: 'P-1', [`${b} · title`]: 'P-1', [`${x} · title`]: 'B-1' });
+			await record({ [`${b} · favicon`]: 3 });
 			expect(await week(1, [['title'], ['title', 'favicon'], ['title']])).toEqual([]);
-			// The site's title still fails (on the blog): only the Products finding resolves.
-			expect(summary(await week(2, [[], ['favicon'], ['title']]))).toEqual([
-				'resolved Products · title P-1',
-			]);
+			// title fixed on /products/a, still failing on /products/b: the page's finding resolves, not the group's.
+			const fixedOnA = await week(2, [[], ['title', 'favicon'], ['title']]);
+			expect(summary(fixedOnA)).toEqual(byPage ? [`resolved ${a} · title P-1`] : []);
+			// The site's title still fails (on the blog): only the Products group's, or page's, resolves.
+			const fixedOnB = summary(await week(3, [[], ['favicon'], ['title']]));
+			expect(fixedOnB).toEqual([`resolved ${b} · title P-1`]);
 			// Retry On Fail: the second try gives the same items.
 			for (let tries = 0; tries < 2; tries++)
-				expect(summary(await week(3, [['title'], ['favicon'], []], 'retried'))).toEqual([
-					'regressed Products · title P-1',
-					'resolved Blog · title B-1',
+				expect(summary(await week(4, [['title'], ['favicon'], []], 'retried'))).toEqual([
+					`regressed ${a} · title P-1`,
+					`resolved ${x} · title B-1`,
 				]);
-			expect(JSON.stringify(state.saved).includes('group history')).toBe(store !== TABLE);
+			const table = n8n.api.tables.byName('phpRank history');
+			const rows = table
+				? n8n.api.tables.rows(table.id).filter((row) => row.run_date && !row.page_group)
+				: [];
+			expect(rows.map((row) => row.failing_pages ?? null).slice(-2)).toEqual(
+				table && byPage
+					? ['/blog/x: title; /products/b: favicon', '/products/a: title; /products/b: favicon']
+					: rows.slice(-2).map(() => null),
+			);
+			expect(JSON.stringify(state.saved).includes(byPage ? 'page history' : 'group history')).toBe(
+				!table,
+			);
 		},
 	);
+
+	it('Ticket Per → Page refuses a table whose failing_pages is no string, before any request', async () => {
+		const { id } = n8n.api.tables.create('old', [
+			...HISTORY_COLUMNS,
+			{ name: 'failing_pages', type: 'date' },
+		]);
+		home = { historyStore: 'dataTable', historyTable: locator('id', id) };
+		const { error } = await run('webhook', { extra: { findingOptions: { ticketPer: 'page' } } });
+		expect(error?.message).toMatch(
+			/"old" lacks the column failing_pages \(string, not date.*Nothing/,
+		);
+		expect(api.apiRequests()).toEqual([]);
+	});
+
+	it('Data Table: two executions adding failing_pages at once both run (n8n refuses the later add)', async () => {
+		const { id } = n8n.api.tables.create('phpRank history', [...HISTORY_COLUMNS]);
+		home = TABLE;
+		const extra = { findingOptions: { ticketPer: 'page' } };
+		const runs = [['title'], ['favicon']].map((failing, at) =>
+			production(0, [failing], extra, { urls: [URLS[at]] }),
+		);
+		const opened = ['opened / · title null', 'opened /a · favicon null'];
+		expect((await Promise.all(runs)).map(summary)).toEqual(opened.map((item) => [item]));
+		const rows = n8n.api.tables.rows(id).map((row) => row.failing_pages);
+		expect(rows).toEqual(['/: title', '/a: favicon']);
+	});
 
 	it('Ticket Per changed from Site to Page Group: the groups’ findings open, the site’s tickets get no item', async () => {
 		await production(0, [['title'], [], []], {}, { urls: PAGES });
@@ -292,16 +345,95 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		]);
 	});
 
-	it('sends the same phpRank requests as One Item per Site', async () => {
+	/**
+	 * Two production executions of the site at once (a re-sent webhook on two queue workers): the
+	 * stand-in holds both reads of the site's rows until both have read; with `ordered`, the second's
+	 * row is written once the first's is in the table. Each one's items, by execution.
+	 */
+	type Execs = Array<Exec & { extra?: IDataObject }>;
+	const atOnce = async (week: number, failing: string[][], execs: Execs, ordered = false) => {
+		for (const { urls = URLS } of execs) script(week, failing, urls);
+		const [first, second] = execs.map(({ id }) => String(id));
+		const written = () => executions().includes(first);
+		const reads: Array<() => void> = [];
+		n8n.api.setGate(async ({ path, query, body }) => {
+			if (query.sortBy === 'run_date:asc')
+				await new Promise<void>((go) => reads.push(go) < 2 || reads.forEach((read) => read()));
+			if (ordered && path.endsWith('/upsert') && JSON.stringify(body).includes(`"${second}"`))
+				while (!written()) await new Promise((wait) => setTimeout(wait, 5));
+		});
+		const runs = await Promise.all(execs.map((exec) => run('webhook', exec)));
+		return Object.fromEntries(execs.map(({ id }, at) => [id, summary(runs[at].items)]));
+	};
+	/** The writer of each row but the groups'. */
+	const executions = () =>
+		n8n.api.tables
+			.rows(n8n.api.tables.byName('phpRank history')!.id)
+			.flatMap((row) => (row.page_group === null ? [row.execution_id] : []));
+	/** The queries that read back the site's rows written since the run's read. */
+	const readBacks = () =>
+		n8n.api.requests.flatMap(({ query }) => (query.sortBy === 'id:asc' ? [query] : []));
+	const after = (id: number) => ({
+		filter: `{"type":"and","filters":[{"columnName":"site","condition":"eq","value":"shop.example.com"},{"columnName":"id","condition":"gt","value":${id}}]}`,
+		sortBy: 'id:asc',
+		limit: '250',
+	});
+
+	it.each([
+		['Site', {}, URLS, '', 5 + 4 + 4],
+		['Page Group', BY_GROUP, PAGES, 'Products · ', 6 + 5 + 5],
+		['Page', { findingOptions: { ticketPer: 'page' } }, URLS, '/ · ', 6 + 4 + 4],
+	])(
+		'Data Table, Ticket Per → %s, two executions of the site at once: each finding opened by one, the one whose row is written first',
+		async (_, extra, urls, group, requests) => {
+			home = TABLE;
+			// Title's tracker call failed (no ticket): Repeat Until Ticket Recorded opens it again, once.
+			await production(0, [['title'], []], extra, { urls });
+			const read = n8n.api.tables.rows(n8n.api.tables.byName('phpRank history')!.id).length;
+			const execs = ['P', 'Q'].map((id) => ({ id, urls, extra }));
+			const items = await atOnce(1, [['title', 'favicon'], []], execs);
+			const [earlier, later] = executions().slice(1).map(String);
+			expect([earlier, later].sort()).toEqual(['P', 'Q']);
+			const opened = [`opened ${group}title null`, `opened ${group}favicon null`];
+			expect([items[earlier], items[later]]).toEqual([opened, []]);
+			// Per run: the table (made by the first), the site's rows, its writes, those written since read back.
+			expect([readBacks(), n8n.api.requests.length]).toEqual([
+				[0, read, read].map(after),
+				requests,
+			]);
+			expect(await production(2, [['title', 'favicon'], []], extra, { urls })).toHaveLength(2);
+		},
+	);
+
+	it('Data Table, two executions at once auditing different pages: a check fixed in between resolves once, one failing only in the later opens; its retry (the same Run Key) gives the same items', async () => {
+		home = TABLE;
+		await production(0, [['title', 'sitemap'], ['robots']]);
+		await record({ title: 1, sitemap: 2, robots: 3 });
+		const later = { id: 'Q', extra: { runKey: 'week-1' } };
+		const execs = [{ id: 'P', urls: [URLS[0]] }, later];
+		const expected = {
+			P: ['opened favicon null', 'resolved robots 3', 'resolved sitemap 2'],
+			Q: ['opened headings null'],
+		};
+		expect(await atOnce(1, [['title', 'favicon'], ['headings']], execs, true)).toEqual(expected);
+		await record({ favicon: 4 }); // by P's tracker node, before Q's retry reads
+		n8n.api.requests.length = 0;
+		const retry = await production(1, [['title', 'favicon'], ['headings']], later.extra);
+		// Its row kept its id, 6, below the newest read (7, the ticket): none landed since.
+		expect([summary(retry), readBacks()]).toEqual([expected.Q, [after(7)]]);
+		expect(executions().join()).toBe('1,,,,P,run:week-1,');
+	});
+
+	it.each([{}, TABLE])('sends the phpRank requests of One Item per Site, %#', async (store) => {
 		const calls: string[][] = [];
-		for (const output of ['sites', 'findings']) {
+		for (const extra of [{ output: 'sites' }, {}, { findingOptions: { ticketPer: 'page' } }]) {
 			api.server.deleteAllReports();
 			api.reset();
 			script(0, [['title'], []]);
-			await run('webhook', { extra: { output } });
+			await run('webhook', { extra: { ...store, ...extra } });
 			calls.push(api.calls());
 		}
-		expect(calls[1]).toEqual(calls[0]);
+		expect(calls.slice(1)).toEqual([calls[0], calls[0]]);
 		expect(calls[0].length).toBeGreaterThan(0);
 	});
 
@@ -312,7 +444,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 			'Remind After (Days) must be a number from 0 to 3650, not "soon"',
 		],
 		[{ ticketPer: 'group' }, 'Ticket Per is Page Group, but no Page Groups are set'],
-		[{ ticketPer: 'page' }, 'Ticket Per must be Site or Page Group, not "page"'],
+		[{ ticketPer: 'url' }, 'Ticket Per must be Site, Page Group or Page, not "url"'],
 	])('refuses %j before any request, naming the field', async (findingOptions, message) => {
 		const items = [{ url: URLS[0] }];
 		await api.refuses(findings({ findingOptions }), `Finding Options → ${message}`, { items });

@@ -1,5 +1,10 @@
 import { readBranding } from '../nodes/PhpRank/engine/branding';
-import { decodeHistory, encodeHistory } from '../nodes/PhpRank/history/encode';
+import {
+	decodeHistory,
+	decodePageHistory,
+	encodeHistory,
+	encodePageHistory,
+} from '../nodes/PhpRank/history/encode';
 import { historyLengthOption } from '../nodes/PhpRank/descriptions/report/history';
 import {
 	HISTORY_LENGTH,
@@ -11,6 +16,10 @@ import { siteHistoryOutput } from '../nodes/PhpRank/operations/createOrRerun/sit
 import {
 	addRun,
 	emptyHistory,
+	failingPagesText,
+	groupCheck,
+	PAGE_RUNS_KEPT,
+	pageRecord,
 	RUNS_KEPT,
 	runRecord,
 	type RunRecord,
@@ -137,6 +146,28 @@ describe('the static-data string', () => {
 			`history of 104 runs: ${sizes.join(' / ')} bytes per site (steady / churning checks / irregular times), check table ${table} bytes per node`,
 		);
 		for (const size of sizes) expect(size).toBeLessThanOrEqual(2048);
+	});
+
+	it('Ticket Per → Page: a 100-page site, 5 checks failing on 40 pages, 150 weekly runs', () => {
+		// Steady, then with one page a week fixed and another starting to fail.
+		const [steady, churning] = [0, 1].map((churn) => {
+			let [history, pairs] = [emptyHistory(), [] as string[]];
+			for (let run = 0; run < 150; run++) {
+				pairs = Array.from(
+					{ length: 40 },
+					(_, at) => `/products/item-${(churn * run + at) % 100}`,
+				).flatMap((page) => CHECK_NAMES.slice(0, 5).map((check) => groupCheck(page, check)));
+				history = addRun(history, pageRecord(START + run * WEEK, pairs), `${run}`, PAGE_RUNS_KEPT);
+			}
+			const table: string[] = [];
+			const stored = JSON.stringify(encodePageHistory(history, table));
+			expect(decodePageHistory(JSON.parse(stored), table)).toEqual(history);
+			return { workflow: stored.length, row: failingPagesText(pairs).length };
+		});
+		console.log(`pages' history: ${JSON.stringify({ steady, churning })} characters per site`);
+		expect(Math.max(steady.workflow, churning.workflow)).toBeLessThanOrEqual(2560);
+		expect(steady.row).toBeLessThanOrEqual(4096);
+		expect(decodePageHistory(['1|1|e||', '/a', 'z'], [])).toEqual(emptyHistory());
 	});
 });
 

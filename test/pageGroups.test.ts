@@ -509,8 +509,8 @@ describe('Page Groups and budgets', () => {
 			expect(rows).toHaveLength(3);
 			expect(rows[0]).toMatchObject({ execution_id: 'old-1', average_score: 60, page_group: null });
 			expect(rows.slice(1).map((r) => [r.execution_id, r.page_group, r.budget_passed])).toEqual([
-				['new-1', null, true],
 				['new-1', 'Products', true],
+				['new-1', null, true],
 			]);
 			const site = items[0].json;
 			expect(site).toMatchObject({ runs_recorded: 2, history_saved: true });

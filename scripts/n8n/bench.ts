@@ -202,19 +202,14 @@ type ServerCommand =
 	| MonitorCommand;
 interface ServerCounts {
 	requests: number;
-	/** the most requests in flight at once */
-	peakInFlight: number;
 	/** answers other than 2xx */
 	failed: number;
-	/** CPU time of the server process */
-	cpuMs: number;
 }
 
 /** Child side: an unthrottled PhpRankServer that answers seed/reset/stats and monitoring messages. */
 async function serve(): Promise<void> {
 	const server = new PhpRankServer({ throttle: false });
 	const url = await server.start();
-	let cpu = process.cpuUsage();
 	process.on('message', async (message: ServerCommand) => {
 		if (message.cmd === 'seed') {
 			server.deleteAllReports();
@@ -226,17 +221,13 @@ async function serve(): Promise<void> {
 		} else if (message.cmd === 'reset') {
 			server.clearRequests();
 			server.resetStats();
-			cpu = process.cpuUsage();
 			process.send?.({});
 		} else if (message.cmd === 'stats') {
-			const used = process.cpuUsage(cpu);
-			const { peakInFlight, statuses } = server.stats;
+			const { statuses } = server.stats;
 			const failed = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
 			process.send?.({
 				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
-				peakInFlight,
 				failed: failed.reduce((sum, [, n]) => sum + n, 0),
-				cpuMs: (used.user + used.system) / 1000,
 			} satisfies ServerCounts);
 		} else process.send?.(monitorCommand(server, message));
 	});
@@ -676,20 +667,6 @@ function printSpeed(bench: Bench, options: Options, samples: Record<string, Samp
 			vsFetch(key),
 			i === 1 ? '' : vsFetch(peer),
 		]),
-	);
-	printTable(
-		"\nSpread over the rounds, most requests in flight at once, and the test server's own CPU time per run (medians):",
-		['contender', 'median', 'min', 'max', 'requests', 'peak in flight at the server', 'server CPU'],
-		SPEED.map(({ key, label }) => {
-			const t = all(key, (s) => s.ms);
-			return [
-				label,
-				...[median(t), Math.min(...t), Math.max(...t)].map(ms),
-				req(key),
-				int(median(all(key, (s) => s.peakInFlight))),
-				ms(median(all(key, (s) => s.cpuMs))),
-			];
-		}),
 	);
 	printTable(
 		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):',

@@ -150,6 +150,18 @@ async function listen(server: net.Server): Promise<number> {
 	return (server.address() as AddressInfo).port;
 }
 
+/** What the catcher answers to each command it knows (DATA: once a recipient is given). */
+const SMTP_REPLIES: Record<string, string[]> = {
+	EHLO: ['250-localhost greets you', '250-8BITMIME', '250 SMTPUTF8'],
+	HELO: ['250 localhost'],
+	MAIL: ['250 OK'],
+	RCPT: ['250 OK'],
+	DATA: ['354 End data with <CR><LF>.<CR><LF>'],
+	RSET: ['250 OK'],
+	NOOP: ['250 OK'],
+	QUIT: ['221 Bye'],
+};
+
 const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim();
 
 export async function startSmtpCatcher(): Promise<SmtpCatcher> {
@@ -169,48 +181,13 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 		const command = (line: string) => {
 			const verb = line.split(' ', 1)[0].toUpperCase();
 			const arg = line.slice(verb.length).trim();
-			switch (verb) {
-				case 'EHLO':
-					reply('250-localhost greets you');
-					reply('250-8BITMIME');
-					reply('250 SMTPUTF8');
-					break;
-				case 'HELO':
-					reply('250 localhost');
-					break;
-				case 'MAIL':
-					from = address(arg.replace(/^FROM:/i, ''));
-					to = [];
-					reply('250 OK');
-					break;
-				case 'RCPT':
-					to.push(address(arg.replace(/^TO:/i, '')));
-					reply('250 OK');
-					break;
-				case 'DATA':
-					if (to.length === 0) {
-						reply('503 RCPT first');
-						break;
-					}
-					inData = true;
-					data = [];
-					reply('354 End data with <CR><LF>.<CR><LF>');
-					break;
-				case 'RSET':
-					from = '';
-					to = [];
-					reply('250 OK');
-					break;
-				case 'NOOP':
-					reply('250 OK');
-					break;
-				case 'QUIT':
-					reply('221 Bye');
-					socket.end();
-					break;
-				default:
-					reply('502 Command not implemented');
-			}
+			if (verb === 'MAIL') [from, to] = [address(arg.replace(/^FROM:/i, '')), []];
+			if (verb === 'RCPT') to.push(address(arg.replace(/^TO:/i, '')));
+			if (verb === 'RSET') [from, to] = ['', []];
+			if (verb === 'DATA' && to.length > 0) [inData, data] = [true, []];
+			const lines = verb === 'DATA' && to.length === 0 ? ['503 RCPT first'] : SMTP_REPLIES[verb];
+			for (const text of lines ?? ['502 Command not implemented']) reply(text);
+			if (verb === 'QUIT') socket.end();
 		};
 		socket.on('data', (chunk: string) => {
 			buffer += chunk;

@@ -208,12 +208,12 @@ export function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code ?? res.signal}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
 }
 
-/** An IF node's two outputs in its last run: [true, false]. */
+/** An IF node's two outputs in the last run of a stored execution (db.ts): [true, false]. */
 export function branches(
-	res: Pick<ExecuteResult, 'run'>,
+	exec: { data?: ExecutionRun['data'] },
 	node: string,
 ): [ExecutionItem[], ExecutionItem[]] {
-	const runs = res.run?.data?.resultData?.runData?.[node];
+	const runs = exec.data?.resultData?.runData?.[node];
 	const main = runs?.[runs.length - 1]?.data?.main ?? [];
 	return [main[0] ?? [], main[1] ?? []];
 }

@@ -72,8 +72,10 @@ export interface N8nApi {
 	setPublicApiDisabled(disabled: boolean): void;
 	/** the next request that matches gets the fault (once) */
 	failNext(match: RequestMatch, fault: N8nFault): void;
-	/** drops the faults no request has used (a test's leftovers) */
+	/** drops the faults no request has used (a test's leftovers), and the gate */
 	clearFaults(): void;
+	/** each request, once recorded, waits for `gate` before it is answered (two executions' interleaving) */
+	setGate(gate?: (request: RecordedN8nRequest) => Promise<void> | void): void;
 	/** as restarting n8n with another N8N_DATA_TABLES_MAX_SIZE_BYTES (every table's bytes together, `TableStore.totalBytes`; n8n's default 200 MiB until then) */
 	setMaxSizeBytes(bytes: number): void;
 	close(): Promise<void>;
@@ -392,6 +394,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	const requests: RecordedN8nRequest[] = [];
 	const faults: Array<{ match: RequestMatch; fault: N8nFault }> = [];
 	let disabled = false;
+	let gate: ((request: RecordedN8nRequest) => Promise<void> | void) | undefined;
 	let maxSize = DEFAULT_MAX_SIZE_BYTES;
 	/**
 	 * n8n 2.41.1 checks the size before it inserts, upserts or updates rows (DataTableService's
@@ -672,6 +675,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			headers,
 			keySent: key === undefined ? 'none' : key === options.apiKey ? 'right' : 'wrong',
 		});
+		await gate?.(requests.at(-1)!);
 
 		const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
 			const text = payload === undefined ? undefined : JSON.stringify(payload);
@@ -737,7 +741,8 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		failNext(match: RequestMatch, fault: N8nFault) {
 			faults.push({ match, fault });
 		},
-		clearFaults: () => void (faults.length = 0),
+		clearFaults: () => void ((faults.length = 0), (gate = undefined)),
+		setGate: (next) => void (gate = next),
 		close: () => closeAll(server),
 	};
 }

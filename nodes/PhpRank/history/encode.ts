@@ -1,4 +1,11 @@
-import { emptyHistory, type RunRecord, type SiteHistory, type StreakStart } from './model';
+import {
+	emptyHistory,
+	groupCheck,
+	ofGroupCheck,
+	type RunRecord,
+	type SiteHistory,
+	type StreakStart,
+} from './model';
 
 /*
  * A site's history as one short string in the workflow's static data (n8n saves it with the
@@ -195,4 +202,41 @@ export function decodeHistory(encoded: unknown, table: readonly string[]): SiteH
 				};
 	if (first && (Number.isNaN(first.at) || Number.isNaN(first.average))) return emptyHistory();
 	return { runs, execution, first, records, carried };
+}
+
+/**
+ * Ticket Per → Page: the history of a site's pages (each record's checks `page · check` pairs) as
+ * `[history, page, checks, page, checks, …]`: the history string above over the site's own table of
+ * the pairs it names (rebuilt at each write, so a page fixed long ago leaves it with its last
+ * record), each page written once and its checks as indexes in the node's check table (`table`,
+ * grown in place).
+ */
+export function encodePageHistory(history: SiteHistory, table: string[]): string[] {
+	const named = [...history.records.flatMap(({ failing }) => failing), ...history.carried.keys()];
+	const byPage = new Map<string, string[]>();
+	for (const pair of [...new Set(named)].sort()) {
+		const { group: page, check } = ofGroupCheck(pair);
+		byPage.set(page, [...(byPage.get(page) ?? []), check]);
+	}
+	const pairs = [...byPage].flatMap(([page, checks]) => checks.map((c) => groupCheck(page, c)));
+	const pages = [...byPage].flatMap(([page, checks]) => [
+		page,
+		checks.map((check) => b36(indexOf(check, table))).join('.'),
+	]);
+	return [encodeHistory(history, pairs), ...pages];
+}
+
+/** A site's pages' history read back (an empty one when there is none or it cannot be read). */
+export function decodePageHistory(stored: unknown, table: readonly string[]): SiteHistory {
+	if (!Array.isArray(stored) || stored.some((part) => typeof part !== 'string'))
+		return emptyHistory();
+	const [runs, ...pages] = stored as string[];
+	const pairs: string[] = [];
+	for (let at = 0; at + 1 < pages.length; at += 2)
+		for (const index of pages[at + 1].split('.')) {
+			const check = table[int36(index)];
+			if (check === undefined) return emptyHistory();
+			pairs.push(groupCheck(pages[at], check));
+		}
+	return decodeHistory(runs, pairs);
 }

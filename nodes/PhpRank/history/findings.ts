@@ -12,7 +12,8 @@ import { findingKey, ticketedChecks, type Ticket } from './tickets';
 /*
  * Findings (Output → One Item per Finding Change): a finding is one failing check on one site,
  * keyed `site · check`, or with Ticket Per → Page Group on one page group, keyed `site · group ·
- * check` (its history the groups' runs, each check named `group · check`, history/model.ts). Its
+ * check` (its history the groups' runs, each check named `group · check`, history/model.ts), or
+ * with Ticket Per → Page on one page, keyed `site · /path · check` (its pages' runs likewise). Its
  * events come from that history with this run added, so they are
  * kept where the history is, survive a node rename as it does, cost no request, and a later try of
  * the same execution (Retry On Fail replaces its record) gives the same events. Pure but for the
@@ -24,8 +25,9 @@ const WORST_PAGES = 5;
 
 export type FindingEvent = 'opened' | 'resolved' | 'regressed' | 'reminder';
 
-/** Ticket Per: a finding a site's failing check, or a page group's. */
-export type TicketPer = 'site' | 'group';
+/** Ticket Per: a finding a site's failing check, a page group's, or a page's. */
+export type TicketPer = 'site' | 'group' | 'page';
+const TICKET_PER: readonly unknown[] = ['site', 'group', 'page'];
 
 export interface FindingSettings {
 	/** The flood guard: at most this many opened and regressed items a run, high importance first. */
@@ -35,6 +37,8 @@ export interface FindingSettings {
 	/** Repeat Until Ticket Recorded: opened at each run until a ticket is recorded; resolved only with one. */
 	untilRecorded: boolean;
 	per: TicketPer;
+	/** Another execution's run landed just before this one (history/claim.ts): it opens what fails without a ticket, this one only what starts failing. */
+	landed?: boolean;
 }
 
 /** A page of this run as a finding lists it: its entry and the checks it failed. */
@@ -46,6 +50,8 @@ export type FindingItem = {
 	site: string;
 	/** Ticket Per → Page Group: the page group. */
 	group?: string;
+	/** Ticket Per → Page: the page, its path (`/products/a`). */
+	page?: string;
 	check: string;
 	importance: string | null;
 	failing_pages: number;
@@ -74,11 +80,11 @@ export type HeldItem = {
 /** Ticket Per as set: Page Group only for a site with Page Groups (`groups`), else the item stops naming both. */
 function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean): TicketPer {
 	const per = value ?? 'site';
-	if (per !== 'site' && per !== 'group')
+	if (!TICKET_PER.includes(per))
 		fail(
 			ctx,
-			`Finding Options → Ticket Per must be Site or Page Group, not ${describeValue(per)}`,
-			'Set Ticket Per to Site (a finding per failing check of the site) or Page Group.',
+			`Finding Options → Ticket Per must be Site, Page Group or Page, not ${describeValue(per)}`,
+			'Set Ticket Per to Site (a finding per failing check of the site), Page Group or Page.',
 		);
 	if (per === 'group' && !groups)
 		fail(
@@ -86,8 +92,13 @@ function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean
 			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
 			'Add Page Groups (e.g. Products with the URL Pattern /products/**), or set Ticket Per to Site.',
 		);
-	return per;
+	return per as TicketPer;
 }
+
+/** Whether the run's findings are per page (Output → One Item per Finding Change, Ticket Per → Page): its pages' runs are kept. */
+export const ticketPerPage = (ctx: IExecuteSingleFunctions) =>
+	ctx.getNodeParameter('output', 'pages') === 'findings' &&
+	(ctx.getNodeParameter('findingOptions', {}) as IDataObject).ticketPer === 'page';
 
 /** Finding Options as set (`groups`: Page Groups set); a bad value stops the item with an error naming the field, before any request. */
 export function findingSettings(ctx: IExecuteSingleFunctions, groups: boolean): FindingSettings {
@@ -131,12 +142,13 @@ type TicketOf = (check: string) => Ticket | undefined;
 /**
  * The events of the newest run. A finding starting to fail is opened, or regressed when it failed
  * before its streak (with Repeat Until Ticket Recorded: when it has a ticket); with that option a
- * failing finding with no ticket is opened again at each run, and only one with a ticket resolves.
+ * failing finding with no ticket is opened again at each run (not after a run that `landed`: that
+ * one's execution opens it), and only one with a ticket resolves.
  */
 function changesOf(
 	history: SiteHistory,
 	failing: readonly CheckCount[],
-	{ remindDays, untilRecorded }: FindingSettings,
+	{ remindDays, untilRecorded, landed }: FindingSettings,
 	ticketOf: TicketOf,
 	ticketed: readonly string[],
 ): Change[] {
@@ -156,8 +168,9 @@ function changesOf(
 			: last > 0 && firstSeen(history, issue.check) !== newest.at;
 		if (fresh.has(issue.check) && (before || !untilRecorded))
 			changes.push({ ...change, event: before ? 'regressed' : 'opened' });
-		else if (untilRecorded && ticket === undefined) changes.push({ ...change, event: 'opened' });
-		else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
+		else if (untilRecorded && ticket === undefined) {
+			if (!landed || fresh.has(issue.check)) changes.push({ ...change, event: 'opened' });
+		} else if (remindDays > 0 && last > 0 && issue.age_runs > 1) {
 			const previous = history.records[last - 1].at;
 			const was = Math.floor((previous - since) / DAY_SECONDS / remindDays);
 			if (Math.floor(issue.age_days / remindDays) > was)
@@ -215,9 +228,13 @@ const TITLES: Record<FindingEvent, string> = {
 	reminder: 'still fails',
 };
 
-/** Where a finding is: its site, and its page group. */
-const placeOf = ({ site, group }: Pick<FindingItem, 'site' | 'group'>) =>
-	group === undefined ? site : `${site} (page group ${group})`;
+/** Where a finding is: its site, and its page group or page (`shop.example.com/products/a`). */
+const placeOf = ({ site, group, page }: Pick<FindingItem, 'site' | 'group' | 'page'>) =>
+	page !== undefined
+		? `${site}${page}`
+		: group === undefined
+			? site
+			: `${site} (page group ${group})`;
 
 /** With Search Console Data: `, with 1,750 clicks and 40,000 impressions in the last 28 days`. */
 const trafficText = (
@@ -238,9 +255,9 @@ function bodyOf(item: Omit<FindingItem, 'body'>, day: string, period?: string | 
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${place} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ${place}${trafficText(item, period)}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.page === undefined ? `${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ` : 'the page '}${place}${trafficText(item, period)}.`,
 					'',
-					'Failing pages (worst first):',
+					item.page === undefined ? 'Failing pages (worst first):' : 'Its report:',
 					...pages,
 					'',
 					'How to fix: open a page’s phpRank report above; its check says what is wrong and what to change. A fix in a shared template fixes every page at once.',
@@ -263,8 +280,8 @@ function heldItem(site: string, held: readonly FindingItem[]): HeldItem {
 		body: [
 			`${held.length} more checks fail on ${site} (Max New Tickets held them back):`,
 			...held.map(
-				({ group, check, importance, failing_pages }) =>
-					`- **${group === undefined ? '' : `${group}: `}${check}** (${importance ?? 'unknown'}): ${failing_pages} pages`,
+				({ group, page, check, importance, failing_pages }) =>
+					`- **${(page ?? group) === undefined ? '' : `${page ?? group}: `}${check}** (${importance ?? 'unknown'}): ${failing_pages} page${failing_pages === 1 ? '' : 's'}`,
 			),
 		].join('\n'),
 	};
@@ -302,10 +319,14 @@ function trafficOfChecks(failing: readonly CheckCount[]) {
 	};
 }
 
+/** The Ticket Per a finding's name (its key without the site) is of: a page's path starts with `/`. */
+const perOfName = (name: string): TicketPer =>
+	!name.includes(KEY_SEPARATOR) ? 'site' : name.startsWith('/') ? 'page' : 'group';
+
 /**
  * One item per finding that changed in the newest run, then (flood guard) one item for what was
  * held back. Ticket Per → Page Group: `history` is the groups' and the checks of `failing` and
- * `pages` are named `group · check`.
+ * `pages` are named `group · check`; Ticket Per → Page likewise, `page · check`.
  */
 export function findingItems(
 	site: string,
@@ -321,11 +342,9 @@ export function findingItems(
 	const newest = history.records[history.records.length - 1];
 	if (!newest) return [];
 	const ticketOf = (check: string) => tickets.get(findingKey(site, check));
-	const byGroup = settings.per === 'group';
+	const byUnit = settings.per !== 'site';
 	// The tickets of findings of this Ticket Per only: another's are not this run's to resolve.
-	const ticketed = ticketedChecks(tickets, site).filter(
-		(name) => name.includes(KEY_SEPARATOR) === byGroup,
-	);
+	const ticketed = ticketedChecks(tickets, site).filter((name) => perOfName(name) === settings.per);
 	const affected = trafficOfChecks(failing);
 	const clicksOf = (check: string) => affected(check).clicks_affected ?? 0;
 	const changes = changesOf(history, failing, settings, ticketOf, ticketed).sort(
@@ -333,7 +352,8 @@ export function findingItems(
 	);
 	const items = changes.map((change): FindingItem => {
 		const key = findingKey(site, change.check);
-		const { group, check } = byGroup ? ofGroupCheck(change.check) : { check: change.check };
+		const { group: unit, check } = byUnit ? ofGroupCheck(change.check) : { check: change.check };
+		const [group, page] = settings.per === 'page' ? [undefined, unit] : [unit, undefined];
 		const worst = pages
 			.filter(({ failing: checks }) => checks.includes(change.check))
 			.sort(
@@ -346,6 +366,7 @@ export function findingItems(
 			event: change.event,
 			site,
 			...(group === undefined ? {} : { group }),
+			...(page === undefined ? {} : { page }),
 			check,
 			importance: change.importance,
 			failing_pages: change.pages,
@@ -354,7 +375,7 @@ export function findingItems(
 			first_seen: isoDate(firstSeen(history, change.check) ?? change.since),
 			age_runs: change.runs,
 			age_days: Math.floor((newest.at - change.since) / DAY_SECONDS),
-			title: `SEO: ${check} ${TITLES[change.event]} on ${placeOf({ site, group })}`,
+			title: `SEO: ${check} ${TITLES[change.event]} on ${placeOf({ site, group, page })}`,
 			ticket: ticketOf(change.check) ?? null,
 		};
 		return { ...item, body: bodyOf(item, isoDate(newest.at).slice(0, 10), period) };

@@ -5,8 +5,19 @@ import { groupChanges } from '../site/groups';
 import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
-import { addRun, emptyHistory, groupRecord, runRecord, type SiteHistory } from './model';
-import { keptFields, type OpenSite, writerOf } from './stores';
+import { afterLanded, type LandedRun } from './claim';
+import { ticketPerPage, type TicketPer } from './findings';
+import {
+	addRun,
+	emptyHistory,
+	groupRecord,
+	PAGE_RUNS_KEPT,
+	pageRecord,
+	type RunRecord,
+	runRecord,
+	type SiteHistory,
+} from './model';
+import { keptFields, type OpenSite, type PastRuns, writerOf } from './stores';
 
 /*
  * A site's run kept where History Store says (homes.ts): the home opened before any phpRank
@@ -22,24 +33,85 @@ export async function openSiteHistory(
 	project: string,
 	groups: boolean,
 ): Promise<OpenSite> {
-	return await historyHomeOf(ctx, 'createOrRerun')!.sites.open(ctx, run, project, groups);
+	const home = historyHomeOf(ctx, 'createOrRerun')!;
+	return await home.sites.open(ctx, run, project, groups, ticketPerPage(ctx));
 }
 
-/** The site item's history fields and the history with this run, kept where History Store says (not on manual runs). */
+/**
+ * The site's histories with this run: its own, its groups' (Page Groups set), its pages' (Ticket Per
+ * → Page); with One Item per Finding Change, whether another execution's run landed just before it.
+ */
+export type FindingHistories = {
+	history: SiteHistory;
+	groupHistory?: SiteHistory;
+	pageHistory?: SiteHistory;
+	landed?: Partial<Record<TicketPer, boolean>>;
+};
+
+type Mine = Omit<FindingHistories, 'landed'> & {
+	record: RunRecord;
+	group?: RunRecord;
+	page?: RunRecord;
+};
+
+/** Each history with the runs that landed just before this run put between (claim.ts); none landed: as kept. */
+async function findingHistories(
+	ctx: IExecuteSingleFunctions,
+	home: OpenSite,
+	project: string,
+	past: PastRuns,
+	mine: Mine,
+): Promise<FindingHistories> {
+	const landed = home.landed ? await home.landed(ctx, project) : [];
+	const writer = writerOf(ctx);
+	const put = (
+		of: (run: LandedRun) => RunRecord | null,
+		before: SiteHistory | undefined,
+		record: RunRecord | undefined,
+		kept?: number,
+	) => {
+		const runs = landed.flatMap((run) => {
+			const landedRecord = of(run);
+			return landedRecord ? [{ record: landedRecord, execution: run.execution }] : [];
+		});
+		if (!record || !runs.length) return undefined;
+		return afterLanded(before ?? emptyHistory(), runs, record, writer, kept);
+	};
+	const site = put((run) => run.record, past.history, mine.record);
+	const group = put((run) => run.groups, past.groupHistory, mine.group);
+	const page = put((run) => run.pages, past.pageHistory, mine.page, PAGE_RUNS_KEPT);
+	return {
+		history: site ?? mine.history,
+		groupHistory: group ?? mine.groupHistory,
+		pageHistory: page ?? mine.pageHistory,
+		landed: { site: !!site, group: !!group, page: !!page },
+	};
+}
+
+/**
+ * The site item's history fields and the history with this run, kept where History Store says (not
+ * on manual runs); with One Item per Finding Change, the histories its events read.
+ */
 export async function keepSiteRun(
 	ctx: IExecuteSingleFunctions,
 	home: OpenSite,
 	site: SiteSummary,
 	length: number,
-): Promise<{ fields: SiteHistoryFields; history: SiteHistory; groupHistory?: SiteHistory }> {
+	pairs?: readonly string[],
+): Promise<{ fields: SiteHistoryFields } & FindingHistories> {
 	const past = await home.past(ctx, site.project);
 	const record = runRecord(site, Date.now() / 1000);
 	const writer = writerOf(ctx);
 	const history = addRun(past.history, record, writer);
-	const groupHistory = site.groups
-		? addRun(past.groupHistory ?? emptyHistory(), groupRecord(record.at, site.groups), writer)
+	const group = site.groups && groupRecord(record.at, site.groups);
+	const groupHistory = group
+		? addRun(past.groupHistory ?? emptyHistory(), group, writer)
 		: undefined;
-	const kept = await home.keep(ctx, site, history, groupHistory);
+	const page = pairs && pageRecord(record.at, pairs);
+	const pageHistory = page
+		? addRun(past.pageHistory ?? emptyHistory(), page, writer, PAGE_RUNS_KEPT)
+		: undefined;
+	const kept = await home.keep(ctx, site, history, groupHistory, pageHistory);
 	const { history_saved, ...error } = keptFields(kept);
 	const fields = {
 		...siteHistoryFields(history, history_saved, site.failing_checks, length),
@@ -53,5 +125,9 @@ export async function keepSiteRun(
 			: {}),
 		...error,
 	};
-	return { fields, history, groupHistory };
+	// One Item per Finding Change, this run kept: read from the run written just before it.
+	const findings = ctx.getNodeParameter('output', 'pages') === 'findings';
+	if (!findings || !kept.saved) return { fields, history, groupHistory, pageHistory };
+	const mine = { history, groupHistory, pageHistory, record, group, page };
+	return { fields, ...(await findingHistories(ctx, home, site.project, past, mine)) };
 }

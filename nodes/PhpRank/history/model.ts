@@ -11,6 +11,12 @@ import type { GroupFigures, SiteHealth } from '../site/types';
 
 /** Runs kept per site: two years of weekly runs. */
 export const RUNS_KEPT = BOUNDS.historyLength.high;
+/**
+ * Runs of a site's pages kept (Ticket Per → Page): the previous one to compare with, and this one
+ * (a later try replaces it); where a failing streak began is carried, whether a pair failed before
+ * it is not (its ticket tells a regression).
+ */
+export const PAGE_RUNS_KEPT = 2;
 
 /** One run of a site, as its history keeps it. */
 export interface RunRecord {
@@ -82,7 +88,7 @@ export function addRun(
 	history: SiteHistory,
 	record: RunRecord,
 	execution: string,
-	kept = RUNS_KEPT,
+	kept: number = RUNS_KEPT,
 ): SiteHistory {
 	const next: SiteHistory = {
 		...history,
@@ -132,6 +138,12 @@ export function groupRecord(
 		);
 	return { at, average: null, health: null, pages: 0, good: 0, decent: 0, bad: 0, failing };
 }
+
+/** A run of a site's pages as a record of its own (Ticket Per → Page): no figures, its failing `page · check` pairs. */
+export const pageRecord = (at: number, pairs: readonly string[]): RunRecord => ({
+	...groupRecord(at, []),
+	failing: [...pairs],
+});
 
 /** A date (seconds since 1970) as the history writes it: `2026-01-05T08:00:00Z`. */
 export const isoDate = (seconds: number): string =>
@@ -212,6 +224,15 @@ export const GROUP_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> = 
 	{ name: 'breaches', type: 'string' },
 ];
 
+/**
+ * Ticket Per → Page: the site's own row says which checks failed on which page
+ * (`/a: title, favicon; /b: title`, `failingPagesText`). Added to the table on the first production
+ * run with Ticket Per → Page; a row without it (written before) is no run of the pages.
+ */
+export const PAGE_COLUMNS: ReadonlyArray<{ name: string; type: ColumnType }> = [
+	{ name: 'failing_pages', type: 'string' },
+];
+
 /** The group columns of a row (with Page Groups only): null on the site's own row but `budget_passed`, every budget held. */
 export type GroupCells = {
 	page_group: string | null;
@@ -226,21 +247,49 @@ export type HistoryRow = { site: string; run_date: string } & Omit<HistoryEntry,
 		failing_checks: string;
 		execution_id: string;
 		workflow_id: string;
-	} & Partial<GroupCells>;
+	} & Partial<GroupCells> & { failing_pages?: string };
 
 /** The columns a table lacks, or has with another type, in words (empty when it fits); the group columns only when it has them. */
 export function missingColumns(columns: ReadonlyArray<{ name: string; type: string }>): string[] {
 	const has = new Map(columns.map(({ name, type }) => [name, type]));
-	return [...HISTORY_COLUMNS, ...GROUP_COLUMNS.filter(({ name }) => has.has(name))]
+	const optional = [...GROUP_COLUMNS, ...PAGE_COLUMNS].filter(({ name }) => has.has(name));
+	return [...HISTORY_COLUMNS, ...optional]
 		.filter(({ name, type }) => has.get(name) !== type)
 		.map(({ name, type }) =>
 			has.has(name) ? `${name} (${type}, not ${String(has.get(name))})` : `${name} (${type})`,
 		);
 }
 
-/** The group columns a table made before them lacks. */
-export const groupColumnsToAdd = (columns: ReadonlyArray<{ name: string }>) =>
-	GROUP_COLUMNS.filter(({ name }) => !columns.some((column) => column.name === name));
+/** The columns of `wanted` a table made before them lacks. */
+export const columnsToAdd = (
+	wanted: ReadonlyArray<{ name: string; type: ColumnType }>,
+	columns: ReadonlyArray<{ name: string }>,
+) => wanted.filter(({ name }) => !columns.some((column) => column.name === name));
+
+/** A run's failing `page · check` pairs as the site's row writes them: `/a: favicon, title; /b: title`, or `none` (never empty: a row with no pairs is still a run). */
+export function failingPagesText(pairs: readonly string[]): string {
+	if (pairs.length === 0) return 'none';
+	const byPage = new Map<string, string[]>();
+	for (const pair of [...new Set(pairs)].sort()) {
+		const { group: page, check } = ofGroupCheck(pair);
+		byPage.set(page, [...(byPage.get(page) ?? []), check]);
+	}
+	return [...byPage].map(([page, checks]) => `${page}: ${checks.join(', ')}`).join('; ');
+}
+
+/** The pairs a row's `failing_pages` names (a URL path has no `; ` or `: `, its spaces encoded). */
+export const pairsOfText = (text: string): string[] =>
+	text
+		.split('; ')
+		.filter((entry) => entry.startsWith('/'))
+		.flatMap((entry) => {
+			const at = entry.lastIndexOf(': ');
+			const page = entry.slice(0, at);
+			return entry
+				.slice(at + 2)
+				.split(', ')
+				.map((check) => groupCheck(page, check));
+		});
 
 /** A group's row (`page_group` set) rather than the site's own. */
 export const isGroupRow = (row: Record<string, unknown>) =>
@@ -330,10 +379,13 @@ export function datedRunOfRow(row: Record<string, unknown>): DatedRun | null {
 }
 
 /** A site's runs folded into its history, oldest first (runs of one date in the order given). */
-export function historyOfRuns(runs: readonly DatedRun[]): SiteHistory {
+export function historyOfRuns(runs: readonly DatedRun[], kept: number = RUNS_KEPT): SiteHistory {
 	return [...runs]
 		.sort((a, b) => a.record.at - b.record.at)
-		.reduce((history, { record, execution }) => addRun(history, record, execution), emptyHistory());
+		.reduce(
+			(history, { record, execution }) => addRun(history, record, execution, kept),
+			emptyHistory(),
+		);
 }
 
 /** The runs of the site's page groups among a table's rows, each run's group rows one record (this execution's left out). */
@@ -356,6 +408,23 @@ export function groupHistoryOfRows(
 		runs.set(id, run);
 	}
 	return historyOfRuns([...runs.values()]);
+}
+
+/** The runs of the site's pages among a table's rows (Ticket Per → Page): its own rows with `failing_pages` (this execution's left out). */
+export function pageHistoryOfRows(
+	rows: ReadonlyArray<Record<string, unknown>>,
+	site: string,
+	execution: string,
+): SiteHistory {
+	const before = notWrittenBy(execution);
+	const runs = rows.flatMap((row): DatedRun[] => {
+		const text = row.failing_pages;
+		const dated =
+			row.site === site && before(row) && typeof text === 'string' && datedRunOfRow(row);
+		if (!dated) return [];
+		return [{ record: pageRecord(dated.record.at, pairsOfText(text)), execution: dated.execution }];
+	});
+	return historyOfRuns(runs, PAGE_RUNS_KEPT);
 }
 
 /** A site's page groups at one run as rows: each group's figures, whether it held its budget, its breaches. */

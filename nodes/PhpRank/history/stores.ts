@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { Run } from '../transport/run';
 import { fail } from '../input';
 import type { SiteSummary } from '../site/types';
+import type { LandedRun } from './claim';
 import type { DatedRun, RunRecord, SiteHistory } from './model';
 import type { TableChoice } from './tableApi';
 
@@ -23,6 +24,8 @@ export interface PastRuns {
 	groupsBefore: string[] | null;
 	/** With Page Groups: the runs of its groups, each group's failing checks as `group · check` (Ticket Per → Page Group); none kept: undefined. */
 	groupHistory?: SiteHistory;
+	/** With Ticket Per → Page: the runs of its pages, each page's failing checks as `page · check`; none kept: undefined. */
+	pageHistory?: SiteHistory;
 }
 
 /** Whether this run was kept, and what kept it out: the one result of every home's keeping. */
@@ -42,13 +45,16 @@ export const keptFields = ({ saved, error }: Kept) =>
 export interface OpenSite {
 	/** The site's runs so far, and its groups over budget at the run before. */
 	past(ctx: IExecuteSingleFunctions, project: string): Promise<PastRuns>;
-	/** Keeps this run (the newest record of `history`, and with Page Groups of `groupHistory`) on a production execution. */
+	/** Keeps this run (the newest record of `history`, with Page Groups of `groupHistory`, with Ticket Per → Page of `pageHistory`) on a production execution. */
 	keep(
 		ctx: IExecuteSingleFunctions,
 		site: SiteSummary,
 		history: SiteHistory,
 		groupHistory?: SiteHistory,
+		pageHistory?: SiteHistory,
 	): Promise<Kept>;
+	/** After `keep` (production, One Item per Finding Change): other executions' runs whose rows landed before this run's since the read (claim.ts); a home that cannot tell has none. */
+	landed?(ctx: IExecuteSingleFunctions, project: string): Promise<LandedRun[]>;
 	/** The tickets recorded for the site's findings, by finding key, from the same read (none without a `tickets` side). */
 	tickets?(ctx: IExecuteSingleFunctions, project: string): ReadonlyMap<string, Ticket>;
 }
@@ -63,8 +69,14 @@ export interface TicketKeeping {
 
 /** Create or Re-Run (One Item per Site): the home opened for the item's site before any phpRank request. */
 export interface SiteKeeping {
-	/** What the run's sites need read (a failure stops the run with what to fix); `groups`: Page Groups set. */
-	open(ctx: IExecuteSingleFunctions, run: Run, project: string, groups: boolean): Promise<OpenSite>;
+	/** What the run's sites need read (a failure stops the run with what to fix); `groups`: Page Groups set; `pages`: Ticket Per → Page. */
+	open(
+		ctx: IExecuteSingleFunctions,
+		run: Run,
+		project: string,
+		groups: boolean,
+		pages?: boolean,
+	): Promise<OpenSite>;
 }
 
 /** Each site's runs, by site, and what the digest says about them (null when every site's could be read). */

@@ -2,18 +2,21 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { n8nApi, type N8nApiContext, tableProblem } from './n8nApi';
 import {
+	type ColumnType,
+	columnsToAdd,
 	GROUP_COLUMNS,
-	groupColumnsToAdd,
 	HISTORY_COLUMNS,
 	type HistoryRow,
 	missingColumns,
+	PAGE_COLUMNS,
 } from './model';
 
 /*
  * History Store → Data Table: the table found (by ID, or by name and created with its columns
  * when missing), the run's sites' rows read, a run's row upserted on site and execution ID, rows
- * inserted. Every call goes through n8n's public API (n8nApi.ts). Requests per run: one for the
- * table, one per 250 rows of the run's sites, one per site written.
+ * inserted, a site's rows written since read back. Every call goes through n8n's public API
+ * (n8nApi.ts). Requests per run: one for the table, one per 250 rows of the run's sites, one per
+ * site written (One Item per Finding Change: and one per site read back, claim.ts).
  */
 
 /** n8n's public API answers at most this many rows a page. */
@@ -54,6 +57,7 @@ export async function findTable(
 	choice: TableChoice,
 	create: boolean,
 	groupColumns = false,
+	pageColumns = false,
 ): Promise<HistoryTable | null> {
 	let table: TableAnswer | undefined;
 	if (choice.mode === 'name') {
@@ -75,9 +79,24 @@ export async function findTable(
 			'Add them in n8n’s Data Tables view, or enter a new name under History Table (By Name): the node creates that table with every column it needs.',
 		);
 	// A table made before Page Groups: their columns added, its rows kept (production runs only).
-	if (groupColumns && create)
-		await addColumns(ctx, table.id, groupColumnsToAdd(table.columns ?? []));
+	// A table made before Ticket Per → Page: `failing_pages` added likewise.
+	const wanted = [...(groupColumns ? GROUP_COLUMNS : []), ...(pageColumns ? PAGE_COLUMNS : [])];
+	if (create) await addLacking(ctx, table, wanted);
 	return { id: table.id, name: table.name, columns: table.columns ?? [] };
+}
+
+/** The columns of `wanted` a table lacks added; two executions adding one at once: n8n refuses the later, which finds it added. */
+async function addLacking(
+	ctx: N8nApiContext,
+	table: TableAnswer,
+	wanted: ReadonlyArray<{ name: string; type: ColumnType }>,
+): Promise<void> {
+	for (const column of columnsToAdd(wanted, table.columns ?? []))
+		await addColumns(ctx, table.id, [column]).catch(async (error: unknown) => {
+			const path = `/data-tables/${encodeURIComponent(table.id)}`;
+			const again = await n8nApi<TableAnswer>(ctx, 'GET', path);
+			if (columnsToAdd([column], again.columns ?? []).length > 0) throw error;
+		});
 }
 
 /** The table of exactly this name (n8n's name filter is a substring match), if there is one. */
@@ -160,6 +179,25 @@ export async function readRows(
 		} while (cursor);
 	}
 	return rows;
+}
+
+/** A site's rows written after the row `id` (n8n numbers rows as written), oldest first: one request, one page. */
+export async function rowsWrittenAfter(
+	ctx: N8nApiContext,
+	table: HistoryTable,
+	site: string,
+	id: number,
+): Promise<Array<Record<string, unknown>>> {
+	const after = { columnName: 'id', condition: 'gt', value: id };
+	const filter = { type: 'and', filters: [eq('site', site), after] };
+	const qs = { filter: JSON.stringify(filter), sortBy: 'id:asc', limit: ROWS_PER_PAGE };
+	const page = await n8nApi<Page<Record<string, unknown>>>(
+		ctx,
+		'GET',
+		`/data-tables/${encodeURIComponent(table.id)}/rows`,
+		{ qs },
+	);
+	return page.data;
 }
 
 /** A run's row, written once however often its execution writes it (Retry On Fail). */

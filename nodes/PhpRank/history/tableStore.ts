@@ -8,15 +8,18 @@ import {
 	brokenGroupsBefore,
 	datedRunOfRow,
 	type DatedRun,
+	failingPagesText,
 	groupHistoryOfRows,
 	groupRowsOf,
 	historyOfRuns,
 	isGroupRow,
 	notWrittenBy,
+	pageHistoryOfRows,
 	type RunRecord,
 	rowOf,
 	type SiteHistory,
 } from './model';
+import { landedRuns } from './claim';
 import { isTableProblem } from './n8nApi';
 import {
 	type HistoryHome,
@@ -34,6 +37,7 @@ import {
 	type HistoryTable,
 	insertRows,
 	readRows,
+	rowsWrittenAfter,
 	type TableChoice,
 	upsertRow,
 } from './tableApi';
@@ -118,13 +122,17 @@ async function moveWorkflowRuns(
 	if (workflowHistory(ctx, project).records.length > 0) forgetWorkflowHistory(ctx, project);
 }
 
-/** The site's run as rows (with Page Groups, its own row says whether every budget held, then one row per group). */
+/** The site's run as rows (with Page Groups, its own row says whether every budget held, then one row per group; with Ticket Per → Page, its pages' failing checks). */
 function runRows(
 	site: SiteSummary,
 	record: RunRecord,
 	ids: { execution: string; workflow: string },
+	pages?: RunRecord,
 ) {
-	const own = rowOf(site.project, record, site.failing_checks, ids);
+	const own = {
+		...rowOf(site.project, record, site.failing_checks, ids),
+		...(pages ? { failing_pages: failingPagesText(pages.failing) } : {}),
+	};
 	if (!site.groups) return { own, groups: [] };
 	return {
 		own: {
@@ -137,18 +145,21 @@ function runRows(
 	};
 }
 
-/** This execution's rows: the site's upserted; its groups' inserted in one request, or upserted when an earlier try wrote them. */
+/**
+ * This execution's rows: its groups' inserted in one request (upserted when an earlier try wrote
+ * them), then the site's upserted, last: a run whose own row is there is there whole (claim.ts).
+ */
 async function writeRun(
 	ctx: IExecuteSingleFunctions,
 	read: TableRead & { table: HistoryTable },
 	{ own, groups }: ReturnType<typeof runRows>,
 ): Promise<void> {
-	await upsertRow(ctx, read.table, own);
 	const retried = read.rows.some(
 		(row) => row.site === own.site && isGroupRow(row) && row.execution_id === own.execution_id,
 	);
-	if (!retried) return await insertRows(ctx, read.table, groups);
-	for (const row of groups) await upsertRow(ctx, read.table, row);
+	if (!retried) await insertRows(ctx, read.table, groups);
+	else for (const row of groups) await upsertRow(ctx, read.table, row);
+	await upsertRow(ctx, read.table, own);
 }
 
 /** The newest record of a history: this run's. */
@@ -165,9 +176,11 @@ function openSite(read: TableRead): OpenSite {
 				groupsBefore: brokenGroupsBefore(read.rows, project, writer),
 				// The group rows are the groups' runs: nothing more is kept for them.
 				groupHistory: groupHistoryOfRows(read.rows, project, writer),
+				// Likewise the site's own rows with `failing_pages` are its pages' runs.
+				pageHistory: pageHistoryOfRows(read.rows, project, writer),
 			};
 		},
-		async keep(ctx, site, history) {
+		async keep(ctx, site, history, _groups, pages) {
 			const table = read.table;
 			if (!isProduction(ctx) || !table) return { saved: false, error: null };
 			const execution = writerOf(ctx);
@@ -175,8 +188,18 @@ function openSite(read: TableRead): OpenSite {
 			return await kept(async () => {
 				const moving = runsToMove(ctx, site.project, runsOf(read.rows, site.project, execution));
 				await moveWorkflowRuns(ctx, table, site.project, moving);
-				await writeRun(ctx, { ...read, table }, runRows(site, newest(history), ids));
+				const rows = runRows(site, newest(history), ids, pages && newest(pages));
+				await writeRun(ctx, { ...read, table }, rows);
 			});
+		},
+		// One request: the site's rows written since the read (an n8n that cannot answer: none landed).
+		async landed(ctx, project) {
+			if (!isProduction(ctx) || !read.table) return [];
+			const since = read.rows.reduce((max, row) => Math.max(max, Number(row.id) || 0), 0);
+			const rows = await rowsWrittenAfter(ctx, read.table, project, since).catch(
+				(error: unknown) => (isTableProblem(error) ? [] : Promise.reject(error)),
+			);
+			return landedRuns(rows, project, writerOf(ctx));
 		},
 		// Rows of the run's one read; those kept in the workflow before the move to the table first.
 		tickets: (ctx, project) =>
@@ -190,12 +213,13 @@ async function openTableSite(
 	run: Run,
 	project: string,
 	groups: boolean,
+	pages = false,
 ): Promise<OpenSite> {
 	const choice = choiceOf(ctx, 'createOrRerun');
 	const sites = await run.gather('history sites', ctx.getItemIndex(), project, inputItemCount(ctx));
 	const read = await run
 		.once('history table rows', async (): Promise<TableRead> => {
-			const table = await findTable(ctx, choice, isProduction(ctx), groups);
+			const table = await findTable(ctx, choice, isProduction(ctx), groups, pages);
 			const rows = table ? await readRows(ctx, table, [...new Set(sites.values())].sort()) : [];
 			return { table, rows };
 		})

@@ -18,7 +18,7 @@ export type { Ticket };
 
 const ticketsKey = (site: string) => `tickets ${site}`;
 
-/** A finding's key, `site · check` (Ticket Per → Page Group: `check` is `group · check`; the one place it is written). */
+/** A finding's key, `site · check` (Ticket Per → Page Group: `check` is `group · check`, Page: `/path · check`; the one place it is written). */
 export const findingKey = (site: string, check: string) => `${site}${SEPARATOR}${check}`;
 /** The site a finding's key names (the one place it is read). */
 const siteOfKey = (key: string) => key.split(SEPARATOR)[0].trim();
@@ -51,7 +51,7 @@ export function ticketInput(ctx: IExecuteSingleFunctions): { key: string; ticket
 		fail(
 			ctx,
 			`Finding Key must be a finding's key, not ${describeValue(key)}`,
-			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title" (Ticket Per → Page Group: "shop.example.com · Products · title").',
+			'Set Finding Key to the key of a One Item per Finding Change item, e.g. {{ $(\'phpRank\').item.json.key }}: "shop.example.com · title" (Ticket Per → Page Group: "shop.example.com · Products · title"; Page: "shop.example.com · /products/a · title").',
 		);
 	const ticket = ctx.getNodeParameter('ticket', '') as unknown;
 	const text = typeof ticket === 'string' && ticket.trim() !== '';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { decodeHistory, encodeHistory } from './encode';
+import { decodeHistory, decodePageHistory, encodeHistory, encodePageHistory } from './encode';
 import type { SiteHistory } from './model';
 import { type HistoryHome, isProduction, type OpenSite, writerOf } from './stores';
 import { recordedTickets, workflowTickets } from './tickets';
@@ -9,9 +9,10 @@ import { recordedTickets, workflowTickets } from './tickets';
  * History Store → This Workflow: the node's static data (`getWorkflowStaticData('node')`), one
  * string per site (encode.ts) and one check table for the node, and with Page Groups the groups
  * over budget at the site's last production run and the runs of its groups (their failing checks
- * only, as `group · check`, another such string). n8n saves static data after every execution whose
- * mode is not `manual` (on main and on queue-mode workers alike), so a manual run shows this run
- * last and keeps nothing. A new value is set at the top level: n8n marks static data changed only
+ * only, as `group · check`, another such string), with Ticket Per → Page the last two runs of its
+ * pages (`page · check`, the same string over a pair table of the site's own, encode.ts). n8n saves
+ * static data after every execution whose mode is not `manual` (on main and on queue-mode workers
+ * alike), so a manual run shows this run last and keeps nothing. A new value is set at the top level: n8n marks static data changed only
  * when such a key is set (or deleted).
  */
 
@@ -19,6 +20,7 @@ const TABLE_KEY = 'historyChecks';
 const siteKey = (project: string) => `history ${project}`;
 const groupsKey = (project: string) => `groups ${project}`;
 const groupHistoryKey = (project: string) => `group history ${project}`;
+const pageHistoryKey = (project: string) => `page history ${project}`;
 
 const staticData = (ctx: IExecuteSingleFunctions) =>
 	ctx.getWorkflowStaticData('node') as IDataObject;
@@ -63,16 +65,18 @@ const openSite: OpenSite = {
 			history: decodeHistory(data[siteKey(project)], checkTable(data)),
 			groupsBefore: groupsBefore(data, project, writerOf(ctx)),
 			groupHistory: decodeHistory(data[groupHistoryKey(project)], checkTable(data)),
+			pageHistory: decodePageHistory(data[pageHistoryKey(project)], checkTable(data)),
 		};
 	},
 
-	async keep(ctx, site, history, groupHistory) {
+	async keep(ctx, site, history, groupHistory, pageHistory) {
 		if (!isProduction(ctx)) return { saved: false };
 		const data = staticData(ctx);
 		const table = checkTable(data);
 		const grown = [...table];
 		data[siteKey(site.project)] = encodeHistory(history, grown);
 		if (groupHistory) data[groupHistoryKey(site.project)] = encodeHistory(groupHistory, grown);
+		if (pageHistory) data[pageHistoryKey(site.project)] = encodePageHistory(pageHistory, grown);
 		if (grown.length !== table.length) data[TABLE_KEY] = grown;
 		if (site.groups) {
 			const execution = writerOf(ctx);

@@ -105,13 +105,16 @@ async function startScriptedModel(script: (request: ChatRequest, turn: number) =
 	const server = await startHttp((req, res) => {
 		void readBody(req).then((raw) => {
 			if (raw === undefined) return; // the client went away mid-body: no one to answer
-			if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-				res
-					.writeHead(404, { 'content-type': 'application/json' })
-					.end('{"error":{"message":"not found"}}');
+			const request = (
+				req.method === 'POST' && req.url?.endsWith('/chat/completions') ? JSON.parse(raw) : {}
+			) as ChatRequest;
+			// The agent runs with enableStreaming off (NOTES.md, "OpenAI Chat Model"): a streamed request is not scripted.
+			if (!request.model || request.stream) {
+				const error = request.model ? 'streaming is not scripted' : 'not found';
+				res.writeHead(request.model ? 400 : 404, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ error: { message: error } }));
 				return;
 			}
-			const request = JSON.parse(raw) as ChatRequest;
 			requests.push(request);
 			const reply = script(request, requests.length - 1);
 			const message =
@@ -127,34 +130,13 @@ async function startScriptedModel(script: (request: ChatRequest, turn: number) =
 							})),
 						};
 			const finish = 'text' in reply ? 'stop' : 'tool_calls';
-			const base = {
-				id: `chatcmpl-${requests.length}`,
-				created: Math.floor(Date.now() / 1000),
-				model: request.model,
-			};
-			if (request.stream) {
-				const delta =
-					'text' in reply
-						? message
-						: {
-								...message,
-								tool_calls: message.tool_calls?.map((c, index) => ({ index, ...c })),
-							};
-				res.writeHead(200, { 'content-type': 'text/event-stream' });
-				res.write(
-					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
-				);
-				res.write(
-					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
-				);
-				res.end('data: [DONE]\n\n');
-				return;
-			}
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(
 				JSON.stringify({
-					...base,
+					id: `chatcmpl-${requests.length}`,
 					object: 'chat.completion',
+					created: Math.floor(Date.now() / 1000),
+					model: request.model,
 					choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
 					usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
 				}),

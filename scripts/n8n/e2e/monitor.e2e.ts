@@ -39,12 +39,16 @@ import {
 	TRIGGER_TYPE,
 	type WorkflowJson,
 } from '../checks';
-import { nthExecution, storedExecutions as storedExecutionsOf, waitForExecutions } from '../db';
+import {
+	nthExecution,
+	storedExecutions as storedExecutionsOf,
+	waitForExecutions,
+	type StoredExecution,
+} from '../db';
 import {
 	branches,
 	setupOwner,
 	startServer,
-	type ExecuteResult,
 	type ExportedNodeType,
 	type N8nSandbox,
 	type RestSession,
@@ -207,9 +211,6 @@ interface MonitorCtx {
 	untouched: ReportRecord[];
 }
 
-/** A run as the checks read it: each node's output, and the run data (an IF's two branches). */
-type Run = Pick<ExecuteResult, 'outputs' | 'run'>;
-
 async function main(): Promise<void> {
 	const example = loadExample(EXAMPLE_FILE);
 	const { sb, allNodes: nodeTypes } = await suite.packageSandbox();
@@ -285,7 +286,7 @@ async function publishTheExample(
 }
 
 /** Run `n`: the webhook called (a production execution, as the schedule's), read once ended; it must succeed. */
-async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise<Run> {
+async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise<StoredExecution> {
 	const exec = await timed(`run ${n}: the webhook called, until its execution ended`, async () => {
 		const res = await callWebhook(hook, {});
 		if (res.status !== 200) note(`the webhook answered ${res.status}: ${res.body.slice(0, 400)}`);
@@ -293,7 +294,7 @@ async function productionRun({ sb, wfId, hook }: MonitorCtx, n: number): Promise
 	});
 	const ok = check(`run ${n} succeeds`, exec?.status === 'success', exec?.data.resultData?.error);
 	if (!ok || !exec) throw new Fatal(`run ${n} failed`);
-	return { outputs: exec.outputs, run: { status: exec.status, mode: exec.mode, data: exec.data } };
+	return exec;
 }
 
 // ------------------------------------------------------------------ run 1: every URL new
@@ -402,7 +403,7 @@ async function checkRun2(
 /** Run 2's items and requests: every URL re-run (no report created), its change and confirmation as scripted. */
 function checkRun2Reruns(
 	{ untouched }: MonitorCtx,
-	run2: Run,
+	run2: StoredExecution,
 	created: Map<string, ReportRecord>,
 	after1: ReportRecord[],
 	picked: Picked,
@@ -470,7 +471,7 @@ function checkRun2Reruns(
 /** Run 2's emails: exactly the pages made worse, each named with its scores and checks. */
 async function checkRun2Emails(
 	smtp: SmtpCatcher,
-	run2: Run,
+	run2: StoredExecution,
 	created: Map<string, ReportRecord>,
 	picked: Picked,
 ): Promise<void> {

@@ -52,8 +52,6 @@ import { nthExecution } from '../db';
 import { publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import {
 	branches,
-	type ExecuteResult,
-	failureDetail,
 	importCredentials,
 	storedExecutions,
 	type StoredExecution,
@@ -219,7 +217,7 @@ function byKind(reqs: RecordedRequest[]) {
 }
 
 /** The run's one output item, the site (checked so). */
-function siteItem(run: ExecuteResult): Record<string, unknown> | undefined {
+function siteItem(run: StoredExecution): Record<string, unknown> | undefined {
 	const out = json(run.outputs[AUDIT]);
 	check(
 		'one output item: the site',
@@ -287,26 +285,6 @@ async function readHistoryTable(baseUrl: string, apiKey: string) {
 	const table = await tables.table(found[0].id);
 	const columns = table.columns ?? found[0].columns ?? [];
 	return { table: { ...table, columns }, rows: await tables.rows(found[0].id) };
-}
-
-/** A stored execution as `n8n execute` answers (ExecuteResult), for the checks that read one; `stdout` if none. */
-function asExecuteResult(
-	exec: StoredExecution | undefined,
-	durationMs: number,
-	stdout = '',
-): ExecuteResult {
-	return {
-		ok: exec?.status === 'success',
-		code: exec ? 0 : null,
-		signal: null,
-		diedAfterRun: false,
-		run: exec && ({ status: exec.status, data: exec.data } as unknown as ExecuteResult['run']),
-		outputs: exec?.outputs ?? {},
-		errorMessage: exec?.data.resultData?.error?.message,
-		stdout: exec ? '' : stdout,
-		stderr: '',
-		durationMs,
-	};
 }
 
 /** The services of the run: n8n with its public API, the owner's session and API key, the recorder in front of n8n. */
@@ -502,28 +480,19 @@ async function publishEveryMinute(
 		throw new Fatal('not published');
 	let armedAt = Date.now();
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
-	let productionRuns = 0;
-	const nextRun = async (): Promise<{ exec: StoredExecution; run: ExecuteResult }> => {
-		const want = ++productionRuns;
-		const exec = await nthExecution(sb, workflowId, 'trigger', want, 150_000);
-		if (!exec) throw new Fatal(`production run ${want} did not start within 150 s`);
+	/** Production run `n` once it ended; it must have started after its script was set, and succeeded. */
+	const nextProductionRun = async (n: number): Promise<StoredExecution> => {
+		const exec = await timed(`run ${n} in n8n`, () =>
+			nthExecution(sb, workflowId, 'trigger', n, 150_000),
+		);
+		if (!exec) throw new Fatal(`production run ${n} did not start within 150 s`);
 		if ((exec.startedAt?.getTime() ?? 0) < armedAt - 1000)
 			throw new Fatal(
-				`production run ${want} started before its script was set: this machine took over a minute between two runs`,
+				`production run ${n} started before its script was set: this machine took over a minute between two runs`,
 			);
-		return {
-			exec,
-			run: asExecuteResult(
-				exec,
-				(exec.stoppedAt?.getTime() ?? 0) - (exec.startedAt?.getTime() ?? 0),
-			),
-		};
-	};
-	const nextProductionRun = async (n: number) => {
-		const next = await timed(`run ${n} in n8n`, nextRun);
-		if (!check(`run ${n} succeeds`, next.run.ok, failureDetail(next.run)))
+		if (!check(`run ${n} succeeds`, exec.status === 'success', exec.data.resultData?.error))
 			throw new Fatal(`run ${n} failed`);
-		return next;
+		return exec;
 	};
 	const arm = () => {
 		armedAt = Date.now();
@@ -606,7 +575,7 @@ async function checkRun1(
 	section(
 		'run 1 (the schedule, published): the sitemap index, every page new, one page phpRank cannot analyse; the history table made',
 	);
-	const { exec: exec1, run: run1 } = await nextProductionRun(1);
+	const run1 = await nextProductionRun(1);
 	check(
 		'the sitemap index was read, then each of its two sitemaps, once',
 		same([...files.hits].sort(), SITEMAP_FILES) && files.hits[0] === '/sitemap.xml',
@@ -699,7 +668,7 @@ async function checkRun1(
 		),
 		made,
 	);
-	await checkHistoryRow(p, exec1, sum1 ?? {}, 1, site1);
+	await checkHistoryRow(p, run1, sum1 ?? {}, 1, site1);
 	const mail1 = await checkMail(smtp, sum1 ?? {});
 	if (mail1)
 		note(`the email as caught: Subject: ${mail1.subject}\n         ${mail1.html.slice(0, 400)}…`);
@@ -726,7 +695,7 @@ async function checkRun2(
 	section('run 2 (the schedule, a minute later): a week later, scripted changes');
 	const byUrl1 = new Map(site1.map((r) => [r.url, r]));
 	arrangeRun2(p);
-	const { exec: exec2, run: run2 } = await nextProductionRun(2);
+	const run2 = await nextProductionRun(2);
 	check(
 		'the sitemaps were read again, once each',
 		same([...files.hits].sort(), SITEMAP_FILES),
@@ -812,7 +781,7 @@ async function checkRun2(
 		String(sum2?.summary_text).includes('; 2 worse, 1 better'),
 		sum2?.summary_text,
 	);
-	await checkHistoryRow(p, exec2, sum2 ?? {}, 2, site2);
+	await checkHistoryRow(p, run2, sum2 ?? {}, 2, site2);
 	await checkMail(smtp, sum2 ?? {});
 	return site2;
 }
@@ -835,7 +804,7 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 	const contactReport = site2.find((r) => r.url === cleanUrl(urlOf(contact)))!;
 	api.setNextAnalysis(urlOf(contact), { score: 81, others: 'keep' });
 	arm();
-	const { exec: exec3, run: run3 } = await nextProductionRun(3);
+	const run3 = await nextProductionRun(3);
 	const [index3, plain3] = branches(run3, INDEX_IF);
 	check(
 		'Sitemap index?: the plain sitemap went straight on; only /sitemap.xml was read',
@@ -866,7 +835,7 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 		sum3.map((i) => pick(i, Object.keys(want3))),
 	);
 	const contact3 = siteReports(api).filter((r) => r.url === cleanUrl(urlOf(contact)));
-	await checkHistoryRow(p, exec3, sum3[0] ?? {}, 3, contact3);
+	await checkHistoryRow(p, run3, sum3[0] ?? {}, 3, contact3);
 	await checkMail(smtp, sum3[0] ?? {});
 }
 
@@ -882,18 +851,14 @@ async function checkManualRun(p: ProductionCtx): Promise<void> {
 	const rowsBefore = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
 	api.setNextAnalysis(urlOf(contact), { score: 83, others: 'keep' });
 	arm();
-	const t = Date.now();
 	const { started, exec } = await timed('the manual run in n8n', async () =>
 		runFromTrigger(session, sb, workflowId, trigger, { timeoutMs: 180_000 }),
 	);
-	const manual = asExecuteResult(
-		exec,
-		Date.now() - t,
-		`POST /run: ${started.status} ${JSON.stringify(started.body)}`,
-	);
-	if (!check('the manual run succeeds', manual.ok, failureDetail(manual)))
+	const error =
+		exec?.data.resultData?.error ?? `POST /run: ${started.status} ${JSON.stringify(started.body)}`;
+	if (!check('the manual run succeeds', exec?.status === 'success', error) || !exec)
 		throw new Fatal('the manual run failed');
-	const sum4 = json(manual.outputs[AUDIT])[0] ?? {};
+	const sum4 = json(exec.outputs[AUDIT])[0] ?? {};
 	check(
 		'its site item says history_saved: false, with no history_error, and shows the 3 rows with this run last (runs_recorded 4)',
 		sum4.history_saved === false &&

@@ -7,7 +7,7 @@ export const findingsOutputOption = {
 	name: 'One Item per Finding Change',
 	value: 'findings',
 	description:
-		'After each production run, one item per finding (a check failing on a site, or with Ticket Per on a page group) that was opened, resolved or regressed, with a ready ticket title and Markdown body: to open, close and reopen tickets in Jira, Linear or GitHub Issues. Unchanged findings give no item; a manual run shows them and records nothing.',
+		'After each production run, one item per finding (a check failing on a site, or with Ticket Per on a page group or a page) that was opened, resolved or regressed, with a ready ticket title and Markdown body: to open, close and reopen tickets in Jira, Linear or GitHub Issues. Unchanged findings give no item; a manual run shows them and records nothing.',
 };
 
 export const findingOptionsParameter: INodeProperties = {
@@ -42,6 +42,12 @@ export const findingOptionsParameter: INodeProperties = {
 					value: 'group',
 					description:
 						'A finding per check failing in a page group (one fix in a shared template): key "shop.example.com · Products · title". Needs Page Groups.',
+				},
+				{
+					name: 'Page',
+					value: 'page',
+					description:
+						'A finding per check failing on a page, named by its path: key "shop.example.com · /products/a · title". With Data Table, the table gets a failing_pages column.',
 				},
 			],
 			description:

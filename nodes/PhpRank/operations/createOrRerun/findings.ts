@@ -6,11 +6,12 @@ import {
 	findingSettings,
 	type FindingItem,
 	type HeldItem,
+	type TicketPer,
 } from '../../history/findings';
 import { groupCheck, type SiteHistory } from '../../history/model';
 import type { Ticket } from '../../history/stores';
 import { failedOf, pageEntry, type SiteOptions } from '../../site/figures';
-import { groupOf } from '../../site/groups';
+import { groupOf, urlPath } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
 import { type SearchConsoleRows, trafficByPage, trafficOf } from '../../site/traffic';
 import type { CheckCount, SiteSummary } from '../../site/types';
@@ -18,8 +19,42 @@ import type { CheckCount, SiteSummary } from '../../site/types';
 /*
  * Output → One Item per Finding Change of a site (history/findings.ts): with Ticket Per → Site its
  * failing checks as the site summary counts them; with Page Group each group's, named `group ·
- * check`, with the clicks of the group's pages that fail it.
+ * check`, with the clicks of the group's pages that fail it; with Page each page's, named `page ·
+ * check` (the page its URL's path and query), with the page's clicks.
  */
+
+/** A page as its findings name it: its URL's path and query (`/products/a?size=2`). */
+const pageOf = (record: IDataObject) => urlPath(String(record.url ?? ''), 'regex');
+
+/** Ticket Per → Page: the run's failing `page · check` pairs, for the pages' history (history/keep.ts). */
+export const failingPairs = (records: readonly IDataObject[]): string[] => [
+	...new Set(
+		records.flatMap((record) =>
+			failedOf(record).map(({ check }) => groupCheck(pageOf(record), check)),
+		),
+	),
+];
+
+/** Each page's failing checks as findings count them: named `page · check`, one page each, with traffic the page's clicks. */
+function pageFailing(records: readonly IDataObject[], site: SiteFindings): CheckCount[] {
+	const of = site.traffic && trafficOf(trafficByPage(site.traffic));
+	const counts = new Map<string, CheckCount>();
+	for (const record of records)
+		for (const { check, importance } of failedOf(record)) {
+			const named = groupCheck(pageOf(record), check);
+			const traffic = of?.([String(record.url ?? '')]);
+			counts.set(named, {
+				check: named,
+				importance,
+				pages: 1,
+				...(traffic && {
+					clicks_affected: traffic.clicks,
+					impressions_affected: traffic.impressions,
+				}),
+			});
+		}
+	return [...counts.values()];
+}
 
 export interface SiteFindings {
 	summary: SiteSummary;
@@ -28,9 +63,12 @@ export interface SiteFindings {
 	link: SiteOptions['link'];
 	history: SiteHistory;
 	groupHistory?: SiteHistory;
+	pageHistory?: SiteHistory;
 	tickets: ReadonlyMap<string, Ticket>;
 	settings: PageGroupSettings;
 	traffic?: SearchConsoleRows;
+	/** Whether another execution's run landed just before this one, by Ticket Per (history/claim.ts). */
+	landed?: Partial<Record<TicketPer, boolean>>;
 }
 
 /** Each page's entry and failing checks (by group: `group · check`), for its findings' worst pages. */
@@ -66,12 +104,20 @@ export function siteFindingItems(
 	site: SiteFindings,
 ): Array<FindingItem | HeldItem> {
 	const { groups } = site.settings;
-	const options = findingSettings(ctx, groups.length > 0);
+	const settings = findingSettings(ctx, groups.length > 0);
+	const options = { ...settings, landed: site.landed?.[settings.per] === true };
 	const { project, traffic_period: period } = site.summary;
 	if (options.per === 'site') {
 		const pages = findingPages(site.records, site.link, (_, check) => check);
 		const found = { failing: site.summary.failing_checks, pages, period };
 		return findingItems(project, site.history, found, options, site.tickets);
+	}
+	if (options.per === 'page') {
+		const pages = findingPages(site.records, site.link, (record, check) =>
+			groupCheck(pageOf(record), check),
+		);
+		const found = { failing: pageFailing(site.records, site), pages, period };
+		return findingItems(project, site.pageHistory!, found, options, site.tickets);
 	}
 	const pages = findingPages(site.records, site.link, (record, check) =>
 		groupCheck(groupOf(record.url, groups), check),

@@ -14,9 +14,10 @@ import { groupOf, type PageGroup } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
 import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
+import { ticketPerPage } from '../../history/findings';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
-import { siteFindingItems } from './findings';
+import { failingPairs, siteFindingItems } from './findings';
 import { joinRows, type SearchConsoleRows, trafficByPage, trafficKey } from '../../site/traffic';
 
 /*
@@ -167,12 +168,13 @@ export async function siteItems(
 	);
 	const simplify = ctx.getNodeParameter('simplify', true) as boolean;
 	const { length, branding, html } = historySettings(ctx);
-	const { fields, history, groupHistory } = await keepSiteRun(ctx, home, summary, length);
+	const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
+	const pairs = ticketPerPage(ctx) ? failingPairs(records) : undefined;
+	const { fields, ...histories } = await keepSiteRun(ctx, home, summary, length, pairs);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
 	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
-		const records = [...pages.flatMap(({ record }) => (record ? [record] : [])), ...others];
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
-		const site = { summary, records, link, history, groupHistory, tickets, settings };
+		const site = { summary, records, link, ...histories, tickets, settings };
 		// With Search Console Data, each finding says how much of the site the data covers.
 		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
 		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
