@@ -235,7 +235,7 @@ describe('rows', () => {
 		});
 	});
 
-	test('eq: NULL equals only NULL, a number given as text matches, AND by default, and a date never equals an ISO filter (SQLite)', async () => {
+	test('eq and gt: NULL equals only NULL, gt skips it, a number given as text matches, AND by default, a date never equals an ISO filter (SQLite)', async () => {
 		const id = await historyTable();
 		const ids = async (...filters: unknown[]) =>
 			executions(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } })));
@@ -243,6 +243,8 @@ describe('rows', () => {
 		expect(await ids(cond('average_score', '65'))).toEqual(['3']);
 		expect(await ids(cond('site', 'a.com'), cond('execution_id', '3'))).toEqual(['3']);
 		expect(await ids(cond('run_date', '2026-01-05T10:00:00.000Z'))).toEqual([]);
+		expect(await ids(cond('average_score', 65, 'gt'), cond('id', 1, 'gt'))).toEqual([]);
+		expect(await ids(cond('id', 2, 'gt'))).toEqual(['3', '4']);
 		const unknown = await call(
 			'GET',
 			`/data-tables/${id}/rows` + q({ filter: { type: 'or', filters: [cond('nope', 'x')] } }),

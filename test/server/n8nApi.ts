@@ -214,11 +214,12 @@ function compare(a: CellValue, b: CellValue): number {
 const nameHas = (name: string, part: string) => name.toLowerCase().includes(part.toLowerCase());
 
 /**
- * The filter conditions the node sends: `eq` alone (n8n has neq, like, gt… too; a test that needs
- * one adds it here, answered as 2.41.1 does).
+ * The filter conditions the node sends: `eq` and `gt` (n8n has neq, like, lt… too; a test that
+ * needs one adds it here, answered as 2.41.1 does).
  */
 const CONDITION_TESTS: Record<string, (v: CellValue, value: CellValue) => boolean> = {
 	eq: (v, value) => (value === null ? v === null : v !== null && compare(v, value) === 0),
+	gt: (v, value) => v !== null && compare(v, value) > 0,
 };
 const CONDITIONS = Object.keys(CONDITION_TESTS);
 
@@ -362,6 +363,8 @@ export class TableStore {
 			const type = types.get(f.columnName);
 			const systemType = f.columnName === 'id' ? 'number' : 'date';
 			const value = cellValue(f.value, f.columnName, type === 'system' ? systemType : type);
+			if (value === null && f.condition !== 'eq')
+				throw validation(`${f.condition.toUpperCase()} filter value cannot be null or undefined`);
 			const name = f.columnName;
 			// SQLite compares a date column's text (`2026-01-05 10:00:00.000`) with the filter's ISO text
 			// (`2026-01-05T10:00:00.000Z`) as strings: an equal date never matches (verified on 2.41.1)
