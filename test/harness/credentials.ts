@@ -4,11 +4,9 @@ import type {
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentialsDetails,
 	INodeProperties,
 	IRequestOptionsSimplified,
-	Workflow,
 } from 'n8n-workflow';
 import { ICredentialsHelper } from 'n8n-workflow';
 
@@ -21,10 +19,9 @@ export const credentialTypes: Record<string, ICredentialType> = {
 };
 
 /**
- * The credentials side of n8n's app, reduced to what a test needs. `authenticate` applies the
- * credential type's own generic `authenticate` block exactly as n8n's CredentialsHelper does
- * (each value resolved as an expression against the credential data), so a test sees the
- * Authorization header real n8n would send, and nothing a test adds by itself.
+ * The credentials side of n8n's app, reduced to what a test needs. `authenticate` calls the
+ * credential type's own `authenticate` function as n8n's CredentialsHelper does, so a test sees the
+ * header real n8n would send, and nothing a test adds by itself.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
@@ -43,37 +40,13 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = credentialTypes[typeName] ?? {};
 		if (authenticate === undefined) return requestOptions as IHttpRequestOptions;
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
-		}
-		if (!workflow || !node)
-			throw new Error('authenticate needs the workflow and node to resolve expressions');
-		const resolve = (value: string) =>
-			value.charAt(0) === '='
-				? String(
-						workflow.expression.getSimpleParameterValue(
-							node,
-							value,
-							'internal',
-							{ $credentials: credentials },
-							undefined,
-							'',
-						) ?? '',
-					)
-				: value;
-		const options = requestOptions as unknown as Record<string, Record<string, string>>;
-		for (const [section, values] of Object.entries(authenticate.properties)) {
-			options[section] ??= {};
-			for (const [key, value] of Object.entries(values as Record<string, string>)) {
-				options[section][resolve(key)] = resolve(value);
-			}
-		}
-		return requestOptions as IHttpRequestOptions;
+		// Both credentials sign with a function; n8n's generic `authenticate` block is not applied here.
+		if (typeof authenticate !== 'function')
+			throw new Error(`${typeName}: a generic authenticate block is not applied by this harness`);
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async preAuthentication(

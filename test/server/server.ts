@@ -182,41 +182,14 @@ function isPlainObject(value: unknown): value is Input {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Text fields of a multipart body (PHP only parses multipart for POST). */
-function parseMultipart(body: string, type: string): Input {
-	const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
-	if (!boundary) return {};
-	const fields: Input = {};
-	for (const part of body.split(`--${boundary[1] ?? boundary[2]}`)) {
-		const split = part.indexOf('\r\n\r\n');
-		if (split === -1) continue;
-		const head = part.slice(0, split);
-		const name = /name="([^"]*)"/i.exec(head);
-		if (!name || /filename=/i.test(head)) continue;
-		fields[name[1]] = part.slice(split + 4).replace(/\r\n$/, '');
-	}
-	return fields;
-}
-
 /**
- * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the body
- * (form or JSON) over the query string, strings trimmed (except passwords), empty strings as null.
+ * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the form
+ * body (the node sends no JSON or multipart) over the query string, strings trimmed (except
+ * passwords), empty strings as null.
  */
 function requestInput(rec: RecordedRequest): Input {
 	const type = contentType(rec.headers);
-	let body: Input = {};
-	if (type.includes('/json') || type.includes('+json')) {
-		try {
-			const parsed: unknown = JSON.parse(rec.rawBody);
-			if (isPlainObject(parsed)) body = parsed;
-		} catch {
-			// Laravel silently treats an unparsable JSON body as empty.
-		}
-	} else if (type.startsWith('application/x-www-form-urlencoded')) {
-		body = rec.form;
-	} else if (type.startsWith('multipart/form-data') && rec.method === 'POST') {
-		body = parseMultipart(rec.rawBody, type);
-	}
+	const body = type.startsWith('application/x-www-form-urlencoded') ? rec.form : {};
 	const input: Input = {};
 	for (const [key, raw] of Object.entries({ ...rec.query, ...body })) {
 		const value = typeof raw === 'string' && key !== 'password' ? raw.trim() : raw;
@@ -231,19 +204,10 @@ function queryParam(rec: RecordedRequest, key: string): string | undefined {
 	return value === undefined || value === '' ? undefined : value;
 }
 
-/** How PHP turns a scalar into a string; undefined for arrays, objects and null. */
-function scalarString(value: unknown): string | undefined {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'boolean') return value ? '1' : '';
-	return undefined;
-}
-
-function phpTruthy(value: unknown): boolean {
-	if (typeof value === 'string') return value !== '' && value !== '0';
-	if (Array.isArray(value)) return value.length > 0;
-	return Boolean(value);
-}
+/** A form field's text (forms hold only text; an empty one is null by then). */
+const scalarString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** PHP's truthiness of a form field. */
+const phpTruthy = (value: unknown) => typeof value === 'string' && value !== '0';
 
 function isValidHttpUrl(text: string): boolean {
 	const match = /^https?:\/\/([^/?#\s]+)(?:[/?#]\S*)?$/i.exec(text);
@@ -302,18 +266,13 @@ function validatePrivacy(input: Input, errors: FieldErrors): void {
 }
 
 function validatePassword(input: Input, errors: FieldErrors): void {
-	const password = input.password;
-	const blank =
-		password === undefined ||
-		password === null ||
-		(typeof password === 'string' && password.trim() === '');
-	if (blank) {
+	const password = scalarString(input.password);
+	if (!password?.trim()) {
 		if (scalarString(input.privacy) === '2')
 			errors.password = ['The password field is required when privacy is 2.'];
 		return;
 	}
-	if (typeof password !== 'string') errors.password = ['The password must be a string.'];
-	else if ([...password].length > 128)
+	if ([...password].length > 128)
 		errors.password = ['The password must not be greater than 128 characters.'];
 }
 
@@ -1120,7 +1079,6 @@ export class PhpRankServer {
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
 		const shown = this.ignorePage === true ? 1 : page;
 		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
-		if (this.ignorePage === 'echo') answer.data = items.slice(0, perPage);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
 			answer.data = answer.data.slice(0, maxPerPage);

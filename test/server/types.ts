@@ -81,11 +81,8 @@ export interface ListRequest {
 
 export type ListHook = (list: ListRequest) => void | Promise<void>;
 
-/**
- * true: answer page 1 for every page, meta.current_page 1 (a cache or proxy keyed without the
- * query); 'echo': meta and links of the page asked for, but page 1's data.
- */
-export type IgnorePage = boolean | 'echo';
+/** true: answer page 1 for every page, meta.current_page 1 (a cache or proxy keyed without the query). */
+export type IgnorePage = boolean;
 
 /** Milliseconds before any request is handled: one figure, or one per method (others 0). */
 export type ResponseDelay = number | Partial<Record<string, number>>;
