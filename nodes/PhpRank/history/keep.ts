@@ -49,6 +49,7 @@ export type FindingHistories = {
 };
 
 type Mine = Omit<FindingHistories, 'landed'> & {
+	writer: string;
 	record: RunRecord;
 	group?: RunRecord;
 	page?: RunRecord;
@@ -63,7 +64,7 @@ async function findingHistories(
 	mine: Mine,
 ): Promise<FindingHistories> {
 	const landed = home.landed ? await home.landed(ctx, project) : [];
-	const writer = writerOf(ctx);
+	const { writer } = mine;
 	const put = (
 		of: (run: LandedRun) => RunRecord | null,
 		before: SiteHistory | undefined,
@@ -128,6 +129,6 @@ export async function keepSiteRun(
 	// One Item per Finding Change, this run kept: read from the run written just before it.
 	const findings = ctx.getNodeParameter('output', 'pages') === 'findings';
 	if (!findings || !kept.saved) return { fields, history, groupHistory, pageHistory };
-	const mine = { history, groupHistory, pageHistory, record, group, page };
+	const mine = { history, groupHistory, pageHistory, writer, record, group, page };
 	return { fields, ...(await findingHistories(ctx, home, site.project, past, mine)) };
 }

@@ -65,11 +65,7 @@ export async function findTable(
 		if (!table && !create) return null;
 		table ??= await createTable(ctx, choice.value);
 	} else {
-		table = await n8nApi<TableAnswer>(
-			ctx,
-			'GET',
-			`/data-tables/${encodeURIComponent(choice.value)}`,
-		);
+		table = await tableById(ctx, choice.value);
 	}
 	const missing = missingColumns(table.columns ?? []);
 	if (missing.length > 0)
@@ -93,10 +89,14 @@ async function addLacking(
 ): Promise<void> {
 	for (const column of columnsToAdd(wanted, table.columns ?? []))
 		await addColumns(ctx, table.id, [column]).catch(async (error: unknown) => {
-			const path = `/data-tables/${encodeURIComponent(table.id)}`;
-			const again = await n8nApi<TableAnswer>(ctx, 'GET', path);
+			const again = await tableById(ctx, table.id);
 			if (columnsToAdd([column], again.columns ?? []).length > 0) throw error;
 		});
+}
+
+/** The table of this ID, with its columns. */
+async function tableById(ctx: N8nApiContext, id: string): Promise<TableAnswer> {
+	return await n8nApi<TableAnswer>(ctx, 'GET', `/data-tables/${encodeURIComponent(id)}`);
 }
 
 /** The table of exactly this name (n8n's name filter is a substring match), if there is one. */
