@@ -106,7 +106,8 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 	it('a create that never reached phpRank (connection refused) is sent again; 0 fails at once', async () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
 		const credential = { ...api.credential, baseUrl };
-		const refused = await api.run(create('https://example.com/', { waitOutOutages: 1 }), {
+		// 3 s, not 1: on a loaded machine the first refusal alone can take most of a second.
+		const refused = await api.run(create('https://example.com/', { waitOutOutages: 3 }), {
 			credential,
 		});
 		expect(refused.error?.message).toMatch(
