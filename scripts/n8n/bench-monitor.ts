@@ -19,9 +19,6 @@ export type MonitorCommand =
 	 * below (noise), the next drops by it and stays (real); the rest keep their scores. Answers both lists.
 	 */
 	| { cmd: 'script-drops'; site: string; every: number }
-	/** Each of `urls` keeps its checks and scores `steadyScore(i)`: a week with no drop to confirm. */
-	| { cmd: 'steady-analyses'; urls: string[] }
-	| { cmd: 'clear-analyses' }
 	| { cmd: 'monitor-stats'; site: string };
 
 /** The API requests of one run, by kind; `list`, `put` and `post` count answered ones (2xx). */
@@ -69,13 +66,6 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			for (const report of doomed) server.deleteReport(report.id);
 			return { deleted: doomed.length };
 		}
-		case 'steady-analyses':
-			message.urls.forEach((url, i) =>
-				server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }),
-			);
-			return {};
-		case 'clear-analyses':
-			return { cleared: server.clearAnalyses() };
 		case 'throttle':
 			server.setThrottle(message.throttle);
 			server.clearRequests();
@@ -132,11 +122,6 @@ function kindOf(
 
 /** The points a scripted drop falls by (script-drops): well over Confirm Drops' default of 5. */
 export const SCRIPTED_DROP = 12;
-
-/** The score of the i-th page of a steady site: spread over the three classes (40-99). */
-export function steadyScore(i: number): number {
-	return 40 + ((i * 37) % 60);
-}
 
 /** results=1 in the form, the query or a JSON body. */
 function rerunAsked(request: RecordedRequest): boolean {
