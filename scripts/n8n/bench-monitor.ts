@@ -8,8 +8,6 @@ import type { PhpRankServer, RecordedRequest, ThrottleOptions } from '../../test
 export type MonitorCommand =
 	/** Replaces every report: `others` over the default hosts, then `siteReports` of `site`, a URL each. */
 	| { cmd: 'monitor-seed'; others: number; site: string; siteReports: number }
-	/** Adds `siteReports` reports of `site`, a URL each (Get Health's site), and clears the request log. */
-	| { cmd: 'seed-site'; site: string; siteReports: number }
 	/** Deletes every report of `site` (the first run: the site has none yet). */
 	| { cmd: 'delete-site'; site: string }
 	/** A new throttle, every user's window forgotten; the request log and the counters cleared. */
@@ -56,11 +54,6 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			server.clearRequests();
 			return { urls };
 		}
-		case 'seed-site':
-			server.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true });
-			server.clearRequests();
-			server.resetStats();
-			return {};
 		case 'delete-site': {
 			const doomed = server.listReports().filter((report) => report.project === message.site);
 			for (const report of doomed) server.deleteReport(report.id);

@@ -18,9 +18,8 @@
  *
  * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
  * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
- * Report → Create of the same pages as the baseline (plus One Item per Site, Confirm Drops over scripted drops,
- * and Get Health of a --health-pages site); requests by kind, reports created, and the node's wall time against
- * the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
+ * Report → Create of the same pages as the baseline (plus One Item per Site, and Confirm Drops over scripted
+ * drops); requests by kind, reports created, and the node's wall time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
  * --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
  *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
@@ -29,7 +28,7 @@
  *
  *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
  *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
- *                        [--monitor-window-ms 6000] [--health-pages 10000] [--skip-build]
+ *                        [--monitor-window-ms 6000] [--skip-build]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
  * 1,000 other reports (a smoke run).
@@ -65,6 +64,7 @@ import {
 	throttleFloorMs,
 } from './bench-monitor';
 import { PHPRANK_CRED, testServerCredential } from './checks';
+import { same } from './report';
 import {
 	manualTrigger,
 	node,
@@ -104,8 +104,6 @@ const COUNTS = {
 	memRounds: [3, 1, 1],
 	monitorUrls: [500, 100, 0],
 	monitorOthers: [10_000, 1_000, 0],
-	/** Get Health's site: how many pages */
-	healthPages: [10_000, 1_000, 1],
 	monitorWindowMs: [6_000, 6_000, 1_000],
 } as const;
 const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -424,8 +422,6 @@ const CONFIRM_EVERY = 25;
 
 /** The site watched in the monitoring table; none of the seeded other reports is of it. */
 const MONITOR_SITE = 'pages.example.net';
-/** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
-const HEALTH_SITE = 'big.example.net';
 
 /** Each of `urls` through phpRank's Create or Re-Run (unless `parameters` say another), as items `{ url }`. */
 const eachPage = (
@@ -444,23 +440,6 @@ const eachPage = (
 			simplify: true,
 		}),
 	]);
-
-const HEALTH = contender(
-	'monitorHealth',
-	'phpRank Get Health',
-	{
-		text: "a site's health (project, pages, health_score)",
-		ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
-	},
-	() => [
-		phpRankNode({
-			resource: 'project',
-			operation: 'getHealth',
-			project: { __rl: true, mode: 'name', value: HEALTH_SITE },
-			simplify: true,
-		}),
-	],
-);
 
 // --- running n8n -----------------------------------------------------------------------------
 
@@ -586,7 +565,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 	}
 }
 
-/** The speed tables: medians, ratios, spread, and the ratio within each round. */
+/** The speed table (medians), then phpRank ÷ HTTP Request: of the medians and within each round. */
 function printSpeed(bench: Bench, options: Options, samples: Record<string, Sample[]>): void {
 	const all = (key: string, figure: (s: Sample) => number) => samples[key].map(figure);
 	const m = (key: string) => median(all(key, (s) => s.ms));
@@ -622,26 +601,13 @@ function printSpeed(bench: Bench, options: Options, samples: Record<string, Samp
 		['Return All, Simplify off', 'listPhpRankFull', 'listHttp'],
 		[gets, 'getPhpRank', 'getHttp'],
 	];
-	const vsFetch = (key: string) =>
-		key.startsWith('list')
-			? times(m(key), m('listFetch'))
-			: `${times(m(key), m('getFetch'))} sequential, ${times(m(key), m('getFetchAll'))} all at once`;
 	printTable(
-		'\nRatios (below 1.00× = the phpRank node is faster):',
-		['work', 'phpRank ÷ HTTP Request', 'phpRank ÷ fetch loop', 'HTTP Request ÷ fetch loop'],
-		pairs.map(([work, key, peer], i) => [
-			work,
-			times(m(key), m(peer)),
-			vsFetch(key),
-			i === 1 ? '' : vsFetch(peer),
-		]),
-	);
-	printTable(
-		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):',
-		['work', 'median', 'rounds'],
+		'\nphpRank ÷ HTTP Request (below 1.00× = the phpRank node is faster): of the medians, and within each round (the pair ran back to back, so a busy machine weighs on both):',
+		['work', 'of the medians', 'within each round: median', 'rounds'],
 		pairs.map(([work, key, peer]) => {
 			const ratios = samples[key].map((s, i) => s.ms / samples[peer][i].ms);
-			return [work, `${median(ratios).toFixed(2)}×`, ratios.map((r) => r.toFixed(2)).join(', ')];
+			const each = ratios.map((r) => r.toFixed(2)).join(', ');
+			return [work, times(m(key), m(peer)), `${median(ratios).toFixed(2)}×`, each];
 		}),
 	);
 }
@@ -737,7 +703,7 @@ interface MonitorCase {
 	contender: N8nContender;
 	/** what the first output item's `action` must be (Create or Re-Run) */
 	action?: 'rerun' | 'created';
-	/** One Item per Site: one item out, and exact request counts are the claim (README, Whole sites) */
+	/** One Item per Site: one item out */
 	wholeSite?: boolean;
 	/** before the run: the state of the site it needs; an expectation that depends on it */
 	prepare?: () => Promise<Expected | undefined>;
@@ -817,7 +783,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 	];
 }
 
-/** The monitoring table: each case under the throttle, then Get Health. */
+/** The monitoring table: each case under the throttle. */
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	// phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window.
@@ -826,7 +792,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const { urls: stored } = await bench.server.send<{ urls: string[] }>({ ...seed, siteReports: n });
 	const urls = spelledUrls(stored);
 	const cases = monitorCases(bench, urls);
-	const contenders = [...new Set([...cases.map((c) => c.contender), HEALTH])];
+	const contenders = [...new Set(cases.map((c) => c.contender))];
 	await importWorkflows(
 		bench.sb,
 		contenders.map((c) => c.build(bench.api, 0, 0)),
@@ -848,12 +814,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			fail(`the first item's action is ${String(first.action)}, expected ${c.action}`);
 		if (after.failed > 0)
 			fail(`the test server answered ${after.failed} requests with an error status other than 429`);
-		for (const key of Object.keys(expect) as Array<keyof Expected>)
-			if (got[key] !== expect[key])
-				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
-		// Whole sites: exact request counts are the claim (README, Whole sites).
-		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
-			fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
+		// Exact request counts are the claim (README, Performance and Whole sites).
+		if (!same(got, expect)) fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
 		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
 		const { drops } = c;
 		if (drops) {
@@ -876,9 +838,6 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(wallMs)}`,
 		);
 	}
-	await bench.server.send({ cmd: 'throttle', throttle: false });
-	rows.push(await healthRow(bench, options, broken));
-
 	const perMinute = int((throttle.limit * 60_000) / throttle.windowMs);
 	printTable(
 		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${perMinute} a minute)`,
@@ -896,29 +855,6 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
 	);
 	if (broken.length) throw new BrokenRun(broken.join('\n'));
-}
-
-/** Get Health of a big site: its report list alone, 100 a page, with the project filter. Its row of the table. */
-async function healthRow(bench: Bench, options: Options, broken: string[]): Promise<string[]> {
-	const pages = options.healthPages;
-	await bench.server.send({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: pages });
-	const out = await executeN8n(bench, HEALTH, 1);
-	const c = await bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
-	const lists = Math.ceil(pages / PAGE_SIZE);
-	const item = out.nodes.phpRank[0].first ?? {};
-	if (c.list !== lists || c.otherList + c.put + c.post + c.other !== 0 || item.pages !== pages)
-		broken.push(
-			`Get Health of ${int(pages)} pages: ${JSON.stringify(c)}, pages ${String(item.pages)}; expected ${lists} list requests and nothing else`,
-		);
-	const wall = ms(nodeMs(out, 'phpRank'));
-	console.log(
-		`  Get Health of ${HEALTH_SITE}, ${int(pages)} pages: ${int(c.list)} list requests (project filter), nothing else; ${wall}`,
-	);
-	const label = `Get Health of a site of ${int(pages)} pages (its report list alone)`;
-	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
-	// 429s, reports created, wall time, and no throttle's floor: the run is unthrottled.
-	const cells = [int(c.throttled), '0', wall, '(unthrottled)', '', floorAtPhpRankRate(c.list)];
-	return [label, requests, ...cells];
 }
 
 // --- main ------------------------------------------------------------------------------------
