@@ -386,14 +386,13 @@ export async function installAsReadmeSays(
 
 /**
  * POSTs JSON to a production webhook. n8n answers readiness before it has registered the webhooks of
- * published workflows, so a 404 "not registered" is retried for a while.
+ * published workflows, so a 404 "not registered" is retried for a minute.
  */
 export async function callWebhook(
 	url: string,
 	body: unknown,
-	timeoutMs = 60_000,
 ): Promise<{ status: number; body: string }> {
-	const deadline = Date.now() + timeoutMs;
+	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const res = await sentAgainIfClosed('POST', () =>
 			fetch(url, {
