@@ -77,8 +77,12 @@ export type HeldItem = {
 	body: string;
 };
 
-/** Ticket Per as set: Page Group only for a site with Page Groups (`groups`), else the item stops naming both. */
-function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean): TicketPer {
+/** Ticket Per as set: Page Group only for a site with Page Groups (their names), else the item stops naming both. */
+function ticketPer(
+	ctx: IExecuteSingleFunctions,
+	value: unknown,
+	groups: readonly string[],
+): TicketPer {
 	const per = value ?? 'site';
 	if (!TICKET_PER.includes(per))
 		fail(
@@ -86,11 +90,19 @@ function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean
 			`Finding Options → Ticket Per must be Site, Page Group or Page, not ${describeValue(per)}`,
 			'Set Ticket Per to Site (a finding per failing check of the site), Page Group or Page.',
 		);
-	if (per === 'group' && !groups)
+	if (per === 'group' && groups.length === 0)
 		fail(
 			ctx,
 			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
 			'Add Page Groups (e.g. Products with the URL Pattern /products/**), or set Ticket Per to Site.',
+		);
+	// A finding's key names a page by its path (perOfName): a group named like one would be taken for it.
+	const pathLike = per === 'group' && groups.find((name) => name.startsWith('/'));
+	if (pathLike)
+		fail(
+			ctx,
+			`Page Groups → ${describeValue(pathLike)} → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page`,
+			'Name the group in words (e.g. Blog for /blog/**), or set Ticket Per to Page.',
 		);
 	return per as TicketPer;
 }
@@ -100,8 +112,11 @@ export const ticketPerPage = (ctx: IExecuteSingleFunctions) =>
 	ctx.getNodeParameter('output', 'pages') === 'findings' &&
 	(ctx.getNodeParameter('findingOptions', {}) as IDataObject).ticketPer === 'page';
 
-/** Finding Options as set (`groups`: Page Groups set); a bad value stops the item with an error naming the field, before any request. */
-export function findingSettings(ctx: IExecuteSingleFunctions, groups: boolean): FindingSettings {
+/** Finding Options as set (`groups`: the Page Groups' names); a bad value stops the item with an error naming the field, before any request. */
+export function findingSettings(
+	ctx: IExecuteSingleFunctions,
+	groups: readonly string[],
+): FindingSettings {
 	const options = ctx.getNodeParameter('findingOptions', {}) as IDataObject;
 	const read = (name: 'maxNewTickets' | 'remindAfterDays', value: unknown) => {
 		const { low, high, label } = BOUNDS[name];

@@ -104,7 +104,10 @@ export function siteFindingItems(
 	site: SiteFindings,
 ): Array<FindingItem | HeldItem> {
 	const { groups } = site.settings;
-	const settings = findingSettings(ctx, groups.length > 0);
+	const settings = findingSettings(
+		ctx,
+		groups.map(({ name }) => name),
+	);
 	const options = { ...settings, landed: site.landed?.[settings.per] === true };
 	const { project, traffic_period: period } = site.summary;
 	if (options.per === 'site') {

@@ -44,7 +44,11 @@ export async function checkHistoryOptions(
 	const output = this.getNodeParameter('output', 'pages');
 	if (output === 'pages') return requestOptions;
 	historySettings(this);
-	if (output === 'findings') findingSettings(this, pageGroupSettings(this).groups.length > 0);
+	if (output === 'findings')
+		findingSettings(
+			this,
+			pageGroupSettings(this).groups.map(({ name }) => name),
+		);
 	checkHistoryHome(this, 'createOrRerun');
 	return requestOptions;
 }
