@@ -3,10 +3,12 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { BOUNDS, describeValue } from '../bounds';
 import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
+import { pageGroupSettings } from '../site/pageGroups';
 import { thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
+import { runOf } from '../transport/run';
 import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
@@ -107,16 +109,25 @@ function ticketPer(
 	return per as TicketPer;
 }
 
-/** Whether the run's findings are per page (Output → One Item per Finding Change, Ticket Per → Page): its pages' runs are kept. */
-export const ticketPerPage = (ctx: IExecuteSingleFunctions) =>
-	ctx.getNodeParameter('output', 'pages') === 'findings' &&
-	(ctx.getNodeParameter('findingOptions', {}) as IDataObject).ticketPer === 'page';
+/**
+ * The item's Finding Options with Output → One Item per Finding Change (else undefined), read and
+ * checked once per item and try (`Run.setting`); a bad value stops the item naming the field.
+ */
+export const findingsOf = (ctx: IExecuteSingleFunctions): FindingSettings | undefined =>
+	runOf(ctx).setting(ctx.getItemIndex(), 'findings', () =>
+		ctx.getNodeParameter('output', 'pages') === 'findings'
+			? findingSettings(
+					ctx,
+					pageGroupSettings(ctx).groups.map(({ name }) => name),
+				)
+			: undefined,
+	);
 
-/** Finding Options as set (`groups`: the Page Groups' names); a bad value stops the item with an error naming the field, before any request. */
-export function findingSettings(
-	ctx: IExecuteSingleFunctions,
-	groups: readonly string[],
-): FindingSettings {
+/** Whether the run's findings are per page (Ticket Per → Page): its pages' runs are kept. */
+export const ticketPerPage = (ctx: IExecuteSingleFunctions) => findingsOf(ctx)?.per === 'page';
+
+/** Finding Options as set (`groups`: the Page Groups' names). */
+function findingSettings(ctx: IExecuteSingleFunctions, groups: readonly string[]): FindingSettings {
 	const options = ctx.getNodeParameter('findingOptions', {}) as IDataObject;
 	const read = (name: 'maxNewTickets' | 'remindAfterDays', value: unknown) => {
 		const { low, high, label } = BOUNDS[name];
