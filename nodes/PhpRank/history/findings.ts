@@ -4,7 +4,7 @@ import { BOUNDS, describeValue } from '../bounds';
 import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
 import { pageGroupSettings } from '../site/pageGroups';
-import { thousands } from '../site/text';
+import { plural, thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
@@ -274,24 +274,27 @@ const trafficText = (
 /** A ready Markdown body: what fails, where, since when, and where to read how to fix it. */
 function bodyOf(item: Omit<FindingItem, 'body'>, day: string, period?: string | null): string {
 	const place = placeOf(item);
+	const onePage = item.page !== undefined;
 	const pages = item.worst_pages.map(
 		({ url, score, link }) => `- [${url ?? link}](${link}) (score ${score ?? '–'})`,
 	);
+	const failsOn = onePage ? 'the page ' : `${plural(item.failing_pages, 'page')} of `;
 	const where =
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${place} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.page === undefined ? `${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ` : 'the page '}${place}${trafficText(item, period)}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${failsOn}${place}${trafficText(item, period)}.`,
 					'',
-					item.page === undefined ? 'Failing pages (worst first):' : 'Its report:',
+					onePage ? 'Its report:' : 'Failing pages (worst first):',
 					...pages,
 					'',
 					'How to fix: open a page’s phpRank report above; its check says what is wrong and what to change. A fix in a shared template fixes every page at once.',
 				];
+	const age = `${plural(item.age_runs, 'run')}, ${item.age_days} days`;
 	return [
 		...where,
 		'',
-		`First seen ${item.first_seen.slice(0, 10)}; ${item.age_runs} run${item.age_runs === 1 ? '' : 's'}, ${item.age_days} days. Finding: \`${item.key}\``,
+		`First seen ${item.first_seen.slice(0, 10)}; ${age}. Finding: \`${item.key}\``,
 	].join('\n');
 }
 
