@@ -8,8 +8,8 @@
  *     run 2: scripted changes (a confirmed drop of 14, a drop of exactly 5, noise, a rise of 15, small moves):
  *            every page re-run (twice for a suspected drop), nothing created; worse / better as the server says;
  *     run 3: the same address answers a plain <urlset> of a single <url>, as application/octet-stream;
- *   each run one row in the table, equal to its site item; then unpublished and run manually: the three rows
- *   read, none written, `history_saved: false`. Requests to n8n: 1 table lookup (+1 create), 1 read, 1 upsert.
+ *   each run one row in the table, equal to its site item. Requests to n8n: 1 table lookup (+1 create), 1 read,
+ *   1 upsert. (A manual run reads the table and writes nothing: tableHistory.e2e.ts, historyTable.test.ts.)
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -53,9 +53,7 @@ import { publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import {
 	branches,
 	importCredentials,
-	storedExecutions,
 	type StoredExecution,
-	runFromTrigger,
 	type ExportedNodeType,
 	type N8nSandbox,
 } from '../n8n';
@@ -302,7 +300,6 @@ async function main(): Promise<void> {
 	const run1 = await checkRun1(p, before);
 	const site2 = await checkRun2(p, run1, untouched);
 	await checkRun3(p, site2);
-	await checkManualRun(p);
 }
 
 /** The test server, the sitemap server, the SMTP catcher, the credentials, n8n and its data tables' API. */
@@ -479,7 +476,6 @@ async function publishEveryMinute(
 	if (!check('the workflow is published', published.status === 200, published.body))
 		throw new Fatal('not published');
 	let armedAt = Date.now();
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name ?? '';
 	/** Production run `n` once it ended; it must have started after its script was set, and succeeded. */
 	const nextProductionRun = async (n: number): Promise<StoredExecution> => {
 		const exec = await timed(`run ${n} in n8n`, () =>
@@ -502,8 +498,8 @@ async function publishEveryMinute(
 		ctx.smtp.clear();
 	};
 	arm();
-	/** trigger: the Manual Trigger (the manual run starts there); arm(): before the next production run */
-	return { ...ctx, workflowId, trigger, nextProductionRun, arm };
+	/** arm(): before the next production run */
+	return { ...ctx, workflowId, nextProductionRun, arm };
 }
 
 /** The row the production run added: one row more, the site item's figures, the run's IDs; the requests to n8n. */
@@ -837,54 +833,6 @@ async function checkRun3(p: ProductionCtx, site2: ReportRecord[]): Promise<void>
 	const contact3 = siteReports(api).filter((r) => r.url === cleanUrl(urlOf(contact)));
 	await checkHistoryRow(p, run3, sum3[0] ?? {}, 3, contact3);
 	await checkMail(smtp, sum3[0] ?? {});
-}
-
-// ------------------------------------------------------------------ a manual run: reads, writes nothing
-async function checkManualRun(p: ProductionCtx): Promise<void> {
-	const { sb, n8n, session, apiKey, recorder, arm, workflowId, trigger } = p;
-	const contact = CONTACT;
-	section(
-		'unpublished, then run as the editor\'s "Execute workflow" (manual): the table read, nothing written',
-	);
-	const unpublished = await session.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
-	check('the workflow is unpublished', unpublished.status === 200, unpublished.body);
-	const rowsBefore = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
-	api.setNextAnalysis(urlOf(contact), { score: 83, others: 'keep' });
-	arm();
-	const { started, exec } = await timed('the manual run in n8n', async () =>
-		runFromTrigger(session, sb, workflowId, trigger, { timeoutMs: 180_000 }),
-	);
-	const error =
-		exec?.data.resultData?.error ?? `POST /run: ${started.status} ${JSON.stringify(started.body)}`;
-	if (!check('the manual run succeeds', exec?.status === 'success', error) || !exec)
-		throw new Fatal('the manual run failed');
-	const sum4 = json(exec.outputs[AUDIT])[0] ?? {};
-	check(
-		'its site item says history_saved: false, with no history_error, and shows the 3 rows with this run last (runs_recorded 4)',
-		sum4.history_saved === false &&
-			(sum4.history_error ?? null) === null &&
-			sum4.runs_recorded === 4,
-		pick(sum4, ['history_saved', 'history_error', 'runs_recorded', 'history']),
-	);
-	const rowsAfter = (await readHistoryTable(n8n.baseUrl, apiKey)).rows;
-	check(
-		`the table still holds the 3 rows of the production runs, unchanged: the manual run wrote none`,
-		rowsAfter.length === 3 && same(rowsAfter, rowsBefore),
-		{ before: rowsBefore.length, after: rowsAfter },
-	);
-	const kinds4 = n8nKinds(recorder.seen);
-	check(
-		'requests to n8n: 1 table lookup and 1 read of the rows; no create, no upsert',
-		same(kinds4, { lookups: 1, creates: 0, reads: 1, upserts: 0, total: 2, failed: 0 }),
-		describeProxied(recorder.seen),
-	);
-	note(`manual run: requests to n8n: ${describeProxied(recorder.seen).join('; ')}`);
-	const production = (await storedExecutions(sb, workflowId)).filter((e) => e.mode === 'trigger');
-	check(
-		'3 production executions in all (the schedule stopped when unpublished)',
-		production.length === 3,
-		production.map((e) => [e.id, e.mode, e.status]),
-	);
 }
 
 suite.run(main);
