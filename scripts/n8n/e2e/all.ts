@@ -73,6 +73,8 @@ interface Outcome {
 	/** seconds after the first suite started */
 	start: number;
 	seconds: number;
+	/** CPU seconds (user + system) of the suite and its children; NaN when unknown */
+	cpu: number;
 	code: number | null;
 	counts: string;
 }
@@ -113,6 +115,15 @@ function options(argv: string[]): { parallel: number; entries: Entry[] } {
 
 const safeName = (entry: Entry): string => entry.name.replace(/[^\w.-]/g, '_');
 
+/** The children's user + system seconds from sh's `times` output (its second line: "0m12.34s 0m1.20s"). */
+function cpuSeconds(file: string): number {
+	const line = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n')[1] : '';
+	const times = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)];
+	return times.length === 2
+		? times.reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0)
+		: NaN;
+}
+
 /**
  * One suite in a child process, its output in a log file printed whole at the end. `up` resolves when a
  * `first` suite writes its E2E_UP_FILE, or when it ends.
@@ -126,9 +137,19 @@ function runOne(
 	const upFile = path.join(suite.work, `${safeName(entry)}.up`);
 	const out = fs.openSync(log, 'w');
 	const started = Date.now();
+	const cpuFile = path.join(suite.work, `${safeName(entry)}.cpu`);
+	// `times` (POSIX sh): the CPU seconds of the suite and of every process it waited for (its n8n, Chromium …)
 	const child = spawn(
-		process.execPath,
-		['-r', 'ts-node/register/transpile-only', path.join(__dirname, entry.file)],
+		'/bin/sh',
+		[
+			'-c',
+			'"$@"; s=$?; times > "$0"; exit $s',
+			cpuFile,
+			process.execPath,
+			'-r',
+			'ts-node/register/transpile-only',
+			path.join(__dirname, entry.file),
+		],
 		{
 			stdio: ['ignore', out, out],
 			env: { ...process.env, ...entry.env, ...env, E2E_UP_FILE: upFile, CI: 'true' },
@@ -144,7 +165,15 @@ function runOne(
 			`\n########## ${entry.name} (lane ${lane}): exit ${code}, ${seconds.toFixed(0)} s\n${text}`,
 		);
 		const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
-		return { name: entry.name, lane, start: since(started), seconds, code, counts };
+		return {
+			name: entry.name,
+			lane,
+			start: since(started),
+			seconds,
+			cpu: cpuSeconds(cpuFile),
+			code,
+			counts,
+		};
 	});
 	const up = (async () => {
 		if (!entry.first) return;
@@ -227,7 +256,7 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 	suite.section('suites (lane, started at, wall time)');
 	const lines: string[] = [];
 	for (const o of entries.map((e) => outcomes.find((x) => x.name === e.name) as Outcome)) {
-		const line = `${o.name.padEnd(14)} lane ${o.lane}  from ${o.start.toFixed(0).padStart(4)} s  ${o.seconds.toFixed(0).padStart(5)} s  ${o.counts}`;
+		const line = `${o.name.padEnd(14)} lane ${o.lane}  from ${o.start.toFixed(0).padStart(4)} s  ${o.seconds.toFixed(0).padStart(5)} s  CPU ${o.cpu.toFixed(0).padStart(4)} s  ${o.counts}`;
 		suite.check(line, o.code === 0);
 		lines.push(`e2e ${line}`);
 	}
@@ -238,6 +267,12 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 		suite.note(line);
 		lines.push(`e2e ${line}`);
 	}
+	const cpu = outcomes.reduce((sum, o) => sum + o.cpu, 0);
+	const wall = Math.max(...outcomes.map((o) => o.start + o.seconds));
+	lines.push(
+		`e2e CPU of the suites: ${cpu.toFixed(0)} s in ${wall.toFixed(0)} s on ${CORES} cores`,
+	);
+	suite.note(lines[lines.length - 1].slice(4));
 	if (process.env.E2E_SUMMARY) fs.writeFileSync(process.env.E2E_SUMMARY, `${lines.join('\n')}\n`);
 }
 
