@@ -71,7 +71,7 @@ const TOOL_NAMES = [
 	DIGEST_TOOL,
 ];
 
-const suite = new Suite('ai-e2e');
+const suite = new Suite('ai-e2e', { editor: false });
 const { check, section, note, api } = suite;
 
 const requested = (label: string, call: { requests: RecordedRequest[] }, expected: string[]) =>

@@ -282,7 +282,7 @@ async function main(): Promise<void> {
 	suite.section(
 		`${entries.length} suites in ${parallel} lane(s) (${CORES} cores, ${(os.freemem() / 2 ** 30).toFixed(1)} GiB available; E2E_PARALLEL overrides), ${HEAVY_MAX} heavy at once`,
 	);
-	const env: Record<string, string> = { E2E_TARBALL: tgz };
+	const env: Record<string, string> = { E2E_TARBALL: tgz, E2E_DB_TEMPLATES: suite.work };
 	if (parallel > 1) env.E2E_BOOT_LOCK = path.join(suite.work, 'boot.lock');
 	const outcomes = await runLanes(entries, parallel, env);
 	summary(entries, outcomes);
