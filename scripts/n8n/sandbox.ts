@@ -128,33 +128,22 @@ async function seedDatabase(runtime: N8nRuntime, n8nDir: string): Promise<void> 
 	if (fs.mkdirSync(`${template}.lock`, { recursive: true }) !== undefined)
 		await migrateTemplate(runtime, template);
 	else for (let i = 0; i < 1200 && !fs.existsSync(template); i++) await sleep(250);
-	if (!fs.existsSync(template)) return; // its maker failed: this sandbox migrates its own
-	for (const file of fs.readdirSync(template))
+	for (const file of fs.existsSync(template) ? fs.readdirSync(template) : [])
 		fs.copyFileSync(path.join(template, file), path.join(n8nDir, file));
 }
 
-/** `n8n list:workflow` in a scratch folder migrates its database; the files are kept as `template`. */
+/** `n8n list:workflow` migrates a scratch folder's database; its files but `config` (the key) become `template`. */
 async function migrateTemplate(runtime: N8nRuntime, template: string): Promise<void> {
 	const sb = await createSandbox({ runtime, seed: false });
-	try {
-		const env = { ...sb.env, N8N_RUNNERS_BROKER_PORT: String(await getFreePort()) };
-		const child = spawn(runtime.nodeBin, [runtime.n8nBin, 'list:workflow'], {
-			cwd: sb.userFolder,
-			env,
-			stdio: 'ignore',
-		});
-		const code = await new Promise((resolve) => child.on('exit', resolve).on('error', resolve));
-		if (code !== 0) return;
-		const made = `${template}.made`;
-		fs.mkdirSync(made);
-		for (const file of ['database.sqlite', 'database.sqlite-wal'].filter((f) =>
-			fs.existsSync(path.join(sb.n8nDir, f)),
-		))
-			fs.copyFileSync(path.join(sb.n8nDir, file), path.join(made, file));
-		fs.renameSync(made, template);
-	} finally {
-		await removeSandbox(sb);
-	}
+	const env = { ...sb.env, N8N_RUNNERS_BROKER_PORT: String(await getFreePort()) };
+	const args = [runtime.n8nBin, 'list:workflow'];
+	const child = spawn(runtime.nodeBin, args, { cwd: sb.userFolder, env, stdio: 'ignore' });
+	const code = await new Promise((resolve) => child.on('exit', resolve).on('error', resolve));
+	for (const file of ['config', 'nodes', 'database.sqlite-shm'])
+		fs.rmSync(path.join(sb.n8nDir, file), { recursive: true, force: true });
+	if (code === 0) fs.renameSync(sb.n8nDir, template);
+	else fs.mkdirSync(template); // empty: every sandbox migrates its own
+	await removeSandbox(sb);
 }
 
 export async function createSandbox(

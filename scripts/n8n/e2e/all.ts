@@ -138,18 +138,11 @@ function runOne(
 	const out = fs.openSync(log, 'w');
 	const started = Date.now();
 	const cpuFile = path.join(suite.work, `${safeName(entry)}.cpu`);
+	const node = [process.execPath, '-r', 'ts-node/register/transpile-only'];
 	// `times` (POSIX sh): the CPU seconds of the suite and of every process it waited for (its n8n, Chromium …)
 	const child = spawn(
 		'/bin/sh',
-		[
-			'-c',
-			'"$@"; s=$?; times > "$0"; exit $s',
-			cpuFile,
-			process.execPath,
-			'-r',
-			'ts-node/register/transpile-only',
-			path.join(__dirname, entry.file),
-		],
+		['-c', '"$@"; s=$?; times > "$0"; exit $s', cpuFile, ...node, path.join(__dirname, entry.file)],
 		{
 			stdio: ['ignore', out, out],
 			env: { ...process.env, ...entry.env, ...env, E2E_UP_FILE: upFile, CI: 'true' },
@@ -165,15 +158,8 @@ function runOne(
 			`\n########## ${entry.name} (lane ${lane}): exit ${code}, ${seconds.toFixed(0)} s\n${text}`,
 		);
 		const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
-		return {
-			name: entry.name,
-			lane,
-			start: since(started),
-			seconds,
-			cpu: cpuSeconds(cpuFile),
-			code,
-			counts,
-		};
+		const cpu = cpuSeconds(cpuFile);
+		return { name: entry.name, lane, start: since(started), seconds, cpu, code, counts };
 	});
 	const up = (async () => {
 		if (!entry.first) return;
@@ -267,12 +253,10 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 		suite.note(line);
 		lines.push(`e2e ${line}`);
 	}
-	const cpu = outcomes.reduce((sum, o) => sum + o.cpu, 0);
-	const wall = Math.max(...outcomes.map((o) => o.start + o.seconds));
-	lines.push(
-		`e2e CPU of the suites: ${cpu.toFixed(0)} s in ${wall.toFixed(0)} s on ${CORES} cores`,
-	);
-	suite.note(lines[lines.length - 1].slice(4));
+	const cpu = outcomes.reduce((sum, o) => sum + o.cpu, 0).toFixed(0);
+	const wall = Math.max(...outcomes.map((o) => o.start + o.seconds)).toFixed(0);
+	suite.note(`CPU of the suites: ${cpu} s in ${wall} s on ${CORES} cores`);
+	lines.push(`e2e CPU of the suites: ${cpu} s in ${wall} s on ${CORES} cores`);
 	if (process.env.E2E_SUMMARY) fs.writeFileSync(process.env.E2E_SUMMARY, `${lines.join('\n')}\n`);
 }
 
