@@ -70,7 +70,7 @@ describe('Requests sent again: HTTP 429, and phpRank unavailable (Request Option
 		);
 		expect(error?.description).toMatch(/60 requests a minute/);
 		expect(api.apiRequests()).toHaveLength(attempts);
-	}, 60_000);
+	});
 
 	it('down past the bound: fails saying how long it tried and what to change', async () => {
 		const started = Date.now();
@@ -182,7 +182,7 @@ describe('Wait Out Outages, many items at once', () => {
 		const throttled = after.filter((r) => r.status === 429).length;
 		expect(throttled).toBeLessThanOrEqual(Math.ceil(ids.length / throttle.limit));
 		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
-	}, 60_000);
+	});
 
 	it('a probe left without an answer until its Timeout holds nobody back: the next probe finds phpRank back', async () => {
 		const ids = api.server
@@ -203,12 +203,12 @@ describe('Wait Out Outages, many items at once', () => {
 		// All but the hung probe's item before its Timeout (one request at a time while down, before).
 		const early = answered.filter((r) => r.receivedAt < seen[5].receivedAt + 3000);
 		expect(early).toHaveLength(ids.length - 1);
-	}, 60_000);
+	});
 	it('24 items through an outage longer than Wait Out Outages: each fails at its bound with the same error', async () => {
 		const { ids, items } = await throughOutage(4000, { waitOutOutages: 2 });
 
 		const error =
 			/^phpRank at [\d.:]+ stayed unavailable: \d+ tries over [0-2] s \(the last: HTTP 503\)$/;
 		expect(items.map((i) => i.json.error)).toEqual(ids.map(() => expect.stringMatching(error)));
-	}, 60_000);
+	});
 });
