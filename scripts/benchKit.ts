@@ -75,17 +75,13 @@ export function medians<K extends string>(
 	return Object.fromEntries(keys.map((key) => [key, pick(key)])) as Record<K, number>;
 }
 
-/** `work`'s wall time and the peak heap in use above its start, sampled every `everyMs`. */
+/** `work`'s wall time and the peak heap in use above its start, sampled every 5 ms. */
 export async function probe<T>(
 	work: () => Promise<T>,
-	everyMs = 5,
 ): Promise<{ result: T; ms: number; heapMb: number }> {
 	const start = process.memoryUsage().heapUsed;
 	let peak = start;
-	const sampler = setInterval(
-		() => (peak = Math.max(peak, process.memoryUsage().heapUsed)),
-		everyMs,
-	);
+	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
 	const started = performance.now();
 	try {
 		const result = await work();
@@ -104,9 +100,9 @@ export async function engine(): Promise<typeof runNode> {
 }
 
 /** `file` (this script) again in a child process under ts-node, `args` its argv, an IPC channel to it. */
-export function forkSelf(file: string, args: string[], nodeArgs: string[] = []): ChildProcess {
+export function forkSelf(file: string, args: string[]): ChildProcess {
 	return fork(file, args, {
-		execArgv: [...nodeArgs, '-r', 'ts-node/register/transpile-only'],
+		execArgv: ['-r', 'ts-node/register/transpile-only'],
 		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
 	});
 }
@@ -123,12 +119,10 @@ export function nextMessage<T>(child: ChildProcess, name: string): Promise<T> {
 	});
 }
 
-/** Runs `main`; an error is printed and sets exit code 1. `exit`: then exits, whatever is still open. */
-export function runMain(main: () => Promise<void>, { exit = false } = {}): void {
-	main()
-		.catch((error: unknown) => {
-			console.error(error);
-			process.exitCode = 1;
-		})
-		.finally(() => exit && process.exit());
+/** Runs `main`; an error is printed and sets exit code 1. */
+export function runMain(main: () => Promise<void>): void {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
 }

@@ -450,6 +450,15 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		await api.refuses(findings({ findingOptions }), `Finding Options → ${message}`, { items });
 	});
 
+	it('refuses Ticket Per → Page Group with a group named like a page, before any request', async () => {
+		const pageGroups = { group: [{ name: '/blog', pattern: '/blog/*' }] };
+		await api.refuses(
+			findings({ ...BY_GROUP, pageGroups }),
+			'Page Groups → "/blog" → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page',
+			{ items: [{ url: URLS[0] }] },
+		);
+	});
+
 	const noTable: IDataObject = { ...TABLE, historyTable: locator('name', ' ') };
 	it.each<[string, IDataObject['ticket'], string, IDataObject?]>([
 		[key('title'), { number: 7 }, 'Ticket must be text or a number, not an object'],

@@ -8,8 +8,6 @@ import type { PhpRankServer, RecordedRequest, ThrottleOptions } from '../../test
 export type MonitorCommand =
 	/** Replaces every report: `others` over the default hosts, then `siteReports` of `site`, a URL each. */
 	| { cmd: 'monitor-seed'; others: number; site: string; siteReports: number }
-	/** Adds `siteReports` reports of `site`, a URL each (Get Health's site), and clears the request log. */
-	| { cmd: 'seed-site'; site: string; siteReports: number }
 	/** Deletes every report of `site` (the first run: the site has none yet). */
 	| { cmd: 'delete-site'; site: string }
 	/** A new throttle, every user's window forgotten; the request log and the counters cleared. */
@@ -19,9 +17,6 @@ export type MonitorCommand =
 	 * below (noise), the next drops by it and stays (real); the rest keep their scores. Answers both lists.
 	 */
 	| { cmd: 'script-drops'; site: string; every: number }
-	/** Each of `urls` keeps its checks and scores `steadyScore(i)`: a week with no drop to confirm. */
-	| { cmd: 'steady-analyses'; urls: string[] }
-	| { cmd: 'clear-analyses' }
 	| { cmd: 'monitor-stats'; site: string };
 
 /** The API requests of one run, by kind; `list`, `put` and `post` count answered ones (2xx). */
@@ -59,23 +54,11 @@ export function monitorCommand(server: PhpRankServer, message: MonitorCommand): 
 			server.clearRequests();
 			return { urls };
 		}
-		case 'seed-site':
-			server.seedReports(message.siteReports, { hosts: [message.site], uniqueUrls: true });
-			server.clearRequests();
-			server.resetStats();
-			return {};
 		case 'delete-site': {
 			const doomed = server.listReports().filter((report) => report.project === message.site);
 			for (const report of doomed) server.deleteReport(report.id);
 			return { deleted: doomed.length };
 		}
-		case 'steady-analyses':
-			message.urls.forEach((url, i) =>
-				server.setAnalysis(url, { score: steadyScore(i), others: 'keep' }),
-			);
-			return {};
-		case 'clear-analyses':
-			return { cleared: server.clearAnalyses() };
 		case 'throttle':
 			server.setThrottle(message.throttle);
 			server.clearRequests();
@@ -132,11 +115,6 @@ function kindOf(
 
 /** The points a scripted drop falls by (script-drops): well over Confirm Drops' default of 5. */
 export const SCRIPTED_DROP = 12;
-
-/** The score of the i-th page of a steady site: spread over the three classes (40-99). */
-export function steadyScore(i: number): number {
-	return 40 + ((i * 37) % 60);
-}
 
 /** results=1 in the form, the query or a JSON body. */
 function rerunAsked(request: RecordedRequest): boolean {

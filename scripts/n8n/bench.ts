@@ -18,31 +18,22 @@
  *
  * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
  * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
- * Report → Create of the same pages as the baseline (plus One Item per Site, Confirm Drops over scripted drops,
- * and Get Health of a --health-pages site); requests by kind, reports created, and the node's wall time against
- * the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
+ * Report → Create of the same pages as the baseline (plus One Item per Site, and Confirm Drops over scripted
+ * drops); requests by kind, reports created, and the node's wall time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
  * --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
- *
- * Then the sitemap table (issue 25): examples/site-audit-from-sitemap.json itself (but History Store → This
- * Workflow: `n8n execute` serves no public API for its data table), its Site pointed at a local sitemap server
- * (an index of --sitemap-per-file URLs a sitemap, --sitemap-pages pages of one site) and its email at a local
- * SMTP catcher, under the same scaled throttle: the first run (every page created) and the weekly run (every
- * page re-run; a steady week, so Confirm Drops confirms nothing). Requests are counted by kind (phpRank list
- * pages, writes, the sitemap reads) and must be exactly what README says.
  *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
  * records the run data's timings and the process's peak RSS when the execution ends, and drops the items
  * before n8n prints them.
  *
- *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor,sitemap] [--rounds 5] [--reports 10000] [--gets 1000]
+ *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
  *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
- *                        [--monitor-window-ms 6000] [--health-pages 10000] [--sitemap-pages 500] [--sitemap-per-file 100]
- *                        [--skip-build]
+ *                        [--monitor-window-ms 6000] [--skip-build]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
  * 1,000 other reports (a smoke run).
- * --only: the tables to make (default all four); `--only monitor` is the monitoring table alone.
- * --mem-reports 0, --monitor-urls 0 or --sitemap-pages 0 skips that table. --skip-build packs the current dist/ as it is.
+ * --only: the tables to make (default all three); `--only monitor` is the monitoring table alone.
+ * --mem-reports 0 or --monitor-urls 0 skips that table. --skip-build packs the current dist/ as it is.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -70,27 +61,10 @@ import {
 	type MonitorCounts,
 	SCRIPTED_DROP,
 	spelledUrls,
-	steadyScore,
 	throttleFloorMs,
 } from './bench-monitor';
-import {
-	sitemapIndexXml,
-	startFileServer,
-	startSmtpCatcher,
-	urlsetXml,
-	XML_TYPE,
-	type FileServer,
-} from './catchers';
-import {
-	loadExamples,
-	PHPRANK_CRED,
-	SITEMAP_EXAMPLE,
-	testServerCredential,
-	withWorkflowHistory,
-	withSitemapUrl,
-} from './checks';
+import { PHPRANK_CRED, testServerCredential } from './checks';
 import { same } from './report';
-import { smtpCredential } from './suite';
 import {
 	manualTrigger,
 	node,
@@ -130,15 +104,11 @@ const COUNTS = {
 	memRounds: [3, 1, 1],
 	monitorUrls: [500, 100, 0],
 	monitorOthers: [10_000, 1_000, 0],
-	/** Get Health's site: how many pages */
-	healthPages: [10_000, 1_000, 1],
 	monitorWindowMs: [6_000, 6_000, 1_000],
-	sitemapPages: [500, 100, 0],
-	sitemapPerFile: [100, 100, 1],
 } as const;
 const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-const JOBS = ['speed', 'memory', 'monitor', 'sitemap'] as const;
+const JOBS = ['speed', 'memory', 'monitor'] as const;
 type Job = (typeof JOBS)[number];
 
 type Options = ReturnType<typeof parseOptions>;
@@ -452,8 +422,6 @@ const CONFIRM_EVERY = 25;
 
 /** The site watched in the monitoring table; none of the seeded other reports is of it. */
 const MONITOR_SITE = 'pages.example.net';
-/** Get Health's site: a project of --health-pages pages (10,000 by default), seeded for that row alone. */
-const HEALTH_SITE = 'big.example.net';
 
 /** Each of `urls` through phpRank's Create or Re-Run (unless `parameters` say another), as items `{ url }`. */
 const eachPage = (
@@ -473,23 +441,6 @@ const eachPage = (
 		}),
 	]);
 
-const HEALTH = contender(
-	'monitorHealth',
-	'phpRank Get Health',
-	{
-		text: "a site's health (project, pages, health_score)",
-		ok: (item) => typeof item.pages === 'number' && typeof item.health_score === 'number',
-	},
-	() => [
-		phpRankNode({
-			resource: 'project',
-			operation: 'getHealth',
-			project: { __rl: true, mode: 'name', value: HEALTH_SITE },
-			simplify: true,
-		}),
-	],
-);
-
 // --- running n8n -----------------------------------------------------------------------------
 
 interface HookTask {
@@ -508,9 +459,6 @@ interface HookOutput {
 
 class BrokenRun extends Error {}
 
-/** What executeN8n needs of a contender. */
-type Executed = Pick<N8nContender, 'label' | 'workflowId' | 'measured' | 'shape'>;
-
 interface Bench {
 	sb: N8nSandbox;
 	server: ServerProcess;
@@ -521,16 +469,15 @@ interface Bench {
 /** `n8n execute` of one workflow; the hook's record of it. Throws BrokenRun unless it succeeded with `expectItems` items. */
 async function executeN8n(
 	bench: Bench,
-	contender: Executed,
+	contender: N8nContender,
 	expectItems: number,
 	timeoutMs = EXECUTE_TIMEOUT_MS,
-	env?: Record<string, string>,
 ): Promise<HookOutput> {
 	const { label, workflowId, measured, shape } = contender;
 	const outFile = path.join(bench.outDir, `${workflowId}.json`);
 	fs.rmSync(outFile, { force: true });
 	const args = ['execute', `--id=${workflowId}`, '--rawOutput'];
-	const r = await runCli(bench.sb, args, { timeoutMs, env });
+	const r = await runCli(bench.sb, args, { timeoutMs });
 	if (!fs.existsSync(outFile))
 		throw new BrokenRun(
 			`${label}: n8n execute exited with ${r.code} and left no record\n${r.stdout.slice(-3000)}`,
@@ -618,7 +565,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 	}
 }
 
-/** The speed tables: medians, ratios, spread, and the ratio within each round. */
+/** The speed table (medians), then phpRank ÷ HTTP Request: of the medians and within each round. */
 function printSpeed(bench: Bench, options: Options, samples: Record<string, Sample[]>): void {
 	const all = (key: string, figure: (s: Sample) => number) => samples[key].map(figure);
 	const m = (key: string) => median(all(key, (s) => s.ms));
@@ -654,26 +601,13 @@ function printSpeed(bench: Bench, options: Options, samples: Record<string, Samp
 		['Return All, Simplify off', 'listPhpRankFull', 'listHttp'],
 		[gets, 'getPhpRank', 'getHttp'],
 	];
-	const vsFetch = (key: string) =>
-		key.startsWith('list')
-			? times(m(key), m('listFetch'))
-			: `${times(m(key), m('getFetch'))} sequential, ${times(m(key), m('getFetchAll'))} all at once`;
 	printTable(
-		'\nRatios (below 1.00× = the phpRank node is faster):',
-		['work', 'phpRank ÷ HTTP Request', 'phpRank ÷ fetch loop', 'HTTP Request ÷ fetch loop'],
-		pairs.map(([work, key, peer], i) => [
-			work,
-			times(m(key), m(peer)),
-			vsFetch(key),
-			i === 1 ? '' : vsFetch(peer),
-		]),
-	);
-	printTable(
-		'\nphpRank ÷ HTTP Request within each round (the pair ran back to back, so a busy machine weighs on both):',
-		['work', 'median', 'rounds'],
+		'\nphpRank ÷ HTTP Request (below 1.00× = the phpRank node is faster): of the medians, and within each round (the pair ran back to back, so a busy machine weighs on both):',
+		['work', 'of the medians', 'within each round: median', 'rounds'],
 		pairs.map(([work, key, peer]) => {
 			const ratios = samples[key].map((s, i) => s.ms / samples[peer][i].ms);
-			return [work, `${median(ratios).toFixed(2)}×`, ratios.map((r) => r.toFixed(2)).join(', ')];
+			const each = ratios.map((r) => r.toFixed(2)).join(', ');
+			return [work, times(m(key), m(peer)), `${median(ratios).toFixed(2)}×`, each];
 		}),
 	);
 }
@@ -710,39 +644,25 @@ async function memory(bench: Bench, options: Options): Promise<void> {
 	);
 }
 
-// --- the throttled tables: monitoring and sitemap --------------------------------------------
-
-/** phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window, and how the tables say it. */
-function scaledThrottle(options: Options): { throttle: ThrottleOptions; text: string } {
-	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: options.monitorWindowMs };
-	const perMinute = (throttle.limit * 60_000) / throttle.windowMs;
-	const text = `phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${int(perMinute)} a minute)`;
-	return { throttle, text };
-}
-
-/** Every report replaced: --monitor-others of other sites, then `siteReports` of `site`; their URLs. */
-async function seedAmongOthers(bench: Bench, options: Options, site: string, siteReports: number) {
-	const seed = { cmd: 'monitor-seed', others: options.monitorOthers, site, siteReports } as const;
-	return (await bench.server.send<{ urls: string[] }>(seed)).urls;
-}
+// --- the monitoring table (throttled) --------------------------------------------------------
 
 /** The requests a throttled run is expected to send to phpRank, by kind, and the reports it creates. */
 type Expected = Record<'list' | 'put' | 'post' | 'created', number>;
 
 /**
- * `contender` run once under `throttle`, with the requests about `site` counted by kind, and its row of a
- * throttled table. It may take three times the throttle's floor for the expected requests and two minutes,
+ * `contender` run once under `throttle`, with the requests about MONITOR_SITE counted by kind, and its row of
+ * the table. It may take three times the throttle's floor for the expected requests and two minutes,
  * EXECUTE_TIMEOUT_MS at least.
  */
 async function throttledRun(
 	bench: Bench,
 	throttle: ThrottleOptions,
-	contender: Executed,
-	site: string,
+	contender: N8nContender,
 	expect: Expected,
 	items: number,
 ) {
-	const stats = () => bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site });
+	const stats = () =>
+		bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
 	const before = await stats();
 	await bench.server.send({ cmd: 'throttle', throttle });
 	const floor = throttleFloorMs(expect.list + expect.put + expect.post, throttle);
@@ -754,11 +674,10 @@ async function throttledRun(
 	const got: Expected = { list: after.list, put: after.put, post: after.post, created };
 	const wallMs = nodeMs(out, contender.measured[0]);
 	const floorMs = throttleFloorMs(requests, throttle);
-	/** `label`, the requests by kind, `extra` cells, 429s, `createdCell`, the node's wall time, the floor's three. */
-	const row = (label: string, createdCell: string, extra: string[] = []) => [
+	/** `label`, the requests by kind, 429s, `createdCell`, the node's wall time, the floor's three. */
+	const row = (label: string, createdCell: string) => [
 		label,
 		`**${int(requests)}**: ${int(after.list)} list (project filter)${after.otherList ? ` + ${int(after.otherList)} other list` : ''} + ${int(after.put)} re-runs + ${int(after.post)} creates${after.other ? ` + ${int(after.other)} other` : ''}`,
-		...extra,
 		int(after.throttled),
 		createdCell,
 		ms(wallMs),
@@ -774,12 +693,6 @@ function rerunEach(n: number): Expected {
 	return { list: Math.max(1, Math.ceil(n / PAGE_SIZE)), put: n, post: 0, created: 0 };
 }
 
-/** A throttled table: its title, then its columns and the floor's three. */
-function printThrottled(title: string, columns: string[], rows: string[][]): void {
-	const floor = ["throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"];
-	printTable(`\n### ${title}`, [...columns, ...floor], rows);
-}
-
 /** The floor of `requests` at phpRank's own 60 a minute, and at a steady 60/min. */
 function floorAtPhpRankRate(requests: number): string {
 	return `≥ ${(throttleFloorMs(requests, { limit: PHPRANK_RATE_LIMIT, windowMs: 60_000 }) / 60_000).toFixed(0)} min (${(requests / PHPRANK_RATE_LIMIT).toFixed(1)} min at a steady 60/min)`;
@@ -790,7 +703,7 @@ interface MonitorCase {
 	contender: N8nContender;
 	/** what the first output item's `action` must be (Create or Re-Run) */
 	action?: 'rerun' | 'created';
-	/** One Item per Site: one item out, and exact request counts are the claim (README, Whole sites) */
+	/** One Item per Site: one item out */
 	wholeSite?: boolean;
 	/** before the run: the state of the site it needs; an expectation that depends on it */
 	prepare?: () => Promise<Expected | undefined>;
@@ -870,13 +783,16 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 	];
 }
 
-/** The monitoring table: each case under the throttle, then Get Health. */
+/** The monitoring table: each case under the throttle. */
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
-	const { throttle, text } = scaledThrottle(options);
-	const urls = spelledUrls(await seedAmongOthers(bench, options, MONITOR_SITE, n));
+	// phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window.
+	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const seed = { cmd: 'monitor-seed', others: options.monitorOthers, site: MONITOR_SITE } as const;
+	const { urls: stored } = await bench.server.send<{ urls: string[] }>({ ...seed, siteReports: n });
+	const urls = spelledUrls(stored);
 	const cases = monitorCases(bench, urls);
-	const contenders = [...new Set([...cases.map((c) => c.contender), HEALTH])];
+	const contenders = [...new Set(cases.map((c) => c.contender))];
 	await importWorkflows(
 		bench.sb,
 		contenders.map((c) => c.build(bench.api, 0, 0)),
@@ -890,7 +806,7 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	for (const c of cases) {
 		const expect = (await c.prepare?.()) ?? c.expect;
 		const items = c.wholeSite ? 1 : n; // one item a page, or one for the site
-		const run = await throttledRun(bench, throttle, c.contender, MONITOR_SITE, expect, items);
+		const run = await throttledRun(bench, throttle, c.contender, expect, items);
 		const { out, after, got, requests, wallMs } = run;
 		const first = out.nodes.phpRank[0].first ?? {};
 		const fail = (why: string) => broken.push(`${c.label}: ${why}`);
@@ -898,12 +814,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			fail(`the first item's action is ${String(first.action)}, expected ${c.action}`);
 		if (after.failed > 0)
 			fail(`the test server answered ${after.failed} requests with an error status other than 429`);
-		for (const key of Object.keys(expect) as Array<keyof Expected>)
-			if (got[key] !== expect[key])
-				console.log(`note: ${c.label}: ${key} ${got[key]}, expected ${expect[key]}`);
-		// Whole sites: exact request counts are the claim (README, Whole sites).
-		if (c.wholeSite && (got.list !== expect.list || got.put !== expect.put || got.post !== 0))
-			fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
+		// Exact request counts are the claim (README, Performance and Whole sites).
+		if (!same(got, expect)) fail(`${JSON.stringify(got)}, expected ${JSON.stringify(expect)}`);
 		// Confirm Drops: one request more per suspected drop, and only the drops that held count as worse.
 		const { drops } = c;
 		if (drops) {
@@ -926,12 +838,13 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			`  ${c.label}: ${int(requests)} requests, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(wallMs)}`,
 		);
 	}
-	await bench.server.send({ cmd: 'throttle', throttle: false });
-	rows.push(await healthRow(bench, options, broken));
-
-	printThrottled(
-		`Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, ${text}`,
-		['case', 'requests answered', '429s', 'reports created', 'wall time (the node)'],
+	const perMinute = int((throttle.limit * 60_000) / throttle.windowMs);
+	printTable(
+		`\n### Monitoring: ${plural(n, 'page')} of one site (varied spellings) among ${int(options.monitorOthers)} reports of other sites, phpRank's throttle scaled in time: ${throttle.limit} requests per ${ms(throttle.windowMs)} window (${perMinute} a minute)`,
+		[
+			...['case', 'requests answered', '429s', 'reports created', 'wall time (the node)'],
+			...["throttle's floor", 'wall ÷ floor', "floor at phpRank's 60 a minute"],
+		],
 		rows,
 	);
 	console.log(
@@ -942,155 +855,6 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 			`is ${int(n)} + ${int(2 * n)} = ${int(3 * n)} requests, and a search for a URL also finds longer URLs that contain it.`,
 	);
 	if (broken.length) throw new BrokenRun(broken.join('\n'));
-}
-
-/** Get Health of a big site: its report list alone, 100 a page, with the project filter. Its row of the table. */
-async function healthRow(bench: Bench, options: Options, broken: string[]): Promise<string[]> {
-	const pages = options.healthPages;
-	await bench.server.send({ cmd: 'seed-site', site: HEALTH_SITE, siteReports: pages });
-	const out = await executeN8n(bench, HEALTH, 1);
-	const c = await bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site: HEALTH_SITE });
-	const lists = Math.ceil(pages / PAGE_SIZE);
-	const item = out.nodes.phpRank[0].first ?? {};
-	if (c.list !== lists || c.otherList + c.put + c.post + c.other !== 0 || item.pages !== pages)
-		broken.push(
-			`Get Health of ${int(pages)} pages: ${JSON.stringify(c)}, pages ${String(item.pages)}; expected ${lists} list requests and nothing else`,
-		);
-	const wall = ms(nodeMs(out, 'phpRank'));
-	console.log(
-		`  Get Health of ${HEALTH_SITE}, ${int(pages)} pages: ${int(c.list)} list requests (project filter), nothing else; ${wall}`,
-	);
-	const label = `Get Health of a site of ${int(pages)} pages (its report list alone)`;
-	const requests = `**${int(c.list)}**: ${int(c.list)} list (project filter)`;
-	// 429s, reports created, wall time, and no throttle's floor: the run is unthrottled.
-	const cells = [int(c.throttled), '0', wall, '(unthrottled)', '', floorAtPhpRankRate(c.list)];
-	return [label, requests, ...cells];
-}
-
-/** The site of the sitemap table; none of the seeded other reports is of it. */
-const SITEMAP_SITE = 'audit.example.net';
-/** The example's nodes that are not the sitemap reading: their time is not the sitemap's. */
-const NOT_SITEMAP_NODES = new Set<string>([
-	SITEMAP_EXAMPLE.audit,
-	SITEMAP_EXAMPLE.email,
-	SITEMAP_EXAMPLE.site,
-]);
-
-/** `urls` in sitemaps of `perFile` URLs and /sitemap.xml, their index; the sitemaps' paths. */
-function serveSitemaps(files: FileServer, urls: string[], perFile: number): string[] {
-	const sitemaps: string[] = [];
-	for (let at = 0; at < urls.length; at += perFile) {
-		const file = `/sitemap-${sitemaps.length + 1}.xml`;
-		files.set(file, { body: urlsetXml(urls.slice(at, at + perFile)), contentType: XML_TYPE });
-		sitemaps.push(file);
-	}
-	const index = sitemapIndexXml(sitemaps.map((file) => files.origin + file));
-	files.set('/sitemap.xml', { body: index, contentType: XML_TYPE });
-	return sitemaps;
-}
-
-async function sitemapAudit(bench: Bench, options: Options): Promise<void> {
-	const n = options.sitemapPages;
-	const { throttle, text } = scaledThrottle(options);
-	const example = loadExamples().get(SITEMAP_EXAMPLE.file);
-	if (!example) throw new BrokenRun(`examples/${SITEMAP_EXAMPLE.file} is missing`);
-	await seedAmongOthers(bench, options, SITEMAP_SITE, 0); // the site has no report before the first run
-	const urls = Array.from(
-		{ length: n },
-		(_, i) =>
-			`https://${i % 2 ? 'www.' : ''}${SITEMAP_SITE}/${['products', 'blog', 'help'][i % 3]}/page-${i + 1}`,
-	);
-	await bench.server.send({ cmd: 'steady-analyses', urls });
-
-	const files = await startFileServer();
-	const smtp = await startSmtpCatcher();
-	try {
-		const sitemaps = serveSitemaps(files, urls, options.sitemapPerFile);
-		await importCredentials(bench.sb, [smtpCredential(smtp)]);
-		// History Store → This Workflow instead of the example's Data Table: `n8n execute` serves no public API
-		// for the node to reach its table, and the bench measures phpRank's side (the table's requests to n8n are
-		// counted by npm run test:e2e:sitemap).
-		const wf = withWorkflowHistory(withSitemapUrl(example, `${files.origin}/sitemap.xml`));
-		await importWorkflows(bench.sb, [wf]);
-		console.log(
-			`  input: ${files.origin}/sitemap.xml, an index of ${plural(sitemaps.length, 'sitemap')} (${int(options.sitemapPerFile)} URLs each), ${plural(n, 'page')} of ${SITEMAP_SITE}`,
-		);
-		// Its phpRank node and e-mail measured, the site's summary out.
-		const audit: Executed = {
-			label: 'the sitemap example',
-			workflowId: wf.id,
-			measured: [SITEMAP_EXAMPLE.audit, SITEMAP_EXAMPLE.email],
-			shape: {
-				text: `the summary of ${SITEMAP_SITE} (${n} pages)`,
-				ok: (item) => item.project === SITEMAP_SITE && item.pages === n,
-			},
-		};
-		const cases: Array<[string, Expected & { rerun: number }]> = [
-			[
-				'the first run (the site has no report yet)',
-				{ list: 1, put: 0, post: n, created: n, rerun: 0 },
-			],
-			['every week after (a steady week: no drop to confirm)', { ...rerunEach(n), rerun: n }],
-		];
-		const rows: string[][] = [];
-		const broken: string[] = [];
-		for (const [label, expect] of cases) {
-			files.hits.length = 0;
-			smtp.clear();
-			const run = await throttledRun(bench, throttle, audit, SITEMAP_SITE, expect, 1);
-			const { out, after, requests } = run;
-			const summary = out.nodes[SITEMAP_EXAMPLE.audit][0].first ?? {};
-			const fail = (why: string) => broken.push(`${label}: ${why}`);
-			const mails = await smtp.waitFor(1, 10_000);
-			const got = { ...run.got, rerun: Number(summary.rerun) };
-			// Exact counts are the claim (README, Whole sites): anything else is a broken run.
-			if (!same(got, expect) || after.otherList + after.other + after.failed > 0)
-				fail(
-					`${JSON.stringify({ ...got, otherList: after.otherList, other: after.other, failed: after.failed })}, expected ${JSON.stringify(expect)} and nothing else`,
-				);
-			if (Number(summary.created) !== expect.created)
-				fail(`the summary says created ${String(summary.created)}, expected ${expect.created}`);
-			if (!same([...files.hits].sort(), ['/sitemap.xml', ...sitemaps].sort()))
-				fail(
-					`sitemap reads ${JSON.stringify(files.hits)}, expected the index and each sitemap once`,
-				);
-			if (mails.length !== 1 || mails[0].html !== summary.summary_html)
-				fail(`${mails.length} emails, expected one whose body is summary_html`);
-			const sitemapMs = Object.keys(out.nodes)
-				.filter(
-					(name) => !NOT_SITEMAP_NODES.has(name) && !/trigger|Execute workflow|Every /i.test(name),
-				)
-				.reduce((sum, name) => sum + nodeMs(out, name), 0);
-			const reads = `${int(files.hits.length)} (the index + ${plural(sitemaps.length, 'sitemap')}), ${ms(sitemapMs)}`;
-			rows.push(run.row(label, int(got.created), [reads]));
-			console.log(
-				`  ${label}: ${int(requests)} phpRank requests, ${int(files.hits.length)} sitemap reads, ${int(after.throttled)} × 429, ${int(got.created)} created, ${ms(run.wallMs)}; score ${String(summary.average_score)}`,
-			);
-		}
-		await bench.server.send({ cmd: 'throttle', throttle: false });
-		await bench.server.send({ cmd: 'clear-analyses' });
-		printThrottled(
-			`A whole site from its sitemap (examples/${SITEMAP_EXAMPLE.file} as it is, but History Store → This Workflow): ${plural(n, 'page')} of one site in an index of ${plural(sitemaps.length, 'sitemap')}, ` +
-				`among ${int(options.monitorOthers)} reports of other sites; ${text}`,
-			[
-				'run',
-				'phpRank requests answered',
-				"sitemap reads (the reading nodes' time)",
-				'429s',
-				'reports created',
-				'wall time (the phpRank node)',
-			],
-			rows,
-		);
-		const scores = urls.map((_, i) => steadyScore(i));
-		console.log(
-			`\nA steady week: each page keeps its score (${Math.min(...scores)}-${Math.max(...scores)}) and its checks, so Confirm Drops has nothing to confirm; each suspected drop costs one re-run more.`,
-		);
-		if (broken.length) throw new BrokenRun(broken.join('\n'));
-	} finally {
-		await files.stop();
-		await smtp.stop();
-	}
 }
 
 // --- main ------------------------------------------------------------------------------------
@@ -1157,14 +921,10 @@ async function main(): Promise<void> {
 			step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
 			await memory(bench, options);
 		}
-		const others = `among ${int(options.monitorOthers)} other reports, throttled`;
 		if (options.jobs.has('monitor') && options.monitorUrls > 0) {
+			const others = `among ${int(options.monitorOthers)} other reports, throttled`;
 			step(`monitoring: ${plural(options.monitorUrls, 'page')} ${others}`);
 			await monitor(bench, options);
-		}
-		if (options.jobs.has('sitemap') && options.sitemapPages > 0) {
-			step(`sitemap audit (the example): ${plural(options.sitemapPages, 'page')} ${others}`);
-			await sitemapAudit(bench, options);
 		}
 		const load = os.loadavg().map((l) => l.toFixed(1));
 		step(`done; load average ${load.join(' ')} on ${os.cpus().length} CPUs`);

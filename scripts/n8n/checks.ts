@@ -123,7 +123,7 @@ export function seedServer(server: PhpRankServer, now: number): void {
 	add(10, 'https://competitor.example.net/', 30, 200, USER_IDS.other);
 }
 
-/** examples/site-audit-from-sitemap.json: its file and the names of the nodes the e2e and the bench use. */
+/** examples/site-audit-from-sitemap.json: its file and the names of the nodes the e2e uses. */
 export const SITEMAP_EXAMPLE = {
 	file: 'site-audit-from-sitemap.json',
 	site: 'Site',
@@ -142,21 +142,6 @@ export function sitemapN8nApiCredential(baseUrl: string, apiKey: string): Creden
 		type: 'phpRankN8nApi',
 		data: { baseUrl, apiKey },
 	};
-}
-
-/**
- * The sitemap example with History Store → This Workflow and no n8n API credential, for `n8n execute`, where n8n
- * serves no public API (scripts/n8n/NOTES.md, "A site's history"): the bench.
- */
-export function withWorkflowHistory(wf: WorkflowJson): WorkflowJson {
-	const out = structuredClone(wf);
-	const audit = out.nodes.find((n) => n.name === SITEMAP_EXAMPLE.audit);
-	if (!audit)
-		throw new Fatal(`examples/${SITEMAP_EXAMPLE.file}: no node "${SITEMAP_EXAMPLE.audit}"`);
-	audit.parameters.historyStore = 'workflow';
-	delete audit.parameters.historyTable;
-	if (audit.credentials) delete audit.credentials.phpRankN8nApi;
-	return out;
 }
 
 /**
@@ -401,14 +386,13 @@ export async function installAsReadmeSays(
 
 /**
  * POSTs JSON to a production webhook. n8n answers readiness before it has registered the webhooks of
- * published workflows, so a 404 "not registered" is retried for a while.
+ * published workflows, so a 404 "not registered" is retried for a minute.
  */
 export async function callWebhook(
 	url: string,
 	body: unknown,
-	timeoutMs = 60_000,
 ): Promise<{ status: number; body: string }> {
-	const deadline = Date.now() + timeoutMs;
+	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const res = await sentAgainIfClosed('POST', () =>
 			fetch(url, {

@@ -238,14 +238,8 @@ export function parseExecuteOutput(stdout: string): ExecutionRun | undefined {
 }
 
 /** `n8n execute --id=<id> --rawOutput` (~2 s per run). Starts at the workflow's Manual Trigger. */
-export async function executeWorkflow(
-	sb: N8nSandbox,
-	workflowId: string,
-	opts: { timeoutMs?: number } = {},
-): Promise<ExecuteResult> {
-	const r = await runCli(sb, ['execute', `--id=${workflowId}`, '--rawOutput'], {
-		timeoutMs: opts.timeoutMs,
-	});
+export async function executeWorkflow(sb: N8nSandbox, workflowId: string): Promise<ExecuteResult> {
+	const r = await runCli(sb, ['execute', `--id=${workflowId}`, '--rawOutput']);
 	const run = parseExecuteOutput(r.stdout);
 	const outputs: Record<string, ExecutionItem[]> = {};
 	const runData = run?.data?.resultData?.runData ?? {};

@@ -96,8 +96,9 @@ async function executionStatus(waitingUrl: string): Promise<string> {
 	return (await (await sentAgainIfClosed('GET', () => fetch(url))).text()).trim();
 }
 
-async function statusOtherThan(waitingUrl: string, busy: string[], timeoutMs: number) {
-	const deadline = Date.now() + timeoutMs;
+/** The execution's status once it is none of `busy`, or after a minute. */
+async function statusOtherThan(waitingUrl: string, busy: string[]) {
+	const deadline = Date.now() + 60_000;
 	let status = await executionStatus(waitingUrl);
 	while (busy.includes(status) && Date.now() < deadline) {
 		await pause(200);
@@ -114,7 +115,6 @@ async function statusOtherThan(waitingUrl: string, busy: string[], timeoutMs: nu
 export async function submitForm(
 	formUrl: string,
 	answers: { website: string; email: string; competitor?: string },
-	timeoutMs = 60_000,
 ): Promise<Submission> {
 	const started = Date.now();
 	const fields = new FormData();
@@ -130,16 +130,13 @@ export async function submitForm(
 	const waitingUrl = (JSON.parse(answer) as { formWaitingUrl?: string }).formWaitingUrl;
 	if (!waitingUrl)
 		throw new Error(`the form's POST answered ${post.status} ${answer.slice(0, 300)}`);
-	await statusOtherThan(waitingUrl, ['new', 'running', 'null'], timeoutMs);
+	await statusOtherThan(waitingUrl, ['new', 'running', 'null']);
 	const ending = await sentAgainIfClosed('GET', () => fetch(waitingUrl));
 	const endingHtml = await ending.text();
 	const ms = Date.now() - started;
 	await sentAgainIfClosed('POST', () => fetch(waitingUrl, { method: 'POST' }));
-	const finalStatus = await statusOtherThan(
-		waitingUrl,
-		['new', 'running', 'waiting', 'form-waiting'],
-		timeoutMs,
-	);
+	const finishing = ['new', 'running', 'waiting', 'form-waiting'];
+	const finalStatus = await statusOtherThan(waitingUrl, finishing);
 	return { postStatus: post.status, endingStatus: ending.status, endingHtml, finalStatus, ms };
 }
 

@@ -83,9 +83,8 @@ export function phpRankTrigger(
 	name: string,
 	parameters: Record<string, unknown>,
 	credential: CredentialRef,
-	more: Partial<WorkflowNode> = {},
 ): WorkflowNode {
-	return node(name, TRIGGER_TYPE, parameters, { credentials: { phpRankApi: credential }, ...more });
+	return node(name, TRIGGER_TYPE, parameters, { credentials: { phpRankApi: credential } });
 }
 
 /** Poll Times at these fixed seconds of every minute (2.41 refuses lists and steps in the seconds field). */

@@ -3,10 +3,12 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { BOUNDS, describeValue } from '../bounds';
 import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
-import { thousands } from '../site/text';
+import { pageGroupSettings } from '../site/pageGroups';
+import { plural, thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
+import { runOf } from '../transport/run';
 import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
@@ -77,8 +79,12 @@ export type HeldItem = {
 	body: string;
 };
 
-/** Ticket Per as set: Page Group only for a site with Page Groups (`groups`), else the item stops naming both. */
-function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean): TicketPer {
+/** Ticket Per as set: Page Group only for a site with Page Groups (their names), else the item stops naming both. */
+function ticketPer(
+	ctx: IExecuteSingleFunctions,
+	value: unknown,
+	groups: readonly string[],
+): TicketPer {
 	const per = value ?? 'site';
 	if (!TICKET_PER.includes(per))
 		fail(
@@ -86,22 +92,42 @@ function ticketPer(ctx: IExecuteSingleFunctions, value: unknown, groups: boolean
 			`Finding Options → Ticket Per must be Site, Page Group or Page, not ${describeValue(per)}`,
 			'Set Ticket Per to Site (a finding per failing check of the site), Page Group or Page.',
 		);
-	if (per === 'group' && !groups)
+	if (per === 'group' && groups.length === 0)
 		fail(
 			ctx,
 			'Finding Options → Ticket Per is Page Group, but no Page Groups are set',
 			'Add Page Groups (e.g. Products with the URL Pattern /products/**), or set Ticket Per to Site.',
 		);
+	// A finding's key names a page by its path (perOfName): a group named like one would be taken for it.
+	const pathLike = per === 'group' && groups.find((name) => name.startsWith('/'));
+	if (pathLike)
+		fail(
+			ctx,
+			`Page Groups → ${describeValue(pathLike)} → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page`,
+			'Name the group in words (e.g. Blog for /blog/**), or set Ticket Per to Page.',
+		);
 	return per as TicketPer;
 }
 
-/** Whether the run's findings are per page (Output → One Item per Finding Change, Ticket Per → Page): its pages' runs are kept. */
-export const ticketPerPage = (ctx: IExecuteSingleFunctions) =>
-	ctx.getNodeParameter('output', 'pages') === 'findings' &&
-	(ctx.getNodeParameter('findingOptions', {}) as IDataObject).ticketPer === 'page';
+/**
+ * The item's Finding Options with Output → One Item per Finding Change (else undefined), read and
+ * checked once per item and try (`Run.setting`); a bad value stops the item naming the field.
+ */
+export const findingsOf = (ctx: IExecuteSingleFunctions): FindingSettings | undefined =>
+	runOf(ctx).setting(ctx.getItemIndex(), 'findings', () =>
+		ctx.getNodeParameter('output', 'pages') === 'findings'
+			? findingSettings(
+					ctx,
+					pageGroupSettings(ctx).groups.map(({ name }) => name),
+				)
+			: undefined,
+	);
 
-/** Finding Options as set (`groups`: Page Groups set); a bad value stops the item with an error naming the field, before any request. */
-export function findingSettings(ctx: IExecuteSingleFunctions, groups: boolean): FindingSettings {
+/** Whether the run's findings are per page (Ticket Per → Page): its pages' runs are kept. */
+export const ticketPerPage = (ctx: IExecuteSingleFunctions) => findingsOf(ctx)?.per === 'page';
+
+/** Finding Options as set (`groups`: the Page Groups' names). */
+function findingSettings(ctx: IExecuteSingleFunctions, groups: readonly string[]): FindingSettings {
 	const options = ctx.getNodeParameter('findingOptions', {}) as IDataObject;
 	const read = (name: 'maxNewTickets' | 'remindAfterDays', value: unknown) => {
 		const { low, high, label } = BOUNDS[name];
@@ -248,24 +274,27 @@ const trafficText = (
 /** A ready Markdown body: what fails, where, since when, and where to read how to fix it. */
 function bodyOf(item: Omit<FindingItem, 'body'>, day: string, period?: string | null): string {
 	const place = placeOf(item);
+	const onePage = item.page !== undefined;
 	const pages = item.worst_pages.map(
 		({ url, score, link }) => `- [${url ?? link}](${link}) (score ${score ?? '–'})`,
 	);
+	const failsOn = onePage ? 'the page ' : `${plural(item.failing_pages, 'page')} of `;
 	const where =
 		item.event === 'resolved'
 			? [`The check **${item.check}** passes on every analysed page of ${place} since ${day}.`]
 			: [
-					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${item.page === undefined ? `${item.failing_pages} page${item.failing_pages === 1 ? '' : 's'} of ` : 'the page '}${place}${trafficText(item, period)}.`,
+					`The check **${item.check}** (${item.importance ?? 'unknown'} importance) fails on ${failsOn}${place}${trafficText(item, period)}.`,
 					'',
-					item.page === undefined ? 'Failing pages (worst first):' : 'Its report:',
+					onePage ? 'Its report:' : 'Failing pages (worst first):',
 					...pages,
 					'',
 					'How to fix: open a page’s phpRank report above; its check says what is wrong and what to change. A fix in a shared template fixes every page at once.',
 				];
+	const age = `${plural(item.age_runs, 'run')}, ${item.age_days} days`;
 	return [
 		...where,
 		'',
-		`First seen ${item.first_seen.slice(0, 10)}; ${item.age_runs} run${item.age_runs === 1 ? '' : 's'}, ${item.age_days} days. Finding: \`${item.key}\``,
+		`First seen ${item.first_seen.slice(0, 10)}; ${age}. Finding: \`${item.key}\``,
 	].join('\n');
 }
 

@@ -6,7 +6,7 @@ import type { SiteSummary } from '../site/types';
 import { historyHomeOf } from './homes';
 import { type SiteHistoryFields, siteHistoryFields } from './historyFields';
 import { afterLanded, type LandedRun } from './claim';
-import { ticketPerPage, type TicketPer } from './findings';
+import { findingsOf, ticketPerPage, type TicketPer } from './findings';
 import {
 	addRun,
 	emptyHistory,
@@ -127,8 +127,7 @@ export async function keepSiteRun(
 		...error,
 	};
 	// One Item per Finding Change, this run kept: read from the run written just before it.
-	const findings = ctx.getNodeParameter('output', 'pages') === 'findings';
-	if (!findings || !kept.saved) return { fields, history, groupHistory, pageHistory };
+	if (!findingsOf(ctx) || !kept.saved) return { fields, history, groupHistory, pageHistory };
 	const mine = { history, groupHistory, pageHistory, writer, record, group, page };
 	return { fields, ...(await findingHistories(ctx, home, site.project, past, mine)) };
 }

@@ -47,6 +47,14 @@ interface Waiter {
 	outage?: OutageWait;
 }
 
+/** When a wait-out of an outage that began at `since` ends: its bound, or the run's limit if sooner. */
+export function outageWaitEnd(
+	since: number,
+	wait: Pick<OutageWait, 'boundMs' | 'deadline'>,
+): number {
+	return Math.min(since + wait.boundMs, wait.deadline);
+}
+
 /** The first wait after an outage answer; each further one doubles, up to the longest. */
 const FIRST_WAIT_MS = 500;
 const LONGEST_WAIT_MS = 30_000;
@@ -210,7 +218,7 @@ export class Budget {
 	private outageEnd({ outage, queuedAt }: Waiter): { since: number; end: number } | undefined {
 		if (!outage) return undefined;
 		const since = outage.since ?? Math.max(queuedAt, this.downSince);
-		return { since, end: Math.min(since + outage.boundMs, outage.deadline) };
+		return { since, end: outageWaitEnd(since, outage) };
 	}
 
 	/** Rejects the waiters whose Wait Out Outages ended while phpRank is down (OutageWaitEnded). */

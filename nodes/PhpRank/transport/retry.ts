@@ -5,6 +5,7 @@ import {
 	MAX_RATE_LIMIT_RETRIES,
 	type OutageWait,
 	type OutageWaitEnded,
+	outageWaitEnd,
 	outageWaitMs,
 	retryAfterMs,
 } from './rateLimit';
@@ -89,7 +90,7 @@ export class Tries {
 		if (outage.reached && !this.repeatable) return undefined;
 		this.outageSince ??= sentAt;
 		const waitMs = Math.max(outage.floorMs, outageWaitMs(this.outageRetries));
-		const end = Math.min(this.outageSince + this.boundMs, this.deadline);
+		const end = outageWaitEnd(this.outageSince, { boundMs: this.boundMs, deadline: this.deadline });
 		const at = Date.now() + waitMs;
 		if (at <= end && this.retries < MAX_RATE_LIMIT_RETRIES) {
 			this.retries++;

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	type FindingPage,
 	findingItems,
-	findingSettings,
 	type FindingItem,
+	type FindingSettings,
 	type HeldItem,
 	type TicketPer,
 } from '../../history/findings';
@@ -98,13 +98,12 @@ function groupFailing(pages: readonly FindingPage[], site: SiteFindings): CheckC
 	);
 }
 
-/** The site's finding items of this run, by Finding Options (Ticket Per checked before any request). */
+/** The site's finding items of this run, by its Finding Options (`findingsOf`, checked before any request). */
 export function siteFindingItems(
-	ctx: IExecuteSingleFunctions,
+	settings: FindingSettings,
 	site: SiteFindings,
 ): Array<FindingItem | HeldItem> {
 	const { groups } = site.settings;
-	const settings = findingSettings(ctx, groups.length > 0);
 	const options = { ...settings, landed: site.landed?.[settings.per] === true };
 	const { project, traffic_period: period } = site.summary;
 	if (options.per === 'site') {

@@ -1,11 +1,10 @@
-import { findingSettings } from '../../history/findings';
+import { findingsOf } from '../../history/findings';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { boundedOption } from '../../input';
 import { type Branding, brandingOf } from '../../engine/branding';
 import { HISTORY_LENGTH } from '../../history/historyFields';
 import { checkHistoryHome } from '../../history/homes';
-import { pageGroupSettings } from '../../site/pageGroups';
 
 /*
  * A site's history in a Create or Re-Run run (One Item per Site): its options checked before any
@@ -44,7 +43,7 @@ export async function checkHistoryOptions(
 	const output = this.getNodeParameter('output', 'pages');
 	if (output === 'pages') return requestOptions;
 	historySettings(this);
-	if (output === 'findings') findingSettings(this, pageGroupSettings(this).groups.length > 0);
+	findingsOf(this);
 	checkHistoryHome(this, 'createOrRerun');
 	return requestOptions;
 }

@@ -14,7 +14,7 @@ import { groupOf, type PageGroup } from '../../site/groups';
 import type { PageGroupSettings } from '../../site/pageGroups';
 import { siteHistoryOutput } from './siteItem';
 import { keepSiteRun } from '../../history/keep';
-import { ticketPerPage } from '../../history/findings';
+import { findingsOf, ticketPerPage } from '../../history/findings';
 import type { OpenSite } from '../../history/stores';
 import { historySettings } from './historySettings';
 import { failingPairs, siteFindingItems } from './findings';
@@ -172,12 +172,13 @@ export async function siteItems(
 	const pairs = ticketPerPage(ctx) ? failingPairs(records) : undefined;
 	const { fields, ...histories } = await keepSiteRun(ctx, home, summary, length, pairs);
 	const pairedItem = mine.map(([index]) => ({ item: index }));
-	if (ctx.getNodeParameter('output', 'pages') === 'findings') {
+	const findings = findingsOf(ctx);
+	if (findings) {
 		const tickets = home.tickets?.(ctx, project) ?? new Map();
 		const site = { summary, records, link, ...histories, tickets, settings };
 		// With Search Console Data, each finding says how much of the site the data covers.
 		const coverage = summary.traffic_coverage === undefined ? {} : coverageOf(summary);
-		return siteFindingItems(ctx, { ...site, traffic: siteTraffic }).map((json) => ({
+		return siteFindingItems(findings, { ...site, traffic: siteTraffic }).map((json) => ({
 			json: { ...json, ...coverage, history_saved: fields.history_saved },
 			pairedItem,
 		}));
