@@ -94,7 +94,7 @@ describe('the layers hold by lint', () => {
 				},
 			]),
 		);
-	}, 60_000);
+	});
 
 	it.each(cases.map((entry, index) => [...entry, index] as const))(
 		'%s importing %s: refused %s',

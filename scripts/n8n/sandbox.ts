@@ -4,11 +4,13 @@
  * templates, banners, license renewals). In queue mode each process (main, every worker) has its own, as
  * separate machines would.
  */
+import { spawn } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { getFreePort, sleep } from './proc';
 import { getRuntime, type N8nRuntime } from './runtime';
 
 export { getFreePort } from './proc';
@@ -104,8 +106,54 @@ const STRIPPED_PREFIXES = [
 	'NODE_PATH',
 ];
 
+let editor = true;
+/**
+ * This process's n8n serve no editor (N8N_DISABLE_UI): for a suite that only uses REST, webhooks and schedules.
+ * Each `n8n start` otherwise rewrites the editor's 40 MB of assets into the user folder (~6 s CPU on 2 cores).
+ */
+export function withoutEditor(): void {
+	editor = false;
+}
+
+/**
+ * Under e2e/all.ts (E2E_DB_TEMPLATES, a folder of its run) a SQLite sandbox starts from a copy of a database that
+ * n8n has migrated (its ~200 migrations cost a fresh folder's first command ~3.5 s CPU on 2 cores), made once
+ * per n8n version by the first sandbox that needs it. A migrated database holds no secret and nothing tied to
+ * the encryption key: roles, settings and the owner-to-be without a password.
+ */
+async function seedDatabase(runtime: N8nRuntime, n8nDir: string): Promise<void> {
+	const dir = process.env.E2E_DB_TEMPLATES;
+	if (!dir) return;
+	const template = path.join(dir, `sqlite-${runtime.n8nVersion}`);
+	if (fs.mkdirSync(`${template}.lock`, { recursive: true }) !== undefined)
+		await migrateTemplate(runtime, template);
+	else for (let i = 0; i < 1200 && !fs.existsSync(template); i++) await sleep(250);
+	for (const file of fs.existsSync(template) ? fs.readdirSync(template) : [])
+		fs.copyFileSync(path.join(template, file), path.join(n8nDir, file));
+}
+
+/** `n8n list:workflow` migrates a scratch folder's database; its files but `config` (the key) become `template`. */
+async function migrateTemplate(runtime: N8nRuntime, template: string): Promise<void> {
+	const sb = await createSandbox({ runtime, seed: false });
+	const env = { ...sb.env, N8N_RUNNERS_BROKER_PORT: String(await getFreePort()) };
+	const args = [runtime.n8nBin, 'list:workflow'];
+	const child = spawn(runtime.nodeBin, args, { cwd: sb.userFolder, env, stdio: 'ignore' });
+	const code = await new Promise((resolve) => child.on('exit', resolve).on('error', resolve));
+	for (const file of ['config', 'nodes', 'database.sqlite-shm'])
+		fs.rmSync(path.join(sb.n8nDir, file), { recursive: true, force: true });
+	if (code === 0) fs.renameSync(sb.n8nDir, template);
+	else fs.mkdirSync(template); // empty: every sandbox migrates its own
+	await removeSandbox(sb);
+}
+
 export async function createSandbox(
-	opts: { runtime?: N8nRuntime; userFolder?: string; env?: Record<string, string> } = {},
+	opts: {
+		runtime?: N8nRuntime;
+		userFolder?: string;
+		env?: Record<string, string>;
+		/** from a migrated database when E2E_DB_TEMPLATES is set (SQLite only); default true */
+		seed?: boolean;
+	} = {},
 ): Promise<N8nSandbox> {
 	const runtime = opts.runtime ?? getRuntime();
 	const userFolder =
@@ -129,9 +177,11 @@ export async function createSandbox(
 		N8N_USER_FOLDER: userFolder,
 		TMPDIR: tmpDir, // n8n creates e.g. $TMPDIR/n8nDataTableUploads at start; keep it inside the sandbox
 		N8N_USER_MANAGEMENT_JWT_SECRET: randomBytes(24).toString('hex'),
+		...(editor ? {} : { N8N_DISABLE_UI: 'true' }),
 		...opts.env,
 		N8N_ENCRYPTION_KEY: encryptionKey,
 	};
+	if (opts.seed !== false && env.DB_TYPE === 'sqlite') await seedDatabase(runtime, n8nDir);
 	return { runtime, userFolder, n8nDir, nodeModulesDir, encryptionKey, env };
 }
 

@@ -16,7 +16,7 @@ import { buildAndPack, sandboxWithPackage, type SandboxWithPackage } from './che
 import type { CredentialImport } from './cli';
 import { onInterrupt, stopAllDaemons } from './proc';
 import { Fatal, Report } from './report';
-import { removeSandbox } from './sandbox';
+import { removeSandbox, withoutEditor } from './sandbox';
 import type { N8nServer } from './server';
 
 /** The SMTP credential of the examples that send e-mail, pointed at a local catcher. */
@@ -52,11 +52,15 @@ export class Suite {
 	private readonly diagnostics = new Set<() => string>();
 	private browser: Promise<Browser> | undefined;
 
-	/** `name`: the temp folders' prefix; `pass`: the word a passed check is printed with. */
+	/**
+	 * `name`: the temp folders' prefix; `pass`: the word a passed check is printed with; `editor: false`: its n8n
+	 * serve no editor (a suite that neither opens it nor reads its /types and /icons: sandbox.ts, withoutEditor).
+	 */
 	constructor(
 		readonly name: string,
-		opts: { pass?: string } = {},
+		opts: { pass?: string; editor?: boolean } = {},
 	) {
+		if (opts.editor === false) withoutEditor();
 		this.report = new Report(opts);
 		this.check = this.report.check.bind(this.report);
 		this.section = this.report.section.bind(this.report);

@@ -27,12 +27,13 @@ bootEach();
 
 describe('throttle', () => {
 	it('answers 429 with Retry-After past the limit, without processing the request', async () => {
-		await boot({ throttle: { limit: 3, windowMs: 600 } });
+		await boot({ throttle: { limit: 3, windowMs: 3000 } }); // 600 ms ran out between two calls on a loaded machine
 		for (const remaining of ['2', '1', '0'])
 			expect(limits(await call('/reports'))).toMatchObject({ status: 200, remaining });
 
 		const res = await send('POST', '/reports', { url: 'https://example.com' });
-		expect(limits(res)).toEqual({ status: 429, limit: '3', remaining: '0', retryAfter: '1' });
+		const retryAfter = expect.stringMatching(/^[1-3]$/);
+		expect(limits(res)).toEqual({ status: 429, limit: '3', remaining: '0', retryAfter });
 		expect(await res.json()).toEqual({ message: 'Too Many Attempts.' });
 		expect(server.createdCount).toBe(0);
 		expect(server.requests).toHaveLength(4);
@@ -41,7 +42,7 @@ describe('throttle', () => {
 		expect((await call('/reports', { key: OTHER_USER_KEY })).status).toBe(200);
 		expect((await call('/reports', { key: null })).status).toBe(401);
 
-		await new Promise((resolve) => setTimeout(resolve, 650));
+		await new Promise((resolve) => setTimeout(resolve, 3050));
 		expect((await send('POST', '/reports', { url: 'https://example.com' })).status).toBe(201);
 	});
 
@@ -103,8 +104,9 @@ describe('throttle', () => {
 		]) {
 			expect(limits(res)).toEqual({ status: 429, limit: '2', remaining: '0', retryAfter: '600' });
 			expect(await res.json()).toEqual({ message: 'Too Many Attempts.' });
-			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeGreaterThanOrEqual(600);
-			expect(Number(res.headers.get('x-ratelimit-reset')) - before).toBeLessThanOrEqual(601);
+			const reset = Number(res.headers.get('x-ratelimit-reset'));
+			expect(reset - before).toBeGreaterThanOrEqual(600);
+			expect(reset - Math.ceil(Date.now() / 1000)).toBeLessThanOrEqual(600);
 		}
 		expect((await call('/reports')).status).toBe(200);
 		expect((await call('/reports', { key: null })).status).toBe(401);

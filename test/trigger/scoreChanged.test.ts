@@ -534,7 +534,7 @@ describe('Score Changed state size', () => {
 				`each re-analysed 7 times (${events.toLocaleString('en-US')} events), full trends`,
 			),
 		).toBeLessThanOrEqual(40);
-	}, 600_000);
+	}, 1_200_000);
 
 	it('round-trips the odd record: no score, no results, a date in another format, checks missing or new', () => {
 		const table: string[] = [];

@@ -14,7 +14,7 @@ import { Fatal } from '../report';
 import { startedBy } from '../queue';
 import { Suite } from '../suite';
 
-const suite = new Suite('agency');
+const suite = new Suite('agency', { editor: false });
 const { check, section, note } = suite;
 /** A dead worker's job is failed once its lock (30 s here, n8n's default 60 s) lapses, as the other worker checks every 10 s (30 s). */
 const LOCK = { QUEUE_WORKER_LOCK_DURATION: '30000', QUEUE_WORKER_STALLED_INTERVAL: '10000' };

@@ -73,6 +73,8 @@ interface Outcome {
 	/** seconds after the first suite started */
 	start: number;
 	seconds: number;
+	/** CPU seconds (user + system) of the suite and its children; NaN when unknown */
+	cpu: number;
 	code: number | null;
 	counts: string;
 }
@@ -113,6 +115,15 @@ function options(argv: string[]): { parallel: number; entries: Entry[] } {
 
 const safeName = (entry: Entry): string => entry.name.replace(/[^\w.-]/g, '_');
 
+/** The children's user + system seconds from sh's `times` output (its second line: "0m12.34s 0m1.20s"). */
+function cpuSeconds(file: string): number {
+	const line = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n')[1] : '';
+	const times = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)];
+	return times.length === 2
+		? times.reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0)
+		: NaN;
+}
+
 /**
  * One suite in a child process, its output in a log file printed whole at the end. `up` resolves when a
  * `first` suite writes its E2E_UP_FILE, or when it ends.
@@ -126,9 +137,12 @@ function runOne(
 	const upFile = path.join(suite.work, `${safeName(entry)}.up`);
 	const out = fs.openSync(log, 'w');
 	const started = Date.now();
+	const cpuFile = path.join(suite.work, `${safeName(entry)}.cpu`);
+	const node = [process.execPath, '-r', 'ts-node/register/transpile-only'];
+	// `times` (POSIX sh): the CPU seconds of the suite and of every process it waited for (its n8n, Chromium …)
 	const child = spawn(
-		process.execPath,
-		['-r', 'ts-node/register/transpile-only', path.join(__dirname, entry.file)],
+		'/bin/sh',
+		['-c', '"$@"; s=$?; times > "$0"; exit $s', cpuFile, ...node, path.join(__dirname, entry.file)],
 		{
 			stdio: ['ignore', out, out],
 			env: { ...process.env, ...entry.env, ...env, E2E_UP_FILE: upFile, CI: 'true' },
@@ -144,7 +158,8 @@ function runOne(
 			`\n########## ${entry.name} (lane ${lane}): exit ${code}, ${seconds.toFixed(0)} s\n${text}`,
 		);
 		const counts = /(\d+) passed, (\d+) failed\s*$/.exec(text)?.[0].trim() ?? 'no result line';
-		return { name: entry.name, lane, start: since(started), seconds, code, counts };
+		const cpu = cpuSeconds(cpuFile);
+		return { name: entry.name, lane, start: since(started), seconds, cpu, code, counts };
 	});
 	const up = (async () => {
 		if (!entry.first) return;
@@ -227,7 +242,7 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 	suite.section('suites (lane, started at, wall time)');
 	const lines: string[] = [];
 	for (const o of entries.map((e) => outcomes.find((x) => x.name === e.name) as Outcome)) {
-		const line = `${o.name.padEnd(14)} lane ${o.lane}  from ${o.start.toFixed(0).padStart(4)} s  ${o.seconds.toFixed(0).padStart(5)} s  ${o.counts}`;
+		const line = `${o.name.padEnd(14)} lane ${o.lane}  from ${o.start.toFixed(0).padStart(4)} s  ${o.seconds.toFixed(0).padStart(5)} s  CPU ${o.cpu.toFixed(0).padStart(4)} s  ${o.counts}`;
 		suite.check(line, o.code === 0);
 		lines.push(`e2e ${line}`);
 	}
@@ -238,6 +253,10 @@ function summary(entries: Entry[], outcomes: Outcome[]): void {
 		suite.note(line);
 		lines.push(`e2e ${line}`);
 	}
+	const cpu = outcomes.reduce((sum, o) => sum + o.cpu, 0).toFixed(0);
+	const wall = Math.max(...outcomes.map((o) => o.start + o.seconds)).toFixed(0);
+	suite.note(`CPU of the suites: ${cpu} s in ${wall} s on ${CORES} cores`);
+	lines.push(`e2e CPU of the suites: ${cpu} s in ${wall} s on ${CORES} cores`);
 	if (process.env.E2E_SUMMARY) fs.writeFileSync(process.env.E2E_SUMMARY, `${lines.join('\n')}\n`);
 }
 
@@ -247,7 +266,7 @@ async function main(): Promise<void> {
 	suite.section(
 		`${entries.length} suites in ${parallel} lane(s) (${CORES} cores, ${(os.freemem() / 2 ** 30).toFixed(1)} GiB available; E2E_PARALLEL overrides), ${HEAVY_MAX} heavy at once`,
 	);
-	const env: Record<string, string> = { E2E_TARBALL: tgz };
+	const env: Record<string, string> = { E2E_TARBALL: tgz, E2E_DB_TEMPLATES: suite.work };
 	if (parallel > 1) env.E2E_BOOT_LOCK = path.join(suite.work, 'boot.lock');
 	const outcomes = await runLanes(entries, parallel, env);
 	summary(entries, outcomes);

@@ -39,7 +39,7 @@ import { saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import { manualTrigger, phpRank, workflow, type WorkflowJson } from '../workflow';
 
-const suite = new Suite('deploy-gate');
+const suite = new Suite('deploy-gate', { editor: false });
 const { check, section, note, timed, api } = suite;
 
 const EXAMPLE_FILE = 'seo-deploy-gate.json';

@@ -39,7 +39,7 @@ import { saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import type { WorkflowJson } from '../workflow';
 
-const suite = new Suite('digest');
+const suite = new Suite('digest', { editor: false });
 const { check, section, note, timed, api } = suite;
 
 const EXAMPLE_FILE = 'weekly-agency-digest.json';

@@ -31,7 +31,7 @@ import { renameNode, saveAndPublish } from '../rest';
 import { Suite } from '../suite';
 import { webhook } from '../workflow';
 
-const suite = new Suite('findings');
+const suite = new Suite('findings', { editor: false });
 const { check, section, note, timed, api } = suite;
 
 const FILE = 'findings-to-github-issues.json';

@@ -25,7 +25,7 @@ import {
 } from '../siteHistory';
 import { Suite } from '../suite';
 
-const suite = new Suite('history');
+const suite = new Suite('history', { editor: false });
 const { check, section, note, api } = suite;
 
 const WF_ID = 'phprankHistory01';

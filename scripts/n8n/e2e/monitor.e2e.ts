@@ -61,7 +61,7 @@ const WEBHOOK = 'Webhook';
 const HOOK = 'phprank-monitor-run';
 const { to: TO, from: FROM } = EXAMPLE_MAIL;
 
-const suite = new Suite('e2e-monitor');
+const suite = new Suite('e2e-monitor', { editor: false });
 const { check, section, note, timed, api } = suite;
 
 /**

@@ -49,7 +49,7 @@ import type { N8nSandbox } from '../sandbox';
 import { Suite } from '../suite';
 import { node, phpRank, webhook, workflow } from '../workflow';
 
-const suite = new Suite('e2e-queue');
+const suite = new Suite('e2e-queue', { editor: false });
 const { check, section, note, timed, api, report } = suite;
 
 const ITEMS_PER_WORKER = Number(process.env.E2E_QUEUE_ITEMS ?? 100);

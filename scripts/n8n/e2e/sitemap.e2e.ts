@@ -87,7 +87,7 @@ const PROJECT = 'shop.example.com';
 const SITEMAP_FILES = ['/sitemap-blog.xml', '/sitemap-pages.xml', '/sitemap.xml'];
 const HOME = 'https://www.shop.example.com/';
 
-const suite = new Suite('e2e-sitemap');
+const suite = new Suite('e2e-sitemap', { editor: false });
 const { check, section, note, timed, api } = suite;
 
 /**

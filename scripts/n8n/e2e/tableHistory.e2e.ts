@@ -45,7 +45,7 @@ import {
 	type WorkflowJson,
 } from '../workflow';
 
-const suite = new Suite('table-history');
+const suite = new Suite('table-history', { editor: false });
 const { check, section, note, api } = suite;
 
 const SITE = 'table.example.com';

@@ -126,6 +126,8 @@ const SEL = {
 	locatorInput: '[data-test-id="rlc-input"]',
 	/** the modes in the open mode dropdown: data-test-id="mode-<mode name>" (mode-list, mode-id, …) */
 	locatorModes: '[data-test-id^="mode-"]:visible',
+	/** a node on the canvas (vue-flow's own class and attribute, not hashed) */
+	canvasNode: (id: string) => `.vue-flow__node[data-id="${id}"]`,
 	/** a node error's "Error details" sections (<details><summary>From phpRank</summary>…) */
 	errorSection: 'details',
 	parameterIssues: '[data-test-id="parameter-issues"]',
@@ -240,7 +242,8 @@ export function panelsFrom(nodes: ExportedNodeType[]): Panel[] {
 const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
 /**
  * Nodes of the single-purpose checks. Each has a workflow of its own: a tab that changed a workflow holds
- * n8n's edit lock on it for a while after it closed, and the next tab would get the workflow read-only.
+ * n8n's edit lock on it for a while after it closed, and the next tab would get the workflow read-only; and a
+ * step run in a workflow broke Execute step of the next node opened by the router there (Ui.openPanel).
  */
 const CHECK_NODES = {
 	rows: 'Check: Get Many, Limit 10',
@@ -264,7 +267,7 @@ const SUMMARY_URLS = [
 ];
 const SUMMARY_URLS_NODE = 'Three pages of a site';
 const SUMMARY_AUDIT = 'Audit the three pages';
-/** The sample check's second trigger, in the same workflow: Score Changed. */
+/** The sample check's second trigger, in a workflow of its own: Score Changed. */
 const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
 
 /** A workflow: a Manual Trigger wired to every phpRank node, and the given trigger nodes on their own. */
@@ -334,62 +337,43 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 		]),
 		[
 			'sample',
-			[
-				{ name: CHECK_NODES.sample, type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } },
-				{ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } },
-			],
+			[{ name: CHECK_NODES.sample, type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } }],
+		],
+		[
+			'sample',
+			[{ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } }],
 		],
 	];
+	const tenUrls = `Array.from({ length: ${ROWS_WANTED} }, (_, i) => 'https://rows.example.com/page-' + (i + 1))`;
 	return [
 		workflowOf(
 			'phpRank: every panel (test:ui)',
 			panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })),
 		),
 		...checkNodes.map(([check, nodes]) => workflowOf(`phpRank test:ui: ${check}`, nodes)),
-		urlsWorkflow(
-			'rerun',
-			TEN_URLS,
-			`Array.from({ length: ${ROWS_WANTED} }, (_, i) => 'https://rows.example.com/page-' + (i + 1))`,
-			[
-				[
-					CHECK_NODES.rerun,
-					report('createOrRerun', { url: URL_OF_ITEM, privacy: 1, simplify: true }),
-				],
-				[
-					CHECK_NODES.summary,
-					report('createOrRerun', {
-						url: URL_OF_ITEM,
-						privacy: 1,
-						output: 'sites',
-						simplify: true,
-					}),
-				],
-			],
-		),
+		urlsWorkflow('rerun', TEN_URLS, tenUrls, CHECK_NODES.rerun, { simplify: true }),
+		urlsWorkflow('rerun', TEN_URLS, tenUrls, CHECK_NODES.summary, {
+			output: 'sites',
+			simplify: true,
+		}),
 		// unsimplified: run in n8n for the summary check
-		urlsWorkflow('summary', SUMMARY_URLS_NODE, JSON.stringify(SUMMARY_URLS), [
-			[
-				SUMMARY_AUDIT,
-				report('createOrRerun', {
-					url: URL_OF_ITEM,
-					privacy: 1,
-					output: 'sites',
-					simplify: false,
-					siteOptions: { emailHtml: true },
-				}),
-			],
-		]),
+		urlsWorkflow('summary', SUMMARY_URLS_NODE, JSON.stringify(SUMMARY_URLS), SUMMARY_AUDIT, {
+			output: 'sites',
+			simplify: false,
+			siteOptions: { emailHtml: true },
+		}),
 	];
 }
 
 const URL_OF_ITEM = '={{ $json.url }}';
 
-/** Manual Trigger → a Code node that makes one item per URL of `urls` (a JS expression) → each audit. */
+/** Manual Trigger → a Code node that makes one item per URL of `urls` (a JS expression) → a private audit of each. */
 function urlsWorkflow(
 	check: CheckName,
 	code: string,
 	urls: string,
-	audits: Array<[string, Record<string, unknown>]>,
+	audit: string,
+	parameters: Record<string, unknown>,
 ): WorkflowJson {
 	const jsCode = `return ${urls}.map((url) => ({ json: { url } }));`;
 	return workflow(
@@ -398,11 +382,16 @@ function urlsWorkflow(
 		[
 			manualTrigger(TRIGGER_NAME),
 			node(code, 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2, position: [220, 0] }),
-			...audits.map(([name, parameters], i) =>
-				phpRank(name, parameters, PHPRANK_CRED, { position: [460, 200 * i] }),
+			phpRank(
+				audit,
+				report('createOrRerun', { url: URL_OF_ITEM, privacy: 1, ...parameters }),
+				PHPRANK_CRED,
 			),
 		],
-		[[TRIGGER_NAME, code], ...audits.map(([name]): Link => [code, name])],
+		[
+			[TRIGGER_NAME, code],
+			[code, audit],
+		],
 	);
 }
 
@@ -422,15 +411,18 @@ class Ui {
 		readonly shots: string,
 	) {}
 
-	/** The tab the checks share: a tab of its own would load the editor again (7-20 s a load). */
+	/** The tab the checks share: a tab of its own would load the editor again (8-28 s a load). */
 	tab?: Page;
 
 	/**
-	 * The node's panel open in the shared tab, by n8n's route /workflow/:id/:nodeId: loaded, or, to `route` when
-	 * the tab shows that workflow already, taken by the editor's own router (after a step ran there, Execute
-	 * step of another node failed so: "Cannot read properties of null"). The open panel is closed first.
+	 * The node's panel open in the shared tab: by the editor's own router once the editor is loaded (0.5-3 s
+	 * instead of a page load), first to the workflow (closes the open panel; the canvas shows the node once the
+	 * workflow is loaded), then to the node (/workflow/:id/:nodeId opens its panel). Each check that runs a
+	 * step has a workflow of its own: in a workflow where a step ran, Execute step of another node reached so
+	 * failed ("Cannot read properties of null"). Loaded when the tab shows no workflow (new, or after a failure):
+	 * from the home page the router's push to a workflow hung (no navigation in 30 s).
 	 */
-	async openPanel(node: string, route = false): Promise<Page> {
+	async openPanel(node: string): Promise<Page> {
 		const target = this.targets.get(node);
 		if (!target) throw new Error(`no node "${node}" in the test workflows`);
 		if (!this.tab || this.tab.isClosed()) {
@@ -440,9 +432,10 @@ class Ui {
 		}
 		const p = this.tab;
 		const workflow = `/workflow/${target.workflowId}`;
-		if (route && `${new URL(p.url()).pathname}/`.startsWith(`${workflow}/`)) {
+		if (p.url().startsWith(`${this.baseUrl}/workflow/`)) {
 			await routeTo(p, workflow);
 			await p.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: TIMEOUT });
+			await p.locator(SEL.canvasNode(target.nodeId)).waitFor({ timeout: TIMEOUT });
 			await routeTo(p, `${workflow}/${target.nodeId}`);
 		} else await p.goto(`${this.baseUrl}${workflow}/${target.nodeId}`);
 		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
@@ -485,14 +478,23 @@ class Ui {
 	}
 }
 
-/** The editor's own router to `to` (NodeView opens, or closes, the panel as the route's nodeId changes). */
+/**
+ * The editor's own router to `to` (NodeView opens, or closes, the panel as the route's nodeId changes). Leaving a
+ * workflow changed and not saved yet asks first ("Save changes before leaving?"): left without saving (what n8n
+ * autosaved is read back by REST, never by a leave).
+ */
 async function routeTo(page: Page, to: string): Promise<void> {
 	type App = { config: { globalProperties: { $router: { push(to: string): Promise<unknown> } } } };
 	await page.evaluate(async (path) => {
 		const { document } = globalThis as unknown as { document: DomElement };
 		const app = document.querySelector('#app') as unknown as { __vue_app__?: App } | null;
 		if (!app?.__vue_app__) throw new Error('no n8n editor app in the page');
-		await app.__vue_app__.config.globalProperties.$router.push(path);
+		const asked = new Promise((resolve) => setTimeout(resolve, 3_000));
+		await Promise.race([app.__vue_app__.config.globalProperties.$router.push(path), asked]);
+		// in the page, not by a locator: a call less per route (each 1-2 s at a load of 13)
+		const buttons = Array.from(document.querySelectorAll('.el-message-box button'));
+		const leave = buttons.find((b) => (b.textContent ?? '').trim() === 'Leave without saving');
+		(leave as unknown as { click(): void } | undefined)?.click();
 	}, to);
 }
 
@@ -645,7 +647,7 @@ async function checkPanelsOpen(ui: Ui, panels: Panel[], credentials: string[]): 
 	);
 	for (const p of panels) {
 		try {
-			const page = await ui.openPanel(p.node, true);
+			const page = await ui.openPanel(p.node);
 			const value = await page
 				.locator(`${SEL.ndv} ${SEL.param(p.shows.param)} input`)
 				.first()
@@ -866,14 +868,8 @@ async function checkReportPickerByUrl(ui: Ui): Promise<void> {
 		return check(
 			`Get by that link returns report ${LINKED_REPORT}`,
 			(await itemsShown(out)) === 1 && id === String(LINKED_REPORT),
-			{
-				id,
-				error: await out
-					.locator(SEL.errorMessage)
-					.first()
-					.innerText()
-					.catch(() => undefined),
-			},
+			// read, not waited for: a wait for an error that is not there took 30 s of every pass
+			{ id, error: (await out.locator(SEL.errorMessage).allInnerTexts())[0] },
 		);
 	});
 }
