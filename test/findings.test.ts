@@ -454,7 +454,7 @@ describe('Create or Re-Run, One Item per Finding Change', () => {
 		const pageGroups = { group: [{ name: '/blog', pattern: '/blog/*' }] };
 		await api.refuses(
 			findings({ ...BY_GROUP, pageGroups }),
-			'Page Groups → "/blog" → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page',
+			'Page Groups → group 1 (/blog) → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page',
 			{ items: [{ url: URLS[0] }] },
 		);
 	});

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { BOUNDS, describeValue } from '../bounds';
 import { boundedOption, fail } from '../input';
 import { importanceRank } from '../report';
-import { pageGroupSettings } from '../site/pageGroups';
+import { groupPlace, pageGroupSettings } from '../site/pageGroups';
 import { plural, thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
 import { siteIssues, streakStart } from './issues';
@@ -99,11 +99,11 @@ function ticketPer(
 			'Add Page Groups (e.g. Products with the URL Pattern /products/**), or set Ticket Per to Site.',
 		);
 	// A finding's key names a page by its path (perOfName): a group named like one would be taken for it.
-	const pathLike = per === 'group' && groups.find((name) => name.startsWith('/'));
-	if (pathLike)
+	const pathLike = per === 'group' ? groups.findIndex((name) => name.startsWith('/')) : -1;
+	if (pathLike !== -1)
 		fail(
 			ctx,
-			`Page Groups → ${describeValue(pathLike)} → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page`,
+			`${groupPlace(pathLike, groups[pathLike])} → Name starts with /: with Ticket Per → Page Group, finding keys would read it as a page`,
 			'Name the group in words (e.g. Blog for /blog/**), or set Ticket Per to Page.',
 		);
 	return per as TicketPer;

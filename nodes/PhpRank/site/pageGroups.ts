@@ -108,6 +108,10 @@ function compile(pattern: string, kind: PatternKind, where: string, raise: Raise
 	return pathPattern(pattern);
 }
 
+/** Where a declared group is, as errors name it: `Page Groups → group 2 (Blog)`. */
+export const groupPlace = (index: number, name: string) =>
+	`Page Groups → group ${index + 1}${name ? ` (${name})` : ''}`;
+
 /** One declared group, checked. */
 function readGroup(
 	raw: IDataObject,
@@ -117,7 +121,7 @@ function readGroup(
 	raise: Raise,
 ): PageGroup {
 	const name = String(raw.name ?? '').trim();
-	const where = `Page Groups → group ${index + 1}${name ? ` (${name})` : ''}`;
+	const where = groupPlace(index, name);
 	if (!name) raise(`${where} → Name is empty`, 'Give every group a name, e.g. Products.');
 	const key = name.toLowerCase();
 	if (key === OTHER_GROUP.toLowerCase())
