@@ -6,9 +6,9 @@ import { importanceRank } from '../report';
 import { groupPlace, pageGroupSettings } from '../site/pageGroups';
 import { plural, thousands } from '../site/text';
 import type { CheckCount, PageEntry } from '../site/types';
+import { runOf } from '../transport/run';
 import { siteIssues, streakStart } from './issues';
 import { isoDate, KEY_SEPARATOR, ofGroupCheck, type SiteHistory } from './model';
-import { runOf } from '../transport/run';
 import { findingKey, ticketedChecks, type Ticket } from './tickets';
 
 /*
