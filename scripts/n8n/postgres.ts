@@ -154,9 +154,6 @@ export async function pgQuery<T>(
 
 function chownTree(dir: string, uid: number, gid: number): void {
 	fs.lchownSync(dir, uid, gid);
-	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-		const full = path.join(dir, e.name);
-		if (e.isDirectory()) chownTree(full, uid, gid);
-		else fs.lchownSync(full, uid, gid);
-	}
+	for (const file of fs.readdirSync(dir, { recursive: true }) as string[])
+		fs.lchownSync(path.join(dir, file), uid, gid);
 }
