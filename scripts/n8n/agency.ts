@@ -20,7 +20,7 @@ import { importCredentials, setupOwner } from './n8n';
 import { sleep } from './proc';
 import { clusterWithPackage, startedBy, type QueueCluster } from './queue';
 import type { Report } from './report';
-import { saveAndPublish, type RestSession } from './rest';
+import { editWorkflow, saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
 
@@ -495,25 +495,9 @@ async function dispatcherFigures(
 
 /** The workflow's settings changed as the editor's Workflow Settings would, and published again. */
 async function applySettings(ctx: RunContext, settings: Record<string, unknown>): Promise<void> {
-	const { session, workflowId } = ctx;
-	const got = await session.request<{ data: { settings?: object; versionId: string } }>(
-		'GET',
-		`/rest/workflows/${workflowId}`,
-	);
-	const patched = await session.request<{ data: { versionId: string } }>(
-		'PATCH',
-		`/rest/workflows/${workflowId}`,
-		{
-			settings: { ...got.body.data.settings, ...settings },
-			versionId: got.body.data.versionId,
-		},
-	);
-	if (patched.status !== 200)
-		throw new Error(`settings not saved: ${JSON.stringify(patched.body)}`);
-	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
-		versionId: patched.body.data.versionId,
-	});
-	if (published.status !== 200)
-		throw new Error(`not published again: ${JSON.stringify(published.body)}`);
+	await editWorkflow(ctx.session, ctx.workflowId, (wf) => ({
+		...wf,
+		settings: { ...(wf.settings as object), ...settings },
+	}));
 	await sleep(3000);
 }

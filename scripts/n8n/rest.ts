@@ -14,6 +14,7 @@ import { randomBytes } from 'crypto';
 
 import type { CredentialImport } from './cli';
 import { publishedVersionId, waitForExecution, type StoredExecution } from './db';
+import { waitFor } from './proc';
 import { n8nOlderThan } from './runtime';
 import type { N8nSandbox } from './sandbox';
 import type { N8nServer } from './server';
@@ -285,26 +286,20 @@ export async function saveAndPublish(
 	return { id, published };
 }
 
-/**
- * A node renamed as the editor renames it (the node and the connections naming it), saved and published again;
- * resolves once n8n's publication outbox has published that version: its id and how long that took.
- */
-export async function renameNode(
+type SavedWorkflow = Record<'versionId' | 'name', string> &
+	Record<'nodes' | 'connections' | 'settings', unknown>;
+
+/** `edit` of the saved workflow saved as the editor saves it (PATCH with its version) and published again: the new version. */
+export async function editWorkflow(
 	session: RestSession,
-	sb: N8nSandbox,
 	workflowId: string,
-	[from, to]: [string, string],
-): Promise<{ versionId: string; seconds: number }> {
-	type Saved = {
-		versionId: string;
-		name: string;
-		nodes: unknown;
-		connections: unknown;
-		settings: unknown;
-	};
-	const got = await session.request<{ data: Saved }>('GET', `/rest/workflows/${workflowId}`);
-	const wf = JSON.parse(JSON.stringify(got.body.data).replaceAll(`"${from}"`, `"${to}"`)) as Saved;
-	const { versionId: was, name, nodes, connections, settings } = wf;
+	edit: (saved: SavedWorkflow) => SavedWorkflow,
+): Promise<string> {
+	const got = await session.request<{ data: SavedWorkflow }>(
+		'GET',
+		`/rest/workflows/${workflowId}`,
+	);
+	const { versionId: was, name, nodes, connections, settings } = edit(got.body.data);
 	const patched = await session.request<{ data: { versionId: string } }>(
 		'PATCH',
 		`/rest/workflows/${workflowId}`,
@@ -315,11 +310,31 @@ export async function renameNode(
 		versionId,
 	});
 	if (patched.status !== 200 || published.status !== 200)
-		throw new Error(`rename not saved or published: ${JSON.stringify([patched, published])}`);
+		throw new Error(`not saved or published: ${JSON.stringify([patched, published])}`);
+	return versionId;
+}
+
+/**
+ * A node renamed as the editor renames it (the node and the connections naming it), saved and published again;
+ * resolves once n8n's publication outbox has published that version: its id and how long that took.
+ */
+export async function renameNode(
+	session: RestSession,
+	sb: N8nSandbox,
+	workflowId: string,
+	[from, to]: [string, string],
+): Promise<{ versionId: string; seconds: number }> {
+	const rename = (wf: SavedWorkflow) =>
+		JSON.parse(JSON.stringify(wf).replaceAll(`"${from}"`, `"${to}"`)) as SavedWorkflow;
+	const versionId = await editWorkflow(session, workflowId, rename);
 	const t = Date.now();
-	while (publishedVersionId(sb, workflowId) !== versionId) {
-		if (Date.now() - t > 60_000) throw new Error(`version ${versionId} not published in 60 s`);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-	}
+	if (
+		!(await waitFor(
+			() => publishedVersionId(sb, workflowId) === versionId || undefined,
+			60_000,
+			300,
+		))
+	)
+		throw new Error(`version ${versionId} not published in 60 s`);
 	return { versionId, seconds: (Date.now() - t) / 1000 };
 }
