@@ -289,26 +289,19 @@ export async function saveAndPublish(
 type SavedWorkflow = Record<'versionId' | 'name', string> &
 	Record<'nodes' | 'connections' | 'settings', unknown>;
 
-/** `edit` of the saved workflow saved as the editor saves it (PATCH with its version) and published again: the new version. */
+/** The saved workflow `edit`ed, saved as the editor saves it (PATCH with its version), published again: its version. */
 export async function editWorkflow(
 	session: RestSession,
 	workflowId: string,
 	edit: (saved: SavedWorkflow) => SavedWorkflow,
 ): Promise<string> {
-	const got = await session.request<{ data: SavedWorkflow }>(
-		'GET',
-		`/rest/workflows/${workflowId}`,
-	);
+	const at = `/rest/workflows/${workflowId}`;
+	const got = await session.request<{ data: SavedWorkflow }>('GET', at);
 	const { versionId: was, name, nodes, connections, settings } = edit(got.body.data);
-	const patched = await session.request<{ data: { versionId: string } }>(
-		'PATCH',
-		`/rest/workflows/${workflowId}`,
-		{ versionId: was, name, nodes, connections, settings },
-	);
+	const patch = { versionId: was, name, nodes, connections, settings };
+	const patched = await session.request<{ data: { versionId: string } }>('PATCH', at, patch);
 	const versionId = patched.body.data?.versionId;
-	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
-		versionId,
-	});
+	const published = await session.request('POST', `${at}/activate`, { versionId });
 	if (patched.status !== 200 || published.status !== 200)
 		throw new Error(`not saved or published: ${JSON.stringify([patched, published])}`);
 	return versionId;
@@ -328,13 +321,8 @@ export async function renameNode(
 		JSON.parse(JSON.stringify(wf).replaceAll(`"${from}"`, `"${to}"`)) as SavedWorkflow;
 	const versionId = await editWorkflow(session, workflowId, rename);
 	const t = Date.now();
-	if (
-		!(await waitFor(
-			() => publishedVersionId(sb, workflowId) === versionId || undefined,
-			60_000,
-			300,
-		))
-	)
+	const published = () => publishedVersionId(sb, workflowId) === versionId || undefined;
+	if (!(await waitFor(published, 60_000, 300)))
 		throw new Error(`version ${versionId} not published in 60 s`);
 	return { versionId, seconds: (Date.now() - t) / 1000 };
 }
