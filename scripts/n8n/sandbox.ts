@@ -66,15 +66,8 @@ export const QUIET_OFFLINE_ENV: Readonly<Record<string, string>> = {
  * with `Error: Unknown module "mcp-registry"`.
  */
 export function knownModules(runtime: N8nRuntime): string[] | undefined {
-	const file = path.join(
-		runtime.cacheDir,
-		'node_modules',
-		'@n8n',
-		'backend-common',
-		'dist',
-		'modules',
-		'modules.config.js',
-	);
+	const config = 'node_modules/@n8n/backend-common/dist/modules/modules.config.js';
+	const file = path.join(runtime.cacheDir, config);
 	try {
 		const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(fs.readFileSync(file, 'utf8'))?.[1];
 		return list ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : undefined;
