@@ -197,13 +197,13 @@ export interface ExecuteResult {
 	durationMs: number;
 }
 
-/** What a failed `n8n execute` said: exit code, status, error, and the ends of its output. */
 /** What to note when n8n died after printing its run (`diedAfterRun`), else undefined. */
 export function exitNote(res: ExecuteResult): string | undefined {
 	if (!res.diedAfterRun) return undefined;
 	return `n8n execute printed its whole run (status ${res.run?.status}), then died by ${res.signal} after ${(res.durationMs / 1000).toFixed(1)} s; the printed run is the outcome`;
 }
 
+/** What a failed `n8n execute` said: exit code, status, error, and the ends of its output. */
 export function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code ?? res.signal}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
 }
