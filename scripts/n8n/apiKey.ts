@@ -18,17 +18,9 @@ export const PUBLIC_API_ON = { N8N_PUBLIC_API_DISABLED: 'false' };
 
 /** Every scope of n8n's data tables and their rows (`@n8n/permissions`, 2.41.1); the owner may take all. */
 export const DATA_TABLE_SCOPES = [
-	'dataTable:create',
-	'dataTable:read',
-	'dataTable:update',
-	'dataTable:delete',
-	'dataTable:list',
-	'dataTableRow:create',
-	'dataTableRow:read',
-	'dataTableRow:update',
-	'dataTableRow:delete',
-	'dataTableRow:upsert',
-] as const;
+	...['create', 'read', 'update', 'delete', 'list'].map((action) => `dataTable:${action}`),
+	...['create', 'read', 'update', 'delete', 'upsert'].map((action) => `dataTableRow:${action}`),
+];
 
 /**
  * A public API key of the session's user that never expires, its value (`rawApiKey`, shown once). `label`: shown
