@@ -12,6 +12,7 @@
 import * as fs from 'fs';
 
 import type { PhpRankServer } from '../../test/server';
+import { median } from '../benchKit';
 import { n8nApiAccess, PUBLIC_API_ON } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
@@ -461,9 +462,6 @@ function diffSizes(a: AgencyRun['dbGrowth'], b: AgencyRun['dbGrowth']): AgencyRu
 /** How many times each key occurs. */
 export const tally = <K>(keys: K[]) =>
 	keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<K, number>());
-
-export const median = (values: number[]): number =>
-	values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : 0;
 
 /** The digest's time and size, and the dispatcher's failed calls, from its run data. */
 async function dispatcherFigures(
