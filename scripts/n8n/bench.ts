@@ -54,7 +54,7 @@ import {
 } from '../benchKit';
 import { TEST_API_KEY, type ThrottleOptions } from '../../test/server';
 import { SCRIPTED_DROP, spelledUrls, startServerProcess, throttleFloorMs } from './bench-server';
-import { PHPRANK_CRED, testServerCredential } from './checks';
+import { PHPRANK_CRED, REPO, run, testServerCredential } from './checks';
 import { same } from './report';
 import {
 	manualTrigger,
@@ -77,7 +77,6 @@ import {
 	type N8nSandbox,
 } from './n8n';
 
-const REPO = path.resolve(__dirname, '..', '..');
 const HOOK_FILE = path.join(__dirname, 'bench-hook.js');
 const PAGE_SIZE = 100;
 const EXECUTE_TIMEOUT_MS = 600_000;
@@ -800,9 +799,8 @@ async function main(): Promise<void> {
 	try {
 		if (options.build) {
 			step('npm run build');
-			const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
-			if (build.status !== 0)
-				throw new BrokenRun(`npm run build failed:\n${build.stdout}${build.stderr}`);
+			const build = run('npm', ['run', 'build'], REPO);
+			if (build.code !== 0) throw new BrokenRun(`npm run build failed:\n${build.output}`);
 		}
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');

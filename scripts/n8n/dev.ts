@@ -39,13 +39,13 @@ import { createApiKey } from './apiKey';
 import {
 	CRED_NAME,
 	loadExamples,
+	REPO,
 	run,
 	sitemapN8nApiCredential,
 	testServerCredential,
 } from './checks';
 import { login } from './rest';
 
-const REPO = path.resolve(__dirname, '..', '..');
 const WATCHED = ['nodes', 'credentials', 'package.json'];
 
 function arg(name: string): string | undefined {
