@@ -13,7 +13,7 @@ import { startPostgres, type Postgres } from './postgres';
 import { onInterrupt } from './proc';
 import { startRedis, type Redis } from './redis';
 import { getRuntime, type N8nRuntime } from './runtime';
-import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
+import { createSandbox, migrateScratch, removeSandbox, type N8nSandbox } from './sandbox';
 import { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
 import type { Suite } from './suite';
 
@@ -77,22 +77,26 @@ export async function clusterWithPackage(
 export const startedBy = (worker: { logs(): string }): string[] =>
 	[...worker.logs().matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]);
 
+const dbEnv = (pg: Postgres): Record<string, string> => ({
+	DB_TYPE: 'postgresdb',
+	DB_POSTGRESDB_HOST: pg.host,
+	DB_POSTGRESDB_PORT: String(pg.port),
+	DB_POSTGRESDB_DATABASE: pg.database,
+	DB_POSTGRESDB_USER: pg.user,
+	DB_POSTGRESDB_PASSWORD: '',
+});
+
 export async function createQueueCluster(opts: ClusterOptions): Promise<QueueCluster> {
 	const redis = await startRedis();
 	let postgres: Postgres | undefined;
 	const sandboxes: N8nSandbox[] = [];
 	try {
-		postgres = await startPostgres(opts.runtime);
+		postgres = await startPostgres(opts.runtime, (pg) => migrateScratch(opts.runtime, dbEnv(pg)));
 		const shared: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: postgres.host,
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: postgres.database,
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_PASSWORD: '',
+			...dbEnv(postgres),
 			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
 			N8N_USER_MANAGEMENT_JWT_SECRET: randomBytes(24).toString('hex'),
 			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',

@@ -54,17 +54,24 @@ export class RestSession {
 		});
 	}
 
-	async addCredentials(creds: CredentialImport[]): Promise<void> {
+	/** n8n's ids of the credentials, in order; a workflow saved after (saveWorkflow) names them by these */
+	async addCredentials(creds: CredentialImport[]): Promise<string[]> {
 		for (const { id, name, type, data } of creds)
 			this.credentialIds.set(id, (await this.createCredential({ name, type, data })).id);
+		return creds.map((c) => this.credentialIds.get(c.id) as string);
 	}
 
-	/** `wf` saved, its credentials named by n8n's ids, and unless `publish` is false published; its n8n id. */
-	async save(wf: { id: string; name: string }, publish = true): Promise<string> {
+	/** `wf` with the credential ids addCredentials was given replaced by n8n's */
+	withCredentialIds(wf: object): Record<string, unknown> {
 		let text = JSON.stringify(wf);
 		for (const [ours, id] of this.credentialIds)
 			text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
-		const { id, versionId } = await saveWorkflow(this, JSON.parse(text), true);
+		return JSON.parse(text) as Record<string, unknown>;
+	}
+
+	/** `wf` saved (saveWorkflow, its id kept) and unless `publish` is false published; its n8n id. */
+	async save(wf: { id: string; name: string }, publish = true): Promise<string> {
+		const { id, versionId } = await saveWorkflow(this, wf, true);
 		if (!publish) return id;
 		const res = await this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
 		if (res.status !== 200)
@@ -254,13 +261,16 @@ export async function runFromTrigger(
 	return { started, executionId, exec };
 }
 
-/** As the editor's Import from File saves it (POST /rest/workflows): n8n's id, or with `keepId` its own (2.41). */
+/**
+ * As the editor's Import from File saves it (POST /rest/workflows), the credentials the session added named by
+ * n8n's ids: n8n's id, or with `keepId` its own (2.41).
+ */
 export async function saveWorkflow(
 	session: RestSession,
 	wf: object,
 	keepId = false,
 ): Promise<{ id: string; versionId: string }> {
-	const body: Record<string, unknown> = { ...wf };
+	const body = session.withCredentialIds(wf);
 	if (!keepId || !body.id) delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
