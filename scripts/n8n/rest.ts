@@ -36,7 +36,8 @@ export interface CredentialTestResult {
  * saved after for the id its JSON names; a workflow keeps its id where n8n takes it (2.41); a publish is at once.
  */
 export class RestSession {
-	private readonly credentialIds = new Map<string, string>();
+	/** the ids addCredentials was given → n8n's (a workflow saved after names n8n's: saveWorkflow) */
+	readonly credentialIds = new Map<string, string>();
 	constructor(
 		readonly baseUrl: string,
 		readonly cookie: string,
@@ -54,19 +55,11 @@ export class RestSession {
 		});
 	}
 
-	/** n8n's ids of the credentials, in order; a workflow saved after (saveWorkflow) names them by these */
+	/** n8n's ids of the credentials, in order */
 	async addCredentials(creds: CredentialImport[]): Promise<string[]> {
 		for (const { id, name, type, data } of creds)
 			this.credentialIds.set(id, (await this.createCredential({ name, type, data })).id);
 		return creds.map((c) => this.credentialIds.get(c.id) as string);
-	}
-
-	/** `wf` with the credential ids addCredentials was given replaced by n8n's */
-	withCredentialIds(wf: object): Record<string, unknown> {
-		let text = JSON.stringify(wf);
-		for (const [ours, id] of this.credentialIds)
-			text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
-		return JSON.parse(text) as Record<string, unknown>;
 	}
 
 	/** `wf` saved (saveWorkflow, its id kept) and unless `publish` is false published; its n8n id. */
@@ -270,7 +263,9 @@ export async function saveWorkflow(
 	wf: object,
 	keepId = false,
 ): Promise<{ id: string; versionId: string }> {
-	const body = session.withCredentialIds(wf);
+	let text = JSON.stringify(wf);
+	for (const [ours, id] of session.credentialIds) text = text.replaceAll(`"${ours}"`, `"${id}"`);
+	const body = JSON.parse(text) as Record<string, unknown>;
 	if (!keepId || !body.id) delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
