@@ -20,7 +20,7 @@ import type { Suite } from './suite';
 export interface QueueCluster {
 	redis: Redis;
 	postgres: Postgres;
-	/** the main's sandbox: run CLI imports/publishes here, before `start()` */
+	/** the main's sandbox (a CLI import goes here, before `start()`) */
 	mainSandbox: N8nSandbox;
 	/** every sandbox, main first */
 	sandboxes: N8nSandbox[];
@@ -102,17 +102,10 @@ export async function createQueueCluster(opts: ClusterOptions): Promise<QueueClu
 			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 			...opts.env,
 		};
-		const names = [
-			'main',
-			...Array.from({ length: opts.workers ?? 2 }, (_, i) => `worker-${i + 1}`),
-		];
-		for (const name of names) {
-			sandboxes.push(
-				await createSandbox({
-					runtime: opts.runtime,
-					env: { ...shared, ...(name === 'main' ? opts.mainEnv : {}), PHPRANK_E2E_PROCESS: name },
-				}),
-			);
+		for (let i = 0; i <= (opts.workers ?? 2); i++) {
+			const [name, own] = i ? [`worker-${i}`, {}] : ['main', opts.mainEnv];
+			const env = { ...shared, ...own, PHPRANK_E2E_PROCESS: name };
+			sandboxes.push(await createSandbox({ runtime: opts.runtime, env }));
 		}
 	} catch (e) {
 		for (const sb of sandboxes) await removeSandbox(sb);
