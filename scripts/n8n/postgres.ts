@@ -108,7 +108,10 @@ async function launch(runtime: N8nRuntime, template?: string): Promise<Postgres>
 	else fs.mkdirSync(data, { mode: 0o700 });
 	if (asRoot) {
 		fs.chmodSync(root, 0o755);
-		chownTree(root, NOBODY.uid, NOBODY.gid);
+		const chown = spawnSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, root], {
+			encoding: 'utf8',
+		});
+		if (chown.status !== 0) throw new Error(`chown ${root} failed: ${chown.stderr}`);
 	}
 	const user = asRoot ? NOBODY : {};
 	const initdb = template
@@ -173,14 +176,5 @@ export async function pgQuery<T>(
 		return (await client.query(sql, params)).rows as T[];
 	} finally {
 		await client.end();
-	}
-}
-
-function chownTree(dir: string, uid: number, gid: number): void {
-	fs.lchownSync(dir, uid, gid);
-	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-		const full = path.join(dir, e.name);
-		if (e.isDirectory()) chownTree(full, uid, gid);
-		else fs.lchownSync(full, uid, gid);
 	}
 }
