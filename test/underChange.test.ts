@@ -264,57 +264,23 @@ describe('A polite client', () => {
 	});
 });
 
-describe('Return All on a list that moves', () => {
-	const api = useServer();
-	const getAll = { resource: 'report', operation: 'getAll', returnAll: true, simplify: true };
+// Return All under creates and deletes: pagingInterleavings.test.ts (every order, through the engine) and
+// unit/paging.test.ts (1,000 records); its cost when nothing changes: report.test.ts (250 in 3 requests).
+describe('Return All against a server that ignores ?page=', () => {
+	const api = useServer({ seed: (server) => server.seedReports(250) });
+	afterEach(() => api.server.setIgnorePage(false));
 
-	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.seedReports(1000);
-	});
-	afterEach(() => {
-		api.server.beforeList(undefined);
-		api.server.setIgnorePage(false);
-	});
-
-	it('a report created before each page: each of the 1,000 once, no duplicates', async () => {
-		const before = new Set(api.server.listReports().map((r) => r.id));
-		api.server.beforeList(({ page }) => {
-			if (page > 1) api.server.addReport({ url: `https://new.example.com/${page}` });
-		});
-		const ids = (await api.ok(getAll)).map((i) => i.json.id as number);
-		expect(new Set(ids).size).toBe(ids.length);
-		expect(ids.filter((id) => before.has(id)).length).toBe(1000);
-	});
-
-	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
-		const ids = api.server.listReports().map((r) => r.id);
-		ids.sort((a, b) => b - a);
-		const deleted = new Set<number>();
-		api.server.beforeList(({ page }) => {
-			if (page > 1 && page <= 11) {
-				const id = ids[(page - 2) * 100];
-				api.server.deleteReport(id);
-				deleted.add(id);
-			}
-		});
-		const got = (await api.ok(getAll)).map((i) => i.json.id as number);
-		expect(new Set(got).size).toBe(got.length);
-		const survivors = ids.filter((id) => !deleted.has(id));
-		expect(survivors.every((id) => got.includes(id))).toBe(true);
-	});
-
-	it('a server that ignores ?page= ends at once with an error that says so', async () => {
+	it('ends at once with an error that says so', async () => {
 		api.server.setIgnorePage(true);
-		const { items, error } = await api.run(getAll);
+		const { items, error } = await api.run({
+			resource: 'report',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: true,
+		});
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(/answered page 1 again when asked for page 2: a cache or proxy/);
 		expect(api.apiRequests().length).toBeLessThanOrEqual(2);
-	});
-
-	it('costs ceil(N/100) requests when nothing changes', async () => {
-		await api.run(getAll);
-		expect(api.apiRequests()).toHaveLength(10);
 	});
 });
 
