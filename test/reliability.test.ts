@@ -2,22 +2,21 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { NO_API_PLAN_KEY, PhpRankServer, TEST_API_KEY, type Fault } from './server';
 import { runNode } from './harness/engine';
-import { closedPort, locator, useServer } from './harness/setup';
+import {
+	closedPort,
+	createParameters as create,
+	getParameters as getReport,
+	locator,
+	reportParameters as report,
+	updateParameters as update,
+	useServer,
+} from './harness/setup';
 
-const report = (operation: string, extra: IDataObject) => ({
-	resource: 'report',
-	operation,
-	...extra,
-});
-const getReport = (id: string | number) => report('get', { reportId: locator('id', String(id)) });
 // 0: the outage a GET meets fails at once, as this file checks; test/retries.test.ts retries it.
 const getOnce = (id: number, requestOptions: IDataObject = {}) => ({
 	...getReport(id),
 	requestOptions: { waitOutOutages: 0, ...requestOptions },
 });
-const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
-const update = (id: string, updateFields: IDataObject) =>
-	report('update', { reportId: locator('id', id), updateFields });
 
 /** Faults of the server or the way to it, each with the message and description the user gets. */
 const FAULTS: Array<[string, Fault, RegExp, RegExp]> = [

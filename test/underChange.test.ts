@@ -5,7 +5,13 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { makeNode, registerNodeType, runWorkflow } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import {
+	createParameters as create,
+	getParameters as getReport,
+	locator,
+	updateParameters,
+	useServer,
+} from './harness/setup';
 
 /*
  * Issue 11: nothing lost, nothing twice, nothing runaway. Each case was seen in a real n8n.
@@ -31,13 +37,6 @@ registerNodeType(INPUT_NODE, {
 	},
 } as INodeType);
 
-const report = (operation: string, extra: IDataObject) => ({
-	resource: 'report',
-	operation,
-	...extra,
-});
-const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
-const getReport = (id: string | number) => report('get', { reportId: locator('id', id) });
 const urlItems = (count: number, bad?: number) =>
 	Array.from({ length: count }, (_, i) => ({
 		url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}`,
@@ -72,12 +71,7 @@ describe('Privacy is never wider than the user chose', () => {
 
 	it('an Update whose Privacy expression gives nothing leaves the privacy alone', async () => {
 		const [report] = api.server.listReports();
-		await api.run({
-			resource: 'report',
-			operation: 'update',
-			reportId: locator('id', report.id),
-			updateFields: { privacy: '={{ "" }}', rerunAnalysis: true },
-		});
+		await api.run(updateParameters(report.id, { privacy: '={{ "" }}', rerunAnalysis: true }));
 		expect(api.sent('PUT')[0].form).toEqual({ results: '1' });
 	});
 });
