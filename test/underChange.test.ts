@@ -208,13 +208,6 @@ describe('Servers that are not phpRank', () => {
 		expect(other.server.requests).toHaveLength(0);
 	});
 
-	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
-		await api.ok(getReport(1), {
-			credential: { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` },
-		});
-		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
-	});
-
 	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
 		const [report] = api.server.listReports();
 		await api.run(getReport(1));
