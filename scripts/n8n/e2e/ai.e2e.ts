@@ -268,6 +268,12 @@ async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	note(`without a token: ${refused}`);
 }
 
+/** A tool's JSON schema, as MCP lists it and as the model gets it. */
+type Schema = {
+	properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
+	required?: string[];
+};
+
 /** Connected with the token over streamable HTTP: the seven tools, their schemas and descriptions. */
 async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
 	section('MCP over streamable HTTP: the tools as a client lists them');
@@ -289,11 +295,7 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 	);
 	for (const tool of tools)
 		note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
-	const schema = (name: string) =>
-		byName[name]?.inputSchema as {
-			properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
-			required?: string[];
-		};
+	const schema = (name: string) => byName[name]?.inputSchema as Schema;
 	const props = (name: string) => propTypes(schema(name));
 	for (const [name, types] of [
 		['audit_url', { password: 'string', privacy: 'number', url: 'string' }],
@@ -690,11 +692,7 @@ async function agentChecks(
 		Object.keys(tools),
 	);
 	note(`tools as the model got them: ${JSON.stringify(first?.tools)}`);
-	const params = (name: string) =>
-		tools[name]?.parameters as {
-			properties?: Record<string, { type?: string; description?: string }>;
-			required?: string[];
-		};
+	const params = (name: string) => tools[name]?.parameters as Schema;
 	check(
 		'their JSON schemas: audit_url {url: string, privacy: number, password: string}',
 		same(propTypes(params('audit_url')), { password: 'string', privacy: 'number', url: 'string' }),
