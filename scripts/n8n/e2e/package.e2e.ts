@@ -784,20 +784,8 @@ async function rateLimitedPollChecks({ sb, session, cred }: App): Promise<void> 
 	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
 }
 
-/** How long a poll may wait on this n8n, how n8n is started for it, and the seconds the trigger polls at. */
-interface RateLimitPlan {
-	budgetMs: number;
-	boundMs: number;
-	boundS: number;
-	/** n8n itself backs the trigger off for the error's Retry-After (durable cursors) */
-	backsOff: boolean;
-	seconds: number[];
-	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
-	tickOf: (ms: number) => number;
-}
-
 /** The state of a rate-limit run once a poll met the 429. */
-interface RateLimitRun extends RateLimitPlan {
+interface RateLimitRun extends ReturnType<typeof rateLimitPlan> {
 	api: PhpRankServer;
 	/** the other user's report list requests: the trigger's polls */
 	polls: () => RecordedRequest[];
@@ -808,8 +796,12 @@ interface RateLimitRun extends RateLimitPlan {
 	heldFrom: number;
 }
 
-/** What startEnv set for the polls on this n8n, and the seconds the trigger polls at. */
-function rateLimitPlan(sb: N8nSandbox): RateLimitPlan {
+/**
+ * How long a poll may wait on this n8n (what startEnv set for the polls), whether n8n itself backs the trigger off
+ * for the error's Retry-After (durable cursors), the seconds the trigger polls at, and `tickOf`: the tick a poll
+ * that ended at `ms` started at (the last scheduled second before it).
+ */
+function rateLimitPlan(sb: N8nSandbox) {
 	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
 	const budgetMs = givesBudget
 		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)
