@@ -16,7 +16,6 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import {
 	TEST_API_KEY,
@@ -259,8 +258,7 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 
 async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	section('MCP: who may connect');
-	const anonymous = new Client({ name: 'e2e-anonymous', version: '1.0.0' });
-	const refused = await anonymous.connect(new StreamableHTTPClientTransport(url)).then(
+	const refused = await mcpClient('e2e-anonymous', url, {}).then(
 		() => undefined,
 		(error: Error) => error.message,
 	);
