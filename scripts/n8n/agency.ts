@@ -17,7 +17,7 @@ import { n8nApiAccess, PUBLIC_API_ON } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import type { CountingProxy } from './proxy';
-import { importCredentials, setupOwner } from './n8n';
+import { setupOwner, type CredentialImport } from './n8n';
 import { sleep } from './proc';
 import { clusterWithPackage, startedBy, type QueueCluster } from './queue';
 import type { Report } from './report';
@@ -29,7 +29,6 @@ export const AGENCY_FILE = 'agency-weekly-audit.json';
 const DISPATCH = 'Audit each site (one execution per site)';
 const AGAIN = 'Audit again (the sites whose call failed)';
 const DIGEST = 'Digest of every site';
-const N8N_API_CRED_ID = 'phprank-e2e-n8n-api';
 
 export interface AgencyOptions {
 	sites: number;
@@ -155,12 +154,9 @@ export function seedAccount(api: PhpRankServer, o: AgencyOptions): string[] {
 	return hosts;
 }
 
-/** The example as a user sets it up here: n8n_address the main's, the History Store credential the proxy's. */
-export function agencyWorkflow(mainUrl: string, n8nApiCredId: string): WorkflowJson {
-	const text = fs.readFileSync(`${EXAMPLES_DIR}/${AGENCY_FILE}`, 'utf8');
-	const wf = JSON.parse(
-		text.replaceAll(`"${N8N_API_CRED_ID}"`, `"${n8nApiCredId}"`),
-	) as WorkflowJson;
+/** The example as a user sets it up here: n8n_address the main's (its credentials: the session's, saveWorkflow). */
+export function agencyWorkflow(mainUrl: string): WorkflowJson {
+	const wf = JSON.parse(fs.readFileSync(`${EXAMPLES_DIR}/${AGENCY_FILE}`, 'utf8')) as WorkflowJson;
 	const settings = wf.nodes.find((n) => n.name === 'Settings');
 	const assignments = (
 		settings?.parameters.assignments as { assignments: Array<{ value: string }> }
@@ -174,7 +170,7 @@ export async function startAgency(
 	suite: Suite,
 	api: PhpRankServer,
 	smtp: SmtpCatcher,
-	smtpCredential: Parameters<typeof importCredentials>[1][number],
+	smtpCredential: CredentialImport,
 	o: AgencyOptions,
 ): Promise<Agency> {
 	const hosts = seedAccount(api, o);
@@ -183,18 +179,18 @@ export async function startAgency(
 		concurrency: o.concurrency,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', ...o.env },
 	});
-	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
 	const main = cluster.main as NonNullable<QueueCluster['main']>;
 	const session = await setupOwner(main);
-	const { cred, proxy } = await n8nApiAccess(suite, cluster.mainSandbox, {
+	await session.addCredentials([testServerCredential(api), smtpCredential]);
+	const { proxy } = await n8nApiAccess(suite, {
 		session,
 		n8nUrl: main.baseUrl,
 		label: 'phpRank agency audit',
 		proxy: true,
 		name: 'phpRank History Store API (counted)',
 	});
-	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
+	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
 	const ctx: RunContext = {
 		cluster,

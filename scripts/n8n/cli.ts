@@ -272,15 +272,10 @@ export async function executeWorkflow(sb: N8nSandbox, workflowId: string): Promi
 
 /**
  * `n8n publish:workflow --id=<id>` for each id (2.x's "activate"): the workflow runs in production (schedules,
- * webhooks, polling triggers) from the next start of n8n on. Up to 3 at a time (each is a ~3 s n8n start).
+ * webhooks, polling triggers) from the next start of n8n on. One n8n boot each (5-8 s CPU), one after the other.
  */
 export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<void> {
-	const queue = [...ids];
-	const lane = async (): Promise<void> => {
-		for (let id = queue.shift(); id !== undefined; id = queue.shift())
-			await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
-	};
-	await Promise.all([lane(), lane(), lane()]);
+	for (const id of ids) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
 }
 
 /** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */

@@ -37,7 +37,8 @@ export interface CredentialTestResult {
  * saved after for the id its JSON names; a workflow keeps its id where n8n takes it (2.41); a publish is at once.
  */
 export class RestSession {
-	private readonly credentialIds = new Map<string, string>();
+	/** the ids addCredentials was given → n8n's (a workflow saved after names n8n's: saveWorkflow) */
+	readonly credentialIds = new Map<string, string>();
 	constructor(
 		readonly baseUrl: string,
 		readonly cookie: string,
@@ -55,17 +56,16 @@ export class RestSession {
 		});
 	}
 
-	async addCredentials(creds: CredentialImport[]): Promise<void> {
+	/** n8n's ids of the credentials, in order */
+	async addCredentials(creds: CredentialImport[]): Promise<string[]> {
 		for (const { id, name, type, data } of creds)
 			this.credentialIds.set(id, (await this.createCredential({ name, type, data })).id);
+		return creds.map((c) => this.credentialIds.get(c.id) as string);
 	}
 
-	/** `wf` saved, its credentials named by n8n's ids, and unless `publish` is false published; its n8n id. */
+	/** `wf` saved (saveWorkflow, its id kept) and unless `publish` is false published; its n8n id. */
 	async save(wf: { id: string; name: string }, publish = true): Promise<string> {
-		let text = JSON.stringify(wf);
-		for (const [ours, id] of this.credentialIds)
-			text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
-		const { id, versionId } = await saveWorkflow(this, JSON.parse(text), true);
+		const { id, versionId } = await saveWorkflow(this, wf, true);
 		if (!publish) return id;
 		const res = await this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
 		if (res.status !== 200)
@@ -255,13 +255,18 @@ export async function runFromTrigger(
 	return { started, executionId, exec };
 }
 
-/** As the editor's Import from File saves it (POST /rest/workflows): n8n's id, or with `keepId` its own (2.41). */
+/**
+ * As the editor's Import from File saves it (POST /rest/workflows), the credentials the session added named by
+ * n8n's ids: n8n's id, or with `keepId` its own (2.41).
+ */
 export async function saveWorkflow(
 	session: RestSession,
 	wf: object,
 	keepId = false,
 ): Promise<{ id: string; versionId: string }> {
-	const body: Record<string, unknown> = { ...wf };
+	let text = JSON.stringify(wf);
+	for (const [ours, id] of session.credentialIds) text = text.replaceAll(`"${ours}"`, `"${id}"`);
+	const body = JSON.parse(text) as Record<string, unknown>;
 	if (!keepId || !body.id) delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
