@@ -1,10 +1,7 @@
 /**
  * What the bench scripts share: medians, figures, Markdown tables, variants measured in rounds of
- * alternating order, a wall-time and peak-heap probe, a script's child process and its messages, and
- * n8n-core's engine loaded as the tests load it.
+ * alternating order, a wall-time and peak-heap probe, and n8n-core's engine loaded as the tests load it.
  */
-import { fork, type ChildProcess } from 'child_process';
-
 import type { runNode } from '../test/harness/engine';
 import { TEST_API_KEY } from '../test/server';
 
@@ -97,26 +94,6 @@ export async function probe<T>(
 export async function engine(): Promise<typeof runNode> {
 	await import('../test/harness/env');
 	return (await import('../test/harness/engine')).runNode;
-}
-
-/** `file` (this script) again in a child process under ts-node, `args` its argv, an IPC channel to it. */
-export function forkSelf(file: string, args: string[]): ChildProcess {
-	return fork(file, args, {
-		execArgv: ['-r', 'ts-node/register/transpile-only'],
-		env: { ...process.env, TS_NODE_PREFER_TS_EXTS: 'true' },
-	});
-}
-
-/** The next message of `child`; rejects when it exits (or cannot start) first. */
-export function nextMessage<T>(child: ChildProcess, name: string): Promise<T> {
-	return new Promise((resolve, reject) => {
-		const onExit = (code: number | null) => reject(new Error(`${name} exited with ${code}`));
-		child.once('exit', onExit).once('error', reject);
-		child.once('message', (message: T) => {
-			child.off('exit', onExit).off('error', reject);
-			resolve(message);
-		});
-	});
 }
 
 /** Runs `main`; an error is printed and sets exit code 1. */

@@ -121,14 +121,10 @@ describe('Report → Create or Re-Run: Reuse Recent Analysis', () => {
 });
 
 describe('Report → Create or Re-Run: Public URLs Only', () => {
+	// A name, an address and a scheme; every kind of local name and address: unit/publicUrl.test.ts.
 	it.each([
 		['http://localhost:8080/', 'points to a local network name (localhost)'],
-		['http://127.0.0.1/', 'points to a loopback address (127.0.0.0/8)'],
-		['http://2130706433/', 'points to a loopback address (127.0.0.0/8)'],
-		['http://10.0.0.7/admin', 'points to a private network address (10.0.0.0/8)'],
-		['http://192.168.1.1/', 'points to a private network address (192.168.0.0/16)'],
 		['http://169.254.169.254/latest/meta-data/', 'points to a link-local address (169.254.0.0/16)'],
-		['http://[::1]/', 'points to a loopback address (::1)'],
 		['ftp://example.com/', 'uses ftp:, not http or https'],
 	])('refuses %s before anything is sent', async (url, problem) => {
 		await api.refuses(

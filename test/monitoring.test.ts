@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changesBetween } from '../nodes/PhpRank/engine/changes';
-import { createOrRerunParameters as createOrRerun, locator, useServer } from './harness/setup';
+import {
+	createOrRerunParameters as createOrRerun,
+	updateParameters as update,
+	useServer,
+} from './harness/setup';
 
 const settingsRetry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
 
@@ -210,13 +214,6 @@ describe('Report → Create or Re-Run', () => {
 });
 
 describe('Report → Update with Re-Run Analysis says what changed', () => {
-	const update = (id: number, updateFields: IDataObject) => ({
-		resource: 'report',
-		operation: 'update',
-		reportId: locator('id', id),
-		updateFields,
-	});
-
 	it('reads the report just before the re-run and outputs changes; Simplify keeps them', async () => {
 		const report = api.server.addReport({ url: 'https://upd.example.com/' });
 		const before = structuredClone(api.server.getReport(report.id)!);

@@ -2,21 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_RATE_LIMIT_RETRIES } from '../nodes/PhpRank/transport/rateLimit';
 import type { Fault, RecordedRequest } from './server';
-import { closedPort, locator, useServer } from './harness/setup';
+import { closedPort, createParameters, getParameters, locator, useServer } from './harness/setup';
 
 // Its own file: every retry here waits (a 429 at least a second, an outage half a second and more).
-const getReport = (requestOptions: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'get',
-	reportId: locator('id', '1'),
-	requestOptions,
-});
-const create = (url: string, requestOptions: IDataObject = {}) => ({
-	resource: 'report',
-	operation: 'create',
-	url,
-	requestOptions,
-});
+const getReport = (requestOptions: IDataObject = {}) => getParameters(1, { requestOptions });
+const create = (url: string, requestOptions: IDataObject = {}) =>
+	createParameters(url, { requestOptions });
 const tooMany: Fault = {
 	type: 'status',
 	status: 429,

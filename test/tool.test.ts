@@ -11,7 +11,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { PhpRank } from '../nodes/PhpRank/PhpRank.node';
 
 import { shapeReport, toolReport } from '../nodes/PhpRank/engine/reportItem';
-import { locator, useServer } from './harness/setup';
+import { getParameters as get, locator, useServer } from './harness/setup';
 import { expectedLink, expectedTopFailed } from './harness/expected';
 import { callTool, runTools, toolNode } from './harness/tool';
 
@@ -296,11 +296,6 @@ describe('phpRank as an AI tool', () => {
 	});
 
 	it('the workflow node keeps its Simplify output and its errors', async () => {
-		const get = (id: number) => ({
-			resource: 'report',
-			operation: 'get',
-			reportId: locator('id', id),
-		});
 		expect(await api.first(get(1))).toEqual(
 			shapeReport(api.server.getReport(1)! as unknown as IDataObject, {
 				simplify: true,

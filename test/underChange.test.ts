@@ -5,7 +5,13 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { makeNode, registerNodeType, runWorkflow } from './harness/engine';
-import { locator, useServer } from './harness/setup';
+import {
+	createParameters as create,
+	getParameters as getReport,
+	locator,
+	updateParameters,
+	useServer,
+} from './harness/setup';
 
 /*
  * Issue 11: nothing lost, nothing twice, nothing runaway. Each case was seen in a real n8n.
@@ -31,13 +37,6 @@ registerNodeType(INPUT_NODE, {
 	},
 } as INodeType);
 
-const report = (operation: string, extra: IDataObject) => ({
-	resource: 'report',
-	operation,
-	...extra,
-});
-const create = (url: string, extra: IDataObject = {}) => report('create', { url, ...extra });
-const getReport = (id: string | number) => report('get', { reportId: locator('id', id) });
 const urlItems = (count: number, bad?: number) =>
 	Array.from({ length: count }, (_, i) => ({
 		url: `https://site${i}.example.com/${i === bad ? 'fail' : 'ok'}`,
@@ -72,12 +71,7 @@ describe('Privacy is never wider than the user chose', () => {
 
 	it('an Update whose Privacy expression gives nothing leaves the privacy alone', async () => {
 		const [report] = api.server.listReports();
-		await api.run({
-			resource: 'report',
-			operation: 'update',
-			reportId: locator('id', report.id),
-			updateFields: { privacy: '={{ "" }}', rerunAnalysis: true },
-		});
+		await api.run(updateParameters(report.id, { privacy: '={{ "" }}', rerunAnalysis: true }));
 		expect(api.sent('PUT')[0].form).toEqual({ results: '1' });
 	});
 });
@@ -214,13 +208,6 @@ describe('Servers that are not phpRank', () => {
 		expect(other.server.requests).toHaveLength(0);
 	});
 
-	it('a Base URL pasted with a query or fragment is cleaned before sending', async () => {
-		await api.ok(getReport(1), {
-			credential: { ...api.credential, baseUrl: `${api.server.url}/?tab=reports#top` },
-		});
-		expect(api.apiRequests()[0].path).toBe('/api/v1/reports/1');
-	});
-
 	it('GET and DELETE carry no Content-Type; Project Delete echoes the trimmed name', async () => {
 		const [report] = api.server.listReports();
 		await api.run(getReport(1));
@@ -264,57 +251,23 @@ describe('A polite client', () => {
 	});
 });
 
-describe('Return All on a list that moves', () => {
-	const api = useServer();
-	const getAll = { resource: 'report', operation: 'getAll', returnAll: true, simplify: true };
+// Return All under creates and deletes: pagingInterleavings.test.ts (every order, through the engine) and
+// unit/paging.test.ts (1,000 records); its cost when nothing changes: report.test.ts (250 in 3 requests).
+describe('Return All against a server that ignores ?page=', () => {
+	const api = useServer({ seed: (server) => server.seedReports(250) });
+	afterEach(() => api.server.setIgnorePage(false));
 
-	beforeEach(() => {
-		api.server.deleteAllReports();
-		api.server.seedReports(1000);
-	});
-	afterEach(() => {
-		api.server.beforeList(undefined);
-		api.server.setIgnorePage(false);
-	});
-
-	it('a report created before each page: each of the 1,000 once, no duplicates', async () => {
-		const before = new Set(api.server.listReports().map((r) => r.id));
-		api.server.beforeList(({ page }) => {
-			if (page > 1) api.server.addReport({ url: `https://new.example.com/${page}` });
-		});
-		const ids = (await api.ok(getAll)).map((i) => i.json.id as number);
-		expect(new Set(ids).size).toBe(ids.length);
-		expect(ids.filter((id) => before.has(id)).length).toBe(1000);
-	});
-
-	it('an already-read report deleted before each page: every report that existed throughout, once', async () => {
-		const ids = api.server.listReports().map((r) => r.id);
-		ids.sort((a, b) => b - a);
-		const deleted = new Set<number>();
-		api.server.beforeList(({ page }) => {
-			if (page > 1 && page <= 11) {
-				const id = ids[(page - 2) * 100];
-				api.server.deleteReport(id);
-				deleted.add(id);
-			}
-		});
-		const got = (await api.ok(getAll)).map((i) => i.json.id as number);
-		expect(new Set(got).size).toBe(got.length);
-		const survivors = ids.filter((id) => !deleted.has(id));
-		expect(survivors.every((id) => got.includes(id))).toBe(true);
-	});
-
-	it('a server that ignores ?page= ends at once with an error that says so', async () => {
+	it('ends at once with an error that says so', async () => {
 		api.server.setIgnorePage(true);
-		const { items, error } = await api.run(getAll);
+		const { items, error } = await api.run({
+			resource: 'report',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: true,
+		});
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(/answered page 1 again when asked for page 2: a cache or proxy/);
 		expect(api.apiRequests().length).toBeLessThanOrEqual(2);
-	});
-
-	it('costs ceil(N/100) requests when nothing changes', async () => {
-		await api.run(getAll);
-		expect(api.apiRequests()).toHaveLength(10);
 	});
 });
 

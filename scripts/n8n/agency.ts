@@ -12,15 +12,16 @@
 import * as fs from 'fs';
 
 import type { PhpRankServer } from '../../test/server';
+import { median } from '../benchKit';
 import { n8nApiAccess, PUBLIC_API_ON } from './apiKey';
 import { EXAMPLES_DIR, testServerCredential, type WorkflowJson } from './checks';
 import type { SmtpCatcher } from './catchers';
 import type { CountingProxy } from './proxy';
-import { importCredentials, setupOwner } from './n8n';
+import { setupOwner, type CredentialImport } from './n8n';
 import { sleep } from './proc';
 import { clusterWithPackage, startedBy, type QueueCluster } from './queue';
 import type { Report } from './report';
-import { saveAndPublish, type RestSession } from './rest';
+import { editWorkflow, saveAndPublish, type RestSession } from './rest';
 import { requireFromN8n } from './runtime';
 import type { Suite } from './suite';
 
@@ -28,7 +29,6 @@ export const AGENCY_FILE = 'agency-weekly-audit.json';
 const DISPATCH = 'Audit each site (one execution per site)';
 const AGAIN = 'Audit again (the sites whose call failed)';
 const DIGEST = 'Digest of every site';
-const N8N_API_CRED_ID = 'phprank-e2e-n8n-api';
 
 export interface AgencyOptions {
 	sites: number;
@@ -154,12 +154,9 @@ export function seedAccount(api: PhpRankServer, o: AgencyOptions): string[] {
 	return hosts;
 }
 
-/** The example as a user sets it up here: n8n_address the main's, the History Store credential the proxy's. */
-export function agencyWorkflow(mainUrl: string, n8nApiCredId: string): WorkflowJson {
-	const text = fs.readFileSync(`${EXAMPLES_DIR}/${AGENCY_FILE}`, 'utf8');
-	const wf = JSON.parse(
-		text.replaceAll(`"${N8N_API_CRED_ID}"`, `"${n8nApiCredId}"`),
-	) as WorkflowJson;
+/** The example as a user sets it up here: n8n_address the main's (its credentials: the session's, saveWorkflow). */
+export function agencyWorkflow(mainUrl: string): WorkflowJson {
+	const wf = JSON.parse(fs.readFileSync(`${EXAMPLES_DIR}/${AGENCY_FILE}`, 'utf8')) as WorkflowJson;
 	const settings = wf.nodes.find((n) => n.name === 'Settings');
 	const assignments = (
 		settings?.parameters.assignments as { assignments: Array<{ value: string }> }
@@ -173,7 +170,7 @@ export async function startAgency(
 	suite: Suite,
 	api: PhpRankServer,
 	smtp: SmtpCatcher,
-	smtpCredential: Parameters<typeof importCredentials>[1][number],
+	smtpCredential: CredentialImport,
 	o: AgencyOptions,
 ): Promise<Agency> {
 	const hosts = seedAccount(api, o);
@@ -182,18 +179,18 @@ export async function startAgency(
 		concurrency: o.concurrency,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', ...o.env },
 	});
-	await importCredentials(cluster.mainSandbox, [testServerCredential(api), smtpCredential]);
 	await cluster.start();
 	const main = cluster.main as NonNullable<QueueCluster['main']>;
 	const session = await setupOwner(main);
-	const { cred, proxy } = await n8nApiAccess(suite, cluster.mainSandbox, {
+	await session.addCredentials([testServerCredential(api), smtpCredential]);
+	const { proxy } = await n8nApiAccess(suite, {
 		session,
 		n8nUrl: main.baseUrl,
 		label: 'phpRank agency audit',
 		proxy: true,
 		name: 'phpRank History Store API (counted)',
 	});
-	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl, cred.id));
+	const { id, published } = await saveAndPublish(session, agencyWorkflow(main.baseUrl));
 	if (published.status !== 200) throw new Error(`not published: ${JSON.stringify(published.body)}`);
 	const ctx: RunContext = {
 		cluster,
@@ -462,9 +459,6 @@ function diffSizes(a: AgencyRun['dbGrowth'], b: AgencyRun['dbGrowth']): AgencyRu
 export const tally = <K>(keys: K[]) =>
 	keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<K, number>());
 
-export const median = (values: number[]): number =>
-	values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : 0;
-
 /** The digest's time and size, and the dispatcher's failed calls, from its run data. */
 async function dispatcherFigures(
 	cluster: QueueCluster,
@@ -495,25 +489,9 @@ async function dispatcherFigures(
 
 /** The workflow's settings changed as the editor's Workflow Settings would, and published again. */
 async function applySettings(ctx: RunContext, settings: Record<string, unknown>): Promise<void> {
-	const { session, workflowId } = ctx;
-	const got = await session.request<{ data: { settings?: object; versionId: string } }>(
-		'GET',
-		`/rest/workflows/${workflowId}`,
-	);
-	const patched = await session.request<{ data: { versionId: string } }>(
-		'PATCH',
-		`/rest/workflows/${workflowId}`,
-		{
-			settings: { ...got.body.data.settings, ...settings },
-			versionId: got.body.data.versionId,
-		},
-	);
-	if (patched.status !== 200)
-		throw new Error(`settings not saved: ${JSON.stringify(patched.body)}`);
-	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
-		versionId: patched.body.data.versionId,
-	});
-	if (published.status !== 200)
-		throw new Error(`not published again: ${JSON.stringify(published.body)}`);
+	await editWorkflow(ctx.session, ctx.workflowId, (wf) => ({
+		...wf,
+		settings: { ...(wf.settings as object), ...settings },
+	}));
 	await sleep(3000);
 }

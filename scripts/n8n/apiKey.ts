@@ -5,7 +5,6 @@
  * off, every `/rest/api-keys` call answers 404 with an empty body.
  */
 import { sitemapN8nApiCredential, SITEMAP_EXAMPLE } from './checks';
-import { importCredentials } from './cli';
 import { countingProxy, type CountingProxy } from './proxy';
 import { setupOwner, type RestSession } from './rest';
 import type { N8nSandbox } from './sandbox';
@@ -18,17 +17,9 @@ export const PUBLIC_API_ON = { N8N_PUBLIC_API_DISABLED: 'false' };
 
 /** Every scope of n8n's data tables and their rows (`@n8n/permissions`, 2.41.1); the owner may take all. */
 export const DATA_TABLE_SCOPES = [
-	'dataTable:create',
-	'dataTable:read',
-	'dataTable:update',
-	'dataTable:delete',
-	'dataTable:list',
-	'dataTableRow:create',
-	'dataTableRow:read',
-	'dataTableRow:update',
-	'dataTableRow:delete',
-	'dataTableRow:upsert',
-] as const;
+	...['create', 'read', 'update', 'delete', 'list'].map((action) => `dataTable:${action}`),
+	...['create', 'read', 'update', 'delete', 'upsert'].map((action) => `dataTableRow:${action}`),
+];
 
 /**
  * A public API key of the session's user that never expires, its value (`rawApiKey`, shown once). `label`: shown
@@ -66,7 +57,7 @@ export interface N8nApiOptions {
 	label: string;
 	/** the credential's n8n Address is a counting proxy before n8n (closed when the suite ends) */
 	proxy?: boolean;
-	/** the credential made by REST with this name; without it, imported as the sitemap example names it */
+	/** the credential's name, default the sitemap example's (whose id a workflow the session saves gets swapped for n8n's) */
 	name?: string;
 }
 /** With `proxy: true` the proxy is there. */
@@ -74,28 +65,19 @@ type Access<O> = N8nApiAccess & (O extends { proxy: true } ? { proxy: CountingPr
 
 /**
  * The one fixture for "n8n with its public API on, an owner, an API key, the n8n API credential", on an n8n
- * already started with PUBLIC_API_ON (a queue main) whose owner is `session`. `sb`: where an imported
- * credential goes (`n8n import:credentials`, as a user imports the example's).
+ * already started with PUBLIC_API_ON (a queue main) whose owner is `session`; the credential saved by REST.
  */
 export async function n8nApiAccess<O extends N8nApiOptions>(
 	suite: Suite,
-	sb: N8nSandbox,
 	o: O & { session: RestSession; n8nUrl: string },
 ): Promise<Access<O>> {
 	const key = await createApiKey(o.session, { label: o.label });
 	const proxy = o.proxy ? await countingProxy(o.n8nUrl) : undefined;
 	if (proxy) suite.defer(() => proxy.close());
 	const url = proxy?.url ?? o.n8nUrl;
-	if (o.name === undefined) {
-		await importCredentials(sb, [sitemapN8nApiCredential(url, key)]);
-		return { key, url, proxy, cred: { ...SITEMAP_EXAMPLE.n8nApiCredential } } as Access<O>;
-	}
-	const made = await o.session.createCredential({
-		name: o.name,
-		type: 'phpRankN8nApi',
-		data: { baseUrl: url, apiKey: key },
-	});
-	return { key, url, proxy, cred: { id: made.id, name: made.name } } as Access<O>;
+	const name = o.name ?? SITEMAP_EXAMPLE.n8nApiCredential.name;
+	const [id] = await o.session.addCredentials([{ ...sitemapN8nApiCredential(url, key), name }]);
+	return { key, url, proxy, cred: { id, name } } as Access<O>;
 }
 
 /** `sb`'s n8n started with its public API on, its owner set up, then n8nApiAccess. */
@@ -106,6 +88,6 @@ export async function startWithN8nApi<O extends N8nApiOptions>(
 ): Promise<Access<O> & { n8n: N8nServer; session: RestSession }> {
 	const n8n = suite.n8n(await startServer(sb, { env: PUBLIC_API_ON }));
 	const session = await setupOwner(n8n);
-	const access = await n8nApiAccess(suite, sb, { ...o, session, n8nUrl: n8n.baseUrl });
+	const access = await n8nApiAccess(suite, { ...o, session, n8nUrl: n8n.baseUrl });
 	return { n8n, session, ...access };
 }

@@ -44,26 +44,17 @@ import { parseArgs } from 'util';
 import {
 	alternating,
 	fetchAllReports,
-	forkSelf,
 	getJson,
 	int,
 	median,
 	ms,
-	nextMessage,
 	plural,
 	printTable,
 	times,
 } from '../benchKit';
-import { PhpRankServer, TEST_API_KEY, type ThrottleOptions } from '../../test/server';
-import {
-	monitorCommand,
-	type MonitorCommand,
-	type MonitorCounts,
-	SCRIPTED_DROP,
-	spelledUrls,
-	throttleFloorMs,
-} from './bench-monitor';
-import { PHPRANK_CRED, testServerCredential } from './checks';
+import { TEST_API_KEY, type ThrottleOptions } from '../../test/server';
+import { SCRIPTED_DROP, spelledUrls, startServerProcess, throttleFloorMs } from './bench-server';
+import { PHPRANK_CRED, REPO, run, testServerCredential } from './checks';
 import { same } from './report';
 import {
 	manualTrigger,
@@ -86,7 +77,6 @@ import {
 	type N8nSandbox,
 } from './n8n';
 
-const REPO = path.resolve(__dirname, '..', '..');
 const HOOK_FILE = path.join(__dirname, 'bench-hook.js');
 const PAGE_SIZE = 100;
 const EXECUTE_TIMEOUT_MS = 600_000;
@@ -162,69 +152,6 @@ function parseOptions(argv: string[]) {
 		);
 	return options;
 }
-
-// --- the test server, in a child process -----------------------------------------------------
-
-type ServerCommand =
-	| { cmd: 'seed'; reports: number }
-	| { cmd: 'reset' }
-	| { cmd: 'stats' }
-	| MonitorCommand;
-interface ServerCounts {
-	requests: number;
-	/** answers other than 2xx */
-	failed: number;
-}
-
-/** Child side: an unthrottled PhpRankServer that answers seed/reset/stats and monitoring messages. */
-async function serve(): Promise<void> {
-	const server = new PhpRankServer({ throttle: false });
-	const url = await server.start();
-	process.on('message', async (message: ServerCommand) => {
-		if (message.cmd === 'seed') {
-			server.deleteAllReports();
-			const ids = server.seedReports(message.reports).map((report) => report.id);
-			// Lists once, so that no contender pays for the server's first encoding of each report.
-			await fetchAllReports(`${url}/api/v1`);
-			server.clearRequests();
-			process.send?.({ firstId: ids[0] });
-		} else if (message.cmd === 'reset') {
-			server.clearRequests();
-			server.resetStats();
-			process.send?.({});
-		} else if (message.cmd === 'stats') {
-			const { statuses } = server.stats;
-			const failed = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
-			process.send?.({
-				requests: server.requests.filter((request) => request.path.startsWith('/api/')).length,
-				failed: failed.reduce((sum, [, n]) => sum + n, 0),
-			} satisfies ServerCounts);
-		} else process.send?.(monitorCommand(server, message));
-	});
-	process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
-	process.send?.({ url });
-}
-
-/** The test server in a child process (serve): its URL, a command's answer, seeding, stopping. */
-async function startServer() {
-	const child = forkSelf(__filename, ['--serve']);
-	/** A command (monitoring ones: bench-monitor.ts) and its answer. */
-	const send = async <T = object>(command?: ServerCommand): Promise<T> => {
-		const reply = nextMessage<T>(child, 'test server process');
-		if (command) child.send(command);
-		return await reply;
-	};
-	const { url } = await send<{ url: string }>();
-	return {
-		url,
-		send,
-		/** Replaces every report with `reports` seeded ones; returns the first id. */
-		seed: async (reports: number) =>
-			(await send<{ firstId: number }>({ cmd: 'seed', reports })).firstId,
-		stop: () => child.connected && child.disconnect(),
-	};
-}
-type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 
 // --- workflows -------------------------------------------------------------------------------
 
@@ -461,7 +388,7 @@ class BrokenRun extends Error {}
 
 interface Bench {
 	sb: N8nSandbox;
-	server: ServerProcess;
+	server: Awaited<ReturnType<typeof startServerProcess>>;
 	api: string;
 	outDir: string;
 }
@@ -521,7 +448,7 @@ const logRound =
 // --- the speed table -------------------------------------------------------------------------
 
 /** A contender's run: its time (n8n: of each measured node) and the test server's figures. */
-type Sample = ServerCounts & { ms: number; parts: Record<string, number> };
+type Sample = Record<'requests' | 'failed' | 'ms', number> & { parts: Record<string, number> };
 
 /** Every contender once a round, alternating the order; each run's time, requests and server figures. */
 async function speed(bench: Bench, options: Options, firstId: number): Promise<void> {
@@ -532,7 +459,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 		[...contenders.keys()],
 		async (key): Promise<Sample> => {
 			const c = contenders.get(key)!;
-			await bench.server.send({ cmd: 'reset' });
+			await bench.server.call('reset');
 			const parts: Record<string, number> = {};
 			let ms: number;
 			if ('run' in c) {
@@ -546,7 +473,7 @@ async function speed(bench: Bench, options: Options, firstId: number): Promise<v
 				for (const name of c.measured) parts[name] = nodeMs(out, name);
 				ms = Object.values(parts).reduce((a, b) => a + b, 0);
 			}
-			const counts = await bench.server.send<ServerCounts>({ cmd: 'stats' });
+			const counts = await bench.server.call('stats');
 			if (counts.failed > 0)
 				throw new BrokenRun(
 					`${c.label}: the test server answered ${counts.failed} requests with an error status`,
@@ -661,10 +588,9 @@ async function throttledRun(
 	expect: Expected,
 	items: number,
 ) {
-	const stats = () =>
-		bench.server.send<MonitorCounts>({ cmd: 'monitor-stats', site: MONITOR_SITE });
+	const stats = () => bench.server.call('monitorStats', { site: MONITOR_SITE });
 	const before = await stats();
-	await bench.server.send({ cmd: 'throttle', throttle });
+	await bench.server.call('throttle', throttle);
 	const floor = throttleFloorMs(expect.list + expect.put + expect.post, throttle);
 	const timeoutMs = Math.max(EXECUTE_TIMEOUT_MS, 3 * floor + 120_000);
 	const out = await executeN8n(bench, contender, items, timeoutMs);
@@ -733,8 +659,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			label: 'Create or Re-Run, the first run (the site has no report)',
 			contender: createOrRerun,
 			action: 'created',
-			prepare: async () =>
-				void (await bench.server.send({ cmd: 'delete-site', site: MONITOR_SITE })),
+			prepare: async () => void (await bench.server.call('deleteSite', { site: MONITOR_SITE })),
 			expect: { list: 1, put: 0, post: n, created: n },
 		},
 		{
@@ -765,8 +690,8 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 			),
 			wholeSite: true,
 			prepare: async () => {
-				const script = { cmd: 'script-drops', site: MONITOR_SITE, every: CONFIRM_EVERY } as const;
-				const { noisy, real } = await bench.server.send<Record<'noisy' | 'real', string[]>>(script);
+				const script = { site: MONITOR_SITE, every: CONFIRM_EVERY };
+				const { noisy, real } = await bench.server.call('scriptDrops', script);
 				Object.assign(drops, { noisy: noisy.length, real: real.length });
 				return { ...rerunEach(n), put: n + noisy.length + real.length };
 			},
@@ -788,9 +713,8 @@ async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	// phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window.
 	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: options.monitorWindowMs };
-	const seed = { cmd: 'monitor-seed', others: options.monitorOthers, site: MONITOR_SITE } as const;
-	const { urls: stored } = await bench.server.send<{ urls: string[] }>({ ...seed, siteReports: n });
-	const urls = spelledUrls(stored);
+	const seed = { others: options.monitorOthers, site: MONITOR_SITE, siteReports: n };
+	const urls = spelledUrls(await bench.server.call('monitorSeed', seed));
 	const cases = monitorCases(bench, urls);
 	const contenders = [...new Set(cases.map((c) => c.contender))];
 	await importWorkflows(
@@ -871,13 +795,12 @@ async function main(): Promise<void> {
 		console.log(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${text}`);
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-bench-'));
 	let sb: N8nSandbox | undefined;
-	let server: ServerProcess | undefined;
+	let server: Bench['server'] | undefined;
 	try {
 		if (options.build) {
 			step('npm run build');
-			const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
-			if (build.status !== 0)
-				throw new BrokenRun(`npm run build failed:\n${build.stdout}${build.stderr}`);
+			const build = run('npm', ['run', 'build'], REPO);
+			if (build.code !== 0) throw new BrokenRun(`npm run build failed:\n${build.output}`);
 		}
 		const tgz = await packPackage(REPO, work);
 		step('n8n runtime, sandbox, package');
@@ -890,10 +813,10 @@ async function main(): Promise<void> {
 		});
 		await installPackage(sb, tgz);
 
-		server = await startServer();
+		server = await startServerProcess();
 		const api = `${server.url}/api/v1`;
 		const speedRun = options.jobs.has('speed');
-		const firstId = speedRun ? await server.seed(options.reports) : 1;
+		const firstId = speedRun ? await server.call('seed', { reports: options.reports }) : 1;
 		step(
 			`test server ${server.url}${speedRun ? `, ${int(options.reports)} reports` : ''}; importing credentials and workflows`,
 		);
@@ -916,7 +839,7 @@ async function main(): Promise<void> {
 			await speed(bench, options, firstId);
 		}
 		if (options.jobs.has('memory') && options.memReports > 0) {
-			const memFirstId = await server.seed(options.memReports);
+			const memFirstId = await server.call('seed', { reports: options.memReports });
 			await importWorkflows(sb, [BASELINE.build(api, memFirstId, 1)]);
 			step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
 			await memory(bench, options);
@@ -935,11 +858,7 @@ async function main(): Promise<void> {
 	}
 }
 
-if (process.argv.includes('--serve')) {
-	void serve();
-} else {
-	main().catch((error: unknown) => {
-		console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
-		process.exit(1);
-	});
-}
+main().catch((error: unknown) => {
+	console.error(error instanceof BrokenRun ? `broken run: ${error.message}` : error);
+	process.exit(1);
+});

@@ -2,7 +2,8 @@
  * Local stand-ins for the outside services of the examples, so that a real n8n can run them offline:
  *   startSmtpCatcher()  an SMTP server speaking just enough for n8n's Send Email node (nodemailer):
  *                       EHLO/HELO, MAIL FROM, RCPT TO, DATA, RSET, NOOP, QUIT; it records every message
- *                       (envelope, headers, subject and text decoded) and never relays anything.
+ *                       (envelope, headers, subject, text and HTML, parsed by the mailparser n8n ships) and
+ *                       never relays anything.
  *   startFileServer()   an HTTP server answering GET <path> with the body and content type set for that path
  *                       (a site's sitemap.xml and the sitemaps it lists, the URLs a Google Sheets node would
  *                       have read); paths can be changed between runs.
@@ -13,6 +14,8 @@
 import * as http from 'http';
 import * as net from 'net';
 import type { AddressInfo } from 'net';
+
+import { getRuntime, requireFromN8n } from './runtime';
 
 /** The subjects of `mails`, as a check shows them. */
 export const subjects = (mails: CaughtMail[]) => mails.map((m) => m.subject);
@@ -44,99 +47,37 @@ export interface SmtpCatcher {
 	stop(): Promise<void>;
 }
 
-/** Decodes RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`); whitespace between two of them is dropped. */
-export function decodeWords(value: string): string {
-	return value
-		.replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?)/g, '$1')
-		.replace(
-			/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
-			(_m, charset: string, enc: string, data: string) => {
-				const bytes =
-					enc.toUpperCase() === 'B'
-						? Buffer.from(data, 'base64')
-						: qpBytes(data.replace(/_/g, ' '));
-				return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
-			},
-		);
-}
+type SimpleParser = (
+	raw: string,
+	options: Record<string, boolean>,
+) => Promise<{
+	subject?: string;
+	text?: string;
+	html?: string | false;
+	headerLines: Array<{ key: string; line: string }>;
+}>;
 
-function qpBytes(text: string): Buffer {
-	const bytes: number[] = [];
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (c === '=' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) {
-			bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
-			i += 2;
-		} else {
-			bytes.push(...Buffer.from(c, 'utf8'));
-		}
-	}
-	return Buffer.from(bytes);
-}
-
-/** Quoted-printable body: soft line breaks removed, =XX decoded (UTF-8). */
-export function decodeQuotedPrintable(body: string): string {
-	return qpBytes(body.replace(/=\r?\n/g, '')).toString('utf8');
-}
-
-function parseHeaders(block: string): Record<string, string> {
-	const headers: Record<string, string> = {};
-	const unfolded = block.replace(/\r?\n[ \t]+/g, ' ');
-	for (const line of unfolded.split(/\r?\n/)) {
-		const colon = line.indexOf(':');
-		if (colon > 0)
-			headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-	}
-	return headers;
-}
-
-function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
-	const match = /\r?\n\r?\n/.exec(raw);
-	if (!match) return { headers: parseHeaders(raw), body: '' };
-	return {
-		headers: parseHeaders(raw.slice(0, match.index)),
-		body: raw.slice(match.index + match[0].length),
-	};
-}
-
-function decodeBody(headers: Record<string, string>, body: string): string {
-	const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
-	if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
-	if (encoding === 'base64')
-		return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-	return body;
-}
-
-/** The decoded content of the first part of type `wanted` (text/plain or text/html) of a message, or ''. */
-function partOf(headers: Record<string, string>, body: string, wanted: RegExp): string {
-	const type = headers['content-type'] ?? 'text/plain';
-	const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-	if (/^multipart\//i.test(type) && boundary) {
-		for (const part of body.split(`--${boundary}`).slice(1)) {
-			if (part.startsWith('--')) break;
-			const entity = splitEntity(part.replace(/^\r?\n/, ''));
-			const content = partOf(entity.headers, entity.body, wanted);
-			if (content || wanted.test(entity.headers['content-type'] ?? '')) return content;
-		}
-		return '';
-	}
-	return wanted.test(type)
-		? decodeBody(headers, body).replace(/\r\n/g, '\n').replace(/\n$/, '')
-		: '';
-}
-
-const TEXT_PLAIN = /^text\/plain/i;
-const TEXT_HTML = /^text\/html/i;
-
-export function parseMail(from: string, to: string[], raw: string): CaughtMail {
-	const { headers, body } = splitEntity(raw);
+/** A message as received, parsed by the mailparser n8n ships (its IMAP node's): headers, subject, text, HTML. */
+async function parseMail(from: string, to: string[], raw: string): Promise<CaughtMail> {
+	const mailparser = requireFromN8n<{ simpleParser: SimpleParser }>(getRuntime(), 'mailparser');
+	const skip = ['HtmlToText', 'TextToHtml', 'TextLinks', 'ImageLinks'].map((s) => [
+		`skip${s}`,
+		true,
+	]);
+	const mail = await mailparser.simpleParser(raw, Object.fromEntries(skip));
+	const value = (line: string) => line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ');
+	const headers = Object.fromEntries(mail.headerLines.map((h) => [h.key, value(h.line).trim()]));
+	// A message of one part ends with its own line break, not the sender's.
+	const end = /^multipart\//i.test(headers['content-type'] ?? '') ? /$^/ : /\n$/;
+	const body = (content: unknown) =>
+		typeof content === 'string' ? content.replace(/\r\n/g, '\n').replace(end, '') : '';
 	return {
 		from,
 		to,
 		headers,
-		subject: decodeWords(headers.subject ?? ''),
-		text: partOf(headers, body, TEXT_PLAIN),
-		html: partOf(headers, body, TEXT_HTML),
+		subject: mail.subject ?? '',
+		text: body(mail.text),
+		html: body(mail.html),
 		raw,
 	};
 }
@@ -166,6 +107,7 @@ const address = (arg: string): string => /<([^>]*)>/.exec(arg)?.[1] ?? arg.trim(
 
 export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 	const messages: CaughtMail[] = [];
+	let parsed: Promise<unknown> = Promise.resolve();
 	const sockets = new Set<net.Socket>();
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
@@ -198,8 +140,12 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
 					command(line);
 				} else if (line === '.') {
 					inData = false;
-					messages.push(parseMail(from, to, data.join('\r\n')));
-					reply(`250 OK queued as ${messages.length}`);
+					const mail = [from, to, data.join('\r\n')] as const;
+					// parsed in the order received; the answer once it is in `messages`
+					parsed = parsed
+						.then(async () => void messages.push(await parseMail(...mail)))
+						.then(() => reply(`250 OK queued as ${messages.length}`))
+						.catch((error: Error) => reply(`554 not parsed: ${error.message}`));
 				} else {
 					data.push(line.startsWith('.') ? line.slice(1) : line);
 				}

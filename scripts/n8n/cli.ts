@@ -197,13 +197,13 @@ export interface ExecuteResult {
 	durationMs: number;
 }
 
-/** What a failed `n8n execute` said: exit code, status, error, and the ends of its output. */
 /** What to note when n8n died after printing its run (`diedAfterRun`), else undefined. */
 export function exitNote(res: ExecuteResult): string | undefined {
 	if (!res.diedAfterRun) return undefined;
 	return `n8n execute printed its whole run (status ${res.run?.status}), then died by ${res.signal} after ${(res.durationMs / 1000).toFixed(1)} s; the printed run is the outcome`;
 }
 
+/** What a failed `n8n execute` said: exit code, status, error, and the ends of its output. */
 export function failureDetail(res: ExecuteResult): string {
 	return `exit ${res.code ?? res.signal}, status ${res.run?.status}, error: ${res.errorMessage ?? '-'}\n${res.stdout.slice(-3000)}${res.stderr.slice(-1000)}`;
 }
@@ -272,15 +272,10 @@ export async function executeWorkflow(sb: N8nSandbox, workflowId: string): Promi
 
 /**
  * `n8n publish:workflow --id=<id>` for each id (2.x's "activate"): the workflow runs in production (schedules,
- * webhooks, polling triggers) from the next start of n8n on. Up to 3 at a time (each is a ~3 s n8n start).
+ * webhooks, polling triggers) from the next start of n8n on. One n8n boot each (5-8 s CPU), one after the other.
  */
 export async function publishWorkflows(sb: N8nSandbox, ids: string[]): Promise<void> {
-	const queue = [...ids];
-	const lane = async (): Promise<void> => {
-		for (let id = queue.shift(); id !== undefined; id = queue.shift())
-			await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
-	};
-	await Promise.all([lane(), lane(), lane()]);
+	for (const id of ids) await runCli(sb, ['publish:workflow', `--id=${id}`], { check: true });
 }
 
 /** `n8n list:workflow --onlyId [--active=true|false]`: the ids of the stored (published / unpublished) workflows. */

@@ -63,10 +63,12 @@ export async function storedExecutions(
 	sb: N8nSandbox,
 	workflowId: string,
 ): Promise<StoredExecution[]> {
+	const { DB_POSTGRESDB_HOST: host, DB_POSTGRESDB_PORT: port, DB_POSTGRESDB_USER: user } = sb.env;
+	const pg = { host, port: Number(port), user, database: sb.env.DB_POSTGRESDB_DATABASE };
 	const rows =
 		sb.env.DB_TYPE === 'postgresdb'
-			? await queryPostgres(sb, workflowId)
-			: querySqlite(sb, workflowId);
+			? await pgQuery<Row>(sb.runtime, pg, SQL, [workflowId])
+			: sqlite<Row>(sb, SQL, [workflowId], 'reading executions from SQLite');
 	const flatted = requireFromN8n<{ parse(text: string): unknown }>(sb.runtime, 'flatted');
 	return rows.map((r) => {
 		const rawData = r.data ?? '';
@@ -154,20 +156,6 @@ interface Row {
 	startedAt: unknown;
 	stoppedAt: unknown;
 	data: string | null;
-}
-
-async function queryPostgres(sb: N8nSandbox, workflowId: string): Promise<Row[]> {
-	const {
-		DB_POSTGRESDB_HOST: host,
-		DB_POSTGRESDB_USER: user,
-		DB_POSTGRESDB_DATABASE: database,
-	} = sb.env;
-	const port = Number(sb.env.DB_POSTGRESDB_PORT);
-	return await pgQuery<Row>(sb.runtime, { host, port, user, database }, SQL, [workflowId]);
-}
-
-function querySqlite(sb: N8nSandbox, workflowId: string): Row[] {
-	return sqlite<Row>(sb, SQL, [workflowId], 'reading executions from SQLite');
 }
 
 /** One statement on the sandbox's SQLite database (n8n's sqlite3 is built for Node 24, so it runs there). */

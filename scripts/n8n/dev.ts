@@ -12,12 +12,13 @@
  *          --reset (delete the dev user folder first: new owner, credential and examples)
  * Env: N8N_CACHE_DIR (where n8n and the dev user folder live).
  */
-import { spawnSync } from 'child_process';
+import { spawn } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import * as readline from 'readline';
 
 import { TEST_API_KEY, type PhpRankServer } from '../../test/server';
 import { startSampleServer } from '../../test/server/sample';
@@ -35,10 +36,16 @@ import {
 	type N8nServer,
 } from './n8n';
 import { createApiKey } from './apiKey';
-import { CRED_NAME, loadExamples, sitemapN8nApiCredential, testServerCredential } from './checks';
+import {
+	CRED_NAME,
+	loadExamples,
+	REPO,
+	run,
+	sitemapN8nApiCredential,
+	testServerCredential,
+} from './checks';
 import { login } from './rest';
 
-const REPO = path.resolve(__dirname, '..', '..');
 const WATCHED = ['nodes', 'credentials', 'package.json'];
 
 function arg(name: string): string | undefined {
@@ -84,15 +91,10 @@ async function portFree(port: number): Promise<boolean> {
 async function buildAndInstall(sb: N8nSandbox): Promise<boolean> {
 	const t = Date.now();
 	fs.rmSync(path.join(REPO, 'dist'), { recursive: true, force: true });
-	const build = spawnSync('npm', ['run', 'build'], {
-		cwd: REPO,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	if (build.status !== 0) {
-		log(
-			`build FAILED (n8n keeps running the previous version):\n${`${build.stdout}${build.stderr}`.trim().split('\n').slice(-40).join('\n')}`,
-		);
+	const build = run('npm', ['run', 'build'], REPO);
+	if (build.code !== 0) {
+		const last = build.output.trim().split('\n').slice(-40).join('\n');
+		log(`build FAILED (n8n keeps running the previous version):\n${last}`);
 		return false;
 	}
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-dev-pack-'));
@@ -108,48 +110,29 @@ async function buildAndInstall(sb: N8nSandbox): Promise<boolean> {
 
 /** Signature of the watched files (path, mtime, size); polling is simple and works on every file system. */
 function snapshot(): string {
-	const parts: string[] = [];
-	const walk = (p: string): void => {
-		let st: fs.Stats;
-		try {
-			st = fs.statSync(p);
-		} catch {
-			return;
-		}
-		if (st.isDirectory()) {
-			for (const e of fs.readdirSync(p).sort())
-				if (e !== 'node_modules' && !e.startsWith('.')) walk(path.join(p, e));
-		} else {
-			parts.push(`${p}:${st.mtimeMs}:${st.size}`);
-		}
-	};
-	for (const w of WATCHED) walk(path.join(REPO, w));
-	return parts.join('\n');
+	const files = WATCHED.flatMap((w) =>
+		fs.statSync(path.join(REPO, w)).isDirectory()
+			? (fs.readdirSync(path.join(REPO, w), { recursive: true }) as string[]).map((f) =>
+					path.join(w, f),
+				)
+			: [w],
+	);
+	const stats = files
+		.filter((f) => !/(^|\/)(node_modules|\.)/.test(f))
+		.sort()
+		.map((f) => [f, fs.statSync(path.join(REPO, f), { throwIfNoEntry: false })] as const);
+	return stats.map(([f, st]) => (st?.isFile() ? `${f}:${st.mtimeMs}:${st.size}` : '')).join('\n');
 }
 
+/** n8n's log as it grows, each line printed as [n8n] (`tail -F`, ended with this process); stops it. */
 function tailLogs(server: N8nServer): () => void {
 	const file = path.join(server.sandbox.userFolder, `server-${server.port}.log`);
-	let offset = 0;
-	let rest = '';
-	const timer = setInterval(() => {
-		let size = 0;
-		try {
-			size = fs.statSync(file).size;
-		} catch {
-			return;
-		}
-		if (size < offset) offset = 0;
-		if (size === offset) return;
-		const fd = fs.openSync(file, 'r');
-		const buf = Buffer.alloc(size - offset);
-		fs.readSync(fd, buf, 0, buf.length, offset);
-		fs.closeSync(fd);
-		offset = size;
-		const lines = (rest + buf.toString('utf8')).split('\n');
-		rest = lines.pop() ?? '';
-		for (const line of lines) if (line.trim()) console.log(`[n8n] ${line}`);
-	}, 500);
-	return () => clearInterval(timer);
+	const args = ['-n', '+1', '-F', `--pid=${process.pid}`, file];
+	const tail = spawn('tail', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+	readline
+		.createInterface({ input: tail.stdout })
+		.on('line', (line) => line.trim() && console.log(`[n8n] ${line}`));
+	return () => tail.kill();
 }
 
 async function main(): Promise<void> {

@@ -112,27 +112,10 @@ export function resolveWorkflowPackage(sb: N8nSandbox, nodeFile: string): Workfl
 	};
 }
 
+/** Every `name` package below `root`: a folder of that name with a package.json, right under a node_modules. */
 function findPackageCopies(root: string, name: string): string[] {
-	const out: string[] = [];
-	const walk = (dir: string): void => {
-		let entries: fs.Dirent[];
-		try {
-			entries = fs.readdirSync(dir, { withFileTypes: true });
-		} catch {
-			return;
-		}
-		for (const e of entries) {
-			if (!e.isDirectory()) continue;
-			const full = path.join(dir, e.name);
-			if (
-				path.basename(dir) === 'node_modules' &&
-				e.name === name &&
-				fs.existsSync(path.join(full, 'package.json'))
-			)
-				out.push(full);
-			walk(full);
-		}
-	};
-	walk(root);
-	return out;
+	const manifest = new RegExp(`(^|/)node_modules/${name}/package\\.json$`);
+	return (fs.readdirSync(root, { recursive: true }) as string[])
+		.filter((file) => manifest.test(file))
+		.map((file) => path.join(root, path.dirname(file)));
 }

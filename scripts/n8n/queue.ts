@@ -13,14 +13,14 @@ import { startPostgres, type Postgres } from './postgres';
 import { onInterrupt } from './proc';
 import { startRedis, type Redis } from './redis';
 import { getRuntime, type N8nRuntime } from './runtime';
-import { createSandbox, removeSandbox, type N8nSandbox } from './sandbox';
+import { createSandbox, migrateScratch, removeSandbox, type N8nSandbox } from './sandbox';
 import { startServer, startWorker, type N8nServer, type N8nWorker } from './server';
 import type { Suite } from './suite';
 
 export interface QueueCluster {
 	redis: Redis;
 	postgres: Postgres;
-	/** the main's sandbox: run CLI imports/publishes here, before `start()` */
+	/** the main's sandbox (a CLI import goes here, before `start()`) */
 	mainSandbox: N8nSandbox;
 	/** every sandbox, main first */
 	sandboxes: N8nSandbox[];
@@ -77,38 +77,35 @@ export async function clusterWithPackage(
 export const startedBy = (worker: { logs(): string }): string[] =>
 	[...worker.logs().matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]);
 
+const dbEnv = (pg: Postgres): Record<string, string> => ({
+	DB_TYPE: 'postgresdb',
+	DB_POSTGRESDB_HOST: pg.host,
+	DB_POSTGRESDB_PORT: String(pg.port),
+	DB_POSTGRESDB_DATABASE: pg.database,
+	DB_POSTGRESDB_USER: pg.user,
+	DB_POSTGRESDB_PASSWORD: '',
+});
+
 export async function createQueueCluster(opts: ClusterOptions): Promise<QueueCluster> {
 	const redis = await startRedis();
 	let postgres: Postgres | undefined;
 	const sandboxes: N8nSandbox[] = [];
 	try {
-		postgres = await startPostgres(opts.runtime);
+		postgres = await startPostgres(opts.runtime, (pg) => migrateScratch(opts.runtime, dbEnv(pg)));
 		const shared: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: postgres.host,
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: postgres.database,
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_PASSWORD: '',
+			...dbEnv(postgres),
 			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
 			N8N_USER_MANAGEMENT_JWT_SECRET: randomBytes(24).toString('hex'),
 			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 			...opts.env,
 		};
-		const names = [
-			'main',
-			...Array.from({ length: opts.workers ?? 2 }, (_, i) => `worker-${i + 1}`),
-		];
-		for (const name of names) {
-			sandboxes.push(
-				await createSandbox({
-					runtime: opts.runtime,
-					env: { ...shared, ...(name === 'main' ? opts.mainEnv : {}), PHPRANK_E2E_PROCESS: name },
-				}),
-			);
+		for (let i = 0; i <= (opts.workers ?? 2); i++) {
+			const [name, own] = i ? [`worker-${i}`, {}] : ['main', opts.mainEnv];
+			const env = { ...shared, ...own, PHPRANK_E2E_PROCESS: name };
+			sandboxes.push(await createSandbox({ runtime: opts.runtime, env }));
 		}
 	} catch (e) {
 		for (const sb of sandboxes) await removeSandbox(sb);

@@ -14,6 +14,7 @@ import { randomBytes } from 'crypto';
 
 import type { CredentialImport } from './cli';
 import { publishedVersionId, waitForExecution, type StoredExecution } from './db';
+import { waitFor } from './proc';
 import { n8nOlderThan } from './runtime';
 import type { N8nSandbox } from './sandbox';
 import type { N8nServer } from './server';
@@ -36,7 +37,8 @@ export interface CredentialTestResult {
  * saved after for the id its JSON names; a workflow keeps its id where n8n takes it (2.41); a publish is at once.
  */
 export class RestSession {
-	private readonly credentialIds = new Map<string, string>();
+	/** the ids addCredentials was given → n8n's (a workflow saved after names n8n's: saveWorkflow) */
+	readonly credentialIds = new Map<string, string>();
 	constructor(
 		readonly baseUrl: string,
 		readonly cookie: string,
@@ -54,17 +56,16 @@ export class RestSession {
 		});
 	}
 
-	async addCredentials(creds: CredentialImport[]): Promise<void> {
+	/** n8n's ids of the credentials, in order */
+	async addCredentials(creds: CredentialImport[]): Promise<string[]> {
 		for (const { id, name, type, data } of creds)
 			this.credentialIds.set(id, (await this.createCredential({ name, type, data })).id);
+		return creds.map((c) => this.credentialIds.get(c.id) as string);
 	}
 
-	/** `wf` saved, its credentials named by n8n's ids, and unless `publish` is false published; its n8n id. */
+	/** `wf` saved (saveWorkflow, its id kept) and unless `publish` is false published; its n8n id. */
 	async save(wf: { id: string; name: string }, publish = true): Promise<string> {
-		let text = JSON.stringify(wf);
-		for (const [ours, id] of this.credentialIds)
-			text = text.replaceAll(`"${ours}"`, JSON.stringify(id));
-		const { id, versionId } = await saveWorkflow(this, JSON.parse(text), true);
+		const { id, versionId } = await saveWorkflow(this, wf, true);
 		if (!publish) return id;
 		const res = await this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
 		if (res.status !== 200)
@@ -254,13 +255,18 @@ export async function runFromTrigger(
 	return { started, executionId, exec };
 }
 
-/** As the editor's Import from File saves it (POST /rest/workflows): n8n's id, or with `keepId` its own (2.41). */
+/**
+ * As the editor's Import from File saves it (POST /rest/workflows), the credentials the session added named by
+ * n8n's ids: n8n's id, or with `keepId` its own (2.41).
+ */
 export async function saveWorkflow(
 	session: RestSession,
 	wf: object,
 	keepId = false,
 ): Promise<{ id: string; versionId: string }> {
-	const body: Record<string, unknown> = { ...wf };
+	let text = JSON.stringify(wf);
+	for (const [ours, id] of session.credentialIds) text = text.replaceAll(`"${ours}"`, `"${id}"`);
+	const body = JSON.parse(text) as Record<string, unknown>;
 	if (!keepId || !body.id) delete body.id;
 	const created = await session.request<{ data: { id: string; versionId: string } }>(
 		'POST',
@@ -285,6 +291,27 @@ export async function saveAndPublish(
 	return { id, published };
 }
 
+type SavedWorkflow = Record<'versionId' | 'name', string> &
+	Record<'nodes' | 'connections' | 'settings', unknown>;
+
+/** The saved workflow `edit`ed, saved as the editor saves it (PATCH with its version), published again: its version. */
+export async function editWorkflow(
+	session: RestSession,
+	workflowId: string,
+	edit: (saved: SavedWorkflow) => SavedWorkflow,
+): Promise<string> {
+	const at = `/rest/workflows/${workflowId}`;
+	const got = await session.request<{ data: SavedWorkflow }>('GET', at);
+	const { versionId: was, name, nodes, connections, settings } = edit(got.body.data);
+	const patch = { versionId: was, name, nodes, connections, settings };
+	const patched = await session.request<{ data: { versionId: string } }>('PATCH', at, patch);
+	const versionId = patched.body.data?.versionId;
+	const published = await session.request('POST', `${at}/activate`, { versionId });
+	if (patched.status !== 200 || published.status !== 200)
+		throw new Error(`not saved or published: ${JSON.stringify([patched, published])}`);
+	return versionId;
+}
+
 /**
  * A node renamed as the editor renames it (the node and the connections naming it), saved and published again;
  * resolves once n8n's publication outbox has published that version: its id and how long that took.
@@ -295,31 +322,12 @@ export async function renameNode(
 	workflowId: string,
 	[from, to]: [string, string],
 ): Promise<{ versionId: string; seconds: number }> {
-	type Saved = {
-		versionId: string;
-		name: string;
-		nodes: unknown;
-		connections: unknown;
-		settings: unknown;
-	};
-	const got = await session.request<{ data: Saved }>('GET', `/rest/workflows/${workflowId}`);
-	const wf = JSON.parse(JSON.stringify(got.body.data).replaceAll(`"${from}"`, `"${to}"`)) as Saved;
-	const { versionId: was, name, nodes, connections, settings } = wf;
-	const patched = await session.request<{ data: { versionId: string } }>(
-		'PATCH',
-		`/rest/workflows/${workflowId}`,
-		{ versionId: was, name, nodes, connections, settings },
-	);
-	const versionId = patched.body.data?.versionId;
-	const published = await session.request('POST', `/rest/workflows/${workflowId}/activate`, {
-		versionId,
-	});
-	if (patched.status !== 200 || published.status !== 200)
-		throw new Error(`rename not saved or published: ${JSON.stringify([patched, published])}`);
+	const rename = (wf: SavedWorkflow) =>
+		JSON.parse(JSON.stringify(wf).replaceAll(`"${from}"`, `"${to}"`)) as SavedWorkflow;
+	const versionId = await editWorkflow(session, workflowId, rename);
 	const t = Date.now();
-	while (publishedVersionId(sb, workflowId) !== versionId) {
-		if (Date.now() - t > 60_000) throw new Error(`version ${versionId} not published in 60 s`);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-	}
+	const published = () => publishedVersionId(sb, workflowId) === versionId || undefined;
+	if (!(await waitFor(published, 60_000, 300)))
+		throw new Error(`version ${versionId} not published in 60 s`);
 	return { versionId, seconds: (Date.now() - t) / 1000 };
 }

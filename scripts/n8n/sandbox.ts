@@ -66,15 +66,8 @@ export const QUIET_OFFLINE_ENV: Readonly<Record<string, string>> = {
  * with `Error: Unknown module "mcp-registry"`.
  */
 export function knownModules(runtime: N8nRuntime): string[] | undefined {
-	const file = path.join(
-		runtime.cacheDir,
-		'node_modules',
-		'@n8n',
-		'backend-common',
-		'dist',
-		'modules',
-		'modules.config.js',
-	);
+	const config = 'node_modules/@n8n/backend-common/dist/modules/modules.config.js';
+	const file = path.join(runtime.cacheDir, config);
 	try {
 		const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(fs.readFileSync(file, 'utf8'))?.[1];
 		return list ? [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]) : undefined;
@@ -116,34 +109,53 @@ export function withoutEditor(): void {
 }
 
 /**
- * Under e2e/all.ts (E2E_DB_TEMPLATES, a folder of its run) a SQLite sandbox starts from a copy of a database that
- * n8n has migrated (its ~200 migrations cost a fresh folder's first command ~3.5 s CPU on 2 cores), made once
- * per n8n version by the first sandbox that needs it. A migrated database holds no secret and nothing tied to
- * the encryption key: roles, settings and the owner-to-be without a password.
+ * Under e2e/all.ts (E2E_DB_TEMPLATES, a folder of its run) a database starts from a copy of one that n8n has
+ * migrated, the folder `name` that the first caller makes (`make(folder)`) and the others wait for; undefined
+ * elsewhere or when making it failed (then each migrates its own). A migrated database holds no secret and
+ * nothing tied to the encryption key: roles, settings and the owner-to-be without a password.
  */
-async function seedDatabase(runtime: N8nRuntime, n8nDir: string): Promise<void> {
+export async function dbTemplate(
+	name: string,
+	make: (folder: string) => Promise<void>,
+): Promise<string | undefined> {
 	const dir = process.env.E2E_DB_TEMPLATES;
-	if (!dir) return;
-	const template = path.join(dir, `sqlite-${runtime.n8nVersion}`);
+	if (!dir) return undefined;
+	const template = path.join(dir, name);
 	if (fs.mkdirSync(`${template}.lock`, { recursive: true }) !== undefined)
-		await migrateTemplate(runtime, template);
+		await make(template).catch(() => fs.mkdirSync(template, { recursive: true }));
 	else for (let i = 0; i < 1200 && !fs.existsSync(template); i++) await sleep(250);
-	for (const file of fs.existsSync(template) ? fs.readdirSync(template) : [])
-		fs.copyFileSync(path.join(template, file), path.join(n8nDir, file));
+	return fs.existsSync(template) && fs.readdirSync(template).length ? template : undefined;
 }
 
-/** `n8n list:workflow` migrates a scratch folder's database; its files but `config` (the key) become `template`. */
-async function migrateTemplate(runtime: N8nRuntime, template: string): Promise<void> {
-	const sb = await createSandbox({ runtime, seed: false });
-	const env = { ...sb.env, N8N_RUNNERS_BROKER_PORT: String(await getFreePort()) };
-	const args = [runtime.n8nBin, 'list:workflow'];
-	const child = spawn(runtime.nodeBin, args, { cwd: sb.userFolder, env, stdio: 'ignore' });
+/** `n8n list:workflow` in a scratch sandbox (its database: `env`'s, else its SQLite) migrates it; then `keep(sb)`. */
+export async function migrateScratch(
+	runtime: N8nRuntime,
+	env?: Record<string, string>,
+	keep?: (sb: N8nSandbox) => void,
+): Promise<void> {
+	const sb = await createSandbox({ runtime, env, seed: false });
+	const child = spawn(runtime.nodeBin, [runtime.n8nBin, 'list:workflow'], {
+		cwd: sb.userFolder,
+		env: { ...sb.env, N8N_RUNNERS_BROKER_PORT: String(await getFreePort()) },
+		stdio: 'ignore',
+	});
 	const code = await new Promise((resolve) => child.on('exit', resolve).on('error', resolve));
-	for (const file of ['config', 'nodes', 'database.sqlite-shm'])
-		fs.rmSync(path.join(sb.n8nDir, file), { recursive: true, force: true });
-	if (code === 0) fs.renameSync(sb.n8nDir, template);
-	else fs.mkdirSync(template); // empty: every sandbox migrates its own
+	if (code === 0) keep?.(sb);
 	await removeSandbox(sb);
+	if (code !== 0) throw new Error(`n8n list:workflow exited with ${String(code)}`);
+}
+
+/** A SQLite sandbox's database from a template (~200 migrations: a fresh folder's first command ~3.5 s CPU). */
+async function seedDatabase(runtime: N8nRuntime, n8nDir: string): Promise<void> {
+	const template = await dbTemplate(`sqlite-${runtime.n8nVersion}`, (folder) =>
+		migrateScratch(runtime, {}, (sb) => {
+			for (const file of ['config', 'nodes', 'database.sqlite-shm']) // not the key
+				fs.rmSync(path.join(sb.n8nDir, file), { recursive: true, force: true });
+			fs.renameSync(sb.n8nDir, folder);
+		}),
+	);
+	for (const file of template ? fs.readdirSync(template) : [])
+		fs.copyFileSync(path.join(template as string, file), path.join(n8nDir, file));
 }
 
 export async function createSandbox(

@@ -143,6 +143,20 @@ export const healthParameters = (project: string, extra: IDataObject = {}): IDat
 	...extra,
 });
 
+/** Report → `operation` with `extra`. */
+export const reportParameters = (operation: string, extra: IDataObject = {}) => ({
+	resource: 'report',
+	operation,
+	...extra,
+});
+/** Report → Get of the report `id` (a number, or an expression). */
+export const getParameters = (id: string | number, extra: IDataObject = {}) =>
+	reportParameters('get', { reportId: locator('id', String(id)), ...extra });
+export const createParameters = (url: string, extra: IDataObject = {}) =>
+	reportParameters('create', { url, ...extra });
+export const updateParameters = (id: string | number, updateFields: IDataObject) =>
+	reportParameters('update', { reportId: locator('id', String(id)), updateFields });
+
 /** Report → Create or Re-Run of each input item's `url`, private reports (One Item per Page). */
 export function createOrRerunParameters(extra: IDataObject = {}): IDataObject {
 	return {

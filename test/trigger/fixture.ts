@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest, ReportRecord } from '../server';
 import { PolledWorkflow, type PolledWorkflowOptions, type PollOutcome } from '../harness/poll';
+import { reanalyse } from '../harness/reanalysis';
 import { useServer } from '../harness/setup';
 
 /**
@@ -25,6 +26,8 @@ export function triggerFixture(stem: string) {
 					result,
 				}),
 			),
+		/** A new analysis of the report at `score`, an hour after the last (phpRank keeps its ID). */
+		setScore: (id: number, score: number) => void reanalyse(fixture.server, id, { score }),
 		/** Runs a poll and returns it with the API requests it sent. */
 		polled: async (
 			run: () => Promise<PollOutcome>,

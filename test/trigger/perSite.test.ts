@@ -3,10 +3,9 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 import { PhpRankTrigger } from '../../nodes/PhpRankTrigger/PhpRankTrigger.node';
 import type { ReportRecord } from '../server';
 import { runManually, type PollOutcome } from '../harness/poll';
-import { reanalyse } from '../harness/reanalysis';
 import { activated, range, triggerFixture } from './fixture';
 
-const { fixture, watch } = triggerFixture('site');
+const { fixture, setScore, watch } = triggerFixture('site');
 
 const BIG = 'zeta.example.com';
 const SMALL = 'alpha.example.com';
@@ -23,10 +22,6 @@ function seed(score: number): { big: ReportRecord[]; small: ReportRecord[] } {
 	const small = add(SMALL, 2);
 	return { big, small };
 }
-
-/** A re-run of the report that scored `score`, as phpRank stores it (a new analysis an hour later). */
-const setScore = (report: ReportRecord, score: number) =>
-	void reanalyse(fixture.server, report.id, { score });
 
 /** Two workflows on the same reports, alike but for Output; each poll's requests counted. */
 async function bothOutputs(event: INodeParameters) {
@@ -59,9 +54,9 @@ describe('Output: One Item per Site', () => {
 		const { big, small } = seed(80);
 		const outputs = await bothOutputs({ event: 'scoreChanged', minChange: 5 });
 		// big: page i drops by 5 + i (5 to 44 points); small: by 50 and 6.
-		big.forEach((report, i) => setScore(report, 80 - 5 - i));
-		setScore(small[0], 30);
-		setScore(small[1], 74);
+		big.forEach((report, i) => setScore(report.id, 80 - 5 - i));
+		setScore(small[0].id, 30);
+		setScore(small[1].id, 74);
 
 		const { perEvent, perSite } = await outputs.poll();
 
@@ -117,9 +112,9 @@ describe('Output: One Item per Site', () => {
 	it('Report Result Changed: one item per site with its changes, the same requests and state', async () => {
 		const { big, small } = seed(85);
 		const outputs = await bothOutputs({ event: 'resultChanged' });
-		big.forEach((report) => setScore(report, 35));
-		setScore(small[0], 65);
-		setScore(small[1], 95);
+		big.forEach((report) => setScore(report.id, 35));
+		setScore(small[0].id, 65);
+		setScore(small[1].id, 95);
 
 		const { perEvent, perSite } = await outputs.poll();
 		const quiet = await outputs.poll();
@@ -161,7 +156,7 @@ describe('Output: One Item per Site', () => {
 		const workflow = await activated(
 			watch({ event: 'scoreChanged', minChange: 5, output: 'sites', simplify: false }),
 		);
-		setScore(small[1], 60);
+		setScore(small[1].id, 60);
 
 		const { items } = await workflow.poll();
 

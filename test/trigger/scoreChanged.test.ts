@@ -19,7 +19,7 @@ import {
 import { reanalyse as reanalyseReport } from '../harness/reanalysis';
 import { activated, ids, triggerFixture } from './fixture';
 
-const { fixture, addReports, polled, watch } = triggerFixture('score');
+const { fixture, addReports, polled, setScore, watch } = triggerFixture('score');
 
 const passing = (report: ReportRecord) =>
 	Object.keys(report.results).filter((check) => report.results[check].passed);
@@ -34,7 +34,6 @@ const asText = (report: ReportRecord, checks: string[]) =>
 
 const reanalyse = (id: number, change: Parameters<typeof reanalyseReport>[2]) =>
 	reanalyseReport(fixture.server, id, change);
-const setScore = (id: number, score: number) => reanalyse(id, { score });
 
 const scoreChanged = (extra: INodeParameters = {}, options: PolledWorkflowOptions = {}) =>
 	watch({ event: 'scoreChanged', ...extra }, options);

@@ -12,7 +12,6 @@ import {
 	decodeRound,
 } from '../../nodes/PhpRankTrigger/reports';
 import { registerTrigger, runManually } from '../harness/poll';
-import { reanalyse } from '../harness/reanalysis';
 import { activated, triggerFixture } from './fixture';
 
 /*
@@ -76,8 +75,7 @@ const scoreReached: TriggerEvent<{ reach: number }, Memory, { from: number | nul
 const TYPE = 'test.phpRankTriggerWithScoreReached';
 registerTrigger(TYPE, triggerWith([...TRIGGER_EVENTS, scoreReached]));
 
-const { fixture, watch } = triggerFixture('reach');
-const setScore = (id: number, score: number) => reanalyse(fixture.server, id, { score });
+const { fixture, setScore, watch } = triggerFixture('reach');
 
 describe('a trigger event declared outside the package (one module, one entry in the list)', () => {
 	it('is offered by the node built from the list, with its field shown for it alone and the shared notice for it too', () => {

@@ -7,14 +7,11 @@ import {
 	type PolledWorkflowOptions,
 	type PollOutcome,
 } from '../harness/poll';
-import { reanalyse } from '../harness/reanalysis';
 import { locator } from '../harness/setup';
 import { activated, ids, range, triggerFixture } from './fixture';
 
-const { fixture, addReports, polled, watch } = triggerFixture('page');
+const { fixture, addReports, polled, setScore, watch } = triggerFixture('page');
 
-/** A new analysis of the report at `score` (phpRank keeps its ID), or the report deleted. */
-const setResult = (id: number, score: number) => void reanalyse(fixture.server, id, { score });
 const removeReport = (id: number) => fixture.server.deleteReport(id);
 
 /** Changes the store once, when a list request `when` accepts arrives and before it is answered. */
@@ -235,8 +232,8 @@ describe('Report Result Changed', () => {
 	it('fires once when a report’s class changes, with the previous score and class', async () => {
 		const [a, b, c] = addReports(3, 85);
 		const workflow = await activated(resultChanged());
-		setResult(b.id, 40);
-		setResult(c.id, 82); // same class: no event
+		setScore(b.id, 40);
+		setScore(c.id, 82); // same class: no event
 
 		const poll = await polled(() => workflow.poll());
 		const again = await workflow.poll();
@@ -263,9 +260,9 @@ describe('Report Result Changed', () => {
 	it('with Only When Worse, fires on drops only', async () => {
 		const [up, down, slightlyDown] = [30, 90, 80].flatMap((score) => addReports(1, score));
 		const workflow = await activated(resultChanged({ onlyWorse: true }));
-		setResult(up.id, 95);
-		setResult(down.id, 10);
-		setResult(slightlyDown.id, 60);
+		setScore(up.id, 95);
+		setScore(down.id, 10);
+		setScore(slightlyDown.id, 60);
 
 		const poll = await workflow.poll();
 
@@ -291,8 +288,8 @@ describe('Report Result Changed', () => {
 			[82, 85],
 			[81, 85],
 		]) {
-			setResult(slipping.id, score);
-			setResult(firstSeenLow.id, other);
+			setScore(slipping.id, score);
+			setScore(firstSeenLow.id, other);
 			outcomes.push(await workflow.poll());
 			if (score === 82) outcomes.push(await workflow.poll()); // the same reading again
 		}
@@ -324,10 +321,10 @@ describe('Report Result Changed', () => {
 		const [report] = addReports(1, 85);
 		const workflow = await activated(resultChanged({ onlyWorse: true }, { durable: true }));
 
-		setResult(report.id, 40);
+		setScore(report.id, 40);
 		const drop = await workflow.poll();
 		const whileDown = workflow.savedState.dropped;
-		setResult(report.id, 90);
+		setScore(report.id, 90);
 		const back = await workflow.poll();
 
 		expect(classChanges(drop)).toEqual([[report.id, 'changed', 'good', 'bad']]);
@@ -346,9 +343,9 @@ describe('Report Result Changed', () => {
 			}),
 		);
 
-		setResult(report.id, 30);
+		setScore(report.id, 30);
 		const drop = await workflow.poll();
-		setResult(report.id, 75);
+		setScore(report.id, 75);
 		const back = await workflow.poll();
 
 		expect(classChanges(drop)).toEqual([[report.id, 'changed', 'decent', 'bad']]);
@@ -358,11 +355,11 @@ describe('Report Result Changed', () => {
 	it('with a Result filter, fires only on changes into that class and still tracks the others', async () => {
 		const [toDecent, toBad] = addReports(2, 90);
 		const workflow = await activated(resultChanged({ filters: { result: 'bad' } }));
-		setResult(toDecent.id, 60);
-		setResult(toBad.id, 20);
+		setScore(toDecent.id, 60);
+		setScore(toBad.id, 20);
 
 		const first = await polled(() => workflow.poll());
-		setResult(toDecent.id, 30);
+		setScore(toDecent.id, 30);
 		const second = await workflow.poll();
 
 		expect(queries(first)).toEqual([listQuery(100, 1)]);
@@ -381,7 +378,7 @@ describe('Report Result Changed', () => {
 		expect(poll.items).toBeNull();
 		// Nothing was emitted, so n8n keeps the new state in memory and saves it with the next execution.
 		expect(workflow.savedState.results).toEqual({ [kept.id]: 90, [deleted.id]: 90 });
-		setResult(kept.id, 10);
+		setScore(kept.id, 10);
 		const next = await workflow.poll();
 		expect(ids(next)).toEqual([kept.id]);
 		expect(workflow.savedState.results).toEqual({ [kept.id]: 10, [created.id]: 10 });
@@ -391,7 +388,7 @@ describe('Report Result Changed', () => {
 		const reports = addReports(250, 90);
 		const workflow = await activated(resultChanged());
 		const boundary = reports[149]; // first on page 2 (newest first, 100 a page)
-		setResult(boundary.id, 10);
+		setScore(boundary.id, 10);
 		// While page 2 is requested, a report of page 1 is deleted: the boundary report moves to page 1 unread.
 		onceWhenRequested(
 			(request) => request.query.page === '2',
@@ -542,7 +539,7 @@ describe('polls that overlap (a poll outlasting its interval)', () => {
 		// A short poll budget: the lease of the first poll expires while it waits.
 		const workflow = await activated(resultChanged({}, { pollBudgetMs: 300 }));
 		const [changed] = fixture.server.listReports();
-		setResult(changed.id, changed.result > 48 ? 10 : 95);
+		setScore(changed.id, changed.result > 48 ? 10 : 95);
 		const slow = holdNextListRequest();
 
 		const first = workflow.poll();
@@ -568,8 +565,8 @@ describe('a share of the request budget per poll', () => {
 			const workflow = watch({ event, filters: { project: locator('name', '') } });
 
 			const activation = await polled(() => workflow.activate());
-			setResult(reports[2400].id, 10); // newest pages: read again only in the next round
-			setResult(reports[100].id, 10); // oldest pages: not read yet in the first round
+			setScore(reports[2400].id, 10); // newest pages: read again only in the next round
+			setScore(reports[100].id, 10); // oldest pages: not read yet in the first round
 			const second = await polled(() => workflow.poll());
 			const third = await polled(() => workflow.poll());
 			const nextRound = await polled(() => workflow.poll());
@@ -584,7 +581,7 @@ describe('a share of the request budget per poll', () => {
 			expect([activation, second, third].map((poll) => poll.items)).toEqual([null, null, null]);
 			expect(ids(nextRound)).toEqual([reports[2400].id]);
 			expect(nextRound.items![0].json.event).toBe(event);
-			setResult(reports[100].id, 90);
+			setScore(reports[100].id, 90);
 			const rest = [await workflow.poll(), await workflow.poll()];
 			expect(rest.map(ids)).toEqual([null, [reports[100].id]]);
 		},
@@ -658,7 +655,7 @@ describe('durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED)', () => {
 		const workflow = resultChanged({}, { durable: true });
 
 		await workflow.activate();
-		setResult(report.id, 20);
+		setScore(report.id, 20);
 		const first = await workflow.poll();
 
 		expect(ids(first)).toEqual([report.id]);

@@ -16,7 +16,6 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import {
 	TEST_API_KEY,
@@ -259,14 +258,19 @@ async function mcpChecks(n8n: N8nServer, api: PhpRankServer): Promise<void> {
 
 async function checkMcpRefusesAnonymous(url: URL): Promise<void> {
 	section('MCP: who may connect');
-	const anonymous = new Client({ name: 'e2e-anonymous', version: '1.0.0' });
-	const refused = await anonymous.connect(new StreamableHTTPClientTransport(url)).then(
+	const refused = await mcpClient('e2e-anonymous', url, {}).then(
 		() => undefined,
 		(error: Error) => error.message,
 	);
 	check('a client without the bearer token is refused', refused !== undefined, refused);
 	note(`without a token: ${refused}`);
 }
+
+/** A tool's JSON schema, as MCP lists it and as the model gets it. */
+type Schema = {
+	properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
+	required?: string[];
+};
 
 /** Connected with the token over streamable HTTP: the seven tools, their schemas and descriptions. */
 async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise<Client> {
@@ -289,11 +293,7 @@ async function checkMcpToolList(url: URL, auth: Record<string, string>): Promise
 	);
 	for (const tool of tools)
 		note(`${tool.name}: ${tool.description}\n         input: ${JSON.stringify(tool.inputSchema)}`);
-	const schema = (name: string) =>
-		byName[name]?.inputSchema as {
-			properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
-			required?: string[];
-		};
+	const schema = (name: string) => byName[name]?.inputSchema as Schema;
 	const props = (name: string) => propTypes(schema(name));
 	for (const [name, types] of [
 		['audit_url', { password: 'string', privacy: 'number', url: 'string' }],
@@ -690,11 +690,7 @@ async function agentChecks(
 		Object.keys(tools),
 	);
 	note(`tools as the model got them: ${JSON.stringify(first?.tools)}`);
-	const params = (name: string) =>
-		tools[name]?.parameters as {
-			properties?: Record<string, { type?: string; description?: string }>;
-			required?: string[];
-		};
+	const params = (name: string) => tools[name]?.parameters as Schema;
 	check(
 		'their JSON schemas: audit_url {url: string, privacy: number, password: string}',
 		same(propTypes(params('audit_url')), { password: 'string', privacy: 'number', url: 'string' }),

@@ -28,7 +28,7 @@ interface Entry {
 	env?: Record<string, string>;
 	/** its wall time in this runner (.ci/run, 2 cores, three lanes; README's table): the lanes take the longest first */
 	seconds: number;
-	/** starts before the others, alone until it calls suite.up() (queue mode: its CLI steps before its schedules) */
+	/** starts before the others, alone until it calls suite.up() (queue mode: its cluster up, its schedules set) */
 	first?: boolean;
 	/** computes throughout (Chromium driving the editor, a queue-mode cluster under load): kept apart */
 	heavy?: boolean;

@@ -198,10 +198,11 @@ async function publishTheForm(
 	return { smtp, session, formUrl, table };
 }
 
+/** The first visit's submission, its report, and how many requests it made. */
+type FirstVisit = { first: Submission; reportId: number; firstRequests: number };
+
 /** A visitor audits a public URL: one analysis, the ending page, a mail, a row. */
-async function checkFirstVisit(
-	ctx: FormCtx,
-): Promise<{ first: Submission; reportId: number; firstRequests: number }> {
+async function checkFirstVisit(ctx: FormCtx): Promise<FirstVisit> {
 	const { smtp, session, formUrl, table } = ctx;
 	section('a visitor audits a public URL (multipart, as the form page posts it)');
 	api.clearRequests();
@@ -247,11 +248,7 @@ async function checkFirstVisit(
 /** The same URL again within 24 hours: no analysis, the same report. */
 async function checkSameUrlAgain(
 	{ smtp, session, formUrl, table }: FormCtx,
-	{
-		first,
-		reportId,
-		firstRequests,
-	}: { first: Submission; reportId: number; firstRequests: number },
+	{ first, reportId, firstRequests }: FirstVisit,
 ): Promise<void> {
 	// Typed as visitors type it, without https://: the node adds it, and it is the same page.
 	const typed = PUBLIC_URL.replace(/^https:\/\//, '');

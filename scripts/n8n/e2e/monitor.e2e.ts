@@ -19,7 +19,7 @@ import {
 	type AnalysisSpec,
 	type ReportRecord,
 } from '../../../test/server';
-import { startFileServer, subjects, type CaughtMail, type SmtpCatcher } from '../catchers';
+import { startFileServer, subjects, type SmtpCatcher } from '../catchers';
 import {
 	apiRequests,
 	checkExampleNodes,
@@ -182,11 +182,6 @@ function monitorWorkflow(example: WorkflowJson, listUrl: string): WorkflowJson {
 const reportsOf = () => api.listReports(USER_IDS.default);
 const idOf = (r: ReportRecord) => r.id;
 const urlOf = (item: Record<string, unknown>) => item.url;
-const cleanPage = (page: Page) => cleanUrl(page.url);
-
-function mailFor(mails: CaughtMail[], url: string): CaughtMail[] {
-	return mails.filter((m) => m.subject.includes(`${cleanUrl(url)} `));
-}
 
 /** Run 2's checks, picked by importance from a report of run 1. */
 type Picked = { high: string; medium: string; low: string };
@@ -315,7 +310,10 @@ async function checkRun1(
 	);
 	check(
 		'the items are the watched URLs, in order, private',
-		same(out1.map(urlOf), PAGES.map(cleanPage)) && out1.every((r) => r.privacy === 'private'),
+		same(
+			out1.map(urlOf),
+			PAGES.map((p) => cleanUrl(p.url)),
+		) && out1.every((r) => r.privacy === 'private'),
 		out1.map((r) => [r.url, r.privacy]),
 	);
 	const after1 = reportsOf();
@@ -461,7 +459,7 @@ async function checkRun2Emails(
 		);
 	for (const page of PAGES) {
 		const url = cleanUrl(page.url);
-		const got = mailFor(mails, page.url);
+		const got = mails.filter((m) => m.subject.includes(`${url} `));
 		if (!page.email) {
 			check(`no email for ${url} (${page.what})`, got.length === 0, subjects(got));
 			continue;
@@ -499,13 +497,6 @@ async function checkRun2Emails(
 
 const TRIGGER_WF_ID = 'phprankE2eScoreCh';
 const TRIGGER = 'phpRank Trigger';
-
-/** PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow). */
-const rerunOnServer = (id: number) => reportRequest(api, 'PUT', id, 'results=1');
-
-/** A published trigger's executions (mode trigger), once `count` of the workflow's have ended (or the time is up). */
-const triggerExecutions = async (sb: N8nSandbox, id: string, count: number, timeoutMs: number) =>
-	(await waitForExecutions(sb, id, count, timeoutMs)).filter((e) => e.mode === 'trigger');
 
 /** The published trigger while n8n runs: the reports it watches, its polls counted. */
 type TriggerRun = ReturnType<typeof triggerRun>;
@@ -624,7 +615,8 @@ async function scriptTheChanges({ home, contact, about, highCheck }: TriggerRun)
 	api.setNextAnalysis(home.url, { score: 70, failed: [highCheck], others: 'keep' });
 	api.setNextAnalysis(contact.url, { score: 77, others: 'keep' });
 	api.setNextAnalysis(about.url, { score: 90, others: 'keep' });
-	for (const r of [home, contact, about]) await rerunOnServer(r.id);
+	// PUT results=1 on the test server, as a re-run from elsewhere (phpRank's own UI, another workflow)
+	for (const r of [home, contact, about]) await reportRequest(api, 'PUT', r.id, 'results=1');
 	note(
 		`re-run on the test server: ${home.url} 80 → 70 (${highCheck} newly failed), ${contact.url} 79 → 77, ${about.url} 76 → 90`,
 	);
@@ -654,7 +646,8 @@ async function checkScoreChangedEmail(t: TriggerRun, seen: number): Promise<void
 			mail.text.includes(`phpRank report ID: ${home.id}`),
 		mail?.text,
 	);
-	const execs = await triggerExecutions(sb, TRIGGER_WF_ID, 1, 10_000);
+	const ended = await waitForExecutions(sb, TRIGGER_WF_ID, 1, 10_000);
+	const execs = ended.filter((e) => e.mode === 'trigger');
 	const items = execs.flatMap((e) => json(e.outputs[TRIGGER]));
 	check(
 		'one trigger execution, success, its one item the drop of the home page (reason moved, scoreDelta -10)',

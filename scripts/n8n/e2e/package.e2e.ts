@@ -286,16 +286,12 @@ async function startApp(installed: SandboxWithPackage): Promise<App> {
 		other: await made('phpRank (other user)', OTHER_USER_KEY),
 	};
 	const saved = await saveExamples(installed, session, cred);
-	const failedCreate = await saveAndPublish(
+	const failedCreateId = await published(
 		session,
 		failedCreateWorkflow({ id: '', webhookPath: FAILED_CREATE_PATH, credential: cred.main }),
+		'the webhook-started Create',
 	);
-	check(
-		'the webhook-started Create is published (POST /rest/workflows/<id>/activate)',
-		failedCreate.published.status === 200,
-		failedCreate.published.body,
-	);
-	return { sb, n8n, session, cred, saved, failedCreateId: failedCreate.id };
+	return { sb, n8n, session, cred, saved, failedCreateId };
 }
 
 /** Every example checked against this n8n's node types, then saved with n8n's credential, the digest also with the wrong one. */
@@ -362,6 +358,14 @@ async function saveExamples(
 		if (!wf) throw new Fatal(`examples/${file} is missing or was not saved`);
 		return wf;
 	};
+}
+
+/** `wf` saved and published as the editor does, timed; checked that `what` is published. Its id. */
+async function published(session: RestSession, wf: WorkflowJson, what: string, timing = what) {
+	const saved = await timed(`save and publish ${timing}`, () => saveAndPublish(session, wf));
+	const { status, body } = saved.published;
+	check(`${what} is published (POST /rest/workflows/<id>/activate)`, status === 200, body);
+	return saved.id;
 }
 
 // ------------------------------------------------------------------ the examples, run as the editor runs them
@@ -614,14 +618,7 @@ async function triggerActivatedChecks(
 	api.clearRequests();
 	const waitPoll = async (n: number, label: string, timeoutMs = 100_000): Promise<boolean> =>
 		Boolean(await timed(label, () => waitFor(() => polls() >= n || undefined, timeoutMs)));
-	const { id, published } = await timed('save and publish the copy', () =>
-		saveAndPublish(session, copy),
-	);
-	check(
-		'the copy is published (POST /rest/workflows/<id>/activate)',
-		published.status === 200,
-		published.body,
-	);
+	const id = await published(session, copy, 'the copy');
 	note(
 		`the copy polls at seconds ${second} and ${(second + 30) % 60} of every minute (the first ${leadS} s after its save began)`,
 	);
@@ -750,13 +747,11 @@ async function rateLimitedPollChecks({ sb, session, cred }: App): Promise<void> 
 			.slice(from)
 			.find((r) => r.status !== undefined && (status === undefined || r.status === status));
 	const seenBefore = polls().length;
-	const { id, published } = await timed('save and publish the rate-limited trigger', () =>
-		saveAndPublish(session, rateLimitedTriggerWorkflow(plan.seconds, cred.other)),
-	);
-	check(
-		'the trigger is published (POST /rest/workflows/<id>/activate)',
-		published.status === 200,
-		published.body,
+	const id = await published(
+		session,
+		rateLimitedTriggerWorkflow(plan.seconds, cred.other),
+		'the trigger',
+		'the rate-limited trigger',
 	);
 	note(`the trigger polls at seconds ${plan.seconds.join(' and ')} of every minute`);
 	const activation = await timed('wait for the activation poll', () =>
@@ -789,20 +784,8 @@ async function rateLimitedPollChecks({ sb, session, cred }: App): Promise<void> 
 	note(`this check took ${((Date.now() - phaseStart) / 1000).toFixed(1)} s in all`);
 }
 
-/** How long a poll may wait on this n8n, how n8n is started for it, and the seconds the trigger polls at. */
-interface RateLimitPlan {
-	budgetMs: number;
-	boundMs: number;
-	boundS: number;
-	/** n8n itself backs the trigger off for the error's Retry-After (durable cursors) */
-	backsOff: boolean;
-	seconds: number[];
-	/** The tick a poll that ended at `ms` started at: the last scheduled second before it. */
-	tickOf: (ms: number) => number;
-}
-
 /** The state of a rate-limit run once a poll met the 429. */
-interface RateLimitRun extends RateLimitPlan {
+interface RateLimitRun extends ReturnType<typeof rateLimitPlan> {
 	api: PhpRankServer;
 	/** the other user's report list requests: the trigger's polls */
 	polls: () => RecordedRequest[];
@@ -813,8 +796,12 @@ interface RateLimitRun extends RateLimitPlan {
 	heldFrom: number;
 }
 
-/** What startEnv set for the polls on this n8n, and the seconds the trigger polls at. */
-function rateLimitPlan(sb: N8nSandbox): RateLimitPlan {
+/**
+ * How long a poll may wait on this n8n (what startEnv set for the polls), whether n8n itself backs the trigger off
+ * for the error's Retry-After (durable cursors), the seconds the trigger polls at, and `tickOf`: the tick a poll
+ * that ended at `ms` started at (the last scheduled second before it).
+ */
+function rateLimitPlan(sb: N8nSandbox) {
 	const givesBudget = !n8nOlderThan(sb.runtime, DEFAULT_MAJOR, DEFAULT_MINOR);
 	const budgetMs = givesBudget
 		? durablePollBudgetMs(POLL_TIMEOUT_S, SCHEDULER_LEASE_S)

@@ -39,13 +39,13 @@ import {
 	type WorkflowJson,
 	withSchedule,
 } from '../checks';
-import { importCredentials, importWorkflows, publishWorkflows } from '../cli';
 import { storedExecutions, waitForExecutions, type StoredExecution } from '../db';
 import * as outcomes from '../exampleOutcomes';
 import { sleep, waitFor } from '../proc';
 import { clusterWithPackage, type QueueCluster } from '../queue';
 import { Fatal, same } from '../report';
-import type { N8nSandbox } from '../sandbox';
+import { setupOwner } from '../rest';
+import type { N8nServer } from '../server';
 import { Suite } from '../suite';
 import { node, phpRank, webhook, workflow } from '../workflow';
 
@@ -63,10 +63,11 @@ const HOOK = {
 	throttle: 'phprank-queue-throttle',
 };
 /**
- * Seconds after importing at which the examples' schedules fire once each (the cluster starts meanwhile): import,
- * publish and start took 100 s on 2 cores at a load average of 15-18. The throttle's runs overlap the wait.
+ * Seconds after publishing (REST, the cluster up) at which the examples' schedules fire once each: after the
+ * webhook and failed-Create checks, as when the CLI's import, publish and start came first. The throttle's runs
+ * overlap the wait.
  */
-const SCHEDULE_AT_S = { digest: 150, creation: 165, housekeeping: 180 };
+const SCHEDULE_AT_S = { digest: 60, creation: 75, housekeeping: 90 };
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -96,10 +97,7 @@ async function main(): Promise<void> {
 	);
 
 	const sb = cluster.mainSandbox;
-	const { scheduled, trigger, pollSeconds } = await importAndPublish(sb, throttled);
-
 	section('queue mode: n8n start (main), then two n8n workers side by side');
-	suite.up(); // e2e/all.ts: the other suites start now; their n8n boots wait for this one's (the boot lock)
 	await timed('main + 2 workers ready', () => cluster.start());
 	const main = cluster.main!;
 	for (const w of cluster.workers)
@@ -116,6 +114,8 @@ async function main(): Promise<void> {
 		loadErrors.length === 0,
 		cluster.logTails(),
 	);
+	const { scheduled, trigger, pollSeconds } = await importAndPublish(main, throttled);
+	suite.up(); // e2e/all.ts: the other suites start now; their n8n boots wait for this one's (the boot lock)
 	const slack = (scheduled[0].at.getTime() - Date.now()) / 1000;
 	if (
 		!check(
@@ -145,19 +145,20 @@ async function main(): Promise<void> {
 }
 
 /**
- * The credentials and workflows imported with the n8n CLI on the main, and published before the start: the
- * examples on schedules that fire once each, the trigger example polling at three fixed seconds a minute.
+ * The credentials and workflows saved and published by REST on the main (the CLI's import and publish: the ai
+ * suite): the examples on schedules that fire once each, the trigger example polling at three fixed seconds a minute.
  */
 async function importAndPublish(
-	sb: N8nSandbox,
+	main: N8nServer,
 	throttled: PhpRankServer,
 ): Promise<{ scheduled: Scheduled[]; trigger: WorkflowJson; pollSeconds: number[] }> {
-	section('credentials and workflows: n8n CLI on the main, published before start');
+	section('credentials and workflows: saved and published by REST on the main');
 	seedServer(api, Date.now());
 	await api.start();
 	await throttled.start();
-	await timed('n8n import:credentials (migrates the database)', () =>
-		importCredentials(sb, [
+	const session = await setupOwner(main);
+	await timed('credentials saved (REST)', () =>
+		session.addCredentials([
 			{ ...CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: TEST_API_KEY } },
 			{ ...OTHER_CRED, type: 'phpRankApi', data: { baseUrl: api.url, apiKey: OTHER_USER_KEY } },
 			{
@@ -180,9 +181,7 @@ async function importAndPublish(
 		...scheduled.map((s) => s.workflow),
 		trigger,
 	];
-	await timed('n8n import:workflow', () => importWorkflows(sb, workflows));
-	const ids = workflows.map((w) => w.id);
-	await timed('n8n publish:workflow', () => publishWorkflows(sb, ids));
+	await timed('workflows saved and published (REST)', () => session.publish(...workflows));
 	note(
 		`schedules fire once at ${scheduled.map((s) => `${s.file} ${s.at.toISOString().slice(11, 19)}`).join(', ')}; the trigger polls at seconds ${pollSeconds.join(', ')} of every minute`,
 	);

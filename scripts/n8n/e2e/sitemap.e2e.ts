@@ -50,13 +50,7 @@ import {
 import { startWithN8nApi } from '../apiKey';
 import { nthExecution } from '../db';
 import { publicTables, README_HISTORY_COLUMNS } from '../dataTable';
-import {
-	branches,
-	importCredentials,
-	type StoredExecution,
-	type ExportedNodeType,
-	type N8nSandbox,
-} from '../n8n';
+import { branches, type StoredExecution, type ExportedNodeType, type N8nSandbox } from '../n8n';
 import { describeProxied, type ProxiedRequest } from '../proxy';
 import { saveAndPublish } from '../rest';
 import type { WorkflowJson } from '../workflow';
@@ -305,7 +299,7 @@ async function main(): Promise<void> {
 /** The test server, the sitemap server, the SMTP catcher, the credentials, n8n and its data tables' API. */
 async function startServices(sb: N8nSandbox) {
 	section(
-		'test server, sitemap server, SMTP catcher, credentials (n8n CLI), n8n start, the data table and the example (REST)',
+		'test server, sitemap server, SMTP catcher, n8n start, the credentials, the data table and the example (REST)',
 	);
 	// Other sites' reports, and another user's report of a page of the site: none of them is touched.
 	api.seedReports(150, { hosts: ['news.sample.net', 'docs.widgets.dev', 'blog.acme.io'] });
@@ -334,23 +328,22 @@ async function startServices(sb: N8nSandbox) {
 	note(
 		`phpRank test server ${api.url}, SMTP catcher 127.0.0.1:${smtp.port}, sitemap ${sitemapUrl} (an index of 2 sitemaps, ${PAGES.length} pages)`,
 	);
-	await timed('n8n import:credentials', () =>
-		importCredentials(sb, [testServerCredential(api), smtpCred]),
-	);
 	// n8n's public API on (the sandbox turns it off): the node reaches its data table through it.
 	const {
 		n8n,
 		session,
 		key: apiKey,
 		proxy: recorder,
+		cred,
 	} = await timed(
-		'n8n start (public API on), its owner, an API key, the n8n API credential imported (n8n on 127.0.0.1 behind a recorder)',
+		'n8n start (public API on), its owner, an API key, the credentials (n8n on 127.0.0.1 behind a recorder)',
 		() => startWithN8nApi(suite, sb, { label: 'phprank e2e sitemap', proxy: true }),
 	);
+	await session.addCredentials([testServerCredential(api), smtpCred]);
 	note(
 		`n8n ${n8n.baseUrl}; the credential's n8n Address ${recorder.url} (a recorder passing every request on to it)`,
 	);
-	const credTest = await session.testCredential({ id: SITEMAP_EXAMPLE.n8nApiCredential.id });
+	const credTest = await session.testCredential({ id: cred.id });
 	check(
 		"the n8n API credential's Test passes (its key reaches this n8n's data tables)",
 		credTest.status === 'OK',

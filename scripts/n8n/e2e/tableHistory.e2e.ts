@@ -445,7 +445,7 @@ async function startQueue() {
 		workers: 2,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	const { key, cred } = await n8nApiAccess(suite, sb, {
+	const { key, cred } = await n8nApiAccess(suite, {
 		session,
 		n8nUrl: main.baseUrl,
 		label: 'phpRank history (e2e, queue)',

@@ -290,67 +290,47 @@ function workflowOf(
 	);
 }
 
-type NodeSpec = { name: string; type: string; parameters: Record<string, unknown> };
 const report = (operation: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'report',
 	operation,
 	...extra,
 });
-const action = (
-	check: keyof typeof CHECK_NODES,
-	parameters: Record<string, unknown>,
-): NodeSpec => ({
-	name: CHECK_NODES[check],
-	type: NODE_TYPE,
-	parameters,
-});
+/** A single-purpose check's workflow: one node, a phpRank action unless `type` says otherwise. */
+const checkWorkflow = (check: CheckName, name: string, parameters: object, type = NODE_TYPE) =>
+	workflowOf(`phpRank test:ui: ${check}`, [{ name, type, parameters: { ...parameters } }]);
 
 /** The workflows to create: every panel in one, each check's nodes in their own. */
 function buildWorkflows(panels: Panel[]): WorkflowJson[] {
-	const checkNodes: Array<[CheckName, NodeSpec[]]> = [
-		[
-			'rows',
-			[action('rows', report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }))],
-		],
-		[
-			'get',
-			[
-				action(
-					'get',
-					report('get', {
-						reportId: { __rl: true, mode: 'id', value: String(GET_REPORT) },
-						simplify: true,
-					}),
-				),
-			],
-		],
-		['error', [action('error', report('create', { url: 'not a url' }))]],
-		['filter', [action('filter', report('getAll', { returnAll: false, limit: ROWS_WANTED }))]],
-		['byurl', [action('byurl', report('get', { simplify: true }))]],
-		[
-			'groups',
-			[action('groups', report('createOrRerun', { url: 'https://example.com/', output: 'sites' }))],
-		],
-		...Object.entries(EDIT_NODES).map(([key, name]): [CheckName, NodeSpec[]] => [
-			'edits',
-			[{ name, type: NODE_TYPE, parameters: EDIT_PARAMETERS[key as keyof typeof EDIT_NODES] }],
-		]),
-		[
-			'sample',
-			[{ name: CHECK_NODES.sample, type: TRIGGER_TYPE, parameters: { event: 'resultChanged' } }],
-		],
-		[
-			'sample',
-			[{ name: SCORE_SAMPLE_NODE, type: TRIGGER_TYPE, parameters: { event: 'scoreChanged' } }],
-		],
-	];
 	const tenUrls = `Array.from({ length: ${ROWS_WANTED} }, (_, i) => 'https://rows.example.com/page-' + (i + 1))`;
+	const reportId = { __rl: true, mode: 'id', value: String(GET_REPORT) };
 	return [
 		workflowOf(
 			'phpRank: every panel (test:ui)',
 			panels.map((p) => ({ name: p.node, type: p.type, parameters: p.parameters })),
 		),
-		...checkNodes.map(([check, nodes]) => workflowOf(`phpRank test:ui: ${check}`, nodes)),
+		checkWorkflow(
+			'rows',
+			CHECK_NODES.rows,
+			report('getAll', { returnAll: false, limit: ROWS_WANTED, simplify: true }),
+		),
+		checkWorkflow('get', CHECK_NODES.get, report('get', { reportId, simplify: true })),
+		checkWorkflow('error', CHECK_NODES.error, report('create', { url: 'not a url' })),
+		checkWorkflow(
+			'filter',
+			CHECK_NODES.filter,
+			report('getAll', { returnAll: false, limit: ROWS_WANTED }),
+		),
+		checkWorkflow('byurl', CHECK_NODES.byurl, report('get', { simplify: true })),
+		checkWorkflow(
+			'groups',
+			CHECK_NODES.groups,
+			report('createOrRerun', { url: 'https://example.com/', output: 'sites' }),
+		),
+		...Object.entries(EDIT_NODES).map(([key, name]) =>
+			checkWorkflow('edits', name, EDIT_PARAMETERS[key as keyof typeof EDIT_NODES]),
+		),
+		checkWorkflow('sample', CHECK_NODES.sample, { event: 'resultChanged' }, TRIGGER_TYPE),
+		checkWorkflow('sample', SCORE_SAMPLE_NODE, { event: 'scoreChanged' }, TRIGGER_TYPE),
 		urlsWorkflow('rerun', TEN_URLS, tenUrls, CHECK_NODES.rerun, { simplify: true }),
 		urlsWorkflow('rerun', TEN_URLS, tenUrls, CHECK_NODES.summary, {
 			output: 'sites',
