@@ -33,7 +33,6 @@ import {
 	withSchedule,
 } from '../checks';
 import { createDataTable, publicTables } from '../dataTable';
-import { importCredentials } from '../n8n';
 import { Fatal, same } from '../report';
 import { saveAndPublish } from '../rest';
 import { Suite } from '../suite';
@@ -133,7 +132,6 @@ async function main(): Promise<void> {
 	const account = accountFixture(api, Date.now());
 	await api.start();
 	const { catcher: smtp, credential: smtpCred } = await suite.smtp();
-	await importCredentials(sb, [testServerCredential(api), smtpCred]);
 	const {
 		n8n,
 		session,
@@ -142,6 +140,7 @@ async function main(): Promise<void> {
 		'n8n start (public API on), its owner, an API key, the n8n API credential imported',
 		async () => startWithN8nApi(suite, sb, { label: 'phprank e2e digest' }),
 	);
+	await session.addCredentials([testServerCredential(api), smtpCred]);
 	const table = await createDataTable(session, TABLE, [...HISTORY_COLUMNS]);
 	const tables = publicTables(n8n.baseUrl, apiKey);
 	await tables.addRows(table.id, account.rows);

@@ -24,7 +24,6 @@ import {
 } from '../checks';
 import { nthExecution } from '../db';
 import { startGithubStandIn, type GithubCall } from '../githubStandIn';
-import { importCredentials } from '../n8n';
 import type { N8nSandbox } from '../sandbox';
 import { Fatal, same } from '../report';
 import { renameNode, saveAndPublish } from '../rest';
@@ -208,12 +207,12 @@ async function main(): Promise<void> {
 	const github = await startGithubStandIn();
 	suite.defer(() => github.stop());
 	const data = { server: github.origin, user: '', accessToken: TOKEN };
-	await importCredentials(sb, [testServerCredential(api), { ...gh, type: 'githubApi', data }]);
 	// Its history in the data table "phpRank site history" (made on the first run), through n8n's public API.
 	const { n8n, session } = await timed(
 		'n8n start (public API on), an API key, its credential',
 		() => startWithN8nApi(suite, sb, { label: 'phprank e2e findings' }),
 	);
+	await session.addCredentials([testServerCredential(api), { ...gh, type: 'githubApi', data }]);
 	const { id, published } = await saveAndPublish(session, wf);
 	if (!check('the example is published', published.status === 200, published.body))
 		throw new Fatal('not published');

@@ -32,7 +32,7 @@ import {
 	type Submission,
 } from '../form';
 import type { SmtpCatcher } from '../catchers';
-import { importCredentials, startServer, type ExportedNodeType, type N8nSandbox } from '../n8n';
+import { startServer, type ExportedNodeType, type N8nSandbox } from '../n8n';
 import { Fatal } from '../report';
 import { runFromTrigger, saveWorkflow, setupOwner, type RestSession } from '../rest';
 import { Suite } from '../suite';
@@ -167,9 +167,9 @@ async function publishTheForm(
 	section('test server, SMTP catcher, credentials, n8n, the data table, the example published');
 	await api.start();
 	const { catcher: smtp, credential: smtpCredential } = await suite.smtp();
-	await importCredentials(sb, [testServerCredential(api), smtpCredential]);
 	const n8n = suite.n8n(await timed('n8n start', () => startServer(sb)));
 	const session = await setupOwner(n8n);
+	await session.addCredentials([testServerCredential(api), smtpCredential]);
 	const form = await timed('data table, import, publish', async () =>
 		publishFormExample(session, example),
 	);
