@@ -114,15 +114,14 @@ async function launch(runtime: N8nRuntime, template?: string): Promise<Postgres>
 		if (chown.status !== 0) throw new Error(`chown ${root} failed: ${chown.stderr}`);
 	}
 	const user = asRoot ? NOBODY : {};
-	const initdb = template
-		? undefined
-		: spawnSync(
-				path.join(native, 'bin', 'initdb'),
-				['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
-				{ encoding: 'utf8', ...user },
-			);
-	if (initdb && initdb.status !== 0)
-		throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
+	if (!template) {
+		const initdb = spawnSync(
+			path.join(native, 'bin', 'initdb'),
+			['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+			{ encoding: 'utf8', ...user },
+		);
+		if (initdb.status !== 0) throw new Error(`initdb failed:\n${initdb.stdout}${initdb.stderr}`);
+	}
 	const port = await getFreePort();
 	const flags = { '-D': data, '-p': String(port), '-h': '127.0.0.1', '-k': root };
 	const daemon = startDaemon({
