@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install a real n8n (plus the Node 24 it needs) into a cache folder OUTSIDE the repo.
 #
-#   scripts/n8n/install.sh            # cold: ~6-8 min on 2 cores, 2.8 GB; warm: < 1 s (no-op)
+#   scripts/n8n/install.sh            # cold: ~4-5 min on 2 cores, 2.8 GB; warm: < 1 s (no-op)
 #   N8N_VERSION=2.0.0 scripts/n8n/install.sh      # another n8n, in its own cache folder (see CACHE below)
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
