@@ -412,18 +412,19 @@ class Ui {
 		}
 		const p = this.tab;
 		const workflow = `/workflow/${target.workflowId}`;
-		if (p.url().startsWith(`${this.baseUrl}/workflow/`)) {
+		const inEditor = p.url().startsWith(`${this.baseUrl}/workflow/`);
+		if (inEditor) {
 			await routeTo(p, workflow);
 			await p.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: TIMEOUT });
 			await p.locator(SEL.canvasNode(target.nodeId)).waitFor({ timeout: TIMEOUT });
 			await routeTo(p, `${workflow}/${target.nodeId}`);
 		} else await p.goto(`${this.baseUrl}${workflow}/${target.nodeId}`);
-		await p.locator(SEL.ndv).waitFor({ timeout: TIMEOUT });
+		// A whole load (the first panel, or after a failed one) fetches the editor and every node type: on a loaded
+		// 2-core CI machine the first one passed 30 s once (its sign-in took 19 s), its panel open a moment later.
+		const timeout = inEditor ? TIMEOUT : 3 * TIMEOUT;
+		await p.locator(SEL.ndv).waitFor({ timeout });
 		// the parameters render after the node type is fetched
-		await p
-			.locator(`${SEL.ndv} [data-test-id="parameter-item"]`)
-			.first()
-			.waitFor({ timeout: TIMEOUT });
+		await p.locator(`${SEL.ndv} [data-test-id="parameter-item"]`).first().waitFor({ timeout });
 		return p;
 	}
 
