@@ -238,11 +238,6 @@ describe('Bad input is refused before any request', () => {
 			idOf('={{ { id: 1 } }}'),
 			/^Report must be text, but the expression gave an object$/,
 		],
-		[
-			'a URL with an ftp scheme',
-			create('ftp://example.com/file'),
-			'The URL "ftp://example.com/file" uses ftp:, not http or https',
-		],
 		['a URL with no host', create('https://'), 'The URL "https://" is not a web address'],
 		['a URL of nothing (from an expression)', create('={{ "" }}'), 'The URL is empty'],
 		[
