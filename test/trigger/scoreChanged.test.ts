@@ -562,7 +562,6 @@ describe('Score Changed input checks', () => {
 		outOfRange('minChange', 101),
 		outOfRange('minChange', 'five'),
 		outOfRange('belowScore', 120),
-		outOfRange('belowScore', -5),
 		[
 			{ minChange: 0, belowScore: 0 } as INodeParameters,
 			'Minimum Change and Below Score are both 0, so Score Changed would never fire',
