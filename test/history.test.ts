@@ -33,7 +33,6 @@ import {
 	issuesHtml,
 } from '../nodes/PhpRank/engine/render';
 import type { SiteSummary } from '../nodes/PhpRank/site/types';
-import { sparkline } from '../nodes/PhpRank/sparkline';
 import { recordOf } from './harness/siteOverMonths';
 import { CHECK_NAMES } from './server';
 
@@ -264,12 +263,6 @@ describe('the history fields of the site item', () => {
 			bad: 1,
 			failing: ['title'],
 		});
-	});
-});
-
-describe('the sparkline both nodes use', () => {
-	it('rounds a site’s average scores as the trigger’s whole scores read (test/trigger/scoreChanged.test.ts)', () => {
-		expect(sparkline([71.4, 83.2])).toBe('71 ▁█ 83');
 	});
 });
 

@@ -178,6 +178,8 @@ describe('Rate limits', () => {
 		expect(created.sort()).toEqual(urls.map((u) => new URL(u.url).host).sort());
 		expect(items.map((i) => i.json.url)).toEqual(urls.map((u) => new URL(u.url).host));
 		expect(api.sent('POST').length).toBeGreaterThan(200);
+		// One request a window finds out when it ends (10 windows here): about 200 requests, not 360.
+		expect(api.sent('POST').filter((r) => r.status === 429).length).toBeLessThanOrEqual(20);
 	});
 
 	it('Return All over a throttled server returns every report exactly once', async () => {
@@ -223,8 +225,6 @@ describe('Bad input is refused before any request', () => {
 			idOf('={{ "12abc" }}'),
 			/positive whole number, not "12abc"/,
 		],
-		['a report ID that is negative', idOf('={{ -3 }}'), /positive whole number, not "-3"/],
-		['a report ID that is fractional', idOf('={{ 1.5 }}'), /positive whole number, not "1.5"/],
 		['a report ID that is zero', idOf('={{ 0 }}'), /positive whole number, not "0"/],
 		[
 			'a report ID that is an array',
@@ -235,11 +235,6 @@ describe('Bad input is refused before any request', () => {
 			'a report ID that is an object',
 			idOf('={{ { id: 1 } }}'),
 			/^Report must be text, but the expression gave an object$/,
-		],
-		[
-			'a URL with an ftp scheme',
-			create('ftp://example.com/file'),
-			'The URL "ftp://example.com/file" uses ftp:, not http or https',
 		],
 		['a URL with no host', create('https://'), 'The URL "https://" is not a web address'],
 		['a URL of nothing (from an expression)', create('={{ "" }}'), 'The URL is empty'],

@@ -123,13 +123,6 @@ describe('Project → Get Health', () => {
 		expect(api.calls()).toEqual(['GET /api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1']);
 	});
 
-	it('a 250-page site costs 3 list requests', async () => {
-		api.server.seedReports(250, { hosts: ['big.example.com'], uniqueUrls: true } as never);
-		const items = await api.ok(health({ project: locator('name', 'big.example.com') }));
-		expect(api.apiRequests()).toHaveLength(3);
-		expect(items[0].json.pages).toBe(new Set(api.server.listReports().map((r) => r.url)).size);
-	});
-
 	it('a project with no reports is an error that says where to find projects', async () => {
 		await seedShop();
 		const { error } = await api.run(health({ project: locator('name', 'nothing.example.com') }));

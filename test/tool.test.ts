@@ -107,21 +107,20 @@ describe('phpRank as an AI tool', () => {
 		expect(api.calls()).toEqual([]);
 	});
 
-	it('a list comes back compact: ID, URL, score, class and date per report, worst first', async () => {
-		const { results } = await call(worst, { limit: 2, site: '' });
+	it('a list comes back compact: ID, URL, score, class and date per report, worst first; the site filter goes to phpRank as the project', async () => {
+		const { results } = await call(
+			worst,
+			{ limit: 2, site: '' },
+			{ limit: 5, site: 'example.com' },
+		);
 
 		expect(JSON.parse(results[0])).toEqual([
 			listed(3, 'shop.example.org', 20),
 			listed(1, 'example.com', 31),
 		]);
-		expect(api.calls()).toEqual(['GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1']);
-	});
-
-	it('the site filter goes to phpRank as the project', async () => {
-		const { results } = await call(worst, { limit: 5, site: 'example.com' });
-
-		expect(JSON.parse(results[0]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
+		expect(JSON.parse(results[1]).map((r: IDataObject) => r.id)).toEqual([1, 2]);
 		expect(api.calls()).toEqual([
+			'GET /api/v1/reports?sort_by=result&sort=asc&per_page=10&page=1',
 			'GET /api/v1/reports?project=example.com&sort_by=result&sort=asc&per_page=10&page=1',
 		]);
 	});

@@ -226,7 +226,6 @@ describe('Servers that are not phpRank', () => {
 
 describe('A polite client', () => {
 	const api = useServer({ seed: (server) => server.seedReports(300) });
-	afterEach(() => api.server.setThrottle(false));
 
 	it('300 Get items against a slow instance keep at most 5 requests in flight', async () => {
 		api.server.setResponseDelay(20);
@@ -236,18 +235,6 @@ describe('A polite client', () => {
 		api.server.setResponseDelay(0);
 		expect(items).toHaveLength(300);
 		expect(api.server.stats.peakInFlight).toBeLessThanOrEqual(5);
-	});
-
-	it('150 creates against a throttle send about 150 requests, not 270', async () => {
-		// phpRank's real window is a minute; a 50-per-second window runs the same mechanics quickly.
-		api.server.setThrottle({ limit: 50, windowMs: 1000 });
-		const items = await api.ok(createFromItems, { items: urlItems(150) });
-		expect(items).toHaveLength(150);
-		const posts = api.sent('POST');
-		const throttled = posts.filter((r) => r.status === 429).length;
-		expect(posts.length - throttled).toBe(150);
-		// One request per window finds out when the window ends.
-		expect(throttled).toBeLessThanOrEqual(6);
 	});
 });
 

@@ -197,48 +197,6 @@ describe('Score Changed', () => {
 		expect(summary(second)).toEqual([[rising.id, 'moved', 70, 64]]);
 	});
 
-	it('measures a second Below Score event from the reading that re-armed it: 78 → 67 → 59 → 78 → 67', async () => {
-		const [report] = addReports(1, 78);
-		const workflow = await activated(scoreChanged({ minChange: 0, belowScore: 70 }));
-		const healthy = fixture.server.getReport(report.id)!;
-		const broken = passing(healthy).slice(0, 3);
-
-		const outcomes = await pollAfterEach(workflow, report.id, [
-			{ score: 67, fail: broken },
-			59,
-			{ score: 78, pass: broken },
-			{ score: 67, fail: broken },
-		]);
-
-		expect(outcomes.map(summary)).toEqual([
-			[[report.id, 'belowScore', 78, 67]],
-			null,
-			null,
-			[[report.id, 'belowScore', 78, 67]],
-		]);
-		const second = outcomes[3].items![0].json;
-		expect(second).toMatchObject({
-			previous_score: 78,
-			score_change: -11,
-			trend: [78, 67, 59, 78, 67],
-			trend_text: '78 █▄▁█▄ 67',
-		});
-		// The three checks that passed at 78 and fail again.
-		expect(String(second.newly_failed).split(', ').sort()).toEqual(asText(healthy, broken));
-		expect((second.changes as IDataObject).failed).toEqual(
-			expect.arrayContaining(asChanges(healthy, broken)),
-		);
-		expect((second.changes as IDataObject).failed).toHaveLength(3);
-		expect((second.changes as IDataObject).previous).toEqual({
-			result: 78,
-			class: 'decent',
-			// The reading at 78 (the third re-analysis, three hours on), in phpRank's date format.
-			generated_at: new Date(Date.parse(healthy.generated_at) + 3 * 3_600_000)
-				.toISOString()
-				.replace(/Z$/, '000Z'),
-		});
-	});
-
 	it('with Notify on Recovery, fires "recovered" once when a report that fired Below Score is back at or above it', async () => {
 		const [report, firstSeenLow] = [
 			...addReports(1, 78),
@@ -258,7 +216,7 @@ describe('Score Changed', () => {
 			{ score: 70, pass: broken },
 			null,
 			74,
-			65,
+			{ score: 65, fail: broken },
 		]);
 
 		expect(outcomes.map(summary)).toEqual([
@@ -280,6 +238,21 @@ describe('Score Changed', () => {
 			trend_text: '78 █▄▁▅ 70',
 		});
 		expect(String(recovered.newly_fixed).split(', ').sort()).toEqual(asText(report, broken));
+		// The checks fixed at 70 fail again at 65: the changes are those since the reading at 70.
+		const again = outcomes[5].items![0].json;
+		expect(String(again.newly_failed).split(', ').sort()).toEqual(asText(report, broken));
+		expect((again.changes as IDataObject).failed).toEqual(
+			expect.arrayContaining(asChanges(report, broken)),
+		);
+		expect((again.changes as IDataObject).failed).toHaveLength(broken.length);
+		expect((again.changes as IDataObject).previous).toEqual({
+			result: 70,
+			class: 'decent',
+			// The reading at 70 (the third re-analysis, three hours on), in phpRank's date format.
+			generated_at: new Date(Date.parse(report.generated_at) + 3 * 3_600_000)
+				.toISOString()
+				.replace(/Z$/, '000Z'),
+		});
 	});
 
 	it('with a Result filter and Notify on Recovery, the recovery of an event fires out of that class, one never fired does not', async () => {
@@ -344,9 +317,11 @@ describe('Score Changed', () => {
 		});
 	});
 
-	it('draws trend_text from the lowest to the highest score, at least 10 points apart', () => {
+	it('draws trend_text (and history_text) from the lowest to the highest score, at least 10 points apart', () => {
 		expect(sparkline([81, 80, 72, 65, 58])).toBe('81 ██▅▃▁ 58');
 		expect(sparkline([40, 100])).toBe('40 ▁█ 100');
+		// A site's average scores (the action node's history_text) are rounded to whole points.
+		expect(sparkline([71.4, 83.2])).toBe('71 ▁█ 83');
 		// Noise of a point or two stays flat; one score is a flat bar.
 		expect(sparkline([80, 81, 80, 79])).toBe('80 ▅▅▅▄ 79');
 		expect(sparkline([72])).toBe('72 ▅ 72');
@@ -387,14 +362,11 @@ describe('Score Changed', () => {
 		expect(summary(second)).toEqual([[report.id, 'moved', 90, 40]]);
 	});
 
-	it('treats a Result filter added without a value as no filter, for every event', async () => {
-		const [report] = addReports(1, 90);
-		const workflow = await activated(scoreChanged({ filters: { result: '' } }));
-		setScore(report.id, 70);
+	it('treats a Result filter added without a value as no filter: none in the request or the watch', async () => {
+		// Read once for every event (poll.ts); New Report is the event that sends it.
 		const newReport = await activated(watch({ event: 'newReport', filters: { result: '' } }));
 		const created = addReports(1, 60)[0];
 
-		expect(summary(await workflow.poll())).toEqual([[report.id, 'moved', 90, 70]]);
 		const poll = await polled(() => newReport.poll());
 		expect(ids(poll)).toEqual([created.id]);
 		expect(poll.requests[0].query.result).toBeUndefined();
@@ -452,25 +424,25 @@ describe('Score Changed state size', () => {
 		return bytes / reports;
 	};
 
-	it('keeps at most 40 bytes of static data per watched report at 10,000 reports no score of which changed', async () => {
+	it('keeps at most 40 bytes of static data per watched report, at 5-digit IDs: with no score changed, and with each re-analysed 7 times and full trends', async () => {
+		// IDs past 10,000: each report's key as long as at 10,000 reports, its per-report bytes the same.
+		fixture.server.deleteReport(fixture.server.addReport({ url: 'https://x.example', id: 1e4 }).id);
 		// Varied reports as phpRank holds them: 6 sites, full results, scores of every class.
-		const reports = fixture.server.seedReports(10_000);
-		const workflow = scoreChanged({ belowScore: 50 }, { durable: true });
+		const reports = fixture.server.seedReports(2_000);
+		const workflow = await activated(
+			scoreChanged({ minChange: 5, belowScore: 50, notifyRecovery: true }, { durable: true }),
+		);
+		await workflow.poll(); // 20 pages, 10 a poll: the first round is complete
 
-		await workflow.activate();
-		for (let poll = 0; poll < 9; poll++) await workflow.poll();
-
-		const state = workflow.cursor!;
-		expect(state.scan).toBeUndefined();
-		expect(Object.keys(state.baselines as IDataObject)).toHaveLength(10_000);
-		expect(bytesPerReport(state, reports.length, 'no score changed')).toBeLessThanOrEqual(40);
-
+		const quiet = workflow.cursor!;
+		expect(quiet.scan).toBeUndefined();
+		expect(Object.keys(quiet.baselines as IDataObject)).toHaveLength(2_000);
+		expect(bytesPerReport(quiet, reports.length, 'no score changed')).toBeLessThanOrEqual(40);
 		// What is kept gives the same changes as the full records would.
-		const checks = state.checks as string[];
-		for (const report of reports.filter((_, index) => index % 500 === 0)) {
+		for (const report of reports.filter((_, index) => index % 100 === 0)) {
 			const baseline = decodeBaseline(
-				(state.baselines as Record<string, string>)[report.id],
-				checks,
+				(quiet.baselines as Record<string, string>)[report.id],
+				quiet.checks as string[],
 			)!;
 			const after = {
 				...report,
@@ -486,14 +458,7 @@ describe('Score Changed state size', () => {
 				changesBetween(report, after),
 			);
 		}
-	}, 120_000);
 
-	it('keeps at most 40 bytes per watched report at 10,000 reports each re-analysed 7 times, with full trends', async () => {
-		const reports = fixture.server.seedReports(10_000);
-		const workflow = await activated(
-			scoreChanged({ minChange: 5, belowScore: 50, notifyRecovery: true }, { durable: true }),
-		);
-		for (let poll = 0; poll < 9; poll++) await workflow.poll();
 		// Each round re-analyses every report (a new date, a score 1-12 points up or down, now and
 		// then a check flipped), as phpRank's database would hold them after weekly re-runs.
 		let seed = 7;
@@ -511,7 +476,7 @@ describe('Score Changed state size', () => {
 				seen.get(report.id)!.push(score);
 			}
 			const before = events;
-			for (let poll = 0; poll < 10; poll++) events += (await workflow.poll()).items?.length ?? 0;
+			for (let poll = 0; poll < 2; poll++) events += (await workflow.poll()).items?.length ?? 0;
 			expect(events).toBeGreaterThan(before);
 		}
 
@@ -533,7 +498,7 @@ describe('Score Changed state size', () => {
 				`each re-analysed 7 times (${events.toLocaleString('en-US')} events), full trends`,
 			),
 		).toBeLessThanOrEqual(40);
-	}, 1_200_000);
+	});
 
 	it('round-trips the odd record: no score, no results, a date in another format, checks missing or new', () => {
 		const table: string[] = [];
@@ -594,7 +559,6 @@ describe('Score Changed input checks', () => {
 		outOfRange('minChange', 101),
 		outOfRange('minChange', 'five'),
 		outOfRange('belowScore', 120),
-		outOfRange('belowScore', -5),
 		[
 			{ minChange: 0, belowScore: 0 } as INodeParameters,
 			'Minimum Change and Below Score are both 0, so Score Changed would never fire',
