@@ -19,21 +19,19 @@
  * Then the monitoring table (issue 19): Report → Create or Re-Run over the pages of one site among many other
  * reports, with phpRank's throttle on: a run of re-runs, the first run (the site has no report yet), and plain
  * Report → Create of the same pages as the baseline (plus One Item per Site, and Confirm Drops over scripted
- * drops); requests by kind, reports created, and the node's wall time against the least the throttle allows. phpRank's window (60 requests a minute) is scaled in time, 60 requests per
- * --monitor-window-ms (default 6,000 ms: 600 a minute), so the run takes a minute, not eight.
+ * drops); requests by kind, reports created, and the node's wall time against the least the throttle allows.
+ * phpRank's window (60 requests a minute) is scaled in time to 6 s (600 a minute), so the run takes a minute, not eight.
  *
  * Each workflow runs in its own `n8n execute` process; scripts/n8n/bench-hook.js (an n8n external hook)
  * records the run data's timings and the process's peak RSS when the execution ends, and drops the items
  * before n8n prints them.
  *
- *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--rounds 5] [--reports 10000] [--gets 1000]
- *                        [--mem-reports 20000] [--mem-rounds 3] [--monitor-urls 500] [--monitor-others 10000]
- *                        [--monitor-window-ms 6000] [--skip-build]
+ *   npm run bench:n8n -- [--quick] [--only speed,memory,monitor] [--skip-build]
  *
  * --quick: 1 round over 1,000 reports, 100 Gets, memory over 2,000 reports, monitoring of 100 pages among
- * 1,000 other reports (a smoke run).
+ * 1,000 other reports (a smoke run); the sizes are COUNTS below.
  * --only: the tables to make (default all three); `--only monitor` is the monitoring table alone.
- * --mem-reports 0 or --monitor-urls 0 skips that table. --skip-build packs the current dist/ as it is.
+ * --skip-build packs the current dist/ as it is.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -85,18 +83,18 @@ const PHPRANK_RATE_LIMIT = 60;
 
 // --- options ---------------------------------------------------------------------------------
 
-/** The numeric options, --kebab-case of each key: [default, default with --quick, least value]. */
+/** The sizes of a run: [the default, with --quick]. */
 const COUNTS = {
-	rounds: [5, 1, 1],
-	reports: [10_000, 1_000, 1],
-	gets: [1_000, 100, 1],
-	memReports: [20_000, 2_000, 0],
-	memRounds: [3, 1, 1],
-	monitorUrls: [500, 100, 0],
-	monitorOthers: [10_000, 1_000, 0],
-	monitorWindowMs: [6_000, 6_000, 1_000],
+	rounds: [5, 1],
+	reports: [10_000, 1_000],
+	gets: [1_000, 100],
+	memReports: [20_000, 2_000],
+	memRounds: [3, 1],
+	monitorUrls: [500, 100],
+	monitorOthers: [10_000, 1_000],
 } as const;
-const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** phpRank's minute, scaled in time: 60 requests per 6 s (600 a minute), so a monitoring run takes a minute, not eight. */
+const MONITOR_WINDOW_MS = 6_000;
 
 const JOBS = ['speed', 'memory', 'monitor'] as const;
 type Job = (typeof JOBS)[number];
@@ -115,7 +113,6 @@ function parseOptions(argv: string[]) {
 		({ values } = parseArgs({
 			args: argv,
 			options: {
-				...Object.fromEntries(Object.keys(COUNTS).map((key) => [flag(key), { type: 'string' }])),
 				quick: { type: 'boolean' },
 				'skip-build': { type: 'boolean' },
 				only: { type: 'string' },
@@ -129,28 +126,19 @@ function parseOptions(argv: string[]) {
 		console.log(fs.readFileSync(__filename, 'utf8').split('*/')[0]);
 		process.exit(0);
 	}
-	const counts = Object.entries(COUNTS).map(([key, [full, quick, min]]) => {
-		const value = values[flag(key)] as string | undefined;
-		if (value === undefined) return [key, values.quick ? quick : full];
-		const n = Number(value.replaceAll('_', '').replaceAll(',', ''));
-		if (!Number.isSafeInteger(n) || n < min)
-			usage(`--${flag(key)} must be a whole number of at least ${min}, got "${value}"`);
-		return [key, n];
-	});
 	const only =
 		typeof values.only === 'string' ? values.only.split(',').map((job) => job.trim()) : [...JOBS];
 	if (only.some((job) => !(JOBS as readonly string[]).includes(job)))
 		usage(`--only takes ${JOBS.join(', ')} (comma-separated), got "${String(values.only)}"`);
-	const options = {
-		...(Object.fromEntries(counts) as Record<keyof typeof COUNTS, number>),
+	const sizes = Object.entries(COUNTS).map(([key, [full, quick]]) => [
+		key,
+		values.quick ? quick : full,
+	]);
+	return {
+		...(Object.fromEntries(sizes) as Record<keyof typeof COUNTS, number>),
 		build: values['skip-build'] !== true,
 		jobs: new Set(only as Job[]),
 	};
-	if (options.gets > options.reports)
-		usage(
-			`--gets (${options.gets}) cannot exceed --reports (${options.reports}): each Get needs a report`,
-		);
-	return options;
 }
 
 // --- workflows -------------------------------------------------------------------------------
@@ -712,7 +700,7 @@ function monitorCases(bench: Bench, urls: string[]): MonitorCase[] {
 async function monitor(bench: Bench, options: Options): Promise<void> {
 	const n = options.monitorUrls;
 	// phpRank's throttle (PHPRANK_RATE_LIMIT a window) scaled in time to the bench's window.
-	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: options.monitorWindowMs };
+	const throttle = { limit: PHPRANK_RATE_LIMIT, windowMs: MONITOR_WINDOW_MS };
 	const seed = { others: options.monitorOthers, site: MONITOR_SITE, siteReports: n };
 	const urls = spelledUrls(await bench.server.call('monitorSeed', seed));
 	const cases = monitorCases(bench, urls);
@@ -838,13 +826,13 @@ async function main(): Promise<void> {
 			step(`speed: ${plural(options.rounds, 'round')}`);
 			await speed(bench, options, firstId);
 		}
-		if (options.jobs.has('memory') && options.memReports > 0) {
+		if (options.jobs.has('memory')) {
 			const memFirstId = await server.call('seed', { reports: options.memReports });
 			await importWorkflows(sb, [BASELINE.build(api, memFirstId, 1)]);
 			step(`memory: ${int(options.memReports)} reports, ${plural(options.memRounds, 'round')}`);
 			await memory(bench, options);
 		}
-		if (options.jobs.has('monitor') && options.monitorUrls > 0) {
+		if (options.jobs.has('monitor')) {
 			const others = `among ${int(options.monitorOthers)} other reports, throttled`;
 			step(`monitoring: ${plural(options.monitorUrls, 'page')} ${others}`);
 			await monitor(bench, options);

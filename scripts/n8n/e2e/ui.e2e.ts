@@ -25,7 +25,7 @@ import * as path from 'path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 import { USER_IDS } from '../../../test/server';
-import { json, loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
+import { loadExample, PHPRANK_CRED, seedServer, testServerCredential } from '../checks';
 import { FORM_EXAMPLE, publishFormExample, visitForm } from '../form';
 import { addOption, checkOptionsPanel, credentialLabels, type DomElement, TIMEOUT } from './panel';
 import { checkPanelEdits, EDIT_NODES, EDIT_PARAMETERS, savedAs } from './panelEdits';
@@ -35,9 +35,7 @@ import {
 	setupOwner,
 	startServer,
 	type ExportedNodeType,
-	type N8nSandbox,
 	type RestSession,
-	runFromTrigger,
 } from '../n8n';
 import { Fatal, same } from '../report';
 import { saveWorkflow } from '../rest';
@@ -65,7 +63,6 @@ const CHECKS = {
 		"the trigger's test events (Report Result Changed, Score Changed) have no empty change fields",
 	rerun:
 		'Create or Re-Run of 10 pages, after a re-run: eight of ten rows fit whole on one screen; the site summary: one row, held to a height limit',
-	summary: "a site summary's summary_html renders in Chromium: no raw markup, every page a link",
 	form: 'the audit form example filled and submitted in Chromium: the ending page shows the score',
 	groups:
 		'Create or Re-Run (One Item per Site): a page group with a budget rule and a Default Budget rule added in the panel are saved; Get Health offers both fields',
@@ -259,14 +256,6 @@ const CHECK_NODES = {
 } as const;
 /** The rerun check's input: a Code node that makes ten page URLs of one site. */
 const TEN_URLS = 'Ten pages of a site';
-/** The summary check's workflow: its pages, the node that makes their items, the audit. */
-const SUMMARY_URLS = [
-	'https://render.example.com/',
-	'https://render.example.com/"><script>alert(1)</script>',
-	'https://render.example.com/pricing',
-];
-const SUMMARY_URLS_NODE = 'Three pages of a site';
-const SUMMARY_AUDIT = 'Audit the three pages';
 /** The sample check's second trigger, in a workflow of its own: Score Changed. */
 const SCORE_SAMPLE_NODE = 'Check: trigger sample (Score Changed)';
 
@@ -335,12 +324,6 @@ function buildWorkflows(panels: Panel[]): WorkflowJson[] {
 		urlsWorkflow('rerun', TEN_URLS, tenUrls, CHECK_NODES.summary, {
 			output: 'sites',
 			simplify: true,
-		}),
-		// unsimplified: run in n8n for the summary check
-		urlsWorkflow('summary', SUMMARY_URLS_NODE, JSON.stringify(SUMMARY_URLS), SUMMARY_AUDIT, {
-			output: 'sites',
-			simplify: false,
-			siteOptions: { emailHtml: true },
 		}),
 	];
 }
@@ -590,7 +573,6 @@ const checks = (
 	panels: Panel[],
 	credentials: string[],
 	session: RestSession,
-	sb: N8nSandbox,
 ): Record<CheckName, CheckFn> => ({
 	panels: async (ui) => await checkPanelsOpen(ui, panels, credentials),
 	rows: checkGetManyRowsFit,
@@ -600,10 +582,6 @@ const checks = (
 	byurl: checkReportPickerByUrl,
 	sample: checkTriggerSamples,
 	rerun: checkRerunRowsFit,
-	summary: async (ui) =>
-		await checkSummaryHtmlRenders(
-			async () => await runInN8n(session, sb, ui.targets.get(SUMMARY_AUDIT)?.workflowId ?? ''),
-		),
 	groups: async (ui) => await checkPageGroups(ui, session),
 	edits: async (ui) => await checkPanelEdits(ui, session, suite),
 	form: async (ui) =>
@@ -1041,55 +1019,6 @@ async function checkPageGroups(ui: Ui, session: RestSession): Promise<void> {
 	});
 }
 
-/** A site summary's summary_html rendered in Chromium: no raw markup, every page a link */
-async function checkSummaryHtmlRenders(
-	audit: () => Promise<Record<string, unknown>>,
-): Promise<void> {
-	// The node's own summary of a re-run of three pages, one of them with <script> and a quote in its URL.
-	const { api } = suite;
-	const urls = SUMMARY_URLS;
-	for (const url of urls) api.setNextAnalysis(url, { score: 85, others: 'pass' });
-	await audit();
-	api.setNextAnalysis(urls[1], { score: 40, others: 'keep' });
-	api.setNextAnalysis(urls[2], { score: 60, others: 'keep' });
-	const site = await audit();
-	const page = await suite.renderHtml(String(site.summary_html), 'summary-html');
-	const text = await page.locator('body').innerText();
-	const links = await page.locator('a[href]').evaluateAll((els) =>
-		els.map((el) => ({
-			href: String((el as unknown as { href: string }).href),
-			text: (el as unknown as DomElement).textContent ?? '',
-		})),
-	);
-	note(`summary_html rendered: ${text.split('\n').length} lines, ${links.length} links`);
-	// The one URL that holds markup shows it as its own text; nothing else may look like markup.
-	const rest = text.split('render.example.com/"><script>alert(1)</script>').join('');
-	check(
-		'the rendered text shows no raw markup (no "<tag", "</", "&lt;", "&#") beside that URL\'s own text',
-		!/<[a-z/]|&lt;|&gt;|&#\d+;|&amp;/i.test(rest),
-		rest,
-	);
-	check(
-		'the page URL with <script> and a quote shows as text, and no script ran',
-		text.includes('render.example.com/"><script>alert(1)</script>') &&
-			(await page.locator('script').count()) === 0,
-		text,
-	);
-	type Listed = { url: string; result_class?: string };
-	const pages = [
-		...(site.worst_pages as Listed[]).filter((p) => p.result_class !== 'good'),
-		...(site.biggest_drops as Listed[]),
-	].map((p) => p.url);
-	const linked = (url: string) =>
-		links.some((link) => link.text === url && /\/reports\/\d+$/.test(link.href));
-	check(
-		`every worst page below good and every biggest drop is a link to its report (${pages.length})`,
-		pages.length >= 2 && pages.every(linked),
-		{ pages, links },
-	);
-	await page.close();
-}
-
 /** The audit form example filled and submitted in Chromium: the ending page shows the score */
 async function checkFormExample(ui: Ui, formUrl: string): Promise<void> {
 	const { api } = suite;
@@ -1107,30 +1036,6 @@ async function checkFormExample(ui: Ui, formUrl: string): Promise<void> {
 		report !== undefined && text.includes(`Your SEO score: ${report.result}/100`),
 		text,
 	);
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** The editor's "Execute workflow" on a stored workflow (n8n 2.41 runs the stored copy); the audit's one item. */
-async function runInN8n(
-	session: RestSession,
-	sb: N8nSandbox,
-	workflowId: string,
-): Promise<Record<string, unknown>> {
-	const { started, executionId, exec } = await runFromTrigger(
-		session,
-		sb,
-		workflowId,
-		TRIGGER_NAME,
-	);
-	if (!executionId)
-		throw new Error(`the summary workflow did not start: ${JSON.stringify(started)}`);
-	const item = json(exec?.outputs[SUMMARY_AUDIT])[0];
-	if (exec?.status !== 'success' || !item)
-		throw new Error(
-			`the site audit failed: ${JSON.stringify(exec?.data.resultData?.error ?? exec?.status)}`,
-		);
-	return item;
 }
 
 async function main(): Promise<void> {
@@ -1207,7 +1112,7 @@ async function main(): Promise<void> {
 
 	const action = installed.allNodes.find((n) => n.name === NODE_TYPE);
 	const credentials = (action?.credentials ?? []).map((c) => c.displayName ?? '');
-	const all = checks(panels, credentials, session, sb);
+	const all = checks(panels, credentials, session);
 	for (const name of only) {
 		section(`${name}: ${CHECKS[name]}`);
 		try {
