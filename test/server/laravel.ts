@@ -193,32 +193,3 @@ export function proxyErrorPage(status: number): string {
 </html>
 `;
 }
-
-export function loginPage(action: string): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Login - phpRank</title>
-</head>
-<body>
-    <form method="POST" action="${escapeHtml(action)}">
-        <input type="hidden" name="_token" value="GkH1p2cS9c6mT0XjV2i8rQfzJb3Wn5aYdLuE4oKx">
-        <label for="i-email">Email address</label>
-        <input id="i-email" type="text" name="email" autofocus>
-        <label for="i-password">Password</label>
-        <input id="i-password" type="password" name="password">
-        <button type="submit">Login</button>
-    </form>
-</body>
-</html>`;
-}
-
-export function homePage(): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>phpRank - SEO Reports</title></head>
-<body><h1>Boost your website's SEO</h1><a href="login">Login</a></body>
-</html>`;
-}

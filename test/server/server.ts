@@ -20,8 +20,6 @@ import {
 	errorPage,
 	expectsJson,
 	formatDate,
-	homePage,
-	loginPage,
 	paginate,
 	type Paginated,
 	phpJson,
@@ -33,11 +31,9 @@ import type {
 	AnalysisSpec,
 	CheckResult,
 	Fault,
-	IgnorePage,
 	ListHook,
 	RecordedRequest,
 	ReportRecord,
-	ResponseDelay,
 	SeedOptions,
 	ServerOptions,
 	ServerStats,
@@ -76,8 +72,6 @@ const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
 export const FOREIGN_BODIES = Object.freeze({
 	ok: { ok: true },
 	nullData: { data: null },
-	emptyData: { data: {} },
-	emptyArray: [],
 	emptyObject: {},
 	listWithoutData: { items: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } },
 });
@@ -425,8 +419,9 @@ export class PhpRankServer {
 	private listHook: ListHook | undefined;
 	private holding: ((request: RecordedRequest) => boolean) | undefined;
 	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
-	private ignorePage: IgnorePage;
-	private responseDelay: ResponseDelay = 0;
+	/** setIgnorePage(true): page 1, current_page 1, for every page (a cache or proxy keyed without the query). */
+	private ignorePage = false;
+	private responseDelay = 0;
 	private counters: ServerStats = { inFlight: 0, peakInFlight: 0, statuses: {} };
 	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
 	private readonly encoded = new WeakMap<ReportRecord, string>();
@@ -441,7 +436,6 @@ export class PhpRankServer {
 		const base = (options.basePath ?? '').trim().replace(/\/+$/, '');
 		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
 		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
-		this.ignorePage = options.ignorePage ?? false;
 	}
 
 	get url(): string {
@@ -658,12 +652,12 @@ export class PhpRankServer {
 		return true;
 	}
 
-	setIgnorePage(mode: IgnorePage): void {
+	setIgnorePage(mode: boolean): void {
 		this.ignorePage = mode;
 	}
 
-	/** A slow instance: a delay before every request is handled (default 0). */
-	setResponseDelay(delay: ResponseDelay): void {
+	/** A slow instance: a delay (ms) before every request is handled (default 0). */
+	setResponseDelay(delay: number): void {
 		this.responseDelay = delay;
 	}
 
@@ -709,11 +703,7 @@ export class PhpRankServer {
 			rec.status = res.statusCode;
 			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
 		});
-		const delay =
-			typeof this.responseDelay === 'number'
-				? this.responseDelay
-				: (this.responseDelay[rec.method] ?? 0);
-		await this.sleep(delay);
+		await this.sleep(this.responseDelay);
 		const queued = this.faults.find((entry) => entry.match(rec));
 		if (queued) {
 			queued.remaining -= 1;
@@ -808,7 +798,7 @@ export class PhpRankServer {
 				this.send(res, this.redirect(fault, rec));
 				return;
 			case 'foreign':
-				this.send(res, json(fault.status ?? (rec.method === 'POST' ? 201 : 200), fault.body));
+				this.send(res, json(rec.method === 'POST' ? 201 : 200, fault.body));
 				return;
 		}
 	}
@@ -823,8 +813,6 @@ export class PhpRankServer {
 		const status = fault.status ?? 302;
 		const to = fault.to ?? 'login';
 		if (to === 'login') return this.redirectToLogin(status);
-		if (typeof to === 'object' && 'url' in to)
-			return { kind: 'html', status, html: redirectPage(to.url), headers: { Location: to.url } };
 		const target = rec.path + (rec.rawQuery === '' ? '' : `?${rec.rawQuery}`);
 		const origin =
 			to === 'https'
@@ -852,7 +840,7 @@ export class PhpRankServer {
 		const segments = relative.split('/').slice(1);
 		// Laravel ignores one trailing slash when matching routes.
 		if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-		if (segments[0] !== 'api') return this.webRoute(rec, segments);
+		if (segments[0] !== 'api') return this.frameworkError(rec, 404, 'Not Found');
 		if (segments[1] !== 'v1') return notFound();
 
 		const actions = this.apiRoute(segments.slice(2));
@@ -903,16 +891,6 @@ export class PhpRankServer {
 				return { DELETE: (c) => this.deleteProject(c) };
 		}
 		return undefined;
-	}
-
-	private webRoute(rec: RecordedRequest, segments: string[]): Reply {
-		const page = segments.join('/');
-		if (rec.method === 'GET' || rec.method === 'HEAD') {
-			if (page === 'login')
-				return { kind: 'html', status: 200, html: loginPage(`${this.url}/login`) };
-			if (page === '') return { kind: 'html', status: 200, html: homePage() };
-		}
-		return this.frameworkError(rec, 404, 'Not Found');
 	}
 
 	/** Exceptions rendered by Laravel itself: JSON `{message}` for API clients, an HTML page otherwise. */
@@ -1077,7 +1055,7 @@ export class PhpRankServer {
 	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		const shown = this.ignorePage === true ? 1 : page;
+		const shown = this.ignorePage ? 1 : page;
 		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
