@@ -1,23 +1,10 @@
 /**
  * The test server answers as phpRank's API does where no node test looks: paging fallbacks, sort
- * columns, the record's fields, validation. Authentication, routes, filters, writes and deletes are
- * asserted through the node: credentials, reliability, report, project and underChange tests.
+ * columns, the record's fields. Authentication, routes, filters, writes and deletes are asserted
+ * through the node: credentials, reliability, report, project and underChange tests.
  */
 import { CHECK_NAMES, PhpRankServer } from './index';
-import {
-	answer,
-	bootEach,
-	brief,
-	call,
-	dataOf,
-	DATE,
-	down,
-	list,
-	refused,
-	send,
-	server,
-	type ReportBody,
-} from './client';
+import { bootEach, brief, call, DATE, down, list, server, type ReportBody } from './client';
 
 bootEach();
 
@@ -103,53 +90,5 @@ describe('report record', () => {
 		const b = new PhpRankServer().seedReports(5);
 		expect(a).toEqual(b);
 		expect(new Set(a.map((r) => r.result)).size).toBeGreaterThan(1);
-	});
-});
-
-describe('create', () => {
-	const url = 'https://example.com';
-	const required = { url: ['The url field is required.'] };
-	const invalid = { url: ['The url must be a valid URL.'] };
-	const privacy = { privacy: ['The selected privacy is invalid.'] };
-	it.each([
-		[{}, required],
-		[{ url: '   ' }, required],
-		[{ url: 'example.com' }, invalid],
-		[{ url: 'ftp://example.com' }, invalid],
-		[{ url: 'https://exa mple.com' }, invalid],
-		[{ url, privacy: '5' }, privacy],
-		[{ url, privacy: '' }, privacy],
-		[{ url, privacy: '2' }, { password: ['The password field is required when privacy is 2.'] }],
-		[
-			{ url, privacy: '2', password: 'x'.repeat(129) },
-			{ password: ['The password must not be greater than 128 characters.'] },
-		],
-		[{ url: 'https://down.invalid/' }, { url: ['Could not fetch the url.'] }],
-	])(
-		'rejects %j with 422 and the field map in message',
-		async (fields: Record<string, string>, message) => {
-			expect(await answer(send('POST', '/reports', fields))).toEqual(refused(422, message));
-			expect(server.createdCount).toBe(0);
-			expect(server.listReports()).toEqual([]);
-		},
-	);
-
-	it('accepts a 128-character password and a unicode host', async () => {
-		const res = await send('POST', '/reports', {
-			url: 'https://bäckerei-müller.de/',
-			privacy: '2',
-			password: 'é'.repeat(128),
-		});
-		expect((await dataOf(res, 201)).project).toBe('bäckerei-müller.de');
-	});
-});
-
-describe('update', () => {
-	it('validates privacy and password like create', async () => {
-		const report = server.addReport({ url: 'https://example.com', privacy: 2, password: 'old' });
-		const password = { password: ['The password field is required when privacy is 2.'] };
-		const res = await answer(send('PUT', `/reports/${report.id}`, { privacy: '2' }));
-		expect(res).toEqual(refused(422, password));
-		expect((await send('PUT', `/reports/${report.id}`, { privacy: 'public' })).status).toBe(422);
 	});
 });

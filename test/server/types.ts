@@ -131,12 +131,12 @@ export interface ServerOptions {
 export interface AnalysisSpec {
 	/** The report's `result`, an integer 0-100. */
 	score?: number;
-	/** Names of checks that fail (CHECK_NAMES, or names in `results`). */
+	/** Names of checks that fail (CHECK_NAMES). */
 	failed?: readonly string[];
 	/** Names of checks that pass. */
 	passed?: readonly string[];
 	others?: 'pass' | 'fail' | 'keep' | 'random';
-	/** A complete `results` object to start from (copied; `failed`/`passed` still apply on top). */
+	/** A complete `results` object to start from (copied; `failed`/`passed` apply on top to CHECK_NAMES). */
 	results?: Record<string, CheckResult>;
 	/** `generated_at` of the run (any date Date parses; default: the time of the run). */
 	generatedAt?: string;
