@@ -40,8 +40,6 @@ const q = (o: object): string =>
 	Object.entries(o)
 		.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
 		.join('&');
-/** An error answer: the status and n8n's `{ message }`. */
-const said = (status: number, message: string) => ({ status, body: { message } });
 /** The execution_id of each row of a list answer. */
 const executions = (answer: Answer): string[] =>
 	answer.body.data.map((r: { execution_id: string }) => r.execution_id);
@@ -75,80 +73,22 @@ async function historyTable(): Promise<string> {
 	return t.id;
 }
 
-describe('tables', () => {
-	test('column names: the rule, the reserved names, the types', async () => {
-		const make = async (name: string, type = 'string') =>
-			(await call('POST', '/data-tables', { name: `t ${name}`, columns: [{ name, type }] })).body;
-		const rule =
-			'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-		for (const [message, ...names] of [
-			[rule, 'run-date', 'Run Date', '1abc', '_x'],
-			['Column name "ID" is reserved as a system column name.', 'ID'],
-			['Column name "createdAt" is reserved as a system column name.', 'createdAt'],
-			['String must contain at most 63 character(s)', 'a'.repeat(64)],
-		])
-			for (const name of names) expect(await make(name)).toEqual({ message });
-		expect(await make('x', 'json')).toEqual({
-			message:
-				"Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received 'json'",
-		});
-		expect((await make('created_at')).id).toEqual(expect.any(String));
-		expect(await call('POST', '/data-tables', { name: 'n' })).toMatchObject(
-			said(400, "request/body must have required property 'columns'"),
-		);
-	});
-});
-
 describe('rows', () => {
-	test('insert: dates to ISO UTC, returnType count (default), id and all; wrong values refused', async () => {
+	test('insert: dates to ISO UTC, the inserted count answered', async () => {
 		const id = await historyTable();
-		const rows = `/data-tables/${id}/rows`;
-		expect((await call('POST', rows, { data: [{ site: 'd.com' }] })).body).toEqual({
-			success: true,
-			insertedRows: 1,
-		});
-		expect(
-			(await call('POST', rows, { data: [{ site: 'e.com' }], returnType: 'id' })).body,
-		).toEqual([{ id: 6 }]);
-		const all = await call('POST', rows, {
-			data: [
-				{ site: 'f.com', run_date: '2026-02-01T12:00:00+01:00', average_score: '12.5', ok: 'true' },
-			],
-			returnType: 'all',
-		});
-		expect(all.body).toEqual([
-			{
-				site: 'f.com',
-				run_date: '2026-02-01T11:00:00.000Z',
-				execution_id: null,
-				average_score: 12.5,
-				ok: true,
-				id: 7,
-				createdAt: expect.any(String),
-				updatedAt: expect.any(String),
-			},
-		]);
-		expect(api.tables.rows(id)[1].run_date).toBe('2026-01-06T08:00:00.000Z');
-		expect(api.tables.rows(id)[2].run_date).toBe('2026-01-04T00:00:00.000Z');
-		expect(await call('POST', rows, { data: [{ nope: 1 }] })).toEqual({
-			status: 400,
+		const data = [{ site: 'f.com', run_date: '2026-02-01T12:00:00+01:00', average_score: 12.5 }];
+		expect(await call('POST', `/data-tables/${id}/rows`, { data })).toEqual({
+			status: 200,
 			type: 'application/json; charset=utf-8',
-			body: { message: "Validation error with data table request: unknown column name 'nope'" },
+			body: { success: true, insertedRows: 1 },
 		});
-		expect(await call('POST', rows, { data: [{ average_score: 'abc' }] })).toMatchObject(
-			said(
-				400,
-				"Validation error with data table request: value 'abc' does not match column type 'number': 'average_score' expects a number but we got 'abc'",
-			),
-		);
-		expect(
-			(await call('POST', rows, { data: [{ run_date: 1767600000000 }] })).body.message,
-		).toMatch(
-			/^Validation error with data table request: value '1767600000000' does not match column type 'date': 'run_date' expects a dateTime but we got '1767600000000' <br\/>/,
-		);
-		expect(await call('POST', rows, { data: [] })).toMatchObject(
-			said(400, 'request/body/data must NOT have fewer than 1 items'),
-		);
+		expect(api.tables.rows(id).map((row) => row.run_date)).toEqual([
+			'2026-01-05T10:00:00.000Z',
+			'2026-01-06T08:00:00.000Z',
+			'2026-01-04T00:00:00.000Z',
+			null,
+			'2026-02-01T11:00:00.000Z',
+		]);
 	});
 
 	test('list: OR filter, sortBy (NULL first), limit and cursor to the end', async () => {
@@ -174,26 +114,13 @@ describe('rows', () => {
 		});
 	});
 
-	test('eq and gt: NULL equals only NULL, gt skips it, a number given as text matches, AND by default, a date never equals an ISO filter (SQLite)', async () => {
+	test('eq and gt: NULL equals only NULL, gt skips it, AND by default', async () => {
 		const id = await historyTable();
 		const ids = async (...filters: unknown[]) =>
 			executions(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } })));
 		expect(await ids(cond('average_score', null))).toEqual(['4']);
-		expect(await ids(cond('average_score', '65'))).toEqual(['3']);
 		expect(await ids(cond('site', 'a.com'), cond('execution_id', '3'))).toEqual(['3']);
-		expect(await ids(cond('run_date', '2026-01-05T10:00:00.000Z'))).toEqual([]);
 		expect(await ids(cond('average_score', 65, 'gt'), cond('id', 1, 'gt'))).toEqual([]);
 		expect(await ids(cond('id', 2, 'gt'))).toEqual(['3', '4']);
-		const unknown = await call(
-			'GET',
-			`/data-tables/${id}/rows` + q({ filter: { type: 'or', filters: [cond('nope', 'x')] } }),
-		);
-		expect(unknown).toMatchObject(
-			said(400, "Validation error with data table request: unknown column name 'nope'"),
-		);
-		expect(await call('GET', `/data-tables/${id}/rows?offset=2`)).toMatchObject(
-			said(400, "Unknown query parameter 'offset'"),
-		);
-		expect((await call('GET', `/data-tables/${id}/rows?sortBy=nope:asc`)).status).toBe(500);
 	});
 });
