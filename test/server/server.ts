@@ -110,8 +110,7 @@ type Reply =
 	| { kind: 'json'; status: number; body: unknown; headers?: HeaderMap }
 	/** JSON already encoded like phpJson does. */
 	| { kind: 'encoded'; status: number; text: string; headers?: HeaderMap }
-	| { kind: 'html'; status: number; html: string; headers?: HeaderMap }
-	| { kind: 'empty'; status: number; headers?: HeaderMap };
+	| { kind: 'html'; status: number; html: string; headers?: HeaderMap };
 
 type Input = Record<string, unknown>;
 
@@ -644,13 +643,13 @@ export class PhpRankServer {
 	private send(res: ServerResponse, reply: Reply): void {
 		if (res.headersSent || res.destroyed) return;
 		const headers: OutgoingHttpHeaders = { 'Cache-Control': 'no-cache, private', ...reply.headers };
-		let body = '';
-		if (reply.kind === 'json' || reply.kind === 'encoded') {
-			body = reply.kind === 'json' ? phpJson(reply.body) : reply.text;
-			headers['Content-Type'] = 'application/json';
-		} else if (reply.kind === 'html') {
+		let body: string;
+		if (reply.kind === 'html') {
 			body = reply.html;
 			headers['Content-Type'] = 'text/html; charset=UTF-8';
+		} else {
+			body = reply.kind === 'json' ? phpJson(reply.body) : reply.text;
+			headers['Content-Type'] = 'application/json';
 		}
 		headers['Content-Length'] = Buffer.byteLength(body);
 		res.writeHead(reply.status, headers).end(body);
