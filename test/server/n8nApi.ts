@@ -293,12 +293,7 @@ export class TableStore {
 	}
 
 	/** @internal the rows a filter selects, in the order asked (then by id) */
-	select(
-		table: N8nTable,
-		rows: StoredRow[],
-		filter: Filter | undefined,
-		sortBy?: [string, number],
-	): StoredRow[] {
+	select(rows: StoredRow[], filter: Filter | undefined, sortBy?: [string, number]): StoredRow[] {
 		const tests = (filter?.filters ?? []).map(
 			({ columnName, condition, value }) =>
 				(row: StoredRow) =>
@@ -437,7 +432,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		const [column, direction] = (query.sortBy ?? 'id:asc').split(':');
 		const entry = store.entry(params[0]);
 		const sortBy: [string, number] = [column.trim(), direction.toUpperCase() === 'ASC' ? 1 : -1];
-		const rows = store.select(entry.table, entry.rows, filter, sortBy);
+		const rows = store.select(entry.rows, filter, sortBy);
 		return { status: 200, body: page(rows, (r) => store.present(entry.table, r)) };
 	});
 
@@ -457,7 +452,7 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 		const entry = store.entry(id);
 		roomLeft();
 		const changes = store.convert(entry.table, data);
-		const hit = store.select(entry.table, entry.rows, filterShape(filter));
+		const hit = store.select(entry.rows, filterShape(filter));
 		const now = new Date().toISOString();
 		for (const row of hit) Object.assign(row, changes, { updatedAt: now });
 		if (hit.length) entry.table.updatedAt = now;
