@@ -40,8 +40,6 @@ const q = (o: object): string =>
 	Object.entries(o)
 		.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
 		.join('&');
-/** An error answer: the status and n8n's `{ message }`. */
-const said = (status: number, message: string) => ({ status, body: { message } });
 /** The execution_id of each row of a list answer. */
 const executions = (answer: Answer): string[] =>
 	answer.body.data.map((r: { execution_id: string }) => r.execution_id);
@@ -75,141 +73,22 @@ async function historyTable(): Promise<string> {
 	return t.id;
 }
 
-describe('tables', () => {
-	test('create: 201 with the columns (sorted by name, with dataTableId), then 409 for the same name', async () => {
-		const created = await call('POST', '/data-tables', { name: 'h', columns: COLUMNS });
-		expect(created.status).toBe(201);
-		expect(created.type).toBe('application/json; charset=utf-8');
-		expect(Object.keys(created.body)).toEqual(
-			'updatedAt createdAt id name projectId columns sizeBytes'.split(' '),
-		);
-		expect(created.body.columns.map((c: { name: string }) => c.name)).toEqual([
-			'average_score',
-			'execution_id',
-			'ok',
-			'run_date',
-			'site',
-		]);
-		expect(created.body.columns[0]).toEqual({
-			updatedAt: expect.any(String),
-			createdAt: expect.any(String),
-			id: expect.any(String),
-			dataTableId: created.body.id,
-			name: 'average_score',
-			type: 'number',
-			index: 3,
-		});
-		expect(await call('POST', '/data-tables', { name: 'h', columns: COLUMNS })).toMatchObject(
-			said(409, "Data table with name 'h' already exists in this project"),
-		);
-		const got = await call('GET', `/data-tables/${created.body.id}`);
-		expect(got).toMatchObject({ status: 200, body: { id: created.body.id, name: 'h' } });
-		expect(got.body.columns).toEqual(created.body.columns);
-	});
-
-	test('column names: the rule, the reserved names, the types', async () => {
-		const make = async (name: string, type = 'string') =>
-			(await call('POST', '/data-tables', { name: `t ${name}`, columns: [{ name, type }] })).body;
-		const rule =
-			'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-		for (const [message, ...names] of [
-			[rule, 'run-date', 'Run Date', '1abc', '_x'],
-			['Column name "ID" is reserved as a system column name.', 'ID'],
-			['Column name "createdAt" is reserved as a system column name.', 'createdAt'],
-			['String must contain at most 63 character(s)', 'a'.repeat(64)],
-		])
-			for (const name of names) expect(await make(name)).toEqual({ message });
-		expect(await make('x', 'json')).toEqual({
-			message:
-				"Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received 'json'",
-		});
-		expect((await make('created_at')).id).toEqual(expect.any(String));
-		expect(await call('POST', '/data-tables', { name: 'n' })).toMatchObject(
-			said(400, "request/body must have required property 'columns'"),
-		);
-	});
-
-	test('list: name is a case-insensitive part of the name, other keys refused; paging', async () => {
-		await historyTable();
-		api.tables.create('other', []);
-		const names = async (filter: unknown) =>
-			(await call('GET', '/data-tables' + q({ filter }))).body.data?.map(
-				(t: { name: string }) => t.name,
-			);
-		expect(await names({ name: 'PHPRANK' })).toEqual(['phprank_history']);
-		expect(await names({ name: 'ran' })).toEqual(['phprank_history']);
-		expect(await call('GET', '/data-tables' + q({ filter: { title: 'x' } }))).toMatchObject(
-			said(400, 'Invalid filter fields'),
-		);
-		const listed = await call('GET', '/data-tables' + q({ filter: { name: 'history' } }));
-		expect(listed.body.data[0].columns[0]).not.toHaveProperty('dataTableId');
-		const p1 = await call('GET', '/data-tables' + q({ limit: '1', sortBy: 'name:asc' }));
-		expect(p1.body.data.map((t: { name: string }) => t.name)).toEqual(['other']);
-		expect(Buffer.from(p1.body.nextCursor, 'base64').toString()).toBe('{"limit":1,"offset":1}');
-		const p2 = await call(
-			'GET',
-			'/data-tables' + q({ cursor: p1.body.nextCursor, sortBy: 'name:asc' }),
-		);
-		expect(p2.body).toMatchObject({ data: [{ name: 'phprank_history' }], nextCursor: null });
-		expect(await call('GET', '/data-tables?limit=251')).toMatchObject(
-			said(400, 'request/query/limit must be <= 250'),
-		);
-		expect(await call('GET', '/data-tables?cursor=zzz')).toMatchObject(
-			said(400, 'An invalid cursor was provided'),
-		);
-	});
-});
-
 describe('rows', () => {
-	test('insert: dates to ISO UTC, returnType count (default), id and all; wrong values refused', async () => {
+	test('insert: dates to ISO UTC, the inserted count answered', async () => {
 		const id = await historyTable();
-		const rows = `/data-tables/${id}/rows`;
-		expect((await call('POST', rows, { data: [{ site: 'd.com' }] })).body).toEqual({
-			success: true,
-			insertedRows: 1,
-		});
-		expect(
-			(await call('POST', rows, { data: [{ site: 'e.com' }], returnType: 'id' })).body,
-		).toEqual([{ id: 6 }]);
-		const all = await call('POST', rows, {
-			data: [
-				{ site: 'f.com', run_date: '2026-02-01T12:00:00+01:00', average_score: '12.5', ok: 'true' },
-			],
-			returnType: 'all',
-		});
-		expect(all.body).toEqual([
-			{
-				site: 'f.com',
-				run_date: '2026-02-01T11:00:00.000Z',
-				execution_id: null,
-				average_score: 12.5,
-				ok: true,
-				id: 7,
-				createdAt: expect.any(String),
-				updatedAt: expect.any(String),
-			},
-		]);
-		expect(api.tables.rows(id)[1].run_date).toBe('2026-01-06T08:00:00.000Z');
-		expect(api.tables.rows(id)[2].run_date).toBe('2026-01-04T00:00:00.000Z');
-		expect(await call('POST', rows, { data: [{ nope: 1 }] })).toEqual({
-			status: 400,
+		const data = [{ site: 'f.com', run_date: '2026-02-01T12:00:00+01:00', average_score: 12.5 }];
+		expect(await call('POST', `/data-tables/${id}/rows`, { data })).toEqual({
+			status: 200,
 			type: 'application/json; charset=utf-8',
-			body: { message: "Validation error with data table request: unknown column name 'nope'" },
+			body: { success: true, insertedRows: 1 },
 		});
-		expect(await call('POST', rows, { data: [{ average_score: 'abc' }] })).toMatchObject(
-			said(
-				400,
-				"Validation error with data table request: value 'abc' does not match column type 'number': 'average_score' expects a number but we got 'abc'",
-			),
-		);
-		expect(
-			(await call('POST', rows, { data: [{ run_date: 1767600000000 }] })).body.message,
-		).toMatch(
-			/^Validation error with data table request: value '1767600000000' does not match column type 'date': 'run_date' expects a dateTime but we got '1767600000000' <br\/>/,
-		);
-		expect(await call('POST', rows, { data: [] })).toMatchObject(
-			said(400, 'request/body/data must NOT have fewer than 1 items'),
-		);
+		expect(api.tables.rows(id).map((row) => row.run_date)).toEqual([
+			'2026-01-05T10:00:00.000Z',
+			'2026-01-06T08:00:00.000Z',
+			'2026-01-04T00:00:00.000Z',
+			null,
+			'2026-02-01T11:00:00.000Z',
+		]);
 	});
 
 	test('list: OR filter, sortBy (NULL first), limit and cursor to the end', async () => {
@@ -235,130 +114,13 @@ describe('rows', () => {
 		});
 	});
 
-	test('eq and gt: NULL equals only NULL, gt skips it, a number given as text matches, AND by default, a date never equals an ISO filter (SQLite)', async () => {
+	test('eq and gt: NULL equals only NULL, gt skips it, AND by default', async () => {
 		const id = await historyTable();
 		const ids = async (...filters: unknown[]) =>
 			executions(await call('GET', `/data-tables/${id}/rows` + q({ filter: { filters } })));
 		expect(await ids(cond('average_score', null))).toEqual(['4']);
-		expect(await ids(cond('average_score', '65'))).toEqual(['3']);
 		expect(await ids(cond('site', 'a.com'), cond('execution_id', '3'))).toEqual(['3']);
-		expect(await ids(cond('run_date', '2026-01-05T10:00:00.000Z'))).toEqual([]);
 		expect(await ids(cond('average_score', 65, 'gt'), cond('id', 1, 'gt'))).toEqual([]);
 		expect(await ids(cond('id', 2, 'gt'))).toEqual(['3', '4']);
-		const unknown = await call(
-			'GET',
-			`/data-tables/${id}/rows` + q({ filter: { type: 'or', filters: [cond('nope', 'x')] } }),
-		);
-		expect(unknown).toMatchObject(
-			said(400, "Validation error with data table request: unknown column name 'nope'"),
-		);
-		expect(await call('GET', `/data-tables/${id}/rows?offset=2`)).toMatchObject(
-			said(400, "Unknown query parameter 'offset'"),
-		);
-		expect((await call('GET', `/data-tables/${id}/rows?sortBy=nope:asc`)).status).toBe(500);
-	});
-
-	test('upsert: inserts the data (not the filter) once, then updates every match', async () => {
-		const id = await historyTable();
-		const up = `/data-tables/${id}/rows/upsert`;
-		const filter = { type: 'and', filters: [cond('site', 'z.com'), cond('execution_id', '77')] };
-		const first = await call('POST', up, {
-			filter,
-			data: { site: 'z.com', execution_id: '77', average_score: 50 },
-			returnData: true,
-		});
-		expect(first.body).toEqual([
-			expect.objectContaining({ site: 'z.com', average_score: 50, id: 5 }),
-		]);
-		const again = await call('POST', up, { filter, data: { average_score: 55 }, returnData: true });
-		expect(again.body).toEqual([expect.objectContaining({ id: 5, average_score: 55 })]);
-		expect((await call('POST', up, { filter, data: { average_score: 56 } })).body).toBe(true);
-		expect(api.tables.rows(id)).toHaveLength(5);
-		const onlyFilter = await call('POST', up, {
-			filter: { filters: [cond('site', 'y.com')] },
-			data: { average_score: 1 },
-			returnData: true,
-		});
-		expect(onlyFilter.body[0]).toMatchObject({ site: null, average_score: 1 });
-		expect(await call('POST', up, { filter: { filters: [] }, data: { site: 'q' } })).toMatchObject(
-			said(400, 'request/body/filter/filters must NOT have fewer than 1 items'),
-		);
-		expect(await call('POST', up, { filter, data: {} })).toMatchObject(
-			said(400, 'data must not be empty'),
-		);
-	});
-});
-
-describe('errors and switches', () => {
-	test('keys: none, wrong, and the public API turned off answer 401', async () => {
-		expect(await call('GET', '/data-tables', undefined, null)).toEqual({
-			status: 401,
-			type: 'application/json; charset=utf-8',
-			body: { message: "'X-N8N-API-KEY' header required" },
-		});
-		expect(await call('GET', '/data-tables', undefined, 'wrong')).toMatchObject(
-			said(401, 'unauthorized'),
-		);
-		api.setPublicApiDisabled(true);
-		expect(await call('GET', '/data-tables')).toMatchObject(said(401, 'unauthorized'));
-		api.setPublicApiDisabled(false);
-		expect((await call('GET', '/data-tables')).status).toBe(200);
-		expect(api.requests.map((r) => r.keySent)).toEqual(['none', 'wrong', 'right', 'right']);
-		expect(api.requests[1].headers).not.toHaveProperty('x-n8n-api-key');
-	});
-
-	test('a deleted table answers 404 everywhere, an id of other characters 400 before the rest', async () => {
-		const id = await historyTable();
-		api.tables.delete(id);
-		const message = { message: `Could not find the data table: '${id}'` };
-		for (const [method, path, body] of [
-			['GET', `/data-tables/${id}`],
-			['GET', `/data-tables/${id}/rows`],
-			['POST', `/data-tables/${id}/rows`, { data: [{ site: 'x' }] }],
-		] as const)
-			expect(await call(method, path, body)).toMatchObject({ status: 404, body: message });
-		expect(await call('GET', '/data-tables/a.b/rows?limit=x')).toMatchObject(
-			said(400, 'request/params/dataTableId must match format "nanoid"'),
-		);
-	});
-
-	test('full (N8N_DATA_TABLES_MAX_SIZE_BYTES reached): every write answers 400 with n8n’s message; reads and new tables go on', async () => {
-		const id = await historyTable();
-		const used = api.tables.totalBytes();
-		api.setMaxSizeBytes(used);
-		// n8n 2.41.1: DataTableSizeValidator's DataTableValidationError, the public API's BadRequestError.
-		const full = {
-			status: 400,
-			body: { message: 'Data table size limit exceeded: 0MB used, limit is 0MB' },
-		};
-		const upsert = { filter: { type: 'and', filters: [cond('site', 'x')] }, data: { site: 'x' } };
-		for (const [method, path, body] of [
-			['POST', 'rows', { data: [{ site: 'x' }] }],
-			['POST', 'rows/upsert', upsert],
-		] as const)
-			expect(await call(method, `/data-tables/${id}/${path}`, body)).toMatchObject(full);
-		expect((await call('GET', `/data-tables/${id}/rows`)).status).toBe(200);
-		expect((await call('POST', '/data-tables', { name: 'another', columns: [] })).status).toBe(201);
-		expect(api.tables.totalBytes()).toBeGreaterThan(used);
-		api.setMaxSizeBytes(300 * 1024 * 1024);
-		expect((await call('POST', `/data-tables/${id}/rows`, { data: [{ site: 'x' }] })).status).toBe(
-			200,
-		);
-	});
-
-	test('failNext: the next request of that method and path (a part or a pattern) gets the answer, once', async () => {
-		const id = await historyTable();
-		const rows = `/data-tables/${id}/rows`;
-		api.failNext(
-			{ method: 'POST', path: /\/rows$/ },
-			{ status: 500, body: { message: 'disk full' } },
-		);
-		api.failNext({ method: 'GET', path: '/rows' }, { status: 503, body: { message: 'busy' } });
-		expect(await call('GET', rows)).toMatchObject({ status: 503, body: { message: 'busy' } });
-		expect((await call('GET', rows)).status).toBe(200);
-		const refused = await call('POST', rows, { data: [{ site: 'x' }] });
-		expect(refused).toMatchObject({ status: 500, body: { message: 'disk full' } });
-		expect(api.tables.rows(id)).toHaveLength(4);
-		expect((await call('POST', rows, { data: [{ site: 'x' }] })).status).toBe(200);
 	});
 });

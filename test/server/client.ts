@@ -6,15 +6,6 @@ export type ReportBody = Omit<ReportRecord, 'user_id' | 'password'> & { password
 export type ProjectBody = { project: string; reports: number; result: number; created_at: string };
 
 export const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
-/** phpRank's error answer: the message (or field map), and the status again in the body. */
-export const refused = (status: number, message: unknown) => ({
-	status,
-	body: { message, status },
-});
-/** Laravel's own error answer: `{ message }` alone. */
-export const laravel = (status: number, message: string) => ({ status, body: { message } });
-export const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-
 export let server: PhpRankServer;
 
 /** A started server in place of the one before: a new one with `options`, or the one `start` gives. */

@@ -1,6 +1,6 @@
 // What the Laravel framework under phpRank adds to every answer: JSON encoding, date format,
-// content negotiation, the paginator and the framework's HTML pages.
-import { STATUS_CODES, type IncomingHttpHeaders } from 'http';
+// the paginator and the HTML pages a client meets instead of JSON.
+import { STATUS_CODES } from 'http';
 
 /** PHP's json_encode defaults: slashes escaped as \/ and every non-ASCII character as \uXXXX. */
 export function phpJson(value: unknown): string {
@@ -12,23 +12,6 @@ export function phpJson(value: unknown): string {
 /** Laravel's serialised date: ISO 8601 UTC with microseconds (MySQL keeps whole seconds). */
 export function formatDate(date: Date): string {
 	return date.toISOString().replace(/\.\d{3}Z$/, '.000000Z');
-}
-
-/** Laravel's Request::expectsJson(): decides between a JSON error and a redirect / HTML page. */
-export function expectsJson(headers: IncomingHttpHeaders): boolean {
-	const types = String(headers.accept ?? '')
-		.split(',')
-		.map((part, index) => {
-			const [type, ...params] = part.trim().split(';');
-			const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-			return { type: type.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1, index };
-		})
-		.filter((entry) => entry.type !== '')
-		.sort((a, b) => b.q - a.q || a.index - b.index);
-	const first = types[0]?.type;
-	if (first !== undefined && (first.includes('/json') || first.includes('+json'))) return true;
-	const ajax = String(headers['x-requested-with'] ?? '') === 'XMLHttpRequest';
-	return ajax && (first === undefined || first === '*/*' || first === '*');
 }
 
 /** rawurlencode(), which Laravel's Arr::query() uses for paginator URLs. */
@@ -163,24 +146,6 @@ export function redirectPage(target: string): string {
 </html>`;
 }
 
-/** Laravel's minimal error view (used when the client did not ask for JSON). */
-export function errorPage(status: number, message = STATUS_CODES[status] ?? 'Error'): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-    <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>${escapeHtml(message)}</title>
-    </head>
-    <body class="antialiased">
-        <div class="flex items-center pt-8 sm:justify-start sm:pt-0">
-            <div class="px-4 text-lg text-gray-500 border-r border-gray-400 tracking-wider">${status}</div>
-            <div class="ml-4 text-lg text-gray-500 uppercase tracking-wider">${escapeHtml(message)}</div>
-        </div>
-    </body>
-</html>`;
-}
-
 /** What nginx answers itself, e.g. a 502 when PHP-FPM is down or a 404 outside the app. */
 export function proxyErrorPage(status: number): string {
 	const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
@@ -192,33 +157,4 @@ export function proxyErrorPage(status: number): string {
 </body>
 </html>
 `;
-}
-
-export function loginPage(action: string): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Login - phpRank</title>
-</head>
-<body>
-    <form method="POST" action="${escapeHtml(action)}">
-        <input type="hidden" name="_token" value="GkH1p2cS9c6mT0XjV2i8rQfzJb3Wn5aYdLuE4oKx">
-        <label for="i-email">Email address</label>
-        <input id="i-email" type="text" name="email" autofocus>
-        <label for="i-password">Password</label>
-        <input id="i-password" type="password" name="password">
-        <button type="submit">Login</button>
-    </form>
-</body>
-</html>`;
-}
-
-export function homePage(): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>phpRank - SEO Reports</title></head>
-<body><h1>Boost your website's SEO</h1><a href="login">Login</a></body>
-</html>`;
 }

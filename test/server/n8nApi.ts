@@ -49,8 +49,8 @@ export interface RecordedN8nRequest {
 
 export interface RequestMatch {
 	method?: string;
-	/** a substring of the path, or a pattern tested against it */
-	path?: string | RegExp;
+	/** a pattern tested against the path */
+	path?: RegExp;
 }
 
 /** The answer one matching request gets instead of n8n's. */
@@ -82,16 +82,6 @@ export interface N8nApi {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
-const COLUMN_REGEX = /^[a-zA-Z][a-zA-Z0-9_]*$/;
-const COLUMN_ERROR =
-	'Only alphabetical characters and non-leading numbers and underscores are allowed for column names, and the maximum length is 63 characters.';
-const TABLE_SORTS = ['name', 'createdAt', 'updatedAt', 'size'].flatMap((field) => [
-	`${field}:asc`,
-	`${field}:desc`,
-]);
-const LUXON_HINT =
-	' <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.';
 const SIZE_BYTES = 4096;
 /** n8n's default N8N_DATA_TABLES_MAX_SIZE_BYTES (2.41.1: @n8n/config DataTableConfig.maxSize). */
 export const DEFAULT_MAX_SIZE_BYTES = 200 * 1024 * 1024;
@@ -108,7 +98,6 @@ class ApiError extends Error {
 	}
 }
 const bad = (message: string) => new ApiError(400, message);
-const validation = (message: string) => bad(`Validation error with data table request: ${message}`);
 const notFound = (id: string) => new ApiError(404, `Could not find the data table: '${id}'`);
 
 let idCounter = 0;
@@ -124,11 +113,6 @@ function newId(): string {
 	return out.slice(0, 12) + String(idCounter).padStart(4, '0').slice(-4);
 }
 
-/** How SQLite holds a date (n8n's formatDateForDatabase): `2026-01-05 10:00:00.000`. */
-function sqliteDate(iso: string): string {
-	return iso.replace('T', ' ').replace('Z', '');
-}
-
 /** A date value as n8n takes it (an ISO date, with or without time and zone; no zone = UTC) → ISO UTC. */
 function parseIsoDate(value: string): string | undefined {
 	const m =
@@ -140,36 +124,10 @@ function parseIsoDate(value: string): string | undefined {
 	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** n8n's validateAndTransformCell: the value a column keeps, or the 400 it answers. */
-function cellValue(value: unknown, column: string, type: ColumnType | undefined): CellValue {
-	if (value === null) return null;
-	const shown = String(value);
-	const mismatch = (expects: string, hint = '') =>
-		validation(
-			`value '${shown}' does not match column type '${type}': '${column}' expects a ${expects} but we got '${shown}'${hint}`,
-		);
-	switch (type) {
-		case undefined:
-			return value as CellValue;
-		case 'string':
-			if (typeof value === 'object') throw mismatch('string');
-			return String(value);
-		case 'number': {
-			const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-			if (typeof n !== 'number' || Number.isNaN(n)) throw mismatch('number');
-			return n;
-		}
-		case 'boolean':
-			if (typeof value === 'boolean') return value;
-			if (['true', '1', 1].includes(value as string)) return true;
-			if (['false', '0', 0].includes(value as string)) return false;
-			throw mismatch('boolean');
-		case 'date': {
-			const iso = typeof value === 'string' ? parseIsoDate(value) : undefined;
-			if (iso === undefined) throw mismatch('dateTime', LUXON_HINT);
-			return iso;
-		}
-	}
+/** n8n's validateAndTransformCell for the values the node sends: a date column keeps ISO UTC. */
+function cellValue(value: unknown, type: ColumnType | undefined): CellValue {
+	if (type === 'date' && typeof value === 'string') return parseIsoDate(value) ?? value;
+	return value as CellValue;
 }
 
 interface Filter {
@@ -177,37 +135,28 @@ interface Filter {
 	filters: Array<{ columnName: string; condition: string; value: CellValue }>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** dataTableFilterSchema (type and/or, default and; condition default eq) or undefined when it does not fit. */
-function filterShape(raw: unknown): Filter | undefined {
-	if (!isRecord(raw)) return undefined;
-	const { type = 'and', filters = [] } = raw;
-	if ((type !== 'and' && type !== 'or') || !Array.isArray(filters)) return undefined;
-	const out: Filter['filters'] = [];
-	for (const f of filters as unknown[]) {
-		if (!isRecord(f)) return undefined;
-		const { columnName, condition = 'eq', value } = f;
-		if (typeof columnName !== 'string' || !COLUMN_REGEX.test(columnName.trim())) return undefined;
-		if (typeof condition !== 'string' || !CONDITIONS.includes(condition)) return undefined;
-		if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return undefined;
-		out.push({ columnName: columnName.trim(), condition, value: value as CellValue });
-	}
-	return { type, filters: out };
+/** dataTableFilterSchema's defaults (type and, condition eq) on the filter the node sends. */
+function filterShape(raw: unknown): Filter {
+	const { type = 'and', filters = [] } = (raw ?? {}) as {
+		type?: Filter['type'];
+		filters?: Array<Partial<Filter['filters'][number]> & { columnName: string }>;
+	};
+	return {
+		type,
+		filters: filters.map(({ columnName, condition = 'eq', value = null }) => ({
+			columnName: columnName.trim(),
+			condition,
+			value,
+		})),
+	};
 }
 
-/** SQLite's ordering: NULL first, numbers, then text (binary). */
+/** SQLite's ordering: NULL first (the node compares numbers with numbers, text with text). */
 function compare(a: CellValue, b: CellValue): number {
 	if (a === b) return 0;
 	if (a === null) return -1;
 	if (b === null) return 1;
-	const x = typeof a === 'boolean' ? Number(a) : a;
-	const y = typeof b === 'boolean' ? Number(b) : b;
-	if (typeof x === 'number' && typeof y === 'number') return x - y;
-	if (typeof x === 'number') return -1;
-	if (typeof y === 'number') return 1;
-	return x < y ? -1 : x > y ? 1 : 0;
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** n8n's `name` filter of the table list: a case-insensitive part of the name. */
@@ -221,7 +170,6 @@ const CONDITION_TESTS: Record<string, (v: CellValue, value: CellValue) => boolea
 	eq: (v, value) => (value === null ? v === null : v !== null && compare(v, value) === 0),
 	gt: (v, value) => v !== null && compare(v, value) > 0,
 };
-const CONDITIONS = Object.keys(CONDITION_TESTS);
 
 /** The tables of the fake instance: what the API serves, for tests to seed and inspect. */
 export class TableStore {
@@ -315,14 +263,11 @@ export class TableStore {
 		return { ...out, id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt } as StoredRow;
 	}
 
-	/** @internal checked values (unknown columns and mismatched values: 400) */
+	/** @internal the values as the table keeps them (a date column's as ISO UTC) */
 	convert(table: N8nTable, row: Record<string, unknown>): Row {
 		const types = new Map(table.columns.map((c) => [c.name, c.type]));
 		const out: Row = {};
-		for (const [key, value] of Object.entries(row)) {
-			if (!types.has(key)) throw validation(`unknown column name '${key}'`);
-			out[key] = cellValue(value, key, types.get(key));
-		}
+		for (const [key, value] of Object.entries(row)) out[key] = cellValue(value, types.get(key));
 		return out;
 	}
 
@@ -348,31 +293,12 @@ export class TableStore {
 	}
 
 	/** @internal the rows a filter selects, in the order asked (then by id) */
-	select(
-		table: N8nTable,
-		rows: StoredRow[],
-		filter: Filter | undefined,
-		sortBy?: [string, number],
-	): StoredRow[] {
-		const types = new Map<string, ColumnType | 'system'>(
-			table.columns.map((c) => [c.name, c.type]),
+	select(rows: StoredRow[], filter: Filter | undefined, sortBy?: [string, number]): StoredRow[] {
+		const tests = (filter?.filters ?? []).map(
+			({ columnName, condition, value }) =>
+				(row: StoredRow) =>
+					CONDITION_TESTS[condition](row[columnName], value),
 		);
-		for (const s of SYSTEM_COLUMNS) types.set(s, 'system');
-		const tests = (filter?.filters ?? []).map((f) => {
-			if (!types.has(f.columnName)) throw validation(`unknown column name '${f.columnName}'`);
-			const type = types.get(f.columnName);
-			const systemType = f.columnName === 'id' ? 'number' : 'date';
-			const value = cellValue(f.value, f.columnName, type === 'system' ? systemType : type);
-			if (value === null && f.condition !== 'eq')
-				throw validation(`${f.condition.toUpperCase()} filter value cannot be null or undefined`);
-			const name = f.columnName;
-			// SQLite compares a date column's text (`2026-01-05 10:00:00.000`) with the filter's ISO text
-			// (`2026-01-05T10:00:00.000Z`) as strings: an equal date never matches (verified on 2.41.1)
-			const isDate = type === 'date' || (type === 'system' && name !== 'id');
-			const stored = (row: StoredRow): CellValue =>
-				isDate && typeof row[name] === 'string' ? sqliteDate(row[name]) : row[name];
-			return (row: StoredRow) => CONDITION_TESTS[f.condition](stored(row), value);
-		});
 		const or = filter?.type === 'or' && tests.length > 0;
 		const picked = rows.filter((row) =>
 			or ? tests.some((t) => t(row)) : tests.every((t) => t(row)),
@@ -413,18 +339,15 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	};
 
 	const matches = (m: RequestMatch, method: string, path: string) =>
-		(m.method === undefined || m.method.toUpperCase() === method) &&
-		(m.path === undefined ||
-			(typeof m.path === 'string' ? path.includes(m.path) : m.path.test(path)));
+		(m.method === undefined || m.method.toUpperCase() === method) && (m.path?.test(path) ?? true);
 
-	const routes: Array<[string, RegExp, Handler, string[]]> = [];
-	/** A route under /api/v1/data-tables (`:id` a table's id), with the query parameters it takes. */
-	const route = (method: string, path: string, queryKeys: string[], handler: Handler) =>
+	const routes: Array<[string, RegExp, Handler]> = [];
+	/** A route under /api/v1/data-tables (`:id` a table's id). */
+	const route = (method: string, path: string, handler: Handler) =>
 		routes.push([
 			method,
 			new RegExp(`^/api/v1/data-tables${path.replace(':id', '([^/]+)')}$`),
 			handler,
-			queryKeys,
 		]);
 
 	/** GET/POST answer columns with dataTableId, the list without; both sorted by name (as 2.41.1 does) */
@@ -438,237 +361,114 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 	});
 
 	/**
-	 * limit (≤ 250, default 100; 0 = all) and cursor (base64 {"limit","offset"}, overrides limit),
-	 * checked: the page they ask for, of items each shown as `show` answers it.
+	 * limit (default 100) and cursor (base64 {"limit","offset"}, overrides limit): the page they ask
+	 * for, of items each shown as `show` answers it.
 	 */
 	const paging = (query: Record<string, string>) => {
-		let limit = 100;
+		let limit = query.limit === undefined ? 100 : Number(query.limit);
 		let offset = 0;
-		if (query.limit !== undefined) {
-			limit = Number(query.limit);
-			if (query.limit.trim() === '' || Number.isNaN(limit))
-				throw bad('request/query/limit must be number');
-			if (limit > 250) throw bad('request/query/limit must be <= 250');
-		}
-		if (query.cursor) {
-			let c: unknown;
-			try {
-				c = JSON.parse(Buffer.from(query.cursor, 'base64').toString());
-			} catch {
-				// refused below
-			}
-			if (!isRecord(c) || !('offset' in c)) throw bad('An invalid cursor was provided');
-			offset = Number(c.offset);
-			limit = Number(c.limit);
-		}
+		if (query.cursor)
+			({ limit, offset } = JSON.parse(Buffer.from(query.cursor, 'base64').toString()) as {
+				limit: number;
+				offset: number;
+			});
 		return <T>(items: T[], show: (item: T) => unknown) => ({
-			data: (limit ? items.slice(offset, offset + limit) : items.slice(offset)).map(show),
+			data: items.slice(offset, offset + limit).map(show),
 			nextCursor:
 				items.length > offset + limit
 					? Buffer.from(JSON.stringify({ limit, offset: offset + limit })).toString('base64')
 					: null,
 		});
 	};
-	const jsonQuery = (query: Record<string, string>, key: string): unknown => {
-		if (query[key] === undefined) return undefined;
-		try {
-			return JSON.parse(query[key]);
-		} catch {
-			throw bad(`request/query/${key} must match format "jsonString"`);
-		}
-	};
-	const rowFilter = (raw: unknown): Filter | undefined => {
-		if (raw === undefined || raw === '' || raw === null) return undefined;
-		const f = filterShape(raw);
-		if (!f) throw bad('Invalid filter fields');
-		return f;
-	};
-	const bodyObject = (body: unknown): Record<string, unknown> => {
-		if (!isRecord(body)) throw bad('request/body must be object');
-		return body;
-	};
-	const required = (body: Record<string, unknown>, key: string) => {
-		if (body[key] === undefined) throw bad(`request/body must have required property '${key}'`);
-	};
-	/** A column's name and type as n8n checks them (the name's rule, then the type's enum). */
-	const columnOf = (c: Record<string, unknown>): { name: string; type: ColumnType } => {
-		const name = String(c.name ?? '').trim();
-		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
-		if (!['string', 'number', 'boolean', 'date'].includes(c.type as string))
-			throw bad(
-				`Invalid enum value. Expected 'string' | 'number' | 'boolean' | 'date', received '${String(c.type)}'`,
-			);
-		return { name, type: c.type as ColumnType };
-	};
+	const jsonQuery = (query: Record<string, string>, key: string): unknown =>
+		query[key] === undefined ? undefined : JSON.parse(query[key]);
+	/** A column's name and type (the node's columns: no name or type n8n refuses). */
+	const columnOf = (c: Record<string, unknown>) => ({
+		name: String(c.name).trim(),
+		type: c.type as ColumnType,
+	});
 	const nameFree = (name: string) => {
 		if (store.all().some((t) => t.name === name))
 			throw new ApiError(409, `Data table with name '${name}' already exists in this project`);
 	};
-	const dataRecords = (value: unknown, path: string): Array<Record<string, unknown>> => {
-		if (!Array.isArray(value)) throw bad(`${path} must be array`);
-		for (const r of value) if (!isRecord(r)) throw bad(`${path} must be object`);
-		return value as Array<Record<string, unknown>>;
-	};
 
-	route('GET', '', ['limit', 'cursor', 'filter', 'sortBy'], ({ query }) => {
+	// The node lists tables by a part of their name, sorted by name (n8n also filters by id and
+	// projectId, and sorts by other fields).
+	route('GET', '', ({ query }) => {
 		const page = paging(query);
-		const raw = jsonQuery(query, 'filter');
-		// n8n also filters by id and projectId; the node filters by name alone.
-		let filter: { name?: unknown } = {};
-		if (raw !== undefined && raw !== '') {
-			const names = isRecord(raw) && [raw.name].flat();
-			if (
-				!names ||
-				Object.keys(raw).some((k) => k !== 'name') ||
-				names.some((n) => typeof n !== 'string')
-			)
-				throw bad('Invalid filter fields');
-			filter = raw;
-		}
-		if (query.sortBy !== undefined && !TABLE_SORTS.includes(query.sortBy))
-			throw bad(`sortBy must be one of: ${TABLE_SORTS.join(', ')}`);
-		let tables = store.all();
-		for (const n of [filter.name ?? []].flat() as string[])
-			tables = tables.filter((t) => nameHas(t.name, n));
-		const [field, dir] = (query.sortBy ?? 'updatedAt:desc').split(':');
-		const key = (t: N8nTable) =>
-			field === 'name'
-				? t.name.toLowerCase()
-				: field === 'size'
-					? SIZE_BYTES
-					: t[field as 'createdAt'];
-		tables.sort((a, b) => (dir === 'desc' ? -1 : 1) * compare(key(a), key(b)));
+		const { name = '' } = (jsonQuery(query, 'filter') ?? {}) as { name?: string };
+		const tables = store
+			.all()
+			.filter((t) => nameHas(t.name, name))
+			.sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()));
 		return { status: 200, body: page(tables, (t) => publicTable(t, false)) };
 	});
 
-	route('POST', '', [], ({ body }) => {
-		const b = bodyObject(body);
-		required(b, 'name');
-		required(b, 'columns');
-		if (typeof b.name !== 'string') throw bad('request/body/name must be string');
-		const columns = dataRecords(b.columns, 'request/body/columns');
+	route('POST', '', ({ body }) => {
+		const b = body as { name: string; columns: Array<Record<string, unknown>> };
 		const name = b.name.trim();
-		if (name.length < 1) throw bad('String must contain at least 1 character(s)');
-		if (name.length > 128) throw bad('String must contain at most 128 character(s)');
-		const cols = columns.map((c) => {
-			if (String(c.name ?? '').trim().length > 63)
-				throw bad('String must contain at most 63 character(s)');
-			return columnOf(c);
-		});
-		if (b.projectId !== undefined && b.projectId !== store['projectId'])
-			throw bad(`Project with ID "${String(b.projectId)}" not found`);
-		for (const c of cols)
-			if (SYSTEM_COLUMNS.some((s) => s.toLowerCase() === c.name.toLowerCase()))
-				throw bad(`Column name "${c.name}" is reserved as a system column name.`);
-		if (new Set(cols.map((c) => c.name)).size !== cols.length)
-			throw new ApiError(500, 'Internal server error');
 		nameFree(name);
-		return { status: 201, body: publicTable(store.create(name, cols), true) };
+		return { status: 201, body: publicTable(store.create(name, b.columns.map(columnOf)), true) };
 	});
 
 	// POST …/columns (2.41.1: dataTableColumn:create)
-	route('POST', '/:id/columns', [], ({ params, body }) => {
+	route('POST', '/:id/columns', ({ params, body }) => {
 		const { table } = store.entry(params[0]);
-		const b = bodyObject(body);
-		required(b, 'name');
-		const { name, type } = columnOf(b);
+		const { name, type } = columnOf(body as Record<string, unknown>);
 		if (table.columns.some((c) => c.name === name))
 			throw new ApiError(409, `A column with the name '${name}' already exists in this data table`);
 		return { status: 201, body: store.addColumn(table, name, type) };
 	});
 
-	route('GET', '/:id', [], ({ params }) => ({
+	route('GET', '/:id', ({ params }) => ({
 		status: 200,
 		body: publicTable(store.entry(params[0]).table, true),
 	}));
 
-	const sortOf = (table: N8nTable, raw: string | undefined): [string, number] | undefined => {
-		if (raw === undefined) return undefined;
-		if (!raw.includes(':')) throw bad('Invalid sort format, expected <columnName>:<asc/desc>');
-		const [column, direction] = raw.split(':');
-		const name = column.trim();
-		if (name.length > 63) throw bad('String must contain at most 63 character(s)');
-		if (!COLUMN_REGEX.test(name)) throw bad(COLUMN_ERROR);
-		const dir = direction?.toUpperCase();
-		if (dir !== 'ASC' && dir !== 'DESC') throw bad('Invalid sort direction');
-		if (!SYSTEM_COLUMNS.includes(name) && !table.columns.some((c) => c.name === name))
-			throw new ApiError(500, 'Internal server error');
-		return [name, dir === 'ASC' ? 1 : -1];
-	};
-
-	route('GET', '/:id/rows', ['limit', 'cursor', 'filter', 'sortBy'], ({ params, query }) => {
+	// The node reads rows with a filter and a sortBy, and writes them with returnType count.
+	route('GET', '/:id/rows', ({ params, query }) => {
 		const page = paging(query);
-		const filter = rowFilter(jsonQuery(query, 'filter'));
+		const filter = filterShape(jsonQuery(query, 'filter'));
+		const [column, direction] = (query.sortBy ?? 'id:asc').split(':');
 		const entry = store.entry(params[0]);
-		const rows = store.select(entry.table, entry.rows, filter, sortOf(entry.table, query.sortBy));
+		const sortBy: [string, number] = [column.trim(), direction.toUpperCase() === 'ASC' ? 1 : -1];
+		const rows = store.select(entry.rows, filter, sortBy);
 		return { status: 200, body: page(rows, (r) => store.present(entry.table, r)) };
 	});
 
-	route('POST', '/:id/rows', [], ({ params, body }) => {
-		const b = bodyObject(body);
-		required(b, 'data');
-		const data = dataRecords(b.data, 'request/body/data');
-		if (data.length < 1) throw bad('request/body/data must NOT have fewer than 1 items');
-		const returnType = b.returnType ?? 'count';
-		if (!['count', 'id', 'all'].includes(returnType as string))
-			throw bad(
-				'request/body/returnType must be equal to one of the allowed values: count, id, all',
-			);
-		const entry = store.entry(params[0]);
+	route('POST', '/:id/rows', ({ params, body }) => {
+		const { data } = body as { data: Array<Record<string, unknown>> };
+		store.entry(params[0]);
 		roomLeft();
-		const added = store.insert(params[0], data);
-		if (returnType === 'count')
-			return { status: 200, body: { success: true, insertedRows: added.length } };
-		if (returnType === 'id') return { status: 200, body: added.map((r) => ({ id: r.id })) };
-		return { status: 200, body: added.map((r) => store.present(entry.table, r)) };
+		return {
+			status: 200,
+			body: { success: true, insertedRows: store.insert(params[0], data).length },
+		};
 	});
 
-	/** filter + data of an upsert: non-empty, known columns, values checked */
-	const writeParams = (body: unknown) => {
-		const b = bodyObject(body);
-		required(b, 'filter');
-		required(b, 'data');
-		const rawFilter = b.filter as { filters?: unknown };
-		if (Array.isArray(rawFilter?.filters) && rawFilter.filters.length === 0)
-			throw bad('request/body/filter/filters must NOT have fewer than 1 items');
-		const filter = filterShape(b.filter);
-		if (!filter) throw bad('Invalid filter fields');
-		if (filter.filters.length === 0) throw bad('filter must not be empty');
-		if (typeof b.data !== 'object' || b.data === null || Object.keys(b.data).length === 0)
-			throw bad('data must not be empty');
-		return { filter, data: b.data as Record<string, unknown>, returnData: b.returnData === true };
-	};
 	// n8n's PATCH …/rows/update, DELETE …/rows/delete, PATCH and DELETE of a table: the node sends none.
-	route('POST', '/:id/rows/upsert', [], ({ params: [id], body }) => {
-		const { filter, data, returnData } = writeParams(body);
+	route('POST', '/:id/rows/upsert', ({ params: [id], body }) => {
+		const { filter, data } = body as { filter: unknown; data: Record<string, unknown> };
 		const entry = store.entry(id);
 		roomLeft();
 		const changes = store.convert(entry.table, data);
-		const hit = store.select(entry.table, entry.rows, filter);
+		const hit = store.select(entry.rows, filterShape(filter));
 		const now = new Date().toISOString();
 		for (const row of hit) Object.assign(row, changes, { updatedAt: now });
 		if (hit.length) entry.table.updatedAt = now;
-		const shown = (rows: StoredRow[]) =>
-			returnData ? rows.map((r) => store.present(entry.table, r)) : true;
-		return { status: 200, body: shown(hit.length ? hit : store.insert(id, [data])) };
+		else store.insert(id, [data]);
+		// returnData false, as the node asks: true, whether it updated or inserted.
+		return { status: 200, body: true };
 	});
 
 	const handle = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		const query: Record<string, string> = Object.fromEntries(url.searchParams);
-		let body: unknown;
-		if (raw !== '') {
-			try {
-				body = JSON.parse(raw);
-			} catch {
-				body = raw;
-			}
-		}
+		const body: unknown = raw === '' ? undefined : JSON.parse(raw);
 		const key = req.headers['x-n8n-api-key'];
 		const headers: Record<string, string> = {};
 		for (const [k, v] of Object.entries(req.headers))
-			if (k !== 'x-n8n-api-key' && v !== undefined)
-				headers[k] = Array.isArray(v) ? v.join(', ') : v;
+			if (k !== 'x-n8n-api-key' && v !== undefined) headers[k] = String(v);
 		const method = req.method ?? 'GET';
 		requests.push({
 			method,
@@ -692,30 +492,12 @@ export async function startN8nApi(options: { apiKey: string }): Promise<N8nApi> 
 			return send(fault.status, fault.body, fault.headers);
 		}
 
-		const found = routes.filter(([, pattern]) => pattern.test(url.pathname));
-		const hit = found.find(([m]) => m === method);
-		// What n8n answers before the route's own checks, in its order.
-		const refusal: [number, unknown?] | undefined = !hit
-			? [404, { message: found.length ? `${method} method not allowed` : 'not found' }]
-			: key === undefined
-				? [401, { message: "'X-N8N-API-KEY' header required" }]
-				: disabled || key !== options.apiKey
-					? [401, { message: 'unauthorized' }]
-					: typeof body === 'string'
-						? [500]
-						: (method === 'POST' || method === 'PATCH') && raw === ''
-							? [415, { message: 'unsupported media type undefined' }]
-							: undefined;
-		if (!hit || refusal) return send(...(refusal ?? [404]));
+		const hit = routes.find(([m, pattern]) => m === method && pattern.test(url.pathname));
+		if (!hit) return send(404, { message: 'not found' });
+		if (disabled || key !== options.apiKey) return send(401, { message: 'unauthorized' });
 		try {
-			const [, pattern, handler, keys] = hit;
-			const unknown = Object.keys(query).find((k) => !keys.includes(k));
-			if (unknown) throw bad(`Unknown query parameter '${unknown}'`);
-			const params = pattern.exec(url.pathname)!.slice(1);
-			// a table's id (every route's only parameter) is checked before anything else of the route
-			if (params.length && !/^[A-Za-z0-9_-]+$/.test(params[0]))
-				throw bad('request/params/dataTableId must match format "nanoid"');
-			const result = handler({ query, body, params });
+			const [, pattern, handler] = hit;
+			const result = handler({ query, body, params: pattern.exec(url.pathname)!.slice(1) });
 			send(result.status, result.body);
 		} catch (e) {
 			if (e instanceof ApiError) send(e.status, { message: e.message });

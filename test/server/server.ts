@@ -17,11 +17,7 @@ import {
 } from './analysis';
 import { closeAll, listen, readBody } from './http';
 import {
-	errorPage,
-	expectsJson,
 	formatDate,
-	homePage,
-	loginPage,
 	paginate,
 	type Paginated,
 	phpJson,
@@ -33,11 +29,9 @@ import type {
 	AnalysisSpec,
 	CheckResult,
 	Fault,
-	IgnorePage,
 	ListHook,
 	RecordedRequest,
 	ReportRecord,
-	ResponseDelay,
 	SeedOptions,
 	ServerOptions,
 	ServerStats,
@@ -76,8 +70,6 @@ const NOT_FOUND_BODY = { message: 'Resource not found.', status: 404 };
 export const FOREIGN_BODIES = Object.freeze({
 	ok: { ok: true },
 	nullData: { data: null },
-	emptyData: { data: {} },
-	emptyArray: [],
 	emptyObject: {},
 	listWithoutData: { items: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } },
 });
@@ -118,8 +110,7 @@ type Reply =
 	| { kind: 'json'; status: number; body: unknown; headers?: HeaderMap }
 	/** JSON already encoded like phpJson does. */
 	| { kind: 'encoded'; status: number; text: string; headers?: HeaderMap }
-	| { kind: 'html'; status: number; html: string; headers?: HeaderMap }
-	| { kind: 'empty'; status: number; headers?: HeaderMap };
+	| { kind: 'html'; status: number; html: string; headers?: HeaderMap };
 
 type Input = Record<string, unknown>;
 
@@ -178,10 +169,6 @@ function contentType(headers: RecordedRequest['headers']): string {
 	return String(headers['content-type'] ?? '').toLowerCase();
 }
 
-function isPlainObject(value: unknown): value is Input {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * `$request->input()` after Laravel's TrimStrings and ConvertEmptyStringsToNull middleware: the form
  * body (the node sends no JSON or multipart) over the query string, strings trimmed (except
@@ -208,15 +195,6 @@ function queryParam(rec: RecordedRequest, key: string): string | undefined {
 const scalarString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 /** PHP's truthiness of a form field. */
 const phpTruthy = (value: unknown) => typeof value === 'string' && value !== '0';
-
-function isValidHttpUrl(text: string): boolean {
-	const match = /^https?:\/\/([^/?#\s]+)(?:[/?#]\S*)?$/i.exec(text);
-	if (!match) return false;
-	const hostPort = match[1].slice(match[1].lastIndexOf('@') + 1);
-	if (hostPort.startsWith('[')) return /^\[[0-9a-f:.]+\](?::\d{1,5})?$/i.test(hostPort);
-	const label = '[\\p{L}\\p{N}_](?:[\\p{L}\\p{N}_-]*[\\p{L}\\p{N}_])?';
-	return new RegExp(`^${label}(?:\\.${label})*\\.?(?::\\d{1,5})?$`, 'u').test(hostPort);
-}
 
 /** phpRank stores urls without scheme, leading www. and trailing slash (host lowercased here). */
 export function cleanUrl(url: string): string {
@@ -256,26 +234,6 @@ function toJson({ user_id: _owner, ...report }: ReportRecord): ReportJson {
 	return { ...report, password: !!report.password };
 }
 
-type FieldErrors = Record<string, string[]>;
-
-function validatePrivacy(input: Input, errors: FieldErrors): void {
-	if (!('privacy' in input)) return;
-	const value = scalarString(input.privacy);
-	if (value === undefined || !['0', '1', '2'].includes(value))
-		errors.privacy = ['The selected privacy is invalid.'];
-}
-
-function validatePassword(input: Input, errors: FieldErrors): void {
-	const password = scalarString(input.password);
-	if (!password?.trim()) {
-		if (scalarString(input.privacy) === '2')
-			errors.password = ['The password field is required when privacy is 2.'];
-		return;
-	}
-	if ([...password].length > 128)
-		errors.password = ['The password must not be greater than 128 characters.'];
-}
-
 type Results = Record<string, CheckResult>;
 
 /**
@@ -294,60 +252,8 @@ function lazyCopy(report: ReportRecord): ReportRecord {
 	});
 }
 
-const OTHERS = ['pass', 'fail', 'keep', 'random'];
-const IMPORTANCES = ['high', 'medium', 'low'];
-
-function specError(message: string): Error {
-	return new Error(`PhpRankServer: ${message}`);
-}
-
-/** A checked, private copy of an AnalysisSpec; throws on anything a run could not honour. */
-function checkSpec(spec: AnalysisSpec): AnalysisSpec {
-	const raw: unknown = spec;
-	if (!isPlainObject(raw)) throw specError('an analysis must be an object');
-	const { score, failed, passed, others, results, generatedAt } = spec;
-	if (score !== undefined && (!Number.isInteger(score) || score < 0 || score > 100))
-		throw specError(`score must be an integer 0-100, not ${JSON.stringify(score)}`);
-	if (others !== undefined && !OTHERS.includes(others))
-		throw specError(`others must be one of ${OTHERS.join(', ')}`);
-	if (results !== undefined) {
-		if (!isPlainObject(results)) throw specError('results must be an object keyed by check name');
-		for (const [name, check] of Object.entries(results)) {
-			if (
-				!isPlainObject(check) ||
-				typeof check.passed !== 'boolean' ||
-				!IMPORTANCES.includes(check.importance as string) ||
-				!('value' in check)
-			)
-				throw specError(
-					`results.${name} must be { passed: boolean, importance: 'high' | 'medium' | 'low', value, errors? }`,
-				);
-		}
-	}
-	const known = new Set([...CHECK_NAMES, ...Object.keys(results ?? {})]);
-	for (const [field, names] of [
-		['failed', failed],
-		['passed', passed],
-	] as const) {
-		if (names === undefined) continue;
-		if (!Array.isArray(names) || names.some((name) => typeof name !== 'string'))
-			throw specError(`${field} must be a list of check names`);
-		for (const name of names) {
-			if (!known.has(name))
-				throw specError(
-					`unknown check "${name}" in ${field} (known: CHECK_NAMES and the names in results)`,
-				);
-			if (field === 'passed' && failed?.includes(name))
-				throw specError(`check "${name}" is both failed and passed`);
-		}
-	}
-	if (
-		generatedAt !== undefined &&
-		(typeof generatedAt !== 'string' || Number.isNaN(new Date(generatedAt).getTime()))
-	)
-		throw specError(`generatedAt must be a date, not ${JSON.stringify(generatedAt)}`);
-	return structuredClone({ score, failed, passed, others, results, generatedAt });
-}
+/** A private copy of an AnalysisSpec: a test may change its own object after setting it. */
+const copySpec = (spec: AnalysisSpec): AnalysisSpec => structuredClone(spec);
 
 /**
  * The analysis `spec` asks for (see AnalysisSpec). `seed` draws what the spec leaves open;
@@ -388,17 +294,9 @@ function specAnalysis(
 		for (const name of new Set([...Object.keys(base), ...states.keys()])) {
 			const check = base[name] as CheckResult | undefined;
 			const wanted = states.get(name) ?? otherState;
-			if (others === 'random' && !states.has(name) && Object.hasOwn(generated, name))
-				results[name] = generated[name];
-			else if (check !== undefined && (wanted === undefined || check.passed === wanted))
+			if (check !== undefined && (wanted === undefined || check.passed === wanted))
 				results[name] = check;
 			else if (Object.hasOwn(generated, name)) results[name] = generated[name];
-			else if (check !== undefined) {
-				const { errors, ...rest } = check;
-				results[name] = wanted
-					? { ...rest, passed: true }
-					: { ...rest, passed: false, errors: errors ?? { failed: null } };
-			}
 		}
 	}
 	return { result: spec.score ?? scoreOf(results), results };
@@ -425,8 +323,9 @@ export class PhpRankServer {
 	private listHook: ListHook | undefined;
 	private holding: ((request: RecordedRequest) => boolean) | undefined;
 	private readonly heldBack: Array<{ request: RecordedRequest; send: () => void }> = [];
-	private ignorePage: IgnorePage;
-	private responseDelay: ResponseDelay = 0;
+	/** setIgnorePage(true): page 1, current_page 1, for every page (a cache or proxy keyed without the query). */
+	private ignorePage = false;
+	private responseDelay = 0;
 	private counters: ServerStats = { inFlight: 0, peakInFlight: 0, statuses: {} };
 	/** phpJson(toJson(report)) of stored reports: a list page is mostly this. updateReport drops a changed one. */
 	private readonly encoded = new WeakMap<ReportRecord, string>();
@@ -441,7 +340,6 @@ export class PhpRankServer {
 		const base = (options.basePath ?? '').trim().replace(/\/+$/, '');
 		this.basePath = base === '' || base.startsWith('/') ? base : `/${base}`;
 		this.throttle = options.throttle === undefined ? { ...DEFAULT_THROTTLE } : options.throttle;
-		this.ignorePage = options.ignorePage ?? false;
 	}
 
 	get url(): string {
@@ -577,12 +475,12 @@ export class PhpRankServer {
 	 * PUT /reports/{id} with results=1 of a report of that url, whoever's it is. The url is matched
 	 * as phpRank stores it (cleanUrl: no scheme, no leading www., no trailing slash, host in lower
 	 * case), so `https://www.example.com/a/` and `example.com/a` are the same. Used once; several
-	 * calls queue up, in order, and go before a setAnalysis() of the url. Throws on a spec a run
-	 * could not honour (unknown check, score outside 0-100...). Returns how many are queued now.
+	 * calls queue up, in order, and go before a setAnalysis() of the url. The spec is not checked:
+	 * name CHECK_NAMES, a score 0-100. Returns how many are queued now.
 	 */
 	setNextAnalysis(url: string, spec: AnalysisSpec): number {
 		const key = cleanUrl(url);
-		const checked = checkSpec(spec);
+		const checked = copySpec(spec);
 		const queue = this.nextAnalyses.get(key) ?? [];
 		queue.push(checked);
 		this.nextAnalyses.set(key, queue);
@@ -591,21 +489,15 @@ export class PhpRankServer {
 
 	/** Like setNextAnalysis, for every later analysis of `url` until clearAnalyses(); replaces an earlier one. */
 	setAnalysis(url: string, spec: AnalysisSpec): void {
-		this.fixedAnalyses.set(cleanUrl(url), checkSpec(spec));
+		this.fixedAnalyses.set(cleanUrl(url), copySpec(spec));
 	}
 
-	/** Forgets queued and persistent analyses of `url`, or of every url; returns how many there were. */
-	clearAnalyses(url?: string): number {
-		const keys =
-			url === undefined
-				? [...this.nextAnalyses.keys(), ...this.fixedAnalyses.keys()]
-				: [cleanUrl(url)];
-		let count = 0;
-		for (const key of keys) {
-			count += (this.nextAnalyses.get(key)?.length ?? 0) + (this.fixedAnalyses.has(key) ? 1 : 0);
-			this.nextAnalyses.delete(key);
-			this.fixedAnalyses.delete(key);
-		}
+	/** Forgets every queued and persistent analysis; returns how many there were. */
+	clearAnalyses(): number {
+		let count = this.fixedAnalyses.size;
+		for (const queue of this.nextAnalyses.values()) count += queue.length;
+		this.nextAnalyses.clear();
+		this.fixedAnalyses.clear();
 		return count;
 	}
 
@@ -658,12 +550,12 @@ export class PhpRankServer {
 		return true;
 	}
 
-	setIgnorePage(mode: IgnorePage): void {
+	setIgnorePage(mode: boolean): void {
 		this.ignorePage = mode;
 	}
 
-	/** A slow instance: a delay before every request is handled (default 0). */
-	setResponseDelay(delay: ResponseDelay): void {
+	/** A slow instance: a delay (ms) before every request is handled (default 0). */
+	setResponseDelay(delay: number): void {
 		this.responseDelay = delay;
 	}
 
@@ -680,8 +572,6 @@ export class PhpRankServer {
 	 * spending the user's budget. Held requests do not count in the throttle's window.
 	 */
 	holdRateLimit(userId: number, retryAfterS: number): void {
-		if (!Number.isInteger(retryAfterS) || retryAfterS < 0)
-			throw new Error('PhpRankServer: retryAfterS must be a whole number of seconds, 0 or more');
 		this.held.set(userId, retryAfterS);
 	}
 
@@ -709,11 +599,7 @@ export class PhpRankServer {
 			rec.status = res.statusCode;
 			this.counters.statuses[res.statusCode] = (this.counters.statuses[res.statusCode] ?? 0) + 1;
 		});
-		const delay =
-			typeof this.responseDelay === 'number'
-				? this.responseDelay
-				: (this.responseDelay[rec.method] ?? 0);
-		await this.sleep(delay);
+		await this.sleep(this.responseDelay);
 		const queued = this.faults.find((entry) => entry.match(rec));
 		if (queued) {
 			queued.remaining -= 1;
@@ -757,13 +643,13 @@ export class PhpRankServer {
 	private send(res: ServerResponse, reply: Reply): void {
 		if (res.headersSent || res.destroyed) return;
 		const headers: OutgoingHttpHeaders = { 'Cache-Control': 'no-cache, private', ...reply.headers };
-		let body = '';
-		if (reply.kind === 'json' || reply.kind === 'encoded') {
-			body = reply.kind === 'json' ? phpJson(reply.body) : reply.text;
-			headers['Content-Type'] = 'application/json';
-		} else if (reply.kind === 'html') {
+		let body: string;
+		if (reply.kind === 'html') {
 			body = reply.html;
 			headers['Content-Type'] = 'text/html; charset=UTF-8';
+		} else {
+			body = reply.kind === 'json' ? phpJson(reply.body) : reply.text;
+			headers['Content-Type'] = 'application/json';
 		}
 		headers['Content-Length'] = Buffer.byteLength(body);
 		res.writeHead(reply.status, headers).end(body);
@@ -808,7 +694,7 @@ export class PhpRankServer {
 				this.send(res, this.redirect(fault, rec));
 				return;
 			case 'foreign':
-				this.send(res, json(fault.status ?? (rec.method === 'POST' ? 201 : 200), fault.body));
+				this.send(res, json(rec.method === 'POST' ? 201 : 200, fault.body));
 				return;
 		}
 	}
@@ -823,8 +709,6 @@ export class PhpRankServer {
 		const status = fault.status ?? 302;
 		const to = fault.to ?? 'login';
 		if (to === 'login') return this.redirectToLogin(status);
-		if (typeof to === 'object' && 'url' in to)
-			return { kind: 'html', status, html: redirectPage(to.url), headers: { Location: to.url } };
 		const target = rec.path + (rec.rawQuery === '' ? '' : `?${rec.rawQuery}`);
 		const origin =
 			to === 'https'
@@ -838,44 +722,22 @@ export class PhpRankServer {
 		};
 	}
 
-	/** The request path relative to the instance, or undefined when it is outside basePath. */
-	private relativePath(path: string): string | undefined {
-		if (this.basePath === '') return path;
-		if (path === this.basePath) return '/';
-		return path.startsWith(`${this.basePath}/`) ? path.slice(this.basePath.length) : undefined;
-	}
-
 	private async dispatch(rec: RecordedRequest): Promise<Reply> {
-		const relative = this.relativePath(rec.path);
 		// Outside the Laravel app the web server answers by itself.
-		if (relative === undefined) return { kind: 'html', status: 404, html: proxyErrorPage(404) };
-		const segments = relative.split('/').slice(1);
-		// Laravel ignores one trailing slash when matching routes.
-		if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-		if (segments[0] !== 'api') return this.webRoute(rec, segments);
-		if (segments[1] !== 'v1') return notFound();
-
-		const actions = this.apiRoute(segments.slice(2));
-		if (!actions) return notFound();
-		const method = rec.method === 'HEAD' ? 'GET' : rec.method;
-		const allowed = Object.keys(actions).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
-		if (method === 'OPTIONS')
-			return { kind: 'empty', status: 200, headers: { Allow: allowed.join(',') } };
-		const action = actions[method];
-		if (!action) {
-			const message = `The ${rec.method} method is not supported for route ${relative.slice(1)}. Supported methods: ${allowed.join(', ')}.`;
-			return { ...this.frameworkError(rec, 405, message), headers: { Allow: allowed.join(', ') } };
-		}
+		if (!rec.path.startsWith(`${this.basePath}/`))
+			return { kind: 'html', status: 404, html: proxyErrorPage(404) };
+		const segments = rec.path.slice(this.basePath.length).split('/').slice(1);
+		if (segments[0] !== 'api') return json(404, { message: 'Not Found' });
+		const action =
+			segments[1] === 'v1' ? this.apiRoute(segments.slice(2))?.[rec.method] : undefined;
+		if (!action) return notFound();
 
 		// The middleware order of phpRank's API routes: auth, then throttle, then the plan check.
 		const user = this.authenticate(rec);
-		if (!user)
-			return expectsJson(rec.headers)
-				? json(401, { message: 'Unauthenticated.' })
-				: this.redirectToLogin();
+		if (!user) return json(401, { message: 'Unauthenticated.' });
 		const limit = this.heldLimit(user.id) ?? this.hitThrottle(user.id);
 		if (limit?.exceeded)
-			return { ...this.frameworkError(rec, 429, 'Too Many Attempts.'), headers: limit.headers };
+			return { ...json(429, { message: 'Too Many Attempts.' }), headers: limit.headers };
 		const param = segments[3] === undefined ? '' : (safeDecode(segments[3]) ?? '');
 		const reply = user.apiAccess
 			? await action({ rec, user, param })
@@ -903,23 +765,6 @@ export class PhpRankServer {
 				return { DELETE: (c) => this.deleteProject(c) };
 		}
 		return undefined;
-	}
-
-	private webRoute(rec: RecordedRequest, segments: string[]): Reply {
-		const page = segments.join('/');
-		if (rec.method === 'GET' || rec.method === 'HEAD') {
-			if (page === 'login')
-				return { kind: 'html', status: 200, html: loginPage(`${this.url}/login`) };
-			if (page === '') return { kind: 'html', status: 200, html: homePage() };
-		}
-		return this.frameworkError(rec, 404, 'Not Found');
-	}
-
-	/** Exceptions rendered by Laravel itself: JSON `{message}` for API clients, an HTML page otherwise. */
-	private frameworkError(rec: RecordedRequest, status: number, message: string): Reply {
-		return expectsJson(rec.headers)
-			? json(status, { message })
-			: { kind: 'html', status, html: errorPage(status) };
 	}
 
 	/** Laravel's Request::bearerToken(). */
@@ -1077,7 +922,7 @@ export class PhpRankServer {
 	): Paginated<T> {
 		const perPage = this.perPage(rec);
 		const path = `${this.linkOrigin}${this.basePath}/api/v1/${resource}`;
-		const shown = this.ignorePage === true ? 1 : page;
+		const shown = this.ignorePage ? 1 : page;
 		const answer = paginate(items, shown, perPage, path, rec.rawQuery);
 		const { maxPerPage, maxPerPageBy = 'instance' } = this.options;
 		if (maxPerPage !== undefined && maxPerPageBy === 'proxy')
@@ -1165,14 +1010,6 @@ export class PhpRankServer {
 
 	private async createReport({ rec, user }: ActionContext): Promise<Reply> {
 		const input = requestInput(rec);
-		const errors: FieldErrors = {};
-		if (input.url === undefined || input.url === null) errors.url = ['The url field is required.'];
-		else if (typeof input.url !== 'string' || !isValidHttpUrl(input.url))
-			errors.url = ['The url must be a valid URL.'];
-		validatePrivacy(input, errors);
-		validatePassword(input, errors);
-		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
-
 		const url = cleanUrl(String(input.url));
 		const host = hostOf(url).replace(/\.$/, '');
 		if (host === 'invalid' || host.endsWith('.invalid'))
@@ -1195,12 +1032,8 @@ export class PhpRankServer {
 	private async updateReport({ rec, user, param }: ActionContext): Promise<Reply> {
 		// The policy runs before validation, and it does not tell "not yours" from "does not exist".
 		const report = this.ownReport(user.id, param);
-		if (!report) return this.frameworkError(rec, 403, 'This action is unauthorized.');
+		if (!report) return json(403, { message: 'This action is unauthorized.' });
 		const input = requestInput(rec);
-		const errors: FieldErrors = {};
-		validatePrivacy(input, errors);
-		validatePassword(input, errors);
-		if (Object.keys(errors).length > 0) return json(422, { message: errors, status: 422 });
 
 		const rerun = phpTruthy(input.results);
 		let dirty = false;

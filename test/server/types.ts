@@ -55,18 +55,18 @@ export type Fault =
 	/**
 	 * A redirect with an HTML body (status default 302). `to`: 'login' (default) the instance's login
 	 * page; 'https' the same URL on https:// (an instance that is https-only); `{ origin }` the same
-	 * path and query on another origin; `{ url }` that URL verbatim.
+	 * path and query on another origin.
 	 */
 	| {
 			type: 'redirect';
 			status?: RedirectStatus;
-			to?: 'login' | 'https' | { origin: string } | { url: string };
+			to?: 'login' | 'https' | { origin: string };
 	  }
 	/**
 	 * JSON of another shape from a server that is not phpRank (see FOREIGN_BODIES), without rate-limit
-	 * headers. `status` defaults to what phpRank answers on success: 201 for POST, 200 otherwise.
+	 * headers, with what phpRank answers on success: 201 for POST, 200 otherwise.
 	 */
-	| { type: 'foreign'; body: unknown; status?: number };
+	| { type: 'foreign'; body: unknown };
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -80,12 +80,6 @@ export interface ListRequest {
 }
 
 export type ListHook = (list: ListRequest) => void | Promise<void>;
-
-/** true: answer page 1 for every page, meta.current_page 1 (a cache or proxy keyed without the query). */
-export type IgnorePage = boolean;
-
-/** Milliseconds before any request is handled: one figure, or one per method (others 0). */
-export type ResponseDelay = number | Partial<Record<string, number>>;
 
 export interface ServerStats {
 	/** Requests received whose answer is not sent yet (delayed, analysing and hanging ones included). */
@@ -106,8 +100,6 @@ export interface ServerOptions {
 	basePath?: string;
 	/** Per user, Laravel-style fixed window. Default { limit: 60, windowMs: 60000 }; false disables it. */
 	throttle?: ThrottleOptions | false;
-	/** A server that ignores `?page=` on GET /reports and GET /projects (default false). */
-	ignorePage?: IgnorePage;
 	/**
 	 * At most this many records on a list page, whatever per_page asks (default: no cap). By the
 	 * instance (an admin's setting, default): its meta says the capped per_page. By a proxy: each page
@@ -139,12 +131,12 @@ export interface ServerOptions {
 export interface AnalysisSpec {
 	/** The report's `result`, an integer 0-100. */
 	score?: number;
-	/** Names of checks that fail (CHECK_NAMES, or names in `results`). */
+	/** Names of checks that fail (CHECK_NAMES). */
 	failed?: readonly string[];
 	/** Names of checks that pass. */
 	passed?: readonly string[];
 	others?: 'pass' | 'fail' | 'keep' | 'random';
-	/** A complete `results` object to start from (copied; `failed`/`passed` still apply on top). */
+	/** A complete `results` object to start from (copied; `failed`/`passed` apply on top to CHECK_NAMES). */
 	results?: Record<string, CheckResult>;
 	/** `generated_at` of the run (any date Date parses; default: the time of the run). */
 	generatedAt?: string;
