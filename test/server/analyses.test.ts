@@ -154,7 +154,7 @@ describe('setting what an analysis returns', () => {
 		expect(server.clearAnalyses()).toBe(2);
 	});
 
-	it('score alone fixes result; results are used as given; generatedAt sets generated_at', async () => {
+	it('score alone fixes result; an unknown check name throws; results are used as given; generatedAt sets generated_at', async () => {
 		const report = server.addReport({ url: 'https://example.com/x' });
 		server.setNextAnalysis(report.url, { score: 63 });
 		expect((await rerun(report.id)).result).toBe(63);
@@ -163,6 +163,9 @@ describe('setting what an analysis returns', () => {
 			title: { passed: true, importance: 'high' as const, value: 'Home' },
 			custom_check: { passed: true, importance: 'low' as const, value: 1 },
 		};
+		expect(() => server.setNextAnalysis(report.url, { failed: ['titel'] })).toThrow(
+			'PhpRankServer: unknown check titel',
+		);
 		server.setNextAnalysis(report.url, { results, generatedAt: '2026-02-01T10:00:00Z' });
 		results.title.passed = false; // the spec was copied when it was set
 		const data = await rerun(report.id);

@@ -252,8 +252,16 @@ function lazyCopy(report: ReportRecord): ReportRecord {
 	});
 }
 
-/** A private copy of an AnalysisSpec: a test may change its own object after setting it. */
-const copySpec = (spec: AnalysisSpec): AnalysisSpec => structuredClone(spec);
+/**
+ * A private copy of an AnalysisSpec (a test may change its own object after setting it); a check name it does
+ * not know throws, so that a misspelled name fails the test that wrote it instead of scripting nothing.
+ */
+function copySpec(spec: AnalysisSpec): AnalysisSpec {
+	const known = new Set([...CHECK_NAMES, ...Object.keys(spec.results ?? {})]);
+	const unknown = [...(spec.failed ?? []), ...(spec.passed ?? [])].filter((n) => !known.has(n));
+	if (unknown.length) throw new Error(`PhpRankServer: unknown check ${unknown.join(', ')}`);
+	return structuredClone(spec);
+}
 
 /**
  * The analysis `spec` asks for (see AnalysisSpec). `seed` draws what the spec leaves open;
@@ -475,8 +483,8 @@ export class PhpRankServer {
 	 * PUT /reports/{id} with results=1 of a report of that url, whoever's it is. The url is matched
 	 * as phpRank stores it (cleanUrl: no scheme, no leading www., no trailing slash, host in lower
 	 * case), so `https://www.example.com/a/` and `example.com/a` are the same. Used once; several
-	 * calls queue up, in order, and go before a setAnalysis() of the url. The spec is not checked:
-	 * name CHECK_NAMES, a score 0-100. Returns how many are queued now.
+	 * calls queue up, in order, and go before a setAnalysis() of the url. A check name outside
+	 * CHECK_NAMES (and the spec's own results) throws; a score is 0-100. Returns how many are queued now.
 	 */
 	setNextAnalysis(url: string, spec: AnalysisSpec): number {
 		const key = cleanUrl(url);
