@@ -1,12 +1,11 @@
 /**
  * What the history e2e suites (history, table-history) share: the site's workflow (Webhook and Manual → Pages →
  * Create or Re-Run, One Item per Site, Retry On Fail), its production and manual runs, the lost answer that makes
- * n8n try the node again, and the queue-mode cluster they start with the package installed as README says.
+ * n8n try the node again.
  */
 import type { PhpRankServer } from '../../test/server';
-import { callWebhook, json, PHPRANK_CRED, testServerCredential } from './checks';
-import { runFromTrigger, setupOwner, type N8nSandbox } from './n8n';
-import { clusterWithPackage } from './queue';
+import { callWebhook, json, PHPRANK_CRED } from './checks';
+import { runFromTrigger, type N8nSandbox } from './n8n';
 import type { RestSession } from './rest';
 import type { Suite } from './suite';
 import {
@@ -107,19 +106,4 @@ export function loseCreateAnswerOnce(api: PhpRankServer, url: string): void {
 			},
 		},
 	);
-}
-
-/** Queue mode (clusterWithPackage) started; its owner; the test server's credential and `workflows` saved by REST. */
-export async function historyCluster(
-	suite: Suite,
-	api: PhpRankServer,
-	o: { workers: number; env: Record<string, string>; workflows?: WorkflowJson[] },
-) {
-	const cluster = await clusterWithPackage(suite, { workers: o.workers, env: o.env });
-	await cluster.start();
-	if (!cluster.main) throw new Error('the queue-mode main did not start');
-	const session = await setupOwner(cluster.main);
-	await session.addCredentials([testServerCredential(api)]);
-	await session.publish(...(o.workflows ?? []));
-	return { cluster, sb: cluster.mainSandbox, main: cluster.main, session };
 }

@@ -13,10 +13,8 @@
 import { siteFigures, type SiteFigures } from '../../../test/server';
 import { MONTHS, historyOf, scriptRun } from '../../../test/harness/siteOverMonths';
 import { apiRequests, callWebhook, describeRequests, testServerCredential } from '../checks';
-import { login, setupOwner, startServer, storedExecutions } from '../n8n';
-import { same } from '../report';
+import { login, setupOwner, startServer } from '../n8n';
 import {
-	historyCluster,
 	loseCreateAnswerOnce,
 	manualRun,
 	production,
@@ -170,55 +168,6 @@ async function main(): Promise<void> {
 	note(`history_text after five runs: ${String(last.history_text)}`);
 	await twelveRuns(n8n.baseUrl, records);
 	await n8n.stop();
-	await queueMode();
-}
-
-/**
- * Queue mode with manual executions offloaded to the worker (n8n 3.0's way): production runs on the
- * worker and a manual run there work; the manual run adds nothing.
- */
-async function queueMode(): Promise<void> {
-	section('queue mode (one main, one worker), OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true');
-	const { cluster, sb, main, session } = await historyCluster(suite, api, {
-		workers: 1,
-		env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
-		workflows: [historyWorkflow],
-	});
-	const lastRunBy = async () => {
-		const last = (await storedExecutions(sb, WF_ID)).at(-1);
-		return last ? cluster.ranBy(last.id) : [];
-	};
-	// n8n 2.41.1 gives a worker no static data for a new execution: the execution's stored workflow
-	// omits it (toWorkflowSnapshot) and the job is enqueued without loadStaticData. Each worker run's
-	// history therefore starts anew; README, "A site over months", says so. Checked, so that the day
-	// n8n loads it this check fails and README changes.
-	for (const run of [0, 1]) {
-		script(20 + run, MONTHS[run]);
-		const site = await production(suite, main.baseUrl, HOOK, PAGES);
-		const figures = siteFigures(api, SITE);
-		check(
-			`queue mode, run ${run + 1}: a worker ran it, the item is whole, its record the server's figures; the history holds this run only (n8n 2.41.1 gives the worker no static data)`,
-			same(await lastRunBy(), ['worker-1']) &&
-				same(historyOf(site), [figures]) &&
-				site.history_saved === true,
-			{ ranBy: await lastRunBy(), history: historyOf(site), figures },
-		);
-	}
-	script(21.5, MONTHS[1]);
-	const manual = await manualRun(session, sb, WF_ID);
-	check(
-		'a manual run, offloaded to the worker: it works there, adds nothing and says so (history_saved false, summary_text)',
-		manual.exec?.status === 'success' &&
-			same(cluster.ranBy(manual.exec.id), ['worker-1']) &&
-			historyOf(manual.site).length === 1 &&
-			manual.site.history_saved === false &&
-			String(manual.site.summary_text).includes('not saved'),
-		{
-			status: manual.exec?.status,
-			ranBy: manual.exec && cluster.ranBy(manual.exec.id),
-			site: manual.site,
-		},
-	);
 }
 
 /** Seven runs more (twelve in all), then the last run's summary_html rendered in Chromium. */

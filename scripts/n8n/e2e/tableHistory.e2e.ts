@@ -5,7 +5,8 @@
  * the test server's figures, the node renamed and the workflow duplicated, Retry On Fail after a lost answer, a
  * manual run, a write that fails after the audit, bad input stopped before any phpRank request, and the public
  * API turned off (the same n8n home started again). Then queue mode (main + 2 workers, Redis, PostgreSQL):
- * six runs over both workers, a manual run offloaded to a worker, and a phpRank Trigger beside a Create or
+ * six runs over both workers, a manual run offloaded to a worker, History Store → This Workflow on the workers
+ * (each run's history starts anew; a manual run there adds nothing), and a phpRank Trigger beside a Create or
  * Re-Run with This Workflow (what happens to the trigger's static data, printed and pinned).
  *
  * In the one-machine part the n8n API credential points at a counting pass-through proxy in front of n8n (its
@@ -21,14 +22,14 @@ import { n8nApiAccess, PUBLIC_API_ON, startWithN8nApi } from '../apiKey';
 import { apiRequests, describeRequests, json, PHPRANK_CRED, testServerCredential } from '../checks';
 import { createDataTable, publicTables, README_HISTORY_COLUMNS } from '../dataTable';
 import { nthExecution } from '../db';
-import { login, startServer, storedExecutions, waitForExecutions } from '../n8n';
+import { login, setupOwner, startServer, storedExecutions, waitForExecutions } from '../n8n';
 import { sleep } from '../proc';
 import { describeProxied } from '../proxy';
+import { clusterWithPackage } from '../queue';
 import { same } from '../report';
 import { renameNode } from '../rest';
 import type { N8nSandbox } from '../sandbox';
 import {
-	historyCluster,
 	loseCreateAnswerOnce,
 	manualRun,
 	production,
@@ -441,10 +442,16 @@ async function oneMachine(): Promise<One> {
 type Queue = Awaited<ReturnType<typeof startQueue>>;
 
 async function startQueue() {
-	const { cluster, sb, main, session } = await historyCluster(suite, api, {
+	const cluster = await clusterWithPackage(suite, {
 		workers: 2,
 		env: { ...PUBLIC_API_ON, OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
+	await cluster.start();
+	const main = cluster.main;
+	if (!main) throw new Error('the queue-mode main did not start');
+	const sb = cluster.mainSandbox;
+	const session = await setupOwner(main);
+	await session.addCredentials([testServerCredential(api)]);
 	const { key, cred } = await n8nApiAccess(suite, {
 		session,
 		n8nUrl: main.baseUrl,
@@ -521,6 +528,42 @@ async function queueRuns(q: Queue): Promise<void> {
 			saved: manual.site.history_saved,
 			rows: after.length,
 		},
+	);
+}
+
+/**
+ * History Store → This Workflow on the workers: n8n 2.41.1 gives a worker no static data for a new execution (the
+ * execution's stored workflow omits it, and the job is enqueued without loadStaticData), so each worker run's
+ * history starts anew; README, "Where history lives", says so. Checked, so that the day n8n loads it this check
+ * fails and README changes. A manual run offloaded to a worker works there, adds nothing and says so.
+ */
+async function workflowStoreOnWorkers(q: Queue): Promise<void> {
+	const hook = `${HOOK}-static`;
+	const wfId = await q.session.save(
+		historyWorkflow('e2e: This Workflow (queue)', { hook, n8nApi: q.cred, store: 'workflow' }),
+	);
+	for (const run of [0, 1]) {
+		script(30 + run);
+		const site = await production(suite, q.baseUrl, hook, PAGES);
+		const figures = siteFigures(api, SITE);
+		const by = q.ranBy((await lastExecution(q.sb, wfId))?.id ?? '');
+		check(
+			`This Workflow, run ${run + 1}: a worker ran it (${by.join('+')}), the history holds this run only, the server's figures (n8n 2.41.1 gives the worker no static data); history_saved`,
+			by.length === 1 && same(historyOf(site), [figures]) && site.history_saved === true,
+			{ by, history: historyOf(site), figures },
+		);
+	}
+	script(32);
+	const manual = await manualRun(q.session, q.sb, wfId);
+	const by = manual.exec ? q.ranBy(manual.exec.id) : [];
+	check(
+		'This Workflow, a manual run offloaded to a worker: it works there, adds nothing and says so (history_saved false, summary_text)',
+		manual.exec?.status === 'success' &&
+			by.length === 1 &&
+			historyOf(manual.site).length === 1 &&
+			manual.site.history_saved === false &&
+			String(manual.site.summary_text).includes('not saved'),
+		{ status: manual.exec?.status, by, site: manual.site },
 	);
 }
 
@@ -655,6 +698,9 @@ async function queueMode(before?: Promise<void>): Promise<void> {
 	await timedSection(
 		'queue mode: six production runs over both workers; a manual run offloaded',
 		() => queueRuns(q),
+	);
+	await timedSection('queue mode: History Store → This Workflow on the workers', () =>
+		workflowStoreOnWorkers(q),
 	);
 	await timedSection(
 		'queue mode: a phpRank Trigger beside Create or Re-Run with This Workflow',
