@@ -64,7 +64,7 @@ const SUITES: Entry[] = [
 	{ name: 'agency', file: 'agency.e2e.ts', seconds: 226, heavy: true },
 	{ name: 'form', file: 'form.e2e.ts', seconds: 82 },
 	{ name: 'ai', file: 'ai.e2e.ts', seconds: 145 },
-	{ name: 'history', file: 'history.e2e.ts', seconds: 162, heavy: true },
+	{ name: 'history', file: 'history.e2e.ts', seconds: 90, heavy: true },
 ];
 
 interface Outcome {
