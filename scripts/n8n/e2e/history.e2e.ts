@@ -4,7 +4,8 @@
  * times with scripted changes on the test server. Each run's record equals the server's own figures; a manual
  * run in between (the editor's "Execute workflow") shows the history, adds nothing and says so; a run while
  * phpRank is down adds nothing; Retry On Fail after a lost answer adds one record, not two; the history
- * survives an n8n restart; issue ages equal the scripted streaks.
+ * survives an n8n restart; issue ages equal the scripted streaks. History Store → Data Table on this n8n, whose
+ * public API is off as n8n ships, fails before any phpRank request, saying so.
  *
  * Non-interactive; prints "<N> passed, <M> failed"; exit 1 on any failure.
  * Env: N8N_CACHE_DIR (runtime cache), KEEP_SANDBOX=1 (keep the temp n8n folder for debugging).
@@ -13,7 +14,8 @@
 import { siteFigures, type SiteFigures } from '../../../test/server';
 import { MONTHS, historyOf, scriptRun } from '../../../test/harness/siteOverMonths';
 import { apiRequests, callWebhook, describeRequests, testServerCredential } from '../checks';
-import { login, setupOwner, startServer } from '../n8n';
+import { login, setupOwner, startServer, type N8nSandbox } from '../n8n';
+import type { RestSession } from '../rest';
 import {
 	loseCreateAnswerOnce,
 	manualRun,
@@ -95,6 +97,8 @@ async function main(): Promise<void> {
 		{ status: manual.exec?.status, mode: manual.exec?.mode, site: manual.site },
 	);
 
+	await publicApiOff(session, sb);
+
 	section('a run while phpRank is down');
 	let down = true;
 	api.failNext(
@@ -168,6 +172,38 @@ async function main(): Promise<void> {
 	note(`history_text after five runs: ${String(last.history_text)}`);
 	await twelveRuns(n8n.baseUrl, records);
 	await n8n.stop();
+}
+
+/**
+ * History Store → Data Table on an n8n whose public API is off (N8N_PUBLIC_API_DISABLED=true, the sandbox's
+ * default, as n8n ships): the run fails before any phpRank request and the error names the public API. n8n then
+ * answers every key 401, a key made while it was on too (NOTES.md, "The public API's data tables").
+ */
+async function publicApiOff(session: RestSession, sb: N8nSandbox): Promise<void> {
+	section('History Store → Data Table with the public API off');
+	const cred = await session.createCredential({
+		name: 'phpRank History Store API (public API off)',
+		type: 'phpRankN8nApi',
+		data: { baseUrl: session.baseUrl, apiKey: 'n8n_api_made-before-it-was-turned-off' },
+	});
+	const wf = siteWorkflow({
+		name: 'e2e: history table, public API off',
+		hook: `${HOOK}-table`,
+		pages: PAGES,
+		n8nApi: { id: cred.id, name: cred.name },
+		parameters: { historyStore: 'dataTable', historyTable: { mode: 'name', value: 'history' } },
+	});
+	const id = await session.save(wf, false);
+	api.clearRequests();
+	const run = await manualRun(session, sb, id);
+	note(`public API off: ${run.error}`);
+	check(
+		'N8N_PUBLIC_API_DISABLED=true: the run fails before any phpRank request, the error names the public API',
+		run.exec?.status === 'error' &&
+			/N8N_PUBLIC_API_DISABLED|public API/.test(run.error) &&
+			apiRequests(api).length === 0,
+		{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
+	);
 }
 
 /** Seven runs more (twelve in all), then the last run's summary_html rendered in Chromium. */

@@ -3,8 +3,8 @@
  * REAL n8n (2.41.1) installed as README says, with n8n's public API on and a key made as Settings → n8n API
  * makes it. One n8n start (SQLite) for the one-machine sections: five webhook runs whose rows and answers equal
  * the test server's figures, the node renamed and the workflow duplicated, Retry On Fail after a lost answer, a
- * manual run, a write that fails after the audit, bad input stopped before any phpRank request, and the public
- * API turned off (the same n8n home started again). Then queue mode (main + 2 workers, Redis, PostgreSQL):
+ * manual run, a write that fails after the audit, and bad input stopped before any phpRank request (the public
+ * API turned off: the history suite, whose n8n has it off). Then queue mode (main + 2 workers, Redis, PostgreSQL):
  * six runs over both workers, a manual run offloaded to a worker, History Store → This Workflow on the workers
  * (each run's history starts anew; a manual run there adds nothing), and a phpRank Trigger beside a Create or
  * Re-Run with This Workflow (what happens to the trigger's static data, printed and pinned).
@@ -138,7 +138,6 @@ async function startOne() {
 	return {
 		sb,
 		baseUrl: n8n.baseUrl,
-		port: n8n.port,
 		session,
 		key,
 		proxy,
@@ -402,26 +401,6 @@ async function badInput(one: One): Promise<void> {
 		);
 	}
 }
-
-/** The same n8n home started again with the public API off (the sandbox's default): the error says so; stopped. */
-const publicApiOff = async (one: One): Promise<void> =>
-	await timedSection('the public API turned off (same n8n home, started again)', async () => {
-		await one.stop();
-		const n8n = suite.n8n(await startServer(one.sb, { port: one.port }));
-		const session = await login(n8n);
-		api.clearRequests();
-		script(10);
-		const run = await manualRun(session, one.sb, one.wfId, 'Audit the site');
-		note(`public API off: ${run.error}`);
-		check(
-			'N8N_PUBLIC_API_DISABLED=true: the run fails before any phpRank request, the error names the public API',
-			run.exec?.status === 'error' &&
-				/N8N_PUBLIC_API_DISABLED|public API/.test(run.error) &&
-				apiRequests(api).length === 0,
-			{ status: run.exec?.status, error: run.error, phpRank: describeRequests(apiRequests(api)) },
-		);
-		await n8n.stop();
-	});
 
 async function oneMachine(): Promise<One> {
 	const one = await timedSection('one n8n (SQLite), public API on, a key made by REST', startOne);
@@ -689,12 +668,11 @@ async function triggerAfterRestart(
 	);
 }
 
-async function queueMode(before?: Promise<void>): Promise<void> {
+async function queueMode(): Promise<void> {
 	const q = await timedSection(
 		'queue mode: main + 2 workers, Redis, PostgreSQL, public API on',
 		startQueue,
 	);
-	await before; // the one n8n's restart, beside this start: it counts phpRank's requests, so it ends first
 	await timedSection(
 		'queue mode: six production runs over both workers; a manual run offloaded',
 		() => queueRuns(q),
@@ -714,9 +692,8 @@ async function main(): Promise<void> {
 		: '';
 	await api.start();
 	const one = only === 'queue' ? undefined : await oneMachine();
-	const off = one && publicApiOff(one);
-	if (only !== 'one') await queueMode(off);
-	await off;
+	await one?.stop();
+	if (only !== 'one') await queueMode();
 	section('wall time per section');
 	for (const [name, s] of TIMES) note(`${s.toFixed(0).padStart(4)} s  ${name}`);
 }
