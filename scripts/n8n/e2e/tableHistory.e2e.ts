@@ -490,24 +490,27 @@ async function queueRuns(q: Queue): Promise<void> {
 		{ rows: rows.map(rowFigures), records },
 	);
 	script(26);
-	const manual = await manualRun(q.session, q.sb, wfId);
-	const by = manual.exec ? q.ranBy(manual.exec.id) : [];
+	const manual = await offloadedManual(q, wfId);
 	const after = await tableRows(q.baseUrl, q.key);
 	check(
 		'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: a manual run on a worker shows seven runs, history_saved false, and writes no row',
-		manual.exec?.status === 'success' &&
-			by.length === 1 &&
-			historyOf(manual.site).length === 7 &&
-			manual.site.history_saved === false &&
-			after.length === 6,
-		{
-			status: manual.exec?.status,
-			by,
-			history: historyOf(manual.site).length,
-			saved: manual.site.history_saved,
-			rows: after.length,
-		},
+		manual.onAWorker && historyOf(manual.site).length === 7 && after.length === 6,
+		{ ...manual, site: undefined, history: historyOf(manual.site).length, rows: after.length },
 	);
+}
+
+/** The editor's run of the workflow, offloaded: whether it succeeded on one worker and said it saved nothing. */
+async function offloadedManual(q: Queue, wfId: string) {
+	const { exec, site } = await manualRun(q.session, q.sb, wfId);
+	const by = exec ? q.ranBy(exec.id) : [];
+	const saved = site.history_saved;
+	return {
+		site,
+		status: exec?.status,
+		by,
+		saved,
+		onAWorker: exec?.status === 'success' && by.length === 1 && saved === false,
+	};
 }
 
 /**
@@ -533,16 +536,13 @@ async function workflowStoreOnWorkers(q: Queue): Promise<void> {
 		);
 	}
 	script(32);
-	const manual = await manualRun(q.session, q.sb, wfId);
-	const by = manual.exec ? q.ranBy(manual.exec.id) : [];
+	const manual = await offloadedManual(q, wfId);
 	check(
 		'This Workflow, a manual run offloaded to a worker: it works there, adds nothing and says so (history_saved false, summary_text)',
-		manual.exec?.status === 'success' &&
-			by.length === 1 &&
+		manual.onAWorker &&
 			historyOf(manual.site).length === 1 &&
-			manual.site.history_saved === false &&
 			String(manual.site.summary_text).includes('not saved'),
-		{ status: manual.exec?.status, by, site: manual.site },
+		manual,
 	);
 }
 
