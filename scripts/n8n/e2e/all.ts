@@ -26,7 +26,7 @@ interface Entry {
 	name: string;
 	file: string;
 	env?: Record<string, string>;
-	/** its wall time in this runner (.ci/run, 2 cores, three lanes; README's table): the lanes take the longest first */
+	/** its wall time in this runner (.ci/run, 2 cores; README's table): the lanes take the longest first */
 	seconds: number;
 	/** starts before the others, alone until it calls suite.up() (queue mode: its cluster up, its schedules set) */
 	first?: boolean;
@@ -89,7 +89,7 @@ const LANE_BYTES = 1.5 * 2 ** 30;
 /**
  * One lane a core and two more (the suites mostly wait on schedules, polls and the throttle), at most one a
  * LANE_BYTES of available memory, at least one. Measured on 2 cores, warm caches, fresh clones of one commit:
- * three lanes left the cores idle 142 s of the run (819 s), four 46-51 s (775-798 s), every check passed. Four
+ * three lanes left the cores idle 142 s of the run (819 s), four 30-51 s (775-856 s), every check passed. Four
  * once reached a load near 12 and n8n's start timed out, before one n8n booted at a time (bootLock.ts) and the
  * suites' polls stopped starting a process each; two left the cores idle while every suite waited.
  */
