@@ -184,7 +184,7 @@ async function publicApiOff(session: RestSession, sb: N8nSandbox): Promise<void>
 	const cred = await session.createCredential({
 		name: 'phpRank History Store API (public API off)',
 		type: 'phpRankN8nApi',
-		data: { baseUrl: session.baseUrl, apiKey: 'n8n_api_made-before-it-was-turned-off' },
+		data: { baseUrl: session.baseUrl, apiKey: 'n8n_api_any-key-meets-401' },
 	});
 	const wf = siteWorkflow({
 		name: 'e2e: history table, public API off',
